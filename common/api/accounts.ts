@@ -1,0 +1,179 @@
+/** Accounts: registration, login, session, interests, terms (spec part 1 §2–§5, part 2 §7). */
+import { z } from 'zod';
+import { LIMITS, MIN_INTERESTS } from '../constants';
+import { MSG } from '../messages';
+import { PERMISSIONS, ROLES } from '../permissions';
+import { birthdayProblem } from '../rules/birthday';
+import { SKIN_IDS } from '../skins';
+import { defineCall, noInput, success } from './define';
+import { captchaField, emailField, flag, optionalText, requiredText, skinField, userId } from './fields';
+
+export const SALUTATIONS = ['MISS', 'MS', 'MRS', 'MR', 'OTHER'] as const;
+
+const usernameField = requiredText(MSG.usernameRequired, LIMITS.username.max).pipe(
+  z.string().regex(/^[A-Za-z0-9_.]{3,30}$/, MSG.usernameShape),
+);
+
+const passwordField = z
+  .string({ error: (i) => (i.input === undefined ? MSG.passwordRequired : 'Must be text') })
+  .min(1, MSG.passwordRequired)
+  .max(LIMITS.password.max, `Must be at most ${LIMITS.password.max} characters`);
+
+export const registerInput = z
+  .strictObject({
+    prefix: z.enum(SALUTATIONS, { error: `Must be one of ${SALUTATIONS.join(', ')}` }).or(z.literal('')).optional(),
+    username: usernameField,
+    email: emailField,
+    password: passwordField.pipe(z.string().min(LIMITS.password.min, MSG.passwordTooShort)),
+    confirm_password: z.string().max(LIMITS.password.max).optional(),
+    birthday: z
+      .string({ error: (i) => (i.input === undefined ? MSG.birthdayRequired : 'Must be text') })
+      .max(10, MSG.birthdayInvalid)
+      .superRefine((text, ctx) => {
+        const problem = birthdayProblem(text);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      }),
+    country: requiredText(MSG.countryRequired, LIMITS.country.max),
+    terms_accepted: flag.refine((v) => v === true, MSG.termsRequired),
+    client_id: optionalText(100),
+    branch_io: z.enum(['Y', 'N']).optional(),
+    service: skinField.optional(),
+    altcha: captchaField,
+  })
+  .refine((v) => v.confirm_password === undefined || v.confirm_password === v.password, {
+    message: MSG.passwordsDoNotMatch,
+    path: ['confirm_password'],
+  });
+
+export const envSchema = z.object({
+  terms_url: z.string(),
+  privacy_url: z.string(),
+  profile_share_url: z.string(),
+  stream_share_url: z.string(),
+  stream_viewer_like_limit: z.number(),
+  rating_threshold: z.number(),
+  plus_18_redirect_enabled: z.boolean(),
+  imp_to_con: z.number(),
+});
+
+export const sessionUser = z.object({
+  user_id: z.number(),
+  username: z.string(),
+  email: z.string(),
+  fullname: z.string(),
+  avatar: z.string().nullable(),
+  gender: z.string().nullable(),
+  birthday: z.string().nullable(),
+  country: z.string(),
+  description: z.string(),
+  currency: z.string(),
+  role: z.enum(ROLES),
+  perms: z.array(z.enum(PERMISSIONS)),
+  terms_accepted: z.boolean(),
+  broadcast_key: z.string().optional(),
+  account_status: z.string(),
+  service: z.enum(SKIN_IDS),
+  env: envSchema,
+});
+export type SessionUser = z.infer<typeof sessionUser>;
+
+export const register = defineCall({
+  method: 'POST',
+  path: '/api/user/user-register',
+  summary: 'Create an account and sign it in (step one of sign-up)',
+  input: registerInput,
+  output: success({ user_id: z.number(), user: sessionUser }),
+});
+
+export const login = defineCall({
+  method: 'POST',
+  path: '/api/user/user-login',
+  summary: 'Sign in with username or email',
+  input: z.strictObject({
+    username: requiredText(MSG.usernameOrEmailRequired, LIMITS.email.max),
+    password: z
+      .string({ error: (i) => (i.input === undefined ? MSG.passwordRequired : 'Must be text') })
+      .trim()
+      .min(1, MSG.passwordRequired)
+      .max(LIMITS.password.max, `Must be at most ${LIMITS.password.max} characters`),
+    rememberMe: flag.optional(),
+    service: skinField.optional(),
+    altcha: captchaField,
+  }),
+  output: success({ user: sessionUser }),
+});
+
+export const sessionDetail = defineCall({
+  method: 'GET',
+  path: '/api/user/session-detail',
+  summary: 'The signed-in user',
+  input: noInput,
+  output: success({ user: sessionUser }),
+});
+
+export const checkUserSession = defineCall({
+  method: 'GET',
+  path: '/api/user/check-user-session',
+  summary: 'Whether the session is still signed in',
+  input: noInput,
+  output: success({ is_logged_in: z.boolean(), user_id: z.number() }),
+});
+
+export const logout = defineCall({
+  method: 'POST',
+  path: '/api/user/logout',
+  summary: 'End the session',
+  input: noInput,
+  output: success({}),
+});
+
+export const interest = z.object({ interest_id: z.number(), interest_name: z.string() });
+
+export const getInterestList = defineCall({
+  method: 'GET',
+  path: '/api/user/get-interest-list',
+  summary: 'Every interest a user can choose',
+  input: noInput,
+  output: success({ interests: z.array(interest) }),
+});
+
+export const addUserInterest = defineCall({
+  method: 'POST',
+  path: '/api/user/add-user-interest',
+  summary: "Set the signed-in user's interests (at least three)",
+  input: z.strictObject({
+    id: userId,
+    interest_ids: z
+      .array(z.coerce.number().int().positive(), { error: MSG.interestsMin })
+      .min(MIN_INTERESTS, MSG.interestsMin)
+      .max(LIMITS.interestIdsMax),
+  }),
+  output: success({ interests: z.array(interest) }),
+});
+
+export const userInterestList = defineCall({
+  method: 'POST',
+  path: '/api/user/user-interest-list',
+  summary: "A user's chosen interests",
+  input: z.strictObject({ id: userId }),
+  output: success({ interests: z.array(interest) }),
+});
+
+export const updateUserInfo = defineCall({
+  method: 'POST',
+  path: '/api/user/update-user-info',
+  summary: "Change the signed-in user's account fields (only changed fields are sent)",
+  input: z.strictObject({
+    id: userId,
+    params: z.strictObject({ terms_accepted: flag }),
+  }),
+  output: success({ user: sessionUser }),
+});
+
+export const csrfToken = defineCall({
+  method: 'GET',
+  path: '/api/csrf-token',
+  summary: 'The CSRF token to send as X-CSRF-Token on every state-changing call',
+  input: noInput,
+  output: success({ token: z.string() }),
+});

@@ -1,0 +1,70 @@
+/** System calls: app configuration, countries, system messages, channels list for the shell. */
+import { z } from 'zod';
+import { defineCall, noInput, success } from './define';
+
+export const appConfig = defineCall({
+  method: 'GET',
+  path: '/api/meta/app-config',
+  summary: 'What this installation offers: captcha, social sign-in providers',
+  input: noInput,
+  output: success({
+    captcha: z.boolean(),
+    social: z.object({ google: z.boolean(), apple: z.boolean(), facebook: z.boolean() }),
+  }),
+});
+
+export const country = z.object({ code: z.string(), name: z.string() });
+
+export const getCountries = defineCall({
+  method: 'GET',
+  path: '/api/meta/get-countries',
+  summary: 'Countries for sign-up and settings',
+  input: noInput,
+  output: success({ countries: z.array(country) }),
+});
+
+export const systemMessage = z.object({
+  id: z.number(),
+  title: z.string(),
+  content: z.string(),
+  frequency: z.enum(['once', 'always']),
+});
+
+const localeField = z
+  .string()
+  .trim()
+  .regex(/^[a-z]{2}(-[A-Za-z]{2})?$/, 'Must be a locale like en or en-US')
+  .optional();
+
+export const getSystemMessages = defineCall({
+  method: 'GET',
+  path: '/api/user/get-system-messages',
+  summary: 'Messages every user should see, for a locale',
+  input: z.strictObject({ locale: localeField }),
+  output: success({ messages: z.array(systemMessage) }),
+});
+
+export const systemMessageLookup = defineCall({
+  method: 'GET',
+  path: '/api/user/system-message-lookup',
+  summary: 'One system message',
+  input: z.strictObject({ id: z.coerce.number({ error: 'Must be a message id' }).int().positive() }),
+  output: success({ message: systemMessage }),
+});
+
+export const channel = z.object({
+  id: z.number(),
+  name: z.string(),
+  meta: z.object({ rating: z.enum(['G', 'PLUS_14', 'PLUS_18']) }),
+  type: z.enum(['group', 'channel', 'custom', 'user']),
+  link: z.string(),
+  thumbnail: z.string().nullable(),
+});
+
+export const baseGroup = defineCall({
+  method: 'GET',
+  path: '/api/channel/base-group',
+  summary: 'The base channels (Popular, Women, Men, Live, Discover, Following, 18+)',
+  input: noInput,
+  output: success({ channels: z.array(channel) }),
+});

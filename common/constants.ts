@@ -1,0 +1,56 @@
+/** The spec's business constants (part 2 §9 and part 1). One place, so server and web agree. */
+
+/** "Logged in" means a user id above this (spec part 1 §4). New ids start one above it. */
+export const LOGGED_IN_MIN_USER_ID = 1_000_000;
+export const FIRST_USER_ID = 1_000_001;
+
+export const MIN_AGE = 14;
+export const ADULT_AGE = 18;
+export const MIN_INTERESTS = 3;
+export const SEARCH_MIN_CHARS = 3;
+export const SESSION_CHECK_INTERVAL_MS = 10_000;
+export const DEFAULT_LOGIN_REDIRECT = '/channel/group';
+
+export const PAGE_SIZE = {
+  subscriptions: 5,
+  topLists: 5,
+  streams: 50,
+  followers: 200,
+  comments: 10,
+  publicOffers: 10,
+} as const;
+
+export const COINS_PER_USD = 20;
+export const TIP_CHOICES = [5, 10, 20, 100, 200] as const;
+
+export const BREAKPOINTS = { sm: 576, md: 768, lg: 992, xl: 1200 } as const;
+/** The side bar hides itself below this width (spec part 1 §2 Shell). */
+export const SIDEBAR_AUTO_HIDE_WIDTH = 1024;
+/** Extra side bar items shown before "See More". */
+export const SIDEBAR_VISIBLE_EXTRA_ITEMS = 3;
+
+export const TOAST_DELAY_MS = 2000;
+
+/** Field bounds used by every schema, so a client and the server refuse the same input. */
+export const LIMITS = {
+  username: { min: 3, max: 30 },
+  password: { min: 8, max: 128 },
+  email: { max: 254 },
+  fullname: { max: 100 },
+  description: { max: 1000 },
+  country: { max: 64 },
+  token: { max: 4096 },
+  captchaPayload: { max: 8192 },
+  interestIdsMax: 50,
+} as const;
+
+/** Session lifetimes. Remember-me (default on) lengthens both. */
+export const SESSION_TTL = {
+  idleMs: 12 * 60 * 60 * 1000,
+  absoluteMs: 24 * 60 * 60 * 1000,
+  rememberIdleMs: 30 * 24 * 60 * 60 * 1000,
+  rememberAbsoluteMs: 90 * 24 * 60 * 60 * 1000,
+} as const;
+
+/** Login throttling: this many failures for one account or one address inside the window gives 429. */
+export const LOGIN_THROTTLE = { maxFailures: 10, windowMs: 15 * 60 * 1000 } as const;

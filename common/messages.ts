@@ -1,0 +1,52 @@
+/** User-facing texts. Those quoted by the spec are verbatim; the rest follow its tone. */
+export const MSG = {
+  // Login (part 1 §5, part 2 §8)
+  usernameOrEmailRequired: 'Username or Email is required.',
+  passwordRequired: 'Password is required',
+  loginGenericError: 'An error occured. Please try again.',
+  invalidCredentials: 'The username or password you entered is incorrect.',
+  tooManyAttempts: 'Too many failed attempts. Please wait a few minutes and try again.',
+  tagline: 'Your audience, your rewards.',
+
+  // Sign-up (part 1 §5)
+  birthdayRequired: 'Birthday is required',
+  birthdayInvalid: 'Birthday must be a valid date (DD-MM-YYYY)',
+  birthdayInFuture: 'Birthday cannot be in the future',
+  tooYoung: 'You must be at least 14 years old to register.',
+  countryRequired: 'Country is required',
+  usernameRequired: 'Username is required',
+  usernameShape: 'Username must be 3 to 30 letters, digits, dots or underscores',
+  emailRequired: 'Email is required',
+  emailInvalid: 'This Email Address is not valid',
+  passwordTooShort: 'Password must be at least 8 characters',
+  passwordsDoNotMatch: 'Passwords do not match',
+  termsRequired: 'You must accept the terms and conditions',
+  captchaFailed: 'Please confirm you are not a robot and try again.',
+  usernameTaken: 'This username is already taken.',
+  emailTaken: 'An account with this email already exists.',
+  chooseInterests: 'Choose Your Interests',
+  interestsMin: 'Choose at least three interest to keep the fun going!',
+  interestUnknown: 'One or more interests do not exist.',
+
+  // Terms (part 1 §5)
+  termsChoiceRequired: 'You must select one option.',
+
+  // Gates (part 1 §6)
+  loginRequired: 'Please login before accessing this page',
+  notAllowed: 'Sorry, you are not allowed to view this page',
+
+  // Generic API outcomes
+  notLoggedIn: 'Please log in to continue.',
+  forbidden: 'You are not allowed to do that.',
+  notFound: 'Not found.',
+  csrf: 'Your session token is missing or expired. Reload the page and try again.',
+  internal: 'Something went wrong. Please try again later.',
+  searchMin: 'Please enter at least {n} characters',
+} as const;
+
+/** Fills `{name}` placeholders: fill(MSG.searchMin, { n: 3 }). */
+export function fill(template: string, values: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) =>
+    key in values ? String(values[key]) : whole,
+  );
+}

@@ -1,0 +1,39 @@
+/** Number and time formats of the spec: 1.2k, relative times 1m/1h/1d/1mo/1y, "N Coins". */
+
+/** 950 → "950", 1234 → "1.2k", 1_500_000 → "1.5m"; one decimal, trailing ".0" dropped. */
+export function shortNumber(value: number): string {
+  const abs = Math.abs(value);
+  const units: Array<[number, string]> = [
+    [1e9, 'b'],
+    [1e6, 'm'],
+    [1e3, 'k'],
+  ];
+  for (const [size, suffix] of units) {
+    if (abs >= size) {
+      const scaled = Math.floor((abs / size) * 10) / 10;
+      return `${value < 0 ? '-' : ''}${scaled.toFixed(1).replace(/\.0$/, '')}${suffix}`;
+    }
+  }
+  return String(Math.trunc(value));
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const MONTH = 30 * DAY;
+const YEAR = 365 * DAY;
+
+/** Age of a moment in the spec's short form: "now", "5m", "3h", "2d", "4mo", "1y". */
+export function relativeTime(then: Date | string | number, now: Date = new Date()): string {
+  const elapsed = Math.max(0, now.getTime() - new Date(then).getTime());
+  if (elapsed >= YEAR) return `${Math.floor(elapsed / YEAR)}y`;
+  if (elapsed >= MONTH) return `${Math.floor(elapsed / MONTH)}mo`;
+  if (elapsed >= DAY) return `${Math.floor(elapsed / DAY)}d`;
+  if (elapsed >= HOUR) return `${Math.floor(elapsed / HOUR)}h`;
+  if (elapsed >= MINUTE) return `${Math.floor(elapsed / MINUTE)}m`;
+  return 'now';
+}
+
+export function coins(amount: number): string {
+  return `${amount} ${amount === 1 ? 'Coin' : 'Coins'}`;
+}

@@ -1,0 +1,64 @@
+/** Demo data for a fresh installation: an admin, three broadcasters, five viewers, a welcome message. */
+import { count } from 'drizzle-orm';
+import type { Permission } from '../common/permissions';
+import type { Db } from '../server/platform/db/client';
+import type { AccountsService } from '../server/modules/accounts/service';
+import { users } from '../server/modules/accounts/tables';
+import type { SystemService } from '../server/modules/system/service';
+
+export const DEMO_PASSWORD = 'limelight-demo';
+
+interface DemoAccount {
+  username: string;
+  role?: 'admin';
+  extraPermissions?: Permission[];
+  termsAccepted?: boolean;
+  note: string;
+}
+
+export const DEMO_ACCOUNTS: DemoAccount[] = [
+  {
+    username: 'admin',
+    role: 'admin',
+    extraPermissions: ['GRANT PERMISSION', 'UPDATE STREAM_ANY', 'ALLOW REPORT_STREAM_HIDE', 'ALLOW REFERRAL_ACCESS'],
+    note: 'administrator and moderator',
+  },
+  { username: 'broadcaster1', extraPermissions: ['CREATE STREAM_LIVE_PLUS14', 'CREATE STREAM_UPLOAD_PLUS14'], note: 'broadcaster (G, 14+)' },
+  { username: 'broadcaster2', extraPermissions: ['ALLOW REFERRAL_ACCESS'], note: 'broadcaster with referral access' },
+  { username: 'broadcaster3', note: 'broadcaster' },
+  { username: 'viewer1', note: 'viewer' },
+  { username: 'viewer2', note: 'viewer' },
+  { username: 'viewer3', note: 'viewer' },
+  { username: 'viewer4', note: 'viewer' },
+  { username: 'viewer5', termsAccepted: false, note: 'viewer who has not accepted the terms yet' },
+];
+
+/** Seeds only an installation without users; returns the accounts created (empty when it did nothing). */
+export async function seedDemoData(deps: { db: Db; accounts: AccountsService; system: SystemService }): Promise<DemoAccount[]> {
+  const [existing] = await deps.db.select({ n: count() }).from(users);
+  if ((existing?.n ?? 0) > 0) return [];
+  await deps.db.transaction(async (tx) => {
+    for (const [index, account] of DEMO_ACCOUNTS.entries()) {
+      await deps.accounts.createAccount(tx, {
+        username: account.username,
+        email: `${account.username}@demo.limelight.example`,
+        password: DEMO_PASSWORD,
+        birthdayIso: `199${index}-0${(index % 9) + 1}-15`,
+        country: ['US', 'GB', 'CA', 'DE', 'FR', 'BR', 'JP', 'AU', 'IN'][index] ?? 'US',
+        termsAccepted: account.termsAccepted ?? true,
+        skin: 'limelight',
+        role: account.role,
+        extraPermissions: account.extraPermissions,
+      });
+    }
+  });
+  await deps.system.addMessage({
+    title: 'Welcome to Limelight',
+    content:
+      '<p>This is a demo installation. Sign in as any demo account, follow a broadcaster and explore.</p>' +
+      '<p>Broadcasters go live from OBS with the RTMP address and key on their dashboard.</p>',
+    frequency: 'once',
+    locale: 'en',
+  });
+  return DEMO_ACCOUNTS;
+}

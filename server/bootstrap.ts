@@ -1,0 +1,52 @@
+/** Opens everything the app needs (data dir lock, database, migrations, reference data, bus, files). */
+import path from 'node:path';
+import type { AppResources } from './app';
+import type { Config } from './config';
+import { createMemoryBus } from './platform/bus/memory-bus';
+import { openDatabase, type Database } from './platform/db/client';
+import { lockDataDir } from './platform/db/data-dir-lock';
+import { applyMigrations } from './platform/db/migrate';
+import { createLocalFileStore } from './platform/storage/storage';
+import { ensureInterests } from './modules/accounts/interests';
+import { createChannelsService } from './modules/channels/service';
+import { createSystemService } from './modules/system/service';
+
+export interface OpenedResources extends AppResources {
+  close(): Promise<void>;
+}
+
+/** Interests, countries and base channels: present in every installation, inserted when missing. */
+export async function ensureReferenceData(database: Database): Promise<void> {
+  const db = database.db;
+  await ensureInterests(db);
+  await createSystemService({ db }).ensureReferenceData();
+  await createChannelsService({ db }).ensureBaseChannels();
+}
+
+export async function openResources(config: Config): Promise<OpenedResources> {
+  // Only the embedded database needs the lock: PostgreSQL guards itself, and instances share it.
+  const release = config.database.kind === 'pglite' ? lockDataDir(config.dataDir) : () => {};
+  let database: Database | undefined;
+  try {
+    database = await openDatabase(config.database);
+    await applyMigrations(database.db);
+    await ensureReferenceData(database);
+  } catch (error) {
+    await database?.close().catch(() => {});
+    release();
+    throw error;
+  }
+  const bus = createMemoryBus();
+  const opened = database;
+  return {
+    config,
+    database: opened,
+    bus,
+    files: createLocalFileStore(path.join(config.dataDir, 'files')),
+    async close() {
+      await bus.close();
+      await opened.close();
+      release();
+    },
+  };
+}

@@ -1,0 +1,99 @@
+/** HTTP handlers of the accounts domain: parse with the contract, call the service, return data. */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import * as api from '../../../common/api/accounts';
+import { MSG } from '../../../common/messages';
+import type { Captcha } from '../../platform/captcha';
+import type { Db } from '../../platform/db/client';
+import { badRequest } from '../../platform/http/errors';
+import { addRoute } from '../../platform/http/route';
+import { clearSessionCookie, SESSION_COOKIE, setSessionCookie, type SessionStore } from '../../platform/http/sessions';
+import type { AccountsService, ClientMeta, NewSession } from './service';
+
+export interface AccountRoutesDeps {
+  db: Db;
+  accounts: AccountsService;
+  sessions: SessionStore;
+  captcha: Captcha;
+  csrfTokenFor(request: FastifyRequest, reply: FastifyReply): string;
+}
+
+const meta = (request: FastifyRequest): ClientMeta => ({ ip: request.ip, userAgent: request.headers['user-agent'] });
+
+export function registerAccountRoutes(app: FastifyInstance, deps: AccountRoutesDeps): void {
+  const { accounts, sessions, captcha } = deps;
+  const tags = ['accounts'];
+
+  async function requireCaptcha(payload: string | undefined) {
+    if (!(await captcha.verify(payload))) throw badRequest(MSG.captchaFailed, 'altcha');
+  }
+
+  /** Sign-in rotates the session: whatever session the cookie held ends, a new one starts. */
+  async function startSession(request: FastifyRequest, reply: FastifyReply, session: NewSession) {
+    const previous = request.cookies[SESSION_COOKIE];
+    if (previous) await sessions.destroy(deps.db, previous);
+    setSessionCookie(request, reply, session.token, session.remember, session.expiresAt);
+  }
+
+  app.get('/api/captcha/challenge', { schema: { tags, summary: 'A proof-of-work challenge for the captcha widget' } }, async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return captcha.challenge();
+  });
+
+  addRoute(app, api.csrfToken, { auth: 'anonymous', tags }, async ({ request, reply }) => {
+    reply.header('cache-control', 'no-store');
+    return { token: deps.csrfTokenFor(request, reply) };
+  });
+
+  addRoute(app, api.register, { auth: 'anonymous', tags }, async ({ input, request, reply }) => {
+    await requireCaptcha(input.altcha);
+    const skin = input.service ?? request.skin;
+    const { userId, session } = await accounts.register(input, skin, meta(request));
+    await startSession(request, reply, session);
+    return { user_id: userId, user: await accounts.sessionUser(userId, skin) };
+  });
+
+  addRoute(app, api.login, { auth: 'anonymous', tags }, async ({ input, request, reply }) => {
+    await requireCaptcha(input.altcha);
+    const remember = input.rememberMe ?? true;
+    const { userId, session } = await accounts.login(input.username, input.password, remember, meta(request));
+    await startSession(request, reply, session);
+    return { user: await accounts.sessionUser(userId, input.service ?? request.skin) };
+  });
+
+  addRoute(app, api.sessionDetail, { auth: 'user', tags }, async ({ principal, request }) => ({
+    user: await accounts.sessionUser(principal.userId, request.skin),
+  }));
+
+  addRoute(app, api.checkUserSession, { auth: 'anonymous', tags }, async ({ principal, reply }) => {
+    reply.header('cache-control', 'no-store');
+    return { is_logged_in: principal !== null, user_id: principal?.userId ?? 0 };
+  });
+
+  addRoute(app, api.logout, { auth: 'anonymous', tags }, async ({ request, reply }) => {
+    const token = request.cookies[SESSION_COOKIE];
+    if (token) await sessions.destroy(deps.db, token);
+    clearSessionCookie(reply);
+    return {};
+  });
+
+  addRoute(app, api.getInterestList, { auth: 'anonymous', tags }, async () => ({
+    interests: await accounts.listInterests(),
+  }));
+
+  addRoute(app, api.addUserInterest, { auth: 'user', tags }, async ({ input, principal }) => {
+    accounts.assertSelfOrAdmin(principal, input.id);
+    await accounts.setInterests(input.id, input.interest_ids);
+    return { interests: await accounts.interestsOf(input.id) };
+  });
+
+  addRoute(app, api.userInterestList, { auth: 'user', tags }, async ({ input, principal }) => {
+    accounts.assertSelfOrAdmin(principal, input.id);
+    return { interests: await accounts.interestsOf(input.id) };
+  });
+
+  addRoute(app, api.updateUserInfo, { auth: 'user', tags }, async ({ input, principal, request }) => {
+    accounts.assertSelfOrAdmin(principal, input.id);
+    await accounts.setTermsAccepted(input.id, input.params.terms_accepted);
+    return { user: await accounts.sessionUser(input.id, request.skin) };
+  });
+}

@@ -1,0 +1,226 @@
+/** Accounts: registration, credentials, permissions, interests, terms. The only writer of its tables. */
+import { randomBytes } from 'node:crypto';
+import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { registerInput } from '../../../common/api/accounts';
+import { LOGIN_THROTTLE } from '../../../common/constants';
+import { MSG } from '../../../common/messages';
+import { DEFAULT_PERMISSIONS, isPermission, type Permission, type Role } from '../../../common/permissions';
+import { birthdayToIso } from '../../../common/rules/birthday';
+import type { SkinId } from '../../../common/skins';
+import { sqlState, UNIQUE_VIOLATION, type Db, type Executor } from '../../platform/db/client';
+import type { Principal } from '../../platform/http/auth';
+import { badRequest, conflict, forbidden, notFound, tooManyRequests, unauthorized } from '../../platform/http/errors';
+import type { SessionStore } from '../../platform/http/sessions';
+import { createThrottle } from '../../platform/throttle';
+import { hashPassword, verifyPassword } from './passwords';
+import { toSessionUser, type EnvSettings } from './session-user';
+import { interests, userInterests, userPermissions, users } from './tables';
+
+export type RegisterInput = z.output<typeof registerInput>;
+
+export interface NewAccount {
+  username: string;
+  email: string;
+  password: string;
+  prefix?: string;
+  birthdayIso: string | null;
+  country: string;
+  termsAccepted: boolean;
+  skin: SkinId;
+  role?: Role;
+  extraPermissions?: Permission[];
+}
+
+export interface ClientMeta {
+  ip: string;
+  userAgent?: string;
+}
+
+export interface NewSession {
+  token: string;
+  expiresAt: Date;
+  remember: boolean;
+}
+
+const newBroadcastKey = () => `live_${randomBytes(18).toString('base64url')}`;
+
+export function createAccountsService(deps: { db: Db; sessions: SessionStore; env: EnvSettings }) {
+  const { db, sessions } = deps;
+  const loginThrottle = createThrottle(db, LOGIN_THROTTLE);
+
+  async function permissionsOf(exec: Executor, userId: number): Promise<Permission[]> {
+    const rows = await exec
+      .select({ perm: userPermissions.perm })
+      .from(userPermissions)
+      .where(eq(userPermissions.userId, userId))
+      .orderBy(asc(userPermissions.perm));
+    return rows.map((r) => r.perm).filter(isPermission);
+  }
+
+  async function findUser(exec: Executor, userId: number) {
+    const [row] = await exec.select().from(users).where(eq(users.id, userId));
+    return row ?? null;
+  }
+
+  async function findByLogin(login: string) {
+    const lowered = login.toLowerCase();
+    const [row] = await db
+      .select()
+      .from(users)
+      .where(or(eq(sql`lower(${users.username})`, lowered), eq(sql`lower(${users.email})`, lowered)))
+      .limit(1);
+    return row ?? null;
+  }
+
+  async function sessionUser(userId: number, skin: SkinId) {
+    const row = await findUser(db, userId);
+    if (!row) throw unauthorized();
+    return toSessionUser(row, await permissionsOf(db, userId), skin, deps.env);
+  }
+
+  async function openSession(exec: Executor, userId: number, remember: boolean, meta: ClientMeta): Promise<NewSession> {
+    const created = await sessions.create(exec, userId, remember, meta);
+    return { ...created, remember };
+  }
+
+  function uniqueViolationToConflict(error: unknown): never {
+    if (sqlState(error) === UNIQUE_VIOLATION) {
+      const text = String((error as { cause?: { constraint?: string } }).cause?.constraint ?? error);
+      if (text.includes('email')) throw conflict(MSG.emailTaken, 'email');
+      throw conflict(MSG.usernameTaken, 'username');
+    }
+    throw error;
+  }
+
+  return {
+    sessionUser,
+    permissionsOf: (userId: number) => permissionsOf(db, userId),
+
+    async loadPrincipal(userId: number): Promise<Principal | null> {
+      const row = await findUser(db, userId);
+      if (!row) return null;
+      return {
+        userId: row.id,
+        role: row.role,
+        perms: await permissionsOf(db, userId),
+        suspended: row.accountStatus === 'suspended',
+      };
+    },
+
+    /** Creates an account with the default permissions; sign-up and the demo seed both come here. */
+    async createAccount(exec: Executor, account: NewAccount) {
+      const [row] = await exec
+        .insert(users)
+        .values({
+          username: account.username,
+          email: account.email.toLowerCase(),
+          passwordHash: await hashPassword(account.password),
+          prefix: account.prefix || null,
+          birthday: account.birthdayIso,
+          country: account.country,
+          termsAccepted: account.termsAccepted,
+          broadcastKey: newBroadcastKey(),
+          service: account.skin,
+          role: account.role ?? 'user',
+        })
+        .returning();
+      if (!row) throw new Error('insert returned no row');
+      const perms = [...DEFAULT_PERMISSIONS, ...(account.extraPermissions ?? [])];
+      await exec.insert(userPermissions).values(perms.map((perm) => ({ userId: row.id, perm }))).onConflictDoNothing();
+      return row.id;
+    },
+
+    async register(input: RegisterInput, skin: SkinId, meta: ClientMeta) {
+      try {
+        return await db.transaction(async (tx) => {
+          const userId = await this.createAccount(tx, {
+            username: input.username,
+            email: input.email,
+            password: input.password,
+            prefix: input.prefix,
+            birthdayIso: birthdayToIso(input.birthday),
+            country: input.country,
+            termsAccepted: true,
+            skin,
+          });
+          return { userId, session: await openSession(tx, userId, true, meta) };
+        });
+      } catch (error) {
+        return uniqueViolationToConflict(error);
+      }
+    },
+
+    /** Checks credentials with throttling per account and per address; opens a new session. */
+    async login(login: string, password: string, remember: boolean, meta: ClientMeta) {
+      const keys = [`login:user:${login.toLowerCase()}`, `login:ip:${meta.ip}`];
+      if (await loginThrottle.isLimited(keys)) throw tooManyRequests(MSG.tooManyAttempts);
+      const row = await findByLogin(login);
+      const valid = await verifyPassword(row?.passwordHash ?? null, password);
+      if (!row || !valid || row.accountStatus !== 'active') {
+        await loginThrottle.recordFailure(keys);
+        throw unauthorized(MSG.invalidCredentials);
+      }
+      await loginThrottle.clear([keys[0]!]);
+      return { userId: row.id, session: await openSession(db, row.id, remember, meta) };
+    },
+
+    async listInterests() {
+      const rows = await db.select().from(interests).orderBy(asc(interests.name));
+      return rows.map((r) => ({ interest_id: r.id, interest_name: r.name }));
+    },
+
+    async interestsOf(userId: number) {
+      const rows = await db
+        .select({ interest_id: interests.id, interest_name: interests.name })
+        .from(userInterests)
+        .innerJoin(interests, eq(interests.id, userInterests.interestId))
+        .where(eq(userInterests.userId, userId))
+        .orderBy(asc(interests.name));
+      return rows;
+    },
+
+    /** Replaces the user's interests with the given set. */
+    async setInterests(userId: number, interestIds: number[]) {
+      const unique = [...new Set(interestIds)];
+      await db.transaction(async (tx) => {
+        const known = await tx.select({ id: interests.id }).from(interests).where(inArray(interests.id, unique));
+        if (known.length !== unique.length) throw badRequest(MSG.interestUnknown, 'interest_ids');
+        if (unique.length < 3) throw badRequest(MSG.interestsMin, 'interest_ids');
+        await tx.delete(userInterests).where(eq(userInterests.userId, userId));
+        await tx.insert(userInterests).values(unique.map((interestId) => ({ userId, interestId })));
+      });
+    },
+
+    async setTermsAccepted(userId: number, accepted: boolean) {
+      await db.update(users).set({ termsAccepted: accepted }).where(eq(users.id, userId));
+    },
+
+    /** Administration (the `npm run admin` tool). */
+    async grant(username: string, perm: Permission) {
+      const row = await findByLogin(username);
+      if (!row) throw notFound(`No user named ${username}`);
+      await db.insert(userPermissions).values({ userId: row.id, perm }).onConflictDoNothing();
+      return row.id;
+    },
+    async revoke(username: string, perm: Permission) {
+      const row = await findByLogin(username);
+      if (!row) throw notFound(`No user named ${username}`);
+      await db.delete(userPermissions).where(and(eq(userPermissions.userId, row.id), eq(userPermissions.perm, perm)));
+      return row.id;
+    },
+    async setRole(username: string, role: Role) {
+      const row = await findByLogin(username);
+      if (!row) throw notFound(`No user named ${username}`);
+      await db.update(users).set({ role }).where(eq(users.id, row.id));
+      return row.id;
+    },
+
+    /** Owners act on their own account; admins on any. */
+    assertSelfOrAdmin(principal: Principal, userId: number) {
+      if (principal.userId !== userId && principal.role !== 'admin') throw forbidden('You can only do this for your own account.');
+    },
+  };
+}
+
+export type AccountsService = ReturnType<typeof createAccountsService>;

@@ -1,0 +1,49 @@
+/** Builds the session user of spec part 1 §3 from a users row, its permissions and the skin. */
+import type { SessionUser } from '../../../common/api/accounts';
+import { canGoLive, type Permission } from '../../../common/permissions';
+import { SKINS, type SkinId } from '../../../common/skins';
+import type { users } from './tables';
+
+export interface EnvSettings {
+  publicUrl: string;
+  streamViewerLikeLimit: number;
+  ratingThreshold: number;
+}
+
+export function toSessionUser(
+  row: typeof users.$inferSelect,
+  perms: Permission[],
+  skinId: SkinId,
+  env: EnvSettings,
+): SessionUser {
+  const skin = SKINS[skinId];
+  const base = `${env.publicUrl}${skin.prefix}`;
+  return {
+    user_id: row.id,
+    username: row.username,
+    email: row.email,
+    fullname: row.fullname,
+    avatar: row.avatar,
+    gender: row.prefix,
+    birthday: row.birthday,
+    country: row.country,
+    description: row.description,
+    currency: 'CON',
+    role: row.role,
+    perms,
+    terms_accepted: row.termsAccepted,
+    ...(canGoLive(perms) ? { broadcast_key: row.broadcastKey } : {}),
+    account_status: row.accountStatus,
+    service: skinId,
+    env: {
+      terms_url: `${env.publicUrl}${skin.links.terms}`,
+      privacy_url: `${env.publicUrl}${skin.links.privacy}`,
+      profile_share_url: `${base}/u/`,
+      stream_share_url: `${base}/streams/stream-view?id=`,
+      stream_viewer_like_limit: env.streamViewerLikeLimit,
+      rating_threshold: env.ratingThreshold,
+      plus_18_redirect_enabled: skin.flags.adultContent,
+      imp_to_con: 1,
+    },
+  };
+}

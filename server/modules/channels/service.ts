@@ -1,0 +1,45 @@
+/** Channels: the base channels of the channel selector. Stream listings arrive with live streaming. */
+import { asc } from 'drizzle-orm';
+import { SKINS, type SkinId } from '../../../common/skins';
+import type { Db } from '../../platform/db/client';
+import { channels } from './tables';
+
+/** The base channels of the spec, in selector order. */
+export const BASE_CHANNELS = [
+  { name: 'Popular', type: 'group', rating: 'G', selector: 'popular' },
+  { name: 'Women', type: 'channel', rating: 'G', selector: 'women' },
+  { name: 'Men', type: 'channel', rating: 'G', selector: 'men' },
+  { name: 'Live', type: 'channel', rating: 'G', selector: 'live' },
+  { name: 'Discover', type: 'channel', rating: 'G', selector: 'discover' },
+  { name: 'Following', type: 'channel', rating: 'G', selector: 'following' },
+  { name: '18+', type: 'channel', rating: 'PLUS_18', selector: 'adult' },
+] as const;
+
+export function createChannelsService(deps: { db: Db }) {
+  const { db } = deps;
+  return {
+    async ensureBaseChannels() {
+      await db
+        .insert(channels)
+        .values(BASE_CHANNELS.map((c, i) => ({ ...c, sortOrder: i })))
+        .onConflictDoNothing();
+    },
+
+    /** What the selector shows: Following only when signed in, 18+ only where the skin shows adult content. */
+    async baseGroup(skin: SkinId, signedIn: boolean) {
+      const rows = await db.select().from(channels).orderBy(asc(channels.sortOrder), asc(channels.id));
+      return rows
+        .filter((c) => (c.selector !== 'following' || signedIn) && (c.rating !== 'PLUS_18' || SKINS[skin].flags.adultContent))
+        .map((c) => ({
+          id: c.id,
+          name: c.name,
+          meta: { rating: c.rating },
+          type: c.type,
+          link: c.type === 'group' ? `/channel/group?id=${c.id}` : `/channel/channel?id=${c.id}`,
+          thumbnail: c.thumbnail,
+        }));
+    },
+  };
+}
+
+export type ChannelsService = ReturnType<typeof createChannelsService>;

@@ -1,0 +1,12 @@
+import { integer, pgTable, text } from 'drizzle-orm/pg-core';
+
+export const channels = pgTable('channels', {
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+  name: text('name').notNull().unique(),
+  type: text('type', { enum: ['group', 'channel', 'custom', 'user'] }).notNull().default('channel'),
+  rating: text('rating', { enum: ['G', 'PLUS_14', 'PLUS_18'] }).notNull().default('G'),
+  /** What the channel lists, for the streams module: popular, gender, live, discover, following. */
+  selector: text('selector').notNull(),
+  thumbnail: text('thumbnail'),
+  sortOrder: integer('sort_order').notNull().default(0),
+});

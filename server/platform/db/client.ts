@@ -1,0 +1,76 @@
+/** The database: drizzle over `pg`, reaching PostgreSQL or the embedded PGlite worker the same way. */
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import { startEmbeddedDatabase } from './embedded';
+
+export type Db = NodePgDatabase;
+/** The transaction handle: pass it explicitly to everything that runs inside a transaction. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** Either: a function that only reads or writes once may take the database or a transaction. */
+export type Executor = Db | Tx;
+
+export type DatabaseTarget =
+  | { kind: 'postgres'; url: string; poolSize: number }
+  | { kind: 'pglite'; dir: string };
+
+export interface Database {
+  kind: DatabaseTarget['kind'];
+  db: Db;
+  pool: pg.Pool;
+  close(): Promise<void>;
+}
+
+const INT8_OID = 20;
+
+// int8 arrives as text from `pg`; our bigint ids stay below 2^53, so read them as numbers everywhere.
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8_OID) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
+} as pg.CustomTypesConfig;
+
+export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+  if (target.kind === 'postgres') {
+    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize, types });
+    pool.on('error', () => {}); // an idle client's error is reported on its next use
+    return { kind: 'postgres', db: drizzle({ client: pool }), pool, close: () => pool.end() };
+  }
+  const embedded = await startEmbeddedDatabase(target.dir);
+  // PGlite is one connection: the pool's single client serialises queries, and keeping it open
+  // avoids reconnect races with the worker's one-connection socket.
+  const pool = new pg.Pool({
+    host: embedded.socketDir,
+    port: embedded.port,
+    user: 'postgres',
+    database: 'template1',
+    max: 1,
+    idleTimeoutMillis: 0,
+    types,
+  });
+  pool.on('error', () => {});
+  return {
+    kind: 'pglite',
+    db: drizzle({ client: pool }),
+    pool,
+    async close() {
+      await pool.end();
+      await embedded.stop();
+    },
+  };
+}
+
+/** SQLSTATE of a database error, through drizzle's wrapper (ARCHITECTURE "Data layer notes"). */
+export function sqlState(error: unknown): string | undefined {
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  while (current && typeof current === 'object' && !seen.has(current)) {
+    seen.add(current);
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+export const UNIQUE_VIOLATION = '23505';

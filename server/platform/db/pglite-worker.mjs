@@ -1,0 +1,24 @@
+// Runs the embedded database (PGlite) on its own thread and serves it over a Unix socket in the
+// PostgreSQL wire protocol, so the app talks to it through `pg` exactly as it talks to PostgreSQL
+// and a long query never blocks the HTTP/WebSocket event loop (ARCHITECTURE "Data layer notes").
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+
+const { dataDir, socketPath } = workerData;
+
+try {
+  const db = await PGlite.create({ dataDir, extensions: { pg_trgm } });
+  const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 1 });
+  await server.start();
+  parentPort.on('message', async (message) => {
+    if (message !== 'close') return;
+    await server.stop().catch(() => {});
+    await db.close().catch(() => {});
+    parentPort.postMessage({ closed: true });
+  });
+  parentPort.postMessage({ ready: true });
+} catch (error) {
+  parentPort.postMessage({ error: error instanceof Error ? error.stack ?? error.message : String(error) });
+}

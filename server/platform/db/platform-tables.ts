@@ -1,0 +1,41 @@
+/** Tables the platform itself keeps: sessions, shared secrets, throttling events, spent captchas. */
+import { bigint, boolean, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    /** SHA-256 of the cookie token: a leaked table row cannot be replayed as a cookie. */
+    id: text('id').primaryKey(),
+    userId: bigint('user_id', { mode: 'number' }).notNull(),
+    remember: boolean('remember').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    userAgent: text('user_agent'),
+    ip: text('ip'),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
+);
+
+/** Secrets generated once and shared by every instance (CSRF and captcha HMAC keys). */
+export const appSecrets = pgTable('app_secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+});
+
+/** Failed attempts counted across instances (login throttling). */
+export const throttleEvents = pgTable(
+  'throttle_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    key: text('key').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('throttle_events_key_at_idx').on(t.key, t.at)],
+);
+
+/** Captcha solutions already used, so one solution cannot be replayed. */
+export const captchaSpent = pgTable('captcha_spent', {
+  challengeId: text('challenge_id').primaryKey(),
+  spentAt: timestamp('spent_at', { withTimezone: true }).notNull().defaultNow(),
+});

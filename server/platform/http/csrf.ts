@@ -1,0 +1,48 @@
+/**
+ * CSRF: a random secret in an HttpOnly cookie; the token is its HMAC under the installation's key.
+ * Every state-changing request must send the token as X-CSRF-Token.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { MSG } from '../../../common/messages';
+
+export const CSRF_COOKIE = 'll_csrf';
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function createCsrf(key: string) {
+  const sign = (secret: string) => createHmac('sha256', key).update(secret).digest('base64url');
+
+  function tokenFor(request: FastifyRequest, reply: FastifyReply): string {
+    let secret = request.cookies[CSRF_COOKIE];
+    if (!secret || secret.length > 100) {
+      secret = randomBytes(24).toString('base64url');
+      reply.setCookie(CSRF_COOKIE, secret, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: request.protocol === 'https',
+      });
+    }
+    return sign(secret);
+  }
+
+  function isValid(request: FastifyRequest): boolean {
+    const secret = request.cookies[CSRF_COOKIE];
+    const header = request.headers['x-csrf-token'];
+    if (!secret || typeof header !== 'string') return false;
+    const expected = Buffer.from(sign(secret));
+    const given = Buffer.from(header);
+    return expected.length === given.length && timingSafeEqual(expected, given);
+  }
+
+  function install(app: FastifyInstance) {
+    app.addHook('onRequest', async (request, reply) => {
+      if (SAFE_METHODS.has(request.method)) return;
+      if (!isValid(request)) {
+        return reply.status(403).send({ response: 'csrf', message: MSG.csrf });
+      }
+    });
+  }
+
+  return { tokenFor, install };
+}

@@ -1,0 +1,15 @@
+/** Secrets generated once per installation and shared by every instance through the database. */
+import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { Db } from './db/client';
+import { appSecrets } from './db/platform-tables';
+
+export async function loadSecret(db: Db, name: string): Promise<string> {
+  await db
+    .insert(appSecrets)
+    .values({ name, value: randomBytes(32).toString('base64url') })
+    .onConflictDoNothing();
+  const [row] = await db.select({ value: appSecrets.value }).from(appSecrets).where(eq(appSecrets.name, name));
+  if (!row) throw new Error(`secret ${name} missing after insert`);
+  return row.value;
+}
