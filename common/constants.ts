@@ -52,5 +52,8 @@ export const SESSION_TTL = {
   rememberAbsoluteMs: 90 * 24 * 60 * 60 * 1000,
 } as const;
 
-/** Login throttling: this many failures for one account or one address inside the window gives 429. */
-export const LOGIN_THROTTLE = { maxFailures: 10, windowMs: 15 * 60 * 1000 } as const;
+/**
+ * Login throttling: this many failures inside the window give 429. An address gets more room than an
+ * account, since many people can share one address (offices, mobile carriers).
+ */
+export const LOGIN_THROTTLE = { perAccount: 10, perAddress: 50, windowMs: 15 * 60 * 1000 } as const;

@@ -21,7 +21,7 @@ const passwordField = z
 
 export const registerInput = z
   .strictObject({
-    prefix: z.enum(SALUTATIONS, { error: `Must be one of ${SALUTATIONS.join(', ')}` }).or(z.literal('')).optional(),
+    prefix: z.enum([...SALUTATIONS, ''], { error: `Must be one of ${SALUTATIONS.join(', ')}` }).optional(),
     username: usernameField,
     email: emailField,
     password: passwordField.pipe(z.string().min(LIMITS.password.min, MSG.passwordTooShort)),

@@ -1,6 +1,6 @@
 /** Accounts: registration, credentials, permissions, interests, terms. The only writer of its tables. */
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
+import { asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { registerInput } from '../../../common/api/accounts';
 import { LOGIN_THROTTLE } from '../../../common/constants';
@@ -10,7 +10,7 @@ import { birthdayToIso } from '../../../common/rules/birthday';
 import type { SkinId } from '../../../common/skins';
 import { sqlState, UNIQUE_VIOLATION, type Db, type Executor } from '../../platform/db/client';
 import type { Principal } from '../../platform/http/auth';
-import { badRequest, conflict, forbidden, notFound, tooManyRequests, unauthorized } from '../../platform/http/errors';
+import { badRequest, conflict, forbidden, tooManyRequests, unauthorized } from '../../platform/http/errors';
 import type { SessionStore } from '../../platform/http/sessions';
 import { createThrottle } from '../../platform/throttle';
 import { hashPassword, verifyPassword } from './passwords';
@@ -153,15 +153,16 @@ export function createAccountsService(deps: { db: Db; sessions: SessionStore; en
 
     /** Checks credentials with throttling per account and per address; opens a new session. */
     async login(login: string, password: string, remember: boolean, meta: ClientMeta) {
-      const keys = [`login:user:${login.toLowerCase()}`, `login:ip:${meta.ip}`];
+      const account = { key: `login:user:${login.toLowerCase()}`, limit: LOGIN_THROTTLE.perAccount };
+      const keys = [account, { key: `login:ip:${meta.ip}`, limit: LOGIN_THROTTLE.perAddress }];
       if (await loginThrottle.isLimited(keys)) throw tooManyRequests(MSG.tooManyAttempts);
       const row = await findByLogin(login);
       const valid = await verifyPassword(row?.passwordHash ?? null, password);
       if (!row || !valid || row.accountStatus !== 'active') {
-        await loginThrottle.recordFailure(keys);
+        await loginThrottle.record(keys);
         throw unauthorized(MSG.invalidCredentials);
       }
-      await loginThrottle.clear([keys[0]!]);
+      await loginThrottle.clear([account]);
       return { userId: row.id, session: await openSession(db, row.id, remember, meta) };
     },
 
@@ -194,26 +195,6 @@ export function createAccountsService(deps: { db: Db; sessions: SessionStore; en
 
     async setTermsAccepted(userId: number, accepted: boolean) {
       await db.update(users).set({ termsAccepted: accepted }).where(eq(users.id, userId));
-    },
-
-    /** Administration (the `npm run admin` tool). */
-    async grant(username: string, perm: Permission) {
-      const row = await findByLogin(username);
-      if (!row) throw notFound(`No user named ${username}`);
-      await db.insert(userPermissions).values({ userId: row.id, perm }).onConflictDoNothing();
-      return row.id;
-    },
-    async revoke(username: string, perm: Permission) {
-      const row = await findByLogin(username);
-      if (!row) throw notFound(`No user named ${username}`);
-      await db.delete(userPermissions).where(and(eq(userPermissions.userId, row.id), eq(userPermissions.perm, perm)));
-      return row.id;
-    },
-    async setRole(username: string, role: Role) {
-      const row = await findByLogin(username);
-      if (!row) throw notFound(`No user named ${username}`);
-      await db.update(users).set({ role }).where(eq(users.id, row.id));
-      return row.id;
     },
 
     /** Owners act on their own account; admins on any. */

@@ -5,6 +5,8 @@ import { notFound } from '../../platform/http/errors';
 import { COUNTRIES } from './countries';
 import { countries, systemMessages } from './tables';
 
+const byName = new Intl.Collator('en');
+
 const toMessage = (row: typeof systemMessages.$inferSelect) => ({
   id: row.id,
   title: row.title,
@@ -23,8 +25,10 @@ export function createSystemService(deps: { db: Db }) {
         .onConflictDoNothing();
     },
 
+    /** Sorted as people read names ("Åland Islands" near the top), not by byte value. */
     async listCountries() {
-      return db.select({ code: countries.code, name: countries.name }).from(countries).orderBy(asc(countries.name));
+      const rows = await db.select({ code: countries.code, name: countries.name }).from(countries);
+      return rows.sort((a, b) => byName.compare(a.name, b.name));
     },
 
     async messagesFor(locale: string) {

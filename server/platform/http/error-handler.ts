@@ -4,23 +4,23 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { MSG } from '../../../common/messages';
 import { AppError } from './errors';
 
+/** One validation failure as fastify-type-provider-zod reports it: the zod issue, flattened. */
 interface ValidationIssue {
+  keyword: string;
+  instancePath: string;
   message: string;
-  instancePath?: string;
-  params?: { issue?: { path?: PropertyKey[]; code?: string; keys?: string[] } };
+  params: { keys?: string[] };
 }
 
 function fieldOf(issue: ValidationIssue): string {
-  const path = issue.params?.issue?.path ?? [];
-  const keys = issue.params?.issue?.keys; // unrecognized keys name the extra field
-  const parts = [...path.map(String), ...(issue.params?.issue?.code === 'unrecognized_keys' && keys ? [keys[0]] : [])];
-  return parts.join('.') || (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
+  const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  const extra = issue.keyword === 'unrecognized_keys' ? issue.params.keys?.[0] : undefined;
+  return [path, extra].filter(Boolean).join('.');
 }
 
 function messageOf(issue: ValidationIssue, field: string): string {
-  const code = issue.params?.issue?.code;
-  if (code === 'unrecognized_keys') return `Unknown field: ${field}`;
-  if (code === 'invalid_type' && field === '' ) return 'The request body must be a JSON object';
+  if (issue.keyword === 'unrecognized_keys') return `Unknown field: ${field}`;
+  if (issue.keyword === 'invalid_type' && field === '') return 'The request body must be a JSON object';
   return issue.message;
 }
 

@@ -1,0 +1,53 @@
+/**
+ * `npm test`: typecheck, lint, unit and integration tests (also on PostgreSQL when TEST_DATABASE_URL
+ * is set), the web build and the browser journeys. Ends with one summary line "N passed, N failed".
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+
+interface VitestReport {
+  numPassedTests: number;
+  numFailedTests: number;
+  numPendingTests: number;
+  numTodoTests: number;
+}
+
+const reportsDir = path.resolve('.tmp/test-reports');
+rmSync(reportsDir, { recursive: true, force: true });
+mkdirSync(reportsDir, { recursive: true });
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const failedStages: string[] = [];
+
+function run(stage: string, command: string, args: string[]): boolean {
+  const started = Date.now();
+  console.log(`\n▶ ${stage}: ${command} ${args.join(' ')}`);
+  const result = spawnSync(command, args, { stdio: 'inherit', env: process.env });
+  const ok = result.status === 0;
+  console.log(`${ok ? '✔' : '✘'} ${stage} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  if (!ok) failedStages.push(stage);
+  return ok;
+}
+
+function vitest(stage: string, args: string[]) {
+  const report = path.join(reportsDir, `${stage.replace(/\W+/g, '-')}.json`);
+  run(stage, 'npx', ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
+  if (!existsSync(report)) return;
+  const r = JSON.parse(readFileSync(report, 'utf8')) as VitestReport;
+  totals.passed += r.numPassedTests;
+  totals.failed += r.numFailedTests;
+  totals.skipped += r.numPendingTests + r.numTodoTests;
+}
+
+run('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
+run('lint', 'npx', ['eslint', '.']);
+vitest('unit', ['--project', 'unit']);
+vitest('integration', ['--project', 'integration*']);
+if (run('web build', 'npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'])) {
+  vitest('browser journeys', ['--config', 'e2e/vitest.config.ts']);
+}
+
+console.log(`\nStages failed: ${failedStages.length === 0 ? 'none' : failedStages.join(', ')}`);
+console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(failedStages.length === 0 && totals.failed === 0 ? 0 : 1);

@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../testing/harness';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+describe('countries', () => {
+  it('lists the ISO countries by name', async () => {
+    const res = await t.client().get('/api/meta/get-countries');
+    const countries = res.body.countries as Array<{ code: string; name: string }>;
+    expect(countries.length).toBeGreaterThanOrEqual(249);
+    expect(countries).toContainEqual({ code: 'CA', name: 'Canada' });
+    const names = countries.map((c) => c.name);
+    expect(names).toEqual([...names].sort(new Intl.Collator('en').compare));
+  });
+});
+
+describe('system messages', () => {
+  it('returns the active messages of a locale and looks one up', async () => {
+    await t.app.services.system.addMessage({ title: 'Maintenance', content: '<p>Tonight</p>', frequency: 'always', locale: 'en' });
+    await t.app.services.system.addMessage({ title: 'Wartung', content: '<p>Heute</p>', frequency: 'once', locale: 'de' });
+    const en = await t.client().get('/api/user/get-system-messages', { locale: 'en-US' });
+    const messages = en.body.messages as Array<{ id: number; title: string }>;
+    expect(messages.map((m) => m.title)).toEqual(['Maintenance']);
+    const one = await t.client().get('/api/user/system-message-lookup', { id: messages[0]!.id });
+    expect(one.body.message).toMatchObject({ title: 'Maintenance', frequency: 'always' });
+    expect((await t.client().get('/api/user/system-message-lookup', { id: 987654 })).status).toBe(404);
+    expect((await t.client().get('/api/user/get-system-messages', { locale: 'english!' })).status).toBe(400);
+  });
+});
+
+describe('base channels', () => {
+  it('shows Following only to signed-in users and 18+ only in the adult skin', async () => {
+    const names = async (client: ReturnType<TestApp['client']>) =>
+      ((await client.get('/api/channel/base-group')).body.channels as Array<{ name: string }>).map((c) => c.name);
+    expect(await names(t.client())).toEqual(['Popular', 'Women', 'Men', 'Live', 'Discover']);
+    const signedIn = await t.given.signedIn(await t.given.user());
+    expect(await names(signedIn)).toEqual(['Popular', 'Women', 'Men', 'Live', 'Discover', 'Following']);
+    expect(await names(t.client({ 'x-service': 'afterdark' }))).toEqual(['Popular', 'Women', 'Men', 'Live', 'Discover', '18+']);
+  });
+});

@@ -1,0 +1,90 @@
+/** Starts the real app on a fresh database for one integration test file. */
+import type { FastifyInstance } from 'fastify';
+import { inject } from 'vitest';
+import { DEFAULT_PERMISSIONS, type Permission, type Role } from '../../common/permissions';
+import type { SkinId } from '../../common/skins';
+import { buildApp } from '../app';
+import { createAccountAdmin } from '../modules/accounts/admin';
+import { openResources, type OpenedResources } from '../bootstrap';
+import { loadConfig } from '../config';
+import { freshDatabase } from './databases';
+import { TestClient } from './test-client';
+
+export interface TestUser {
+  id: number;
+  username: string;
+  email: string;
+  password: string;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  resources: OpenedResources;
+  client(headers?: Record<string, string>): TestClient;
+  given: {
+    user(options?: { username?: string; role?: Role; perms?: Permission[]; termsAccepted?: boolean; skin?: SkinId }): Promise<TestUser>;
+    signedIn(user: TestUser): Promise<TestClient>;
+  };
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const fresh = await freshDatabase(inject('dbTemplate'));
+  const config = loadConfig({
+    DATA_DIR: fresh.dataDir,
+    CAPTCHA: 'off',
+    LOG_LEVEL: 'silent',
+    SEED_DEMO: 'off',
+    WEB_DIST: `${fresh.dataDir}/no-web-build`,
+    ...(fresh.target.kind === 'postgres' ? { DATABASE_URL: fresh.target.url } : {}),
+    ...env,
+  });
+  const resources = await openResources(config);
+  const app = await buildApp(resources);
+  await app.ready();
+
+  const given: TestApp['given'] = {
+    async user(options = {}) {
+      counter += 1;
+      const username = options.username ?? `user${process.pid}x${counter}`;
+      const password = `pass-${username}-secret`;
+      const email = `${username}@test.example`;
+      const id = await app.services.accounts.createAccount(resources.database.db, {
+        username,
+        email,
+        password,
+        birthdayIso: '1995-05-05',
+        country: 'US',
+        termsAccepted: options.termsAccepted ?? true,
+        skin: options.skin ?? 'limelight',
+        role: options.role,
+      });
+      if (options.perms) {
+        const admin = createAccountAdmin({ db: resources.database.db });
+        for (const perm of DEFAULT_PERMISSIONS) await admin.revoke(username, perm);
+        for (const perm of options.perms) await admin.grant(username, perm);
+      }
+      return { id, username, email, password };
+    },
+    async signedIn(user) {
+      const client = new TestClient(app);
+      const res = await client.post('/api/user/user-login', { username: user.username, password: user.password });
+      if (res.status !== 200) throw new Error(`login failed for ${user.username}: ${JSON.stringify(res.body)}`);
+      return client;
+    },
+  };
+
+  return {
+    app,
+    resources,
+    client: (headers) => new TestClient(app, headers),
+    given,
+    async close() {
+      await app.close();
+      await resources.close();
+      await fresh.dispose();
+    },
+  };
+}
