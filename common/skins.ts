@@ -157,7 +157,7 @@ export const SKINS: Record<SkinId, Skin> = {
     tokens: {
       '--color-accent': '#ff2d6f',
       '--color-accent-strong': '#e0104f',
-      '--color-on-accent': '#ffffff',
+      '--color-on-accent': '#16040b',
       '--color-bg': '#07060a',
       '--color-surface': '#131017',
       '--color-surface-2': '#1d1822',

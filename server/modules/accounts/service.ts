@@ -49,18 +49,18 @@ export function createAccountsService(deps: { db: Db; sessions: SessionStore; en
   const { db, sessions } = deps;
   const loginThrottle = createThrottle(db, LOGIN_THROTTLE);
 
-  async function permissionsOf(exec: Executor, userId: number): Promise<Permission[]> {
-    const rows = await exec
-      .select({ perm: userPermissions.perm })
-      .from(userPermissions)
-      .where(eq(userPermissions.userId, userId))
-      .orderBy(asc(userPermissions.perm));
-    return rows.map((r) => r.perm).filter(isPermission);
-  }
-
-  async function findUser(exec: Executor, userId: number) {
-    const [row] = await exec.select().from(users).where(eq(users.id, userId));
-    return row ?? null;
+  /** A user row with its permissions, in one round trip. */
+  async function userWithPermissions(exec: Executor, userId: number) {
+    const [row] = await exec
+      .select({
+        user: users,
+        perms: sql<string[]>`coalesce(array_agg(${userPermissions.perm} order by ${userPermissions.perm}) filter (where ${userPermissions.perm} is not null), '{}')`,
+      })
+      .from(users)
+      .leftJoin(userPermissions, eq(userPermissions.userId, users.id))
+      .where(eq(users.id, userId))
+      .groupBy(users.id);
+    return row ? { user: row.user, perms: row.perms.filter(isPermission) } : null;
   }
 
   async function findByLogin(login: string) {
@@ -74,9 +74,9 @@ export function createAccountsService(deps: { db: Db; sessions: SessionStore; en
   }
 
   async function sessionUser(userId: number, skin: SkinId) {
-    const row = await findUser(db, userId);
-    if (!row) throw unauthorized();
-    return toSessionUser(row, await permissionsOf(db, userId), skin, deps.env);
+    const found = await userWithPermissions(db, userId);
+    if (!found) throw unauthorized();
+    return toSessionUser(found.user, found.perms, skin, deps.env);
   }
 
   async function openSession(exec: Executor, userId: number, remember: boolean, meta: ClientMeta): Promise<NewSession> {
@@ -95,16 +95,15 @@ export function createAccountsService(deps: { db: Db; sessions: SessionStore; en
 
   return {
     sessionUser,
-    permissionsOf: (userId: number) => permissionsOf(db, userId),
 
     async loadPrincipal(userId: number): Promise<Principal | null> {
-      const row = await findUser(db, userId);
-      if (!row) return null;
+      const found = await userWithPermissions(db, userId);
+      if (!found) return null;
       return {
-        userId: row.id,
-        role: row.role,
-        perms: await permissionsOf(db, userId),
-        suspended: row.accountStatus === 'suspended',
+        userId: found.user.id,
+        role: found.user.role,
+        perms: found.perms,
+        suspended: found.user.accountStatus === 'suspended',
       };
     },
 

@@ -1,0 +1,11 @@
+/** `npm run bench`: runs every benchmark in turn; each writes bench/results/<name>.json. */
+import { spawnSync } from 'node:child_process';
+
+const BENCHMARKS = ['bench/http-baseline.ts'];
+let failed = 0;
+for (const file of BENCHMARKS) {
+  console.log(`\n▶ ${file}`);
+  const result = spawnSync('npx', ['tsx', file], { stdio: 'inherit' });
+  if (result.status !== 0) failed += 1;
+}
+process.exit(failed ? 1 : 0);

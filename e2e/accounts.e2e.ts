@@ -1,0 +1,64 @@
+/** Journeys a and b: sign-up in two steps, sign out, log in again; a guest stopped at the dashboard gate. */
+import { describe, expect, it } from 'vitest';
+import { MSG } from '../common/messages';
+import { expectSystemMessages, fillSignUp, logIn, newUser, userMenu } from './support/app';
+import { screenshot, useAppInBrowser } from './support/browser';
+
+
+const openAppPage = useAppInBrowser();
+
+describe('accounts', () => {
+  it('signs up (details, then interests), signs out from the user menu and logs back in', async () => {
+    const { page, context, errors } = await openAppPage();
+    const user = newUser();
+
+    await page.goto('/user/sign-up');
+    await page.getByRole('heading', { name: 'Create your account' }).waitFor();
+    await fillSignUp(page, user);
+    await screenshot(page, 'signup-step1');
+    await page.getByRole('button', { name: 'Create Account' }).click();
+
+    await page.getByRole('heading', { name: MSG.chooseInterests }).waitFor();
+    const done = page.getByRole('button', { name: 'Done' });
+    expect(await done.isDisabled()).toBe(true);
+    expect(await page.getByText(MSG.interestsMin).isVisible()).toBe(true);
+    const chips = page.getByRole('list', { name: 'Interests' }).getByRole('button');
+    for (const i of [0, 2, 4]) await chips.nth(i).click();
+    await screenshot(page, 'signup-step2-interests');
+    expect(await done.isEnabled()).toBe(true);
+    const dismissMessages = expectSystemMessages(page);
+    await done.click();
+
+    await page.waitForURL('**/channel/group');
+    await dismissMessages();
+    await userMenu(page, user.username).waitFor();
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Channels' }).waitFor();
+    await page.getByRole('list', { name: 'Channels' }).getByRole('link').first().waitFor();
+    await screenshot(page, 'shell-logged-in');
+
+    await userMenu(page, user.username).click();
+    await page.getByRole('menuitem', { name: 'Sign Out' }).click();
+    await page.waitForURL('**/user/login');
+    await page.getByRole('link', { name: 'Sign up for Free' }).waitFor();
+
+    await logIn(page, user.username, user.password);
+    await page.waitForURL('**/channel/group');
+    await userMenu(page, user.username).waitFor();
+    expect(await userMenu(page, user.username).textContent()).toContain(user.username);
+
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('shows the login gate to a guest at /dashboard', async () => {
+    const { page, context, errors } = await openAppPage();
+    await page.goto('/dashboard');
+    await page.getByRole('heading', { name: MSG.loginRequired }).waitFor();
+    const logIn = page.getByRole('main').getByRole('link', { name: 'Log In' });
+    expect(await logIn.getAttribute('href')).toBe(`/user/login?redirect=${encodeURIComponent('/dashboard')}`);
+    await screenshot(page, 'guest-dashboard-gate');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

@@ -1,0 +1,64 @@
+/** The real server (fresh embedded database, demo data, built web app) and account helpers. */
+import type { Page } from 'playwright-core';
+import { startTestServer } from '../../server/testing/start-server';
+
+export type RunningApp = Awaited<ReturnType<typeof startTestServer>>;
+
+export function startApp(options: { captcha?: boolean } = {}): Promise<RunningApp> {
+  return startTestServer(options);
+}
+
+/** Seeded by scripts/demo-data.ts. */
+export { DEMO_PASSWORD } from '../../scripts/demo-data';
+
+export interface NewUser {
+  username: string;
+  email: string;
+  password: string;
+}
+
+export function newUser(): NewUser {
+  const tag = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+  return { username: `e2e_${tag}`, email: `e2e_${tag}@example.com`, password: 'correct-horse-battery' };
+}
+
+/** Fills and sends sign-up step one; the page moves on to the interests picker. */
+export async function fillSignUp(page: Page, user: NewUser): Promise<void> {
+  await page.getByLabel('Salutation (optional)').selectOption('MS');
+  await page.getByLabel('Username', { exact: true }).fill(user.username);
+  await page.getByLabel('Email', { exact: true }).fill(user.email);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByLabel('Confirm Password', { exact: true }).fill(user.password);
+  await page.getByLabel('Day').selectOption('15');
+  await page.getByLabel('Month').selectOption('06');
+  await page.getByLabel('Year').selectOption('1995');
+  await page.getByLabel('Country').selectOption({ label: 'Canada' });
+  await page.getByLabel(/I accept the/).check();
+}
+
+export async function logIn(page: Page, username: string, password: string): Promise<void> {
+  await page.getByLabel('Username or Email').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Log In', exact: true }).click();
+}
+
+/** The top bar's user menu button, named by the signed-in username. */
+export function userMenu(page: Page, username: string) {
+  return page.getByRole('banner').getByRole('button', { name: username });
+}
+
+/**
+ * Call before the navigation that first shows the shell to a signed-in user; the returned function
+ * waits for the system messages answer and closes each message the app then shows.
+ */
+export function expectSystemMessages(page: Page): () => Promise<void> {
+  const answer = page.waitForResponse((r) => r.url().includes('/api/user/get-system-messages'));
+  return async () => {
+    const { messages } = (await (await answer).json()) as { messages: Array<{ title: string }> };
+    for (const message of messages) {
+      const dialog = page.getByRole('dialog', { name: message.title });
+      await dialog.getByRole('button', { name: 'Got it' }).click();
+      await dialog.waitFor({ state: 'detached' });
+    }
+  };
+}

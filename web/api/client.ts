@@ -1,0 +1,103 @@
+/** The typed HTTP client: one `call(def, input)` for every call of the wire contract in common/api. */
+import { accounts, failureEnvelope } from '../../common/api';
+import type { CallDef, CallInput, CallOutput } from '../../common/api';
+import { MSG } from '../../common/messages';
+import { skinFromPath } from '../../common/skins';
+
+/** A call that did not end in a success envelope. `errors` maps field → message for validation failures. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly response: string;
+  readonly field?: string;
+  readonly errors?: Record<string, string>;
+
+  constructor(init: { status: number; response: string; message: string; field?: string; errors?: Record<string, string> }) {
+    super(init.message);
+    this.name = 'ApiError';
+    this.status = init.status;
+    this.response = init.response;
+    if (init.field !== undefined) this.field = init.field;
+    if (init.errors !== undefined) this.errors = init.errors;
+  }
+}
+
+export function isApiError(error: unknown, status?: number): error is ApiError {
+  return error instanceof ApiError && (status === undefined || error.status === status);
+}
+
+let csrfToken: Promise<string> | null = null;
+
+function fetchCsrfToken(): Promise<string> {
+  csrfToken ??= call(accounts.csrfToken, {}).then(
+    (out) => out.token,
+    (error: unknown) => {
+      csrfToken = null;
+      throw error;
+    },
+  );
+  return csrfToken;
+}
+
+/** Forget the cached CSRF token; the session (and so the token) changes on login and logout. */
+export function resetCsrfToken(): void {
+  csrfToken = null;
+}
+
+function currentSkin(): string {
+  return skinFromPath(typeof window === 'undefined' ? '/' : window.location.pathname);
+}
+
+function toQueryString(input: unknown): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries((input ?? {}) as Record<string, unknown>)) {
+    if (value === undefined || value === null) continue;
+    for (const item of Array.isArray(value) ? value : [value]) params.append(key, String(item));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+async function send(def: CallDef, input: unknown): Promise<{ status: number; body: unknown }> {
+  const headers: Record<string, string> = { 'X-Service': currentSkin(), Accept: 'application/json' };
+  const init: RequestInit = { method: def.method, credentials: 'same-origin', headers };
+  let url = def.path;
+  if (def.method === 'GET') {
+    url += toQueryString(input);
+  } else {
+    headers['Content-Type'] = 'application/json';
+    headers['X-CSRF-Token'] = await fetchCsrfToken();
+    init.body = JSON.stringify(input ?? {});
+  }
+  let response: Response;
+  try {
+    response = await fetch(url, init);
+  } catch {
+    throw new ApiError({ status: 0, response: 'network', message: MSG.loginGenericError });
+  }
+  const body: unknown = await response.json().catch(() => null);
+  return { status: response.status, body };
+}
+
+function toApiError(status: number, body: unknown): ApiError {
+  const failure = failureEnvelope.safeParse(body);
+  if (!failure.success) return new ApiError({ status, response: 'unknown', message: MSG.internal });
+  return new ApiError({ status, ...failure.data });
+}
+
+/** Sends one call: GET input as query string, anything else as a JSON body with the CSRF header. */
+export async function call<C extends CallDef>(def: C, input: CallInput<C>): Promise<CallOutput<C>> {
+  let result = await send(def, input);
+  if (def.method !== 'GET' && result.status === 403 && toApiError(403, result.body).response === 'csrf') {
+    resetCsrfToken();
+    result = await send(def, input);
+  }
+  const { status, body } = result;
+  const isSuccess = status >= 200 && status < 300 && (body as { response?: unknown } | null)?.response === 'success';
+  if (!isSuccess) throw toApiError(status, body);
+  const parsed = def.output.safeParse(body);
+  if (!parsed.success) {
+    console.error(`Response of ${def.method} ${def.path} does not match the contract`, parsed.error);
+    throw new ApiError({ status, response: 'contract', message: MSG.internal });
+  }
+  return parsed.data as CallOutput<C>;
+}

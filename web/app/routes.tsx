@@ -1,0 +1,73 @@
+/** The route table (spec part 1 §2), mounted once at the root and once under each skin prefix. */
+import type { ReactNode } from 'react';
+import type { RouteObject } from 'react-router';
+import { canGoLive, canUpload } from '../../common/permissions';
+import { SKIN_IDS, SKINS } from '../../common/skins';
+import { RequireLogin, RequirePermission } from '../features/accounts/gates';
+import { LoginPage } from '../features/accounts/LoginPage';
+import { LogoutPage } from '../features/accounts/LogoutPage';
+import { SignUpPage } from '../features/accounts/SignUpPage';
+import { HomePage } from '../features/shell/HomePage';
+import { LegalPage } from '../features/system/LegalPage';
+import { NotFoundPage } from '../features/system/NotFoundPage';
+import { ErrorPage } from './ErrorPage';
+import { GuestLayout } from './layouts/GuestLayout';
+import { RootLayout } from './layouts/RootLayout';
+import { ShellLayout } from './layouts/ShellLayout';
+
+const canUseReferrals = (perms: readonly string[]) => perms.includes('ALLOW REFERRAL_ACCESS');
+
+/** Pages that are not built yet render Not Found, but behind the gates they will have. */
+const notBuilt = <NotFoundPage />;
+
+function signedIn(page: ReactNode, allowed?: (perms: readonly string[]) => boolean) {
+  return <RequireLogin>{allowed ? <RequirePermission allowed={allowed}>{page}</RequirePermission> : page}</RequireLogin>;
+}
+
+const SIGNED_IN_PAGES = [
+  'user/settings',
+  'user/analytics',
+  'user/account/*',
+  'subscription',
+  'user/create-meeting',
+  'user/schedule-meetings',
+];
+
+function skinRoutes(): RouteObject[] {
+  return [
+    {
+      element: <GuestLayout />,
+      children: [
+        { path: 'user/login', element: <LoginPage /> },
+        { path: 'user/sign-up', element: <SignUpPage /> },
+        { path: 'user/forgot-password', element: notBuilt },
+      ],
+    },
+    { path: 'user/logout', element: <LogoutPage /> },
+    {
+      element: <ShellLayout />,
+      children: [
+        { index: true, element: <HomePage /> },
+        { path: 'dashboard', element: signedIn(notBuilt, canGoLive) },
+        { path: 'user/upload', element: signedIn(notBuilt, canUpload) },
+        { path: 'user/upload-video', element: signedIn(notBuilt, canUpload) },
+        { path: 'user/referral', element: signedIn(notBuilt, canUseReferrals) },
+        ...SIGNED_IN_PAGES.map((path) => ({ path, element: signedIn(notBuilt) })),
+        { path: 'legal/terms', element: <LegalPage doc="terms" /> },
+        { path: 'legal/privacy', element: <LegalPage doc="privacy" /> },
+        { path: '*', element: notBuilt },
+      ],
+    },
+  ];
+}
+
+export const routes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    errorElement: <ErrorPage />,
+    children: [
+      ...SKIN_IDS.filter((id) => SKINS[id].prefix).map((id) => ({ path: SKINS[id].prefix.slice(1), children: skinRoutes() })),
+      ...skinRoutes(),
+    ],
+  },
+];

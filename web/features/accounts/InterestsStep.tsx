@@ -1,0 +1,70 @@
+import { useState } from 'react';
+import { Navigate, useNavigate } from 'react-router';
+import { DEFAULT_LOGIN_REDIRECT, MIN_INTERESTS } from '../../../common/constants';
+import { MSG } from '../../../common/messages';
+import { useSkinPath } from '../../app/skin';
+import { Button } from '../../ui/Button';
+import { Spinner } from '../../ui/Spinner';
+import { useToast } from '../../ui/Toast';
+import { useAddInterests, useInterestList } from './api';
+import styles from './InterestsStep.module.css';
+
+/** Step two of sign-up: at least three interests, then on to the login redirect. */
+export function InterestsStep({ userId }: { userId: number }) {
+  const skinPath = useSkinPath();
+  const navigate = useNavigate();
+  const toast = useToast();
+  const interests = useInterestList();
+  const save = useAddInterests();
+  const [chosen, setChosen] = useState<ReadonlySet<number>>(new Set());
+  const destination = skinPath(DEFAULT_LOGIN_REDIRECT);
+
+  // No interests to choose from: nothing to ask, go straight on.
+  if (interests.data?.length === 0 || interests.isError) return <Navigate to={destination} replace />;
+  if (interests.isPending) return <Spinner size="lg" label="Loading interests" />;
+
+  const toggle = (id: number) =>
+    setChosen((set) => {
+      const next = new Set(set);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+
+  const enough = chosen.size >= MIN_INTERESTS;
+  const done = () =>
+    save.mutate(
+      { id: userId, interest_ids: [...chosen] },
+      {
+        onSuccess: () => {
+          toast({ title: 'Welcome aboard! Your feed is ready.', tone: 'success' });
+          void navigate(destination);
+        },
+        onError: (error) => toast({ title: 'Could not save your interests', description: error.message, tone: 'error' }),
+      },
+    );
+
+  return (
+    <div className={styles.step}>
+      <ul className={styles.chips} aria-label="Interests">
+        {interests.data.map((interest) => {
+          const on = chosen.has(interest.interest_id);
+          return (
+            <li key={interest.interest_id}>
+              <button type="button" className={styles.chip} aria-pressed={on} onClick={() => toggle(interest.interest_id)}>
+                {interest.interest_name}
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+      <div className={styles.footer}>
+        <p className={styles.hint} aria-live="polite">
+          {enough ? `${chosen.size} selected` : MSG.interestsMin}
+        </p>
+        <Button size="lg" disabled={!enough} loading={save.isPending} onClick={done}>
+          Done
+        </Button>
+      </div>
+    </div>
+  );
+}

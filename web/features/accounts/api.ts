@@ -1,0 +1,126 @@
+/** Accounts server state: the session user, its watch, login / sign-up / logout and interests. */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
+import { accounts } from '../../../common/api';
+import type { CallInput } from '../../../common/api';
+import type { SessionUser } from '../../../common/api/accounts';
+import { LOGGED_IN_MIN_USER_ID, SESSION_CHECK_INTERVAL_MS } from '../../../common/constants';
+import { call, isApiError, resetCsrfToken } from '../../api/client';
+
+export const accountKeys = {
+  all: ['accounts'] as const,
+  session: () => [...accountKeys.all, 'session'] as const,
+  sessionCheck: () => [...accountKeys.all, 'session-check'] as const,
+  interests: () => [...accountKeys.all, 'interests'] as const,
+};
+
+async function fetchSessionUser(): Promise<SessionUser | null> {
+  try {
+    return (await call(accounts.sessionDetail, {})).user;
+  } catch (error) {
+    if (isApiError(error, 401)) return null;
+    throw error;
+  }
+}
+
+export function isLoggedIn(user: SessionUser | null | undefined): user is SessionUser {
+  return !!user && user.user_id > LOGGED_IN_MIN_USER_ID;
+}
+
+export interface Session {
+  user: SessionUser | null;
+  isLoggedIn: boolean;
+  /** True until the first answer about the session has arrived. */
+  isPending: boolean;
+}
+
+export function useSession(): Session {
+  const query = useQuery({ queryKey: accountKeys.session(), queryFn: fetchSessionUser, staleTime: Infinity });
+  const user = query.data ?? null;
+  return { user: isLoggedIn(user) ? user : null, isLoggedIn: isLoggedIn(user), isPending: query.isPending };
+}
+
+/** Polls the session while signed in; when the server says it ended, the cached user goes. */
+export function useSessionWatch(enabled: boolean): void {
+  const queryClient = useQueryClient();
+  useQuery({
+    queryKey: accountKeys.sessionCheck(),
+    enabled,
+    refetchInterval: SESSION_CHECK_INTERVAL_MS,
+    refetchIntervalInBackground: false,
+    queryFn: async () => {
+      const state = await call(accounts.checkUserSession, {});
+      if (!state.is_logged_in || state.user_id <= LOGGED_IN_MIN_USER_ID) signedOut(queryClient);
+      return state;
+    },
+  });
+}
+
+function signedIn(queryClient: QueryClient, user: SessionUser): void {
+  resetCsrfToken();
+  queryClient.setQueryData(accountKeys.session(), user);
+}
+
+const SESSION_KEYS = new Set(['session', 'session-check']);
+
+/** Drops every cached answer of the old session. Reset, not removed: mounted queries keep their observers. */
+function signedOut(queryClient: QueryClient): void {
+  resetCsrfToken();
+  queryClient.setQueryData(accountKeys.session(), null);
+  void queryClient.resetQueries({
+    predicate: (query) => !(query.queryKey[0] === accountKeys.all[0] && SESSION_KEYS.has(String(query.queryKey[1]))),
+  });
+}
+
+export function useLogin() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: CallInput<typeof accounts.login>) => call(accounts.login, input),
+    onSuccess: (out) => signedIn(queryClient, out.user),
+  });
+}
+
+export function useRegister() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: CallInput<typeof accounts.register>) => call(accounts.register, input),
+    onSuccess: (out) => signedIn(queryClient, out.user),
+  });
+}
+
+export function useLogout() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => {
+      try {
+        await call(accounts.logout, {});
+      } catch (error) {
+        if (!isApiError(error, 401)) throw error;
+      }
+    },
+    onSettled: () => signedOut(queryClient),
+  });
+}
+
+export function useInterestList(enabled = true) {
+  return useQuery({
+    queryKey: accountKeys.interests(),
+    queryFn: async () => (await call(accounts.getInterestList, {})).interests,
+    enabled,
+    staleTime: 10 * 60_000,
+  });
+}
+
+export function useAddInterests() {
+  return useMutation({
+    mutationFn: (input: CallInput<typeof accounts.addUserInterest>) => call(accounts.addUserInterest, input),
+  });
+}
+
+export function useAcceptTerms() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => call(accounts.updateUserInfo, { id, params: { terms_accepted: true } }),
+    onSuccess: (out) => queryClient.setQueryData(accountKeys.session(), out.user),
+  });
+}

@@ -1,0 +1,116 @@
+import { useState } from 'react';
+import type { MouseEvent, ReactNode } from 'react';
+import { Link, useLocation } from 'react-router';
+import { SIDEBAR_VISIBLE_EXTRA_ITEMS } from '../../../common/constants';
+import { stripSkinPrefix } from '../../../common/skins';
+import { useSkin, useSkinPath, useSkinlessPath, withSkinPrefix } from '../../app/skin';
+import { CompassIcon, DownloadIcon, HashIcon, LinkIcon, PlusSquareIcon, VideoCallIcon } from '../../ui/icons';
+import { useSession } from '../accounts/api';
+import { useBaseGroup } from '../system/api';
+import { activeSection } from './nav-active';
+import styles from './Sidebar.module.css';
+import type { SidebarState } from './sidebar-state';
+
+export function Sidebar({ state }: { state: SidebarState }) {
+  const skin = useSkin();
+  const skinPath = useSkinPath();
+  const path = useSkinlessPath();
+  const section = activeSection(path, skin.uploadPath);
+  const [showAll, setShowAll] = useState(false);
+  const extras = showAll ? skin.sidebarItems : skin.sidebarItems.slice(0, SIDEBAR_VISIBLE_EXTRA_ITEMS);
+  const hasMore = skin.sidebarItems.length > SIDEBAR_VISIBLE_EXTRA_ITEMS;
+
+  // Following a link inside the drawer closes it on narrow screens.
+  const onClick = (event: MouseEvent) => {
+    if (state.narrow && (event.target as HTMLElement).closest('a')) state.closeDrawer();
+  };
+
+  return (
+    <>
+      {state.narrow && state.visible && (
+        <button type="button" className={styles.backdrop} aria-label="Hide side bar" tabIndex={-1} onClick={state.closeDrawer} />
+      )}
+      <aside
+        id="app-sidebar"
+        className={[styles.sidebar, state.visible ? styles.open : styles.closed, state.narrow && styles.drawer].filter(Boolean).join(' ')}
+        aria-label="Side bar"
+        hidden={!state.visible}
+        onClick={onClick}
+      >
+        <nav aria-label="Main" className={styles.section}>
+          <NavItem to={skin.links.download} icon={<DownloadIcon />} active={section === 'download'}>
+            Download
+          </NavItem>
+          <NavItem to={skinPath('/user/schedule-meetings')} icon={<VideoCallIcon />} active={section === 'video-call'}>
+            Video Call
+          </NavItem>
+          <NavItem to={skinPath(skin.uploadPath)} icon={<PlusSquareIcon />} active={section === 'create-post'}>
+            Create Post
+          </NavItem>
+          <NavItem to={skinPath('/channel/group')} icon={<CompassIcon />} active={section === 'browse'}>
+            Browse
+          </NavItem>
+          <ChannelList />
+        </nav>
+
+        {skin.sidebarItems.length > 0 && (
+          <nav aria-label="More" className={styles.section}>
+            {extras.map((item) => (
+              <NavItem key={item.href} to={withSkinPrefix(skin, item.href)} icon={<LinkIcon size={18} />} active={false}>
+                {item.label}
+              </NavItem>
+            ))}
+            {hasMore && (
+              <button type="button" className={styles.more} aria-expanded={showAll} onClick={() => setShowAll((v) => !v)}>
+                {showAll ? 'See Less' : 'See More'}
+              </button>
+            )}
+          </nav>
+        )}
+
+        <footer className={styles.footer}>
+          <nav aria-label="Legal" className={styles.legal}>
+            <Link to={skin.links.terms}>Terms of Service</Link>
+            <Link to={skin.links.privacy}>Privacy Policy</Link>
+          </nav>
+          <p className={styles.copyright}>© 2026 {skin.copyright}</p>
+        </footer>
+      </aside>
+    </>
+  );
+}
+
+function NavItem({ to, icon, active, children }: { to: string; icon: ReactNode; active: boolean; children: ReactNode }) {
+  return (
+    <Link to={to} className={`${styles.item} ${active ? styles.active : ''}`} aria-current={active ? 'page' : undefined}>
+      {icon}
+      <span>{children}</span>
+    </Link>
+  );
+}
+
+function ChannelList() {
+  const skin = useSkin();
+  const location = useLocation();
+  const { user } = useSession();
+  const channels = useBaseGroup(user?.user_id ?? null);
+  const here = stripSkinPrefix(location.pathname) + location.search;
+  if (!channels.data?.length) return null;
+  return (
+    <ul className={styles.channels} aria-label="Channels">
+      {channels.data.map((channel) => {
+        const to = withSkinPrefix(skin, channel.link);
+        const current = stripSkinPrefix(to) === here;
+        return (
+          <li key={channel.id}>
+            <Link to={to} className={`${styles.channel} ${current ? styles.active : ''}`} aria-current={current ? 'page' : undefined}>
+              <HashIcon size={16} />
+              <span>{channel.name}</span>
+              {channel.meta.rating === 'PLUS_18' && <span className={styles.rating}>18+</span>}
+            </Link>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,83 @@
+import { Link } from 'react-router';
+import { useSkin, useSkinPath } from '../../app/skin';
+import { SkinLogo } from '../../skins/SkinLogo';
+import { ButtonLink } from '../../ui/Button';
+import { CoinIcon, MenuIcon } from '../../ui/icons';
+import { Spinner } from '../../ui/Spinner';
+import { useSession } from '../accounts/api';
+import { SearchForm } from './SearchForm';
+import type { SidebarState } from './sidebar-state';
+import styles from './TopBar.module.css';
+import { UserMenu } from './UserMenu';
+
+/** The full top bar; without `sidebar` it is the guest bar (logo and Log In only). */
+export function TopBar({ sidebar }: { sidebar?: SidebarState }) {
+  const skin = useSkin();
+  const skinPath = useSkinPath();
+  const session = useSession();
+  return (
+    <header className={`${styles.topbar} ${sidebar ? styles.full : ''}`}>
+      <div className={styles.start}>
+        {sidebar && (
+          <button
+            type="button"
+            className={styles.menuButton}
+            onClick={sidebar.toggle}
+            aria-label={sidebar.visible ? 'Hide side bar' : 'Show side bar'}
+            aria-expanded={sidebar.visible}
+            aria-controls="app-sidebar"
+          >
+            <MenuIcon />
+          </button>
+        )}
+        <Link to={skinPath('/')} className={styles.home} aria-label={`${skin.name} home`}>
+          <SkinLogo skin={skin} />
+        </Link>
+      </div>
+
+      {sidebar ? (
+        <>
+          <SearchForm />
+          <div className={styles.end}>
+            <ButtonLink
+              to={skinPath('/user/account/deposit-coins')}
+              variant="secondary"
+              icon={<CoinIcon size={18} />}
+              className={styles.coins}
+              aria-label={skin.labels.getCoins}
+            >
+              {skin.labels.getCoins}
+            </ButtonLink>
+            {session.isPending ? (
+              <Spinner size="sm" label="Loading your account" />
+            ) : session.user ? (
+              <UserMenu user={session.user} />
+            ) : (
+              <GuestButtons />
+            )}
+          </div>
+        </>
+      ) : (
+        <div className={styles.end}>
+          <ButtonLink to={skinPath('/user/login')} variant="secondary">
+            Log In
+          </ButtonLink>
+        </div>
+      )}
+    </header>
+  );
+}
+
+function GuestButtons() {
+  const skinPath = useSkinPath();
+  return (
+    <>
+      <ButtonLink to={skinPath('/user/login')} variant="ghost" className={styles.login}>
+        Log In
+      </ButtonLink>
+      <ButtonLink to={skinPath('/user/sign-up')} variant="primary">
+        Sign up for Free
+      </ButtonLink>
+    </>
+  );
+}

@@ -1,0 +1,47 @@
+import { Link } from 'react-router';
+import type { ReactNode } from 'react';
+import styles from './Tile.module.css';
+
+interface TileProps {
+  to: string;
+  title: string;
+  thumbnail?: string | null;
+  /** Small text under the title (a rating, a viewer count...). */
+  meta?: ReactNode;
+  /** Top-left badge over the picture (LIVE, 18+...). */
+  badge?: ReactNode;
+}
+
+/** A thumbnail card for a channel, stream or post. */
+export function Tile({ to, title, thumbnail, meta, badge }: TileProps) {
+  return (
+    <Link to={to} className={styles.tile}>
+      <div className={styles.media}>
+        {thumbnail ? (
+          <img src={thumbnail} alt="" loading="lazy" className={styles.image} />
+        ) : (
+          <div className={styles.placeholder} aria-hidden="true">
+            {title.slice(0, 1)}
+          </div>
+        )}
+        {badge && <span className={styles.badge}>{badge}</span>}
+      </div>
+      <div className={styles.caption}>
+        <span className={styles.title}>{title}</span>
+        {meta && <span className={styles.meta}>{meta}</span>}
+      </div>
+    </Link>
+  );
+}
+
+export function TileSkeleton() {
+  return (
+    <div className={styles.tile} aria-hidden="true">
+      <div className={`${styles.media} ${styles.shimmer}`} />
+      <div className={styles.caption}>
+        <span className={`${styles.line} ${styles.shimmer}`} />
+        <span className={`${styles.line} ${styles.short} ${styles.shimmer}`} />
+      </div>
+    </div>
+  );
+}

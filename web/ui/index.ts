@@ -1,0 +1,13 @@
+export { Avatar } from './Avatar';
+export { Button, ButtonLink, buttonClass } from './Button';
+export { Checkbox } from './Checkbox';
+export { Field, FieldError } from './Field';
+export { Modal } from './Modal';
+export { Notice } from './Notice';
+export { PasswordField } from './PasswordField';
+export { Select, SelectControl } from './Select';
+export type { SelectOption } from './Select';
+export { Spinner } from './Spinner';
+export { TextField } from './TextField';
+export { Tile, TileSkeleton } from './Tile';
+export { ToastProvider, useToast } from './Toast';

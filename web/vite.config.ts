@@ -1,0 +1,36 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const webRoot = fileURLToPath(new URL('.', import.meta.url));
+const apiServer = 'http://127.0.0.1:3000';
+
+export default defineConfig({
+  root: webRoot,
+  plugins: [react()],
+  build: {
+    outDir: fileURLToPath(new URL('../dist/web', import.meta.url)),
+    emptyOutDir: true,
+    sourcemap: true,
+    rolldownOptions: {
+      output: {
+        // Long-lived vendor chunks cache across releases; altcha and marked stay lazy (loaded on demand).
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/, priority: 2 },
+            { name: 'vendor', test: /node_modules[\\/](?!altcha|marked)/, priority: 1 },
+          ],
+        },
+      },
+    },
+  },
+  server: {
+    // common/ lives beside web/, outside the Vite root.
+    fs: { allow: [fileURLToPath(new URL('..', import.meta.url))] },
+    proxy: {
+      '/api': apiServer,
+      '/healthz': apiServer,
+      '/ws': { target: apiServer, ws: true },
+    },
+  },
+});
