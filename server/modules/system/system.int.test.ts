@@ -41,4 +41,13 @@ describe('base channels', () => {
     expect(await names(signedIn)).toEqual(['Popular', 'Women', 'Men', 'Live', 'Discover', 'Following']);
     expect(await names(t.client({ 'x-service': 'afterdark' }))).toEqual(['Popular', 'Women', 'Men', 'Live', 'Discover', '18+']);
   });
+
+  it('takes the skin from the calling page when no header names it', async () => {
+    const names = async (headers: Record<string, string>) =>
+      ((await t.client(headers).get('/api/channel/base-group')).body.channels as Array<{ name: string }>).map((c) => c.name);
+    expect(await names({ referer: 'http://localhost:3000/afterdark/channel/group' })).toContain('18+');
+    expect(await names({ referer: 'http://localhost:3000/channel/group' })).not.toContain('18+');
+    expect(await names({ referer: 'not a url' })).not.toContain('18+');
+    expect(await names({ referer: 'http://localhost:3000/afterdark/x', 'x-service': 'miitv' })).not.toContain('18+');
+  });
 });
