@@ -42,6 +42,38 @@ export const MSG = {
   csrf: 'Your session token is missing or expired. Reload the page and try again.',
   internal: 'Something went wrong. Please try again later.',
   searchMin: 'Please enter at least {n} characters',
+  searchEmpty: "We couldn't find what you were looking for. Please try a different search term.",
+
+  // Password recovery (part 1 §2, §5)
+  recoveryUserNotFound: 'We could not find an account with that username.',
+  recoveryCodeRequired: 'Recovery Code is Required',
+  recoveryCodeInvalid: 'The recovery code is not valid.',
+  recoveryCodeExpired: 'The recovery code has expired. Please request a new one.',
+  recoveryTooManyTries: 'Too many wrong codes. Please request a new code.',
+  recoveryTooManyRequests: 'Too many recovery requests. Please wait a few minutes and try again.',
+  recoveryCodeSent: 'Code Sent!',
+  recoveryNewPassword: 'New Password',
+  recoverySuccess: 'Successful!',
+
+  // Social sign-in (part 1 §2, part 2 §8)
+  moreInfoNeeded: 'More Info Needed',
+  socialEmailExists: 'An account with the email of this social account already exists. Please log in directly.',
+  socialFailed: 'Social sign-in did not complete. Please try again.',
+  facebookMigrated: 'Your account has been migrated: Facebook sign-in is no longer available. Reset your password to log in.',
+  facebookEmailScope: 'Facebook sign-in needs permission to read your email address.',
+
+  // Settings (part 2 §5, §8)
+  settingsUpdated: 'Your Settings are updated!',
+  fullNameRequired: 'Full Name is required',
+  avatarNotImage: 'Please choose an image file (JPEG, PNG, WebP or GIF).',
+  avatarTooBig: 'This image is too big. Maximum upload size is 5 MB.',
+
+  // Follow (part 2 §8)
+  followFailed: 'Failed to follow/unfollow.',
+  noFollowers: 'No followers available',
+  cannotFollowSelf: 'You cannot follow yourself.',
+  notifyNeedsFollow: 'Follow this user first to turn on notifications.',
+  userNotFound: 'This user does not exist.',
 } as const;
 
 /** Fills `{name}` placeholders: fill(MSG.searchMin, { n: 3 }). */

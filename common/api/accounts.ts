@@ -165,7 +165,16 @@ export const updateUserInfo = defineCall({
   summary: "Change the signed-in user's account fields (only changed fields are sent)",
   input: z.strictObject({
     id: userId,
-    params: z.strictObject({ terms_accepted: flag }),
+    params: z
+      .strictObject({
+        prefix: z.enum([...SALUTATIONS, ''], { error: `Must be one of ${SALUTATIONS.join(', ')}` }).optional(),
+        /** The full name; required only when the user already has one (checked by the service). */
+        name: z.string({ error: 'Must be text' }).trim().max(LIMITS.fullname.max, `Must be at most ${LIMITS.fullname.max} characters`).optional(),
+        email: emailField.optional(),
+        description: optionalText(LIMITS.description.max),
+        terms_accepted: flag.optional(),
+      })
+      .refine((p) => Object.keys(p).length > 0, 'Nothing to update'),
   }),
   output: success({ user: sessionUser }),
 });

@@ -1,4 +1,10 @@
 /** Every call of the wire contract, by domain. */
 export * as accounts from './accounts';
+export * as mail from './mail';
+export * as recovery from './recovery';
+export * as settings from './settings';
+export * as social from './social';
+export * as socialLogin from './social-login';
 export * as system from './system';
+export * as tracking from './tracking';
 export * from './define';

@@ -10,7 +10,9 @@ import { seedDemoData } from '../../scripts/demo-data';
 
 const WEB_DIST = fileURLToPath(new URL('../../dist/web', import.meta.url));
 
-export async function startTestServer(options: { captcha?: boolean } = {}): Promise<{ url: string; close(): Promise<void> }> {
+export async function startTestServer(
+  options: { captcha?: boolean; env?: Record<string, string> } = {},
+): Promise<{ url: string; close(): Promise<void> }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'll-e2e-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -19,6 +21,7 @@ export async function startTestServer(options: { captcha?: boolean } = {}): Prom
     CAPTCHA: options.captcha ? 'altcha' : 'off',
     LOG_LEVEL: 'warn',
     WEB_DIST,
+    ...options.env,
   });
   const resources = await openResources(config);
   const app = await buildApp(resources);

@@ -93,7 +93,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRoutesD
 
   addRoute(app, api.updateUserInfo, { auth: 'user', tags }, async ({ input, principal, request }) => {
     accounts.assertSelfOrAdmin(principal, input.id);
-    await accounts.setTermsAccepted(input.id, input.params.terms_accepted);
+    await accounts.setTermsAccepted(input.id, input.params.terms_accepted ?? true);
     return { user: await accounts.sessionUser(input.id, request.skin) };
   });
 }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, date, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, date, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { FIRST_USER_ID } from '../../../common/constants';
 
 export const users = pgTable(
@@ -26,6 +26,7 @@ export const users = pgTable(
     uniqueIndex('users_username_lower_idx').on(sql`lower(${t.username})`),
     uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
     uniqueIndex('users_broadcast_key_idx').on(t.broadcastKey),
+    index('users_username_trgm_idx').using('gin', sql`lower(${t.username}) gin_trgm_ops`),
   ],
 );
 
@@ -57,3 +58,68 @@ export const userInterests = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.interestId] })],
 );
+
+/** Password recovery: one live code per user, stored hashed, with an expiry and a count of wrong tries. */
+export const recoveryCodes = pgTable('recovery_codes', {
+  userId: bigint('user_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  codeHash: text('code_hash').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  failedAttempts: integer('failed_attempts').notNull().default(0),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Preferences of spec part 1 §3: the 18+ filter and the notification switches. */
+export const userPreferences = pgTable('user_preferences', {
+  userId: bigint('user_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  streamShow18plus: boolean('stream_show_18plus').notNull().default(false),
+  notifyStreamStart: boolean('notify_stream_start').notNull().default(true),
+  notifyNewFollower: boolean('notify_new_follower').notNull().default(true),
+  notifyStreamShare: boolean('notify_stream_share').notNull().default(true),
+  notifyDailyStats: boolean('notify_daily_stats').notNull().default(false),
+  notifyChat: boolean('notify_chat').notNull().default(true),
+  notifyViaEmail: boolean('notify_via_email').notNull().default(true),
+  notifyViaPush: boolean('notify_via_push').notNull().default(true),
+  notifyViaText: boolean('notify_via_text').notNull().default(false),
+});
+
+/** An account's link to a social sign-in provider (the provider's subject identifier). */
+export const socialIdentities = pgTable(
+  'social_identities',
+  {
+    provider: text('provider', { enum: ['google', 'apple', 'facebook'] }).notNull(),
+    subject: text('subject').notNull(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.subject] }), index('social_identities_user_idx').on(t.userId)],
+);
+
+/** An OAuth / OpenID Connect sign-in in flight: state, nonce and PKCE verifier, until the callback. */
+export const oauthFlows = pgTable('oauth_flows', {
+  state: text('state').primaryKey(),
+  provider: text('provider', { enum: ['google', 'apple', 'facebook'] }).notNull(),
+  nonce: text('nonce').notNull(),
+  codeVerifier: text('code_verifier').notNull(),
+  skin: text('skin').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+/**
+ * A verified social identity without an account yet: the ticket (stored hashed) lets the browser
+ * finish sign-up ("More Info Needed") without the provider's tokens ever reaching it.
+ */
+export const socialTickets = pgTable('social_tickets', {
+  ticketHash: text('ticket_hash').primaryKey(),
+  provider: text('provider', { enum: ['google', 'apple', 'facebook'] }).notNull(),
+  subject: text('subject').notNull(),
+  email: text('email'),
+  name: text('name'),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});

@@ -1,4 +1,4 @@
-import { boolean, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 export const countries = pgTable('countries', {
   code: text('code').primaryKey(),
@@ -15,3 +15,21 @@ export const systemMessages = pgTable('system_messages', {
   active: boolean('active').notNull().default(true),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/** Campaign and referral tracking events (spec part 2 §7 track-event), kept for referrals and analytics. */
+export const trackingEvents = pgTable(
+  'tracking_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    action: text('action', { enum: ['app_opened', 'user_login', 'user_registered'] }).notNull(),
+    referralCode: text('referral_code'),
+    campaign: text('campaign'),
+    tracker: text('tracker').notNull(),
+    userId: bigint('user_id', { mode: 'number' }),
+    refId: text('ref_id'),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('tracking_events_referral_idx').on(t.referralCode, t.createdAt), index('tracking_events_tracker_idx').on(t.tracker)],
+);

@@ -39,3 +39,18 @@ export const captchaSpent = pgTable('captcha_spent', {
   challengeId: text('challenge_id').primaryKey(),
   spentAt: timestamp('spent_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/** Mail kept in the database: the outbox of the embedded default, and a record of what SMTP sent. */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    to: text('to').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html'),
+    transport: text('transport', { enum: ['outbox', 'smtp'] }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('mail_outbox_to_idx').on(t.to), index('mail_outbox_created_idx').on(t.createdAt)],
+);

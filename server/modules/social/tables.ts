@@ -1,0 +1,23 @@
+import { bigint, boolean, check, index, pgTable, primaryKey, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { users } from '../accounts/tables';
+
+/** Who follows whom; `notify` is the bell (notifications from the followed user). */
+export const follows = pgTable(
+  'follows',
+  {
+    followerId: bigint('follower_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    followeeId: bigint('followee_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    notify: boolean('notify').notNull().default(true),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.followerId, t.followeeId] }),
+    index('follows_followee_idx').on(t.followeeId, t.createdAt),
+    check('follows_not_self', sql`${t.followerId} <> ${t.followeeId}`),
+  ],
+);
