@@ -54,6 +54,7 @@ export const MSG = {
   recoveryCodeSent: 'Code Sent!',
   recoveryNewPassword: 'New Password',
   recoverySuccess: 'Successful!',
+  mailUnavailable: 'We could not send the email right now. Please try again in a few minutes.',
 
   // Social sign-in (part 1 §2, part 2 §8)
   moreInfoNeeded: 'More Info Needed',
@@ -70,6 +71,12 @@ export const MSG = {
 
   // Follow (part 2 §8)
   followFailed: 'Failed to follow/unfollow.',
+  notifyFailed: 'Failed to update notifications.',
+  noFollowing: 'Not following anyone yet',
+  linkCopied: 'Link copied to clipboard',
+  // Empty states (part 1 §2 Channels, part 2 §8)
+  noStreamsFound: 'No Streams Found',
+  noImagesInChannel: 'No images found in this channel',
   noFollowers: 'No followers available',
   cannotFollowSelf: 'You cannot follow yourself.',
   notifyNeedsFollow: 'Follow this user first to turn on notifications.',

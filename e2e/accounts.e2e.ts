@@ -1,7 +1,7 @@
 /** Journeys a and b: sign-up in two steps, sign out, log in again; a guest stopped at the dashboard gate. */
 import { describe, expect, it } from 'vitest';
 import { MSG } from '../common/messages';
-import { expectSystemMessages, fillSignUp, logIn, newUser, userMenu } from './support/app';
+import { DEMO_PASSWORD, expectSystemMessages, fillSignUp, logIn, newUser, userMenu } from './support/app';
 import { screenshot, useAppInBrowser } from './support/browser';
 
 
@@ -48,6 +48,26 @@ describe('accounts', () => {
     expect(await userMenu(page, user.username).textContent()).toContain(user.username);
 
     expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('tracks the app opening with the landing referral, then the login with the same tracker', async () => {
+    const { page, context } = await openAppPage();
+    const tracked: Array<{ action: string; referralCode?: string; campaign?: string; tracker?: string }> = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/ajax/tracking/track-event') && r.method() === 'POST') tracked.push(r.postDataJSON() as (typeof tracked)[number]);
+    });
+    const opened = page.waitForResponse((r) => r.url().endsWith('/ajax/tracking/track-event'));
+    await page.goto('/user/login?ref=AGENT7&campaign=spring');
+    const { result } = (await (await opened).json()) as { result: { tracker: string } };
+    expect(tracked).toEqual([{ action: 'app_opened', referralCode: 'AGENT7', campaign: 'spring' }]);
+
+    await page.reload();
+    const login = page.waitForRequest((r) => r.url().endsWith('/ajax/tracking/track-event'));
+    await logIn(page, 'viewer4', DEMO_PASSWORD);
+    expect((await login).postDataJSON()).toMatchObject({ action: 'user_login', tracker: result.tracker });
+    // Opened once per browser session: the reload sent nothing.
+    expect(tracked.map((t) => t.action)).toEqual(['app_opened', 'user_login']);
     await context.close();
   });
 

@@ -23,11 +23,27 @@ import type { FileStore } from './platform/storage/storage';
 import { createThrottle } from './platform/throttle';
 import { LOGIN_THROTTLE } from '../common/constants';
 import { registerAccountRoutes } from './modules/accounts/routes';
+import { AVATAR_MAX_BYTES } from './modules/accounts/avatar-image';
+import { registerSettingsRoutes } from './modules/accounts/settings-routes';
+import { createSettingsService } from './modules/accounts/settings-service';
+import multipart from '@fastify/multipart';
 import { createAccountsService } from './modules/accounts/service';
 import { registerChannelRoutes } from './modules/channels/routes';
+import { registerSocialRoutes } from './modules/social/routes';
+import { createSocialService } from './modules/social/service';
 import { createChannelsService } from './modules/channels/service';
 import { registerSystemRoutes } from './modules/system/routes';
 import { createSystemService } from './modules/system/service';
+import { createMailer } from './platform/mail/mailer';
+import { registerOutboxRoutes } from './platform/mail/outbox-routes';
+import { registerRecoveryRoutes } from './modules/accounts/recovery-routes';
+import { createRecoveryService } from './modules/accounts/recovery-service';
+import { registerTrackingRoutes } from './modules/system/tracking-routes';
+import { createTrackingService } from './modules/system/tracking-service';
+import { registerSocialLoginRoutes } from './modules/accounts/social-login-routes';
+import { createSocialLoginService } from './modules/accounts/social-login-service';
+import { createSocialProviders } from './modules/accounts/social-providers';
+import { requestLogFields } from './platform/http/log-redaction';
 
 export interface AppResources {
   config: Config;
@@ -45,6 +61,7 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
     logger: {
       level: config.logLevel,
       redact: ['req.headers.cookie', 'req.headers["x-csrf-token"]', 'res.headers["set-cookie"]'],
+      serializers: { req: requestLogFields },
     },
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
@@ -70,6 +87,8 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
   csrf.install(app);
   const captcha = createCaptcha(db, { enabled: config.captcha, secret: await loadSecret(db, 'captcha') });
   const sessions = createSessionStore(db);
+  const mailer = createMailer({ db, smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
+  app.addHook('onClose', async () => mailer.close());
 
   const publicUrl = config.publicUrl ?? `http://localhost:${config.port}`;
   const accounts = createAccountsService({
@@ -79,12 +98,22 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
   });
   const system = createSystemService({ db });
   const channels = createChannelsService({ db });
+  const settings = createSettingsService({ db, files: resources.files, linkSecret: await loadSecret(db, 'email-links') });
   installAuth(app, sessions, accounts.loadPrincipal);
 
   await installOpenApi(app);
-  registerAccountRoutes(app, { db, accounts, sessions, captcha, csrfTokenFor: csrf.tokenFor });
+  await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 }, throwFileSizeLimit: true });
+  registerAccountRoutes(app, { db, accounts, settings, sessions, captcha, csrfTokenFor: csrf.tokenFor });
+  registerSettingsRoutes(app, { settings, accounts, files: resources.files });
   registerSystemRoutes(app, { system, captchaEnabled: config.captcha, social: config.social });
+  registerOutboxRoutes(app, { db, transport: mailer.transport });
+  const recovery = createRecoveryService({ db, sessions, mailer, codeKey: await loadSecret(db, 'recovery') });
+  registerRecoveryRoutes(app, { recovery });
+  registerTrackingRoutes(app, { tracking: createTrackingService({ db }) });
   registerChannelRoutes(app, { channels });
+  const socialLogin = createSocialLoginService({ db, accounts, sessions, providers: createSocialProviders(config.oauth) });
+  registerSocialLoginRoutes(app, { db, sessions, accounts, socialLogin, captcha, publicUrl: config.publicUrl });
+  registerSocialRoutes(app, { social: createSocialService({ db }) });
 
   installNotFound(app, await installWebApp(app, config.webDist));
 
@@ -94,12 +123,13 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
       { name: 'purge-expired-sessions', everyMs: 15 * 60_000, run: sessions.purgeExpired },
       { name: 'purge-throttle-events', everyMs: 15 * 60_000, run: throttle.purgeOld },
       { name: 'purge-spent-captchas', everyMs: 15 * 60_000, run: captcha.purgeSpent },
+      { name: 'purge-social-sign-ins', everyMs: 15 * 60_000, run: socialLogin.purgeExpired },
     ],
     app.log,
   );
   app.addHook('onClose', async () => stopJobs());
 
-  app.decorate('services', { accounts, system, channels });
+  app.decorate('services', { accounts, system, channels, settings });
   return app;
 }
 
@@ -109,6 +139,7 @@ declare module 'fastify' {
       accounts: ReturnType<typeof createAccountsService>;
       system: ReturnType<typeof createSystemService>;
       channels: ReturnType<typeof createChannelsService>;
+      settings: ReturnType<typeof createSettingsService>;
     };
   }
 }

@@ -21,13 +21,24 @@ const envSchema = z.object({
   PUBLIC_URL: z.url().optional(),
   RTMP_PUBLIC_URL: z.string().optional(),
   SMTP_URL: z.url().optional(),
+  /** Sender of every mail; SMTP_URL query options go to nodemailer (e.g. ?ignoreTLS=true). */
+  MAIL_FROM: z.string().min(3).max(200).default('Limelight <no-reply@limelight.local>'),
   CAPTCHA: z.enum(['altcha', 'off']).default('altcha'),
   PAYMENTS: z.enum(['sandbox']).default('sandbox'),
   TOYS: z.enum(['simulated', 'lovense']).default('simulated'),
   TRANSLATE_URL: z.url().optional(),
-  GOOGLE_CLIENT_ID: z.string().optional(),
-  APPLE_CLIENT_ID: z.string().optional(),
-  FACEBOOK_CLIENT_ID: z.string().optional(),
+  GOOGLE_CLIENT_ID: z.string().trim().optional(),
+  GOOGLE_CLIENT_SECRET: z.string().trim().optional(),
+  GOOGLE_ISSUER: z.url().default('https://accounts.google.com'),
+  APPLE_CLIENT_ID: z.string().trim().optional(),
+  /** Apple's client secret is a JWT signed with the team's key (at most 6 months valid): renew it. */
+  APPLE_CLIENT_SECRET: z.string().trim().optional(),
+  APPLE_ISSUER: z.url().default('https://appleid.apple.com'),
+  FACEBOOK_CLIENT_ID: z.string().trim().optional(),
+  FACEBOOK_CLIENT_SECRET: z.string().trim().optional(),
+  FACEBOOK_AUTH_URL: z.url().default('https://www.facebook.com/v19.0/dialog/oauth'),
+  FACEBOOK_TOKEN_URL: z.url().default('https://graph.facebook.com/v19.0/oauth/access_token'),
+  FACEBOOK_GRAPH_URL: z.url().default('https://graph.facebook.com/v19.0'),
   SEED_DEMO: onOff(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Served static web app; unset in API-only tests. */
@@ -39,6 +50,26 @@ const envSchema = z.object({
 
 export type Config = ReturnType<typeof loadConfig>;
 
+/** Social sign-in clients; a provider is offered only when both its client id and secret are set. */
+function socialClients(c: z.output<typeof envSchema>) {
+  const client = (clientId?: string, clientSecret?: string) => (clientId && clientSecret ? { clientId, clientSecret } : null);
+  const google = client(c.GOOGLE_CLIENT_ID, c.GOOGLE_CLIENT_SECRET);
+  const apple = client(c.APPLE_CLIENT_ID, c.APPLE_CLIENT_SECRET);
+  const facebook = client(c.FACEBOOK_CLIENT_ID, c.FACEBOOK_CLIENT_SECRET);
+  return {
+    google: google && { ...google, issuer: c.GOOGLE_ISSUER },
+    apple: apple && { ...apple, issuer: c.APPLE_ISSUER },
+    facebook: facebook && {
+      ...facebook,
+      authUrl: c.FACEBOOK_AUTH_URL,
+      tokenUrl: c.FACEBOOK_TOKEN_URL,
+      graphUrl: c.FACEBOOK_GRAPH_URL,
+    },
+  };
+}
+
+export type SocialClients = ReturnType<typeof socialClients>;
+
 export function loadConfig(env: Record<string, string | undefined> = process.env) {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -47,6 +78,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const c = parsed.data;
   const dataDir = path.resolve(c.DATA_DIR);
+  const oauth = socialClients(c);
   return {
     env: c.NODE_ENV,
     role: c.ROLE,
@@ -61,12 +93,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: c.PUBLIC_URL,
     rtmpPublicUrl: c.RTMP_PUBLIC_URL,
     smtpUrl: c.SMTP_URL,
+    mailFrom: c.MAIL_FROM,
     captcha: c.CAPTCHA === 'altcha',
-    social: {
-      google: Boolean(c.GOOGLE_CLIENT_ID),
-      apple: Boolean(c.APPLE_CLIENT_ID),
-      facebook: Boolean(c.FACEBOOK_CLIENT_ID),
-    },
+    social: { google: oauth.google !== null, apple: oauth.apple !== null, facebook: oauth.facebook !== null },
+    oauth,
     seedDemo: c.SEED_DEMO,
     logLevel: c.LOG_LEVEL,
     webDist: path.resolve(c.WEB_DIST),

@@ -29,6 +29,7 @@ export default defineConfig({
     fs: { allow: [fileURLToPath(new URL('..', import.meta.url))] },
     proxy: {
       '/api': apiServer,
+      '/ajax': apiServer,
       '/healthz': apiServer,
       '/ws': { target: apiServer, ws: true },
     },

@@ -3,16 +3,11 @@ import { z } from 'zod';
 import { LIMITS, MIN_INTERESTS } from '../constants';
 import { MSG } from '../messages';
 import { PERMISSIONS, ROLES } from '../permissions';
-import { birthdayProblem } from '../rules/birthday';
 import { SKIN_IDS } from '../skins';
 import { defineCall, noInput, success } from './define';
-import { captchaField, emailField, flag, optionalText, requiredText, skinField, userId } from './fields';
+import { birthdayField, captchaField, countryField, emailField, flag, optionalText, requiredText, skinField, termsField, userId, usernameField } from './fields';
 
 export const SALUTATIONS = ['MISS', 'MS', 'MRS', 'MR', 'OTHER'] as const;
-
-const usernameField = requiredText(MSG.usernameRequired, LIMITS.username.max).pipe(
-  z.string().regex(/^[A-Za-z0-9_.]{3,30}$/, MSG.usernameShape),
-);
 
 const passwordField = z
   .string({ error: (i) => (i.input === undefined ? MSG.passwordRequired : 'Must be text') })
@@ -26,15 +21,9 @@ export const registerInput = z
     email: emailField,
     password: passwordField.pipe(z.string().min(LIMITS.password.min, MSG.passwordTooShort)),
     confirm_password: z.string().max(LIMITS.password.max).optional(),
-    birthday: z
-      .string({ error: (i) => (i.input === undefined ? MSG.birthdayRequired : 'Must be text') })
-      .max(10, MSG.birthdayInvalid)
-      .superRefine((text, ctx) => {
-        const problem = birthdayProblem(text);
-        if (problem) ctx.addIssue({ code: 'custom', message: problem });
-      }),
-    country: requiredText(MSG.countryRequired, LIMITS.country.max),
-    terms_accepted: flag.refine((v) => v === true, MSG.termsRequired),
+    birthday: birthdayField,
+    country: countryField,
+    terms_accepted: termsField,
     client_id: optionalText(100),
     branch_io: z.enum(['Y', 'N']).optional(),
     service: skinField.optional(),

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../constants';
 import { MSG } from '../messages';
+import { birthdayProblem } from '../rules/birthday';
 import { SKIN_IDS } from '../skins';
 
 /** Required text: trimmed, non-empty (with the given message), at most `max` characters. */
@@ -36,3 +37,20 @@ export const flag = z.union([
 ], { error: 'Must be true or false' });
 
 export const captchaField = z.string().max(LIMITS.captchaPayload.max).optional();
+
+/** Sign-up fields shared by e-mail and social sign-up (spec part 1 §5). */
+export const usernameField = requiredText(MSG.usernameRequired, LIMITS.username.max).pipe(
+  z.string().regex(/^[A-Za-z0-9_.]{3,30}$/, MSG.usernameShape),
+);
+
+export const birthdayField = z
+  .string({ error: (i) => (i.input === undefined ? MSG.birthdayRequired : 'Must be text') })
+  .max(10, MSG.birthdayInvalid)
+  .superRefine((text, ctx) => {
+    const problem = birthdayProblem(text);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+export const countryField = requiredText(MSG.countryRequired, LIMITS.country.max);
+
+export const termsField = flag.refine((v) => v === true, MSG.termsRequired);

@@ -6,10 +6,9 @@
 import { z } from 'zod';
 import { LIMITS } from '../constants';
 import { MSG } from '../messages';
-import { birthdayProblem } from '../rules/birthday';
 import { sessionUser } from './accounts';
-import { defineCall, success } from './define';
-import { captchaField, flag, requiredText, skinField } from './fields';
+import { defineCall, failureEnvelope, success } from './define';
+import { birthdayField, captchaField, countryField, skinField, termsField, usernameField } from './fields';
 
 export const SOCIAL_PROVIDERS = ['google', 'apple', 'facebook'] as const;
 export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
@@ -19,6 +18,22 @@ export const SOCIAL_CODES = {
   create: 'USER_NOT_EXIST_YOU_CAN_CREATE',
   emailExists: 'ARGS_INVALID_EMAIL_EXIST_DB',
 } as const;
+
+/**
+ * `social_error` codes of the login page after a callback that could not sign in, and their texts
+ * (additive to the original contract).
+ */
+export const SOCIAL_ERRORS = {
+  failed: 'SOCIAL_FAILED',
+  emailExists: SOCIAL_CODES.emailExists,
+  facebookEmailScope: 'FACEBOOK_EMAIL_SCOPE',
+} as const;
+export type SocialErrorCode = (typeof SOCIAL_ERRORS)[keyof typeof SOCIAL_ERRORS];
+export const SOCIAL_ERROR_MESSAGES: Record<SocialErrorCode, string> = {
+  SOCIAL_FAILED: MSG.socialFailed,
+  ARGS_INVALID_EMAIL_EXIST_DB: MSG.socialEmailExists,
+  FACEBOOK_EMAIL_SCOPE: MSG.facebookEmailScope,
+};
 
 export const socialStartPath = (provider: SocialProvider) => `/api/auth/${provider}/start`;
 export const socialCallbackPath = (provider: SocialProvider) => `/api/auth/${provider}/callback`;
@@ -42,6 +57,14 @@ export const userSocialLogin = defineCall({
   output: success({ user: sessionUser }),
 });
 
+/** The 409 of user-social-login for a verified identity without an account (additive to the original contract). */
+export const socialCreateFailure = failureEnvelope.extend({
+  response: z.literal(SOCIAL_CODES.create),
+  email: z.string(),
+  suggested_username: z.string(),
+});
+export type SocialCreateFailure = z.infer<typeof socialCreateFailure>;
+
 export const userFbLogin = defineCall({
   method: 'POST',
   path: '/api/user/user-fb-login',
@@ -58,18 +81,10 @@ export const socialRegister = defineCall({
   input: z.strictObject({
     social_media_type: z.enum(SOCIAL_PROVIDERS),
     social_media_token: z.string().trim().min(1).max(LIMITS.token.max),
-    username: requiredText(MSG.usernameRequired, LIMITS.username.max).pipe(
-      z.string().regex(/^[A-Za-z0-9_.]{3,30}$/, MSG.usernameShape),
-    ),
-    birthday: z
-      .string({ error: (i) => (i.input === undefined ? MSG.birthdayRequired : 'Must be text') })
-      .max(10, MSG.birthdayInvalid)
-      .superRefine((text, ctx) => {
-        const problem = birthdayProblem(text);
-        if (problem) ctx.addIssue({ code: 'custom', message: problem });
-      }),
-    country: requiredText(MSG.countryRequired, LIMITS.country.max),
-    terms_accepted: flag.refine((v) => v === true, MSG.termsRequired),
+    username: usernameField,
+    birthday: birthdayField,
+    country: countryField,
+    terms_accepted: termsField,
     service: skinField.optional(),
     altcha: captchaField,
   }),

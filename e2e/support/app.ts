@@ -1,15 +1,22 @@
 /** The real server (fresh embedded database, demo data, built web app) and account helpers. */
 import type { Page } from 'playwright-core';
+import { DEMO_PASSWORD } from '../../scripts/demo-data';
 import { startTestServer } from '../../server/testing/start-server';
 
 export type RunningApp = Awaited<ReturnType<typeof startTestServer>>;
 
-export function startApp(options: { captcha?: boolean } = {}): Promise<RunningApp> {
-  return startTestServer(options);
+export interface AppOptions {
+  captcha?: boolean;
+  /** Extra server environment, read when the server starts (after earlier beforeAll hooks ran). */
+  env?: () => Record<string, string>;
+}
+
+export function startApp(options: AppOptions = {}): Promise<RunningApp> {
+  return startTestServer({ captcha: options.captcha ?? false, ...(options.env ? { env: options.env() } : {}) });
 }
 
 /** Seeded by scripts/demo-data.ts. */
-export { DEMO_PASSWORD } from '../../scripts/demo-data';
+export { DEMO_PASSWORD };
 
 export interface NewUser {
   username: string;
@@ -61,4 +68,13 @@ export function expectSystemMessages(page: Page): () => Promise<void> {
       await dialog.waitFor({ state: 'detached' });
     }
   };
+}
+
+/** Logs a demo account in through the login page and lands on `path` with the system messages closed. */
+export async function signInAt(page: Page, username: string, path: string, password = DEMO_PASSWORD): Promise<void> {
+  await page.goto(`/user/login?redirect=${encodeURIComponent(path)}`);
+  const dismissMessages = expectSystemMessages(page);
+  await logIn(page, username, password);
+  await page.waitForURL((url) => url.pathname + url.search === path);
+  await dismissMessages();
 }

@@ -5,7 +5,7 @@ import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { startApp } from './app';
-import type { RunningApp } from './app';
+import type { AppOptions, RunningApp } from './app';
 
 const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -56,7 +56,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
  * Starts a fresh server and a browser for one journey file (closed after it) and returns the way to
  * open a page on it.
  */
-export function useAppInBrowser(options: { captcha?: boolean } = {}) {
+export function useAppInBrowser(options: AppOptions = {}) {
   let app: RunningApp | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {

@@ -35,7 +35,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   const config = loadConfig({
     DATA_DIR: fresh.dataDir,
     CAPTCHA: 'off',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     SEED_DEMO: 'off',
     WEB_DIST: `${fresh.dataDir}/no-web-build`,
     ...(fresh.target.kind === 'postgres' ? { DATABASE_URL: fresh.target.url } : {}),

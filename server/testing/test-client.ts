@@ -36,12 +36,12 @@ export class TestClient {
   async request<T = Record<string, unknown>>(
     method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH',
     url: string,
-    options: { body?: unknown; rawBody?: string; headers?: Record<string, string>; csrf?: boolean } = {},
+    options: { body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string>; csrf?: boolean } = {},
   ): Promise<TestResponse<T>> {
     const headers: Record<string, string> = { ...this.defaultHeaders, ...options.headers };
     if (method !== 'GET' && options.csrf !== false) headers['x-csrf-token'] = await this.csrf();
     if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    let payload: string | undefined = options.rawBody;
+    let payload: string | Buffer | undefined = options.rawBody;
     if (options.body !== undefined) {
       payload = JSON.stringify(options.body);
       headers['content-type'] = 'application/json';
@@ -54,12 +54,10 @@ export class TestClient {
       if (expired || cookie.value === '') this.cookies.delete(cookie.name);
       else this.cookies.set(cookie.name, cookie.value);
     }
-    let body: unknown = res.body;
-    try {
-      body = res.json();
-    } catch {
-      // not JSON: keep the text
-    }
+    let body: unknown = res.rawPayload;
+    const type = String(res.headers['content-type'] ?? '');
+    if (type.includes('json')) body = res.json();
+    else if (type.startsWith('text/')) body = res.body;
     return { status: res.statusCode, body: body as T, headers: res.headers };
   }
 

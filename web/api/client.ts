@@ -3,6 +3,7 @@ import { accounts, failureEnvelope } from '../../common/api';
 import type { CallDef, CallInput, CallOutput } from '../../common/api';
 import { MSG } from '../../common/messages';
 import { skinFromPath } from '../../common/skins';
+import type { z } from 'zod';
 
 /** A call that did not end in a success envelope. `errors` maps field → message for validation failures. */
 export class ApiError extends Error {
@@ -10,14 +11,24 @@ export class ApiError extends Error {
   readonly response: string;
   readonly field?: string;
   readonly errors?: Record<string, string>;
+  /** The whole failure body, for calls whose refusals carry more (e.g. a suggested username). */
+  readonly body: Record<string, unknown>;
 
-  constructor(init: { status: number; response: string; message: string; field?: string; errors?: Record<string, string> }) {
+  constructor(init: {
+    status: number;
+    response: string;
+    message: string;
+    field?: string | undefined;
+    errors?: Record<string, string> | undefined;
+    body?: Record<string, unknown>;
+  }) {
     super(init.message);
     this.name = 'ApiError';
     this.status = init.status;
     this.response = init.response;
     if (init.field !== undefined) this.field = init.field;
     if (init.errors !== undefined) this.errors = init.errors;
+    this.body = init.body ?? {};
   }
 }
 
@@ -57,16 +68,22 @@ function toQueryString(input: unknown): string {
   return text ? `?${text}` : '';
 }
 
-async function send(def: CallDef, input: unknown): Promise<{ status: number; body: unknown }> {
+type Payload = { kind: 'json'; input: unknown } | { kind: 'form'; form: FormData };
+
+async function send(def: Pick<CallDef, 'method' | 'path'>, payload: Payload): Promise<{ status: number; body: unknown }> {
   const headers: Record<string, string> = { 'X-Service': currentSkin(), Accept: 'application/json' };
   const init: RequestInit = { method: def.method, credentials: 'same-origin', headers };
   let url = def.path;
-  if (def.method === 'GET') {
-    url += toQueryString(input);
+  if (payload.kind === 'form') {
+    // The browser sets the multipart Content-Type with its boundary.
+    headers['X-CSRF-Token'] = await fetchCsrfToken();
+    init.body = payload.form;
+  } else if (def.method === 'GET') {
+    url += toQueryString(payload.input);
   } else {
     headers['Content-Type'] = 'application/json';
     headers['X-CSRF-Token'] = await fetchCsrfToken();
-    init.body = JSON.stringify(input ?? {});
+    init.body = JSON.stringify(payload.input ?? {});
   }
   let response: Response;
   try {
@@ -81,15 +98,17 @@ async function send(def: CallDef, input: unknown): Promise<{ status: number; bod
 function toApiError(status: number, body: unknown): ApiError {
   const failure = failureEnvelope.safeParse(body);
   if (!failure.success) return new ApiError({ status, response: 'unknown', message: MSG.internal });
-  return new ApiError({ status, ...failure.data });
+  return new ApiError({ status, ...failure.data, body: body as Record<string, unknown> });
 }
 
-/** Sends one call: GET input as query string, anything else as a JSON body with the CSRF header. */
-export async function call<C extends CallDef>(def: C, input: CallInput<C>): Promise<CallOutput<C>> {
-  let result = await send(def, input);
+async function exchange<O extends z.ZodType>(
+  def: Pick<CallDef, 'method' | 'path'> & { output: O },
+  payload: Payload,
+): Promise<z.output<O>> {
+  let result = await send(def, payload);
   if (def.method !== 'GET' && result.status === 403 && toApiError(403, result.body).response === 'csrf') {
     resetCsrfToken();
-    result = await send(def, input);
+    result = await send(def, payload);
   }
   const { status, body } = result;
   const isSuccess = status >= 200 && status < 300 && (body as { response?: unknown } | null)?.response === 'success';
@@ -99,5 +118,15 @@ export async function call<C extends CallDef>(def: C, input: CallInput<C>): Prom
     console.error(`Response of ${def.method} ${def.path} does not match the contract`, parsed.error);
     throw new ApiError({ status, response: 'contract', message: MSG.internal });
   }
-  return parsed.data as CallOutput<C>;
+  return parsed.data;
+}
+
+/** Sends one call: GET input as query string, anything else as a JSON body with the CSRF header. */
+export function call<C extends CallDef>(def: C, input: CallInput<C>): Promise<CallOutput<C>> {
+  return exchange(def, { kind: 'json', input }) as Promise<CallOutput<C>>;
+}
+
+/** Sends a multipart form (file uploads) to a POST call whose answer follows `def.output`. */
+export function upload<O extends z.ZodType>(def: { method: 'POST'; path: string; output: O }, form: FormData): Promise<z.output<O>> {
+  return exchange(def, { kind: 'form', form });
 }

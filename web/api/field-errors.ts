@@ -1,16 +1,22 @@
 /** Field → message maps, from the contract's zod schemas (client checks) or from a server refusal. */
 import type { z } from 'zod';
+import { MSG } from '../../common/messages';
 import { ApiError } from './client';
 
 export type FieldErrors = Partial<Record<string, string>>;
 
-/** The first message per top-level field when `value` fails `schema`; empty when it passes. */
-export function schemaErrors(schema: z.ZodType, value: unknown): FieldErrors {
+/**
+ * The first message per field when `value` fails `schema`; empty when it passes. Fields are the
+ * top-level keys, or the keys inside `under` (e.g. 'params' of { id, params: {...} }).
+ */
+export function schemaErrors(schema: z.ZodType, value: unknown, under?: string): FieldErrors {
   const result = schema.safeParse(value);
   if (result.success) return {};
   const errors: FieldErrors = {};
   for (const issue of result.error.issues) {
-    const field = String(issue.path[0] ?? '');
+    if (under !== undefined && issue.path[0] !== under) continue;
+    const path = under === undefined ? issue.path : issue.path.slice(1);
+    const field = String(path[0] ?? '');
     errors[field] ??= issue.message;
   }
   return errors;
@@ -25,4 +31,9 @@ export function serverFieldErrors(error: unknown): FieldErrors {
 
 export function hasErrors(errors: FieldErrors): boolean {
   return Object.values(errors).some(Boolean);
+}
+
+/** The text to show for a failed call: the server's words for a 4xx answer, a generic apology otherwise. */
+export function failureMessage(error: unknown): string {
+  return error instanceof ApiError && error.status >= 400 && error.status < 500 ? error.message : MSG.internal;
 }

@@ -3,11 +3,18 @@ import type { ReactNode } from 'react';
 import type { RouteObject } from 'react-router';
 import { canGoLive, canUpload } from '../../common/permissions';
 import { SKIN_IDS, SKINS } from '../../common/skins';
-import { RequireLogin, RequirePermission } from '../features/accounts/gates';
+import { RequireAdmin, RequireLogin, RequirePermission } from '../features/accounts/gates';
 import { LoginPage } from '../features/accounts/LoginPage';
 import { LogoutPage } from '../features/accounts/LogoutPage';
+import { ForgotPasswordPage } from '../features/accounts/recovery/ForgotPasswordPage';
 import { SignUpPage } from '../features/accounts/SignUpPage';
+import { SearchPage } from '../features/channels/SearchPage';
+import { OutboxPage } from '../features/mail/OutboxPage';
+import { EmailNotificationsPage } from '../features/settings/EmailNotificationsPage';
+import { SettingsPage } from '../features/settings/SettingsPage';
 import { HomePage } from '../features/shell/HomePage';
+import { FollowLandingPage } from '../features/social/FollowLandingPage';
+import { ProfilePage } from '../features/social/ProfilePage';
 import { LegalPage } from '../features/system/LegalPage';
 import { NotFoundPage } from '../features/system/NotFoundPage';
 import { ErrorPage } from './ErrorPage';
@@ -25,7 +32,6 @@ function signedIn(page: ReactNode, allowed?: (perms: readonly string[]) => boole
 }
 
 const SIGNED_IN_PAGES = [
-  'user/settings',
   'user/analytics',
   'user/account/*',
   'subscription',
@@ -40,7 +46,9 @@ function skinRoutes(): RouteObject[] {
       children: [
         { path: 'user/login', element: <LoginPage /> },
         { path: 'user/sign-up', element: <SignUpPage /> },
-        { path: 'user/forgot-password', element: notBuilt },
+        { path: 'user/forgot-password', element: <ForgotPasswordPage /> },
+        { path: 'user/notifications/follow', element: <FollowLandingPage /> },
+        { path: 'user/notifications/email', element: <EmailNotificationsPage /> },
       ],
     },
     { path: 'user/logout', element: <LogoutPage /> },
@@ -53,6 +61,11 @@ function skinRoutes(): RouteObject[] {
         { path: 'user/upload-video', element: signedIn(notBuilt, canUpload) },
         { path: 'user/referral', element: signedIn(notBuilt, canUseReferrals) },
         ...SIGNED_IN_PAGES.map((path) => ({ path, element: signedIn(notBuilt) })),
+        { path: 'user/settings', element: signedIn(<SettingsPage />) },
+        { path: 'u/:id', element: <ProfilePage /> },
+        { path: 'user/profile', element: <ProfilePage /> },
+        { path: 'channel/search', element: <SearchPage /> },
+        { path: 'dev/outbox', element: <RequireLogin><RequireAdmin><OutboxPage /></RequireAdmin></RequireLogin> },
         { path: 'legal/terms', element: <LegalPage doc="terms" /> },
         { path: 'legal/privacy', element: <LegalPage doc="privacy" /> },
         { path: '*', element: notBuilt },

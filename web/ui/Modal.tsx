@@ -41,7 +41,7 @@ export function Modal({ open, onOpenChange, title, description, children, footer
           ) : (
             <Dialog.Description className="visually-hidden">{title}</Dialog.Description>
           )}
-          <div className={styles.body}>{children}</div>
+          {children && <div className={styles.body}>{children}</div>}
           {footer && <footer className={styles.footer}>{footer}</footer>}
         </Dialog.Content>
       </Dialog.Portal>

@@ -1,15 +1,16 @@
 /** HTTP handlers of the accounts domain: parse with the contract, call the service, return data. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as api from '../../../common/api/accounts';
-import { MSG } from '../../../common/messages';
 import type { Captcha } from '../../platform/captcha';
 import type { Db } from '../../platform/db/client';
-import { badRequest } from '../../platform/http/errors';
 import { addRoute } from '../../platform/http/route';
-import { clearSessionCookie, SESSION_COOKIE, setSessionCookie, type SessionStore } from '../../platform/http/sessions';
-import type { AccountsService, ClientMeta, NewSession } from './service';
+import { clearSessionCookie, SESSION_COOKIE, type SessionStore } from '../../platform/http/sessions';
+import type { AccountsService } from './service';
+import { clientMeta as meta, requireCaptcha, sessionStarter } from './sign-in';
+import type { SettingsService } from './settings-service';
 
 export interface AccountRoutesDeps {
+  settings: SettingsService;
   db: Db;
   accounts: AccountsService;
   sessions: SessionStore;
@@ -17,22 +18,11 @@ export interface AccountRoutesDeps {
   csrfTokenFor(request: FastifyRequest, reply: FastifyReply): string;
 }
 
-const meta = (request: FastifyRequest): ClientMeta => ({ ip: request.ip, userAgent: request.headers['user-agent'] });
-
 export function registerAccountRoutes(app: FastifyInstance, deps: AccountRoutesDeps): void {
   const { accounts, sessions, captcha } = deps;
   const tags = ['accounts'];
 
-  async function requireCaptcha(payload: string | undefined) {
-    if (!(await captcha.verify(payload))) throw badRequest(MSG.captchaFailed, 'altcha');
-  }
-
-  /** Sign-in rotates the session: whatever session the cookie held ends, a new one starts. */
-  async function startSession(request: FastifyRequest, reply: FastifyReply, session: NewSession) {
-    const previous = request.cookies[SESSION_COOKIE];
-    if (previous) await sessions.destroy(deps.db, previous);
-    setSessionCookie(request, reply, session.token, session.remember, session.expiresAt);
-  }
+  const startSession = sessionStarter(deps.db, sessions);
 
   app.get('/api/captcha/challenge', { schema: { tags, summary: 'A proof-of-work challenge for the captcha widget' } }, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
@@ -45,7 +35,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRoutesD
   });
 
   addRoute(app, api.register, { auth: 'anonymous', tags }, async ({ input, request, reply }) => {
-    await requireCaptcha(input.altcha);
+    await requireCaptcha(captcha, input.altcha);
     const skin = input.service ?? request.skin;
     const { userId, session } = await accounts.register(input, skin, meta(request));
     await startSession(request, reply, session);
@@ -53,7 +43,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRoutesD
   });
 
   addRoute(app, api.login, { auth: 'anonymous', tags }, async ({ input, request, reply }) => {
-    await requireCaptcha(input.altcha);
+    await requireCaptcha(captcha, input.altcha);
     const remember = input.rememberMe ?? true;
     const { userId, session } = await accounts.login(input.username, input.password, remember, meta(request));
     await startSession(request, reply, session);
@@ -93,7 +83,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRoutesD
 
   addRoute(app, api.updateUserInfo, { auth: 'user', tags }, async ({ input, principal, request }) => {
     accounts.assertSelfOrAdmin(principal, input.id);
-    await accounts.setTermsAccepted(input.id, input.params.terms_accepted ?? true);
+    await deps.settings.updateInfo(input.id, input.params);
     return { user: await accounts.sessionUser(input.id, request.skin) };
   });
 }

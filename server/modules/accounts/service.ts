@@ -22,7 +22,9 @@ export type RegisterInput = z.output<typeof registerInput>;
 export interface NewAccount {
   username: string;
   email: string;
-  password: string;
+  /** None for an account created through social sign-in: it signs in with its provider until a reset. */
+  password?: string;
+  fullname?: string;
   prefix?: string;
   birthdayIso: string | null;
   country: string;
@@ -44,6 +46,24 @@ export interface NewSession {
 }
 
 const newBroadcastKey = () => `live_${randomBytes(18).toString('base64url')}`;
+
+/** Failed sign-ins are counted per typed login (username or email) and per address. */
+const loginAccountKey = (login: string) => ({ key: `login:user:${login.toLowerCase()}`, limit: LOGIN_THROTTLE.perAccount });
+
+/** A new password forgives earlier failed sign-ins under either name of the account. */
+export async function forgiveLoginFailures(db: Db, account: { username: string; email: string }): Promise<void> {
+  await createThrottle(db, LOGIN_THROTTLE).clear([loginAccountKey(account.username), loginAccountKey(account.email)]);
+}
+
+/** A unique index violation of a new account as the 409 the sign-up forms show; anything else rethrown. */
+export function uniqueViolationToConflict(error: unknown): never {
+  if (sqlState(error) === UNIQUE_VIOLATION) {
+    const text = String((error as { cause?: { constraint?: string } }).cause?.constraint ?? error);
+    if (text.includes('email')) throw conflict(MSG.emailTaken, 'email');
+    throw conflict(MSG.usernameTaken, 'username');
+  }
+  throw error;
+}
 
 export function createAccountsService(deps: { db: Db; sessions: SessionStore; env: EnvSettings }) {
   const { db, sessions } = deps;
@@ -84,15 +104,6 @@ export function createAccountsService(deps: { db: Db; sessions: SessionStore; en
     return { ...created, remember };
   }
 
-  function uniqueViolationToConflict(error: unknown): never {
-    if (sqlState(error) === UNIQUE_VIOLATION) {
-      const text = String((error as { cause?: { constraint?: string } }).cause?.constraint ?? error);
-      if (text.includes('email')) throw conflict(MSG.emailTaken, 'email');
-      throw conflict(MSG.usernameTaken, 'username');
-    }
-    throw error;
-  }
-
   return {
     sessionUser,
 
@@ -114,7 +125,8 @@ export function createAccountsService(deps: { db: Db; sessions: SessionStore; en
         .values({
           username: account.username,
           email: account.email.toLowerCase(),
-          passwordHash: await hashPassword(account.password),
+          passwordHash: account.password === undefined ? null : await hashPassword(account.password),
+          fullname: account.fullname ?? '',
           prefix: account.prefix || null,
           birthday: account.birthdayIso,
           country: account.country,
@@ -152,7 +164,7 @@ export function createAccountsService(deps: { db: Db; sessions: SessionStore; en
 
     /** Checks credentials with throttling per account and per address; opens a new session. */
     async login(login: string, password: string, remember: boolean, meta: ClientMeta) {
-      const account = { key: `login:user:${login.toLowerCase()}`, limit: LOGIN_THROTTLE.perAccount };
+      const account = loginAccountKey(login);
       const keys = [account, { key: `login:ip:${meta.ip}`, limit: LOGIN_THROTTLE.perAddress }];
       if (await loginThrottle.isLimited(keys)) throw tooManyRequests(MSG.tooManyAttempts);
       const row = await findByLogin(login);
@@ -190,10 +202,6 @@ export function createAccountsService(deps: { db: Db; sessions: SessionStore; en
         await tx.delete(userInterests).where(eq(userInterests.userId, userId));
         await tx.insert(userInterests).values(unique.map((interestId) => ({ userId, interestId })));
       });
-    },
-
-    async setTermsAccepted(userId: number, accepted: boolean) {
-      await db.update(users).set({ termsAccepted: accepted }).where(eq(users.id, userId));
     },
 
     /** Owners act on their own account; admins on any. */

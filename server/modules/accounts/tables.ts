@@ -27,6 +27,8 @@ export const users = pgTable(
     uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
     uniqueIndex('users_broadcast_key_idx').on(t.broadcastKey),
     index('users_username_trgm_idx').using('gin', sql`lower(${t.username}) gin_trgm_ops`),
+    // Byte-ordered, so a prefix search is an index range scan in name order (search-user).
+    index('users_username_c_idx').on(sql`(lower(${t.username}) collate "C")`),
   ],
 );
 

@@ -37,8 +37,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     return { kind: 'postgres', db: drizzle({ client: pool }), pool, close: () => pool.end() };
   }
   const embedded = await startEmbeddedDatabase(target.dir);
-  // PGlite is one connection: the pool's single client serialises queries, and keeping it open
-  // avoids reconnect races with the worker's one-connection socket.
+  // PGlite is one session: the pool's single client serialises queries and transactions. It stays
+  // open while idle; `pg` still replaces it after a failed query (the worker accepts the overlap).
   const pool = new pg.Pool({
     host: embedded.socketDir,
     port: embedded.port,

@@ -10,7 +10,9 @@ const { dataDir, socketPath } = workerData;
 
 try {
   const db = await PGlite.create({ dataDir, extensions: { pg_trgm } });
-  const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 1 });
+  // The app's pool holds one client at a time, but `pg` replaces its client after any failed query:
+  // the new connection can arrive before the old one has closed, so allow a few at once.
+  const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 4 });
   await server.start();
   parentPort.on('message', async (message) => {
     if (message !== 'close') return;

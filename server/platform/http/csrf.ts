@@ -7,6 +7,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MSG } from '../../../common/messages';
 
 export const CSRF_COOKIE = 'll_csrf';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** false: a cross-site form post the route checks by other means (an OAuth form_post callback and its state). */
+    csrf?: boolean;
+  }
+}
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export function createCsrf(key: string) {
@@ -37,7 +44,7 @@ export function createCsrf(key: string) {
 
   function install(app: FastifyInstance) {
     app.addHook('onRequest', async (request, reply) => {
-      if (SAFE_METHODS.has(request.method)) return;
+      if (SAFE_METHODS.has(request.method) || request.routeOptions.config.csrf === false) return;
       if (!isValid(request)) {
         return reply.status(403).send({ response: 'csrf', message: MSG.csrf });
       }

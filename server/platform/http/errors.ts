@@ -6,7 +6,8 @@ export class AppError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
-    readonly details: { field?: string; errors?: Record<string, string> } = {},
+    /** Rendered into the envelope next to response and message (a few spec answers carry more fields). */
+    readonly details: { field?: string; errors?: Record<string, string>; [extra: string]: unknown } = {},
   ) {
     super(message);
   }

@@ -20,7 +20,7 @@ type PrincipalFor<R extends AuthRule> = R extends 'anonymous' ? Principal | null
 
 export interface RouteOptions<R extends AuthRule> {
   auth: R;
-  tags?: string[];
+  tags?: readonly string[];
 }
 
 export function addRoute<C extends CallDef, R extends AuthRule>(
@@ -35,7 +35,7 @@ export function addRoute<C extends CallDef, R extends AuthRule>(
     url: def.path,
     schema: {
       summary: def.summary,
-      tags: options.tags,
+      tags: options.tags ? [...options.tags] : undefined,
       [inputKey]: def.input,
       response: { 200: def.output },
     },

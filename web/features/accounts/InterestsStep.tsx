@@ -9,15 +9,22 @@ import { useToast } from '../../ui/Toast';
 import { useAddInterests, useInterestList } from './api';
 import styles from './InterestsStep.module.css';
 
+interface InterestsStepProps {
+  userId: number;
+  /** Offers Skip (social sign-up completion); a choice still needs three interests. */
+  optional?: boolean;
+  destination?: string;
+}
+
 /** Step two of sign-up: at least three interests, then on to the login redirect. */
-export function InterestsStep({ userId }: { userId: number }) {
+export function InterestsStep({ userId, optional = false, destination: target }: InterestsStepProps) {
   const skinPath = useSkinPath();
   const navigate = useNavigate();
   const toast = useToast();
   const interests = useInterestList();
   const save = useAddInterests();
   const [chosen, setChosen] = useState<ReadonlySet<number>>(new Set());
-  const destination = skinPath(DEFAULT_LOGIN_REDIRECT);
+  const destination = target ?? skinPath(DEFAULT_LOGIN_REDIRECT);
 
   // No interests to choose from: nothing to ask, go straight on.
   if (interests.data?.length === 0 || interests.isError) return <Navigate to={destination} replace />;
@@ -61,9 +68,16 @@ export function InterestsStep({ userId }: { userId: number }) {
         <p className={styles.hint} aria-live="polite">
           {enough ? `${chosen.size} selected` : MSG.interestsMin}
         </p>
-        <Button size="lg" disabled={!enough} loading={save.isPending} onClick={done}>
-          Done
-        </Button>
+        <div className={styles.buttons}>
+          {optional && (
+            <Button size="lg" variant="ghost" onClick={() => void navigate(destination)} disabled={save.isPending}>
+              Skip
+            </Button>
+          )}
+          <Button size="lg" disabled={!enough} loading={save.isPending} onClick={done}>
+            Done
+          </Button>
+        </div>
       </div>
     </div>
   );

@@ -8,6 +8,7 @@ import { safeRedirect, useSkin, useSkinPath } from '../../app/skin';
 import { isApiError } from '../../api/client';
 import { hasErrors, schemaErrors, serverFieldErrors } from '../../api/field-errors';
 import type { FieldErrors } from '../../api/field-errors';
+import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { Checkbox } from '../../ui/Checkbox';
 import { PasswordField } from '../../ui/PasswordField';
@@ -16,6 +17,8 @@ import { useToast } from '../../ui/Toast';
 import { useLogin, useSession } from './api';
 import { AuthCard } from './AuthCard';
 import form from './form.module.css';
+import { SocialLoginFlow } from './social/SocialLoginFlow';
+import { readSocialTicket, socialErrorText } from './social/social-ticket';
 import { SocialSignIn } from './SocialSignIn';
 import { useCaptcha } from './use-captcha';
 
@@ -30,19 +33,28 @@ function loginFailure(error: unknown): { fields: FieldErrors; message: string | 
   return { fields: {}, message: MSG.loginGenericError };
 }
 
+/** /user/login, and the landing of social callbacks (?social=<ticket>&type=<provider> or ?social_error=<code>). */
 export function LoginPage() {
-  const skin = useSkin();
   const skinPath = useSkinPath();
   const [params] = useSearchParams();
+  const ticket = readSocialTicket(params);
+  const [socialFailure, setSocialFailure] = useState(() => socialErrorText(params.get('social_error')));
+  const destination = safeRedirect(params.get('redirect')) ?? skinPath(DEFAULT_LOGIN_REDIRECT);
+  if (ticket && socialFailure === null) return <SocialLoginFlow ticket={ticket} destination={destination} onFailed={setSocialFailure} />;
+  return <LoginForm destination={destination} notice={socialFailure} />;
+}
+
+function LoginForm({ destination, notice }: { destination: string; notice: string | null }) {
+  const skin = useSkin();
+  const skinPath = useSkinPath();
   const session = useSession();
   const login = useLogin();
   const captcha = useCaptcha();
   const toast = useToast();
   const [values, setValues] = useState({ username: '', password: '', rememberMe: true });
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [message, setMessage] = useState<string | null>(null);
+  const [message, setMessage] = useState<string | null>(notice);
 
-  const destination = safeRedirect(params.get('redirect')) ?? skinPath(DEFAULT_LOGIN_REDIRECT);
   if (session.isLoggedIn) return <Navigate to={destination} replace />;
 
   const set = (field: 'username' | 'password') => (value: string) => {
@@ -80,11 +92,7 @@ export function LoginPage() {
   return (
     <AuthCard title="Log In" subtitle={MSG.tagline}>
       <form className={form.form} onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Log In">
-        {message && (
-          <p className={form.alert} role="alert">
-            {message}
-          </p>
-        )}
+        <Alert>{message}</Alert>
         <TextField
           label="Username or Email"
           name="username"

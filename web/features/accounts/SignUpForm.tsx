@@ -5,19 +5,18 @@ import { accounts } from '../../../common/api';
 import { SALUTATIONS } from '../../../common/api/accounts';
 import { MSG } from '../../../common/messages';
 import { useSkin, useSkinPath } from '../../app/skin';
-import { isApiError } from '../../api/client';
-import { hasErrors, schemaErrors, serverFieldErrors } from '../../api/field-errors';
+import { failureMessage, hasErrors, schemaErrors, serverFieldErrors } from '../../api/field-errors';
 import type { FieldErrors } from '../../api/field-errors';
+import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
-import { Checkbox } from '../../ui/Checkbox';
 import { PasswordField } from '../../ui/PasswordField';
 import { Select } from '../../ui/Select';
 import { TextField } from '../../ui/TextField';
-import { useCountries } from '../system/api';
 import { useRegister } from './api';
 import { BirthdayField, birthdayText } from './BirthdayField';
 import type { BirthdayParts } from './BirthdayField';
 import form from './form.module.css';
+import { CountrySelect, TermsCheckbox } from './SignUpFields';
 import { useCaptcha } from './use-captcha';
 
 const SALUTATION_OPTIONS = SALUTATIONS.map((s) => ({ value: s, label: s.charAt(0) + s.slice(1).toLowerCase() }));
@@ -39,7 +38,6 @@ type Values = typeof EMPTY;
 export function SignUpForm({ onRegistered }: { onRegistered: (userId: number) => void }) {
   const skin = useSkin();
   const skinPath = useSkinPath();
-  const countries = useCountries();
   const register = useRegister();
   const captcha = useCaptcha();
   const [values, setValues] = useState<Values>(EMPTY);
@@ -86,25 +84,16 @@ export function SignUpForm({ onRegistered }: { onRegistered: (userId: number) =>
           const fields = serverFieldErrors(error);
           const shown = Object.fromEntries(Object.entries(fields).filter(([field]) => FORM_FIELDS.has(field)));
           setErrors(shown);
-          if (!hasErrors(shown)) {
-            const userFacing = isApiError(error) && error.status >= 400 && error.status < 500;
-            setMessage(userFacing ? error.message : MSG.internal);
-          }
+          if (!hasErrors(shown)) setMessage(failureMessage(error));
         },
         onSettled: () => captcha.reset(),
       },
     );
   };
 
-  const countryOptions = (countries.data ?? []).map((c) => ({ value: c.code, label: c.name }));
-
   return (
     <form className={form.form} onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Sign up">
-      {message && (
-        <p className={form.alert} role="alert">
-          {message}
-        </p>
-      )}
+      <Alert>{message}</Alert>
       <div className={form.row}>
         <Select
           label="Salutation (optional)"
@@ -137,25 +126,8 @@ export function SignUpForm({ onRegistered }: { onRegistered: (userId: number) =>
         />
       </div>
       <BirthdayField value={values.birthday} onChange={update('birthday')} error={errors.birthday} />
-      <Select
-        label="Country"
-        placeholder={countries.isPending ? 'Loading countries…' : 'Select your country'}
-        options={countryOptions}
-        value={values.country}
-        onChange={(e) => update('country')(e.target.value)}
-        error={errors.country}
-        autoComplete="country"
-      />
-      <Checkbox checked={values.terms} onChange={(e) => update('terms', 'terms_accepted')(e.target.checked)} error={errors.terms_accepted}>
-        I accept the{' '}
-        <Link to={skin.links.terms} target="_blank">
-          Terms of Service
-        </Link>{' '}
-        and the{' '}
-        <Link to={skin.links.privacy} target="_blank">
-          Privacy Policy
-        </Link>
-      </Checkbox>
+      <CountrySelect value={values.country} onChange={update('country')} error={errors.country} />
+      <TermsCheckbox checked={values.terms} onChange={update('terms', 'terms_accepted')} error={errors.terms_accepted} />
       {captcha.element}
       <Button type="submit" size="lg" block loading={captcha.verifying || register.isPending} disabled={!captcha.ready}>
         Create Account

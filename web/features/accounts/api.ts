@@ -1,11 +1,12 @@
 /** Accounts server state: the session user, its watch, login / sign-up / logout and interests. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
-import { accounts } from '../../../common/api';
+import { accounts, socialLogin } from '../../../common/api';
 import type { CallInput } from '../../../common/api';
 import type { SessionUser } from '../../../common/api/accounts';
 import { LOGGED_IN_MIN_USER_ID, SESSION_CHECK_INTERVAL_MS } from '../../../common/constants';
 import { call, isApiError, resetCsrfToken } from '../../api/client';
+import { trackEvent } from '../system/tracking';
 
 export const accountKeys = {
   all: ['accounts'] as const,
@@ -56,8 +57,14 @@ export function useSessionWatch(enabled: boolean): void {
   });
 }
 
-function signedIn(queryClient: QueryClient, user: SessionUser): void {
+function signedIn(queryClient: QueryClient, user: SessionUser, action: 'user_login' | 'user_registered'): void {
   resetCsrfToken();
+  queryClient.setQueryData(accountKeys.session(), user);
+  void trackEvent(action, { user_id: user.user_id });
+}
+
+/** Replaces the cached session user with a fresher copy (after settings or avatar changes). */
+export function setSessionUser(queryClient: QueryClient, user: SessionUser): void {
   queryClient.setQueryData(accountKeys.session(), user);
 }
 
@@ -76,7 +83,7 @@ export function useLogin() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: CallInput<typeof accounts.login>) => call(accounts.login, input),
-    onSuccess: (out) => signedIn(queryClient, out.user),
+    onSuccess: (out) => signedIn(queryClient, out.user, 'user_login'),
   });
 }
 
@@ -84,7 +91,24 @@ export function useRegister() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: CallInput<typeof accounts.register>) => call(accounts.register, input),
-    onSuccess: (out) => signedIn(queryClient, out.user),
+    onSuccess: (out) => signedIn(queryClient, out.user, 'user_registered'),
+  });
+}
+
+/** Finishes a social sign-in with the callback's ticket; a new identity answers 409 (see SOCIAL_CODES). */
+export function useSocialLogin() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: CallInput<typeof socialLogin.userSocialLogin>) => call(socialLogin.userSocialLogin, input),
+    onSuccess: (out) => signedIn(queryClient, out.user, 'user_login'),
+  });
+}
+
+export function useSocialRegister() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: CallInput<typeof socialLogin.socialRegister>) => call(socialLogin.socialRegister, input),
+    onSuccess: (out) => signedIn(queryClient, out.user, 'user_registered'),
   });
 }
 
@@ -121,6 +145,6 @@ export function useAcceptTerms() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: number) => call(accounts.updateUserInfo, { id, params: { terms_accepted: true } }),
-    onSuccess: (out) => queryClient.setQueryData(accountKeys.session(), out.user),
+    onSuccess: (out) => setSessionUser(queryClient, out.user),
   });
 }

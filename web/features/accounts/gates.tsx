@@ -38,8 +38,19 @@ export function RequireLogin({ children }: { children: ReactNode }) {
 /** Assumes a signed-in user (use inside RequireLogin); `allowed` decides from the user's permissions. */
 export function RequirePermission({ allowed, children }: { allowed: (perms: readonly string[]) => boolean; children: ReactNode }) {
   const { user } = useSession();
-  const skinPath = useSkinPath();
   if (user && allowed(user.perms)) return children;
+  return <NotAllowed />;
+}
+
+/** Assumes a signed-in user (use inside RequireLogin): only administrators pass. */
+export function RequireAdmin({ children }: { children: ReactNode }) {
+  const { user } = useSession();
+  if (user?.role === 'admin') return children;
+  return <NotAllowed />;
+}
+
+function NotAllowed() {
+  const skinPath = useSkinPath();
   return (
     <Notice title={MSG.notAllowed} art={<BanIcon size={56} />} actions={<ButtonLink to={skinPath('/')}>Go to the home page</ButtonLink>}>
       Your account does not have access to this page. If you think it should, contact support.

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { SEARCH_MIN_CHARS } from '../../../common/constants';
 import { MSG, fill } from '../../../common/messages';
 import { useSkinPath } from '../../app/skin';
@@ -11,6 +11,8 @@ import styles from './SearchForm.module.css';
 export function SearchForm() {
   const skinPath = useSkinPath();
   const navigate = useNavigate();
+  // On the results page the box keeps the term that was searched.
+  const current = useSearchParams()[0].get('search') ?? '';
   const [error, setError] = useState<string | null>(null);
   // Small screens show a search button that opens the form as a row under the top bar.
   const [open, setOpen] = useState(false);
@@ -51,6 +53,8 @@ export function SearchForm() {
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? 'search-error' : undefined}
           maxLength={100}
+          key={current}
+          defaultValue={current}
           onChange={() => error && setError(null)}
         />
         <button type="submit" className={styles.submit} aria-label="Submit search">

@@ -1,0 +1,91 @@
+/** Journey: account settings saved (only changes sent), notifications kept, the 18+ switch only where the skin allows it. */
+import { describe, expect, it } from 'vitest';
+import { MSG } from '../common/messages';
+import { signInAt } from './support/app';
+import { screenshot, useAppInBrowser } from './support/browser';
+
+const openAppPage = useAppInBrowser();
+
+/** A 4×4 red PNG. */
+const TINY_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAEElEQVR4nGP4z8AARwzEcQCukw/x0F8jngAAAABJRU5ErkJggg==';
+
+describe('settings', () => {
+  it('saves changed account fields and a notification switch, and shows them after a reload', async () => {
+    const { page, context, errors } = await openAppPage();
+    await signInAt(page, 'viewer3', '/user/settings');
+    const save = page.getByRole('button', { name: 'Save Changes' });
+    await page.getByRole('heading', { name: 'Settings' }).waitFor();
+    expect(await save.isDisabled()).toBe(true);
+    expect(await page.getByRole('switch', { name: 'Show 18+ streams' }).count()).toBe(0);
+
+    await page.getByLabel('Email', { exact: true }).fill('not-an-address');
+    await page.getByText(MSG.emailInvalid).waitFor();
+    expect(await save.isDisabled()).toBe(true);
+    await page.getByLabel('Email', { exact: true }).fill('viewer3@demo.limelight.example');
+
+    await page.getByLabel('Salutation').selectOption('MRS');
+    await page.getByLabel('Full Name').fill('Vera Viewer');
+    await page.getByLabel('Description').fill('I watch cooking streams.');
+    const sent = page.waitForRequest((r) => r.url().endsWith('/api/user/update-user-info'));
+    await save.click();
+    expect((await sent).postDataJSON()).toMatchObject({
+      params: { prefix: 'MRS', name: 'Vera Viewer', description: 'I watch cooking streams.' },
+    });
+    expect(Object.keys(((await sent).postDataJSON() as { params: object }).params).sort()).toEqual(['description', 'name', 'prefix']);
+    await page.getByText(MSG.settingsUpdated).first().waitFor();
+    expect(await save.isDisabled()).toBe(true);
+
+    // A full name, once given, cannot be emptied.
+    await page.getByLabel('Full Name').fill('');
+    await page.getByText(MSG.fullNameRequired).waitFor();
+    expect(await save.isDisabled()).toBe(true);
+
+    const chat = page.getByRole('switch', { name: 'Chat' });
+    const before = await chat.getAttribute('aria-checked');
+    const stored = page.waitForResponse((r) => r.url().endsWith('/api/user/update-user-preferences'));
+    await chat.click();
+    expect((await stored).ok()).toBe(true);
+    const after = before === 'true' ? 'false' : 'true';
+    expect(await chat.getAttribute('aria-checked')).toBe(after);
+
+    const photo = page.getByLabel('Choose a profile photo');
+    await photo.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not an image') });
+    await page.getByText(MSG.avatarNotImage).waitFor();
+    const uploaded = page.waitForResponse((r) => r.url().endsWith('/api/user/upload-avatar'));
+    await photo.setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: Buffer.from(TINY_PNG, 'base64') });
+    expect((await uploaded).ok()).toBe(true);
+    await page.getByRole('banner').locator('img[src^="/media/avatars/"]').waitFor();
+
+    await page.reload();
+    await page.getByLabel('Full Name').waitFor();
+    expect(await page.getByLabel('Full Name').inputValue()).toBe('Vera Viewer');
+    expect(await page.getByLabel('Salutation').inputValue()).toBe('MRS');
+    expect(await page.getByLabel('Description').inputValue()).toBe('I watch cooking streams.');
+    await page.getByRole('switch', { name: 'Chat' }).waitFor();
+    expect(await page.getByRole('switch', { name: 'Chat' }).getAttribute('aria-checked')).toBe(after);
+    await screenshot(page, 'settings');
+    await page.getByRole('heading', { name: 'Notifications' }).scrollIntoViewIfNeeded();
+    await screenshot(page, 'settings-notifications');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('offers the 18+ switch in the adult skin and signs out a user who declines the terms', async () => {
+    const { page, context } = await openAppPage();
+    await signInAt(page, 'viewer4', '/afterdark/user/settings');
+    const adult = page.getByRole('switch', { name: 'Show 18+ streams' });
+    await adult.waitFor();
+    await page.waitForFunction(() => !document.querySelector('button[role="switch"][disabled]'));
+    await adult.click();
+    const sent = page.waitForRequest((r) => r.url().endsWith('/api/user/update-user-preferences'));
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    expect((await sent).postDataJSON()).toMatchObject({ params: { stream_show_18plus: true } });
+    await page.getByText(MSG.settingsUpdated).first().waitFor();
+
+    await page.getByRole('switch', { name: 'I accept the Terms of Service' }).click();
+    await page.getByText('Saving without accepting the terms signs you out.').waitFor();
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await page.waitForURL('**/afterdark/user/login');
+    await context.close();
+  });
+});

@@ -1,0 +1,63 @@
+/** HTTP handlers of settings: preferences, the avatar (multipart), the signed e-mail preference link. */
+import type { FastifyInstance } from 'fastify';
+import * as api from '../../../common/api/settings';
+import { authorize } from '../../platform/http/auth';
+import { AppError, notFound } from '../../platform/http/errors';
+import { MSG } from '../../../common/messages';
+import { addRoute } from '../../platform/http/route';
+import type { FileStore } from '../../platform/storage/storage';
+import type { AccountsService } from './service';
+import { AVATAR_PREFIX, type SettingsService } from './settings-service';
+
+const AVATAR_NAME = /^\d+-[0-9a-f]{16}\.webp$/;
+
+export function registerSettingsRoutes(
+  app: FastifyInstance,
+  deps: { settings: SettingsService; accounts: AccountsService; files: FileStore },
+): void {
+  const { settings, accounts } = deps;
+  const tags = ['settings'];
+
+  addRoute(app, api.getUserPreferences, { auth: 'user', tags }, async ({ input, principal }) => {
+    accounts.assertSelfOrAdmin(principal, input.id);
+    const all = await settings.preferencesOf(input.id);
+    const section = input.sections ?? 'all';
+    return { preferences: section === 'all' ? all : { [section]: all[section] } };
+  });
+
+  addRoute(app, api.updateUserPreferences, { auth: 'user', tags }, async ({ input, principal, request }) => {
+    accounts.assertSelfOrAdmin(principal, input.id);
+    return { preferences: await settings.updatePreferences(input.id, input.params, request.skin) };
+  });
+
+  addRoute(app, api.emailNotificationSettings, { auth: 'anonymous', tags }, async ({ input }) =>
+    settings.emailNotifications(input.id, input.token),
+  );
+
+  addRoute(app, api.updateEmailNotifications, { auth: 'anonymous', tags }, async ({ input, request }) => {
+    await settings.emailNotifications(input.id, input.token);
+    const preferences = await settings.updatePreferences(input.id, { notify_via_email: input.notify_via_email }, request.skin);
+    return { notify_via_email: preferences.notifications.notify_via_email };
+  });
+
+  app.post(api.uploadAvatar.path, { schema: { tags, summary: api.uploadAvatar.summary, consumes: ['multipart/form-data'] } }, async (request) => {
+    const principal = await authorize(request, 'user');
+    const file = request.isMultipart() ? await request.file() : undefined;
+    if (!file || file.fieldname !== 'file') throw settings.badImage();
+    const upload = await file.toBuffer().catch((error: { code?: string }) => {
+      if (error.code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, 'too_large', MSG.avatarTooBig, { field: 'file' });
+      throw error;
+    });
+    const avatar = await settings.setAvatar(principal!.userId, upload);
+    return { response: 'success', avatar };
+  });
+
+  app.get('/media/avatars/:name', { schema: { hide: true } }, async (request, reply) => {
+    const { name } = request.params as { name: string };
+    if (!AVATAR_NAME.test(name)) throw notFound();
+    const stream = await deps.files.read(`${AVATAR_PREFIX}${name}`);
+    if (!stream) throw notFound();
+    reply.header('content-type', 'image/webp').header('cache-control', 'public, max-age=31536000, immutable');
+    return reply.send(stream);
+  });
+}

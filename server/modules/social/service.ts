@@ -1,0 +1,194 @@
+/** Profiles, follow and user search. The only writer of `follows`. */
+import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import type { PublicProfile } from '../../../common/api/social';
+import { SEARCH_MIN_CHARS } from '../../../common/constants';
+import { MSG } from '../../../common/messages';
+import type { Db } from '../../platform/db/client';
+import { badRequest, notFound } from '../../platform/http/errors';
+import { users } from '../accounts/tables';
+import { follows } from './tables';
+
+export interface Page {
+  offset: number;
+  limit: number;
+}
+
+/** A search list has no use for an exact count of tens of thousands of matches. */
+const SEARCH_TOTAL_CAP = 1000;
+
+/** Below this length a "typo" match is noise (and costs a scan): three letters are matched as typed. */
+const TYPO_MIN_CHARS = 4;
+
+/** LIKE treats % and _ as wildcards: a search for "50%" means the text. */
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** Username filter of follower lists: applies from 3 characters (spec part 2 §5). */
+const nameFilter = (searchText: string | undefined) =>
+  searchText && searchText.length >= SEARCH_MIN_CHARS
+    ? sql`lower(${users.username}) like ${`%${escapeLike(searchText.toLowerCase())}%`}`
+    : undefined;
+
+const listedUser = {
+  user_id: users.id,
+  username: users.username,
+  avatar: users.avatar,
+  country: users.country,
+};
+
+// City and address are not collected at sign-up; the spec's follower shape carries them.
+const toFollower = (row: { user_id: number; username: string; avatar: string | null; country: string }) => ({
+  ...row,
+  city: '',
+  address: '',
+});
+
+export function createSocialService(deps: { db: Db }) {
+  const { db } = deps;
+
+  async function followState(viewerId: number | null, userId: number) {
+    if (!viewerId || viewerId === userId) return { am_following: false, following_notify: false, following_me: false };
+    const rows = await db
+      .select({ followerId: follows.followerId, notify: follows.notify })
+      .from(follows)
+      .where(
+        sql`(${follows.followerId} = ${viewerId} and ${follows.followeeId} = ${userId}) or (${follows.followerId} = ${userId} and ${follows.followeeId} = ${viewerId})`,
+      );
+    const mine = rows.find((r) => r.followerId === viewerId);
+    return { am_following: Boolean(mine), following_notify: mine?.notify ?? false, following_me: rows.some((r) => r.followerId === userId) };
+  }
+
+  async function counts(userId: number) {
+    const [row] = await db
+      .select({
+        followers: sql<number>`(select count(*)::int from ${follows} where ${follows.followeeId} = ${userId})`,
+        following: sql<number>`(select count(*)::int from ${follows} where ${follows.followerId} = ${userId})`,
+      })
+      .from(sql`(select 1) as one`);
+    return { followers: row?.followers ?? 0, following: row?.following ?? 0 };
+  }
+
+  async function requireUser(userId: number) {
+    const [row] = await db.select().from(users).where(eq(users.id, userId));
+    if (!row || row.accountStatus !== 'active') throw notFound(MSG.userNotFound);
+    return row;
+  }
+
+  /** One side of the follow graph of a user: who follows them, or whom they follow; newest first. */
+  async function connections(side: 'followers' | 'following', userId: number, onlyId: number | undefined, searchText: string | undefined, page: Page) {
+    await requireUser(userId);
+    const [self, other] = side === 'followers' ? [follows.followeeId, follows.followerId] : [follows.followerId, follows.followeeId];
+    const where = and(eq(self, userId), onlyId ? eq(other, onlyId) : undefined, nameFilter(searchText));
+    const [rows, [total]] = await Promise.all([
+      db.select(listedUser).from(follows).innerJoin(users, eq(users.id, other)).where(where)
+        .orderBy(desc(follows.createdAt), desc(users.id)).offset(page.offset).limit(page.limit),
+      db.select({ n: count() }).from(follows).innerJoin(users, eq(users.id, other)).where(where),
+    ]);
+    return { rows: rows.map(toFollower), total: total?.n ?? 0 };
+  }
+
+  return {
+    async profile(userId: number, viewerId: number | null): Promise<PublicProfile> {
+      const user = await requireUser(userId);
+      return {
+        user_id: user.id,
+        username: user.username,
+        fullname: user.fullname,
+        avatar: user.avatar,
+        description: user.description,
+        country: user.country,
+        ...(await counts(userId)),
+        // Likes and ratings are earned on streams and posts; none exist before live streaming lands.
+        likes: 0,
+        overall_rating: 0,
+        ...(await followState(viewerId, userId)),
+        is_self: viewerId === userId,
+      };
+    },
+
+    /** Sets the follow state idempotently; following turns notifications on unless told otherwise. */
+    async setFollowing(followerId: number, followeeId: number, follow: boolean, notify = true) {
+      if (followerId === followeeId) throw badRequest(MSG.cannotFollowSelf, 'id');
+      await requireUser(followeeId);
+      if (follow) {
+        await db.insert(follows).values({ followerId, followeeId, notify }).onConflictDoUpdate({
+          target: [follows.followerId, follows.followeeId],
+          set: { notify },
+        });
+      } else {
+        await db.delete(follows).where(and(eq(follows.followerId, followerId), eq(follows.followeeId, followeeId)));
+      }
+      return { is_following: follow, notify: follow && notify, followers: (await counts(followeeId)).followers };
+    },
+
+    async setNotify(followerId: number, followeeId: number, notify: boolean) {
+      const updated = await db
+        .update(follows)
+        .set({ notify })
+        .where(and(eq(follows.followerId, followerId), eq(follows.followeeId, followeeId)))
+        .returning({ notify: follows.notify });
+      if (updated.length === 0) throw badRequest(MSG.notifyNeedsFollow, 'id');
+      return { notify };
+    },
+
+    async followers(userId: number, searchText: string | undefined, page: Page) {
+      const { rows, total } = await connections('followers', userId, undefined, searchText, page);
+      return { followers: rows, total };
+    },
+
+    async following(userId: number, onlyId: number | undefined, searchText: string | undefined, page: Page) {
+      const { rows, total } = await connections('following', userId, onlyId, searchText, page);
+      return { following: rows, total };
+    },
+
+    /**
+     * Names that start with the text come first, in name order (an index range scan that stops after
+     * the page); names that contain it elsewhere follow (trigram index); when the first page is still
+     * not full, names within trigram similarity fill it (typos, from 4 characters). The total counts up to SEARCH_TOTAL_CAP.
+     */
+    async searchUsers(text: string, viewerId: number | null, page: Page) {
+      const term = escapeLike(text.toLowerCase());
+      const name = sql`(lower(${users.username}) collate "C")`;
+      const active = eq(users.accountStatus, 'active');
+      const startsWith = and(active, sql`${name} like ${`${term}%`}`);
+      const containsElsewhere = and(active, sql`lower(${users.username}) like ${`%${term}%`}`, sql`not (${name} like ${`${term}%`})`);
+      const columns = {
+        user_id: users.id,
+        avatar: users.avatar,
+        username: users.username,
+        am_following: viewerId
+          ? sql<boolean>`exists (select 1 from ${follows} where ${follows.followerId} = ${viewerId} and ${follows.followeeId} = ${users.id})`
+          : sql<boolean>`false`,
+      };
+      const cappedCount = async (where: SQL | undefined, cap: number) => {
+        const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(sql`(${db.select({ one: sql`1` }).from(users).where(where).limit(cap)}) as capped`);
+        return row?.n ?? 0;
+      };
+
+      const leading = await cappedCount(startsWith, SEARCH_TOTAL_CAP);
+      const rest = leading < SEARCH_TOTAL_CAP ? await cappedCount(containsElsewhere, SEARCH_TOTAL_CAP - leading) : 0;
+      const found =
+        page.offset < leading
+          ? await db.select(columns).from(users).where(startsWith).orderBy(name).offset(page.offset).limit(page.limit)
+          : [];
+      if (found.length < page.limit && rest > 0) {
+        found.push(
+          ...(await db.select(columns).from(users).where(containsElsewhere).orderBy(name)
+            .offset(Math.max(0, page.offset - leading)).limit(page.limit - found.length)),
+        );
+      }
+      let total = leading + rest;
+      if (page.offset === 0 && found.length < page.limit && text.length >= TYPO_MIN_CHARS) {
+        const similar = await db.select(columns).from(users)
+          .where(and(active, sql`lower(${users.username}) % ${text.toLowerCase()}`, sql`not (lower(${users.username}) like ${`%${term}%`})`))
+          .orderBy(sql`similarity(lower(${users.username}), ${text.toLowerCase()}) desc`, users.id)
+          .limit(page.limit - found.length);
+        found.push(...similar);
+        total += similar.length;
+      }
+      // Likes and ratings are earned on streams and posts; none exist before live streaming lands.
+      return { users: found.map((r) => ({ ...r, likes: 0, overall_rating: 0 })), total };
+    },
+  };
+}
+
+export type SocialService = ReturnType<typeof createSocialService>;

@@ -1,0 +1,1 @@
+CREATE INDEX "users_username_c_idx" ON "users" USING btree ((lower("username") collate "C"));

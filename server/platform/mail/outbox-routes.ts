@@ -1,0 +1,13 @@
+/** GET /api/dev/outbox: administrators read the kept mail (the page /dev/outbox). */
+import type { FastifyInstance } from 'fastify';
+import * as api from '../../../common/api/mail';
+import type { Db } from '../db/client';
+import { addRoute } from '../http/route';
+import { listMail, type MailTransport } from './outbox';
+
+export function registerOutboxRoutes(app: FastifyInstance, deps: { db: Db; transport: MailTransport }): void {
+  addRoute(app, api.listOutbox, { auth: 'admin', tags: ['mail'] }, async ({ input, reply }) => {
+    reply.header('cache-control', 'no-store');
+    return { messages: await listMail(deps.db, input), transport: deps.transport };
+  });
+}

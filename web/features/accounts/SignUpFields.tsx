@@ -1,0 +1,46 @@
+/** Fields that sign-up and the social sign-up completion share. */
+import type { SelectHTMLAttributes } from 'react';
+import { Link } from 'react-router';
+import { useSkin } from '../../app/skin';
+import { Checkbox } from '../../ui/Checkbox';
+import { Select } from '../../ui/Select';
+import { useCountries } from '../system/api';
+
+type CountrySelectProps = Omit<SelectHTMLAttributes<HTMLSelectElement>, 'onChange' | 'id'> & {
+  value: string;
+  onChange: (code: string) => void;
+  error?: string | undefined;
+};
+
+export function CountrySelect({ value, onChange, error, ...rest }: CountrySelectProps) {
+  const countries = useCountries();
+  const options = (countries.data ?? []).map((c) => ({ value: c.code, label: c.name }));
+  return (
+    <Select
+      label="Country"
+      placeholder={countries.isPending ? 'Loading countries…' : 'Select your country'}
+      options={options}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      error={error}
+      autoComplete="country"
+      {...rest}
+    />
+  );
+}
+
+export function TermsCheckbox({ checked, onChange, error }: { checked: boolean; onChange: (checked: boolean) => void; error?: string | undefined }) {
+  const skin = useSkin();
+  return (
+    <Checkbox checked={checked} onChange={(e) => onChange(e.target.checked)} error={error}>
+      I accept the{' '}
+      <Link to={skin.links.terms} target="_blank">
+        Terms of Service
+      </Link>{' '}
+      and the{' '}
+      <Link to={skin.links.privacy} target="_blank">
+        Privacy Policy
+      </Link>
+    </Checkbox>
+  );
+}

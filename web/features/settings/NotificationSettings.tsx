@@ -1,0 +1,66 @@
+import type { NotificationKey } from '../../../common/api/settings';
+import { MSG } from '../../../common/messages';
+import { Spinner } from '../../ui/Spinner';
+import { Switch } from '../../ui/Switch';
+import { useToast } from '../../ui/Toast';
+import { usePreferences, useUpdatePreferences } from './api';
+import styles from './SettingsPage.module.css';
+
+const GROUPS: Array<{ title: string; items: Array<{ key: NotificationKey; label: string; description: string }> }> = [
+  {
+    title: 'Tell me about',
+    items: [
+      { key: 'notify_stream_start', label: 'Live streams', description: 'When someone you follow goes live' },
+      { key: 'notify_new_follower', label: 'New followers', description: 'When someone follows you' },
+      { key: 'notify_stream_share', label: 'Shared streams', description: 'When someone shares a stream with you' },
+      { key: 'notify_daily_stats', label: 'Daily stats', description: 'A daily summary of your streams and earnings' },
+      { key: 'notify_chat', label: 'Chat', description: 'Messages sent to you in chat' },
+    ],
+  },
+  {
+    title: 'Reach me by',
+    items: [
+      { key: 'notify_via_email', label: 'By email', description: 'Notifications in your inbox' },
+      { key: 'notify_via_push', label: 'By push notification', description: 'On your phone and in the browser' },
+      { key: 'notify_via_text', label: 'By text message', description: 'SMS to your phone' },
+    ],
+  },
+];
+
+/** The eight notify_* switches; each one is saved as soon as it moves. */
+export function NotificationSettings({ userId }: { userId: number }) {
+  const preferences = usePreferences(userId);
+  const update = useUpdatePreferences(userId);
+  const toast = useToast();
+  const notifications = preferences.data?.notifications;
+  if (preferences.isError) return <p role="alert">Your notification settings could not be loaded. Please reload the page.</p>;
+  if (!notifications) return <Spinner label="Loading notification settings" />;
+
+  const toggle = (key: NotificationKey, on: boolean) =>
+    update.mutate(
+      { [key]: on },
+      {
+        onSuccess: () => toast({ title: MSG.settingsUpdated, tone: 'success' }),
+        onError: () => toast({ title: MSG.notifyFailed, tone: 'error' }),
+      },
+    );
+
+  return (
+    <div className={styles.groups}>
+      {GROUPS.map((group) => (
+        <fieldset key={group.title} className={styles.group}>
+          <legend className={styles.legend}>{group.title}</legend>
+          {group.items.map((item) => (
+            <Switch
+              key={item.key}
+              label={item.label}
+              description={item.description}
+              checked={notifications[item.key]}
+              onCheckedChange={(on) => toggle(item.key, on)}
+            />
+          ))}
+        </fieldset>
+      ))}
+    </div>
+  );
+}

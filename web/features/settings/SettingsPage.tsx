@@ -1,0 +1,22 @@
+import { Page, Section } from '../../ui/Page';
+import { useSession } from '../accounts/api';
+import { AccountForm } from './AccountForm';
+import { AvatarUpload } from './AvatarUpload';
+import { NotificationSettings } from './NotificationSettings';
+
+/** /user/settings (behind RequireLogin): profile and account fields, then notifications. */
+export function SettingsPage() {
+  const { user } = useSession();
+  if (!user) return null;
+  return (
+    <Page title="Settings" width="narrow">
+      <Section title="Profile" description="How you appear to others, and how we reach you.">
+        <AvatarUpload user={user} />
+        <AccountForm user={user} />
+      </Section>
+      <Section title="Notifications" description="Choose what we tell you about, and where.">
+        <NotificationSettings userId={user.user_id} />
+      </Section>
+    </Page>
+  );
+}

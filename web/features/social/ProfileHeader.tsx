@@ -1,0 +1,38 @@
+import type { PublicProfile } from '../../../common/api/social';
+import { useSkin } from '../../app/skin';
+import { Avatar } from '../../ui/Avatar';
+import { BellButton } from './BellButton';
+import { FollowButton } from './FollowButton';
+import styles from './ProfilePage.module.css';
+import { ProfileStats } from './ProfileStats';
+import type { FollowListKind } from './ProfileStats';
+import { ShareButton } from './ShareButton';
+
+/**
+ * The public link of a profile. The address the visitor is on, not the session's profile_share_url:
+ * that one comes from PUBLIC_URL, whose default (localhost and the port) is not reachable by others.
+ */
+function useProfileShareUrl(userId: number): string {
+  const skin = useSkin();
+  return `${window.location.origin}${skin.prefix}/u/${userId}`;
+}
+
+export function ProfileHeader({ profile, onOpenList }: { profile: PublicProfile; onOpenList: (kind: FollowListKind) => void }) {
+  const shareUrl = useProfileShareUrl(profile.user_id);
+  return (
+    <header className={styles.header}>
+      <Avatar name={profile.username} src={profile.avatar} size={112} />
+      <div className={styles.identity}>
+        <h1 className={styles.username}>@{profile.username}</h1>
+        {profile.fullname && <p className={styles.fullname}>{profile.fullname}</p>}
+        {profile.description && <p className={styles.description}>{profile.description}</p>}
+        <ProfileStats profile={profile} onOpenList={onOpenList} />
+      </div>
+      <div className={styles.actions}>
+        {!profile.is_self && <FollowButton userId={profile.user_id} following={profile.am_following} />}
+        {!profile.is_self && profile.am_following && <BellButton userId={profile.user_id} on={profile.following_notify} />}
+        <ShareButton url={shareUrl} label="Share profile" />
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,73 @@
+import { useState } from 'react';
+import { Navigate, useParams, useSearchParams } from 'react-router';
+import { MSG } from '../../../common/messages';
+import { useSkinPath } from '../../app/skin';
+import { isApiError } from '../../api/client';
+import { EmptyState } from '../../ui/EmptyState';
+import { BookmarkIcon, ImageIcon, VideoCallIcon } from '../../ui/icons';
+import { Notice } from '../../ui/Notice';
+import { Page } from '../../ui/Page';
+import { Tabs } from '../../ui/Tabs';
+import type { TabItem } from '../../ui/Tabs';
+import { PageSpinner } from '../accounts/gates';
+import { useProfile } from './api';
+import { FollowListModal } from './FollowListModal';
+import { ProfileHeader } from './ProfileHeader';
+import type { FollowListKind } from './ProfileStats';
+import { parseUserId } from './user-id';
+
+type Tab = 'stream' | 'post' | 'saved';
+
+/** /u/:id and /user/profile?id= (spec part 1 §2 Profile); ?type=post opens Photos. */
+export function ProfilePage() {
+  const skinPath = useSkinPath();
+  const params = useParams();
+  const [query] = useSearchParams();
+  const id = parseUserId(params.id ?? query.get('id'));
+  if (id === null) return <Navigate to={skinPath('/')} replace />;
+  // A new profile starts fresh: no list left open from the previous one.
+  return <ProfileView key={id} id={id} />;
+}
+
+function ProfileView({ id }: { id: number }) {
+  const skinPath = useSkinPath();
+  const [query, setQuery] = useSearchParams();
+  const profile = useProfile(id);
+  const [list, setList] = useState<FollowListKind | null>(null);
+
+  if (profile.isError && (isApiError(profile.error, 404) || isApiError(profile.error, 400))) return <Navigate to={skinPath('/')} replace />;
+  if (profile.isPending) return <PageSpinner />;
+  if (profile.isError) {
+    return <Notice title="This profile could not be loaded">Please try again in a moment.</Notice>;
+  }
+
+  const user = profile.data;
+  const requested = query.get('type');
+  const tab: Tab = requested === 'post' || (requested === 'saved' && user.is_self) ? requested : 'stream';
+  const tabs: Array<TabItem<Tab>> = [
+    { value: 'stream', label: 'Streams', content: <EmptyState icon={<VideoCallIcon />}>{MSG.noStreamsFound}</EmptyState> },
+    { value: 'post', label: 'Photos', content: <EmptyState icon={<ImageIcon />}>{MSG.noImagesInChannel}</EmptyState> },
+    ...(user.is_self ? [{ value: 'saved' as const, label: 'Saved', content: <EmptyState icon={<BookmarkIcon />}>{MSG.noStreamsFound}</EmptyState> }] : []),
+  ];
+
+  return (
+    <Page>
+      <ProfileHeader profile={user} onOpenList={setList} />
+      <Tabs
+        label="Profile content"
+        value={tab}
+        onValueChange={(next) =>
+          setQuery(
+            (q) => {
+              q.set('type', next);
+              return q;
+            },
+            { replace: true },
+          )
+        }
+        tabs={tabs}
+      />
+      {list && <FollowListModal userId={user.user_id} kind={list} isSelf={user.is_self} count={user[list]} onClose={() => setList(null)} />}
+    </Page>
+  );
+}
