@@ -15,6 +15,7 @@ import { installOpenApi } from './platform/http/openapi';
 import { installSecurityHeaders } from './platform/http/security-headers';
 import { createSessionStore } from './platform/http/sessions';
 import { installSkinResolution } from './platform/http/skin';
+import { installPublicOrigin } from './platform/http/public-origin';
 import { installWebApp } from './platform/http/web-app';
 import { startJobs } from './platform/jobs/scheduler';
 import { installMetrics } from './platform/metrics';
@@ -79,6 +80,7 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
   installErrorHandling(app);
   await app.register(cookie);
   installSkinResolution(app);
+  installPublicOrigin(app, config.publicUrl);
   installSecurityHeaders(app);
   installMetrics(app);
   installHealth(app, db);
@@ -90,11 +92,10 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
   const mailer = createMailer({ db, smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
   app.addHook('onClose', async () => mailer.close());
 
-  const publicUrl = config.publicUrl ?? `http://localhost:${config.port}`;
   const accounts = createAccountsService({
     db,
     sessions,
-    env: { publicUrl, streamViewerLikeLimit: config.streamViewerLikeLimit, ratingThreshold: config.ratingThreshold },
+    env: { streamViewerLikeLimit: config.streamViewerLikeLimit, ratingThreshold: config.ratingThreshold },
   });
   const system = createSystemService({ db });
   const channels = createChannelsService({ db });
@@ -112,7 +113,7 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
   registerTrackingRoutes(app, { tracking: createTrackingService({ db }) });
   registerChannelRoutes(app, { channels });
   const socialLogin = createSocialLoginService({ db, accounts, sessions, providers: createSocialProviders(config.oauth) });
-  registerSocialLoginRoutes(app, { db, sessions, accounts, socialLogin, captcha, publicUrl: config.publicUrl });
+  registerSocialLoginRoutes(app, { db, sessions, accounts, socialLogin, captcha });
   registerSocialRoutes(app, { social: createSocialService({ db }) });
 
   installNotFound(app, await installWebApp(app, config.webDist));

@@ -55,6 +55,8 @@ export const follower = z.object({
   city: z.string(),
   country: z.string(),
   address: z.string(),
+  /** Whether the caller follows this user. */
+  am_following: z.boolean(),
 });
 
 const pageInput = {

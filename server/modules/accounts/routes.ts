@@ -39,7 +39,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRoutesD
     const skin = input.service ?? request.skin;
     const { userId, session } = await accounts.register(input, skin, meta(request));
     await startSession(request, reply, session);
-    return { user_id: userId, user: await accounts.sessionUser(userId, skin) };
+    return { user_id: userId, user: await accounts.sessionUser(userId, { skin, origin: request.publicOrigin }) };
   });
 
   addRoute(app, api.login, { auth: 'anonymous', tags }, async ({ input, request, reply }) => {
@@ -47,11 +47,11 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRoutesD
     const remember = input.rememberMe ?? true;
     const { userId, session } = await accounts.login(input.username, input.password, remember, meta(request));
     await startSession(request, reply, session);
-    return { user: await accounts.sessionUser(userId, input.service ?? request.skin) };
+    return { user: await accounts.sessionUser(userId, { skin: input.service ?? request.skin, origin: request.publicOrigin }) };
   });
 
   addRoute(app, api.sessionDetail, { auth: 'user', tags }, async ({ principal, request }) => ({
-    user: await accounts.sessionUser(principal.userId, request.skin),
+    user: await accounts.sessionUser(principal.userId, { skin: request.skin, origin: request.publicOrigin }),
   }));
 
   addRoute(app, api.checkUserSession, { auth: 'anonymous', tags }, async ({ principal, reply }) => {
@@ -84,6 +84,6 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRoutesD
   addRoute(app, api.updateUserInfo, { auth: 'user', tags }, async ({ input, principal, request }) => {
     accounts.assertSelfOrAdmin(principal, input.id);
     await deps.settings.updateInfo(input.id, input.params);
-    return { user: await accounts.sessionUser(input.id, request.skin) };
+    return { user: await accounts.sessionUser(input.id, { skin: request.skin, origin: request.publicOrigin }) };
   });
 }

@@ -93,10 +93,11 @@ export function createAccountsService(deps: { db: Db; sessions: SessionStore; en
     return row ?? null;
   }
 
-  async function sessionUser(userId: number, skin: SkinId) {
+  /** The session user as seen from a skin, with links on the origin the person uses. */
+  async function sessionUser(userId: number, view: { skin: SkinId; origin: string }) {
     const found = await userWithPermissions(db, userId);
     if (!found) throw unauthorized();
-    return toSessionUser(found.user, found.perms, skin, deps.env);
+    return toSessionUser(found.user, found.perms, view.skin, deps.env, view.origin);
   }
 
   async function openSession(exec: Executor, userId: number, remember: boolean, meta: ClientMeta): Promise<NewSession> {

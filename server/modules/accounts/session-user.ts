@@ -5,7 +5,6 @@ import { SKINS, type SkinId } from '../../../common/skins';
 import type { users } from './tables';
 
 export interface EnvSettings {
-  publicUrl: string;
   streamViewerLikeLimit: number;
   ratingThreshold: number;
 }
@@ -15,9 +14,10 @@ export function toSessionUser(
   perms: Permission[],
   skinId: SkinId,
   env: EnvSettings,
+  origin: string,
 ): SessionUser {
   const skin = SKINS[skinId];
-  const base = `${env.publicUrl}${skin.prefix}`;
+  const base = `${origin}${skin.prefix}`;
   return {
     user_id: row.id,
     username: row.username,
@@ -36,8 +36,8 @@ export function toSessionUser(
     account_status: row.accountStatus,
     service: skinId,
     env: {
-      terms_url: `${env.publicUrl}${skin.links.terms}`,
-      privacy_url: `${env.publicUrl}${skin.links.privacy}`,
+      terms_url: `${origin}${skin.links.terms}`,
+      privacy_url: `${origin}${skin.links.privacy}`,
       profile_share_url: `${base}/u/`,
       stream_share_url: `${base}/streams/stream-view?id=`,
       stream_viewer_like_limit: env.streamViewerLikeLimit,

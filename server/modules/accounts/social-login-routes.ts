@@ -26,7 +26,6 @@ export interface SocialLoginRoutesDeps {
   socialLogin: SocialLoginService;
   captcha: Captcha;
   /** Base of the callback URL the providers know; unset → the address the browser used. */
-  publicUrl?: string;
 }
 
 /** Binds a flow to the browser that started it: without it, anyone's callback link would sign a victim into their account. */
@@ -49,7 +48,7 @@ export function registerSocialLoginRoutes(app: FastifyInstance, deps: SocialLogi
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
   const callbackUrl = (request: FastifyRequest, provider: SocialProvider) =>
-    `${deps.publicUrl ?? `${request.protocol}://${request.host}`}${socialCallbackPath(provider)}`;
+    `${request.publicOrigin}${socialCallbackPath(provider)}`;
 
   function assertAllowed(provider: SocialProvider, skin: SkinId) {
     if (provider === 'facebook' && SKINS[skin].flags.facebookMigrated) throw forbidden(MSG.facebookMigrated);
@@ -136,7 +135,7 @@ export function registerSocialLoginRoutes(app: FastifyInstance, deps: SocialLogi
     assertAllowed(provider, skin);
     const { userId, session } = await socialLogin.loginWithTicket(provider, token, clientMeta(request));
     await startSession(request, reply, session);
-    return { user: await accounts.sessionUser(userId, skin) };
+    return { user: await accounts.sessionUser(userId, { skin, origin: request.publicOrigin }) };
   }
 
   addRoute(app, api.userSocialLogin, { auth: 'anonymous', tags }, ({ input, request, reply }) =>
@@ -153,6 +152,6 @@ export function registerSocialLoginRoutes(app: FastifyInstance, deps: SocialLogi
     assertAllowed(input.social_media_type, skin);
     const { userId, session } = await socialLogin.register(input, skin, clientMeta(request));
     await startSession(request, reply, session);
-    return { user_id: userId, user: await accounts.sessionUser(userId, skin) };
+    return { user_id: userId, user: await accounts.sessionUser(userId, { skin, origin: request.publicOrigin }) };
   });
 }

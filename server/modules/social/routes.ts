@@ -21,11 +21,11 @@ export function registerSocialRoutes(app: FastifyInstance, deps: { social: Socia
   );
 
   addRoute(app, api.followers, { auth: 'user', tags }, async ({ input, principal }) =>
-    social.followers(input.user_id ?? principal.userId, input.search_text, input),
+    social.followers(principal.userId, input.user_id ?? principal.userId, input.search_text, input),
   );
 
-  addRoute(app, api.following, { auth: 'user', tags }, async ({ input }) =>
-    social.following(input.id, input.fid, input.search_text, input),
+  addRoute(app, api.following, { auth: 'user', tags }, async ({ input, principal }) =>
+    social.following(principal.userId, input.id, input.fid, input.search_text, input),
   );
 
   addRoute(app, api.searchUser, { auth: 'anonymous', tags }, async ({ input, principal }) =>

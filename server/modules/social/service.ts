@@ -28,15 +28,22 @@ const nameFilter = (searchText: string | undefined) =>
     ? sql`lower(${users.username}) like ${`%${escapeLike(searchText.toLowerCase())}%`}`
     : undefined;
 
-const listedUser = {
+/** Whether `viewerId` follows the user of the row (false for guests). */
+const viewerFollows = (viewerId: number | null) =>
+  viewerId
+    ? sql<boolean>`exists (select 1 from ${follows} as mine where mine.follower_id = ${viewerId} and mine.followee_id = ${users.id})`
+    : sql<boolean>`false`;
+
+const listedUser = (viewerId: number | null) => ({
   user_id: users.id,
   username: users.username,
   avatar: users.avatar,
   country: users.country,
-};
+  am_following: viewerFollows(viewerId),
+});
 
 // City and address are not collected at sign-up; the spec's follower shape carries them.
-const toFollower = (row: { user_id: number; username: string; avatar: string | null; country: string }) => ({
+const toFollower = (row: { user_id: number; username: string; avatar: string | null; country: string; am_following: boolean }) => ({
   ...row,
   city: '',
   address: '',
@@ -74,12 +81,12 @@ export function createSocialService(deps: { db: Db }) {
   }
 
   /** One side of the follow graph of a user: who follows them, or whom they follow; newest first. */
-  async function connections(side: 'followers' | 'following', userId: number, onlyId: number | undefined, searchText: string | undefined, page: Page) {
+  async function connections(side: 'followers' | 'following', viewerId: number, userId: number, onlyId: number | undefined, searchText: string | undefined, page: Page) {
     await requireUser(userId);
     const [self, other] = side === 'followers' ? [follows.followeeId, follows.followerId] : [follows.followerId, follows.followeeId];
     const where = and(eq(self, userId), onlyId ? eq(other, onlyId) : undefined, nameFilter(searchText));
     const [rows, [total]] = await Promise.all([
-      db.select(listedUser).from(follows).innerJoin(users, eq(users.id, other)).where(where)
+      db.select(listedUser(viewerId)).from(follows).innerJoin(users, eq(users.id, other)).where(where)
         .orderBy(desc(follows.createdAt), desc(users.id)).offset(page.offset).limit(page.limit),
       db.select({ n: count() }).from(follows).innerJoin(users, eq(users.id, other)).where(where),
     ]);
@@ -130,13 +137,13 @@ export function createSocialService(deps: { db: Db }) {
       return { notify };
     },
 
-    async followers(userId: number, searchText: string | undefined, page: Page) {
-      const { rows, total } = await connections('followers', userId, undefined, searchText, page);
+    async followers(viewerId: number, userId: number, searchText: string | undefined, page: Page) {
+      const { rows, total } = await connections('followers', viewerId, userId, undefined, searchText, page);
       return { followers: rows, total };
     },
 
-    async following(userId: number, onlyId: number | undefined, searchText: string | undefined, page: Page) {
-      const { rows, total } = await connections('following', userId, onlyId, searchText, page);
+    async following(viewerId: number, userId: number, onlyId: number | undefined, searchText: string | undefined, page: Page) {
+      const { rows, total } = await connections('following', viewerId, userId, onlyId, searchText, page);
       return { following: rows, total };
     },
 
@@ -155,9 +162,7 @@ export function createSocialService(deps: { db: Db }) {
         user_id: users.id,
         avatar: users.avatar,
         username: users.username,
-        am_following: viewerId
-          ? sql<boolean>`exists (select 1 from ${follows} where ${follows.followerId} = ${viewerId} and ${follows.followeeId} = ${users.id})`
-          : sql<boolean>`false`,
+        am_following: viewerFollows(viewerId),
       };
       const cappedCount = async (where: SQL | undefined, cap: number) => {
         const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(sql`(${db.select({ one: sql`1` }).from(users).where(where).limit(cap)}) as capped`);

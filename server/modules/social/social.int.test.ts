@@ -78,7 +78,10 @@ describe('follow', () => {
     const all = await viewer.get('/api/user/followers', { user_id: star.id });
     expect(all.body.total).toBe(4);
     expect((all.body.followers as Array<{ username: string }>).map((f) => f.username)[0]).toBe(fans[3]!.username);
-    expect(all.body.followers).toContainEqual(expect.objectContaining({ user_id: fans[0]!.id, city: '', address: '', country: 'US' }));
+    expect(all.body.followers).toContainEqual(expect.objectContaining({ user_id: fans[0]!.id, city: '', address: '', country: 'US', am_following: false }));
+    await viewer.post('/api/user/toggle-following', { id: fans[0]!.id, isFollowing: true });
+    const afterFollowBack = await viewer.get('/api/user/followers', { user_id: star.id });
+    expect(afterFollowBack.body.followers).toContainEqual(expect.objectContaining({ user_id: fans[0]!.id, am_following: true }));
 
     const mine = await viewer.get('/api/user/followers');
     expect(mine.body.total).toBe(4);
