@@ -81,6 +81,21 @@ export const MSG = {
   cannotFollowSelf: 'You cannot follow yourself.',
   notifyNeedsFollow: 'Follow this user first to turn on notifications.',
   userNotFound: 'This user does not exist.',
+
+  // Live streaming (part 1 §2, §4, §5; part 2 §8)
+  updateBroadcastInfoFirst: 'Please update the broadcast info first.',
+  titleRequired: 'Title is required',
+  titleTooShort: 'Title must have at least 2 letters.',
+  streamNotAvailable: 'This stream is not available',
+  streamDisconnected: 'You have been disconnected from the stream',
+  noStreamsInChannel: 'No streams found in this channel',
+  streamFollowersOnly: 'This stream is for followers of the broadcaster.',
+  streamSubscribersOnly: 'This stream is for subscribers of the broadcaster.',
+  streamPrivate: 'This stream is private.',
+  streamAdultOnly: 'This stream is for adults only.',
+  streamBlocked: 'You have been blocked from this stream.',
+  ratingNotAllowed: 'You are not allowed to stream with this rating.',
+  cannotGoLive: 'Your account is not allowed to go live.',
 } as const;
 
 /** Fills `{name}` placeholders: fill(MSG.searchMin, { n: 3 }). */

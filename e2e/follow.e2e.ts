@@ -18,6 +18,7 @@ async function clickAndWait(page: Page, target: ReturnType<Page['getByRole']>, p
 }
 
 let broadcasterPath = '';
+let viewer1Path = '';
 
 describe('follow', () => {
   it('finds a broadcaster, follows them, turns the bell off and on, and keeps it after a reload', async () => {
@@ -59,6 +60,9 @@ describe('follow', () => {
     await statButton(page, 'Followers').click();
     const dialog = page.getByRole('dialog', { name: 'Followers (1)' });
     await dialog.getByRole('article', { name: 'viewer1' }).waitFor();
+    // No Follow button on yourself.
+    expect(await dialog.getByRole('article', { name: 'viewer1' }).getByRole('button').count()).toBe(0);
+    viewer1Path = (await dialog.getByRole('article', { name: 'viewer1' }).getByRole('link').getAttribute('href')) ?? '';
     await dialog.getByLabel('Search followers').fill('nobody-like-this');
     await dialog.getByText(MSG.noFollowers).waitFor();
     await screenshot(page, 'profile-followers');
@@ -101,6 +105,35 @@ describe('follow', () => {
 
     await page.goto(`/user/notifications/email?id=${id}&token=not-a-real-token`);
     await page.getByRole('heading', { name: 'This link is not valid' }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("shows the viewer's own follow state on the tiles of another user's lists", async () => {
+    const { page, context, errors } = await openAppPage();
+    await signInAt(page, 'viewer2', viewer1Path);
+    await page.getByRole('heading', { name: '@viewer1' }).waitFor();
+
+    await statButton(page, 'Following').click();
+    let dialog = page.getByRole('dialog', { name: 'Following (1)' });
+    const broadcaster = dialog.getByRole('article', { name: 'broadcaster1', exact: true });
+    await clickAndWait(page, broadcaster.getByRole('button', { name: 'Follow', exact: true }), '/api/user/toggle-following');
+    await broadcaster.getByRole('button', { name: 'Following', exact: true }).waitFor();
+
+    // After a reload the state comes from the server, not from the click.
+    await page.reload();
+    await statButton(page, 'Following').click();
+    dialog = page.getByRole('dialog', { name: 'Following (1)' });
+    await dialog.getByRole('article', { name: 'broadcaster1', exact: true }).getByRole('button', { name: 'Following', exact: true }).waitFor();
+    await page.keyboard.press('Escape');
+
+    await page.goto(broadcasterPath);
+    await statButton(page, 'Followers').click();
+    dialog = page.getByRole('dialog', { name: 'Followers (2)' });
+    await dialog.getByRole('article', { name: 'viewer1' }).getByRole('button', { name: 'Follow', exact: true }).waitFor();
+    await dialog.getByRole('article', { name: 'viewer2' }).waitFor();
+    expect(await dialog.getByRole('article', { name: 'viewer2' }).getByRole('button').count()).toBe(0);
+    await screenshot(page, 'profile-followers-follow-state');
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -1,10 +1,32 @@
-/** Journey: account settings saved (only changes sent), notifications kept, the 18+ switch only where the skin allows it. */
+/**
+ * Journey: account settings saved (only changes sent), notifications kept, the 18+ switch only where
+ * the skin allows it and the landing it gives a login; toasts clear of the Create button.
+ */
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { MSG } from '../common/messages';
-import { signInAt } from './support/app';
+import { DEMO_PASSWORD, logIn, signInAt, userMenu } from './support/app';
 import { screenshot, useAppInBrowser } from './support/browser';
 
 const openAppPage = useAppInBrowser();
+
+/** The toast saying `text` and the floating Create button do not cover each other. */
+async function expectToastClearOfCreateButton(page: Page, text: string): Promise<void> {
+  const toast = page.getByRole('listitem').filter({ hasText: text }).first();
+  await toast.waitFor();
+  const [t, f] = await Promise.all([toast.boundingBox(), page.getByRole('button', { name: 'Create', exact: true }).boundingBox()]);
+  if (!t || !f) throw new Error('the toast or the Create button is not on screen');
+  const apart = t.y + t.height <= f.y || f.y + f.height <= t.y || t.x + t.width <= f.x || f.x + f.width <= t.x;
+  expect(apart, `toast ${JSON.stringify(t)} over Create ${JSON.stringify(f)}`).toBe(true);
+}
+
+/** The link of the base channel named Women. */
+async function womenChannelLink(page: Page): Promise<string> {
+  const { channels } = (await (await page.request.get('/api/channel/base-group')).json()) as { channels: Array<{ name: string; link: string }> };
+  const women = channels.find((c) => c.name === 'Women');
+  if (!women) throw new Error('the base group has no Women channel');
+  return women.link;
+}
 
 /** A 4×4 red PNG. */
 const TINY_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAEElEQVR4nGP4z8AARwzEcQCukw/x0F8jngAAAABJRU5ErkJggg==';
@@ -33,6 +55,8 @@ describe('settings', () => {
     });
     expect(Object.keys(((await sent).postDataJSON() as { params: object }).params).sort()).toEqual(['description', 'name', 'prefix']);
     await page.getByText(MSG.settingsUpdated).first().waitFor();
+    await expectToastClearOfCreateButton(page, MSG.settingsUpdated);
+    await screenshot(page, 'settings-toast');
     expect(await save.isDisabled()).toBe(true);
 
     // A full name, once given, cannot be emptied.
@@ -70,7 +94,18 @@ describe('settings', () => {
     await context.close();
   });
 
-  it('offers the 18+ switch in the adult skin and signs out a user who declines the terms', async () => {
+  it('keeps a toast clear of the Create button on a phone', async () => {
+    const { page, context, errors } = await openAppPage({ width: 390, height: 844 });
+    await signInAt(page, 'viewer2', '/user/settings');
+    const chat = page.getByRole('switch', { name: 'Chat' });
+    await chat.click();
+    await expectToastClearOfCreateButton(page, MSG.settingsUpdated);
+    await screenshot(page, 'settings-toast-narrow');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('offers the 18+ switch in the adult skin, lands a login on Women with it, and signs out a user who declines the terms', async () => {
     const { page, context } = await openAppPage();
     await signInAt(page, 'viewer4', '/afterdark/user/settings');
     const adult = page.getByRole('switch', { name: 'Show 18+ streams' });
@@ -82,6 +117,15 @@ describe('settings', () => {
     expect((await sent).postDataJSON()).toMatchObject({ params: { stream_show_18plus: true } });
     await page.getByText(MSG.settingsUpdated).first().waitFor();
 
+    // With 18+ streams on, a login goes to the Women channel (spec part 1 §2 Login).
+    await userMenu(page, 'viewer4').click();
+    await page.getByRole('menuitem', { name: 'Sign Out' }).click();
+    await page.waitForURL('**/afterdark/user/login');
+    const women = await womenChannelLink(page);
+    await logIn(page, 'viewer4', DEMO_PASSWORD);
+    await page.waitForURL((url) => url.pathname + url.search === `/afterdark${women}`);
+
+    await page.goto('/afterdark/user/settings');
     await page.getByRole('switch', { name: 'I accept the Terms of Service' }).click();
     await page.getByText('Saving without accepting the terms signs you out.').waitFor();
     await page.getByRole('button', { name: 'Save Changes' }).click();

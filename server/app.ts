@@ -31,6 +31,13 @@ import multipart from '@fastify/multipart';
 import { createAccountsService } from './modules/accounts/service';
 import { registerChannelRoutes } from './modules/channels/routes';
 import { registerSocialRoutes } from './modules/social/routes';
+import { createBroadcastHooks } from './modules/streams/broadcast-hooks';
+import { createStreamListing } from './modules/streams/listing';
+import { createMediaControl } from './modules/streams/media-control';
+import { createStreamModeration } from './modules/streams/moderation';
+import { registerStreamRoutes } from './modules/streams/routes';
+import { createStreamsService } from './modules/streams/service';
+import { createMediaServer, type MediaServer } from './platform/media/media-server';
 import { createSocialService } from './modules/social/service';
 import { createChannelsService } from './modules/channels/service';
 import { registerSystemRoutes } from './modules/system/routes';
@@ -114,7 +121,36 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
   registerChannelRoutes(app, { channels });
   const socialLogin = createSocialLoginService({ db, accounts, sessions, providers: createSocialProviders(config.oauth) });
   registerSocialLoginRoutes(app, { db, sessions, accounts, socialLogin, captcha });
-  registerSocialRoutes(app, { social: createSocialService({ db }) });
+  const social = createSocialService({ db });
+  registerSocialRoutes(app, { social });
+
+  // The media server needs the streams module's hooks and the module needs media control: the
+  // control reads `media` lazily, once it exists.
+  const mediaIsLocal = config.role === 'all' || config.role === 'media';
+  const mediaControl = createMediaControl(() => media, resources.bus, mediaIsLocal);
+  const streams = createStreamsService({ db, accounts, social, media: mediaControl });
+  const broadcastHooks = createBroadcastHooks({ db, accounts, streams });
+  const media = createMediaServer({
+    config,
+    files: resources.files,
+    hooks: broadcastHooks,
+    log: app.log,
+    secret: await loadSecret(db, 'playback'),
+    graceMs: config.rtmpGraceMs,
+  });
+  media.registerRoutes(app, broadcastHooks.locatePlaylist);
+  registerStreamRoutes(app, {
+    streams,
+    listing: createStreamListing({ db, accounts, social }),
+    moderation: createStreamModeration({ db, accounts, media: mediaControl }),
+    channels,
+    accounts,
+    likeLimit: config.streamViewerLikeLimit,
+    rtmpUrl: (request) => config.rtmpPublicUrl ?? `rtmp://${request.hostname}:${media.ingest.port || config.rtmpPort}/live`,
+  });
+  await mediaControl.listen();
+  // Stop the media first: ending live sessions still writes to the database.
+  app.addHook('onClose', async () => media.stop());
 
   installNotFound(app, await installWebApp(app, config.webDist));
 
@@ -125,12 +161,14 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
       { name: 'purge-throttle-events', everyMs: 15 * 60_000, run: throttle.purgeOld },
       { name: 'purge-spent-captchas', everyMs: 15 * 60_000, run: captcha.purgeSpent },
       { name: 'purge-social-sign-ins', everyMs: 15 * 60_000, run: socialLogin.purgeExpired },
+      // Keys allowed to publish, for the ingest's synchronous check: permissions change on other instances too.
+      ...(mediaIsLocal ? [{ name: 'refresh-broadcast-keys', everyMs: 10_000, run: broadcastHooks.refreshKeys }] : []),
     ],
     app.log,
   );
   app.addHook('onClose', async () => stopJobs());
 
-  app.decorate('services', { accounts, system, channels, settings });
+  app.decorate('services', { accounts, system, channels, settings, streams, broadcastHooks, media });
   return app;
 }
 
@@ -141,6 +179,9 @@ declare module 'fastify' {
       system: ReturnType<typeof createSystemService>;
       channels: ReturnType<typeof createChannelsService>;
       settings: ReturnType<typeof createSettingsService>;
+      streams: ReturnType<typeof createStreamsService>;
+      broadcastHooks: ReturnType<typeof createBroadcastHooks>;
+      media: MediaServer;
     };
   }
 }

@@ -14,6 +14,8 @@ const envSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   RTMP_PORT: z.coerce.number().int().min(0).max(65535).default(1935),
+  /** How long a dropped encoder may take to reconnect and continue the same broadcast. */
+  RTMP_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(15_000),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.url().optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
@@ -85,6 +87,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: c.HOST,
     port: c.PORT,
     rtmpPort: c.RTMP_PORT,
+    rtmpGraceMs: c.RTMP_GRACE_MS,
     dataDir,
     database: c.DATABASE_URL
       ? ({ kind: 'postgres', url: c.DATABASE_URL, poolSize: c.DATABASE_POOL_SIZE } as const)

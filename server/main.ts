@@ -41,6 +41,11 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
+  if (config.role === 'all' || config.role === 'media') {
+    await app.services.broadcastHooks.refreshKeys();
+    await app.services.media.start();
+    console.log(`RTMP ingest on rtmp://localhost:${app.services.media.ingest.port}/live (stream key from the dashboard)`);
+  }
   console.log(`Limelight is running on http://localhost:${config.port} (API docs at /api/docs)`);
 }
 

@@ -5,6 +5,7 @@ export * as recovery from './recovery';
 export * as settings from './settings';
 export * as social from './social';
 export * as socialLogin from './social-login';
+export * as streams from './streams';
 export * as system from './system';
 export * as tracking from './tracking';
 export * from './define';

@@ -37,6 +37,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     CAPTCHA: 'off',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     SEED_DEMO: 'off',
+    RTMP_PORT: '0',
     WEB_DIST: `${fresh.dataDir}/no-web-build`,
     ...(fresh.target.kind === 'postgres' ? { DATABASE_URL: fresh.target.url } : {}),
     ...env,

@@ -11,14 +11,15 @@ import { seedDemoData } from '../../scripts/demo-data';
 const WEB_DIST = fileURLToPath(new URL('../../dist/web', import.meta.url));
 
 export async function startTestServer(
-  options: { captcha?: boolean; env?: Record<string, string> } = {},
-): Promise<{ url: string; close(): Promise<void> }> {
+  options: { captcha?: boolean; env?: Record<string, string>; media?: boolean } = {},
+): Promise<{ url: string; rtmpUrl: string | null; close(): Promise<void> }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'll-e2e-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
     HOST: '127.0.0.1',
     PORT: '0',
     CAPTCHA: options.captcha ? 'altcha' : 'off',
+    RTMP_PORT: '0',
     LOG_LEVEL: 'warn',
     WEB_DIST,
     ...options.env,
@@ -27,10 +28,15 @@ export async function startTestServer(
   const app = await buildApp(resources);
   await seedDemoData({ db: resources.database.db, ...app.services });
   await app.listen({ host: '127.0.0.1', port: 0 });
+  if (options.media) {
+    await app.services.broadcastHooks.refreshKeys();
+    await app.services.media.start();
+  }
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('server has no TCP address');
   return {
     url: `http://127.0.0.1:${address.port}`,
+    rtmpUrl: options.media ? `rtmp://127.0.0.1:${app.services.media.ingest.port}/live` : null,
     async close() {
       await app.close();
       await resources.close();

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { MSG } from '../../common/messages';
 import { ApiError } from './client';
-import { failureMessage, schemaErrors } from './field-errors';
+import { failureMessage, formRefusal, schemaErrors } from './field-errors';
 
 describe('schemaErrors', () => {
   const schema = z.object({ id: z.number(), params: z.object({ email: z.string().min(1, 'Email is required'), name: z.string() }) });
@@ -21,5 +21,20 @@ describe('failureMessage', () => {
     expect(failureMessage(new ApiError({ status: 429, response: 'throttled', message: MSG.recoveryTooManyRequests }))).toBe(MSG.recoveryTooManyRequests);
     expect(failureMessage(new ApiError({ status: 500, response: 'internal', message: 'stack trace' }))).toBe(MSG.internal);
     expect(failureMessage(new Error('boom'))).toBe(MSG.internal);
+  });
+});
+
+describe('formRefusal', () => {
+  const fields = new Set(['username', 'email']);
+
+  it("shows the server's messages for the form's own fields under them", () => {
+    const error = new ApiError({ status: 400, response: 'validation', message: 'Invalid', errors: { username: 'Taken', service: 'Unknown skin' } });
+    expect(formRefusal(error, fields)).toEqual({ fields: { username: 'Taken' }, message: null });
+  });
+
+  it('says it above the form when no field of the form is named', () => {
+    const error = new ApiError({ status: 409, response: 'conflict', message: 'Try another ticket', field: 'social_media_token' });
+    expect(formRefusal(error, fields)).toEqual({ fields: {}, message: 'Try another ticket' });
+    expect(formRefusal(new Error('boom'), fields)).toEqual({ fields: {}, message: MSG.internal });
   });
 });

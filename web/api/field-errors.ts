@@ -33,6 +33,21 @@ export function hasErrors(errors: FieldErrors): boolean {
   return Object.values(errors).some(Boolean);
 }
 
+/** What a form shows for a refused call: messages under its fields, or one above the form. */
+export interface Refusal {
+  fields: FieldErrors;
+  message: string | null;
+}
+
+/**
+ * The refusal of a form whose fields are `formFields`: the server's messages for those fields, or,
+ * when none of them is named, the failure message above the form.
+ */
+export function formRefusal(error: unknown, formFields: ReadonlySet<string>): Refusal {
+  const fields = Object.fromEntries(Object.entries(serverFieldErrors(error)).filter(([field]) => formFields.has(field)));
+  return hasErrors(fields) ? { fields, message: null } : { fields: {}, message: failureMessage(error) };
+}
+
 /** The text to show for a failed call: the server's words for a 4xx answer, a generic apology otherwise. */
 export function failureMessage(error: unknown): string {
   return error instanceof ApiError && error.status >= 400 && error.status < 500 ? error.message : MSG.internal;

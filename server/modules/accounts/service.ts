@@ -1,12 +1,12 @@
 /** Accounts: registration, credentials, permissions, interests, terms. The only writer of its tables. */
 import { randomBytes } from 'node:crypto';
-import { asc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { registerInput } from '../../../common/api/accounts';
 import { LOGIN_THROTTLE } from '../../../common/constants';
 import { MSG } from '../../../common/messages';
-import { DEFAULT_PERMISSIONS, isPermission, type Permission, type Role } from '../../../common/permissions';
-import { birthdayToIso } from '../../../common/rules/birthday';
+import { canGoLive, DEFAULT_PERMISSIONS, isPermission, type Permission, type Role } from '../../../common/permissions';
+import { ageOn, birthdayToIso, calendarDateOf } from '../../../common/rules/birthday';
 import type { SkinId } from '../../../common/skins';
 import { sqlState, UNIQUE_VIOLATION, type Db, type Executor } from '../../platform/db/client';
 import type { Principal } from '../../platform/http/auth';
@@ -202,6 +202,58 @@ export function createAccountsService(deps: { db: Db; sessions: SessionStore; en
         if (unique.length < 3) throw badRequest(MSG.interestsMin, 'interest_ids');
         await tx.delete(userInterests).where(eq(userInterests.userId, userId));
         await tx.insert(userInterests).values(unique.map((interestId) => ({ userId, interestId })));
+      });
+    },
+
+    /** Active accounts that may go live, by broadcast key (the RTMP ingest's key cache). */
+    async publishers(): Promise<Array<{ userId: number; broadcastKey: string }>> {
+      const rows = await db
+        .select({ userId: users.id, broadcastKey: users.broadcastKey, perms: sql<string[]>`array_agg(${userPermissions.perm})` })
+        .from(users)
+        .innerJoin(userPermissions, eq(userPermissions.userId, users.id))
+        .where(eq(users.accountStatus, 'active'))
+        .groupBy(users.id);
+      return rows.filter((r) => canGoLive(r.perms)).map(({ userId, broadcastKey }) => ({ userId, broadcastKey }));
+    },
+
+    /** The active account a broadcast key belongs to, with its permissions; null when none. */
+    async publisherByKey(broadcastKey: string) {
+      const [row] = await db.select({ id: users.id }).from(users).where(eq(users.broadcastKey, broadcastKey));
+      const found = row ? await userWithPermissions(db, row.id) : null;
+      return found && found.user.accountStatus === 'active' ? found : null;
+    },
+
+    /** Whole years of age today (null without a birthday). */
+    async ageOf(userId: number): Promise<number | null> {
+      const [row] = await db.select({ birthday: users.birthday }).from(users).where(eq(users.id, userId));
+      if (!row?.birthday) return null;
+      const [year, month, day] = row.birthday.split('-').map(Number);
+      return ageOn({ year: year!, month: month!, day: day! }, calendarDateOf(new Date()));
+    },
+
+    /** Ids of active users whose name contains the text (stream search by broadcaster). */
+    async userIdsNamed(text: string, limit: number): Promise<number[]> {
+      const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const rows = await db.select({ id: users.id }).from(users)
+        .where(and(eq(users.accountStatus, 'active'), sql`lower(${users.username}) like ${pattern}`)).limit(limit);
+      return rows.map((r) => r.id);
+    },
+
+    /** Public facts about users, for listings of other modules. */
+    async publicUsers(userIds: number[]) {
+      if (userIds.length === 0) return new Map<number, { username: string; fullname: string; avatar: string | null }>();
+      const rows = await db
+        .select({ id: users.id, username: users.username, fullname: users.fullname, avatar: users.avatar })
+        .from(users)
+        .where(inArray(users.id, [...new Set(userIds)]));
+      return new Map(rows.map((r) => [r.id, { username: r.username, fullname: r.fullname, avatar: r.avatar }]));
+    },
+
+    /** A moderator's Suspend User: the account can no longer sign in, and its sessions end. */
+    async suspend(userId: number) {
+      await db.transaction(async (tx) => {
+        await tx.update(users).set({ accountStatus: 'suspended' }).where(eq(users.id, userId));
+        await sessions.destroyAllForUser(tx, userId);
       });
     },
 

@@ -1,5 +1,5 @@
 /** Channels: the base channels of the channel selector. Stream listings arrive with live streaming. */
-import { asc } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { SKINS, type SkinId } from '../../../common/skins';
 import type { Db } from '../../platform/db/client';
 import { channels } from './tables';
@@ -23,6 +23,12 @@ export function createChannelsService(deps: { db: Db }) {
         .insert(channels)
         .values(BASE_CHANNELS.map((c, i) => ({ ...c, sortOrder: i })))
         .onConflictDoNothing();
+    },
+
+    /** A channel's listing rule, or null for an unknown id. */
+    async find(id: number) {
+      const [row] = await db.select({ selector: channels.selector, rating: channels.rating, name: channels.name }).from(channels).where(eq(channels.id, id));
+      return row ?? null;
     },
 
     /** What the selector shows: Following only when signed in, 18+ only where the skin shows adult content. */

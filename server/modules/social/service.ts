@@ -94,6 +94,18 @@ export function createSocialService(deps: { db: Db }) {
   }
 
   return {
+    /** Whether the viewer follows the user, and with the bell on. */
+    async relation(viewerId: number | null, userId: number) {
+      const state = await followState(viewerId, userId);
+      return { isFollowing: state.am_following, notify: state.following_notify };
+    },
+
+    /** Everyone the user follows (the Following channel). */
+    async followeeIds(userId: number): Promise<number[]> {
+      const rows = await db.select({ id: follows.followeeId }).from(follows).where(eq(follows.followerId, userId));
+      return rows.map((r) => r.id);
+    },
+
     async profile(userId: number, viewerId: number | null): Promise<PublicProfile> {
       const user = await requireUser(userId);
       return {

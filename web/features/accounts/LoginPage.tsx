@@ -1,29 +1,31 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { FormEvent } from 'react';
-import { Link, Navigate, useSearchParams } from 'react-router';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { accounts } from '../../../common/api';
-import { DEFAULT_LOGIN_REDIRECT } from '../../../common/constants';
 import { MSG } from '../../../common/messages';
 import { safeRedirect, useSkin, useSkinPath } from '../../app/skin';
 import { isApiError } from '../../api/client';
-import { hasErrors, schemaErrors, serverFieldErrors } from '../../api/field-errors';
-import type { FieldErrors } from '../../api/field-errors';
+import { schemaErrors, serverFieldErrors } from '../../api/field-errors';
+import type { Refusal } from '../../api/field-errors';
+import { useFormState } from '../../api/use-form-state';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { Checkbox } from '../../ui/Checkbox';
 import { PasswordField } from '../../ui/PasswordField';
-import { TextField } from '../../ui/TextField';
 import { useToast } from '../../ui/Toast';
 import { useLogin, useSession } from './api';
 import { AuthCard } from './AuthCard';
+import { SignInNameField } from './CredentialFields';
 import form from './form.module.css';
+import { useLoginLanding } from './login-landing';
+import type { LoginLanding } from './login-landing';
 import { SocialLoginFlow } from './social/SocialLoginFlow';
 import { readSocialTicket, socialErrorText } from './social/social-ticket';
 import { SocialSignIn } from './SocialSignIn';
-import { useCaptcha } from './use-captcha';
+import { useCaptchaSubmit } from './use-captcha';
 
 /** 401 and 429 carry a message meant for the user; anything else gets the spec's generic text. */
-function loginFailure(error: unknown): { fields: FieldErrors; message: string | null } {
+function loginFailure(error: unknown): Refusal {
   if (isApiError(error, 401) || isApiError(error, 429)) return { fields: {}, message: error.message };
   if (isApiError(error, 400)) {
     const fields = serverFieldErrors(error);
@@ -35,93 +37,79 @@ function loginFailure(error: unknown): { fields: FieldErrors; message: string | 
 
 /** /user/login, and the landing of social callbacks (?social=<ticket>&type=<provider> or ?social_error=<code>). */
 export function LoginPage() {
-  const skinPath = useSkinPath();
-  const [params] = useSearchParams();
-  const ticket = readSocialTicket(params);
+  const [params, setParams] = useSearchParams();
+  // Read once: the ticket is a credential, so it leaves the address bar (and the history entry) at once.
+  const [ticket] = useState(() => readSocialTicket(params));
   const [socialFailure, setSocialFailure] = useState(() => socialErrorText(params.get('social_error')));
-  const destination = safeRedirect(params.get('redirect')) ?? skinPath(DEFAULT_LOGIN_REDIRECT);
-  if (ticket && socialFailure === null) return <SocialLoginFlow ticket={ticket} destination={destination} onFailed={setSocialFailure} />;
-  return <LoginForm destination={destination} notice={socialFailure} />;
+  const landing = useLoginLanding(safeRedirect(params.get('redirect')));
+
+  const carriesTicket = params.has('social');
+  useEffect(() => {
+    if (!carriesTicket) return;
+    setParams(
+      (q) => {
+        q.delete('social');
+        q.delete('type');
+        return q;
+      },
+      { replace: true },
+    );
+  }, [carriesTicket, setParams]);
+
+  if (ticket && socialFailure === null) return <SocialLoginFlow ticket={ticket} landing={landing} onFailed={setSocialFailure} />;
+  return <LoginForm landing={landing} notice={socialFailure} />;
 }
 
-function LoginForm({ destination, notice }: { destination: string; notice: string | null }) {
+function LoginForm({ landing, notice }: { landing: LoginLanding; notice: string | null }) {
   const skin = useSkin();
   const skinPath = useSkinPath();
+  const navigate = useNavigate();
   const session = useSession();
-  const login = useLogin();
-  const captcha = useCaptcha();
   const toast = useToast();
-  const [values, setValues] = useState({ username: '', password: '', rememberMe: true });
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [message, setMessage] = useState<string | null>(notice);
+  const state = useFormState({ username: '', password: '', rememberMe: true }, notice);
+  const { values, errors, field } = state;
+  const login = useLogin();
+  const submit = useCaptchaSubmit(login, state);
 
-  if (session.isLoggedIn) return <Navigate to={destination} replace />;
+  // Already signed in when the page opened; a login made here goes on once its landing is known.
+  if (session.isLoggedIn && login.isIdle) return <Navigate to={landing.fallback} replace />;
 
-  const set = (field: 'username' | 'password') => (value: string) => {
-    setValues((v) => ({ ...v, [field]: value }));
-    setErrors((e) => ({ ...e, [field]: undefined }));
-  };
-
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    setMessage(null);
     const input = { username: values.username.trim(), password: values.password.trim(), rememberMe: values.rememberMe, service: skin.id };
-    const problems = schemaErrors(accounts.login.input, input);
-    setErrors(problems);
-    if (hasErrors(problems)) return;
-
-    const solved = await captcha.solve();
-    if (!solved.ok) {
-      setMessage(captcha.failureMessage);
-      return;
-    }
-    login.mutate(
-      { ...input, ...solved.fields },
-      {
-        onSuccess: (out) => toast({ title: `Welcome back, ${out.user.username}!`, tone: 'success' }),
-        onError: (error) => {
-          const failure = loginFailure(error);
-          setErrors(failure.fields);
-          setMessage(failure.message);
-        },
-        onSettled: () => captcha.reset(),
+    void submit.send(input, schemaErrors(accounts.login.input, input), {
+      onSuccess: (out) => {
+        toast({ title: `Welcome back, ${out.user.username}!`, tone: 'success' });
+        void landing.afterLogin(out.user.user_id).then((to) => navigate(to, { replace: true }));
       },
-    );
+      refusal: loginFailure,
+    });
   };
 
   return (
     <AuthCard title="Log In" subtitle={MSG.tagline}>
-      <form className={form.form} onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Log In">
-        <Alert>{message}</Alert>
-        <TextField
-          label="Username or Email"
-          name="username"
-          autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
-          value={values.username}
-          onChange={(e) => set('username')(e.target.value)}
-          error={errors.username}
-          autoFocus
-        />
+      <form className={form.form} onSubmit={onSubmit} noValidate aria-label="Log In">
+        <Alert>{state.message}</Alert>
+        <SignInNameField value={values.username} onChange={field('username')} error={errors.username} />
         <PasswordField
           label="Password"
           name="password"
           autoComplete="current-password"
           value={values.password}
-          onChange={(e) => set('password')(e.target.value)}
+          onChange={(e) => field('password')(e.target.value)}
           error={errors.password}
         />
         <div className={form.between}>
-          <Checkbox checked={values.rememberMe} onChange={(e) => setValues((v) => ({ ...v, rememberMe: e.target.checked }))}>
+          <Checkbox checked={values.rememberMe} onChange={(e) => field('rememberMe')(e.target.checked)}>
             Remember me
           </Checkbox>
           <Link to={skinPath('/user/forgot-password')} className={form.link}>
             Forgot password?
           </Link>
         </div>
-        {captcha.element}
-        <Button type="submit" size="lg" block loading={captcha.verifying || login.isPending} disabled={!captcha.ready}>
+        {submit.element}
+        {/* Busy until the page it lands on is known. */}
+        <Button type="submit" size="lg" block loading={submit.loading || login.isSuccess} disabled={submit.disabled}>
           Log In
         </Button>
         <p className={form.switch}>

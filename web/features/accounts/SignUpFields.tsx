@@ -1,6 +1,7 @@
-/** Fields that sign-up and the social sign-up completion share. */
+/** Fields that sign-up, the social sign-up completion and the settings share. */
 import type { SelectHTMLAttributes } from 'react';
 import { Link } from 'react-router';
+import { SALUTATIONS } from '../../../common/api/accounts';
 import { useSkin } from '../../app/skin';
 import { Checkbox } from '../../ui/Checkbox';
 import { Select } from '../../ui/Select';
@@ -43,4 +44,21 @@ export function TermsCheckbox({ checked, onChange, error }: { checked: boolean; 
       </Link>
     </Checkbox>
   );
+}
+
+export type Salutation = (typeof SALUTATIONS)[number];
+
+interface SalutationSelectProps {
+  label: string;
+  placeholder: string;
+  /** The order the screen lists them in. */
+  order?: readonly Salutation[];
+  value: Salutation | '';
+  onChange: (value: Salutation | '') => void;
+  error?: string | undefined;
+}
+
+export function SalutationSelect({ order = SALUTATIONS, onChange, ...rest }: SalutationSelectProps) {
+  const options = order.map((s) => ({ value: s, label: s.charAt(0) + s.slice(1).toLowerCase() }));
+  return <Select options={options} onChange={(e) => onChange(e.target.value as Salutation | '')} {...rest} />;
 }

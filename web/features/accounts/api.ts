@@ -1,8 +1,9 @@
 /** Accounts server state: the session user, its watch, login / sign-up / logout and interests. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
 import { accounts, socialLogin } from '../../../common/api';
-import type { CallInput } from '../../../common/api';
+import type { CallDef, CallInput } from '../../../common/api';
 import type { SessionUser } from '../../../common/api/accounts';
 import { LOGGED_IN_MIN_USER_ID, SESSION_CHECK_INTERVAL_MS } from '../../../common/constants';
 import { call, isApiError, resetCsrfToken } from '../../api/client';
@@ -79,37 +80,30 @@ function signedOut(queryClient: QueryClient): void {
   });
 }
 
-export function useLogin() {
+/** A call whose answer is a new session: the cached user is replaced and the event tracked. */
+function useSignInCall<C extends CallDef & { output: z.ZodType<{ user: SessionUser }> }>(def: C, action: 'user_login' | 'user_registered') {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: CallInput<typeof accounts.login>) => call(accounts.login, input),
-    onSuccess: (out) => signedIn(queryClient, out.user, 'user_login'),
+    mutationFn: (input: CallInput<C>) => call(def, input),
+    onSuccess: (out) => signedIn(queryClient, out.user, action),
   });
 }
 
+export function useLogin() {
+  return useSignInCall(accounts.login, 'user_login');
+}
+
 export function useRegister() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (input: CallInput<typeof accounts.register>) => call(accounts.register, input),
-    onSuccess: (out) => signedIn(queryClient, out.user, 'user_registered'),
-  });
+  return useSignInCall(accounts.register, 'user_registered');
 }
 
 /** Finishes a social sign-in with the callback's ticket; a new identity answers 409 (see SOCIAL_CODES). */
 export function useSocialLogin() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (input: CallInput<typeof socialLogin.userSocialLogin>) => call(socialLogin.userSocialLogin, input),
-    onSuccess: (out) => signedIn(queryClient, out.user, 'user_login'),
-  });
+  return useSignInCall(socialLogin.userSocialLogin, 'user_login');
 }
 
 export function useSocialRegister() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (input: CallInput<typeof socialLogin.socialRegister>) => call(socialLogin.socialRegister, input),
-    onSuccess: (out) => signedIn(queryClient, out.user, 'user_registered'),
-  });
+  return useSignInCall(socialLogin.socialRegister, 'user_registered');
 }
 
 export function useLogout() {

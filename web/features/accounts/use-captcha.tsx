@@ -1,14 +1,18 @@
+import type { UseMutationResult } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { MSG } from '../../../common/messages';
+import { hasErrors } from '../../api/field-errors';
+import type { FieldErrors, Refusal } from '../../api/field-errors';
 import { useAppConfig } from '../system/api';
 import { Captcha } from './Captcha';
 import type { CaptchaHandle } from './Captcha';
 
 /** What a form sends for the captcha: `{ altcha }` when it is on, nothing when it is off. */
-export type CaptchaOutcome = { ok: true; fields: { altcha?: string } } | { ok: false };
+type CaptchaFields = { altcha?: string };
+type CaptchaOutcome = { ok: true; fields: CaptchaFields } | { ok: false };
 
 /** The captcha of a form, present only when the installation turned it on (GET /api/meta/app-config). */
-export function useCaptcha() {
+function useCaptcha() {
   const config = useAppConfig();
   const enabled = config.data?.captcha ?? false;
   const handle = useRef<CaptchaHandle>(null);
@@ -39,5 +43,46 @@ export function useCaptcha() {
     /** Every payload is single-use: call after each submission. */
     reset,
     failureMessage: MSG.captchaFailed,
+  };
+}
+
+/** Where a captcha-guarded form shows what went wrong (see useFormState). */
+interface FormFeedback {
+  setErrors: (errors: FieldErrors) => void;
+  setMessage: (message: string | null) => void;
+  refuse: (refusal: Refusal) => void;
+}
+
+interface SendOutcome<O> {
+  onSuccess: (out: O) => void;
+  /** What the form shows for a refused call. */
+  refusal: (error: unknown) => Refusal;
+}
+
+/**
+ * The submit of a form guarded by the captcha: the client's problems stop it; otherwise the proof of
+ * work, then the call with its payload, which is reset once the call settles (every payload is single-use).
+ */
+export function useCaptchaSubmit<I extends CaptchaFields, O>(mutation: UseMutationResult<O, Error, I>, form: FormFeedback) {
+  const captcha = useCaptcha();
+  return {
+    element: captcha.element,
+    /** For the submit button: busy while solving or sending, disabled until the form knows whether the captcha is on. */
+    loading: captcha.verifying || mutation.isPending,
+    disabled: !captcha.ready,
+    async send(input: I, problems: FieldErrors, outcome: SendOutcome<O>): Promise<void> {
+      form.setMessage(null);
+      form.setErrors(problems);
+      if (hasErrors(problems)) return;
+      const solved = await captcha.solve();
+      if (!solved.ok) {
+        form.setMessage(captcha.failureMessage);
+        return;
+      }
+      mutation.mutate(
+        { ...input, ...solved.fields },
+        { onSuccess: (out) => outcome.onSuccess(out), onError: (error) => form.refuse(outcome.refusal(error)), onSettled: () => captcha.reset() },
+      );
+    },
   };
 }

@@ -1,9 +1,8 @@
 import type { ButtonSize } from '../../ui/Button';
 import { Button } from '../../ui/Button';
 import { CheckIcon, UserPlusIcon } from '../../ui/icons';
-import { useSession } from '../accounts/api';
-import { useSendToLogin } from '../accounts/use-require-login';
 import { useToggleFollowing } from './api';
+import { useToggleClick } from './use-toggle-click';
 
 interface FollowButtonProps {
   userId: number;
@@ -16,21 +15,14 @@ interface FollowButtonProps {
 
 /** Follow / Following, optimistic (spec part 1 §4: following turns the bell on). */
 export function FollowButton({ userId, following, size = 'md', block = false, onGuest }: FollowButtonProps) {
-  const { isLoggedIn } = useSession();
-  const sendToLogin = useSendToLogin();
-  const toggle = useToggleFollowing();
-  const onClick = () => {
-    if (!isLoggedIn) return (onGuest ?? sendToLogin)();
-    // The label already changed; a second click waits for the first answer.
-    if (!toggle.isPending) toggle.mutate({ id: userId, follow: !following });
-  };
+  const toggle = useToggleClick(useToggleFollowing(), onGuest);
   return (
     <Button
       variant={following ? 'secondary' : 'primary'}
       size={size}
       block={block}
       icon={following ? <CheckIcon size={16} /> : <UserPlusIcon size={16} />}
-      onClick={onClick}
+      onClick={() => toggle({ id: userId, follow: !following })}
       title={following ? 'Unfollow' : undefined}
     >
       {following ? 'Following' : 'Follow'}

@@ -16,19 +16,17 @@ import { UserTile, UserTileSkeleton } from './UserTile';
 interface FollowListModalProps {
   userId: number;
   kind: FollowListKind;
-  /** The profile is the viewer's own: everyone in Following is followed. */
-  isSelf: boolean;
   /** The profile's count, for the title (a search narrows the list, not the title). */
   count: number;
   onClose: () => void;
 }
 
 /** A user's followers or the users they follow: searchable, 200 a page with Load more. */
-export function FollowListModal({ userId, kind, isSelf, count, onClose }: FollowListModalProps) {
+export function FollowListModal({ userId, kind, count, onClose }: FollowListModalProps) {
   const [text, setText] = useState('');
   const search = useFollowerSearch(text);
   const followers = useFollowers(userId, search, kind === 'followers');
-  const following = useFollowing(userId, search, isSelf, kind === 'following');
+  const following = useFollowing(userId, search, kind === 'following');
   const list = kind === 'followers' ? followers : following;
   const users = list.data?.pages.flatMap((page) => page.users) ?? [];
   const title = kind === 'followers' ? 'Followers' : 'Following';

@@ -67,7 +67,7 @@ function ProfileView({ id }: { id: number }) {
         }
         tabs={tabs}
       />
-      {list && <FollowListModal userId={user.user_id} kind={list} isSelf={user.is_self} count={user[list]} onClose={() => setList(null)} />}
+      {list && <FollowListModal userId={user.user_id} kind={list} count={user[list]} onClose={() => setList(null)} />}
     </Page>
   );
 }

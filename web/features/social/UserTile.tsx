@@ -14,7 +14,7 @@ export function UserTile({ user, variant = 'card' }: { user: ListedUser; variant
   const skinPath = useSkinPath();
   const { user: me } = useSession();
   const card = variant === 'card';
-  const showFollow = user.am_following !== undefined && me?.user_id !== user.user_id;
+  const showFollow = me?.user_id !== user.user_id;
   return (
     <article className={`${styles.tile} ${styles[variant]}`} aria-label={user.username}>
       <Link to={skinPath(`/u/${user.user_id}`)} className={styles.link}>
@@ -37,7 +37,7 @@ export function UserTile({ user, variant = 'card' }: { user: ListedUser; variant
       )}
       {showFollow && (
         <div className={styles.action}>
-          <FollowButton userId={user.user_id} following={user.am_following ?? false} size="sm" block={card} />
+          <FollowButton userId={user.user_id} following={user.am_following} size="sm" block={card} />
         </div>
       )}
     </article>

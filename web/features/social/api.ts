@@ -3,9 +3,10 @@
  * of users is kept as pages of `ListedUser`, so a follow toggle can patch them all at once.
  */
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { InfiniteData, QueryClient } from '@tanstack/react-query';
+import type { InfiniteData, QueryClient, QueryKey } from '@tanstack/react-query';
+import type { z } from 'zod';
 import { social } from '../../../common/api';
-import type { PublicProfile } from '../../../common/api/social';
+import type { follower, PublicProfile } from '../../../common/api/social';
 import { PAGE_SIZE } from '../../../common/constants';
 import { MSG } from '../../../common/messages';
 import { call } from '../../api/client';
@@ -27,8 +28,8 @@ export interface ListedUser {
   avatar: string | null;
   likes?: number;
   overall_rating?: number;
-  /** Unknown for another user's follower list entries: no Follow button is shown then. */
-  am_following?: boolean;
+  /** Whether the viewer follows this user (false for a guest). */
+  am_following: boolean;
   place?: string;
 }
 
@@ -44,6 +45,28 @@ const nextOffset = (last: UserPage) => (last.offset + last.users.length < last.t
 
 const place = (u: { city: string; country: string }) => [u.city, u.country].filter(Boolean).join(', ') || undefined;
 
+const listedFollower = (u: z.infer<typeof follower>): ListedUser => ({
+  user_id: u.user_id,
+  username: u.username,
+  avatar: u.avatar,
+  am_following: u.am_following,
+  place: place(u),
+});
+
+/** The applied search of a follower list (see follower-search.ts); none is sent when it is empty. */
+const searchFilter = (search: string) => (search ? { search_text: search } : {});
+
+/** A list of users read a page at a time from `offset`. */
+function useUserPages(queryKey: QueryKey, enabled: boolean, fetchPage: (offset: number) => Promise<Omit<UserPage, 'offset'>>) {
+  return useInfiniteQuery({
+    queryKey,
+    initialPageParam: 0,
+    getNextPageParam: nextOffset,
+    enabled,
+    queryFn: async ({ pageParam }): Promise<UserPage> => ({ ...(await fetchPage(pageParam)), offset: pageParam }),
+  });
+}
+
 export function useProfile(id: number | null) {
   return useQuery({
     queryKey: socialKeys.profile(id ?? 0),
@@ -53,52 +76,23 @@ export function useProfile(id: number | null) {
 }
 
 export function useFollowers(userId: number, search: string, enabled = true) {
-  return useInfiniteQuery({
-    queryKey: socialKeys.followers(userId, search),
-    initialPageParam: 0,
-    getNextPageParam: nextOffset,
-    enabled,
-    queryFn: async ({ pageParam }): Promise<UserPage> => {
-      const out = await call(social.followers, { user_id: userId, offset: pageParam, limit: PAGE_SIZE.followers, ...(search ? { search_text: search } : {}) });
-      return { users: out.followers.map((u) => ({ user_id: u.user_id, username: u.username, avatar: u.avatar, place: place(u) })), total: out.total, offset: pageParam };
-    },
+  return useUserPages(socialKeys.followers(userId, search), enabled, async (offset) => {
+    const out = await call(social.followers, { user_id: userId, offset, limit: PAGE_SIZE.followers, ...searchFilter(search) });
+    return { users: out.followers.map(listedFollower), total: out.total };
   });
 }
 
-/** `viewerFollowsAll`: the list is the viewer's own, so every entry is someone they follow. */
-export function useFollowing(userId: number, search: string, viewerFollowsAll: boolean, enabled = true) {
-  return useInfiniteQuery({
-    queryKey: socialKeys.following(userId, search),
-    initialPageParam: 0,
-    getNextPageParam: nextOffset,
-    enabled,
-    queryFn: async ({ pageParam }): Promise<UserPage> => {
-      const out = await call(social.following, { id: userId, offset: pageParam, limit: PAGE_SIZE.followers, ...(search ? { search_text: search } : {}) });
-      return {
-        users: out.following.map((u) => ({
-          user_id: u.user_id,
-          username: u.username,
-          avatar: u.avatar,
-          place: place(u),
-          ...(viewerFollowsAll ? { am_following: true } : {}),
-        })),
-        total: out.total,
-        offset: pageParam,
-      };
-    },
+export function useFollowing(userId: number, search: string, enabled = true) {
+  return useUserPages(socialKeys.following(userId, search), enabled, async (offset) => {
+    const out = await call(social.following, { id: userId, offset, limit: PAGE_SIZE.followers, ...searchFilter(search) });
+    return { users: out.following.map(listedFollower), total: out.total };
   });
 }
 
 export function useUserSearch(term: string, enabled: boolean) {
-  return useInfiniteQuery({
-    queryKey: socialKeys.search(term),
-    initialPageParam: 0,
-    getNextPageParam: nextOffset,
-    enabled,
-    queryFn: async ({ pageParam }): Promise<UserPage> => {
-      const out = await call(social.searchUser, { search: term, offset: pageParam, limit: PAGE_SIZE.streams });
-      return { users: out.users, total: out.total, offset: pageParam };
-    },
+  return useUserPages(socialKeys.search(term), enabled, async (offset) => {
+    const out = await call(social.searchUser, { search: term, offset, limit: PAGE_SIZE.streams });
+    return { users: out.users, total: out.total };
   });
 }
 
@@ -122,14 +116,42 @@ async function snapshotSocial(queryClient: QueryClient) {
   return () => saved.forEach(([key, data]) => queryClient.setQueryData(key, data));
 }
 
-/** Follow / unfollow: every cached copy changes at once and goes back with a toast if the server refuses. */
-export function useToggleFollowing() {
+interface OptimisticToggle<V, O> {
+  mutationFn: (vars: V) => Promise<O>;
+  /** Changes the cached copies at once. */
+  show: (queryClient: QueryClient, vars: V) => void;
+  /** Keeps what the server answered. */
+  confirm: (queryClient: QueryClient, out: O, vars: V) => void;
+  /** The toast when the server refuses. */
+  failure: string;
+  onSettled?: (queryClient: QueryClient) => Promise<void>;
+}
+
+/** A social switch: it moves at once; a refusal puts every social answer back as it was, with a toast. */
+function useOptimisticToggle<V, O>({ mutationFn, show, confirm, failure, onSettled }: OptimisticToggle<V, O>) {
   const queryClient = useQueryClient();
   const toast = useToast();
   return useMutation({
-    mutationFn: ({ id, follow }: { id: number; follow: boolean }) => call(social.toggleFollowing, { id, isFollowing: follow }),
-    onMutate: async ({ id, follow }) => {
+    mutationFn,
+    onMutate: async (vars: V) => {
       const restore = await snapshotSocial(queryClient);
+      show(queryClient, vars);
+      return { restore };
+    },
+    onError: (_error, _vars, context) => {
+      context?.restore();
+      toast({ title: failure, tone: 'error' });
+    },
+    onSuccess: (out, vars) => confirm(queryClient, out, vars),
+    onSettled: () => onSettled?.(queryClient),
+  });
+}
+
+/** Follow / unfollow: every cached copy of the user changes at once. */
+export function useToggleFollowing() {
+  return useOptimisticToggle({
+    mutationFn: ({ id, follow }: { id: number; follow: boolean }) => call(social.toggleFollowing, { id, isFollowing: follow }),
+    show: (queryClient, { id, follow }) => {
       patchProfile(queryClient, id, (p) => ({
         am_following: follow,
         // Following turns the bell on by default (spec part 1 §4).
@@ -137,36 +159,23 @@ export function useToggleFollowing() {
         followers: Math.max(0, p.followers + (p.am_following === follow ? 0 : follow ? 1 : -1)),
       }));
       patchListedUser(queryClient, id, { am_following: follow });
-      return { restore };
     },
-    onError: (_error, _vars, context) => {
-      context?.restore();
-      toast({ title: MSG.followFailed, tone: 'error' });
-    },
-    onSuccess: (out, { id }) => {
+    confirm: (queryClient, out, { id }) => {
       patchProfile(queryClient, id, () => ({ am_following: out.is_following, following_notify: out.notify, followers: out.followers }));
       patchListedUser(queryClient, id, { am_following: out.is_following });
     },
+    failure: MSG.followFailed,
     // Counts shown elsewhere (the viewer's own following, the target's follower list) are now stale.
-    onSettled: () => queryClient.invalidateQueries({ queryKey: socialKeys.all, refetchType: 'none' }),
+    onSettled: (queryClient) => queryClient.invalidateQueries({ queryKey: socialKeys.all, refetchType: 'none' }),
   });
 }
 
-/** The bell: notifications from a followed user on or off, optimistic like the follow button. */
+/** The bell: notifications from a followed user on or off. */
 export function useToggleNotification() {
-  const queryClient = useQueryClient();
-  const toast = useToast();
-  return useMutation({
+  return useOptimisticToggle({
     mutationFn: ({ id, notify }: { id: number; notify: boolean }) => call(social.toggleNotification, { id, notify }),
-    onMutate: async ({ id, notify }) => {
-      const restore = await snapshotSocial(queryClient);
-      patchProfile(queryClient, id, () => ({ following_notify: notify }));
-      return { restore };
-    },
-    onError: (_error, _vars, context) => {
-      context?.restore();
-      toast({ title: MSG.notifyFailed, tone: 'error' });
-    },
-    onSuccess: (out, { id }) => patchProfile(queryClient, id, () => ({ following_notify: out.notify })),
+    show: (queryClient, { id, notify }) => patchProfile(queryClient, id, () => ({ following_notify: notify })),
+    confirm: (queryClient, out, { id }) => patchProfile(queryClient, id, () => ({ following_notify: out.notify })),
+    failure: MSG.notifyFailed,
   });
 }

@@ -1,5 +1,5 @@
 /** System server state: installation config, countries, base channels and system messages. */
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { system } from '../../../common/api';
 import { call } from '../../api/client';
 
@@ -26,12 +26,17 @@ export function useCountries() {
   });
 }
 
-export function useBaseGroup(userId: number | null) {
-  return useQuery({
+/** The base channels as `userId` sees them; also fetched right after a login (see login-landing). */
+export function baseGroupQuery(userId: number | null) {
+  return queryOptions({
     queryKey: systemKeys.baseGroup(userId),
     queryFn: async () => (await call(system.baseGroup, {})).channels,
     staleTime: LONG,
   });
+}
+
+export function useBaseGroup(userId: number | null) {
+  return useQuery(baseGroupQuery(userId));
 }
 
 export function useSystemMessages(locale: string, enabled: boolean) {

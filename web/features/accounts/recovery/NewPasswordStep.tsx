@@ -1,64 +1,44 @@
-import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { recovery } from '../../../../common/api';
-import { MSG } from '../../../../common/messages';
-import { failureMessage, hasErrors, schemaErrors, serverFieldErrors } from '../../../api/field-errors';
-import type { FieldErrors } from '../../../api/field-errors';
+import { formRefusal, hasErrors, schemaErrors } from '../../../api/field-errors';
 import { useCallMutation } from '../../../api/use-call-mutation';
+import { useFormState } from '../../../api/use-form-state';
 import { Alert } from '../../../ui/Alert';
 import { Button } from '../../../ui/Button';
-import { PasswordField } from '../../../ui/PasswordField';
+import { NewPasswordFields, withPasswordMatch } from '../CredentialFields';
 import form from '../form.module.css';
+
+const FORM_FIELDS = new Set(['userPassword', 'confirmPassword']);
 
 /** Step 4: the new password, twice. Success ends every session of the account. */
 export function NewPasswordStep({ username, recoveryCode, onReset }: { username: string; recoveryCode: string; onReset: () => void }) {
   const reset = useCallMutation(recovery.resetPassword);
-  const [values, setValues] = useState({ userPassword: '', confirmPassword: '' });
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [message, setMessage] = useState<string | null>(null);
-
-  const set = (field: keyof typeof values) => (value: string) => {
-    setValues((v) => ({ ...v, [field]: value }));
-    setErrors((e) => ({ ...e, [field]: undefined }));
-  };
+  const state = useFormState({ userPassword: '', confirmPassword: '' });
+  const { values, errors, field } = state;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    setMessage(null);
+    state.setMessage(null);
     const input = { username, recoveryCode, ...values };
-    const problems = schemaErrors(recovery.resetPassword.input, input);
-    // The schema compares the two only once the password itself passes; say it at once.
-    if (!problems.confirmPassword && values.confirmPassword !== values.userPassword) problems.confirmPassword = MSG.passwordsDoNotMatch;
-    setErrors(problems);
+    const problems = withPasswordMatch(schemaErrors(recovery.resetPassword.input, input), 'confirmPassword', values.userPassword, values.confirmPassword);
+    state.setErrors(problems);
     if (hasErrors(problems)) return;
-    reset.mutate(input, {
-      onSuccess: onReset,
-      onError: (error) => {
-        const fields = serverFieldErrors(error);
-        if (fields.userPassword || fields.confirmPassword) setErrors(fields);
-        else setMessage(failureMessage(error));
-      },
-    });
+    reset.mutate(input, { onSuccess: onReset, onError: (error) => state.refuse(formRefusal(error, FORM_FIELDS)) });
   };
 
   return (
     <form className={form.form} onSubmit={onSubmit} noValidate aria-label="Choose a new password">
-      <Alert>{message}</Alert>
-      <PasswordField
+      <Alert>{state.message}</Alert>
+      <NewPasswordFields
         label="New Password"
-        autoComplete="new-password"
-        value={values.userPassword}
-        onChange={(e) => set('userPassword')(e.target.value)}
-        error={errors.userPassword}
+        password={values.userPassword}
+        confirm={values.confirmPassword}
+        onPasswordChange={field('userPassword')}
+        onConfirmChange={field('confirmPassword')}
+        passwordError={errors.userPassword}
+        confirmError={errors.confirmPassword}
         hint="At least 8 characters"
         autoFocus
-      />
-      <PasswordField
-        label="Confirm Password"
-        autoComplete="new-password"
-        value={values.confirmPassword}
-        onChange={(e) => set('confirmPassword')(e.target.value)}
-        error={errors.confirmPassword}
       />
       <Button type="submit" size="lg" block loading={reset.isPending}>
         Save Password

@@ -4,7 +4,7 @@ import { recovery } from '../../../../common/api';
 import { failureMessage, schemaErrors } from '../../../api/field-errors';
 import { useCallMutation } from '../../../api/use-call-mutation';
 import { Button } from '../../../ui/Button';
-import { TextField } from '../../../ui/TextField';
+import { SignInNameField } from '../CredentialFields';
 import form from '../form.module.css';
 
 /** Step 1: who is recovering. The answer is the masked address the code would go to. */
@@ -27,19 +27,13 @@ export function UsernameStep({ initial, onFound }: { initial: string; onFound: (
 
   return (
     <form className={form.form} onSubmit={onSubmit} noValidate aria-label="Find your account">
-      <TextField
-        label="Username or Email"
-        name="username"
-        autoComplete="username"
-        autoCapitalize="none"
-        spellCheck={false}
+      <SignInNameField
         value={username}
-        onChange={(e) => {
-          setUsername(e.target.value);
+        onChange={(value) => {
+          setUsername(value);
           setError(undefined);
         }}
         error={error}
-        autoFocus
       />
       <Button type="submit" size="lg" block loading={lookup.isPending}>
         Continue

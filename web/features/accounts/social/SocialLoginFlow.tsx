@@ -10,6 +10,7 @@ import { useSocialLogin } from '../api';
 import { AuthCard } from '../AuthCard';
 import { PageSpinner } from '../gates';
 import { InterestsStep } from '../InterestsStep';
+import type { LoginLanding } from '../login-landing';
 import { MoreInfoForm } from './MoreInfoForm';
 import type { SocialTicket } from './social-ticket';
 
@@ -17,7 +18,7 @@ type Stage = { kind: 'checking' } | { kind: 'more-info'; email: string; suggeste
 
 interface SocialLoginFlowProps {
   ticket: SocialTicket;
-  destination: string;
+  landing: LoginLanding;
   /** The ticket did not sign anyone in: the login form shows this text. */
   onFailed: (message: string) => void;
 }
@@ -26,7 +27,7 @@ interface SocialLoginFlowProps {
  * The login page after a social callback: the ticket signs in a linked account, or (409) opens
  * "More Info Needed" and then the optional interests picker.
  */
-export function SocialLoginFlow({ ticket, destination, onFailed }: SocialLoginFlowProps) {
+export function SocialLoginFlow({ ticket, landing: { fallback, afterLogin }, onFailed }: SocialLoginFlowProps) {
   const skin = useSkin();
   const navigate = useNavigate();
   const toast = useToast();
@@ -40,9 +41,9 @@ export function SocialLoginFlow({ ticket, destination, onFailed }: SocialLoginFl
     started.current = true;
     login
       .mutateAsync({ type: ticket.type, token: ticket.token, service: skin.id })
-      .then((out) => {
+      .then(async (out) => {
         toast({ title: `Welcome back, ${out.user.username}!`, tone: 'success' });
-        void navigate(destination, { replace: true });
+        void navigate(await afterLogin(out.user.user_id), { replace: true });
       })
       .catch((error: unknown) => {
         const create = isApiError(error, 409) ? socialCreateFailure.safeParse(error.body) : null;
@@ -50,13 +51,13 @@ export function SocialLoginFlow({ ticket, destination, onFailed }: SocialLoginFl
         else if (isApiError(error) && error.response === SOCIAL_CODES.emailExists) onFailed(MSG.socialEmailExists);
         else onFailed(failureMessage(error));
       });
-  }, [login, ticket, skin.id, toast, navigate, destination, onFailed]);
+  }, [login, ticket, skin.id, toast, navigate, afterLogin, onFailed]);
 
   if (stage.kind === 'checking') return <PageSpinner />;
   if (stage.kind === 'interests') {
     return (
       <AuthCard title={MSG.chooseInterests} subtitle="Optional: pick what you love and we'll fill your feed with it." wide>
-        <InterestsStep userId={stage.userId} destination={destination} optional />
+        <InterestsStep userId={stage.userId} destination={fallback} optional />
       </AuthCard>
     );
   }

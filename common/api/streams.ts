@@ -1,0 +1,228 @@
+/** Live streams (spec part 1 §2 Stream view, Broadcaster dashboard, §3 Stream info, §4, §5; part 2 §7). */
+import { z } from 'zod';
+import { PAGE_SIZE } from '../constants';
+import { MSG } from '../messages';
+import { defineCall, success } from './define';
+import { flag, optionalText, userId } from './fields';
+
+export const AUDIENCES = ['PUBLIC', 'FOLLOWERS', 'SUBSCRIBERS', 'PRIVATE'] as const;
+export const RATINGS = ['G', 'PLUS_14', 'PLUS_18'] as const;
+/** Appended to the title of a live stream when missing (spec part 1 §5 Broadcast setup). */
+export const LIVE_TAG = '#live';
+
+const streamId = z.coerce.number({ error: 'Must be a stream id' }).int('Must be a stream id').positive('Must be a stream id');
+
+export const streamInfo = z.object({
+  stream_id: z.number(),
+  user_id: z.number(),
+  username: z.string(),
+  full_name: z.string(),
+  avatar: z.string().nullable(),
+  title: z.string(),
+  description: z.string(),
+  audience: z.enum(AUDIENCES),
+  rating: z.enum(RATINGS),
+  /** 'Y' while the encoder publishes (LIVE), else 'N' (REPLAY). */
+  live: z.enum(['Y', 'N']),
+  ended: z.boolean(),
+  hidden: z.boolean(),
+  ready: z.boolean(),
+  started_time: z.string().nullable(),
+  /** Seconds of video. */
+  stream_length: z.number(),
+  thumbnail_url: z.string().nullable(),
+  likes: z.number(),
+  rlikes: z.number(),
+  stream_viewer_likes: z.number(),
+  /** Viewers watching now (the page shows this minus 2, floored at 0). */
+  viewers: z.number(),
+  tviewers: z.number(),
+  chat_enabled: z.boolean(),
+  stream_featured_by_user: z.boolean(),
+  tip_viewer_min_amount: z.number(),
+  currency: z.literal('CON'),
+  is_following: z.boolean(),
+  following_notify: z.boolean(),
+  /** Something can be played now: live, or an ended stream with a replay. */
+  playable: z.boolean(),
+  source_type: z.literal('RTMP'),
+  width: z.number().nullable(),
+  height: z.number().nullable(),
+  is_owner: z.boolean(),
+});
+export type StreamInfo = z.infer<typeof streamInfo>;
+
+export const ownStream = streamInfo.extend({
+  rtmp_url: z.string(),
+  broadcast_key: z.string(),
+});
+
+export const getLiveStream = defineCall({
+  method: 'POST',
+  path: '/api/streams/get-live-stream',
+  summary: "The caller's current stream (created hidden on first use), with the RTMP address and key",
+  input: z.strictObject({}),
+  output: success({ stream: ownStream }),
+});
+
+const titleField = z
+  .string({ error: (i) => (i.input === undefined ? MSG.titleRequired : 'Must be text') })
+  .trim()
+  .min(1, MSG.titleRequired)
+  .min(2, MSG.titleTooShort)
+  .max(120, 'Must be at most 120 characters');
+
+export const updateStreamInfo = defineCall({
+  method: 'POST',
+  path: '/api/streams/update-stream-info',
+  summary: 'Broadcast setup or edit: title (the live tag is appended), audience, rating, chat; marks the stream ready',
+  input: z.strictObject({
+    id: streamId,
+    data: z
+      .strictObject({
+        title: titleField.optional(),
+        description: optionalText(1000),
+        audience: z.enum(AUDIENCES, { error: `Must be one of ${AUDIENCES.join(', ')}` }).optional(),
+        rating: z.enum(RATINGS, { error: `Must be one of ${RATINGS.join(', ')}` }).optional(),
+        chat_enabled: flag.optional(),
+      })
+      .refine((d) => Object.keys(d).length > 0, 'Nothing to update'),
+  }),
+  output: success({ stream: streamInfo }),
+});
+
+export const goLive = defineCall({
+  method: 'POST',
+  path: '/api/streams/go-live',
+  summary: 'Show the stream to viewers (needs the setup saved first)',
+  input: z.strictObject({ id: streamId }),
+  output: success({ stream: streamInfo }),
+});
+
+export const streamJoin = defineCall({
+  method: 'POST',
+  path: '/api/streams/stream-join',
+  summary: 'Join a stream: answers the signed HLS address; "block" for a banned viewer',
+  input: z.strictObject({
+    stream_id: streamId,
+    isHls: flag.optional(),
+    rating: z.enum(RATINGS).optional(),
+    preview: flag.optional(),
+  }),
+  output: success({
+    stream: streamInfo,
+    url: z.object({ hls: z.string(), dash: z.string().nullable(), file: z.string().nullable(), width: z.number(), height: z.number() }),
+  }),
+});
+
+export const streamLookup = defineCall({
+  method: 'GET',
+  path: '/api/streams/stream-lookup',
+  summary: 'A stream as the caller may see it',
+  input: z.strictObject({ id: streamId }),
+  output: success({ stream: streamInfo }),
+});
+
+export const leaveStream = defineCall({
+  method: 'POST',
+  path: '/api/streams/leave-stream',
+  summary: 'Leave a stream, saving the likes given while watching',
+  input: z.strictObject({ id: streamId, likes: z.coerce.number().int().min(0).max(100_000).optional() }),
+  output: success({}),
+});
+
+export const deleteStream = defineCall({
+  method: 'POST',
+  path: '/api/streams/delete',
+  summary: 'Delete a stream (owner, or a moderator with GRANT PERMISSION)',
+  input: z.strictObject({ id: streamId }),
+  output: success({}),
+});
+
+export const addStreamThumbnail = defineCall({
+  method: 'POST',
+  path: '/api/streams/add-stream-thumbnail',
+  summary: 'Grab a new thumbnail from the live video (owner or UPDATE STREAM_ANY)',
+  input: z.strictObject({ id: streamId }),
+  output: success({ thumbnail_url: z.string() }),
+});
+
+export const MODERATION_EVENTS = [
+  'END_STREAM',
+  'DELETE_STREAM',
+  'SUSPEND_USER',
+  'MAKE_FEATURED',
+  'REMOVE_FEATURED',
+  'MAKE_FOLLOWERS_ONLY',
+  'MOVE_TO_18',
+  'CHANGE_THUMBNAIL',
+  'MOVE_USER_TO_MEN',
+  'MOVE_USER_TO_WOMEN',
+] as const;
+
+export const reportStreamAction = defineCall({
+  method: 'POST',
+  path: '/api/streams/report-stream-action',
+  summary: 'Moderator actions: End/Delete Stream and Suspend User need GRANT PERMISSION, the rest UPDATE STREAM_ANY',
+  input: z.strictObject({
+    stream_ids: z.array(streamId).min(1).max(50),
+    event: z.enum(MODERATION_EVENTS, { error: `Must be one of ${MODERATION_EVENTS.join(', ')}` }),
+    user_comment: optionalText(500),
+  }),
+  output: success({ affected: z.number() }),
+});
+
+export const streamTile = z.object({
+  stream_id: z.number(),
+  user_id: z.number(),
+  title: z.string(),
+  avatar: z.string().nullable(),
+  thumbnail_url: z.string().nullable(),
+  username: z.string(),
+  audience: z.enum(AUDIENCES),
+  rating: z.enum(RATINGS),
+  tip_viewer_min_amount: z.number(),
+  likes: z.number(),
+  rlikes: z.number(),
+  started_time: z.string().nullable(),
+  live: z.enum(['Y', 'N']),
+  viewers: z.number(),
+});
+export type StreamTile = z.infer<typeof streamTile>;
+
+const page = {
+  offset: z.coerce.number().int().min(0).max(100_000).default(0),
+  limit: z.coerce.number().int().min(1).max(PAGE_SIZE.streams).default(PAGE_SIZE.streams),
+};
+
+export const userStreams = defineCall({
+  method: 'GET',
+  path: '/api/streams/user-streams',
+  summary: "A user's streams for the profile Streams tab (live first, then replays, newest first)",
+  input: z.strictObject({ id: userId, isAdult: flag.optional(), ...page }),
+  output: success({ streams: z.array(streamTile), total: z.number() }),
+});
+
+export const listChannelStreams = defineCall({
+  method: 'GET',
+  path: '/api/channel/list-channel-streams',
+  summary: 'Streams of a channel (Popular, Women, Men, Live, Discover, Following, 18+), 50 a page',
+  input: z.strictObject({ id: z.coerce.number().int().positive(), ...page }),
+  output: success({ streams: z.array(streamTile), total: z.number() }),
+});
+
+export const listStreams = defineCall({
+  method: 'GET',
+  path: '/api/channel/list-streams',
+  summary: 'Every listed stream, live first, 50 a page',
+  input: z.strictObject({ ...page }),
+  output: success({ streams: z.array(streamTile), total: z.number() }),
+});
+
+export const searchStream = defineCall({
+  method: 'GET',
+  path: '/api/channel/search-stream',
+  summary: 'Streams whose title or broadcaster name contains the search, 50 a page',
+  input: z.strictObject({ search: z.string().trim().min(3, 'Please enter at least 3 characters').max(100), ...page }),
+  output: success({ streams: z.array(streamTile), total: z.number() }),
+});

@@ -1,0 +1,92 @@
+/** Stream listings: channels, every stream, search, a user's streams. Tiles only show what may be watched. */
+import { and, desc, eq, inArray, isNotNull, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
+import { SKINS, type SkinId } from '../../../common/skins';
+import type { Db } from '../../platform/db/client';
+import type { AccountsService } from '../accounts/service';
+import type { SocialService } from '../social/service';
+import { toStreamTile } from './stream-view';
+import { broadcasterChannels, streams, streamViews } from './tables';
+
+export interface Page {
+  offset: number;
+  limit: number;
+}
+
+export interface ListingViewer {
+  userId: number | null;
+  skin: SkinId;
+}
+
+const viewersNow = sql<number>`(select count(*)::int from ${streamViews} where ${streamViews.streamId} = ${streams.id} and ${streamViews.leftAt} is null)`;
+
+/** Set up, shown, not deleted, and live or with a replay; never private. */
+const listed = and(
+  isNull(streams.deletedAt),
+  eq(streams.hidden, false),
+  ne(streams.audience, 'PRIVATE'),
+  or(eq(streams.live, true), and(isNotNull(streams.endedAt), sql`${streams.lengthSeconds} > 0`)),
+);
+
+const liveFirst = [desc(streams.live), desc(streams.startedAt), desc(streams.id)];
+
+export function createStreamListing(deps: { db: Db; accounts: AccountsService; social: SocialService }) {
+  const { db } = deps;
+
+  /** 18+ streams show only in the adult skin, and only where the caller asks for them. */
+  const ratingRule = (viewer: ListingViewer, adult: boolean) =>
+    adult && SKINS[viewer.skin].flags.adultContent ? undefined : ne(streams.rating, 'PLUS_18');
+
+  async function tiles(where: SQL | undefined, order: SQL[], page: Page) {
+    const [rows, [total]] = await Promise.all([
+      db.select({ stream: streams, viewers: viewersNow }).from(streams).where(where).orderBy(...order).offset(page.offset).limit(page.limit),
+      db.select({ n: sql<number>`count(*)::int` }).from(streams).where(where),
+    ]);
+    const users = await deps.accounts.publicUsers(rows.map((r) => r.stream.userId));
+    return {
+      streams: rows.map((r) => toStreamTile({ ...r.stream, viewers: r.viewers }, users.get(r.stream.userId) ?? { username: '', fullname: '', avatar: null })),
+      total: total?.n ?? 0,
+    };
+  }
+
+  return {
+    async channel(channel: { selector: string }, viewer: ListingViewer, page: Page) {
+      const base = and(listed, ratingRule(viewer, channel.selector === 'adult'));
+      switch (channel.selector) {
+        case 'popular':
+          return tiles(base, [desc(streams.live), desc(streams.featured), desc(viewersNow), desc(streams.likes), ...liveFirst.slice(1)], page);
+        case 'live':
+          return tiles(and(base, eq(streams.live, true)), liveFirst, page);
+        case 'women':
+        case 'men': {
+          const listedIn = db.select({ id: broadcasterChannels.userId }).from(broadcasterChannels).where(eq(broadcasterChannels.gender, channel.selector));
+          return tiles(and(base, inArray(streams.userId, listedIn)), liveFirst, page);
+        }
+        case 'following': {
+          const ids = viewer.userId ? await deps.social.followeeIds(viewer.userId) : [];
+          return ids.length === 0 ? { streams: [], total: 0 } : tiles(and(base, inArray(streams.userId, ids)), liveFirst, page);
+        }
+        case 'adult':
+          return SKINS[viewer.skin].flags.adultContent ? tiles(and(base, eq(streams.rating, 'PLUS_18')), liveFirst, page) : { streams: [], total: 0 };
+        default: // discover: the newest first, live or not
+          return tiles(base, [desc(streams.startedAt), desc(streams.id)], page);
+      }
+    },
+
+    all: (viewer: ListingViewer, page: Page) => tiles(and(listed, ratingRule(viewer, false)), liveFirst, page),
+
+    async search(text: string, viewer: ListingViewer, page: Page) {
+      const named = await deps.accounts.userIdsNamed(text, 200);
+      const escaped = text.replace(/[\\%_]/g, (c) => `\\${c}`);
+      const matches = or(sql`lower(${streams.title}) like ${`%${escaped.toLowerCase()}%`}`, named.length ? inArray(streams.userId, named) : undefined);
+      return tiles(and(listed, ratingRule(viewer, false), matches), liveFirst, page);
+    },
+
+    /** The profile Streams tab: the owner sees every stream of theirs; others what is listed. */
+    user(userId: number, viewer: ListingViewer, adult: boolean, page: Page) {
+      const visible = viewer.userId === userId ? isNull(streams.deletedAt) : and(listed, ratingRule(viewer, adult));
+      return tiles(and(eq(streams.userId, userId), visible), liveFirst, page);
+    },
+  };
+}
+
+export type StreamListing = ReturnType<typeof createStreamListing>;

@@ -1,0 +1,85 @@
+/** Going live for real: ffmpeg pushes a test pattern over RTMP through the whole app, then it replays. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../testing/harness';
+import { publishTestPattern } from '../../testing/rtmp-publisher';
+import type { TestClient } from '../../testing/test-client';
+
+let t: TestApp;
+let rtmp: string;
+beforeAll(async () => {
+  t = await startTestApp({ RTMP_GRACE_MS: '1500' });
+  await t.app.services.broadcastHooks.refreshKeys();
+  await t.app.services.media.start();
+  rtmp = `rtmp://127.0.0.1:${t.app.services.media.ingest.port}/live`;
+});
+afterAll(() => t.close());
+
+interface Stream {
+  stream_id: number;
+  live: string;
+  ended: boolean;
+  playable: boolean;
+  stream_length: number;
+  thumbnail_url: string | null;
+  broadcast_key: string;
+  rtmp_url: string;
+}
+
+const lookup = async (client: TestClient, id: number) => (await client.get('/api/streams/stream-lookup', { id })).body.stream as Stream;
+
+describe('live over RTMP', () => {
+  it('publishes, plays live through signed URLs only, and ends as a replay', { timeout: 90_000 }, async () => {
+    const user = await t.given.user();
+    const owner = await t.given.signedIn(user);
+    const own = (await owner.post('/api/streams/get-live-stream', {})).body.stream as Stream;
+    expect(own.rtmp_url).toMatch(/^rtmp:\/\/.+\/live$/);
+    await owner.post('/api/streams/update-stream-info', { id: own.stream_id, data: { title: 'Pattern test', audience: 'PUBLIC', rating: 'G' } });
+    await owner.post('/api/streams/go-live', { id: own.stream_id });
+    await t.app.services.broadcastHooks.refreshKeys();
+
+    const publisher = publishTestPattern({ url: `${rtmp}/${own.broadcast_key}`, width: 640, height: 360 });
+    const viewer = t.client();
+    try {
+      await expect.poll(async () => (await lookup(viewer, own.stream_id)).live, { timeout: 20_000, interval: 250 }).toBe('Y');
+
+      const join = await viewer.post('/api/streams/stream-join', { stream_id: own.stream_id, isHls: true });
+      expect(join.status).toBe(200);
+      const hls = (join.body.url as { hls: string; width: number; height: number });
+      expect(hls).toMatchObject({ width: 640, height: 360 });
+
+      const playlist = await viewer.request('GET', hls.hls);
+      expect(playlist.status).toBe(200);
+      expect(String(playlist.headers['content-type'])).toContain('mpegurl');
+      const text = String(playlist.body);
+      const segment = text.split('\n').find((line) => line.startsWith(`/media/hls/${own.stream_id}/seg_`));
+      expect(segment).toMatch(/\?token=/);
+      const media = await viewer.request('GET', segment!);
+      expect(media.status).toBe(200);
+      expect(media.headers['content-type']).toBe('video/mp2t');
+
+      const unsigned = await viewer.request('GET', `/media/hls/${own.stream_id}/index.m3u8`);
+      expect(unsigned.status).toBe(403);
+      expect((await viewer.request('GET', segment!.split('?')[0]!)).status).toBe(403);
+      const otherStream = await viewer.request('GET', hls.hls.replace(`/hls/${own.stream_id}/`, `/hls/${own.stream_id + 1}/`));
+      expect(otherStream.status).toBe(403);
+
+      await expect.poll(async () => (await lookup(viewer, own.stream_id)).thumbnail_url, { timeout: 20_000, interval: 500 }).toBeTruthy();
+    } finally {
+      await publisher.stop();
+    }
+
+    await expect.poll(async () => (await lookup(viewer, own.stream_id)).ended, { timeout: 30_000, interval: 250 }).toBe(true);
+    const replay = await lookup(viewer, own.stream_id);
+    expect(replay).toMatchObject({ live: 'N', playable: true });
+    expect(replay.stream_length).toBeGreaterThan(0);
+    const rejoin = await viewer.post('/api/streams/stream-join', { stream_id: own.stream_id });
+    const closed = await viewer.request('GET', (rejoin.body.url as { hls: string }).hls);
+    expect(String(closed.body)).toContain('#EXT-X-ENDLIST');
+  });
+
+  it('refuses an unknown key: nothing goes live', async () => {
+    const publisher = publishTestPattern({ url: `${rtmp}/live_not-a-real-key`, seconds: 3, width: 320, height: 180 });
+    const code = await publisher.exited;
+    expect(code).not.toBe(0);
+  });
+});

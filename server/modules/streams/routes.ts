@@ -1,0 +1,104 @@
+/** HTTP handlers of live streams and stream listings. */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import * as api from '../../../common/api/streams';
+import { MSG } from '../../../common/messages';
+import { canGoLive } from '../../../common/permissions';
+import { forbidden, notFound } from '../../platform/http/errors';
+import { addRoute } from '../../platform/http/route';
+import type { Principal } from '../../platform/http/auth';
+import type { AccountsService } from '../accounts/service';
+import type { ChannelsService } from '../channels/service';
+import type { StreamListing } from './listing';
+import type { createStreamModeration } from './moderation';
+import { guestKeyOf, type StreamsService, type Viewer } from './service';
+
+export interface StreamRoutesDeps {
+  streams: StreamsService;
+  listing: StreamListing;
+  moderation: ReturnType<typeof createStreamModeration>;
+  channels: ChannelsService;
+  accounts: AccountsService;
+  rtmpUrl(request: FastifyRequest): string;
+  likeLimit: number;
+}
+
+const viewerOf = (request: FastifyRequest, principal: Principal | null): Viewer => ({
+  principal,
+  skin: request.skin,
+  guestKey: guestKeyOf(request.ip, request.headers['user-agent']),
+});
+
+export function registerStreamRoutes(app: FastifyInstance, deps: StreamRoutesDeps): void {
+  const { streams, listing } = deps;
+  const tags = ['streams'];
+
+  addRoute(app, api.getLiveStream, { auth: 'user', tags }, async ({ principal, request }) => {
+    if (!canGoLive(principal.perms)) throw forbidden(MSG.cannotGoLive);
+    const row = await streams.currentStream(principal.userId, request.skin);
+    const me = (await deps.accounts.sessionUser(principal.userId, { skin: request.skin, origin: request.publicOrigin }));
+    return {
+      stream: { ...(await streams.info(row, viewerOf(request, principal))), rtmp_url: deps.rtmpUrl(request), broadcast_key: me.broadcast_key ?? '' },
+    };
+  });
+
+  addRoute(app, api.updateStreamInfo, { auth: 'user', tags }, async ({ input, principal, request }) => {
+    const row = await streams.updateSetup(input.id, principal, input.data, request.skin);
+    return { stream: await streams.info(row, viewerOf(request, principal)) };
+  });
+
+  addRoute(app, api.goLive, { auth: 'user', tags }, async ({ input, principal, request }) => ({
+    stream: await streams.info(await streams.goLive(input.id, principal), viewerOf(request, principal)),
+  }));
+
+  addRoute(app, api.streamJoin, { auth: 'anonymous', tags }, async ({ input, principal, request }) => {
+    const viewer = viewerOf(request, principal);
+    const { row, hls } = await streams.join(input.stream_id, viewer);
+    return {
+      stream: await streams.info(row, viewer),
+      url: { hls, dash: null, file: null, width: row.width ?? 1280, height: row.height ?? 720 },
+    };
+  });
+
+  addRoute(app, api.streamLookup, { auth: 'anonymous', tags }, async ({ input, principal, request }) => {
+    const viewer = viewerOf(request, principal);
+    return { stream: await streams.info(await streams.lookup(input.id, viewer), viewer) };
+  });
+
+  addRoute(app, api.leaveStream, { auth: 'anonymous', tags }, async ({ input, principal, request }) => {
+    await streams.leave(input.id, viewerOf(request, principal), input.likes ?? 0, deps.likeLimit);
+    return {};
+  });
+
+  addRoute(app, api.deleteStream, { auth: 'user', tags }, async ({ input, principal }) => {
+    await streams.remove(input.id, principal);
+    return {};
+  });
+
+  addRoute(app, api.addStreamThumbnail, { auth: 'user', tags }, async ({ input, principal }) => ({
+    thumbnail_url: await streams.refreshThumbnail(input.id, principal),
+  }));
+
+  addRoute(app, api.reportStreamAction, { auth: 'user', tags }, async ({ input, principal }) => ({
+    affected: await deps.moderation.act(principal, input.stream_ids, input.event, input.user_comment),
+  }));
+
+  const listingViewer = (request: FastifyRequest, principal: Principal | null) => ({ userId: principal?.userId ?? null, skin: request.skin });
+
+  addRoute(app, api.userStreams, { auth: 'anonymous', tags }, async ({ input, principal, request }) =>
+    listing.user(input.id, listingViewer(request, principal), input.isAdult ?? false, input),
+  );
+
+  addRoute(app, api.listChannelStreams, { auth: 'anonymous', tags: ['channels'] }, async ({ input, principal, request }) => {
+    const channel = await deps.channels.find(input.id);
+    if (!channel) throw notFound('No such channel.');
+    return listing.channel(channel, listingViewer(request, principal), input);
+  });
+
+  addRoute(app, api.listStreams, { auth: 'anonymous', tags: ['channels'] }, async ({ input, principal, request }) =>
+    listing.all(listingViewer(request, principal), input),
+  );
+
+  addRoute(app, api.searchStream, { auth: 'anonymous', tags: ['channels'] }, async ({ input, principal, request }) =>
+    listing.search(input.search, listingViewer(request, principal), input),
+  );
+}

@@ -1,0 +1,219 @@
+/** Streams: the broadcaster's current stream, setup, go live, who may watch, join and leave. */
+import { createHash } from 'node:crypto';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import { LIVE_TAG, type updateStreamInfo } from '../../../common/api/streams';
+import { ADULT_AGE } from '../../../common/constants';
+import { MSG } from '../../../common/messages';
+import type { Permission } from '../../../common/permissions';
+import { SKINS, type Rating, type SkinId } from '../../../common/skins';
+import type { Db } from '../../platform/db/client';
+import type { Principal } from '../../platform/http/auth';
+import { AppError, badRequest, forbidden, notFound } from '../../platform/http/errors';
+import type { AccountsService } from '../accounts/service';
+import type { SocialService } from '../social/service';
+import { toStreamInfo, isPlayable, type StreamRow } from './stream-view';
+import { streamBans, streams, streamViews } from './tables';
+
+/** What the streams module asks of the media layer (wired in app.ts). */
+export interface MediaControl {
+  /** A signed, short-lived HLS address for the stream. */
+  playbackUrl(streamId: number): Promise<string>;
+  /** End the stream's broadcast if one runs (moderation, deletion). */
+  stopBroadcast(streamId: number): Promise<void>;
+  /** Grab a new thumbnail from the live video; false when not live. */
+  grabThumbnail(streamId: number): Promise<boolean>;
+}
+
+export interface Viewer {
+  principal: Principal | null;
+  skin: SkinId;
+  /** Stable for a guest's browser, so a guest counts once per stream. */
+  guestKey: string;
+}
+
+type SetupData = z.output<typeof updateStreamInfo.input>['data'];
+
+const LIVE_PERMISSION: Record<Rating, Permission> = {
+  G: 'CREATE STREAM_LIVE_G',
+  PLUS_14: 'CREATE STREAM_LIVE_PLUS14',
+  PLUS_18: 'CREATE STREAM_LIVE_PLUS18',
+};
+
+/** Moderators see every stream whatever its audience (spec part 1 §6). */
+const PRIVILEGED: Permission[] = ['GRANT PERMISSION', 'UPDATE STREAM_ANY', 'ALLOW REPORT_STREAM_HIDE'];
+
+export const isPrivileged = (p: Principal | null) => Boolean(p && (p.role === 'admin' || PRIVILEGED.some((perm) => p.perms.includes(perm))));
+
+export const mayStreamWithRating = (perms: readonly string[], rating: Rating, skin: SkinId) =>
+  perms.includes(LIVE_PERMISSION[rating]) && (rating !== 'PLUS_18' || SKINS[skin].flags.adultContent);
+
+export const guestKeyOf = (ip: string, userAgent: string | undefined) =>
+  `guest:${createHash('sha256').update(`${ip}|${userAgent ?? ''}`).digest('base64url').slice(0, 22)}`;
+
+const viewerKey = (viewer: Viewer) => (viewer.principal ? `user:${viewer.principal.userId}` : viewer.guestKey);
+
+export function createStreamsService(deps: { db: Db; accounts: AccountsService; social: SocialService; media: MediaControl }) {
+  const { db, accounts, social } = deps;
+
+  async function findStream(streamId: number): Promise<StreamRow> {
+    const [row] = await db.select().from(streams).where(and(eq(streams.id, streamId), isNull(streams.deletedAt)));
+    if (!row) throw notFound(MSG.streamNotAvailable);
+    return row;
+  }
+
+  async function activeViewers(streamId: number): Promise<number> {
+    const [row] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(streamViews)
+      .where(and(eq(streamViews.streamId, streamId), isNull(streamViews.leftAt)));
+    return row?.n ?? 0;
+  }
+
+  async function info(row: StreamRow, viewer: Viewer) {
+    const viewerId = viewer.principal?.userId ?? null;
+    const [broadcaster, relation, viewers, views] = await Promise.all([
+      accounts.publicUsers([row.userId]),
+      social.relation(viewerId, row.userId),
+      activeViewers(row.id),
+      db.select({ likes: streamViews.likes }).from(streamViews)
+        .where(and(eq(streamViews.streamId, row.id), eq(streamViews.viewerKey, viewerKey(viewer)))),
+    ]);
+    const user = broadcaster.get(row.userId) ?? { username: '', fullname: '', avatar: null };
+    return toStreamInfo(row, user, {
+      isOwner: viewerId === row.userId,
+      isFollowing: relation.isFollowing,
+      followingNotify: relation.notify,
+      viewerLikes: views[0]?.likes ?? 0,
+      viewers,
+    });
+  }
+
+  /** Refuses what the viewer may not watch; the owner and moderators always may. */
+  async function assertMayWatch(row: StreamRow, viewer: Viewer) {
+    const viewerId = viewer.principal?.userId ?? null;
+    if (viewerId === row.userId) return;
+    if (row.hidden) throw notFound(MSG.streamNotAvailable);
+    if (viewerId !== null) {
+      const [banned] = await db.select().from(streamBans).where(and(eq(streamBans.streamId, row.id), eq(streamBans.userId, viewerId)));
+      if (banned) throw new AppError(403, 'block', MSG.streamBlocked);
+    }
+    if (isPrivileged(viewer.principal)) return;
+    if (row.rating === 'PLUS_18') {
+      const adult = SKINS[viewer.skin].flags.adultContent && viewerId !== null && ((await accounts.ageOf(viewerId)) ?? 0) >= ADULT_AGE;
+      if (!adult) throw forbidden(MSG.streamAdultOnly);
+    }
+    if (row.audience === 'PRIVATE') throw forbidden(MSG.streamPrivate);
+    if (row.audience === 'SUBSCRIBERS') throw forbidden(MSG.streamSubscribersOnly);
+    if (row.audience === 'FOLLOWERS' && !(await social.relation(viewerId, row.userId)).isFollowing) {
+      throw forbidden(MSG.streamFollowersOnly);
+    }
+  }
+
+  function assertOwner(row: StreamRow, principal: Principal) {
+    if (row.userId !== principal.userId) throw notFound(MSG.streamNotAvailable);
+  }
+
+  return {
+    findStream,
+    info,
+    activeViewers,
+
+    /** The broadcaster's stream that has not ended; a new one (with the last setup, hidden) otherwise. */
+    async currentStream(userId: number, skin: SkinId): Promise<StreamRow> {
+      const [open] = await db.select().from(streams)
+        .where(and(eq(streams.userId, userId), isNull(streams.endedAt), isNull(streams.deletedAt)))
+        .orderBy(desc(streams.id)).limit(1);
+      if (open) return open;
+      const [last] = await db.select().from(streams).where(eq(streams.userId, userId)).orderBy(desc(streams.id)).limit(1);
+      const [created] = await db.insert(streams).values({
+        userId,
+        skin,
+        rating: last?.rating ?? SKINS[skin].defaultRating,
+        ...(last ? { title: last.title, description: last.description, audience: last.audience, chatEnabled: last.chatEnabled, setupAt: last.setupAt } : {}),
+      }).returning();
+      return created!;
+    },
+
+    /** Broadcast setup and the owner's edit form. Saving marks the stream ready for Go Live. */
+    async updateSetup(streamId: number, principal: Principal, data: SetupData, skin: SkinId) {
+      const row = await findStream(streamId);
+      assertOwner(row, principal);
+      if (data.rating && !mayStreamWithRating(principal.perms, data.rating, skin)) throw forbidden(MSG.ratingNotAllowed);
+      if (data.audience && row.audience === 'PRIVATE' && data.audience !== 'PRIVATE' && row.endedAt) {
+        throw badRequest('The audience of a private replay cannot change.', 'data.audience');
+      }
+      const title = data.title === undefined ? undefined : data.title.includes(LIVE_TAG) ? data.title : `${data.title} ${LIVE_TAG}`;
+      const [updated] = await db.update(streams).set({
+        ...(title !== undefined ? { title } : {}),
+        ...(data.description !== undefined ? { description: data.description } : {}),
+        ...(data.audience ? { audience: data.audience } : {}),
+        ...(data.rating ? { rating: data.rating } : {}),
+        ...(data.chat_enabled !== undefined ? { chatEnabled: data.chat_enabled } : {}),
+        setupAt: row.setupAt ?? new Date(),
+        updatedAt: new Date(),
+      }).where(eq(streams.id, streamId)).returning();
+      return updated!;
+    },
+
+    async goLive(streamId: number, principal: Principal) {
+      const row = await findStream(streamId);
+      assertOwner(row, principal);
+      if (!row.setupAt || row.title.trim() === '') throw badRequest(MSG.updateBroadcastInfoFirst);
+      const [updated] = await db.update(streams).set({ hidden: false, updatedAt: new Date() }).where(eq(streams.id, streamId)).returning();
+      return updated!;
+    },
+
+    /** Joining records the view and answers the signed playback address. */
+    async join(streamId: number, viewer: Viewer) {
+      const row = await findStream(streamId);
+      await assertMayWatch(row, viewer);
+      if (!isPlayable(row)) throw notFound(MSG.streamNotAvailable);
+      const inserted = await db.insert(streamViews)
+        .values({ streamId, viewerKey: viewerKey(viewer), userId: viewer.principal?.userId ?? null })
+        .onConflictDoUpdate({ target: [streamViews.streamId, streamViews.viewerKey], set: { leftAt: null, joinedAt: new Date() } })
+        .returning({ firstTime: sql<boolean>`(xmax = 0)` });
+      if (inserted[0]?.firstTime) {
+        await db.update(streams).set({ totalViews: sql`${streams.totalViews} + 1` }).where(eq(streams.id, streamId));
+      }
+      return { row: await findStream(streamId), hls: await deps.media.playbackUrl(streamId) };
+    },
+
+    async lookup(streamId: number, viewer: Viewer) {
+      const row = await findStream(streamId);
+      await assertMayWatch(row, viewer);
+      return row;
+    },
+
+    /** Leaving saves the likes given while watching. */
+    async leave(streamId: number, viewer: Viewer, likes: number, likeLimit: number) {
+      const row = await findStream(streamId);
+      const given = Math.min(likes, likeLimit);
+      const left = await db.update(streamViews)
+        .set({ leftAt: new Date(), likes: sql`least(${streamViews.likes} + ${given}, ${likeLimit})` })
+        .where(and(eq(streamViews.streamId, row.id), eq(streamViews.viewerKey, viewerKey(viewer))))
+        .returning({ likes: streamViews.likes });
+      if (left.length > 0 && given > 0 && viewer.principal?.userId !== row.userId) {
+        await db.update(streams).set({ likes: sql`${streams.likes} + ${given}` }).where(eq(streams.id, row.id));
+      }
+    },
+
+    async remove(streamId: number, principal: Principal) {
+      const row = await findStream(streamId);
+      const moderator = principal.role === 'admin' || principal.perms.includes('GRANT PERMISSION');
+      if (row.userId !== principal.userId && !moderator) throw notFound(MSG.streamNotAvailable);
+      await db.update(streams).set({ deletedAt: new Date(), hidden: true, updatedAt: new Date() }).where(eq(streams.id, streamId));
+      if (row.live) await deps.media.stopBroadcast(streamId);
+    },
+
+    async refreshThumbnail(streamId: number, principal: Principal) {
+      const row = await findStream(streamId);
+      const mayEdit = row.userId === principal.userId || principal.role === 'admin' || principal.perms.includes('UPDATE STREAM_ANY');
+      if (!mayEdit) throw notFound(MSG.streamNotAvailable);
+      if (!(await deps.media.grabThumbnail(streamId))) throw badRequest('The stream is not live: there is no picture to take.');
+      return `/media/thumbs/${streamId}.jpg?v=${Date.now()}`;
+    },
+  };
+}
+
+export type StreamsService = ReturnType<typeof createStreamsService>;

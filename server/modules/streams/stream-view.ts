@@ -1,0 +1,81 @@
+/** How a stream row reads on the wire: the spec's stream info and stream tile, for one viewer. */
+import type { StreamInfo, StreamTile } from '../../../common/api/streams';
+import type { streams } from './tables';
+
+export type StreamRow = typeof streams.$inferSelect;
+
+export interface Broadcaster {
+  username: string;
+  fullname: string;
+  avatar: string | null;
+}
+
+export interface ViewerFacts {
+  isOwner: boolean;
+  isFollowing: boolean;
+  followingNotify: boolean;
+  viewerLikes: number;
+  viewers: number;
+}
+
+export const thumbnailUrl = (row: StreamRow) =>
+  row.thumbnailKey ? `/media/thumbs/${row.id}.jpg?v=${row.updatedAt.getTime()}` : null;
+
+/** Live now, or ended with a replay to play. */
+export const isPlayable = (row: StreamRow) => row.live || (row.endedAt !== null && row.playlistKey !== null && row.lengthSeconds > 0);
+
+export function toStreamInfo(row: StreamRow, broadcaster: Broadcaster, viewer: ViewerFacts): StreamInfo {
+  return {
+    stream_id: row.id,
+    user_id: row.userId,
+    username: broadcaster.username,
+    full_name: broadcaster.fullname,
+    avatar: broadcaster.avatar,
+    title: row.title,
+    description: row.description,
+    audience: row.audience,
+    rating: row.rating,
+    live: row.live ? 'Y' : 'N',
+    ended: row.endedAt !== null,
+    hidden: row.hidden,
+    ready: row.setupAt !== null,
+    started_time: row.startedAt?.toISOString() ?? null,
+    stream_length: row.lengthSeconds,
+    thumbnail_url: thumbnailUrl(row),
+    likes: row.likes,
+    rlikes: 0,
+    stream_viewer_likes: viewer.viewerLikes,
+    viewers: viewer.viewers,
+    tviewers: row.totalViews,
+    chat_enabled: row.chatEnabled,
+    stream_featured_by_user: row.featured,
+    tip_viewer_min_amount: row.tipViewerMinAmount,
+    currency: 'CON',
+    is_following: viewer.isFollowing,
+    following_notify: viewer.followingNotify,
+    playable: isPlayable(row),
+    source_type: 'RTMP',
+    width: row.width,
+    height: row.height,
+    is_owner: viewer.isOwner,
+  };
+}
+
+export function toStreamTile(row: StreamRow & { viewers: number }, broadcaster: Broadcaster): StreamTile {
+  return {
+    stream_id: row.id,
+    user_id: row.userId,
+    title: row.title,
+    avatar: broadcaster.avatar,
+    thumbnail_url: thumbnailUrl(row),
+    username: broadcaster.username,
+    audience: row.audience,
+    rating: row.rating,
+    tip_viewer_min_amount: row.tipViewerMinAmount,
+    likes: row.likes,
+    rlikes: 0,
+    started_time: row.startedAt?.toISOString() ?? null,
+    live: row.live ? 'Y' : 'N',
+    viewers: row.viewers,
+  };
+}

@@ -1,0 +1,284 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIVE_TAG } from '../../../common/api/streams';
+import { MSG } from '../../../common/messages';
+import { startTestApp, type TestApp, type TestUser } from '../../testing/harness';
+import type { TestClient } from '../../testing/test-client';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+interface OwnStream {
+  stream_id: number;
+  rtmp_url: string;
+  broadcast_key: string;
+  hidden: boolean;
+  ready: boolean;
+  live: string;
+}
+
+async function broadcaster(): Promise<{ user: TestUser; client: TestClient; stream: OwnStream }> {
+  const user = await t.given.user();
+  const client = await t.given.signedIn(user);
+  const res = await client.post('/api/streams/get-live-stream', {});
+  expect(res.status).toBe(200);
+  return { user, client, stream: res.body.stream as OwnStream };
+}
+
+/** Sets up, goes live, and plays the ingest's part: the encoder published, segments exist. */
+async function liveStream(data: Record<string, unknown> = {}) {
+  const b = await broadcaster();
+  await b.client.post('/api/streams/update-stream-info', { id: b.stream.stream_id, data: { title: 'Morning show', audience: 'PUBLIC', rating: 'G', ...data } });
+  await b.client.post('/api/streams/go-live', { id: b.stream.stream_id });
+  const hooks = t.app.services.broadcastHooks;
+  const streamId = await hooks.startBroadcast(b.stream.broadcast_key);
+  expect(streamId.streamId).toBe(b.stream.stream_id);
+  await hooks.onLive({ streamId: b.stream.stream_id, broadcastId: 'b1', playlistKey: `media/${b.stream.stream_id}/b1/index.m3u8`, width: 1280, height: 720 });
+  return b;
+}
+
+async function endStream(streamId: number, seconds = 42) {
+  await t.app.services.broadcastHooks.onEnded({ streamId, broadcastId: 'b1', playlistKey: `media/${streamId}/b1/index.m3u8`, lengthSeconds: seconds });
+}
+
+describe('the broadcaster’s stream', () => {
+  it('is created hidden on first use, with the RTMP address and key for the owner only', async () => {
+    const { user, client, stream } = await broadcaster();
+    expect(stream).toMatchObject({ hidden: true, ready: false, live: 'N' });
+    expect(stream.rtmp_url).toMatch(/^rtmp:\/\/.+\/live$/);
+    expect(stream.broadcast_key).toMatch(/^live_/);
+    const again = await client.post('/api/streams/get-live-stream', {});
+    expect((again.body.stream as OwnStream).stream_id).toBe(stream.stream_id);
+
+    const other = await t.given.signedIn(await t.given.user());
+    expect((await other.get('/api/streams/stream-lookup', { id: stream.stream_id })).status).toBe(404);
+    const lookup = await client.get('/api/streams/stream-lookup', { id: stream.stream_id });
+    expect(lookup.body.stream).toMatchObject({ user_id: user.id, is_owner: true });
+    expect(JSON.stringify(lookup.body)).not.toContain(stream.broadcast_key);
+  });
+
+  it('refuses users who may not go live, and guests', async () => {
+    const viewer = await t.given.signedIn(await t.given.user({ perms: ['CREATE STREAM_CHAT'] }));
+    const res = await viewer.post('/api/streams/get-live-stream', {});
+    expect(res.status).toBe(403);
+    expect(res.body.message).toBe(MSG.cannotGoLive);
+    expect((await t.client().post('/api/streams/get-live-stream', {})).status).toBe(401);
+  });
+
+  it('checks the setup with the spec messages and appends the live tag', async () => {
+    const { client, stream } = await broadcaster();
+    const empty = await client.post('/api/streams/update-stream-info', { id: stream.stream_id, data: { title: ' ' } });
+    expect(empty.body).toMatchObject({ response: 'validation', message: MSG.titleRequired });
+    const short = await client.post('/api/streams/update-stream-info', { id: stream.stream_id, data: { title: 'a' } });
+    expect(short.body.message).toBe(MSG.titleTooShort);
+    const audience = await client.post('/api/streams/update-stream-info', { id: stream.stream_id, data: { audience: 'EVERYONE' } });
+    expect(audience.status).toBe(400);
+
+    const saved = await client.post('/api/streams/update-stream-info', { id: stream.stream_id, data: { title: 'Cooking night', audience: 'PUBLIC', rating: 'G', chat_enabled: false } });
+    expect(saved.body.stream).toMatchObject({ title: `Cooking night ${LIVE_TAG}`, ready: true, hidden: true, chat_enabled: false });
+    const tagged = await client.post('/api/streams/update-stream-info', { id: stream.stream_id, data: { title: `Already ${LIVE_TAG} here` } });
+    expect((tagged.body.stream as { title: string }).title).toBe(`Already ${LIVE_TAG} here`);
+  });
+
+  it('refuses a rating the broadcaster lacks the permission for, and 18+ outside the adult skin', async () => {
+    const { client, stream } = await broadcaster();
+    const fourteen = await client.post('/api/streams/update-stream-info', { id: stream.stream_id, data: { rating: 'PLUS_14' } });
+    expect(fourteen.status).toBe(403);
+    expect(fourteen.body.message).toBe(MSG.ratingNotAllowed);
+    const adultUser = await t.given.user({ perms: ['ALLOW CUSTOM_STREAM_CLIENT', 'CREATE STREAM_LIVE_G', 'CREATE STREAM_LIVE_PLUS18'] });
+    const adult = await t.given.signedIn(adultUser);
+    const own = ((await adult.post('/api/streams/get-live-stream', {})).body.stream as OwnStream).stream_id;
+    expect((await adult.post('/api/streams/update-stream-info', { id: own, data: { rating: 'PLUS_18' } })).status).toBe(403);
+    const inAdultSkin = await adult.request('POST', '/api/streams/update-stream-info', { body: { id: own, data: { rating: 'PLUS_18' } }, headers: { 'x-service': 'afterdark' } });
+    expect(inAdultSkin.status).toBe(200);
+  });
+
+  it("refuses to change another broadcaster's stream", async () => {
+    const { stream } = await broadcaster();
+    const other = await t.given.signedIn(await t.given.user());
+    expect((await other.post('/api/streams/update-stream-info', { id: stream.stream_id, data: { title: 'Mine now' } })).status).toBe(404);
+    expect((await other.post('/api/streams/go-live', { id: stream.stream_id })).status).toBe(404);
+    expect((await other.post('/api/streams/delete', { id: stream.stream_id })).status).toBe(404);
+  });
+
+  it('goes live only after the setup is saved', async () => {
+    const { client, stream } = await broadcaster();
+    const early = await client.post('/api/streams/go-live', { id: stream.stream_id });
+    expect(early.status).toBe(400);
+    expect(early.body.message).toBe(MSG.updateBroadcastInfoFirst);
+    await client.post('/api/streams/update-stream-info', { id: stream.stream_id, data: { title: 'Ready now' } });
+    const shown = await client.post('/api/streams/go-live', { id: stream.stream_id });
+    expect(shown.body.stream).toMatchObject({ hidden: false, ready: true });
+  });
+});
+
+describe('publishing', () => {
+  it('accepts only keys of broadcasters who may go live', async () => {
+    const hooks = t.app.services.broadcastHooks;
+    const { stream } = await broadcaster();
+    await hooks.refreshKeys();
+    expect(hooks.canPublish(stream.broadcast_key)).toBe(true);
+    expect(hooks.canPublish('live_not-a-key')).toBe(false);
+    await expect(hooks.startBroadcast('live_not-a-key')).rejects.toThrow();
+  });
+
+  it('goes LIVE, then REPLAY after the end; the next stream starts from the same setup, hidden', async () => {
+    const { client, stream } = await liveStream({ title: 'Night run' });
+    const viewer = t.client();
+    const lookup = await viewer.get('/api/streams/stream-lookup', { id: stream.stream_id });
+    expect(lookup.body.stream).toMatchObject({ live: 'Y', ended: false, playable: true, width: 1280, height: 720 });
+    expect((lookup.body.stream as { started_time: string }).started_time).toBeTruthy();
+
+    await endStream(stream.stream_id, 37);
+    const replay = await viewer.get('/api/streams/stream-lookup', { id: stream.stream_id });
+    expect(replay.body.stream).toMatchObject({ live: 'N', ended: true, playable: true, stream_length: 37 });
+
+    const next = (await client.post('/api/streams/get-live-stream', {})).body.stream as OwnStream & { title: string };
+    expect(next.stream_id).not.toBe(stream.stream_id);
+    expect(next).toMatchObject({ hidden: true, ready: true, title: `Night run ${LIVE_TAG}` });
+  });
+});
+
+describe('watching', () => {
+  it('joins a live stream with a signed HLS address and counts the viewer once', async () => {
+    const { stream } = await liveStream();
+    const viewer = await t.given.signedIn(await t.given.user());
+    const join = await viewer.post('/api/streams/stream-join', { stream_id: stream.stream_id, isHls: true });
+    expect(join.status).toBe(200);
+    const url = join.body.url as { hls: string; width: number; height: number };
+    expect(url.hls).toMatch(new RegExp(`^/media/hls/${stream.stream_id}/index\\.m3u8\\?token=.+`));
+    expect(url).toMatchObject({ width: 1280, height: 720 });
+    await viewer.post('/api/streams/stream-join', { stream_id: stream.stream_id });
+    await t.client().post('/api/streams/stream-join', { stream_id: stream.stream_id });
+    const info = (await viewer.get('/api/streams/stream-lookup', { id: stream.stream_id })).body.stream as { tviewers: number; viewers: number };
+    expect(info).toMatchObject({ tviewers: 2, viewers: 2 });
+
+    await viewer.post('/api/streams/leave-stream', { id: stream.stream_id, likes: 3 });
+    const after = (await viewer.get('/api/streams/stream-lookup', { id: stream.stream_id })).body.stream as Record<string, number>;
+    expect(after).toMatchObject({ viewers: 1, likes: 3, stream_viewer_likes: 3 });
+  });
+
+  it('answers "not available" for hidden, deleted or unplayable streams', async () => {
+    const { stream } = await broadcaster();
+    const hidden = await t.client().post('/api/streams/stream-join', { stream_id: stream.stream_id });
+    expect(hidden.status).toBe(404);
+    expect(hidden.body.message).toBe(MSG.streamNotAvailable);
+    const { client, stream: gone } = await liveStream();
+    await client.post('/api/streams/delete', { id: gone.stream_id });
+    expect((await t.client().post('/api/streams/stream-join', { stream_id: gone.stream_id })).status).toBe(404);
+    expect((await t.client().post('/api/streams/stream-join', { stream_id: 987654321 })).status).toBe(404);
+  });
+
+  it('keeps followers-only, subscribers-only and private streams to their audience', async () => {
+    const followersOnly = await liveStream({ audience: 'FOLLOWERS' });
+    const guest = await t.client().post('/api/streams/stream-join', { stream_id: followersOnly.stream.stream_id });
+    expect(guest.status).toBe(403);
+    expect(guest.body.message).toBe(MSG.streamFollowersOnly);
+    const fan = await t.given.signedIn(await t.given.user());
+    await fan.post('/api/user/toggle-following', { id: followersOnly.user.id, isFollowing: true });
+    expect((await fan.post('/api/streams/stream-join', { stream_id: followersOnly.stream.stream_id })).status).toBe(200);
+
+    const privateOne = await liveStream({ audience: 'PRIVATE' });
+    const refused = await fan.post('/api/streams/stream-join', { stream_id: privateOne.stream.stream_id });
+    expect(refused.body.message).toBe(MSG.streamPrivate);
+    expect((await privateOne.client.post('/api/streams/stream-join', { stream_id: privateOne.stream.stream_id })).status).toBe(200);
+    const moderator = await t.given.signedIn(await t.given.user({ perms: ['UPDATE STREAM_ANY'] }));
+    expect((await moderator.post('/api/streams/stream-join', { stream_id: privateOne.stream.stream_id })).status).toBe(200);
+
+    const subscribers = await liveStream({ audience: 'SUBSCRIBERS' });
+    expect((await fan.post('/api/streams/stream-join', { stream_id: subscribers.stream.stream_id })).body.message).toBe(MSG.streamSubscribersOnly);
+  });
+
+  it('answers "block" to a banned viewer', async () => {
+    const { stream } = await liveStream();
+    const banned = await t.given.user();
+    await t.resources.database.db.execute(
+      (await import('drizzle-orm')).sql`insert into stream_bans (stream_id, user_id) values (${stream.stream_id}, ${banned.id})`,
+    );
+    const res = await (await t.given.signedIn(banned)).post('/api/streams/stream-join', { stream_id: stream.stream_id });
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ response: 'block', message: MSG.streamBlocked });
+  });
+});
+
+describe('listings', () => {
+  it('lists set-up, shown streams live first, by channel, search and user', async () => {
+    const live = await liveStream({ title: 'Zebra crossing live' });
+    const replay = await liveStream({ title: 'Zebra replay' });
+    await endStream(replay.stream.stream_id);
+    const hidden = await broadcaster();
+    await hidden.client.post('/api/streams/update-stream-info', { id: hidden.stream.stream_id, data: { title: 'Zebra hidden' } });
+
+    const all = await t.client().get('/api/channel/list-streams');
+    const ids = (all.body.streams as Array<{ stream_id: number }>).map((s) => s.stream_id);
+    expect(ids).toContain(live.stream.stream_id);
+    expect(ids).toContain(replay.stream.stream_id);
+    expect(ids).not.toContain(hidden.stream.stream_id);
+    expect(ids.indexOf(live.stream.stream_id)).toBeLessThan(ids.indexOf(replay.stream.stream_id));
+
+    const search = await t.client().get('/api/channel/search-stream', { search: 'zebra' });
+    const found = search.body.streams as Array<{ stream_id: number; live: string; tip_viewer_min_amount: number }>;
+    expect(found.map((s) => s.stream_id)).toEqual([live.stream.stream_id, replay.stream.stream_id]);
+    expect(found[0]).toMatchObject({ live: 'Y', tip_viewer_min_amount: 0 });
+    expect((await t.client().get('/api/channel/search-stream', { search: live.user.username })).body.total).toBe(1);
+
+    const channels = (await t.client().get('/api/channel/base-group')).body.channels as Array<{ id: number; name: string }>;
+    const liveChannel = channels.find((c) => c.name === 'Live')!;
+    const liveOnly = await t.client().get('/api/channel/list-channel-streams', { id: liveChannel.id });
+    const liveIds = (liveOnly.body.streams as Array<{ stream_id: number }>).map((s) => s.stream_id);
+    expect(liveIds).toContain(live.stream.stream_id);
+    expect(liveIds).not.toContain(replay.stream.stream_id);
+    expect((await t.client().get('/api/channel/list-channel-streams', { id: 99999 })).status).toBe(404);
+
+    const mine = await hidden.client.get('/api/streams/user-streams', { id: hidden.user.id });
+    expect(mine.body.total).toBe(1);
+    expect((await t.client().get('/api/streams/user-streams', { id: hidden.user.id })).body.total).toBe(0);
+  });
+
+  it('lists a followed broadcaster in Following, and moved broadcasters in Women and Men', async () => {
+    const { user, stream } = await liveStream({ title: 'Followed live' });
+    const fan = await t.given.signedIn(await t.given.user());
+    const channels = (await fan.get('/api/channel/base-group')).body.channels as Array<{ id: number; name: string }>;
+    const byName = (name: string) => channels.find((c) => c.name === name)!.id;
+    const following = () => fan.get('/api/channel/list-channel-streams', { id: byName('Following') });
+    expect((await following()).body.total).toBe(0);
+    await fan.post('/api/user/toggle-following', { id: user.id, isFollowing: true });
+    expect(((await following()).body.streams as Array<{ stream_id: number }>).map((s) => s.stream_id)).toEqual([stream.stream_id]);
+
+    const moderator = await t.given.signedIn(await t.given.user({ perms: ['UPDATE STREAM_ANY'] }));
+    await moderator.post('/api/streams/report-stream-action', { stream_ids: [stream.stream_id], event: 'MOVE_USER_TO_WOMEN' });
+    const women = await fan.get('/api/channel/list-channel-streams', { id: byName('Women') });
+    expect((women.body.streams as Array<{ stream_id: number }>).map((s) => s.stream_id)).toContain(stream.stream_id);
+  });
+});
+
+describe('moderation', () => {
+  it('needs UPDATE STREAM_ANY for stream edits and GRANT PERMISSION for end, delete and suspend', async () => {
+    const { user, stream } = await liveStream();
+    const editor = await t.given.signedIn(await t.given.user({ perms: ['UPDATE STREAM_ANY'] }));
+    const plain = await t.given.signedIn(await t.given.user());
+    expect((await plain.post('/api/streams/report-stream-action', { stream_ids: [stream.stream_id], event: 'MAKE_FEATURED' })).status).toBe(403);
+    const featured = await editor.post('/api/streams/report-stream-action', { stream_ids: [stream.stream_id], event: 'MAKE_FEATURED' });
+    expect(featured.body).toMatchObject({ affected: 1 });
+    await editor.post('/api/streams/report-stream-action', { stream_ids: [stream.stream_id], event: 'MAKE_FOLLOWERS_ONLY' });
+    expect((await t.client().get('/api/streams/stream-lookup', { id: stream.stream_id })).status).toBe(403);
+    expect((await editor.post('/api/streams/report-stream-action', { stream_ids: [stream.stream_id], event: 'SUSPEND_USER' })).status).toBe(403);
+
+    const granter = await t.given.signedIn(await t.given.user({ perms: ['GRANT PERMISSION'] }));
+    const suspended = await granter.post('/api/streams/report-stream-action', { stream_ids: [stream.stream_id], event: 'SUSPEND_USER', user_comment: 'spam' });
+    expect(suspended.body).toMatchObject({ affected: 1 });
+    const login = await t.client().post('/api/user/user-login', { username: user.username, password: user.password });
+    expect(login.status).toBe(401);
+    const bad = await granter.post('/api/streams/report-stream-action', { stream_ids: [stream.stream_id], event: 'EXPLODE' });
+    expect(bad.status).toBe(400);
+  });
+
+  it('lets an owner or a GRANT PERMISSION moderator delete, nobody else', async () => {
+    const { stream } = await liveStream();
+    const granter = await t.given.signedIn(await t.given.user({ perms: ['GRANT PERMISSION'] }));
+    expect((await granter.post('/api/streams/delete', { id: stream.stream_id })).status).toBe(200);
+    expect((await t.client().get('/api/streams/stream-lookup', { id: stream.stream_id })).status).toBe(404);
+  });
+});

@@ -1,0 +1,105 @@
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, check, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { users } from '../accounts/tables';
+
+export const STREAM_AUDIENCES = ['PUBLIC', 'FOLLOWERS', 'SUBSCRIBERS', 'PRIVATE'] as const;
+export const STREAM_RATINGS = ['G', 'PLUS_14', 'PLUS_18'] as const;
+
+/**
+ * A broadcast. get-live-stream creates it hidden; saving the setup makes it ready; Go Live shows it;
+ * it is live while the encoder publishes; when the broadcast ends its closed playlist is the replay.
+ */
+export const streams = pgTable(
+  'streams',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title').notNull().default(''),
+    description: text('description').notNull().default(''),
+    audience: text('audience', { enum: STREAM_AUDIENCES }).notNull().default('PUBLIC'),
+    rating: text('rating', { enum: STREAM_RATINGS }).notNull().default('G'),
+    /** When the broadcaster saved the setup: Go Live needs it. */
+    setupAt: timestamp('setup_at', { withTimezone: true }),
+    /** Not listed nor joinable by others until the broadcaster goes live. */
+    hidden: boolean('hidden').notNull().default(true),
+    /** The encoder is publishing now. */
+    live: boolean('live').notNull().default(false),
+    chatEnabled: boolean('chat_enabled').notNull().default(true),
+    featured: boolean('featured').notNull().default(false),
+    /** Coins a viewer must have tipped to watch (the money issue enforces it). */
+    tipViewerMinAmount: integer('tip_viewer_min_amount').notNull().default(0),
+    skin: text('skin').notNull().default('limelight'),
+    /** Storage key of the HLS playlist (media/<stream>/<broadcast>/index.m3u8) once media exists. */
+    playlistKey: text('playlist_key'),
+    thumbnailKey: text('thumbnail_key'),
+    width: integer('width'),
+    height: integer('height'),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    /** Seconds of video in the replay. */
+    lengthSeconds: integer('length_seconds').notNull().default(0),
+    likes: integer('likes').notNull().default(0),
+    /** Views over the stream's life (joins by distinct viewers). */
+    totalViews: integer('total_views').notNull().default(0),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('streams_user_idx').on(t.userId, t.createdAt),
+    index('streams_listing_idx').on(t.live, t.startedAt),
+    index('streams_title_trgm_idx').using('gin', sql`lower(${t.title}) gin_trgm_ops`),
+    check('streams_min_amount_nonnegative', sql`${t.tipViewerMinAmount} >= 0`),
+  ],
+);
+
+/** A viewer's presence on a stream: joined, likes given, left. */
+export const streamViews = pgTable(
+  'stream_views',
+  {
+    streamId: bigint('stream_id', { mode: 'number' })
+      .notNull()
+      .references(() => streams.id, { onDelete: 'cascade' }),
+    viewerKey: text('viewer_key').notNull(),
+    userId: bigint('user_id', { mode: 'number' }).references(() => users.id, { onDelete: 'cascade' }),
+    joinedAt: timestamp('joined_at', { withTimezone: true }).notNull().defaultNow(),
+    leftAt: timestamp('left_at', { withTimezone: true }),
+    likes: integer('likes').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.streamId, t.viewerKey] }), index('stream_views_active_idx').on(t.streamId, t.leftAt)],
+);
+
+/** Viewers an owner (or moderator) banned from a stream: their join answers "block". */
+export const streamBans = pgTable(
+  'stream_bans',
+  {
+    streamId: bigint('stream_id', { mode: 'number' })
+      .notNull()
+      .references(() => streams.id, { onDelete: 'cascade' }),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.streamId, t.userId] })],
+);
+
+/** The Women / Men channel a broadcaster is listed in (set by moderators: "Move User to Men/Women"). */
+export const broadcasterChannels = pgTable('broadcaster_channels', {
+  userId: bigint('user_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  gender: text('gender', { enum: ['women', 'men'] }).notNull(),
+});
+
+/** Moderator actions taken on streams (report-stream-action), for the record. */
+export const streamModerationLog = pgTable('stream_moderation_log', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  streamId: bigint('stream_id', { mode: 'number' }).notNull(),
+  moderatorId: bigint('moderator_id', { mode: 'number' }).notNull(),
+  event: text('event').notNull(),
+  comment: text('comment'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,0 +1,45 @@
+/** Runs one ffmpeg child: stderr kept as a short tail (with a secret masked) for diagnostics. */
+import { spawn, type ChildProcess } from 'node:child_process';
+
+export interface FfmpegRun {
+  child: ChildProcess;
+  /** Resolves with the exit code (null when killed by a signal). */
+  exited: Promise<number | null>;
+  /** Last stderr lines, secrets masked: for logs when something fails. */
+  tail(): string;
+}
+
+export function runFfmpeg(
+  ffmpegPath: string,
+  args: string[],
+  options: { mask?: string; onLine?: (line: string) => void } = {},
+): FfmpegRun {
+  const child = spawn(ffmpegPath, ['-hide_banner', '-nostdin', '-nostats', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const lines: string[] = [];
+  let partial = '';
+  const mask = (line: string) => (options.mask ? line.replaceAll(options.mask, '***') : line);
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    const parts = (partial + chunk).split(/\r?\n|\r/);
+    partial = parts.pop() ?? '';
+    for (const line of parts) {
+      const safe = mask(line);
+      lines.push(safe);
+      if (lines.length > 20) lines.shift();
+      options.onLine?.(safe);
+    }
+  });
+  const exited = new Promise<number | null>((resolve) => {
+    child.once('error', () => resolve(-1));
+    child.once('exit', (code) => resolve(code));
+  });
+  return { child, exited, tail: () => lines.join('\n') };
+}
+
+/** Ends a child: SIGTERM, then SIGKILL if it lingers. */
+export async function killFfmpeg(run: FfmpegRun, graceMs = 3000): Promise<void> {
+  if (run.child.exitCode !== null || run.child.signalCode !== null) return;
+  run.child.kill('SIGTERM');
+  const timer = setTimeout(() => run.child.kill('SIGKILL'), graceMs);
+  await run.exited;
+  clearTimeout(timer);
+}

@@ -1,0 +1,100 @@
+/** Signed HLS playback: tokens bound to a stream and an expiry, playlist rewriting, strict segment names. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installErrorHandling } from '../http/error-handler';
+import { createLocalFileStore } from '../storage/storage';
+import { registerHlsRoutes } from './hls-routes';
+import { createPlaybackTokens } from './playback-tokens';
+
+const root = mkdtempSync(path.join(os.tmpdir(), 'll-hls-'));
+const files = createLocalFileStore(root);
+const tokens = createPlaybackTokens('test-secret');
+const PLAYLIST = '#EXTM3U\n#EXT-X-PLAYLIST-TYPE:EVENT\n#EXTINF:1.000000,\nseg_00000.ts\n#EXTINF:1.000000,\nseg_00001.ts\n';
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  await files.put('media/5/b1/index.m3u8', PLAYLIST);
+  await files.put('media/5/b1/seg_00000.ts', Buffer.alloc(188, 0x47));
+  await files.put('media/5/thumb.jpg', Buffer.from([0xff, 0xd8, 0xff]));
+  await files.put('media/5/secret.txt', 'not media');
+  app = Fastify();
+  installErrorHandling(app);
+  const locator = async (streamId: number) => ({ 5: 'media/5/b1/index.m3u8', 6: 'media/6/b2/index.m3u8' })[streamId] ?? null;
+  registerHlsRoutes(app, { files, locator, verify: (token, streamId) => tokens.verify(token, streamId) });
+  await app.ready();
+});
+
+afterAll(async () => {
+  await app?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+const get = (url: string) => app.inject({ method: 'GET', url });
+
+describe('playback tokens', () => {
+  it('are bound to the stream and expire', () => {
+    let now = 1_000_000_000_000;
+    const clock = createPlaybackTokens('test-secret', () => now);
+    const token = clock.sign(5, 60);
+    expect(clock.verify(token, 5)).toBe(true);
+    expect(clock.verify(token, 6)).toBe(false);
+    expect(createPlaybackTokens('other-secret', () => now).verify(token, 5)).toBe(false);
+    now += 61_000;
+    expect(clock.verify(token, 5)).toBe(false);
+    expect(clock.verify(undefined, 5)).toBe(false);
+    expect(clock.verify('garbage', 5)).toBe(false);
+  });
+});
+
+describe('HLS routes', () => {
+  it('refuse the playlist and segments without a valid token for that stream', async () => {
+    const expired = createPlaybackTokens('test-secret', () => Date.now() - 120_000).sign(5, 60);
+    const forged = `${tokens.sign(5, 60).split('.')[0]}.${'A'.repeat(43)}`;
+    for (const query of ['', '?token=', `?token=${tokens.sign(6, 60)}`, `?token=${expired}`, `?token=${forged}`]) {
+      for (const file of ['index.m3u8', 'seg_00000.ts']) {
+        const res = await get(`/media/hls/5/${file}${query}`);
+        expect(res.statusCode, `${file}${query}`).toBe(403);
+        expect(res.json()).toMatchObject({ response: 'forbidden' });
+      }
+    }
+  });
+
+  it('serve the playlist with every segment URI carrying the same token', async () => {
+    const token = tokens.sign(5, 60);
+    const res = await get(`/media/hls/5/index.m3u8?token=${token}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/vnd.apple.mpegurl');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.body).toContain(`/media/hls/5/seg_00000.ts?token=${token}\n`);
+    expect(res.body).toContain(`/media/hls/5/seg_00001.ts?token=${token}\n`);
+    expect(res.body).toContain('#EXTINF:1.000000,');
+
+    const segment = await get(`/media/hls/5/seg_00000.ts?token=${token}`);
+    expect(segment.statusCode).toBe(200);
+    expect(segment.headers['content-type']).toBe('video/mp2t');
+    expect(segment.rawPayload).toHaveLength(188);
+  });
+
+  it('serve nothing outside the playlist directory', async () => {
+    const token = tokens.sign(5, 60);
+    for (const name of ['secret.txt', '..%2Fthumb.jpg', '..%2F..%2F5%2Fb1%2Fseg_00000.ts', 'seg_00000.ts%00', 'seg_0.ts', 'index.m3u8.tmp']) {
+      const res = await get(`/media/hls/5/${name}?token=${token}`);
+      expect(res.statusCode, name).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode, name).not.toBe(200);
+    }
+    expect((await get(`/media/hls/5/seg_00001.ts?token=${token}`)).statusCode).toBe(404);
+    expect((await get(`/media/hls/7/index.m3u8?token=${tokens.sign(7, 60)}`)).statusCode).toBe(404);
+  });
+
+  it('serve thumbnails publicly', async () => {
+    const res = await get('/media/thumbs/5.jpg');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('image/jpeg');
+    expect(res.headers['cache-control']).toContain('public');
+    expect((await get('/media/thumbs/6.jpg')).statusCode).toBe(404);
+    expect((await get('/media/thumbs/..%2F5%2Fthumb.jpg')).statusCode).toBe(404);
+  });
+});

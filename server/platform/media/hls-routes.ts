@@ -1,0 +1,69 @@
+/**
+ * Playback over HLS: the playlist and its segments need a token bound to the stream; thumbnails are
+ * public. `verify` is the seam the paywall wraps (a token alone then no longer decides).
+ */
+import { buffer, text } from 'node:stream/consumers';
+import path from 'node:path';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { forbidden, notFound } from '../http/errors';
+import type { FileStore } from '../storage/storage';
+import { rewriteSegmentUris, SEGMENT_NAME } from './hls-playlist';
+import type { PlaylistLocator } from './ingest-hooks';
+import { thumbnailKeyOf } from './ingest-session';
+
+export type PlaybackVerifier = (token: string | undefined, streamId: number, request: FastifyRequest) => boolean | Promise<boolean>;
+
+export interface HlsRouteDeps {
+  files: FileStore;
+  locator: PlaylistLocator;
+  verify: PlaybackVerifier;
+  /** Where a stream's thumbnail is; default: the one the ingest grabs. */
+  thumbnailKey?: (streamId: number) => Promise<string | null>;
+}
+
+const streamIdParam = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+const tokenQuery = z.object({ token: z.string().max(200).optional() });
+const THUMB = /^(\d{1,15})\.jpg$/;
+/** A player fetches a playlist and a segment every second or two: per-request info lines would flood the log. */
+const quiet = { logLevel: 'warn' as const };
+
+export function registerHlsRoutes(app: FastifyInstance, deps: HlsRouteDeps): void {
+  /** The playlist key of a stream the caller may play, else 403/404. */
+  async function authorizedPlaylist(request: FastifyRequest, params: unknown): Promise<{ streamId: number; token: string; key: string }> {
+    const streamId = streamIdParam.safeParse((params as { streamId?: string }).streamId);
+    const { token } = tokenQuery.parse(request.query ?? {});
+    if (!streamId.success || !token || !(await deps.verify(token, streamId.data, request))) throw forbidden();
+    const key = await deps.locator(streamId.data);
+    if (!key) throw notFound();
+    return { streamId: streamId.data, token, key };
+  }
+
+  app.get('/media/hls/:streamId/index.m3u8', quiet, async (request, reply) => {
+    const { streamId, token, key } = await authorizedPlaylist(request, request.params);
+    const stream = await deps.files.read(key);
+    if (!stream) throw notFound();
+    const query = `?token=${encodeURIComponent(token)}`;
+    const body = rewriteSegmentUris(await text(stream), (segment) => `/media/hls/${streamId}/${path.basename(segment)}${query}`);
+    return reply.header('content-type', 'application/vnd.apple.mpegurl').header('cache-control', 'no-store').send(body);
+  });
+
+  app.get('/media/hls/:streamId/:segment', quiet, async (request, reply) => {
+    const { segment } = request.params as { segment: string };
+    if (!SEGMENT_NAME.test(segment)) throw notFound();
+    const { key } = await authorizedPlaylist(request, request.params);
+    const stream = await deps.files.read(`${path.posix.dirname(key)}/${segment}`);
+    if (!stream) throw notFound();
+    return reply.header('content-type', 'video/mp2t').header('cache-control', 'private, max-age=3600').send(stream);
+  });
+
+  app.get('/media/thumbs/:file', quiet, async (request, reply) => {
+    const match = THUMB.exec((request.params as { file: string }).file);
+    if (!match) throw notFound();
+    const streamId = Number(match[1]);
+    const key = deps.thumbnailKey ? await deps.thumbnailKey(streamId) : thumbnailKeyOf(streamId);
+    const stream = key ? await deps.files.read(key) : null;
+    if (!stream) throw notFound();
+    return reply.header('content-type', 'image/jpeg').header('cache-control', 'public, max-age=10').send(await buffer(stream));
+  });
+}

@@ -1,0 +1,238 @@
+/**
+ * One ingest session per stream: the publishes of one broadcast and the playlist they feed.
+ *
+ *   starting ──first segment──▶ live ──encoder dropped──▶ grace ──reconnect──▶ live
+ *      │                         │                          │
+ *      └───────(drop)──▶ grace   └──────end()───▶ ending ◀──┘ (grace expired)  ──▶ ended
+ *
+ * A reconnect within the grace window continues the same broadcast and appends to the same
+ * playlist; the playlist is closed (#EXT-X-ENDLIST) only when the session ends.
+ */
+import { EventEmitter } from 'node:events';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { FileStore } from '../storage/storage';
+import { closePlaylist, PLAYLIST_NAME, readPlaylist } from './hls-playlist';
+import { startRemuxer, type Remuxer } from './remuxer';
+import { grabThumbnail } from './thumbnails';
+
+export type IngestState = 'starting' | 'live' | 'grace' | 'ending' | 'ended';
+
+/** A publishing RTMP connection, as the session sees it. */
+export interface Publisher {
+  readonly id: string;
+  readonly streamKey: string;
+  close(): void;
+}
+
+export interface IngestEvents {
+  state: [IngestState];
+  live: [{ streamId: number; broadcastId: string; playlistKey: string; width: number | null; height: number | null }];
+  thumbnail: [{ streamId: number; thumbnailKey: string }];
+  ended: [{ streamId: number; broadcastId: string; playlistKey: string; lengthSeconds: number }];
+}
+
+export interface IngestSessionOptions {
+  streamId: number;
+  broadcastId: string;
+  files: FileStore;
+  ffmpegPath: string;
+  rtmpBase: string;
+  graceMs: number;
+  thumbnailEveryMs: number;
+  log: FastifyBaseLogger;
+}
+
+const SEGMENT_POLL_MS = 150;
+
+export const broadcastDirKey = (streamId: number, broadcastId: string) => `media/${streamId}/${broadcastId}`;
+export const thumbnailKeyOf = (streamId: number) => `media/${streamId}/thumb.jpg`;
+
+export class IngestSession extends EventEmitter<IngestEvents> {
+  state: IngestState = 'starting';
+  readonly playlistKey: string;
+  private publisher: Publisher | null = null;
+  private remuxer: Remuxer | null = null;
+  private timers = new Set<NodeJS.Timeout>();
+  private ending: Promise<void> | null = null;
+  private grabbing: Promise<boolean> | null = null;
+  private wentLive = false;
+  private remuxerStopped: Promise<void> = Promise.resolve();
+  private readonly log: FastifyBaseLogger;
+
+  constructor(private readonly o: IngestSessionOptions) {
+    super();
+    this.playlistKey = `${broadcastDirKey(o.streamId, o.broadcastId)}/${PLAYLIST_NAME}`;
+    this.log = o.log.child({ streamId: o.streamId, broadcastId: o.broadcastId });
+  }
+
+  get streamId() {
+    return this.o.streamId;
+  }
+
+  get broadcastId() {
+    return this.o.broadcastId;
+  }
+
+  /** Only a broadcast that went live is reported as ended. */
+  get hasGoneLive() {
+    return this.wentLive;
+  }
+
+  get hasPublisher() {
+    return this.publisher !== null;
+  }
+
+  /** The remuxer's own play connection carries this nonce; any other play is refused. */
+  remuxerNonce(): string | null {
+    return this.remuxer?.nonce ?? null;
+  }
+
+  attachRemuxerSubscriber(subscriber: { close(): void }): void {
+    this.remuxer?.attachSubscriber(subscriber);
+  }
+
+  /** A publish (the first, or a reconnect within the grace window) feeds this session. */
+  async attach(publisher: Publisher): Promise<void> {
+    if (this.state !== 'starting' && this.state !== 'grace') throw new Error(`cannot attach a publisher while ${this.state}`);
+    this.clearTimers();
+    const resumed = this.state === 'grace';
+    this.publisher = publisher;
+    await this.remuxerStopped;
+    if (this.publisher !== publisher) return; // ended, or the encoder left again, meanwhile
+    const playlistFile = this.o.files.localPath(this.playlistKey);
+    await mkdir(path.dirname(playlistFile), { recursive: true });
+    const existing = await readPlaylist(playlistFile);
+    const remuxer = startRemuxer({
+      ffmpegPath: this.o.ffmpegPath,
+      rtmpBase: this.o.rtmpBase,
+      streamKey: publisher.streamKey,
+      dir: path.dirname(playlistFile),
+      append: (existing?.segments.length ?? 0) > 0,
+    });
+    this.remuxer = remuxer;
+    void remuxer.exited.then((code) => this.onRemuxerExit(remuxer, publisher, code));
+    this.log.info({ resumed }, 'ingest publishing');
+    if (this.wentLive) this.whileLive();
+    else {
+      this.setState('starting');
+      this.every(SEGMENT_POLL_MS, () => this.checkFirstSegment());
+    }
+  }
+
+  /** The encoder's connection closed: keep the broadcast for the grace window. */
+  async publisherLeft(publisher: Publisher): Promise<void> {
+    if (this.publisher !== publisher) return;
+    this.publisher = null;
+    if (this.state !== 'ending' && this.state !== 'ended') {
+      // Grace starts now, not after ffmpeg flushed: a quick reconnect must find the session waiting.
+      this.clearTimers();
+      this.setState('grace');
+      this.log.info({ graceMs: this.o.graceMs }, 'encoder dropped, waiting for a reconnect');
+      this.timers.add(setTimeout(() => void this.end(), this.o.graceMs));
+    }
+    await this.stopRemuxer();
+  }
+
+  /** Ends the broadcast: the remuxer finishes, the playlist is closed and becomes the replay. */
+  end(): Promise<void> {
+    this.ending ??= this.finish();
+    return this.ending;
+  }
+
+  private async finish(): Promise<void> {
+    this.clearTimers();
+    this.setState('ending');
+    const publisher = this.publisher;
+    this.publisher = null;
+    await this.stopRemuxer();
+    publisher?.close();
+    const info = await closePlaylist(this.o.files.localPath(this.playlistKey)).catch((err: unknown) => {
+      this.log.error({ err }, 'could not close the playlist');
+      return null;
+    });
+    const lengthSeconds = info?.lengthSeconds ?? 0;
+    this.setState('ended');
+    this.log.info({ lengthSeconds }, 'broadcast ended');
+    this.emit('ended', { streamId: this.streamId, broadcastId: this.broadcastId, playlistKey: this.playlistKey, lengthSeconds });
+  }
+
+  /** Stops the running remuxer; callers that write the playlist next wait for any stop in progress. */
+  private stopRemuxer(): Promise<void> {
+    const remuxer = this.remuxer;
+    this.remuxer = null;
+    if (remuxer) this.remuxerStopped = Promise.all([this.remuxerStopped, remuxer.stop()]).then(() => {});
+    return this.remuxerStopped;
+  }
+
+  /** ffmpeg quit on its own (bad input, crash): drop the publisher so the encoder reconnects. */
+  private onRemuxerExit(remuxer: Remuxer, publisher: Publisher, code: number | null) {
+    if (this.remuxer !== remuxer) return;
+    this.log.warn({ code, ffmpeg: remuxer.tail() }, 'remuxer exited unexpectedly');
+    this.remuxer = null;
+    publisher.close();
+  }
+
+  private async checkFirstSegment() {
+    if (this.state !== 'starting') return;
+    const info = await readPlaylist(this.o.files.localPath(this.playlistKey));
+    if (!info?.segments.length || this.state !== 'starting') return;
+    this.clearTimers();
+    this.wentLive = true;
+    const size = this.remuxer?.videoSize() ?? null;
+    this.whileLive();
+    this.emit('live', {
+      streamId: this.streamId,
+      broadcastId: this.broadcastId,
+      playlistKey: this.playlistKey,
+      width: size?.width ?? null,
+      height: size?.height ?? null,
+    });
+  }
+
+  private whileLive() {
+    this.setState('live');
+    void this.grabThumbnail();
+    this.every(this.o.thumbnailEveryMs, async () => void (await this.grabThumbnail()));
+  }
+
+  /** A fresh thumbnail from the newest segment; false when not live or ffmpeg failed. */
+  grabThumbnail(): Promise<boolean> {
+    if (this.state !== 'live') return Promise.resolve(false);
+    this.grabbing ??= this.grab().finally(() => {
+      this.grabbing = null;
+    });
+    return this.grabbing;
+  }
+
+  private async grab(): Promise<boolean> {
+    try {
+      const playlistFile = this.o.files.localPath(this.playlistKey);
+      const last = (await readPlaylist(playlistFile))?.segments.at(-1);
+      if (!last) return false;
+      const thumbnailKey = thumbnailKeyOf(this.streamId);
+      const ok = await grabThumbnail(this.o.ffmpegPath, path.join(path.dirname(playlistFile), last), this.o.files.localPath(thumbnailKey));
+      if (ok) this.emit('thumbnail', { streamId: this.streamId, thumbnailKey });
+      return ok;
+    } catch (err) {
+      this.log.warn({ err }, 'thumbnail failed');
+      return false;
+    }
+  }
+
+  private every(ms: number, run: () => Promise<void>) {
+    const timer = setInterval(() => void run().catch((err: unknown) => this.log.warn({ err }, 'ingest timer failed')), ms);
+    this.timers.add(timer);
+  }
+
+  private clearTimers() {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  private setState(state: IngestState) {
+    this.state = state;
+    this.emit('state', state);
+  }
+}

@@ -1,0 +1,53 @@
+/** The media layer's entry point: RTMP ingest, HLS playback routes and playback tokens. */
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FileStore } from '../storage/storage';
+import { resolveFfmpegPath } from './ffmpeg-path';
+import { registerHlsRoutes, type PlaybackVerifier } from './hls-routes';
+import type { IngestHooks, PlaylistLocator } from './ingest-hooks';
+import { createPlaybackTokens } from './playback-tokens';
+import { createRtmpIngest } from './rtmp-ingest';
+
+export interface MediaServerOptions {
+  config: { host: string; rtmpPort: number };
+  files: FileStore;
+  hooks: IngestHooks;
+  log: FastifyBaseLogger;
+  /** `await loadSecret(db, 'playback')` */
+  secret: string;
+  ffmpegPath?: string;
+  /** How long a dropped encoder may take to come back and continue the same broadcast. */
+  graceMs?: number;
+  thumbnailEveryMs?: number;
+}
+
+export function createMediaServer(o: MediaServerOptions) {
+  const tokens = createPlaybackTokens(o.secret);
+  const ingest = createRtmpIngest({
+    host: o.config.host,
+    port: o.config.rtmpPort,
+    files: o.files,
+    hooks: o.hooks,
+    log: o.log,
+    ffmpegPath: o.ffmpegPath ?? resolveFfmpegPath(),
+    graceMs: o.graceMs ?? 15_000,
+    thumbnailEveryMs: o.thumbnailEveryMs ?? 10_000,
+  });
+  return {
+    ingest,
+    tokens,
+    start: () => ingest.start(),
+    stop: () => ingest.stop(),
+    /** End a broadcast now (moderation, deletion); the encoder is disconnected. */
+    stopBroadcast: (streamId: number) => ingest.endBroadcast(streamId),
+    grabThumbnail: (streamId: number) => ingest.grabThumbnail(streamId),
+    /** The signed playlist URL stream-join answers (`url.hls`). */
+    playbackUrl: (streamId: number, ttlSeconds: number) =>
+      `/media/hls/${streamId}/index.m3u8?token=${encodeURIComponent(tokens.sign(streamId, ttlSeconds))}`,
+    /** `verify` defaults to the token check; the paywall passes its own wrapper around `tokens.verify`. */
+    registerRoutes(app: FastifyInstance, locator: PlaylistLocator, verify: PlaybackVerifier = (token, id) => tokens.verify(token, id)) {
+      registerHlsRoutes(app, { files: o.files, locator, verify });
+    },
+  };
+}
+
+export type MediaServer = ReturnType<typeof createMediaServer>;

@@ -1,0 +1,192 @@
+/**
+ * RTMP ingest on node-media-server 4.4.3: admits publishes (key check, then the streams module's
+ * authoritative start), keeps one IngestSession per stream, and forwards session events to the hooks.
+ * node-media-server keeps its state in a module singleton: one ingest per process.
+ */
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import type { FastifyBaseLogger } from 'fastify';
+import NodeMediaServer, { type NmsSession } from 'node-media-server';
+import nmsContext from 'node-media-server/src/core/context.js';
+import nmsLogger from 'node-media-server/src/core/logger.js';
+import type { FileStore } from '../storage/storage';
+import { closeBrokenPlaylists } from './boot-cleanup';
+import { claimPort } from './free-port';
+import type { IngestHooks } from './ingest-hooks';
+import { IngestSession, type Publisher } from './ingest-session';
+
+export interface RtmpIngestOptions {
+  host: string;
+  /** 0 picks a free port (tests). */
+  port: number;
+  files: FileStore;
+  hooks: IngestHooks;
+  log: FastifyBaseLogger;
+  ffmpegPath: string;
+  graceMs: number;
+  thumbnailEveryMs: number;
+}
+
+export interface RtmpIngest {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** The bound RTMP port (after start). */
+  readonly port: number;
+  /** Current ingest sessions by stream id (diagnostics, tests, metrics). */
+  sessions(): ReadonlyMap<number, IngestSession>;
+  /** Ends a stream's broadcast now (moderation, deletion): closes the encoder's connection too. */
+  endBroadcast(streamId: number): Promise<void>;
+  grabThumbnail(streamId: number): Promise<boolean>;
+}
+
+const APP = 'live';
+const KEY_IN_PATH = /\/live\/[A-Za-z0-9_-]+/g;
+
+const newBroadcastId = () => `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+const loopback = (host: string) => (host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host);
+
+/** node-media-server logs stream paths, and ours contain the stream key: mask them, route to our log. */
+function quietNmsLogs(log: FastifyBaseLogger) {
+  nmsLogger.log = (message: string, level = 'info') => {
+    const text = String(message).replace(KEY_IN_PATH, '/live/***').replace(/name=[^,\s]+/g, 'name=***');
+    if (level === 'error' || level === 'warn') log.warn({ nms: level }, text);
+    else log.debug({ nms: level }, text);
+  };
+}
+
+export function createRtmpIngest(o: RtmpIngestOptions): RtmpIngest {
+  const log = o.log.child({ component: 'rtmp-ingest' });
+  const byStream = new Map<number, IngestSession>();
+  const byPath = new Map<string, IngestSession>();
+  const admitting = new Set<string>();
+  const accepted = new Set<string>();
+  const hookCalls = new Set<Promise<void>>();
+  let nms: NodeMediaServer | null = null;
+  let port = 0;
+  let stopping = false;
+
+  const refuse = (session: NmsSession, reason: string) => {
+    log.info({ session: session.id, reason }, 'rtmp connection refused');
+    session.close();
+  };
+
+  const safeCanPublish = (key: string) => {
+    try {
+      return o.hooks.canPublish(key);
+    } catch (err) {
+      log.error({ err }, 'canPublish failed');
+      return false;
+    }
+  };
+
+  // Synchronous (node-media-server does not wait): only the in-memory key check happens here.
+  const onPrePublish = (session: NmsSession) => {
+    if (stopping || session.streamApp !== APP || !session.socket) return refuse(session, 'not accepting');
+    if (admitting.has(session.streamPath) || byPath.get(session.streamPath)?.hasPublisher) return refuse(session, 'already publishing');
+    if (!safeCanPublish(session.streamName)) return refuse(session, 'unknown key or not allowed');
+    accepted.add(session.id);
+  };
+
+  // Fires for refused sessions too: only the ones prePublish accepted go on.
+  const onPostPublish = (session: NmsSession) => {
+    if (accepted.delete(session.id)) void admit(session);
+  };
+
+  const onPrePlay = (session: NmsSession) => {
+    const ingest = byPath.get(session.streamPath);
+    const nonce = session.streamQuery.remux;
+    if (ingest && typeof nonce === 'string' && nonce === ingest.remuxerNonce()) ingest.attachRemuxerSubscriber(session);
+    else refuse(session, 'playback over RTMP is not offered');
+  };
+
+  async function admit(session: NmsSession) {
+    const path = session.streamPath;
+    let closed = false;
+    const publisher: Publisher = { id: session.id, streamKey: session.streamName, close: () => session.close() };
+    session.socket?.once('close', () => {
+      closed = true;
+      void byPath.get(path)?.publisherLeft(publisher);
+    });
+    admitting.add(path);
+    try {
+      const { streamId } = await o.hooks.startBroadcast(session.streamName);
+      if (closed || stopping) return;
+      let ingest = byStream.get(streamId);
+      if (ingest && ingest.state !== 'grace') return refuse(session, 'stream already live from another connection');
+      ingest ??= openSession(streamId);
+      byPath.set(path, ingest);
+      await ingest.attach(publisher);
+    } catch (err) {
+      log.info({ err }, 'publish refused by startBroadcast');
+      session.close();
+    } finally {
+      admitting.delete(path);
+    }
+  }
+
+  function openSession(streamId: number): IngestSession {
+    const ingest = new IngestSession({
+      streamId,
+      broadcastId: newBroadcastId(),
+      files: o.files,
+      ffmpegPath: o.ffmpegPath,
+      rtmpBase: `rtmp://${loopback(o.host)}:${port}`,
+      graceMs: o.graceMs,
+      thumbnailEveryMs: o.thumbnailEveryMs,
+      log: o.log,
+    });
+    byStream.set(streamId, ingest);
+    // Hooks of one session run in order (live before its thumbnails, ended last).
+    let chain = Promise.resolve();
+    const call = (name: string, run: () => Promise<void>) => {
+      chain = chain.then(run).catch((err: unknown) => log.error({ err, streamId, hook: name }, 'ingest hook failed'));
+      const tracked = chain;
+      hookCalls.add(tracked);
+      void tracked.then(() => hookCalls.delete(tracked));
+    };
+    ingest.on('live', (event) => call('onLive', () => o.hooks.onLive(event)));
+    ingest.on('thumbnail', (event) => call('onThumbnail', () => o.hooks.onThumbnail(event)));
+    ingest.on('ended', (event) => {
+      if (byStream.get(streamId) === ingest) byStream.delete(streamId);
+      for (const [path, s] of byPath) if (s === ingest) byPath.delete(path);
+      if (ingest.hasGoneLive) call('onEnded', () => o.hooks.onEnded(event));
+    });
+    return ingest;
+  }
+
+  return {
+    get port() {
+      return port;
+    },
+    sessions: () => byStream,
+    endBroadcast: async (streamId) => byStream.get(streamId)?.end(),
+    grabThumbnail: async (streamId) => (await byStream.get(streamId)?.grabThumbnail()) ?? false,
+    async start() {
+      const closed = await closeBrokenPlaylists(o.files, o.hooks.onEnded);
+      if (closed) log.info({ closed }, 'closed playlists of broadcasts broken by a restart');
+      port = await claimPort(o.host, o.port);
+      quietNmsLogs(log);
+      nms = new NodeMediaServer({ bind: o.host, rtmp: { port } });
+      nms.on('prePublish', onPrePublish);
+      nms.on('postPublish', onPostPublish);
+      nms.on('prePlay', onPrePlay);
+      nms.rtmpServer.run();
+      const server = nms.rtmpServer.tcpServer;
+      if (server && !server.listening) await once(server, 'listening');
+      log.info({ port }, 'RTMP ingest listening');
+    },
+    async stop() {
+      stopping = true;
+      await Promise.all([...byStream.values()].map((s) => s.end()));
+      await Promise.all(hookCalls);
+      if (!nms) return;
+      nmsContext.eventEmitter.off('prePublish', onPrePublish);
+      nmsContext.eventEmitter.off('postPublish', onPostPublish);
+      nmsContext.eventEmitter.off('prePlay', onPrePlay);
+      const server = nms.rtmpServer.tcpServer;
+      await nms.stop();
+      if (server?.listening) await once(server, 'close');
+      nms = null;
+    },
+  };
+}

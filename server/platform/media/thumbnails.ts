@@ -1,0 +1,16 @@
+/**
+ * A poster frame from the newest segment (each starts on a keyframe), written atomically.
+ * Costs ~0.08 s of CPU, mostly ffmpeg's start-up: about 0.8 % of a core per stream at one grab per 10 s.
+ */
+import { rename } from 'node:fs/promises';
+import { runFfmpeg } from './ffmpeg-process';
+
+export async function grabThumbnail(ffmpegPath: string, segmentFile: string, outFile: string): Promise<boolean> {
+  const tmp = `${outFile}.tmp.jpg`;
+  // prettier-ignore
+  const run = runFfmpeg(ffmpegPath, ['-loglevel', 'error', '-threads', '1', '-y', '-an', '-i', segmentFile, '-frames:v', '1', '-vf', 'scale=640:-2', '-update', '1', tmp]);
+  const code = await run.exited;
+  if (code !== 0) return false;
+  await rename(tmp, outFile);
+  return true;
+}

@@ -1,0 +1,42 @@
+/** Publishes a generated test pattern (video + 440 Hz tone) over RTMP with ffmpeg: OBS's stand-in. */
+import { killFfmpeg, runFfmpeg } from '../platform/media/ffmpeg-process';
+import { resolveFfmpegPath } from '../platform/media/ffmpeg-path';
+
+export interface TestPatternOptions {
+  url: string;
+  /** Stop by itself after this many seconds; unset: until stop(). */
+  seconds?: number;
+  width?: number;
+  height?: number;
+  fps?: number;
+  ffmpegPath?: string;
+}
+
+export interface RunningPublisher {
+  stop(): Promise<void>;
+  /** The exit code (null when killed by a signal). */
+  exited: Promise<number | null>;
+  tail(): string;
+}
+
+export function publishTestPattern(o: TestPatternOptions): RunningPublisher {
+  const { width = 1280, height = 720, fps = 30 } = o;
+  // prettier-ignore
+  const args = [
+    '-loglevel', 'warning', '-re',
+    '-f', 'lavfi', '-i', `testsrc2=size=${width}x${height}:rate=${fps}`,
+    '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100',
+    ...(o.seconds ? ['-t', String(o.seconds)] : []),
+    '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-pix_fmt', 'yuv420p',
+    '-g', String(fps), '-keyint_min', String(fps), '-sc_threshold', '0',
+    '-c:a', 'aac', '-b:a', '96k',
+    '-f', 'flv', o.url,
+  ];
+  const run = runFfmpeg(o.ffmpegPath ?? resolveFfmpegPath(), args);
+  return {
+    exited: run.exited,
+    tail: run.tail,
+    // SIGTERM lets ffmpeg finish the FLV stream and close the connection like an encoder's Stop.
+    stop: () => killFfmpeg(run),
+  };
+}
