@@ -3,6 +3,8 @@ import path from 'node:path';
 import type { AppResources } from './app';
 import type { Config } from './config';
 import { createMemoryBus } from './platform/bus/memory-bus';
+import { createRedisBus } from './platform/bus/redis-bus';
+import type { Bus } from './platform/bus/bus';
 import { openDatabase, type Database } from './platform/db/client';
 import { lockDataDir } from './platform/db/data-dir-lock';
 import { applyMigrations } from './platform/db/migrate';
@@ -27,16 +29,17 @@ export async function openResources(config: Config): Promise<OpenedResources> {
   // Only the embedded database needs the lock: PostgreSQL guards itself, and instances share it.
   const release = config.database.kind === 'pglite' ? lockDataDir(config.dataDir) : () => {};
   let database: Database | undefined;
+  let bus: Bus;
   try {
     database = await openDatabase(config.database);
     await applyMigrations(database.db);
     await ensureReferenceData(database);
+    bus = config.redisUrl ? await createRedisBus(config.redisUrl) : createMemoryBus();
   } catch (error) {
     await database?.close().catch(() => {});
     release();
     throw error;
   }
-  const bus = createMemoryBus();
   const opened = database;
   return {
     config,
