@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { createMemoryBus } from '../../platform/bus/memory-bus';
+import type { MediaServer } from '../../platform/media/media-server';
+import { createMediaControl } from './media-control';
+
+/** Records what the media instance was asked to do. */
+function recordingMedia() {
+  const calls: string[] = [];
+  const media = {
+    playbackUrl: (id: number, ttl: number) => `/media/hls/${id}/index.m3u8?token=t${ttl}`,
+    stopBroadcast: async (id: number) => void calls.push(`stop ${id}`),
+    grabThumbnail: async (id: number) => (calls.push(`thumbnail ${id}`), true),
+  } as unknown as MediaServer;
+  return { media, calls };
+}
+
+describe('media control', () => {
+  it('acts directly on the media instance', async () => {
+    const { media, calls } = recordingMedia();
+    const control = createMediaControl(() => media, createMemoryBus(), true);
+    await control.stopBroadcast(7);
+    expect(await control.grabThumbnail(7)).toBe(true);
+    expect(calls).toEqual(['stop 7', 'thumbnail 7']);
+    expect(await control.playbackUrl(7)).toMatch(/^\/media\/hls\/7\/index\.m3u8\?token=/);
+  });
+
+  it('asks the media instance over the bus from an API-only instance', async () => {
+    const bus = createMemoryBus();
+    const { media, calls } = recordingMedia();
+    await createMediaControl(() => media, bus, true).listen();
+    const apiOnly = createMediaControl(() => media, bus, false);
+    await apiOnly.listen(); // an API-only instance does not act on commands itself
+    await apiOnly.stopBroadcast(9);
+    await apiOnly.grabThumbnail(9);
+    await expect.poll(() => calls).toEqual(['stop 9', 'thumbnail 9']);
+  });
+});
