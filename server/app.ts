@@ -103,6 +103,7 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
     db,
     sessions,
     env: { streamViewerLikeLimit: config.streamViewerLikeLimit, ratingThreshold: config.ratingThreshold },
+    signupsPerAddress: config.signupsPerAddress,
   });
   const system = createSystemService({ db });
   const channels = createChannelsService({ db });
@@ -138,7 +139,7 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
     secret: await loadSecret(db, 'playback'),
     graceMs: config.rtmpGraceMs,
   });
-  media.registerRoutes(app, broadcastHooks.locatePlaylist);
+  media.registerRoutes(app, { playlist: broadcastHooks.locatePlaylist, thumbnail: broadcastHooks.locateThumbnail });
   registerStreamRoutes(app, {
     streams,
     listing: createStreamListing({ db, accounts, social }),
@@ -146,6 +147,8 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
     channels,
     accounts,
     likeLimit: config.streamViewerLikeLimit,
+    onKeyChanged: () => broadcastHooks.refreshKeys(),
+    stopBroadcast: (streamId) => mediaControl.stopBroadcast(streamId),
     rtmpUrl: (request) => config.rtmpPublicUrl ?? `rtmp://${request.hostname}:${media.ingest.port || config.rtmpPort}/live`,
   });
   await mediaControl.listen();

@@ -41,13 +41,16 @@ const envSchema = z.object({
   FACEBOOK_AUTH_URL: z.url().default('https://www.facebook.com/v19.0/dialog/oauth'),
   FACEBOOK_TOKEN_URL: z.url().default('https://graph.facebook.com/v19.0/oauth/access_token'),
   FACEBOOK_GRAPH_URL: z.url().default('https://graph.facebook.com/v19.0'),
-  SEED_DEMO: onOff(true),
+  /** Unset: on, except in production, where a demo admin with a published password has no place. */
+  SEED_DEMO: z.enum(['on', 'off', 'true', 'false', '1', '0']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Served static web app; unset in API-only tests. */
   WEB_DIST: z.string().default('./dist/web'),
   TRUST_PROXY: onOff(false),
   STREAM_VIEWER_LIKE_LIMIT: z.coerce.number().int().positive().default(100),
   RATING_THRESHOLD: z.coerce.number().min(0).max(5).default(3),
+  /** Sign-ups allowed from one address per 15 minutes. */
+  SIGNUPS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(10),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -100,11 +103,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     captcha: c.CAPTCHA === 'altcha',
     social: { google: oauth.google !== null, apple: oauth.apple !== null, facebook: oauth.facebook !== null },
     oauth,
-    seedDemo: c.SEED_DEMO,
+    seedDemo: c.SEED_DEMO === undefined ? c.NODE_ENV !== 'production' : ['on', 'true', '1'].includes(c.SEED_DEMO),
     logLevel: c.LOG_LEVEL,
     webDist: path.resolve(c.WEB_DIST),
     trustProxy: c.TRUST_PROXY,
     streamViewerLikeLimit: c.STREAM_VIEWER_LIKE_LIMIT,
     ratingThreshold: c.RATING_THRESHOLD,
+    signupsPerAddress: c.SIGNUPS_PER_ADDRESS,
   };
 }

@@ -43,6 +43,7 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   if (config.role === 'all' || config.role === 'media') {
     await app.services.broadcastHooks.refreshKeys();
+    await app.services.broadcastHooks.endStaleLiveStreams();
     await app.services.media.start();
     console.log(`RTMP ingest on rtmp://localhost:${app.services.media.ingest.port}/live (stream key from the dashboard)`);
   }

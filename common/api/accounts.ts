@@ -133,7 +133,7 @@ export const addUserInterest = defineCall({
   input: z.strictObject({
     id: userId,
     interest_ids: z
-      .array(z.coerce.number().int().positive(), { error: MSG.interestsMin })
+      .array(z.coerce.number().int().positive().max(2_147_483_647), { error: MSG.interestsMin })
       .min(MIN_INTERESTS, MSG.interestsMin)
       .max(LIMITS.interestIdsMax),
   }),

@@ -91,6 +91,14 @@ export const updateStreamInfo = defineCall({
   output: success({ stream: streamInfo }),
 });
 
+export const regenerateKey = defineCall({
+  method: 'POST',
+  path: '/api/streams/regenerate-key',
+  summary: 'A new stream key for the caller; the old one stops working and a broadcast on it ends',
+  input: z.strictObject({}),
+  output: success({ broadcast_key: z.string() }),
+});
+
 export const goLive = defineCall({
   method: 'POST',
   path: '/api/streams/go-live',
@@ -207,7 +215,7 @@ export const listChannelStreams = defineCall({
   method: 'GET',
   path: '/api/channel/list-channel-streams',
   summary: 'Streams of a channel (Popular, Women, Men, Live, Discover, Following, 18+), 50 a page',
-  input: z.strictObject({ id: z.coerce.number().int().positive(), ...page }),
+  input: z.strictObject({ id: z.coerce.number().int().positive().max(2_147_483_647), ...page }),
   output: success({ streams: z.array(streamTile), total: z.number() }),
 });
 

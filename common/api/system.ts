@@ -48,7 +48,7 @@ export const systemMessageLookup = defineCall({
   method: 'GET',
   path: '/api/user/system-message-lookup',
   summary: 'One system message',
-  input: z.strictObject({ id: z.coerce.number({ error: 'Must be a message id' }).int().positive() }),
+  input: z.strictObject({ id: z.coerce.number({ error: 'Must be a message id' }).int().positive().max(2_147_483_647) }),
   output: success({ message: systemMessage }),
 });
 

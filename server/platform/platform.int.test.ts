@@ -101,8 +101,9 @@ describe('bad input on every route', () => {
     { unexpected_field: 'surprise' },
     { id: 'not-a-number', username: { nested: true }, password: ['x'], interest_ids: 'abc', params: 'x' },
     { id: -1, username: 'x'.repeat(10_000), email: 'y'.repeat(10_000), locale: '💥'.repeat(500) },
+    { id: 3_000_000_000, interest_ids: [3_000_000_000, 3_000_000_001, 3_000_000_002], stream_id: 3_000_000_000, stream_ids: [3_000_000_000] },
   ];
-  const garbageQueries = ['?unexpected=1', '?id=abc', '?locale=' + 'x'.repeat(5000), '?id=-5&extra=1'];
+  const garbageQueries = ['?unexpected=1', '?id=abc', '?locale=' + 'x'.repeat(5000), '?id=-5&extra=1', '?id=3000000000', '?id=1e400'];
 
   it('never answers 500 and never changes data', async () => {
     const doc = (await t.client().get('/api/docs/json')).body as { paths: Record<string, Record<string, unknown>> };

@@ -23,6 +23,22 @@ export function createThrottle(db: Db, options: { windowMs: number }) {
       }
       return false;
     },
+    /**
+     * Records an attempt first and then counts it with the earlier ones, so parallel attempts cannot
+     * all pass a check made before any of them was recorded. Answers the recorded ids (see forget).
+     */
+    async attempt(keys: ThrottleKey[]): Promise<{ limited: boolean; ids: number[] }> {
+      const ids = (await db.insert(throttleEvents).values(keys.map(({ key }) => ({ key }))).returning({ id: throttleEvents.id })).map((r) => r.id);
+      for (const { key, limit } of keys) {
+        const [row] = await db.select({ n: count() }).from(throttleEvents).where(and(eq(throttleEvents.key, key), gte(throttleEvents.at, since())));
+        if ((row?.n ?? 0) > limit) return { limited: true, ids };
+      }
+      return { limited: false, ids };
+    },
+    /** Takes recorded attempts back (a sign-in that succeeded should not count against its address). */
+    async forget(ids: number[]): Promise<void> {
+      if (ids.length > 0) await db.delete(throttleEvents).where(inArray(throttleEvents.id, ids));
+    },
     async record(keys: ThrottleKey[]): Promise<void> {
       await db.insert(throttleEvents).values(keys.map(({ key }) => ({ key })));
     },

@@ -38,6 +38,8 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     SEED_DEMO: 'off',
     RTMP_PORT: '0',
+    // Every test request comes from one address; the limit itself is tested with a small value.
+    SIGNUPS_PER_ADDRESS: '100000',
     WEB_DIST: `${fresh.dataDir}/no-web-build`,
     ...(fresh.target.kind === 'postgres' ? { DATABASE_URL: fresh.target.url } : {}),
     ...env,

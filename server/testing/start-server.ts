@@ -20,6 +20,7 @@ export async function startTestServer(
     PORT: '0',
     CAPTCHA: options.captcha ? 'altcha' : 'off',
     RTMP_PORT: '0',
+    SIGNUPS_PER_ADDRESS: '100000',
     LOG_LEVEL: 'warn',
     WEB_DIST,
     ...options.env,
@@ -30,6 +31,7 @@ export async function startTestServer(
   await app.listen({ host: '127.0.0.1', port: 0 });
   if (options.media) {
     await app.services.broadcastHooks.refreshKeys();
+    await app.services.broadcastHooks.endStaleLiveStreams();
     await app.services.media.start();
   }
   const address = app.server.address();

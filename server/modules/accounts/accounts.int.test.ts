@@ -6,7 +6,8 @@ import { startTestApp, type TestApp } from '../../testing/harness';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp();
+  // Trusting X-Forwarded-For lets the throttling tests call from addresses of their own.
+  t = await startTestApp({ TRUST_PROXY: 'on' });
 });
 afterAll(() => t.close());
 
@@ -180,7 +181,7 @@ describe('login and sessions', () => {
 
   it('rate-limits repeated failures with 429, even for the right password', async () => {
     const user = await t.given.user();
-    const attacker = t.client();
+    const attacker = t.client({ 'x-forwarded-for': '10.1.0.1' });
     for (let i = 0; i < 10; i++) {
       const res = await attacker.post('/api/user/user-login', { username: user.username, password: `guess-${i}` });
       expect(res.status).toBe(401);
@@ -188,6 +189,18 @@ describe('login and sessions', () => {
     const limited = await attacker.post('/api/user/user-login', { username: user.username, password: user.password });
     expect(limited.status).toBe(429);
     expect(limited.body).toMatchObject({ response: 'rate_limited', message: MSG.tooManyAttempts });
+  });
+
+  it('counts parallel guesses too: at most 10 of 30 at once get to try a password', async () => {
+    const user = await t.given.user();
+    const guesses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        t.client({ 'x-forwarded-for': '10.1.0.2' }).post('/api/user/user-login', { username: user.username, password: `parallel-${i}` }),
+      ),
+    );
+    const statuses = guesses.map((g) => g.status);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(10);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(20);
   });
 });
 

@@ -24,6 +24,8 @@ export interface NewAccount {
   email: string;
   /** None for an account created through social sign-in: it signs in with its provider until a reset. */
   password?: string;
+  /** Already hashed (sign-up hashes before its transaction); wins over `password`. */
+  passwordHash?: string;
   fullname?: string;
   prefix?: string;
   birthdayIso: string | null;
@@ -65,9 +67,10 @@ export function uniqueViolationToConflict(error: unknown): never {
   throw error;
 }
 
-export function createAccountsService(deps: { db: Db; sessions: SessionStore; env: EnvSettings }) {
+export function createAccountsService(deps: { db: Db; sessions: SessionStore; env: EnvSettings; signupsPerAddress: number }) {
   const { db, sessions } = deps;
   const loginThrottle = createThrottle(db, LOGIN_THROTTLE);
+  const signupThrottle = createThrottle(db, LOGIN_THROTTLE);
 
   /** A user row with its permissions, in one round trip. */
   async function userWithPermissions(exec: Executor, userId: number) {
@@ -126,7 +129,7 @@ export function createAccountsService(deps: { db: Db; sessions: SessionStore; en
         .values({
           username: account.username,
           email: account.email.toLowerCase(),
-          passwordHash: account.password === undefined ? null : await hashPassword(account.password),
+          passwordHash: account.passwordHash ?? (account.password === undefined ? null : await hashPassword(account.password)),
           fullname: account.fullname ?? '',
           prefix: account.prefix || null,
           birthday: account.birthdayIso,
@@ -144,12 +147,16 @@ export function createAccountsService(deps: { db: Db; sessions: SessionStore; en
     },
 
     async register(input: RegisterInput, skin: SkinId, meta: ClientMeta) {
+      const address = [{ key: `signup:ip:${meta.ip}`, limit: deps.signupsPerAddress }];
+      if ((await signupThrottle.attempt(address)).limited) throw tooManyRequests(MSG.tooManySignUps);
+      // Hashed before the transaction: argon2 takes a while, and the embedded database runs one transaction at a time.
+      const passwordHash = await hashPassword(input.password);
       try {
         return await db.transaction(async (tx) => {
           const userId = await this.createAccount(tx, {
             username: input.username,
             email: input.email,
-            password: input.password,
+            passwordHash,
             prefix: input.prefix,
             birthdayIso: birthdayToIso(input.birthday),
             country: input.country,
@@ -166,14 +173,12 @@ export function createAccountsService(deps: { db: Db; sessions: SessionStore; en
     /** Checks credentials with throttling per account and per address; opens a new session. */
     async login(login: string, password: string, remember: boolean, meta: ClientMeta) {
       const account = loginAccountKey(login);
-      const keys = [account, { key: `login:ip:${meta.ip}`, limit: LOGIN_THROTTLE.perAddress }];
-      if (await loginThrottle.isLimited(keys)) throw tooManyRequests(MSG.tooManyAttempts);
+      const attempt = await loginThrottle.attempt([account, { key: `login:ip:${meta.ip}`, limit: LOGIN_THROTTLE.perAddress }]);
+      if (attempt.limited) throw tooManyRequests(MSG.tooManyAttempts);
       const row = await findByLogin(login);
       const valid = await verifyPassword(row?.passwordHash ?? null, password);
-      if (!row || !valid || row.accountStatus !== 'active') {
-        await loginThrottle.record(keys);
-        throw unauthorized(MSG.invalidCredentials);
-      }
+      if (!row || !valid || row.accountStatus !== 'active') throw unauthorized(MSG.invalidCredentials);
+      await loginThrottle.forget(attempt.ids);
       await loginThrottle.clear([account]);
       return { userId: row.id, session: await openSession(db, row.id, remember, meta) };
     },
@@ -247,6 +252,13 @@ export function createAccountsService(deps: { db: Db; sessions: SessionStore; en
         .from(users)
         .where(inArray(users.id, [...new Set(userIds)]));
       return new Map(rows.map((r) => [r.id, { username: r.username, fullname: r.fullname, avatar: r.avatar }]));
+    },
+
+    /** A new stream key: the old one no longer publishes. */
+    async regenerateBroadcastKey(userId: number): Promise<string> {
+      const broadcastKey = newBroadcastKey();
+      await db.update(users).set({ broadcastKey }).where(eq(users.id, userId));
+      return broadcastKey;
     },
 
     /** A moderator's Suspend User: the account can no longer sign in, and its sessions end. */

@@ -1,5 +1,5 @@
 /** The streams module's answers to the RTMP ingest (server/platform/media/ingest-hooks.ts). */
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import { canGoLive } from '../../../common/permissions';
 import { isSkinId } from '../../../common/skins';
 import type { Db } from '../../platform/db/client';
@@ -9,9 +9,17 @@ import { mayStreamWithRating, type StreamsService } from './service';
 import { streams, streamViews } from './tables';
 
 export interface BroadcastHooks extends IngestHooks {
+  /**
+   * At the media node's start nothing publishes yet: streams still marked live lost their end to a
+   * crash (boot cleanup reports the playlists it closes; these may have been closed already).
+   */
+  endStaleLiveStreams(): Promise<number>;
   /** Reloads the keys allowed to publish (at start, then periodically: permissions change elsewhere). */
   refreshKeys(): Promise<void>;
+  /** A playlist to serve (not for deleted streams); who may play it was decided when the token was signed. */
   locatePlaylist: PlaylistLocator;
+  /** A thumbnail to show as a plain image: only for streams that listings may show. */
+  locateThumbnail: PlaylistLocator;
 }
 
 export function createBroadcastHooks(deps: { db: Db; accounts: AccountsService; streams: StreamsService }): BroadcastHooks {
@@ -24,6 +32,12 @@ export function createBroadcastHooks(deps: { db: Db; accounts: AccountsService; 
     },
 
     canPublish: (streamKey) => allowedKeys.has(streamKey),
+
+    async endStaleLiveStreams() {
+      const ended = await db.update(streams).set({ live: false, endedAt: sql`coalesce(${streams.endedAt}, now())`, updatedAt: new Date() })
+        .where(eq(streams.live, true)).returning({ id: streams.id });
+      return ended.length;
+    },
 
     async startBroadcast(streamKey) {
       const publisher = await deps.accounts.publisherByKey(streamKey);
@@ -64,6 +78,17 @@ export function createBroadcastHooks(deps: { db: Db; accounts: AccountsService; 
 
     async locatePlaylist(streamId) {
       const [row] = await db.select({ key: streams.playlistKey }).from(streams).where(and(eq(streams.id, streamId), isNull(streams.deletedAt)));
+      return row?.key ?? null;
+    },
+
+    async locateThumbnail(streamId) {
+      const [row] = await db.select({ key: streams.thumbnailKey }).from(streams).where(and(
+        eq(streams.id, streamId),
+        isNull(streams.deletedAt),
+        eq(streams.hidden, false),
+        ne(streams.audience, 'PRIVATE'),
+        ne(streams.rating, 'PLUS_18'),
+      ));
       return row?.key ?? null;
     },
   };

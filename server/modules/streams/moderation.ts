@@ -37,10 +37,13 @@ export function createStreamModeration(deps: { db: Db; accounts: AccountsService
       case 'DELETE_STREAM':
         await set({ deletedAt: now, hidden: true });
         return media.stopBroadcast(stream.id);
-      case 'SUSPEND_USER':
+      case 'SUSPEND_USER': {
+        const owner = await deps.accounts.loadPrincipal(stream.userId);
+        if (owner?.role === 'admin') throw forbidden('Administrators cannot be suspended here.');
         await deps.accounts.suspend(stream.userId);
-        await set({ hidden: true });
+        await db.update(streams).set({ hidden: true, updatedAt: now }).where(eq(streams.userId, stream.userId));
         return media.stopBroadcast(stream.id);
+      }
       case 'MAKE_FEATURED':
         return set({ featured: true });
       case 'REMOVE_FEATURED':

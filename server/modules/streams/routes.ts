@@ -19,6 +19,9 @@ export interface StreamRoutesDeps {
   channels: ChannelsService;
   accounts: AccountsService;
   rtmpUrl(request: FastifyRequest): string;
+  /** Reload the keys the ingest accepts (this instance; others refresh on their timer). */
+  onKeyChanged(): Promise<void>;
+  stopBroadcast(streamId: number): Promise<void>;
   likeLimit: number;
 }
 
@@ -39,6 +42,15 @@ export function registerStreamRoutes(app: FastifyInstance, deps: StreamRoutesDep
     return {
       stream: { ...(await streams.info(row, viewerOf(request, principal))), rtmp_url: deps.rtmpUrl(request), broadcast_key: me.broadcast_key ?? '' },
     };
+  });
+
+  addRoute(app, api.regenerateKey, { auth: 'user', tags }, async ({ principal, request }) => {
+    if (!canGoLive(principal.perms)) throw forbidden(MSG.cannotGoLive);
+    const broadcastKey = await deps.accounts.regenerateBroadcastKey(principal.userId);
+    await deps.onKeyChanged();
+    const current = await streams.currentStream(principal.userId, request.skin);
+    if (current.live) await deps.stopBroadcast(current.id);
+    return { broadcast_key: broadcastKey };
   });
 
   addRoute(app, api.updateStreamInfo, { auth: 'user', tags }, async ({ input, principal, request }) => {

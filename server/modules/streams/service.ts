@@ -40,10 +40,11 @@ const LIVE_PERMISSION: Record<Rating, Permission> = {
   PLUS_18: 'CREATE STREAM_LIVE_PLUS18',
 };
 
-/** Moderators see every stream whatever its audience (spec part 1 §6). */
-const PRIVILEGED: Permission[] = ['GRANT PERMISSION', 'UPDATE STREAM_ANY', 'ALLOW REPORT_STREAM_HIDE'];
-
-export const isPrivileged = (p: Principal | null) => Boolean(p && (p.role === 'admin' || PRIVILEGED.some((perm) => p.perms.includes(perm))));
+/**
+ * Who may watch whatever the audience and rating: admins and holders of GRANT PERMISSION (who end,
+ * delete and suspend). UPDATE STREAM_ANY and ALLOW REPORT_STREAM_HIDE only pass the pay wall (spec §6).
+ */
+export const mayWatchAnything = (p: Principal | null) => Boolean(p && (p.role === 'admin' || p.perms.includes('GRANT PERMISSION')));
 
 export const mayStreamWithRating = (perms: readonly string[], rating: Rating, skin: SkinId) =>
   perms.includes(LIVE_PERMISSION[rating]) && (rating !== 'PLUS_18' || SKINS[skin].flags.adultContent);
@@ -98,7 +99,7 @@ export function createStreamsService(deps: { db: Db; accounts: AccountsService; 
       const [banned] = await db.select().from(streamBans).where(and(eq(streamBans.streamId, row.id), eq(streamBans.userId, viewerId)));
       if (banned) throw new AppError(403, 'block', MSG.streamBlocked);
     }
-    if (isPrivileged(viewer.principal)) return;
+    if (mayWatchAnything(viewer.principal)) return;
     if (row.rating === 'PLUS_18') {
       const adult = SKINS[viewer.skin].flags.adultContent && viewerId !== null && ((await accounts.ageOf(viewerId)) ?? 0) >= ADULT_AGE;
       if (!adult) throw forbidden(MSG.streamAdultOnly);
@@ -121,17 +122,20 @@ export function createStreamsService(deps: { db: Db; accounts: AccountsService; 
 
     /** The broadcaster's stream that has not ended; a new one (with the last setup, hidden) otherwise. */
     async currentStream(userId: number, skin: SkinId): Promise<StreamRow> {
-      const [open] = await db.select().from(streams)
-        .where(and(eq(streams.userId, userId), isNull(streams.endedAt), isNull(streams.deletedAt)))
-        .orderBy(desc(streams.id)).limit(1);
-      if (open) return open;
+      const open = () =>
+        db.select().from(streams)
+          .where(and(eq(streams.userId, userId), isNull(streams.endedAt), isNull(streams.deletedAt)))
+          .limit(1);
+      const [existing] = await open();
+      if (existing) return existing;
       const [last] = await db.select().from(streams).where(eq(streams.userId, userId)).orderBy(desc(streams.id)).limit(1);
-      const [created] = await db.insert(streams).values({
+      await db.insert(streams).values({
         userId,
         skin,
         rating: last?.rating ?? SKINS[skin].defaultRating,
         ...(last ? { title: last.title, description: last.description, audience: last.audience, chatEnabled: last.chatEnabled, setupAt: last.setupAt } : {}),
-      }).returning();
+      }).onConflictDoNothing(); // another request created it first (one open stream per broadcaster)
+      const [created] = await open();
       return created!;
     },
 
@@ -191,7 +195,8 @@ export function createStreamsService(deps: { db: Db; accounts: AccountsService; 
       const given = Math.min(likes, likeLimit);
       const left = await db.update(streamViews)
         .set({ leftAt: new Date(), likes: sql`least(${streamViews.likes} + ${given}, ${likeLimit})` })
-        .where(and(eq(streamViews.streamId, row.id), eq(streamViews.viewerKey, viewerKey(viewer))))
+        // Only a view that is still open can leave: repeating leave-stream adds nothing.
+        .where(and(eq(streamViews.streamId, row.id), eq(streamViews.viewerKey, viewerKey(viewer)), isNull(streamViews.leftAt)))
         .returning({ likes: streamViews.likes });
       if (left.length > 0 && given > 0 && viewer.principal?.userId !== row.userId) {
         await db.update(streams).set({ likes: sql`${streams.likes} + ${given}` }).where(eq(streams.id, row.id));

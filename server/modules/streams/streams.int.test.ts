@@ -59,6 +59,13 @@ describe('the broadcaster’s stream', () => {
     expect(JSON.stringify(lookup.body)).not.toContain(stream.broadcast_key);
   });
 
+  it('is one stream even when asked for twice at once', async () => {
+    const user = await t.given.user();
+    const client = await t.given.signedIn(user);
+    const [a, b] = await Promise.all([client.post('/api/streams/get-live-stream', {}), client.post('/api/streams/get-live-stream', {})]);
+    expect((a.body.stream as OwnStream).stream_id).toBe((b.body.stream as OwnStream).stream_id);
+  });
+
   it('refuses users who may not go live, and guests', async () => {
     const viewer = await t.given.signedIn(await t.given.user({ perms: ['CREATE STREAM_CHAT'] }));
     const res = await viewer.post('/api/streams/get-live-stream', {});
@@ -115,6 +122,21 @@ describe('the broadcaster’s stream', () => {
 });
 
 describe('publishing', () => {
+  it('regenerates the stream key: the old one no longer publishes', async () => {
+    const hooks = t.app.services.broadcastHooks;
+    const { client, stream } = await broadcaster();
+    await hooks.refreshKeys();
+    const res = await client.post('/api/streams/regenerate-key', {});
+    const fresh = res.body.broadcast_key as string;
+    expect(fresh).toMatch(/^live_/);
+    expect(fresh).not.toBe(stream.broadcast_key);
+    expect(hooks.canPublish(stream.broadcast_key)).toBe(false);
+    expect(hooks.canPublish(fresh)).toBe(true);
+    await expect(hooks.startBroadcast(stream.broadcast_key)).rejects.toThrow();
+    expect(((await client.post('/api/streams/get-live-stream', {})).body.stream as OwnStream).broadcast_key).toBe(fresh);
+    expect((await t.client().post('/api/streams/regenerate-key', {})).status).toBe(401);
+  });
+
   it('accepts only keys of broadcasters who may go live', async () => {
     const hooks = t.app.services.broadcastHooks;
     const { stream } = await broadcaster();
@@ -141,6 +163,15 @@ describe('publishing', () => {
   });
 });
 
+describe('after a crash', () => {
+  it('ends streams still marked live when the media node starts', async () => {
+    const { stream } = await liveStream();
+    expect(await t.app.services.broadcastHooks.endStaleLiveStreams()).toBeGreaterThanOrEqual(1);
+    const info = (await t.client().get('/api/streams/stream-lookup', { id: stream.stream_id })).body.stream as { live: string; ended: boolean };
+    expect(info).toMatchObject({ live: 'N', ended: true });
+  });
+});
+
 describe('watching', () => {
   it('joins a live stream with a signed HLS address and counts the viewer once', async () => {
     const { stream } = await liveStream();
@@ -156,6 +187,7 @@ describe('watching', () => {
     expect(info).toMatchObject({ tviewers: 2, viewers: 2 });
 
     await viewer.post('/api/streams/leave-stream', { id: stream.stream_id, likes: 3 });
+    for (let i = 0; i < 3; i++) await viewer.post('/api/streams/leave-stream', { id: stream.stream_id, likes: 100 });
     const after = (await viewer.get('/api/streams/stream-lookup', { id: stream.stream_id })).body.stream as Record<string, number>;
     expect(after).toMatchObject({ viewers: 1, likes: 3, stream_viewer_likes: 3 });
   });
@@ -184,7 +216,9 @@ describe('watching', () => {
     const refused = await fan.post('/api/streams/stream-join', { stream_id: privateOne.stream.stream_id });
     expect(refused.body.message).toBe(MSG.streamPrivate);
     expect((await privateOne.client.post('/api/streams/stream-join', { stream_id: privateOne.stream.stream_id })).status).toBe(200);
-    const moderator = await t.given.signedIn(await t.given.user({ perms: ['UPDATE STREAM_ANY'] }));
+    const editor = await t.given.signedIn(await t.given.user({ perms: ['UPDATE STREAM_ANY'] }));
+    expect((await editor.post('/api/streams/stream-join', { stream_id: privateOne.stream.stream_id })).status).toBe(403);
+    const moderator = await t.given.signedIn(await t.given.user({ perms: ['GRANT PERMISSION'] }));
     expect((await moderator.post('/api/streams/stream-join', { stream_id: privateOne.stream.stream_id })).status).toBe(200);
 
     const subscribers = await liveStream({ audience: 'SUBSCRIBERS' });
@@ -200,6 +234,24 @@ describe('watching', () => {
     const res = await (await t.given.signedIn(banned)).post('/api/streams/stream-join', { stream_id: stream.stream_id });
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({ response: 'block', message: MSG.streamBlocked });
+  });
+});
+
+describe('thumbnails', () => {
+  it('shows the thumbnail of a listed stream, never of a hidden, private or 18+ one', async () => {
+    const shown = await liveStream();
+    const privateOne = await liveStream({ audience: 'PRIVATE' });
+    const hidden = await broadcaster();
+    const hooks = t.app.services.broadcastHooks;
+    for (const id of [shown.stream.stream_id, privateOne.stream.stream_id, hidden.stream.stream_id]) {
+      await t.resources.files.put(`media/${id}/thumb.jpg`, Buffer.from([0xff, 0xd8, 0xff, 0xe0]));
+      await hooks.onThumbnail({ streamId: id, thumbnailKey: `media/${id}/thumb.jpg` });
+    }
+    expect((await t.client().request('GET', `/media/thumbs/${shown.stream.stream_id}.jpg`)).status).toBe(200);
+    expect((await t.client().request('GET', `/media/thumbs/${privateOne.stream.stream_id}.jpg`)).status).toBe(404);
+    expect((await t.client().request('GET', `/media/thumbs/${hidden.stream.stream_id}.jpg`)).status).toBe(404);
+    await shown.client.post('/api/streams/delete', { id: shown.stream.stream_id });
+    expect((await t.client().request('GET', `/media/thumbs/${shown.stream.stream_id}.jpg`)).status).toBe(404);
   });
 });
 
@@ -273,6 +325,24 @@ describe('moderation', () => {
     expect(login.status).toBe(401);
     const bad = await granter.post('/api/streams/report-stream-action', { stream_ids: [stream.stream_id], event: 'EXPLODE' });
     expect(bad.status).toBe(400);
+  });
+
+  it('does not suspend an administrator, and hides every stream of a suspended user', async () => {
+    const granter = await t.given.signedIn(await t.given.user({ perms: ['GRANT PERMISSION'] }));
+    const adminUser = await t.given.user({ role: 'admin' });
+    const adminClient = await t.given.signedIn(adminUser);
+    const adminStream = ((await adminClient.post('/api/streams/get-live-stream', {})).body.stream as OwnStream).stream_id;
+    const refused = await granter.post('/api/streams/report-stream-action', { stream_ids: [adminStream], event: 'SUSPEND_USER' });
+    expect(refused.status).toBe(403);
+
+    const first = await liveStream({ title: 'Earlier show' });
+    await endStream(first.stream.stream_id);
+    const second = (await first.client.post('/api/streams/get-live-stream', {})).body.stream as OwnStream;
+    await first.client.post('/api/streams/go-live', { id: second.stream_id });
+    await t.app.services.broadcastHooks.onLive({ streamId: second.stream_id, broadcastId: 'b2', playlistKey: `media/${second.stream_id}/b2/index.m3u8`, width: 640, height: 360 });
+    await granter.post('/api/streams/report-stream-action', { stream_ids: [second.stream_id], event: 'SUSPEND_USER' });
+    const listed = await t.client().get('/api/streams/user-streams', { id: first.user.id });
+    expect(listed.body.total).toBe(0);
   });
 
   it('lets an owner or a GRANT PERMISSION moderator delete, nobody else', async () => {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from '../accounts/tables';
 
 export const STREAM_AUDIENCES = ['PUBLIC', 'FOLLOWERS', 'SUBSCRIBERS', 'PRIVATE'] as const;
@@ -49,6 +49,8 @@ export const streams = pgTable(
   },
   (t) => [
     index('streams_user_idx').on(t.userId, t.createdAt),
+    // One current stream per broadcaster, even when two requests create it at once.
+    uniqueIndex('streams_one_open_per_user_idx').on(t.userId).where(sql`${t.endedAt} is null and ${t.deletedAt} is null`),
     index('streams_listing_idx').on(t.live, t.startedAt),
     index('streams_title_trgm_idx').using('gin', sql`lower(${t.title}) gin_trgm_ops`),
     check('streams_min_amount_nonnegative', sql`${t.tipViewerMinAmount} >= 0`),

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listOutbox } from '../../../common/api/mail';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { startSmtpSink } from '../../testing/mail';
-import { createMailer, type MailerDeps } from './mailer';
+import { createMailer, SMTP_TEXT_NOT_KEPT, type MailerDeps } from './mailer';
+import { listMail } from './outbox';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -83,6 +84,8 @@ describe('SMTP (SMTP_URL set)', () => {
       expect(sink.received.map((m) => m.to)).toEqual([['relaxed@example.com']]);
       expect(sink.received[0]!.raw).toContain('Plain text over a local relay');
       expect(await countTo('relaxed@example.com')).toEqual({ n: 1 });
+      const [kept] = await listMail(t.resources.database.db, { to: 'relaxed@example.com', limit: 1 });
+      expect(kept).toMatchObject({ subject: 'Hi', text: SMTP_TEXT_NOT_KEPT });
       relaxed.mailer.close();
     } finally {
       await sink.close();

@@ -1,7 +1,7 @@
 /**
  * One way to send mail. With SMTP_URL: nodemailer over SMTP. Without: the outbox table, also printed
- * to the log, which is how the embedded default reads its mail (and at /dev/outbox). Both keep a copy
- * in mail_outbox.
+ * to the log, which is how the embedded default reads its mail (and at /dev/outbox). With SMTP only a
+ * record (recipient, subject, time) stays in mail_outbox.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
@@ -26,6 +26,8 @@ export interface MailerDeps {
   smtpUrl?: string;
   log: Pick<FastifyBaseLogger, 'info' | 'error'>;
 }
+
+export const SMTP_TEXT_NOT_KEPT = '(delivered by SMTP; the text is not kept)';
 
 // nodemailer waits minutes by default; a request waiting on the mail server should give up sooner.
 const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
@@ -58,7 +60,8 @@ function createSmtpMailer({ db, from, log }: MailerDeps, url: string): Mailer {
         log.error({ to: message.to, code, reason }, 'mail not sent');
         throw new AppError(503, 'mail_unavailable', MSG.mailUnavailable);
       }
-      await keepMail(db, message, 'smtp');
+      // The mail server has it: keep who got what, not the text (it may carry a recovery code).
+      await keepMail(db, { to: message.to, subject: message.subject, text: SMTP_TEXT_NOT_KEPT }, 'smtp');
     },
     close() {
       transporter.close();

@@ -23,7 +23,10 @@ beforeAll(async () => {
   app = Fastify();
   installErrorHandling(app);
   const locator = async (streamId: number) => ({ 5: 'media/5/b1/index.m3u8', 6: 'media/6/b2/index.m3u8' })[streamId] ?? null;
-  registerHlsRoutes(app, { files, locator, verify: (token, streamId) => tokens.verify(token, streamId) });
+  // Stream 5 is listed; stream 8 has a thumbnail on disk but may not be shown (hidden, private or 18+).
+  await files.put('media/8/thumb.jpg', Buffer.from([0xff, 0xd8, 0xff]));
+  const thumbnailKey = async (streamId: number) => (streamId === 5 ? 'media/5/thumb.jpg' : null);
+  registerHlsRoutes(app, { files, locator, thumbnailKey, verify: (token, streamId) => tokens.verify(token, streamId) });
   await app.ready();
 });
 
@@ -89,12 +92,19 @@ describe('HLS routes', () => {
     expect((await get(`/media/hls/7/index.m3u8?token=${tokens.sign(7, 60)}`)).statusCode).toBe(404);
   });
 
-  it('serve thumbnails publicly', async () => {
+  it('answer 403, not 500, to a repeated or over-long token', async () => {
+    const token = tokens.sign(5, 60);
+    expect((await get(`/media/hls/5/index.m3u8?token=${token}&token=${token}`)).statusCode).toBe(403);
+    expect((await get(`/media/hls/5/index.m3u8?token=${'x'.repeat(300)}`)).statusCode).toBe(403);
+  });
+
+  it('serve thumbnails of listed streams only', async () => {
     const res = await get('/media/thumbs/5.jpg');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/jpeg');
     expect(res.headers['cache-control']).toContain('public');
     expect((await get('/media/thumbs/6.jpg')).statusCode).toBe(404);
+    expect((await get('/media/thumbs/8.jpg')).statusCode).toBe(404);
     expect((await get('/media/thumbs/..%2F5%2Fthumb.jpg')).statusCode).toBe(404);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Playback over HLS: the playlist and its segments need a token bound to the stream; thumbnails are
- * public. `verify` is the seam the paywall wraps (a token alone then no longer decides).
+ * plain images, shown only for streams the streams module lists. `verify` is the seam the paywall
+ * wraps (a token alone then no longer decides).
  */
 import { buffer, text } from 'node:stream/consumers';
 import path from 'node:path';
@@ -10,7 +11,6 @@ import { forbidden, notFound } from '../http/errors';
 import type { FileStore } from '../storage/storage';
 import { rewriteSegmentUris, SEGMENT_NAME } from './hls-playlist';
 import type { PlaylistLocator } from './ingest-hooks';
-import { thumbnailKeyOf } from './ingest-session';
 
 export type PlaybackVerifier = (token: string | undefined, streamId: number, request: FastifyRequest) => boolean | Promise<boolean>;
 
@@ -18,8 +18,8 @@ export interface HlsRouteDeps {
   files: FileStore;
   locator: PlaylistLocator;
   verify: PlaybackVerifier;
-  /** Where a stream's thumbnail is; default: the one the ingest grabs. */
-  thumbnailKey?: (streamId: number) => Promise<string | null>;
+  /** Where a stream's thumbnail is, or null when it may not be shown (the streams module decides). */
+  thumbnailKey: (streamId: number) => Promise<string | null>;
 }
 
 const streamIdParam = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
@@ -32,7 +32,8 @@ export function registerHlsRoutes(app: FastifyInstance, deps: HlsRouteDeps): voi
   /** The playlist key of a stream the caller may play, else 403/404. */
   async function authorizedPlaylist(request: FastifyRequest, params: unknown): Promise<{ streamId: number; token: string; key: string }> {
     const streamId = streamIdParam.safeParse((params as { streamId?: string }).streamId);
-    const { token } = tokenQuery.parse(request.query ?? {});
+    const query = tokenQuery.safeParse(request.query ?? {});
+    const token = query.success ? query.data.token : undefined;
     if (!streamId.success || !token || !(await deps.verify(token, streamId.data, request))) throw forbidden();
     const key = await deps.locator(streamId.data);
     if (!key) throw notFound();
@@ -61,7 +62,7 @@ export function registerHlsRoutes(app: FastifyInstance, deps: HlsRouteDeps): voi
     const match = THUMB.exec((request.params as { file: string }).file);
     if (!match) throw notFound();
     const streamId = Number(match[1]);
-    const key = deps.thumbnailKey ? await deps.thumbnailKey(streamId) : thumbnailKeyOf(streamId);
+    const key = await deps.thumbnailKey(streamId);
     const stream = key ? await deps.files.read(key) : null;
     if (!stream) throw notFound();
     return reply.header('content-type', 'image/jpeg').header('cache-control', 'public, max-age=10').send(await buffer(stream));

@@ -44,8 +44,12 @@ export function createMediaServer(o: MediaServerOptions) {
     playbackUrl: (streamId: number, ttlSeconds: number) =>
       `/media/hls/${streamId}/index.m3u8?token=${encodeURIComponent(tokens.sign(streamId, ttlSeconds))}`,
     /** `verify` defaults to the token check; the paywall passes its own wrapper around `tokens.verify`. */
-    registerRoutes(app: FastifyInstance, locator: PlaylistLocator, verify: PlaybackVerifier = (token, id) => tokens.verify(token, id)) {
-      registerHlsRoutes(app, { files: o.files, locator, verify });
+    registerRoutes(
+      app: FastifyInstance,
+      locate: { playlist: PlaylistLocator; thumbnail: PlaylistLocator },
+      verify: PlaybackVerifier = (token, id) => tokens.verify(token, id),
+    ) {
+      registerHlsRoutes(app, { files: o.files, locator: locate.playlist, thumbnailKey: locate.thumbnail, verify });
     },
   };
 }

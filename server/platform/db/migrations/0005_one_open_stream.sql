@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "streams_one_open_per_user_idx" ON "streams" USING btree ("user_id") WHERE "streams"."ended_at" is null and "streams"."deleted_at" is null;
