@@ -97,6 +97,7 @@ export const MSG = {
   streamBlocked: 'You have been blocked from this stream.',
   ratingNotAllowed: 'You are not allowed to stream with this rating.',
   cannotGoLive: 'Your account is not allowed to go live.',
+  setByModerator: 'A moderator set this for your stream; please contact support to change it.',
 } as const;
 
 /** Fills `{name}` placeholders: fill(MSG.searchMin, { n: 3 }). */

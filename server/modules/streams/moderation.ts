@@ -49,9 +49,9 @@ export function createStreamModeration(deps: { db: Db; accounts: AccountsService
       case 'REMOVE_FEATURED':
         return set({ featured: false });
       case 'MAKE_FOLLOWERS_ONLY':
-        return set({ audience: 'FOLLOWERS' });
+        return set({ audience: 'FOLLOWERS', audienceLocked: true });
       case 'MOVE_TO_18':
-        return set({ rating: 'PLUS_18' });
+        return set({ rating: 'PLUS_18', ratingLocked: true });
       case 'CHANGE_THUMBNAIL':
         return media.grabThumbnail(stream.id);
       case 'MOVE_USER_TO_MEN':

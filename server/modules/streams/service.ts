@@ -133,7 +133,18 @@ export function createStreamsService(deps: { db: Db; accounts: AccountsService; 
         userId,
         skin,
         rating: last?.rating ?? SKINS[skin].defaultRating,
-        ...(last ? { title: last.title, description: last.description, audience: last.audience, chatEnabled: last.chatEnabled, setupAt: last.setupAt } : {}),
+        ...(last
+          ? {
+              title: last.title,
+              description: last.description,
+              audience: last.audience,
+              chatEnabled: last.chatEnabled,
+              setupAt: last.setupAt,
+              // A moderator's decision outlives one broadcast.
+              ratingLocked: last.ratingLocked,
+              audienceLocked: last.audienceLocked,
+            }
+          : {}),
       }).onConflictDoNothing(); // another request created it first (one open stream per broadcaster)
       const [created] = await open();
       return created!;
@@ -143,7 +154,13 @@ export function createStreamsService(deps: { db: Db; accounts: AccountsService; 
     async updateSetup(streamId: number, principal: Principal, data: SetupData, skin: SkinId) {
       const row = await findStream(streamId);
       assertOwner(row, principal);
-      if (data.rating && !mayStreamWithRating(principal.perms, data.rating, skin)) throw forbidden(MSG.ratingNotAllowed);
+      if (data.rating && row.ratingLocked && data.rating !== row.rating) throw forbidden(MSG.setByModerator);
+      if (data.audience && row.audienceLocked && data.audience !== row.audience && data.audience !== 'PRIVATE') {
+        throw forbidden(MSG.setByModerator);
+      }
+      if (data.rating && data.rating !== row.rating && !mayStreamWithRating(principal.perms, data.rating, skin)) {
+        throw forbidden(MSG.ratingNotAllowed);
+      }
       if (data.audience && row.audience === 'PRIVATE' && data.audience !== 'PRIVATE' && row.endedAt) {
         throw badRequest('The audience of a private replay cannot change.', 'data.audience');
       }

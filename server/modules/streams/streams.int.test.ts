@@ -317,6 +317,11 @@ describe('moderation', () => {
     await editor.post('/api/streams/report-stream-action', { stream_ids: [stream.stream_id], event: 'MAKE_FOLLOWERS_ONLY' });
     expect((await t.client().get('/api/streams/stream-lookup', { id: stream.stream_id })).status).toBe(403);
     expect((await editor.post('/api/streams/report-stream-action', { stream_ids: [stream.stream_id], event: 'SUSPEND_USER' })).status).toBe(403);
+    const owner = await t.given.signedIn(user);
+    const reopened = await owner.post('/api/streams/update-stream-info', { id: stream.stream_id, data: { audience: 'PUBLIC' } });
+    expect(reopened.status).toBe(403);
+    expect(reopened.body.message).toBe(MSG.setByModerator);
+    expect((await owner.post('/api/streams/update-stream-info', { id: stream.stream_id, data: { title: 'Still mine to name' } })).status).toBe(200);
 
     const granter = await t.given.signedIn(await t.given.user({ perms: ['GRANT PERMISSION'] }));
     const suspended = await granter.post('/api/streams/report-stream-action', { stream_ids: [stream.stream_id], event: 'SUSPEND_USER', user_comment: 'spam' });

@@ -27,6 +27,10 @@ export const streams = pgTable(
     /** The encoder is publishing now. */
     live: boolean('live').notNull().default(false),
     chatEnabled: boolean('chat_enabled').notNull().default(true),
+    /** Set by a moderator (Move to 18+): the owner cannot lower the rating again. */
+    ratingLocked: boolean('rating_locked').notNull().default(false),
+    /** Set by a moderator (Make Followers Only): the owner cannot open the audience again. */
+    audienceLocked: boolean('audience_locked').notNull().default(false),
     featured: boolean('featured').notNull().default(false),
     /** Coins a viewer must have tipped to watch (the money issue enforces it). */
     tipViewerMinAmount: integer('tip_viewer_min_amount').notNull().default(0),
