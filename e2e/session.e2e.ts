@@ -32,7 +32,7 @@ describe('session', () => {
     await context.close();
   });
 
-  it('lets a viewer into the dashboard gate but not the referral page', async () => {
+  it('lets a viewer into the dashboard but not the referral page', async () => {
     const { page, context } = await openAppPage();
     await page.goto('/user/login?redirect=%2Fuser%2Freferral');
     const dismissMessages = expectSystemMessages(page);
@@ -43,7 +43,7 @@ describe('session', () => {
     await screenshot(page, 'viewer-referral-not-allowed');
 
     await page.goto('/dashboard');
-    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    await page.getByRole('heading', { name: 'RTMP Feed & Stream Links' }).waitFor();
     await context.close();
   });
 

@@ -128,7 +128,7 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
   // The media server needs the streams module's hooks and the module needs media control: the
   // control reads `media` lazily, once it exists.
   const mediaIsLocal = config.role === 'all' || config.role === 'media';
-  const mediaControl = createMediaControl(() => media, resources.bus, mediaIsLocal);
+  const mediaControl = createMediaControl(() => media, resources.bus, mediaIsLocal, config.playbackTtlSeconds);
   const streams = createStreamsService({ db, accounts, social, media: mediaControl });
   const broadcastHooks = createBroadcastHooks({ db, accounts, streams });
   const media = createMediaServer({

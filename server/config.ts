@@ -16,6 +16,11 @@ const envSchema = z.object({
   RTMP_PORT: z.coerce.number().int().min(0).max(65535).default(1935),
   /** How long a dropped encoder may take to reconnect and continue the same broadcast. */
   RTMP_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(15_000),
+  /**
+   * Life of a signed playback address: short, so a copied address soon stops working and a ban or an
+   * audience change takes effect; the player joins again for a new one when the server answers 403.
+   */
+  PLAYBACK_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.url().optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
@@ -91,6 +96,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: c.PORT,
     rtmpPort: c.RTMP_PORT,
     rtmpGraceMs: c.RTMP_GRACE_MS,
+    playbackTtlSeconds: c.PLAYBACK_TTL_SECONDS,
     dataDir,
     database: c.DATABASE_URL
       ? ({ kind: 'postgres', url: c.DATABASE_URL, poolSize: c.DATABASE_POOL_SIZE } as const)

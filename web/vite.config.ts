@@ -14,11 +14,11 @@ export default defineConfig({
     sourcemap: true,
     rolldownOptions: {
       output: {
-        // Long-lived vendor chunks cache across releases; altcha and marked stay lazy (loaded on demand).
+        // Long-lived vendor chunks cache across releases; altcha, marked and hls.js stay lazy (loaded on demand).
         codeSplitting: {
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/, priority: 2 },
-            { name: 'vendor', test: /node_modules[\\/](?!altcha|marked)/, priority: 1 },
+            { name: 'vendor', test: /node_modules[\\/](?!altcha|marked|hls\.js)/, priority: 1 },
           ],
         },
       },

@@ -7,12 +7,14 @@ export type RunningApp = Awaited<ReturnType<typeof startTestServer>>;
 
 export interface AppOptions {
   captcha?: boolean;
+  /** Start the RTMP ingest (live streaming journeys); its address is then `rtmpUrl`. */
+  media?: boolean;
   /** Extra server environment, read when the server starts (after earlier beforeAll hooks ran). */
   env?: () => Record<string, string>;
 }
 
 export function startApp(options: AppOptions = {}): Promise<RunningApp> {
-  return startTestServer({ captcha: options.captcha ?? false, ...(options.env ? { env: options.env() } : {}) });
+  return startTestServer({ captcha: options.captcha ?? false, media: options.media ?? false, ...(options.env ? { env: options.env() } : {}) });
 }
 
 /** Seeded by scripts/demo-data.ts. */

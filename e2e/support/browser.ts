@@ -66,8 +66,20 @@ export function useAppInBrowser(options: AppOptions = {}) {
     await browser?.close();
     await app?.close();
   });
-  return (viewport?: { width: number; height: number }) => {
+  const running = () => {
     if (!app || !browser) throw new Error('the app is not running: call inside a test');
-    return openPage(browser, app.url, viewport);
+    return { app, browser };
   };
+  const open = (viewport?: { width: number; height: number }) => {
+    const { app: server, browser: chromium } = running();
+    return openPage(chromium, server.url, viewport);
+  };
+  return Object.assign(open, {
+    /** The RTMP ingest address (`rtmp://…/live`) of an app started with `media: true`. */
+    rtmpUrl: () => {
+      const url = running().app.rtmpUrl;
+      if (!url) throw new Error('start the app with { media: true }');
+      return url;
+    },
+  });
 }

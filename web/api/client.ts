@@ -68,7 +68,7 @@ function toQueryString(input: unknown): string {
   return text ? `?${text}` : '';
 }
 
-type Payload = { kind: 'json'; input: unknown } | { kind: 'form'; form: FormData };
+type Payload = { kind: 'json'; input: unknown; keepalive?: boolean } | { kind: 'form'; form: FormData };
 
 async function send(def: Pick<CallDef, 'method' | 'path'>, payload: Payload): Promise<{ status: number; body: unknown }> {
   const headers: Record<string, string> = { 'X-Service': currentSkin(), Accept: 'application/json' };
@@ -84,6 +84,7 @@ async function send(def: Pick<CallDef, 'method' | 'path'>, payload: Payload): Pr
     headers['Content-Type'] = 'application/json';
     headers['X-CSRF-Token'] = await fetchCsrfToken();
     init.body = JSON.stringify(payload.input ?? {});
+    if (payload.keepalive) init.keepalive = true;
   }
   let response: Response;
   try {
@@ -124,6 +125,11 @@ async function exchange<O extends z.ZodType>(
 /** Sends one call: GET input as query string, anything else as a JSON body with the CSRF header. */
 export function call<C extends CallDef>(def: C, input: CallInput<C>): Promise<CallOutput<C>> {
   return exchange(def, { kind: 'json', input }) as Promise<CallOutput<C>>;
+}
+
+/** Sends a POST that outlives the page (leaving a stream on unload); the answer is not awaited by anyone. */
+export function callKeepalive<C extends CallDef>(def: C, input: CallInput<C>): Promise<CallOutput<C>> {
+  return exchange(def, { kind: 'json', input, keepalive: true }) as Promise<CallOutput<C>>;
 }
 
 /** Sends a multipart form (file uploads) to a POST call whose answer follows `def.output`. */

@@ -8,6 +8,8 @@ import { LoginPage } from '../features/accounts/LoginPage';
 import { LogoutPage } from '../features/accounts/LogoutPage';
 import { ForgotPasswordPage } from '../features/accounts/recovery/ForgotPasswordPage';
 import { SignUpPage } from '../features/accounts/SignUpPage';
+import { ChannelPage } from '../features/channels/ChannelPage';
+import { SearchAllStreamsPage } from '../features/channels/SearchAllStreamsPage';
 import { SearchPage } from '../features/channels/SearchPage';
 import { OutboxPage } from '../features/mail/OutboxPage';
 import { EmailNotificationsPage } from '../features/settings/EmailNotificationsPage';
@@ -15,6 +17,8 @@ import { SettingsPage } from '../features/settings/SettingsPage';
 import { HomePage } from '../features/shell/HomePage';
 import { FollowLandingPage } from '../features/social/FollowLandingPage';
 import { ProfilePage } from '../features/social/ProfilePage';
+import { DashboardPage } from '../features/streams/DashboardPage';
+import { StreamViewPage } from '../features/streams/StreamViewPage';
 import { LegalPage } from '../features/system/LegalPage';
 import { NotFoundPage } from '../features/system/NotFoundPage';
 import { ErrorPage } from './ErrorPage';
@@ -56,7 +60,12 @@ function skinRoutes(): RouteObject[] {
       element: <ShellLayout />,
       children: [
         { index: true, element: <HomePage /> },
-        { path: 'dashboard', element: signedIn(notBuilt, canGoLive) },
+        { path: 'dashboard', element: signedIn(<DashboardPage />, canGoLive) },
+        { path: 'streams/stream-view', element: <StreamViewPage /> },
+        { path: 'channel/group', element: <ChannelPage /> },
+        { path: 'channel/channel', element: <ChannelPage /> },
+        { path: 'channel/custom', element: <ChannelPage /> },
+        { path: 'channel/search-all-stream', element: <SearchAllStreamsPage /> },
         { path: 'user/upload', element: signedIn(notBuilt, canUpload) },
         { path: 'user/upload-video', element: signedIn(notBuilt, canUpload) },
         { path: 'user/referral', element: signedIn(notBuilt, canUseReferrals) },

@@ -10,10 +10,14 @@ interface TileProps {
   meta?: ReactNode;
   /** Top-left badge over the picture (LIVE, 18+...). */
   badge?: ReactNode;
+  /** Chips along the bottom of the picture (viewers, likes, ratings). */
+  overlay?: ReactNode;
+  /** Left of the caption (a broadcaster's avatar). */
+  leading?: ReactNode;
 }
 
 /** A thumbnail card for a channel, stream or post. */
-export function Tile({ to, title, thumbnail, meta, badge }: TileProps) {
+export function Tile({ to, title, thumbnail, meta, badge, overlay, leading }: TileProps) {
   return (
     <Link to={to} className={styles.tile}>
       <div className={styles.media}>
@@ -25,10 +29,14 @@ export function Tile({ to, title, thumbnail, meta, badge }: TileProps) {
           </div>
         )}
         {badge && <span className={styles.badge}>{badge}</span>}
+        {overlay && <span className={styles.overlay}>{overlay}</span>}
       </div>
-      <div className={styles.caption}>
-        <span className={styles.title}>{title}</span>
-        {meta && <span className={styles.meta}>{meta}</span>}
+      <div className={styles.footer}>
+        {leading}
+        <div className={styles.caption}>
+          <span className={styles.title}>{title}</span>
+          {meta && <span className={styles.meta}>{meta}</span>}
+        </div>
       </div>
     </Link>
   );

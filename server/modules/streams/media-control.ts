@@ -7,15 +7,19 @@ import type { MediaServer } from '../../platform/media/media-server';
 import type { MediaControl } from './service';
 
 const CHANNEL = 'media:control';
-/** Long enough to start a player and ride out a reconnect; short enough that a copied URL soon dies. */
-export const PLAYBACK_TTL_SECONDS = 4 * 60 * 60;
 
 type Command = { op: 'stop' | 'thumbnail'; streamId: number };
 
-export function createMediaControl(media: () => MediaServer, bus: Bus, local: boolean): MediaControl & { listen(): Promise<void> } {
+/** `playbackTtlSeconds`: see PLAYBACK_TTL_SECONDS in the configuration. */
+export function createMediaControl(
+  media: () => MediaServer,
+  bus: Bus,
+  local: boolean,
+  playbackTtlSeconds = 600,
+): MediaControl & { listen(): Promise<void> } {
   return {
     async playbackUrl(streamId) {
-      return media().playbackUrl(streamId, PLAYBACK_TTL_SECONDS);
+      return media().playbackUrl(streamId, playbackTtlSeconds);
     },
     async stopBroadcast(streamId) {
       if (local) await media().stopBroadcast(streamId);

@@ -7,15 +7,19 @@ import { EmptyState } from '../../ui/EmptyState';
 import { SearchIcon } from '../../ui/icons';
 import { Page, Section } from '../../ui/Page';
 import { useUserSearch } from '../social/api';
+import { useStreamSearch } from '../streams/api';
+import { StreamSection } from './StreamSection';
 import { UserTile, UserTileSkeleton } from '../social/UserTile';
 import styles from './SearchPage.module.css';
 
-/** /channel/search?search= (spec part 2 §2 screen 4): users now, streams once streams exist. */
+/** /channel/search?search= (spec part 2 §2 screen 4): streams, then users. */
 export function SearchPage() {
   const [query] = useSearchParams();
   const term = (query.get('search') ?? '').trim();
   const longEnough = term.length >= SEARCH_MIN_CHARS;
   const users = useUserSearch(term, longEnough);
+  const streams = useStreamSearch(term, longEnough);
+  const streamCount = streams.data?.pages[0]?.total ?? 0;
   const found = users.data?.pages.flatMap((page) => page.users) ?? [];
   const total = users.data?.pages[0]?.total ?? 0;
 
@@ -30,7 +34,8 @@ export function SearchPage() {
   return (
     <Page title={<>Results for “{term}”</>}>
       {users.isError && <p role="alert">{failureMessage(users.error)}</p>}
-      {users.isSuccess && found.length === 0 && <EmptyState icon={<SearchIcon />}>{MSG.searchEmpty}</EmptyState>}
+      {(streams.isPending || streamCount > 0) && <StreamSection term={term} query={streams} />}
+      {users.isSuccess && found.length === 0 && streams.isSuccess && streamCount === 0 && <EmptyState icon={<SearchIcon />}>{MSG.searchEmpty}</EmptyState>}
       {(users.isPending || found.length > 0) && (
         <Section title="People" actions={users.isSuccess && <span className={styles.count}>{total} found</span>}>
           <ul className={styles.grid} aria-label="People" aria-busy={users.isFetching}>

@@ -3,6 +3,7 @@ import { useSkin, useSkinPath, withSkinPrefix } from '../../app/skin';
 import { ButtonLink } from '../../ui/Button';
 import { Tile, TileSkeleton } from '../../ui/Tile';
 import { useSession } from '../accounts/api';
+import { LiveNowRow } from '../streams/LiveNowRow';
 import { useBaseGroup } from '../system/api';
 import styles from './HomePage.module.css';
 
@@ -39,6 +40,16 @@ export function HomePage() {
             </ButtonLink>
           )}
         </div>
+      </section>
+
+      <section aria-labelledby="live-title" className={styles.channels}>
+        <div className={styles.heading}>
+          <h2 id="live-title">Live now</h2>
+          <Link to={skinPath('/channel/group')} className={styles.all}>
+            See all
+          </Link>
+        </div>
+        <LiveNowRow />
       </section>
 
       <section aria-labelledby="channels-title" className={styles.channels}>

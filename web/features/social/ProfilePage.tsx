@@ -4,12 +4,13 @@ import { MSG } from '../../../common/messages';
 import { useSkinPath } from '../../app/skin';
 import { isApiError } from '../../api/client';
 import { EmptyState } from '../../ui/EmptyState';
-import { BookmarkIcon, ImageIcon, VideoCallIcon } from '../../ui/icons';
+import { BookmarkIcon, ImageIcon } from '../../ui/icons';
 import { Notice } from '../../ui/Notice';
 import { Page } from '../../ui/Page';
 import { Tabs } from '../../ui/Tabs';
 import type { TabItem } from '../../ui/Tabs';
 import { PageSpinner } from '../accounts/gates';
+import { UserStreams } from '../streams/UserStreams';
 import { useProfile } from './api';
 import { FollowListModal } from './FollowListModal';
 import { ProfileHeader } from './ProfileHeader';
@@ -45,7 +46,7 @@ function ProfileView({ id }: { id: number }) {
   const requested = query.get('type');
   const tab: Tab = requested === 'post' || (requested === 'saved' && user.is_self) ? requested : 'stream';
   const tabs: Array<TabItem<Tab>> = [
-    { value: 'stream', label: 'Streams', content: <EmptyState icon={<VideoCallIcon />}>{MSG.noStreamsFound}</EmptyState> },
+    { value: 'stream', label: 'Streams', content: <UserStreams userId={user.user_id} /> },
     { value: 'post', label: 'Photos', content: <EmptyState icon={<ImageIcon />}>{MSG.noImagesInChannel}</EmptyState> },
     ...(user.is_self ? [{ value: 'saved' as const, label: 'Saved', content: <EmptyState icon={<BookmarkIcon />}>{MSG.noStreamsFound}</EmptyState> }] : []),
   ];

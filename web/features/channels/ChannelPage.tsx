@@ -1,0 +1,72 @@
+import { useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { MSG } from '../../../common/messages';
+import { useSkin, useSkinPath, withSkinPrefix } from '../../app/skin';
+import { Button } from '../../ui/Button';
+import { Modal } from '../../ui/Modal';
+import { Page } from '../../ui/Page';
+import { useSession } from '../accounts/api';
+import { useChannelStreams } from '../streams/api';
+import { StreamGrid } from '../streams/StreamGrid';
+import { useBaseGroup } from '../system/api';
+import { hasAdultAgreement, saveAdultAgreement } from './adult-agreement';
+import styles from './ChannelPage.module.css';
+
+/** /channel/group, /channel/channel?id=, /channel/custom?id= (spec part 1 §2 Channels). */
+export function ChannelPage() {
+  const [query] = useSearchParams();
+  const session = useSession();
+  const skin = useSkin();
+  const channels = useBaseGroup(session.user?.user_id ?? null);
+  const requested = Number(query.get('id'));
+  const selected = channels.data?.find((c) => c.id === requested) ?? (query.get('id') ? undefined : channels.data?.[0]);
+  const adult = selected?.meta.rating === 'PLUS_18' && skin.flags.adultContent;
+  const [agreed, setAgreed] = useState(() => hasAdultAgreement());
+  const streams = useChannelStreams(selected && (!adult || agreed) ? selected.id : 0);
+
+  return (
+    <Page title={selected?.name ?? 'Channels'}>
+      <nav aria-label="Channels" className={styles.selector}>
+        {channels.data?.map((c) => (
+          <Link key={c.id} to={withSkinPrefix(skin, c.link)} aria-current={c.id === selected?.id ? 'page' : undefined} className={styles.chip}>
+            {c.name}
+          </Link>
+        ))}
+      </nav>
+      {adult && !agreed ? (
+        <AdultConfirm
+          onConfirm={() => {
+            saveAdultAgreement();
+            setAgreed(true);
+          }}
+        />
+      ) : channels.isSuccess && !selected ? (
+        <p className={styles.missing}>{MSG.noStreamsInChannel}</p>
+      ) : (
+        <StreamGrid query={streams} label="Streams" empty={requested ? MSG.noStreamsInChannel : MSG.noStreamsFound} />
+      )}
+    </Page>
+  );
+}
+
+function AdultConfirm({ onConfirm }: { onConfirm: () => void }) {
+  const navigate = useNavigate();
+  const skinPath = useSkinPath();
+  return (
+    <Modal
+      open
+      blocking
+      size="sm"
+      title="Adults only"
+      description="This channel shows content for adults. Confirm that you are at least 18 years old to continue."
+      footer={
+        <>
+          <Button variant="secondary" onClick={() => void navigate(skinPath('/channel/group'))}>
+            Decline
+          </Button>
+          <Button onClick={onConfirm}>I am 18 or older</Button>
+        </>
+      }
+    />
+  );
+}

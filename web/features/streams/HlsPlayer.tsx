@@ -1,0 +1,102 @@
+import Hls from 'hls.js';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
+import { Spinner } from '../../ui/Spinner';
+import styles from './HlsPlayer.module.css';
+
+/** The video state machine of spec part 1 §4, kept small. */
+export type VideoState = 'loading' | 'playing' | 'paused' | 'ended' | 'lost';
+
+interface HlsPlayerProps {
+  src: string;
+  /** Aspect of the box; 16:9 until the stream says otherwise. */
+  width?: number | null;
+  height?: number | null;
+  muted?: boolean;
+  onStateChange?: (state: VideoState) => void;
+  /** The element, for callers that loop or time playback (preview mode). */
+  videoRef?: React.RefObject<HTMLVideoElement | null>;
+  /** A fresh signed address (playback tokens are short-lived: the server answers 403 once one expires). */
+  refreshSource?: () => Promise<string | null>;
+}
+
+/** Refreshes in a row without a playlist loading in between: past this the stream is gone for us. */
+const MAX_TOKEN_REFRESHES = 3;
+
+/** Plays a signed HLS playlist: hls.js where MSE exists (Debian chromium), else the native player. */
+export function HlsPlayer({ src, width, height, muted = true, onStateChange, videoRef, refreshSource }: HlsPlayerProps) {
+  const ownRef = useRef<HTMLVideoElement | null>(null);
+  const ref = videoRef ?? ownRef;
+  const [state, setState] = useState<VideoState>('loading');
+  const report = useEffectEvent((next: VideoState) => onStateChange?.(next));
+  const fetchFreshSource = useEffectEvent(() => (refreshSource ? refreshSource() : Promise.resolve(null)));
+
+  useEffect(() => {
+    const video = ref.current;
+    if (!video) return;
+    const set = (next: VideoState) => {
+      setState(next);
+      report(next);
+    };
+    let hls: Hls | null = null;
+    if (Hls.isSupported()) {
+      hls = new Hls({ capLevelToPlayerSize: true, lowLatencyMode: false, manifestLoadingMaxRetry: 4, levelLoadingMaxRetry: 4 });
+      hls.on(Hls.Events.MANIFEST_PARSED, () => {
+        // The 720p cap of the spec; capLevelToPlayerSize also keeps small players on small levels.
+        const capped = hls?.levels.findLastIndex((level) => level.height <= 720) ?? -1;
+        if (hls && capped >= 0 && capped < hls.levels.length - 1) hls.autoLevelCapping = capped;
+      });
+      let refreshes = 0;
+      let refreshing = false;
+      hls.on(Hls.Events.LEVEL_LOADED, () => (refreshes = 0));
+      hls.on(Hls.Events.ERROR, (_event, data) => {
+        if (data.response?.code === 403 && !refreshing && refreshes < MAX_TOKEN_REFRESHES) {
+          // The token expired (or access changed): ask for a new address, which a retry could not fix.
+          refreshing = true;
+          refreshes += 1;
+          void fetchFreshSource()
+            .catch(() => null)
+            .then((next) => {
+              refreshing = false;
+              if (next && hls) {
+                hls.loadSource(next);
+                hls.startLoad();
+              } else set('lost');
+            });
+          return;
+        }
+        if (!data.fatal || refreshing) return;
+        if (data.type === Hls.ErrorTypes.MEDIA_ERROR) hls?.recoverMediaError();
+        else set('lost');
+      });
+      hls.loadSource(src);
+      hls.attachMedia(video);
+    } else {
+      video.src = src;
+    }
+    const onPlaying = () => set('playing');
+    const onPause = () => !video.ended && set('paused');
+    const onEnded = () => set('ended');
+    video.addEventListener('playing', onPlaying);
+    video.addEventListener('pause', onPause);
+    video.addEventListener('ended', onEnded);
+    void video.play().catch(() => set('paused'));
+    return () => {
+      video.removeEventListener('playing', onPlaying);
+      video.removeEventListener('pause', onPause);
+      video.removeEventListener('ended', onEnded);
+      hls?.destroy();
+    };
+  }, [src, ref]);
+
+  const aspect = width && height ? `${width} / ${height}` : '16 / 9';
+  return (
+    <div className={styles.box} style={{ aspectRatio: aspect }}>
+      <video ref={ref} className={styles.video} controls playsInline muted={muted} aria-label="Stream video" />
+      {state === 'loading' && (
+        <div className={styles.overlay}>
+          <Spinner size="lg" label="Loading video" />
+        </div>
+      )}
+    </div>
+  );
+}

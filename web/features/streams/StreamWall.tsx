@@ -1,0 +1,50 @@
+import { useLocation } from 'react-router';
+import { MSG } from '../../../common/messages';
+import { isApiError } from '../../api/client';
+import { failureMessage } from '../../api/field-errors';
+import { useSkinPath } from '../../app/skin';
+import { Button, ButtonLink } from '../../ui/Button';
+import { BanIcon, LockIcon, RefreshIcon, VideoCallIcon } from '../../ui/icons';
+import { Notice } from '../../ui/Notice';
+import { useSession } from '../accounts/api';
+
+/** Why the stream page shows no player (spec part 1 §2 Stream view walls). */
+export type WallKind = 'error' | 'block' | 'not-available' | 'disconnected' | 'refused';
+
+export function wallOf(error: unknown): WallKind {
+  if (isApiError(error, 404)) return 'not-available';
+  if (isApiError(error, 403)) return error.response === 'block' ? 'block' : 'refused';
+  return 'error';
+}
+
+export function StreamWall({ kind, error }: { kind: WallKind; error?: unknown }) {
+  const skinPath = useSkinPath();
+  const location = useLocation();
+  const session = useSession();
+  const home = <ButtonLink to={skinPath('/channel/group')}>Browse streams</ButtonLink>;
+  const reload = (
+    <Button icon={<RefreshIcon size={18} />} onClick={() => window.location.reload()}>
+      Try again
+    </Button>
+  );
+  switch (kind) {
+    case 'not-available':
+      return <Notice title={MSG.streamNotAvailable} art={<VideoCallIcon size={56} />} actions={home} />;
+    case 'block':
+      return <Notice title={MSG.streamBlocked} art={<BanIcon size={56} />} actions={home} />;
+    case 'disconnected':
+      return <Notice title={MSG.streamDisconnected} art={<VideoCallIcon size={56} />} actions={<>{reload}{home}</>} />;
+    case 'refused': {
+      const login = `${skinPath('/user/login')}?redirect=${encodeURIComponent(location.pathname + location.search)}`;
+      return (
+        <Notice
+          title={failureMessage(error)}
+          art={<LockIcon size={56} />}
+          actions={session.isLoggedIn ? home : <ButtonLink to={login}>Log In</ButtonLink>}
+        />
+      );
+    }
+    default:
+      return <Notice title={MSG.internal} art={<BanIcon size={56} />} actions={reload} />;
+  }
+}

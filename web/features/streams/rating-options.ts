@@ -1,0 +1,18 @@
+/** Which ratings a broadcaster may pick (spec part 1 §5 Broadcast setup): one live permission each, 18+ only in an adult skin. */
+import type { AUDIENCES, RATINGS } from '../../../common/api/streams';
+
+type Rating = (typeof RATINGS)[number];
+
+const LIVE_PERMISSION: Record<Rating, string> = {
+  G: 'CREATE STREAM_LIVE_G',
+  PLUS_14: 'CREATE STREAM_LIVE_PLUS14',
+  PLUS_18: 'CREATE STREAM_LIVE_PLUS18',
+};
+
+export const RATING_LABEL: Record<Rating, string> = { G: 'G (all ages)', PLUS_14: '14+', PLUS_18: '18+' };
+
+export function allowedRatings(perms: readonly string[], adultSkin: boolean): Rating[] {
+  return (Object.keys(LIVE_PERMISSION) as Rating[]).filter((r) => perms.includes(LIVE_PERMISSION[r]) && (r !== 'PLUS_18' || adultSkin));
+}
+
+export const AUDIENCE_LABEL: Record<(typeof AUDIENCES)[number], string> = { PUBLIC: 'Public', FOLLOWERS: 'Followers', SUBSCRIBERS: 'Subscribers', PRIVATE: 'Private' };
