@@ -68,3 +68,11 @@ export const baseGroup = defineCall({
   input: noInput,
   output: success({ channels: z.array(channel) }),
 });
+
+export const group = defineCall({
+  method: 'GET',
+  path: '/api/channel/group',
+  summary: 'A channel group and the channels listed in it (the base group when no id is given)',
+  input: z.strictObject({ id: z.coerce.number().int().positive().max(2_147_483_647).optional() }),
+  output: success({ group: channel, channels: z.array(channel) }),
+});

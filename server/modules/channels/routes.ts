@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import * as api from '../../../common/api/system';
+import { notFound } from '../../platform/http/errors';
 import { addRoute } from '../../platform/http/route';
 import type { ChannelsService } from './service';
 
@@ -7,4 +8,10 @@ export function registerChannelRoutes(app: FastifyInstance, deps: { channels: Ch
   addRoute(app, api.baseGroup, { auth: 'anonymous', tags: ['channels'] }, async ({ principal, request }) => ({
     channels: await deps.channels.baseGroup(request.skin, principal !== null),
   }));
+
+  addRoute(app, api.group, { auth: 'anonymous', tags: ['channels'] }, async ({ input, principal, request }) => {
+    const found = await deps.channels.group(input.id, request.skin, principal !== null);
+    if (!found) throw notFound('No such channel group.');
+    return found;
+  });
 }

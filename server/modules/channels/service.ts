@@ -31,6 +31,13 @@ export function createChannelsService(deps: { db: Db }) {
       return row ?? null;
     },
 
+    /** A group (type "group") and the channels it lists; the base channels form the one group there is. */
+    async group(id: number | undefined, skin: SkinId, signedIn: boolean) {
+      const visible = await this.baseGroup(skin, signedIn);
+      const group = visible.find((c) => c.type === 'group' && (id === undefined || c.id === id));
+      return group ? { group, channels: visible } : null;
+    },
+
     /** What the selector shows: Following only when signed in, 18+ only where the skin shows adult content. */
     async baseGroup(skin: SkinId, signedIn: boolean) {
       const rows = await db.select().from(channels).orderBy(asc(channels.sortOrder), asc(channels.id));

@@ -42,6 +42,16 @@ describe('base channels', () => {
     expect(await names(t.client({ 'x-service': 'afterdark' }))).toEqual(['Popular', 'Women', 'Men', 'Live', 'Discover', '18+']);
   });
 
+  it('answers the channel group with its channels, and 404 for a channel that is not a group', async () => {
+    const res = await t.client().get('/api/channel/group');
+    expect(res.body.group).toMatchObject({ name: 'Popular', type: 'group' });
+    expect((res.body.channels as Array<{ name: string }>).map((c) => c.name)).toEqual(['Popular', 'Women', 'Men', 'Live', 'Discover']);
+    const groupId = (res.body.group as { id: number }).id;
+    expect((await t.client().get('/api/channel/group', { id: groupId })).status).toBe(200);
+    const women = (res.body.channels as Array<{ id: number; name: string }>).find((c) => c.name === 'Women')!;
+    expect((await t.client().get('/api/channel/group', { id: women.id })).status).toBe(404);
+  });
+
   it('takes the skin from the calling page when no header names it', async () => {
     const names = async (headers: Record<string, string>) =>
       ((await t.client(headers).get('/api/channel/base-group')).body.channels as Array<{ name: string }>).map((c) => c.name);
