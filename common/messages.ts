@@ -66,6 +66,8 @@ export const MSG = {
 
   // Settings (part 2 §5, §8)
   settingsUpdated: 'Your Settings are updated!',
+  currentPasswordForEmail: 'Enter your current password to change your email.',
+  currentPasswordWrong: 'Your current password is not correct.',
   fullNameRequired: 'Full Name is required',
   avatarNotImage: 'Please choose an image file (JPEG, PNG, WebP or GIF).',
   avatarTooBig: 'This image is too big. Maximum upload size is 5 MB.',

@@ -94,6 +94,26 @@ describe('settings', () => {
     await context.close();
   });
 
+  it('asks for the current password before changing the email', async () => {
+    const { page, context } = await openAppPage();
+    await signInAt(page, 'viewer1', '/user/settings');
+    await page.getByRole('heading', { name: 'Settings' }).waitFor();
+    const save = page.getByRole('button', { name: 'Save Changes' });
+    expect(await page.getByLabel('Current password').count()).toBe(0);
+    await page.getByLabel('Email', { exact: true }).fill('viewer1.new@demo.limelight.example');
+    await page.getByLabel('Current password').waitFor();
+    expect(await save.isDisabled()).toBe(true);
+    await page.getByLabel('Current password').fill('not-my-password');
+    await save.click();
+    await page.getByText(MSG.currentPasswordWrong).first().waitFor();
+    await page.getByLabel('Current password').fill(DEMO_PASSWORD);
+    await save.click();
+    await page.getByText(MSG.settingsUpdated).first().waitFor();
+    await page.reload();
+    await expect.poll(() => page.getByLabel('Email', { exact: true }).inputValue()).toBe('viewer1.new@demo.limelight.example');
+    await context.close();
+  });
+
   it('keeps a toast clear of the Create button on a phone', async () => {
     const { page, context, errors } = await openAppPage({ width: 390, height: 844 });
     await signInAt(page, 'viewer2', '/user/settings');

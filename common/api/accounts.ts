@@ -162,8 +162,10 @@ export const updateUserInfo = defineCall({
         email: emailField.optional(),
         description: optionalText(LIMITS.description.max),
         terms_accepted: flag.optional(),
+        /** Needed to change the email of an account that has a password. */
+        current_password: z.string().max(LIMITS.password.max).optional(),
       })
-      .refine((p) => Object.keys(p).length > 0, 'Nothing to update'),
+      .refine((p) => Object.keys(p).some((k) => k !== 'current_password'), 'Nothing to update'),
   }),
   output: success({ user: sessionUser }),
 });

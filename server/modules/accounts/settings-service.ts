@@ -10,6 +10,7 @@ import { sqlState, UNIQUE_VIOLATION, type Db } from '../../platform/db/client';
 import { badRequest, conflict, notFound } from '../../platform/http/errors';
 import type { FileStore } from '../../platform/storage/storage';
 import { normaliseAvatar } from './avatar-image';
+import { verifyPassword } from './passwords';
 import { userPreferences, users } from './tables';
 
 type InfoParams = z.output<typeof updateUserInfo.input>['params'];
@@ -55,6 +56,11 @@ export function createSettingsService(deps: { db: Db; files: FileStore; linkSecr
       if (!current) throw notFound(MSG.userNotFound);
       if (params.name !== undefined && params.name === '' && current.fullname !== '') {
         throw badRequest(MSG.fullNameRequired, 'name');
+      }
+      // A stolen session must not be able to move the account to another address (and then recover it).
+      if (params.email !== undefined && params.email.toLowerCase() !== current.email && current.passwordHash) {
+        if (!params.current_password) throw badRequest(MSG.currentPasswordForEmail, 'current_password');
+        if (!(await verifyPassword(current.passwordHash, params.current_password))) throw badRequest(MSG.currentPasswordWrong, 'current_password');
       }
       const changes: Partial<typeof users.$inferInsert> = {};
       if (params.prefix !== undefined) changes.prefix = params.prefix || null;

@@ -24,8 +24,21 @@ describe('account fields', () => {
     const res = await client.post('/api/user/update-user-info', { id: user.id, params: { name: 'Ada Lovelace', prefix: 'MS', description: 'Numbers, live.' } });
     expect(res.status).toBe(200);
     expect(res.body.user).toMatchObject({ fullname: 'Ada Lovelace', gender: 'MS', description: 'Numbers, live.', email: user.email });
-    await client.post('/api/user/update-user-info', { id: user.id, params: { email: 'ADA@Example.com' } });
+    await client.post('/api/user/update-user-info', { id: user.id, params: { email: 'ADA@Example.com', current_password: user.password } });
     expect(await me(client)).toMatchObject({ email: 'ada@example.com', fullname: 'Ada Lovelace', description: 'Numbers, live.' });
+  });
+
+  it('needs the current password to change the email', async () => {
+    const user = await t.given.user();
+    const client = await t.given.signedIn(user);
+    const without = await client.post('/api/user/update-user-info', { id: user.id, params: { email: 'new-address@example.com' } });
+    expect(without.status).toBe(400);
+    expect(without.body).toMatchObject({ field: 'current_password', message: MSG.currentPasswordForEmail });
+    const wrong = await client.post('/api/user/update-user-info', { id: user.id, params: { email: 'new-address@example.com', current_password: 'guess' } });
+    expect(wrong.body).toMatchObject({ field: 'current_password', message: MSG.currentPasswordWrong });
+    expect((await me(client)).email).toBe(user.email);
+    const same = await client.post('/api/user/update-user-info', { id: user.id, params: { email: user.email.toUpperCase(), name: 'Same Address' } });
+    expect(same.status).toBe(200);
   });
 
   it('requires a full name once the user has one, and a valid, free email', async () => {
@@ -39,7 +52,7 @@ describe('account fields', () => {
     expect(cleared.body).toMatchObject({ message: MSG.fullNameRequired, field: 'name' });
     const invalid = await client.post('/api/user/update-user-info', { id: user.id, params: { email: 'nope' } });
     expect(invalid.body.message).toBe(MSG.emailInvalid);
-    const taken = await client.post('/api/user/update-user-info', { id: user.id, params: { email: other.email } });
+    const taken = await client.post('/api/user/update-user-info', { id: user.id, params: { email: other.email, current_password: user.password } });
     expect(taken.status).toBe(409);
     expect(taken.body.message).toBe(MSG.emailTaken);
     const empty = await client.post('/api/user/update-user-info', { id: user.id, params: {} });

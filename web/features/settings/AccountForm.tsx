@@ -4,10 +4,11 @@ import { useNavigate } from 'react-router';
 import type { SessionUser } from '../../../common/api/accounts';
 import { MSG } from '../../../common/messages';
 import { useSkin, useSkinPath } from '../../app/skin';
-import { formRefusal, hasErrors } from '../../api/field-errors';
+import { formRefusal, hasErrors, type FieldErrors } from '../../api/field-errors';
 import { useFormState } from '../../api/use-form-state';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
+import { PasswordField } from '../../ui/PasswordField';
 import { Switch } from '../../ui/Switch';
 import { TextArea } from '../../ui/TextArea';
 import { TextField } from '../../ui/TextField';
@@ -22,7 +23,7 @@ import styles from './SettingsPage.module.css';
 
 // The spec's order (part 2 §2 screen 1).
 const SALUTATION_ORDER = ['MS', 'MISS', 'MRS', 'MR', 'OTHER'] as const;
-const FIELDS = new Set(['prefix', 'name', 'email', 'description', 'terms_accepted']);
+const FIELDS = new Set(['prefix', 'name', 'email', 'description', 'terms_accepted', 'current_password']);
 
 /** Salutation, full name, email, description, terms and (adult skins) the 18+ switch; only changes are sent. */
 export function AccountForm({ user }: { user: SessionUser }) {
@@ -37,9 +38,15 @@ export function AccountForm({ user }: { user: SessionUser }) {
   const state = useFormState<AccountValues>(initial);
   const { values, field } = state;
   const [show18, setShow18] = useState<boolean | null>(null);
+  // A new email needs the current password (the server refuses it otherwise): asked only then.
+  const [currentPassword, setCurrentPassword] = useState('');
 
   const params = changedParams(initial, values);
-  const problems = accountProblems(initial, params);
+  const emailChanging = params.email !== undefined;
+  const problems: FieldErrors = {
+    ...accountProblems(initial, params),
+    ...(emailChanging && currentPassword === '' ? { current_password: MSG.currentPasswordForEmail } : {}),
+  };
   const errors = { ...state.errors, ...problems };
   const savedShow18 = preferences.data?.filters.stream_show_18plus;
   const show18Changed = skin.flags.adultContent && show18 !== null && show18 !== savedShow18;
@@ -52,12 +59,13 @@ export function AccountForm({ user }: { user: SessionUser }) {
     state.setMessage(null);
     try {
       if (show18Changed) await savePreferences.mutateAsync({ stream_show_18plus: show18 });
-      if (Object.keys(params).length > 0) await saveInfo.mutateAsync(params);
+      if (Object.keys(params).length > 0) await saveInfo.mutateAsync(emailChanging ? { ...params, current_password: currentPassword } : params);
     } catch (error) {
       state.refuse(formRefusal(error, FIELDS));
       return;
     }
     setShow18(null);
+    setCurrentPassword('');
     toast({ title: MSG.settingsUpdated, tone: 'success' });
     // Declining the terms in settings signs the user out (spec part 2 §4).
     if (params.terms_accepted === false) void navigate(skinPath('/user/logout'));
@@ -71,6 +79,16 @@ export function AccountForm({ user }: { user: SessionUser }) {
         <TextField label="Full Name" autoComplete="name" value={values.name} onChange={(e) => field('name')(e.target.value)} error={errors.name} maxLength={LIMITS.fullname.max} />
       </div>
       <TextField label="Email" type="email" autoComplete="email" value={values.email} onChange={(e) => field('email')(e.target.value)} error={errors.email} />
+      {emailChanging && (
+        <PasswordField
+          label="Current password"
+          autoComplete="current-password"
+          value={currentPassword}
+          onChange={(e) => setCurrentPassword(e.target.value)}
+          error={currentPassword === '' ? undefined : errors.current_password}
+          hint="Needed to change your email."
+        />
+      )}
       <TextArea
         label="Description"
         value={values.description}
