@@ -31,6 +31,8 @@ import multipart from '@fastify/multipart';
 import { createAccountsService } from './modules/accounts/service';
 import { registerChannelRoutes } from './modules/channels/routes';
 import { registerSocialRoutes } from './modules/social/routes';
+import type { ChatService } from './modules/chat/service';
+import { installChat } from './modules/chat/wiring';
 import { createBroadcastHooks } from './modules/streams/broadcast-hooks';
 import { createStreamListing } from './modules/streams/listing';
 import { createMediaControl } from './modules/streams/media-control';
@@ -130,7 +132,7 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
   const mediaIsLocal = config.role === 'all' || config.role === 'media';
   const mediaControl = createMediaControl(() => media, resources.bus, mediaIsLocal, config.playbackTtlSeconds);
   const streams = createStreamsService({ db, accounts, social, media: mediaControl });
-  const broadcastHooks = createBroadcastHooks({ db, accounts, streams });
+  const broadcastHooks = createBroadcastHooks({ db, accounts, streams, bus: resources.bus });
   const media = createMediaServer({
     config,
     files: resources.files,
@@ -152,6 +154,7 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
     rtmpUrl: (request) => config.rtmpPublicUrl ?? `rtmp://${request.hostname}:${media.ingest.port || config.rtmpPort}/live`,
   });
   await mediaControl.listen();
+  const chat = await installChat(app, { db, bus: resources.bus, streams, accounts, likeLimit: config.streamViewerLikeLimit });
   // Stop the media first: ending live sessions still writes to the database.
   app.addHook('onClose', async () => media.stop());
 
@@ -171,7 +174,7 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
   );
   app.addHook('onClose', async () => stopJobs());
 
-  app.decorate('services', { accounts, system, channels, settings, streams, broadcastHooks, media });
+  app.decorate('services', { accounts, system, channels, settings, streams, broadcastHooks, media, chat });
   return app;
 }
 
@@ -185,6 +188,7 @@ declare module 'fastify' {
       streams: ReturnType<typeof createStreamsService>;
       broadcastHooks: ReturnType<typeof createBroadcastHooks>;
       media: MediaServer;
+      chat: ChatService;
     };
   }
 }

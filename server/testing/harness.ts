@@ -1,4 +1,7 @@
 /** Starts the real app on a fresh database for one integration test file. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
 import { DEFAULT_PERMISSIONS, type Permission, type Role } from '../../common/permissions';
@@ -7,7 +10,7 @@ import { buildApp } from '../app';
 import { createAccountAdmin } from '../modules/accounts/admin';
 import { openResources, type OpenedResources } from '../bootstrap';
 import { loadConfig } from '../config';
-import { freshDatabase } from './databases';
+import { createTemplate, dropTemplate, freshDatabase, type FreshDatabase } from './databases';
 import { TestClient } from './test-client';
 
 export interface TestUser {
@@ -32,6 +35,38 @@ let counter = 0;
 
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const fresh = await freshDatabase(inject('dbTemplate'));
+  return startOn(fresh, env, () => fresh.dispose());
+}
+
+/**
+ * Instances of the app sharing one fresh PostgreSQL database (TEST_DATABASE_URL), as when scaled
+ * out; give them REDIS_URL to share a bus. Each closes its own resources; the last close drops the database.
+ */
+export async function startSharedTestApps(count: number, env: Record<string, string> = {}): Promise<TestApp[]> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DATABASE_URL is required for shared instances');
+  const given = inject('dbTemplate');
+  const template = given.kind === 'postgres' ? given : await createTemplate('postgres', url);
+  const fresh = await freshDatabase(template);
+  let open = count;
+  const release = async () => {
+    open -= 1;
+    if (open > 0) return;
+    await fresh.dispose();
+    if (template !== given) await dropTemplate(template);
+  };
+  const apps: TestApp[] = [];
+  for (let i = 0; i < count; i++) {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'll-instance-'));
+    apps.push(await startOn({ ...fresh, dataDir }, env, async () => {
+      rmSync(dataDir, { recursive: true, force: true });
+      await release();
+    }));
+  }
+  return apps;
+}
+
+async function startOn(fresh: Omit<FreshDatabase, 'dispose'>, env: Record<string, string>, dispose: () => Promise<void>): Promise<TestApp> {
   const config = loadConfig({
     DATA_DIR: fresh.dataDir,
     CAPTCHA: 'off',
@@ -87,7 +122,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     async close() {
       await app.close();
       await resources.close();
-      await fresh.dispose();
+      await dispose();
     },
   };
 }

@@ -1,7 +1,9 @@
 /** The streams module's answers to the RTMP ingest (server/platform/media/ingest-hooks.ts). */
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import { canGoLive } from '../../../common/permissions';
+import { busChannelOf, streamChannelOf, type RealtimeMessage } from '../../../common/realtime';
 import { isSkinId } from '../../../common/skins';
+import type { Bus } from '../../platform/bus/bus';
 import type { Db } from '../../platform/db/client';
 import type { IngestHooks, PlaylistLocator } from '../../platform/media/ingest-hooks';
 import type { AccountsService } from '../accounts/service';
@@ -22,7 +24,7 @@ export interface BroadcastHooks extends IngestHooks {
   locateThumbnail: PlaylistLocator;
 }
 
-export function createBroadcastHooks(deps: { db: Db; accounts: AccountsService; streams: StreamsService }): BroadcastHooks {
+export function createBroadcastHooks(deps: { db: Db; accounts: AccountsService; streams: StreamsService; bus: Bus }): BroadcastHooks {
   const { db } = deps;
   let allowedKeys = new Set<string>();
 
@@ -74,6 +76,8 @@ export function createBroadcastHooks(deps: { db: Db; accounts: AccountsService; 
           .where(eq(streams.id, streamId));
         await tx.update(streamViews).set({ leftAt: new Date() }).where(and(eq(streamViews.streamId, streamId), isNull(streamViews.leftAt)));
       });
+      const end: RealtimeMessage = { type: 'STREAM-END' };
+      await deps.bus.publish(busChannelOf(streamChannelOf(streamId)), end);
     },
 
     async locatePlaylist(streamId) {

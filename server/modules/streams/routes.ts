@@ -25,7 +25,7 @@ export interface StreamRoutesDeps {
   likeLimit: number;
 }
 
-const viewerOf = (request: FastifyRequest, principal: Principal | null): Viewer => ({
+export const viewerOf = (request: FastifyRequest, principal: Principal | null): Viewer => ({
   principal,
   skin: request.skin,
   guestKey: guestKeyOf(request.ip, request.headers['user-agent']),

@@ -1,0 +1,37 @@
+/** Two instances on one PostgreSQL database and one Redis: runs when TEST_DATABASE_URL and TEST_REDIS_URL are set. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSharedTestApps, type TestApp } from '../../testing/harness';
+import { goLive } from '../../testing/live-stream';
+import { WsClient } from '../../testing/ws-client';
+
+const redisUrl = process.env.TEST_REDIS_URL;
+
+describe.runIf(redisUrl && process.env.TEST_DATABASE_URL)('chat scaled out over Redis', () => {
+  let a: TestApp;
+  let b: TestApp;
+  const sockets: WsClient[] = [];
+
+  beforeAll(async () => {
+    const apps = await startSharedTestApps(2, { REDIS_URL: redisUrl! });
+    a = apps[0]!;
+    b = apps[1]!;
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.close();
+    await a?.close();
+    await b?.close();
+  });
+
+  it('carries a COMMENT sent on instance A to a socket on instance B', async () => {
+    const live = await goLive(a);
+    const channel = `stream:${live.streamId}`;
+    const sender = await a.given.signedIn(await a.given.user());
+    const onA = await WsClient.connect(await a.app.listen({ port: 0, host: '127.0.0.1' }), sender.cookie('ll_session'));
+    const onB = await WsClient.connect(await b.app.listen({ port: 0, host: '127.0.0.1' }));
+    sockets.push(onA, onB);
+
+    expect(await onB.request({ op: 'subscribe', channel })).toMatchObject({ op: 'subscribed' });
+    expect(await onA.request({ op: 'send', channel, type: 'COMMENT', text: 'hello from A', id: 'x1' })).toEqual({ op: 'ack', id: 'x1' });
+    expect(await onB.next((f) => f.op === 'message')).toMatchObject({ channel, message: { type: 'COMMENT', text: 'hello from A' } });
+  });
+});

@@ -1,0 +1,21 @@
+import { bigint, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { users } from '../accounts/tables';
+import { streams } from '../streams/tables';
+
+/** Stored chat lines (COMMENT) and realtime likes (LIKE), so late joiners see history and limits hold across instances. */
+export const chatMessages = pgTable(
+  'chat_messages',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    streamId: bigint('stream_id', { mode: 'number' })
+      .notNull()
+      .references(() => streams.id, { onDelete: 'cascade' }),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    text: text('text').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('chat_messages_stream_idx').on(t.streamId, t.id)],
+);

@@ -1,0 +1,57 @@
+/**
+ * Local subscribers per realtime channel, fed by the bus: the first local subscriber subscribes the
+ * bus channel `rt:<channel>`, the last one leaving unsubscribes it.
+ */
+import { busChannelOf, type RealtimeMessage } from '../../../common/realtime';
+import type { Bus } from '../bus/bus';
+
+export type Deliver = (channel: string, message: RealtimeMessage) => void;
+
+interface ChannelEntry {
+  members: Set<Deliver>;
+  /** Resolves to the bus unsubscribe function once the bus subscription exists. */
+  ready: Promise<() => Promise<void>>;
+}
+
+export function createFanout(bus: Bus) {
+  const channels = new Map<string, ChannelEntry>();
+
+  return {
+    async join(channel: string, member: Deliver): Promise<void> {
+      let entry = channels.get(channel);
+      if (!entry) {
+        const members = new Set<Deliver>();
+        const ready = bus.subscribe(busChannelOf(channel), (message) => {
+          for (const deliver of members) deliver(channel, message as RealtimeMessage);
+        });
+        entry = { members, ready };
+        channels.set(channel, entry);
+        // A failed bus subscription is not kept: the next subscriber tries again.
+        const failed = entry;
+        ready.catch(() => {
+          if (channels.get(channel) === failed) channels.delete(channel);
+        });
+      }
+      entry.members.add(member);
+      try {
+        await entry.ready;
+      } catch (error) {
+        entry.members.delete(member);
+        throw error;
+      }
+    },
+
+    async leave(channel: string, member: Deliver): Promise<void> {
+      const entry = channels.get(channel);
+      if (!entry || !entry.members.delete(member) || entry.members.size > 0) return;
+      channels.delete(channel);
+      await (await entry.ready)();
+    },
+
+    publish: (channel: string, message: RealtimeMessage) => bus.publish(busChannelOf(channel), message),
+
+    localChannels: () => channels.size,
+  };
+}
+
+export type Fanout = ReturnType<typeof createFanout>;

@@ -1,0 +1,64 @@
+/** The gateway alone, on a bare app: heartbeat and backpressure, with small limits. */
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { busChannelOf } from '../../../common/realtime';
+import { WsClient } from '../../testing/ws-client';
+import { createMemoryBus } from '../bus/memory-bus';
+import { installRealtimeGateway, type GatewayOptions } from './gateway';
+
+const bus = createMemoryBus();
+const apps: FastifyInstance[] = [];
+
+async function startGateway(options: GatewayOptions): Promise<string> {
+  const app = Fastify();
+  apps.push(app);
+  app.decorateRequest('currentPrincipal', async () => null);
+  await installRealtimeGateway(app, bus, {
+    authorizeSubscribe: async () => ({ history: [] }),
+    handleSend: async () => {},
+  }, options);
+  return app.listen({ port: 0, host: '127.0.0.1' });
+}
+
+afterAll(async () => {
+  for (const app of apps) await app.close();
+  await bus.close();
+});
+
+const closed = (socket: WebSocket) => new Promise<void>((resolve) => {
+  if (socket.readyState === WebSocket.CLOSED) resolve();
+  else socket.once('close', () => resolve());
+});
+
+describe('the realtime gateway', () => {
+  it('drops a socket that stops answering pings, and keeps one that answers', async () => {
+    const baseUrl = await startGateway({ heartbeatMs: 100 });
+    const dead = new WebSocket(`${baseUrl.replace('http', 'ws')}/ws`, { autoPong: false });
+    const opened = new Promise((resolve) => dead.once('open', resolve));
+    const healthy = await WsClient.connect(baseUrl);
+    await opened;
+    await closed(dead);
+    // Several heartbeats later the answering socket is still there.
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    expect(healthy.socket.readyState).toBe(WebSocket.OPEN);
+    healthy.close();
+  });
+
+  it('terminates a subscriber that does not read instead of buffering for it', async () => {
+    // No heartbeat during the test: only the buffer limit can close the socket.
+    const baseUrl = await startGateway({ heartbeatMs: 60_000, maxBufferedBytes: 256 * 1024 });
+    const slow = await WsClient.connect(baseUrl);
+    expect(await slow.request({ op: 'subscribe', channel: 'stream:1' })).toMatchObject({ op: 'subscribed' });
+    // The client stops reading: the kernel buffers fill, then the server's own buffer grows.
+    (slow.socket as unknown as { _socket: { pause(): void } })._socket.pause();
+    const big = { type: 'COMMENT', payload: 'x'.repeat(64 * 1024) };
+    for (let i = 0; i < 2000 && slow.socket.readyState === WebSocket.OPEN; i++) {
+      await bus.publish(busChannelOf('stream:1'), big);
+      if (i % 20 === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    (slow.socket as unknown as { _socket: { resume(): void } })._socket.resume();
+    await closed(slow.socket);
+    expect(slow.socket.readyState).toBe(WebSocket.CLOSED);
+  });
+});
