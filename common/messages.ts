@@ -100,6 +100,26 @@ export const MSG = {
   ratingNotAllowed: 'You are not allowed to stream with this rating.',
   cannotGoLive: 'Your account is not allowed to go live.',
   setByModerator: 'A moderator set this for your stream; please contact support to change it.',
+
+  // Realtime, chat and stream interactions (part 1 §2, §4, §5; part 2 §8)
+  likeLimit: 'You have reached the Like limit',
+  leaveMessage: 'Please leave a message',
+  chatDisabled: 'Chat is disabled for this stream.',
+  chatTooFast: 'You are sending messages too fast. Please wait a moment.',
+  chatPaymentNeeded: 'Chatting on this stream is for members with coins. Add coins to your wallet to chat.',
+  priorityChatOnly: 'Priority chat is for subscribers and the broadcaster.',
+  streamPaused: "You cannot interact with the stream while it's paused",
+  ratingFailed: 'Fail to add rating, {message}',
+  streamEndedTitle: 'Stream ended',
+  complaintTypeRequired: 'Complaint Type cannot be blank.',
+  complaintFiled: 'Complaint filed',
+  complaintFailed: 'Failed to create complaint',
+  cannotReportOwnStream: 'You cannot report your own stream.',
+  cannotSaveOwn: 'You cannot save your own post.',
+  cannotSavePrivate: 'Private streams cannot be saved.',
+  cannotRateOwnStream: 'You cannot rate your own stream.',
+  cannotBanOwner: 'The broadcaster cannot be banned from their own stream.',
+  translationUnavailable: 'Translation is not available right now.',
 } as const;
 
 /** Fills `{name}` placeholders: fill(MSG.searchMin, { n: 3 }). */

@@ -69,3 +69,6 @@ export const busChannelOf = (realtimeChannel: string) => `rt:${realtimeChannel}`
 
 /** A stream's public realtime channel. */
 export const streamChannelOf = (streamId: number) => `stream:${streamId}`;
+
+/** A stream's priority chat channel (subscribers and the owner). */
+export const priorityChannelOf = (streamId: number) => `stream:${streamId}:priority`;

@@ -37,12 +37,14 @@ import { createBroadcastHooks } from './modules/streams/broadcast-hooks';
 import { createStreamListing } from './modules/streams/listing';
 import { createMediaControl } from './modules/streams/media-control';
 import { createStreamModeration } from './modules/streams/moderation';
+import { createStreamInteractions } from './modules/streams/interactions';
 import { registerStreamRoutes } from './modules/streams/routes';
 import { createStreamsService } from './modules/streams/service';
 import { createMediaServer, type MediaServer } from './platform/media/media-server';
 import { createSocialService } from './modules/social/service';
 import { createChannelsService } from './modules/channels/service';
 import { registerSystemRoutes } from './modules/system/routes';
+import { registerTranslateRoutes } from './modules/translate/routes';
 import { createSystemService } from './modules/system/service';
 import { createMailer } from './platform/mail/mailer';
 import { registerOutboxRoutes } from './platform/mail/outbox-routes';
@@ -116,7 +118,7 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
   await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 }, throwFileSizeLimit: true });
   registerAccountRoutes(app, { db, accounts, settings, sessions, captcha, csrfTokenFor: csrf.tokenFor });
   registerSettingsRoutes(app, { settings, accounts, files: resources.files });
-  registerSystemRoutes(app, { system, captchaEnabled: config.captcha, social: config.social });
+  registerSystemRoutes(app, { system, captchaEnabled: config.captcha, social: config.social, translate: config.translateUrl !== undefined });
   registerOutboxRoutes(app, { db, transport: mailer.transport });
   const recovery = createRecoveryService({ db, sessions, mailer, codeKey: await loadSecret(db, 'recovery') });
   registerRecoveryRoutes(app, { recovery });
@@ -126,6 +128,7 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
   registerSocialLoginRoutes(app, { db, sessions, accounts, socialLogin, captcha });
   const social = createSocialService({ db });
   registerSocialRoutes(app, { social });
+  registerTranslateRoutes(app, { db, translateUrl: config.translateUrl });
 
   // The media server needs the streams module's hooks and the module needs media control: the
   // control reads `media` lazily, once it exists.
@@ -145,12 +148,18 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
   registerStreamRoutes(app, {
     streams,
     listing: createStreamListing({ db, accounts, social }),
+    interactions: createStreamInteractions({ db, streams, accounts }),
     moderation: createStreamModeration({ db, accounts, media: mediaControl }),
     channels,
     accounts,
     likeLimit: config.streamViewerLikeLimit,
     onKeyChanged: () => broadcastHooks.refreshKeys(),
     stopBroadcast: (streamId) => mediaControl.stopBroadcast(streamId),
+    // The chat module is installed below, after the routes: these reach it when called.
+    realtime: {
+      optionsChanged: (streamId, options) => chat.publishToStream(streamId, { type: 'STREAM-OPTIONS', options }),
+      viewerBanned: (streamId, userId) => chat.blockViewer(streamId, userId),
+    },
     rtmpUrl: (request) => config.rtmpPublicUrl ?? `rtmp://${request.hostname}:${media.ingest.port || config.rtmpPort}/live`,
   });
   await mediaControl.listen();

@@ -116,5 +116,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     streamViewerLikeLimit: c.STREAM_VIEWER_LIKE_LIMIT,
     ratingThreshold: c.RATING_THRESHOLD,
     signupsPerAddress: c.SIGNUPS_PER_ADDRESS,
+    translateUrl: c.TRANSLATE_URL,
   };
 }

@@ -9,6 +9,8 @@ export interface CallDef<M extends HttpMethod = HttpMethod, I extends z.ZodType 
   summary: string;
   input: I;
   output: O;
+  /** A GET the spec made state-changing (send-rating): it carries the CSRF header like a POST. */
+  changesState?: boolean;
 }
 
 export function defineCall<M extends HttpMethod, I extends z.ZodType, O extends z.ZodType>(
@@ -19,6 +21,9 @@ export function defineCall<M extends HttpMethod, I extends z.ZodType, O extends 
 
 export type CallInput<C extends CallDef> = z.input<C['input']>;
 export type CallOutput<C extends CallDef> = z.output<C['output']>;
+
+/** Whether the call must carry the CSRF header: every POST, and a GET that changes state. */
+export const needsCsrf = (def: Pick<CallDef, 'method' | 'changesState'>) => def.method !== 'GET' || def.changesState === true;
 
 /** A success envelope around the given fields: { response: "success", ...fields }. */
 export function success<S extends z.ZodRawShape>(shape: S) {

@@ -10,7 +10,7 @@ export const RATINGS = ['G', 'PLUS_14', 'PLUS_18'] as const;
 /** Appended to the title of a live stream when missing (spec part 1 §5 Broadcast setup). */
 export const LIVE_TAG = '#live';
 
-const streamId = z.coerce.number({ error: 'Must be a stream id' }).int('Must be a stream id').positive('Must be a stream id');
+export const streamId = z.coerce.number({ error: 'Must be a stream id' }).int('Must be a stream id').positive('Must be a stream id');
 
 export const streamInfo = z.object({
   stream_id: z.number(),
@@ -49,6 +49,13 @@ export const streamInfo = z.object({
   width: z.number().nullable(),
   height: z.number().nullable(),
   is_owner: z.boolean(),
+  /** The caller bookmarked this stream. */
+  saved: z.boolean(),
+  has_rated: z.boolean(),
+  /** The caller's own rating (1–5), 0 when not rated. */
+  viewer_rating: z.number(),
+  /** The caller may read and write the priority chat channel (owner, or a subscriber when the skin has subscriptions). */
+  priority_chat: z.boolean(),
 });
 export type StreamInfo = z.infer<typeof streamInfo>;
 

@@ -10,6 +10,8 @@ export const appConfig = defineCall({
   output: success({
     captcha: z.boolean(),
     social: z.object({ google: z.boolean(), apple: z.boolean(), facebook: z.boolean() }),
+    /** Chat translation is configured (TRANSLATE_URL). */
+    translate: z.boolean(),
   }),
 });
 

@@ -14,9 +14,9 @@ export class WsClient {
     });
   }
 
-  static async connect(baseUrl: string, cookie?: string, origin?: string): Promise<WsClient> {
+  static async connect(baseUrl: string, cookie?: string, origin?: string, options: { query?: string } = {}): Promise<WsClient> {
     const headers: Record<string, string> = { ...(cookie ? { cookie: `ll_session=${cookie}` } : {}), ...(origin ? { origin } : {}) };
-    const socket = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/ws`, { headers });
+    const socket = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/ws${options.query ?? ''}`, { headers });
     await new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve());
       socket.once('error', reject);
@@ -50,6 +50,12 @@ export class WsClient {
       }, timeoutMs);
       this.waiters.add(wake);
     });
+  }
+
+  /** The next `message` frame carrying a realtime message of this type. */
+  async message(type: string, timeoutMs = 5000): Promise<Frame & { channel: string; message: Record<string, unknown> }> {
+    const frame = await this.next((f) => f.op === 'message' && (f.message as { type?: string } | undefined)?.type === type, timeoutMs);
+    return frame as Frame & { channel: string; message: Record<string, unknown> };
   }
 
   /** Sends a request frame and waits for its answer (ack or error with the same id, subscribed or error on the channel). */

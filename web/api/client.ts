@@ -1,5 +1,5 @@
 /** The typed HTTP client: one `call(def, input)` for every call of the wire contract in common/api. */
-import { accounts, failureEnvelope } from '../../common/api';
+import { accounts, failureEnvelope, needsCsrf } from '../../common/api';
 import type { CallDef, CallInput, CallOutput } from '../../common/api';
 import { MSG } from '../../common/messages';
 import { skinFromPath } from '../../common/skins';
@@ -70,7 +70,7 @@ function toQueryString(input: unknown): string {
 
 type Payload = { kind: 'json'; input: unknown; keepalive?: boolean } | { kind: 'form'; form: FormData };
 
-async function send(def: Pick<CallDef, 'method' | 'path'>, payload: Payload): Promise<{ status: number; body: unknown }> {
+async function send(def: Pick<CallDef, 'method' | 'path' | 'changesState'>, payload: Payload): Promise<{ status: number; body: unknown }> {
   const headers: Record<string, string> = { 'X-Service': currentSkin(), Accept: 'application/json' };
   const init: RequestInit = { method: def.method, credentials: 'same-origin', headers };
   let url = def.path;
@@ -80,6 +80,7 @@ async function send(def: Pick<CallDef, 'method' | 'path'>, payload: Payload): Pr
     init.body = payload.form;
   } else if (def.method === 'GET') {
     url += toQueryString(payload.input);
+    if (needsCsrf(def)) headers['X-CSRF-Token'] = await fetchCsrfToken();
   } else {
     headers['Content-Type'] = 'application/json';
     headers['X-CSRF-Token'] = await fetchCsrfToken();
@@ -103,11 +104,11 @@ function toApiError(status: number, body: unknown): ApiError {
 }
 
 async function exchange<O extends z.ZodType>(
-  def: Pick<CallDef, 'method' | 'path'> & { output: O },
+  def: Pick<CallDef, 'method' | 'path' | 'changesState'> & { output: O },
   payload: Payload,
 ): Promise<z.output<O>> {
   let result = await send(def, payload);
-  if (def.method !== 'GET' && result.status === 403 && toApiError(403, result.body).response === 'csrf') {
+  if (needsCsrf(def) && result.status === 403 && toApiError(403, result.body).response === 'csrf') {
     resetCsrfToken();
     result = await send(def, payload);
   }

@@ -9,12 +9,16 @@ const redisUrl = process.env.TEST_REDIS_URL;
 describe.runIf(redisUrl && process.env.TEST_DATABASE_URL)('chat scaled out over Redis', () => {
   let a: TestApp;
   let b: TestApp;
+  let baseA: string;
+  let baseB: string;
   const sockets: WsClient[] = [];
 
   beforeAll(async () => {
     const apps = await startSharedTestApps(2, { REDIS_URL: redisUrl! });
     a = apps[0]!;
     b = apps[1]!;
+    baseA = await a.app.listen({ port: 0, host: '127.0.0.1' });
+    baseB = await b.app.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => {
     for (const socket of sockets) socket.close();
@@ -26,12 +30,31 @@ describe.runIf(redisUrl && process.env.TEST_DATABASE_URL)('chat scaled out over 
     const live = await goLive(a);
     const channel = `stream:${live.streamId}`;
     const sender = await a.given.signedIn(await a.given.user());
-    const onA = await WsClient.connect(await a.app.listen({ port: 0, host: '127.0.0.1' }), sender.cookie('ll_session'));
-    const onB = await WsClient.connect(await b.app.listen({ port: 0, host: '127.0.0.1' }));
+    const onA = await WsClient.connect(baseA, sender.cookie('ll_session'));
+    const onB = await WsClient.connect(baseB);
     sockets.push(onA, onB);
 
     expect(await onB.request({ op: 'subscribe', channel })).toMatchObject({ op: 'subscribed' });
     expect(await onA.request({ op: 'send', channel, type: 'COMMENT', text: 'hello from A', id: 'x1' })).toEqual({ op: 'ack', id: 'x1' });
-    expect(await onB.next((f) => f.op === 'message')).toMatchObject({ channel, message: { type: 'COMMENT', text: 'hello from A' } });
+    expect(await onB.message('COMMENT')).toMatchObject({ channel, message: { type: 'COMMENT', text: 'hello from A' } });
+  });
+
+  it('agrees on the viewer count whichever instance is asked', async () => {
+    const live = await goLive(a);
+    const channel = `stream:${live.streamId}`;
+    for (const base of [baseA, baseB, baseB]) {
+      const viewer = await WsClient.connect(base);
+      sockets.push(viewer);
+      expect(await viewer.request({ op: 'subscribe', channel })).toMatchObject({ op: 'subscribed' });
+    }
+    const viewersOn = async (t: TestApp) => ((await t.client().get(`/api/streams/stream-lookup?id=${live.streamId}`)).body.stream as { viewers: number }).viewers;
+    const until = Date.now() + 5000;
+    let counts = [0, 0];
+    while (Date.now() < until) {
+      counts = [await viewersOn(a), await viewersOn(b)];
+      if (counts[0] === 3 && counts[1] === 3) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(counts).toEqual([3, 3]);
   });
 });

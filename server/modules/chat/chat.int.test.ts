@@ -3,7 +3,6 @@ import { MSG } from '../../../common/messages';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { goLive } from '../../testing/live-stream';
 import { WsClient } from '../../testing/ws-client';
-import { LIKE_LIMIT_REACHED } from './service';
 
 let t: TestApp;
 let baseUrl: string;
@@ -50,7 +49,7 @@ describe('the realtime gateway on a live stream', () => {
 
     const id = nextId();
     expect(await a.socket.request({ op: 'send', channel, type: 'COMMENT', text: '  hello <b>all</b>  ', id })).toEqual({ op: 'ack', id });
-    const got = await b.next((f) => f.op === 'message');
+    const got = await b.message('COMMENT');
     expect(got).toMatchObject({
       op: 'message',
       channel,
@@ -69,7 +68,7 @@ describe('the realtime gateway on a live stream', () => {
     await owner.request({ op: 'subscribe', channel });
     const id = nextId();
     expect(await owner.request({ op: 'send', channel, type: 'COMMENT', text: 'x'.repeat(500), id })).toEqual({ op: 'ack', id });
-    const got = await owner.next((f) => f.op === 'message');
+    const got = await owner.message('COMMENT');
     const message = got.message as { text: string; sender: { is_owner: boolean } };
     expect(message.text).toBe('x'.repeat(300));
     expect(message.sender.is_owner).toBe(true);
@@ -98,8 +97,8 @@ describe('the realtime gateway on a live stream', () => {
     const { socket } = await signedInSocket();
     await socket.request({ op: 'subscribe', channel });
     for (const id of ['l1', 'l2']) expect(await socket.request({ op: 'send', channel, type: 'LIKE', likes: 1, id })).toEqual({ op: 'ack', id });
-    expect(await socket.next((f) => f.op === 'message')).toMatchObject({ message: { type: 'LIKE', likes: 1 } });
-    expect(await socket.request({ op: 'send', channel, type: 'LIKE', likes: 1, id: 'l3' })).toMatchObject({ op: 'error', message: LIKE_LIMIT_REACHED });
+    expect(await socket.message('LIKE')).toMatchObject({ message: { type: 'LIKE', likes: 1 } });
+    expect(await socket.request({ op: 'send', channel, type: 'LIKE', likes: 1, id: 'l3' })).toMatchObject({ op: 'error', message: MSG.likeLimit });
 
     const owner = await connect(live.client.cookie('ll_session'));
     expect(await owner.request({ op: 'send', channel, type: 'LIKE', likes: 1, id: 'o1' })).toMatchObject({ op: 'error', code: 'forbidden' });
@@ -124,7 +123,7 @@ describe('the realtime gateway on a live stream', () => {
     const viewer = await connect();
     await viewer.request({ op: 'subscribe', channel });
     await t.app.services.broadcastHooks.onEnded({ streamId: live.streamId, broadcastId: 'b1', playlistKey: `media/${live.streamId}/b1/index.m3u8`, lengthSeconds: 5 });
-    expect(await viewer.next((f) => f.op === 'message')).toEqual({ op: 'message', channel, message: { type: 'STREAM-END' } });
+    expect(await viewer.message('STREAM-END')).toEqual({ op: 'message', channel, message: { type: 'STREAM-END' } });
   });
 
   it('answers bad frames with an error frame, pings with pong, and stays up', async () => {
@@ -137,5 +136,111 @@ describe('the realtime gateway on a live stream', () => {
     expect(await socket.next()).toMatchObject({ op: 'error', code: 'bad_frame' });
     socket.send({ op: 'ping' });
     expect(await socket.next()).toEqual({ op: 'pong' });
+  });
+});
+
+/** Asks until the answer satisfies `done`: presence is written shortly after it changes. */
+async function eventually<T>(ask: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await ask();
+    if (done(value) || Date.now() > until) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('presence, priority chat, chat limits', () => {
+  it('counts the viewers on the stream’s channel and announces signed-in arrivals and departures', async () => {
+    const live = await goLive(t);
+    const channel = `stream:${live.streamId}`;
+    const viewersNow = async () => ((await t.client().get(`/api/streams/stream-lookup?id=${live.streamId}`)).body.stream as { viewers: number }).viewers;
+    const owner = await connect(live.client.cookie('ll_session'));
+    await owner.request({ op: 'subscribe', channel });
+    const guest = await connect();
+    await guest.request({ op: 'subscribe', channel });
+    const { user, socket } = await signedInSocket();
+    await socket.request({ op: 'subscribe', channel });
+    // The same user on a second socket is still one viewer.
+    const again = await connect((await t.given.signedIn(user)).cookie('ll_session'));
+    await again.request({ op: 'subscribe', channel });
+    expect(await eventually(viewersNow, (n) => n === 3)).toBe(3);
+    const arrivalOf = (type: string) => owner.next((f) => f.op === 'message' && (f.message as { type: string; sender?: { user_id: number } }).type === type
+      && (f.message as { sender?: { user_id: number } }).sender?.user_id === user.id);
+    expect(await arrivalOf('CONNECTED')).toBeTruthy();
+
+    socket.close();
+    again.close();
+    expect(await arrivalOf('DISCONNECTED')).toBeTruthy();
+    expect(await eventually(viewersNow, (n) => n === 2)).toBe(2);
+    guest.request({ op: 'unsubscribe', channel }).catch(() => undefined);
+    expect(await eventually(viewersNow, (n) => n === 1)).toBe(1);
+  });
+
+  it('keeps the priority channel to the owner, marks its lines, and keeps them off the public channel', async () => {
+    const live = await goLive(t);
+    const priority = `stream:${live.streamId}:priority`;
+    const { socket } = await signedInSocket();
+    expect(await socket.request({ op: 'subscribe', channel: priority })).toMatchObject({ op: 'error', code: 'forbidden', message: MSG.priorityChatOnly });
+    expect(await socket.request({ op: 'send', channel: priority, type: 'COMMENT', text: 'sneaky', id: 'p0' })).toMatchObject({ op: 'error', code: 'forbidden' });
+    await socket.request({ op: 'subscribe', channel: `stream:${live.streamId}` });
+
+    const owner = await connect(live.client.cookie('ll_session'));
+    expect(await owner.request({ op: 'subscribe', channel: priority })).toMatchObject({ op: 'subscribed', history: [] });
+    expect(await owner.request({ op: 'send', channel: priority, type: 'COMMENT', text: 'for my subscribers', id: 'p1' })).toEqual({ op: 'ack', id: 'p1' });
+    expect(await owner.message('COMMENT')).toMatchObject({ channel: priority, message: { text: 'for my subscribers', sender: { is_priority: true, is_owner: true } } });
+    const lookup = await live.client.get(`/api/streams/stream-lookup?id=${live.streamId}`);
+    expect(lookup.body.stream).toMatchObject({ priority_chat: true });
+    const publicHistory = await (await connect()).request({ op: 'subscribe', channel: `stream:${live.streamId}` });
+    expect(publicHistory.history).toEqual([]);
+    await expect(socket.message('COMMENT', 300)).rejects.toThrow(/no matching frame/);
+  });
+
+  it('refuses a viewer who posts faster than the chat allows', async () => {
+    const live = await goLive(t);
+    const channel = `stream:${live.streamId}`;
+    const { socket } = await signedInSocket();
+    for (let i = 0; i < 10; i++) {
+      expect(await socket.request({ op: 'send', channel, type: 'COMMENT', text: `line ${i}`, id: `r${i}` })).toMatchObject({ op: 'ack' });
+    }
+    expect(await socket.request({ op: 'send', channel, type: 'COMMENT', text: 'one more', id: 'r10' }))
+      .toMatchObject({ op: 'error', code: 'rate_limited', message: MSG.chatTooFast });
+  });
+
+  it('asks for payment before chatting in the paid-chat skin unless the viewer holds the chat permissions', async () => {
+    const live = await goLive(t);
+    const channel = `stream:${live.streamId}`;
+    // Browsers cannot set headers on a WebSocket: the page names its skin in the address.
+    const afterdark = { query: '?service=afterdark' };
+    const unpaid = await t.given.user({ perms: [] });
+    const unpaidSocket = await WsClient.connect(baseUrl, (await t.given.signedIn(unpaid)).cookie('ll_session'), undefined, afterdark);
+    sockets.push(unpaidSocket);
+    expect(await unpaidSocket.request({ op: 'send', channel, type: 'COMMENT', text: 'hi', id: 'u1' }))
+      .toMatchObject({ op: 'error', code: 'payment_required', message: MSG.chatPaymentNeeded });
+    // Likes are not chat: they stay free.
+    expect(await unpaidSocket.request({ op: 'send', channel, type: 'LIKE', likes: 1, id: 'u2' })).toEqual({ op: 'ack', id: 'u2' });
+
+    const paid = await t.given.user({ perms: ['CREATE STREAM_CHAT', 'CREATE STREAM_CHAT_G'] });
+    const paidSocket = await WsClient.connect(baseUrl, (await t.given.signedIn(paid)).cookie('ll_session'), undefined, afterdark);
+    sockets.push(paidSocket);
+    expect(await paidSocket.request({ op: 'send', channel, type: 'COMMENT', text: 'hi', id: 'u3' })).toEqual({ op: 'ack', id: 'u3' });
+    // The default skin has no paid chat.
+    const { socket } = await signedInSocket();
+    expect(await socket.request({ op: 'send', channel, type: 'COMMENT', text: 'hi', id: 'u4' })).toEqual({ op: 'ack', id: 'u4' });
+  });
+
+  it('sends BLOCKED to a banned viewer’s sockets and takes them off the stream', async () => {
+    const live = await goLive(t);
+    const channel = `stream:${live.streamId}`;
+    const { user, socket } = await signedInSocket();
+    await socket.request({ op: 'subscribe', channel });
+    await t.app.services.chat.blockViewer(live.streamId, user.id);
+    expect(await socket.message('BLOCKED')).toMatchObject({ channel, message: { text: String(user.id) } });
+    const other = await connect();
+    await other.request({ op: 'subscribe', channel });
+    await live.client.post('/api/streams/update-stream-info', { id: live.streamId, data: { title: 'Still here' } });
+    expect(await socket.request({ op: 'send', channel, type: 'LIKE', likes: 1, id: 'b1' })).toMatchObject({ op: 'ack' });
+    await other.message('LIKE');
+    // The like reached the channel, but the banned socket no longer hears it.
+    await expect(socket.message('LIKE', 300)).rejects.toThrow(/no matching frame/);
   });
 });

@@ -2,48 +2,71 @@
  * Chat and likes on a stream: the server validates what clients ask for, stores it and publishes it.
  * Clients send COMMENT and LIKE only; every other type is published by services.
  */
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, sql } from 'drizzle-orm';
 import { MSG } from '../../../common/messages';
-import { CHAT_TEXT_MAX, HISTORY_LINES, type RealtimeMessage, type SendFrame, streamChannelOf } from '../../../common/realtime';
+import type { Permission } from '../../../common/permissions';
+import {
+  CHAT_TEXT_MAX, HISTORY_LINES, priorityChannelOf, type RealtimeMessage, type RealtimeSender, type SendFrame, streamChannelOf,
+} from '../../../common/realtime';
+import { SKINS, type Rating } from '../../../common/skins';
 import type { Db, Executor } from '../../platform/db/client';
 import type { Principal } from '../../platform/http/auth';
 import { AppError, badRequest, forbidden, notFound, unauthorized } from '../../platform/http/errors';
+import type { PresenceChange } from '../../platform/realtime/gateway';
 import type { AccountsService } from '../accounts/service';
-import type { StreamsService, Viewer } from '../streams/service';
+import { mayUsePriorityChat, type StreamsService, type Viewer } from '../streams/service';
+import type { StreamRow } from '../streams/stream-view';
 import { streamViews } from '../streams/tables';
 import { parseChannel } from './channels';
 import { chatMessages } from './tables';
 
-export const LIKE_LIMIT_REACHED = 'You have reached the Like limit';
+/** A viewer may post this many lines on one stream inside the window (shared by every instance: counted in the database). */
+export const CHAT_RATE = { lines: 10, windowMs: 10_000 };
+
+/** Paid-chat skins: chatting needs CREATE STREAM_CHAT and the permission for the stream's rating (spec §5 Chat payment). */
+const CHAT_PERMISSION: Record<Rating, Permission> = {
+  G: 'CREATE STREAM_CHAT_G',
+  PLUS_14: 'CREATE STREAM_CHAT_PLUS14',
+  PLUS_18: 'CREATE STREAM_CHAT_PLUS18',
+};
 
 type Publish = (channel: string, message: RealtimeMessage) => Promise<void>;
+type RemoveFromChannels = (userId: number, channels: string[], farewell: RealtimeMessage) => Promise<void>;
 
-export function createChatService(deps: { db: Db; streams: StreamsService; accounts: AccountsService; publish: Publish; likeLimit: number }) {
+export function createChatService(deps: {
+  db: Db;
+  streams: StreamsService;
+  accounts: AccountsService;
+  publish: Publish;
+  removeFromChannels: RemoveFromChannels;
+  likeLimit: number;
+  log: { warn(obj: object, msg: string): void };
+}) {
   const { db } = deps;
 
   async function senders(userIds: number[], ownerId: number) {
     const users = await deps.accounts.publicUsers([...new Set(userIds)]);
-    return (userId: number) => {
+    return (userId: number, priority: boolean): RealtimeSender => {
       const user = users.get(userId);
       return {
         name: user ? user.fullname || user.username : '',
         user_id: userId,
         avatar: user?.avatar ?? null,
-        is_priority: false,
+        is_priority: priority,
         is_owner: userId === ownerId,
       };
     };
   }
 
-  async function history(streamId: number, ownerId: number): Promise<RealtimeMessage[]> {
+  async function history(streamId: number, ownerId: number, priority: boolean): Promise<RealtimeMessage[]> {
     const rows = await db.select().from(chatMessages)
-      .where(and(eq(chatMessages.streamId, streamId), eq(chatMessages.type, 'COMMENT')))
+      .where(and(eq(chatMessages.streamId, streamId), eq(chatMessages.type, 'COMMENT'), eq(chatMessages.priority, priority)))
       .orderBy(desc(chatMessages.id)).limit(HISTORY_LINES);
     const senderOf = await senders(rows.map((r) => r.userId), ownerId);
     return rows.reverse().map((r) => ({
       type: 'COMMENT',
       text: r.text,
-      sender: senderOf(r.userId),
+      sender: senderOf(r.userId, r.priority),
       chatTime: r.createdAt.toISOString(),
       timetoken: String(r.id),
     }));
@@ -58,34 +81,58 @@ export function createChatService(deps: { db: Db; streams: StreamsService; accou
     return Math.max(live?.n ?? 0, saved?.n ?? 0);
   }
 
-  async function comment(streamId: number, ownerId: number, principal: Principal, text: string) {
+  function assertMayChat(row: StreamRow, principal: Principal, viewer: Viewer) {
+    if (!row.chatEnabled) throw forbidden(MSG.chatDisabled);
+    if (!SKINS[viewer.skin].flags.paidChat || principal.userId === row.userId) return;
+    const paid = principal.perms.includes('CREATE STREAM_CHAT') && principal.perms.includes(CHAT_PERMISSION[row.rating]);
+    if (!paid) throw new AppError(402, 'payment_required', MSG.chatPaymentNeeded);
+  }
+
+  async function assertNotFlooding(streamId: number, userId: number) {
+    const [recent] = await db.select({ n: count() }).from(chatMessages).where(and(
+      eq(chatMessages.streamId, streamId),
+      eq(chatMessages.userId, userId),
+      eq(chatMessages.type, 'COMMENT'),
+      gte(chatMessages.createdAt, new Date(Date.now() - CHAT_RATE.windowMs)),
+    ));
+    if ((recent?.n ?? 0) >= CHAT_RATE.lines) throw new AppError(429, 'rate_limited', MSG.chatTooFast);
+  }
+
+  async function comment(row: StreamRow, principal: Principal, text: string, priority: boolean) {
     const trimmed = text.trim();
-    if (trimmed === '') throw badRequest('Please leave a message', 'text');
+    if (trimmed === '') throw badRequest(MSG.leaveMessage, 'text');
+    await assertNotFlooding(row.id, principal.userId);
     const cut = [...trimmed].slice(0, CHAT_TEXT_MAX).join('');
-    const [row] = await db.insert(chatMessages).values({ streamId, userId: principal.userId, type: 'COMMENT', text: cut })
+    const [stored] = await db.insert(chatMessages).values({ streamId: row.id, userId: principal.userId, type: 'COMMENT', text: cut, priority })
       .returning({ id: chatMessages.id, createdAt: chatMessages.createdAt });
-    const senderOf = await senders([principal.userId], ownerId);
-    await deps.publish(streamChannelOf(streamId), {
+    const senderOf = await senders([principal.userId], row.userId);
+    await deps.publish(priority ? priorityChannelOf(row.id) : streamChannelOf(row.id), {
       type: 'COMMENT',
       text: cut,
-      sender: senderOf(principal.userId),
-      chatTime: row!.createdAt.toISOString(),
-      timetoken: String(row!.id),
+      sender: senderOf(principal.userId, priority),
+      chatTime: stored!.createdAt.toISOString(),
+      timetoken: String(stored!.id),
     });
   }
 
-  async function like(streamId: number, ownerId: number, principal: Principal) {
-    if (principal.userId === ownerId) throw forbidden('You cannot like your own stream.');
+  async function like(row: StreamRow, principal: Principal) {
+    if (principal.userId === row.userId) throw forbidden('You cannot like your own stream.');
     await db.transaction(async (tx) => {
       // One viewer's likes on one stream are counted one at a time, on every instance.
-      await tx.execute(sql`select pg_advisory_xact_lock(${streamId}::int, ${principal.userId}::int)`);
-      if ((await likesGiven(tx, streamId, principal.userId)) + 1 >= deps.likeLimit) {
-        throw new AppError(429, 'like_limit', LIKE_LIMIT_REACHED);
+      await tx.execute(sql`select pg_advisory_xact_lock(${row.id}::int, ${principal.userId}::int)`);
+      if ((await likesGiven(tx, row.id, principal.userId)) + 1 >= deps.likeLimit) {
+        throw new AppError(429, 'like_limit', MSG.likeLimit);
       }
-      await tx.insert(chatMessages).values({ streamId, userId: principal.userId, type: 'LIKE' });
+      await tx.insert(chatMessages).values({ streamId: row.id, userId: principal.userId, type: 'LIKE' });
     });
-    const senderOf = await senders([principal.userId], ownerId);
-    await deps.publish(streamChannelOf(streamId), { type: 'LIKE', likes: 1, sender: senderOf(principal.userId) });
+    const senderOf = await senders([principal.userId], row.userId);
+    await deps.publish(streamChannelOf(row.id), { type: 'LIKE', likes: 1, sender: senderOf(principal.userId, false) });
+  }
+
+  async function announcePresence(streamId: number, principal: Principal, change: PresenceChange) {
+    const row = await deps.streams.findStream(streamId);
+    const senderOf = await senders([principal.userId], row.userId);
+    await deps.publish(streamChannelOf(streamId), { type: change, sender: senderOf(principal.userId, false) });
   }
 
   return {
@@ -97,7 +144,8 @@ export function createChatService(deps: { db: Db; streams: StreamsService; accou
         return { history: [] };
       }
       const row = await deps.streams.lookup(parsed.streamId, viewer);
-      return { history: await history(row.id, row.userId) };
+      if (parsed.priority && !mayUsePriorityChat(row, viewer)) throw forbidden(MSG.priorityChatOnly);
+      return { history: await history(row.id, row.userId, parsed.priority) };
     },
 
     async handleSend(channel: string, frame: SendFrame, viewer: Viewer): Promise<void> {
@@ -107,12 +155,34 @@ export function createChatService(deps: { db: Db; streams: StreamsService; accou
       const principal = viewer.principal;
       if (!principal) throw unauthorized(MSG.notLoggedIn);
       const row = await deps.streams.lookup(parsed.streamId, viewer);
-      if (frame.type === 'LIKE') return like(row.id, row.userId, principal);
-      if (!row.chatEnabled) throw forbidden('Chat is disabled for this stream.');
-      return comment(row.id, row.userId, principal, frame.text ?? '');
+      if (parsed.priority && !mayUsePriorityChat(row, viewer)) throw forbidden(MSG.priorityChatOnly);
+      if (frame.type === 'LIKE') {
+        if (parsed.priority) throw forbidden('Likes go to the stream, not the priority chat.');
+        return like(row, principal);
+      }
+      assertMayChat(row, principal, viewer);
+      return comment(row, principal, frame.text ?? '', parsed.priority);
     },
 
-    /** A service-originated message on a stream's channel (STREAM-END, STREAM-OPTIONS, BLOCKED...). */
+    /** Viewers are the members of a stream's public channel. */
+    countsPresence: (channel: string) => {
+      const parsed = parseChannel(channel);
+      return parsed?.kind === 'stream' && !parsed.priority;
+    },
+
+    /** CONNECTED / DISCONNECTED on the stream's channel when a signed-in viewer arrives or goes. */
+    onPresenceChange(channel: string, principal: Principal, change: PresenceChange) {
+      const parsed = parseChannel(channel);
+      if (parsed?.kind !== 'stream') return;
+      announcePresence(parsed.streamId, principal, change).catch((error: unknown) => deps.log.warn({ err: error }, 'presence not announced'));
+    },
+
+    /** BLOCKED to a banned viewer's sockets; they leave the stream's channels on every instance. */
+    async blockViewer(streamId: number, userId: number): Promise<void> {
+      await deps.removeFromChannels(userId, [streamChannelOf(streamId), priorityChannelOf(streamId)], { type: 'BLOCKED', text: String(userId) });
+    },
+
+    /** A service-originated message on a stream's channel (STREAM-END, STREAM-OPTIONS, TIP...). */
     publishToStream: (streamId: number, message: RealtimeMessage) => deps.publish(streamChannelOf(streamId), message),
   };
 }

@@ -1,4 +1,4 @@
-import { bigint, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from '../accounts/tables';
 import { streams } from '../streams/tables';
 
@@ -15,7 +15,13 @@ export const chatMessages = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     type: text('type').notNull(),
     text: text('text').notNull().default(''),
+    /** Sent on the stream's priority channel (subscribers and the owner). */
+    priority: boolean('priority').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('chat_messages_stream_idx').on(t.streamId, t.id)],
+  (t) => [
+    index('chat_messages_stream_idx').on(t.streamId, t.id),
+    // The sender's recent lines: like limits and the chat rate limit.
+    index('chat_messages_sender_idx').on(t.streamId, t.userId, t.createdAt),
+  ],
 );

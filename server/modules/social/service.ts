@@ -6,6 +6,7 @@ import { MSG } from '../../../common/messages';
 import type { Db } from '../../platform/db/client';
 import { badRequest, notFound } from '../../platform/http/errors';
 import { users } from '../accounts/tables';
+import { broadcasterScore, broadcasterScores, NO_SCORE } from '../streams/broadcaster-scores';
 import { follows } from './tables';
 
 export interface Page {
@@ -116,9 +117,7 @@ export function createSocialService(deps: { db: Db }) {
         description: user.description,
         country: user.country,
         ...(await counts(userId)),
-        // Likes and ratings are earned on streams and posts; none exist before live streaming lands.
-        likes: 0,
-        overall_rating: 0,
+        ...(await broadcasterScore(db, userId)),
         ...(await followState(viewerId, userId)),
         is_self: viewerId === userId,
       };
@@ -202,8 +201,8 @@ export function createSocialService(deps: { db: Db }) {
         found.push(...similar);
         total += similar.length;
       }
-      // Likes and ratings are earned on streams and posts; none exist before live streaming lands.
-      return { users: found.map((r) => ({ ...r, likes: 0, overall_rating: 0 })), total };
+      const scores = await broadcasterScores(db, found.map((r) => r.user_id));
+      return { users: found.map((r) => ({ ...r, ...(scores.get(r.user_id) ?? NO_SCORE) })), total };
     },
   };
 }

@@ -2,10 +2,11 @@
 import { and, desc, eq, inArray, isNotNull, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import { SKINS, type SkinId } from '../../../common/skins';
 import type { Db } from '../../platform/db/client';
+import { channelMembersSql } from '../../platform/realtime/presence';
 import type { AccountsService } from '../accounts/service';
 import type { SocialService } from '../social/service';
-import { toStreamTile } from './stream-view';
-import { broadcasterChannels, streams, streamViews } from './tables';
+import { toStreamTile, type StreamRow } from './stream-view';
+import { broadcasterChannels, streams, streamSaves } from './tables';
 
 export interface Page {
   offset: number;
@@ -17,7 +18,8 @@ export interface ListingViewer {
   skin: SkinId;
 }
 
-const viewersNow = sql<number>`(select count(*)::int from ${streamViews} where ${streamViews.streamId} = ${streams.id} and ${streamViews.leftAt} is null)`;
+/** Viewers watching now: members of the stream's realtime channel on every instance. */
+const viewersNow = channelMembersSql(sql`'stream:' || ${streams.id}`);
 
 /** Set up, shown, not deleted, and live or with a replay; never private. */
 const listed = and(
@@ -36,16 +38,17 @@ export function createStreamListing(deps: { db: Db; accounts: AccountsService; s
   const ratingRule = (viewer: ListingViewer, adult: boolean) =>
     adult && SKINS[viewer.skin].flags.adultContent ? undefined : ne(streams.rating, 'PLUS_18');
 
+  async function asTiles(rows: Array<{ stream: StreamRow; viewers: number }>) {
+    const users = await deps.accounts.publicUsers(rows.map((r) => r.stream.userId));
+    return rows.map((r) => toStreamTile({ ...r.stream, viewers: r.viewers }, users.get(r.stream.userId) ?? { username: '', fullname: '', avatar: null }));
+  }
+
   async function tiles(where: SQL | undefined, order: SQL[], page: Page) {
     const [rows, [total]] = await Promise.all([
       db.select({ stream: streams, viewers: viewersNow }).from(streams).where(where).orderBy(...order).offset(page.offset).limit(page.limit),
       db.select({ n: sql<number>`count(*)::int` }).from(streams).where(where),
     ]);
-    const users = await deps.accounts.publicUsers(rows.map((r) => r.stream.userId));
-    return {
-      streams: rows.map((r) => toStreamTile({ ...r.stream, viewers: r.viewers }, users.get(r.stream.userId) ?? { username: '', fullname: '', avatar: null })),
-      total: total?.n ?? 0,
-    };
+    return { streams: await asTiles(rows), total: total?.n ?? 0 };
   }
 
   return {
@@ -79,6 +82,17 @@ export function createStreamListing(deps: { db: Db; accounts: AccountsService; s
       const escaped = text.replace(/[\\%_]/g, (c) => `\\${c}`);
       const matches = or(sql`lower(${streams.title}) like ${`%${escaped.toLowerCase()}%`}`, named.length ? inArray(streams.userId, named) : undefined);
       return tiles(and(listed, ratingRule(viewer, false), matches), liveFirst, page);
+    },
+
+    /** The profile Saved tab: the user's bookmarks, newest first; deleted, hidden and now private streams drop out. */
+    async saved(userId: number, page: Page) {
+      const where = and(eq(streamSaves.userId, userId), isNull(streams.deletedAt), eq(streams.hidden, false), ne(streams.audience, 'PRIVATE'));
+      const [rows, [total]] = await Promise.all([
+        db.select({ stream: streams, viewers: viewersNow }).from(streamSaves).innerJoin(streams, eq(streams.id, streamSaves.streamId)).where(where)
+          .orderBy(desc(streamSaves.createdAt), desc(streams.id)).offset(page.offset).limit(page.limit),
+        db.select({ n: sql<number>`count(*)::int` }).from(streamSaves).innerJoin(streams, eq(streams.id, streamSaves.streamId)).where(where),
+      ]);
+      return { streams: await asTiles(rows), total: total?.n ?? 0 };
     },
 
     /** The profile Streams tab: the owner sees every stream of theirs; others what is listed. */

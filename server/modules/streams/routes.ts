@@ -1,5 +1,6 @@
 /** HTTP handlers of live streams and stream listings. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import * as interactionsApi from '../../../common/api/stream-interactions';
 import * as api from '../../../common/api/streams';
 import { MSG } from '../../../common/messages';
 import { canGoLive } from '../../../common/permissions';
@@ -8,6 +9,7 @@ import { addRoute } from '../../platform/http/route';
 import type { Principal } from '../../platform/http/auth';
 import type { AccountsService } from '../accounts/service';
 import type { ChannelsService } from '../channels/service';
+import type { StreamInteractions } from './interactions';
 import type { StreamListing } from './listing';
 import type { createStreamModeration } from './moderation';
 import { guestKeyOf, type StreamsService, type Viewer } from './service';
@@ -15,6 +17,7 @@ import { guestKeyOf, type StreamsService, type Viewer } from './service';
 export interface StreamRoutesDeps {
   streams: StreamsService;
   listing: StreamListing;
+  interactions: StreamInteractions;
   moderation: ReturnType<typeof createStreamModeration>;
   channels: ChannelsService;
   accounts: AccountsService;
@@ -23,9 +26,18 @@ export interface StreamRoutesDeps {
   onKeyChanged(): Promise<void>;
   stopBroadcast(streamId: number): Promise<void>;
   likeLimit: number;
+  /** What the realtime side does when a stream changes (wired to the chat module in app.ts). */
+  realtime: StreamRealtime;
 }
 
-export const viewerOf = (request: FastifyRequest, principal: Principal | null): Viewer => ({
+export interface StreamRealtime {
+  /** STREAM-OPTIONS to the stream's viewers (chat toggled). */
+  optionsChanged(streamId: number, options: { chat_enabled: boolean }): Promise<void>;
+  /** BLOCKED to the banned viewer's sockets, which leave the stream's channels on every instance. */
+  viewerBanned(streamId: number, userId: number): Promise<void>;
+}
+
+export const viewerOf = <P extends Principal | null>(request: FastifyRequest, principal: P): Viewer & { principal: P } => ({
   principal,
   skin: request.skin,
   guestKey: guestKeyOf(request.ip, request.headers['user-agent']),
@@ -55,6 +67,7 @@ export function registerStreamRoutes(app: FastifyInstance, deps: StreamRoutesDep
 
   addRoute(app, api.updateStreamInfo, { auth: 'user', tags }, async ({ input, principal, request }) => {
     const row = await streams.updateSetup(input.id, principal, input.data, request.skin);
+    if (input.data.chat_enabled !== undefined) await deps.realtime.optionsChanged(row.id, { chat_enabled: row.chatEnabled });
     return { stream: await streams.info(row, viewerOf(request, principal)) };
   });
 
@@ -93,6 +106,27 @@ export function registerStreamRoutes(app: FastifyInstance, deps: StreamRoutesDep
   addRoute(app, api.reportStreamAction, { auth: 'user', tags }, async ({ input, principal }) => ({
     affected: await deps.moderation.act(principal, input.stream_ids, input.event, input.user_comment),
   }));
+
+  addRoute(app, interactionsApi.sendRating, { auth: 'user', tags }, async ({ input, principal, request }) =>
+    deps.interactions.rate(input.stream_id, viewerOf(request, principal), input.id, input.rating),
+  );
+
+  addRoute(app, interactionsApi.saveStream, { auth: 'user', tags }, async ({ input, principal, request }) =>
+    deps.interactions.save(input.stream_id, viewerOf(request, principal), input.user_id, input.save),
+  );
+
+  addRoute(app, interactionsApi.savedStreams, { auth: 'user', tags }, async ({ input, principal }) => listing.saved(principal.userId, input));
+
+  addRoute(app, interactionsApi.reportStream, { auth: 'user', tags }, async ({ input, principal, request }) => {
+    await deps.interactions.report(input.id, viewerOf(request, principal), input.type, input.user_comment);
+    return {};
+  });
+
+  addRoute(app, interactionsApi.banViewer, { auth: 'user', tags }, async ({ input, principal }) => {
+    await deps.interactions.banViewer(input.stream_id, principal, input.user_id);
+    await deps.realtime.viewerBanned(input.stream_id, input.user_id);
+    return {};
+  });
 
   const listingViewer = (request: FastifyRequest, principal: Principal | null) => ({ userId: principal?.userId ?? null, skin: request.skin });
 

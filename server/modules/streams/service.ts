@@ -7,13 +7,15 @@ import { ADULT_AGE } from '../../../common/constants';
 import { MSG } from '../../../common/messages';
 import type { Permission } from '../../../common/permissions';
 import { SKINS, type Rating, type SkinId } from '../../../common/skins';
+import { streamChannelOf } from '../../../common/realtime';
 import type { Db } from '../../platform/db/client';
+import { channelMembersSql } from '../../platform/realtime/presence';
 import type { Principal } from '../../platform/http/auth';
 import { AppError, badRequest, forbidden, notFound } from '../../platform/http/errors';
 import type { AccountsService } from '../accounts/service';
 import type { SocialService } from '../social/service';
 import { toStreamInfo, isPlayable, type StreamRow } from './stream-view';
-import { streamBans, streams, streamViews } from './tables';
+import { streamBans, streamRatings, streams, streamSaves, streamViews } from './tables';
 
 /** What the streams module asks of the media layer (wired in app.ts). */
 export interface MediaControl {
@@ -46,11 +48,20 @@ const LIVE_PERMISSION: Record<Rating, Permission> = {
  */
 export const mayWatchAnything = (p: Principal | null) => Boolean(p && (p.role === 'admin' || p.perms.includes('GRANT PERMISSION')));
 
+/** Admins act on any stream; others need one of the given permissions. */
+export const mayActOnAnyStream = (p: Principal, ...perms: Permission[]) => p.role === 'admin' || perms.some((perm) => p.perms.includes(perm));
+
 export const mayStreamWithRating = (perms: readonly string[], rating: Rating, skin: SkinId) =>
   perms.includes(LIVE_PERMISSION[rating]) && (rating !== 'PLUS_18' || SKINS[skin].flags.adultContent);
 
 export const guestKeyOf = (ip: string, userAgent: string | undefined) =>
   `guest:${createHash('sha256').update(`${ip}|${userAgent ?? ''}`).digest('base64url').slice(0, 22)}`;
+
+/**
+ * The priority chat channel is for the owner, and for the broadcaster's subscribers where the skin
+ * has subscriptions; subscriptions arrive with their own module, until then only the owner qualifies.
+ */
+export const mayUsePriorityChat = (row: StreamRow, viewer: Viewer) => viewer.principal?.userId === row.userId;
 
 const viewerKey = (viewer: Viewer) => (viewer.principal ? `user:${viewer.principal.userId}` : viewer.guestKey);
 
@@ -63,22 +74,31 @@ export function createStreamsService(deps: { db: Db; accounts: AccountsService; 
     return row;
   }
 
+  /** Viewers watching now: members of the stream's realtime channel on every instance. */
   async function activeViewers(streamId: number): Promise<number> {
-    const [row] = await db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(streamViews)
-      .where(and(eq(streamViews.streamId, streamId), isNull(streamViews.leftAt)));
+    const [row] = await db.select({ n: channelMembersSql(sql`${streamChannelOf(streamId)}`) }).from(sql`(select 1) as one`);
     return row?.n ?? 0;
+  }
+
+  /** What only this viewer's relation to the stream decides: bookmark and own rating. */
+  async function viewerMarks(streamId: number, viewerId: number | null) {
+    if (viewerId === null) return { saved: false, viewerRating: 0 };
+    const [[saved], [rated]] = await Promise.all([
+      db.select({ at: streamSaves.createdAt }).from(streamSaves).where(and(eq(streamSaves.streamId, streamId), eq(streamSaves.userId, viewerId))),
+      db.select({ rating: streamRatings.rating }).from(streamRatings).where(and(eq(streamRatings.streamId, streamId), eq(streamRatings.userId, viewerId))),
+    ]);
+    return { saved: saved !== undefined, viewerRating: rated?.rating ?? 0 };
   }
 
   async function info(row: StreamRow, viewer: Viewer) {
     const viewerId = viewer.principal?.userId ?? null;
-    const [broadcaster, relation, viewers, views] = await Promise.all([
+    const [broadcaster, relation, viewers, views, marks] = await Promise.all([
       accounts.publicUsers([row.userId]),
       social.relation(viewerId, row.userId),
       activeViewers(row.id),
       db.select({ likes: streamViews.likes }).from(streamViews)
         .where(and(eq(streamViews.streamId, row.id), eq(streamViews.viewerKey, viewerKey(viewer)))),
+      viewerMarks(row.id, viewerId),
     ]);
     const user = broadcaster.get(row.userId) ?? { username: '', fullname: '', avatar: null };
     return toStreamInfo(row, user, {
@@ -87,6 +107,8 @@ export function createStreamsService(deps: { db: Db; accounts: AccountsService; 
       followingNotify: relation.notify,
       viewerLikes: views[0]?.likes ?? 0,
       viewers,
+      ...marks,
+      priorityChat: mayUsePriorityChat(row, viewer),
     });
   }
 
@@ -109,6 +131,15 @@ export function createStreamsService(deps: { db: Db; accounts: AccountsService; 
     if (row.audience === 'FOLLOWERS' && !(await social.relation(viewerId, row.userId)).isFollowing) {
       throw forbidden(MSG.streamFollowersOnly);
     }
+  }
+
+  /** A featured stream makes a logged-in viewer follow its broadcaster, with notifications on (spec part 1 §4). */
+  async function followFeatured(row: StreamRow, viewer: Viewer) {
+    const viewerId = viewer.principal?.userId;
+    if (viewerId === undefined || viewerId === row.userId) return;
+    // An existing follow stays as the viewer left it (a bell they turned off stays off).
+    if ((await social.relation(viewerId, row.userId)).isFollowing) return;
+    await social.setFollowing(viewerId, row.userId, true, true);
   }
 
   function assertOwner(row: StreamRow, principal: Principal) {
@@ -197,6 +228,7 @@ export function createStreamsService(deps: { db: Db; accounts: AccountsService; 
       if (inserted[0]?.firstTime) {
         await db.update(streams).set({ totalViews: sql`${streams.totalViews} + 1` }).where(eq(streams.id, streamId));
       }
+      if (row.featured) await followFeatured(row, viewer);
       return { row: await findStream(streamId), hls: await deps.media.playbackUrl(streamId) };
     },
 
@@ -222,15 +254,14 @@ export function createStreamsService(deps: { db: Db; accounts: AccountsService; 
 
     async remove(streamId: number, principal: Principal) {
       const row = await findStream(streamId);
-      const moderator = principal.role === 'admin' || principal.perms.includes('GRANT PERMISSION');
-      if (row.userId !== principal.userId && !moderator) throw notFound(MSG.streamNotAvailable);
+      if (row.userId !== principal.userId && !mayActOnAnyStream(principal, 'GRANT PERMISSION')) throw notFound(MSG.streamNotAvailable);
       await db.update(streams).set({ deletedAt: new Date(), hidden: true, updatedAt: new Date() }).where(eq(streams.id, streamId));
       if (row.live) await deps.media.stopBroadcast(streamId);
     },
 
     async refreshThumbnail(streamId: number, principal: Principal) {
       const row = await findStream(streamId);
-      const mayEdit = row.userId === principal.userId || principal.role === 'admin' || principal.perms.includes('UPDATE STREAM_ANY');
+      const mayEdit = row.userId === principal.userId || mayActOnAnyStream(principal, 'UPDATE STREAM_ANY');
       if (!mayEdit) throw notFound(MSG.streamNotAvailable);
       if (!(await deps.media.grabThumbnail(streamId))) throw badRequest('The stream is not live: there is no picture to take.');
       return `/media/thumbs/${streamId}.jpg?v=${Date.now()}`;

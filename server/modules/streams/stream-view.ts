@@ -16,6 +16,10 @@ export interface ViewerFacts {
   followingNotify: boolean;
   viewerLikes: number;
   viewers: number;
+  saved: boolean;
+  /** 1–5, or 0 when the viewer has not rated the stream. */
+  viewerRating: number;
+  priorityChat: boolean;
 }
 
 export const thumbnailUrl = (row: StreamRow) =>
@@ -58,6 +62,10 @@ export function toStreamInfo(row: StreamRow, broadcaster: Broadcaster, viewer: V
     width: row.width,
     height: row.height,
     is_owner: viewer.isOwner,
+    saved: viewer.saved,
+    has_rated: viewer.viewerRating > 0,
+    viewer_rating: viewer.viewerRating,
+    priority_chat: viewer.priorityChat,
   };
 }
 

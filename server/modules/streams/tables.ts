@@ -109,3 +109,51 @@ export const streamModerationLog = pgTable('stream_moderation_log', {
   comment: text('comment'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/** A viewer's star rating of a stream (1–5); the broadcaster's overall rating is their average. */
+export const streamRatings = pgTable(
+  'stream_ratings',
+  {
+    streamId: bigint('stream_id', { mode: 'number' })
+      .notNull()
+      .references(() => streams.id, { onDelete: 'cascade' }),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    rating: integer('rating').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.streamId, t.userId] }), check('stream_ratings_range', sql`${t.rating} between 1 and 5`)],
+);
+
+/** Bookmarks (save): the owner's profile Saved tab. */
+export const streamSaves = pgTable(
+  'stream_saves',
+  {
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    streamId: bigint('stream_id', { mode: 'number' })
+      .notNull()
+      .references(() => streams.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.streamId] }), index('stream_saves_user_idx').on(t.userId, t.createdAt)],
+);
+
+/** Complaints viewers file about streams (report-stream), for moderators. */
+export const streamReports = pgTable(
+  'stream_reports',
+  {
+    streamId: bigint('stream_id', { mode: 'number' })
+      .notNull()
+      .references(() => streams.id, { onDelete: 'cascade' }),
+    reporterId: bigint('reporter_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    type: text('type', { enum: ['inappropriate', 'crime', 'troll', 'other'] }).notNull(),
+    comment: text('comment').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.streamId, t.reporterId] }), index('stream_reports_created_idx').on(t.createdAt)],
+);

@@ -5,13 +5,14 @@ import type { SystemService } from './service';
 
 export function registerSystemRoutes(
   app: FastifyInstance,
-  deps: { system: SystemService; captchaEnabled: boolean; social: { google: boolean; apple: boolean; facebook: boolean } },
+  deps: { system: SystemService; captchaEnabled: boolean; social: { google: boolean; apple: boolean; facebook: boolean }; translate: boolean },
 ): void {
   const tags = ['system'];
 
   addRoute(app, api.appConfig, { auth: 'anonymous', tags }, async () => ({
     captcha: deps.captchaEnabled,
     social: deps.social,
+    translate: deps.translate,
   }));
 
   addRoute(app, api.getCountries, { auth: 'anonymous', tags }, async ({ reply }) => {

@@ -1,5 +1,5 @@
 /** Tables the platform itself keeps: sessions, shared secrets, throttling events, spent captchas. */
-import { bigint, boolean, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 export const sessions = pgTable(
   'sessions',
@@ -53,4 +53,19 @@ export const mailOutbox = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('mail_outbox_to_idx').on(t.to), index('mail_outbox_created_idx').on(t.createdAt)],
+);
+
+/**
+ * Members of each realtime channel per instance (viewers of a stream), refreshed while the instance
+ * lives: the sum over fresh rows is the count every instance agrees on.
+ */
+export const realtimePresence = pgTable(
+  'realtime_presence',
+  {
+    channel: text('channel').notNull(),
+    instanceId: text('instance_id').notNull(),
+    members: integer('members').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.channel, t.instanceId] }), index('realtime_presence_instance_idx').on(t.instanceId)],
 );

@@ -10,7 +10,10 @@ export const CSRF_COOKIE = 'll_csrf';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** false: a cross-site form post the route checks by other means (an OAuth form_post callback and its state). */
+    /**
+     * false: a cross-site form post the route checks by other means (an OAuth form_post callback and its state).
+     * true: checked even on GET (a call the contract made a GET although it changes state).
+     */
     csrf?: boolean;
   }
 }
@@ -44,7 +47,8 @@ export function createCsrf(key: string) {
 
   function install(app: FastifyInstance) {
     app.addHook('onRequest', async (request, reply) => {
-      if (SAFE_METHODS.has(request.method) || request.routeOptions.config.csrf === false) return;
+      const wanted = request.routeOptions.config.csrf;
+      if (wanted === false || (SAFE_METHODS.has(request.method) && wanted !== true)) return;
       if (!isValid(request)) {
         return reply.status(403).send({ response: 'csrf', message: MSG.csrf });
       }

@@ -39,7 +39,7 @@ export function addRoute<C extends CallDef, R extends AuthRule>(
       [inputKey]: def.input,
       response: { 200: def.output },
     },
-    config: { auth: options.auth },
+    config: { auth: options.auth, ...(def.changesState ? { csrf: true } : {}) },
     handler: async (request, reply) => {
       const principal = (await authorize(request, options.auth)) as PrincipalFor<R>;
       const input = (def.method === 'GET' ? request.query : request.body) as z.output<C['input']>;

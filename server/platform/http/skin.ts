@@ -24,6 +24,9 @@ function refererPath(request: FastifyRequest): string | null {
 export function resolveSkin(request: FastifyRequest): SkinId {
   const header = request.headers['x-service'];
   if (isSkinId(header)) return header;
+  // A WebSocket cannot carry headers from a browser: the page names its skin in the address.
+  const named = (request.query as Record<string, unknown> | undefined)?.service;
+  if (isSkinId(named)) return named;
   const fromUrl = skinFromPath(request.url);
   if (fromUrl !== DEFAULT_SKIN) return fromUrl;
   const fromPage = refererPath(request);

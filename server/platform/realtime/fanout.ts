@@ -1,11 +1,13 @@
 /**
  * Local subscribers per realtime channel, fed by the bus: the first local subscriber subscribes the
- * bus channel `rt:<channel>`, the last one leaving unsubscribes it.
+ * bus channel `rt:<channel>`, the last one leaving unsubscribes it. A message is serialised once per
+ * instance, not once per socket: with thousands of viewers that is most of the fan-out's cost.
  */
 import { busChannelOf, type RealtimeMessage } from '../../../common/realtime';
 import type { Bus } from '../bus/bus';
 
-export type Deliver = (channel: string, message: RealtimeMessage) => void;
+/** Takes the `message` frame, already serialised. */
+export type Deliver = (frame: Buffer) => void;
 
 interface ChannelEntry {
   members: Set<Deliver>;
@@ -13,16 +15,18 @@ interface ChannelEntry {
   ready: Promise<() => Promise<void>>;
 }
 
+export const messageFrame = (channel: string, message: RealtimeMessage) => Buffer.from(JSON.stringify({ op: 'message', channel, message }));
+
 export function createFanout(bus: Bus) {
   const channels = new Map<string, ChannelEntry>();
-
   return {
     async join(channel: string, member: Deliver): Promise<void> {
       let entry = channels.get(channel);
       if (!entry) {
         const members = new Set<Deliver>();
         const ready = bus.subscribe(busChannelOf(channel), (message) => {
-          for (const deliver of members) deliver(channel, message as RealtimeMessage);
+          const frame = messageFrame(channel, message as RealtimeMessage);
+          for (const deliver of members) deliver(frame);
         });
         entry = { members, ready };
         channels.set(channel, entry);
@@ -40,16 +44,13 @@ export function createFanout(bus: Bus) {
         throw error;
       }
     },
-
     async leave(channel: string, member: Deliver): Promise<void> {
       const entry = channels.get(channel);
       if (!entry || !entry.members.delete(member) || entry.members.size > 0) return;
       channels.delete(channel);
       await (await entry.ready)();
     },
-
     publish: (channel: string, message: RealtimeMessage) => bus.publish(busChannelOf(channel), message),
-
     localChannels: () => channels.size,
   };
 }

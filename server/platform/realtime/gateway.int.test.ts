@@ -10,14 +10,18 @@ import { installRealtimeGateway, type GatewayOptions } from './gateway';
 const bus = createMemoryBus();
 const apps: FastifyInstance[] = [];
 
-async function startGateway(options: GatewayOptions): Promise<string> {
+const uncounted = { join: () => false, leave: () => false };
+
+async function startGateway(options: Omit<GatewayOptions, 'presence'>): Promise<string> {
   const app = Fastify();
   apps.push(app);
   app.decorateRequest('currentPrincipal', async () => null);
   await installRealtimeGateway(app, bus, {
     authorizeSubscribe: async () => ({ history: [] }),
     handleSend: async () => {},
-  }, options);
+    countsPresence: () => false,
+    onPresenceChange: () => {},
+  }, { ...options, presence: uncounted });
   return app.listen({ port: 0, host: '127.0.0.1' });
 }
 

@@ -5,27 +5,49 @@
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import {
-  clientFrame, FRAME_MAX_BYTES, type RealtimeMessage, type SendFrame, type ServerFrame,
-} from '../../../common/realtime';
+import { clientFrame, FRAME_MAX_BYTES, type RealtimeMessage, type SendFrame, type ServerFrame } from '../../../common/realtime';
 import type { Bus } from '../bus/bus';
 import type { Principal } from '../http/auth';
 import { AppError } from '../http/errors';
-import { createFanout, type Deliver } from './fanout';
+import { createFanout, type Deliver, messageFrame } from './fanout';
+import type { Presence } from './presence';
+
+export type PresenceChange = 'CONNECTED' | 'DISCONNECTED';
 
 export interface RealtimeHandlers {
   /** Throws an AppError to refuse; answers the history sent with `subscribed`. */
   authorizeSubscribe(channel: string, principal: Principal | null, request: FastifyRequest): Promise<{ history: RealtimeMessage[] }>;
   /** Throws an AppError to refuse; publishing is the handler's business. */
   handleSend(channel: string, frame: SendFrame, principal: Principal | null, request: FastifyRequest): Promise<void>;
+  /** Channels whose members are counted (a stream's viewers). */
+  countsPresence(channel: string): boolean;
+  /** A signed-in member's first socket on this instance joined, or its last one left, a counted channel. */
+  onPresenceChange(channel: string, principal: Principal, change: PresenceChange): void;
 }
 
 export interface GatewayOptions {
+  /** Counts members of the channels the handlers count. */
+  presence: Pick<Presence, 'join' | 'leave'>;
   heartbeatMs?: number;
   maxBufferedBytes?: number;
 }
 
 const MAX_CHANNELS_PER_SOCKET = 20;
+/** Removals are broadcast to every instance: the user's sockets may be anywhere. */
+const REMOVALS_BUS_CHANNEL = 'rt-control:remove';
+
+interface Removal {
+  userId: number;
+  channels: string[];
+  farewell: RealtimeMessage;
+}
+
+/** What the gateway keeps of one socket, for removing a user from channels. */
+interface Connection {
+  joined: Map<string, Deliver>;
+  deliver(frame: Buffer): void;
+  unsubscribe(channel: string): Promise<void>;
+}
 
 /**
  * A browser sends the session cookie with any page's WebSocket (SameSite does not cover it): refuse
@@ -45,11 +67,14 @@ function errorFrame(error: unknown, where: { channel?: string; id?: string }, re
   return { op: 'error', ...where, code: 'internal', message: 'An error occured. Please try again.' };
 }
 
-export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, handlers: RealtimeHandlers, options: GatewayOptions = {}) {
+export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, handlers: RealtimeHandlers, options: GatewayOptions) {
+  const { presence } = options;
   const heartbeatMs = options.heartbeatMs ?? 30_000;
   const maxBuffered = options.maxBufferedBytes ?? 1_048_576;
   const fanout = createFanout(bus);
   const alive = new WeakSet<WebSocket>();
+  const connectionsOfUser = new Map<number, Set<Connection>>();
+  let guestSockets = 0;
 
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
 
@@ -66,32 +91,49 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
   heartbeat.unref();
   app.addHook('onClose', async () => clearInterval(heartbeat));
 
+  const stopRemovals = await bus.subscribe(REMOVALS_BUS_CHANNEL, (message) => {
+    const { userId, channels, farewell } = message as Removal;
+    for (const connection of connectionsOfUser.get(userId) ?? []) {
+      for (const channel of channels) {
+        if (!connection.joined.has(channel)) continue;
+        connection.deliver(messageFrame(channel, farewell));
+        void connection.unsubscribe(channel);
+      }
+    }
+  });
+  app.addHook('onClose', async () => stopRemovals());
+
   app.get('/ws', { websocket: true, preValidation: refuseOtherSites }, (socket, request) => {
     const principal = request.currentPrincipal().catch(() => null);
+    const memberKey = principal.then((p) => (p ? `user:${p.userId}` : `guest:${(guestSockets += 1)}`));
     const joined = new Map<string, Deliver>();
     alive.add(socket);
 
-    const send = (frame: ServerFrame) => {
+    const write = (data: string | Buffer) => {
       if (socket.readyState !== socket.OPEN) return;
       // A client that does not read is dropped before its backlog grows the server's memory.
       if (socket.bufferedAmount > maxBuffered) {
         socket.terminate();
         return;
       }
-      socket.send(JSON.stringify(frame));
+      socket.send(data, { binary: false });
     };
-    const deliver: Deliver = (channel, message) => send({ op: 'message', channel, message });
+    const send = (frame: ServerFrame) => write(JSON.stringify(frame));
 
     async function subscribe(channel: string) {
       if (!joined.has(channel) && joined.size >= MAX_CHANNELS_PER_SOCKET) throw new AppError(429, 'rate_limited', 'Too many channels.');
-      const { history } = await handlers.authorizeSubscribe(channel, await principal, request);
+      const who = await principal;
+      const key = await memberKey;
+      const { history } = await handlers.authorizeSubscribe(channel, who, request);
       if (socket.readyState !== socket.OPEN) return;
       // Subscribing again answers the history again, without a second membership.
       if (!joined.has(channel)) {
-        const member: Deliver = (c, m) => deliver(c, m);
+        const member: Deliver = (frame) => write(frame);
         joined.set(channel, member);
-        await fanout.join(channel, member).catch((error: unknown) => {
-          joined.delete(channel);
+        const counted = handlers.countsPresence(channel);
+        if (counted && presence.join(channel, key) && who) handlers.onPresenceChange(channel, who, 'CONNECTED');
+        await fanout.join(channel, member).catch(async (error: unknown) => {
+          await unsubscribe(channel);
           throw error;
         });
       }
@@ -102,8 +144,20 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
       const member = joined.get(channel);
       if (!member) return;
       joined.delete(channel);
+      if (handlers.countsPresence(channel) && presence.leave(channel, await memberKey)) {
+        const who = await principal;
+        if (who) handlers.onPresenceChange(channel, who, 'DISCONNECTED');
+      }
       await fanout.leave(channel, member);
     }
+
+    const connection: Connection = { joined, deliver: write, unsubscribe };
+    void principal.then((who) => {
+      if (!who || socket.readyState > socket.OPEN) return;
+      const mine = connectionsOfUser.get(who.userId) ?? new Set();
+      mine.add(connection);
+      connectionsOfUser.set(who.userId, mine);
+    });
 
     async function handle(raw: string) {
       let parsed: unknown;
@@ -148,13 +202,24 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
       handle(data.toString()).catch((error: unknown) => send(errorFrame(error, {}, request)));
     });
     socket.on('close', () => {
+      void principal.then((who) => {
+        const mine = who ? connectionsOfUser.get(who.userId) : undefined;
+        if (!who || !mine) return;
+        mine.delete(connection);
+        if (mine.size === 0) connectionsOfUser.delete(who.userId);
+      });
       for (const channel of [...joined.keys()]) {
         unsubscribe(channel).catch((error: unknown) => request.log.warn({ err: error }, 'realtime unsubscribe failed'));
       }
     });
   });
 
-  return { publish: fanout.publish };
+  return {
+    publish: fanout.publish,
+    /** Sends `farewell` to the user's sockets on those channels and takes them off, on every instance. */
+    removeFromChannels: (userId: number, channels: string[], farewell: RealtimeMessage) =>
+      bus.publish(REMOVALS_BUS_CHANNEL, { userId, channels, farewell } satisfies Removal),
+  };
 }
 
 export type RealtimeGateway = Awaited<ReturnType<typeof installRealtimeGateway>>;

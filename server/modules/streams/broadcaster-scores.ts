@@ -1,0 +1,40 @@
+/** What a broadcaster earned on their streams: likes, and the overall star rating viewers gave. */
+import { inArray, sql } from 'drizzle-orm';
+import type { Executor } from '../../platform/db/client';
+import { streamRatings, streams } from './tables';
+
+export interface BroadcasterScore {
+  /** Likes of the broadcaster's streams that are not deleted. */
+  likes: number;
+  /** The average of every rating of the broadcaster's streams, to one decimal; 0 when unrated. */
+  overall_rating: number;
+}
+
+export const NO_SCORE: BroadcasterScore = { likes: 0, overall_rating: 0 };
+
+/**
+ * One grouped query over the given users' streams: each stream's ratings are summed through the
+ * (stream_id, user_id) key, so the cost follows the users asked for, not the size of the tables.
+ */
+export async function broadcasterScores(db: Executor, userIds: number[]): Promise<Map<number, BroadcasterScore>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db
+    .select({
+      userId: streams.userId,
+      likes: sql<number>`coalesce(sum(${streams.likes}) filter (where ${streams.deletedAt} is null), 0)::int`,
+      overall: sql<string | null>`round(sum(rated.total)::numeric / nullif(sum(rated.n), 0), 1)`,
+    })
+    .from(streams)
+    .leftJoinLateral(
+      db.select({ total: sql<number>`sum(${streamRatings.rating})`.as('total'), n: sql<number>`count(*)`.as('n') })
+        .from(streamRatings).where(sql`${streamRatings.streamId} = ${streams.id}`).as('rated'),
+      sql`true`,
+    )
+    .where(inArray(streams.userId, [...new Set(userIds)]))
+    .groupBy(streams.userId);
+  return new Map(rows.map((r) => [r.userId, { likes: r.likes, overall_rating: r.overall === null ? 0 : Number(r.overall) }]));
+}
+
+export async function broadcasterScore(db: Executor, userId: number): Promise<BroadcasterScore> {
+  return (await broadcasterScores(db, [userId])).get(userId) ?? NO_SCORE;
+}

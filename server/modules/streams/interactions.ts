@@ -1,0 +1,80 @@
+/** What viewers do around a stream they watch (rate, save, report) and what its owner does to them (ban). */
+import { and, eq } from 'drizzle-orm';
+import type { COMPLAINT_TYPES } from '../../../common/api/stream-interactions';
+import { MSG } from '../../../common/messages';
+import type { Db } from '../../platform/db/client';
+import type { Principal } from '../../platform/http/auth';
+import { badRequest, forbidden, notFound } from '../../platform/http/errors';
+import type { AccountsService } from '../accounts/service';
+import { broadcasterScore } from './broadcaster-scores';
+import { mayActOnAnyStream, type StreamsService, type Viewer } from './service';
+import { streamBans, streamRatings, streamReports, streamSaves } from './tables';
+
+type ComplaintType = (typeof COMPLAINT_TYPES)[number];
+type SignedInViewer = Viewer & { principal: Principal };
+
+/** Calls that name the caller's own id (the spec's contract) refuse any other id. */
+function assertIsCaller(principal: Principal, userId: number) {
+  if (principal.userId !== userId) throw forbidden();
+}
+
+export function createStreamInteractions(deps: { db: Db; streams: StreamsService; accounts: AccountsService }) {
+  const { db, streams } = deps;
+
+  /** A stream the caller may watch and does not own. */
+  async function othersWatchable(streamId: number, viewer: SignedInViewer, ownMessage: string) {
+    const row = await streams.lookup(streamId, viewer);
+    if (row.userId === viewer.principal.userId) throw forbidden(ownMessage);
+    return row;
+  }
+
+  return {
+    /** A new rating replaces the caller's earlier one; answers it with the broadcaster's new overall rating. */
+    async rate(streamId: number, viewer: SignedInViewer, callerId: number, rating: number) {
+      assertIsCaller(viewer.principal, callerId);
+      const row = await othersWatchable(streamId, viewer, MSG.cannotRateOwnStream);
+      return db.transaction(async (tx) => {
+        await tx.insert(streamRatings).values({ streamId, userId: callerId, rating })
+          .onConflictDoUpdate({ target: [streamRatings.streamId, streamRatings.userId], set: { rating, createdAt: new Date() } });
+        return { rating, overall_rating: (await broadcasterScore(tx, row.userId)).overall_rating };
+      });
+    },
+
+    /** Bookmarks or un-bookmarks; removing a bookmark is always allowed, so one can drop a stream that has since closed. */
+    async save(streamId: number, viewer: SignedInViewer, callerId: number, save: boolean) {
+      assertIsCaller(viewer.principal, callerId);
+      const mine = and(eq(streamSaves.userId, callerId), eq(streamSaves.streamId, streamId));
+      if (!save) {
+        await db.delete(streamSaves).where(mine);
+        return { saved: false };
+      }
+      const row = await streams.findStream(streamId);
+      if (row.userId === callerId) throw forbidden(MSG.cannotSaveOwn);
+      // A hidden stream stays unknown (the look-up answers 404) rather than telling its audience.
+      if (row.audience === 'PRIVATE' && !row.hidden) throw forbidden(MSG.cannotSavePrivate);
+      await streams.lookup(streamId, viewer);
+      await db.insert(streamSaves).values({ userId: callerId, streamId }).onConflictDoNothing();
+      return { saved: true };
+    },
+
+    /** One complaint per viewer and stream: a new one replaces the earlier. */
+    async report(streamId: number, viewer: SignedInViewer, type: ComplaintType, comment: string | undefined) {
+      await othersWatchable(streamId, viewer, MSG.cannotReportOwnStream);
+      const values = { type, comment: comment ?? '', createdAt: new Date() };
+      await db.insert(streamReports).values({ streamId, reporterId: viewer.principal.userId, ...values })
+        .onConflictDoUpdate({ target: [streamReports.streamId, streamReports.reporterId], set: values });
+    },
+
+    /** The owner, admins and stream moderators ban a viewer: joining and looking up the stream answer "block". */
+    async banViewer(streamId: number, principal: Principal, userId: number) {
+      const row = await streams.findStream(streamId);
+      const mayBan = row.userId === principal.userId || mayActOnAnyStream(principal, 'UPDATE STREAM_ANY', 'GRANT PERMISSION');
+      if (!mayBan) throw notFound(MSG.streamNotAvailable);
+      if (userId === row.userId) throw badRequest(MSG.cannotBanOwner, 'user_id');
+      if (!(await deps.accounts.publicUsers([userId])).has(userId)) throw notFound(MSG.userNotFound);
+      await db.insert(streamBans).values({ streamId, userId }).onConflictDoNothing();
+    },
+  };
+}
+
+export type StreamInteractions = ReturnType<typeof createStreamInteractions>;
