@@ -52,6 +52,7 @@ export const clientFrame = z.discriminatedUnion('op', [
     likes: z.number().int().min(0).max(1000).optional(),
   }),
   z.object({ op: z.literal('ping') }),
+  z.object({ op: z.literal('pong') }),
 ]);
 export type ClientFrame = z.infer<typeof clientFrame>;
 export type SendFrame = Extract<ClientFrame, { op: 'send' }>;

@@ -54,7 +54,8 @@ export function resetCsrfToken(): void {
   csrfToken = null;
 }
 
-function currentSkin(): string {
+/** The skin of the page being shown (from its route prefix). */
+export function currentSkin(): string {
   return skinFromPath(typeof window === 'undefined' ? '/' : window.location.pathname);
 }
 

@@ -1,13 +1,14 @@
 import styles from './StarRating.module.css';
 
-const STAR = 'M12 2.5l2.9 6 6.6.8-4.9 4.6 1.3 6.5L12 17.2l-5.9 3.2 1.3-6.5-4.9-4.6 6.6-.8z';
+/** The star outline, shared with StarRatingInput. */
+export const STAR_PATH = 'M12 2.5l2.9 6 6.6.8-4.9 4.6 1.3 6.5L12 17.2l-5.9 3.2 1.3-6.5-4.9-4.6 6.6-.8z';
 
 function Stars({ className, size }: { className: string | undefined; size: number }) {
   return (
     <span className={className} aria-hidden="true">
       {Array.from({ length: 5 }, (_, i) => (
         <svg key={i} width={size} height={size} viewBox="0 0 24 24">
-          <path d={STAR} />
+          <path d={STAR_PATH} />
         </svg>
       ))}
     </span>

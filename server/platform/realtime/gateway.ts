@@ -174,6 +174,7 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
       }
       const f = frame.data;
       if (f.op === 'ping') return send({ op: 'pong' });
+      if (f.op === 'pong') return;
       if (f.op === 'unsubscribe') return unsubscribe(f.channel);
       if (f.op === 'subscribe') {
         try {

@@ -14,7 +14,7 @@ export function LoginPrompt({ open, onOpenChange }: { open: boolean; onOpenChang
       onOpenChange={onOpenChange}
       size="sm"
       title="Need Full Access?"
-      description="Sign in or create a free account to follow creators and get notified when they go live."
+      description="Sign in or create a free account to chat, like, follow creators and get notified when they go live."
       footer={
         <>
           <ButtonLink to={`${skinPath('/user/sign-up')}`} variant="secondary">

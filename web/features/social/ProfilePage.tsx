@@ -4,13 +4,13 @@ import { MSG } from '../../../common/messages';
 import { useSkinPath } from '../../app/skin';
 import { isApiError } from '../../api/client';
 import { EmptyState } from '../../ui/EmptyState';
-import { BookmarkIcon, ImageIcon } from '../../ui/icons';
+import { ImageIcon } from '../../ui/icons';
 import { Notice } from '../../ui/Notice';
 import { Page } from '../../ui/Page';
 import { Tabs } from '../../ui/Tabs';
 import type { TabItem } from '../../ui/Tabs';
 import { PageSpinner } from '../accounts/gates';
-import { UserStreams } from '../streams/UserStreams';
+import { SavedStreams, UserStreams } from '../streams/UserStreams';
 import { useProfile } from './api';
 import { FollowListModal } from './FollowListModal';
 import { ProfileHeader } from './ProfileHeader';
@@ -48,7 +48,7 @@ function ProfileView({ id }: { id: number }) {
   const tabs: Array<TabItem<Tab>> = [
     { value: 'stream', label: 'Streams', content: <UserStreams userId={user.user_id} /> },
     { value: 'post', label: 'Photos', content: <EmptyState icon={<ImageIcon />}>{MSG.noImagesInChannel}</EmptyState> },
-    ...(user.is_self ? [{ value: 'saved' as const, label: 'Saved', content: <EmptyState icon={<BookmarkIcon />}>{MSG.noStreamsFound}</EmptyState> }] : []),
+    ...(user.is_self ? [{ value: 'saved' as const, label: 'Saved', content: <SavedStreams /> }] : []),
   ];
 
   return (

@@ -1,14 +1,19 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { StreamInfo } from '../../../common/api/streams';
+import type { RealtimeMessage } from '../../../common/realtime';
 import { useSkinPath } from '../../app/skin';
 import { Spinner } from '../../ui/Spinner';
+import { useSession } from '../accounts/api';
 import { PageSpinner } from '../accounts/gates';
-import { freshPlaybackUrl, streamKeys, useLeaveOnUnmount, useStreamJoin, useStreamLookup } from './api';
+import { CHAT_OVERLAY_SLOT_ID, ChatPanel } from '../chat/ChatPanel';
+import { freshPlaybackUrl, isBlockedFrom, streamKeys, useLeaveOnUnmount, useStreamJoin, useStreamLookup } from './api';
 import type { VideoState } from './HlsPlayer';
 import { Player } from './Player';
+import { RatingWall } from './RatingWall';
 import { StreamDetails } from './StreamDetails';
+import { asksForRating, interactionsPaused, serviceAction } from './stream-interactions';
 import { StreamWall, wallOf } from './StreamWall';
 import { usePreviewCountdown } from './use-preview-countdown';
 import styles from './StreamViewPage.module.css';
@@ -25,14 +30,63 @@ function StreamView({ id, preview }: { id: number; preview: boolean }) {
   const lookup = useStreamLookup(id);
   const join = useStreamJoin(id, lookup.isSuccess && lookup.data.playable, preview);
   useLeaveOnUnmount(id, join.isSuccess);
+  const queryClient = useQueryClient();
+  const session = useSession();
+  const [video, setVideo] = useState<VideoState>('loading');
+  // STREAM-END arrived: the video is over whatever the element still has buffered.
+  const [endedByServer, setEndedByServer] = useState(false);
+  const [blocked, setBlocked] = useState(false);
+  const videoRef = useRef<HTMLVideoElement | null>(null);
+
+  const onServiceMessage = (message: RealtimeMessage) => {
+    const action = serviceAction(message, session.user?.user_id ?? null);
+    if (!action) return;
+    const key = streamKeys.lookup(id);
+    switch (action.kind) {
+      case 'stream-end':
+        videoRef.current?.pause();
+        setEndedByServer(true);
+        // REPLAY at once; the lookup then brings the replay's length and counts.
+        queryClient.setQueryData<StreamInfo>(key, (old) => old && { ...old, live: 'N' });
+        void queryClient.invalidateQueries({ queryKey: key });
+        return;
+      case 'block-check':
+        void isBlockedFrom(id, preview).then((isBlocked) => isBlocked && setBlocked(true));
+        return;
+      case 'chat-options':
+        queryClient.setQueryData<StreamInfo>(key, (old) => old && { ...old, chat_enabled: action.chatEnabled });
+        return;
+    }
+  };
+
   if (lookup.isPending) return <PageSpinner />;
   if (lookup.isError) return <StreamWall kind={wallOf(lookup.error)} error={lookup.error} />;
+  // Blocked: the wall replaces the player, so its source goes too (spec part 1 §4 Video state).
+  if (blocked) return <StreamWall kind="block" />;
   if (join.isError) return <StreamWall kind={wallOf(join.error)} error={join.error} />;
   const stream = lookup.data;
+  const state: VideoState = endedByServer ? 'ended' : video;
+  const watchAgain = () => {
+    setEndedByServer(false);
+    setVideo('loading');
+    // A new join gives the replay's address; the player starts over from the first segment.
+    void queryClient.resetQueries({ queryKey: streamKeys.join(id, preview) });
+  };
   return (
     <div className={styles.page}>
-      {stream.playable ? <StreamPlayer stream={stream} url={join.data?.url} preview={preview} /> : <div className={styles.waiting}>The stream has not started yet.</div>}
-      <StreamDetails stream={stream} />
+      <div className={styles.stage}>
+        {stream.playable ? (
+          <StreamPlayer stream={stream} url={join.data?.url} preview={preview} state={state} onState={setVideo} videoRef={videoRef} onWatchAgain={watchAgain} />
+        ) : (
+          <div className={styles.waiting}>The stream has not started yet.</div>
+        )}
+      </div>
+      <div className={styles.chat}>
+        <ChatPanel stream={stream} onServiceMessage={onServiceMessage} interactionsPaused={interactionsPaused(stream, state === 'paused')} />
+      </div>
+      <div className={styles.info}>
+        <StreamDetails stream={stream} interactionsPaused={interactionsPaused(stream, state === 'paused')} />
+      </div>
     </div>
   );
 }
@@ -41,19 +95,23 @@ interface PlayerProps {
   stream: StreamInfo;
   url: { hls: string; width: number; height: number } | undefined;
   preview: boolean;
+  state: VideoState;
+  onState: (state: VideoState) => void;
+  videoRef: React.RefObject<HTMLVideoElement | null>;
+  onWatchAgain: () => void;
 }
 
-/** The player and the small state machine around it: a live stream that ends becomes a replay. */
-function StreamPlayer({ stream, url, preview }: PlayerProps) {
+/** The player and the small state machine around it: a live stream that ends becomes a replay, then asks for a rating. */
+function StreamPlayer({ stream, url, preview, state, onState, videoRef, onWatchAgain }: PlayerProps) {
   const queryClient = useQueryClient();
-  const [state, setState] = useState<VideoState>('loading');
+  const session = useSession();
   const [disconnected, setDisconnected] = useState(false);
-  const videoRef = useRef<HTMLVideoElement | null>(null);
+  const [ratingDismissed, setRatingDismissed] = useState(false);
   const skinPath = useSkinPath();
   const secondsLeft = usePreviewCountdown(preview && state === 'playing', skinPath(`/streams/stream-view?id=${stream.stream_id}`));
 
   async function onStateChange(next: VideoState) {
-    setState(next);
+    onState(next);
     if (next === 'ended' && preview) {
       void videoRef.current?.play();
       return;
@@ -69,8 +127,18 @@ function StreamPlayer({ stream, url, preview }: PlayerProps) {
     if (next === 'lost' && queryClient.getQueryData<StreamInfo>(key)?.live !== 'N') setDisconnected(true);
   }
 
+  const over = state === 'ended' && stream.live === 'N' && !preview;
+  const askRating = over && !ratingDismissed && asksForRating(stream, session.isLoggedIn);
+  useEffect(() => {
+    // The wall must be seen: leave the video's fullscreen.
+    if (askRating && document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
+  }, [askRating]);
+
   if (disconnected) return <StreamWall kind="disconnected" />;
-  const replayOver = state === 'ended' && stream.live === 'N' && !preview;
+  const watchAgain = () => {
+    setRatingDismissed(false);
+    onWatchAgain();
+  };
   return (
     <div className={styles.player}>
       {url ? (
@@ -88,14 +156,19 @@ function StreamPlayer({ stream, url, preview }: PlayerProps) {
           <Spinner size="lg" label="Joining the stream" />
         </div>
       )}
+      <div id={CHAT_OVERLAY_SLOT_ID} className={styles.overlaySlot} />
       {preview && state === 'playing' && <span className={styles.countdown} aria-live="polite">Preview ends in {secondsLeft}s</span>}
-      {replayOver && (
-        <div className={styles.endCard}>
-          <p>The stream has ended.</p>
-          <button type="button" className={styles.replayButton} onClick={() => void queryClient.resetQueries({ queryKey: streamKeys.join(stream.stream_id, false) })}>
-            Watch the replay
-          </button>
-        </div>
+      {askRating && session.user ? (
+        <RatingWall stream={stream} viewerId={session.user.user_id} onWatchAgain={watchAgain} onDismiss={() => setRatingDismissed(true)} />
+      ) : (
+        over && (
+          <div className={styles.endCard}>
+            <p>The stream has ended.</p>
+            <button type="button" className={styles.replayButton} onClick={watchAgain}>
+              Watch Again
+            </button>
+          </div>
+        )
       )}
     </div>
   );

@@ -1,8 +1,13 @@
 import { MSG } from '../../../common/messages';
-import { useUserStreams } from './api';
+import { useSavedStreams, useUserStreams } from './api';
 import { StreamGrid } from './StreamGrid';
 
 /** The profile's Streams tab: live first, then replays (user-streams). */
 export function UserStreams({ userId }: { userId: number }) {
   return <StreamGrid query={useUserStreams(userId)} label="Streams" empty={MSG.noStreamsFound} />;
+}
+
+/** The profile's Saved tab, the owner's own bookmarks (saved-streams). */
+export function SavedStreams() {
+  return <StreamGrid query={useSavedStreams()} label="Saved streams" empty={MSG.noStreamsFound} />;
 }

@@ -1,7 +1,7 @@
 /** Stream server state: the broadcaster's own stream, lookups, joins and the stream listings. */
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { streams } from '../../../common/api';
+import { streamInteractions, streams } from '../../../common/api';
 import type { StreamInfo, StreamTile } from '../../../common/api/streams';
 import type { CallInput } from '../../../common/api';
 import { PAGE_SIZE } from '../../../common/constants';
@@ -17,6 +17,7 @@ export const streamKeys = {
   everything: () => [...streamKeys.lists(), 'all'] as const,
   search: (term: string) => [...streamKeys.lists(), 'search', term] as const,
   user: (id: number) => [...streamKeys.lists(), 'user', id] as const,
+  saved: () => [...streamKeys.lists(), 'saved'] as const,
 };
 
 /** The dashboard polls for its stream going live this often (spec part 1 §2 Broadcaster dashboard). */
@@ -55,6 +56,16 @@ const joinStream = (id: number, preview: boolean) => call(streams.streamJoin, { 
 
 /** A new signed playback address for the player when its token expires (joining again is what signs one). */
 export const freshPlaybackUrl = (id: number, preview = false) => async () => (await joinStream(id, preview)).url.hls;
+
+/** The block check after a BLOCKED message: joining again answers 'block' once the viewer is banned. */
+export async function isBlockedFrom(id: number, preview: boolean): Promise<boolean> {
+  try {
+    await joinStream(id, preview);
+    return false;
+  } catch (error) {
+    return isApiError(error, 403) && error.response === 'block';
+  }
+}
 
 export function useStreamJoin(id: number, enabled: boolean, preview: boolean) {
   return useQuery({
@@ -136,3 +147,5 @@ export const useAllStreams = () => useTilePages(streamKeys.everything(), true, (
 export const useStreamSearch = (term: string, enabled: boolean) =>
   useTilePages(streamKeys.search(term), enabled, (page) => call(streams.searchStream, { search: term, ...page }));
 export const useUserStreams = (id: number) => useTilePages(streamKeys.user(id), id > 0, (page) => call(streams.userStreams, { id, ...page }));
+/** The caller's bookmarks (profile Saved tab). */
+export const useSavedStreams = () => useTilePages(streamKeys.saved(), true, (page) => call(streamInteractions.savedStreams, page));

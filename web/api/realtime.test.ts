@@ -1,0 +1,228 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { RealtimeMessage } from '../../common/realtime';
+import {
+  BACKOFF_MAX_MS,
+  GOOD_CONNECTION_MS,
+  PING_INTERVAL_MS,
+  PONG_TIMEOUT_MS,
+  RealtimeClient,
+  RealtimeError,
+  backoffDelay,
+  parseServerFrame,
+  resetIdPrefixForTests,
+  routeFrame,
+} from './realtime';
+import type { SocketLike } from './realtime';
+
+describe('backoffDelay', () => {
+  it('doubles from 1 s up to 30 s without jitter in the middle of the range', () => {
+    const middle = () => 0.5;
+    expect([0, 1, 2, 3, 4, 5, 6, 10].map((n) => backoffDelay(n, middle))).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000]);
+  });
+
+  it('keeps jitter within ±20 % and never above the cap', () => {
+    for (const r of [0, 0.25, 0.999]) {
+      expect(backoffDelay(0, () => r)).toBeGreaterThanOrEqual(800);
+      expect(backoffDelay(0, () => r)).toBeLessThanOrEqual(1200);
+      expect(backoffDelay(20, () => r)).toBeLessThanOrEqual(BACKOFF_MAX_MS);
+      expect(backoffDelay(20, () => r)).toBeGreaterThanOrEqual(BACKOFF_MAX_MS * 0.8);
+    }
+  });
+});
+
+describe('parseServerFrame and routeFrame', () => {
+  it('refuses what is not a server frame', () => {
+    expect(parseServerFrame('not json')).toBeNull();
+    expect(parseServerFrame('{"op":"nope"}')).toBeNull();
+    expect(parseServerFrame('{"op":"ack"}')).toBeNull();
+    expect(parseServerFrame(42)).toBeNull();
+  });
+
+  it('sends an error with an id to the waiting send, one with only a channel to the subscriber', () => {
+    const send = parseServerFrame('{"op":"error","channel":"stream:1","id":"a-1","code":"like_limit","message":"You have reached the Like limit"}');
+    expect(send && routeFrame(send)).toEqual({ to: 'send', id: 'a-1', outcome: 'error' });
+    const sub = parseServerFrame('{"op":"error","channel":"stream:1","code":"block","message":"no"}');
+    expect(sub && routeFrame(sub)).toEqual({ to: 'channel', channel: 'stream:1', deliver: 'error' });
+    const bare = parseServerFrame('{"op":"error","code":"bad_frame","message":"x"}');
+    expect(bare && routeFrame(bare)).toEqual({ to: 'nobody' });
+  });
+
+  it('routes messages, histories, acks and heartbeats', () => {
+    const route = (raw: string) => {
+      const frame = parseServerFrame(raw);
+      return frame && routeFrame(frame);
+    };
+    expect(route('{"op":"message","channel":"stream:1","message":{"type":"LIKE","likes":1}}')).toEqual({ to: 'channel', channel: 'stream:1', deliver: 'message' });
+    expect(route('{"op":"subscribed","channel":"stream:1","history":[]}')).toEqual({ to: 'channel', channel: 'stream:1', deliver: 'subscribed' });
+    expect(route('{"op":"ack","id":"x"}')).toEqual({ to: 'send', id: 'x', outcome: 'ack' });
+    expect(route('{"op":"ping"}')).toEqual({ to: 'heartbeat', reply: true });
+    expect(route('{"op":"pong"}')).toEqual({ to: 'heartbeat', reply: false });
+  });
+});
+
+class FakeSocket implements SocketLike {
+  static all: FakeSocket[] = [];
+  readyState = 0;
+  sent: Array<Record<string, unknown>> = [];
+  onopen: ((event: unknown) => void) | null = null;
+  onclose: ((event: unknown) => void) | null = null;
+  onerror: ((event: unknown) => void) | null = null;
+  onmessage: ((event: { data: unknown }) => void) | null = null;
+
+  constructor(readonly url: string) {
+    FakeSocket.all.push(this);
+  }
+
+  send(data: string) {
+    this.sent.push(JSON.parse(data) as Record<string, unknown>);
+  }
+
+  close() {
+    this.readyState = 3;
+  }
+
+  open() {
+    this.readyState = 1;
+    this.onopen?.({});
+  }
+
+  drop() {
+    this.readyState = 3;
+    this.onclose?.({});
+  }
+
+  receive(frame: object) {
+    this.onmessage?.({ data: JSON.stringify(frame) });
+  }
+
+  ops() {
+    return this.sent.map((f) => f.op);
+  }
+}
+
+const latest = () => FakeSocket.all[FakeSocket.all.length - 1]!;
+
+function newClient() {
+  return new RealtimeClient({ url: 'ws://test/ws', createSocket: (url) => new FakeSocket(url), random: () => 0.5 });
+}
+
+describe('RealtimeClient', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    FakeSocket.all = [];
+    resetIdPrefixForTests('t');
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it('connects on the first subscribe and subscribes once open, delivering history and messages', () => {
+    const client = newClient();
+    const messages: RealtimeMessage[] = [];
+    const histories: RealtimeMessage[][] = [];
+    client.subscribe('stream:1', { onMessage: (m) => messages.push(m), onSubscribed: (h) => histories.push(h) });
+    expect(client.status).toBe('connecting');
+    const socket = latest();
+    socket.open();
+    expect(client.status).toBe('open');
+    expect(socket.sent).toEqual([{ op: 'subscribe', channel: 'stream:1' }]);
+    socket.receive({ op: 'subscribed', channel: 'stream:1', history: [{ type: 'COMMENT', text: 'old' }] });
+    socket.receive({ op: 'message', channel: 'stream:1', message: { type: 'COMMENT', text: 'hi' } });
+    socket.receive({ op: 'message', channel: 'stream:2', message: { type: 'COMMENT', text: 'elsewhere' } });
+    expect(histories).toEqual([[{ type: 'COMMENT', text: 'old' }]]);
+    expect(messages).toEqual([{ type: 'COMMENT', text: 'hi' }]);
+  });
+
+  it('resolves a send on its ack and rejects it with the error frame', async () => {
+    const client = newClient();
+    client.subscribe('stream:1', () => undefined);
+    const socket = latest();
+    socket.open();
+    const ok = client.send('stream:1', { type: 'COMMENT', text: 'hi' });
+    const refused = client.send('stream:1', { type: 'LIKE', likes: 1 });
+    const [first, second] = socket.sent.filter((f) => f.op === 'send');
+    expect(first).toEqual({ op: 'send', channel: 'stream:1', id: 't-1', type: 'COMMENT', text: 'hi' });
+    expect(second?.id).toBe('t-2');
+    socket.receive({ op: 'ack', id: 't-1' });
+    socket.receive({ op: 'error', channel: 'stream:1', id: 't-2', code: 'like_limit', message: 'You have reached the Like limit' });
+    await expect(ok).resolves.toBeUndefined();
+    await expect(refused).rejects.toMatchObject({ code: 'like_limit', message: 'You have reached the Like limit' });
+  });
+
+  it('rejects sends while offline and those in flight when the socket drops', async () => {
+    const client = newClient();
+    client.subscribe('stream:1', () => undefined);
+    await expect(client.send('stream:1', { type: 'LIKE', likes: 1 })).rejects.toBeInstanceOf(RealtimeError);
+    latest().open();
+    const inFlight = client.send('stream:1', { type: 'LIKE', likes: 1 });
+    latest().drop();
+    await expect(inFlight).rejects.toMatchObject({ code: 'offline' });
+  });
+
+  it('reports a refused subscription to its subscriber', () => {
+    const client = newClient();
+    const errors: string[] = [];
+    client.subscribe('stream:1', { onMessage: () => undefined, onError: (e) => errors.push(e.code) });
+    latest().open();
+    latest().receive({ op: 'error', channel: 'stream:1', code: 'block', message: 'blocked' });
+    expect(errors).toEqual(['block']);
+  });
+
+  it('reconnects with backoff, resubscribes everything and resets the backoff after a good connection', () => {
+    const client = newClient();
+    const statuses: string[] = [];
+    client.onStatus((s) => statuses.push(s));
+    client.subscribe('stream:1', () => undefined);
+    client.subscribe('stream:1:priority', () => undefined);
+    latest().open();
+    latest().drop();
+    expect(client.status).toBe('reconnecting');
+    vi.advanceTimersByTime(999);
+    expect(FakeSocket.all).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(FakeSocket.all).toHaveLength(2);
+    latest().drop(); // never opened
+    vi.advanceTimersByTime(1999);
+    expect(FakeSocket.all).toHaveLength(2);
+    vi.advanceTimersByTime(1);
+    expect(FakeSocket.all).toHaveLength(3);
+    latest().open();
+    expect(latest().sent).toEqual([
+      { op: 'subscribe', channel: 'stream:1' },
+      { op: 'subscribe', channel: 'stream:1:priority' },
+    ]);
+    vi.advanceTimersByTime(GOOD_CONNECTION_MS);
+    latest().drop();
+    vi.advanceTimersByTime(1000);
+    expect(FakeSocket.all).toHaveLength(4);
+    expect(statuses).toEqual(['connecting', 'open', 'reconnecting', 'open', 'reconnecting']);
+  });
+
+  it('pings every 25 s and reconnects when nothing answers', () => {
+    const client = newClient();
+    client.subscribe('stream:1', () => undefined);
+    const socket = latest();
+    socket.open();
+    vi.advanceTimersByTime(PING_INTERVAL_MS);
+    expect(socket.ops()).toEqual(['subscribe', 'ping']);
+    socket.receive({ op: 'pong' });
+    vi.advanceTimersByTime(PONG_TIMEOUT_MS);
+    expect(client.status).toBe('open');
+    vi.advanceTimersByTime(PING_INTERVAL_MS - PONG_TIMEOUT_MS + PONG_TIMEOUT_MS);
+    expect(client.status).toBe('reconnecting');
+    expect(socket.readyState).toBe(3);
+  });
+
+  it('unsubscribes the last listener of a channel and closes when idle', () => {
+    const client = newClient();
+    const stopA = client.subscribe('stream:1', () => undefined);
+    const stopB = client.subscribe('stream:1', () => undefined);
+    const socket = latest();
+    socket.open();
+    stopA();
+    expect(socket.ops()).toEqual(['subscribe']);
+    stopB();
+    expect(socket.sent[1]).toEqual({ op: 'unsubscribe', channel: 'stream:1' });
+    vi.advanceTimersByTime(5000);
+    expect(client.status).toBe('idle');
+    expect(socket.readyState).toBe(3);
+  });
+});

@@ -1,0 +1,412 @@
+/**
+ * The page's one realtime connection (ARCHITECTURE §5): a WebSocket to /ws that subscribes to
+ * channels, sends COMMENT / LIKE requests answered by ack or error, keeps itself alive with an
+ * app-level ping and reconnects with backoff, subscribing again to everything it had.
+ */
+import { currentSkin } from './client';
+import type { RealtimeMessage, ServerFrame } from '../../common/realtime';
+
+export type ConnectionStatus = 'idle' | 'connecting' | 'open' | 'reconnecting';
+
+/** A refusal from the server (error frame) or from the connection itself ('offline', 'timeout'). */
+export class RealtimeError extends Error {
+  readonly code: string;
+  readonly channel: string | undefined;
+
+  constructor(code: string, message: string, channel?: string) {
+    super(message);
+    this.name = 'RealtimeError';
+    this.code = code;
+    this.channel = channel;
+  }
+}
+
+export function isRealtimeError(error: unknown, code?: string): error is RealtimeError {
+  return error instanceof RealtimeError && (code === undefined || error.code === code);
+}
+
+export interface ChannelListener {
+  onMessage: (message: RealtimeMessage) => void;
+  /** The server accepted the subscription (again after a reconnect) with the channel's recent lines. */
+  onSubscribed?: (history: RealtimeMessage[]) => void;
+  /** The server refused the subscription ('block', 'forbidden', 'unauthorized'...). */
+  onError?: (error: RealtimeError) => void;
+}
+
+export type SendRequest = { type: 'COMMENT'; text: string } | { type: 'LIKE'; likes: number };
+
+export const BACKOFF_BASE_MS = 1_000;
+export const BACKOFF_MAX_MS = 30_000;
+/** A connection that stayed open this long was a good one: the next drop starts the backoff again at 1 s. */
+export const GOOD_CONNECTION_MS = 10_000;
+export const PING_INTERVAL_MS = 25_000;
+/** No frame at all this long after a ping: the connection is dead even if the socket has not noticed. */
+export const PONG_TIMEOUT_MS = 10_000;
+export const ACK_TIMEOUT_MS = 10_000;
+/** The socket stays this long after its last subscriber left, so a remount does not reconnect. */
+export const IDLE_CLOSE_MS = 3_000;
+
+export const OFFLINE_MESSAGE = 'You are offline. Reconnecting…';
+export const TIMEOUT_MESSAGE = 'The server did not answer. Please try again.';
+
+/**
+ * Delay before reconnect attempt `attempt` (0-based): 1 s doubling up to 30 s, with ±20 % jitter so
+ * that clients dropped together do not come back together.
+ */
+export function backoffDelay(attempt: number, random: () => number = Math.random): number {
+  const base = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempt));
+  return Math.min(BACKOFF_MAX_MS, Math.round(base * (0.8 + 0.4 * random())));
+}
+
+/** A server frame from raw socket text, or null for anything that is not one. */
+export function parseServerFrame(raw: unknown): ServerFrame | null {
+  if (typeof raw !== 'string') return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const frame = value as Record<string, unknown>;
+  switch (frame.op) {
+    case 'subscribed':
+      return typeof frame.channel === 'string' && Array.isArray(frame.history) ? (frame as unknown as ServerFrame) : null;
+    case 'message':
+      return typeof frame.channel === 'string' && typeof frame.message === 'object' && frame.message !== null ? (frame as unknown as ServerFrame) : null;
+    case 'ack':
+      return typeof frame.id === 'string' ? (frame as unknown as ServerFrame) : null;
+    case 'error':
+      return typeof frame.code === 'string' ? { ...(frame as unknown as ServerFrame), message: typeof frame.message === 'string' ? frame.message : '' } as ServerFrame : null;
+    case 'ping':
+    case 'pong':
+      return { op: frame.op };
+    default:
+      return null;
+  }
+}
+
+/** Where a frame goes: an error with an id answers a send; one with only a channel refuses a subscription. */
+export type FrameRoute =
+  | { to: 'channel'; channel: string; deliver: 'message' | 'subscribed' | 'error' }
+  | { to: 'send'; id: string; outcome: 'ack' | 'error' }
+  | { to: 'heartbeat'; reply: boolean }
+  | { to: 'nobody' };
+
+export function routeFrame(frame: ServerFrame): FrameRoute {
+  switch (frame.op) {
+    case 'message':
+      return { to: 'channel', channel: frame.channel, deliver: 'message' };
+    case 'subscribed':
+      return { to: 'channel', channel: frame.channel, deliver: 'subscribed' };
+    case 'ack':
+      return { to: 'send', id: frame.id, outcome: 'ack' };
+    case 'error':
+      if (frame.id !== undefined) return { to: 'send', id: frame.id, outcome: 'error' };
+      if (frame.channel !== undefined) return { to: 'channel', channel: frame.channel, deliver: 'error' };
+      return { to: 'nobody' };
+    case 'ping':
+      return { to: 'heartbeat', reply: true };
+    case 'pong':
+      return { to: 'heartbeat', reply: false };
+  }
+}
+
+/** The part of a WebSocket the client uses, so tests can hand it a fake. */
+export interface SocketLike {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: ((event: unknown) => void) | null;
+  onclose: ((event: unknown) => void) | null;
+  onerror: ((event: unknown) => void) | null;
+  onmessage: ((event: { data: unknown }) => void) | null;
+}
+
+const OPEN = 1;
+
+export interface RealtimeClientOptions {
+  url: string | (() => string);
+  createSocket?: (url: string) => SocketLike;
+  random?: () => number;
+}
+
+interface PendingSend {
+  resolve: () => void;
+  reject: (error: RealtimeError) => void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+let idPrefix = Math.random().toString(36).slice(2, 10);
+
+export class RealtimeClient {
+  private readonly options: Required<Omit<RealtimeClientOptions, 'url'>> & { url: () => string };
+  private socket: SocketLike | null = null;
+  private statusValue: ConnectionStatus = 'idle';
+  private readonly statusListeners = new Set<(status: ConnectionStatus) => void>();
+  private readonly channels = new Map<string, Set<ChannelListener>>();
+  private readonly pending = new Map<string, PendingSend>();
+  private attempt = 0;
+  private nextId = 1;
+  private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
+  private pingTimer: ReturnType<typeof setInterval> | null = null;
+  private pongTimer: ReturnType<typeof setTimeout> | null = null;
+  private goodTimer: ReturnType<typeof setTimeout> | null = null;
+  private idleTimer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(options: RealtimeClientOptions) {
+    const { url } = options;
+    this.options = {
+      url: typeof url === 'string' ? () => url : url,
+      createSocket: options.createSocket ?? ((u) => new WebSocket(u) as unknown as SocketLike),
+      random: options.random ?? Math.random,
+    };
+  }
+
+  get status(): ConnectionStatus {
+    return this.statusValue;
+  }
+
+  /** Calls `listener` on every status change; returns the way to stop. */
+  onStatus(listener: (status: ConnectionStatus) => void): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
+  }
+
+  /** Listens to a channel (subscribing on the server when it is the first listener); returns the unsubscribe. */
+  subscribe(channel: string, listener: ChannelListener | ((message: RealtimeMessage) => void)): () => void {
+    const entry: ChannelListener = typeof listener === 'function' ? { onMessage: listener } : listener;
+    let listeners = this.channels.get(channel);
+    if (!listeners) {
+      listeners = new Set();
+      this.channels.set(channel, listeners);
+    }
+    listeners.add(entry);
+    this.cancelIdleClose();
+    // An open socket subscribes now (a later listener of a channel gets the history again this way);
+    // a connecting one subscribes to every channel when it opens.
+    if (!this.socket) this.connect();
+    else if (this.isOpen()) this.write({ op: 'subscribe', channel });
+    return () => this.unsubscribe(channel, entry);
+  }
+
+  /** Asks the server to publish a COMMENT or LIKE; resolves on its ack, rejects with its error. */
+  send(channel: string, request: SendRequest): Promise<void> {
+    if (!this.isOpen()) return Promise.reject(new RealtimeError('offline', OFFLINE_MESSAGE, channel));
+    const id = `${idPrefix}-${this.nextId++}`;
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new RealtimeError('timeout', TIMEOUT_MESSAGE, channel));
+      }, ACK_TIMEOUT_MS);
+      this.pending.set(id, { resolve, reject, timer });
+      this.write({ op: 'send', channel, id, ...request });
+    });
+  }
+
+  /** Drops the connection and opens a new one now (after login or logout: the session cookie changed). */
+  reconnect(): void {
+    if (this.channels.size === 0) return;
+    this.teardown();
+    this.attempt = 0;
+    this.connect();
+  }
+
+  /** Closes everything; the client may be used again by subscribing. */
+  close(): void {
+    this.channels.clear();
+    this.teardown();
+    this.setStatus('idle');
+  }
+
+  private isOpen(): boolean {
+    return this.socket !== null && this.socket.readyState === OPEN && this.statusValue === 'open';
+  }
+
+  private setStatus(status: ConnectionStatus): void {
+    if (status === this.statusValue) return;
+    this.statusValue = status;
+    for (const listener of [...this.statusListeners]) listener(status);
+  }
+
+  private write(frame: object): void {
+    if (this.socket?.readyState === OPEN) this.socket.send(JSON.stringify(frame));
+  }
+
+  private connect(): void {
+    this.clearReconnect();
+    this.setStatus(this.attempt === 0 ? 'connecting' : 'reconnecting');
+    let socket: SocketLike;
+    try {
+      socket = this.options.createSocket(this.options.url());
+    } catch {
+      this.scheduleReconnect();
+      return;
+    }
+    this.socket = socket;
+    socket.onopen = () => {
+      if (this.socket !== socket) return;
+      this.setStatus('open');
+      for (const channel of this.channels.keys()) this.write({ op: 'subscribe', channel });
+      this.startHeartbeat();
+      this.goodTimer = setTimeout(() => {
+        this.attempt = 0;
+      }, GOOD_CONNECTION_MS);
+    };
+    socket.onmessage = (event) => {
+      if (this.socket === socket) this.receive(event.data);
+    };
+    socket.onerror = () => {
+      // A close event follows; reconnecting happens there.
+    };
+    socket.onclose = () => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      this.stopTimers();
+      this.failPending();
+      if (this.channels.size > 0) this.scheduleReconnect();
+      else this.setStatus('idle');
+    };
+  }
+
+  private receive(raw: unknown): void {
+    this.clearPongTimer();
+    const frame = parseServerFrame(raw);
+    if (!frame) return;
+    const route = routeFrame(frame);
+    if (route.to === 'heartbeat') {
+      if (route.reply) this.write({ op: 'pong' });
+      return;
+    }
+    if (route.to === 'send') {
+      const waiting = this.pending.get(route.id);
+      if (!waiting) return;
+      this.pending.delete(route.id);
+      clearTimeout(waiting.timer);
+      if (frame.op === 'error') waiting.reject(new RealtimeError(frame.code, frame.message, frame.channel));
+      else waiting.resolve();
+      return;
+    }
+    if (route.to !== 'channel') return;
+    const listeners = this.channels.get(route.channel);
+    if (!listeners) return;
+    for (const listener of [...listeners]) {
+      if (frame.op === 'message') listener.onMessage(frame.message);
+      else if (frame.op === 'subscribed') listener.onSubscribed?.(frame.history);
+      else if (frame.op === 'error') listener.onError?.(new RealtimeError(frame.code, frame.message, route.channel));
+    }
+  }
+
+  private unsubscribe(channel: string, entry: ChannelListener): void {
+    const listeners = this.channels.get(channel);
+    if (!listeners?.delete(entry) || listeners.size > 0) return;
+    this.channels.delete(channel);
+    this.write({ op: 'unsubscribe', channel });
+    if (this.channels.size === 0) this.scheduleIdleClose();
+  }
+
+  private scheduleReconnect(): void {
+    this.setStatus('reconnecting');
+    const delay = backoffDelay(this.attempt, this.options.random);
+    this.attempt += 1;
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      this.connect();
+    }, delay);
+  }
+
+  /** The browser says the network is back: try now rather than at the end of a long backoff. */
+  retryNow(): void {
+    if (this.reconnectTimer === null) return;
+    this.clearReconnect();
+    this.connect();
+  }
+
+  private startHeartbeat(): void {
+    this.pingTimer = setInterval(() => {
+      this.write({ op: 'ping' });
+      this.clearPongTimer();
+      this.pongTimer = setTimeout(() => {
+        // Silent connection: close it, the close handler reconnects.
+        const socket = this.socket;
+        this.socket = null;
+        this.stopTimers();
+        this.failPending();
+        socket?.close(4000, 'heartbeat timeout');
+        if (this.channels.size > 0) this.scheduleReconnect();
+      }, PONG_TIMEOUT_MS);
+    }, PING_INTERVAL_MS);
+  }
+
+  private clearPongTimer(): void {
+    if (this.pongTimer !== null) clearTimeout(this.pongTimer);
+    this.pongTimer = null;
+  }
+
+  private stopTimers(): void {
+    if (this.pingTimer !== null) clearInterval(this.pingTimer);
+    if (this.goodTimer !== null) clearTimeout(this.goodTimer);
+    this.pingTimer = null;
+    this.goodTimer = null;
+    this.clearPongTimer();
+  }
+
+  private clearReconnect(): void {
+    if (this.reconnectTimer !== null) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = null;
+  }
+
+  private scheduleIdleClose(): void {
+    this.cancelIdleClose();
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      if (this.channels.size === 0) this.close();
+    }, IDLE_CLOSE_MS);
+  }
+
+  private cancelIdleClose(): void {
+    if (this.idleTimer !== null) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+  }
+
+  private failPending(): void {
+    for (const [id, waiting] of this.pending) {
+      clearTimeout(waiting.timer);
+      waiting.reject(new RealtimeError('offline', OFFLINE_MESSAGE));
+      this.pending.delete(id);
+    }
+  }
+
+  private teardown(): void {
+    this.clearReconnect();
+    this.cancelIdleClose();
+    this.stopTimers();
+    this.failPending();
+    const socket = this.socket;
+    this.socket = null;
+    socket?.close(1000, 'closing');
+  }
+}
+
+/** ws(s)://<this host>/ws?service=<skin>: a browser cannot send the skin header on a WebSocket. */
+export function realtimeUrl(): string {
+  const { protocol, host } = window.location;
+  return `${protocol === 'https:' ? 'wss' : 'ws'}://${host}/ws?service=${encodeURIComponent(currentSkin())}`;
+}
+
+let shared: RealtimeClient | null = null;
+
+/** The page's one realtime client, created on first use. */
+export function realtimeClient(): RealtimeClient {
+  if (!shared) {
+    const client = new RealtimeClient({ url: realtimeUrl });
+    window.addEventListener('online', () => client.retryNow());
+    shared = client;
+  }
+  return shared;
+}
+
+/** For tests: ids stay unique per page, this makes them predictable. */
+export function resetIdPrefixForTests(prefix: string): void {
+  idPrefix = prefix;
+}

@@ -1,0 +1,149 @@
+import { DropdownMenu } from 'radix-ui';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { Avatar } from '../../ui/Avatar';
+import { BanIcon, StarIcon } from '../../ui/icons';
+import menu from '../shell/menu.module.css';
+import { useTranslation } from './api';
+import { MoreIcon } from './chat-icons';
+import { showsTranslation } from './chat-lines';
+import type { ChatLine } from './chat-lines';
+import styles from './ChatLog.module.css';
+
+export interface TranslateState {
+  lang: string;
+  /** Lines from this seq on are translated (the last few when the toggle went on, then every new one). */
+  fromSeq: number;
+  onFailed: () => void;
+}
+
+interface ChatLogProps {
+  lines: readonly ChatLine[];
+  label: string;
+  empty: string;
+  translate: TranslateState | null;
+  /** The owner's menu on viewers' lines; null for everyone else. */
+  onBan: ((line: ChatLine) => void) | null;
+  myUserId: number | null;
+}
+
+/** Stuck to the bottom when within this many pixels of it. */
+const STICK_PX = 32;
+
+/** The chat window: newest at the bottom, follows new lines unless the reader scrolled up. */
+export function ChatLog({ lines, label, empty, translate, onBan, myUserId }: ChatLogProps) {
+  const list = useRef<HTMLDivElement | null>(null);
+  const [stuck, setStuck] = useState(true);
+  /** The newest line when the reader scrolled up: anything after it is unread. */
+  const [readUpTo, setReadUpTo] = useState<string | undefined>(undefined);
+  const lastKey = lines[lines.length - 1]?.key;
+  const unread = !stuck && lastKey !== readUpTo;
+
+  useLayoutEffect(() => {
+    const el = list.current;
+    if (el && stuck) el.scrollTop = el.scrollHeight;
+  }, [lastKey, stuck]);
+
+  // A translation arriving under the last line should not leave it half hidden.
+  useEffect(() => {
+    const el = list.current;
+    if (!el || !stuck) return;
+    const observer = new ResizeObserver(() => {
+      el.scrollTop = el.scrollHeight;
+    });
+    for (const child of Array.from(el.children)) observer.observe(child);
+    return () => observer.disconnect();
+  }, [lines, stuck]);
+
+  function onScroll() {
+    const el = list.current;
+    if (!el) return;
+    const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_PX;
+    if (stuck && !atBottom) setReadUpTo(lastKey);
+    setStuck(atBottom);
+  }
+
+  function jumpToLatest() {
+    const el = list.current;
+    if (el) el.scrollTop = el.scrollHeight;
+    setStuck(true);
+  }
+
+  return (
+    <div className={styles.wrap}>
+      <div ref={list} className={styles.log} role="log" aria-live="polite" aria-label={label} onScroll={onScroll} tabIndex={0}>
+        {lines.length === 0 && <p className={styles.empty}>{empty}</p>}
+        {lines.map((line) => (
+          <Line
+            key={line.key}
+            line={line}
+            translate={translate && line.kind === 'comment' && line.seq >= translate.fromSeq ? translate : null}
+            onBan={onBan && line.kind === 'comment' && line.userId !== null && !line.isOwner && line.userId !== myUserId ? onBan : null}
+          />
+        ))}
+      </div>
+      {unread && (
+        <button type="button" className={styles.jump} onClick={jumpToLatest}>
+          New messages ↓
+        </button>
+      )}
+    </div>
+  );
+}
+
+function Line({ line, translate, onBan }: { line: ChatLine; translate: TranslateState | null; onBan: ((line: ChatLine) => void) | null }) {
+  if (line.kind === 'system') return <p className={styles.system}>{line.text}</p>;
+  const tip = line.kind === 'tip';
+  return (
+    <div className={`${styles.line} ${tip ? styles.tip : ''} ${line.isPriority ? styles.priority : ''}`}>
+      <Avatar name={line.name} src={line.avatar} size={28} />
+      <div className={styles.body}>
+        <span className={styles.sender}>
+          <span className={`${styles.name} ${line.isOwner ? styles.ownerName : ''}`}>{line.name}</span>
+          {line.isOwner && <span className={styles.badge}>Streamer</span>}
+          {line.isPriority && (
+            <span className={styles.priorityMark} title="Priority">
+              <StarIcon size={12} />
+              <span className="visually-hidden">Priority</span>
+            </span>
+          )}
+        </span>{' '}
+        <span className={tip ? styles.tipText : styles.text}>{line.text}</span>
+        {translate && <Translation text={line.text} translate={translate} />}
+      </div>
+      {onBan && <LineMenu line={line} onBan={onBan} />}
+    </div>
+  );
+}
+
+function Translation({ text, translate }: { text: string; translate: TranslateState }) {
+  const query = useTranslation(text, translate.lang, true);
+  const { onFailed } = translate;
+  const failed = query.isError;
+  useEffect(() => {
+    if (failed) onFailed();
+  }, [failed, onFailed]);
+  if (!showsTranslation(text, query.data)) return null;
+  return (
+    <span className={styles.translation} lang={translate.lang}>
+      {query.data}
+    </span>
+  );
+}
+
+function LineMenu({ line, onBan }: { line: ChatLine; onBan: (line: ChatLine) => void }) {
+  return (
+    <DropdownMenu.Root modal={false}>
+      <DropdownMenu.Trigger className={styles.menuButton} aria-label={`Actions for ${line.name}`}>
+        <MoreIcon size={16} />
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content className={menu.content} align="end" sideOffset={4}>
+          <DropdownMenu.Item className={menu.item} onSelect={() => onBan(line)}>
+            <BanIcon size={18} />
+            Ban from this stream
+          </DropdownMenu.Item>
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  );
+}

@@ -1,0 +1,252 @@
+import { Tabs } from 'radix-ui';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { StreamInfo } from '../../../common/api/streams';
+import { MSG } from '../../../common/messages';
+import { priorityChannelOf, streamChannelOf } from '../../../common/realtime';
+import type { RealtimeMessage } from '../../../common/realtime';
+import { useSkin } from '../../app/skin';
+import { isRealtimeError, realtimeClient } from '../../api/realtime';
+import { Spinner } from '../../ui/Spinner';
+import { useSession } from '../accounts/api';
+import { LoginPrompt } from '../accounts/LoginPrompt';
+import { useAppConfig } from '../system/api';
+import { useChatChannel, useConnectionStatus } from './api';
+import type { ChannelState } from './api';
+import { TranslateIcon } from './chat-icons';
+import { SERVICE_TYPES, browserLanguage, systemLine } from './chat-lines';
+import type { ChatLine } from './chat-lines';
+import { BanViewerDialog, ChatPaymentPrompt } from './ChatDialogs';
+import { ChatInput } from './ChatInput';
+import { ChatLog } from './ChatLog';
+import type { TranslateState } from './ChatLog';
+import { ChatOverlay, useOverlayFeed } from './ChatOverlay';
+import { emojiSetFor } from './emoji';
+import styles from './ChatPanel.module.css';
+
+/** The element inside the player where the chat puts its overlay (last 4 lines) and floating likes. */
+export const CHAT_OVERLAY_SLOT_ID = 'stream-chat-overlay';
+
+export interface ChatPanelProps {
+  stream: StreamInfo;
+  /** Service messages the page reacts to: STREAM-END, STREAM-OPTIONS, BLOCKED (and TIP, TIP-ENFORCE later). */
+  onServiceMessage?: (message: RealtimeMessage) => void;
+  /** A paused live stream takes no likes ("You cannot interact with the stream while it's paused"). */
+  interactionsPaused?: boolean;
+}
+
+/** The spec names a network-loss reconnecting message without its words (part 2 §8). */
+export const RECONNECTING_TEXT = 'Connection lost. Reconnecting…';
+const NOTICE_MS = 5_000;
+/** When translation is switched on, this many of the latest lines are translated too. */
+const TRANSLATE_BACKLOG = 5;
+
+type Tab = 'public' | 'priority';
+
+/** The stream's chat: window, input, likes (spec part 1 §2 Stream view). */
+export function ChatPanel({ stream, onServiceMessage, interactionsPaused = false }: ChatPanelProps) {
+  const { user, isLoggedIn, isPending: sessionPending } = useSession();
+  const skin = useSkin();
+  const appConfig = useAppConfig();
+  const status = useConnectionStatus();
+  const overlay = useOverlayFeed();
+  const [tab, setTab] = useState<Tab>('public');
+  const [prompt, setPrompt] = useState<'login' | 'payment' | null>(null);
+  const [banTarget, setBanTarget] = useState<ChatLine | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  // STREAM-OPTIONS switches chat live; a newer lookup of the stream wins over an older switch.
+  const [chatSwitch, setChatSwitch] = useState<{ base: boolean; enabled: boolean } | null>(null);
+  const chatEnabled = chatSwitch && chatSwitch.base === stream.chat_enabled ? chatSwitch.enabled : stream.chat_enabled;
+  const [translateFrom, setTranslateFrom] = useState<number | null>(null);
+  const [translateFailed, setTranslateFailed] = useState(false);
+
+  const myUserId = user?.user_id ?? null;
+  const latest = useRef({ onServiceMessage, myUserId, streamChatEnabled: stream.chat_enabled });
+  useEffect(() => {
+    latest.current = { onServiceMessage, myUserId, streamChatEnabled: stream.chat_enabled };
+  });
+
+  const noticeTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const showNotice = useCallback((text: string) => {
+    setNotice(text);
+    if (noticeTimer.current) clearTimeout(noticeTimer.current);
+    noticeTimer.current = setTimeout(() => setNotice(null), NOTICE_MS);
+  }, []);
+  useEffect(() => () => {
+    if (noticeTimer.current) clearTimeout(noticeTimer.current);
+  }, []);
+
+  const main = useChatChannel(streamChannelOf(stream.stream_id), {
+    onMessage: (message, line) => {
+      if (line) overlay.addLine(line);
+      if (message.type === 'LIKE') overlay.addHearts(message.likes ?? 1);
+      if (message.type === 'STREAM-OPTIONS' && typeof message.options?.chat_enabled === 'boolean') {
+        const enabled = message.options.chat_enabled;
+        setChatSwitch({ base: latest.current.streamChatEnabled, enabled });
+        main.addLine(systemLine(enabled ? 'Chat is enabled.' : MSG.chatDisabled));
+      }
+      if (message.type === 'STREAM-END') main.addLine(systemLine('The stream has ended.'));
+      if (SERVICE_TYPES.has(message.type)) latest.current.onServiceMessage?.(message);
+    },
+    onRefused: (error) => {
+      const { myUserId: me, onServiceMessage: notify } = latest.current;
+      if (error.code === 'block' && me !== null) notify?.({ type: 'BLOCKED', text: String(me) });
+    },
+  });
+  const priorityAvailable = stream.priority_chat && skin.flags.subscriptions;
+  const priority = useChatChannel(priorityAvailable ? priorityChannelOf(stream.stream_id) : null, {
+    onMessage: (_message, line) => {
+      if (line) overlay.addLine(line);
+    },
+  });
+  const activeTab: Tab = priorityAvailable ? tab : 'public';
+  const active = activeTab === 'priority' ? priority : main;
+
+  // The socket carries the session cookie of when it opened: a login or logout needs a new one.
+  const seenUser = useRef<number | null | undefined>(undefined);
+  useEffect(() => {
+    if (sessionPending) return;
+    if (seenUser.current !== undefined && seenUser.current !== myUserId) realtimeClient().reconnect();
+    seenUser.current = myUserId;
+  }, [sessionPending, myUserId]);
+
+  function refused(error: unknown) {
+    if (!isRealtimeError(error)) return showNotice(MSG.internal);
+    switch (error.code) {
+      case 'unauthorized':
+        return setPrompt('login');
+      case 'payment_required':
+        return setPrompt('payment');
+      case 'like_limit':
+        return showNotice(MSG.likeLimit);
+      case 'rate_limited':
+        return showNotice(MSG.chatTooFast);
+      default:
+        return showNotice(error.message || MSG.internal);
+    }
+  }
+
+  async function sendComment(text: string): Promise<boolean> {
+    if (!isLoggedIn) {
+      setPrompt('login');
+      return false;
+    }
+    try {
+      await active.send({ type: 'COMMENT', text });
+      return true;
+    } catch (error) {
+      refused(error);
+      return false;
+    }
+  }
+
+  function like() {
+    if (!isLoggedIn) return setPrompt('login');
+    if (interactionsPaused) return showNotice(MSG.streamPaused);
+    main.send({ type: 'LIKE', likes: 1 }).catch(refused);
+  }
+
+  const translateOn = translateFrom !== null;
+  function toggleTranslate() {
+    if (!isLoggedIn) return setPrompt('login');
+    if (translateOn) return setTranslateFrom(null);
+    const recent = main.lines.slice(-TRANSLATE_BACKLOG)[0];
+    setTranslateFailed(false);
+    setTranslateFrom(recent ? recent.seq : Number.MAX_SAFE_INTEGER);
+  }
+  const onTranslateFailed = useCallback(() => setTranslateFailed(true), []);
+  const translate: TranslateState | null = translateOn && isLoggedIn ? { lang: browserLanguage(navigator.language), fromSeq: translateFrom, onFailed: onTranslateFailed } : null;
+
+  const canBan = stream.is_owner ? setBanTarget : null;
+  const disabledNote = !chatEnabled ? MSG.chatDisabled : refusalNote(active.state, activeTab);
+  const ready = status === 'open' && active.state.state === 'joined';
+
+  const log = (channel: typeof main, label: string, empty: string) => (
+    <ChatLog lines={channel.lines} label={label} empty={channel.state.state === 'joining' ? 'Joining the chat…' : empty} translate={translate} onBan={canBan} myUserId={myUserId} />
+  );
+
+  return (
+    <section className={styles.panel} aria-label="Live chat">
+      <div className={styles.inner}>
+        <Tabs.Root className={styles.tabs} value={activeTab} onValueChange={(v) => setTab(v as Tab)}>
+          <header className={styles.header}>
+            {priorityAvailable ? (
+              <Tabs.List className={styles.tabList} aria-label="Chat rooms">
+                <Tabs.Trigger className={styles.tab} value="public">
+                  Chat
+                </Tabs.Trigger>
+                <Tabs.Trigger className={styles.tab} value="priority">
+                  Priority
+                </Tabs.Trigger>
+              </Tabs.List>
+            ) : (
+              <h2 className={styles.heading}>Live chat</h2>
+            )}
+            {appConfig.data?.translate && (
+              <button
+                type="button"
+                className={`${styles.headerButton} ${translateOn ? styles.headerButtonOn : ''}`}
+                aria-label="Translate chat"
+                aria-pressed={translateOn}
+                title={translateOn ? 'Show the chat as written' : 'Translate chat'}
+                onClick={toggleTranslate}
+              >
+                <TranslateIcon size={18} />
+              </button>
+            )}
+          </header>
+          <ConnectionNote status={status} />
+          {translateOn && translateFailed && <p className={styles.bar}>{MSG.translationUnavailable}</p>}
+          <Tabs.Content className={styles.tabPanel} value="public">
+            {log(main, 'Chat', 'No messages yet. Say hello!')}
+          </Tabs.Content>
+          {priorityAvailable && (
+            <Tabs.Content className={styles.tabPanel} value="priority">
+              {log(priority, 'Priority chat', 'Priority chat is quiet for now.')}
+            </Tabs.Content>
+          )}
+        </Tabs.Root>
+        <ChatInput
+          key={activeTab}
+          disabledNote={disabledNote}
+          ready={ready}
+          isGuest={!isLoggedIn}
+          onGuest={() => setPrompt('login')}
+          onSend={sendComment}
+          onLike={stream.is_owner ? null : like}
+          emoji={emojiSetFor(user)}
+          notice={notice}
+        />
+      </div>
+      <ChatOverlay slotId={CHAT_OVERLAY_SLOT_ID} lines={overlay.lines} hearts={overlay.hearts} />
+      <LoginPrompt open={prompt === 'login'} onOpenChange={(open) => setPrompt(open ? 'login' : null)} />
+      <ChatPaymentPrompt open={prompt === 'payment'} onOpenChange={(open) => setPrompt(open ? 'payment' : null)} />
+      <BanViewerDialog streamId={stream.stream_id} line={banTarget} onClose={() => setBanTarget(null)} />
+    </section>
+  );
+}
+
+function refusalNote(state: ChannelState, tab: Tab): string | null {
+  if (state.state !== 'refused') return null;
+  if (tab === 'priority' && (state.error.code === 'forbidden' || state.error.code === 'unauthorized')) return MSG.priorityChatOnly;
+  return state.error.message || MSG.internal;
+}
+
+function ConnectionNote({ status }: { status: ReturnType<typeof useConnectionStatus> }) {
+  if (status === 'reconnecting') {
+    return (
+      <p className={`${styles.bar} ${styles.barWarn}`} role="status">
+        <Spinner size="sm" />
+        {RECONNECTING_TEXT}
+      </p>
+    );
+  }
+  if (status === 'connecting') {
+    return (
+      <p className={styles.bar} role="status">
+        <Spinner size="sm" />
+        Connecting to chat…
+      </p>
+    );
+  }
+  return null;
+}

@@ -1,0 +1,33 @@
+import { Popover } from 'radix-ui';
+import { useState } from 'react';
+import { SmileIcon } from './chat-icons';
+import styles from './ChatInput.module.css';
+
+interface EmojiPickerProps {
+  emoji: readonly string[];
+  onPick: (emoji: string) => void;
+  disabled?: boolean;
+}
+
+/** The Emoji button and its grid; picking keeps the picker open for more. */
+export function EmojiPicker({ emoji, onPick, disabled = false }: EmojiPickerProps) {
+  const [open, setOpen] = useState(false);
+  return (
+    <Popover.Root open={open} onOpenChange={setOpen}>
+      <Popover.Trigger className={styles.iconButton} aria-label="Emoji" disabled={disabled}>
+        <SmileIcon />
+      </Popover.Trigger>
+      <Popover.Portal>
+        <Popover.Content className={styles.emojiPanel} side="top" align="start" sideOffset={8} aria-label="Emoji">
+          <div className={styles.emojiGrid}>
+            {emoji.map((e) => (
+              <button key={e} type="button" className={styles.emoji} onClick={() => onPick(e)} aria-label={`Insert ${e}`}>
+                {e}
+              </button>
+            ))}
+          </div>
+        </Popover.Content>
+      </Popover.Portal>
+    </Popover.Root>
+  );
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import type { RealtimeMessage } from '../../../common/realtime';
+import { appendLines, browserLanguage, chatTextToSend, mergeHistory, showsTranslation, systemLine, tipCoins, toChatLine } from './chat-lines';
+import { FULL_EMOJI, REDUCED_EMOJI, insertAt } from './emoji';
+
+const sender = { name: 'Ann', user_id: 1000001, avatar: null, is_priority: false, is_owner: false };
+const comment = (text: string, timetoken: string): RealtimeMessage => ({ type: 'COMMENT', text, sender, timetoken });
+
+describe('toChatLine', () => {
+  it('makes comment lines with the sender and skips empty or non-chat messages', () => {
+    expect(toChatLine(comment(' hi ', '7'))).toMatchObject({ key: 'COMMENT:7', kind: 'comment', text: 'hi', name: 'Ann', userId: 1000001 });
+    expect(toChatLine(comment('  ', '8'))).toBeNull();
+    expect(toChatLine({ type: 'LIKE', likes: 1, sender })).toBeNull();
+    expect(toChatLine({ type: 'STREAM-END' })).toBeNull();
+  });
+
+  it("makes tip lines 'Sent N Coins!!' from data.recipient_amount or the text", () => {
+    expect(toChatLine({ type: 'TIP', sender, data: { recipient_amount: 100, recipient_currency: 'CON' } })).toMatchObject({ kind: 'tip', text: 'Sent 100 Coins!!', tipAmount: 100 });
+    expect(tipCoins({ type: 'TIP', text: '20' })).toBe(20);
+    expect(tipCoins({ type: 'TIP' })).toBeNull();
+  });
+});
+
+describe('line lists', () => {
+  it('appends without duplicates', () => {
+    const a = toChatLine(comment('a', '1'))!;
+    const b = toChatLine(comment('b', '2'))!;
+    expect(appendLines([a], [toChatLine(comment('a', '1'))!, b]).map((l) => l.text)).toEqual(['a', 'b']);
+  });
+
+  it('takes the history after a reconnect and keeps later tips and system lines', () => {
+    const a = toChatLine(comment('a', '1'))!;
+    const note = systemLine('Chat is disabled for this stream.');
+    const history = [toChatLine(comment('a', '1'))!, toChatLine(comment('b', '2'))!];
+    expect(mergeHistory([a, note], history).map((l) => l.text)).toEqual(['a', 'b', 'Chat is disabled for this stream.']);
+  });
+});
+
+describe('chat input rules', () => {
+  it('trims and cuts at 300 characters', () => {
+    expect(chatTextToSend('  hi  ')).toBe('hi');
+    expect(chatTextToSend('x'.repeat(400))).toHaveLength(300);
+  });
+
+  it('inserts emoji at the caret within the limit', () => {
+    expect(insertAt('ab', '🔥', 1, 1, 300)).toEqual({ text: 'a🔥b', caret: 3 });
+    expect(insertAt('x'.repeat(300), '🔥', 0, 0, 300).text).toHaveLength(300);
+  });
+
+  it('offers a reduced emoji set inside the full one', () => {
+    expect(REDUCED_EMOJI.length).toBeLessThan(FULL_EMOJI.length);
+    expect(REDUCED_EMOJI.every((e) => (FULL_EMOJI as readonly string[]).includes(e))).toBe(true);
+  });
+});
+
+describe('translation', () => {
+  it('uses the short browser language', () => {
+    expect(browserLanguage('pt-BR')).toBe('pt');
+    expect(browserLanguage(undefined)).toBe('en');
+  });
+
+  it('shows a translation only when it differs', () => {
+    expect(showsTranslation('Hello', 'hello')).toBe(false);
+    expect(showsTranslation('Hola', 'Hello')).toBe(true);
+    expect(showsTranslation('Hola', undefined)).toBe(false);
+  });
+});

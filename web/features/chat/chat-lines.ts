@@ -1,0 +1,113 @@
+/** Chat lines (spec part 1 §3 Chat message) from realtime messages (§3 Realtime message, §4 types). */
+import { CHAT_TEXT_MAX } from '../../../common/realtime';
+import type { RealtimeMessage } from '../../../common/realtime';
+
+export interface ChatLine {
+  /** Unique in one list: the server's timetoken when there is one. */
+  key: string;
+  /** Order of arrival on this page; translation applies to lines from a given seq on. */
+  seq: number;
+  kind: 'comment' | 'tip' | 'system';
+  text: string;
+  name: string;
+  userId: number | null;
+  avatar: string | null;
+  isOwner: boolean;
+  isPriority: boolean;
+  /** Coins of a TIP line. */
+  tipAmount: number | null;
+  time: string | null;
+}
+
+/** The lines a chat list keeps; older ones leave the top. */
+export const MAX_LINES = 200;
+/** Overlay chat over the video: the last 4 lines, each for 5 s (spec part 2 §9). */
+export const OVERLAY_LINES = 4;
+export const OVERLAY_LINE_MS = 5_000;
+/** The counter shows from this many characters on. */
+export const COUNTER_FROM = CHAT_TEXT_MAX - 50;
+
+/** The types the stream page itself reacts to (pause, reload, end, block, chat switch). */
+export const SERVICE_TYPES: ReadonlySet<RealtimeMessage['type']> = new Set(['STREAM-END', 'STREAM-OPTIONS', 'BLOCKED', 'TIP', 'TIP-ENFORCE']);
+
+let seqCounter = 0;
+const nextSeq = () => ++seqCounter;
+
+/** Coins of a tip: data.recipient_amount, else the first number in its text. */
+export function tipCoins(message: RealtimeMessage): number | null {
+  const amount = message.data?.recipient_amount;
+  const fromData = typeof amount === 'number' ? amount : typeof amount === 'string' ? Number(amount) : NaN;
+  if (Number.isFinite(fromData) && fromData > 0) return fromData;
+  const fromText = Number(/\d+(?:\.\d+)?/.exec(message.text ?? '')?.[0]);
+  return Number.isFinite(fromText) && fromText > 0 ? fromText : null;
+}
+
+/** 'Sent N Coins!!' (spec part 1 §2 Stream view, overlay tip lines). */
+export const tipText = (coins: number | null) => (coins === null ? 'Sent Coins!!' : `Sent ${coins.toLocaleString('en-US')} Coins!!`);
+
+/** A COMMENT or TIP as a chat line; other types make no line. */
+export function toChatLine(message: RealtimeMessage): ChatLine | null {
+  if (message.type !== 'COMMENT' && message.type !== 'TIP') return null;
+  const sender = message.sender;
+  const seq = nextSeq();
+  const base = {
+    key: message.timetoken ? `${message.type}:${message.timetoken}` : `local:${seq}`,
+    seq,
+    name: sender?.name || 'Someone',
+    userId: sender?.user_id ?? null,
+    avatar: sender?.avatar ?? null,
+    isOwner: sender?.is_owner ?? false,
+    isPriority: sender?.is_priority ?? false,
+    time: message.chatTime ?? null,
+  };
+  if (message.type === 'TIP') {
+    const coins = tipCoins(message);
+    return { ...base, kind: 'tip', text: tipText(coins), tipAmount: coins };
+  }
+  const text = (message.text ?? '').trim();
+  if (text === '') return null;
+  return { ...base, kind: 'comment', text, tipAmount: null };
+}
+
+/** A line the page says itself (chat switched off, stream ended). */
+export function systemLine(text: string): ChatLine {
+  const seq = nextSeq();
+  return { key: `system:${seq}`, seq, kind: 'system', text, name: '', userId: null, avatar: null, isOwner: false, isPriority: false, tipAmount: null, time: null };
+}
+
+/** Appends lines, dropping any whose key is already there and keeping the newest MAX_LINES. */
+export function appendLines(lines: readonly ChatLine[], added: readonly ChatLine[]): ChatLine[] {
+  if (added.length === 0) return lines as ChatLine[];
+  const keys = new Set(lines.map((l) => l.key));
+  const fresh = added.filter((l) => !keys.has(l.key));
+  if (fresh.length === 0) return lines as ChatLine[];
+  const next = [...lines, ...fresh];
+  return next.length > MAX_LINES ? next.slice(next.length - MAX_LINES) : next;
+}
+
+/**
+ * The list after a (re)subscribe: the server's history, then the lines we had that it does not
+ * carry and that came after it (tips and system lines, or lines newer than the history).
+ */
+export function mergeHistory(lines: readonly ChatLine[], history: readonly ChatLine[]): ChatLine[] {
+  const keys = new Set(history.map((l) => l.key));
+  const lastHistorySeq = Math.max(0, ...lines.filter((l) => keys.has(l.key)).map((l) => l.seq));
+  const kept = lines.filter((l) => !keys.has(l.key) && l.seq > lastHistorySeq && l.kind !== 'comment');
+  return appendLines(history, kept);
+}
+
+/** The text as sent: trimmed and cut at 300 characters (spec part 1 §5 Chat message). */
+export function chatTextToSend(raw: string): string {
+  return [...raw.trim()].slice(0, CHAT_TEXT_MAX).join('');
+}
+
+/** navigator.language's short code (pt-BR → pt), or en when there is none. */
+export function browserLanguage(language: string | undefined): string {
+  const short = (language ?? '').split('-')[0]?.toLowerCase() ?? '';
+  return /^[a-z]{2,3}$/.test(short) ? short : 'en';
+}
+
+/** A translation worth showing under the original: present and not the same text. */
+export function showsTranslation(original: string, translated: string | undefined): translated is string {
+  return !!translated && translated.trim().toLowerCase() !== original.trim().toLowerCase();
+}

@@ -1,0 +1,161 @@
+import { useId, useState } from 'react';
+import type { StreamInfo } from '../../../common/api/streams';
+import { MSG } from '../../../common/messages';
+import { isApiError } from '../../api/client';
+import { failureMessage } from '../../api/field-errors';
+import { Button } from '../../ui/Button';
+import { Modal } from '../../ui/Modal';
+import { Select } from '../../ui/Select';
+import { TextArea } from '../../ui/TextArea';
+import { useToast } from '../../ui/Toast';
+import { useSession } from '../accounts/api';
+import { useModerationAction, useReportStream } from './interactions-api';
+import { checkComplaint, COMPLAINT_OPTIONS, CONFIRM_FIRST, MODERATION_LABEL, moderationActionsFor } from './stream-interactions';
+import type { ModerationEvent } from './stream-interactions';
+import styles from './ReportStreamModal.module.css';
+
+const COMMENT_MAX = 1000;
+
+interface ReportStreamModalProps {
+  stream: StreamInfo;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}
+
+/** 'Report Stream': a complaint for anyone, and the moderator actions the caller may take (spec part 1 §4 Report modal, §6). */
+export function ReportStreamModal({ stream, open, onOpenChange }: ReportStreamModalProps) {
+  const [type, setType] = useState('');
+  const [comment, setComment] = useState('');
+  const [typeError, setTypeError] = useState<string | undefined>();
+  const report = useReportStream(stream.stream_id);
+  const toast = useToast();
+  const session = useSession();
+  const actions = moderationActionsFor(session.user);
+  const formId = useId();
+
+  const reset = () => {
+    setType('');
+    setComment('');
+    setTypeError(undefined);
+    report.reset();
+  };
+  const close = () => {
+    reset();
+    onOpenChange(false);
+  };
+  const submit = (event: React.FormEvent) => {
+    event.preventDefault();
+    const checked = checkComplaint(type, comment);
+    if (!checked.ok) return setTypeError(checked.error);
+    report.mutate(checked.input, {
+      onSuccess: () => {
+        toast({ title: MSG.complaintFiled, tone: 'success' });
+        close();
+      },
+      onError: (error) => toast({ title: MSG.complaintFailed, ...(isApiError(error) && error.status < 500 ? { description: error.message } : {}), tone: 'error' }),
+    });
+  };
+
+  return (
+    <Modal
+      open={open}
+      onOpenChange={(next) => (next ? onOpenChange(true) : close())}
+      title="Report Stream"
+      description={`Tell us what is wrong with “${stream.title}”. Our moderators review every report.`}
+      footer={
+        <>
+          <Button variant="secondary" onClick={close}>
+            Close
+          </Button>
+          <Button type="submit" form={formId} loading={report.isPending}>
+            Submit
+          </Button>
+        </>
+      }
+    >
+      <form id={formId} className={styles.form} onSubmit={submit} noValidate>
+        <Select
+          label="Reason"
+          placeholder="Select a reason"
+          options={COMPLAINT_OPTIONS}
+          value={type}
+          onChange={(e) => {
+            setType(e.target.value);
+            setTypeError(undefined);
+          }}
+          error={typeError}
+          required
+        />
+        <TextArea label="Details (optional)" value={comment} onChange={(e) => setComment(e.target.value)} maxLength={COMMENT_MAX} rows={3} />
+      </form>
+      {actions.length > 0 && <ModeratorActions stream={stream} actions={actions} comment={comment.trim()} onDone={close} />}
+    </Modal>
+  );
+}
+
+interface ModeratorActionsProps {
+  stream: StreamInfo;
+  actions: ModerationEvent[];
+  comment: string;
+  onDone: () => void;
+}
+
+/** report-stream-action buttons; Suspend User asks once more before it is sent. */
+function ModeratorActions({ stream, actions, comment, onDone }: ModeratorActionsProps) {
+  const act = useModerationAction(stream.stream_id);
+  const toast = useToast();
+  const [confirming, setConfirming] = useState<ModerationEvent | null>(null);
+  const headingId = useId();
+  const send = (event: ModerationEvent) =>
+    act.mutate(
+      { event, ...(comment ? { comment } : {}) },
+      {
+        onSuccess: () => {
+          toast({ title: `Done: ${MODERATION_LABEL[event]}`, tone: 'success' });
+          setConfirming(null);
+          onDone();
+        },
+        onError: (error) => toast({ title: `${MODERATION_LABEL[event]} failed`, description: failureMessage(error), tone: 'error' }),
+      },
+    );
+  const danger = (event: ModerationEvent) => event === 'END_STREAM' || event === 'DELETE_STREAM' || event === 'SUSPEND_USER';
+
+  return (
+    <section className={styles.moderation} aria-labelledby={headingId}>
+      <h3 id={headingId} className={styles.heading}>
+        Moderator actions
+      </h3>
+      {confirming ? (
+        <div className={styles.confirm} role="group" aria-label={`Confirm ${MODERATION_LABEL[confirming]}`}>
+          <p>
+            {MODERATION_LABEL[confirming]} @{stream.username}? They are signed out, all their streams are hidden and this stream ends.
+          </p>
+          <div className={styles.confirmActions}>
+            <Button variant="secondary" size="sm" onClick={() => setConfirming(null)} disabled={act.isPending}>
+              Cancel
+            </Button>
+            <Button variant="danger" size="sm" loading={act.isPending} onClick={() => send(confirming)}>
+              Yes, {MODERATION_LABEL[confirming]}
+            </Button>
+          </div>
+        </div>
+      ) : (
+        <div className={styles.actions}>
+          {actions.map((event) => (
+            <Button
+              key={event}
+              size="sm"
+              variant={danger(event) ? 'danger' : 'secondary'}
+              loading={act.isPending && act.variables.event === event}
+              disabled={act.isPending}
+              onClick={() => (CONFIRM_FIRST.has(event) ? setConfirming(event) : send(event))}
+            >
+              {MODERATION_LABEL[event]}
+            </Button>
+          ))}
+        </div>
+      )}
+      {comment && <p className={styles.note}>The details above are recorded with the action.</p>}
+    </section>
+  );
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { MSG } from '../../../common/messages';
+import { asksForRating, canSave, checkComplaint, interactionsPaused, moderationActionsFor, serviceAction } from './stream-interactions';
+
+describe('serviceAction', () => {
+  it('ends the video on STREAM-END', () => {
+    expect(serviceAction({ type: 'STREAM-END' }, null)).toEqual({ kind: 'stream-end' });
+  });
+  it('checks for a block only when the banned id is the viewer', () => {
+    expect(serviceAction({ type: 'BLOCKED', text: '1000007' }, 1000007)).toEqual({ kind: 'block-check' });
+    expect(serviceAction({ type: 'BLOCKED', text: '1000008' }, 1000007)).toBeNull();
+    expect(serviceAction({ type: 'BLOCKED', text: '1000007' }, null)).toBeNull();
+  });
+  it('reads chat_enabled from STREAM-OPTIONS', () => {
+    expect(serviceAction({ type: 'STREAM-OPTIONS', options: { chat_enabled: false } }, 1)).toEqual({ kind: 'chat-options', chatEnabled: false });
+    expect(serviceAction({ type: 'STREAM-OPTIONS', options: {} }, 1)).toBeNull();
+  });
+  it('ignores chat lines', () => {
+    expect(serviceAction({ type: 'COMMENT', text: 'hi' }, 1)).toBeNull();
+  });
+});
+
+describe('asksForRating', () => {
+  it('asks signed-in non-owners who have not rated', () => {
+    expect(asksForRating({ is_owner: false, has_rated: false }, true)).toBe(true);
+    expect(asksForRating({ is_owner: false, has_rated: false }, false)).toBe(false);
+    expect(asksForRating({ is_owner: true, has_rated: false }, true)).toBe(false);
+    expect(asksForRating({ is_owner: false, has_rated: true }, true)).toBe(false);
+  });
+});
+
+describe('canSave and interactionsPaused', () => {
+  it('hides the bookmark on own and private streams', () => {
+    expect(canSave({ is_owner: false, audience: 'PUBLIC' })).toBe(true);
+    expect(canSave({ is_owner: true, audience: 'PUBLIC' })).toBe(false);
+    expect(canSave({ is_owner: false, audience: 'PRIVATE' })).toBe(false);
+  });
+  it('pauses interactions only on a live stream', () => {
+    expect(interactionsPaused({ live: 'Y' }, true)).toBe(true);
+    expect(interactionsPaused({ live: 'N' }, true)).toBe(false);
+    expect(interactionsPaused({ live: 'Y' }, false)).toBe(false);
+  });
+});
+
+describe('checkComplaint', () => {
+  it('needs a type', () => {
+    expect(checkComplaint('', 'x')).toEqual({ ok: false, error: MSG.complaintTypeRequired });
+    expect(checkComplaint('spam', '')).toEqual({ ok: false, error: MSG.complaintTypeRequired });
+  });
+  it('trims the comment and leaves out an empty one', () => {
+    expect(checkComplaint('troll', '  rude  ')).toEqual({ ok: true, input: { type: 'troll', user_comment: 'rude' } });
+    expect(checkComplaint('crime', '   ')).toEqual({ ok: true, input: { type: 'crime' } });
+  });
+});
+
+describe('moderationActionsFor', () => {
+  it('gives a plain viewer nothing', () => {
+    expect(moderationActionsFor(null)).toEqual([]);
+    expect(moderationActionsFor({ role: 'user', perms: ['CREATE STREAM_CHAT'] })).toEqual([]);
+  });
+  it('follows the permission table', () => {
+    expect(moderationActionsFor({ role: 'user', perms: ['GRANT PERMISSION'] })).toEqual(['END_STREAM', 'DELETE_STREAM', 'SUSPEND_USER']);
+    const editor = moderationActionsFor({ role: 'user', perms: ['UPDATE STREAM_ANY'] });
+    expect(editor).toContain('MAKE_FEATURED');
+    expect(editor).not.toContain('SUSPEND_USER');
+  });
+  it('gives an admin every action', () => {
+    expect(moderationActionsFor({ role: 'admin', perms: [] })).toHaveLength(10);
+  });
+});
