@@ -119,6 +119,7 @@ export const MSG = {
   cannotSavePrivate: 'Private streams cannot be saved.',
   cannotRateOwnStream: 'You cannot rate your own stream.',
   cannotBanOwner: 'The broadcaster cannot be banned from their own stream.',
+  cannotBanModerator: 'Moderators cannot be banned from a stream.',
   translationUnavailable: 'Translation is not available right now.',
 } as const;
 

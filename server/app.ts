@@ -159,6 +159,7 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
     realtime: {
       optionsChanged: (streamId, options) => chat.publishToStream(streamId, { type: 'STREAM-OPTIONS', options }),
       viewerBanned: (streamId, userId) => chat.blockViewer(streamId, userId),
+      accessChanged: (streamId) => chat.recheckStream(streamId),
     },
     rtmpUrl: (request) => config.rtmpPublicUrl ?? `rtmp://${request.hostname}:${media.ingest.port || config.rtmpPort}/live`,
   });

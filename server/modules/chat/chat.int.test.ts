@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import { MSG } from '../../../common/messages';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { goLive } from '../../testing/live-stream';
 import { WsClient } from '../../testing/ws-client';
+import { streams } from '../streams/tables';
 
 let t: TestApp;
 let baseUrl: string;
@@ -156,6 +158,8 @@ describe('presence, priority chat, chat limits', () => {
     const viewersNow = async () => ((await t.client().get(`/api/streams/stream-lookup?id=${live.streamId}`)).body.stream as { viewers: number }).viewers;
     const owner = await connect(live.client.cookie('ll_session'));
     await owner.request({ op: 'subscribe', channel });
+    // Arrivals are told to the owner alone, on the owner's own channel.
+    await owner.request({ op: 'subscribe', channel: `user:${live.user.id}` });
     const guest = await connect();
     await guest.request({ op: 'subscribe', channel });
     const { user, socket } = await signedInSocket();
@@ -195,37 +199,52 @@ describe('presence, priority chat, chat limits', () => {
     await expect(socket.message('COMMENT', 300)).rejects.toThrow(/no matching frame/);
   });
 
-  it('refuses a viewer who posts faster than the chat allows', async () => {
+  it('refuses a viewer who posts faster than the chat allows, even in one burst over two sockets', async () => {
     const live = await goLive(t);
     const channel = `stream:${live.streamId}`;
-    const { socket } = await signedInSocket();
-    for (let i = 0; i < 10; i++) {
-      expect(await socket.request({ op: 'send', channel, type: 'COMMENT', text: `line ${i}`, id: `r${i}` })).toMatchObject({ op: 'ack' });
-    }
-    expect(await socket.request({ op: 'send', channel, type: 'COMMENT', text: 'one more', id: 'r10' }))
-      .toMatchObject({ op: 'error', code: 'rate_limited', message: MSG.chatTooFast });
+    const { user, socket } = await signedInSocket();
+    const second = await connect((await t.given.signedIn(user)).cookie('ll_session'));
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) =>
+      (i % 2 ? second : socket).request({ op: 'send', channel, type: 'COMMENT', text: `line ${i}`, id: `r${i}` })));
+    expect(answers.filter((a) => a.op === 'ack')).toHaveLength(10);
+    expect(answers.filter((a) => a.op === 'error')).toEqual(Array(20).fill(expect.objectContaining({ code: 'rate_limited', message: MSG.chatTooFast })));
   });
 
-  it('asks for payment before chatting in the paid-chat skin unless the viewer holds the chat permissions', async () => {
+  it('checks viewers already on the channel again when the stream turns private', async () => {
     const live = await goLive(t);
     const channel = `stream:${live.streamId}`;
-    // Browsers cannot set headers on a WebSocket: the page names its skin in the address.
-    const afterdark = { query: '?service=afterdark' };
-    const unpaid = await t.given.user({ perms: [] });
-    const unpaidSocket = await WsClient.connect(baseUrl, (await t.given.signedIn(unpaid)).cookie('ll_session'), undefined, afterdark);
-    sockets.push(unpaidSocket);
-    expect(await unpaidSocket.request({ op: 'send', channel, type: 'COMMENT', text: 'hi', id: 'u1' }))
-      .toMatchObject({ op: 'error', code: 'payment_required', message: MSG.chatPaymentNeeded });
-    // Likes are not chat: they stay free.
-    expect(await unpaidSocket.request({ op: 'send', channel, type: 'LIKE', likes: 1, id: 'u2' })).toEqual({ op: 'ack', id: 'u2' });
+    const guest = await connect();
+    await guest.request({ op: 'subscribe', channel });
+    await live.client.post('/api/streams/update-stream-info', { id: live.streamId, data: { audience: 'PRIVATE' } });
+    expect(await guest.next((f) => f.op === 'error' && f.channel === channel)).toMatchObject({ code: 'forbidden', message: MSG.streamPrivate });
+    const owner = await connect(live.client.cookie('ll_session'));
+    await owner.request({ op: 'subscribe', channel });
+    await owner.request({ op: 'send', channel, type: 'COMMENT', text: 'private words', id: 'pw' });
+    await owner.message('COMMENT');
+    await expect(guest.message('COMMENT', 300)).rejects.toThrow(/no matching frame/);
+  });
 
+  it('asks for payment before chatting on a paid-chat skin’s stream unless the viewer holds the chat permissions', async () => {
+    const live = await goLive(t);
+    const channel = `stream:${live.streamId}`;
+    await t.resources.database.db.update(streams).set({ skin: 'afterdark' }).where(eq(streams.id, live.streamId));
+    const unpaid = await t.given.user({ perms: [] });
+    // The stream's skin decides, whichever skin the page names.
+    for (const query of ['?service=afterdark', '?service=limelight', '']) {
+      const socket = await WsClient.connect(baseUrl, (await t.given.signedIn(unpaid)).cookie('ll_session'), undefined, { query });
+      sockets.push(socket);
+      expect(await socket.request({ op: 'send', channel, type: 'COMMENT', text: 'hi', id: 'u1' }))
+        .toMatchObject({ op: 'error', code: 'payment_required', message: MSG.chatPaymentNeeded });
+      // Likes are not chat: they stay free.
+      if (query === '') expect(await socket.request({ op: 'send', channel, type: 'LIKE', likes: 1, id: 'u2' })).toEqual({ op: 'ack', id: 'u2' });
+    }
     const paid = await t.given.user({ perms: ['CREATE STREAM_CHAT', 'CREATE STREAM_CHAT_G'] });
-    const paidSocket = await WsClient.connect(baseUrl, (await t.given.signedIn(paid)).cookie('ll_session'), undefined, afterdark);
-    sockets.push(paidSocket);
+    const paidSocket = await connect((await t.given.signedIn(paid)).cookie('ll_session'));
     expect(await paidSocket.request({ op: 'send', channel, type: 'COMMENT', text: 'hi', id: 'u3' })).toEqual({ op: 'ack', id: 'u3' });
-    // The default skin has no paid chat.
-    const { socket } = await signedInSocket();
-    expect(await socket.request({ op: 'send', channel, type: 'COMMENT', text: 'hi', id: 'u4' })).toEqual({ op: 'ack', id: 'u4' });
+    // A stream of the default skin has no paid chat.
+    const free = await goLive(t);
+    const unpaidOnFree = await connect((await t.given.signedIn(unpaid)).cookie('ll_session'));
+    expect(await unpaidOnFree.request({ op: 'send', channel: `stream:${free.streamId}`, type: 'COMMENT', text: 'hi', id: 'u4' })).toEqual({ op: 'ack', id: 'u4' });
   });
 
   it('sends BLOCKED to a banned viewer’s sockets and takes them off the stream', async () => {

@@ -8,7 +8,7 @@ import type { Permission } from '../../../common/permissions';
 import {
   CHAT_TEXT_MAX, HISTORY_LINES, priorityChannelOf, type RealtimeMessage, type RealtimeSender, type SendFrame, streamChannelOf,
 } from '../../../common/realtime';
-import { SKINS, type Rating } from '../../../common/skins';
+import { isSkinId, SKINS, type Rating } from '../../../common/skins';
 import type { Db, Executor } from '../../platform/db/client';
 import type { Principal } from '../../platform/http/auth';
 import { AppError, badRequest, forbidden, notFound, unauthorized } from '../../platform/http/errors';
@@ -30,8 +30,15 @@ const CHAT_PERMISSION: Record<Rating, Permission> = {
   PLUS_18: 'CREATE STREAM_CHAT_PLUS18',
 };
 
+/** A transaction lock for one viewer on one stream (ids may pass 2^31: the key is a 64-bit hash). */
+const lockViewerOnStream = (tx: Executor, purpose: string, streamId: number, userId: number) =>
+  tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`${purpose}:${streamId}:${userId}`}, 0))`);
+
 type Publish = (channel: string, message: RealtimeMessage) => Promise<void>;
 type RemoveFromChannels = (userId: number, channels: string[], farewell: RealtimeMessage) => Promise<void>;
+
+/** A viewer flicking in and out is announced at most this often. */
+const PRESENCE_ANNOUNCE_MS = 10_000;
 
 export function createChatService(deps: {
   db: Db;
@@ -39,6 +46,7 @@ export function createChatService(deps: {
   accounts: AccountsService;
   publish: Publish;
   removeFromChannels: RemoveFromChannels;
+  recheckChannel: (channel: string) => Promise<void>;
   likeLimit: number;
   log: { warn(obj: object, msg: string): void };
 }) {
@@ -81,15 +89,16 @@ export function createChatService(deps: {
     return Math.max(live?.n ?? 0, saved?.n ?? 0);
   }
 
-  function assertMayChat(row: StreamRow, principal: Principal, viewer: Viewer) {
+  function assertMayChat(row: StreamRow, principal: Principal) {
     if (!row.chatEnabled) throw forbidden(MSG.chatDisabled);
-    if (!SKINS[viewer.skin].flags.paidChat || principal.userId === row.userId) return;
+    // The stream's own skin decides: a client naming another skin does not chat for free.
+    if (!isSkinId(row.skin) || !SKINS[row.skin].flags.paidChat || principal.userId === row.userId) return;
     const paid = principal.perms.includes('CREATE STREAM_CHAT') && principal.perms.includes(CHAT_PERMISSION[row.rating]);
     if (!paid) throw new AppError(402, 'payment_required', MSG.chatPaymentNeeded);
   }
 
-  async function assertNotFlooding(streamId: number, userId: number) {
-    const [recent] = await db.select({ n: count() }).from(chatMessages).where(and(
+  async function assertNotFlooding(tx: Executor, streamId: number, userId: number) {
+    const [recent] = await tx.select({ n: count() }).from(chatMessages).where(and(
       eq(chatMessages.streamId, streamId),
       eq(chatMessages.userId, userId),
       eq(chatMessages.type, 'COMMENT'),
@@ -101,17 +110,22 @@ export function createChatService(deps: {
   async function comment(row: StreamRow, principal: Principal, text: string, priority: boolean) {
     const trimmed = text.trim();
     if (trimmed === '') throw badRequest(MSG.leaveMessage, 'text');
-    await assertNotFlooding(row.id, principal.userId);
     const cut = [...trimmed].slice(0, CHAT_TEXT_MAX).join('');
-    const [stored] = await db.insert(chatMessages).values({ streamId: row.id, userId: principal.userId, type: 'COMMENT', text: cut, priority })
-      .returning({ id: chatMessages.id, createdAt: chatMessages.createdAt });
+    const stored = await db.transaction(async (tx) => {
+      // Counted and written under one lock per viewer and stream, on every instance.
+      await lockViewerOnStream(tx, 'chat', row.id, principal.userId);
+      await assertNotFlooding(tx, row.id, principal.userId);
+      const [inserted] = await tx.insert(chatMessages).values({ streamId: row.id, userId: principal.userId, type: 'COMMENT', text: cut, priority })
+        .returning({ id: chatMessages.id, createdAt: chatMessages.createdAt });
+      return inserted!;
+    });
     const senderOf = await senders([principal.userId], row.userId);
     await deps.publish(priority ? priorityChannelOf(row.id) : streamChannelOf(row.id), {
       type: 'COMMENT',
       text: cut,
       sender: senderOf(principal.userId, priority),
-      chatTime: stored!.createdAt.toISOString(),
-      timetoken: String(stored!.id),
+      chatTime: stored.createdAt.toISOString(),
+      timetoken: String(stored.id),
     });
   }
 
@@ -119,7 +133,7 @@ export function createChatService(deps: {
     if (principal.userId === row.userId) throw forbidden('You cannot like your own stream.');
     await db.transaction(async (tx) => {
       // One viewer's likes on one stream are counted one at a time, on every instance.
-      await tx.execute(sql`select pg_advisory_xact_lock(${row.id}::int, ${principal.userId}::int)`);
+      await lockViewerOnStream(tx, 'like', row.id, principal.userId);
       if ((await likesGiven(tx, row.id, principal.userId)) + 1 >= deps.likeLimit) {
         throw new AppError(429, 'like_limit', MSG.likeLimit);
       }
@@ -129,10 +143,19 @@ export function createChatService(deps: {
     await deps.publish(streamChannelOf(row.id), { type: 'LIKE', likes: 1, sender: senderOf(principal.userId, false) });
   }
 
+  const lastAnnounced = new Map<string, number>();
+
+  /** Only the owner hears who arrives and leaves (on their own user channel): viewers' identities are not broadcast. */
   async function announcePresence(streamId: number, principal: Principal, change: PresenceChange) {
+    const key = `${streamId}:${principal.userId}:${change}`;
+    const now = Date.now();
+    if (now - (lastAnnounced.get(key) ?? 0) < PRESENCE_ANNOUNCE_MS) return;
+    if (lastAnnounced.size > 10_000) lastAnnounced.clear();
+    lastAnnounced.set(key, now);
     const row = await deps.streams.findStream(streamId);
+    if (row.userId === principal.userId) return;
     const senderOf = await senders([principal.userId], row.userId);
-    await deps.publish(streamChannelOf(streamId), { type: change, sender: senderOf(principal.userId, false) });
+    await deps.publish(`user:${row.userId}`, { type: change, sender: senderOf(principal.userId, false), data: { stream_id: streamId } });
   }
 
   return {
@@ -160,7 +183,7 @@ export function createChatService(deps: {
         if (parsed.priority) throw forbidden('Likes go to the stream, not the priority chat.');
         return like(row, principal);
       }
-      assertMayChat(row, principal, viewer);
+      assertMayChat(row, principal);
       return comment(row, principal, frame.text ?? '', parsed.priority);
     },
 
@@ -170,7 +193,7 @@ export function createChatService(deps: {
       return parsed?.kind === 'stream' && !parsed.priority;
     },
 
-    /** CONNECTED / DISCONNECTED on the stream's channel when a signed-in viewer arrives or goes. */
+    /** CONNECTED / DISCONNECTED to the owner when a signed-in viewer arrives or goes. */
     onPresenceChange(channel: string, principal: Principal, change: PresenceChange) {
       const parsed = parseChannel(channel);
       if (parsed?.kind !== 'stream') return;
@@ -180,6 +203,12 @@ export function createChatService(deps: {
     /** BLOCKED to a banned viewer's sockets; they leave the stream's channels on every instance. */
     async blockViewer(streamId: number, userId: number): Promise<void> {
       await deps.removeFromChannels(userId, [streamChannelOf(streamId), priorityChannelOf(streamId)], { type: 'BLOCKED', text: String(userId) });
+    },
+
+    /** The stream's audience, rating or existence changed: viewers on its channels are checked again. */
+    async recheckStream(streamId: number): Promise<void> {
+      await deps.recheckChannel(streamChannelOf(streamId));
+      await deps.recheckChannel(priorityChannelOf(streamId));
     },
 
     /** A service-originated message on a stream's channel (STREAM-END, STREAM-OPTIONS, TIP...). */

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from '../accounts/tables';
 import { streams } from '../streams/tables';
@@ -21,6 +22,8 @@ export const chatMessages = pgTable(
   },
   (t) => [
     index('chat_messages_stream_idx').on(t.streamId, t.id),
+    // History: the last lines of one channel, without walking past the stream's likes.
+    index('chat_messages_history_idx').on(t.streamId, t.priority, t.id).where(sql`${t.type} = 'COMMENT'`),
     // The sender's recent lines: like limits and the chat rate limit.
     index('chat_messages_sender_idx').on(t.streamId, t.userId, t.createdAt),
   ],

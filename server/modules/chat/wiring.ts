@@ -17,8 +17,9 @@ export async function installChat(app: FastifyInstance, deps: { db: Db; bus: Bus
     authorizeSubscribe: (channel, principal, request) => chat.authorizeSubscribe(channel, viewerOf(request, principal)),
     handleSend: (channel, frame, principal, request) => chat.handleSend(channel, frame, viewerOf(request, principal)),
     countsPresence: (channel) => chat.countsPresence(channel),
+    presenceKey: (principal, request) => (principal ? `user:${principal.userId}` : viewerOf(request, null).guestKey),
     onPresenceChange: (channel, principal, change) => chat.onPresenceChange(channel, principal, change),
   }, { presence });
-  const chat = createChatService({ ...deps, publish: gateway.publish, removeFromChannels: gateway.removeFromChannels, log: app.log });
+  const chat = createChatService({ ...deps, publish: gateway.publish, removeFromChannels: gateway.removeFromChannels, recheckChannel: gateway.recheckChannel, log: app.log });
   return chat;
 }

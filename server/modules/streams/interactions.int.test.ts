@@ -225,6 +225,18 @@ describe('banning a viewer', () => {
       expect((await victim.client.post('/api/streams/stream-join', { stream_id: live.streamId })).body.response).toBe('block');
     }
   });
+
+  it('cannot lock moderators and admins out of a stream', async () => {
+    const live = await goLive(t);
+    for (const options of [{ perms: ['UPDATE STREAM_ANY' as const] }, { perms: ['GRANT PERMISSION' as const] }, { role: 'admin' as const }]) {
+      const moderator = await t.given.user(options);
+      const refused = await live.client.post('/api/streams/ban-viewer', { stream_id: live.streamId, user_id: moderator.id });
+      expect(refused.status).toBe(403);
+      expect(refused.body.message).toBe(MSG.cannotBanModerator);
+      const client = await t.given.signedIn(moderator);
+      expect((await client.post('/api/streams/stream-join', { stream_id: live.streamId })).status).toBe(200);
+    }
+  });
 });
 
 describe('the owner toggling chat', () => {

@@ -71,7 +71,10 @@ export function createStreamInteractions(deps: { db: Db; streams: StreamsService
       const mayBan = row.userId === principal.userId || mayActOnAnyStream(principal, 'UPDATE STREAM_ANY', 'GRANT PERMISSION');
       if (!mayBan) throw notFound(MSG.streamNotAvailable);
       if (userId === row.userId) throw badRequest(MSG.cannotBanOwner, 'user_id');
-      if (!(await deps.accounts.publicUsers([userId])).has(userId)) throw notFound(MSG.userNotFound);
+      const target = await deps.accounts.loadPrincipal(userId);
+      if (!target) throw notFound(MSG.userNotFound);
+      // Moderators must be able to watch whatever they moderate.
+      if (mayActOnAnyStream(target, 'UPDATE STREAM_ANY', 'GRANT PERMISSION', 'ALLOW REPORT_STREAM_HIDE')) throw forbidden(MSG.cannotBanModerator);
       await db.insert(streamBans).values({ streamId, userId }).onConflictDoNothing();
     },
   };

@@ -6,7 +6,7 @@ import { channelMembersSql } from '../../platform/realtime/presence';
 import type { AccountsService } from '../accounts/service';
 import type { SocialService } from '../social/service';
 import { toStreamTile, type StreamRow } from './stream-view';
-import { broadcasterChannels, streams, streamSaves } from './tables';
+import { broadcasterChannels, streamBans, streams, streamSaves } from './tables';
 
 export interface Page {
   offset: number;
@@ -84,9 +84,14 @@ export function createStreamListing(deps: { db: Db; accounts: AccountsService; s
       return tiles(and(listed, ratingRule(viewer, false), matches), liveFirst, page);
     },
 
-    /** The profile Saved tab: the user's bookmarks, newest first; deleted, hidden and now private streams drop out. */
-    async saved(userId: number, page: Page) {
-      const where = and(eq(streamSaves.userId, userId), isNull(streams.deletedAt), eq(streams.hidden, false), ne(streams.audience, 'PRIVATE'));
+    /**
+     * The profile Saved tab: the viewer's bookmarks, newest first. Streams that became unlistable, 18+
+     * where the skin does not show it, or that banned the viewer drop out.
+     */
+    async saved(viewer: ListingViewer & { userId: number }, page: Page) {
+      const notBanned = sql`not exists (select 1 from ${streamBans} where ${streamBans.streamId} = ${streams.id} and ${streamBans.userId} = ${viewer.userId})`;
+      const where = and(eq(streamSaves.userId, viewer.userId), isNull(streams.deletedAt), eq(streams.hidden, false), ne(streams.audience, 'PRIVATE'),
+        ratingRule(viewer, true), notBanned);
       const [rows, [total]] = await Promise.all([
         db.select({ stream: streams, viewers: viewersNow }).from(streamSaves).innerJoin(streams, eq(streams.id, streamSaves.streamId)).where(where)
           .orderBy(desc(streamSaves.createdAt), desc(streams.id)).offset(page.offset).limit(page.limit),

@@ -33,6 +33,8 @@ export interface StreamRoutesDeps {
 export interface StreamRealtime {
   /** STREAM-OPTIONS to the stream's viewers (chat toggled). */
   optionsChanged(streamId: number, options: { chat_enabled: boolean }): Promise<void>;
+  /** The stream's audience, rating or existence changed: sockets on its channels are checked again. */
+  accessChanged(streamId: number): Promise<void>;
   /** BLOCKED to the banned viewer's sockets, which leave the stream's channels on every instance. */
   viewerBanned(streamId: number, userId: number): Promise<void>;
 }
@@ -68,6 +70,7 @@ export function registerStreamRoutes(app: FastifyInstance, deps: StreamRoutesDep
   addRoute(app, api.updateStreamInfo, { auth: 'user', tags }, async ({ input, principal, request }) => {
     const row = await streams.updateSetup(input.id, principal, input.data, request.skin);
     if (input.data.chat_enabled !== undefined) await deps.realtime.optionsChanged(row.id, { chat_enabled: row.chatEnabled });
+    if (input.data.audience !== undefined || input.data.rating !== undefined) await deps.realtime.accessChanged(row.id);
     return { stream: await streams.info(row, viewerOf(request, principal)) };
   });
 
@@ -96,6 +99,7 @@ export function registerStreamRoutes(app: FastifyInstance, deps: StreamRoutesDep
 
   addRoute(app, api.deleteStream, { auth: 'user', tags }, async ({ input, principal }) => {
     await streams.remove(input.id, principal);
+    await deps.realtime.accessChanged(input.id);
     return {};
   });
 
@@ -103,9 +107,12 @@ export function registerStreamRoutes(app: FastifyInstance, deps: StreamRoutesDep
     thumbnail_url: await streams.refreshThumbnail(input.id, principal),
   }));
 
-  addRoute(app, api.reportStreamAction, { auth: 'user', tags }, async ({ input, principal }) => ({
-    affected: await deps.moderation.act(principal, input.stream_ids, input.event, input.user_comment),
-  }));
+  addRoute(app, api.reportStreamAction, { auth: 'user', tags }, async ({ input, principal }) => {
+    const affected = await deps.moderation.act(principal, input.stream_ids, input.event, input.user_comment);
+    // Deleted, suspended, 18+ or followers-only now: viewers already on the channel are checked again.
+    for (const streamId of input.stream_ids) await deps.realtime.accessChanged(streamId);
+    return { affected };
+  });
 
   addRoute(app, interactionsApi.sendRating, { auth: 'user', tags }, async ({ input, principal, request }) =>
     deps.interactions.rate(input.stream_id, viewerOf(request, principal), input.id, input.rating),
@@ -115,7 +122,8 @@ export function registerStreamRoutes(app: FastifyInstance, deps: StreamRoutesDep
     deps.interactions.save(input.stream_id, viewerOf(request, principal), input.user_id, input.save),
   );
 
-  addRoute(app, interactionsApi.savedStreams, { auth: 'user', tags }, async ({ input, principal }) => listing.saved(principal.userId, input));
+  addRoute(app, interactionsApi.savedStreams, { auth: 'user', tags }, async ({ input, principal, request }) =>
+    listing.saved({ userId: principal.userId, skin: request.skin }, input));
 
   addRoute(app, interactionsApi.reportStream, { auth: 'user', tags }, async ({ input, principal, request }) => {
     await deps.interactions.report(input.id, viewerOf(request, principal), input.type, input.user_comment);

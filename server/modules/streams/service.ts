@@ -117,11 +117,11 @@ export function createStreamsService(deps: { db: Db; accounts: AccountsService; 
     const viewerId = viewer.principal?.userId ?? null;
     if (viewerId === row.userId) return;
     if (row.hidden) throw notFound(MSG.streamNotAvailable);
+    if (mayWatchAnything(viewer.principal)) return;
     if (viewerId !== null) {
       const [banned] = await db.select().from(streamBans).where(and(eq(streamBans.streamId, row.id), eq(streamBans.userId, viewerId)));
       if (banned) throw new AppError(403, 'block', MSG.streamBlocked);
     }
-    if (mayWatchAnything(viewer.principal)) return;
     if (row.rating === 'PLUS_18') {
       const adult = SKINS[viewer.skin].flags.adultContent && viewerId !== null && ((await accounts.ageOf(viewerId)) ?? 0) >= ADULT_AGE;
       if (!adult) throw forbidden(MSG.streamAdultOnly);
@@ -238,18 +238,21 @@ export function createStreamsService(deps: { db: Db; accounts: AccountsService; 
       return row;
     },
 
-    /** Leaving saves the likes given while watching. */
+    /** Leaving saves the likes given while watching, up to the limit; the stream gains only what was added. */
     async leave(streamId: number, viewer: Viewer, likes: number, likeLimit: number) {
       const row = await findStream(streamId);
-      const given = Math.min(likes, likeLimit);
-      const left = await db.update(streamViews)
-        .set({ leftAt: new Date(), likes: sql`least(${streamViews.likes} + ${given}, ${likeLimit})` })
+      await db.transaction(async (tx) => {
+        const viewOf = and(eq(streamViews.streamId, row.id), eq(streamViews.viewerKey, viewerKey(viewer)));
         // Only a view that is still open can leave: repeating leave-stream adds nothing.
-        .where(and(eq(streamViews.streamId, row.id), eq(streamViews.viewerKey, viewerKey(viewer)), isNull(streamViews.leftAt)))
-        .returning({ likes: streamViews.likes });
-      if (left.length > 0 && given > 0 && viewer.principal?.userId !== row.userId) {
-        await db.update(streams).set({ likes: sql`${streams.likes} + ${given}` }).where(eq(streams.id, row.id));
-      }
+        const [open] = await tx.select({ likes: streamViews.likes }).from(streamViews).where(and(viewOf, isNull(streamViews.leftAt))).for('update');
+        if (!open) return;
+        const saved = Math.min(open.likes + likes, likeLimit);
+        await tx.update(streamViews).set({ leftAt: new Date(), likes: saved }).where(viewOf);
+        const added = saved - open.likes;
+        if (added > 0 && viewer.principal?.userId !== row.userId) {
+          await tx.update(streams).set({ likes: sql`${streams.likes} + ${added}` }).where(eq(streams.id, row.id));
+        }
+      });
     },
 
     async remove(streamId: number, principal: Principal) {

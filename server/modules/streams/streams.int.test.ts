@@ -192,6 +192,18 @@ describe('watching', () => {
     expect(after).toMatchObject({ tviewers: 2, likes: 3, stream_viewer_likes: 3 });
   });
 
+  it('adds to the stream’s likes only what the viewer’s saved likes grew by, up to the limit', async () => {
+    const { stream } = await liveStream();
+    const viewer = await t.given.signedIn(await t.given.user());
+    for (let i = 0; i < 5; i++) {
+      await viewer.post('/api/streams/stream-join', { stream_id: stream.stream_id });
+      await viewer.post('/api/streams/leave-stream', { id: stream.stream_id, likes: 1_000 });
+    }
+    const after = (await viewer.get('/api/streams/stream-lookup', { id: stream.stream_id })).body.stream as Record<string, number>;
+    expect(after.stream_viewer_likes).toBeGreaterThan(0);
+    expect(after.likes).toBe(after.stream_viewer_likes);
+  });
+
   it('answers "not available" for hidden, deleted or unplayable streams', async () => {
     const { stream } = await broadcaster();
     const hidden = await t.client().post('/api/streams/stream-join', { stream_id: stream.stream_id });

@@ -24,6 +24,8 @@ declare module 'fastify' {
     currentSession(): Promise<ResolvedSession | null>;
     /** The signed-in principal, or null. */
     currentPrincipal(): Promise<Principal | null>;
+    /** Resolves the session and principal again: a long-lived WebSocket sees logout, suspension and new permissions. */
+    reloadPrincipal(): Promise<Principal | null>;
   }
 }
 
@@ -52,6 +54,12 @@ export function installAuth(app: FastifyInstance, store: SessionStore, loadPrinc
       principalCache.set(this, pending);
     }
     return pending;
+  });
+
+  app.decorateRequest('reloadPrincipal', function (this: FastifyRequest) {
+    sessionCache.delete(this);
+    principalCache.delete(this);
+    return this.currentPrincipal();
   });
 }
 

@@ -5,21 +5,31 @@ import WebSocket from 'ws';
 import { busChannelOf } from '../../../common/realtime';
 import { WsClient } from '../../testing/ws-client';
 import { createMemoryBus } from '../bus/memory-bus';
+import type { Principal } from '../http/auth';
 import { installRealtimeGateway, type GatewayOptions } from './gateway';
 
 const bus = createMemoryBus();
 const apps: FastifyInstance[] = [];
 
 const uncounted = { join: () => false, leave: () => false };
+const member: Principal = { userId: 1_000_001, role: 'user', perms: [], suspended: false };
 
-async function startGateway(options: Omit<GatewayOptions, 'presence'>): Promise<string> {
+/** A bare gateway whose sockets start signed in as `member` and are signed out when looked up again. */
+async function startGateway(options: Omit<GatewayOptions, 'presence'>, sendsSeenAs: Array<Principal | null> = []): Promise<string> {
   const app = Fastify();
   apps.push(app);
-  app.decorateRequest('currentPrincipal', async () => null);
+  app.decorateRequest('currentPrincipal', async () => member);
+  app.decorateRequest('reloadPrincipal', async () => null);
   await installRealtimeGateway(app, bus, {
-    authorizeSubscribe: async () => ({ history: [] }),
-    handleSend: async () => {},
+    authorizeSubscribe: async (channel) => {
+      if (channel.startsWith('slow:')) await new Promise((resolve) => setTimeout(resolve, 20));
+      return { history: [] };
+    },
+    handleSend: async (_channel, _frame, principal) => {
+      sendsSeenAs.push(principal);
+    },
     countsPresence: () => false,
+    presenceKey: () => 'guest',
     onPresenceChange: () => {},
   }, { ...options, presence: uncounted });
   return app.listen({ port: 0, host: '127.0.0.1' });
@@ -64,5 +74,26 @@ describe('the realtime gateway', () => {
     (slow.socket as unknown as { _socket: { resume(): void } })._socket.resume();
     await closed(slow.socket);
     expect(slow.socket.readyState).toBe(WebSocket.CLOSED);
+  });
+
+  it('looks the sender up again once its check is older than the TTL (a logout or suspension applies)', async () => {
+    const seen: Array<Principal | null> = [];
+    const baseUrl = await startGateway({ heartbeatMs: 60_000, principalTtlMs: 100 }, seen);
+    const socket = await WsClient.connect(baseUrl);
+    const send = (id: string) => socket.request({ op: 'send', channel: 'stream:1', type: 'COMMENT', text: 'hi', id });
+    await send('a');
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await send('b');
+    expect(seen).toEqual([member, null]);
+    socket.close();
+  });
+
+  it('handles one socket’s frames one after another, and drops a socket that floods its queue', async () => {
+    const baseUrl = await startGateway({ heartbeatMs: 60_000 });
+    const socket = await WsClient.connect(baseUrl);
+    // Each subscribe takes 20 ms: a burst of them queues up faster than it is handled.
+    for (let i = 0; i < 200; i++) socket.send({ op: 'subscribe', channel: `slow:${i + 1}` });
+    await closed(socket.socket);
+    expect(socket.socket.readyState).toBe(WebSocket.CLOSED);
   });
 });

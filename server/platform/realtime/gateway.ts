@@ -21,6 +21,8 @@ export interface RealtimeHandlers {
   handleSend(channel: string, frame: SendFrame, principal: Principal | null, request: FastifyRequest): Promise<void>;
   /** Channels whose members are counted (a stream's viewers). */
   countsPresence(channel: string): boolean;
+  /** Who a socket counts as: one key per signed-in user, one per guest browser. */
+  presenceKey(principal: Principal | null, request: FastifyRequest): string;
   /** A signed-in member's first socket on this instance joined, or its last one left, a counted channel. */
   onPresenceChange(channel: string, principal: Principal, change: PresenceChange): void;
 }
@@ -30,11 +32,16 @@ export interface GatewayOptions {
   presence: Pick<Presence, 'join' | 'leave'>;
   heartbeatMs?: number;
   maxBufferedBytes?: number;
+  /** How long a socket acts on the permissions it had when it was checked last. */
+  principalTtlMs?: number;
 }
 
 const MAX_CHANNELS_PER_SOCKET = 20;
-/** Removals are broadcast to every instance: the user's sockets may be anywhere. */
+/** A socket's frames are handled one after another; a client that queues more than this is dropped. */
+const MAX_QUEUED_FRAMES = 50;
+/** Removals and re-checks are broadcast to every instance: the sockets may be anywhere. */
 const REMOVALS_BUS_CHANNEL = 'rt-control:remove';
+const RECHECKS_BUS_CHANNEL = 'rt-control:recheck';
 
 interface Removal {
   userId: number;
@@ -47,6 +54,8 @@ interface Connection {
   joined: Map<string, Deliver>;
   deliver(frame: Buffer): void;
   unsubscribe(channel: string): Promise<void>;
+  /** Asks the handlers again whether the socket may stay on the channel; takes it off if not. */
+  recheck(channel: string): Promise<void>;
 }
 
 /**
@@ -71,10 +80,11 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
   const { presence } = options;
   const heartbeatMs = options.heartbeatMs ?? 30_000;
   const maxBuffered = options.maxBufferedBytes ?? 1_048_576;
+  const principalTtlMs = options.principalTtlMs ?? 30_000;
   const fanout = createFanout(bus);
   const alive = new WeakSet<WebSocket>();
   const connectionsOfUser = new Map<number, Set<Connection>>();
-  let guestSockets = 0;
+  const connections = new Set<Connection>();
 
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
 
@@ -97,15 +107,34 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
       for (const channel of channels) {
         if (!connection.joined.has(channel)) continue;
         connection.deliver(messageFrame(channel, farewell));
-        void connection.unsubscribe(channel);
+        connection.unsubscribe(channel).catch((error: unknown) => app.log.warn({ err: error }, 'realtime removal failed'));
       }
     }
   });
   app.addHook('onClose', async () => stopRemovals());
 
+  const stopRechecks = await bus.subscribe(RECHECKS_BUS_CHANNEL, (message) => {
+    const { channel } = message as { channel: string };
+    for (const connection of connections) {
+      if (!connection.joined.has(channel)) continue;
+      connection.recheck(channel).catch((error: unknown) => app.log.warn({ err: error }, 'realtime recheck failed'));
+    }
+  });
+  app.addHook('onClose', async () => stopRechecks());
+
   app.get('/ws', { websocket: true, preValidation: refuseOtherSites }, (socket, request) => {
     const principal = request.currentPrincipal().catch(() => null);
-    const memberKey = principal.then((p) => (p ? `user:${p.userId}` : `guest:${(guestSockets += 1)}`));
+    const memberKey = principal.then((p) => handlers.presenceKey(p, request));
+    // Sends act on a recent principal: a logout, suspension or lost permission applies within the TTL.
+    let current = principal;
+    let checkedAt = Date.now();
+    const currentPrincipal = () => {
+      if (Date.now() - checkedAt > principalTtlMs) {
+        current = request.reloadPrincipal().catch(() => null);
+        checkedAt = Date.now();
+      }
+      return current;
+    };
     const joined = new Map<string, Deliver>();
     alive.add(socket);
 
@@ -122,7 +151,7 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
 
     async function subscribe(channel: string) {
       if (!joined.has(channel) && joined.size >= MAX_CHANNELS_PER_SOCKET) throw new AppError(429, 'rate_limited', 'Too many channels.');
-      const who = await principal;
+      const who = await currentPrincipal();
       const key = await memberKey;
       const { history } = await handlers.authorizeSubscribe(channel, who, request);
       if (socket.readyState !== socket.OPEN) return;
@@ -151,7 +180,17 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
       await fanout.leave(channel, member);
     }
 
-    const connection: Connection = { joined, deliver: write, unsubscribe };
+    async function recheck(channel: string) {
+      try {
+        await handlers.authorizeSubscribe(channel, await currentPrincipal(), request);
+      } catch (error) {
+        await unsubscribe(channel);
+        send(errorFrame(error, { channel }, request));
+      }
+    }
+
+    const connection: Connection = { joined, deliver: write, unsubscribe, recheck };
+    connections.add(connection);
     void principal.then((who) => {
       if (!who || socket.readyState > socket.OPEN) return;
       const mine = connectionsOfUser.get(who.userId) ?? new Set();
@@ -185,13 +224,15 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
         return;
       }
       try {
-        await handlers.handleSend(f.channel, f, await principal, request);
+        await handlers.handleSend(f.channel, f, await currentPrincipal(), request);
         send({ op: 'ack', id: f.id });
       } catch (error) {
         send(errorFrame(error, { channel: f.channel, id: f.id }, request));
       }
     }
 
+    let queue: Promise<void> = Promise.resolve();
+    let queued = 0;
     socket.on('pong', () => alive.add(socket));
     socket.on('message', (data, isBinary) => {
       alive.add(socket);
@@ -200,9 +241,22 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
         send({ op: 'error', code: 'bad_frame', message: 'The frame is too long or not text.' });
         return;
       }
-      handle(data.toString()).catch((error: unknown) => send(errorFrame(error, {}, request)));
+      // One frame at a time: a burst cannot run checks side by side (rate limits, channel cap).
+      if (queued >= MAX_QUEUED_FRAMES) {
+        socket.terminate();
+        return;
+      }
+      queued += 1;
+      const raw = data.toString();
+      queue = queue
+        .then(() => handle(raw))
+        .catch((error: unknown) => send(errorFrame(error, {}, request)))
+        .finally(() => {
+          queued -= 1;
+        });
     });
     socket.on('close', () => {
+      connections.delete(connection);
       void principal.then((who) => {
         const mine = who ? connectionsOfUser.get(who.userId) : undefined;
         if (!who || !mine) return;
@@ -220,6 +274,8 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
     /** Sends `farewell` to the user's sockets on those channels and takes them off, on every instance. */
     removeFromChannels: (userId: number, channels: string[], farewell: RealtimeMessage) =>
       bus.publish(REMOVALS_BUS_CHANNEL, { userId, channels, farewell } satisfies Removal),
+    /** Every socket on the channel, on every instance, is checked again; those no longer allowed leave with an error frame. */
+    recheckChannel: (channel: string) => bus.publish(RECHECKS_BUS_CHANNEL, { channel }),
   };
 }
 

@@ -59,10 +59,11 @@ export function createPresence(db: Db, log: { warn(obj: object, msg: string): vo
     flushTimer.unref();
   }
 
+  // Every local count is written again, so rows another instance purged (after an outage) come back.
   const heartbeat = setInterval(() => {
     flushing = flushing
       .then(async () => {
-        await db.update(realtimePresence).set({ updatedAt: sql`now()` }).where(eq(realtimePresence.instanceId, instanceId));
+        await write([...local.keys()]);
         await db.delete(realtimePresence).where(lt(realtimePresence.updatedAt, sql`now() - make_interval(secs => ${PRESENCE_STALE_SECONDS * 2})`));
       })
       .catch((error: unknown) => log.warn({ err: error }, 'presence heartbeat failed'));

@@ -1,0 +1,1 @@
+CREATE INDEX "chat_messages_history_idx" ON "chat_messages" USING btree ("stream_id","priority","id") WHERE "chat_messages"."type" = 'COMMENT';

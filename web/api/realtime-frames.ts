@@ -1,0 +1,108 @@
+/** The realtime wire frames as the browser sees them: errors, timings, backoff and frame routing (ARCHITECTURE §5). */
+import type { RealtimeMessage, ServerFrame } from '../../common/realtime';
+
+export type ConnectionStatus = 'idle' | 'connecting' | 'open' | 'reconnecting';
+
+/** A refusal from the server (error frame) or from the connection itself ('offline', 'timeout'). */
+export class RealtimeError extends Error {
+  readonly code: string;
+  readonly channel: string | undefined;
+
+  constructor(code: string, message: string, channel?: string) {
+    super(message);
+    this.name = 'RealtimeError';
+    this.code = code;
+    this.channel = channel;
+  }
+}
+
+export function isRealtimeError(error: unknown, code?: string): error is RealtimeError {
+  return error instanceof RealtimeError && (code === undefined || error.code === code);
+}
+
+export interface ChannelListener {
+  onMessage: (message: RealtimeMessage) => void;
+  /** The server accepted the subscription (again after a reconnect) with the channel's recent lines. */
+  onSubscribed?: (history: RealtimeMessage[]) => void;
+  /** The server refused the subscription ('block', 'forbidden', 'unauthorized'...). */
+  onError?: (error: RealtimeError) => void;
+}
+
+export type SendRequest = { type: 'COMMENT'; text: string } | { type: 'LIKE'; likes: number };
+
+export const BACKOFF_BASE_MS = 1_000;
+export const BACKOFF_MAX_MS = 30_000;
+/** A connection that stayed open this long was a good one: the next drop starts the backoff again at 1 s. */
+export const GOOD_CONNECTION_MS = 10_000;
+export const PING_INTERVAL_MS = 25_000;
+/** No frame at all this long after a ping: the connection is dead even if the socket has not noticed. */
+export const PONG_TIMEOUT_MS = 10_000;
+export const ACK_TIMEOUT_MS = 10_000;
+/** The socket stays this long after its last subscriber left, so a remount does not reconnect. */
+export const IDLE_CLOSE_MS = 3_000;
+
+export const OFFLINE_MESSAGE = 'You are offline. Reconnecting…';
+export const TIMEOUT_MESSAGE = 'The server did not answer. Please try again.';
+
+/**
+ * Delay before reconnect attempt `attempt` (0-based): 1 s doubling up to 30 s, with ±20 % jitter so
+ * that clients dropped together do not come back together.
+ */
+export function backoffDelay(attempt: number, random: () => number = Math.random): number {
+  const base = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempt));
+  return Math.min(BACKOFF_MAX_MS, Math.round(base * (0.8 + 0.4 * random())));
+}
+
+/** A server frame from raw socket text, or null for anything that is not one. */
+export function parseServerFrame(raw: unknown): ServerFrame | null {
+  if (typeof raw !== 'string') return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const frame = value as Record<string, unknown>;
+  switch (frame.op) {
+    case 'subscribed':
+      return typeof frame.channel === 'string' && Array.isArray(frame.history) ? (frame as unknown as ServerFrame) : null;
+    case 'message':
+      return typeof frame.channel === 'string' && typeof frame.message === 'object' && frame.message !== null ? (frame as unknown as ServerFrame) : null;
+    case 'ack':
+      return typeof frame.id === 'string' ? (frame as unknown as ServerFrame) : null;
+    case 'error':
+      return typeof frame.code === 'string' ? { ...(frame as unknown as ServerFrame), message: typeof frame.message === 'string' ? frame.message : '' } as ServerFrame : null;
+    case 'ping':
+    case 'pong':
+      return { op: frame.op };
+    default:
+      return null;
+  }
+}
+
+/** Where a frame goes: an error with an id answers a send; one with only a channel refuses a subscription. */
+export type FrameRoute =
+  | { to: 'channel'; channel: string; deliver: 'message' | 'subscribed' | 'error' }
+  | { to: 'send'; id: string; outcome: 'ack' | 'error' }
+  | { to: 'heartbeat'; reply: boolean }
+  | { to: 'nobody' };
+
+export function routeFrame(frame: ServerFrame): FrameRoute {
+  switch (frame.op) {
+    case 'message':
+      return { to: 'channel', channel: frame.channel, deliver: 'message' };
+    case 'subscribed':
+      return { to: 'channel', channel: frame.channel, deliver: 'subscribed' };
+    case 'ack':
+      return { to: 'send', id: frame.id, outcome: 'ack' };
+    case 'error':
+      if (frame.id !== undefined) return { to: 'send', id: frame.id, outcome: 'error' };
+      if (frame.channel !== undefined) return { to: 'channel', channel: frame.channel, deliver: 'error' };
+      return { to: 'nobody' };
+    case 'ping':
+      return { to: 'heartbeat', reply: true };
+    case 'pong':
+      return { to: 'heartbeat', reply: false };
+  }
+}
