@@ -9,6 +9,46 @@ import type { Bus } from '../bus/bus';
 /** Takes the `message` frame, already serialised. */
 export type Deliver = (frame: Buffer) => void;
 
+/**
+ * Sockets written per turn of the event loop: a channel with ten thousand viewers takes over 100 ms
+ * to write to, and acks, pings and HTTP requests should not wait for all of it.
+ */
+const SOCKETS_PER_TURN = 1000;
+
+/** Delivers a channel's frames in order, a slice of its members per turn of the event loop. */
+function createPump(members: Set<Deliver>) {
+  const frames: Buffer[] = [];
+  let running = false;
+
+  function run() {
+    const frame = frames.shift();
+    if (!frame) {
+      running = false;
+      return;
+    }
+    const targets = [...members];
+    let next = 0;
+    const slice = () => {
+      const end = Math.min(next + SOCKETS_PER_TURN, targets.length);
+      for (; next < end; next++) {
+        const deliver = targets[next]!;
+        // A member that left meanwhile (unsubscribed, banned) hears nothing more.
+        if (members.has(deliver)) deliver(frame);
+      }
+      if (next < targets.length) setImmediate(slice);
+      else run();
+    };
+    slice();
+  }
+
+  return (frame: Buffer) => {
+    frames.push(frame);
+    if (running) return;
+    running = true;
+    run();
+  };
+}
+
 interface ChannelEntry {
   members: Set<Deliver>;
   /** Resolves to the bus unsubscribe function once the bus subscription exists. */
@@ -24,10 +64,8 @@ export function createFanout(bus: Bus) {
       let entry = channels.get(channel);
       if (!entry) {
         const members = new Set<Deliver>();
-        const ready = bus.subscribe(busChannelOf(channel), (message) => {
-          const frame = messageFrame(channel, message as RealtimeMessage);
-          for (const deliver of members) deliver(frame);
-        });
+        const pump = createPump(members);
+        const ready = bus.subscribe(busChannelOf(channel), (message) => pump(messageFrame(channel, message as RealtimeMessage)));
         entry = { members, ready };
         channels.set(channel, entry);
         // A failed bus subscription is not kept: the next subscriber tries again.
