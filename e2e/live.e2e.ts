@@ -1,12 +1,11 @@
 /** Journeys: go live from the dashboard over RTMP, watch as a guest (LIVE, then REPLAY), find the stream in a channel. */
-import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MSG } from '../common/messages';
-import { publishTestPattern } from '../server/testing/rtmp-publisher';
 import type { RunningPublisher } from '../server/testing/rtmp-publisher';
 import { signInAt } from './support/app';
 import { screenshot, useAppInBrowser } from './support/browser';
 import type { TestPage } from './support/browser';
+import { badge, goLiveAndPublish, videoTime } from './support/live';
 
 // A short grace window, so the stream turns into a replay soon after the encoder stops.
 // Playback addresses live 3 s here: watching for longer proves the player fetches new ones.
@@ -16,12 +15,6 @@ let publisher: RunningPublisher | undefined;
 afterAll(async () => {
   await publisher?.stop();
 });
-
-const badge = (page: Page, text: 'LIVE' | 'NOT LIVE' | 'REPLAY') => page.getByRole('main').getByText(text, { exact: true }).first();
-
-async function videoTime(page: Page): Promise<number> {
-  return page.locator('video').evaluate((v: HTMLVideoElement) => v.currentTime);
-}
 
 let streamPath = '';
 
@@ -52,21 +45,12 @@ describe('live streaming', () => {
     await setup.waitFor({ state: 'detached' });
     await page.getByRole('heading', { name: /E2E live show/ }).waitFor();
 
-    await page.getByRole('button', { name: 'GO LIVE' }).click();
-    const open = page.getByRole('link', { name: 'Open stream page' });
-    await open.waitFor();
-    streamPath = (await open.getAttribute('href')) ?? '';
+    const onAir = await goLiveAndPublish(page);
+    publisher = onAir.publisher;
+    streamPath = onAir.streamPath;
     expect(streamPath).toMatch(/^\/streams\/stream-view\?id=\d+$/);
-
-    await page.getByRole('button', { name: 'Show' }).click();
-    const key = await page.getByLabel('Stream key', { exact: true }).textContent();
-    const rtmpUrl = await page.getByLabel('RTMP URL', { exact: true }).textContent();
-    expect(rtmpUrl).toBe(openAppPage.rtmpUrl());
-    expect(key).toMatch(/\S{8,}/);
-    publisher = publishTestPattern({ url: `${rtmpUrl}/${key}`, width: 640, height: 360 });
-
-    // The dashboard looks the stream up every 10 s until it is live.
-    await badge(page, 'LIVE').waitFor({ timeout: 15_000 });
+    expect(onAir.rtmpUrl).toBe(openAppPage.rtmpUrl());
+    expect(onAir.key).toMatch(/\S{8,}/);
     await page.getByLabel('Session time').waitFor();
     await expect.poll(() => videoTime(page), { timeout: 15_000 }).toBeGreaterThan(0.5);
     await screenshot(page, 'dashboard-live');

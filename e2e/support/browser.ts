@@ -38,18 +38,30 @@ export async function openPage(browser: Browser, baseURL: string, viewport = { w
   const context = await browser.newContext({ baseURL, viewport, locale: 'en-US' });
   const page = await context.newPage();
   const errors: string[] = [];
+  collectErrors(page, errors);
+  return { context, page, errors };
+}
+
+/** A second tab in the same context (same signed-in user); its errors go to the same list. */
+export async function openTab({ context, errors }: TestPage): Promise<Page> {
+  const page = await context.newPage();
+  collectErrors(page, errors);
+  return page;
+}
+
+function collectErrors(page: Page, errors: string[]): void {
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
   page.on('console', (message) => {
     // A 401 from session-detail is how a guest is told apart; the browser logs every failed fetch.
     if (message.type() === 'error' && !message.text().includes('Failed to load resource')) errors.push(`console: ${message.text()}`);
   });
-  return { context, page, errors };
 }
 
-export async function screenshot(page: Page, name: string): Promise<void> {
+/** `animations: 'allow'` shoots what is on screen mid-animation (floating hearts, lines fading out). */
+export async function screenshot(page: Page, name: string, options: { animations?: 'allow' | 'disabled' } = {}): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  // Animations finished, so a drawer or chip is shot where it ends up.
-  await page.screenshot({ path: `${SCREENSHOT_DIR}${name}.png`, animations: 'disabled' });
+  // Animations finished by default, so a drawer or chip is shot where it ends up.
+  await page.screenshot({ path: `${SCREENSHOT_DIR}${name}.png`, animations: options.animations ?? 'disabled' });
 }
 
 /**

@@ -1,0 +1,57 @@
+/** Going live from the dashboard: the broadcaster's steps shared by the live streaming journeys. */
+import type { Page } from 'playwright-core';
+import { publishTestPattern } from '../../server/testing/rtmp-publisher';
+import type { RunningPublisher } from '../../server/testing/rtmp-publisher';
+
+/** The LIVE / NOT LIVE / REPLAY badge in the page's main region. */
+export const badge = (page: Page, text: 'LIVE' | 'NOT LIVE' | 'REPLAY') => page.getByRole('main').getByText(text, { exact: true }).first();
+
+/** Where the page's video is, in seconds. */
+export async function videoTime(page: Page): Promise<number> {
+  return page.locator('video').evaluate((v: HTMLVideoElement) => v.currentTime);
+}
+
+/** On /dashboard: Broadcast setup, a title, Save; the header then shows the title. */
+export async function saveBroadcastTitle(page: Page, title: string): Promise<void> {
+  await page.getByRole('button', { name: 'Broadcast setup' }).click();
+  const setup = page.getByRole('dialog', { name: 'Broadcast setup' });
+  await setup.getByLabel('Title').fill(title);
+  await setup.getByRole('button', { name: 'Save' }).click();
+  await setup.waitFor({ state: 'detached' });
+  await page.getByRole('heading', { name: title }).waitFor();
+}
+
+export interface OnAir {
+  /** `/streams/stream-view?id=…`, from the dashboard's "Open stream page". */
+  streamPath: string;
+  /** As the dashboard shows them. */
+  rtmpUrl: string;
+  key: string;
+  /** ffmpeg publishing the test pattern with that URL and key; stop() is the encoder's Stop. */
+  publisher: RunningPublisher;
+}
+
+/**
+ * On /dashboard with the broadcast set up: GO LIVE, read the RTMP URL and the key, start the encoder
+ * (an ffmpeg test pattern) and wait for the dashboard's LIVE badge.
+ */
+export async function goLiveAndPublish(page: Page): Promise<OnAir> {
+  await page.getByRole('button', { name: 'GO LIVE' }).click();
+  const open = page.getByRole('link', { name: 'Open stream page' });
+  await open.waitFor();
+  const streamPath = (await open.getAttribute('href')) ?? '';
+
+  await page.getByRole('button', { name: 'Show' }).click();
+  const key = (await page.getByLabel('Stream key', { exact: true }).textContent()) ?? '';
+  const rtmpUrl = (await page.getByLabel('RTMP URL', { exact: true }).textContent()) ?? '';
+  const publisher = publishTestPattern({ url: `${rtmpUrl}/${key}`, width: 640, height: 360 });
+
+  try {
+    // The dashboard looks the stream up every 10 s until it is live.
+    await badge(page, 'LIVE').waitFor({ timeout: 15_000 });
+  } catch (error) {
+    await publisher.stop();
+    throw error;
+  }
+  return { streamPath, rtmpUrl, key, publisher };
+}
