@@ -24,18 +24,16 @@
  * a fresh database is created per run and dropped), BENCH_REDIS_URL (redis://127.0.0.1:6379),
  * CHAT_SERVER_PROFILE=<dir> (the servers write `node --cpu-prof` profiles there).
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import net from 'node:net';
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import WebSocket from 'ws';
 import { publishTestPattern, type RunningPublisher } from '../server/testing/rtmp-publisher';
 import type { CollectReply, ConnectReply, WorkerCommand } from './chat-fanout-client';
 import { BUCKET_MS } from './chat-fanout-client';
-import { startServer, writeResult, type RunningServer } from './lib';
+import { freePort, startServer, writeResult, type RunningServer } from './lib';
 
 const QUICK = process.env.CHAT_QUICK === '1';
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -141,45 +139,10 @@ async function eventLoopLagMs(base: string): Promise<{ p99: number; max: number 
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/**
- * bench/lib.ts's startServer; with CHAT_SERVER_PROFILE=<dir> the same child under `node --cpu-prof`
- * (not allowed in NODE_OPTIONS), writing its profile there when it stops.
- */
-async function startInstance(env: Record<string, string>): Promise<RunningServer> {
+/** bench/lib.ts's server; with CHAT_SERVER_PROFILE=<dir> under `node --cpu-prof`, writing its profile there when it stops. */
+function startInstance(env: Record<string, string>): Promise<RunningServer> {
   const dir = process.env.CHAT_SERVER_PROFILE;
-  if (!dir) return startServer(env);
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'll-bench-'));
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', CAPTCHA: 'off', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  while (!(await fetch(`${url}/readyz`).then((r) => r.ok).catch(() => false))) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error('server did not become ready');
-    await sleep(200);
-  }
-  return {
-    url,
-    child,
-    async stop() {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+  return startServer(env, { nodeArgs: dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [] });
 }
 
 // ---------------------------------------------------------------- client worker processes

@@ -125,3 +125,9 @@ export const socialTickets = pgTable('social_tickets', {
   name: text('name'),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 });
+
+/** A required reference to a user under the given column name; the row goes with the account. */
+export const userRef = (column: string) =>
+  bigint(column, { mode: 'number' })
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' });

@@ -1,19 +1,15 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-import { users } from '../accounts/tables';
-import { streams } from '../streams/tables';
+import { userRef } from '../accounts/tables';
+import { streamRef } from '../streams/tables';
 
 /** Stored chat lines (COMMENT) and realtime likes (LIKE), so late joiners see history and limits hold across instances. */
 export const chatMessages = pgTable(
   'chat_messages',
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
-    streamId: bigint('stream_id', { mode: 'number' })
-      .notNull()
-      .references(() => streams.id, { onDelete: 'cascade' }),
-    userId: bigint('user_id', { mode: 'number' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    streamId: streamRef(),
+    userId: userRef('user_id'),
     type: text('type').notNull(),
     text: text('text').notNull().default(''),
     /** Sent on the stream's priority channel (subscribers and the owner). */

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { users } from '../accounts/tables';
+import { userRef, users } from '../accounts/tables';
 
 export const STREAM_AUDIENCES = ['PUBLIC', 'FOLLOWERS', 'SUBSCRIBERS', 'PRIVATE'] as const;
 export const STREAM_RATINGS = ['G', 'PLUS_14', 'PLUS_18'] as const;
@@ -13,9 +13,7 @@ export const streams = pgTable(
   'streams',
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
-    userId: bigint('user_id', { mode: 'number' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userRef('user_id'),
     title: text('title').notNull().default(''),
     description: text('description').notNull().default(''),
     audience: text('audience', { enum: STREAM_AUDIENCES }).notNull().default('PUBLIC'),
@@ -61,13 +59,17 @@ export const streams = pgTable(
   ],
 );
 
+/** A required reference to a stream; the row goes with the stream. */
+export const streamRef = () =>
+  bigint('stream_id', { mode: 'number' })
+    .notNull()
+    .references(() => streams.id, { onDelete: 'cascade' });
+
 /** A viewer's presence on a stream: joined, likes given, left. */
 export const streamViews = pgTable(
   'stream_views',
   {
-    streamId: bigint('stream_id', { mode: 'number' })
-      .notNull()
-      .references(() => streams.id, { onDelete: 'cascade' }),
+    streamId: streamRef(),
     viewerKey: text('viewer_key').notNull(),
     userId: bigint('user_id', { mode: 'number' }).references(() => users.id, { onDelete: 'cascade' }),
     joinedAt: timestamp('joined_at', { withTimezone: true }).notNull().defaultNow(),
@@ -81,12 +83,8 @@ export const streamViews = pgTable(
 export const streamBans = pgTable(
   'stream_bans',
   {
-    streamId: bigint('stream_id', { mode: 'number' })
-      .notNull()
-      .references(() => streams.id, { onDelete: 'cascade' }),
-    userId: bigint('user_id', { mode: 'number' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    streamId: streamRef(),
+    userId: userRef('user_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.streamId, t.userId] })],
@@ -114,12 +112,8 @@ export const streamModerationLog = pgTable('stream_moderation_log', {
 export const streamRatings = pgTable(
   'stream_ratings',
   {
-    streamId: bigint('stream_id', { mode: 'number' })
-      .notNull()
-      .references(() => streams.id, { onDelete: 'cascade' }),
-    userId: bigint('user_id', { mode: 'number' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    streamId: streamRef(),
+    userId: userRef('user_id'),
     rating: integer('rating').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -130,12 +124,8 @@ export const streamRatings = pgTable(
 export const streamSaves = pgTable(
   'stream_saves',
   {
-    userId: bigint('user_id', { mode: 'number' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    streamId: bigint('stream_id', { mode: 'number' })
-      .notNull()
-      .references(() => streams.id, { onDelete: 'cascade' }),
+    userId: userRef('user_id'),
+    streamId: streamRef(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.streamId] }), index('stream_saves_user_idx').on(t.userId, t.createdAt)],
@@ -145,12 +135,8 @@ export const streamSaves = pgTable(
 export const streamReports = pgTable(
   'stream_reports',
   {
-    streamId: bigint('stream_id', { mode: 'number' })
-      .notNull()
-      .references(() => streams.id, { onDelete: 'cascade' }),
-    reporterId: bigint('reporter_id', { mode: 'number' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    streamId: streamRef(),
+    reporterId: userRef('reporter_id'),
     type: text('type', { enum: ['inappropriate', 'crime', 'troll', 'other'] }).notNull(),
     comment: text('comment').notNull().default(''),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

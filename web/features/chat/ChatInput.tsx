@@ -1,8 +1,7 @@
 import { useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import { CHAT_TEXT_MAX } from '../../../common/realtime';
-import { HeartIcon } from '../../ui/icons';
-import { SendIcon } from './chat-icons';
+import { HeartIcon, SendIcon } from '../../ui/icons';
 import { COUNTER_FROM, chatTextToSend } from './chat-lines';
 import { EmojiPicker } from './EmojiPicker';
 import { insertAt } from './emoji';

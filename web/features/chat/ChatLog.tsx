@@ -1,10 +1,9 @@
 import { DropdownMenu } from 'radix-ui';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Avatar } from '../../ui/Avatar';
-import { BanIcon, StarIcon } from '../../ui/icons';
+import { BanIcon, MoreIcon, StarIcon } from '../../ui/icons';
 import menu from '../shell/menu.module.css';
 import { useTranslation } from './api';
-import { MoreIcon } from './chat-icons';
 import { showsTranslation } from './chat-lines';
 import type { ChatLine } from './chat-lines';
 import styles from './ChatLog.module.css';

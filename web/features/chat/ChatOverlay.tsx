@@ -3,10 +3,10 @@ import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from '
 import type { CSSProperties } from 'react';
 import { createPortal } from 'react-dom';
 import { Avatar } from '../../ui/Avatar';
-import { SolidHeart } from './chat-icons';
 import { OVERLAY_LINES, OVERLAY_LINE_MS } from './chat-lines';
 import type { ChatLine } from './chat-lines';
 import styles from './ChatOverlay.module.css';
+import { SolidHeart } from '../../ui/icons';
 
 const HEART_MS = 2_400;
 /** More likes at once than this float as one burst, not a storm. */

@@ -12,7 +12,6 @@ import { LoginPrompt } from '../accounts/LoginPrompt';
 import { useAppConfig } from '../system/api';
 import { useChatChannel, useConnectionStatus } from './api';
 import type { ChannelState } from './api';
-import { TranslateIcon } from './chat-icons';
 import { SERVICE_TYPES, browserLanguage, systemLine } from './chat-lines';
 import type { ChatLine } from './chat-lines';
 import { BanViewerDialog, ChatPaymentPrompt } from './ChatDialogs';
@@ -22,6 +21,7 @@ import type { TranslateState } from './ChatLog';
 import { ChatOverlay, useOverlayFeed } from './ChatOverlay';
 import { emojiSetFor } from './emoji';
 import styles from './ChatPanel.module.css';
+import { TranslateIcon } from '../../ui/icons';
 
 /** The element inside the player where the chat puts its overlay (last 4 lines) and floating likes. */
 export const CHAT_OVERLAY_SLOT_ID = 'stream-chat-overlay';

@@ -1,7 +1,7 @@
 import { Popover } from 'radix-ui';
 import { useState } from 'react';
-import { SmileIcon } from './chat-icons';
 import styles from './ChatInput.module.css';
+import { SmileIcon } from '../../ui/icons';
 
 interface EmojiPickerProps {
   emoji: readonly string[];
