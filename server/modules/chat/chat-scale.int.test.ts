@@ -42,8 +42,10 @@ describe.runIf(redisUrl && process.env.TEST_DATABASE_URL)('chat scaled out over 
   it('agrees on the viewer count whichever instance is asked', async () => {
     const live = await goLive(a);
     const channel = `stream:${live.streamId}`;
+    // Three signed-in viewers, one on A and two on B (guests from one browser would count once per instance).
     for (const base of [baseA, baseB, baseB]) {
-      const viewer = await WsClient.connect(base);
+      const user = await a.given.signedIn(await a.given.user());
+      const viewer = await WsClient.connect(base, user.cookie('ll_session'));
       sockets.push(viewer);
       expect(await viewer.request({ op: 'subscribe', channel })).toMatchObject({ op: 'subscribed' });
     }
