@@ -8,6 +8,8 @@ export * as socialLogin from './social-login';
 export * as streamInteractions from './stream-interactions';
 export * as streams from './streams';
 export * as system from './system';
+export * as tips from './tips';
 export * as tracking from './tracking';
 export * as translation from './translate';
+export * as wallet from './wallet';
 export * from './define';

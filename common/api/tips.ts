@@ -1,0 +1,54 @@
+/** Tips on streams, supporters and earnings (spec part 1 §2 Tip selector, §3, §4; part 2 §7, §8). */
+import { z } from 'zod';
+import { defineCall, success } from './define';
+import { userId } from './fields';
+import { streamId } from './streams';
+import { balance } from './wallet';
+
+/** The amounts the tip selector offers (spec part 2 §9). */
+export const QUICK_TIPS = [5, 10, 20, 100, 200] as const;
+export const TIP_MAX = 100_000;
+/** The header a client sends so that a retried tip moves coins once. */
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+
+export const sendTip = defineCall({
+  method: 'POST',
+  path: '/api/streams/send-tip',
+  summary: 'Tip the broadcaster in coins; send an Idempotency-Key header so a retry tips once',
+  input: z.strictObject({
+    stream_id: streamId,
+    amount: z.coerce.number({ error: 'Must be a number of coins' }).int('Must be a whole number of coins').min(1, 'Must be at least 1 coin')
+      .max(TIP_MAX, `Must be at most ${TIP_MAX} coins`),
+  }),
+  output: success({
+    transfer_id: z.number(),
+    has_paid: z.boolean(),
+    viewer_spend: z.object({ currency: z.literal('CON'), amount: z.number() }),
+    balance,
+  }),
+});
+
+export const supporter = z.object({ user_id: z.number(), name: z.string(), avatar: z.string().nullable(), amt: z.number(), amtFormatted: z.string() });
+
+export const streamSupporters = defineCall({
+  method: 'GET',
+  path: '/api/streams/supporters',
+  summary: "A stream's top tippers, most coins first",
+  input: z.strictObject({ id: streamId, limit: z.coerce.number().int().min(1).max(50).default(5) }),
+  output: success({ supporters: z.array(supporter) }),
+});
+
+export const userEarningDetails = defineCall({
+  method: 'GET',
+  path: '/api/user/user-earning-details',
+  summary: "A broadcaster's earnings (GRANT PERMISSION): dates and coin totals",
+  input: z.strictObject({ id: userId }),
+  output: success({
+    accountCreated: z.string(),
+    lastStreamDate: z.string().nullable(),
+    maxTipReceivedDate: z.string().nullable(),
+    maxTipSentDate: z.string().nullable(),
+    totalEarnings: z.number(),
+    totalMonthlyEarnings: z.number(),
+  }),
+});

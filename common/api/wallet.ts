@@ -1,0 +1,141 @@
+/** The wallet: coin packages, deposits, balances, history, cards, impressions (spec part 1 §2, §3; part 2 §7). */
+import { z } from 'zod';
+import { defineCall, noInput, success } from './define';
+
+export const BALANCE_CURRENCIES = ['CON', 'IMP', 'USD', 'CAD'] as const;
+export const balance = z.object({ CON: z.number(), IMP: z.number(), USD: z.number(), CAD: z.number() });
+
+const packageId = z.coerce.number({ error: 'Please choose a package' }).int('Please choose a package').positive('Please choose a package')
+  .max(Number.MAX_SAFE_INTEGER, 'Please choose a package');
+
+export const coinPackage = z.object({
+  package_id: z.number(),
+  name: z.string(),
+  coins: z.number(),
+  /** Cents of `currency`. */
+  price: z.number(),
+  currency: z.enum(['USD', 'CAD']),
+});
+
+export const coinPackages = defineCall({
+  method: 'GET',
+  path: '/api/wallet/coin-packages',
+  summary: 'The coin packages on sale, cheapest first',
+  input: noInput,
+  output: success({ packages: z.array(coinPackage) }),
+});
+
+/** A card as typed in: only ever passed to the payment provider, never stored. */
+export const cardInput = z.strictObject({
+  number: z.string({ error: 'Card number is required' }).transform((v) => v.replace(/[\s-]/g, ''))
+    .pipe(z.string().regex(/^[0-9]{12,19}$/, 'This card number is not valid')),
+  exp_month: z.coerce.number({ error: 'Expiry month is required' }).int().min(1, 'Expiry month is not valid').max(12, 'Expiry month is not valid'),
+  exp_year: z.coerce.number({ error: 'Expiry year is required' }).int().min(2000, 'Expiry year is not valid').max(2100, 'Expiry year is not valid'),
+  cvc: z.string({ error: 'CVC is required' }).regex(/^[0-9]{3,4}$/, 'CVC is not valid'),
+  name: z.string({ error: 'Name on card is required' }).trim().min(1, 'Name on card is required').max(100, 'Must be at most 100 characters'),
+});
+
+export const PAYMENT_METHODS = ['card', 'paypal', 'bitcoin'] as const;
+
+export const depositCoins = defineCall({
+  method: 'POST',
+  path: '/api/wallet/deposit-coins',
+  summary: 'Buy a coin package: with a saved card (card_token) or a card typed in; settles through the ledger',
+  input: z.strictObject({
+    package_id: packageId,
+    payment_method: z.enum(PAYMENT_METHODS, { error: `Must be one of ${PAYMENT_METHODS.join(', ')}` }),
+    card_token: z.string().min(1).max(200).optional(),
+    card: cardInput.optional(),
+  }),
+  output: success({ balance, coins: z.number(), transfer_id: z.number() }),
+});
+
+export const walletBalance = defineCall({
+  method: 'GET',
+  path: '/api/wallet/balance',
+  summary: "The caller's balances: CON (coins), IMP (impressions), USD and CAD (cents)",
+  input: noInput,
+  output: success({ balance }),
+});
+
+export const TRANSFER_KIND_LABELS = {
+  deposit: 'Coins bought',
+  tip: 'Tip',
+  post_purchase: 'Post purchase',
+  subscription: 'Subscription',
+  meeting_fee: 'Video call',
+  impressions: 'Impressions bought',
+  refund: 'Refund',
+  payout: 'Payout',
+  adjustment: 'Adjustment',
+} as const;
+
+export const walletTransfer = z.object({
+  transfer_id: z.number(),
+  kind: z.enum(Object.keys(TRANSFER_KIND_LABELS) as [keyof typeof TRANSFER_KIND_LABELS, ...Array<keyof typeof TRANSFER_KIND_LABELS>]),
+  /** Signed change to the caller's wallet in `currency`: negative when money left it. */
+  amount: z.number(),
+  currency: z.enum(BALANCE_CURRENCIES),
+  /** The other user of a tip, if any. */
+  counterparty: z.object({ user_id: z.number(), username: z.string() }).nullable(),
+  stream_id: z.number().nullable(),
+  created_at: z.string(),
+});
+
+export const walletTransfers = defineCall({
+  method: 'GET',
+  path: '/api/wallet/transfers',
+  summary: "The caller's wallet history, newest first",
+  input: z.strictObject({
+    offset: z.coerce.number().int().min(0).max(100_000).default(0),
+    limit: z.coerce.number().int().min(1).max(50).default(20),
+  }),
+  output: success({ transfers: z.array(walletTransfer), total: z.number() }),
+});
+
+export const savedCard = z.object({ card_id: z.number(), brand: z.string(), last4: z.string(), exp_month: z.number(), exp_year: z.number() });
+
+export const addCreditCard = defineCall({
+  method: 'POST',
+  path: '/api/wallet/add-credit-card',
+  summary: 'Save a card with the payment provider: only its token and last four digits are kept',
+  input: z.strictObject({ card: cardInput }),
+  output: success({ card: savedCard }),
+});
+
+export const creditCards = defineCall({
+  method: 'GET',
+  path: '/api/wallet/credit-cards',
+  summary: "The caller's saved cards",
+  input: noInput,
+  output: success({ cards: z.array(savedCard) }),
+});
+
+export const impressionPackage = z.object({ package_id: z.number(), name: z.string(), price: z.number(), currency: z.literal('CON'), impressions: z.number() });
+
+export const getImpressionBalance = defineCall({
+  method: 'GET',
+  path: '/api/user/get-impression-balance',
+  summary: "The caller's impressions",
+  input: noInput,
+  output: success({ impression_balance: z.number() }),
+});
+
+export const getImpressionPackages = defineCall({
+  method: 'GET',
+  path: '/api/user/get-impression-packages',
+  summary: 'Impression packages, fewest impressions first',
+  input: noInput,
+  output: success({ impression_packages: z.array(impressionPackage) }),
+});
+
+export const buyImpressionsPackage = defineCall({
+  method: 'POST',
+  path: '/api/user/buy-impressions-package',
+  summary: 'Buy an impression package with coins',
+  input: z.strictObject({
+    id: z.coerce.number({ error: 'Impression Package cannot be blank.' }).int('Impression Package cannot be blank.').positive('Impression Package cannot be blank.')
+      .max(Number.MAX_SAFE_INTEGER, 'Impression Package cannot be blank.'),
+  }),
+  output: success({ impression_balance: z.number(), balance }),
+});

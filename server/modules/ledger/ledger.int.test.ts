@@ -1,0 +1,81 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../testing/harness';
+import { createLedger, InsufficientFunds, type Ledger } from './service';
+
+let t: TestApp;
+let ledger: Ledger;
+beforeAll(async () => {
+  t = await startTestApp();
+  ledger = createLedger({ db: t.resources.database.db });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+let keys = 0;
+const key = () => `test-${(keys += 1)}`;
+const mint = (userId: number, coins: number, idempotencyKey = key()) =>
+  ledger.transfer({
+    kind: 'deposit', idempotencyKey, toUserId: userId, amount: coins, currency: 'CON',
+    legs: [{ account: { system: 'mint', currency: 'CON' }, amount: -coins }, { account: { userId, currency: 'CON' }, amount: coins }],
+  });
+const tip = (from: number, to: number, coins: number, idempotencyKey = key()) =>
+  ledger.transfer({
+    kind: 'tip', idempotencyKey, fromUserId: from, toUserId: to, amount: coins, currency: 'CON',
+    legs: [{ account: { userId: from, currency: 'CON' }, amount: -coins }, { account: { userId: to, currency: 'CON' }, amount: coins }],
+  });
+
+describe('the ledger', () => {
+  it('moves money between wallets and keeps every currency at zero overall', async () => {
+    const [a, b] = [await t.given.user(), await t.given.user()];
+    await mint(a.id, 100);
+    await tip(a.id, b.id, 30);
+    expect(await ledger.balances(a.id)).toMatchObject({ CON: 70, IMP: 0, USD: 0, CAD: 0 });
+    expect((await ledger.balances(b.id)).CON).toBe(30);
+    const sums = await t.resources.database.db.execute(sql`select currency, sum(balance)::bigint as total from ledger_accounts group by currency`);
+    for (const row of sums.rows as Array<{ total: string | number }>) expect(Number(row.total)).toBe(0);
+  });
+
+  it('moves nothing the second time a key is used, and answers the first transfer', async () => {
+    const [a, b] = [await t.given.user(), await t.given.user()];
+    await mint(a.id, 50);
+    const first = await tip(a.id, b.id, 20, 'retry-me');
+    const again = await tip(a.id, b.id, 20, 'retry-me');
+    expect(first.created).toBe(true);
+    expect(again).toEqual({ transferId: first.transferId, created: false });
+    expect((await ledger.balances(a.id)).CON).toBe(30);
+  });
+
+  it('refuses to take a wallet below zero and moves nothing', async () => {
+    const [a, b] = [await t.given.user(), await t.given.user()];
+    await mint(a.id, 10);
+    await expect(tip(a.id, b.id, 11)).rejects.toBeInstanceOf(InsufficientFunds);
+    expect((await ledger.balances(a.id)).CON).toBe(10);
+    expect((await ledger.balances(b.id)).CON).toBe(0);
+  });
+
+  it('refuses legs that do not sum to zero, and keeps transfers and entries unchangeable', async () => {
+    const a = await t.given.user();
+    await expect(ledger.transfer({
+      kind: 'adjustment', idempotencyKey: key(), amount: 5, currency: 'CON',
+      legs: [{ account: { userId: a.id, currency: 'CON' }, amount: 5 }],
+    })).rejects.toThrow(/sum to 5/);
+    const { transferId } = await mint(a.id, 5);
+    const db = t.resources.database.db;
+    await expect(db.execute(sql`update ledger_transfers set amount = 500 where id = ${transferId}`)).rejects.toThrow();
+    await expect(db.execute(sql`delete from ledger_entries where transfer_id = ${transferId}`)).rejects.toThrow();
+  });
+
+  it('keeps concurrent tips between the same wallets consistent', async () => {
+    const [a, b] = [await t.given.user(), await t.given.user()];
+    await mint(a.id, 100);
+    await mint(b.id, 100);
+    const results = await Promise.allSettled(Array.from({ length: 40 }, (_, i) => (i % 2 ? tip(a.id, b.id, 7) : tip(b.id, a.id, 3))));
+    const failed = results.filter((r) => r.status === 'rejected');
+    expect(failed).toEqual([]);
+    const [ca, cb] = [(await ledger.balances(a.id)).CON, (await ledger.balances(b.id)).CON];
+    expect(ca + cb).toBe(200);
+    expect(ca).toBe(100 - 20 * 7 + 20 * 3);
+  });
+});

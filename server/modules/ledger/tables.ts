@@ -1,0 +1,78 @@
+import { sql } from 'drizzle-orm';
+import { bigint, check, index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { users } from '../accounts/tables';
+
+export const CURRENCIES = ['CON', 'IMP', 'USD', 'CAD'] as const;
+export type Currency = (typeof CURRENCIES)[number];
+
+/**
+ * Every place money sits: a user's wallet per currency, or a system account (mint, fees, sales,
+ * card payments) per currency. System accounts carry the negative side: each currency sums to zero.
+ */
+export const ledgerAccounts = pgTable(
+  'ledger_accounts',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    /** The wallet's owner; null for a system account. */
+    userId: bigint('user_id', { mode: 'number' }).references(() => users.id, { onDelete: 'restrict' }),
+    /** A system account's name ('mint', 'fees', 'sales', 'card-payments'); null for a wallet. */
+    system: text('system'),
+    currency: text('currency', { enum: CURRENCIES }).notNull(),
+    /** Whole coins (CON), impressions (IMP) or cents (USD, CAD). */
+    balance: bigint('balance', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex('ledger_accounts_wallet_idx').on(t.userId, t.currency).where(sql`${t.userId} is not null`),
+    uniqueIndex('ledger_accounts_system_idx').on(t.system, t.currency).where(sql`${t.system} is not null`),
+    check('ledger_accounts_owner', sql`(${t.userId} is null) <> (${t.system} is null)`),
+    // A user can never owe: the statement that would overdraw a wallet fails whole.
+    check('ledger_accounts_wallet_not_negative', sql`${t.userId} is null or ${t.balance} >= 0`),
+  ],
+);
+
+export const TRANSFER_KINDS = ['deposit', 'tip', 'post_purchase', 'subscription', 'meeting_fee', 'impressions', 'refund', 'payout', 'adjustment'] as const;
+export type TransferKind = (typeof TRANSFER_KINDS)[number];
+
+/** One movement of money: its entries sum to zero per currency. Written once, never changed. */
+export const ledgerTransfers = pgTable(
+  'ledger_transfers',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    kind: text('kind', { enum: TRANSFER_KINDS }).notNull(),
+    /** A retried request with the same key finds this transfer and moves nothing. */
+    idempotencyKey: text('idempotency_key').notNull(),
+    /** Who paid and who was paid, when users are (for histories, supporters and owed tips). */
+    fromUserId: bigint('from_user_id', { mode: 'number' }),
+    toUserId: bigint('to_user_id', { mode: 'number' }),
+    /** The stream a tip was for. */
+    streamId: bigint('stream_id', { mode: 'number' }),
+    /** What the payer gave, in `currency` (coins for a tip). */
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    currency: text('currency', { enum: CURRENCIES }).notNull(),
+    /** Kind-specific facts: package id, fee, card's last four digits. */
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('ledger_transfers_key_idx').on(t.idempotencyKey),
+    index('ledger_transfers_from_idx').on(t.fromUserId, t.id),
+    index('ledger_transfers_to_idx').on(t.toUserId, t.id),
+    index('ledger_transfers_stream_idx').on(t.streamId, t.fromUserId),
+  ],
+);
+
+/** The legs of a transfer: signed amounts on accounts. */
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    transferId: bigint('transfer_id', { mode: 'number' })
+      .notNull()
+      .references(() => ledgerTransfers.id),
+    accountId: bigint('account_id', { mode: 'number' })
+      .notNull()
+      .references(() => ledgerAccounts.id),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+  },
+  (t) => [index('ledger_entries_transfer_idx').on(t.transferId), index('ledger_entries_account_idx').on(t.accountId, t.id)],
+);

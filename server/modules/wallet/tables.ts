@@ -1,0 +1,76 @@
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { userRef } from '../accounts/tables';
+import { ledgerTransfers } from '../ledger/tables';
+
+/** What a viewer can buy coins in: a price in cents of `currency` for `coins` coins. */
+export const coinPackages = pgTable(
+  'coin_packages',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    name: text('name').notNull(),
+    coins: integer('coins').notNull(),
+    /** Cents. */
+    price: integer('price').notNull(),
+    currency: text('currency', { enum: ['USD', 'CAD'] }).notNull(),
+    active: boolean('active').notNull().default(true),
+  },
+  (t) => [uniqueIndex('coin_packages_name_idx').on(t.name), check('coin_packages_positive', sql`${t.coins} > 0 and ${t.price} > 0`)],
+);
+
+/** Impressions a broadcaster can buy with coins to be featured (Get Popular). */
+export const impressionPackages = pgTable(
+  'impression_packages',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    name: text('name').notNull(),
+    impressions: integer('impressions').notNull(),
+    /** Whole coins. */
+    price: integer('price').notNull(),
+    currency: text('currency', { enum: ['CON'] }).notNull().default('CON'),
+    active: boolean('active').notNull().default(true),
+  },
+  (t) => [uniqueIndex('impression_packages_name_idx').on(t.name), check('impression_packages_positive', sql`${t.impressions} > 0 and ${t.price} > 0`)],
+);
+
+/** A saved card: the provider's token and what may be shown, never the number. */
+export const paymentCards = pgTable(
+  'payment_cards',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    userId: userRef('user_id'),
+    provider: text('provider').notNull(),
+    token: text('token').notNull(),
+    brand: text('brand').notNull(),
+    last4: text('last4').notNull(),
+    expMonth: integer('exp_month').notNull(),
+    expYear: integer('exp_year').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (t) => [index('payment_cards_user_idx').on(t.userId), uniqueIndex('payment_cards_token_idx').on(t.provider, t.token)],
+);
+
+/**
+ * A charge at the payment provider and what became of it. The provider's reference is unique, so a
+ * webhook delivered twice settles once; the coins arrive through the ledger transfer it points to.
+ */
+export const payments = pgTable(
+  'payments',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    userId: userRef('user_id'),
+    provider: text('provider').notNull(),
+    providerRef: text('provider_ref').notNull(),
+    packageId: bigint('package_id', { mode: 'number' }).notNull().references(() => coinPackages.id),
+    /** Cents of `currency`. */
+    amount: integer('amount').notNull(),
+    currency: text('currency', { enum: ['USD', 'CAD'] }).notNull(),
+    status: text('status', { enum: ['pending', 'succeeded', 'declined', 'failed'] }).notNull(),
+    failure: text('failure'),
+    transferId: bigint('transfer_id', { mode: 'number' }).references(() => ledgerTransfers.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('payments_provider_ref_idx').on(t.provider, t.providerRef), index('payments_user_idx').on(t.userId, t.id)],
+);
