@@ -44,7 +44,11 @@ import { createMediaServer, type MediaServer } from './platform/media/media-serv
 import { createSocialService } from './modules/social/service';
 import { createChannelsService } from './modules/channels/service';
 import { registerSystemRoutes } from './modules/system/routes';
+import { createLedger } from './modules/ledger/service';
+import { registerTipRoutes } from './modules/tips/routes';
+import { createTipsService } from './modules/tips/service';
 import { registerTranslateRoutes } from './modules/translate/routes';
+import { registerWalletRoutes } from './modules/wallet/routes';
 import { createSystemService } from './modules/system/service';
 import { createMailer } from './platform/mail/mailer';
 import { registerOutboxRoutes } from './platform/mail/outbox-routes';
@@ -129,6 +133,7 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
   const social = createSocialService({ db });
   registerSocialRoutes(app, { social });
   registerTranslateRoutes(app, { db, translateUrl: config.translateUrl });
+  await registerWalletRoutes(app, { db, payments: config.payments });
 
   // The media server needs the streams module's hooks and the module needs media control: the
   // control reads `media` lazily, once it exists.
@@ -160,11 +165,17 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
       optionsChanged: (streamId, options) => chat.publishToStream(streamId, { type: 'STREAM-OPTIONS', options }),
       viewerBanned: (streamId, userId) => chat.blockViewer(streamId, userId),
       accessChanged: (streamId) => chat.recheckStream(streamId),
+      tipEnforced: (streamId, amount) => chat.publishToStream(streamId, { type: 'TIP-ENFORCE', data: { tip_viewer_min_amount: amount } }),
     },
     rtmpUrl: (request) => config.rtmpPublicUrl ?? `rtmp://${request.hostname}:${media.ingest.port || config.rtmpPort}/live`,
   });
   await mediaControl.listen();
   const chat = await installChat(app, { db, bus: resources.bus, streams, accounts, likeLimit: config.streamViewerLikeLimit });
+  const tips = createTipsService({
+    db, ledger: createLedger({ db }), streams, accounts, fees: config.platformFees, log: app.log,
+    publish: (streamId, message) => chat.publishToStream(streamId, message),
+  });
+  registerTipRoutes(app, { tips });
   // Stop the media first: ending live sessions still writes to the database.
   app.addHook('onClose', async () => media.stop());
 

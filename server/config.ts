@@ -1,12 +1,35 @@
 /** One zod-validated configuration read from the environment, with embedded defaults (ARCHITECTURE §3). */
 import path from 'node:path';
 import { z } from 'zod';
+import { TRANSFER_KINDS, type TransferKind } from './modules/ledger/tables';
 
 const onOff = (fallback: boolean) =>
   z
     .enum(['on', 'off', 'true', 'false', '1', '0'])
     .optional()
     .transform((v) => (v === undefined ? fallback : v === 'on' || v === 'true' || v === '1'));
+
+/** Platform fee percent per transfer kind when PLATFORM_FEES does not name it (video calls are free: spec part 2 policy). */
+export const DEFAULT_PLATFORM_FEES: Readonly<Partial<Record<TransferKind, number>>> = { tip: 20, meeting_fee: 0 };
+
+/** "tip=20,meeting_fee=0": whole percents 0–100 per ledger kind; kinds not named keep their default (else 0 %). */
+const platformFees = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const fees: Partial<Record<TransferKind, number>> = { ...DEFAULT_PLATFORM_FEES };
+    for (const item of (value ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '')) {
+      const match = /^([a-z_]+)=(\d{1,3})$/.exec(item);
+      const kind = match?.[1] as TransferKind | undefined;
+      const pct = Number(match?.[2]);
+      if (!match || !TRANSFER_KINDS.includes(kind!) || pct > 100) {
+        ctx.addIssue({ code: 'custom', message: `"${item}" is not kind=percent (kinds: ${TRANSFER_KINDS.join(', ')}; 0–100)` });
+        return z.NEVER;
+      }
+      fees[kind!] = pct;
+    }
+    return fees;
+  });
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -56,6 +79,8 @@ const envSchema = z.object({
   RATING_THRESHOLD: z.coerce.number().min(0).max(5).default(3),
   /** Sign-ups allowed from one address per 15 minutes. */
   SIGNUPS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(10),
+  /** Platform fee per ledger kind in percent, e.g. "tip=20,meeting_fee=0" (ARCHITECTURE §6). */
+  PLATFORM_FEES: platformFees,
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -107,6 +132,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: c.SMTP_URL,
     mailFrom: c.MAIL_FROM,
     captcha: c.CAPTCHA === 'altcha',
+    payments: c.PAYMENTS,
     social: { google: oauth.google !== null, apple: oauth.apple !== null, facebook: oauth.facebook !== null },
     oauth,
     seedDemo: c.SEED_DEMO === undefined ? c.NODE_ENV !== 'production' : ['on', 'true', '1'].includes(c.SEED_DEMO),
@@ -117,5 +143,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ratingThreshold: c.RATING_THRESHOLD,
     signupsPerAddress: c.SIGNUPS_PER_ADDRESS,
     translateUrl: c.TRANSLATE_URL,
+    platformFees: c.PLATFORM_FEES,
   };
 }

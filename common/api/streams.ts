@@ -10,6 +10,20 @@ export const RATINGS = ['G', 'PLUS_14', 'PLUS_18'] as const;
 /** Appended to the title of a live stream when missing (spec part 1 §5 Broadcast setup). */
 export const LIVE_TAG = '#live';
 
+/** Stream payment: coins a viewer tips to watch (spec part 1 §5 Broadcast setup, part 2 §9: 0–1000 step 10). */
+export const TIP_VIEWER_MIN_MAX = 1000;
+export const MSG_TIP_MULTIPLE = 'Must be multiple of 10, ie. 10, 20, 100';
+export const MSG_TIP_POSITIVE = 'Must be a positive number';
+/** Once a stream is paid its price cannot return to 0 (spec part 1 §4 Stream lifecycle). */
+export const MSG_PAID_STAYS_PAID = 'A paid stream cannot be made free again.';
+
+export const tipViewerMinAmount = z.coerce
+  .number({ error: MSG_TIP_POSITIVE })
+  .int(MSG_TIP_MULTIPLE)
+  .min(0, MSG_TIP_POSITIVE)
+  .max(TIP_VIEWER_MIN_MAX, `Must be at most ${TIP_VIEWER_MIN_MAX} coins`)
+  .refine((n) => n % 10 === 0, MSG_TIP_MULTIPLE);
+
 export const streamId = z.coerce.number({ error: 'Must be a stream id' }).int('Must be a stream id').positive('Must be a stream id');
 
 export const streamInfo = z.object({
@@ -56,6 +70,14 @@ export const streamInfo = z.object({
   viewer_rating: z.number(),
   /** The caller may read and write the priority chat channel (owner, or a subscriber when the skin has subscriptions). */
   priority_chat: z.boolean(),
+  /** Coins the caller tipped on this stream. */
+  viewer_spend: z.object({ currency: z.literal('CON'), amount: z.number() }),
+  /** Coins the caller still has to tip to watch (minimum − viewer_spend, floored at 0; spec part 1 §4 owed tips). */
+  tip_owed: z.number(),
+  /** Nothing is owed (tip_owed is 0). */
+  has_paid: z.boolean(),
+  /** The server lets the caller watch whatever is owed: the owner, admins, GRANT PERMISSION, UPDATE STREAM_ANY, ALLOW REPORT_STREAM_HIDE. */
+  skip_paywall: z.boolean(),
 });
 export type StreamInfo = z.infer<typeof streamInfo>;
 
@@ -82,7 +104,7 @@ const titleField = z
 export const updateStreamInfo = defineCall({
   method: 'POST',
   path: '/api/streams/update-stream-info',
-  summary: 'Broadcast setup or edit: title (the live tag is appended), audience, rating, chat; marks the stream ready',
+  summary: 'Broadcast setup or edit: title (the live tag is appended), audience, rating, chat, stream payment (tip_viewer_min_amount; once above 0 it stays above 0); marks the stream ready',
   input: z.strictObject({
     id: streamId,
     data: z
@@ -92,6 +114,7 @@ export const updateStreamInfo = defineCall({
         audience: z.enum(AUDIENCES, { error: `Must be one of ${AUDIENCES.join(', ')}` }).optional(),
         rating: z.enum(RATINGS, { error: `Must be one of ${RATINGS.join(', ')}` }).optional(),
         chat_enabled: flag.optional(),
+        tip_viewer_min_amount: tipViewerMinAmount.optional(),
       })
       .refine((d) => Object.keys(d).length > 0, 'Nothing to update'),
   }),
@@ -117,7 +140,7 @@ export const goLive = defineCall({
 export const streamJoin = defineCall({
   method: 'POST',
   path: '/api/streams/stream-join',
-  summary: 'Join a stream: answers the signed HLS address; "block" for a banned viewer',
+  summary: 'Join a stream: answers the signed HLS address; "block" for a banned viewer; 402 "payment_required" while tips are owed',
   input: z.strictObject({
     stream_id: streamId,
     isHls: flag.optional(),

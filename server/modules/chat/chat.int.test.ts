@@ -234,7 +234,7 @@ describe('presence, priority chat, chat limits', () => {
       const socket = await WsClient.connect(baseUrl, (await t.given.signedIn(unpaid)).cookie('ll_session'), undefined, { query });
       sockets.push(socket);
       expect(await socket.request({ op: 'send', channel, type: 'COMMENT', text: 'hi', id: 'u1' }))
-        .toMatchObject({ op: 'error', code: 'payment_required', message: MSG.chatPaymentNeeded });
+        .toMatchObject({ op: 'error', code: 'chat_payment_required', message: MSG.chatPaymentNeeded });
       // Likes are not chat: they stay free.
       if (query === '') expect(await socket.request({ op: 'send', channel, type: 'LIKE', likes: 1, id: 'u2' })).toEqual({ op: 'ack', id: 'u2' });
     }

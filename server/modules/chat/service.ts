@@ -94,7 +94,7 @@ export function createChatService(deps: {
     // The stream's own skin decides: a client naming another skin does not chat for free.
     if (!isSkinId(row.skin) || !SKINS[row.skin].flags.paidChat || principal.userId === row.userId) return;
     const paid = principal.perms.includes('CREATE STREAM_CHAT') && principal.perms.includes(CHAT_PERMISSION[row.rating]);
-    if (!paid) throw new AppError(402, 'payment_required', MSG.chatPaymentNeeded);
+    if (!paid) throw new AppError(402, 'chat_payment_required', MSG.chatPaymentNeeded);
   }
 
   async function assertNotFlooding(tx: Executor, streamId: number, userId: number) {
@@ -167,6 +167,7 @@ export function createChatService(deps: {
         return { history: [] };
       }
       const row = await deps.streams.lookup(parsed.streamId, viewer);
+      await deps.streams.assertPaidUp(row, viewer);
       if (parsed.priority && !mayUsePriorityChat(row, viewer)) throw forbidden(MSG.priorityChatOnly);
       return { history: await history(row.id, row.userId, parsed.priority) };
     },
@@ -178,6 +179,7 @@ export function createChatService(deps: {
       const principal = viewer.principal;
       if (!principal) throw unauthorized(MSG.notLoggedIn);
       const row = await deps.streams.lookup(parsed.streamId, viewer);
+      await deps.streams.assertPaidUp(row, viewer);
       if (parsed.priority && !mayUsePriorityChat(row, viewer)) throw forbidden(MSG.priorityChatOnly);
       if (frame.type === 'LIKE') {
         if (parsed.priority) throw forbidden('Likes go to the stream, not the priority chat.');

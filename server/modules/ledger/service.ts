@@ -88,7 +88,9 @@ export function createLedger(deps: { db: Db }) {
 
   async function transferOnce(exec: Executor, request: TransferRequest): Promise<TransferOutcome> {
     const legs = [...netLegs(request.legs).values()].filter((l) => l.amount !== 0);
-    const ids = await Promise.all(legs.map((l) => accountId(exec, l.ref)));
+    // One at a time: inside a transaction the queries share one connection.
+    const ids: number[] = [];
+    for (const leg of legs) ids.push(await accountId(exec, leg.ref));
     const values = sql.join(legs.map((l, i) => sql`(${ids[i]}::bigint, ${l.amount}::bigint)`), sql`, `);
     const statement: SQL = sql`
       with t as (

@@ -37,6 +37,8 @@ export interface StreamRealtime {
   accessChanged(streamId: number): Promise<void>;
   /** BLOCKED to the banned viewer's sockets, which leave the stream's channels on every instance. */
   viewerBanned(streamId: number, userId: number): Promise<void>;
+  /** TIP-ENFORCE to the stream's viewers: the stream payment changed (spec part 1 §4). */
+  tipEnforced(streamId: number, tipViewerMinAmount: number): Promise<void>;
 }
 
 export const viewerOf = <P extends Principal | null>(request: FastifyRequest, principal: P): Viewer & { principal: P } => ({
@@ -68,9 +70,13 @@ export function registerStreamRoutes(app: FastifyInstance, deps: StreamRoutesDep
   });
 
   addRoute(app, api.updateStreamInfo, { auth: 'user', tags }, async ({ input, principal, request }) => {
+    const priceBefore = input.data.tip_viewer_min_amount === undefined ? undefined : (await streams.findStream(input.id)).tipViewerMinAmount;
     const row = await streams.updateSetup(input.id, principal, input.data, request.skin);
+    const priceChanged = priceBefore !== undefined && priceBefore !== row.tipViewerMinAmount;
     if (input.data.chat_enabled !== undefined) await deps.realtime.optionsChanged(row.id, { chat_enabled: row.chatEnabled });
-    if (input.data.audience !== undefined || input.data.rating !== undefined) await deps.realtime.accessChanged(row.id);
+    // Viewers hear the new price first; then sockets of those who now owe leave the channels.
+    if (priceChanged) await deps.realtime.tipEnforced(row.id, row.tipViewerMinAmount);
+    if (input.data.audience !== undefined || input.data.rating !== undefined || priceChanged) await deps.realtime.accessChanged(row.id);
     return { stream: await streams.info(row, viewerOf(request, principal)) };
   });
 

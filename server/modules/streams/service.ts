@@ -2,17 +2,18 @@
 import { createHash } from 'node:crypto';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { LIVE_TAG, type updateStreamInfo } from '../../../common/api/streams';
+import { LIVE_TAG, MSG_PAID_STAYS_PAID, type updateStreamInfo } from '../../../common/api/streams';
 import { ADULT_AGE } from '../../../common/constants';
 import { MSG } from '../../../common/messages';
 import type { Permission } from '../../../common/permissions';
 import { SKINS, type Rating, type SkinId } from '../../../common/skins';
 import { streamChannelOf } from '../../../common/realtime';
-import type { Db } from '../../platform/db/client';
+import type { Db, Executor } from '../../platform/db/client';
 import { channelMembersSql } from '../../platform/realtime/presence';
 import type { Principal } from '../../platform/http/auth';
 import { AppError, badRequest, forbidden, notFound } from '../../platform/http/errors';
 import type { AccountsService } from '../accounts/service';
+import { ledgerTransfers } from '../ledger/tables';
 import type { SocialService } from '../social/service';
 import { toStreamInfo, isPlayable, type StreamRow } from './stream-view';
 import { streamBans, streamRatings, streams, streamSaves, streamViews } from './tables';
@@ -50,6 +51,23 @@ export const mayWatchAnything = (p: Principal | null) => Boolean(p && (p.role ==
 
 /** Admins act on any stream; others need one of the given permissions. */
 export const mayActOnAnyStream = (p: Principal, ...perms: Permission[]) => p.role === 'admin' || perms.some((perm) => p.perms.includes(perm));
+
+/** Who watches a paid stream without tipping (spec part 1 §6): admins and three permissions. The owner too, see assertPaidUp. */
+export const mayPassPaywall = (p: Principal | null) =>
+  Boolean(p && mayActOnAnyStream(p, 'GRANT PERMISSION', 'UPDATE STREAM_ANY', 'ALLOW REPORT_STREAM_HIDE'));
+
+/** 402 "payment_required" with the coins still owed; the web shows the pay wall. */
+export const paymentRequired = (owed: number) =>
+  new AppError(402, 'payment_required', `Tip ${owed} coins to watch this stream.`, { tip_owed: owed });
+
+/** Coins this user tipped on this stream (the pay wall counts these). */
+export async function viewerSpendOn(exec: Executor, streamId: number, userId: number | null): Promise<number> {
+  if (userId === null) return 0;
+  const [row] = await exec.select({ n: sql<string | number>`coalesce(sum(${ledgerTransfers.amount}), 0)` }).from(ledgerTransfers)
+    .where(and(eq(ledgerTransfers.streamId, streamId), eq(ledgerTransfers.fromUserId, userId), eq(ledgerTransfers.kind, 'tip'),
+      eq(ledgerTransfers.currency, 'CON')));
+  return Number(row?.n ?? 0);
+}
 
 export const mayStreamWithRating = (perms: readonly string[], rating: Rating, skin: SkinId) =>
   perms.includes(LIVE_PERMISSION[rating]) && (rating !== 'PLUS_18' || SKINS[skin].flags.adultContent);
@@ -90,15 +108,40 @@ export function createStreamsService(deps: { db: Db; accounts: AccountsService; 
     return { saved: saved !== undefined, viewerRating: rated?.rating ?? 0 };
   }
 
+  /**
+   * The coins this viewer must have tipped to watch. Subscriptions (their own issue) bring a
+   * subscriber minimum and discount, and a no-paywall plan feature: they belong here.
+   */
+  function minimumFor(row: StreamRow, _viewer: Viewer): number {
+    return row.tipViewerMinAmount;
+  }
+
+  /** The owner and privileged viewers never meet the pay wall. */
+  const skipsPaywall = (row: StreamRow, viewer: Viewer) => viewer.principal?.userId === row.userId || mayPassPaywall(viewer.principal);
+
+  /** What the viewer tipped on the stream and what is still owed (spec part 1 §4: owed = minimum − spent). */
+  async function payment(row: StreamRow, viewer: Viewer, exec: Executor = db) {
+    const spend = await viewerSpendOn(exec, row.id, viewer.principal?.userId ?? null);
+    return { spend, owed: Math.max(0, minimumFor(row, viewer) - spend) };
+  }
+
+  /** The pay wall, in one place: stream-join and the realtime subscription call it. */
+  async function assertPaidUp(row: StreamRow, viewer: Viewer) {
+    if (minimumFor(row, viewer) <= 0 || skipsPaywall(row, viewer)) return;
+    const { owed } = await payment(row, viewer);
+    if (owed > 0) throw paymentRequired(owed);
+  }
+
   async function info(row: StreamRow, viewer: Viewer) {
     const viewerId = viewer.principal?.userId ?? null;
-    const [broadcaster, relation, viewers, views, marks] = await Promise.all([
+    const [broadcaster, relation, viewers, views, marks, paid] = await Promise.all([
       accounts.publicUsers([row.userId]),
       social.relation(viewerId, row.userId),
       activeViewers(row.id),
       db.select({ likes: streamViews.likes }).from(streamViews)
         .where(and(eq(streamViews.streamId, row.id), eq(streamViews.viewerKey, viewerKey(viewer)))),
       viewerMarks(row.id, viewerId),
+      payment(row, viewer),
     ]);
     const user = broadcaster.get(row.userId) ?? { username: '', fullname: '', avatar: null };
     return toStreamInfo(row, user, {
@@ -109,6 +152,9 @@ export function createStreamsService(deps: { db: Db; accounts: AccountsService; 
       viewers,
       ...marks,
       priorityChat: mayUsePriorityChat(row, viewer),
+      viewerSpend: paid.spend,
+      tipOwed: paid.owed,
+      skipPaywall: skipsPaywall(row, viewer),
     });
   }
 
@@ -150,6 +196,8 @@ export function createStreamsService(deps: { db: Db; accounts: AccountsService; 
     findStream,
     info,
     activeViewers,
+    payment,
+    assertPaidUp,
 
     /** The broadcaster's stream that has not ended; a new one (with the last setup, hidden) otherwise. */
     async currentStream(userId: number, skin: SkinId): Promise<StreamRow> {
@@ -195,6 +243,9 @@ export function createStreamsService(deps: { db: Db; accounts: AccountsService; 
       if (data.audience && row.audience === 'PRIVATE' && data.audience !== 'PRIVATE' && row.endedAt) {
         throw badRequest('The audience of a private replay cannot change.', 'data.audience');
       }
+      if (data.tip_viewer_min_amount !== undefined && row.tipViewerMinAmount > 0 && data.tip_viewer_min_amount <= 0) {
+        throw badRequest(MSG_PAID_STAYS_PAID, 'data.tip_viewer_min_amount');
+      }
       const title = data.title === undefined ? undefined : data.title.includes(LIVE_TAG) ? data.title : `${data.title} ${LIVE_TAG}`;
       const [updated] = await db.update(streams).set({
         ...(title !== undefined ? { title } : {}),
@@ -202,10 +253,16 @@ export function createStreamsService(deps: { db: Db; accounts: AccountsService; 
         ...(data.audience ? { audience: data.audience } : {}),
         ...(data.rating ? { rating: data.rating } : {}),
         ...(data.chat_enabled !== undefined ? { chatEnabled: data.chat_enabled } : {}),
+        ...(data.tip_viewer_min_amount !== undefined ? { tipViewerMinAmount: data.tip_viewer_min_amount } : {}),
         setupAt: row.setupAt ?? new Date(),
         updatedAt: new Date(),
-      }).where(eq(streams.id, streamId)).returning();
-      return updated!;
+      }).where(and(
+        eq(streams.id, streamId),
+        // A concurrent edit that made the stream paid wins over one making it free.
+        data.tip_viewer_min_amount === 0 ? eq(streams.tipViewerMinAmount, 0) : undefined,
+      )).returning();
+      if (!updated) throw badRequest(MSG_PAID_STAYS_PAID, 'data.tip_viewer_min_amount');
+      return updated;
     },
 
     async goLive(streamId: number, principal: Principal) {
@@ -221,6 +278,7 @@ export function createStreamsService(deps: { db: Db; accounts: AccountsService; 
       const row = await findStream(streamId);
       await assertMayWatch(row, viewer);
       if (!isPlayable(row)) throw notFound(MSG.streamNotAvailable);
+      await assertPaidUp(row, viewer);
       const inserted = await db.insert(streamViews)
         .values({ streamId, viewerKey: viewerKey(viewer), userId: viewer.principal?.userId ?? null })
         .onConflictDoUpdate({ target: [streamViews.streamId, streamViews.viewerKey], set: { leftAt: null, joinedAt: new Date() } })

@@ -20,6 +20,12 @@ export interface ViewerFacts {
   /** 1–5, or 0 when the viewer has not rated the stream. */
   viewerRating: number;
   priorityChat: boolean;
+  /** Coins this viewer tipped on the stream. */
+  viewerSpend: number;
+  /** Coins still to tip before the pay wall lifts (0 when nothing is owed). */
+  tipOwed: number;
+  /** Owner or privileged: the pay wall never applies. */
+  skipPaywall: boolean;
 }
 
 export const thumbnailUrl = (row: StreamRow) =>
@@ -66,6 +72,10 @@ export function toStreamInfo(row: StreamRow, broadcaster: Broadcaster, viewer: V
     has_rated: viewer.viewerRating > 0,
     viewer_rating: viewer.viewerRating,
     priority_chat: viewer.priorityChat,
+    viewer_spend: { currency: 'CON', amount: viewer.viewerSpend },
+    tip_owed: viewer.tipOwed,
+    has_paid: viewer.tipOwed <= 0,
+    skip_paywall: viewer.skipPaywall,
   };
 }
 

@@ -114,7 +114,7 @@ export function ChatPanel({ stream, onServiceMessage, interactionsPaused = false
     switch (error.code) {
       case 'unauthorized':
         return setPrompt('login');
-      case 'payment_required':
+      case 'chat_payment_required':
         return setPrompt('payment');
       case 'like_limit':
         return showNotice(MSG.likeLimit);

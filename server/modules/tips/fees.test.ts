@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config';
+import { platformFee } from './service';
+
+describe('platform fees', () => {
+  it('defaults to 20 % on tips and 0 % on video calls, and reads PLATFORM_FEES per kind', () => {
+    expect(loadConfig({}).platformFees).toEqual({ tip: 20, meeting_fee: 0 });
+    expect(loadConfig({ PLATFORM_FEES: 'tip=15, subscription=30' }).platformFees).toEqual({ tip: 15, meeting_fee: 0, subscription: 30 });
+    expect(loadConfig({ PLATFORM_FEES: '' }).platformFees.tip).toBe(20);
+  });
+
+  it('refuses unknown kinds and percents outside 0–100', () => {
+    for (const bad of ['tips=20', 'tip=101', 'tip=-1', 'tip', 'tip=2.5']) expect(() => loadConfig({ PLATFORM_FEES: bad }), bad).toThrow(/PLATFORM_FEES/);
+  });
+
+  it('takes the floor of amount × percent / 100', () => {
+    expect(platformFee(100, 20)).toBe(20);
+    expect(platformFee(7, 20)).toBe(1);
+    expect(platformFee(4, 20)).toBe(0);
+    expect(platformFee(5, 0)).toBe(0);
+  });
+});

@@ -1,0 +1,205 @@
+/**
+ * Tips on streams (spec part 1 §2 Tip selector, §4; part 2 §7, §8), supporters and earnings. A tip is
+ * one ledger transfer (one SQL statement, idempotent by key); its TIP message is published after it
+ * committed, and only by the request that moved the coins (ARCHITECTURE §5, §6).
+ */
+import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
+import { shortNumber } from '../../../common/rules/format';
+import type { RealtimeMessage } from '../../../common/realtime';
+import type { Db } from '../../platform/db/client';
+import type { Principal } from '../../platform/http/auth';
+import { AppError, badRequest, conflict, forbidden, notFound, tooManyRequests } from '../../platform/http/errors';
+import { createThrottle } from '../../platform/throttle';
+import { users } from '../accounts/tables';
+import type { AccountsService } from '../accounts/service';
+import { InsufficientFunds, type Ledger } from '../ledger/service';
+import { ledgerAccounts, ledgerEntries, ledgerTransfers, type TransferKind } from '../ledger/tables';
+import { mayActOnAnyStream, viewerSpendOn, type StreamsService, type Viewer } from '../streams/service';
+import { streams as streamsTable } from '../streams/tables';
+
+export const TIP_MESSAGES = {
+  keyRequired: 'Idempotency-Key header is required.',
+  keyTooLong: 'Idempotency-Key must be at most 100 characters.',
+  keyReused: 'This Idempotency-Key was used for another tip.',
+  ownStream: 'You cannot tip your own stream.',
+  /** The web maps a message containing this to 'The broadcaster cannot receive tips at this time' (spec part 2 §8). */
+  cannotTip: 'Cannot tip this user.',
+  /** The web matches 'Insufficient funds' (spec part 2 §8). */
+  insufficient: 'Insufficient funds',
+  tooFast: 'You are sending tips too fast. Please wait a moment.',
+} as const;
+
+export const IDEMPOTENCY_KEY_MAX = 100;
+/** Tips one user may send per minute, counted in the database (every instance). */
+export const TIP_RATE = { tips: 30, windowMs: 60_000 };
+/** Kinds that pay a user for what they do (their earnings); the ledger entries credit them net of fees. */
+const EARNING_KINDS: TransferKind[] = ['tip', 'post_purchase', 'subscription', 'meeting_fee'];
+
+/** The platform's share of a payment: floor(amount × percent / 100). */
+export const platformFee = (amount: number, percent: number) => Math.floor((amount * percent) / 100);
+
+type SignedInViewer = Viewer & { principal: Principal };
+type Publish = (streamId: number, message: RealtimeMessage) => Promise<void>;
+
+export function createTipsService(deps: {
+  db: Db;
+  ledger: Ledger;
+  streams: StreamsService;
+  accounts: AccountsService;
+  /** Percent per kind (config PLATFORM_FEES). */
+  fees: Partial<Record<TransferKind, number>>;
+  publish: Publish;
+  tipsPerMinute?: number;
+  log: { warn(obj: object, msg: string): void };
+}) {
+  const { db, ledger } = deps;
+  const throttle = createThrottle(db, { windowMs: TIP_RATE.windowMs });
+  const tipsPerMinute = deps.tipsPerMinute ?? TIP_RATE.tips;
+
+  /** The key as the ledger stores it: scoped to the tipper, so no one can use (or block) another user's keys. */
+  const ledgerKey = (userId: number, key: string) => `tip:${userId}:${key}`;
+
+  async function assertMayReceiveTips(userId: number) {
+    const [row] = await db.select({ status: users.accountStatus }).from(users).where(eq(users.id, userId));
+    if (row?.status !== 'active') throw forbidden(TIP_MESSAGES.cannotTip);
+  }
+
+  async function publishTip(streamId: number, ownerId: number, tipper: number, amount: number, transferId: number) {
+    const found = (await deps.accounts.publicUsers([tipper])).get(tipper);
+    const name = found ? found.fullname || found.username : '';
+    await deps.publish(streamId, {
+      type: 'TIP',
+      text: `${name} tipped the streamer.`,
+      data: { recipient_amount: amount, recipient_currency: 'CON' },
+      sender: { name, user_id: tipper, avatar: found?.avatar ?? null, is_priority: false, is_owner: tipper === ownerId },
+      chatTime: new Date().toISOString(),
+      timetoken: String(transferId),
+    });
+  }
+
+  return {
+    /** Checks the header value (the route passes what it got). */
+    checkKey(value: string | string[] | undefined): string {
+      const key = Array.isArray(value) ? value[0] : value;
+      if (key === undefined || key.trim() === '') throw badRequest(TIP_MESSAGES.keyRequired, 'Idempotency-Key');
+      if (key.length > IDEMPOTENCY_KEY_MAX) throw badRequest(TIP_MESSAGES.keyTooLong, 'Idempotency-Key');
+      return key;
+    },
+
+    async send(viewer: SignedInViewer, streamId: number, amount: number, idempotencyKey: string) {
+      const tipper = viewer.principal.userId;
+      // Watchable (audience, rating, bans), but the pay wall does not stop a tip: tipping lifts it.
+      const row = await deps.streams.lookup(streamId, viewer);
+      if (row.userId === tipper) throw forbidden(TIP_MESSAGES.ownStream);
+      await assertMayReceiveTips(row.userId);
+      const { limited } = await throttle.attempt([{ key: `tip:${tipper}`, limit: tipsPerMinute }]);
+      if (limited) throw tooManyRequests(TIP_MESSAGES.tooFast);
+
+      const percent = deps.fees.tip ?? 0;
+      const fee = platformFee(amount, percent);
+      let outcome;
+      try {
+        outcome = await ledger.transfer({
+          kind: 'tip',
+          idempotencyKey: ledgerKey(tipper, idempotencyKey),
+          fromUserId: tipper,
+          toUserId: row.userId,
+          streamId: row.id,
+          amount,
+          currency: 'CON',
+          details: { fee, fee_percent: percent },
+          legs: [
+            { account: { userId: tipper, currency: 'CON' }, amount: -amount },
+            { account: { userId: row.userId, currency: 'CON' }, amount: amount - fee },
+            { account: { system: 'fees', currency: 'CON' }, amount: fee },
+          ],
+        });
+      } catch (error) {
+        if (error instanceof InsufficientFunds) throw new AppError(402, 'insufficient_funds', TIP_MESSAGES.insufficient);
+        throw error;
+      }
+
+      if (outcome.created) {
+        // The coins moved: a failed publish must not turn the answer into an error (the client would tip again).
+        await publishTip(row.id, row.userId, tipper, amount, outcome.transferId).catch((error: unknown) =>
+          deps.log.warn({ err: error, transferId: outcome.transferId }, 'TIP message not published'));
+      } else {
+        // A retry answers the first tip; the same key for a different tip is refused.
+        const [first] = await db.select({ streamId: ledgerTransfers.streamId, amount: ledgerTransfers.amount })
+          .from(ledgerTransfers).where(eq(ledgerTransfers.id, outcome.transferId));
+        if (!first || Number(first.streamId) !== row.id || Number(first.amount) !== amount) throw conflict(TIP_MESSAGES.keyReused);
+      }
+
+      const [paid, balance] = await Promise.all([deps.streams.payment(row, viewer), ledger.balances(tipper)]);
+      return {
+        transfer_id: outcome.transferId,
+        has_paid: paid.owed <= 0,
+        viewer_spend: { currency: 'CON' as const, amount: paid.spend },
+        balance,
+      };
+    },
+
+    /** Coins this user tipped on the stream. */
+    viewerSpend: (streamId: number, userId: number) => viewerSpendOn(db, streamId, userId),
+
+    /** The stream's top tippers, coins summed, most first. */
+    async supporters(streamId: number, viewer: Viewer, limit: number) {
+      const row = await deps.streams.lookup(streamId, viewer);
+      const total = sql<string | number>`sum(${ledgerTransfers.amount})`;
+      const rows = await db.select({ userId: ledgerTransfers.fromUserId, total }).from(ledgerTransfers)
+        .where(and(eq(ledgerTransfers.streamId, row.id), eq(ledgerTransfers.kind, 'tip'), eq(ledgerTransfers.currency, 'CON')))
+        .groupBy(ledgerTransfers.fromUserId)
+        .orderBy(desc(total), ledgerTransfers.fromUserId)
+        .limit(limit);
+      const ids = rows.map((r) => Number(r.userId));
+      const people = await deps.accounts.publicUsers(ids);
+      return rows.map((r) => {
+        const userId = Number(r.userId);
+        const person = people.get(userId);
+        const amt = Number(r.total);
+        return { user_id: userId, name: person ? person.fullname || person.username : '', avatar: person?.avatar ?? null, amt, amtFormatted: shortNumber(amt) };
+      });
+    },
+
+    /** A broadcaster's earnings (GRANT PERMISSION or admin): coins received net of fees, all time and this calendar month (UTC). */
+    async earningDetails(principal: Principal, userId: number, now = new Date()) {
+      if (!mayActOnAnyStream(principal, 'GRANT PERMISSION')) throw forbidden();
+      const [user] = await db.select({ createdAt: users.createdAt }).from(users).where(eq(users.id, userId));
+      if (!user) throw notFound('No such user.');
+      const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+      const iso = (value: Date | string | null | undefined) => (value ? new Date(value).toISOString() : null);
+      const biggest = (column: typeof ledgerTransfers.toUserId | typeof ledgerTransfers.fromUserId) =>
+        db.select({ at: ledgerTransfers.createdAt }).from(ledgerTransfers)
+          .where(and(eq(column, userId), eq(ledgerTransfers.kind, 'tip')))
+          .orderBy(desc(ledgerTransfers.amount), desc(ledgerTransfers.id)).limit(1);
+      const earned = sql<string | number>`coalesce(sum(${ledgerEntries.amount}), 0)`;
+      const earnedThisMonth = sql<string | number>`coalesce(sum(${ledgerEntries.amount}) filter (where ${ledgerTransfers.createdAt} >= ${monthStart.toISOString()}::timestamptz), 0)`;
+      const [[lastStream], [received], [sent], [earnings]] = await Promise.all([
+        db.select({ at: sql<Date | string | null>`max(${streamsTable.startedAt})` }).from(streamsTable).where(eq(streamsTable.userId, userId)),
+        biggest(ledgerTransfers.toUserId),
+        biggest(ledgerTransfers.fromUserId),
+        // What reached the user's coin wallet from earning transfers paid to them: net of the platform fee.
+        db.select({ total: earned, month: earnedThisMonth }).from(ledgerEntries)
+          .innerJoin(ledgerTransfers, eq(ledgerTransfers.id, ledgerEntries.transferId))
+          .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerEntries.accountId))
+          .where(and(
+            eq(ledgerAccounts.userId, userId),
+            eq(ledgerAccounts.currency, 'CON'),
+            eq(ledgerTransfers.toUserId, userId),
+            inArray(ledgerTransfers.kind, EARNING_KINDS),
+            gte(ledgerEntries.amount, 0),
+          )),
+      ]);
+      return {
+        accountCreated: user.createdAt.toISOString(),
+        lastStreamDate: iso(lastStream?.at),
+        maxTipReceivedDate: iso(received?.at),
+        maxTipSentDate: iso(sent?.at),
+        totalEarnings: Number(earnings?.total ?? 0),
+        totalMonthlyEarnings: Number(earnings?.month ?? 0),
+      };
+    },
+  };
+}
+
+export type TipsService = ReturnType<typeof createTipsService>;

@@ -1,0 +1,360 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_PERMISSIONS } from '../../../common/permissions';
+import { startTestApp, type TestApp, type TestUser } from '../../testing/harness';
+import { goLive } from '../../testing/live-stream';
+import type { TestClient } from '../../testing/test-client';
+import { WsClient } from '../../testing/ws-client';
+import { createLedger, type Ledger } from '../ledger/service';
+import { TIP_RATE } from './service';
+
+let t: TestApp;
+let ledger: Ledger;
+let baseUrl: string;
+const sockets: WsClient[] = [];
+
+beforeAll(async () => {
+  t = await startTestApp();
+  ledger = createLedger({ db: t.resources.database.db });
+  baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+});
+afterAll(async () => {
+  for (const socket of sockets) socket.close();
+  await t.close();
+});
+
+let keys = 0;
+const newKey = () => `k-${process.pid}-${(keys += 1)}`;
+
+const mint = (userId: number, coins: number) =>
+  ledger.transfer({
+    kind: 'deposit', idempotencyKey: `mint-${newKey()}`, toUserId: userId, amount: coins, currency: 'CON',
+    legs: [{ account: { system: 'mint', currency: 'CON' }, amount: -coins }, { account: { userId, currency: 'CON' }, amount: coins }],
+  });
+
+const tip = (client: TestClient, streamId: number, amount: unknown, key: string | null = newKey()) =>
+  client.request('POST', '/api/streams/send-tip', { body: { stream_id: streamId, amount }, headers: key === null ? {} : { 'idempotency-key': key } });
+
+async function viewer(coins = 0, options: Parameters<TestApp['given']['user']>[0] = {}): Promise<{ user: TestUser; client: TestClient }> {
+  const user = await t.given.user(options);
+  if (coins > 0) await mint(user.id, coins);
+  return { user, client: await t.given.signedIn(user) };
+}
+
+async function socketOf(client?: TestClient) {
+  const socket = await WsClient.connect(baseUrl, client?.cookie('ll_session'));
+  sockets.push(socket);
+  return socket;
+}
+
+const con = async (userId: number) => (await ledger.balances(userId)).CON;
+const feesBalance = async () => {
+  const rows = await t.resources.database.db.execute(sql`select balance from ledger_accounts where system = 'fees' and currency = 'CON'`);
+  return Number((rows.rows[0] as { balance?: string | number } | undefined)?.balance ?? 0);
+};
+const transfersWithKey = async (userId: number, key: string) => {
+  const rows = await t.resources.database.db.execute(sql`select count(*)::int as n from ledger_transfers where idempotency_key = ${`tip:${userId}:${key}`}`);
+  return Number((rows.rows[0] as { n: number }).n);
+};
+
+describe('send-tip', () => {
+  it('moves the coins with the platform fee (20 % by default) and answers spend, has_paid and balance', async () => {
+    const live = await goLive(t);
+    const fan = await viewer(500);
+    const feesBefore = await feesBalance();
+    const res = await tip(fan.client, live.streamId, 100);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      response: 'success', has_paid: true, viewer_spend: { currency: 'CON', amount: 100 }, balance: { CON: 400, IMP: 0, USD: 0, CAD: 0 },
+    });
+    expect(typeof res.body.transfer_id).toBe('number');
+    expect(await con(live.user.id)).toBe(80);
+    expect((await feesBalance()) - feesBefore).toBe(20);
+
+    // The fee is floored: 7 coins pay 1 coin of fee.
+    await tip(fan.client, live.streamId, 7);
+    expect(await con(live.user.id)).toBe(80 + 6);
+    const again = await tip(fan.client, live.streamId, 5);
+    expect(again.body.viewer_spend).toEqual({ currency: 'CON', amount: 112 });
+  });
+
+  it('refuses logged-out callers, missing or over-long keys, bad amounts and unknown streams', async () => {
+    const live = await goLive(t);
+    const fan = await viewer(100);
+    const anonymous = t.client();
+    expect((await tip(anonymous, live.streamId, 5)).status).toBe(401);
+
+    const missing = await tip(fan.client, live.streamId, 5, null);
+    expect(missing.status).toBe(400);
+    expect(missing.body).toMatchObject({ response: 'validation', message: 'Idempotency-Key header is required.' });
+    expect((await tip(fan.client, live.streamId, 5, '  ')).status).toBe(400);
+    expect((await tip(fan.client, live.streamId, 5, 'x'.repeat(101))).status).toBe(400);
+
+    for (const amount of [0, -5, 1.5, 'many', 100_001]) {
+      const res = await tip(fan.client, live.streamId, amount);
+      expect(res.status, String(amount)).toBe(400);
+      expect(res.body.response).toBe('validation');
+    }
+    expect((await tip(fan.client, 999_999_999, 5)).status).toBe(404);
+    expect(await con(fan.user.id)).toBe(100);
+  });
+
+  it('refuses a tip on the caller’s own stream, on a stream they may not watch, and to a suspended broadcaster', async () => {
+    const live = await goLive(t);
+    await mint(live.user.id, 100);
+    const own = await tip(live.client, live.streamId, 5);
+    expect(own.status).toBe(403);
+    expect(own.body.message).toBe('You cannot tip your own stream.');
+
+    const followersOnly = await goLive(t, { audience: 'FOLLOWERS' });
+    const fan = await viewer(100);
+    const hidden = await tip(fan.client, followersOnly.streamId, 5);
+    expect(hidden.status).toBe(403);
+
+    await t.app.services.accounts.suspend(live.user.id);
+    const suspended = await tip(fan.client, live.streamId, 5);
+    expect(suspended.status).toBe(403);
+    expect(suspended.body.message).toContain('Cannot tip this user');
+    expect(await con(fan.user.id)).toBe(100);
+    expect(await con(live.user.id)).toBe(100);
+  });
+
+  it('answers 402 insufficient_funds and moves nothing when the wallet cannot cover the tip', async () => {
+    const live = await goLive(t);
+    const fan = await viewer(10);
+    const res = await tip(fan.client, live.streamId, 20);
+    expect(res.status).toBe(402);
+    expect(res.body).toEqual({ response: 'insufficient_funds', message: 'Insufficient funds' });
+    const broke = await viewer(0);
+    expect((await tip(broke.client, live.streamId, 5)).status).toBe(402);
+    expect(await con(fan.user.id)).toBe(10);
+    expect(await con(live.user.id)).toBe(0);
+  });
+
+  it('answers a retried key with the first tip and moves nothing, even for 10 requests at once', async () => {
+    const live = await goLive(t);
+    const fan = await viewer(1000);
+    const key = newKey();
+    const first = await tip(fan.client, live.streamId, 50, key);
+    const retry = await tip(fan.client, live.streamId, 50, key);
+    expect(retry.status).toBe(200);
+    expect(retry.body.transfer_id).toBe(first.body.transfer_id);
+    expect(retry.body.viewer_spend).toEqual({ currency: 'CON', amount: 50 });
+    expect(await con(fan.user.id)).toBe(950);
+
+    // The same key for another tip is a client error, not a second tip.
+    expect((await tip(fan.client, live.streamId, 60, key)).status).toBe(409);
+
+    const together = newKey();
+    const answers = await Promise.all(Array.from({ length: 10 }, () => tip(fan.client, live.streamId, 20, together)));
+    expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
+    expect(new Set(answers.map((a) => a.body.transfer_id)).size).toBe(1);
+    expect(await transfersWithKey(fan.user.id, together)).toBe(1);
+    expect(await con(fan.user.id)).toBe(930);
+    expect(await con(live.user.id)).toBe(40 + 16);
+
+    // Keys belong to their user: another viewer's identical key is another tip.
+    const other = await viewer(100);
+    expect((await tip(other.client, live.streamId, 20, together)).body.transfer_id).not.toBe(answers[0]!.body.transfer_id);
+  });
+
+  it('publishes TIP after the commit, once, with the tipper’s name and the coins', async () => {
+    const live = await goLive(t);
+    const fan = await viewer(300);
+    const watcher = await socketOf();
+    const channel = `stream:${live.streamId}`;
+    expect(await watcher.request({ op: 'subscribe', channel })).toMatchObject({ op: 'subscribed' });
+    const key = newKey();
+    const res = await tip(fan.client, live.streamId, 100, key);
+    const got = await watcher.message('TIP');
+    expect(got).toMatchObject({
+      channel,
+      message: {
+        type: 'TIP',
+        text: `${fan.user.username} tipped the streamer.`,
+        data: { recipient_amount: 100, recipient_currency: 'CON' },
+        sender: { user_id: fan.user.id, name: fan.user.username, is_owner: false, is_priority: false },
+        timetoken: String(res.body.transfer_id),
+      },
+    });
+    // A retry moves nothing and says nothing; a failed tip says nothing.
+    await tip(fan.client, live.streamId, 100, key);
+    await tip(fan.client, live.streamId, 1000);
+    await tip(fan.client, live.streamId, 5);
+    const next = await watcher.message('TIP');
+    expect((next.message.data as { recipient_amount: number }).recipient_amount).toBe(5);
+  });
+
+  it(`limits a user to ${TIP_RATE.tips} tips a minute`, async () => {
+    const live = await goLive(t);
+    const fan = await viewer(1000);
+    for (let i = 0; i < TIP_RATE.tips; i++) expect((await tip(fan.client, live.streamId, 1)).status).toBe(200);
+    const res = await tip(fan.client, live.streamId, 1);
+    expect(res.status).toBe(429);
+    expect(await con(fan.user.id)).toBe(1000 - TIP_RATE.tips);
+  });
+});
+
+describe('paid streams', () => {
+  const setPrice = (client: TestClient, id: number, amount: unknown) =>
+    client.post('/api/streams/update-stream-info', { id, data: { tip_viewer_min_amount: amount } });
+  const lookup = (client: TestClient, id: number) => client.get('/api/streams/stream-lookup', { id });
+  const join = (client: TestClient, id: number) => client.post('/api/streams/stream-join', { stream_id: id });
+
+  it('validates the price and never lets a paid stream become free again', async () => {
+    const live = await goLive(t);
+    for (const [amount, message] of [[15, 'Must be multiple of 10, ie. 10, 20, 100'], [-10, 'Must be a positive number'], [1010, 'Must be at most 1000 coins']] as const) {
+      const res = await setPrice(live.client, live.streamId, amount);
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe(message);
+    }
+    expect((await setPrice(live.client, live.streamId, 0)).status).toBe(200);
+    const paid = await setPrice(live.client, live.streamId, 50);
+    expect(paid.status).toBe(200);
+    expect((paid.body.stream as { tip_viewer_min_amount: number }).tip_viewer_min_amount).toBe(50);
+    const back = await setPrice(live.client, live.streamId, 0);
+    expect(back.status).toBe(400);
+    expect(back.body.message).toBe('A paid stream cannot be made free again.');
+    expect((await setPrice(live.client, live.streamId, 100)).status).toBe(200);
+    const stranger = await viewer();
+    expect((await setPrice(stranger.client, live.streamId, 200)).status).toBe(404);
+  });
+
+  it('keeps an unpaid viewer out of the video and the chat until they tip the minimum', async () => {
+    const live = await goLive(t);
+    await setPrice(live.client, live.streamId, 30);
+    const fan = await viewer(100);
+    const channel = `stream:${live.streamId}`;
+
+    const before = await lookup(fan.client, live.streamId);
+    expect(before.status).toBe(200);
+    expect(before.body.stream).toMatchObject({ tip_viewer_min_amount: 30, has_paid: false, tip_owed: 30, viewer_spend: { currency: 'CON', amount: 0 }, skip_paywall: false });
+
+    const refused = await join(fan.client, live.streamId);
+    expect(refused.status).toBe(402);
+    expect(refused.body).toMatchObject({ response: 'payment_required', message: 'Tip 30 coins to watch this stream.' });
+    expect(JSON.stringify(refused.body)).not.toContain('m3u8');
+    expect((await join(t.client(), live.streamId)).status).toBe(402);
+
+    const socket = await socketOf(fan.client);
+    expect(await socket.request({ op: 'subscribe', channel })).toMatchObject({ op: 'error', channel, code: 'payment_required' });
+    const sendId = `s-${newKey()}`;
+    expect(await socket.request({ op: 'send', channel, type: 'COMMENT', text: 'let me in', id: sendId }))
+      .toMatchObject({ op: 'error', id: sendId, code: 'payment_required' });
+
+    const partial = await tip(fan.client, live.streamId, 20);
+    expect(partial.body).toMatchObject({ has_paid: false, viewer_spend: { amount: 20 } });
+    expect((await join(fan.client, live.streamId)).body.message).toBe('Tip 10 coins to watch this stream.');
+
+    const rest = await tip(fan.client, live.streamId, 10);
+    expect(rest.body).toMatchObject({ has_paid: true, viewer_spend: { currency: 'CON', amount: 30 } });
+    const joined = await join(fan.client, live.streamId);
+    expect(joined.status).toBe(200);
+    expect((joined.body.url as { hls: string }).hls).toContain('m3u8');
+    expect(joined.body.stream).toMatchObject({ has_paid: true, tip_owed: 0, viewer_spend: { amount: 30 } });
+    expect(await socket.request({ op: 'subscribe', channel })).toMatchObject({ op: 'subscribed', channel });
+
+    // The owner is never asked to pay.
+    const own = await join(live.client, live.streamId);
+    expect(own.status).toBe(200);
+    expect(own.body.stream).toMatchObject({ skip_paywall: true });
+  });
+
+  it('lets admins and holders of GRANT PERMISSION, UPDATE STREAM_ANY or ALLOW REPORT_STREAM_HIDE past the wall', async () => {
+    const live = await goLive(t);
+    await setPrice(live.client, live.streamId, 100);
+    const privileged = [
+      await viewer(0, { role: 'admin' }),
+      await viewer(0, { perms: [...DEFAULT_PERMISSIONS, 'GRANT PERMISSION'] }),
+      await viewer(0, { perms: [...DEFAULT_PERMISSIONS, 'UPDATE STREAM_ANY'] }),
+      await viewer(0, { perms: [...DEFAULT_PERMISSIONS, 'ALLOW REPORT_STREAM_HIDE'] }),
+    ];
+    for (const { client } of privileged) {
+      const res = await join(client, live.streamId);
+      expect(res.status).toBe(200);
+      expect(res.body.stream).toMatchObject({ skip_paywall: true, tip_owed: 100 });
+      const socket = await socketOf(client);
+      expect(await socket.request({ op: 'subscribe', channel: `stream:${live.streamId}` })).toMatchObject({ op: 'subscribed' });
+    }
+  });
+
+  it('publishes TIP-ENFORCE when the price changes and takes unpaid viewers off the channel', async () => {
+    const live = await goLive(t);
+    const channel = `stream:${live.streamId}`;
+    const fan = await viewer(100);
+    const payer = await viewer(100);
+    const fanSocket = await socketOf(fan.client);
+    const ownerSocket = await socketOf(live.client);
+    expect(await fanSocket.request({ op: 'subscribe', channel })).toMatchObject({ op: 'subscribed' });
+    expect(await ownerSocket.request({ op: 'subscribe', channel })).toMatchObject({ op: 'subscribed' });
+    await tip(payer.client, live.streamId, 20);
+    await ownerSocket.message('TIP');
+    await fanSocket.message('TIP');
+
+    expect((await setPrice(live.client, live.streamId, 20)).status).toBe(200);
+    const enforce = await ownerSocket.message('TIP-ENFORCE');
+    expect(enforce.message).toMatchObject({ type: 'TIP-ENFORCE', data: { tip_viewer_min_amount: 20 } });
+    // The unpaid viewer's socket no longer gets the stream's messages; the payer may subscribe.
+    const payerSocket = await socketOf(payer.client);
+    expect(await payerSocket.request({ op: 'subscribe', channel })).toMatchObject({ op: 'subscribed' });
+    // The unpaid socket is told why it left the channel.
+    expect(await fanSocket.next((f) => f.op === 'error' && f.channel === channel)).toMatchObject({ code: 'payment_required', message: 'Tip 20 coins to watch this stream.' });
+    await tip(payer.client, live.streamId, 5);
+    await ownerSocket.message('TIP');
+    await expect(fanSocket.next((f) => f.op === 'message' && (f.message as { type: string }).type === 'TIP', 500)).rejects.toThrow(/no matching frame/);
+
+    // Saving the same price again says nothing.
+    await setPrice(live.client, live.streamId, 20);
+    await expect(ownerSocket.message('TIP-ENFORCE', 300)).rejects.toThrow(/no matching frame/);
+  });
+});
+
+describe('supporters and earnings', () => {
+  it('lists a stream’s top tippers, most coins first, with short amounts', async () => {
+    const live = await goLive(t);
+    const [a, b, c] = [await viewer(5000), await viewer(5000), await viewer(5000)];
+    await tip(a.client, live.streamId, 200);
+    await tip(b.client, live.streamId, 1000);
+    await tip(b.client, live.streamId, 200);
+    await tip(c.client, live.streamId, 5);
+    await tip(c.client, live.streamId, 5);
+    const res = await t.client().get('/api/streams/supporters', { id: live.streamId });
+    expect(res.status).toBe(200);
+    expect(res.body.supporters).toEqual([
+      { user_id: b.user.id, name: b.user.username, avatar: null, amt: 1200, amtFormatted: '1.2k' },
+      { user_id: a.user.id, name: a.user.username, avatar: null, amt: 200, amtFormatted: '200' },
+      { user_id: c.user.id, name: c.user.username, avatar: null, amt: 10, amtFormatted: '10' },
+    ]);
+    expect((await t.client().get('/api/streams/supporters', { id: live.streamId, limit: 1 })).body.supporters).toHaveLength(1);
+    const empty = await goLive(t);
+    expect((await t.client().get('/api/streams/supporters', { id: empty.streamId })).body.supporters).toEqual([]);
+  });
+
+  it('answers earning details to GRANT PERMISSION holders and admins only', async () => {
+    const live = await goLive(t);
+    const fan = await viewer(5000);
+    await tip(fan.client, live.streamId, 100);
+    await tip(fan.client, live.streamId, 500);
+    await tip(fan.client, live.streamId, 50);
+    await mint(live.user.id, 30);
+    const other = await goLive(t);
+    await tip(live.client, other.streamId, 30);
+
+    const moderator = await viewer(0, { perms: [...DEFAULT_PERMISSIONS, 'GRANT PERMISSION'] });
+    const res = await moderator.client.get('/api/user/user-earning-details', { id: live.user.id });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ response: 'success', totalEarnings: 520, totalMonthlyEarnings: 520 });
+    const body = res.body as Record<string, string | null>;
+    for (const field of ['accountCreated', 'lastStreamDate', 'maxTipReceivedDate', 'maxTipSentDate']) {
+      expect(Number.isNaN(Date.parse(body[field] ?? 'x')), field).toBe(false);
+    }
+    const fanDetails = await (await viewer(0, { role: 'admin' })).client.get('/api/user/user-earning-details', { id: fan.user.id });
+    expect(fanDetails.body).toMatchObject({ totalEarnings: 0, maxTipReceivedDate: null, lastStreamDate: null });
+    expect(fanDetails.body.maxTipSentDate).not.toBeNull();
+
+    expect((await fan.client.get('/api/user/user-earning-details', { id: live.user.id })).status).toBe(403);
+    expect((await live.client.get('/api/user/user-earning-details', { id: live.user.id })).status).toBe(403);
+    expect((await t.client().get('/api/user/user-earning-details', { id: live.user.id })).status).toBe(401);
+    expect((await moderator.client.get('/api/user/user-earning-details', { id: 999_999_999 })).status).toBe(404);
+  });
+});

@@ -1,0 +1,48 @@
+/**
+ * The ledger's invariants (ARCHITECTURE §6), for any test that moves money: every currency's balances
+ * sum to zero, no user wallet is negative, every transfer's entries sum to zero per currency, and each
+ * account's balance equals the sum of its entries. Call it after a test file (afterAll) or after load.
+ */
+import { sql } from 'drizzle-orm';
+import { expect } from 'vitest';
+import type { Executor } from '../platform/db/client';
+
+export interface LedgerViolations {
+  /** Currencies whose balances do not sum to zero, with the sum. */
+  unbalancedCurrencies: Array<{ currency: string; total: number }>;
+  /** User wallets below zero. */
+  negativeWallets: Array<{ accountId: number; userId: number; currency: string; balance: number }>;
+  /** Transfers whose entries do not sum to zero in some currency. */
+  unbalancedTransfers: Array<{ transferId: number; currency: string; total: number }>;
+  /** Accounts whose balance differs from the sum of their entries. */
+  driftedAccounts: Array<{ accountId: number; balance: number; entries: number }>;
+}
+
+const rows = async <T>(db: Executor, query: ReturnType<typeof sql>) => (await db.execute(query)).rows as T[];
+
+/** Reads every violation (empty lists when the ledger is sound). */
+export async function findLedgerViolations(db: Executor): Promise<LedgerViolations> {
+  const unbalancedCurrencies = await rows<{ currency: string; total: string | number }>(db, sql`
+    select currency, sum(balance)::bigint as total from ledger_accounts group by currency having sum(balance) <> 0`);
+  const negativeWallets = await rows<{ id: string | number; user_id: string | number; currency: string; balance: string | number }>(db, sql`
+    select id, user_id, currency, balance from ledger_accounts where user_id is not null and balance < 0`);
+  const unbalancedTransfers = await rows<{ transfer_id: string | number; currency: string; total: string | number }>(db, sql`
+    select e.transfer_id, a.currency, sum(e.amount)::bigint as total
+    from ledger_entries e join ledger_accounts a on a.id = e.account_id
+    group by e.transfer_id, a.currency having sum(e.amount) <> 0`);
+  const driftedAccounts = await rows<{ id: string | number; balance: string | number; entries: string | number }>(db, sql`
+    select a.id, a.balance, coalesce(sum(e.amount), 0)::bigint as entries
+    from ledger_accounts a left join ledger_entries e on e.account_id = a.id
+    group by a.id, a.balance having a.balance <> coalesce(sum(e.amount), 0)`);
+  return {
+    unbalancedCurrencies: unbalancedCurrencies.map((r) => ({ currency: r.currency, total: Number(r.total) })),
+    negativeWallets: negativeWallets.map((r) => ({ accountId: Number(r.id), userId: Number(r.user_id), currency: r.currency, balance: Number(r.balance) })),
+    unbalancedTransfers: unbalancedTransfers.map((r) => ({ transferId: Number(r.transfer_id), currency: r.currency, total: Number(r.total) })),
+    driftedAccounts: driftedAccounts.map((r) => ({ accountId: Number(r.id), balance: Number(r.balance), entries: Number(r.entries) })),
+  };
+}
+
+/** Fails the test with every violation found. Usage: `afterAll(() => expectLedgerInvariants(t.resources.database.db))`. */
+export async function expectLedgerInvariants(db: Executor): Promise<void> {
+  expect(await findLedgerViolations(db)).toEqual({ unbalancedCurrencies: [], negativeWallets: [], unbalancedTransfers: [], driftedAccounts: [] });
+}
