@@ -69,10 +69,10 @@ function toQueryString(input: unknown): string {
   return text ? `?${text}` : '';
 }
 
-type Payload = { kind: 'json'; input: unknown; keepalive?: boolean } | { kind: 'form'; form: FormData };
+type Payload = { kind: 'json'; input: unknown; keepalive?: boolean; headers?: Record<string, string> | undefined } | { kind: 'form'; form: FormData };
 
 async function send(def: Pick<CallDef, 'method' | 'path' | 'changesState'>, payload: Payload): Promise<{ status: number; body: unknown }> {
-  const headers: Record<string, string> = { 'X-Service': currentSkin(), Accept: 'application/json' };
+  const headers: Record<string, string> = { ...(payload.kind === 'json' ? payload.headers : {}), 'X-Service': currentSkin(), Accept: 'application/json' };
   const init: RequestInit = { method: def.method, credentials: 'same-origin', headers };
   let url = def.path;
   if (payload.kind === 'form') {
@@ -124,9 +124,12 @@ async function exchange<O extends z.ZodType>(
   return parsed.data;
 }
 
-/** Sends one call: GET input as query string, anything else as a JSON body with the CSRF header. */
-export function call<C extends CallDef>(def: C, input: CallInput<C>): Promise<CallOutput<C>> {
-  return exchange(def, { kind: 'json', input }) as Promise<CallOutput<C>>;
+/**
+ * Sends one call: GET input as query string, anything else as a JSON body with the CSRF header.
+ * `headers` adds call-specific headers (e.g. a tip's Idempotency-Key).
+ */
+export function call<C extends CallDef>(def: C, input: CallInput<C>, headers?: Record<string, string>): Promise<CallOutput<C>> {
+  return exchange(def, { kind: 'json', input, headers }) as Promise<CallOutput<C>>;
 }
 
 /** Sends a POST that outlives the page (leaving a stream on unload); the answer is not awaited by anyone. */

@@ -20,6 +20,10 @@ import { ProfilePage } from '../features/social/ProfilePage';
 import { DashboardPage } from '../features/streams/DashboardPage';
 import { StreamViewPage } from '../features/streams/StreamViewPage';
 import { LegalPage } from '../features/system/LegalPage';
+import { AddCreditCardPage } from '../features/wallet/AddCreditCardPage';
+import { BuyImpressionsPage } from '../features/wallet/BuyImpressionsPage';
+import { DepositCoinsPage } from '../features/wallet/DepositCoinsPage';
+import { WalletPage } from '../features/wallet/WalletPage';
 import { NotFoundPage } from '../features/system/NotFoundPage';
 import { ErrorPage } from './ErrorPage';
 import { GuestLayout } from './layouts/GuestLayout';
@@ -71,6 +75,10 @@ function skinRoutes(): RouteObject[] {
         { path: 'user/referral', element: signedIn(notBuilt, canUseReferrals) },
         ...SIGNED_IN_PAGES.map((path) => ({ path, element: signedIn(notBuilt) })),
         { path: 'user/settings', element: signedIn(<SettingsPage />) },
+        { path: 'user/account', element: signedIn(<WalletPage />) },
+        { path: 'user/account/deposit-coins', element: signedIn(<DepositCoinsPage />) },
+        { path: 'user/account/buy-impressions', element: signedIn(<BuyImpressionsPage />) },
+        { path: 'user/account/add-credit-card', element: signedIn(<AddCreditCardPage />) },
         { path: 'u/:id', element: <ProfilePage /> },
         { path: 'user/profile', element: <ProfilePage /> },
         { path: 'channel/search', element: <SearchPage /> },

@@ -10,6 +10,7 @@ import { BanIcon, BookmarkIcon, ShareIcon, UsersIcon } from '../../ui/icons';
 import { useToast } from '../../ui/Toast';
 import { useSession } from '../accounts/api';
 import { LoginPrompt } from '../accounts/LoginPrompt';
+import { TipSelector } from '../tips/TipSelector';
 import { useSaveStream } from './interactions-api';
 import { LiveBadge } from './LiveBadge';
 import { ReportStreamModal } from './ReportStreamModal';
@@ -29,7 +30,7 @@ interface StreamDetailsProps {
   interactionsPaused?: boolean;
 }
 
-/** Under the player: badge, title, broadcaster, viewers, and share / save / report / owner actions. */
+/** Under the player: badge, title, broadcaster, viewers, and tip / share / save / report / owner actions. */
 export function StreamDetails({ stream, interactionsPaused = false }: StreamDetailsProps) {
   const [open, setOpen] = useState<Open>(null);
   const modal = (which: Exclude<Open, null>) => ({ open: open === which, onOpenChange: (o: boolean) => setOpen(o ? which : null) });
@@ -57,6 +58,7 @@ export function StreamDetails({ stream, interactionsPaused = false }: StreamDeta
           {shortNumber(shownViewers(stream.viewers))}
         </span>
         <div className={styles.actions}>
+          <TipSelector stream={stream} onGuest={() => setOpen('login')} paused={interactionsPaused} />
           {canSave(stream) && <SaveButton stream={stream} onGuest={() => setOpen('login')} />}
           <Button variant="secondary" size="sm" icon={<ShareIcon size={16} />} onClick={() => setOpen('share')}>
             Share

@@ -3,11 +3,15 @@ import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { StreamInfo } from '../../../common/api/streams';
 import type { RealtimeMessage } from '../../../common/realtime';
+import { isApiError } from '../../api/client';
 import { useSkinPath } from '../../app/skin';
 import { Spinner } from '../../ui/Spinner';
 import { useSession } from '../accounts/api';
 import { PageSpinner } from '../accounts/gates';
 import { CHAT_OVERLAY_SLOT_ID, ChatPanel } from '../chat/ChatPanel';
+import { PayWall } from '../tips/PayWall';
+import { TipAnimations, useTipAnimations } from '../tips/TipAnimations';
+import { needsPayWall, owedFromRefusal, tipEventOf } from '../tips/tip-flow';
 import { freshPlaybackUrl, isBlockedFrom, streamKeys, useLeaveOnUnmount, useStreamJoin, useStreamLookup } from './api';
 import type { VideoState } from './HlsPlayer';
 import { Player } from './Player';
@@ -28,7 +32,9 @@ export function StreamViewPage() {
 
 function StreamView({ id, preview }: { id: number; preview: boolean }) {
   const lookup = useStreamLookup(id);
-  const join = useStreamJoin(id, lookup.isSuccess && lookup.data.playable, preview);
+  // An unpaid viewer is not joined at all: the join would answer 402 (spec part 1 §6 pay wall).
+  const walledByLookup = lookup.isSuccess && needsPayWall(lookup.data);
+  const join = useStreamJoin(id, lookup.isSuccess && lookup.data.playable && !walledByLookup, preview);
   useLeaveOnUnmount(id, join.isSuccess);
   const queryClient = useQueryClient();
   const session = useSession();
@@ -37,8 +43,25 @@ function StreamView({ id, preview }: { id: number; preview: boolean }) {
   const [endedByServer, setEndedByServer] = useState(false);
   const [blocked, setBlocked] = useState(false);
   const videoRef = useRef<HTMLVideoElement | null>(null);
+  const tips = useTipAnimations();
+
+  // TIP-ENFORCE: the price changed. Pause, look the stream up again, and join again unless a wall now stands.
+  async function enforcePayment() {
+    videoRef.current?.pause();
+    const key = streamKeys.lookup(id);
+    await queryClient.refetchQueries({ queryKey: key }).catch(() => undefined);
+    const fresh = queryClient.getQueryData<StreamInfo>(key);
+    if (fresh && !needsPayWall(fresh)) void queryClient.resetQueries({ queryKey: streamKeys.join(id, preview) });
+  }
 
   const onServiceMessage = (message: RealtimeMessage) => {
+    if (message.type === 'TIP') {
+      const tip = tipEventOf(message);
+      const isOwner = queryClient.getQueryData<StreamInfo>(streamKeys.lookup(id))?.is_owner ?? false;
+      if (tip) tips.add(tip, isOwner);
+      return;
+    }
+    if (message.type === 'TIP-ENFORCE') return void enforcePayment();
     const action = serviceAction(message, session.user?.user_id ?? null);
     if (!action) return;
     const key = streamKeys.lookup(id);
@@ -63,8 +86,10 @@ function StreamView({ id, preview }: { id: number; preview: boolean }) {
   if (lookup.isError) return <StreamWall kind={wallOf(lookup.error)} error={lookup.error} />;
   // Blocked: the wall replaces the player, so its source goes too (spec part 1 §4 Video state).
   if (blocked) return <StreamWall kind="block" />;
-  if (join.isError) return <StreamWall kind={wallOf(join.error)} error={join.error} />;
+  const payRefusal = join.isError && isApiError(join.error, 402) && join.error.response === 'payment_required' ? join.error : null;
+  if (join.isError && !payRefusal) return <StreamWall kind={wallOf(join.error)} error={join.error} />;
   const stream = lookup.data;
+  const owed = walledByLookup ? stream.tip_owed : payRefusal ? (owedFromRefusal(payRefusal.body, payRefusal.message) ?? stream.tip_owed) : 0;
   const state: VideoState = endedByServer ? 'ended' : video;
   const watchAgain = () => {
     setEndedByServer(false);
@@ -75,18 +100,22 @@ function StreamView({ id, preview }: { id: number; preview: boolean }) {
   return (
     <div className={styles.page}>
       <div className={styles.stage}>
-        {stream.playable ? (
+        {owed > 0 ? (
+          <PayWall stream={stream} owed={owed} />
+        ) : stream.playable ? (
           <StreamPlayer stream={stream} url={join.data?.url} preview={preview} state={state} onState={setVideo} videoRef={videoRef} onWatchAgain={watchAgain} />
         ) : (
           <div className={styles.waiting}>The stream has not started yet.</div>
         )}
       </div>
       <div className={styles.chat}>
-        <ChatPanel stream={stream} onServiceMessage={onServiceMessage} interactionsPaused={interactionsPaused(stream, state === 'paused')} />
+        {/* Paying (or a new price) changes what the chat may subscribe to: a fresh panel subscribes again. */}
+        <ChatPanel key={stream.has_paid ? 'paid' : 'unpaid'} stream={stream} onServiceMessage={onServiceMessage} interactionsPaused={interactionsPaused(stream, state === 'paused')} />
       </div>
       <div className={styles.info}>
         <StreamDetails stream={stream} interactionsPaused={interactionsPaused(stream, state === 'paused')} />
       </div>
+      <TipAnimations slotId={CHAT_OVERLAY_SLOT_ID} bursts={tips.bursts} received={tips.received} />
     </div>
   );
 }

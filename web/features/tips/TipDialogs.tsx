@@ -1,0 +1,87 @@
+/** The tip confirm dialog ('{n} Coins', Close, Confirm Tip) and the 'Tip Sending Failure' modal (spec part 1 §2, part 2 §8). */
+import { useSkinPath } from '../../app/skin';
+import { Button, buttonClass } from '../../ui/Button';
+import { CoinIcon } from '../../ui/icons';
+import { Modal } from '../../ui/Modal';
+import { SkinLink } from '../../app/skin';
+import { formatCoins } from '../wallet/money';
+import { TIP_TEXT } from './tip-flow';
+import type { TipFailure } from './tip-flow';
+import styles from './tips.module.css';
+
+export function TipConfirmDialog({ amount, sending, onConfirm, onClose }: { amount: number | null; sending: boolean; onConfirm: (amount: number) => void; onClose: () => void }) {
+  return (
+    <Modal
+      open={amount !== null}
+      onOpenChange={(open) => !open && onClose()}
+      size="sm"
+      title="Send a Tip"
+      description="The coins go to the broadcaster straight away."
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose} disabled={sending}>
+            Close
+          </Button>
+          <Button loading={sending} onClick={() => amount !== null && onConfirm(amount)}>
+            Confirm Tip
+          </Button>
+        </>
+      }
+    >
+      <p className={styles.confirmAmount}>
+        <CoinIcon size={32} />
+        {amount !== null && formatCoins(amount)}
+      </p>
+    </Modal>
+  );
+}
+
+interface FailureProps {
+  failure: TipFailure | null;
+  /** Only after a network failure: send the same tip again with the same key. */
+  onRetry: (() => void) | null;
+  retrying: boolean;
+  onClose: () => void;
+}
+
+export function TipFailureDialog({ failure, onRetry, retrying, onClose }: FailureProps) {
+  const skinPath = useSkinPath();
+  return (
+    <Modal
+      open={failure !== null}
+      onOpenChange={(open) => !open && onClose()}
+      size="sm"
+      title={TIP_TEXT.failureTitle}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          {onRetry && (
+            <Button variant="secondary" loading={retrying} onClick={onRetry}>
+              Try Again
+            </Button>
+          )}
+          <a href={skinPath('/user/account/deposit-coins')} target="_blank" rel="noopener noreferrer" className={buttonClass({ variant: 'primary' })}>
+            <span>Wallet</span>
+          </a>
+        </>
+      }
+    >
+      {failure && (
+        <div className={styles.failure} role="alert">
+          <p>{failure.text}</p>
+          {failure.kind === 'no-coins' && (
+            <p>
+              <SkinLink to="/user/account/deposit-coins" className={styles.link} onClick={onClose}>
+                Get more coins
+              </SkinLink>{' '}
+              and try again.
+            </p>
+          )}
+          {failure.kind === 'unknown' && <p className={styles.muted}>{TIP_TEXT.contactSupport}</p>}
+        </div>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,31 @@
+/** Sending a tip: one call with an Idempotency-Key, then the stream, balance and join caches follow the answer. */
+import type { QueryClient } from '@tanstack/react-query';
+import type { CallOutput } from '../../../common/api';
+import type { StreamInfo } from '../../../common/api/streams';
+import { IDEMPOTENCY_HEADER, sendTip } from '../../../common/api/tips';
+import { call } from '../../api/client';
+import { streamKeys } from '../streams/api';
+import { walletKeys } from '../wallet/api';
+import { afterTip } from './tip-flow';
+
+export type TipAnswer = CallOutput<typeof sendTip>;
+
+/** A random key per send; crypto.randomUUID needs a secure context, so plain http falls back to random bytes. */
+export function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export function postTip(streamId: number, amount: number, key: string): Promise<TipAnswer> {
+  return call(sendTip, { stream_id: streamId, amount }, { [IDEMPOTENCY_HEADER]: key });
+}
+
+/** The answer of a tip in the caches; a tip that pays the wall makes the page join again. */
+export function applyTip(queryClient: QueryClient, streamId: number, amount: number, answer: TipAnswer): void {
+  const key = streamKeys.lookup(streamId);
+  const before = queryClient.getQueryData<StreamInfo>(key);
+  queryClient.setQueryData<StreamInfo>(key, (old) => old && afterTip(old, amount, answer));
+  queryClient.setQueryData(walletKeys.balance(), answer.balance);
+  void queryClient.invalidateQueries({ queryKey: [...walletKeys.all, 'transfers'] });
+  if (answer.has_paid && before && !before.has_paid) void queryClient.resetQueries({ queryKey: [...streamKeys.all, 'join', streamId] });
+}

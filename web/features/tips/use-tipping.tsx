@@ -1,0 +1,90 @@
+/** The tip flow of one stream page: first tip confirmed in a dialog, later tips direct, debounced, failures in a modal. */
+import { useQueryClient } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
+import type { StreamInfo } from '../../../common/api/streams';
+import { MSG } from '../../../common/messages';
+import { isApiError } from '../../api/client';
+import { useToast } from '../../ui/Toast';
+import { useSession } from '../accounts/api';
+import { applyTip, newIdempotencyKey, postTip } from './api';
+import { TipConfirmDialog, TipFailureDialog } from './TipDialogs';
+import { attemptFor, initialGate, tipClick, tipFailure } from './tip-flow';
+import type { TipAttempt, TipFailure, TipGate } from './tip-flow';
+import { formatCoins } from '../wallet/money';
+
+/** One confirmed tip lets later ones send directly for the rest of the page session (spec part 1 §4 Tip dialog). */
+let confirmedThisSession = false;
+
+type Dialog = { kind: 'confirm'; amount: number } | { kind: 'failure'; amount: number; failure: TipFailure } | null;
+
+interface TippingOptions {
+  /** A guest tried to tip: show the login prompt. */
+  onGuest: () => void;
+  /** The live video is paused: no interaction (spec part 1 §4 Video state). */
+  paused?: boolean;
+}
+
+export function useTipping(stream: Pick<StreamInfo, 'stream_id'>, { onGuest, paused = false }: TippingOptions) {
+  const session = useSession();
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const gate = useRef<TipGate>(initialGate);
+  // The last send that failed on the network: the server may have moved the coins, so a retry keeps its key.
+  const unsettled = useRef<TipAttempt | null>(null);
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [sending, setSending] = useState(false);
+
+  async function send(amount: number): Promise<boolean> {
+    const attempt = attemptFor(unsettled.current, amount, newIdempotencyKey);
+    unsettled.current = attempt;
+    gate.current = { ...gate.current, sending: true };
+    setSending(true);
+    try {
+      const answer = await postTip(stream.stream_id, amount, attempt.key);
+      unsettled.current = null;
+      applyTip(queryClient, stream.stream_id, amount, answer);
+      toast({ title: `You tipped ${formatCoins(amount)}!`, tone: 'success' });
+      return true;
+    } catch (error) {
+      const network = isApiError(error, 0);
+      if (!network) unsettled.current = null;
+      setDialog({ kind: 'failure', amount, failure: isApiError(error) ? tipFailure(error.message, error.status) : tipFailure('', 0) });
+      return false;
+    } finally {
+      gate.current = { ...gate.current, sending: false };
+      setSending(false);
+    }
+  }
+
+  function click(amount: number) {
+    if (!session.isLoggedIn) return onGuest();
+    if (paused) return toast({ title: MSG.streamPaused });
+    const { action, gate: next } = tipClick({ ...gate.current, confirmed: confirmedThisSession }, Date.now());
+    gate.current = next;
+    if (action === 'confirm') return setDialog({ kind: 'confirm', amount });
+    if (action === 'send') void send(amount);
+  }
+
+  async function confirm(amount: number) {
+    confirmedThisSession = true;
+    if (await send(amount)) setDialog(null);
+  }
+
+  const dialogs = (
+    <>
+      <TipConfirmDialog
+        amount={dialog?.kind === 'confirm' ? dialog.amount : null}
+        sending={sending}
+        onConfirm={(amount) => void confirm(amount)}
+        onClose={() => !sending && setDialog(null)}
+      />
+      <TipFailureDialog
+        failure={dialog?.kind === 'failure' ? dialog.failure : null}
+        retrying={sending}
+        onRetry={dialog?.kind === 'failure' && dialog.failure.kind === 'network' ? () => void confirm(dialog.amount) : null}
+        onClose={() => setDialog(null)}
+      />
+    </>
+  );
+  return { click, sending, dialogs };
+}

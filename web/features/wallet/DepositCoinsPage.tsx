@@ -1,0 +1,220 @@
+/** /user/account/deposit-coins: pick a coin package and a way to pay (spec part 1 §2 wallet routes; part 2 §9 payment methods). */
+import { useState } from 'react';
+import type { FormEvent } from 'react';
+import type { CallInput } from '../../../common/api';
+import type { depositCoins } from '../../../common/api/wallet';
+import { failureMessage, formRefusal, hasErrors } from '../../api/field-errors';
+import type { FieldErrors } from '../../api/field-errors';
+import { SkinLink, useSkinPath } from '../../app/skin';
+import { Alert } from '../../ui/Alert';
+import { Button, ButtonLink } from '../../ui/Button';
+import { CheckIcon, CoinIcon } from '../../ui/icons';
+import { Page, Section } from '../../ui/Page';
+import { SelectControl } from '../../ui/Select';
+import { Spinner } from '../../ui/Spinner';
+import { useBalance, useCoinPackages, useCreditCards, useDepositCoins } from './api';
+import { CardFields, cardLabel } from './CardForm';
+import { EMPTY_CARD, cardPayload, cardProblems, formatCents, formatCoins } from './money';
+import type { CardValues } from './money';
+import styles from './wallet.module.css';
+
+/** The spec's payment methods, wallet (a saved card) first and default (part 2 §9). */
+const METHODS = [
+  { id: 'wallet', label: 'Wallet', hint: 'A card you saved' },
+  { id: 'card', label: 'Credit Card', hint: 'Type in a card' },
+  { id: 'paypal', label: 'PayPal', hint: '' },
+  { id: 'bitcoin', label: 'Bitcoin', hint: '' },
+] as const;
+type Method = (typeof METHODS)[number]['id'];
+
+const CHOOSE_PACKAGE = 'Please choose a package';
+const CHOOSE_CARD = 'Please choose a saved card, or pay with a credit card.';
+const FORM_FIELDS = new Set(['package_id', 'card_token', 'number', 'exp_month', 'exp_year', 'cvc', 'name', 'card']);
+
+export function DepositCoinsPage() {
+  const balance = useBalance();
+  return (
+    <Page title="Buy Coins" width="narrow" aside={balance.data && <span className={styles.pill}>Balance: {formatCoins(balance.data.CON)}</span>}>
+      <DepositForm />
+    </Page>
+  );
+}
+
+function DepositForm() {
+  const skinPath = useSkinPath();
+  const packages = useCoinPackages();
+  const cards = useCreditCards();
+  const deposit = useDepositCoins();
+  const [packageId, setPackageId] = useState<number | null>(null);
+  const [method, setMethod] = useState<Method>('wallet');
+  const [cardId, setCardId] = useState<string>('');
+  const [card, setCard] = useState<CardValues>(EMPTY_CARD);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [message, setMessage] = useState<string | null>(null);
+  const [done, setDone] = useState<{ coins: number; balance: number } | null>(null);
+
+  const savedCards = cards.data ?? [];
+  const chosenCard = cardId || (savedCards[0] ? String(savedCards[0].card_id) : '');
+  const chosenPackage = packages.data?.find((p) => p.package_id === packageId);
+
+  if (done) {
+    return (
+      <Section title="Thank you!">
+        <div className={styles.success} role="status">
+          <span className={styles.successIcon}>
+            <CheckIcon size={28} />
+          </span>
+          <p>
+            <strong>{formatCoins(done.coins)}</strong> added to your wallet.
+          </p>
+          <p className={styles.muted}>New balance: {formatCoins(done.balance)}</p>
+          <div className={styles.pageActions}>
+            <ButtonLink to={skinPath('/user/account')}>Go to Wallet</ButtonLink>
+            <Button variant="secondary" onClick={() => setDone(null)}>
+              Buy More Coins
+            </Button>
+          </div>
+        </div>
+      </Section>
+    );
+  }
+
+  function check(): { ok: true; input: CallInput<typeof depositCoins> } | { ok: false; errors: FieldErrors; message?: string } {
+    if (packageId === null) return { ok: false, errors: { package_id: CHOOSE_PACKAGE } };
+    if (method === 'paypal' || method === 'bitcoin') return { ok: true, input: { package_id: packageId, payment_method: method } };
+    if (method === 'wallet') {
+      if (!chosenCard) return { ok: false, errors: { card_token: CHOOSE_CARD } };
+      return { ok: true, input: { package_id: packageId, payment_method: 'card', card_token: chosenCard } };
+    }
+    const problems = cardProblems(card);
+    if (hasErrors(problems)) return { ok: false, errors: problems };
+    return { ok: true, input: { package_id: packageId, payment_method: 'card', card: cardPayload(card) } };
+  }
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (deposit.isPending) return;
+    setMessage(null);
+    const checked = check();
+    if (!checked.ok) return setErrors(checked.errors);
+    setErrors({});
+    deposit.mutate(checked.input, {
+      onSuccess: (out) => {
+        setDone({ coins: out.coins, balance: out.balance.CON });
+        setCard(EMPTY_CARD);
+      },
+      onError: (error) => {
+        const refusal = formRefusal(error, FORM_FIELDS);
+        setErrors(refusal.fields);
+        // A decline (402) and an unavailable method answer with the provider's words.
+        setMessage(refusal.message ?? (hasErrors(refusal.fields) ? null : failureMessage(error)));
+      },
+    });
+  };
+
+  return (
+    <form className={styles.form} onSubmit={onSubmit} noValidate aria-label="Buy coins">
+      <Section title="Choose a package">
+        {packages.isPending ? (
+          <Spinner label="Loading packages" />
+        ) : packages.isError ? (
+          <Alert>{failureMessage(packages.error)}</Alert>
+        ) : (
+          <div className={styles.packages} role="radiogroup" aria-label="Coin packages" aria-describedby={errors.package_id ? 'package-error' : undefined}>
+            {packages.data.map((p) => (
+              <label key={p.package_id} className={`${styles.package} ${packageId === p.package_id ? styles.packageChosen : ''}`}>
+                <input
+                  type="radio"
+                  name="package"
+                  className="visually-hidden"
+                  checked={packageId === p.package_id}
+                  onChange={() => {
+                    setPackageId(p.package_id);
+                    setErrors((e) => ({ ...e, package_id: undefined }));
+                  }}
+                />
+                <CoinIcon size={28} />
+                <strong className={styles.packageCoins}>{p.coins.toLocaleString('en-US')}</strong>
+                <span className={styles.packageName}>{p.name === formatCoins(p.coins) ? 'Coins' : `Coins · ${p.name}`}</span>
+                <span className={styles.packagePrice}>{formatCents(p.price, p.currency)}</span>
+              </label>
+            ))}
+          </div>
+        )}
+        {errors.package_id && (
+          <p id="package-error" className={styles.fieldError} role="alert">
+            {errors.package_id}
+          </p>
+        )}
+      </Section>
+
+      <Section title="Payment method">
+        <div className={styles.methods} role="radiogroup" aria-label="Payment method">
+          {METHODS.map((m) => (
+            <label key={m.id} className={`${styles.method} ${method === m.id ? styles.methodChosen : ''}`}>
+              <input
+                type="radio"
+                name="method"
+                checked={method === m.id}
+                onChange={() => {
+                  setMethod(m.id);
+                  setMessage(null);
+                  setErrors((e) => ({ package_id: e.package_id }));
+                }}
+              />
+              <span>
+                <strong>{m.label}</strong>
+                {m.hint && <span className={styles.methodHint}>{m.hint}</span>}
+              </span>
+            </label>
+          ))}
+        </div>
+
+        {method === 'wallet' &&
+          (cards.isPending ? (
+            <Spinner label="Loading your cards" />
+          ) : savedCards.length === 0 ? (
+            <Alert tone="info">
+              You have no saved card yet. <SkinLink to="/user/account/add-credit-card">Add a card</SkinLink> or choose Credit Card to type one in.
+            </Alert>
+          ) : (
+            <label className={styles.inlineField}>
+              <span>Pay with</span>
+              <SelectControl
+                value={chosenCard}
+                onChange={(e) => setCardId(e.target.value)}
+                options={savedCards.map((c) => ({ value: String(c.card_id), label: cardLabel(c) }))}
+                aria-invalid={Boolean(errors.card_token) || undefined}
+              />
+            </label>
+          ))}
+        {errors.card_token && (
+          <p className={styles.fieldError} role="alert">
+            {errors.card_token}
+          </p>
+        )}
+        {method === 'card' && (
+          <CardFields
+            values={card}
+            errors={errors}
+            disabled={deposit.isPending}
+            onChange={(name, value) => {
+              setCard((c) => ({ ...c, [name]: value }));
+              setErrors((e) => ({ ...e, [name]: undefined, ...(name === 'exp_year' ? { exp_month: undefined } : {}) }));
+            }}
+          />
+        )}
+      </Section>
+
+      <Alert>{message}</Alert>
+      <div className={styles.submitRow}>
+        <ButtonLink to={skinPath('/user/account')} variant="ghost">
+          Cancel
+        </ButtonLink>
+        <Button type="submit" loading={deposit.isPending} icon={<CoinIcon size={18} />}>
+          {chosenPackage ? `Buy ${formatCoins(chosenPackage.coins)} for ${formatCents(chosenPackage.price, chosenPackage.currency)}` : 'Buy Coins'}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,136 @@
+/** /user/account: balances, then the wallet history 20 a page (spec part 1 §2 wallet routes, §3 balance). */
+import { useState } from 'react';
+import { TRANSFER_KIND_LABELS } from '../../../common/api/wallet';
+import { failureMessage } from '../../api/field-errors';
+import { SkinLink } from '../../app/skin';
+import { useSkinPath } from '../../app/skin';
+import { Alert } from '../../ui/Alert';
+import { Button, ButtonLink } from '../../ui/Button';
+import { EmptyState } from '../../ui/EmptyState';
+import { CoinIcon, ImageIcon, PlusIcon, WalletIcon } from '../../ui/icons';
+import { Page, Section } from '../../ui/Page';
+import { Spinner } from '../../ui/Spinner';
+import { TRANSFERS_PAGE, useBalance, useTransfers } from './api';
+import { formatCents, formatCoins, formatImpressions, signedAmount } from './money';
+import styles from './wallet.module.css';
+
+export function WalletPage() {
+  const skinPath = useSkinPath();
+  return (
+    <Page
+      title="Wallet"
+      aside={
+        <div className={styles.pageActions}>
+          <ButtonLink to={skinPath('/user/account/deposit-coins')} icon={<CoinIcon size={18} />}>
+            Buy Coins
+          </ButtonLink>
+          <ButtonLink to={skinPath('/user/account/buy-impressions')} variant="secondary" icon={<ImageIcon size={18} />}>
+            Buy Impressions
+          </ButtonLink>
+          <ButtonLink to={skinPath('/user/account/add-credit-card')} variant="secondary" icon={<PlusIcon size={18} />}>
+            Add a Card
+          </ButtonLink>
+        </div>
+      }
+    >
+      <Balances />
+      <Section title="History" description="Every coin, impression and dollar that moved in or out of your wallet.">
+        <History />
+      </Section>
+    </Page>
+  );
+}
+
+function Balances() {
+  const balance = useBalance();
+  if (balance.isError) return <Alert>{failureMessage(balance.error)}</Alert>;
+  const b = balance.data;
+  const tiles = [
+    { label: 'Coins', value: b && formatCoins(b.CON), strong: true },
+    { label: 'Impressions', value: b && formatImpressions(b.IMP) },
+    { label: 'US dollars', value: b && formatCents(b.USD, 'USD') },
+    { label: 'Canadian dollars', value: b && formatCents(b.CAD, 'CAD') },
+  ];
+  return (
+    <ul className={styles.balances} aria-label="Balances" aria-busy={balance.isPending || undefined}>
+      {tiles.map((tile) => (
+        <li key={tile.label} className={`${styles.balance} ${tile.strong ? styles.balanceStrong : ''}`}>
+          <span className={styles.balanceLabel}>{tile.label}</span>
+          {tile.value ? <strong className={styles.balanceValue}>{tile.value}</strong> : <span className={styles.skeleton} />}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+
+function History() {
+  const [offset, setOffset] = useState(0);
+  const transfers = useTransfers(offset);
+  if (transfers.isPending) return <Spinner label="Loading your history" />;
+  if (transfers.isError) return <Alert>{failureMessage(transfers.error)}</Alert>;
+  const { transfers: rows, total } = transfers.data;
+  if (total === 0) {
+    return (
+      <EmptyState icon={<WalletIcon size={40} />} action={<SkinLink to="/user/account/deposit-coins">Buy your first coins</SkinLink>}>
+        Nothing has moved yet.
+      </EmptyState>
+    );
+  }
+  const page = Math.floor(offset / TRANSFERS_PAGE) + 1;
+  const pages = Math.max(1, Math.ceil(total / TRANSFERS_PAGE));
+  return (
+    <>
+      <div className={styles.tableWrap}>
+        <table className={styles.table} aria-busy={transfers.isPlaceholderData || undefined}>
+          <thead>
+            <tr>
+              <th scope="col">Type</th>
+              <th scope="col" className={styles.num}>
+                Amount
+              </th>
+              <th scope="col">With</th>
+              <th scope="col">Date</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={`${row.transfer_id}-${row.currency}`}>
+                <td>{TRANSFER_KIND_LABELS[row.kind]}</td>
+                <td className={`${styles.num} ${row.amount < 0 ? styles.out : styles.in}`}>{signedAmount(row.amount, row.currency)}</td>
+                <td>
+                  {row.counterparty ? <SkinLink to={`/u/${row.counterparty.user_id}`}>{row.counterparty.username}</SkinLink> : <span className={styles.muted}>—</span>}
+                  {row.stream_id !== null && (
+                    <>
+                      {' '}
+                      <SkinLink to={`/streams/stream-view?id=${row.stream_id}`} className={styles.muted}>
+                        (stream)
+                      </SkinLink>
+                    </>
+                  )}
+                </td>
+                <td>
+                  <time dateTime={row.created_at}>{dateFormat.format(new Date(row.created_at))}</time>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {pages > 1 && (
+        <nav className={styles.pager} aria-label="History pages">
+          <Button variant="secondary" size="sm" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - TRANSFERS_PAGE))}>
+            Newer
+          </Button>
+          <span className={styles.muted}>
+            Page {page} of {pages}
+          </span>
+          <Button variant="secondary" size="sm" disabled={page >= pages} onClick={() => setOffset(offset + TRANSFERS_PAGE)}>
+            Older
+          </Button>
+        </nav>
+      )}
+    </>
+  );
+}

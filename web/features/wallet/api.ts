@@ -1,0 +1,87 @@
+/** Wallet server state: balances, history, packages, cards and impressions (query keys per feature). */
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import * as wallet from '../../../common/api/wallet';
+import type { CallInput, CallOutput } from '../../../common/api';
+import type { z } from 'zod';
+import type { ApiError } from '../../api/client';
+import { call } from '../../api/client';
+
+type Balance = z.infer<typeof wallet.balance>;
+
+export const walletKeys = {
+  all: ['wallet'] as const,
+  balance: () => [...walletKeys.all, 'balance'] as const,
+  transfers: (offset: number) => [...walletKeys.all, 'transfers', offset] as const,
+  coinPackages: () => [...walletKeys.all, 'coin-packages'] as const,
+  cards: () => [...walletKeys.all, 'cards'] as const,
+  impressionBalance: () => [...walletKeys.all, 'impression-balance'] as const,
+  impressionPackages: () => [...walletKeys.all, 'impression-packages'] as const,
+};
+
+/** History rows per page. */
+export const TRANSFERS_PAGE = 20;
+
+export function useBalance(enabled = true) {
+  return useQuery({ queryKey: walletKeys.balance(), queryFn: async () => (await call(wallet.walletBalance, {})).balance, enabled });
+}
+
+export function useTransfers(offset: number) {
+  return useQuery({
+    queryKey: walletKeys.transfers(offset),
+    queryFn: () => call(wallet.walletTransfers, { offset, limit: TRANSFERS_PAGE }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useCoinPackages() {
+  return useQuery({ queryKey: walletKeys.coinPackages(), queryFn: async () => (await call(wallet.coinPackages, {})).packages, staleTime: 5 * 60_000 });
+}
+
+export function useCreditCards() {
+  return useQuery({ queryKey: walletKeys.cards(), queryFn: async () => (await call(wallet.creditCards, {})).cards });
+}
+
+export function useImpressionBalance() {
+  return useQuery({ queryKey: walletKeys.impressionBalance(), queryFn: async () => (await call(wallet.getImpressionBalance, {})).impression_balance });
+}
+
+export function useImpressionPackages() {
+  return useQuery({
+    queryKey: walletKeys.impressionPackages(),
+    queryFn: async () => (await call(wallet.getImpressionPackages, {})).impression_packages,
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** Money moved: the balance is the answer's, the history is read again. */
+function afterMoneyMoved(queryClient: ReturnType<typeof useQueryClient>, balance: Balance) {
+  queryClient.setQueryData(walletKeys.balance(), balance);
+  void queryClient.invalidateQueries({ queryKey: [...walletKeys.all, 'transfers'] });
+}
+
+export function useDepositCoins() {
+  const queryClient = useQueryClient();
+  return useMutation<CallOutput<typeof wallet.depositCoins>, ApiError, CallInput<typeof wallet.depositCoins>>({
+    mutationFn: (input) => call(wallet.depositCoins, input),
+    onSuccess: (out) => afterMoneyMoved(queryClient, out.balance),
+  });
+}
+
+export function useBuyImpressions() {
+  const queryClient = useQueryClient();
+  return useMutation<CallOutput<typeof wallet.buyImpressionsPackage>, ApiError, CallInput<typeof wallet.buyImpressionsPackage>>({
+    mutationFn: (input) => call(wallet.buyImpressionsPackage, input),
+    onSuccess: (out) => {
+      afterMoneyMoved(queryClient, out.balance);
+      queryClient.setQueryData(walletKeys.impressionBalance(), out.impression_balance);
+    },
+  });
+}
+
+export function useAddCreditCard() {
+  const queryClient = useQueryClient();
+  return useMutation<CallOutput<typeof wallet.addCreditCard>, ApiError, CallInput<typeof wallet.addCreditCard>>({
+    mutationFn: (input) => call(wallet.addCreditCard, input),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: walletKeys.cards() }),
+  });
+}
