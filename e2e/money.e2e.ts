@@ -1,0 +1,243 @@
+/**
+ * Journey: a viewer buys coins with a test card (declined first), meets a paid stream's pay wall,
+ * tips the minimum, the wall lifts and the video plays; the broadcaster sees the tip line and the
+ * tip animation; a later tip goes straight through; a viewer without coins is told to get some.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { RunningPublisher } from '../server/testing/rtmp-publisher';
+import { signInAt } from './support/app';
+import { openTab, screenshot, useAppInBrowser } from './support/browser';
+import type { TestPage } from './support/browser';
+import { badge, goLiveAndPublish, saveBroadcastTitle, videoTime } from './support/live';
+
+const openAppPage = useAppInBrowser({ media: true });
+
+let publisher: RunningPublisher | undefined;
+afterAll(async () => {
+  await publisher?.stop();
+});
+
+const TITLE = 'E2E paid show';
+/** The stream's price: what a viewer must tip before the video plays. */
+const PRICE = 30;
+const DESKTOP = { width: 1366, height: 860 };
+const PHONE = { width: 390, height: 844 };
+
+const chatLog = (page: Page) => page.getByRole('log', { name: 'Chat' });
+const payWall = (page: Page) => page.getByRole('region', { name: 'Pay wall' });
+
+/** The chat line saying `text`, sent by `name`. */
+function chatLine(page: Page, name: string, text: string) {
+  return chatLog(page)
+    .locator('div')
+    .filter({ has: page.getByText(name, { exact: true }) })
+    .filter({ has: page.getByText(text, { exact: true }) })
+    .last();
+}
+
+/** The owner's 3 s "tip received" indicator over the player. */
+const tipReceived = (page: Page, coins: number) => page.locator('#stream-chat-overlay').getByRole('status').filter({ hasText: `tipped you ${coins} Coins!` });
+/** The coin burst's label over the player ("viewer1 +30 Coins"); the burst is aria-hidden, so found by its class. */
+const burstLabel = (page: Page, name: string, coins: number) => page.locator('#stream-chat-overlay [class*="burstLabel"]').filter({ hasText: `${name} +${coins} Coins` });
+
+async function waitForPlaying(page: Page) {
+  await badge(page, 'LIVE').waitFor();
+  const start = await videoTime(page);
+  await expect.poll(() => videoTime(page), { timeout: 25_000 }).toBeGreaterThan(start + 0.5);
+}
+
+/** Fills the deposit page's card fields (Credit Card chosen). */
+async function fillCard(page: Page, number: string) {
+  const next = String(new Date().getFullYear() + 2);
+  await page.getByLabel('Card number').fill(number);
+  await page.getByLabel('Expiry month').selectOption('12');
+  await page.getByLabel('Expiry year').selectOption(next);
+  await page.getByLabel('CVC').fill('123');
+  await page.getByLabel('Name on card').fill('Vera Viewer');
+}
+
+describe('coins, the pay wall and tips', () => {
+  let broadcaster: TestPage;
+  /** The broadcaster's second tab: the stream page, as its owner sees it (opened before any tip). */
+  let ownerView: Page;
+  let viewer1: TestPage;
+  let viewer2: TestPage;
+  let streamPath = '';
+
+  it('goes live and puts a price on the stream; the owner watches their stream page', async () => {
+    broadcaster = await openAppPage();
+    const { page } = broadcaster;
+    await signInAt(page, 'broadcaster1', '/dashboard');
+    await page.getByRole('heading', { name: 'RTMP Feed & Stream Links' }).waitFor();
+    await saveBroadcastTitle(page, TITLE);
+    const onAir = await goLiveAndPublish(page);
+    publisher = onAir.publisher;
+    streamPath = onAir.streamPath;
+    const streamId = Number(new URL(streamPath, 'http://x').searchParams.get('id'));
+
+    // The dashboard (and its Broadcast setup dialog) has no Get Paid / Set Stream Payment control yet:
+    // the price is set through the API with the broadcaster's session, as that control would.
+    const answer = await page.evaluate(
+      async ({ id, price }) => {
+        const { token } = (await (await fetch('/api/csrf-token')).json()) as { token: string };
+        const response = await fetch('/api/streams/update-stream-info', {
+          method: 'POST',
+          headers: { 'X-CSRF-Token': token, 'Content-Type': 'application/json', Accept: 'application/json' },
+          body: JSON.stringify({ id, data: { tip_viewer_min_amount: price } }),
+        });
+        return { status: response.status, body: (await response.json()) as { stream?: { tip_viewer_min_amount: number } } };
+      },
+      { id: streamId, price: PRICE },
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.body.stream?.tip_viewer_min_amount).toBe(PRICE);
+
+    // The owner is never walled from their own stream.
+    ownerView = await openTab(broadcaster);
+    await ownerView.goto(streamPath);
+    await ownerView.getByRole('heading', { name: TITLE }).waitFor();
+    await waitForPlaying(ownerView);
+    expect(await payWall(ownerView).count()).toBe(0);
+  });
+
+  it('buys coins: a declined card first, then the test card; the wallet shows the balance and the line', async () => {
+    viewer1 = await openAppPage();
+    const { page } = viewer1;
+    await signInAt(page, 'viewer1', '/');
+    await page.getByRole('banner').getByRole('link', { name: 'Get Coins' }).click();
+    await page.waitForURL('**/user/account/deposit-coins');
+    await page.getByRole('heading', { name: 'Buy Coins' }).waitFor();
+    await page.getByText('Balance: 0 Coins', { exact: true }).waitFor();
+
+    const packages = page.getByRole('radiogroup', { name: 'Coin packages' });
+    await packages.locator('label').filter({ hasText: '$5.00' }).click();
+    expect(await packages.getByRole('radio', { checked: true }).count()).toBe(1);
+    await page.getByRole('radio', { name: /Credit Card/ }).check();
+    await fillCard(page, '4000 0000 0000 0002');
+    const buy = page.getByRole('button', { name: 'Buy 100 Coins for $5.00' });
+    await buy.click();
+    await page.getByRole('alert').filter({ hasText: 'Your card was declined.' }).waitFor({ timeout: 15_000 });
+    await screenshot(page, 'money-deposit-declined');
+
+    // The fields keep what was typed: only the number changes.
+    expect(await page.getByLabel('Name on card').inputValue()).toBe('Vera Viewer');
+    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await buy.click();
+    const success = page.getByRole('status').filter({ hasText: 'added to your wallet' });
+    await success.waitFor({ timeout: 15_000 });
+    await success.getByText('100 Coins', { exact: true }).waitFor();
+    await success.getByText('New balance: 100 Coins').waitFor();
+    await page.getByText('Balance: 100 Coins', { exact: true }).waitFor();
+    expect(await page.getByRole('alert').filter({ hasText: 'declined' }).count()).toBe(0);
+    await screenshot(page, 'money-deposit-success');
+
+    await page.getByRole('link', { name: 'Go to Wallet' }).click();
+    await page.waitForURL((url) => url.pathname === '/user/account');
+    const coins = page.getByRole('list', { name: 'Balances' }).getByRole('listitem').filter({ hasText: 'Coins' }).first();
+    await coins.getByText('100 Coins').waitFor();
+    const line = page.getByRole('row').filter({ hasText: 'Coins bought' });
+    await line.getByText('+100 Coins').waitFor();
+    // Only the successful charge moved anything.
+    expect(await page.getByRole('row').filter({ hasText: 'Coins bought' }).count()).toBe(1);
+    await screenshot(page, 'money-wallet');
+  });
+
+  it('meets the pay wall, tips the minimum after confirming, and the video plays; the owner sees the tip', async () => {
+    const { page } = viewer1;
+    await page.goto(streamPath);
+    const wall = payWall(page);
+    await wall.waitFor();
+    await wall.getByText(`Tip ${PRICE} Coins to broadcaster1 to watch.`).waitFor();
+    await wall.getByText('Your balance: 100 Coins').waitFor();
+    expect(await page.locator('video').count()).toBe(0);
+    await screenshot(page, 'money-pay-wall');
+
+    await wall.getByRole('button', { name: `Tip ${PRICE} Coins` }).click();
+    const confirm = page.getByRole('dialog', { name: 'Send a Tip' });
+    await confirm.waitFor();
+    await confirm.getByText(`${PRICE} Coins`, { exact: true }).waitFor();
+    await screenshot(page, 'money-tip-confirm');
+
+    // Watch the owner's page from before the tip: the indicator lives 3 s, the burst 2.2 s.
+    const received = tipReceived(ownerView, PRICE);
+    const seen = received.waitFor({ timeout: 15_000 });
+    await confirm.getByRole('button', { name: 'Confirm Tip' }).click();
+    // The tipper's toast lasts the skin's toast time: look for it while the owner's indicator shows.
+    await Promise.all([seen, page.getByText(`You tipped ${PRICE} Coins!`).first().waitFor({ timeout: 15_000 })]);
+    await burstLabel(ownerView, 'viewer1', PRICE).waitFor({ timeout: 2_000 });
+    // Shot once the label has faded in (it rises in over the first 15 % of its 2.2 s, fades after 80 %).
+    await ownerView.waitForFunction(
+      () => [...document.querySelectorAll('#stream-chat-overlay [class*="burstLabel"]')].some((l) => Number(getComputedStyle(l).opacity) > 0.9),
+      undefined,
+      { timeout: 2_000, polling: 'raf' },
+    );
+    await screenshot(ownerView, 'money-owner-tip-received', { animations: 'allow' });
+    await chatLine(ownerView, 'viewer1', `Sent ${PRICE} Coins!!`).waitFor();
+    // The indicator goes after 3 s.
+    await received.waitFor({ state: 'detached', timeout: 6_000 });
+
+    await confirm.waitFor({ state: 'detached' });
+    await wall.waitFor({ state: 'detached', timeout: 15_000 });
+    await waitForPlaying(page);
+    // (The tipper's own chat does not get this line: the chat subscribes only once the wall is paid,
+    // after the TIP went out, and the history carries comments only — reported, not asserted.)
+    // The viewer sees no "tipped you" indicator: that is the owner's.
+    expect(await tipReceived(page, PRICE).count()).toBe(0);
+    await screenshot(page, 'money-wall-lifted-playing');
+    await screenshot(ownerView, 'money-owner-tip-line');
+  });
+
+  it('tips again from the tip selector without a confirm dialog', async () => {
+    const { page } = viewer1;
+    const tip = page.getByRole('button', { name: 'Tip', exact: true });
+    await tip.hover();
+    const amounts = page.getByRole('dialog').filter({ hasText: 'Send a tip' });
+    await amounts.waitFor();
+    const seen = tipReceived(ownerView, 10).waitFor({ timeout: 15_000 });
+    await amounts.getByRole('button', { name: '10 Coins' }).click();
+    await seen;
+    expect(await page.getByRole('dialog', { name: 'Send a Tip', exact: true }).count()).toBe(0);
+    await chatLine(ownerView, 'viewer1', 'Sent 10 Coins!!').waitFor();
+    await chatLine(page, 'viewer1', 'Sent 10 Coins!!').waitFor();
+
+    await page.goto('/user/account');
+    const coins = page.getByRole('list', { name: 'Balances' }).getByRole('listitem').filter({ hasText: 'Coins' }).first();
+    await coins.getByText(`${100 - PRICE - 10} Coins`).waitFor();
+    const tips = page.getByRole('row').filter({ hasText: 'Tip' }).filter({ hasText: 'broadcaster1' });
+    await tips.filter({ hasText: `−${PRICE} Coins` }).waitFor();
+    await tips.filter({ hasText: '−10 Coins' }).waitFor();
+  });
+
+  it('tells a viewer without coins that the tip failed, with a way to the wallet', async () => {
+    viewer2 = await openAppPage();
+    const { page } = viewer2;
+    await signInAt(page, 'viewer2', streamPath);
+    const wall = payWall(page);
+    await wall.waitFor();
+    await wall.getByText(`You need ${PRICE} Coins more.`).waitFor();
+
+    await page.setViewportSize(PHONE);
+    await wall.getByRole('button', { name: `Tip ${PRICE} Coins` }).waitFor();
+    await screenshot(page, 'money-pay-wall-narrow');
+    await page.setViewportSize(DESKTOP);
+
+    await wall.getByRole('button', { name: `Tip ${PRICE} Coins` }).click();
+    const confirm = page.getByRole('dialog', { name: 'Send a Tip' });
+    await confirm.getByRole('button', { name: 'Confirm Tip' }).click();
+    const failure = page.getByRole('dialog', { name: 'Tip Sending Failure' });
+    await failure.waitFor({ timeout: 15_000 });
+    await failure.getByText("You don't have enough coins for this tip.").waitFor();
+    const wallet = failure.getByRole('link', { name: 'Wallet' });
+    expect(await wallet.getAttribute('href')).toBe('/user/account/deposit-coins');
+    await failure.getByRole('link', { name: 'Get more coins' }).waitFor();
+    await screenshot(page, 'money-tip-failure');
+
+    await failure.getByRole('button', { name: 'Cancel' }).click();
+    await failure.waitFor({ state: 'detached' });
+    await wall.waitFor();
+
+    expect([...broadcaster.errors, ...viewer1.errors, ...viewer2.errors]).toEqual([]);
+    await Promise.all([broadcaster.context.close(), viewer1.context.close(), viewer2.context.close()]);
+  });
+});
