@@ -45,6 +45,7 @@ import { createSocialService } from './modules/social/service';
 import { createChannelsService } from './modules/channels/service';
 import { registerSystemRoutes } from './modules/system/routes';
 import { createLedger } from './modules/ledger/service';
+import { createImpressionMeter } from './modules/promotion/impression-meter';
 import { registerTipRoutes } from './modules/tips/routes';
 import { createTipsService } from './modules/tips/service';
 import { registerTranslateRoutes } from './modules/translate/routes';
@@ -133,7 +134,9 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
   const social = createSocialService({ db });
   registerSocialRoutes(app, { social });
   registerTranslateRoutes(app, { db, translateUrl: config.translateUrl });
-  await registerWalletRoutes(app, { db, payments: config.payments });
+  // The one writer of money, shared by every module that moves it.
+  const ledger = createLedger({ db });
+  await registerWalletRoutes(app, { db, ledger, payments: config.payments });
 
   // The media server needs the streams module's hooks and the module needs media control: the
   // control reads `media` lazily, once it exists.
@@ -150,9 +153,10 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
     graceMs: config.rtmpGraceMs,
   });
   media.registerRoutes(app, { playlist: broadcastHooks.locatePlaylist, thumbnail: broadcastHooks.locateThumbnail });
+  const impressions = createImpressionMeter({ ledger, log: app.log });
   registerStreamRoutes(app, {
     streams,
-    listing: createStreamListing({ db, accounts, social }),
+    listing: createStreamListing({ db, accounts, social, onPromotedShown: impressions.shown }),
     interactions: createStreamInteractions({ db, streams, accounts }),
     moderation: createStreamModeration({ db, accounts, media: mediaControl }),
     channels,
@@ -172,7 +176,7 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
   await mediaControl.listen();
   const chat = await installChat(app, { db, bus: resources.bus, streams, accounts, likeLimit: config.streamViewerLikeLimit });
   const tips = createTipsService({
-    db, ledger: createLedger({ db }), streams, accounts, fees: config.platformFees, log: app.log,
+    db, ledger, streams, accounts, fees: config.platformFees, log: app.log,
     publish: (streamId, message) => chat.publishToStream(streamId, message),
   });
   registerTipRoutes(app, { tips });
@@ -188,6 +192,7 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
       { name: 'purge-throttle-events', everyMs: 15 * 60_000, run: throttle.purgeOld },
       { name: 'purge-spent-captchas', everyMs: 15 * 60_000, run: captcha.purgeSpent },
       { name: 'purge-social-sign-ins', everyMs: 15 * 60_000, run: socialLogin.purgeExpired },
+      { name: 'spend-shown-impressions', everyMs: 30_000, run: impressions.settle },
       // Keys allowed to publish, for the ingest's synchronous check: permissions change on other instances too.
       ...(mediaIsLocal ? [{ name: 'refresh-broadcast-keys', everyMs: 10_000, run: broadcastHooks.refreshKeys }] : []),
     ],

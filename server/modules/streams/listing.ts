@@ -3,6 +3,7 @@ import { and, desc, eq, inArray, isNotNull, isNull, ne, or, sql, type SQL } from
 import { SKINS, type SkinId } from '../../../common/skins';
 import type { Db } from '../../platform/db/client';
 import { channelMembersSql } from '../../platform/realtime/presence';
+import { ledgerAccounts } from '../ledger/tables';
 import type { AccountsService } from '../accounts/service';
 import type { SocialService } from '../social/service';
 import { toStreamTile, type StreamRow } from './stream-view';
@@ -31,7 +32,17 @@ const listed = and(
 
 const liveFirst = [desc(streams.live), desc(streams.startedAt), desc(streams.id)];
 
-export function createStreamListing(deps: { db: Db; accounts: AccountsService; social: SocialService }) {
+/** The broadcaster holds impressions (Get Popular): their streams rank first in Popular. */
+const promoted = sql<boolean>`exists (select 1 from ${ledgerAccounts} where ${ledgerAccounts.userId} = ${streams.userId}
+  and ${ledgerAccounts.currency} = 'IMP' and ${ledgerAccounts.balance} > 0)`;
+
+export function createStreamListing(deps: {
+  db: Db;
+  accounts: AccountsService;
+  social: SocialService;
+  /** Owners of promoted streams shown in Popular, one per tile: each showing spends an impression. */
+  onPromotedShown?: (ownerIds: number[]) => void;
+}) {
   const { db } = deps;
 
   /** 18+ streams show only in the adult skin, and only where the caller asks for them. */
@@ -43,11 +54,12 @@ export function createStreamListing(deps: { db: Db; accounts: AccountsService; s
     return rows.map((r) => toStreamTile({ ...r.stream, viewers: r.viewers }, users.get(r.stream.userId) ?? { username: '', fullname: '', avatar: null }));
   }
 
-  async function tiles(where: SQL | undefined, order: SQL[], page: Page) {
+  async function tiles(where: SQL | undefined, order: SQL[], page: Page, onPromoted?: (ownerIds: number[]) => void) {
     const [rows, [total]] = await Promise.all([
-      db.select({ stream: streams, viewers: viewersNow }).from(streams).where(where).orderBy(...order).offset(page.offset).limit(page.limit),
+      db.select({ stream: streams, viewers: viewersNow, promoted }).from(streams).where(where).orderBy(...order).offset(page.offset).limit(page.limit),
       db.select({ n: sql<number>`count(*)::int` }).from(streams).where(where),
     ]);
+    onPromoted?.(rows.filter((r) => r.promoted).map((r) => r.stream.userId));
     return { streams: await asTiles(rows), total: total?.n ?? 0 };
   }
 
@@ -56,7 +68,9 @@ export function createStreamListing(deps: { db: Db; accounts: AccountsService; s
       const base = and(listed, ratingRule(viewer, channel.selector === 'adult'));
       switch (channel.selector) {
         case 'popular':
-          return tiles(base, [desc(streams.live), desc(streams.featured), desc(viewersNow), desc(streams.likes), ...liveFirst.slice(1)], page);
+          // Featured by a moderator or promoted with impressions first, then the most watched.
+          return tiles(base, [desc(streams.live), desc(sql`(${streams.featured} or ${promoted})`), desc(viewersNow), desc(streams.likes), ...liveFirst.slice(1)],
+            page, deps.onPromotedShown);
         case 'live':
           return tiles(and(base, eq(streams.live, true)), liveFirst, page);
         case 'women':

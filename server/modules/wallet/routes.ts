@@ -7,7 +7,7 @@ import { AppError, badRequest, tooManyRequests } from '../../platform/http/error
 import { addRoute } from '../../platform/http/route';
 import { loadSecret } from '../../platform/secrets';
 import { createThrottle } from '../../platform/throttle';
-import { createLedger } from '../ledger/service';
+import type { Ledger } from '../ledger/service';
 import { createPaymentProviders } from './payment-provider';
 import { createWalletService } from './service';
 
@@ -20,10 +20,10 @@ export const SANDBOX_WEBHOOK_SECRET = 'payments-sandbox-webhook';
 const tags = ['wallet'];
 const KEY = /^[\x21-\x7e]{1,200}$/;
 
-export async function registerWalletRoutes(app: FastifyInstance, deps: { db: Db; payments: 'sandbox' }): Promise<void> {
+export async function registerWalletRoutes(app: FastifyInstance, deps: { db: Db; ledger: Ledger; payments: 'sandbox' }): Promise<void> {
   const { db } = deps;
   const providers = createPaymentProviders(deps.payments, { webhookSecret: await loadSecret(db, SANDBOX_WEBHOOK_SECRET) });
-  const wallet = createWalletService({ db, ledger: createLedger({ db }), providers });
+  const wallet = createWalletService({ db, ledger: deps.ledger, providers });
   const throttle = createThrottle(db, { windowMs: WALLET_THROTTLE.windowMs });
   const limit = async (key: string, max: number) => {
     if ((await throttle.attempt([{ key, limit: max }])).limited) throw tooManyRequests('Too many payment attempts. Please wait a few minutes and try again.');
