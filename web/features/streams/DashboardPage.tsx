@@ -8,8 +8,11 @@ import { Button, ButtonLink } from '../../ui/Button';
 import { Page, Section } from '../../ui/Page';
 import { Switch } from '../../ui/Switch';
 import { PageSpinner } from '../accounts/gates';
+import { formatCoins } from '../wallet/money';
 import { freshPlaybackUrl, useGoLive, useOwnStream, useStreamJoin, useUpdateStream } from './api';
 import { ConnectionDetails } from './ConnectionDetails';
+import { GetPaidModal } from './GetPaidModal';
+import { BuyImpressionsModal, GetPopularModal } from './GetPopularModal';
 import { Player } from './Player';
 import { StatusBadge } from './LiveBadge';
 import { SessionTimer } from './SessionTimer';
@@ -19,19 +22,37 @@ import styles from './DashboardPage.module.css';
 
 type OwnStream = StreamInfo & { rtmp_url: string; broadcast_key: string };
 
+/** The dashboard's modals, one open at a time. */
+type DashboardModal = 'setup' | 'paid' | 'popular' | 'buy-impressions';
+
+/** The dashboard's actions next to Broadcast setup (spec part 1 §2). */
+interface DashboardActions {
+  onSetup: () => void;
+  onGetPaid: () => void;
+  onGetPopular: () => void;
+}
+
 /** /dashboard (spec part 1 §2 Broadcaster dashboard); `?layout=old` shows the old accordion. */
 export function DashboardPage() {
   const [query] = useSearchParams();
   const { own, stream } = useOwnStream();
-  const [setupOpen, setSetupOpen] = useState(false);
+  const [modal, setModal] = useState<DashboardModal | null>(null);
   if (own.isPending) return <PageSpinner />;
   if (!stream) return <Page title="Dashboard"><Alert>{failureMessage(own.error)}</Alert></Page>;
-  const setup = <StreamInfoModal stream={stream} mode="setup" open={setupOpen} onOpenChange={setSetupOpen} />;
-  const openSetup = () => setSetupOpen(true);
-  if (query.get('layout') === 'old') return <OldDashboard stream={stream} onSetup={openSetup}>{setup}</OldDashboard>;
+  const toggle = (which: DashboardModal) => (open: boolean) => setModal(open ? which : null);
+  const actions: DashboardActions = { onSetup: () => setModal('setup'), onGetPaid: () => setModal('paid'), onGetPopular: () => setModal('popular') };
+  const modals = (
+    <>
+      <StreamInfoModal stream={stream} mode="setup" open={modal === 'setup'} onOpenChange={toggle('setup')} />
+      <GetPaidModal stream={stream} open={modal === 'paid'} onOpenChange={toggle('paid')} />
+      <GetPopularModal open={modal === 'popular'} onOpenChange={toggle('popular')} onBuy={() => setModal('buy-impressions')} />
+      <BuyImpressionsModal open={modal === 'buy-impressions'} onOpenChange={toggle('buy-impressions')} onBought={() => setModal('popular')} />
+    </>
+  );
+  if (query.get('layout') === 'old') return <OldDashboard stream={stream} actions={actions}>{modals}</OldDashboard>;
   return (
     <Page>
-      <DashboardHeader stream={stream} onSetup={openSetup} />
+      <DashboardHeader stream={stream} actions={actions} />
       <div className={styles.grid}>
         <Section title="Preview">
           <Preview stream={stream} />
@@ -40,12 +61,12 @@ export function DashboardPage() {
           <ConnectionDetails rtmpUrl={stream.rtmp_url} streamKey={stream.broadcast_key} />
         </Section>
       </div>
-      {setup}
+      {modals}
     </Page>
   );
 }
 
-function DashboardHeader({ stream, onSetup }: { stream: OwnStream; onSetup: () => void }) {
+function DashboardHeader({ stream, actions }: { stream: OwnStream; actions: DashboardActions }) {
   const goLive = useGoLive(stream.stream_id);
   const skinPath = useSkinPath();
   const live = isOnAir(stream);
@@ -53,12 +74,18 @@ function DashboardHeader({ stream, onSetup }: { stream: OwnStream; onSetup: () =
     <header className={styles.header}>
       <div className={styles.headline}>
         <StatusBadge live={live} />
-        <h1 className={styles.title}>{stream.ready ? stream.title : 'Your stream'}</h1>
+        <h1 className={styles.title}>{stream.ready && stream.title ? stream.title : 'Your stream'}</h1>
         {live && stream.started_time && <SessionTimer since={stream.started_time} />}
       </div>
       <div className={styles.headerActions}>
-        <Button variant="secondary" onClick={onSetup}>
+        <Button variant="secondary" onClick={actions.onSetup}>
           Broadcast setup
+        </Button>
+        <Button variant="secondary" onClick={actions.onGetPaid}>
+          Get Paid
+        </Button>
+        <Button variant="secondary" onClick={actions.onGetPopular}>
+          Get Popular
         </Button>
         {stream.hidden ? (
           <Button loading={goLive.isPending} onClick={() => goLive.mutate()}>
@@ -102,7 +129,7 @@ function Preview({ stream }: { stream: OwnStream }) {
   );
 }
 
-function OldDashboard({ stream, onSetup, children }: { stream: OwnStream; onSetup: () => void; children: React.ReactNode }) {
+function OldDashboard({ stream, actions, children }: { stream: OwnStream; actions: DashboardActions; children: React.ReactNode }) {
   return (
     <Page title="Dashboard" aside={<StatusBadge live={isOnAir(stream)} />}>
       <div className={styles.accordion}>
@@ -110,17 +137,33 @@ function OldDashboard({ stream, onSetup, children }: { stream: OwnStream; onSetu
           <summary>Broadcast Info</summary>
           <dl className={styles.facts}>
             <dt>Title</dt>
-            <dd>{stream.ready ? stream.title : 'Not set up yet'}</dd>
+            <dd>{stream.ready && stream.title ? stream.title : 'Not set up yet'}</dd>
             <dt>Audience</dt>
             <dd>{AUDIENCE_LABEL[stream.audience]}</dd>
           </dl>
-          <Button variant="secondary" onClick={onSetup}>
+          <Button variant="secondary" onClick={actions.onSetup}>
             Broadcast setup
           </Button>
         </details>
         <details>
           <summary>Connection details</summary>
           <ConnectionDetails rtmpUrl={stream.rtmp_url} streamKey={stream.broadcast_key} />
+        </details>
+        <details>
+          <summary>Set Payment</summary>
+          <dl className={styles.facts}>
+            <dt>Price</dt>
+            <dd>{stream.tip_viewer_min_amount > 0 ? `${formatCoins(stream.tip_viewer_min_amount)} per viewer` : 'Free'}</dd>
+          </dl>
+          <Button variant="secondary" onClick={actions.onGetPaid}>
+            Get Paid
+          </Button>
+        </details>
+        <details>
+          <summary>Get Popular</summary>
+          <Button variant="secondary" onClick={actions.onGetPopular}>
+            Get Popular
+          </Button>
         </details>
       </div>
       {children}

@@ -1,0 +1,129 @@
+/** Get Paid / Set Stream Payment (spec part 1 §2 Broadcaster dashboard, §4 Stream lifecycle, §5 Broadcast setup). */
+import { Slider } from 'radix-ui';
+import { useState } from 'react';
+import type { FormEvent } from 'react';
+import type { StreamInfo } from '../../../common/api/streams';
+import { failureMessage, serverFieldErrors } from '../../api/field-errors';
+import { Alert } from '../../ui/Alert';
+import { Button } from '../../ui/Button';
+import { Modal } from '../../ui/Modal';
+import { TextField } from '../../ui/TextField';
+import { useToast } from '../../ui/Toast';
+import { formatCoins } from '../wallet/money';
+import { useUpdateStream } from './api';
+import { PRICE_MAX, PRICE_STEP, isPaid, minPrice, priceError, sliderPosition } from './stream-payment';
+import styles from './GetPaidModal.module.css';
+
+interface GetPaidModalProps {
+  stream: StreamInfo;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}
+
+export function GetPaidModal({ stream, open, onOpenChange }: GetPaidModalProps) {
+  return (
+    <Modal open={open} onOpenChange={onOpenChange} title="Set Stream Payment" description="Viewers tip at least this many coins to watch your stream." size="sm">
+      {open && <PriceForm stream={stream} onDone={() => onOpenChange(false)} />}
+    </Modal>
+  );
+}
+
+const priceText = (price: number) => (isPaid(price) ? `${formatCoins(price)} per viewer` : 'Free');
+
+function PriceForm({ stream, onDone }: { stream: StreamInfo; onDone: () => void }) {
+  const current = stream.tip_viewer_min_amount;
+  const paid = isPaid(current);
+  const update = useUpdateStream(stream.stream_id);
+  const toast = useToast();
+  const [text, setText] = useState(String(current));
+  const [thumb, setThumb] = useState(current);
+  // A paid stream's price is locked (spec §4) until the broadcaster asks to change it.
+  const [unlocked, setUnlocked] = useState(!paid);
+  const [touched, setTouched] = useState(false);
+  const error = priceError(text, current);
+  const unchanged = !error && Number(text) === current;
+  const serverError = update.isError ? (serverFieldErrors(update.error)['data.tip_viewer_min_amount'] ?? failureMessage(update.error)) : null;
+
+  const type = (value: string) => {
+    setText(value);
+    setThumb((at) => sliderPosition(value, current, at));
+    update.reset();
+  };
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setTouched(true);
+    if (error || unchanged || !unlocked) return;
+    const price = Number(text);
+    update.mutate(
+      { tip_viewer_min_amount: price },
+      {
+        onSuccess: () => {
+          toast({ title: isPaid(price) ? `Stream price set to ${formatCoins(price)}.` : 'Your stream is free to watch.', tone: 'success' });
+          onDone();
+        },
+      },
+    );
+  }
+
+  return (
+    <form className={styles.form} onSubmit={submit} noValidate aria-label="Stream payment">
+      <p className={styles.current}>
+        <span className={styles.currentLabel}>Current price</span>
+        <strong>{priceText(current)}</strong>
+      </p>
+      <Slider.Root
+        className={styles.slider}
+        min={minPrice(current)}
+        max={PRICE_MAX}
+        step={PRICE_STEP}
+        value={[thumb]}
+        disabled={!unlocked || update.isPending}
+        onValueChange={([value = 0]) => {
+          setThumb(value);
+          setText(String(value));
+          update.reset();
+        }}
+      >
+        <Slider.Track className={styles.track}>
+          <Slider.Range className={styles.range} />
+        </Slider.Track>
+        <Slider.Thumb className={styles.thumb} aria-label="Price in coins" />
+      </Slider.Root>
+      <div className={styles.scale} aria-hidden="true">
+        <span>{minPrice(current)}</span>
+        <span>{PRICE_MAX}</span>
+      </div>
+      <TextField
+        label="Price (coins)"
+        className={styles.priceInput}
+        type="number"
+        inputMode="numeric"
+        min={minPrice(current)}
+        max={PRICE_MAX}
+        step={PRICE_STEP}
+        value={text}
+        disabled={!unlocked || update.isPending}
+        onChange={(e) => type(e.target.value)}
+        onBlur={() => setTouched(true)}
+        error={unlocked && (touched || text !== String(current)) ? error : undefined}
+        hint={!unlocked ? undefined : paid ? 'A paid stream stays paid: the price can change, but not back to 0.' : 'Once above 0 your stream is paid and cannot be made free again.'}
+      />
+      {paid && !unlocked && (
+        <Alert tone="info">Your stream is paid and cannot be made free again, so its price is locked. A new price applies to viewers at once.</Alert>
+      )}
+      <Alert>{serverError}</Alert>
+      <div className={styles.actions}>
+        {paid && !unlocked ? (
+          <Button variant="secondary" onClick={() => setUnlocked(true)}>
+            Change price
+          </Button>
+        ) : (
+          <Button type="submit" loading={update.isPending} disabled={Boolean(error) || unchanged}>
+            Save
+          </Button>
+        )}
+      </div>
+    </form>
+  );
+}
