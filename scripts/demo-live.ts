@@ -4,45 +4,18 @@
  * Env: BASE_URL (default http://localhost:3000), DEMO_USER, DEMO_PASSWORD.
  */
 import { publishTestPattern } from '../server/testing/rtmp-publisher';
+import { signedInSession } from './http-session';
 
 const base = (process.env.BASE_URL ?? 'http://localhost:3000').replace(/\/$/, '');
 const username = process.env.DEMO_USER ?? 'broadcaster1';
 const password = process.env.DEMO_PASSWORD ?? 'limelight-demo';
-
-/** A browser-like session: cookies plus the CSRF header on every call that changes state. */
-function session() {
-  const cookies = new Map<string, string>();
-  let csrf = '';
-  async function call<T>(path: string, body?: unknown): Promise<T> {
-    const headers: Record<string, string> = { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') };
-    if (body !== undefined) Object.assign(headers, { 'content-type': 'application/json', 'x-csrf-token': csrf });
-    const res = await fetch(base + path, { method: body === undefined ? 'GET' : 'POST', headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair = ''] = line.split(';');
-      const at = pair.indexOf('=');
-      if (at > 0) cookies.set(pair.slice(0, at), pair.slice(at + 1));
-    }
-    const data = (await res.json().catch(() => ({}))) as T & { response?: string; message?: string };
-    if (!res.ok || data.response !== 'success') throw new Error(`${path}: ${res.status} ${data.message ?? data.response ?? ''}`);
-    return data;
-  }
-  return {
-    call,
-    async refreshCsrf() {
-      csrf = (await call<{ token: string }>('/api/csrf-token')).token;
-    },
-  };
-}
 
 interface LiveStream {
   stream: { stream_id: number; rtmp_url: string; broadcast_key: string };
 }
 
 async function main() {
-  const api = session();
-  await api.refreshCsrf();
-  await api.call('/api/user/user-login', { username, password });
-  await api.refreshCsrf(); // the session rotated at login
+  const api = await signedInSession(base, username, password);
   const { stream } = await api.call<LiveStream>('/api/streams/get-live-stream', {});
   const id = stream.stream_id;
   await api.call('/api/streams/update-stream-info', { id, data: { title: 'Demo live: test pattern', audience: 'PUBLIC', rating: 'G' } });

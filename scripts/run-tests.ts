@@ -1,6 +1,7 @@
 /**
  * `npm test`: typecheck, lint, unit and integration tests (also on PostgreSQL when TEST_DATABASE_URL
- * is set), the web build and the browser journeys. Ends with one summary line "N passed, N failed".
+ * is set, and then the crash test, scripts/crash-test.ts), the web build and the browser journeys.
+ * Ends with one summary line "N passed, N failed".
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -44,6 +45,11 @@ run('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
 run('lint', 'npx', ['eslint', '.']);
 vitest('unit', ['--project', 'unit']);
 vitest('integration', ['--project', 'integration*']);
+// The crash test (kill -9 under tip load, then the books): one test, on PostgreSQL only.
+if (process.env.TEST_DATABASE_URL) {
+  if (run('crash test', 'npx', ['tsx', 'scripts/crash-test.ts'])) totals.passed += 1;
+  else totals.failed += 1;
+}
 if (run('web build', 'npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'])) {
   vitest('browser journeys', ['--config', 'e2e/vitest.config.ts']);
 }

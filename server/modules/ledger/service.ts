@@ -3,13 +3,17 @@
  * idempotency key unique), the balance changes and the entries commit together or not at all; a
  * wallet that would go below zero fails the statement through its CHECK, so nothing moves.
  */
+import { createHash } from 'node:crypto';
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import type pg from 'pg';
 import { sqlState, type Db, type Executor } from '../../platform/db/client';
 import { CURRENCIES, ledgerAccounts, ledgerTransfers, type Currency, type TransferKind } from './tables';
 
 const CHECK_VIOLATION = '23514';
 const DEADLOCK = '40P01';
 const SERIALIZATION_FAILURE = '40001';
+export const DUPLICATE_PREPARED_STATEMENT = '42P05';
 
 /** A user's wallet, or a system account (mint, fees, sales, card-payments). */
 export type AccountRef = { userId: number; currency: Currency } | { system: SystemAccount; currency: Currency };
@@ -39,6 +43,21 @@ export interface TransferOutcome {
   created: boolean;
 }
 
+export interface TransferOptions {
+  /** A boolean SQL condition: the transfer happens only when it holds. */
+  guard?: SQL;
+  /** Extra scalar SQL expressions answered by the same statement, by name. */
+  select?: Record<string, SQL>;
+}
+
+export interface TransferExtras {
+  /** False when the guard did not hold: nothing moved (transferId 0). */
+  allowed: boolean;
+  selected: Record<string, unknown>;
+  /** New balances of the accounts this call moved, keyed by accountKey(ref). */
+  balanceAfter: Map<string, number>;
+}
+
 /** The payer's wallet cannot cover the transfer. */
 export class InsufficientFunds extends Error {
   constructor() {
@@ -47,6 +66,8 @@ export class InsufficientFunds extends Error {
 }
 
 const refKey = (ref: AccountRef) => ('userId' in ref ? `user:${ref.userId}:${ref.currency}` : `system:${ref.system}:${ref.currency}`);
+/** How TransferExtras.balanceAfter names an account. */
+export const accountKey = refKey;
 
 /** Legs on one account become one amount; every currency must sum to zero. */
 function netLegs(legs: Leg[]): Map<string, { ref: AccountRef; amount: number }> {
@@ -64,6 +85,8 @@ function netLegs(legs: Leg[]): Map<string, { ref: AccountRef; amount: number }> 
 
 export function createLedger(deps: { db: Db }) {
   const { db } = deps;
+  const dialect = new PgDialect();
+  let namedStatements = true;
   /** Account ids never change once created: resolved once per process. */
   const accountIds = new Map<string, number>();
 
@@ -81,43 +104,111 @@ export function createLedger(deps: { db: Db }) {
     return row!.id;
   }
 
+  /**
+   * Runs a statement; on the pool (not in a transaction) as a named prepared statement, so PostgreSQL
+   * parses and plans each text once per connection: on a tip that was most of the server's work.
+   */
+  async function run(exec: Executor, statement: SQL): Promise<{ rows: unknown[] }> {
+    const client = (db as { $client?: Pick<pg.Pool, 'query'> }).$client;
+    if (exec !== db || !client || !namedStatements) return exec.execute(statement);
+    const query = dialect.sqlToQuery(statement);
+    const name = `ledger_${createHash('sha1').update(query.sql).digest('hex').slice(0, 20)}`;
+    try {
+      return await client.query({ name, text: query.sql, values: query.params });
+    } catch (error) {
+      // The embedded database is one session behind every connection: a new connection finds the name
+      // taken. Nothing ran (the statement failed at parse): from now on, unnamed.
+      if (sqlState(error) !== DUPLICATE_PREPARED_STATEMENT) throw error;
+      namedStatements = false;
+      return exec.execute(statement);
+    }
+  }
+
   async function existing(exec: Executor, idempotencyKey: string): Promise<number | null> {
     const [row] = await exec.select({ id: ledgerTransfers.id }).from(ledgerTransfers).where(eq(ledgerTransfers.idempotencyKey, idempotencyKey));
     return row?.id ?? null;
   }
 
-  async function transferOnce(exec: Executor, request: TransferRequest): Promise<TransferOutcome> {
-    const legs = [...netLegs(request.legs).values()].filter((l) => l.amount !== 0);
+  async function transferOnce(exec: Executor, request: TransferRequest, options: TransferOptions): Promise<TransferOutcome & TransferExtras> {
+    const unordered = [...netLegs(request.legs).values()].filter((l) => l.amount !== 0);
     // One at a time: inside a transaction the queries share one connection.
-    const ids: number[] = [];
-    for (const leg of legs) ids.push(await accountId(exec, leg.ref));
-    const values = sql.join(legs.map((l, i) => sql`(${ids[i]}::bigint, ${l.amount}::bigint)`), sql`, `);
+    const resolved: Array<{ id: number; ref: AccountRef; amount: number }> = [];
+    for (const leg of unordered) resolved.push({ ...leg, id: await accountId(exec, leg.ref) });
+    // The statement locks the accounts in one global order whatever its plan (`locked`: newest account
+    // first), so two transfers between the same wallets in opposite directions queue instead of
+    // deadlocking, and the busiest rows — the system accounts, created first — are locked last.
+    resolved.sort((x, y) => y.id - x.id);
+    const legs = resolved;
+    const ids = resolved.map((l) => l.id);
+    // The legs as two arrays: one statement text for any number of legs, so it can stay prepared.
+    const pgArray = (values: number[]) => `{${values.join(',')}}`;
+    const legIds = pgArray(ids);
+    const legAmounts = pgArray(legs.map((l) => l.amount));
+    const guard = options.guard ?? sql`true`;
+    const extras = Object.entries(options.select ?? {});
+    const extraColumns = extras.length ? sql`, ${sql.join(extras.map(([name, expr]) => sql`(${expr}) as ${sql.identifier(name)}`), sql`, `)}` : sql``;
+    // The guard and the extra columns read the statement's snapshot (before this transfer). The select
+    // list runs the CTEs in its order: the transfer row, the reads, the entries, and the balance updates
+    // last, so the wallet row locks (held until commit) are taken as late as possible.
     const statement: SQL = sql`
       with t as (
         insert into ${ledgerTransfers} (kind, idempotency_key, from_user_id, to_user_id, stream_id, amount, currency, details)
-        values (${request.kind}, ${request.idempotencyKey}, ${request.fromUserId ?? null}, ${request.toUserId ?? null},
-          ${request.streamId ?? null}, ${request.amount}, ${request.currency}, ${JSON.stringify(request.details ?? {})}::jsonb)
+        select ${request.kind}, ${request.idempotencyKey}, ${request.fromUserId ?? null}::bigint, ${request.toUserId ?? null}::bigint,
+          ${request.streamId ?? null}::bigint, ${request.amount}::bigint, ${request.currency}, ${JSON.stringify(request.details ?? {})}::jsonb
+        where ${guard}
         on conflict (idempotency_key) do nothing
         returning id
       ),
-      legs (account_id, amount) as (values ${values}),
+      legs (account_id, amount) as (select * from unnest(${legIds}::bigint[], ${legAmounts}::bigint[])),
+      locked as materialized (
+        select a.id from ${ledgerAccounts} a where a.id in (select account_id from legs) and exists (select 1 from t)
+        order by a.id desc for update
+      ),
       moved as (
         update ${ledgerAccounts} a set balance = a.balance + legs.amount
-        from legs, t where a.id = legs.account_id
-        returning a.id
+        from legs, locked where a.id = legs.account_id and locked.id = legs.account_id
+        returning a.id, a.balance
       ),
       entries as (
         insert into ledger_entries (transfer_id, account_id, amount)
         select t.id, legs.account_id, legs.amount from t, legs
         returning 1
       )
-      select (select id from t) as id, (select count(*) from moved)::int as moved, (select count(*) from entries)::int as entries`;
-    const result = await exec.execute(statement);
-    const row = result.rows[0] as { id: string | number | null } | undefined;
-    if (row?.id !== null && row?.id !== undefined) return { transferId: Number(row.id), created: true };
+      select (select id from t) as id, (select ${guard}) as allowed${extraColumns}, (select count(*) from entries)::int as entries,
+        (select json_agg(json_build_array(moved.id, moved.balance)) from moved) as balances`;
+    const result = await run(exec, statement);
+    const row = result.rows[0] as { id: string | number | null; allowed: boolean; balances: Array<[number, number | string]> | null } & Record<string, unknown>;
+    const selected = Object.fromEntries(extras.map(([name]) => [name, row[name]]));
+    const balanceAfter = new Map<string, number>();
+    for (const [id, balance] of row.balances ?? []) {
+      const index = ids.indexOf(Number(id));
+      if (index >= 0) balanceAfter.set(refKey(legs[index]!.ref), Number(balance));
+    }
+    if (row.id !== null && row.id !== undefined) return { transferId: Number(row.id), created: true, allowed: true, selected, balanceAfter };
+    if (!row.allowed) return { transferId: 0, created: false, allowed: false, selected, balanceAfter };
     const earlier = await existing(exec, request.idempotencyKey);
     if (earlier === null) throw new Error('transfer neither written nor found');
-    return { transferId: earlier, created: false };
+    return { transferId: earlier, created: false, allowed: true, selected, balanceAfter };
+  }
+
+  /**
+   * transfer, in the same statement as a condition and extra reads (one round trip for a whole
+   * money path): nothing moves when `guard` is false (allowed: false); `select` columns and the guard
+   * read the database as it was before the transfer; balanceAfter holds each moved account's new
+   * balance by account (accountKey).
+   */
+  async function guardedTransfer(request: TransferRequest, options: TransferOptions, exec: Executor = db): Promise<TransferOutcome & TransferExtras> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await transferOnce(exec, request, options);
+      } catch (error) {
+        const state = sqlState(error);
+        if (state === CHECK_VIOLATION) throw new InsufficientFunds();
+        // Two transfers locking the same wallets in opposite order: one is chosen to fail; run it again.
+        const retriable = (state === DEADLOCK || state === SERIALIZATION_FAILURE) && exec === db && attempt < 5;
+        if (!retriable) throw error;
+      }
+    }
   }
 
   return {
@@ -126,18 +217,11 @@ export function createLedger(deps: { db: Db }) {
      * nothing. Throws InsufficientFunds when a wallet would go below zero.
      */
     async transfer(request: TransferRequest, exec: Executor = db): Promise<TransferOutcome> {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await transferOnce(exec, request);
-        } catch (error) {
-          const state = sqlState(error);
-          if (state === CHECK_VIOLATION) throw new InsufficientFunds();
-          // Two transfers locking the same wallets in opposite order: one is chosen to fail; run it again.
-          const retriable = (state === DEADLOCK || state === SERIALIZATION_FAILURE) && exec === db && attempt < 5;
-          if (!retriable) throw error;
-        }
-      }
+      const { transferId, created } = await guardedTransfer(request, {}, exec);
+      return { transferId, created };
     },
+
+    guardedTransfer,
 
     /** A user's balances in every currency (0 where no wallet exists yet). */
     async balances(userId: number, exec: Executor = db): Promise<Record<Currency, number>> {

@@ -3,19 +3,21 @@
  * one ledger transfer (one SQL statement, idempotent by key); its TIP message is published after it
  * committed, and only by the request that moved the coins (ARCHITECTURE §5, §6).
  */
-import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
 import { shortNumber } from '../../../common/rules/format';
 import type { RealtimeMessage } from '../../../common/realtime';
-import type { Db } from '../../platform/db/client';
+import { sqlState, type Db } from '../../platform/db/client';
 import type { Principal } from '../../platform/http/auth';
 import { AppError, badRequest, conflict, forbidden, notFound, tooManyRequests } from '../../platform/http/errors';
+import { throttleEvents } from '../../platform/db/platform-tables';
 import { createThrottle } from '../../platform/throttle';
 import { users } from '../accounts/tables';
 import type { AccountsService } from '../accounts/service';
-import { InsufficientFunds, type Ledger } from '../ledger/service';
-import { ledgerAccounts, ledgerEntries, ledgerTransfers, type TransferKind } from '../ledger/tables';
+import { accountKey, DUPLICATE_PREPARED_STATEMENT, InsufficientFunds, type Ledger } from '../ledger/service';
+import { CURRENCIES, ledgerAccounts, ledgerEntries, ledgerTransfers, type Currency, type TransferKind } from '../ledger/tables';
 import { mayActOnAnyStream, viewerSpendOn, type StreamsService, type Viewer } from '../streams/service';
-import { streams as streamsTable } from '../streams/tables';
+import type { StreamRow } from '../streams/stream-view';
+import { streamBans, streams as streamsTable } from '../streams/tables';
 
 export const TIP_MESSAGES = {
   keyRequired: 'Idempotency-Key header is required.',
@@ -56,6 +58,34 @@ export function createTipsService(deps: {
   const throttle = createThrottle(db, { windowMs: TIP_RATE.windowMs });
   const tipsPerMinute = deps.tipsPerMinute ?? TIP_RATE.tips;
 
+  // The stream, and the throttle attempt recorded when the plain checks pass (see send). Prepared: the
+  // database plans it once per connection.
+  const recorded = db.$with('recorded', { id: sql<number>`id` }).as(sql`
+    insert into ${throttleEvents} (key)
+    select ${sql.placeholder('throttleKey')}::text from ${streamsTable} s
+    where s.id = ${sql.placeholder('streamId')} and s.deleted_at is null and not s.hidden and s.audience = 'PUBLIC' and s.rating <> 'PLUS_18'
+      and s.user_id <> ${sql.placeholder('tipper')}
+      and not exists (select 1 from ${streamBans} b where b.stream_id = s.id and b.user_id = ${sql.placeholder('tipper')})
+      and exists (select 1 from ${users} u where u.id = s.user_id and u.account_status = 'active')
+    returning id`);
+  const streamForTipQuery = db.with(recorded)
+    .select({ stream: streamsTable, recorded: sql<number>`(select count(*) from ${recorded})::int` })
+    .from(streamsTable).where(and(eq(streamsTable.id, sql.placeholder('streamId')), isNull(streamsTable.deletedAt)));
+  const streamForTipPrepared = streamForTipQuery.prepare('tips_stream_for_tip');
+  let namedStatements = true;
+  async function streamForTip(values: { streamId: number; tipper: number; throttleKey: string }) {
+    if (namedStatements) {
+      try {
+        return await streamForTipPrepared.execute(values);
+      } catch (error) {
+        // The embedded database is one session behind every connection (see ledger's run).
+        if (sqlState(error) !== DUPLICATE_PREPARED_STATEMENT) throw error;
+        namedStatements = false;
+      }
+    }
+    return streamForTipQuery.execute(values);
+  }
+
   /** The key as the ledger stores it: scoped to the tipper, so no one can use (or block) another user's keys. */
   const ledgerKey = (userId: number, key: string) => `tip:${userId}:${key}`;
 
@@ -64,8 +94,9 @@ export function createTipsService(deps: {
     if (row?.status !== 'active') throw forbidden(TIP_MESSAGES.cannotTip);
   }
 
-  async function publishTip(streamId: number, ownerId: number, tipper: number, amount: number, transferId: number) {
-    const found = (await deps.accounts.publicUsers([tipper])).get(tipper);
+  async function publishTip(streamId: number, ownerId: number, tipper: number, amount: number, transferId: number,
+    known?: { username: string; fullname: string; avatar: string | null }) {
+    const found = known ?? (await deps.accounts.publicUsers([tipper])).get(tipper);
     const name = found ? found.fullname || found.username : '';
     await deps.publish(streamId, {
       type: 'TIP',
@@ -77,6 +108,15 @@ export function createTipsService(deps: {
     });
   }
 
+  /**
+   * The answer to a tip. Owed is the stream's minimum less the spend (streams.payment's rule: the
+   * minimum is tip_viewer_min_amount for every viewer until subscriber prices arrive).
+   */
+  function answer(transferId: number, row: StreamRow, spend: number, balance: Record<Currency, number>) {
+    const owed = Math.max(0, row.tipViewerMinAmount - spend);
+    return { transfer_id: transferId, has_paid: owed <= 0, viewer_spend: { currency: 'CON' as const, amount: spend }, balance };
+  }
+
   return {
     /** Checks the header value (the route passes what it got). */
     checkKey(value: string | string[] | undefined): string {
@@ -86,20 +126,36 @@ export function createTipsService(deps: {
       return key;
     },
 
+    /**
+     * One tip in two statements on the usual path (ARCHITECTURE §3: round trips dominate money paths):
+     * 1. the stream, and — when it is plainly watchable (public, not 18+, not hidden, no ban), not the
+     *    tipper's own and its broadcaster active — the throttle attempt recorded;
+     * 2. the attempts counted and, under the limit, the transfer, with the tipper's spend, wallets and
+     *    name read alongside. Counting in a later statement than the recording keeps the throttle's
+     *    rule: parallel attempts cannot all pass a count made before any of them was recorded.
+     * Any other stream goes through the full checks (streams.lookup, own stream, broadcaster status).
+     */
     async send(viewer: SignedInViewer, streamId: number, amount: number, idempotencyKey: string) {
       const tipper = viewer.principal.userId;
-      // Watchable (audience, rating, bans), but the pay wall does not stop a tip: tipping lifts it.
-      const row = await deps.streams.lookup(streamId, viewer);
-      if (row.userId === tipper) throw forbidden(TIP_MESSAGES.ownStream);
-      await assertMayReceiveTips(row.userId);
-      const { limited } = await throttle.attempt([{ key: `tip:${tipper}`, limit: tipsPerMinute }]);
-      if (limited) throw tooManyRequests(TIP_MESSAGES.tooFast);
+      const throttleKey = `tip:${tipper}`;
+      const [found] = await streamForTip({ streamId, tipper, throttleKey });
+      let row: StreamRow;
+      if (found && Number(found.recorded) > 0) {
+        row = found.stream;
+      } else {
+        // Watchable (audience, rating, bans), but the pay wall does not stop a tip: tipping lifts it.
+        row = await deps.streams.lookup(streamId, viewer);
+        if (row.userId === tipper) throw forbidden(TIP_MESSAGES.ownStream);
+        await assertMayReceiveTips(row.userId);
+        await throttle.record([{ key: throttleKey, limit: tipsPerMinute }]);
+      }
 
       const percent = deps.fees.tip ?? 0;
       const fee = platformFee(amount, percent);
+      const since = new Date(Date.now() - TIP_RATE.windowMs);
       let outcome;
       try {
-        outcome = await ledger.transfer({
+        outcome = await ledger.guardedTransfer({
           kind: 'tip',
           idempotencyKey: ledgerKey(tipper, idempotencyKey),
           fromUserId: tipper,
@@ -113,16 +169,35 @@ export function createTipsService(deps: {
             { account: { userId: row.userId, currency: 'CON' }, amount: amount - fee },
             { account: { system: 'fees', currency: 'CON' }, amount: fee },
           ],
+        }, {
+          guard: sql`(select count(*) from ${throttleEvents} where key = ${throttleKey} and at >= ${since.toISOString()}::timestamptz) <= ${tipsPerMinute}`,
+          select: {
+            spend: sql`select coalesce(sum(amount), 0) from ${ledgerTransfers}
+              where stream_id = ${row.id} and from_user_id = ${tipper} and kind = 'tip' and currency = 'CON'`,
+            wallets: sql`select json_object_agg(currency, balance) from ${ledgerAccounts} where user_id = ${tipper}`,
+            tipper: sql`select json_build_object('username', username, 'fullname', fullname, 'avatar', avatar) from ${users} where id = ${tipper}`,
+          },
         });
       } catch (error) {
         if (error instanceof InsufficientFunds) throw new AppError(402, 'insufficient_funds', TIP_MESSAGES.insufficient);
         throw error;
       }
+      if (!outcome.allowed) throw tooManyRequests(TIP_MESSAGES.tooFast);
 
       if (outcome.created) {
         // The coins moved: a failed publish must not turn the answer into an error (the client would tip again).
-        await publishTip(row.id, row.userId, tipper, amount, outcome.transferId).catch((error: unknown) =>
+        const person = outcome.selected.tipper as { username: string; fullname: string; avatar: string | null } | null;
+        await publishTip(row.id, row.userId, tipper, amount, outcome.transferId, person ?? undefined).catch((error: unknown) =>
           deps.log.warn({ err: error, transferId: outcome.transferId }, 'TIP message not published'));
+        // What the statement read before its transfer, plus the transfer: exact unless another movement on
+        // the tipper's coin wallet committed in between (then read again, as without the shortcut).
+        const wallets = (outcome.selected.wallets ?? {}) as Partial<Record<Currency, number | string>>;
+        const after = outcome.balanceAfter.get(accountKey({ userId: tipper, currency: 'CON' }));
+        if (after !== undefined && Number(wallets.CON ?? 0) - amount === after) {
+          const balance = Object.fromEntries(CURRENCIES.map((c) => [c, Number(wallets[c] ?? 0)])) as Record<Currency, number>;
+          balance.CON = after;
+          return answer(outcome.transferId, row, Number(outcome.selected.spend ?? 0) + amount, balance);
+        }
       } else {
         // A retry answers the first tip; the same key for a different tip is refused.
         const [first] = await db.select({ streamId: ledgerTransfers.streamId, amount: ledgerTransfers.amount })
@@ -131,12 +206,7 @@ export function createTipsService(deps: {
       }
 
       const [paid, balance] = await Promise.all([deps.streams.payment(row, viewer), ledger.balances(tipper)]);
-      return {
-        transfer_id: outcome.transferId,
-        has_paid: paid.owed <= 0,
-        viewer_spend: { currency: 'CON' as const, amount: paid.spend },
-        balance,
-      };
+      return answer(outcome.transferId, row, paid.spend, balance);
     },
 
     /** Coins this user tipped on the stream. */

@@ -1,0 +1,180 @@
+/**
+ * Helpers shared by bench/tips.ts and scripts/crash-test.ts: a fresh PostgreSQL database, many funded
+ * tippers with sessions (written straight into the database: a sign-in costs an argon2id hash, and
+ * the per-user tip limit means a load of thousands of tips/s needs thousands of users), a public
+ * stream to tip on, and a keep-alive HTTP tip sender.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import type { Db } from '../server/platform/db/client';
+import { createLedger } from '../server/modules/ledger/service';
+import { findLedgerViolations, type LedgerViolations } from '../server/testing/ledger-invariants';
+import { signedInSession } from '../scripts/http-session';
+
+export const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** Creates a database on the server of PG_URL; answers its URL and a drop function. */
+export async function freshDatabase(prefix: string): Promise<{ name: string; url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${Date.now()}_${randomBytes(3).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(PG_URL);
+  url.pathname = `/${name}`;
+  return {
+    name,
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: PG_URL });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`).catch(() => undefined);
+      await client.end();
+    },
+  };
+}
+
+export interface Tipper {
+  userId: number;
+  /** The ll_session cookie value. */
+  token: string;
+}
+
+/**
+ * Creates `count` users with a session each and `coins` CON each, funded from the mint by one ledger
+ * transfer (through the ledger service, so the books balance). Needs the migrated schema (start the
+ * server first).
+ */
+export async function provisionTippers(databaseUrl: string, count: number, coins: number, prefix = 'tipper'): Promise<Tipper[]> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  try {
+    const tag = randomBytes(3).toString('hex');
+    const { rows } = await pool.query<{ id: string }>(
+      `insert into users (username, email, broadcast_key, terms_accepted, birthday, country, fullname)
+       select $1 || g, $1 || g || '@bench.local', md5($1 || g || random()::text), true, '1990-06-15', 'CA', 'Tipper ' || g
+       from generate_series(1, $2::int) g returning id`,
+      [`${prefix}${tag}_`, count],
+    );
+    const ids = rows.map((r) => Number(r.id));
+    const tokens = ids.map(() => randomBytes(32).toString('base64url'));
+    await pool.query(
+      `insert into sessions (id, user_id, remember, expires_at)
+       select h, u, true, now() + interval '7 days' from unnest($1::text[], $2::bigint[]) as s(h, u)`,
+      [tokens.map((t) => createHash('sha256').update(t).digest('hex')), ids],
+    );
+    // Wallets first (one statement), then one deposit transfer from the mint through the ledger.
+    await pool.query(`insert into ledger_accounts (user_id, currency) select u, 'CON' from unnest($1::bigint[]) u on conflict do nothing`, [ids]);
+    const ledger = createLedger({ db: drizzle({ client: pool }) as unknown as Db });
+    await ledger.transfer({
+      kind: 'deposit',
+      idempotencyKey: `bench:funding:${tag}`,
+      amount: coins * ids.length,
+      currency: 'CON',
+      details: { bench: true },
+      legs: [
+        { account: { system: 'mint', currency: 'CON' }, amount: -coins * ids.length },
+        ...ids.map((userId) => ({ account: { userId, currency: 'CON' as const }, amount: coins })),
+      ],
+    });
+    return ids.map((userId, i) => ({ userId, token: tokens[i]! }));
+  } finally {
+    await pool.end();
+  }
+}
+
+/** The ledger's invariants read from a database URL (empty lists when sound). */
+export async function ledgerViolations(databaseUrl: string): Promise<LedgerViolations> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  try {
+    return await findLedgerViolations(drizzle({ client: pool }) as unknown as Db);
+  } finally {
+    await pool.end();
+  }
+}
+
+export const violationCount = (v: LedgerViolations) =>
+  v.unbalancedCurrencies.length + v.negativeWallets.length + v.unbalancedTransfers.length + v.driftedAccounts.length;
+
+export interface TipResponse {
+  status: number;
+  body: { response?: string; transfer_id?: number; message?: string; [k: string]: unknown };
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
+
+/** Sends tips for any tipper: the CSRF secret is not tied to a session, so one token serves all. */
+export class TipSender {
+  private csrfSecret = '';
+  private csrfToken = '';
+  constructor(public base: string) {}
+
+  async init(): Promise<this> {
+    const res = await this.request('GET', '/api/csrf-token', '');
+    this.csrfToken = String(res.body.token);
+    return this;
+  }
+
+  request(method: string, pathname: string, cookie: string, body?: unknown, headers: Record<string, string> = {}, timeoutMs = 10_000): Promise<TipResponse> {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const all: Record<string, string> = { ...headers };
+    const cookies = [cookie, this.csrfSecret ? `ll_csrf=${this.csrfSecret}` : ''].filter(Boolean).join('; ');
+    if (cookies) all.cookie = cookies;
+    if (payload !== undefined) all['content-type'] = 'application/json';
+    if (method !== 'GET') all['x-csrf-token'] = this.csrfToken;
+    return new Promise((resolve, reject) => {
+      const req = http.request(this.base + pathname, { method, headers: all, agent, timeout: timeoutMs }, (res) => {
+        for (const line of res.headers['set-cookie'] ?? []) {
+          const m = /^ll_csrf=([^;]+)/.exec(line);
+          if (m) this.csrfSecret = m[1]!;
+        }
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: TipResponse['body'];
+          try {
+            parsed = JSON.parse(text) as TipResponse['body'];
+          } catch {
+            parsed = { message: text.slice(0, 200) };
+          }
+          resolve({ status: res.statusCode ?? 0, body: parsed });
+        });
+        res.on('error', reject);
+      });
+      req.on('timeout', () => req.destroy(new Error('timeout')));
+      req.on('error', reject);
+      req.end(payload);
+    });
+  }
+
+  tip(tipper: Tipper, streamId: number, amount: number, key: string, timeoutMs?: number): Promise<TipResponse> {
+    return this.request('POST', '/api/streams/send-tip', `ll_session=${tipper.token}`, { stream_id: streamId, amount }, { 'idempotency-key': key }, timeoutMs);
+  }
+}
+
+/** broadcaster1's stream, public and live (the tip path needs a watchable stream, not media). */
+export async function publicStream(base: string): Promise<{ streamId: number; ownerUsername: string }> {
+  const broadcaster = await signedInSession(base, 'broadcaster1');
+  const { stream } = await broadcaster.call<{ stream: { stream_id: number } }>('/api/streams/get-live-stream', {});
+  await broadcaster.call('/api/streams/update-stream-info', { id: stream.stream_id, data: { title: 'Tips bench', audience: 'PUBLIC', rating: 'G' } });
+  await broadcaster.call('/api/streams/go-live', { id: stream.stream_id });
+  return { streamId: stream.stream_id, ownerUsername: 'broadcaster1' };
+}
+
+/** Transactions committed and rolled back in a database so far (one per autocommit statement). */
+export async function transactionCount(databaseUrl: string, name: string): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query('select pg_stat_clear_snapshot()');
+    const { rows } = await client.query<{ n: string }>('select (xact_commit + xact_rollback)::bigint as n from pg_stat_database where datname = $1', [name]);
+    return Number(rows[0]?.n ?? 0);
+  } finally {
+    await client.end();
+  }
+}

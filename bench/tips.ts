@@ -1,0 +1,226 @@
+/**
+ * Tips through HTTP on PostgreSQL against pgbench TPC-B on the same PostgreSQL server, in one run
+ * (issue 6, ARCHITECTURE §3 "round trips dominate money paths"). The server starts on a fresh
+ * database; TIPS_USERS tippers get a session and coins (straight in the database, funded through the
+ * ledger); broadcaster1's stream is made public and live; TIPS_CONCURRENCY loops send POST
+ * /api/streams/send-tip with a fresh Idempotency-Key each, round-robin over the tippers (the per-user
+ * limit is 30 tips a minute, so the pool is large enough that nobody reaches it). Then pgbench
+ * initialises a separate fresh database (-s 10) and runs TPC-B (-c 16 -j 2) for as long. Reports
+ * tips/s, p50/p99, errors, database transactions per tip (autocommit statements: pg_stat_database),
+ * pgbench TPS, the ratio, and the ledger invariants after the load.
+ * Goal: ratio ≥ 0.5, aim past 1.0. Not met.
+ * Measured 2026-11-21 (2 cores shared with other work, PostgreSQL 15, 16 tippers, 20 s, one stream):
+ * - before the tip-path work: 11 statements per tip, 397 tips/s, p50 39.7 ms, p99 62.0 ms; pgbench
+ *   3,653 TPS; ratio 0.109 (CPU per tip: server 1.9 ms, PostgreSQL 2.0 ms);
+ * - after (2 tip statements, prepared; plus session and principal): 4 statements per tip, 616 tips/s,
+ *   p50 25.0 ms, p99 46.8 ms; pgbench 3,393 TPS; ratio 0.181 (server 1.0 ms, PostgreSQL 1.5 ms).
+ * What limits it now: CPU. Node + PostgreSQL + the load generator spend ~2.8 ms of CPU per tip (HTTP,
+ * session and principal lookups, JSON, writev per round trip) against ~0.6 ms per TPC-B transaction;
+ * every tip also locks the same two rows (the broadcaster's wallet and the fee account) until commit,
+ * and about a quarter of the server's connections wait on them (`serverConnections`).
+ *
+ * Env: TIPS_QUICK=1 (< 1 min: 8 s windows), TIPS_CONCURRENCY (16), TIPS_SECONDS (20), TIPS_USERS
+ * (4000; quick 1500), TIPS_PGBENCH_CLIENTS (16), TIPS_PGBENCH_SCALE (10), BENCH_DATABASE_URL
+ * (postgres://postgres@127.0.0.1:5432/test: fresh databases are created and dropped), DATABASE_POOL_SIZE
+ * (the server's pool, default the server's own).
+ */
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import pg from 'pg';
+import { percentile, startServer, writeResult, type RunningServer } from './lib';
+import { freshDatabase, ledgerViolations, provisionTippers, publicStream, TipSender, transactionCount, violationCount, type Tipper, type TipResponse } from './tips-lib';
+
+const QUICK = process.env.TIPS_QUICK === '1';
+const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const CONCURRENCY = num('TIPS_CONCURRENCY', 16);
+const SECONDS = num('TIPS_SECONDS', QUICK ? 8 : 20);
+const USERS = num('TIPS_USERS', QUICK ? 1500 : 4000);
+const PGBENCH_CLIENTS = num('TIPS_PGBENCH_CLIENTS', 16);
+const PGBENCH_SCALE = num('TIPS_PGBENCH_SCALE', 10);
+const AMOUNTS = [5, 10, 20, 100, 200];
+const GOALS = { ratio: 0.5, aim: 1.0 };
+
+/** User + system CPU seconds of a process. */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+  return ((f[11] ?? 0) + (f[12] ?? 0)) / 100;
+}
+/** CPU seconds of every PostgreSQL process on this machine (the server is local). */
+function postgresCpuSeconds(): number {
+  let total = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      total += cpuSeconds(Number(pid));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+const selfCpuSeconds = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const round = (n: number, digits = 2) => Number(n.toFixed(digits));
+
+function pgbench(args: string[], url: URL): string {
+  const env = { ...process.env, PGHOST: url.hostname, PGPORT: url.port || '5432', PGUSER: decodeURIComponent(url.username || 'postgres'), PGPASSWORD: decodeURIComponent(url.password) };
+  const result = spawnSync('pgbench', args, { env, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`pgbench ${args.join(' ')} failed: ${result.stderr}`);
+  return result.stdout + result.stderr;
+}
+
+async function runPgbench() {
+  const db = await freshDatabase('ll_bench_pgbench');
+  try {
+    const url = new URL(db.url);
+    const t0 = Date.now();
+    pgbench(['-i', '-q', '-s', String(PGBENCH_SCALE), db.name], url);
+    const initSeconds = (Date.now() - t0) / 1000;
+    const out = pgbench(['-c', String(PGBENCH_CLIENTS), '-j', '2', '-T', String(SECONDS), '-n', db.name], url);
+    const tps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(out)?.[1] ?? /tps = ([\d.]+)/.exec(out)?.[1] ?? 0);
+    const latency = Number(/latency average = ([\d.]+) ms/.exec(out)?.[1] ?? 0);
+    return { tps: Math.round(tps), latencyAverageMs: latency, clients: PGBENCH_CLIENTS, scale: PGBENCH_SCALE, seconds: SECONDS, initSeconds: round(initSeconds, 1) };
+  } finally {
+    await db.drop();
+  }
+}
+
+/** Samples pg_stat_activity of the tips database: state / wait event shares over the window. */
+async function sampleWaits(url: string, name: string, ms: number): Promise<Record<string, number>> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const counts = new Map<string, number>();
+  let samples = 0;
+  const until = Date.now() + ms;
+  try {
+    while (Date.now() < until) {
+      const { rows } = await client.query<{ s: string }>(
+        `select coalesce(state, '?') || coalesce(':' || wait_event_type || '/' || wait_event, '') as s from pg_stat_activity
+         where datname = $1 and pid <> pg_backend_pid() and backend_type = 'client backend'`, [name]);
+      for (const r of rows) counts.set(r.s, (counts.get(r.s) ?? 0) + 1);
+      samples += 1;
+      await sleep(20);
+    }
+  } finally {
+    await client.end();
+  }
+  return Object.fromEntries([...counts].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, round(v / Math.max(1, samples), 2)]));
+}
+
+interface Window {
+  tips: number;
+  errors: number;
+  rateLimited: number;
+  errorSamples: string[];
+  latencies: number[];
+  seconds: number;
+}
+
+async function drive(sender: TipSender, tippers: Tipper[], streamId: number, seconds: number, counter: { next: number }): Promise<Window> {
+  const latencies: number[] = [];
+  let errors = 0;
+  let rateLimited = 0;
+  const errorSamples: string[] = [];
+  const started = performance.now();
+  const until = started + seconds * 1000;
+  const run = randomBytes(4).toString('hex');
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (performance.now() < until) {
+      const n = counter.next++;
+      const tipper = tippers[n % tippers.length]!;
+      const t0 = performance.now();
+      const res: TipResponse = await sender.tip(tipper, streamId, AMOUNTS[n % AMOUNTS.length]!, `bench-${run}-${n}`).catch((e: Error) => ({ status: 0, body: { message: e.message } }));
+      latencies.push(performance.now() - t0);
+      if (res.status !== 200 || typeof res.body.transfer_id !== 'number') {
+        errors += 1;
+        if (res.status === 429) rateLimited += 1;
+        if (errorSamples.length < 5) errorSamples.push(`${res.status} ${String(res.body.message ?? '')}`);
+      }
+    }
+  }));
+  latencies.sort((a, b) => a - b);
+  return { tips: latencies.length - errors, errors, rateLimited, errorSamples, latencies, seconds: (performance.now() - started) / 1000 };
+}
+
+async function main() {
+  const db = await freshDatabase('ll_bench_tips');
+  let server: RunningServer | null = null;
+  try {
+    const env: Record<string, string> = { SEED_DEMO: 'on', DATABASE_URL: db.url };
+    const profileDir = process.env.TIPS_SERVER_PROFILE;
+    server = await startServer(env, { nodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [] });
+    const { streamId } = await publicStream(server.url);
+    console.log(`[tips] server up on ${db.name}; provisioning ${USERS} tippers…`);
+    const tippers = await provisionTippers(db.url, USERS, 1_000_000);
+    const sender = await new TipSender(server.url).init();
+
+    // Warm-up: one tip per tipper (the server resolves each wallet's id once per process, and the
+    // connection pool and JIT warm up); it counts against nobody's limit beyond one tip.
+    console.log('[tips] warm-up…');
+    const counter = { next: 0 };
+    for (let i = 0; i < tippers.length; i += CONCURRENCY * 4) {
+      await Promise.all(tippers.slice(i, i + CONCURRENCY * 4).map((t, j) => sender.tip(t, streamId, 1, `warm-${i + j}`)));
+    }
+
+    await sleep(1500); // pg_stat_database is flushed about once a second
+    const before = await transactionCount(db.url, db.name);
+    console.log(`[tips] ${CONCURRENCY} tippers for ${SECONDS} s…`);
+    const cpu0 = { server: cpuSeconds(server.child.pid!), client: selfCpuSeconds(), postgres: postgresCpuSeconds() };
+    const waits = sampleWaits(db.url, db.name, SECONDS * 1000);
+    const window = await drive(sender, tippers, streamId, SECONDS, counter);
+    const waitSamples = await waits;
+    const cpu1 = { server: cpuSeconds(server.child.pid!), client: selfCpuSeconds(), postgres: postgresCpuSeconds() };
+    await sleep(1500);
+    const after = await transactionCount(db.url, db.name);
+    const requests = window.tips + window.errors;
+    const tipsPerSecond = window.tips / window.seconds;
+
+    console.log('[tips] pgbench…');
+    const pgb = await runPgbench();
+
+    const violations = await ledgerViolations(db.url);
+    const maxTipsPerUser = Math.ceil(requests / tippers.length) + 1;
+    const result = {
+      config: { concurrency: CONCURRENCY, seconds: SECONDS, users: USERS, quick: QUICK, pgbenchClients: PGBENCH_CLIENTS, pgbenchScale: PGBENCH_SCALE },
+      tips: {
+        tipsPerSecond: Math.round(tipsPerSecond),
+        requests,
+        errors: window.errors,
+        rateLimited: window.rateLimited,
+        errorSamples: window.errorSamples,
+        p50Ms: round(percentile(window.latencies, 50)),
+        p99Ms: round(percentile(window.latencies, 99)),
+        maxTipsPerUser,
+        // Every autocommit statement is one transaction: the database round trips of a tip.
+        dbTransactionsPerTip: round((after - before) / Math.max(1, requests), 2),
+        serverCpuMsPerTip: round(((cpu1.server - cpu0.server) * 1000) / Math.max(1, requests), 3),
+        serverCpuShare: round((cpu1.server - cpu0.server) / window.seconds, 2),
+        postgresCpuMsPerTip: round(((cpu1.postgres - cpu0.postgres) * 1000) / Math.max(1, requests), 3),
+        clientCpuMsPerTip: round(((cpu1.client - cpu0.client) * 1000) / Math.max(1, requests), 3),
+      },
+      // What the server's connections were doing, sampled every 20 ms during the window.
+      serverConnections: waitSamples,
+      pgbench: pgb,
+      ratio: round(tipsPerSecond / Math.max(1, pgb.tps), 3),
+      ledger: { sound: violationCount(violations) === 0, ...violations },
+      goals: { ...GOALS, met: tipsPerSecond / Math.max(1, pgb.tps) >= GOALS.ratio, aimReached: tipsPerSecond / Math.max(1, pgb.tps) >= GOALS.aim },
+    };
+    writeResult(QUICK ? 'tips-quick' : 'tips', result);
+    if (!result.ledger.sound) process.exitCode = 1;
+  } finally {
+    if (server) await server.stop();
+    await db.drop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

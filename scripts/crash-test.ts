@@ -1,0 +1,258 @@
+/**
+ * The crash test (issue 6, reliability; ARCHITECTURE §6): the real server on a fresh PostgreSQL
+ * database, tips from several clients, the server killed with SIGKILL several times under the load and
+ * started again. Requests without an answer are sent again after each restart with the same
+ * Idempotency-Key. At the end, against the database: every acknowledged tip (200 with a transfer_id)
+ * exists with its key and amount; every currency sums to zero, no wallet is negative, every transfer
+ * balances and every balance equals its entries; no key moved money twice; a request answered with a
+ * refusal (402/429) moved nothing; a retried key answers its first transfer.
+ * Prints one summary line; exits non-zero on any violation. Runs from `npm test` when TEST_DATABASE_URL
+ * is set (scripts/run-tests.ts). Env: CRASH_KILLS (4), CRASH_CLIENTS (8), CRASH_INTERVAL_MS (5000
+ * between kills), CRASH_TIPPERS (400), TEST_DATABASE_URL / BENCH_DATABASE_URL (the server to use).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { freePort } from '../bench/lib';
+import { freshDatabase, ledgerViolations, provisionTippers, publicStream, TipSender, violationCount, type Tipper } from '../bench/tips-lib';
+
+const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const KILLS = num('CRASH_KILLS', 4);
+const CLIENTS = num('CRASH_CLIENTS', 8);
+const INTERVAL_MS = num('CRASH_INTERVAL_MS', 5000);
+const TIPPERS = num('CRASH_TIPPERS', 400);
+/** Coins per tipper: a few tips drain a wallet, so refusals for insufficient funds happen too. */
+const COINS = 500;
+const AMOUNTS = [1, 5, 10, 20, 100, 200];
+/** Under the per-user limit (30 a minute) for most tippers; 429s are a valid, checked outcome. */
+const TIPS_PER_TIPPER = 20;
+const REQUEST_TIMEOUT_MS = 5000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Server {
+  url: string;
+  child: ChildProcess;
+  exited: Promise<void>;
+}
+
+async function startServer(databaseUrl: string, dataDir: string): Promise<Server> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: {
+      ...process.env, DATA_DIR: dataDir, PORT: String(port), RTMP_PORT: String(await freePort()), HOST: '127.0.0.1', CAPTCHA: 'off',
+      LOG_LEVEL: 'warn', SEED_DEMO: 'on', DATABASE_URL: databaseUrl,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error('server exited during start');
+    const ok = await fetch(`${url}/readyz`).then((r) => r.ok).catch(() => false);
+    if (ok) return { url, child, exited };
+    if (Date.now() > deadline) throw new Error('server did not become ready');
+    await sleep(100);
+  }
+}
+
+/** How many of these idempotency keys have a transfer. */
+async function countTransfers(databaseUrl: string, keys: string[]): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: number }>('select count(*)::int as n from ledger_transfers where idempotency_key = any($1::text[])', [keys]);
+    return rows[0]?.n ?? 0;
+  } finally {
+    await client.end();
+  }
+}
+
+interface Attempt {
+  tipper: Tipper;
+  key: string;
+  amount: number;
+}
+
+async function main() {
+  const started = Date.now();
+  const db = await freshDatabase('ll_crash');
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'll-crash-'));
+  let server: Server | null = null;
+  const problems: string[] = [];
+  try {
+    server = await startServer(db.url, dataDir);
+    const { streamId } = await publicStream(server.url);
+    const tippers = await provisionTippers(db.url, TIPPERS, COINS);
+    let sender = await new TipSender(server.url).init();
+
+    /** key → transfer id, for tips answered 200. */
+    const acknowledged = new Map<string, { attempt: Attempt; transferId: number }>();
+    /** Keys answered with a refusal: no money may have moved for them. */
+    const refused = new Map<string, Attempt>();
+    /** Sent, no answer (the server died or the connection broke): sent again after the restart. */
+    const unknown = new Map<string, Attempt>();
+    const retriedAfterCrash = new Set<string>();
+    const throttledRetries = new Set<string>();
+    let sent = 0;
+    /** Requests per tipper (first sends and retries): kept under the limit of 30 a minute. */
+    const uses = new Map<number, number>();
+    let replays = 0;
+    const ledgerKey = (a: Attempt) => `tip:${a.tipper.userId}:${a.key}`;
+
+    const settle = (attempt: Attempt, res: Awaited<ReturnType<TipSender['tip']>>) => {
+      const k = ledgerKey(attempt);
+      if (res.status === 200 && typeof res.body.transfer_id === 'number') {
+        const earlier = acknowledged.get(k);
+        if (earlier && earlier.transferId !== res.body.transfer_id) {
+          problems.push(`key ${k} answered transfer ${res.body.transfer_id} after ${earlier.transferId}`);
+        }
+        acknowledged.set(k, { attempt, transferId: res.body.transfer_id });
+        unknown.delete(k);
+      } else if (res.status === 429 && (acknowledged.has(k) || retriedAfterCrash.has(k))) {
+        // The limit is checked before the key: a throttled retry says nothing about the first request.
+        throttledRetries.add(k);
+        unknown.delete(k);
+      } else if (res.status === 402 || res.status === 429) {
+        if (acknowledged.has(k)) problems.push(`key ${k} refused (${res.status}) after it was acknowledged`);
+        else refused.set(k, attempt);
+        unknown.delete(k);
+      } else if (res.status >= 500 || res.status === 0) {
+        unknown.set(k, attempt); // a dying server may answer 5xx: the outcome is unknown, not refused
+      } else {
+        problems.push(`key ${k}: unexpected ${res.status} ${String(res.body.message ?? '')}`);
+        unknown.delete(k);
+      }
+    };
+
+    const send = async (attempt: Attempt): Promise<number> => {
+      uses.set(attempt.tipper.userId, (uses.get(attempt.tipper.userId) ?? 0) + 1);
+      const res = await sender.tip(attempt.tipper, streamId, attempt.amount, attempt.key, REQUEST_TIMEOUT_MS)
+        .catch(() => ({ status: 0, body: {} }));
+      settle(attempt, res);
+      return res.status;
+    };
+
+    // Load: each client works through its own tippers in turn, one request at a time.
+    let stopping = false;
+    const clients = Array.from({ length: CLIENTS }, async (_, c) => {
+      const mine = tippers.filter((_, i) => i % CLIENTS === c);
+      let n = 0;
+      while (!stopping) {
+        const tipper = mine[n % mine.length]!;
+        n += 1;
+        if ((uses.get(tipper.userId) ?? 0) >= TIPS_PER_TIPPER) {
+          if (n > mine.length * TIPS_PER_TIPPER) break;
+          continue;
+        }
+        const attempt: Attempt = { tipper, key: `c${c}-${n}`, amount: AMOUNTS[(n * 7 + c) % AMOUNTS.length]! };
+        unknown.set(ledgerKey(attempt), attempt);
+        sent += 1;
+        const status = await send(attempt);
+        // Now and then a client retries an acknowledged key: it must answer the same transfer.
+        if (n % 17 === 0) {
+          const done = [...acknowledged.values()].at(-1);
+          if (done && (uses.get(done.attempt.tipper.userId) ?? 0) < TIPS_PER_TIPPER + 3) {
+            replays += 1;
+            await send(done.attempt);
+          }
+        }
+        if (status === 0 || status >= 500) await sleep(50); // the server is down: do not spin
+      }
+    });
+
+    let kills = 0;
+    let committedUnanswered = 0;
+    const killer = (async () => {
+      for (let i = 0; i < KILLS; i++) {
+        await sleep(INTERVAL_MS);
+        const victim = server!;
+        victim.child.kill('SIGKILL');
+        await victim.exited;
+        kills += 1;
+        server = await startServer(db.url, dataDir);
+        sender = await new TipSender(server.url).init();
+        // Everything without an answer, again with the same key. Those already in the books committed
+        // without an answer (the kill came between the commit and the response).
+        const pending = [...unknown.values()];
+        for (const attempt of pending) retriedAfterCrash.add(ledgerKey(attempt));
+        committedUnanswered += await countTransfers(db.url, pending.map(ledgerKey));
+        await Promise.all(pending.map((attempt) => send(attempt)));
+      }
+    })();
+    await killer;
+    await sleep(1000);
+    stopping = true;
+    await Promise.all(clients);
+    // Last round: nothing may stay unanswered while the server is up.
+    for (let round = 0; round < 3 && unknown.size > 0; round++) {
+      const pending = [...unknown.values()];
+      for (const attempt of pending) retriedAfterCrash.add(ledgerKey(attempt));
+      await Promise.all(pending.map((attempt) => send(attempt)));
+    }
+    if (unknown.size > 0) problems.push(`${unknown.size} requests never answered`);
+
+    // Stop the server cleanly, then read the books.
+    server.child.kill('SIGTERM');
+    await server.exited;
+    server = null;
+
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    const { rows } = await client.query<{ id: number | string; idempotency_key: string; amount: number | string; from_user_id: number | string; entries: number }>(
+      `select t.id, t.idempotency_key, t.amount, t.from_user_id, (select count(*)::int from ledger_entries e where e.transfer_id = t.id) as entries
+       from ledger_transfers t where t.kind = 'tip'`);
+    const { rows: dup } = await client.query<{ n: number }>(
+      `select count(*)::int as n from (select idempotency_key from ledger_transfers group by idempotency_key having count(*) > 1) d`);
+    await client.end();
+    const byKey = new Map(rows.map((r) => [r.idempotency_key, r]));
+    for (const [k, { attempt, transferId }] of acknowledged) {
+      const row = byKey.get(k);
+      if (!row) problems.push(`acknowledged tip ${k} (transfer ${transferId}) is missing`);
+      else if (Number(row.id) !== transferId || Number(row.amount) !== attempt.amount || Number(row.from_user_id) !== attempt.tipper.userId) {
+        problems.push(`acknowledged tip ${k}: transfer ${row.id} of ${row.amount} does not match ${transferId} of ${attempt.amount}`);
+      }
+    }
+    for (const k of refused.keys()) if (byKey.has(k)) problems.push(`refused tip ${k} moved money`);
+    for (const row of rows) {
+      if (row.entries > 3) problems.push(`transfer ${row.id} has ${row.entries} entries`);
+      if (!acknowledged.has(row.idempotency_key) && !throttledRetries.has(row.idempotency_key)) problems.push(`transfer ${row.id} (${row.idempotency_key}) was never acknowledged`);
+    }
+    if ((dup[0]?.n ?? 0) > 0) problems.push(`${dup[0]!.n} idempotency keys moved money twice`);
+    const violations = await ledgerViolations(db.url);
+    if (violationCount(violations) > 0) problems.push(`ledger invariants: ${JSON.stringify(violations)}`);
+
+    const retriedAcknowledged = [...retriedAfterCrash].filter((k) => acknowledged.has(k)).length;
+    const summary = {
+      runs: 1 + kills, kills, sent, replays, acknowledged: acknowledged.size, refused: refused.size,
+      retriedAfterCrash: retriedAfterCrash.size, committedUnanswered, retriedThenAcknowledged: retriedAcknowledged, throttledRetries: throttledRetries.size, tipTransfers: rows.length,
+      invariants: violationCount(violations) === 0 ? 'sound' : 'VIOLATED', seconds: Math.round((Date.now() - started) / 1000),
+    };
+    const line = Object.entries(summary).map(([k, v]) => `${k}=${v}`).join(' ');
+    if (kills < KILLS) problems.push(`only ${kills} of ${KILLS} kills happened`);
+    if (acknowledged.size === 0) problems.push('no tip was acknowledged');
+    if (problems.length > 0) {
+      for (const p of problems.slice(0, 20)) console.error(`✘ ${p}`);
+      console.log(`crash test FAILED: ${problems.length} problem(s); ${line}`);
+      process.exitCode = 1;
+    } else {
+      console.log(`crash test passed: ${line}`);
+    }
+  } finally {
+    if (server) {
+      server.child.kill('SIGKILL');
+      await server.exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+    await db.drop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  console.log('crash test FAILED: error');
+  process.exit(1);
+});
