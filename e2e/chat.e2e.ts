@@ -9,7 +9,7 @@ import type { RunningPublisher } from '../server/testing/rtmp-publisher';
 import { signInAt } from './support/app';
 import { openTab, screenshot, useAppInBrowser } from './support/browser';
 import type { TestPage } from './support/browser';
-import { badge, goLiveAndPublish, saveBroadcastTitle, videoTime } from './support/live';
+import { badge, broadcastAs, videoTime } from './support/live';
 
 // A short grace window, so the stream ends soon after the encoder stops.
 const openAppPage = useAppInBrowser({ media: true, env: () => ({ RTMP_GRACE_MS: '1500' }) });
@@ -71,10 +71,7 @@ describe('chat on a live stream', () => {
   it('goes live from the dashboard; the broadcaster and two viewers open the stream page', async () => {
     broadcaster = await openAppPage();
     const { page } = broadcaster;
-    await signInAt(page, 'broadcaster1', '/dashboard');
-    await page.getByRole('heading', { name: 'RTMP Feed & Stream Links' }).waitFor();
-    await saveBroadcastTitle(page, TITLE);
-    const onAir = await goLiveAndPublish(page);
+    const onAir = await broadcastAs(page, TITLE);
     publisher = onAir.publisher;
     streamPath = onAir.streamPath;
     expect(streamPath).toMatch(/^\/streams\/stream-view\?id=\d+$/);

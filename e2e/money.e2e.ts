@@ -9,7 +9,7 @@ import type { RunningPublisher } from '../server/testing/rtmp-publisher';
 import { signInAt } from './support/app';
 import { openTab, screenshot, useAppInBrowser } from './support/browser';
 import type { TestPage } from './support/browser';
-import { badge, goLiveAndPublish, saveBroadcastTitle, videoTime } from './support/live';
+import { badge, broadcastAs, videoTime } from './support/live';
 
 const openAppPage = useAppInBrowser({ media: true });
 
@@ -68,10 +68,7 @@ describe('coins, the pay wall and tips', () => {
   it('goes live and puts a price on the stream; the owner watches their stream page', async () => {
     broadcaster = await openAppPage();
     const { page } = broadcaster;
-    await signInAt(page, 'broadcaster1', '/dashboard');
-    await page.getByRole('heading', { name: 'RTMP Feed & Stream Links' }).waitFor();
-    await saveBroadcastTitle(page, TITLE);
-    const onAir = await goLiveAndPublish(page);
+    const onAir = await broadcastAs(page, TITLE);
     publisher = onAir.publisher;
     streamPath = onAir.streamPath;
     const streamId = Number(new URL(streamPath, 'http://x').searchParams.get('id'));

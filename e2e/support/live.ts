@@ -2,6 +2,7 @@
 import type { Page } from 'playwright-core';
 import { publishTestPattern } from '../../server/testing/rtmp-publisher';
 import type { RunningPublisher } from '../../server/testing/rtmp-publisher';
+import { signInAt } from './app';
 
 /** The LIVE / NOT LIVE / REPLAY badge in the page's main region. */
 export const badge = (page: Page, text: 'LIVE' | 'NOT LIVE' | 'REPLAY') => page.getByRole('main').getByText(text, { exact: true }).first();
@@ -54,4 +55,12 @@ export async function goLiveAndPublish(page: Page): Promise<OnAir> {
     throw error;
   }
   return { streamPath, rtmpUrl, key, publisher };
+}
+
+/** broadcaster1 signs in on the dashboard, saves a title and goes live with the test pattern. */
+export async function broadcastAs(page: Page, title: string): Promise<OnAir> {
+  await signInAt(page, 'broadcaster1', '/dashboard');
+  await page.getByRole('heading', { name: 'RTMP Feed & Stream Links' }).waitFor();
+  await saveBroadcastTitle(page, title);
+  return goLiveAndPublish(page);
 }

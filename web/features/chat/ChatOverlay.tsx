@@ -1,7 +1,8 @@
 /** Over the video: the last 4 chat lines, 5 s each, and a floating heart for every like (portal into the player's slot). */
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useState, useSyncExternalStore } from 'react';
 import type { CSSProperties } from 'react';
 import { createPortal } from 'react-dom';
+import { useLater } from '../../ui/use-later';
 import { Avatar } from '../../ui/Avatar';
 import { OVERLAY_LINES, OVERLAY_LINE_MS } from './chat-lines';
 import type { ChatLine } from './chat-lines';
@@ -26,23 +27,8 @@ let heartIds = 0;
 export function useOverlayFeed() {
   const [lines, setLines] = useState<ChatLine[]>([]);
   const [hearts, setHearts] = useState<Heart[]>([]);
-  const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
 
-  useEffect(() => {
-    const pending = timers.current;
-    return () => {
-      for (const timer of pending) clearTimeout(timer);
-      pending.clear();
-    };
-  }, []);
-
-  const later = useCallback((fn: () => void, ms: number) => {
-    const timer = setTimeout(() => {
-      timers.current.delete(timer);
-      fn();
-    }, ms);
-    timers.current.add(timer);
-  }, []);
+  const later = useLater();
 
   const addLine = useCallback(
     (line: ChatLine) => {

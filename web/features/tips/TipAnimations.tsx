@@ -1,7 +1,8 @@
 /** Tips over the video: a coin burst per TIP (small, medium, large) and the owner's 3 s "tip received" indicator. */
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useState, useSyncExternalStore } from 'react';
 import type { CSSProperties } from 'react';
 import { createPortal } from 'react-dom';
+import { useLater } from '../../ui/use-later';
 import { CoinIcon } from '../../ui/icons';
 import { formatCoins } from '../wallet/money';
 import { TIP_RECEIVED_MS, tipSize } from './tip-flow';
@@ -23,18 +24,7 @@ let burstIds = 0;
 export function useTipAnimations() {
   const [bursts, setBursts] = useState<Burst[]>([]);
   const [received, setReceived] = useState<Burst | null>(null);
-  const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
-  useEffect(() => {
-    const pending = timers.current;
-    return () => pending.forEach(clearTimeout);
-  }, []);
-  const later = useCallback((fn: () => void, ms: number) => {
-    const timer = setTimeout(() => {
-      timers.current.delete(timer);
-      fn();
-    }, ms);
-    timers.current.add(timer);
-  }, []);
+  const later = useLater();
 
   /** A TIP arrived; `forMe` when the viewer is the stream's owner (the indicator). */
   const add = useCallback(

@@ -5,6 +5,8 @@ import type { CallInput, CallOutput } from '../../../common/api';
 import type { z } from 'zod';
 import type { ApiError } from '../../api/client';
 import { call } from '../../api/client';
+import { IDEMPOTENCY_HEADER } from '../../../common/api/tips';
+import type { BuyAttempt } from './impressions';
 
 type Balance = z.infer<typeof wallet.balance>;
 
@@ -67,10 +69,11 @@ export function useDepositCoins() {
   });
 }
 
+/** Buys a package; the attempt's key makes a retry after a network failure buy once. */
 export function useBuyImpressions() {
   const queryClient = useQueryClient();
-  return useMutation<CallOutput<typeof wallet.buyImpressionsPackage>, ApiError, CallInput<typeof wallet.buyImpressionsPackage>>({
-    mutationFn: (input) => call(wallet.buyImpressionsPackage, input),
+  return useMutation<CallOutput<typeof wallet.buyImpressionsPackage>, ApiError, BuyAttempt>({
+    mutationFn: ({ packageId, key }) => call(wallet.buyImpressionsPackage, { id: packageId }, { [IDEMPOTENCY_HEADER]: key }),
     onSuccess: (out) => {
       afterMoneyMoved(queryClient, out.balance);
       queryClient.setQueryData(walletKeys.impressionBalance(), out.impression_balance);

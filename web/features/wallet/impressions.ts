@@ -1,7 +1,7 @@
 /** Buying impressions from the dashboard (Get Popular, spec part 1 §2, §5 Buy impressions). */
 import type { z } from 'zod';
 import type { impressionPackage } from '../../../common/api/wallet';
-import { formatCoins, formatImpressions } from '../wallet/money';
+import { formatCoins, formatImpressions } from './money';
 
 export type ImpressionPackage = z.infer<typeof impressionPackage>;
 

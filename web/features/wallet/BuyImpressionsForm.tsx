@@ -1,0 +1,93 @@
+/** Buying an impression package with coins: the wallet page and the dashboard's Get Popular both use it (spec part 1 §5). */
+import { useRef, useState } from 'react';
+import type { FormEvent } from 'react';
+import { isApiError } from '../../api/client';
+import { failureMessage } from '../../api/field-errors';
+import { SkinLink } from '../../app/skin';
+import { Alert } from '../../ui/Alert';
+import { Button } from '../../ui/Button';
+import { Select } from '../../ui/Select';
+import { useToast } from '../../ui/Toast';
+import { newIdempotencyKey } from '../tips/api';
+import { useBalance, useBuyImpressions, useImpressionPackages } from './api';
+import { buyAttempt, packageOptions, type BuyAttempt } from './impressions';
+import { formatCoins, formatImpressions } from './money';
+import styles from './wallet.module.css';
+
+/** The spec's words for a buy without a package (part 1 §5). */
+export const IMPRESSION_PACKAGE_REQUIRED = 'Impression Package cannot be blank.';
+
+export function BuyImpressionsForm({ onBought, showCoins = false }: { onBought?: () => void; showCoins?: boolean }) {
+  const packages = useImpressionPackages();
+  const coins = useBalance();
+  const buy = useBuyImpressions();
+  const toast = useToast();
+  const unsettled = useRef<BuyAttempt | null>(null);
+  const [choice, setChoice] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [shortOfCoins, setShortOfCoins] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (buy.isPending) return;
+    setShortOfCoins(null);
+    setFailure(null);
+    if (!choice) return setError(IMPRESSION_PACKAGE_REQUIRED);
+    const attempt = buyAttempt(unsettled.current, Number(choice), newIdempotencyKey);
+    unsettled.current = attempt;
+    buy.mutate(attempt, {
+      onSuccess: (out) => {
+        unsettled.current = null;
+        setChoice('');
+        toast({ title: `Impressions bought. You now have ${formatImpressions(out.impression_balance)}.`, tone: 'success' });
+        onBought?.();
+      },
+      onError: (refusal: unknown) => {
+        // A network failure may have gone through: a retry keeps the key, so it cannot buy twice.
+        if (!isApiError(refusal, 0)) unsettled.current = null;
+        if (!isApiError(refusal)) return setFailure(failureMessage(refusal));
+        if (refusal.status === 402) return setShortOfCoins(refusal.message);
+        if (refusal.field === 'id') return setError(refusal.message);
+        setFailure(failureMessage(refusal));
+      },
+    });
+  }
+
+  return (
+    <form className={styles.form} onSubmit={submit} noValidate aria-label="Buy impressions">
+      {showCoins && (
+        <p className={styles.coinsLine}>
+          <span className={styles.balanceLabel}>Your coins</span>
+          <strong>{coins.data ? formatCoins(coins.data.CON) : '…'}</strong>
+        </p>
+      )}
+      <Select
+        label="Impression Package"
+        placeholder={packages.isPending ? 'Loading packages…' : 'Select a package'}
+        options={packageOptions(packages.data ?? [])}
+        value={choice}
+        onChange={(e) => {
+          setChoice(e.target.value);
+          setError(null);
+          setShortOfCoins(null);
+          setFailure(null);
+        }}
+        error={error ?? undefined}
+        disabled={packages.isPending}
+      />
+      {packages.isError && <Alert>{failureMessage(packages.error)}</Alert>}
+      {shortOfCoins && (
+        <Alert>
+          {shortOfCoins.replace(/\.$/, '')}. <SkinLink to="/user/account/deposit-coins">Get more coins</SkinLink>
+        </Alert>
+      )}
+      <Alert>{failure}</Alert>
+      <div className={styles.submitRow}>
+        <Button type="submit" loading={buy.isPending}>
+          Buy with Coins
+        </Button>
+      </div>
+    </form>
+  );
+}
