@@ -46,3 +46,13 @@ export async function findLedgerViolations(db: Executor): Promise<LedgerViolatio
 export async function expectLedgerInvariants(db: Executor): Promise<void> {
   expect(await findLedgerViolations(db)).toEqual({ unbalancedCurrencies: [], negativeWallets: [], unbalancedTransfers: [], driftedAccounts: [] });
 }
+
+/** Closes a test app after checking its books: every test file that moves money ends with this. */
+export async function closeCheckingLedger(t: { resources: { database: { db: Executor } }; close(): Promise<void> } | undefined): Promise<void> {
+  if (!t) return;
+  try {
+    await expectLedgerInvariants(t.resources.database.db);
+  } finally {
+    await t.close();
+  }
+}

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSharedTestApps, type TestApp } from '../../testing/harness';
 import { goLive } from '../../testing/live-stream';
+import { eventually } from '../../testing/eventually';
 import { WsClient } from '../../testing/ws-client';
 
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -50,13 +51,8 @@ describe.runIf(redisUrl && process.env.TEST_DATABASE_URL)('chat scaled out over 
       expect(await viewer.request({ op: 'subscribe', channel })).toMatchObject({ op: 'subscribed' });
     }
     const viewersOn = async (t: TestApp) => ((await t.client().get(`/api/streams/stream-lookup?id=${live.streamId}`)).body.stream as { viewers: number }).viewers;
-    const until = Date.now() + 5000;
-    let counts = [0, 0];
-    while (Date.now() < until) {
-      counts = [await viewersOn(a), await viewersOn(b)];
-      if (counts[0] === 3 && counts[1] === 3) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    // Presence is written shortly after it changes.
+    const counts = await eventually(async () => [await viewersOn(a), await viewersOn(b)], ([onA, onB]) => onA === 3 && onB === 3);
     expect(counts).toEqual([3, 3]);
   });
 });

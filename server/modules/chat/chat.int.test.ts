@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { MSG } from '../../../common/messages';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { goLive } from '../../testing/live-stream';
+import { eventually } from '../../testing/eventually';
 import { WsClient } from '../../testing/ws-client';
 import { streams } from '../streams/tables';
 
@@ -140,16 +141,6 @@ describe('the realtime gateway on a live stream', () => {
     expect(await socket.next()).toEqual({ op: 'pong' });
   });
 });
-
-/** Asks until the answer satisfies `done`: presence is written shortly after it changes. */
-async function eventually<T>(ask: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await ask();
-    if (done(value) || Date.now() > until) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('presence, priority chat, chat limits', () => {
   it('counts the viewers on the stream’s channel and announces signed-in arrivals and departures', async () => {

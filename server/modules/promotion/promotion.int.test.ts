@@ -1,7 +1,7 @@
 /** Get Popular: impressions put a broadcaster's live stream first in Popular and each showing spends one. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing/harness';
-import { expectLedgerInvariants } from '../../testing/ledger-invariants';
+import { closeCheckingLedger } from '../../testing/ledger-invariants';
 import { goLive } from '../../testing/live-stream';
 import { createLedger } from '../ledger/service';
 import { createImpressionMeter } from './impression-meter';
@@ -10,13 +10,7 @@ let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp();
 });
-afterAll(async () => {
-  try {
-    await expectLedgerInvariants(t.resources.database.db);
-  } finally {
-    await t.close();
-  }
-});
+afterAll(() => closeCheckingLedger(t));
 
 describe('promotion with impressions', () => {
   it('ranks a broadcaster holding impressions first in Popular, and spends one impression per showing', async () => {

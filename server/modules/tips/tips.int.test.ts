@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PERMISSIONS } from '../../../common/permissions';
 import { startTestApp, type TestApp, type TestUser } from '../../testing/harness';
+import { closeCheckingLedger } from '../../testing/ledger-invariants';
 import { goLive } from '../../testing/live-stream';
 import type { TestClient } from '../../testing/test-client';
 import { WsClient } from '../../testing/ws-client';
@@ -20,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const socket of sockets) socket.close();
-  await t.close();
+  await closeCheckingLedger(t);
 });
 
 let keys = 0;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as api from '../../../common/api/wallet';
 import { loadSecret } from '../../platform/secrets';
 import { startTestApp, type TestApp, type TestUser } from '../../testing/harness';
-import { expectLedgerInvariants, findLedgerViolations } from '../../testing/ledger-invariants';
+import { closeCheckingLedger, expectLedgerInvariants, findLedgerViolations } from '../../testing/ledger-invariants';
 import type { TestClient } from '../../testing/test-client';
 import { createLedger } from '../ledger/service';
 import { COIN_PACKAGES, IMPRESSION_PACKAGES } from './packages';
@@ -16,13 +16,7 @@ let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp();
 });
-afterAll(async () => {
-  try {
-    await expectLedgerInvariants(t.resources.database.db);
-  } finally {
-    await t.close();
-  }
-});
+afterAll(() => closeCheckingLedger(t));
 
 const db = () => t.resources.database.db;
 const nextYear = new Date().getUTCFullYear() + 1;
