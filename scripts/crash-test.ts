@@ -11,9 +11,10 @@
  * between kills), CRASH_TIPPERS (400), TEST_DATABASE_URL / BENCH_DATABASE_URL (the server to use).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { freePort } from '../bench/lib';
 import { freshDatabase, ledgerViolations, provisionTippers, publicStream, TipSender, violationCount, type Tipper } from '../bench/tips-lib';
@@ -75,6 +76,58 @@ interface Attempt {
   tipper: Tipper;
   key: string;
   amount: number;
+}
+
+/** A tip answered 200: what was asked and the transfer the server named. */
+export interface AcknowledgedTip {
+  attempt: { amount: number; tipper: { userId: number } };
+  transferId: number;
+}
+
+/** A tip transfer as read from the books, with how many entries it has. */
+export interface TipTransferRow {
+  id: number | string;
+  idempotency_key: string;
+  amount: number | string;
+  from_user_id: number | string;
+  entries: number;
+}
+
+/**
+ * The client's record against the books (ledger keys `tip:<user>:<key>`): every acknowledged tip is
+ * there once, with its transfer, amount and payer; a refused tip moved nothing; a tip transfer has at
+ * most three entries (payer, recipient, fees); every tip transfer was acknowledged (or its key answered
+ * a throttled retry); no key moved money twice. Answers one line per problem.
+ */
+export function auditAcknowledgedTips(record: {
+  acknowledged: ReadonlyMap<string, AcknowledgedTip>;
+  refused: Iterable<string>;
+  /** Keys whose retry was throttled: their first request's outcome was never seen. */
+  throttledRetries: ReadonlySet<string>;
+  tipTransfers: readonly TipTransferRow[];
+  /** Idempotency keys with more than one transfer, across every kind (the database's own count). */
+  keysMovedTwice: number;
+}): string[] {
+  const problems: string[] = [];
+  const byKey = new Map<string, TipTransferRow[]>();
+  for (const row of record.tipTransfers) byKey.set(row.idempotency_key, [...(byKey.get(row.idempotency_key) ?? []), row]);
+  for (const [k, { attempt, transferId }] of record.acknowledged) {
+    const rows = byKey.get(k) ?? [];
+    const row = rows.find((r) => Number(r.id) === transferId) ?? rows[0];
+    if (!row) problems.push(`acknowledged tip ${k} (transfer ${transferId}) is missing`);
+    else if (Number(row.id) !== transferId || Number(row.amount) !== attempt.amount || Number(row.from_user_id) !== attempt.tipper.userId) {
+      problems.push(`acknowledged tip ${k}: transfer ${row.id} of ${row.amount} does not match ${transferId} of ${attempt.amount}`);
+    }
+  }
+  for (const k of record.refused) if (byKey.has(k)) problems.push(`refused tip ${k} moved money`);
+  for (const row of record.tipTransfers) {
+    if (row.entries > 3) problems.push(`transfer ${row.id} has ${row.entries} entries`);
+    if (!record.acknowledged.has(row.idempotency_key) && !record.throttledRetries.has(row.idempotency_key)) problems.push(`transfer ${row.id} (${row.idempotency_key}) was never acknowledged`);
+  }
+  // The unique index makes this impossible; the audit does not take it on trust.
+  for (const [k, rows] of byKey) if (rows.length > 1) problems.push(`tip key ${k} moved money ${rows.length} times (transfers ${rows.map((r) => r.id).join(', ')})`);
+  if (record.keysMovedTwice > 0) problems.push(`${record.keysMovedTwice} idempotency keys moved money twice`);
+  return problems;
 }
 
 async function main() {
@@ -202,26 +255,13 @@ async function main() {
 
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
-    const { rows } = await client.query<{ id: number | string; idempotency_key: string; amount: number | string; from_user_id: number | string; entries: number }>(
+    const { rows } = await client.query<TipTransferRow>(
       `select t.id, t.idempotency_key, t.amount, t.from_user_id, (select count(*)::int from ledger_entries e where e.transfer_id = t.id) as entries
        from ledger_transfers t where t.kind = 'tip'`);
     const { rows: dup } = await client.query<{ n: number }>(
       `select count(*)::int as n from (select idempotency_key from ledger_transfers group by idempotency_key having count(*) > 1) d`);
     await client.end();
-    const byKey = new Map(rows.map((r) => [r.idempotency_key, r]));
-    for (const [k, { attempt, transferId }] of acknowledged) {
-      const row = byKey.get(k);
-      if (!row) problems.push(`acknowledged tip ${k} (transfer ${transferId}) is missing`);
-      else if (Number(row.id) !== transferId || Number(row.amount) !== attempt.amount || Number(row.from_user_id) !== attempt.tipper.userId) {
-        problems.push(`acknowledged tip ${k}: transfer ${row.id} of ${row.amount} does not match ${transferId} of ${attempt.amount}`);
-      }
-    }
-    for (const k of refused.keys()) if (byKey.has(k)) problems.push(`refused tip ${k} moved money`);
-    for (const row of rows) {
-      if (row.entries > 3) problems.push(`transfer ${row.id} has ${row.entries} entries`);
-      if (!acknowledged.has(row.idempotency_key) && !throttledRetries.has(row.idempotency_key)) problems.push(`transfer ${row.id} (${row.idempotency_key}) was never acknowledged`);
-    }
-    if ((dup[0]?.n ?? 0) > 0) problems.push(`${dup[0]!.n} idempotency keys moved money twice`);
+    problems.push(...auditAcknowledgedTips({ acknowledged, refused: refused.keys(), throttledRetries, tipTransfers: rows, keysMovedTwice: dup[0]?.n ?? 0 }));
     const violations = await ledgerViolations(db.url);
     if (violationCount(violations) > 0) problems.push(`ledger invariants: ${JSON.stringify(violations)}`);
 
@@ -251,8 +291,20 @@ async function main() {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  console.log('crash test FAILED: error');
-  process.exit(1);
-});
+// Runs as a script (`tsx scripts/crash-test.ts`), not when a test imports the audit. Real paths on
+// both sides: a symlinked checkout must not skip the run and exit 0 as if it had passed.
+const realPath = (file: string | undefined) => {
+  try {
+    return file ? realpathSync(file) : null;
+  } catch {
+    return null;
+  }
+};
+const isScript = (file: string | undefined) => realPath(file) === realPath(fileURLToPath(import.meta.url));
+if (isScript(process.argv[1])) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    console.log('crash test FAILED: error');
+    process.exit(1);
+  });
+}
