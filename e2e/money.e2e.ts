@@ -1,10 +1,12 @@
 /**
- * Journey: a viewer buys coins with a test card (declined first), meets a paid stream's pay wall,
+ * Journey: the broadcaster puts a price on the live stream from Get Paid (Broadcast setup then shows
+ * it locked); a viewer buys coins with a test card (declined first), meets a paid stream's pay wall,
  * tips the minimum, the wall lifts and the video plays; the broadcaster sees the tip line and the
  * tip animation; a later tip goes straight through; a viewer without coins is told to get some.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
+import { MSG_TIP_MULTIPLE } from '../common/api/streams';
 import type { RunningPublisher } from '../server/testing/rtmp-publisher';
 import { signInAt } from './support/app';
 import { openTab, screenshot, useAppInBrowser } from './support/browser';
@@ -65,30 +67,51 @@ describe('coins, the pay wall and tips', () => {
   let viewer2: TestPage;
   let streamPath = '';
 
-  it('goes live and puts a price on the stream; the owner watches their stream page', async () => {
+  it('goes live and puts a price on the stream from Get Paid; the owner watches their stream page', async () => {
     broadcaster = await openAppPage();
     const { page } = broadcaster;
     const onAir = await broadcastAs(page, TITLE);
     publisher = onAir.publisher;
     streamPath = onAir.streamPath;
-    const streamId = Number(new URL(streamPath, 'http://x').searchParams.get('id'));
 
-    // The dashboard (and its Broadcast setup dialog) has no Get Paid / Set Stream Payment control yet:
-    // the price is set through the API with the broadcaster's session, as that control would.
-    const answer = await page.evaluate(
-      async ({ id, price }) => {
-        const { token } = (await (await fetch('/api/csrf-token')).json()) as { token: string };
-        const response = await fetch('/api/streams/update-stream-info', {
-          method: 'POST',
-          headers: { 'X-CSRF-Token': token, 'Content-Type': 'application/json', Accept: 'application/json' },
-          body: JSON.stringify({ id, data: { tip_viewer_min_amount: price } }),
-        });
-        return { status: response.status, body: (await response.json()) as { stream?: { tip_viewer_min_amount: number } } };
-      },
-      { id: streamId, price: PRICE },
-    );
-    expect(answer.status).toBe(200);
-    expect(answer.body.stream?.tip_viewer_min_amount).toBe(PRICE);
+    await page.getByRole('button', { name: 'Get Paid' }).click();
+    const getPaid = page.getByRole('dialog', { name: 'Set Stream Payment' });
+    await getPaid.getByText('Free', { exact: true }).waitFor();
+    const price = getPaid.getByLabel('Price (coins)');
+    const slider = getPaid.getByRole('slider', { name: 'Price in coins' });
+    const save = getPaid.getByRole('button', { name: 'Save' });
+    expect(await price.inputValue()).toBe('0');
+    // Nothing to save until the price changes.
+    expect(await save.isDisabled()).toBe(true);
+
+    // Sliding moves in steps of 10 and writes the price into the field.
+    await slider.focus();
+    for (let step = 0; step < PRICE / 10; step += 1) await page.keyboard.press('ArrowRight');
+    expect(await price.inputValue()).toBe(String(PRICE));
+    expect(await slider.getAttribute('aria-valuenow')).toBe(String(PRICE));
+
+    // Typing: the spec's words for a price off the step, then a good one (the slider follows).
+    await price.fill(String(PRICE + 5));
+    await getPaid.getByText(MSG_TIP_MULTIPLE, { exact: true }).waitFor();
+    expect(await save.isDisabled()).toBe(true);
+    await price.fill(String(PRICE + 10));
+    expect(await slider.getAttribute('aria-valuenow')).toBe(String(PRICE + 10));
+    await price.fill(String(PRICE));
+    expect(await getPaid.getByText(MSG_TIP_MULTIPLE).count()).toBe(0);
+    expect(await slider.getAttribute('aria-valuenow')).toBe(String(PRICE));
+    await screenshot(page, 'money-get-paid');
+
+    await save.click();
+    await getPaid.waitFor({ state: 'detached' });
+    await page.getByText(`Stream price set to ${PRICE} Coins.`).first().waitFor();
+
+    // Opened again, the paid stream's price is locked until the broadcaster asks to change it.
+    await page.getByRole('button', { name: 'Get Paid' }).click();
+    await getPaid.getByText(`${PRICE} Coins per viewer`, { exact: true }).waitFor();
+    expect(await getPaid.getByLabel('Price (coins)').isDisabled()).toBe(true);
+    await getPaid.getByRole('button', { name: 'Change price' }).waitFor();
+    await page.keyboard.press('Escape');
+    await getPaid.waitFor({ state: 'detached' });
 
     // The owner is never walled from their own stream.
     ownerView = await openTab(broadcaster);
@@ -96,6 +119,30 @@ describe('coins, the pay wall and tips', () => {
     await ownerView.getByRole('heading', { name: TITLE }).waitFor();
     await waitForPlaying(ownerView);
     expect(await payWall(ownerView).count()).toBe(0);
+  });
+
+  it("shows a paid stream's tip amount locked in Broadcast setup, and saving the setup leaves the price alone", async () => {
+    const { page } = broadcaster;
+    await page.getByRole('button', { name: 'Broadcast setup' }).click();
+    const setup = page.getByRole('dialog', { name: 'Broadcast setup' });
+    const tip = setup.getByLabel('Tip amount (coins)');
+    await tip.waitFor();
+    expect(await tip.inputValue()).toBe(String(PRICE));
+    expect(await tip.isDisabled()).toBe(true);
+    const slider = setup.getByRole('slider', { name: 'Price in coins' });
+    expect(await slider.getAttribute('aria-valuenow')).toBe(String(PRICE));
+    expect(await slider.getAttribute('data-disabled')).not.toBeNull();
+    await setup.getByText(`Your stream is paid: ${PRICE} Coins per viewer. Change the price from Get Paid on the dashboard.`).waitFor();
+    // The dialog scrolls on this viewport: shot with the payment part and Save in view.
+    const save = setup.getByRole('button', { name: 'Save' });
+    await save.scrollIntoViewIfNeeded();
+    await screenshot(page, 'money-setup-paid');
+
+    const sent = page.waitForRequest((r) => r.url().endsWith('/api/streams/update-stream-info'));
+    await save.click();
+    const body = (await sent).postDataJSON() as { data: Record<string, unknown> };
+    expect(body.data).not.toHaveProperty('tip_viewer_min_amount');
+    await setup.waitFor({ state: 'detached' });
   });
 
   it('buys coins: a declined card first, then the test card; the wallet shows the balance and the line', async () => {

@@ -1,5 +1,4 @@
 /** Get Paid / Set Stream Payment (spec part 1 §2 Broadcaster dashboard, §4 Stream lifecycle, §5 Broadcast setup). */
-import { Slider } from 'radix-ui';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import type { StreamInfo } from '../../../common/api/streams';
@@ -7,11 +6,11 @@ import { failureMessage, serverFieldErrors } from '../../api/field-errors';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { Modal } from '../../ui/Modal';
-import { TextField } from '../../ui/TextField';
 import { useToast } from '../../ui/Toast';
 import { formatCoins } from '../wallet/money';
 import { useUpdateStream } from './api';
-import { PRICE_MAX, PRICE_STEP, isPaid, minPrice, priceError, sliderPosition } from './stream-payment';
+import { PriceField } from './PriceField';
+import { isPaid, priceError, priceLabel } from './stream-payment';
 import styles from './GetPaidModal.module.css';
 
 interface GetPaidModalProps {
@@ -28,15 +27,12 @@ export function GetPaidModal({ stream, open, onOpenChange }: GetPaidModalProps) 
   );
 }
 
-const priceText = (price: number) => (isPaid(price) ? `${formatCoins(price)} per viewer` : 'Free');
-
 function PriceForm({ stream, onDone }: { stream: StreamInfo; onDone: () => void }) {
   const current = stream.tip_viewer_min_amount;
   const paid = isPaid(current);
   const update = useUpdateStream(stream.stream_id);
   const toast = useToast();
   const [text, setText] = useState(String(current));
-  const [thumb, setThumb] = useState(current);
   // A paid stream's price is locked (spec §4) until the broadcaster asks to change it.
   const [unlocked, setUnlocked] = useState(!paid);
   const [touched, setTouched] = useState(false);
@@ -46,7 +42,6 @@ function PriceForm({ stream, onDone }: { stream: StreamInfo; onDone: () => void 
 
   const type = (value: string) => {
     setText(value);
-    setThumb((at) => sliderPosition(value, current, at));
     update.reset();
   };
 
@@ -70,42 +65,14 @@ function PriceForm({ stream, onDone }: { stream: StreamInfo; onDone: () => void 
     <form className={styles.form} onSubmit={submit} noValidate aria-label="Stream payment">
       <p className={styles.current}>
         <span className={styles.currentLabel}>Current price</span>
-        <strong>{priceText(current)}</strong>
+        <strong>{priceLabel(current)}</strong>
       </p>
-      <Slider.Root
-        className={styles.slider}
-        min={minPrice(current)}
-        max={PRICE_MAX}
-        step={PRICE_STEP}
-        value={[thumb]}
-        disabled={!unlocked || update.isPending}
-        onValueChange={([value = 0]) => {
-          setThumb(value);
-          setText(String(value));
-          update.reset();
-        }}
-      >
-        <Slider.Track className={styles.track}>
-          <Slider.Range className={styles.range} />
-        </Slider.Track>
-        <Slider.Thumb className={styles.thumb} aria-label="Price in coins" />
-      </Slider.Root>
-      <div className={styles.scale} aria-hidden="true">
-        <span>{minPrice(current)}</span>
-        <span>{PRICE_MAX}</span>
-      </div>
-      <TextField
-        label="Price (coins)"
-        className={styles.priceInput}
-        type="number"
-        inputMode="numeric"
-        min={minPrice(current)}
-        max={PRICE_MAX}
-        step={PRICE_STEP}
+      <PriceField
+        current={current}
         value={text}
-        disabled={!unlocked || update.isPending}
-        onChange={(e) => type(e.target.value)}
+        onChange={type}
         onBlur={() => setTouched(true)}
+        disabled={!unlocked || update.isPending}
         error={unlocked && (touched || text !== String(current)) ? error : undefined}
         hint={!unlocked ? undefined : paid ? 'A paid stream stays paid: the price can change, but not back to 0.' : 'Once above 0 your stream is paid and cannot be made free again.'}
       />

@@ -14,7 +14,9 @@ import { TextArea } from '../../ui/TextArea';
 import { TextField } from '../../ui/TextField';
 import { useSession } from '../accounts/api';
 import { useUpdateStream } from './api';
+import { PriceField } from './PriceField';
 import { AUDIENCE_LABEL, RATING_LABEL, allowedRatings } from './rating-options';
+import { isPaid, priceError, priceLabel } from './stream-payment';
 import styles from './StreamInfoModal.module.css';
 
 const AUDIENCE_OPTIONS = AUDIENCES.map((a) => ({ value: a, label: AUDIENCE_LABEL[a] }));
@@ -23,7 +25,7 @@ interface StreamInfoModalProps {
   stream: StreamInfo;
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  /** 'setup' (dashboard): every field; 'edit' (stream page owner): audience and title. */
+  /** 'setup' (dashboard): every field and the tip amount; 'edit' (stream page owner): audience and title. */
   mode: 'setup' | 'edit';
 }
 
@@ -50,15 +52,24 @@ function StreamInfoForm({ stream, mode, onDone }: { stream: StreamInfo; mode: 's
     chat_enabled: stream.chat_enabled,
   }));
   const [touched, setTouched] = useState(false);
+  // The tip amount (spec part 1 §5): set here while the stream is free; once paid (§4) it is locked
+  // here and changed from Get Paid. Sent only when changed, so saving a paid stream's setup leaves its price alone.
+  const currentPrice = stream.tip_viewer_min_amount;
+  const paid = isPaid(currentPrice);
+  const [price, setPrice] = useState(String(currentPrice));
+  const priceProblem = mode === 'setup' && !paid ? priceError(price, currentPrice) : undefined;
+  const priceChanged = mode === 'setup' && !paid && !priceProblem && Number(price) !== currentPrice;
   const ratings = allowedRatings(user?.perms ?? [], skin.flags.adultContent);
-  const data = mode === 'setup' ? values : { title: values.title, audience: values.audience };
+  const data =
+    mode === 'setup' ? { ...values, ...(priceChanged ? { tip_viewer_min_amount: Number(price) } : {}) } : { title: values.title, audience: values.audience };
   const errors = schemaErrors(streams.updateStreamInfo.input, { id: stream.stream_id, data }, 'data');
+  const invalid = hasErrors(errors) || Boolean(priceProblem);
   const set = <K extends keyof Values>(key: K, value: Values[K]) => setValues((v) => ({ ...v, [key]: value }));
 
   function submit(event: FormEvent) {
     event.preventDefault();
     setTouched(true);
-    if (hasErrors(errors)) return;
+    if (invalid) return;
     update.mutate(data, { onSuccess: onDone });
   }
 
@@ -86,11 +97,27 @@ function StreamInfoForm({ stream, mode, onDone }: { stream: StreamInfo; mode: 's
             onChange={(e) => set('rating', e.target.value as Values['rating'])}
           />
           <Switch label="Chat enabled" description="Viewers can chat while you stream." checked={values.chat_enabled} onCheckedChange={(on) => set('chat_enabled', on)} />
+          <PriceField
+            className={styles.payment}
+            legend="Stream payment"
+            label="Tip amount (coins)"
+            current={currentPrice}
+            value={price}
+            onChange={setPrice}
+            onBlur={() => setTouched(true)}
+            disabled={paid || update.isPending}
+            error={touched || price !== String(currentPrice) ? priceProblem : undefined}
+            hint={
+              paid
+                ? `Your stream is paid: ${priceLabel(currentPrice)}. Change the price from Get Paid on the dashboard.`
+                : 'Viewers tip at least this many coins to watch; 0 keeps your stream free. Once above 0 it stays paid.'
+            }
+          />
         </>
       )}
       <Alert>{update.isError ? failureMessage(update.error) : null}</Alert>
       <div className={styles.actions}>
-        <Button type="submit" loading={update.isPending} disabled={hasErrors(errors)}>
+        <Button type="submit" loading={update.isPending} disabled={invalid}>
           Save
         </Button>
       </div>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MSG_PAID_STAYS_PAID, MSG_TIP_MULTIPLE, MSG_TIP_POSITIVE } from '../../../common/api/streams';
-import { isPaid, minPrice, priceError, sliderPosition } from './stream-payment';
+import { isPaid, minPrice, priceError, priceLabel, sliderPosition } from './stream-payment';
 
 describe('priceError', () => {
   it('takes 0 to 1000 in steps of 10 on a free stream', () => {
@@ -39,6 +39,12 @@ describe('paid state', () => {
     expect(isPaid(10)).toBe(true);
     expect(minPrice(0)).toBe(0);
     expect(minPrice(30)).toBe(10);
+  });
+
+  it('reads as the price per viewer, or Free', () => {
+    expect(priceLabel(0)).toBe('Free');
+    expect(priceLabel(30)).toBe('30 Coins per viewer');
+    expect(priceLabel(1000)).toBe('1,000 Coins per viewer');
   });
 });
 

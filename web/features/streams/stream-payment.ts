@@ -5,12 +5,16 @@
  * dashboard locks the control and offers to change it, never to 0.
  */
 import { MSG_PAID_STAYS_PAID, TIP_VIEWER_MIN_MAX, tipViewerMinAmount } from '../../../common/api/streams';
+import { formatCoins } from '../wallet/money';
 
 export const PRICE_STEP = 10;
 export const PRICE_MAX = TIP_VIEWER_MIN_MAX;
 
 /** A stream is paid once its viewer minimum is above 0. */
 export const isPaid = (currentPrice: number): boolean => currentPrice > 0;
+
+/** The price as the dashboard reads it: "30 Coins per viewer", or "Free". */
+export const priceLabel = (currentPrice: number): string => (isPaid(currentPrice) ? `${formatCoins(currentPrice)} per viewer` : 'Free');
 
 /** The lowest price the slider offers: 0 while free, one step once paid. */
 export const minPrice = (currentPrice: number): number => (isPaid(currentPrice) ? PRICE_STEP : 0);
