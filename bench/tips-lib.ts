@@ -178,3 +178,14 @@ export async function transactionCount(databaseUrl: string, name: string): Promi
     await client.end();
   }
 }
+
+/** Refreshes the planner's statistics of a database. */
+export async function analyze(databaseUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query('analyze');
+  } finally {
+    await client.end();
+  }
+}

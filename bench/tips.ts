@@ -29,7 +29,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import { percentile, startServer, writeResult, type RunningServer } from './lib';
-import { freshDatabase, ledgerViolations, provisionTippers, publicStream, TipSender, transactionCount, violationCount, type Tipper, type TipResponse } from './tips-lib';
+import { analyze, freshDatabase, ledgerViolations, provisionTippers, publicStream, TipSender, transactionCount, violationCount, type Tipper, type TipResponse } from './tips-lib';
 
 const QUICK = process.env.TIPS_QUICK === '1';
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -169,6 +169,8 @@ async function main() {
       await Promise.all(tippers.slice(i, i + CONCURRENCY * 4).map((t, j) => sender.tip(t, streamId, 1, `warm-${i + j}`)));
     }
 
+    // A live database has statistics; a fresh one gets them from autovacuum a minute or more later.
+    await analyze(db.url);
     await sleep(1500); // pg_stat_database is flushed about once a second
     const before = await transactionCount(db.url, db.name);
     console.log(`[tips] ${CONCURRENCY} tippers for ${SECONDS} s…`);

@@ -224,8 +224,8 @@ describe('coins, the pay wall and tips', () => {
     await confirm.waitFor({ state: 'detached' });
     await wall.waitFor({ state: 'detached', timeout: 15_000 });
     await waitForPlaying(page);
-    // (The tipper's own chat does not get this line: the chat subscribes only once the wall is paid,
-    // after the TIP went out, and the history carries comments only — reported, not asserted.)
+    // The tipper's chat subscribes once the wall is paid, after the TIP went out: the history brings the line.
+    await chatLine(page, 'viewer1', `Sent ${PRICE} Coins!!`).waitFor();
     // The viewer sees no "tipped you" indicator: that is the owner's.
     expect(await tipReceived(page, PRICE).count()).toBe(0);
     await screenshot(page, 'money-wall-lifted-playing');
@@ -251,6 +251,19 @@ describe('coins, the pay wall and tips', () => {
     const tips = page.getByRole('row').filter({ hasText: 'Tip' }).filter({ hasText: 'broadcaster1' });
     await tips.filter({ hasText: `−${PRICE} Coins` }).waitFor();
     await tips.filter({ hasText: '−10 Coins' }).waitFor();
+  });
+
+  it("shows an administrator the broadcaster's earnings in the report modal, net of the platform fee", async () => {
+    const admin = await openAppPage();
+    await signInAt(admin.page, 'admin', streamPath);
+    await admin.page.getByRole('button', { name: 'Report' }).click();
+    const report = admin.page.getByRole('dialog', { name: 'Report Stream' });
+    const earnings = report.getByRole('region', { name: 'Earnings of @broadcaster1' });
+    // Tips of 30 and 10 coins, less the 20 % platform fee.
+    await earnings.getByText(`${PRICE + 10 - Math.floor(PRICE / 5) - 2} Coins`).first().waitFor();
+    await screenshot(admin.page, 'money-admin-earnings');
+    expect(admin.errors).toEqual([]);
+    await admin.context.close();
   });
 
   it('tells a viewer without coins that the tip failed, with a way to the wallet', async () => {

@@ -21,7 +21,7 @@ import { startJobs } from './platform/jobs/scheduler';
 import { installMetrics } from './platform/metrics';
 import { loadSecret } from './platform/secrets';
 import type { FileStore } from './platform/storage/storage';
-import { createThrottle } from './platform/throttle';
+import { createThrottle, purgeIdleBuckets } from './platform/throttle';
 import { LOGIN_THROTTLE } from '../common/constants';
 import { registerAccountRoutes } from './modules/accounts/routes';
 import { AVATAR_MAX_BYTES } from './modules/accounts/avatar-image';
@@ -117,7 +117,7 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
   const system = createSystemService({ db });
   const channels = createChannelsService({ db });
   const settings = createSettingsService({ db, files: resources.files, linkSecret: await loadSecret(db, 'email-links') });
-  installAuth(app, sessions, accounts.loadPrincipal);
+  installAuth(app, accounts.resolveSession);
 
   await installOpenApi(app);
   await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 }, throwFileSizeLimit: true });
@@ -190,6 +190,7 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
     [
       { name: 'purge-expired-sessions', everyMs: 15 * 60_000, run: sessions.purgeExpired },
       { name: 'purge-throttle-events', everyMs: 15 * 60_000, run: throttle.purgeOld },
+      { name: 'purge-throttle-buckets', everyMs: 15 * 60_000, run: () => purgeIdleBuckets(db) },
       { name: 'purge-spent-captchas', everyMs: 15 * 60_000, run: captcha.purgeSpent },
       { name: 'purge-social-sign-ins', everyMs: 15 * 60_000, run: socialLogin.purgeExpired },
       { name: 'spend-shown-impressions', everyMs: 30_000, run: impressions.settle },

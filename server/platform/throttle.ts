@@ -1,7 +1,7 @@
 /** Counts failures per key in a sliding window, in the database so every instance sees the same count. */
-import { and, count, eq, gte, inArray, lt } from 'drizzle-orm';
+import { and, count, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from './db/client';
-import { throttleEvents } from './db/platform-tables';
+import { throttleBuckets, throttleEvents } from './db/platform-tables';
 
 /** A key and how many events it may have inside the window. */
 export interface ThrottleKey {
@@ -52,3 +52,29 @@ export function createThrottle(db: Db, options: { windowMs: number }) {
 }
 
 export type Throttle = ReturnType<typeof createThrottle>;
+
+/**
+ * A token bucket as SQL (a data-modifying statement for a WITH clause): takes one token from `key`'s
+ * bucket, which holds `capacity` tokens and refills at capacity per `windowMs`; answers one row with
+ * `allowed`. The row lock of the upsert makes parallel takes exact on every instance, in the same
+ * statement as the action it guards. A refused take leaves the bucket at −1 at most, so a client that
+ * keeps hammering stays refused until it pauses. `when` (SQL) takes no token unless it holds.
+ */
+export function takeTokenSql(key: string, rate: { capacity: number; windowMs: number }, when: SQL = sql`true`): SQL {
+  const perSecond = (rate.capacity * 1000) / rate.windowMs;
+  return sql`
+    insert into ${throttleBuckets} as b (key, tokens, at)
+    select ${key}::text, ${rate.capacity - 1}::float8, now() where ${when}
+    on conflict (key) do update set
+      tokens = greatest(-1, least(${rate.capacity}::float8, b.tokens + extract(epoch from now() - b.at) * ${perSecond}::float8) - 1),
+      at = now()
+    returning tokens >= 0 as allowed`;
+}
+
+/**
+ * Deletes buckets untouched for an hour: a bucket refills within its window (a minute for tips), so a
+ * missing row — a full bucket — is the same.
+ */
+export async function purgeIdleBuckets(db: Db): Promise<void> {
+  await db.delete(throttleBuckets).where(lt(throttleBuckets.at, new Date(Date.now() - 60 * 60_000)));
+}

@@ -9,6 +9,8 @@ import { canGoLive, DEFAULT_PERMISSIONS, isPermission, type Permission, type Rol
 import { ageOn, birthdayToIso, calendarDateOf } from '../../../common/rules/birthday';
 import type { SkinId } from '../../../common/skins';
 import { sqlState, UNIQUE_VIOLATION, type Db, type Executor } from '../../platform/db/client';
+import { sessions as sessionsTable } from '../../platform/db/platform-tables';
+import { preparedStatement } from '../../platform/db/prepared';
 import type { Principal } from '../../platform/http/auth';
 import { badRequest, conflict, forbidden, tooManyRequests, unauthorized } from '../../platform/http/errors';
 import type { SessionStore } from '../../platform/http/sessions';
@@ -86,6 +88,20 @@ export function createAccountsService(deps: { db: Db; sessions: SessionStore; en
     return row ? { user: row.user, perms: row.perms.filter(isPermission) } : null;
   }
 
+  /** A session row with its user's principal, by the session's hashed id: one prepared query per request. */
+  const sessionWithPrincipal = preparedStatement(
+    db.select({
+      userId: sessionsTable.userId,
+      remember: sessionsTable.remember,
+      expiresAt: sessionsTable.expiresAt,
+      lastSeenAt: sessionsTable.lastSeenAt,
+      role: users.role,
+      accountStatus: users.accountStatus,
+      perms: sql<string[]>`coalesce((select array_agg(p.perm order by p.perm) from ${userPermissions} p where p.user_id = ${users.id}), '{}')`,
+    }).from(sessionsTable).innerJoin(users, eq(users.id, sessionsTable.userId)).where(eq(sessionsTable.id, sql.placeholder('id'))),
+    'accounts_session_principal',
+  );
+
   async function findByLogin(login: string) {
     const lowered = login.toLowerCase();
     const [row] = await db
@@ -110,6 +126,22 @@ export function createAccountsService(deps: { db: Db; sessions: SessionStore; en
 
   return {
     sessionUser,
+
+    /** The session of a cookie token and its principal (installAuth's resolver). */
+    async resolveSession(token: string) {
+      const found = await sessions.resolveWith(token, async (id) => {
+        const [row] = await sessionWithPrincipal({ id });
+        if (!row) return null;
+        const principal: Principal = {
+          userId: row.userId,
+          role: row.role,
+          perms: row.perms.filter(isPermission),
+          suspended: row.accountStatus === 'suspended',
+        };
+        return { row, extra: principal };
+      });
+      return found && { session: found.session, principal: found.extra };
+    },
 
     async loadPrincipal(userId: number): Promise<Principal | null> {
       const found = await userWithPermissions(db, userId);

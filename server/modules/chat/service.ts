@@ -17,6 +17,8 @@ import type { AccountsService } from '../accounts/service';
 import { mayUsePriorityChat, type StreamsService, type Viewer } from '../streams/service';
 import type { StreamRow } from '../streams/stream-view';
 import { streamViews } from '../streams/tables';
+import { ledgerTransfers } from '../ledger/tables';
+import { tipMessage } from '../tips/tip-message';
 import { parseChannel } from './channels';
 import { chatMessages } from './tables';
 
@@ -36,6 +38,18 @@ const lockViewerOnStream = (tx: Executor, purpose: string, streamId: number, use
 
 type Publish = (channel: string, message: RealtimeMessage) => Promise<void>;
 type RemoveFromChannels = (userId: number, channels: string[], farewell: RealtimeMessage) => Promise<void>;
+type PublicUsers = Awaited<ReturnType<AccountsService['publicUsers']>>;
+
+function senderOf(users: PublicUsers, ownerId: number, userId: number, priority: boolean): RealtimeSender {
+  const user = users.get(userId);
+  return {
+    name: user ? user.fullname || user.username : '',
+    user_id: userId,
+    avatar: user?.avatar ?? null,
+    is_priority: priority,
+    is_owner: userId === ownerId,
+  };
+}
 
 /** A viewer flicking in and out is announced at most this often. */
 const PRESENCE_ANNOUNCE_MS = 10_000;
@@ -54,30 +68,50 @@ export function createChatService(deps: {
 
   async function senders(userIds: number[], ownerId: number) {
     const users = await deps.accounts.publicUsers([...new Set(userIds)]);
-    return (userId: number, priority: boolean): RealtimeSender => {
-      const user = users.get(userId);
-      return {
-        name: user ? user.fullname || user.username : '',
-        user_id: userId,
-        avatar: user?.avatar ?? null,
-        is_priority: priority,
-        is_owner: userId === ownerId,
-      };
-    };
+    return (userId: number, priority: boolean) => senderOf(users, ownerId, userId, priority);
   }
 
+  /**
+   * The channel's last HISTORY_LINES lines, oldest first: on the public channel its COMMENTs and the
+   * stream's tips merged by time, on the priority channel its COMMENTs.
+   */
   async function history(streamId: number, ownerId: number, priority: boolean): Promise<RealtimeMessage[]> {
-    const rows = await db.select().from(chatMessages)
-      .where(and(eq(chatMessages.streamId, streamId), eq(chatMessages.type, 'COMMENT'), eq(chatMessages.priority, priority)))
-      .orderBy(desc(chatMessages.id)).limit(HISTORY_LINES);
-    const senderOf = await senders(rows.map((r) => r.userId), ownerId);
-    return rows.reverse().map((r) => ({
-      type: 'COMMENT',
-      text: r.text,
-      sender: senderOf(r.userId, r.priority),
-      chatTime: r.createdAt.toISOString(),
-      timetoken: String(r.id),
-    }));
+    const [comments, tips] = await Promise.all([
+      db.select().from(chatMessages)
+        .where(and(eq(chatMessages.streamId, streamId), eq(chatMessages.type, 'COMMENT'), eq(chatMessages.priority, priority)))
+        .orderBy(desc(chatMessages.id)).limit(HISTORY_LINES),
+      // Tips are read from the ledger (the tip path writes nothing more); they show on the public channel only.
+      // Ordered by time, not id: by id the planner walks the whole table backwards on its primary key for a
+      // stream without recent tips; by time it reads the stream's transfers through ledger_transfers_stream_idx.
+      priority ? Promise.resolve([]) : db.select({
+        id: ledgerTransfers.id, userId: ledgerTransfers.fromUserId, amount: ledgerTransfers.amount, createdAt: ledgerTransfers.createdAt,
+      }).from(ledgerTransfers)
+        .where(and(eq(ledgerTransfers.streamId, streamId), eq(ledgerTransfers.kind, 'tip'), eq(ledgerTransfers.currency, 'CON')))
+        .orderBy(desc(ledgerTransfers.createdAt), desc(ledgerTransfers.id)).limit(HISTORY_LINES),
+    ]);
+    const tippers = tips.flatMap((tip) => (tip.userId === null ? [] : [{ ...tip, userId: tip.userId }]));
+    const people = await deps.accounts.publicUsers([...comments.map((r) => r.userId), ...tippers.map((tip) => tip.userId)]);
+    const lines = [
+      ...comments.reverse().map((r) => ({
+        at: r.createdAt,
+        message: {
+          type: 'COMMENT',
+          text: r.text,
+          sender: senderOf(people, ownerId, r.userId, r.priority),
+          chatTime: r.createdAt.toISOString(),
+          timetoken: String(r.id),
+        } satisfies RealtimeMessage,
+      })),
+      ...tippers.reverse().map((tip) => ({
+        at: tip.createdAt,
+        message: tipMessage({
+          transferId: tip.id, tipperId: tip.userId, streamOwnerId: ownerId, amount: tip.amount, at: tip.createdAt, tipper: people.get(tip.userId),
+        }),
+      })),
+    ];
+    // Oldest first; the sort is stable, so lines of the same instant keep their order (comments before tips).
+    lines.sort((a, b) => a.at.getTime() - b.at.getTime());
+    return lines.slice(-HISTORY_LINES).map((line) => line.message);
   }
 
   /** Likes this user gave the stream: realtime likes stored here, or those saved by leave-stream if more. */

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectLedgerInvariants } from '../../testing/ledger-invariants';
 import { startTestApp, type TestApp } from '../../testing/harness';
-import { createLedger, InsufficientFunds, type Ledger } from './service';
+import { createLedger, InsufficientFunds, RECEIVING_SHARDS, type Ledger } from './service';
 
 let t: TestApp;
 let ledger: Ledger;
@@ -20,6 +21,16 @@ const mint = (userId: number, coins: number, idempotencyKey = key()) =>
     kind: 'deposit', idempotencyKey, toUserId: userId, amount: coins, currency: 'CON',
     legs: [{ account: { system: 'mint', currency: 'CON' }, amount: -coins }, { account: { userId, currency: 'CON' }, amount: coins }],
   });
+/** A tip whose credit lands on one of the recipient's receiving shards. */
+const tipToShard = (from: number, to: number, coins: number, shard: number) =>
+  ledger.transfer({
+    kind: 'tip', idempotencyKey: key(), fromUserId: from, toUserId: to, amount: coins, currency: 'CON',
+    legs: [{ account: { userId: from, currency: 'CON' }, amount: -coins }, { account: { userId: to, currency: 'CON', shard }, amount: coins }],
+  });
+const sweeps = async (userId: number) => {
+  const rows = await t.resources.database.db.execute(sql`select count(*)::int as n from ledger_transfers where kind = 'sweep' and from_user_id = ${userId}`);
+  return Number((rows.rows[0] as { n: number }).n);
+};
 const tip = (from: number, to: number, coins: number, idempotencyKey = key()) =>
   ledger.transfer({
     kind: 'tip', idempotencyKey, fromUserId: from, toUserId: to, amount: coins, currency: 'CON',
@@ -77,5 +88,49 @@ describe('the ledger', () => {
     const [ca, cb] = [(await ledger.balances(a.id)).CON, (await ledger.balances(b.id)).CON];
     expect(ca + cb).toBe(200);
     expect(ca).toBe(100 - 20 * 7 + 20 * 3);
+  });
+
+  it('credits receiving shards, counts them in the balance, and never debits them directly', async () => {
+    const [a, b] = [await t.given.user(), await t.given.user()];
+    await mint(a.id, 100);
+    await tipToShard(a.id, b.id, 30, 3);
+    await tipToShard(a.id, b.id, 20, RECEIVING_SHARDS - 1);
+    expect((await ledger.balances(b.id)).CON).toBe(50);
+    await expect(ledger.transfer({
+      kind: 'tip', idempotencyKey: key(), amount: 5, currency: 'CON',
+      legs: [{ account: { userId: b.id, currency: 'CON', shard: 3 }, amount: -5 }, { account: { userId: a.id, currency: 'CON' }, amount: 5 }],
+    })).rejects.toThrow(/only credited/);
+    await expect(tipToShard(a.id, b.id, 1, RECEIVING_SHARDS)).rejects.toThrow(/no receiving shard/);
+    await expectLedgerInvariants(t.resources.database.db);
+  });
+
+  it('sweeps the shards of a payer into their wallet when the wallet alone cannot pay, and only then', async () => {
+    const [a, b, c] = [await t.given.user(), await t.given.user(), await t.given.user()];
+    await mint(a.id, 100);
+    await mint(b.id, 10);
+    await tipToShard(a.id, b.id, 30, 1);
+    await tipToShard(a.id, b.id, 25, 2);
+    await tip(b.id, c.id, 10); // the wallet itself covers it
+    expect(await sweeps(b.id)).toBe(0);
+    await tip(b.id, c.id, 40); // needs the shards
+    expect(await sweeps(b.id)).toBe(1);
+    expect((await ledger.balances(b.id)).CON).toBe(15);
+    await expect(tip(b.id, c.id, 16)).rejects.toBeInstanceOf(InsufficientFunds);
+    expect(await sweeps(b.id)).toBe(1);
+    expect((await ledger.balances(b.id)).CON).toBe(15);
+    await expectLedgerInvariants(t.resources.database.db);
+  });
+
+  it('keeps the books when payments race a wallet whose coins sit in shards', async () => {
+    const [a, b, c] = [await t.given.user(), await t.given.user(), await t.given.user()];
+    await mint(a.id, 400);
+    for (let shard = 1; shard < 9; shard++) await tipToShard(a.id, b.id, 25, shard); // 200 coins over 8 shards
+    const results = await Promise.allSettled(Array.from({ length: 30 }, () => tip(b.id, c.id, 9)));
+    const paid = results.filter((r) => r.status === 'fulfilled').length;
+    for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(InsufficientFunds);
+    expect(paid).toBe(Math.floor(200 / 9));
+    expect((await ledger.balances(b.id)).CON).toBe(200 - 9 * paid);
+    expect((await ledger.balances(c.id)).CON).toBe(9 * paid);
+    await expectLedgerInvariants(t.resources.database.db);
   });
 });

@@ -3,21 +3,33 @@
  * idempotency key unique), the balance changes and the entries commit together or not at all; a
  * wallet that would go below zero fails the statement through its CHECK, so nothing moves.
  */
-import { createHash } from 'node:crypto';
-import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { createHash, randomUUID } from 'node:crypto';
+import { and, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import { sqlState, type Db, type Executor } from '../../platform/db/client';
+import { DUPLICATE_PREPARED_STATEMENT } from '../../platform/db/prepared';
 import { CURRENCIES, ledgerAccounts, ledgerTransfers, type Currency, type TransferKind } from './tables';
 
 const CHECK_VIOLATION = '23514';
 const DEADLOCK = '40P01';
 const SERIALIZATION_FAILURE = '40001';
-export const DUPLICATE_PREPARED_STATEMENT = '42P05';
 
-/** A user's wallet, or a system account (mint, fees, sales, card-payments). */
-export type AccountRef = { userId: number; currency: Currency } | { system: SystemAccount; currency: Currency };
+/**
+ * A user's wallet, or a system account (mint, fees, sales, card-payments). `shard` (default 0) names a
+ * receiving shard: credits only (see RECEIVING_SHARDS).
+ */
+export type AccountRef = ({ userId: number } | { system: SystemAccount }) & { currency: Currency; shard?: number };
 export type SystemAccount = 'mint' | 'fees' | 'sales' | 'card-payments';
+
+/**
+ * A busy receiver's credits spread over this many rows per currency (decision 0012): every payment to a
+ * popular broadcaster, and every fee, would otherwise update one row and hold its lock until commit,
+ * so payments to them would run one commit at a time.
+ */
+export const RECEIVING_SHARDS = 16;
+/** The shard a payer's credits land on: stable per payer, so one payer's payments queue only on their own. */
+export const receivingShard = (payerId: number) => payerId % RECEIVING_SHARDS;
 
 export interface Leg {
   account: AccountRef;
@@ -44,6 +56,11 @@ export interface TransferOutcome {
 }
 
 export interface TransferOptions {
+  /**
+   * Statements run first, by name, in the same statement (e.g. a throttle's token taken): the guard and
+   * `select` may read their RETURNING rows.
+   */
+  with?: Record<string, SQL>;
   /** A boolean SQL condition: the transfer happens only when it holds. */
   guard?: SQL;
   /** Extra scalar SQL expressions answered by the same statement, by name. */
@@ -65,21 +82,28 @@ export class InsufficientFunds extends Error {
   }
 }
 
-const refKey = (ref: AccountRef) => ('userId' in ref ? `user:${ref.userId}:${ref.currency}` : `system:${ref.system}:${ref.currency}`);
+const shardOf = (ref: AccountRef) => ref.shard ?? 0;
+const refKey = (ref: AccountRef) =>
+  `${'userId' in ref ? `user:${ref.userId}` : `system:${ref.system}`}:${ref.currency}${shardOf(ref) ? `:${shardOf(ref)}` : ''}`;
 /** How TransferExtras.balanceAfter names an account. */
 export const accountKey = refKey;
 
 /** Legs on one account become one amount; every currency must sum to zero. */
-function netLegs(legs: Leg[]): Map<string, { ref: AccountRef; amount: number }> {
+function netLegs(legs: Leg[], kind: TransferKind): Map<string, { ref: AccountRef; amount: number }> {
   const byAccount = new Map<string, { ref: AccountRef; amount: number }>();
   const perCurrency = new Map<Currency, number>();
   for (const { account, amount } of legs) {
     if (!Number.isSafeInteger(amount)) throw new Error(`ledger amounts are whole numbers (got ${amount})`);
+    const shard = shardOf(account);
+    if (!Number.isInteger(shard) || shard < 0 || shard >= RECEIVING_SHARDS) throw new Error(`no receiving shard ${shard}`);
     const key = refKey(account);
     byAccount.set(key, { ref: account, amount: (byAccount.get(key)?.amount ?? 0) + amount });
     perCurrency.set(account.currency, (perCurrency.get(account.currency) ?? 0) + amount);
   }
   for (const [currency, sum] of perCurrency) if (sum !== 0) throw new Error(`ledger legs in ${currency} sum to ${sum}, not zero`);
+  for (const { ref, amount } of byAccount.values()) {
+    if (amount < 0 && shardOf(ref) !== 0 && kind !== 'sweep') throw new Error(`receiving shards are only credited, and swept (${refKey(ref)})`);
+  }
   return byAccount;
 }
 
@@ -95,12 +119,14 @@ export function createLedger(deps: { db: Db }) {
     const known = accountIds.get(key);
     if (known !== undefined) return known;
     const owner = 'userId' in ref ? { userId: ref.userId } : { system: ref.system };
-    await exec.insert(ledgerAccounts).values({ ...owner, currency: ref.currency }).onConflictDoNothing();
+    const shard = shardOf(ref);
+    await exec.insert(ledgerAccounts).values({ ...owner, currency: ref.currency, shard }).onConflictDoNothing();
     const where = 'userId' in ref
-      ? and(eq(ledgerAccounts.userId, ref.userId), eq(ledgerAccounts.currency, ref.currency))
-      : and(eq(ledgerAccounts.system, ref.system), eq(ledgerAccounts.currency, ref.currency), isNull(ledgerAccounts.userId));
+      ? and(eq(ledgerAccounts.userId, ref.userId), eq(ledgerAccounts.currency, ref.currency), eq(ledgerAccounts.shard, shard))
+      : and(eq(ledgerAccounts.system, ref.system), eq(ledgerAccounts.currency, ref.currency), eq(ledgerAccounts.shard, shard), isNull(ledgerAccounts.userId));
     const [row] = await exec.select({ id: ledgerAccounts.id }).from(ledgerAccounts).where(where);
-    accountIds.set(key, row!.id);
+    // An id found inside a caller's transaction may vanish with its rollback: remembered only outside one.
+    if (exec === db) accountIds.set(key, row!.id);
     return row!.id;
   }
 
@@ -130,7 +156,7 @@ export function createLedger(deps: { db: Db }) {
   }
 
   async function transferOnce(exec: Executor, request: TransferRequest, options: TransferOptions): Promise<TransferOutcome & TransferExtras> {
-    const unordered = [...netLegs(request.legs).values()].filter((l) => l.amount !== 0);
+    const unordered = [...netLegs(request.legs, request.kind).values()].filter((l) => l.amount !== 0);
     // One at a time: inside a transaction the queries share one connection.
     const resolved: Array<{ id: number; ref: AccountRef; amount: number }> = [];
     for (const leg of unordered) resolved.push({ ...leg, id: await accountId(exec, leg.ref) });
@@ -140,7 +166,9 @@ export function createLedger(deps: { db: Db }) {
     resolved.sort((x, y) => y.id - x.id);
     const legs = resolved;
     const ids = resolved.map((l) => l.id);
-    // The legs as two arrays: one statement text for any number of legs, so it can stay prepared.
+    // The legs as two arrays: one statement text for any number of legs, so it can stay prepared. The
+    // accounts are found by `id = any(ids)`: a cached generic plan knows nothing of the arrays' length
+    // and would otherwise scan the whole accounts table.
     const pgArray = (values: number[]) => `{${values.join(',')}}`;
     const legIds = pgArray(ids);
     const legAmounts = pgArray(legs.map((l) => l.amount));
@@ -150,8 +178,9 @@ export function createLedger(deps: { db: Db }) {
     // The guard and the extra columns read the statement's snapshot (before this transfer). The select
     // list runs the CTEs in its order: the transfer row, the reads, the entries, and the balance updates
     // last, so the wallet row locks (held until commit) are taken as late as possible.
+    const prelude = Object.entries(options.with ?? {}).map(([name, body]) => sql`${sql.identifier(name)} as (${body}),`);
     const statement: SQL = sql`
-      with t as (
+      with ${sql.join(prelude, sql` `)} t as (
         insert into ${ledgerTransfers} (kind, idempotency_key, from_user_id, to_user_id, stream_id, amount, currency, details)
         select ${request.kind}, ${request.idempotencyKey}, ${request.fromUserId ?? null}::bigint, ${request.toUserId ?? null}::bigint,
           ${request.streamId ?? null}::bigint, ${request.amount}::bigint, ${request.currency}, ${JSON.stringify(request.details ?? {})}::jsonb
@@ -161,12 +190,12 @@ export function createLedger(deps: { db: Db }) {
       ),
       legs (account_id, amount) as (select * from unnest(${legIds}::bigint[], ${legAmounts}::bigint[])),
       locked as materialized (
-        select a.id from ${ledgerAccounts} a where a.id in (select account_id from legs) and exists (select 1 from t)
+        select a.id from ${ledgerAccounts} a where a.id = any(${legIds}::bigint[]) and exists (select 1 from t)
         order by a.id desc for update
       ),
       moved as (
         update ${ledgerAccounts} a set balance = a.balance + legs.amount
-        from legs, locked where a.id = legs.account_id and locked.id = legs.account_id
+        from legs where a.id = any(${legIds}::bigint[]) and a.id = legs.account_id and exists (select 1 from locked)
         returning a.id, a.balance
       ),
       entries as (
@@ -198,17 +227,61 @@ export function createLedger(deps: { db: Db }) {
    * balance by account (accountKey).
    */
   async function guardedTransfer(request: TransferRequest, options: TransferOptions, exec: Executor = db): Promise<TransferOutcome & TransferExtras> {
+    let swept = false;
     for (let attempt = 1; ; attempt++) {
       try {
         return await transferOnce(exec, request, options);
       } catch (error) {
         const state = sqlState(error);
-        if (state === CHECK_VIOLATION) throw new InsufficientFunds();
+        if (state === CHECK_VIOLATION) {
+          // A payer whose coins partly sit in receiving shards: gather them into the wallet, then pay.
+          // (Inside a caller's transaction the failed statement has aborted it: nothing more can run.)
+          if (swept || exec !== db || !(await sweepPayers(request.legs))) throw new InsufficientFunds();
+          swept = true;
+          continue;
+        }
         // Two transfers locking the same wallets in opposite order: one is chosen to fail; run it again.
         const retriable = (state === DEADLOCK || state === SERIALIZATION_FAILURE) && exec === db && attempt < 5;
         if (!retriable) throw error;
       }
     }
+  }
+
+  /**
+   * Moves a wallet's receiving shards into shard 0 (a 'sweep' transfer, one statement like any other).
+   * Answers whether anything was there to move. Shards only gain between the read and the transfer,
+   * except by another sweep: then the transfer fails its CHECK and the other sweep did the work.
+   */
+  async function sweep(userId: number, currency: Currency): Promise<boolean> {
+    const shards = await db.select({ shard: ledgerAccounts.shard, balance: ledgerAccounts.balance }).from(ledgerAccounts)
+      .where(and(eq(ledgerAccounts.userId, userId), eq(ledgerAccounts.currency, currency), gt(ledgerAccounts.shard, 0), gt(ledgerAccounts.balance, 0)));
+    if (shards.length === 0) return false;
+    const total = shards.reduce((sum, s) => sum + Number(s.balance), 0);
+    try {
+      await transferOnce(db, {
+        kind: 'sweep',
+        idempotencyKey: `sweep:${userId}:${currency}:${randomUUID()}`,
+        fromUserId: userId,
+        toUserId: userId,
+        amount: total,
+        currency,
+        legs: [
+          ...shards.map((s) => ({ account: { userId, currency, shard: s.shard }, amount: -Number(s.balance) })),
+          { account: { userId, currency }, amount: total },
+        ],
+      }, {});
+    } catch (error) {
+      if (sqlState(error) !== CHECK_VIOLATION) throw error;
+    }
+    return true;
+  }
+
+  async function sweepPayers(legs: Leg[]): Promise<boolean> {
+    let moved = false;
+    for (const { account, amount } of legs) {
+      if (amount < 0 && 'userId' in account && (await sweep(account.userId, account.currency))) moved = true;
+    }
+    return moved;
   }
 
   return {
@@ -223,12 +296,12 @@ export function createLedger(deps: { db: Db }) {
 
     guardedTransfer,
 
-    /** A user's balances in every currency (0 where no wallet exists yet). */
+    /** A user's balances in every currency, receiving shards included (0 where no wallet exists yet). */
     async balances(userId: number, exec: Executor = db): Promise<Record<Currency, number>> {
       const rows = await exec.select({ currency: ledgerAccounts.currency, balance: ledgerAccounts.balance }).from(ledgerAccounts)
         .where(eq(ledgerAccounts.userId, userId));
       const balances = Object.fromEntries(CURRENCIES.map((c) => [c, 0])) as Record<Currency, number>;
-      for (const row of rows) balances[row.currency] = Number(row.balance);
+      for (const row of rows) balances[row.currency] += Number(row.balance);
       return balances;
     },
   };

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, check, index, jsonb, pgTable, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from '../accounts/tables';
 
 export const CURRENCIES = ['CON', 'IMP', 'USD', 'CAD'] as const;
@@ -18,19 +18,26 @@ export const ledgerAccounts = pgTable(
     /** A system account's name ('mint', 'fees', 'sales', 'card-payments'); null for a wallet. */
     system: text('system'),
     currency: text('currency', { enum: CURRENCIES }).notNull(),
+    /**
+     * 0 is the account proper; 1…RECEIVING_SHARDS-1 take credits for a busy receiver (a broadcaster's
+     * tips, the fees account) so concurrent payers do not queue on one row (decision 0012). Only
+     * shard 0 is ever debited; the ledger sweeps the other shards into it when a debit needs them.
+     */
+    shard: smallint('shard').notNull().default(0),
     /** Whole coins (CON), impressions (IMP) or cents (USD, CAD). */
     balance: bigint('balance', { mode: 'number' }).notNull().default(0),
   },
   (t) => [
-    uniqueIndex('ledger_accounts_wallet_idx').on(t.userId, t.currency).where(sql`${t.userId} is not null`),
-    uniqueIndex('ledger_accounts_system_idx').on(t.system, t.currency).where(sql`${t.system} is not null`),
+    uniqueIndex('ledger_accounts_wallet_shard_idx').on(t.userId, t.currency, t.shard).where(sql`${t.userId} is not null`),
+    uniqueIndex('ledger_accounts_system_shard_idx').on(t.system, t.currency, t.shard).where(sql`${t.system} is not null`),
+    check('ledger_accounts_shard_range', sql`${t.shard} >= 0 and ${t.shard} < 64`),
     check('ledger_accounts_owner', sql`(${t.userId} is null) <> (${t.system} is null)`),
     // A user can never owe: the statement that would overdraw a wallet fails whole.
     check('ledger_accounts_wallet_not_negative', sql`${t.userId} is null or ${t.balance} >= 0`),
   ],
 );
 
-export const TRANSFER_KINDS = ['deposit', 'tip', 'post_purchase', 'subscription', 'meeting_fee', 'impressions', 'refund', 'payout', 'adjustment'] as const;
+export const TRANSFER_KINDS = ['deposit', 'tip', 'post_purchase', 'subscription', 'meeting_fee', 'impressions', 'refund', 'payout', 'adjustment', 'sweep'] as const;
 export type TransferKind = (typeof TRANSFER_KINDS)[number];
 
 /** One movement of money: its entries sum to zero per currency. Written once, never changed. */
@@ -57,7 +64,10 @@ export const ledgerTransfers = pgTable(
     uniqueIndex('ledger_transfers_key_idx').on(t.idempotencyKey),
     index('ledger_transfers_from_idx').on(t.fromUserId, t.id),
     index('ledger_transfers_to_idx').on(t.toUserId, t.id),
-    index('ledger_transfers_stream_idx').on(t.streamId, t.fromUserId),
+    // A viewer's tips on a stream (owed tips, spend): both indexes partial, so the planner weighs them alike.
+    index('ledger_transfers_stream_tipper_idx').on(t.streamId, t.fromUserId).where(sql`${t.kind} = 'tip'`),
+    // A stream's latest tips, for its chat history.
+    index('ledger_transfers_stream_tips_idx').on(t.streamId, t.createdAt, t.id).where(sql`${t.kind} = 'tip'`),
   ],
 );
 

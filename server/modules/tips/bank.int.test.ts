@@ -190,7 +190,7 @@ describe(`the bank test (seed ${SEED})`, () => {
       expect(balances.CON, `CON of ${userId}`).toBe(expected);
       expect(balances.IMP, `IMP of ${userId}`).toBe(impressions);
     }
-    const [fees] = await rowsOf<{ balance: string | number }>(sql`select balance from ledger_accounts where system = 'fees' and currency = 'CON'`);
+    const [fees] = await rowsOf<{ balance: string | number }>(sql`select coalesce(sum(balance), 0) as balance from ledger_accounts where system = 'fees' and currency = 'CON'`);
     expect(Number(fees?.balance ?? 0)).toBe([...acknowledged.values()].reduce((sum, tip) => sum + feeOf(tip.amount), 0));
   }, 60_000);
 });

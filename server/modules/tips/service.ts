@@ -3,21 +3,20 @@
  * one ledger transfer (one SQL statement, idempotent by key); its TIP message is published after it
  * committed, and only by the request that moved the coins (ARCHITECTURE §5, §6).
  */
-import { and, desc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import { shortNumber } from '../../../common/rules/format';
 import type { RealtimeMessage } from '../../../common/realtime';
-import { sqlState, type Db } from '../../platform/db/client';
+import type { Db } from '../../platform/db/client';
 import type { Principal } from '../../platform/http/auth';
 import { AppError, badRequest, conflict, forbidden, notFound, tooManyRequests } from '../../platform/http/errors';
-import { throttleEvents } from '../../platform/db/platform-tables';
-import { createThrottle } from '../../platform/throttle';
+import { takeTokenSql } from '../../platform/throttle';
 import { users } from '../accounts/tables';
 import type { AccountsService } from '../accounts/service';
-import { accountKey, DUPLICATE_PREPARED_STATEMENT, InsufficientFunds, type Ledger } from '../ledger/service';
+import { accountKey, InsufficientFunds, receivingShard, type Ledger } from '../ledger/service';
 import { CURRENCIES, ledgerAccounts, ledgerEntries, ledgerTransfers, type Currency, type TransferKind } from '../ledger/tables';
 import { mayActOnAnyStream, viewerSpendOn, type StreamsService, type Viewer } from '../streams/service';
-import type { StreamRow } from '../streams/stream-view';
 import { streamBans, streams as streamsTable } from '../streams/tables';
+import { tipMessage, type Tipper } from './tip-message';
 
 export const TIP_MESSAGES = {
   keyRequired: 'Idempotency-Key header is required.',
@@ -55,36 +54,24 @@ export function createTipsService(deps: {
   log: { warn(obj: object, msg: string): void };
 }) {
   const { db, ledger } = deps;
-  const throttle = createThrottle(db, { windowMs: TIP_RATE.windowMs });
   const tipsPerMinute = deps.tipsPerMinute ?? TIP_RATE.tips;
 
-  // The stream, and the throttle attempt recorded when the plain checks pass (see send). Prepared: the
-  // database plans it once per connection.
-  const recorded = db.$with('recorded', { id: sql<number>`id` }).as(sql`
-    insert into ${throttleEvents} (key)
-    select ${sql.placeholder('throttleKey')}::text from ${streamsTable} s
-    where s.id = ${sql.placeholder('streamId')} and s.deleted_at is null and not s.hidden and s.audience = 'PUBLIC' and s.rating <> 'PLUS_18'
-      and s.user_id <> ${sql.placeholder('tipper')}
-      and not exists (select 1 from ${streamBans} b where b.stream_id = s.id and b.user_id = ${sql.placeholder('tipper')})
-      and exists (select 1 from ${users} u where u.id = s.user_id and u.account_status = 'active')
-    returning id`);
-  const streamForTipQuery = db.with(recorded)
-    .select({ stream: streamsTable, recorded: sql<number>`(select count(*) from ${recorded})::int` })
-    .from(streamsTable).where(and(eq(streamsTable.id, sql.placeholder('streamId')), isNull(streamsTable.deletedAt)));
-  const streamForTipPrepared = streamForTipQuery.prepare('tips_stream_for_tip');
-  let namedStatements = true;
-  async function streamForTip(values: { streamId: number; tipper: number; throttleKey: string }) {
-    if (namedStatements) {
-      try {
-        return await streamForTipPrepared.execute(values);
-      } catch (error) {
-        // The embedded database is one session behind every connection (see ledger's run).
-        if (sqlState(error) !== DUPLICATE_PREPARED_STATEMENT) throw error;
-        namedStatements = false;
-      }
-    }
-    return streamForTipQuery.execute(values);
-  }
+  /** A stream's owner never changes: remembered per process, so the usual tip needs no lookup first. */
+  const streamOwners = new Map<number, number>();
+  const rememberOwner = (streamId: number, ownerId: number) => {
+    if (streamOwners.size >= 100_000) streamOwners.clear();
+    streamOwners.set(streamId, ownerId);
+  };
+
+  /**
+   * True when the stream is plainly open to the tipper, as SQL: this owner's, not deleted or hidden,
+   * public, not 18+, no ban on the tipper, broadcaster active. Anything else takes the full checks.
+   */
+  const plainlyTippable = (streamId: number, ownerId: number, tipper: number) => sql`exists (
+    select 1 from ${streamsTable} s
+    where s.id = ${streamId} and s.user_id = ${ownerId} and s.deleted_at is null and not s.hidden and s.audience = 'PUBLIC' and s.rating <> 'PLUS_18'
+      and not exists (select 1 from ${streamBans} b where b.stream_id = s.id and b.user_id = ${tipper})
+      and exists (select 1 from ${users} u where u.id = s.user_id and u.account_status = 'active'))`;
 
   /** The key as the ledger stores it: scoped to the tipper, so no one can use (or block) another user's keys. */
   const ledgerKey = (userId: number, key: string) => `tip:${userId}:${key}`;
@@ -94,27 +81,103 @@ export function createTipsService(deps: {
     if (row?.status !== 'active') throw forbidden(TIP_MESSAGES.cannotTip);
   }
 
-  async function publishTip(streamId: number, ownerId: number, tipper: number, amount: number, transferId: number,
-    known?: { username: string; fullname: string; avatar: string | null }) {
-    const found = known ?? (await deps.accounts.publicUsers([tipper])).get(tipper);
-    const name = found ? found.fullname || found.username : '';
-    await deps.publish(streamId, {
-      type: 'TIP',
-      text: `${name} tipped the streamer.`,
-      data: { recipient_amount: amount, recipient_currency: 'CON' },
-      sender: { name, user_id: tipper, avatar: found?.avatar ?? null, is_priority: false, is_owner: tipper === ownerId },
-      chatTime: new Date().toISOString(),
-      timetoken: String(transferId),
-    });
+  async function publishTip(streamId: number, ownerId: number, tipper: number, amount: number, transferId: number, known?: Tipper) {
+    const person = known ?? (await deps.accounts.publicUsers([tipper])).get(tipper);
+    await deps.publish(streamId, tipMessage({ transferId, tipperId: tipper, streamOwnerId: ownerId, amount, at: new Date(), tipper: person }));
   }
 
   /**
    * The answer to a tip. Owed is the stream's minimum less the spend (streams.payment's rule: the
    * minimum is tip_viewer_min_amount for every viewer until subscriber prices arrive).
    */
-  function answer(transferId: number, row: StreamRow, spend: number, balance: Record<Currency, number>) {
-    const owed = Math.max(0, row.tipViewerMinAmount - spend);
+  function answer(transferId: number, minimum: number, spend: number, balance: Record<Currency, number>) {
+    const owed = Math.max(0, minimum - spend);
     return { transfer_id: transferId, has_paid: owed <= 0, viewer_spend: { currency: 'CON' as const, amount: spend }, balance };
+  }
+
+  interface TipAttempt {
+    viewer: SignedInViewer;
+    streamId: number;
+    ownerId: number;
+    amount: number;
+    idempotencyKey: string;
+    /** The stream passed the full checks already; otherwise the statement checks plainlyTippable. */
+    checked: boolean;
+  }
+
+  /**
+   * The tip as one statement: the throttle's token taken, the transfer (the broadcaster's and the fee
+   * legs on the tipper's receiving shard), and what the answer needs read alongside. Null when the
+   * stream is not plainly tippable (unchecked attempts only): nothing moved, no token taken.
+   */
+  async function transferTip(tip: TipAttempt) {
+    const { streamId, ownerId, amount } = tip;
+    const tipper = tip.viewer.principal.userId;
+    const open = tip.checked ? sql`true` : plainlyTippable(streamId, ownerId, tipper);
+    const percent = deps.fees.tip ?? 0;
+    const fee = platformFee(amount, percent);
+    const shard = receivingShard(tipper);
+    let outcome;
+    try {
+      outcome = await ledger.guardedTransfer({
+        kind: 'tip',
+        idempotencyKey: ledgerKey(tipper, tip.idempotencyKey),
+        fromUserId: tipper,
+        toUserId: ownerId,
+        streamId,
+        amount,
+        currency: 'CON',
+        details: { fee, fee_percent: percent },
+        legs: [
+          { account: { userId: tipper, currency: 'CON' }, amount: -amount },
+          { account: { userId: ownerId, currency: 'CON', shard }, amount: amount - fee },
+          { account: { system: 'fees', currency: 'CON', shard }, amount: fee },
+        ],
+      }, {
+        with: { bucket: takeTokenSql(`tip:${tipper}`, { capacity: tipsPerMinute, windowMs: TIP_RATE.windowMs }, open) },
+        guard: sql`coalesce((select allowed from bucket), false)`,
+        select: {
+          open,
+          minimum: sql`select tip_viewer_min_amount from ${streamsTable} where id = ${streamId}`,
+          spend: sql`select coalesce(sum(amount), 0) from ${ledgerTransfers}
+            where stream_id = ${streamId} and from_user_id = ${tipper} and kind = 'tip' and currency = 'CON'`,
+          wallet: sql`select balance from ${ledgerAccounts} where user_id = ${tipper} and currency = 'CON' and shard = 0`,
+          wallets: sql`select json_object_agg(currency, total) from (
+            select currency, sum(balance) as total from ${ledgerAccounts} where user_id = ${tipper} group by currency) w`,
+          tipper: sql`select json_build_object('username', username, 'fullname', fullname, 'avatar', avatar) from ${users} where id = ${tipper}`,
+        },
+      });
+    } catch (error) {
+      if (error instanceof InsufficientFunds) throw new AppError(402, 'insufficient_funds', TIP_MESSAGES.insufficient);
+      throw error;
+    }
+    if (!outcome.selected.open) return null;
+    if (!outcome.allowed) throw tooManyRequests(TIP_MESSAGES.tooFast);
+
+    if (outcome.created) {
+      // The coins moved: a failed publish must not turn the answer into an error (the client would tip again).
+      const person = outcome.selected.tipper as Tipper | null;
+      await publishTip(streamId, ownerId, tipper, amount, outcome.transferId, person ?? undefined).catch((error: unknown) =>
+        deps.log.warn({ err: error, transferId: outcome.transferId }, 'TIP message not published'));
+      // What the statement read before its transfer, plus the transfer: exact unless another movement on
+      // the tipper's coin wallet committed in between (then read again, as without the shortcut).
+      const wallets = (outcome.selected.wallets ?? {}) as Partial<Record<Currency, number | string>>;
+      const after = outcome.balanceAfter.get(accountKey({ userId: tipper, currency: 'CON' }));
+      if (after !== undefined && Number(outcome.selected.wallet ?? 0) - amount === after) {
+        const balance = Object.fromEntries(CURRENCIES.map((c) => [c, Number(wallets[c] ?? 0)])) as Record<Currency, number>;
+        balance.CON -= amount;
+        return answer(outcome.transferId, Number(outcome.selected.minimum ?? 0), Number(outcome.selected.spend ?? 0) + amount, balance);
+      }
+    } else {
+      // A retry answers the first tip; the same key for a different tip is refused.
+      const [first] = await db.select({ streamId: ledgerTransfers.streamId, amount: ledgerTransfers.amount })
+        .from(ledgerTransfers).where(eq(ledgerTransfers.id, outcome.transferId));
+      if (!first || Number(first.streamId) !== streamId || Number(first.amount) !== amount) throw conflict(TIP_MESSAGES.keyReused);
+    }
+
+    const row = await deps.streams.lookup(streamId, tip.viewer);
+    const [paid, balance] = await Promise.all([deps.streams.payment(row, tip.viewer), ledger.balances(tipper)]);
+    return answer(outcome.transferId, row.tipViewerMinAmount, paid.spend, balance);
   }
 
   return {
@@ -127,86 +190,26 @@ export function createTipsService(deps: {
     },
 
     /**
-     * One tip in two statements on the usual path (ARCHITECTURE §3: round trips dominate money paths):
-     * 1. the stream, and — when it is plainly watchable (public, not 18+, not hidden, no ban), not the
-     *    tipper's own and its broadcaster active — the throttle attempt recorded;
-     * 2. the attempts counted and, under the limit, the transfer, with the tipper's spend, wallets and
-     *    name read alongside. Counting in a later statement than the recording keeps the throttle's
-     *    rule: parallel attempts cannot all pass a count made before any of them was recorded.
-     * Any other stream goes through the full checks (streams.lookup, own stream, broadcaster status).
+     * One tip, usually in one statement (ARCHITECTURE §3: round trips dominate money paths): for a
+     * stream whose owner this process knows, transferTip checks in SQL that the stream is plainly open
+     * to the tipper. Any other stream, and any stream that fails that check, goes through the full
+     * checks first (streams.lookup: audience, rating, bans; own stream; broadcaster status).
      */
     async send(viewer: SignedInViewer, streamId: number, amount: number, idempotencyKey: string) {
       const tipper = viewer.principal.userId;
-      const throttleKey = `tip:${tipper}`;
-      const [found] = await streamForTip({ streamId, tipper, throttleKey });
-      let row: StreamRow;
-      if (found && Number(found.recorded) > 0) {
-        row = found.stream;
-      } else {
-        // Watchable (audience, rating, bans), but the pay wall does not stop a tip: tipping lifts it.
-        row = await deps.streams.lookup(streamId, viewer);
-        if (row.userId === tipper) throw forbidden(TIP_MESSAGES.ownStream);
-        await assertMayReceiveTips(row.userId);
-        await throttle.record([{ key: throttleKey, limit: tipsPerMinute }]);
+      const knownOwner = streamOwners.get(streamId);
+      if (knownOwner !== undefined && knownOwner !== tipper) {
+        const done = await transferTip({ viewer, streamId, ownerId: knownOwner, amount, idempotencyKey, checked: false });
+        if (done) return done;
       }
-
-      const percent = deps.fees.tip ?? 0;
-      const fee = platformFee(amount, percent);
-      const since = new Date(Date.now() - TIP_RATE.windowMs);
-      let outcome;
-      try {
-        outcome = await ledger.guardedTransfer({
-          kind: 'tip',
-          idempotencyKey: ledgerKey(tipper, idempotencyKey),
-          fromUserId: tipper,
-          toUserId: row.userId,
-          streamId: row.id,
-          amount,
-          currency: 'CON',
-          details: { fee, fee_percent: percent },
-          legs: [
-            { account: { userId: tipper, currency: 'CON' }, amount: -amount },
-            { account: { userId: row.userId, currency: 'CON' }, amount: amount - fee },
-            { account: { system: 'fees', currency: 'CON' }, amount: fee },
-          ],
-        }, {
-          guard: sql`(select count(*) from ${throttleEvents} where key = ${throttleKey} and at >= ${since.toISOString()}::timestamptz) <= ${tipsPerMinute}`,
-          select: {
-            spend: sql`select coalesce(sum(amount), 0) from ${ledgerTransfers}
-              where stream_id = ${row.id} and from_user_id = ${tipper} and kind = 'tip' and currency = 'CON'`,
-            wallets: sql`select json_object_agg(currency, balance) from ${ledgerAccounts} where user_id = ${tipper}`,
-            tipper: sql`select json_build_object('username', username, 'fullname', fullname, 'avatar', avatar) from ${users} where id = ${tipper}`,
-          },
-        });
-      } catch (error) {
-        if (error instanceof InsufficientFunds) throw new AppError(402, 'insufficient_funds', TIP_MESSAGES.insufficient);
-        throw error;
-      }
-      if (!outcome.allowed) throw tooManyRequests(TIP_MESSAGES.tooFast);
-
-      if (outcome.created) {
-        // The coins moved: a failed publish must not turn the answer into an error (the client would tip again).
-        const person = outcome.selected.tipper as { username: string; fullname: string; avatar: string | null } | null;
-        await publishTip(row.id, row.userId, tipper, amount, outcome.transferId, person ?? undefined).catch((error: unknown) =>
-          deps.log.warn({ err: error, transferId: outcome.transferId }, 'TIP message not published'));
-        // What the statement read before its transfer, plus the transfer: exact unless another movement on
-        // the tipper's coin wallet committed in between (then read again, as without the shortcut).
-        const wallets = (outcome.selected.wallets ?? {}) as Partial<Record<Currency, number | string>>;
-        const after = outcome.balanceAfter.get(accountKey({ userId: tipper, currency: 'CON' }));
-        if (after !== undefined && Number(wallets.CON ?? 0) - amount === after) {
-          const balance = Object.fromEntries(CURRENCIES.map((c) => [c, Number(wallets[c] ?? 0)])) as Record<Currency, number>;
-          balance.CON = after;
-          return answer(outcome.transferId, row, Number(outcome.selected.spend ?? 0) + amount, balance);
-        }
-      } else {
-        // A retry answers the first tip; the same key for a different tip is refused.
-        const [first] = await db.select({ streamId: ledgerTransfers.streamId, amount: ledgerTransfers.amount })
-          .from(ledgerTransfers).where(eq(ledgerTransfers.id, outcome.transferId));
-        if (!first || Number(first.streamId) !== row.id || Number(first.amount) !== amount) throw conflict(TIP_MESSAGES.keyReused);
-      }
-
-      const [paid, balance] = await Promise.all([deps.streams.payment(row, viewer), ledger.balances(tipper)]);
-      return answer(outcome.transferId, row, paid.spend, balance);
+      // Watchable (audience, rating, bans), but the pay wall does not stop a tip: tipping lifts it.
+      const row = await deps.streams.lookup(streamId, viewer);
+      rememberOwner(row.id, row.userId);
+      if (row.userId === tipper) throw forbidden(TIP_MESSAGES.ownStream);
+      await assertMayReceiveTips(row.userId);
+      const done = await transferTip({ viewer, streamId: row.id, ownerId: row.userId, amount, idempotencyKey, checked: true });
+      if (!done) throw new Error('a checked tip was refused as unchecked');
+      return done;
     },
 
     /** Coins this user tipped on the stream. */

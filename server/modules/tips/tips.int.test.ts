@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PERMISSIONS } from '../../../common/permissions';
+import { HISTORY_LINES } from '../../../common/realtime';
 import { startTestApp, type TestApp, type TestUser } from '../../testing/harness';
 import { closeCheckingLedger } from '../../testing/ledger-invariants';
 import { goLive } from '../../testing/live-stream';
@@ -33,6 +34,13 @@ const mint = (userId: number, coins: number) =>
     legs: [{ account: { system: 'mint', currency: 'CON' }, amount: -coins }, { account: { userId, currency: 'CON' }, amount: coins }],
   });
 
+/** A tip written straight to the ledger: past the HTTP path's rate limit (the TIP message is not published). */
+const ledgerTip = (fromUserId: number, streamId: number, toUserId: number) =>
+  ledger.transfer({
+    kind: 'tip', idempotencyKey: `tip-${newKey()}`, fromUserId, toUserId, streamId, amount: 1, currency: 'CON',
+    legs: [{ account: { userId: fromUserId, currency: 'CON' }, amount: -1 }, { account: { userId: toUserId, currency: 'CON' }, amount: 1 }],
+  });
+
 const tip = (client: TestClient, streamId: number, amount: unknown, key: string | null = newKey()) =>
   client.request('POST', '/api/streams/send-tip', { body: { stream_id: streamId, amount }, headers: key === null ? {} : { 'idempotency-key': key } });
 
@@ -50,7 +58,7 @@ async function socketOf(client?: TestClient) {
 
 const con = async (userId: number) => (await ledger.balances(userId)).CON;
 const feesBalance = async () => {
-  const rows = await t.resources.database.db.execute(sql`select balance from ledger_accounts where system = 'fees' and currency = 'CON'`);
+  const rows = await t.resources.database.db.execute(sql`select coalesce(sum(balance), 0) as balance from ledger_accounts where system = 'fees' and currency = 'CON'`);
   return Number((rows.rows[0] as { balance?: string | number } | undefined)?.balance ?? 0);
 };
 const transfersWithKey = async (userId: number, key: string) => {
@@ -193,6 +201,95 @@ describe('send-tip', () => {
     const res = await tip(fan.client, live.streamId, 1);
     expect(res.status).toBe(429);
     expect(await con(fan.user.id)).toBe(1000 - TIP_RATE.tips);
+  });
+
+  it(`lets exactly ${TIP_RATE.tips} of a burst of parallel tips through`, async () => {
+    const live = await goLive(t);
+    const fan = await viewer(1000);
+    const answers = await Promise.all(Array.from({ length: TIP_RATE.tips + 10 }, () => tip(fan.client, live.streamId, 1)));
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(TIP_RATE.tips);
+    expect(answers.filter((r) => r.status === 429)).toHaveLength(10);
+    expect(await con(fan.user.id)).toBe(1000 - TIP_RATE.tips);
+  });
+});
+
+describe('tips in the chat history', () => {
+  it('answers a later subscriber the stream’s tips in order with its comments, and keeps them off the priority channel', async () => {
+    const live = await goLive(t);
+    const channel = `stream:${live.streamId}`;
+    const fan = await viewer(300);
+    await t.resources.database.db.execute(sql`update users set fullname = 'Fan Fullname' where id = ${fan.user.id}`);
+    const chatter = await viewer();
+    const chatterSocket = await socketOf(chatter.client);
+    expect(await chatterSocket.request({ op: 'subscribe', channel })).toMatchObject({ op: 'subscribed', history: [] });
+    const say = async (text: string) => {
+      const id = `h-${newKey()}`;
+      expect(await chatterSocket.request({ op: 'send', channel, type: 'COMMENT', text, id })).toEqual({ op: 'ack', id });
+    };
+    await say('before the tip');
+    const first = await tip(fan.client, live.streamId, 100);
+    await say('between the tips');
+    const second = await tip(fan.client, live.streamId, 25);
+    await say('after the tips');
+    const published = await chatterSocket.message('TIP');
+
+    const late = await socketOf();
+    const subscribed = await late.request({ op: 'subscribe', channel });
+    const history = subscribed.history as Array<Record<string, unknown>>;
+    expect(history.map((m) => (m.type === 'TIP' ? `TIP ${(m.data as { recipient_amount: number }).recipient_amount}` : m.text))).toEqual([
+      'before the tip', 'TIP 100', 'between the tips', 'TIP 25', 'after the tips',
+    ]);
+    // The same message as the one published when the tip committed, but for its time (the transfer's).
+    const { chatTime: publishedAt, ...publishedRest } = published.message;
+    const { chatTime: storedAt, ...storedRest } = history[1]!;
+    expect(storedRest).toEqual(publishedRest);
+    expect(history[1]).toMatchObject({
+      type: 'TIP',
+      text: 'Fan Fullname tipped the streamer.',
+      sender: { user_id: fan.user.id, name: 'Fan Fullname', is_owner: false, is_priority: false },
+      timetoken: String(first.body.transfer_id),
+    });
+    expect(history[3]).toMatchObject({ timetoken: String(second.body.transfer_id) });
+    expect(Math.abs(Date.parse(storedAt as string) - Date.parse(publishedAt as string))).toBeLessThan(5_000);
+
+    const owner = await socketOf(live.client);
+    expect(await owner.request({ op: 'subscribe', channel: `${channel}:priority` })).toMatchObject({ op: 'subscribed', history: [] });
+  });
+
+  it('keeps the last lines of the merged history', async () => {
+    const live = await goLive(t);
+    const channel = `stream:${live.streamId}`;
+    const fan = await viewer(HISTORY_LINES + 5);
+    const chatter = await viewer();
+    const chatterSocket = await socketOf(chatter.client);
+    await chatterSocket.request({ op: 'subscribe', channel });
+    const id = `h-${newKey()}`;
+    expect(await chatterSocket.request({ op: 'send', channel, type: 'COMMENT', text: 'oldest', id })).toEqual({ op: 'ack', id });
+    for (let i = 0; i < HISTORY_LINES; i++) await ledgerTip(fan.user.id, live.streamId, live.user.id);
+    const history = (await (await socketOf()).request({ op: 'subscribe', channel })).history as Array<{ type: string }>;
+    expect(history).toHaveLength(HISTORY_LINES);
+    expect(history.every((m) => m.type === 'TIP')).toBe(true);
+  });
+
+  it('shows a viewer who tipped past the pay wall their own tip line when they then subscribe', async () => {
+    const live = await goLive(t);
+    expect((await live.client.post('/api/streams/update-stream-info', { id: live.streamId, data: { tip_viewer_min_amount: 40 } })).status).toBe(200);
+    const channel = `stream:${live.streamId}`;
+    const fan = await viewer(100);
+    const socket = await socketOf(fan.client);
+    expect(await socket.request({ op: 'subscribe', channel })).toMatchObject({ op: 'error', code: 'payment_required' });
+
+    const paid = await tip(fan.client, live.streamId, 40);
+    expect(paid.body).toMatchObject({ has_paid: true });
+    const subscribed = await socket.request({ op: 'subscribe', channel });
+    expect(subscribed).toMatchObject({ op: 'subscribed', channel });
+    expect(subscribed.history).toEqual([expect.objectContaining({
+      type: 'TIP',
+      text: `${fan.user.username} tipped the streamer.`,
+      data: { recipient_amount: 40, recipient_currency: 'CON' },
+      sender: expect.objectContaining({ user_id: fan.user.id }),
+      timetoken: String(paid.body.transfer_id),
+    })]);
   });
 });
 

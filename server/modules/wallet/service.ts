@@ -3,7 +3,7 @@
  * impressions. Every movement of money goes through the ledger (ARCHITECTURE §6).
  */
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, desc, eq, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../platform/db/client';
 import { AppError, badRequest, notFound } from '../../platform/http/errors';
 import { users } from '../accounts/tables';
@@ -48,7 +48,7 @@ export interface DepositRequest {
 
 export interface WalletTransferRow {
   transfer_id: number;
-  kind: TransferKind;
+  kind: Exclude<TransferKind, 'sweep'>;
   amount: number;
   currency: Currency;
   counterparty: { user_id: number; username: string } | null;
@@ -192,11 +192,13 @@ export function createWalletService(deps: { db: Db; ledger: Ledger; providers: R
 
     /** The caller's history: one line per transfer and currency, with the signed change to their wallet. */
     async transfers(userId: number, page: { offset: number; limit: number }): Promise<{ transfers: WalletTransferRow[]; total: number }> {
-      const mine = eq(ledgerAccounts.userId, userId);
+      // A sweep moves coins between the user's own rows (decision 0012): not a line of their history.
+      const mine = and(eq(ledgerAccounts.userId, userId), ne(ledgerTransfers.kind, 'sweep'));
       const [totalRow] = await db
         .select({ n: count() })
         .from(ledgerEntries)
         .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerEntries.accountId))
+        .innerJoin(ledgerTransfers, eq(ledgerTransfers.id, ledgerEntries.transferId))
         .where(mine);
       // Entries of one transfer on one wallet are netted by the ledger, so each line is one entry.
       const other = sql<number | null>`case when ${ledgerTransfers.fromUserId} = ${userId} then ${ledgerTransfers.toUserId} else ${ledgerTransfers.fromUserId} end`;
@@ -223,7 +225,7 @@ export function createWalletService(deps: { db: Db; ledger: Ledger; providers: R
         total: Number(totalRow?.n ?? 0),
         transfers: rows.map((r) => ({
           transfer_id: Number(r.transferId),
-          kind: r.kind,
+          kind: r.kind as Exclude<TransferKind, 'sweep'>,
           amount: Number(r.amount),
           currency: r.currency,
           counterparty: r.otherId !== null && r.otherName !== null ? { user_id: Number(r.otherId), username: r.otherName } : null,

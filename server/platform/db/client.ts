@@ -32,7 +32,9 @@ const types = {
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if (target.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize, types });
+    // Only named prepared statements (the hot paths: sessions, money) are cached plans; planned anew on
+    // every call, the one-statement tip spent more time planning than running.
+    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize, types, options: '-c plan_cache_mode=force_generic_plan' });
     pool.on('error', () => {}); // an idle client's error is reported on its next use
     return { kind: 'postgres', db: drizzle({ client: pool }), pool, close: () => pool.end() };
   }

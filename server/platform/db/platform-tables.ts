@@ -1,5 +1,5 @@
 /** Tables the platform itself keeps: sessions, shared secrets, throttling events, spent captchas. */
-import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, doublePrecision, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 export const sessions = pgTable(
   'sessions',
@@ -33,6 +33,17 @@ export const throttleEvents = pgTable(
   },
   (t) => [index('throttle_events_key_at_idx').on(t.key, t.at)],
 );
+
+/**
+ * Token buckets: a key may act `capacity` times at once and earns the right back at a steady rate.
+ * One row per key, updated in the statement that acts, so the count is exact across instances
+ * without a read before the write (tips).
+ */
+export const throttleBuckets = pgTable('throttle_buckets', {
+  key: text('key').primaryKey(),
+  tokens: doublePrecision('tokens').notNull(),
+  at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 /** Captcha solutions already used, so one solution cannot be replayed. */
 export const captchaSpent = pgTable('captcha_spent', {

@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Permission, Role } from '../../../common/permissions';
 import { forbidden, unauthorized } from './errors';
-import { SESSION_COOKIE, type ResolvedSession, type SessionStore } from './sessions';
+import { SESSION_COOKIE, type ResolvedSession } from './sessions';
 
 export interface Principal {
   userId: number;
@@ -16,7 +16,11 @@ export interface Principal {
 
 export type AuthRule = 'anonymous' | 'user' | 'admin' | { perm: Permission };
 
-export type PrincipalLoader = (userId: number) => Promise<Principal | null>;
+/**
+ * A cookie token's session and its principal, read together (one round trip on every request); null
+ * when the token names no live session.
+ */
+export type SessionResolver = (token: string) => Promise<{ session: ResolvedSession; principal: Principal | null } | null>;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -29,36 +33,28 @@ declare module 'fastify' {
   }
 }
 
-export function installAuth(app: FastifyInstance, store: SessionStore, loadPrincipal: PrincipalLoader): void {
-  const sessionCache = new WeakMap<FastifyRequest, Promise<ResolvedSession | null>>();
-  const principalCache = new WeakMap<FastifyRequest, Promise<Principal | null>>();
-
-  app.decorateRequest('currentSession', function (this: FastifyRequest) {
-    let pending = sessionCache.get(this);
+export function installAuth(app: FastifyInstance, resolveSession: SessionResolver): void {
+  const resolved = new WeakMap<FastifyRequest, ReturnType<SessionResolver>>();
+  const resolve = (request: FastifyRequest) => {
+    let pending = resolved.get(request);
     if (!pending) {
-      const token = this.cookies[SESSION_COOKIE];
-      pending = token && token.length < 200 ? store.resolve(token) : Promise.resolve(null);
-      sessionCache.set(this, pending);
+      const token = request.cookies[SESSION_COOKIE];
+      pending = token && token.length < 200 ? resolveSession(token) : Promise.resolve(null);
+      resolved.set(request, pending);
     }
     return pending;
+  };
+
+  app.decorateRequest('currentSession', function (this: FastifyRequest) {
+    return resolve(this).then((found) => found?.session ?? null);
   });
 
   app.decorateRequest('currentPrincipal', function (this: FastifyRequest) {
-    let pending = principalCache.get(this);
-    if (!pending) {
-      pending = this.currentSession().then(async (session) => {
-        if (!session) return null;
-        const principal = await loadPrincipal(session.userId);
-        return principal && !principal.suspended ? principal : null;
-      });
-      principalCache.set(this, pending);
-    }
-    return pending;
+    return resolve(this).then((found) => (found?.principal && !found.principal.suspended ? found.principal : null));
   });
 
   app.decorateRequest('reloadPrincipal', function (this: FastifyRequest) {
-    sessionCache.delete(this);
-    principalCache.delete(this);
+    resolved.delete(this);
     return this.currentPrincipal();
   });
 }

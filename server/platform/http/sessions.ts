@@ -16,6 +16,9 @@ export interface ResolvedSession {
   remember: boolean;
 }
 
+/** What resolving needs of a session row. */
+export type SessionRow = Pick<typeof sessions.$inferSelect, 'userId' | 'remember' | 'expiresAt' | 'lastSeenAt'>;
+
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 export function createSessionStore(db: Db, now: () => Date = () => new Date()) {
@@ -39,10 +42,16 @@ export function createSessionStore(db: Db, now: () => Date = () => new Date()) {
       return { token, expiresAt };
     },
 
-    async resolve(token: string): Promise<ResolvedSession | null> {
+    /**
+     * The session of a cookie token with whatever `fetch` reads alongside its row in the same query
+     * (the principal, on every request: one round trip). Expired or idle sessions are deleted and
+     * answer null; last_seen_at is touched at most once a minute.
+     */
+    async resolveWith<T>(token: string, fetch: (id: string) => Promise<{ row: SessionRow; extra: T } | null>): Promise<{ session: ResolvedSession; extra: T } | null> {
       const id = hashToken(token);
-      const [row] = await db.select().from(sessions).where(eq(sessions.id, id));
-      if (!row) return null;
+      const found = await fetch(id);
+      if (!found) return null;
+      const { row } = found;
       const at = now().getTime();
       const idleMs = row.remember ? SESSION_TTL.rememberIdleMs : SESSION_TTL.idleMs;
       if (row.expiresAt.getTime() <= at || row.lastSeenAt.getTime() + idleMs <= at) {
@@ -52,7 +61,7 @@ export function createSessionStore(db: Db, now: () => Date = () => new Date()) {
       if (at - row.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
         await db.update(sessions).set({ lastSeenAt: new Date(at) }).where(eq(sessions.id, id));
       }
-      return { id, userId: row.userId, remember: row.remember };
+      return { session: { id, userId: row.userId, remember: row.remember }, extra: found.extra };
     },
 
     async destroy(exec: Executor, token: string): Promise<void> {

@@ -36,6 +36,21 @@ describe('line lists', () => {
   });
 });
 
+describe('tips in the history', () => {
+  const tip = (coins: number, timetoken: string): RealtimeMessage => ({ type: 'TIP', sender, data: { recipient_amount: coins }, timetoken });
+
+  it('keeps a comment and a tip whose ids are the same number apart (chat ids and transfer ids)', () => {
+    const lines = appendLines([toChatLine(comment('a', '5'))!], [toChatLine(tip(10, '5'))!]);
+    expect(lines.map((l) => l.key)).toEqual(['COMMENT:5', 'TIP:5']);
+  });
+
+  it('does not show twice a tip seen live and then carried by the history', () => {
+    const live = [toChatLine(comment('a', '1'))!, toChatLine(tip(10, '1'))!];
+    const history = [toChatLine(comment('a', '1'))!, toChatLine(tip(10, '1'))!, toChatLine(comment('b', '2'))!];
+    expect(mergeHistory(live, history).map((l) => l.key)).toEqual(['COMMENT:1', 'TIP:1', 'COMMENT:2']);
+  });
+});
+
 describe('chat input rules', () => {
   it('trims and cuts at 300 characters', () => {
     expect(chatTextToSend('  hi  ')).toBe('hi');

@@ -9,6 +9,8 @@ import { Select } from '../../ui/Select';
 import { TextArea } from '../../ui/TextArea';
 import { useToast } from '../../ui/Toast';
 import { useSession } from '../accounts/api';
+import { EarningDetails } from '../tips/EarningDetails';
+import { mayLoadEarnings } from '../tips/earnings';
 import { useModerationAction, useReportStream } from './interactions-api';
 import { checkComplaint, COMPLAINT_OPTIONS, CONFIRM_FIRST, MODERATION_LABEL, moderationActionsFor } from './stream-interactions';
 import type { ModerationEvent } from './stream-interactions';
@@ -22,7 +24,10 @@ interface ReportStreamModalProps {
   onOpenChange: (open: boolean) => void;
 }
 
-/** 'Report Stream': a complaint for anyone, and the moderator actions the caller may take (spec part 1 §4 Report modal, §6). */
+/**
+ * 'Report Stream': a complaint for anyone, the moderator actions the caller may take, and the
+ * streamer's earning details for GRANT PERMISSION holders (spec part 1 §4 Report modal, §6).
+ */
 export function ReportStreamModal({ stream, open, onOpenChange }: ReportStreamModalProps) {
   const [type, setType] = useState('');
   const [comment, setComment] = useState('');
@@ -89,6 +94,7 @@ export function ReportStreamModal({ stream, open, onOpenChange }: ReportStreamMo
         <TextArea label="Details (optional)" value={comment} onChange={(e) => setComment(e.target.value)} maxLength={COMMENT_MAX} rows={3} />
       </form>
       {actions.length > 0 && <ModeratorActions stream={stream} actions={actions} comment={comment.trim()} onDone={close} />}
+      {mayLoadEarnings(session.user) && <EarningDetails userId={stream.user_id} username={stream.username} />}
     </Modal>
   );
 }
