@@ -9,15 +9,21 @@
  * tips/s, p50/p99, errors, database transactions per tip (autocommit statements: pg_stat_database),
  * pgbench TPS, the ratio, and the ledger invariants after the load.
  * Goal: ratio ≥ 0.5, aim past 1.0. Not met.
- * Measured 2026-11-21 (2 cores shared with other work, PostgreSQL 15, 16 tippers, 20 s, one stream):
- * - before the tip-path work: 11 statements per tip, 397 tips/s, p50 39.7 ms, p99 62.0 ms; pgbench
- *   3,653 TPS; ratio 0.109 (CPU per tip: server 1.9 ms, PostgreSQL 2.0 ms);
- * - after (2 tip statements, prepared; plus session and principal): 4 statements per tip, 616 tips/s,
- *   p50 25.0 ms, p99 46.8 ms; pgbench 3,393 TPS; ratio 0.181 (server 1.0 ms, PostgreSQL 1.5 ms).
- * What limits it now: CPU. Node + PostgreSQL + the load generator spend ~2.8 ms of CPU per tip (HTTP,
- * session and principal lookups, JSON, writev per round trip) against ~0.6 ms per TPC-B transaction;
- * every tip also locks the same two rows (the broadcaster's wallet and the fee account) until commit,
- * and about a quarter of the server's connections wait on them (`serverConnections`).
+ * Measured 2026-11-21 (2 cores shared by the load generator, the server and PostgreSQL 15; one stream):
+ * - first version: 11 statements per tip, 397 tips/s, p50 39.7 ms, p99 62.0 ms; pgbench 3,653 TPS;
+ *   ratio 0.109 (CPU per tip: server 1.9 ms, PostgreSQL 2.0 ms);
+ * - 4 statements, prepared: 616 tips/s, p50 25.0 ms, p99 46.8 ms; pgbench 3,393; ratio 0.181. A quarter
+ *   of the connections waited on the broadcaster's and the fee account's rows (locked until commit: a
+ *   single hot row tops out near 950 updates/s here whatever the statement);
+ * - now (decision 0012: receiving shards, the tip as one statement with its throttle, session and
+ *   principal in one query, cached generic plans): 1.9 statements per tip (session, tip; the session's
+ *   last-seen touch once a minute), 948 tips/s, p50 16.3 ms, p99 31.5 ms; pgbench 2,926; ratio 0.324
+ *   (CPU per tip: server 0.63 ms, PostgreSQL 0.88 ms, load generator 0.22 ms). Quick runs: 0.32–0.39
+ *   with 16 tippers, 0.42 with 32 (pgbench -c 32), 0.40 with 64 (pgbench -c 64 -s 64).
+ * What limits it now: CPU. The three processes spend ~1.6 ms of CPU per tip on 2 cores against ~0.6 ms
+ * per TPC-B transaction; ~40 % of the server's share is the kernel's loopback TCP writes (one per
+ * database round trip and per answer), and a tip writes 3 wallet rows, a transfer with 6 indexes and
+ * 3 entries with 3 indexes and 2 foreign keys each. Lock waits are gone (`serverConnections`).
  *
  * Env: TIPS_QUICK=1 (< 1 min: 8 s windows), TIPS_CONCURRENCY (16), TIPS_SECONDS (20), TIPS_USERS
  * (4000; quick 1500), TIPS_PGBENCH_CLIENTS (16), TIPS_PGBENCH_SCALE (10), BENCH_DATABASE_URL
@@ -70,7 +76,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const round = (n: number, digits = 2) => Number(n.toFixed(digits));
 
 function pgbench(args: string[], url: URL): string {
-  const env = { ...process.env, PGHOST: url.hostname, PGPORT: url.port || '5432', PGUSER: decodeURIComponent(url.username || 'postgres'), PGPASSWORD: decodeURIComponent(url.password) };
+  const env = { ...process.env, PGHOST: url.searchParams.get('host') ?? url.hostname, PGPORT: url.port || '5432', PGUSER: decodeURIComponent(url.username || 'postgres'), PGPASSWORD: decodeURIComponent(url.password) };
   const result = spawnSync('pgbench', args, { env, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`pgbench ${args.join(' ')} failed: ${result.stderr}`);
   return result.stdout + result.stderr;
