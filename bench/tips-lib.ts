@@ -98,7 +98,7 @@ export async function ledgerViolations(databaseUrl: string): Promise<LedgerViola
 }
 
 export const violationCount = (v: LedgerViolations) =>
-  v.unbalancedCurrencies.length + v.negativeWallets.length + v.unbalancedTransfers.length + v.driftedAccounts.length;
+  v.unbalancedCurrencies.length + v.negativeWallets.length + v.hollowTransfers.length + v.unbalancedTransfers.length + v.driftedAccounts.length;
 
 export interface TipResponse {
   status: number;

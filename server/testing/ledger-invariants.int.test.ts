@@ -8,7 +8,7 @@ import { and, eq, sql, TransactionRollbackError } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Tx } from '../platform/db/client';
 import { createLedger, type Leg } from '../modules/ledger/service';
-import { ledgerAccounts, ledgerEntries, type Currency } from '../modules/ledger/tables';
+import { ledgerAccounts, ledgerEntries, ledgerTransfers, type Currency } from '../modules/ledger/tables';
 import { startTestApp, type TestApp } from './harness';
 import { closeCheckingLedger, expectLedgerInvariants, findLedgerViolations, type LedgerViolations } from './ledger-invariants';
 
@@ -57,10 +57,11 @@ const balance = async (exec: Tx, account: number) =>
 const sorted = (v: LedgerViolations): LedgerViolations => ({
   unbalancedCurrencies: [...v.unbalancedCurrencies].sort((x, y) => x.currency.localeCompare(y.currency)),
   negativeWallets: [...v.negativeWallets].sort((x, y) => x.accountId - y.accountId),
+  hollowTransfers: [...v.hollowTransfers].sort((x, y) => x - y),
   unbalancedTransfers: [...v.unbalancedTransfers].sort((x, y) => x.transferId - y.transferId || x.currency.localeCompare(y.currency)),
   driftedAccounts: [...v.driftedAccounts].sort((x, y) => x.accountId - y.accountId),
 });
-const none: LedgerViolations = { unbalancedCurrencies: [], negativeWallets: [], unbalancedTransfers: [], driftedAccounts: [] };
+const none: LedgerViolations = { unbalancedCurrencies: [], negativeWallets: [], hollowTransfers: [], unbalancedTransfers: [], driftedAccounts: [] };
 
 /**
  * Runs `breakBooks` in a transaction with the guards off (`unlock`: the immutability triggers and
@@ -183,6 +184,23 @@ describe('the ledger invariant checker', () => {
     });
     expect(found).toEqual({
       ...none,
+      driftedAccounts: [
+        { accountId: books.aliceCon, balance: 80, entries: 70 },
+        { accountId: books.bobCon, balance: 64, entries: 74 },
+      ].sort((x, y) => x.accountId - y.accountId),
+    });
+  });
+
+  it('reports a transfer whose entries were erased, or that never had any', async () => {
+    let empty = 0;
+    const found = await violationsAfter(async (tx) => {
+      await tx.execute(sql`delete from ledger_entries where transfer_id = ${books.tipBobAlice}`);
+      const [row] = await tx.insert(ledgerTransfers).values({ kind: 'adjustment', idempotencyKey: 'hollow', amount: 0, currency: 'CON' }).returning({ id: ledgerTransfers.id });
+      empty = row!.id;
+    });
+    expect(found).toEqual({
+      ...none,
+      hollowTransfers: [books.tipBobAlice, empty],
       driftedAccounts: [
         { accountId: books.aliceCon, balance: 80, entries: 70 },
         { accountId: books.bobCon, balance: 64, entries: 74 },

@@ -1,7 +1,7 @@
 /**
  * The ledger's invariants (ARCHITECTURE §6), for any test that moves money: every currency's balances
- * sum to zero, no user wallet is negative, every transfer's entries sum to zero per currency, and each
- * account's balance equals the sum of its entries. Call it after a test file (afterAll) or after load.
+ * sum to zero, no user wallet is negative, every transfer has at least two entries and they sum to zero
+ * per currency, and each account's balance equals the sum of its entries. Call it after a test file (afterAll) or after load.
  */
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
@@ -12,6 +12,8 @@ export interface LedgerViolations {
   unbalancedCurrencies: Array<{ currency: string; total: number }>;
   /** User wallets below zero. */
   negativeWallets: Array<{ accountId: number; userId: number; currency: string; balance: number }>;
+  /** Transfers with fewer than two entries: money cannot move with one leg, or none. */
+  hollowTransfers: number[];
   /** Transfers whose entries do not sum to zero in some currency. */
   unbalancedTransfers: Array<{ transferId: number; currency: string; total: number }>;
   /** Accounts whose balance differs from the sum of their entries. */
@@ -30,6 +32,9 @@ export async function findLedgerViolations(db: Executor): Promise<LedgerViolatio
     select e.transfer_id, a.currency, sum(e.amount)::bigint as total
     from ledger_entries e join ledger_accounts a on a.id = e.account_id
     group by e.transfer_id, a.currency having sum(e.amount) <> 0`);
+  const hollowTransfers = await rows<{ id: string | number }>(db, sql`
+    select t.id from ledger_transfers t left join ledger_entries e on e.transfer_id = t.id
+    group by t.id having count(e.id) < 2 order by t.id`);
   const driftedAccounts = await rows<{ id: string | number; balance: string | number; entries: string | number }>(db, sql`
     select a.id, a.balance, coalesce(sum(e.amount), 0)::bigint as entries
     from ledger_accounts a left join ledger_entries e on e.account_id = a.id
@@ -37,6 +42,7 @@ export async function findLedgerViolations(db: Executor): Promise<LedgerViolatio
   return {
     unbalancedCurrencies: unbalancedCurrencies.map((r) => ({ currency: r.currency, total: Number(r.total) })),
     negativeWallets: negativeWallets.map((r) => ({ accountId: Number(r.id), userId: Number(r.user_id), currency: r.currency, balance: Number(r.balance) })),
+    hollowTransfers: hollowTransfers.map((r) => Number(r.id)),
     unbalancedTransfers: unbalancedTransfers.map((r) => ({ transferId: Number(r.transfer_id), currency: r.currency, total: Number(r.total) })),
     driftedAccounts: driftedAccounts.map((r) => ({ accountId: Number(r.id), balance: Number(r.balance), entries: Number(r.entries) })),
   };
@@ -44,7 +50,7 @@ export async function findLedgerViolations(db: Executor): Promise<LedgerViolatio
 
 /** Fails the test with every violation found. Usage: `afterAll(() => expectLedgerInvariants(t.resources.database.db))`. */
 export async function expectLedgerInvariants(db: Executor): Promise<void> {
-  expect(await findLedgerViolations(db)).toEqual({ unbalancedCurrencies: [], negativeWallets: [], unbalancedTransfers: [], driftedAccounts: [] });
+  expect(await findLedgerViolations(db)).toEqual({ unbalancedCurrencies: [], negativeWallets: [], hollowTransfers: [], unbalancedTransfers: [], driftedAccounts: [] });
 }
 
 /** Closes a test app after checking its books: every test file that moves money ends with this. */
