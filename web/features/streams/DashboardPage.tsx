@@ -8,7 +8,7 @@ import { Button, ButtonLink } from '../../ui/Button';
 import { Page, Section } from '../../ui/Page';
 import { Switch } from '../../ui/Switch';
 import { PageSpinner } from '../accounts/gates';
-import { formatCoins } from '../wallet/money';
+import { priceLabel } from './stream-payment';
 import { freshPlaybackUrl, useGoLive, useOwnStream, useStreamJoin, useUpdateStream } from './api';
 import { ConnectionDetails } from './ConnectionDetails';
 import { GetPaidModal } from './GetPaidModal';
@@ -153,7 +153,7 @@ function OldDashboard({ stream, actions, children }: { stream: OwnStream; action
           <summary>Set Payment</summary>
           <dl className={styles.facts}>
             <dt>Price</dt>
-            <dd>{stream.tip_viewer_min_amount > 0 ? `${formatCoins(stream.tip_viewer_min_amount)} per viewer` : 'Free'}</dd>
+            <dd>{priceLabel(stream.tip_viewer_min_amount)}</dd>
           </dl>
           <Button variant="secondary" onClick={actions.onGetPaid}>
             Get Paid
