@@ -20,3 +20,4 @@ export type { TabItem } from './Tabs';
 export { TextArea } from './TextArea';
 export { Alert } from './Alert';
 export { Page, Section } from './Page';
+export { ModalSection } from './ModalSection';

@@ -5,6 +5,7 @@ import { isApiError } from '../../api/client';
 import { failureMessage } from '../../api/field-errors';
 import { Button } from '../../ui/Button';
 import { Modal } from '../../ui/Modal';
+import { ModalSection } from '../../ui/ModalSection';
 import { Select } from '../../ui/Select';
 import { TextArea } from '../../ui/TextArea';
 import { useToast } from '../../ui/Toast';
@@ -111,7 +112,6 @@ function ModeratorActions({ stream, actions, comment, onDone }: ModeratorActions
   const act = useModerationAction(stream.stream_id);
   const toast = useToast();
   const [confirming, setConfirming] = useState<ModerationEvent | null>(null);
-  const headingId = useId();
   const send = (event: ModerationEvent) =>
     act.mutate(
       { event, ...(comment ? { comment } : {}) },
@@ -127,10 +127,7 @@ function ModeratorActions({ stream, actions, comment, onDone }: ModeratorActions
   const danger = (event: ModerationEvent) => event === 'END_STREAM' || event === 'DELETE_STREAM' || event === 'SUSPEND_USER';
 
   return (
-    <section className={styles.moderation} aria-labelledby={headingId}>
-      <h3 id={headingId} className={styles.heading}>
-        Moderator actions
-      </h3>
+    <ModalSection title="Moderator actions">
       {confirming ? (
         <div className={styles.confirm} role="group" aria-label={`Confirm ${MODERATION_LABEL[confirming]}`}>
           <p>
@@ -162,6 +159,6 @@ function ModeratorActions({ stream, actions, comment, onDone }: ModeratorActions
         </div>
       )}
       {comment && <p className={styles.note}>The details above are recorded with the action.</p>}
-    </section>
+    </ModalSection>
   );
 }

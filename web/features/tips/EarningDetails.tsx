@@ -1,7 +1,8 @@
 /** A broadcaster's earning details for a moderator holding GRANT PERMISSION (spec part 1 §6). */
-import { Fragment, useId } from 'react';
+import { Fragment } from 'react';
 import { failureMessage } from '../../api/field-errors';
 import { Alert } from '../../ui/Alert';
+import { ModalSection } from '../../ui/ModalSection';
 import { Spinner } from '../../ui/Spinner';
 import { useEarningDetails } from './earnings-api';
 import { earningRows } from './earnings';
@@ -10,12 +11,8 @@ import styles from './EarningDetails.module.css';
 /** Render only for callers mayLoadEarnings allows: it loads as soon as it mounts. */
 export function EarningDetails({ userId, username }: { userId: number; username: string }) {
   const details = useEarningDetails(userId, true);
-  const headingId = useId();
   return (
-    <section className={styles.earnings} aria-labelledby={headingId} aria-busy={details.isPending}>
-      <h3 id={headingId} className={styles.heading}>
-        Earnings of @{username}
-      </h3>
+    <ModalSection title={`Earnings of @${username}`} busy={details.isPending}>
       {details.isPending ? (
         <Spinner label="Loading earning details" size="sm" />
       ) : details.isError ? (
@@ -30,6 +27,6 @@ export function EarningDetails({ userId, username }: { userId: number; username:
           ))}
         </dl>
       )}
-    </section>
+    </ModalSection>
   );
 }
