@@ -137,7 +137,8 @@ export function createTipsService(deps: {
         with: { bucket: takeTokenSql(`tip:${tipper}`, { capacity: tipsPerMinute, windowMs: TIP_RATE.windowMs }, open) },
         guard: sql`coalesce((select allowed from bucket), false)`,
         select: {
-          open,
+          // The bucket answers a row exactly when the stream was open (its `when`).
+          open: sql`exists (select 1 from bucket)`,
           minimum: sql`select tip_viewer_min_amount from ${streamsTable} where id = ${streamId}`,
           spend: sql`select coalesce(sum(amount), 0) from ${ledgerTransfers}
             where stream_id = ${streamId} and from_user_id = ${tipper} and kind = 'tip' and currency = 'CON'`,

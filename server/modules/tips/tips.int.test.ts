@@ -128,6 +128,21 @@ describe('send-tip', () => {
     expect(await con(live.user.id)).toBe(100);
   });
 
+  it('checks the stream again on every tip: a ban or a private stream stops the next one', async () => {
+    const live = await goLive(t);
+    const [fan, other] = [await viewer(100), await viewer(100)];
+    expect((await tip(fan.client, live.streamId, 5)).status).toBe(200);
+    expect((await tip(other.client, live.streamId, 5)).status).toBe(200);
+
+    expect((await live.client.post('/api/streams/ban-viewer', { stream_id: live.streamId, user_id: fan.user.id })).status).toBe(200);
+    expect((await tip(fan.client, live.streamId, 5)).status).toBe(403);
+    expect((await tip(other.client, live.streamId, 5)).status).toBe(200);
+
+    await live.client.post('/api/streams/update-stream-info', { id: live.streamId, data: { audience: 'PRIVATE' } });
+    expect((await tip(other.client, live.streamId, 5)).status).toBe(403);
+    expect([await con(fan.user.id), await con(other.user.id)]).toEqual([95, 90]);
+  });
+
   it('answers 402 insufficient_funds and moves nothing when the wallet cannot cover the tip', async () => {
     const live = await goLive(t);
     const fan = await viewer(10);
