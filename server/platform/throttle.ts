@@ -66,8 +66,8 @@ export function takeTokenSql(key: string, rate: { capacity: number; windowMs: nu
     insert into ${throttleBuckets} as b (key, tokens, at)
     select ${key}::text, ${rate.capacity - 1}::float8, now() where ${when}
     on conflict (key) do update set
-      tokens = greatest(-1, least(${rate.capacity}::float8, b.tokens + extract(epoch from now() - b.at) * ${perSecond}::float8) - 1),
-      at = now()
+      tokens = greatest(-1, least(${rate.capacity}::float8, b.tokens + greatest(0, extract(epoch from now() - b.at)) * ${perSecond}::float8) - 1),
+      at = greatest(b.at, now())
     returning tokens >= 0 as allowed`;
 }
 

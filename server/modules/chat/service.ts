@@ -80,9 +80,8 @@ export function createChatService(deps: {
       db.select().from(chatMessages)
         .where(and(eq(chatMessages.streamId, streamId), eq(chatMessages.type, 'COMMENT'), eq(chatMessages.priority, priority)))
         .orderBy(desc(chatMessages.id)).limit(HISTORY_LINES),
-      // Tips are read from the ledger (the tip path writes nothing more); they show on the public channel only.
-      // Ordered by time, not id: by id the planner walks the whole table backwards on its primary key for a
-      // stream without recent tips; by time it reads the stream's transfers through ledger_transfers_stream_idx.
+      // Tips are read from the ledger (the tip path writes nothing more); they show on the public channel only,
+      // newest first through ledger_transfers_stream_tips_idx (stream, time).
       priority ? Promise.resolve([]) : db.select({
         id: ledgerTransfers.id, userId: ledgerTransfers.fromUserId, amount: ledgerTransfers.amount, createdAt: ledgerTransfers.createdAt,
       }).from(ledgerTransfers)

@@ -133,4 +133,38 @@ describe('the ledger', () => {
     expect((await ledger.balances(c.id)).CON).toBe(9 * paid);
     await expectLedgerInvariants(t.resources.database.db);
   });
+
+  it('locks the accounts of parallel payments to one receiver in one order: no deadlocks', async () => {
+    const db = t.resources.database.db;
+    const deadlocks = async () => {
+      if (t.resources.database.kind !== 'postgres') return 0; // one session: nothing runs in parallel
+      await new Promise((resolve) => setTimeout(resolve, 1_100)); // statistics reach the view about once a second
+      await db.execute(sql`select pg_stat_clear_snapshot()`);
+      const rows = await db.execute(sql`select deadlocks from pg_stat_database where datname = current_database()`);
+      return Number((rows.rows[0] as { deadlocks: string | number }).deadlocks);
+    };
+    const receiver = await t.given.user();
+    // Payers created apart, so their wallets' ids fall on both sides of the receiver's shard and the fees'.
+    const payers: Array<{ id: number }> = [];
+    for (let i = 0; i < 6; i++) {
+      const payer = await t.given.user();
+      await mint(payer.id, 1_000);
+      payers.push(payer);
+      await tipToShard(payer.id, receiver.id, 1, 5);
+    }
+    const before = await deadlocks();
+    const pay = (from: number) =>
+      ledger.transfer({
+        kind: 'tip', idempotencyKey: key(), fromUserId: from, toUserId: receiver.id, amount: 10, currency: 'CON',
+        legs: [
+          { account: { userId: from, currency: 'CON' }, amount: -10 },
+          { account: { userId: receiver.id, currency: 'CON', shard: 5 }, amount: 8 },
+          { account: { system: 'fees', currency: 'CON', shard: 5 }, amount: 2 },
+        ],
+      });
+    await Promise.all(Array.from({ length: 120 }, (_, i) => pay(payers[i % payers.length]!.id)));
+    expect(await deadlocks()).toBe(before);
+    expect((await ledger.balances(receiver.id)).CON).toBe(6 + 120 * 8);
+    await expectLedgerInvariants(db);
+  });
 });

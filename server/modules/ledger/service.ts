@@ -161,7 +161,7 @@ export function createLedger(deps: { db: Db }) {
     const resolved: Array<{ id: number; ref: AccountRef; amount: number }> = [];
     for (const leg of unordered) resolved.push({ ...leg, id: await accountId(exec, leg.ref) });
     // The statement locks the accounts in one global order whatever its plan (`locked`: newest account
-    // first), so two transfers between the same wallets in opposite directions queue instead of
+    // first; the update counts all of `locked` before it touches a row, so every lock is taken first), so two transfers between the same wallets in opposite directions queue instead of
     // deadlocking, and the busiest rows — the system accounts, created first — are locked last.
     resolved.sort((x, y) => y.id - x.id);
     const legs = resolved;
@@ -195,7 +195,7 @@ export function createLedger(deps: { db: Db }) {
       ),
       moved as (
         update ${ledgerAccounts} a set balance = a.balance + legs.amount
-        from legs where a.id = any(${legIds}::bigint[]) and a.id = legs.account_id and exists (select 1 from locked)
+        from legs where a.id = any(${legIds}::bigint[]) and a.id = legs.account_id and (select count(*) from locked) > 0
         returning a.id, a.balance
       ),
       entries as (
@@ -214,10 +214,11 @@ export function createLedger(deps: { db: Db }) {
       if (index >= 0) balanceAfter.set(refKey(legs[index]!.ref), Number(balance));
     }
     if (row.id !== null && row.id !== undefined) return { transferId: Number(row.id), created: true, allowed: true, selected, balanceAfter };
-    if (!row.allowed) return { transferId: 0, created: false, allowed: false, selected, balanceAfter };
+    // A key that moved money before answers that transfer, whatever the guard says now.
     const earlier = await existing(exec, request.idempotencyKey);
-    if (earlier === null) throw new Error('transfer neither written nor found');
-    return { transferId: earlier, created: false, allowed: true, selected, balanceAfter };
+    if (earlier !== null) return { transferId: earlier, created: false, allowed: true, selected, balanceAfter };
+    if (!row.allowed) return { transferId: 0, created: false, allowed: false, selected, balanceAfter };
+    throw new Error('transfer neither written nor found');
   }
 
   /**
@@ -227,20 +228,32 @@ export function createLedger(deps: { db: Db }) {
    * balance by account (accountKey).
    */
   async function guardedTransfer(request: TransferRequest, options: TransferOptions, exec: Executor = db): Promise<TransferOutcome & TransferExtras> {
-    let swept = false;
+    try {
+      return await retryingConflicts(exec, () => transferOnce(exec, request, options));
+    } catch (error) {
+      if (sqlState(error) !== CHECK_VIOLATION) throw error;
+      // A payer whose coins partly sit in receiving shards: gather them into the wallet, then pay once
+      // more. Inside a caller's transaction the failed statement has aborted it: nothing more can run.
+      if (exec !== db || !(await sweepPayers(request.legs))) throw new InsufficientFunds();
+      try {
+        return await retryingConflicts(exec, () => transferOnce(exec, request, options));
+      } catch (again) {
+        throw sqlState(again) === CHECK_VIOLATION ? new InsufficientFunds() : again;
+      }
+    }
+  }
+
+  /**
+   * Runs a statement again when PostgreSQL chose it to fail a deadlock or a serialization conflict
+   * (possible only between statements that do not share the lock order, e.g. outside the ledger).
+   * Not inside a caller's transaction: the failure has aborted it.
+   */
+  async function retryingConflicts<T>(exec: Executor, statement: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await transferOnce(exec, request, options);
+        return await statement();
       } catch (error) {
         const state = sqlState(error);
-        if (state === CHECK_VIOLATION) {
-          // A payer whose coins partly sit in receiving shards: gather them into the wallet, then pay.
-          // (Inside a caller's transaction the failed statement has aborted it: nothing more can run.)
-          if (swept || exec !== db || !(await sweepPayers(request.legs))) throw new InsufficientFunds();
-          swept = true;
-          continue;
-        }
-        // Two transfers locking the same wallets in opposite order: one is chosen to fail; run it again.
         const retriable = (state === DEADLOCK || state === SERIALIZATION_FAILURE) && exec === db && attempt < 5;
         if (!retriable) throw error;
       }
@@ -258,7 +271,7 @@ export function createLedger(deps: { db: Db }) {
     if (shards.length === 0) return false;
     const total = shards.reduce((sum, s) => sum + Number(s.balance), 0);
     try {
-      await transferOnce(db, {
+      await retryingConflicts(db, () => transferOnce(db, {
         kind: 'sweep',
         idempotencyKey: `sweep:${userId}:${currency}:${randomUUID()}`,
         fromUserId: userId,
@@ -269,7 +282,7 @@ export function createLedger(deps: { db: Db }) {
           ...shards.map((s) => ({ account: { userId, currency, shard: s.shard }, amount: -Number(s.balance) })),
           { account: { userId, currency }, amount: total },
         ],
-      }, {});
+      }, {}));
     } catch (error) {
       if (sqlState(error) !== CHECK_VIOLATION) throw error;
     }
@@ -287,7 +300,9 @@ export function createLedger(deps: { db: Db }) {
   return {
     /**
      * Moves money. Retrying with the same idempotency key answers the first transfer and moves
-     * nothing. Throws InsufficientFunds when a wallet would go below zero.
+     * nothing. Throws InsufficientFunds when a wallet would go below zero. Inside a caller's
+     * transaction (`exec`) only the wallet row itself pays: coins still in receiving shards are swept
+     * only on the pool, so debit a receiver's wallet outside a transaction (or sweep it first).
      */
     async transfer(request: TransferRequest, exec: Executor = db): Promise<TransferOutcome> {
       const { transferId, created } = await guardedTransfer(request, {}, exec);
