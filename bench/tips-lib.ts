@@ -6,6 +6,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
+import net from 'node:net';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Db } from '../server/platform/db/client';
@@ -111,6 +112,10 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
 export class TipSender {
   private csrfSecret = '';
   private csrfToken = '';
+  /** The CSRF cookie and header this sender uses (any connection may present them). */
+  get csrf(): { secret: string; token: string } {
+    return { secret: this.csrfSecret, token: this.csrfToken };
+  }
   constructor(public base: string) {}
 
   async init(): Promise<this> {
@@ -187,5 +192,61 @@ export async function analyze(databaseUrl: string): Promise<void> {
     await client.query('analyze');
   } finally {
     await client.end();
+  }
+}
+
+/**
+ * One keep-alive connection sending tips with hand-written HTTP/1.1 requests, one at a time: a load
+ * generator that costs the machine little (like pgbench's client) so the server's share is measured.
+ * Answers need a Content-Length (Fastify sends one).
+ */
+export class RawTipConnection {
+  private socket: net.Socket;
+  private buffer: Buffer = Buffer.alloc(0);
+  private pending: ((res: TipResponse) => void) | null = null;
+  private failed: ((error: Error) => void) | null = null;
+
+  constructor(url: string, private readonly csrf: { secret: string; token: string }) {
+    const { hostname, port } = new URL(url);
+    this.socket = net.connect(Number(port), hostname);
+    this.socket.setNoDelay(true);
+    this.socket.on('data', (chunk: Buffer) => this.read(chunk));
+    this.socket.on('error', (error) => this.failed?.(error));
+  }
+
+  tip(tipper: Tipper, streamId: number, amount: number, key: string): Promise<TipResponse> {
+    const body = `{"stream_id":${streamId},"amount":${amount}}`;
+    const head = `POST /api/streams/send-tip HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n`
+      + `Cookie: ll_session=${tipper.token}; ll_csrf=${this.csrf.secret}\r\nX-CSRF-Token: ${this.csrf.token}\r\nIdempotency-Key: ${key}\r\n\r\n`;
+    return new Promise((resolve, reject) => {
+      this.pending = resolve;
+      this.failed = reject;
+      this.socket.write(head + body);
+    });
+  }
+
+  private read(chunk: Buffer) {
+    this.buffer = this.buffer.length ? Buffer.concat([this.buffer, chunk]) : chunk;
+    const end = this.buffer.indexOf('\r\n\r\n');
+    if (end < 0) return;
+    const head = this.buffer.subarray(0, end).toString('latin1');
+    const length = Number(/content-length: *(\d+)/i.exec(head)?.[1] ?? 0);
+    if (this.buffer.length < end + 4 + length) return;
+    const text = this.buffer.subarray(end + 4, end + 4 + length).toString('utf8');
+    this.buffer = this.buffer.subarray(end + 4 + length);
+    const status = Number(head.slice(9, 12));
+    const done = this.pending;
+    this.pending = null;
+    let body: TipResponse['body'];
+    try {
+      body = JSON.parse(text) as TipResponse['body'];
+    } catch {
+      body = { message: text.slice(0, 200) };
+    }
+    done?.({ status, body });
+  }
+
+  close(): void {
+    this.socket.destroy();
   }
 }
