@@ -262,13 +262,16 @@ export function createLedger(deps: { db: Db }) {
 
   /**
    * Moves a wallet's receiving shards into shard 0 (a 'sweep' transfer, one statement like any other).
-   * Answers whether anything was there to move. Shards only gain between the read and the transfer,
-   * except by another sweep: then the transfer fails its CHECK and the other sweep did the work.
+   * Answers whether the wallet has receiving shards at all: then paying again is worth it even when
+   * they are empty, since another payment's sweep may have just filled the wallet. Shards only gain
+   * between the read and the transfer, except by another sweep: then the transfer fails its CHECK and
+   * the other sweep did the work.
    */
   async function sweep(userId: number, currency: Currency): Promise<boolean> {
-    const shards = await db.select({ shard: ledgerAccounts.shard, balance: ledgerAccounts.balance }).from(ledgerAccounts)
-      .where(and(eq(ledgerAccounts.userId, userId), eq(ledgerAccounts.currency, currency), gt(ledgerAccounts.shard, 0), gt(ledgerAccounts.balance, 0)));
-    if (shards.length === 0) return false;
+    const rows = await db.select({ shard: ledgerAccounts.shard, balance: ledgerAccounts.balance }).from(ledgerAccounts)
+      .where(and(eq(ledgerAccounts.userId, userId), eq(ledgerAccounts.currency, currency), gt(ledgerAccounts.shard, 0)));
+    const shards = rows.filter((s) => Number(s.balance) > 0);
+    if (shards.length === 0) return rows.length > 0;
     const total = shards.reduce((sum, s) => sum + Number(s.balance), 0);
     try {
       await retryingConflicts(db, () => transferOnce(db, {
