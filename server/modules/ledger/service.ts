@@ -8,7 +8,7 @@ import { and, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import { sqlState, type Db, type Executor } from '../../platform/db/client';
-import { DUPLICATE_PREPARED_STATEMENT } from '../../platform/db/prepared';
+import { namedStatementRunner } from '../../platform/db/prepared';
 import { CURRENCIES, ledgerAccounts, ledgerTransfers, type Currency, type TransferKind } from './tables';
 
 const CHECK_VIOLATION = '23514';
@@ -110,7 +110,7 @@ function netLegs(legs: Leg[], kind: TransferKind): Map<string, { ref: AccountRef
 export function createLedger(deps: { db: Db }) {
   const { db } = deps;
   const dialect = new PgDialect();
-  let namedStatements = true;
+  const namedOrPlain = namedStatementRunner();
   /** Account ids never change once created: resolved once per process. */
   const accountIds = new Map<string, number>();
 
@@ -136,18 +136,10 @@ export function createLedger(deps: { db: Db }) {
    */
   async function run(exec: Executor, statement: SQL): Promise<{ rows: unknown[] }> {
     const client = (db as { $client?: Pick<pg.Pool, 'query'> }).$client;
-    if (exec !== db || !client || !namedStatements) return exec.execute(statement);
+    if (exec !== db || !client) return exec.execute(statement);
     const query = dialect.sqlToQuery(statement);
     const name = `ledger_${createHash('sha1').update(query.sql).digest('hex').slice(0, 20)}`;
-    try {
-      return await client.query({ name, text: query.sql, values: query.params });
-    } catch (error) {
-      // The embedded database is one session behind every connection: a new connection finds the name
-      // taken. Nothing ran (the statement failed at parse): from now on, unnamed.
-      if (sqlState(error) !== DUPLICATE_PREPARED_STATEMENT) throw error;
-      namedStatements = false;
-      return exec.execute(statement);
-    }
+    return namedOrPlain(() => client.query({ name, text: query.sql, values: query.params }), () => exec.execute(statement));
   }
 
   async function existing(exec: Executor, idempotencyKey: string): Promise<number | null> {

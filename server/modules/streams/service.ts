@@ -197,6 +197,11 @@ export function createStreamsService(deps: { db: Db; accounts: AccountsService; 
     info,
     activeViewers,
     payment,
+    /** payment, for a stream read by id whatever the viewer may see of it now (a tip's answer after its coins moved). */
+    async paymentById(streamId: number, viewer: Viewer) {
+      const [row] = await db.select().from(streams).where(eq(streams.id, streamId));
+      return row ? payment(row, viewer) : { spend: await viewerSpendOn(db, streamId, viewer.principal?.userId ?? null), owed: 0 };
+    },
     assertPaidUp,
 
     /** The broadcaster's stream that has not ended; a new one (with the last setup, hidden) otherwise. */

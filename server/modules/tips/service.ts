@@ -86,12 +86,8 @@ export function createTipsService(deps: {
     await deps.publish(streamId, tipMessage({ transferId, tipperId: tipper, streamOwnerId: ownerId, amount, at: new Date(), tipper: person }));
   }
 
-  /**
-   * The answer to a tip. Owed is the stream's minimum less the spend (streams.payment's rule: the
-   * minimum is tip_viewer_min_amount for every viewer until subscriber prices arrive).
-   */
-  function answer(transferId: number, minimum: number, spend: number, balance: Record<Currency, number>) {
-    const owed = Math.max(0, minimum - spend);
+  /** The answer to a tip: what the tipper has given on the stream, what they still owe, their balances. */
+  function answer(transferId: number, { spend, owed }: { spend: number; owed: number }, balance: Record<Currency, number>) {
     return { transfer_id: transferId, has_paid: owed <= 0, viewer_spend: { currency: 'CON' as const, amount: spend }, balance };
   }
 
@@ -167,7 +163,10 @@ export function createTipsService(deps: {
       if (after !== undefined && Number(outcome.selected.wallet ?? 0) - amount === after) {
         const balance = Object.fromEntries(CURRENCIES.map((c) => [c, Number(wallets[c] ?? 0)])) as Record<Currency, number>;
         balance.CON -= amount;
-        return answer(outcome.transferId, Number(outcome.selected.minimum ?? 0), Number(outcome.selected.spend ?? 0) + amount, balance);
+        // streams.payment's rule, from what the statement read: the minimum is tip_viewer_min_amount for
+        // every viewer until subscriber prices arrive.
+        const spend = Number(outcome.selected.spend ?? 0) + amount;
+        return answer(outcome.transferId, { spend, owed: Math.max(0, Number(outcome.selected.minimum ?? 0) - spend) }, balance);
       }
     } else {
       // A retry answers the first tip; the same key for a different tip is refused.
@@ -178,12 +177,8 @@ export function createTipsService(deps: {
 
     // The coins moved (now or by the first request with this key): answer from the books, with no
     // watch check that a change since could fail.
-    const [[stream], spend, balance] = await Promise.all([
-      db.select({ minimum: streamsTable.tipViewerMinAmount }).from(streamsTable).where(eq(streamsTable.id, streamId)),
-      viewerSpendOn(db, streamId, tipper),
-      ledger.balances(tipper),
-    ]);
-    return answer(outcome.transferId, stream?.minimum ?? 0, spend, balance);
+    const [paid, balance] = await Promise.all([deps.streams.paymentById(streamId, tip.viewer), ledger.balances(tipper)]);
+    return answer(outcome.transferId, paid, balance);
   }
 
   return {

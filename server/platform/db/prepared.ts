@@ -5,32 +5,37 @@
 import { sqlState } from './client';
 
 /** The embedded database is one session behind every connection: a new connection finds the name taken. */
-export const DUPLICATE_PREPARED_STATEMENT = '42P05';
-
-interface Executable<V, R> {
-  execute(values?: V): Promise<R>;
-}
+const DUPLICATE_PREPARED_STATEMENT = '42P05';
 
 /**
- * Runs `query` as the prepared statement `name`; where the name is already taken by another connection
- * of the same session (the embedded database), it runs unnamed from then on — nothing ran, the
- * statement failed at parse.
+ * Runs `named` until the database refuses a statement name as taken (the embedded database), then
+ * `plain` from then on — nothing ran, the statement failed at parse. One per statement source.
  */
-export function preparedStatement<V extends Record<string, unknown>, R>(
-  query: Executable<V, R> & { prepare(name: string): Executable<V, R> },
-  name: string,
-): (values: V) => Promise<R> {
-  const prepared = query.prepare(name);
+export function namedStatementRunner() {
   let named = true;
-  return async (values) => {
+  return async <R>(runNamed: () => Promise<R>, runPlain: () => Promise<R>): Promise<R> => {
     if (named) {
       try {
-        return await prepared.execute(values);
+        return await runNamed();
       } catch (error) {
         if (sqlState(error) !== DUPLICATE_PREPARED_STATEMENT) throw error;
         named = false;
       }
     }
-    return query.execute(values);
+    return runPlain();
   };
+}
+
+interface Executable<V, R> {
+  execute(values?: V): Promise<R>;
+}
+
+/** A drizzle query as the prepared statement `name` (see namedStatementRunner). */
+export function preparedStatement<V extends Record<string, unknown>, R>(
+  query: Executable<V, R> & { prepare(name: string): Executable<V, R> },
+  name: string,
+): (values: V) => Promise<R> {
+  const prepared = query.prepare(name);
+  const run = namedStatementRunner();
+  return (values) => run(() => prepared.execute(values), () => query.execute(values));
 }
