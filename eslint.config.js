@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+import boundaries from './scripts/lint/module-boundaries.js';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'server/platform/db/migrations/**', '.tmp/**'] },
@@ -14,6 +15,12 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': 'off',
     },
+  },
+  {
+    // The module contract (docs/architecture.md): modules meet only at their entries, and nothing imports in a circle.
+    files: ['**/*.{ts,tsx}'],
+    plugins: { limelight: boundaries },
+    rules: { 'limelight/module-entry': 'error', 'limelight/no-cycles': 'error' },
   },
   {
     files: ['web/**/*.{ts,tsx}'],

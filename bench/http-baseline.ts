@@ -10,26 +10,28 @@
  * (argon2id at 19 MiB × 2 passes is the cost of a sign-in by design).
  */
 import pg from 'pg';
-import { BenchClient, load, startServer, writeResult } from './lib';
+import { HttpSession } from '../server/testing/http-session';
+import { startServerProcess } from '../server/testing/server';
+import { emptyPostgresDatabase } from '../server/testing/tip-load';
+import { load, writeResult } from './lib';
 
 const CONCURRENCY = 32;
+const ok = (res: { status: number }) => res.status >= 200 && res.status < 300;
 const SECONDS = 5;
 
 async function measure(label: string, env: Record<string, string>) {
-  const server = await startServer(env);
+  const server = await startServerProcess(env);
   try {
-    const admin = await new BenchClient(server.url).init();
-    const login = await admin.fetch('/api/user/user-login', { method: 'POST', body: { username: 'viewer1', password: 'limelight-demo' } });
-    if (!login.ok) throw new Error(`demo login failed: ${login.status}`);
+    const admin = await HttpSession.at(server.url).signIn('viewer1', 'limelight-demo');
 
     console.log(`[${label}] signed-in reads…`);
-    const sessionDetail = await load(CONCURRENCY, SECONDS, async () => (await admin.fetch('/api/user/session-detail')).ok);
+    const sessionDetail = await load(CONCURRENCY, SECONDS, async () => ok(await admin.get('/api/user/session-detail')));
 
     console.log(`[${label}] sign-ins…`);
-    const clients = await Promise.all(Array.from({ length: 8 }, () => new BenchClient(server.url).init()));
+    const clients = Array.from({ length: 8 }, () => HttpSession.at(server.url));
+    await Promise.all(clients.map((client) => client.csrf()));
     const logins = await load(8, SECONDS, async (worker) => {
-      const res = await clients[worker]!.fetch('/api/user/user-login', { method: 'POST', body: { username: `viewer${(worker % 4) + 1}`, password: 'limelight-demo' } });
-      return res.ok;
+      return ok(await clients[worker]!.post('/api/user/user-login', { username: `viewer${(worker % 4) + 1}`, password: 'limelight-demo' }));
     });
 
     // A bulk write through a second connection (PostgreSQL) or through the app's own database (embedded).
@@ -41,12 +43,12 @@ async function measure(label: string, env: Record<string, string>) {
         await client.end();
       } else {
         // The embedded database is reachable only through the app: sign-in failures write rows.
-        await Promise.all(Array.from({ length: 4 }, (_, i) => load(1, 3, async () => (await clients[i]!.fetch('/api/user/user-login', { method: 'POST', body: { username: `nobody${i}`, password: 'x' } })).status === 401)));
+        await Promise.all(Array.from({ length: 4 }, (_, i) => load(1, 3, async () => (await clients[i]!.post('/api/user/user-login', { username: `nobody${i}`, password: 'x' })).status === 401)));
       }
     })();
     console.log(`[${label}] /healthz during writes…`);
-    const probe = new BenchClient(server.url);
-    const health = await load(4, 3, async () => (await probe.fetch('/healthz')).ok);
+    const probe = HttpSession.at(server.url);
+    const health = await load(4, 3, async () => ok(await probe.get('/healthz')));
     await writer;
     return { label, sessionDetail, logins, healthDuringWrites: health };
   } finally {
@@ -55,19 +57,12 @@ async function measure(label: string, env: Record<string, string>) {
 }
 
 const runs = [await measure('embedded (PGlite)', { SEED_DEMO: 'on' })];
-const pgUrl = process.env.BENCH_DATABASE_URL;
-if (pgUrl) {
-  const client = new pg.Client({ connectionString: pgUrl });
-  await client.connect();
-  const name = `ll_bench_${Date.now()}`;
-  await client.query(`create database ${name}`);
-  const url = new URL(pgUrl);
-  url.pathname = `/${name}`;
+if (process.env.BENCH_DATABASE_URL) {
+  const db = await emptyPostgresDatabase('ll_bench');
   try {
-    runs.push(await measure('PostgreSQL', { SEED_DEMO: 'on', DATABASE_URL: url.toString() }));
+    runs.push(await measure('PostgreSQL', { SEED_DEMO: 'on', DATABASE_URL: db.url }));
   } finally {
-    await client.query(`drop database ${name} with (force)`);
-    await client.end();
+    await db.drop();
   }
 }
 writeResult('http-baseline', { concurrency: CONCURRENCY, runs });

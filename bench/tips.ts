@@ -1,6 +1,6 @@
 /**
  * Tips through HTTP on PostgreSQL against pgbench TPC-B on the same PostgreSQL server, in one run
- * (issue 6, ARCHITECTURE §3 "round trips dominate money paths"). The server starts on a fresh
+ * (issue 6, docs/architecture.md §6 "round trips dominate money paths"). The server starts on a fresh
  * database; TIPS_USERS tippers get a session and coins (straight in the database, funded through the
  * ledger); broadcaster1's stream is made public and live; TIPS_CONCURRENCY loops send POST
  * /api/streams/send-tip with a fresh Idempotency-Key each, round-robin over the tippers (the per-user
@@ -37,8 +37,9 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
-import { percentile, startServer, writeResult, type RunningServer } from './lib';
-import { analyze, freshDatabase, ledgerViolations, provisionTippers, publicStream, RawTipConnection, TipSender, transactionCount, violationCount, type Tipper, type TipResponse } from './tips-lib';
+import { startServerProcess, type ServerProcess } from '../server/testing/server';
+import { percentile, writeResult } from './lib';
+import { analyze, emptyPostgresDatabase, ledgerViolations, provisionTippers, publicStream, RawTipConnection, TipSender, transactionCount, violationCount, type Tipper, type TipResponse } from '../server/testing/tip-load';
 
 const QUICK = process.env.TIPS_QUICK === '1';
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -86,7 +87,7 @@ function pgbench(args: string[], url: URL): string {
 }
 
 async function runPgbench() {
-  const db = await freshDatabase('ll_bench_pgbench');
+  const db = await emptyPostgresDatabase('ll_bench_pgbench');
   try {
     const url = new URL(db.url);
     const t0 = Date.now();
@@ -161,12 +162,12 @@ async function drive(sender: TipSender, tippers: Tipper[], streamId: number, sec
 }
 
 async function main() {
-  const db = await freshDatabase('ll_bench_tips');
-  let server: RunningServer | null = null;
+  const db = await emptyPostgresDatabase('ll_bench_tips');
+  let server: ServerProcess | null = null;
   try {
     const env: Record<string, string> = { SEED_DEMO: 'on', DATABASE_URL: db.url };
     const profileDir = process.env.TIPS_SERVER_PROFILE;
-    server = await startServer(env, { nodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [] });
+    server = await startServerProcess(env, { nodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [] });
     const { streamId } = await publicStream(server.url);
     console.log(`[tips] server up on ${db.name}; provisioning ${USERS} tippers…`);
     const tippers = await provisionTippers(db.url, USERS, 1_000_000);

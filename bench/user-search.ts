@@ -10,12 +10,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { openResources } from '../server/bootstrap';
 import { loadConfig } from '../server/config';
 import type { Db } from '../server/platform/db/client';
-import { BenchClient, load, startServer, writeResult } from './lib';
+import { HttpSession } from '../server/testing/http-session';
+import { startServerProcess } from '../server/testing/server';
+import { emptyPostgresDatabase } from '../server/testing/tip-load';
+import { load, writeResult } from './lib';
 
 const USERS = 100_000;
 const TERMS = ['mar', 'ann', 'kel', 'joh', 'sam_1', 'zzq', 'lee12', 'tom_9', 'rob', 'ali'];
@@ -36,14 +38,14 @@ async function explain(db: Db) {
 }
 
 async function measure(label: string, env: Record<string, string>, dataDir: string) {
-  const server = await startServer({ ...env, DATA_DIR: dataDir, SEED_DEMO: 'off' });
+  const server = await startServerProcess({ ...env, SEED_DEMO: 'off' }, { dataDir });
   try {
-    const client = await new BenchClient(server.url).init();
+    const client = HttpSession.at(server.url);
     let i = 0;
     const result = await load(16, 5, async () => {
       const term = TERMS[i++ % TERMS.length]!;
-      const res = await client.fetch(`/api/channel/search-user?search=${encodeURIComponent(term)}`);
-      return res.ok;
+      const res = await client.get('/api/channel/search-user', { search: term });
+      return res.status === 200;
     });
     return { label, searches: result };
   } finally {
@@ -64,27 +66,21 @@ async function embedded() {
   }
 }
 
-async function postgres(adminUrl: string) {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  const name = `ll_bench_search_${Date.now()}`;
-  await admin.query(`create database ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
+async function postgres() {
+  const db = await emptyPostgresDatabase('ll_bench_search');
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'll-bench-search-'));
   try {
-    const resources = await openResources(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: url.toString(), LOG_LEVEL: 'silent' }));
+    const resources = await openResources(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: db.url, LOG_LEVEL: 'silent' }));
     await seedUsers(resources.database.db);
     const plan = await explain(resources.database.db);
     await resources.close();
-    return { ...(await measure('PostgreSQL', { DATABASE_URL: url.toString() }, dataDir)), plan };
+    return { ...(await measure('PostgreSQL', { DATABASE_URL: db.url }, dataDir)), plan };
   } finally {
-    await admin.query(`drop database ${name} with (force)`);
-    await admin.end();
+    await db.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
 const runs = [await embedded()];
-if (process.env.BENCH_DATABASE_URL) runs.push(await postgres(process.env.BENCH_DATABASE_URL));
+if (process.env.BENCH_DATABASE_URL) runs.push(await postgres());
 writeResult('user-search', { users: USERS, concurrency: 16, runs });

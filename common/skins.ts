@@ -1,4 +1,4 @@
-/** The four white-label skins (ARCHITECTURE §9). Skins change tokens, names, links and flags, never layouts. */
+/** The four white-label skins (docs/architecture.md §11). Skins change tokens, names, links and flags, never layouts. */
 
 export const SKIN_IDS = ['limelight', 'miitv', 'personas', 'afterdark'] as const;
 export type SkinId = (typeof SKIN_IDS)[number];

@@ -3,16 +3,18 @@
  * switches chat off and on, a guest reads along, the stream ends and the rating wall asks for stars.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect } from 'vitest';
 import { MSG } from '../common/messages';
 import type { RunningPublisher } from '../server/testing/rtmp-publisher';
 import { signInAt } from './support/app';
-import { openTab, screenshot, useAppInBrowser } from './support/browser';
+import { journeySteps, openTab, screenshot, useAppInBrowser } from './support/browser';
 import type { TestPage } from './support/browser';
 import { badge, broadcastAs, videoTime } from './support/live';
 
 // A short grace window, so the stream ends soon after the encoder stops.
 const openAppPage = useAppInBrowser({ media: true, env: () => ({ RTMP_GRACE_MS: '1500' }) });
+/** One journey: each step builds on the one before (see journeySteps). */
+const step = journeySteps();
 
 let publisher: RunningPublisher | undefined;
 afterAll(async () => {
@@ -68,7 +70,7 @@ describe('chat on a live stream', () => {
   let viewer2: TestPage;
   let streamPath = '';
 
-  it('goes live from the dashboard; the broadcaster and two viewers open the stream page', async () => {
+  step('goes live from the dashboard; the broadcaster and two viewers open the stream page', async () => {
     broadcaster = await openAppPage();
     const { page } = broadcaster;
     const onAir = await broadcastAs(page, TITLE);
@@ -82,7 +84,7 @@ describe('chat on a live stream', () => {
     await Promise.all([watchLive(ownerView, streamPath), watchLive(viewer1.page, streamPath), watchLive(viewer2.page, streamPath)]);
   });
 
-  it('carries lines between the viewers and the broadcaster, with names, the Streamer mark and markup as text', async () => {
+  step('carries lines between the viewers and the broadcaster, with names, the Streamer mark and markup as text', async () => {
     // viewer1 types and presses Enter: everyone's chat log shows it under viewer1's name.
     await say(viewer1.page, HELLO, 'Enter');
     for (const page of [viewer1.page, viewer2.page, ownerView]) await chatLine(page, 'viewer1', HELLO).waitFor();
@@ -114,7 +116,7 @@ describe('chat on a live stream', () => {
     await viewer1.page.setViewportSize(DESKTOP);
   });
 
-  it('floats hearts for the others when a viewer likes; the owner has no Like button', async () => {
+  step('floats hearts for the others when a viewer likes; the owner has no Like button', async () => {
     await ownerView.getByRole('button', { name: 'Send' }).waitFor();
     expect(await ownerView.getByRole('button', { name: 'Like' }).count()).toBe(0);
 
@@ -129,7 +131,7 @@ describe('chat on a live stream', () => {
     expect(await viewer1.page.getByText(MSG.likeLimit).count()).toBe(0);
   });
 
-  it('switches chat off and on again from the dashboard', async () => {
+  step('switches chat off and on again from the dashboard', async () => {
     const chat = broadcaster.page.getByRole('switch', { name: 'Chat' });
     expect(await chat.getAttribute('aria-checked')).toBe('true');
     await chat.click();
@@ -149,7 +151,7 @@ describe('chat on a live stream', () => {
     await chatLog(viewer1.page).getByText('Chat is enabled.').waitFor();
   });
 
-  it('shows a guest the chat so far; writing asks the guest to log in', async () => {
+  step('shows a guest the chat so far; writing asks the guest to log in', async () => {
     const guest = await openAppPage(PHONE);
     await guest.page.goto(streamPath);
     await badge(guest.page, 'LIVE').waitFor();
@@ -169,7 +171,7 @@ describe('chat on a live stream', () => {
     await guest.context.close();
   });
 
-  it('ends the stream when the encoder stops: viewers meet the rating wall and rate', async () => {
+  step('ends the stream when the encoder stops: viewers meet the rating wall and rate', async () => {
     await viewer2.page.setViewportSize(PHONE);
     await publisher?.stop();
     publisher = undefined;

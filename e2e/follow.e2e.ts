@@ -1,11 +1,13 @@
 /** Journeys: search → profile → follow and the bell; the follow notification landing page for a guest. */
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { MSG } from '../common/messages';
 import { signInAt } from './support/app';
-import { screenshot, useAppInBrowser } from './support/browser';
+import { journeySteps, screenshot, useAppInBrowser } from './support/browser';
 
 const openAppPage = useAppInBrowser();
+/** One journey: each step builds on the one before (see journeySteps). */
+const step = journeySteps();
 
 const statButton = (page: Page, label: 'Followers' | 'Following') => page.getByRole('main').getByRole('button', { name: new RegExp(` ${label}$`) });
 const bell = (page: Page) => page.getByRole('button', { name: 'Notifications' });
@@ -21,7 +23,7 @@ let broadcasterPath = '';
 let viewer1Path = '';
 
 describe('follow', () => {
-  it('finds a broadcaster, follows them, turns the bell off and on, and keeps it after a reload', async () => {
+  step('finds a broadcaster, follows them, turns the bell off and on, and keeps it after a reload', async () => {
     const { page, context, errors } = await openAppPage();
     await signInAt(page, 'viewer1', '/channel/search?search=broadcaster1');
     const people = page.getByRole('list', { name: 'People' });
@@ -54,7 +56,7 @@ describe('follow', () => {
     await screenshot(page, 'profile');
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await page.getByRole('button', { name: 'Share profile' }).click();
-    await page.getByText(MSG.linkCopied).waitFor();
+    await page.getByText(MSG.linkCopied, { exact: true }).waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${new URL(page.url()).origin}${broadcasterPath}`);
 
     await statButton(page, 'Followers').click();
@@ -83,7 +85,7 @@ describe('follow', () => {
     await context.close();
   });
 
-  it('shows a guest the follow landing page and asks them to log in when they act', async () => {
+  step('shows a guest the follow landing page and asks them to log in when they act', async () => {
     const { page, context, errors } = await openAppPage();
     const id = broadcasterPath.split('/').pop();
     await page.goto(`/user/notifications/follow?id=${id}`);
@@ -109,7 +111,7 @@ describe('follow', () => {
     await context.close();
   });
 
-  it("shows the viewer's own follow state on the tiles of another user's lists", async () => {
+  step("shows the viewer's own follow state on the tiles of another user's lists", async () => {
     const { page, context, errors } = await openAppPage();
     await signInAt(page, 'viewer2', viewer1Path);
     await page.getByRole('heading', { name: '@viewer1' }).waitFor();

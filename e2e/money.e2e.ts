@@ -5,15 +5,17 @@
  * tip animation; a later tip goes straight through; a viewer without coins is told to get some.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
-import { MSG_TIP_MULTIPLE } from '../common/api/streams';
+import { afterAll, describe, expect } from 'vitest';
+import { MSG } from '../common/messages';
 import type { RunningPublisher } from '../server/testing/rtmp-publisher';
 import { signInAt } from './support/app';
-import { openTab, screenshot, useAppInBrowser } from './support/browser';
+import { journeySteps, openTab, screenshot, useAppInBrowser } from './support/browser';
 import type { TestPage } from './support/browser';
 import { badge, broadcastAs, videoTime } from './support/live';
 
 const openAppPage = useAppInBrowser({ media: true });
+/** One journey: each step builds on the one before (see journeySteps). */
+const step = journeySteps();
 
 let publisher: RunningPublisher | undefined;
 afterAll(async () => {
@@ -40,8 +42,17 @@ function chatLine(page: Page, name: string, text: string) {
 
 /** The owner's 3 s "tip received" indicator over the player. */
 const tipReceived = (page: Page, coins: number) => page.locator('#stream-chat-overlay').getByRole('status').filter({ hasText: `tipped you ${coins} Coins!` });
-/** The coin burst's label over the player ("viewer1 +30 Coins"); the burst is aria-hidden, so found by its class. */
-const burstLabel = (page: Page, name: string, coins: number) => page.locator('#stream-chat-overlay [class*="burstLabel"]').filter({ hasText: `${name} +${coins} Coins` });
+/**
+ * Resolves once the coin burst's label over the player ("viewer1 +30 Coins") is fully shown: it rises
+ * in over the first 15 % of its 2.2 s and fades after 80 %. The burst is aria-hidden, so found by its
+ * class; call before the tip, so the wait cannot start after the burst is gone.
+ */
+const burstShown = (page: Page, name: string, coins: number) =>
+  page.waitForFunction(
+    (label) => [...document.querySelectorAll('#stream-chat-overlay [class*="burstLabel"]')].some((l) => l.textContent?.includes(label) && Number(getComputedStyle(l).opacity) > 0.9),
+    `${name} +${coins} Coins`,
+    { timeout: 15_000, polling: 'raf' },
+  );
 
 async function waitForPlaying(page: Page) {
   await badge(page, 'LIVE').waitFor();
@@ -67,7 +78,7 @@ describe('coins, the pay wall and tips', () => {
   let viewer2: TestPage;
   let streamPath = '';
 
-  it('goes live and puts a price on the stream from Get Paid; the owner watches their stream page', async () => {
+  step('goes live and puts a price on the stream from Get Paid; the owner watches their stream page', async () => {
     broadcaster = await openAppPage();
     const { page } = broadcaster;
     const onAir = await broadcastAs(page, TITLE);
@@ -86,18 +97,18 @@ describe('coins, the pay wall and tips', () => {
 
     // Sliding moves in steps of 10 and writes the price into the field.
     await slider.focus();
-    for (let step = 0; step < PRICE / 10; step += 1) await page.keyboard.press('ArrowRight');
+    for (let notch = 0; notch < PRICE / 10; notch += 1) await page.keyboard.press('ArrowRight');
     expect(await price.inputValue()).toBe(String(PRICE));
     expect(await slider.getAttribute('aria-valuenow')).toBe(String(PRICE));
 
     // Typing: the spec's words for a price off the step, then a good one (the slider follows).
     await price.fill(String(PRICE + 5));
-    await getPaid.getByText(MSG_TIP_MULTIPLE, { exact: true }).waitFor();
+    await getPaid.getByText(MSG.tipMultipleOf10, { exact: true }).waitFor();
     expect(await save.isDisabled()).toBe(true);
     await price.fill(String(PRICE + 10));
     expect(await slider.getAttribute('aria-valuenow')).toBe(String(PRICE + 10));
     await price.fill(String(PRICE));
-    expect(await getPaid.getByText(MSG_TIP_MULTIPLE).count()).toBe(0);
+    expect(await getPaid.getByText(MSG.tipMultipleOf10).count()).toBe(0);
     expect(await slider.getAttribute('aria-valuenow')).toBe(String(PRICE));
     await screenshot(page, 'money-get-paid');
 
@@ -121,7 +132,7 @@ describe('coins, the pay wall and tips', () => {
     expect(await payWall(ownerView).count()).toBe(0);
   });
 
-  it("shows a paid stream's tip amount locked in Broadcast setup, and saving the setup leaves the price alone", async () => {
+  step("shows a paid stream's tip amount locked in Broadcast setup, and saving the setup leaves the price alone", async () => {
     const { page } = broadcaster;
     await page.getByRole('button', { name: 'Broadcast setup' }).click();
     const setup = page.getByRole('dialog', { name: 'Broadcast setup' });
@@ -145,7 +156,7 @@ describe('coins, the pay wall and tips', () => {
     await setup.waitFor({ state: 'detached' });
   });
 
-  it('buys coins: a declined card first, then the test card; the wallet shows the balance and the line', async () => {
+  step('buys coins: a declined card first, then the test card; the wallet shows the balance and the line', async () => {
     viewer1 = await openAppPage();
     const { page } = viewer1;
     await signInAt(page, 'viewer1', '/');
@@ -187,7 +198,7 @@ describe('coins, the pay wall and tips', () => {
     await screenshot(page, 'money-wallet');
   });
 
-  it('meets the pay wall, tips the minimum after confirming, and the video plays; the owner sees the tip', async () => {
+  step('meets the pay wall, tips the minimum after confirming, and the video plays; the owner sees the tip', async () => {
     const { page } = viewer1;
     await page.goto(streamPath);
     const wall = payWall(page);
@@ -203,20 +214,17 @@ describe('coins, the pay wall and tips', () => {
     await confirm.getByText(`${PRICE} Coins`, { exact: true }).waitFor();
     await screenshot(page, 'money-tip-confirm');
 
-    // Watch the owner's page from before the tip: the indicator lives 3 s, the burst 2.2 s.
+    // Watch both pages from before the tip: the owner's indicator lives 3 s, the burst 2.2 s, the
+    // tipper's toast the skin's toast time; each wait runs from the start, none after another's end.
     const received = tipReceived(ownerView, PRICE);
     const seen = received.waitFor({ timeout: 15_000 });
+    const toast = page.getByText(`You tipped ${PRICE} Coins!`).first().waitFor({ timeout: 15_000 });
+    const burst = burstShown(ownerView, 'viewer1', PRICE);
     await confirm.getByRole('button', { name: 'Confirm Tip' }).click();
-    // The tipper's toast lasts the skin's toast time: look for it while the owner's indicator shows.
-    await Promise.all([seen, page.getByText(`You tipped ${PRICE} Coins!`).first().waitFor({ timeout: 15_000 })]);
-    await burstLabel(ownerView, 'viewer1', PRICE).waitFor({ timeout: 2_000 });
-    // Shot once the label has faded in (it rises in over the first 15 % of its 2.2 s, fades after 80 %).
-    await ownerView.waitForFunction(
-      () => [...document.querySelectorAll('#stream-chat-overlay [class*="burstLabel"]')].some((l) => Number(getComputedStyle(l).opacity) > 0.9),
-      undefined,
-      { timeout: 2_000, polling: 'raf' },
-    );
+    // Shot as soon as the label has faded in.
+    await burst;
     await screenshot(ownerView, 'money-owner-tip-received', { animations: 'allow' });
+    await Promise.all([seen, toast]);
     await chatLine(ownerView, 'viewer1', `Sent ${PRICE} Coins!!`).waitFor();
     // The indicator goes after 3 s.
     await received.waitFor({ state: 'detached', timeout: 6_000 });
@@ -232,7 +240,7 @@ describe('coins, the pay wall and tips', () => {
     await screenshot(ownerView, 'money-owner-tip-line');
   });
 
-  it('tips again from the tip selector without a confirm dialog', async () => {
+  step('tips again from the tip selector without a confirm dialog', async () => {
     const { page } = viewer1;
     const tip = page.getByRole('button', { name: 'Tip', exact: true });
     await tip.hover();
@@ -253,7 +261,7 @@ describe('coins, the pay wall and tips', () => {
     await tips.filter({ hasText: '−10 Coins' }).waitFor();
   });
 
-  it("shows an administrator the broadcaster's earnings in the report modal, net of the platform fee", async () => {
+  step("shows an administrator the broadcaster's earnings in the report modal, net of the platform fee", async () => {
     const admin = await openAppPage();
     await signInAt(admin.page, 'admin', streamPath);
     await admin.page.getByRole('button', { name: 'Report' }).click();
@@ -266,7 +274,7 @@ describe('coins, the pay wall and tips', () => {
     await admin.context.close();
   });
 
-  it('tells a viewer without coins that the tip failed, with a way to the wallet', async () => {
+  step('tells a viewer without coins that the tip failed, with a way to the wallet', async () => {
     viewer2 = await openAppPage();
     const { page } = viewer2;
     await signInAt(page, 'viewer2', streamPath);
@@ -282,9 +290,9 @@ describe('coins, the pay wall and tips', () => {
     await wall.getByRole('button', { name: `Tip ${PRICE} Coins` }).click();
     const confirm = page.getByRole('dialog', { name: 'Send a Tip' });
     await confirm.getByRole('button', { name: 'Confirm Tip' }).click();
-    const failure = page.getByRole('dialog', { name: 'Tip Sending Failure' });
+    const failure = page.getByRole('dialog', { name: MSG.tipFailureTitle });
     await failure.waitFor({ timeout: 15_000 });
-    await failure.getByText("You don't have enough coins for this tip.").waitFor();
+    await failure.getByText(MSG.notEnoughCoinsForTip).waitFor();
     const wallet = failure.getByRole('link', { name: 'Wallet' });
     expect(await wallet.getAttribute('href')).toBe('/user/account/deposit-coins');
     await failure.getByRole('link', { name: 'Get more coins' }).waitFor();

@@ -2,7 +2,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { MSG } from '../common/messages';
-import { logIn, signInAt, userMenu } from './support/app';
+import { expectSystemMessages, logIn, signInAt, userMenu } from './support/app';
 import { screenshot, useAppInBrowser } from './support/browser';
 
 const openAppPage = useAppInBrowser();
@@ -73,8 +73,11 @@ describe('password recovery', () => {
     await screenshot(page, 'recovery-success');
     await page.getByRole('link', { name: 'Done' }).click();
     await page.waitForURL('**/user/login');
+    // The welcome message opens over the page after a sign-in: close it before reading the top bar.
+    const dismissMessages = expectSystemMessages(page);
     await logIn(page, 'viewer2', newPassword);
     await page.waitForURL('**/channel/group');
+    await dismissMessages();
     await userMenu(page, 'viewer2').waitFor();
     expect(errors).toEqual([]);
     await context.close();

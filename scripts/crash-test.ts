@@ -1,5 +1,5 @@
 /**
- * The crash test (issue 6, reliability; ARCHITECTURE §6): the real server on a fresh PostgreSQL
+ * The crash test (issue 6, reliability; docs/architecture.md §9): the real server on a fresh PostgreSQL
  * database, tips from several clients, the server killed with SIGKILL several times under the load and
  * started again. Requests without an answer are sent again after each restart with the same
  * Idempotency-Key. At the end, against the database: every acknowledged tip (200 with a transfer_id)
@@ -10,14 +10,13 @@
  * is set (scripts/run-tests.ts). Env: CRASH_KILLS (4), CRASH_CLIENTS (8), CRASH_INTERVAL_MS (5000
  * between kills), CRASH_TIPPERS (400), TEST_DATABASE_URL / BENCH_DATABASE_URL (the server to use).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { freePort } from '../bench/lib';
-import { freshDatabase, ledgerViolations, provisionTippers, publicStream, TipSender, violationCount, type Tipper } from '../bench/tips-lib';
+import { auditAcknowledgedTips, type TipTransferRow } from '../server/testing/crash-audit';
+import { startServerProcess, type ServerProcess } from '../server/testing/server';
+import { emptyPostgresDatabase, ledgerViolations, provisionTippers, publicStream, TipSender, violationCount, type Tipper } from '../server/testing/tip-load';
 
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const KILLS = num('CRASH_KILLS', 4);
@@ -33,32 +32,8 @@ const REQUEST_TIMEOUT_MS = 5000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-interface Server {
-  url: string;
-  child: ChildProcess;
-  exited: Promise<void>;
-}
-
-async function startServer(databaseUrl: string, dataDir: string): Promise<Server> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: {
-      ...process.env, DATA_DIR: dataDir, PORT: String(port), RTMP_PORT: String(await freePort()), HOST: '127.0.0.1', CAPTCHA: 'off',
-      LOG_LEVEL: 'warn', SEED_DEMO: 'on', DATABASE_URL: databaseUrl,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error('server exited during start');
-    const ok = await fetch(`${url}/readyz`).then((r) => r.ok).catch(() => false);
-    if (ok) return { url, child, exited };
-    if (Date.now() > deadline) throw new Error('server did not become ready');
-    await sleep(100);
-  }
-}
+/** The server on the crash test's database and data dir (kept across restarts), demo data seeded. */
+const startServer = (databaseUrl: string, dataDir: string) => startServerProcess({ SEED_DEMO: 'on', DATABASE_URL: databaseUrl }, { dataDir });
 
 /** How many of these idempotency keys have a transfer. */
 async function countTransfers(databaseUrl: string, keys: string[]): Promise<number> {
@@ -78,63 +53,11 @@ interface Attempt {
   amount: number;
 }
 
-/** A tip answered 200: what was asked and the transfer the server named. */
-export interface AcknowledgedTip {
-  attempt: { amount: number; tipper: { userId: number } };
-  transferId: number;
-}
-
-/** A tip transfer as read from the books, with how many entries it has. */
-export interface TipTransferRow {
-  id: number | string;
-  idempotency_key: string;
-  amount: number | string;
-  from_user_id: number | string;
-  entries: number;
-}
-
-/**
- * The client's record against the books (ledger keys `tip:<user>:<key>`): every acknowledged tip is
- * there once, with its transfer, amount and payer; a refused tip moved nothing; a tip transfer has at
- * most three entries (payer, recipient, fees); every tip transfer was acknowledged (or its key answered
- * a throttled retry); no key moved money twice. Answers one line per problem.
- */
-export function auditAcknowledgedTips(record: {
-  acknowledged: ReadonlyMap<string, AcknowledgedTip>;
-  refused: Iterable<string>;
-  /** Keys whose retry was throttled: their first request's outcome was never seen. */
-  throttledRetries: ReadonlySet<string>;
-  tipTransfers: readonly TipTransferRow[];
-  /** Idempotency keys with more than one transfer, across every kind (the database's own count). */
-  keysMovedTwice: number;
-}): string[] {
-  const problems: string[] = [];
-  const byKey = new Map<string, TipTransferRow[]>();
-  for (const row of record.tipTransfers) byKey.set(row.idempotency_key, [...(byKey.get(row.idempotency_key) ?? []), row]);
-  for (const [k, { attempt, transferId }] of record.acknowledged) {
-    const rows = byKey.get(k) ?? [];
-    const row = rows.find((r) => Number(r.id) === transferId) ?? rows[0];
-    if (!row) problems.push(`acknowledged tip ${k} (transfer ${transferId}) is missing`);
-    else if (Number(row.id) !== transferId || Number(row.amount) !== attempt.amount || Number(row.from_user_id) !== attempt.tipper.userId) {
-      problems.push(`acknowledged tip ${k}: transfer ${row.id} of ${row.amount} does not match ${transferId} of ${attempt.amount}`);
-    }
-  }
-  for (const k of record.refused) if (byKey.has(k)) problems.push(`refused tip ${k} moved money`);
-  for (const row of record.tipTransfers) {
-    if (row.entries > 3) problems.push(`transfer ${row.id} has ${row.entries} entries`);
-    if (!record.acknowledged.has(row.idempotency_key) && !record.throttledRetries.has(row.idempotency_key)) problems.push(`transfer ${row.id} (${row.idempotency_key}) was never acknowledged`);
-  }
-  // The unique index makes this impossible; the audit does not take it on trust.
-  for (const [k, rows] of byKey) if (rows.length > 1) problems.push(`tip key ${k} moved money ${rows.length} times (transfers ${rows.map((r) => r.id).join(', ')})`);
-  if (record.keysMovedTwice > 0) problems.push(`${record.keysMovedTwice} idempotency keys moved money twice`);
-  return problems;
-}
-
 async function main() {
   const started = Date.now();
-  const db = await freshDatabase('ll_crash');
+  const db = await emptyPostgresDatabase('ll_crash');
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'll-crash-'));
-  let server: Server | null = null;
+  let server: ServerProcess | null = null;
   const problems: string[] = [];
   try {
     server = await startServer(db.url, dataDir);
@@ -291,20 +214,8 @@ async function main() {
   }
 }
 
-// Runs as a script (`tsx scripts/crash-test.ts`), not when a test imports the audit. Real paths on
-// both sides: a symlinked checkout must not skip the run and exit 0 as if it had passed.
-const realPath = (file: string | undefined) => {
-  try {
-    return file ? realpathSync(file) : null;
-  } catch {
-    return null;
-  }
-};
-const isScript = (file: string | undefined) => realPath(file) === realPath(fileURLToPath(import.meta.url));
-if (isScript(process.argv[1])) {
-  main().catch((error: unknown) => {
-    console.error(error);
-    console.log('crash test FAILED: error');
-    process.exit(1);
-  });
-}
+main().catch((error: unknown) => {
+  console.error(error);
+  console.log('crash test FAILED: error');
+  process.exit(1);
+});

@@ -4,7 +4,7 @@
  * Env: BASE_URL (default http://localhost:3000), DEMO_USER, DEMO_PASSWORD.
  */
 import { publishTestPattern } from '../server/testing/rtmp-publisher';
-import { signedInSession } from './http-session';
+import { HttpSession } from '../server/testing/http-session';
 
 const base = (process.env.BASE_URL ?? 'http://localhost:3000').replace(/\/$/, '');
 const username = process.env.DEMO_USER ?? 'broadcaster1';
@@ -15,11 +15,11 @@ interface LiveStream {
 }
 
 async function main() {
-  const api = await signedInSession(base, username, password);
-  const { stream } = await api.call<LiveStream>('/api/streams/get-live-stream', {});
+  const api = await HttpSession.at(base).signIn(username, password);
+  const { stream } = await api.api<LiveStream>('/api/streams/get-live-stream', {});
   const id = stream.stream_id;
-  await api.call('/api/streams/update-stream-info', { id, data: { title: 'Demo live: test pattern', audience: 'PUBLIC', rating: 'G' } });
-  await api.call('/api/streams/go-live', { id });
+  await api.api('/api/streams/update-stream-info', { id, data: { title: 'Demo live: test pattern', audience: 'PUBLIC', rating: 'G' } });
+  await api.api('/api/streams/go-live', { id });
 
   const rtmp = stream.rtmp_url.replace(/\/$/, '');
   const url = rtmp.endsWith(`/${stream.broadcast_key}`) ? rtmp : `${rtmp}/${stream.broadcast_key}`;

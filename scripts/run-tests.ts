@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { ensureChromium, ensureFfmpeg } from './system-tools';
 
 interface VitestReport {
   numPassedTests: number;
@@ -41,6 +42,9 @@ function vitest(stage: string, args: string[]) {
   totals.skipped += r.numPendingTests + r.numTodoTests;
 }
 
+// The RTMP ingest tests push video with ffmpeg: Debian's when it can be had (the media code falls back to the npm-shipped one).
+if (!ensureFfmpeg()) console.warn('Continuing with the npm-shipped ffmpeg.');
+
 run('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
 run('lint', 'npx', ['eslint', '.']);
 vitest('unit', ['--project', 'unit']);
@@ -51,7 +55,14 @@ if (process.env.TEST_DATABASE_URL) {
   else totals.failed += 1;
 }
 if (run('web build', 'npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'])) {
-  vitest('browser journeys', ['--config', 'e2e/vitest.config.ts']);
+  // The journeys need a Chromium: installed here when missing and possible, else the stage fails saying how.
+  const chromium = ensureChromium();
+  if (chromium) {
+    process.env.CHROMIUM_PATH = chromium;
+    vitest('browser journeys', ['--config', 'e2e/vitest.config.ts']);
+  } else {
+    failedStages.push('browser journeys (no Chromium)');
+  }
 }
 
 console.log(`\nStages failed: ${failedStages.length === 0 ? 'none' : failedStages.join(', ')}`);

@@ -8,10 +8,30 @@ describe('configuration', () => {
     expect(config.database.kind).toBe('pglite');
   });
 
-  it('seeds no demo data in production unless asked to', () => {
+  it('seeds demo data only into the embedded evaluation setup, unless asked to', () => {
     expect(loadConfig({ NODE_ENV: 'production' }).seedDemo).toBe(false);
+    expect(loadConfig({ DATABASE_URL: 'postgres://db.example/limelight' }).seedDemo).toBe(false);
     expect(loadConfig({ NODE_ENV: 'production', SEED_DEMO: 'on' }).seedDemo).toBe(true);
+    expect(loadConfig({ DATABASE_URL: 'postgres://db.example/limelight', SEED_DEMO: 'on' }).seedDemo).toBe(true);
     expect(loadConfig({ SEED_DEMO: 'off' }).seedDemo).toBe(false);
+  });
+
+  it('keeps mail readable in an outbox only for development, and never in production', () => {
+    expect(loadConfig({}).mail).toBe('outbox');
+    expect(loadConfig({ DATABASE_URL: 'postgres://db.example/limelight' }).mail).toBe('none');
+    expect(loadConfig({ NODE_ENV: 'production' }).mail).toBe('none');
+    expect(loadConfig({ DATABASE_URL: 'postgres://db.example/limelight', MAIL_OUTBOX: 'on' }).mail).toBe('outbox');
+    expect(loadConfig({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail.example:587' }).mail).toBe('smtp');
+    expect(() => loadConfig({ NODE_ENV: 'production', MAIL_OUTBOX: 'on' })).toThrow(/MAIL_OUTBOX/);
+  });
+
+  it('takes test cards only where someone asked for them, and in production only when told twice', () => {
+    expect(loadConfig({}).payments).toBe('sandbox');
+    expect(loadConfig({ DATABASE_URL: 'postgres://db.example/limelight' }).payments).toBe('none');
+    expect(loadConfig({ NODE_ENV: 'production' }).payments).toBe('none');
+    expect(loadConfig({ DATABASE_URL: 'postgres://db.example/limelight', PAYMENTS: 'sandbox' }).payments).toBe('sandbox');
+    expect(() => loadConfig({ NODE_ENV: 'production', PAYMENTS: 'sandbox' })).toThrow(/ALLOW_SANDBOX_PAYMENTS/);
+    expect(loadConfig({ NODE_ENV: 'production', PAYMENTS: 'sandbox', ALLOW_SANDBOX_PAYMENTS: 'on' }).payments).toBe('sandbox');
   });
 
   it('names what is wrong', () => {

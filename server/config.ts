@@ -1,7 +1,9 @@
-/** One zod-validated configuration read from the environment, with embedded defaults (ARCHITECTURE §3). */
+/** One zod-validated configuration read from the environment, with embedded defaults (README "Configuration"). */
 import path from 'node:path';
 import { z } from 'zod';
 import { TRANSFER_KINDS, type TransferKind } from './modules/ledger/tables';
+
+const isOn = (value: string) => ['on', 'true', '1'].includes(value);
 
 const onOff = (fallback: boolean) =>
   z
@@ -54,7 +56,12 @@ const envSchema = z.object({
   /** Sender of every mail; SMTP_URL query options go to nodemailer (e.g. ?ignoreTLS=true). */
   MAIL_FROM: z.string().min(3).max(200).default('Limelight <no-reply@limelight.local>'),
   CAPTCHA: z.enum(['altcha', 'off']).default('altcha'),
-  PAYMENTS: z.enum(['sandbox']).default('sandbox'),
+  /** Unset: `sandbox` on the embedded evaluation setup, else `none` (deposits say "not available"). */
+  PAYMENTS: z.enum(['sandbox', 'none']).optional(),
+  /** The sandbox takes test cards that mint coins: in production it runs only when this says so. */
+  ALLOW_SANDBOX_PAYMENTS: onOff(false),
+  /** Unset: a readable outbox on the embedded evaluation setup only; `on` elsewhere too (never in production). */
+  MAIL_OUTBOX: z.enum(['on', 'off', 'true', 'false', '1', '0']).optional(),
   TOYS: z.enum(['simulated', 'lovense']).default('simulated'),
   TRANSLATE_URL: z.url().optional(),
   GOOGLE_CLIENT_ID: z.string().trim().optional(),
@@ -69,17 +76,34 @@ const envSchema = z.object({
   FACEBOOK_AUTH_URL: z.url().default('https://www.facebook.com/v19.0/dialog/oauth'),
   FACEBOOK_TOKEN_URL: z.url().default('https://graph.facebook.com/v19.0/oauth/access_token'),
   FACEBOOK_GRAPH_URL: z.url().default('https://graph.facebook.com/v19.0'),
-  /** Unset: on, except in production, where a demo admin with a published password has no place. */
+  /** Unset: on for the embedded evaluation setup only; demo accounts never reach a database nobody asked them for. */
   SEED_DEMO: z.enum(['on', 'off', 'true', 'false', '1', '0']).optional(),
+  /** Unset: /metrics answers callers on this machine only. Set: it answers `Authorization: Bearer <token>` from anywhere. */
+  METRICS_TOKEN: z.string().min(16).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Served static web app; unset in API-only tests. */
   WEB_DIST: z.string().default('./dist/web'),
-  TRUST_PROXY: onOff(false),
+  /**
+   * Which X-Forwarded-For hops to believe: `off`; `on` (the one proxy in front); a number of proxies;
+   * or the proxies' addresses and CIDR ranges, comma-separated. Never the left-most value a client wrote.
+   */
+  TRUST_PROXY: z.string().trim().default('off').transform((value, ctx) => {
+    if (['off', 'false', '0', ''].includes(value)) return false as const;
+    if (['on', 'true'].includes(value)) return 1;
+    if (/^\d{1,2}$/.test(value)) return Number(value);
+    const addresses = value.split(',').map((part) => part.trim()).filter((part) => part !== '');
+    if (addresses.every((part) => /^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(part))) return addresses;
+    ctx.addIssue({ code: 'custom', message: 'off, on, a number of proxies, or their addresses (comma-separated)' });
+    return z.NEVER;
+  }),
   STREAM_VIEWER_LIKE_LIMIT: z.coerce.number().int().positive().default(100),
   RATING_THRESHOLD: z.coerce.number().min(0).max(5).default(3),
+  /** Open realtime sockets one client address, and one signed-in user, may hold on an instance. */
+  WS_MAX_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(50),
+  WS_MAX_PER_USER: z.coerce.number().int().min(1).max(1_000_000).default(20),
   /** Sign-ups allowed from one address per 15 minutes. */
   SIGNUPS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(10),
-  /** Platform fee per ledger kind in percent, e.g. "tip=20,meeting_fee=0" (ARCHITECTURE §6). */
+  /** Platform fee per ledger kind in percent, e.g. "tip=20,meeting_fee=0" (docs/architecture.md §9). */
   PLATFORM_FEES: platformFees,
 });
 
@@ -113,6 +137,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const c = parsed.data;
   const dataDir = path.resolve(c.DATA_DIR);
+  const production = c.NODE_ENV === 'production';
+  // The embedded default with nothing else set: a machine trying the platform out. Conveniences that
+  // would be unsafe on a deployment (demo accounts, readable mail, test cards) default on only here.
+  const evaluation = c.DATABASE_URL === undefined && !production;
+  const payments = c.PAYMENTS ?? (evaluation ? 'sandbox' : 'none');
+  if (payments === 'sandbox' && production && !c.ALLOW_SANDBOX_PAYMENTS) {
+    throw new Error('Invalid configuration:\n  PAYMENTS: the sandbox mints coins for test cards; in production set ALLOW_SANDBOX_PAYMENTS=on to run it anyway');
+  }
+  const outbox = c.MAIL_OUTBOX === undefined ? evaluation : isOn(c.MAIL_OUTBOX);
+  if (outbox && production && !c.SMTP_URL) {
+    throw new Error('Invalid configuration:\n  MAIL_OUTBOX: a readable outbox shows recovery codes; in production set SMTP_URL');
+  }
   const oauth = socialClients(c);
   return {
     env: c.NODE_ENV,
@@ -130,18 +166,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: c.PUBLIC_URL,
     rtmpPublicUrl: c.RTMP_PUBLIC_URL,
     smtpUrl: c.SMTP_URL,
+    /** How mail leaves: SMTP, the readable outbox (development), or nowhere (reported at start; sending answers 503). */
+    mail: c.SMTP_URL ? ('smtp' as const) : outbox ? ('outbox' as const) : ('none' as const),
     mailFrom: c.MAIL_FROM,
     captcha: c.CAPTCHA === 'altcha',
-    payments: c.PAYMENTS,
+    payments,
     social: { google: oauth.google !== null, apple: oauth.apple !== null, facebook: oauth.facebook !== null },
     oauth,
-    seedDemo: c.SEED_DEMO === undefined ? c.NODE_ENV !== 'production' : ['on', 'true', '1'].includes(c.SEED_DEMO),
+    seedDemo: c.SEED_DEMO === undefined ? evaluation : isOn(c.SEED_DEMO),
     logLevel: c.LOG_LEVEL,
+    metricsToken: c.METRICS_TOKEN,
     webDist: path.resolve(c.WEB_DIST),
     trustProxy: c.TRUST_PROXY,
     streamViewerLikeLimit: c.STREAM_VIEWER_LIKE_LIMIT,
     ratingThreshold: c.RATING_THRESHOLD,
     signupsPerAddress: c.SIGNUPS_PER_ADDRESS,
+    realtimeCaps: { maxSocketsPerAddress: c.WS_MAX_PER_ADDRESS, maxSocketsPerUser: c.WS_MAX_PER_USER },
     translateUrl: c.TRANSLATE_URL,
     platformFees: c.PLATFORM_FEES,
   };

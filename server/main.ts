@@ -3,7 +3,7 @@ import { loadConfig } from './config';
 import { buildApp } from './app';
 import { openResources } from './bootstrap';
 import { DataDirLockedError } from './platform/db/data-dir-lock';
-import { DEMO_PASSWORD, seedDemoData } from '../scripts/demo-data';
+import { seedDemoData } from './demo/demo-data';
 
 async function main() {
   const config = loadConfig();
@@ -22,9 +22,10 @@ async function main() {
   if (config.seedDemo) {
     const created = await seedDemoData({ db: resources.database.db, ...app.services });
     if (created.length > 0) {
-      const lines = created.map((a) => `  ${a.username.padEnd(14)} ${DEMO_PASSWORD}   (${a.note})`);
-      app.log.info(`Demo data created. Demo logins:\n${lines.join('\n')}`);
-      console.log(`\nDemo logins (username / password):\n${lines.join('\n')}\n`);
+      // Printed once, to the console only: the administrator's password is not kept anywhere else.
+      const lines = created.map((a) => `  ${a.username.padEnd(14)} ${a.password.padEnd(18)} (${a.note})`);
+      app.log.info({ accounts: created.map((a) => a.username) }, 'demo data created');
+      console.log(`\nDemo logins (username / password; the administrator's is shown only now):\n${lines.join('\n')}\n`);
     }
   }
 
@@ -41,10 +42,8 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
+  await app.modules.start();
   if (config.role === 'all' || config.role === 'media') {
-    await app.services.broadcastHooks.refreshKeys();
-    await app.services.broadcastHooks.endStaleLiveStreams();
-    await app.services.media.start();
     console.log(`RTMP ingest on rtmp://localhost:${app.services.media.ingest.port}/live (stream key from the dashboard)`);
   }
   console.log(`Limelight is running on http://localhost:${config.port} (API docs at /api/docs)`);

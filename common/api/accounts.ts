@@ -5,18 +5,18 @@ import { MSG } from '../messages';
 import { PERMISSIONS, ROLES } from '../permissions';
 import { SKIN_IDS } from '../skins';
 import { defineCall, noInput, success } from './define';
-import { birthdayField, captchaField, countryField, emailField, flag, optionalText, requiredText, skinField, termsField, userId, usernameField } from './fields';
+import { birthdayField, captchaField, countryField, emailField, flag, oneOf, optionalText, requiredText, skinField, termsField, userId, usernameField } from './fields';
 
 export const SALUTATIONS = ['MISS', 'MS', 'MRS', 'MR', 'OTHER'] as const;
 
 const passwordField = z
-  .string({ error: (i) => (i.input === undefined ? MSG.passwordRequired : 'Must be text') })
+  .string({ error: (i) => (i.input === undefined ? MSG.passwordRequired : MSG.mustBeText) })
   .min(1, MSG.passwordRequired)
   .max(LIMITS.password.max, `Must be at most ${LIMITS.password.max} characters`);
 
 export const registerInput = z
   .strictObject({
-    prefix: z.enum([...SALUTATIONS, ''], { error: `Must be one of ${SALUTATIONS.join(', ')}` }).optional(),
+    prefix: z.enum([...SALUTATIONS, ''], { error: oneOf(SALUTATIONS) }).optional(),
     username: usernameField,
     email: emailField,
     password: passwordField.pipe(z.string().min(LIMITS.password.min, MSG.passwordTooShort)),
@@ -69,6 +69,7 @@ export type SessionUser = z.infer<typeof sessionUser>;
 export const register = defineCall({
   method: 'POST',
   path: '/api/user/user-register',
+  refusals: [409, 429],
   summary: 'Create an account and sign it in (step one of sign-up)',
   input: registerInput,
   output: success({ user_id: z.number(), user: sessionUser }),
@@ -77,11 +78,12 @@ export const register = defineCall({
 export const login = defineCall({
   method: 'POST',
   path: '/api/user/user-login',
+  refusals: [401, 429],
   summary: 'Sign in with username or email',
   input: z.strictObject({
     username: requiredText(MSG.usernameOrEmailRequired, LIMITS.email.max),
     password: z
-      .string({ error: (i) => (i.input === undefined ? MSG.passwordRequired : 'Must be text') })
+      .string({ error: (i) => (i.input === undefined ? MSG.passwordRequired : MSG.mustBeText) })
       .trim()
       .min(1, MSG.passwordRequired)
       .max(LIMITS.password.max, `Must be at most ${LIMITS.password.max} characters`),
@@ -151,21 +153,22 @@ export const userInterestList = defineCall({
 export const updateUserInfo = defineCall({
   method: 'POST',
   path: '/api/user/update-user-info',
+  refusals: [403, 404, 409],
   summary: "Change the signed-in user's account fields (only changed fields are sent)",
   input: z.strictObject({
     id: userId,
     params: z
       .strictObject({
-        prefix: z.enum([...SALUTATIONS, ''], { error: `Must be one of ${SALUTATIONS.join(', ')}` }).optional(),
+        prefix: z.enum([...SALUTATIONS, ''], { error: oneOf(SALUTATIONS) }).optional(),
         /** The full name; required only when the user already has one (checked by the service). */
-        name: z.string({ error: 'Must be text' }).trim().max(LIMITS.fullname.max, `Must be at most ${LIMITS.fullname.max} characters`).optional(),
+        name: optionalText(LIMITS.fullname.max),
         email: emailField.optional(),
         description: optionalText(LIMITS.description.max),
         terms_accepted: flag.optional(),
         /** Needed to change the email of an account that has a password. */
         current_password: z.string().max(LIMITS.password.max).optional(),
       })
-      .refine((p) => Object.keys(p).some((k) => k !== 'current_password'), 'Nothing to update'),
+      .refine((p) => Object.keys(p).some((k) => k !== 'current_password'), MSG.nothingToUpdate),
   }),
   output: success({ user: sessionUser }),
 });

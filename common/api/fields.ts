@@ -1,32 +1,36 @@
 /** Reusable bounded field schemas: every string trimmed and capped, numbers coerced. */
 import { z } from 'zod';
 import { LIMITS } from '../constants';
-import { MSG } from '../messages';
+import { fill, MSG } from '../messages';
 import { birthdayProblem } from '../rules/birthday';
 import { SKIN_IDS } from '../skins';
+
+/** The texts of two common refusals. */
+export const atMost = (max: number) => fill(MSG.atMostChars, { max });
+export const oneOf = (values: readonly string[]) => fill(MSG.mustBeOneOf, { values: values.join(', ') });
 
 /** Required text: trimmed, non-empty (with the given message), at most `max` characters. */
 export function requiredText(message: string, max: number) {
   return z
-    .string({ error: (issue) => (issue.input === undefined ? message : 'Must be text') })
+    .string({ error: (issue) => (issue.input === undefined ? message : MSG.mustBeText) })
     .trim()
     .min(1, message)
-    .max(max, `Must be at most ${max} characters`);
+    .max(max, atMost(max));
 }
 
 export function optionalText(max: number) {
-  return z.string({ error: 'Must be text' }).trim().max(max, `Must be at most ${max} characters`).optional();
+  return z.string({ error: MSG.mustBeText }).trim().max(max, atMost(max)).optional();
 }
 
 export const emailField = requiredText(MSG.emailRequired, LIMITS.email.max).pipe(z.email(MSG.emailInvalid));
 
 export const userId = z.coerce
-  .number({ error: 'Must be a user id' })
-  .int('Must be a user id')
-  .positive('Must be a user id')
-  .max(Number.MAX_SAFE_INTEGER, 'Must be a user id');
+  .number({ error: MSG.mustBeUserId })
+  .int(MSG.mustBeUserId)
+  .positive(MSG.mustBeUserId)
+  .max(Number.MAX_SAFE_INTEGER, MSG.mustBeUserId);
 
-export const skinField = z.enum(SKIN_IDS, { error: `Must be one of ${SKIN_IDS.join(', ')}` });
+export const skinField = z.enum(SKIN_IDS, { error: oneOf(SKIN_IDS) });
 
 /** Booleans sent as true/false, "Y"/"N", "true"/"false" or 1/0 by older clients. */
 export const flag = z.union([
@@ -34,7 +38,7 @@ export const flag = z.union([
   z.enum(['Y', 'N', 'true', 'false', '1', '0']).transform((v) => v === 'Y' || v === 'true' || v === '1'),
   z.literal(1).transform(() => true),
   z.literal(0).transform(() => false),
-], { error: 'Must be true or false' });
+], { error: MSG.mustBeTrueOrFalse });
 
 export const captchaField = z.string().max(LIMITS.captchaPayload.max).optional();
 
@@ -44,7 +48,7 @@ export const usernameField = requiredText(MSG.usernameRequired, LIMITS.username.
 );
 
 export const birthdayField = z
-  .string({ error: (i) => (i.input === undefined ? MSG.birthdayRequired : 'Must be text') })
+  .string({ error: (i) => (i.input === undefined ? MSG.birthdayRequired : MSG.mustBeText) })
   .max(10, MSG.birthdayInvalid)
   .superRefine((text, ctx) => {
     const problem = birthdayProblem(text);

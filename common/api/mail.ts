@@ -18,5 +18,5 @@ export const listOutbox = defineCall({
     to: z.string().trim().max(254).optional(),
     limit: z.coerce.number().int().min(1).max(200).default(50),
   }),
-  output: success({ messages: z.array(outboxMessage), transport: z.enum(['outbox', 'smtp']) }),
+  output: success({ messages: z.array(outboxMessage), transport: z.enum(['outbox', 'smtp', 'none']) }),
 });

@@ -1,5 +1,6 @@
 /** Preferences, avatar and the e-mail notification landing page (spec part 1 §3, part 2 §2, §7 Settings). */
 import { z } from 'zod';
+import { MSG } from '../messages';
 import { defineCall, success } from './define';
 import { flag, userId } from './fields';
 
@@ -24,6 +25,7 @@ export type Preferences = z.infer<typeof preferences>;
 export const getUserPreferences = defineCall({
   method: 'GET',
   path: '/api/user/get-user-preferences',
+  refusals: [403],
   summary: "The signed-in user's preferences (sections: filters, notifications or both)",
   input: z.strictObject({
     id: userId,
@@ -37,11 +39,12 @@ const preferenceParams = z
     stream_show_18plus: flag.optional(),
     ...(Object.fromEntries(NOTIFICATION_KEYS.map((k) => [k, flag.optional()])) as Record<NotificationKey, z.ZodOptional<typeof flag>>),
   })
-  .refine((p) => Object.keys(p).length > 0, 'Nothing to update');
+  .refine((p) => Object.keys(p).length > 0, MSG.nothingToUpdate);
 
 export const updateUserPreferences = defineCall({
   method: 'POST',
   path: '/api/user/update-user-preferences',
+  refusals: [403],
   summary: 'Change preferences (only the given ones); the 18+ switch only where the skin shows adult content',
   input: z.strictObject({ id: userId, params: preferenceParams }),
   output: success({ preferences }),
@@ -58,6 +61,7 @@ export const uploadAvatar = {
 export const emailNotificationSettings = defineCall({
   method: 'GET',
   path: '/api/user/email-notifications',
+  refusals: [404],
   summary: 'For the e-mail landing page: the notify-via-email switch of the user a signed mail link names',
   input: z.strictObject({ id: userId, token: z.string().min(1).max(200) }),
   output: success({ username: z.string(), notify_via_email: z.boolean() }),
@@ -66,6 +70,7 @@ export const emailNotificationSettings = defineCall({
 export const updateEmailNotifications = defineCall({
   method: 'POST',
   path: '/api/user/email-notifications',
+  refusals: [404],
   summary: 'From the e-mail landing page (no sign-in, the signed link authorises): turn e-mail notifications on or off',
   input: z.strictObject({ id: userId, token: z.string().min(1).max(200), notify_via_email: flag }),
   output: success({ notify_via_email: z.boolean() }),

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { LIMITS } from '../constants';
+import type { ErrorCode } from '../errors';
 import { MSG } from '../messages';
 import { sessionUser } from './accounts';
 import { defineCall, failureEnvelope, success } from './define';
@@ -17,23 +18,18 @@ export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
 export const SOCIAL_CODES = {
   create: 'USER_NOT_EXIST_YOU_CAN_CREATE',
   emailExists: 'ARGS_INVALID_EMAIL_EXIST_DB',
-} as const;
+} as const satisfies Record<string, ErrorCode>;
 
 /**
- * `social_error` codes of the login page after a callback that could not sign in, and their texts
- * (additive to the original contract).
+ * `social_error` codes of the login page after a callback that could not sign in (additive to the
+ * original contract); their texts are those of common/errors.ts.
  */
 export const SOCIAL_ERRORS = {
   failed: 'SOCIAL_FAILED',
   emailExists: SOCIAL_CODES.emailExists,
   facebookEmailScope: 'FACEBOOK_EMAIL_SCOPE',
-} as const;
+} as const satisfies Record<string, ErrorCode>;
 export type SocialErrorCode = (typeof SOCIAL_ERRORS)[keyof typeof SOCIAL_ERRORS];
-export const SOCIAL_ERROR_MESSAGES: Record<SocialErrorCode, string> = {
-  SOCIAL_FAILED: MSG.socialFailed,
-  ARGS_INVALID_EMAIL_EXIST_DB: MSG.socialEmailExists,
-  FACEBOOK_EMAIL_SCOPE: MSG.facebookEmailScope,
-};
 
 export const socialStartPath = (provider: SocialProvider) => `/api/auth/${provider}/start`;
 export const socialCallbackPath = (provider: SocialProvider) => `/api/auth/${provider}/callback`;
@@ -41,7 +37,7 @@ export const socialCallbackPath = (provider: SocialProvider) => `/api/auth/${pro
 const ticketInput = {
   type: z.enum(SOCIAL_PROVIDERS),
   /** The ticket from the callback redirect. */
-  token: z.string().trim().min(1, 'token is required').max(LIMITS.token.max),
+  token: z.string().trim().min(1, MSG.tokenRequired).max(LIMITS.token.max),
   service: skinField.optional(),
 };
 
@@ -52,6 +48,7 @@ const ticketInput = {
 export const userSocialLogin = defineCall({
   method: 'POST',
   path: '/api/user/user-social-login',
+  refusals: [403, 409],
   summary: 'Finish a social sign-in with the ticket of the callback',
   input: z.strictObject(ticketInput),
   output: success({ user: sessionUser }),
@@ -68,6 +65,7 @@ export type SocialCreateFailure = z.infer<typeof socialCreateFailure>;
 export const userFbLogin = defineCall({
   method: 'POST',
   path: '/api/user/user-fb-login',
+  refusals: [403, 409],
   summary: 'Finish a Facebook sign-in with the ticket of the callback (same answers as user-social-login)',
   input: z.strictObject({ ...ticketInput, type: z.literal('facebook').optional() }),
   output: success({ user: sessionUser }),
@@ -77,6 +75,7 @@ export const userFbLogin = defineCall({
 export const socialRegister = defineCall({
   method: 'POST',
   path: '/api/user/user-social-register',
+  refusals: [403, 409, 429],
   summary: 'Create the account of a verified social identity and sign it in',
   input: z.strictObject({
     social_media_type: z.enum(SOCIAL_PROVIDERS),

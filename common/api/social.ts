@@ -27,6 +27,7 @@ export type PublicProfile = z.infer<typeof publicProfile>;
 export const userLookup = defineCall({
   method: 'GET',
   path: '/api/user/user-lookup',
+  refusals: [404],
   summary: "A user's public profile, with the caller's follow state",
   input: z.strictObject({ id: userId }),
   output: success({ user: publicProfile }),
@@ -35,6 +36,7 @@ export const userLookup = defineCall({
 export const toggleFollowing = defineCall({
   method: 'POST',
   path: '/api/user/toggle-following',
+  refusals: [404],
   summary: 'Follow (isFollowing true) or unfollow (false) user id; following turns notifications on unless notify is false',
   input: z.strictObject({ id: userId, isFollowing: flag, notify: flag.optional() }),
   output: success({ is_following: z.boolean(), notify: z.boolean(), followers: z.number() }),
@@ -43,6 +45,7 @@ export const toggleFollowing = defineCall({
 export const toggleNotification = defineCall({
   method: 'POST',
   path: '/api/user/toggle-notification',
+  refusals: [404],
   summary: 'The bell: notifications from user id on or off; only while following',
   input: z.strictObject({ id: userId, notify: flag }),
   output: success({ notify: z.boolean() }),
@@ -70,6 +73,7 @@ const searchText = z.string().trim().max(100).optional();
 export const followers = defineCall({
   method: 'GET',
   path: '/api/user/followers',
+  refusals: [404],
   summary: "A user's followers (the caller's when user_id is omitted), newest first, 200 a page",
   input: z.strictObject({ user_id: userId.optional(), search_text: searchText, ...pageInput }),
   output: success({ followers: z.array(follower), total: z.number() }),
@@ -78,6 +82,7 @@ export const followers = defineCall({
 export const following = defineCall({
   method: 'GET',
   path: '/api/user/following',
+  refusals: [404],
   summary: 'The users id follows (fid: only that one, to ask "does id follow fid?"), 200 a page',
   input: z.strictObject({ id: userId, fid: userId.optional(), search_text: searchText, ...pageInput }),
   output: success({ following: z.array(follower), total: z.number() }),

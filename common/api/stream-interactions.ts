@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { PAGE_SIZE } from '../constants';
 import { MSG } from '../messages';
 import { defineCall, success } from './define';
-import { flag, optionalText, userId } from './fields';
+import { flag, oneOf, optionalText, userId } from './fields';
 import { streamId, streamTile } from './streams';
 
 export const STAR_RATINGS = [1, 2, 3, 4, 5] as const;
@@ -11,12 +11,13 @@ export const STAR_RATINGS = [1, 2, 3, 4, 5] as const;
 export const sendRating = defineCall({
   method: 'GET',
   path: '/api/streams/send-rating',
+  refusals: [403, 404],
   changesState: true,
   summary: "Rate a stream 1–5 stars (the caller's id; not the owner); rating again replaces the earlier rating",
   input: z.strictObject({
     id: userId,
     stream_id: streamId,
-    rating: z.coerce.number({ error: 'Must be 1 to 5 stars' }).int('Must be 1 to 5 stars').min(1, 'Must be 1 to 5 stars').max(5, 'Must be 1 to 5 stars'),
+    rating: z.coerce.number({ error: MSG.ratingStars }).int(MSG.ratingStars).min(1, MSG.ratingStars).max(5, MSG.ratingStars),
   }),
   output: success({ rating: z.number(), overall_rating: z.number() }),
 });
@@ -24,6 +25,7 @@ export const sendRating = defineCall({
 export const saveStream = defineCall({
   method: 'POST',
   path: '/api/streams/save',
+  refusals: [403, 404],
   summary: "Bookmark a stream (save true) or remove the bookmark (save false); not one's own, not private",
   input: z.strictObject({ user_id: userId, stream_id: streamId, save: flag }),
   output: success({ saved: z.boolean() }),
@@ -45,10 +47,11 @@ export const COMPLAINT_TYPES = ['inappropriate', 'crime', 'troll', 'other'] as c
 export const reportStream = defineCall({
   method: 'POST',
   path: '/api/streams/report-stream',
+  refusals: [403, 404],
   summary: 'File a complaint about a stream (not one’s own); one complaint per viewer and stream, a new one replaces it',
   input: z.strictObject({
     id: streamId,
-    type: z.enum(COMPLAINT_TYPES, { error: (i) => (i.input === undefined || i.input === '' ? MSG.complaintTypeRequired : `Must be one of ${COMPLAINT_TYPES.join(', ')}`) }),
+    type: z.enum(COMPLAINT_TYPES, { error: (i) => (i.input === undefined || i.input === '' ? MSG.complaintTypeRequired : oneOf(COMPLAINT_TYPES)) }),
     user_comment: optionalText(1000),
   }),
   output: success({}),
@@ -57,6 +60,7 @@ export const reportStream = defineCall({
 export const banViewer = defineCall({
   method: 'POST',
   path: '/api/streams/ban-viewer',
+  refusals: [403, 404],
   summary: 'Ban a viewer from a stream (owner, or UPDATE STREAM_ANY / GRANT PERMISSION): their page blocks and their sockets leave',
   input: z.strictObject({ stream_id: streamId, user_id: userId }),
   output: success({}),

@@ -1,9 +1,10 @@
 /** Live streams (spec part 1 §2 Stream view, Broadcaster dashboard, §3 Stream info, §4, §5; part 2 §7). */
 import { z } from 'zod';
-import { PAGE_SIZE } from '../constants';
-import { MSG } from '../messages';
+import { isPriceStep } from '../rules/pay-wall';
+import { PAGE_SIZE, SEARCH_MIN_CHARS } from '../constants';
+import { fill, MSG } from '../messages';
 import { defineCall, success } from './define';
-import { flag, optionalText, userId } from './fields';
+import { atMost, flag, oneOf, optionalText, userId } from './fields';
 
 export const AUDIENCES = ['PUBLIC', 'FOLLOWERS', 'SUBSCRIBERS', 'PRIVATE'] as const;
 export const RATINGS = ['G', 'PLUS_14', 'PLUS_18'] as const;
@@ -12,19 +13,15 @@ export const LIVE_TAG = '#live';
 
 /** Stream payment: coins a viewer tips to watch (spec part 1 §5 Broadcast setup, part 2 §9: 0–1000 step 10). */
 export const TIP_VIEWER_MIN_MAX = 1000;
-export const MSG_TIP_MULTIPLE = 'Must be multiple of 10, ie. 10, 20, 100';
-export const MSG_TIP_POSITIVE = 'Must be a positive number';
-/** Once a stream is paid its price cannot return to 0 (spec part 1 §4 Stream lifecycle). */
-export const MSG_PAID_STAYS_PAID = 'A paid stream cannot be made free again.';
 
 export const tipViewerMinAmount = z.coerce
-  .number({ error: MSG_TIP_POSITIVE })
-  .int(MSG_TIP_MULTIPLE)
-  .min(0, MSG_TIP_POSITIVE)
-  .max(TIP_VIEWER_MIN_MAX, `Must be at most ${TIP_VIEWER_MIN_MAX} coins`)
-  .refine((n) => n % 10 === 0, MSG_TIP_MULTIPLE);
+  .number({ error: MSG.tipPositive })
+  .int(MSG.tipMultipleOf10)
+  .min(0, MSG.tipPositive)
+  .max(TIP_VIEWER_MIN_MAX, fill(MSG.coinsAtMost, { max: TIP_VIEWER_MIN_MAX }))
+  .refine(isPriceStep, MSG.tipMultipleOf10);
 
-export const streamId = z.coerce.number({ error: 'Must be a stream id' }).int('Must be a stream id').positive('Must be a stream id');
+export const streamId = z.coerce.number({ error: MSG.mustBeStreamId }).int(MSG.mustBeStreamId).positive(MSG.mustBeStreamId);
 
 export const streamInfo = z.object({
   stream_id: z.number(),
@@ -89,21 +86,26 @@ export const ownStream = streamInfo.extend({
 export const getLiveStream = defineCall({
   method: 'POST',
   path: '/api/streams/get-live-stream',
+  refusals: [403],
   summary: "The caller's current stream (created hidden on first use), with the RTMP address and key",
   input: z.strictObject({}),
   output: success({ stream: ownStream }),
 });
 
+/** Spec part 1 §5: a stream title has at least 2 letters. */
+export const TITLE_MIN = 2;
+
 const titleField = z
-  .string({ error: (i) => (i.input === undefined ? MSG.titleRequired : 'Must be text') })
+  .string({ error: (i) => (i.input === undefined ? MSG.titleRequired : MSG.mustBeText) })
   .trim()
   .min(1, MSG.titleRequired)
-  .min(2, MSG.titleTooShort)
-  .max(120, 'Must be at most 120 characters');
+  .min(TITLE_MIN, fill(MSG.titleTooShort, { min: TITLE_MIN }))
+  .max(120, atMost(120));
 
 export const updateStreamInfo = defineCall({
   method: 'POST',
   path: '/api/streams/update-stream-info',
+  refusals: [403, 404],
   summary: 'Broadcast setup or edit: title (the live tag is appended), audience, rating, chat, stream payment (tip_viewer_min_amount; once above 0 it stays above 0); marks the stream ready',
   input: z.strictObject({
     id: streamId,
@@ -111,12 +113,12 @@ export const updateStreamInfo = defineCall({
       .strictObject({
         title: titleField.optional(),
         description: optionalText(1000),
-        audience: z.enum(AUDIENCES, { error: `Must be one of ${AUDIENCES.join(', ')}` }).optional(),
-        rating: z.enum(RATINGS, { error: `Must be one of ${RATINGS.join(', ')}` }).optional(),
+        audience: z.enum(AUDIENCES, { error: oneOf(AUDIENCES) }).optional(),
+        rating: z.enum(RATINGS, { error: oneOf(RATINGS) }).optional(),
         chat_enabled: flag.optional(),
         tip_viewer_min_amount: tipViewerMinAmount.optional(),
       })
-      .refine((d) => Object.keys(d).length > 0, 'Nothing to update'),
+      .refine((d) => Object.keys(d).length > 0, MSG.nothingToUpdate),
   }),
   output: success({ stream: streamInfo }),
 });
@@ -124,6 +126,7 @@ export const updateStreamInfo = defineCall({
 export const regenerateKey = defineCall({
   method: 'POST',
   path: '/api/streams/regenerate-key',
+  refusals: [403],
   summary: 'A new stream key for the caller; the old one stops working and a broadcast on it ends',
   input: z.strictObject({}),
   output: success({ broadcast_key: z.string() }),
@@ -132,6 +135,7 @@ export const regenerateKey = defineCall({
 export const goLive = defineCall({
   method: 'POST',
   path: '/api/streams/go-live',
+  refusals: [403, 404],
   summary: 'Show the stream to viewers (needs the setup saved first)',
   input: z.strictObject({ id: streamId }),
   output: success({ stream: streamInfo }),
@@ -140,6 +144,7 @@ export const goLive = defineCall({
 export const streamJoin = defineCall({
   method: 'POST',
   path: '/api/streams/stream-join',
+  refusals: [402, 403, 404],
   summary: 'Join a stream: answers the signed HLS address; "block" for a banned viewer; 402 "payment_required" while tips are owed',
   input: z.strictObject({
     stream_id: streamId,
@@ -156,6 +161,7 @@ export const streamJoin = defineCall({
 export const streamLookup = defineCall({
   method: 'GET',
   path: '/api/streams/stream-lookup',
+  refusals: [403, 404],
   summary: 'A stream as the caller may see it',
   input: z.strictObject({ id: streamId }),
   output: success({ stream: streamInfo }),
@@ -164,6 +170,7 @@ export const streamLookup = defineCall({
 export const leaveStream = defineCall({
   method: 'POST',
   path: '/api/streams/leave-stream',
+  refusals: [404],
   summary: 'Leave a stream, saving the likes given while watching',
   input: z.strictObject({ id: streamId, likes: z.coerce.number().int().min(0).max(100_000).optional() }),
   output: success({}),
@@ -172,6 +179,7 @@ export const leaveStream = defineCall({
 export const deleteStream = defineCall({
   method: 'POST',
   path: '/api/streams/delete',
+  refusals: [404],
   summary: 'Delete a stream (owner, or a moderator with GRANT PERMISSION)',
   input: z.strictObject({ id: streamId }),
   output: success({}),
@@ -180,6 +188,7 @@ export const deleteStream = defineCall({
 export const addStreamThumbnail = defineCall({
   method: 'POST',
   path: '/api/streams/add-stream-thumbnail',
+  refusals: [404],
   summary: 'Grab a new thumbnail from the live video (owner or UPDATE STREAM_ANY)',
   input: z.strictObject({ id: streamId }),
   output: success({ thumbnail_url: z.string() }),
@@ -201,10 +210,11 @@ export const MODERATION_EVENTS = [
 export const reportStreamAction = defineCall({
   method: 'POST',
   path: '/api/streams/report-stream-action',
+  refusals: [403],
   summary: 'Moderator actions: End/Delete Stream and Suspend User need GRANT PERMISSION, the rest UPDATE STREAM_ANY',
   input: z.strictObject({
     stream_ids: z.array(streamId).min(1).max(50),
-    event: z.enum(MODERATION_EVENTS, { error: `Must be one of ${MODERATION_EVENTS.join(', ')}` }),
+    event: z.enum(MODERATION_EVENTS, { error: oneOf(MODERATION_EVENTS) }),
     user_comment: optionalText(500),
   }),
   output: success({ affected: z.number() }),
@@ -244,6 +254,7 @@ export const userStreams = defineCall({
 export const listChannelStreams = defineCall({
   method: 'GET',
   path: '/api/channel/list-channel-streams',
+  refusals: [404],
   summary: 'Streams of a channel (Popular, Women, Men, Live, Discover, Following, 18+), 50 a page',
   input: z.strictObject({ id: z.coerce.number().int().positive().max(2_147_483_647), ...page }),
   output: success({ streams: z.array(streamTile), total: z.number() }),
@@ -261,6 +272,6 @@ export const searchStream = defineCall({
   method: 'GET',
   path: '/api/channel/search-stream',
   summary: 'Streams whose title or broadcaster name contains the search, 50 a page',
-  input: z.strictObject({ search: z.string().trim().min(3, 'Please enter at least 3 characters').max(100), ...page }),
+  input: z.strictObject({ search: z.string().trim().min(SEARCH_MIN_CHARS, fill(MSG.searchMin, { n: SEARCH_MIN_CHARS })).max(100), ...page }),
   output: success({ streams: z.array(streamTile), total: z.number() }),
 });

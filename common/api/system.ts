@@ -1,5 +1,6 @@
 /** System calls: app configuration, countries, system messages, channels list for the shell. */
 import { z } from 'zod';
+import { MSG } from '../messages';
 import { defineCall, noInput, success } from './define';
 
 export const appConfig = defineCall({
@@ -35,7 +36,7 @@ export const systemMessage = z.object({
 const localeField = z
   .string()
   .trim()
-  .regex(/^[a-z]{2}(-[A-Za-z]{2})?$/, 'Must be a locale like en or en-US')
+  .regex(/^[a-z]{2}(-[A-Za-z]{2})?$/, MSG.localeInvalid)
   .optional();
 
 export const getSystemMessages = defineCall({
@@ -49,8 +50,9 @@ export const getSystemMessages = defineCall({
 export const systemMessageLookup = defineCall({
   method: 'GET',
   path: '/api/user/system-message-lookup',
+  refusals: [404],
   summary: 'One system message',
-  input: z.strictObject({ id: z.coerce.number({ error: 'Must be a message id' }).int().positive().max(2_147_483_647) }),
+  input: z.strictObject({ id: z.coerce.number({ error: MSG.mustBeMessageId }).int().positive().max(2_147_483_647) }),
   output: success({ message: systemMessage }),
 });
 

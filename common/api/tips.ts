@@ -1,5 +1,6 @@
 /** Tips on streams, supporters and earnings (spec part 1 §2 Tip selector, §3, §4; part 2 §7, §8). */
 import { z } from 'zod';
+import { MSG } from '../messages';
 import { defineCall, success } from './define';
 import { userId } from './fields';
 import { streamId } from './streams';
@@ -8,18 +9,18 @@ import { balance } from './wallet';
 /** The amounts the tip selector offers (spec part 2 §9). */
 export const QUICK_TIPS = [5, 10, 20, 100, 200] as const;
 export const TIP_MAX = 100_000;
-/** The header a client sends so that a retried tip moves coins once. */
-export const IDEMPOTENCY_HEADER = 'idempotency-key';
 
 export const sendTip = defineCall({
   method: 'POST',
   path: '/api/streams/send-tip',
+  refusals: [402, 403, 404, 409, 429],
+  idempotencyKey: 'required',
   summary: 'Tip the broadcaster in coins; send an Idempotency-Key header so a retry tips once',
   input: z.strictObject({
     stream_id: streamId,
-    amount: z.coerce.number({ error: 'Must be a number of coins' }).int('Must be a whole number of coins').min(1, 'Must be at least 1 coin')
+    amount: z.coerce.number({ error: MSG.coinsNumber }).int(MSG.coinsWhole).min(1, MSG.coinsAtLeastOne)
       .max(TIP_MAX, `Must be at most ${TIP_MAX} coins`),
-  }),
+  }).meta({ examples: [{ stream_id: 42, amount: 20 }] }),
   output: success({
     transfer_id: z.number(),
     has_paid: z.boolean(),
@@ -41,6 +42,7 @@ export const streamSupporters = defineCall({
 export const userEarningDetails = defineCall({
   method: 'GET',
   path: '/api/user/user-earning-details',
+  refusals: [403, 404],
   summary: "A broadcaster's earnings (GRANT PERMISSION): dates and coin totals",
   input: z.strictObject({ id: userId }),
   output: success({

@@ -8,6 +8,7 @@ export const TRACK_ACTIONS = ['app_opened', 'user_login', 'user_registered'] as 
 export const trackEventPost = defineCall({
   method: 'POST',
   path: '/ajax/tracking/track-event',
+  refusals: [429],
   summary: 'Record a tracking event; answers the tracker id to keep for later events',
   input: z.strictObject({
     action: z.enum(TRACK_ACTIONS),
@@ -16,7 +17,7 @@ export const trackEventPost = defineCall({
     tracker: optionalText(64),
     user_id: userId.optional(),
     id: optionalText(100),
-  }),
+  }).meta({ examples: [{ action: 'app_opened', referralCode: 'broadcaster1', campaign: 'spring', tracker: 'c1d2e3f4' }] }),
   output: success({ result: z.object({ tracker: z.string() }) }),
 });
 

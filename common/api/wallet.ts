@@ -1,12 +1,14 @@
 /** The wallet: coin packages, deposits, balances, history, cards, impressions (spec part 1 §2, §3; part 2 §7). */
 import { z } from 'zod';
+import { MSG } from '../messages';
 import { defineCall, noInput, success } from './define';
+import { atMost, oneOf } from './fields';
 
 export const BALANCE_CURRENCIES = ['CON', 'IMP', 'USD', 'CAD'] as const;
 export const balance = z.object({ CON: z.number(), IMP: z.number(), USD: z.number(), CAD: z.number() });
 
-const packageId = z.coerce.number({ error: 'Please choose a package' }).int('Please choose a package').positive('Please choose a package')
-  .max(Number.MAX_SAFE_INTEGER, 'Please choose a package');
+const packageId = z.coerce.number({ error: MSG.choosePackage }).int(MSG.choosePackage).positive(MSG.choosePackage)
+  .max(Number.MAX_SAFE_INTEGER, MSG.choosePackage);
 
 export const coinPackage = z.object({
   package_id: z.number(),
@@ -27,12 +29,12 @@ export const coinPackages = defineCall({
 
 /** A card as typed in: only ever passed to the payment provider, never stored. */
 export const cardInput = z.strictObject({
-  number: z.string({ error: 'Card number is required' }).transform((v) => v.replace(/[\s-]/g, ''))
-    .pipe(z.string().regex(/^[0-9]{12,19}$/, 'This card number is not valid')),
-  exp_month: z.coerce.number({ error: 'Expiry month is required' }).int().min(1, 'Expiry month is not valid').max(12, 'Expiry month is not valid'),
-  exp_year: z.coerce.number({ error: 'Expiry year is required' }).int().min(2000, 'Expiry year is not valid').max(2100, 'Expiry year is not valid'),
-  cvc: z.string({ error: 'CVC is required' }).regex(/^[0-9]{3,4}$/, 'CVC is not valid'),
-  name: z.string({ error: 'Name on card is required' }).trim().min(1, 'Name on card is required').max(100, 'Must be at most 100 characters'),
+  number: z.string({ error: MSG.cardNumberRequired }).transform((v) => v.replace(/[\s-]/g, ''))
+    .pipe(z.string().regex(/^[0-9]{12,19}$/, MSG.cardNumberInvalid)),
+  exp_month: z.coerce.number({ error: MSG.expiryMonthRequired }).int().min(1, MSG.expiryMonthInvalid).max(12, MSG.expiryMonthInvalid),
+  exp_year: z.coerce.number({ error: MSG.expiryYearRequired }).int().min(2000, MSG.expiryYearInvalid).max(2100, MSG.expiryYearInvalid),
+  cvc: z.string({ error: MSG.cvcRequired }).regex(/^[0-9]{3,4}$/, MSG.cvcInvalid),
+  name: z.string({ error: MSG.cardNameRequired }).trim().min(1, MSG.cardNameRequired).max(100, atMost(100)),
 });
 
 export const PAYMENT_METHODS = ['card', 'paypal', 'bitcoin'] as const;
@@ -40,10 +42,11 @@ export const PAYMENT_METHODS = ['card', 'paypal', 'bitcoin'] as const;
 export const depositCoins = defineCall({
   method: 'POST',
   path: '/api/wallet/deposit-coins',
+  refusals: [402, 404, 429],
   summary: 'Buy a coin package: with a saved card (card_token) or a card typed in; settles through the ledger',
   input: z.strictObject({
     package_id: packageId,
-    payment_method: z.enum(PAYMENT_METHODS, { error: `Must be one of ${PAYMENT_METHODS.join(', ')}` }),
+    payment_method: z.enum(PAYMENT_METHODS, { error: oneOf(PAYMENT_METHODS) }),
     card_token: z.string().min(1).max(200).optional(),
     card: cardInput.optional(),
   }),
@@ -98,6 +101,7 @@ export const savedCard = z.object({ card_id: z.number(), brand: z.string(), last
 export const addCreditCard = defineCall({
   method: 'POST',
   path: '/api/wallet/add-credit-card',
+  refusals: [402, 429],
   summary: 'Save a card with the payment provider: only its token and last four digits are kept',
   input: z.strictObject({ card: cardInput }),
   output: success({ card: savedCard }),
@@ -132,10 +136,12 @@ export const getImpressionPackages = defineCall({
 export const buyImpressionsPackage = defineCall({
   method: 'POST',
   path: '/api/user/buy-impressions-package',
+  refusals: [402, 404, 409],
+  idempotencyKey: 'optional',
   summary: 'Buy an impression package with coins',
   input: z.strictObject({
-    id: z.coerce.number({ error: 'Impression Package cannot be blank.' }).int('Impression Package cannot be blank.').positive('Impression Package cannot be blank.')
-      .max(Number.MAX_SAFE_INTEGER, 'Impression Package cannot be blank.'),
+    id: z.coerce.number({ error: MSG.impressionPackageRequired }).int(MSG.impressionPackageRequired).positive(MSG.impressionPackageRequired)
+      .max(Number.MAX_SAFE_INTEGER, MSG.impressionPackageRequired),
   }),
   output: success({ impression_balance: z.number(), balance }),
 });

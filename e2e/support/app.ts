@@ -1,9 +1,9 @@
 /** The real server (fresh embedded database, demo data, built web app) and account helpers. */
 import type { Page } from 'playwright-core';
-import { DEMO_PASSWORD } from '../../scripts/demo-data';
-import { startTestServer } from '../../server/testing/start-server';
+import { DEMO_PASSWORD } from '../../server/demo/demo-data';
+import { startServer } from '../../server/testing/server';
 
-export type RunningApp = Awaited<ReturnType<typeof startTestServer>>;
+export type RunningApp = Awaited<ReturnType<typeof startServer>>;
 
 export interface AppOptions {
   captcha?: boolean;
@@ -14,10 +14,10 @@ export interface AppOptions {
 }
 
 export function startApp(options: AppOptions = {}): Promise<RunningApp> {
-  return startTestServer({ captcha: options.captcha ?? false, media: options.media ?? false, ...(options.env ? { env: options.env() } : {}) });
+  return startServer({ captcha: options.captcha ?? false, media: options.media ?? false, ...(options.env ? { env: options.env() } : {}) });
 }
 
-/** Seeded by scripts/demo-data.ts. */
+/** Seeded by server/demo/demo-data.ts. */
 export { DEMO_PASSWORD };
 
 export interface NewUser {

@@ -1,9 +1,9 @@
-/** playwright-core driving Debian's chromium, with the fake media devices of ARCHITECTURE §11. */
+/** playwright-core driving Debian's chromium, with the fake media devices of docs/architecture.md §10. */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, beforeEach, it, type TestContext } from 'vitest';
 import { startApp } from './app';
 import type { AppOptions, RunningApp } from './app';
 
@@ -33,10 +33,19 @@ export interface TestPage {
   errors: string[];
 }
 
+/** Every page still open, for the screenshots of a failed test. */
+const openPages = new Set<Page>();
+
+function track(page: Page): Page {
+  openPages.add(page);
+  page.once('close', () => openPages.delete(page));
+  return page;
+}
+
 /** A fresh context (no cookies, no storage) on the app at `baseURL`. */
 export async function openPage(browser: Browser, baseURL: string, viewport = { width: 1366, height: 860 }): Promise<TestPage> {
   const context = await browser.newContext({ baseURL, viewport, locale: 'en-US' });
-  const page = await context.newPage();
+  const page = track(await context.newPage());
   const errors: string[] = [];
   collectErrors(page, errors);
   return { context, page, errors };
@@ -44,9 +53,38 @@ export async function openPage(browser: Browser, baseURL: string, viewport = { w
 
 /** A second tab in the same context (same signed-in user); its errors go to the same list. */
 export async function openTab({ context, errors }: TestPage): Promise<Page> {
-  const page = await context.newPage();
+  const page = track(await context.newPage());
   collectErrors(page, errors);
   return page;
+}
+
+/** Shoots every open page as `FAILED-<test>-<n>.png`, as it was when the test failed. */
+async function screenshotOpenPages(test: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const name = test.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').slice(0, 80);
+  let n = 0;
+  for (const page of openPages) {
+    n += 1;
+    await page.screenshot({ path: `${SCREENSHOT_DIR}FAILED-${name}-${n}.png`, timeout: 5_000 }).catch(() => undefined);
+  }
+}
+
+/**
+ * The steps of a journey that build on each other (pages and state carried from one to the next):
+ * each step is a test of its own, named; once one fails, the steps after it are skipped, naming it,
+ * so the failure is reported once, with its cause, instead of again in every later step.
+ */
+export function journeySteps() {
+  let failed: string | null = null;
+  return (name: string, body: () => Promise<void>, timeout?: number) =>
+    it(name, async (context: TestContext) => {
+      if (failed !== null) context.skip(`an earlier step failed: ${failed}`);
+      // Any failure, a timeout too (the body's promise then never settles).
+      context.onTestFailed(() => {
+        failed ??= name;
+      });
+      await body();
+    }, timeout);
 }
 
 function collectErrors(page: Page, errors: string[]): void {
@@ -77,6 +115,10 @@ export function useAppInBrowser(options: AppOptions = {}) {
   afterAll(async () => {
     await browser?.close();
     await app?.close();
+  });
+  // A failed test leaves a screenshot of every page it had open.
+  beforeEach((context) => {
+    context.onTestFailed(() => screenshotOpenPages(context.task.name));
   });
   const running = () => {
     if (!app || !browser) throw new Error('the app is not running: call inside a test');

@@ -3,7 +3,7 @@ import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../common/messages';
 import { startTestApp, type TestApp } from '../testing/harness';
-import type { TestClient } from '../testing/test-client';
+import type { HttpSession } from '../testing/http-session';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -12,7 +12,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** Solves a challenge the way the browser widget does and encodes the payload it submits. */
-async function solvedPayload(client: TestClient): Promise<string> {
+async function solvedPayload(client: HttpSession): Promise<string> {
   const challenge = (await client.get('/api/captcha/challenge')).body as unknown as Challenge;
   const solution = await solveChallenge({ challenge, deriveKey });
   if (!solution) throw new Error('could not solve the challenge');

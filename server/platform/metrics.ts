@@ -1,8 +1,34 @@
 /** Prometheus metrics at GET /metrics: process defaults plus request counts and durations. */
-import type { FastifyInstance } from 'fastify';
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { sendError } from './http/error-handler';
+import type { RouteDocs } from './http/openapi';
 
-export function installMetrics(app: FastifyInstance): Registry {
+const metricsDocs: RouteDocs = {
+  description: 'Only from this machine (a loopback address, not through a proxy), or with `Authorization: Bearer <METRICS_TOKEN>` when that is set.',
+  refusals: [403],
+  responses: {
+    200: {
+      description: 'Prometheus text exposition format: request counts and durations per route, process metrics.',
+      content: { 'text/plain': { schema: { type: 'string' } } },
+    },
+  },
+};
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+
+/** Who may read the metrics: a bearer of the token when one is set; else a caller on this machine, not forwarded by a proxy. */
+function mayReadMetrics(request: FastifyRequest, token: string | undefined): boolean {
+  if (token !== undefined) {
+    const given = Buffer.from(request.headers.authorization ?? '');
+    const expected = Buffer.from(`Bearer ${token}`);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+  return LOOPBACK.test(request.ip) && request.headers['x-forwarded-for'] === undefined;
+}
+
+export function installMetrics(app: FastifyInstance, options: { token?: string } = {}): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const duration = new Histogram({
@@ -27,7 +53,8 @@ export function installMetrics(app: FastifyInstance): Registry {
     requests.inc(labels);
     duration.observe(labels, reply.elapsedTime / 1000);
   });
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+  app.get('/metrics', { schema: { tags: ['operations'], summary: 'Prometheus metrics' }, config: { openapi: metricsDocs } }, async (request, reply) => {
+    if (!mayReadMetrics(request, options.token)) return sendError(reply, 'forbidden');
     reply.header('content-type', registry.contentType);
     return registry.metrics();
   });

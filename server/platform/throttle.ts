@@ -71,10 +71,19 @@ export function takeTokenSql(key: string, rate: { capacity: number; windowMs: nu
     returning tokens >= 0 as allowed`;
 }
 
+/** takeTokenSql on its own: whether the key's bucket had a token for this action. */
+export async function takeToken(db: Db, key: string, rate: { capacity: number; windowMs: number }): Promise<boolean> {
+  const result = await db.execute(takeTokenSql(key, rate));
+  return (result.rows[0] as { allowed?: boolean } | undefined)?.allowed === true;
+}
+
+/** The longest window a bucket is used with (recovery codes per day). */
+export const LONGEST_BUCKET_WINDOW_MS = 24 * 60 * 60_000;
+
 /**
- * Deletes buckets untouched for an hour: a bucket refills within its window (a minute for tips), so a
- * missing row — a full bucket — is the same.
+ * Deletes buckets untouched for longer than the longest window: a bucket refills within its window,
+ * so a missing row — a full bucket — is the same.
  */
 export async function purgeIdleBuckets(db: Db): Promise<void> {
-  await db.delete(throttleBuckets).where(lt(throttleBuckets.at, new Date(Date.now() - 60 * 60_000)));
+  await db.delete(throttleBuckets).where(lt(throttleBuckets.at, new Date(Date.now() - LONGEST_BUCKET_WINDOW_MS)));
 }

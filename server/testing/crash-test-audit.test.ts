@@ -3,7 +3,7 @@
  * to fail: each case below breaks the books or the record in one way and expects exactly that problem.
  */
 import { describe, expect, it } from 'vitest';
-import { auditAcknowledgedTips, type AcknowledgedTip, type TipTransferRow } from '../../scripts/crash-test';
+import { auditAcknowledgedTips, type AcknowledgedTip, type TipTransferRow } from './crash-audit';
 
 const ack = (userId: number, amount: number, transferId: number): AcknowledgedTip => ({ attempt: { amount, tipper: { userId } }, transferId });
 /** A tip transfer as PostgreSQL answers it (bigint columns may come back as text). */

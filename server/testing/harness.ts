@@ -4,34 +4,22 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
-import { DEFAULT_PERMISSIONS, type Permission, type Role } from '../../common/permissions';
-import type { SkinId } from '../../common/skins';
-import { buildApp } from '../app';
-import { createAccountAdmin } from '../modules/accounts/admin';
-import { openResources, type OpenedResources } from '../bootstrap';
-import { loadConfig } from '../config';
+import type { OpenedResources } from '../bootstrap';
 import { createTemplate, dropTemplate, freshDatabase, type FreshDatabase } from './databases';
-import { TestClient } from './test-client';
+import { createGiven, type Given } from './given';
+import { HttpSession } from './http-session';
+import { openApp } from './server';
 
-export interface TestUser {
-  id: number;
-  username: string;
-  email: string;
-  password: string;
-}
+export type { LiveStream, SignedInUser, TestUser } from './given';
 
 export interface TestApp {
   app: FastifyInstance;
   resources: OpenedResources;
-  client(headers?: Record<string, string>): TestClient;
-  given: {
-    user(options?: { username?: string; role?: Role; perms?: Permission[]; termsAccepted?: boolean; skin?: SkinId }): Promise<TestUser>;
-    signedIn(user: TestUser): Promise<TestClient>;
-  };
+  /** A new session (no cookies) on the app, through inject. */
+  client(headers?: Record<string, string>): HttpSession;
+  given: Given;
   close(): Promise<void>;
 }
-
-let counter = 0;
 
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const fresh = await freshDatabase(inject('dbTemplate'));
@@ -67,61 +55,19 @@ export async function startSharedTestApps(count: number, env: Record<string, str
 }
 
 async function startOn(fresh: Omit<FreshDatabase, 'dispose'>, env: Record<string, string>, dispose: () => Promise<void>): Promise<TestApp> {
-  const config = loadConfig({
-    DATA_DIR: fresh.dataDir,
-    CAPTCHA: 'off',
+  const { app, resources, close } = await openApp(fresh.dataDir, {
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    SEED_DEMO: 'off',
-    RTMP_PORT: '0',
-    // Every test request comes from one address; the limit itself is tested with a small value.
-    SIGNUPS_PER_ADDRESS: '100000',
     WEB_DIST: `${fresh.dataDir}/no-web-build`,
     ...(fresh.target.kind === 'postgres' ? { DATABASE_URL: fresh.target.url } : {}),
     ...env,
   });
-  const resources = await openResources(config);
-  const app = await buildApp(resources);
-  await app.ready();
-
-  const given: TestApp['given'] = {
-    async user(options = {}) {
-      counter += 1;
-      const username = options.username ?? `user${process.pid}x${counter}`;
-      const password = `pass-${username}-secret`;
-      const email = `${username}@test.example`;
-      const id = await app.services.accounts.createAccount(resources.database.db, {
-        username,
-        email,
-        password,
-        birthdayIso: '1995-05-05',
-        country: 'US',
-        termsAccepted: options.termsAccepted ?? true,
-        skin: options.skin ?? 'limelight',
-        role: options.role,
-      });
-      if (options.perms) {
-        const admin = createAccountAdmin({ db: resources.database.db });
-        for (const perm of DEFAULT_PERMISSIONS) await admin.revoke(username, perm);
-        for (const perm of options.perms) await admin.grant(username, perm);
-      }
-      return { id, username, email, password };
-    },
-    async signedIn(user) {
-      const client = new TestClient(app);
-      const res = await client.post('/api/user/user-login', { username: user.username, password: user.password });
-      if (res.status !== 200) throw new Error(`login failed for ${user.username}: ${JSON.stringify(res.body)}`);
-      return client;
-    },
-  };
-
   return {
     app,
     resources,
-    client: (headers) => new TestClient(app, headers),
-    given,
+    client: (headers) => HttpSession.over(app, headers),
+    given: createGiven(app, resources),
     async close() {
-      await app.close();
-      await resources.close();
+      await close();
       await dispose();
     },
   };

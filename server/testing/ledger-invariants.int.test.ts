@@ -33,8 +33,7 @@ const transfer = async (kind: 'deposit' | 'tip', currency: Currency, legs: Leg[]
   const outcome = await createLedger({ db: db() }).transfer({ kind, idempotencyKey: `invariants-${(keys += 1)}`, amount, currency, legs }, exec);
   return outcome.transferId;
 };
-const mint = (userId: number, amount: number, currency: Currency = 'CON') =>
-  transfer('deposit', currency, [{ account: { system: 'mint', currency }, amount: -amount }, { account: { userId, currency }, amount }]);
+const mint = async (userId: number, amount: number, currency: Currency = 'CON') => (await t.given.coins(userId, amount, { currency })).transferId;
 
 async function accountId(ref: { userId: number } | { system: string }, currency: Currency): Promise<number> {
   const owner = 'userId' in ref ? eq(ledgerAccounts.userId, ref.userId) : eq(ledgerAccounts.system, ref.system);

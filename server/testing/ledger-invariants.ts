@@ -1,5 +1,5 @@
 /**
- * The ledger's invariants (ARCHITECTURE §6), for any test that moves money: every currency's balances
+ * The ledger's invariants (docs/architecture.md §9), for any test that moves money: every currency's balances
  * sum to zero, no user wallet is negative, every transfer has at least two entries and they sum to zero
  * per currency, and each account's balance equals the sum of its entries. Call it after a test file (afterAll) or after load.
  */

@@ -1,17 +1,33 @@
-/** A WebSocket client for integration tests: sends JSON frames, waits for the frames it expects. */
+/**
+ * A WebSocket client for integration tests: sends JSON frames, waits for the frames it expects.
+ * Every frame it receives is checked against the contract the web parses with; one outside it fails
+ * the next wait and the close.
+ */
 import WebSocket from 'ws';
+import { z } from 'zod';
+import { serverFrame } from '../../common/realtime';
 
 export type Frame = Record<string, unknown> & { op: string };
 
 export class WsClient {
   private readonly frames: Frame[] = [];
   private readonly waiters = new Set<() => void>();
+  private readonly outsideContract: string[] = [];
 
   private constructor(readonly socket: WebSocket) {
     socket.on('message', (data) => {
-      this.frames.push(JSON.parse(data.toString()) as Frame);
+      const raw = data.toString();
+      const value = parseJson(raw);
+      const checked = serverFrame.safeParse(value);
+      if (checked.success) this.frames.push(value as Frame);
+      else this.outsideContract.push(`${raw.slice(0, 500)}\n${z.prettifyError(checked.error)}`);
       for (const wake of this.waiters) wake();
     });
+  }
+
+  private contractError(): Error | undefined {
+    if (this.outsideContract.length === 0) return undefined;
+    return new Error(`frames outside the realtime contract:\n${this.outsideContract.join('\n')}`);
   }
 
   static async connect(baseUrl: string, cookie?: string, origin?: string, options: { query?: string } = {}): Promise<WsClient> {
@@ -34,15 +50,18 @@ export class WsClient {
       const index = this.frames.findIndex(match);
       return index >= 0 ? this.frames.splice(index, 1)[0] : undefined;
     };
+    const broken = this.contractError();
+    if (broken) throw broken;
     const found = take();
     if (found) return found;
     return new Promise<Frame>((resolve, reject) => {
       const wake = () => {
-        const frame = take();
-        if (!frame) return;
+        const outcome = this.contractError() ?? take();
+        if (!outcome) return;
         this.waiters.delete(wake);
         clearTimeout(timer);
-        resolve(frame);
+        if (outcome instanceof Error) reject(outcome);
+        else resolve(outcome);
       };
       const timer = setTimeout(() => {
         this.waiters.delete(wake);
@@ -67,5 +86,15 @@ export class WsClient {
 
   close(): void {
     this.socket.close();
+    const broken = this.contractError();
+    if (broken) throw broken;
+  }
+}
+
+function parseJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
   }
 }

@@ -67,12 +67,21 @@ describe('call', () => {
     );
     const error = await call(accounts.logout, {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ status: 400, response: 'validation', message: MSG.emailInvalid, field: 'email', errors: { email: MSG.emailInvalid } });
+    expect(error).toMatchObject({ status: 400, code: 'validation', message: MSG.emailInvalid, field: 'email', errors: { email: MSG.emailInvalid } });
+  });
+
+  it('exposes the code of a refusal, and reads a code it does not know as internal', async () => {
+    mockFetch(() => ({ status: 402, body: { response: 'stream_payment_required', message: 'Tip 30 coins to watch this stream.', tip_owed: 30 } }));
+    await expect(call(system.getSystemMessages, { locale: 'en' })).rejects.toMatchObject({ code: 'stream_payment_required', body: { tip_owed: 30 } });
+    mockFetch(() => ({ status: 418, body: { response: 'teapot', message: 'I am a teapot' } }));
+    await expect(call(system.getSystemMessages, { locale: 'en' })).rejects.toMatchObject({ code: 'internal', status: 418, message: 'I am a teapot' });
+    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('offline'))));
+    await expect(call(system.getSystemMessages, { locale: 'en' })).rejects.toMatchObject({ code: 'network', status: 0 });
   });
 
   it('refuses a success answer that breaks the contract', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     mockFetch(() => ({ status: 200, body: { response: 'success', is_logged_in: 'yes' } }));
-    await expect(call(accounts.checkUserSession, {})).rejects.toMatchObject({ response: 'contract', message: MSG.internal });
+    await expect(call(accounts.checkUserSession, {})).rejects.toMatchObject({ code: 'contract', message: MSG.internal });
   });
 });

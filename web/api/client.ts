@@ -1,14 +1,21 @@
 /** The typed HTTP client: one `call(def, input)` for every call of the wire contract in common/api. */
 import { accounts, failureEnvelope, needsCsrf } from '../../common/api';
 import type { CallDef, CallInput, CallOutput } from '../../common/api';
+import { isErrorCode, type ErrorCode } from '../../common/errors';
 import { MSG } from '../../common/messages';
 import { skinFromPath } from '../../common/skins';
 import type { z } from 'zod';
 
+/**
+ * What went wrong, for the features to switch on: the envelope's code (common/errors.ts), or, when no
+ * answer came, 'network'; an answer outside the contract is 'contract', an unknown code 'internal'.
+ */
+export type ApiErrorCode = ErrorCode | 'network' | 'contract';
+
 /** A call that did not end in a success envelope. `errors` maps field → message for validation failures. */
 export class ApiError extends Error {
   readonly status: number;
-  readonly response: string;
+  readonly code: ApiErrorCode;
   readonly field?: string;
   readonly errors?: Record<string, string>;
   /** The whole failure body, for calls whose refusals carry more (e.g. a suggested username). */
@@ -16,7 +23,7 @@ export class ApiError extends Error {
 
   constructor(init: {
     status: number;
-    response: string;
+    code: ApiErrorCode;
     message: string;
     field?: string | undefined;
     errors?: Record<string, string> | undefined;
@@ -25,15 +32,16 @@ export class ApiError extends Error {
     super(init.message);
     this.name = 'ApiError';
     this.status = init.status;
-    this.response = init.response;
+    this.code = init.code;
     if (init.field !== undefined) this.field = init.field;
     if (init.errors !== undefined) this.errors = init.errors;
     this.body = init.body ?? {};
   }
 }
 
-export function isApiError(error: unknown, status?: number): error is ApiError {
-  return error instanceof ApiError && (status === undefined || error.status === status);
+/** Whether `error` is a refusal of a call, and of the given code when one is named. */
+export function isApiError(error: unknown, code?: ApiErrorCode): error is ApiError {
+  return error instanceof ApiError && (code === undefined || error.code === code);
 }
 
 let csrfToken: Promise<string> | null = null;
@@ -92,7 +100,7 @@ async function send(def: Pick<CallDef, 'method' | 'path' | 'changesState'>, payl
   try {
     response = await fetch(url, init);
   } catch {
-    throw new ApiError({ status: 0, response: 'network', message: MSG.loginGenericError });
+    throw new ApiError({ status: 0, code: 'network', message: MSG.loginGenericError });
   }
   const body: unknown = await response.json().catch(() => null);
   return { status: response.status, body };
@@ -100,8 +108,9 @@ async function send(def: Pick<CallDef, 'method' | 'path' | 'changesState'>, payl
 
 function toApiError(status: number, body: unknown): ApiError {
   const failure = failureEnvelope.safeParse(body);
-  if (!failure.success) return new ApiError({ status, response: 'unknown', message: MSG.internal });
-  return new ApiError({ status, ...failure.data, body: body as Record<string, unknown> });
+  if (!failure.success) return new ApiError({ status, code: 'internal', message: MSG.internal });
+  const { response, ...rest } = failure.data;
+  return new ApiError({ status, code: isErrorCode(response) ? response : 'internal', ...rest, body: body as Record<string, unknown> });
 }
 
 async function exchange<O extends z.ZodType>(
@@ -109,7 +118,7 @@ async function exchange<O extends z.ZodType>(
   payload: Payload,
 ): Promise<z.output<O>> {
   let result = await send(def, payload);
-  if (needsCsrf(def) && result.status === 403 && toApiError(403, result.body).response === 'csrf') {
+  if (needsCsrf(def) && result.status === 403 && toApiError(403, result.body).code === 'csrf') {
     resetCsrfToken();
     result = await send(def, payload);
   }
@@ -119,7 +128,7 @@ async function exchange<O extends z.ZodType>(
   const parsed = def.output.safeParse(body);
   if (!parsed.success) {
     console.error(`Response of ${def.method} ${def.path} does not match the contract`, parsed.error);
-    throw new ApiError({ status, response: 'contract', message: MSG.internal });
+    throw new ApiError({ status, code: 'contract', message: MSG.internal });
   }
   return parsed.data;
 }

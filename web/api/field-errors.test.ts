@@ -18,8 +18,8 @@ describe('schemaErrors', () => {
 
 describe('failureMessage', () => {
   it("shows a 4xx answer's own words and hides anything else", () => {
-    expect(failureMessage(new ApiError({ status: 429, response: 'throttled', message: MSG.recoveryTooManyRequests }))).toBe(MSG.recoveryTooManyRequests);
-    expect(failureMessage(new ApiError({ status: 500, response: 'internal', message: 'stack trace' }))).toBe(MSG.internal);
+    expect(failureMessage(new ApiError({ status: 429, code: 'rate_limited', message: MSG.recoveryTooManyRequests }))).toBe(MSG.recoveryTooManyRequests);
+    expect(failureMessage(new ApiError({ status: 500, code: 'internal', message: 'stack trace' }))).toBe(MSG.internal);
     expect(failureMessage(new Error('boom'))).toBe(MSG.internal);
   });
 });
@@ -28,12 +28,12 @@ describe('formRefusal', () => {
   const fields = new Set(['username', 'email']);
 
   it("shows the server's messages for the form's own fields under them", () => {
-    const error = new ApiError({ status: 400, response: 'validation', message: 'Invalid', errors: { username: 'Taken', service: 'Unknown skin' } });
+    const error = new ApiError({ status: 400, code: 'validation', message: 'Invalid', errors: { username: 'Taken', service: 'Unknown skin' } });
     expect(formRefusal(error, fields)).toEqual({ fields: { username: 'Taken' }, message: null });
   });
 
   it('says it above the form when no field of the form is named', () => {
-    const error = new ApiError({ status: 409, response: 'conflict', message: 'Try another ticket', field: 'social_media_token' });
+    const error = new ApiError({ status: 409, code: 'conflict', message: 'Try another ticket', field: 'social_media_token' });
     expect(formRefusal(error, fields)).toEqual({ fields: {}, message: 'Try another ticket' });
     expect(formRefusal(new Error('boom'), fields)).toEqual({ fields: {}, message: MSG.internal });
   });

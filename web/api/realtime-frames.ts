@@ -1,5 +1,7 @@
-/** The realtime wire frames as the browser sees them: errors, timings, backoff and frame routing (ARCHITECTURE §5). */
-import type { RealtimeMessage, ServerFrame } from '../../common/realtime';
+/** The realtime wire frames as the browser sees them: errors, timings, backoff and frame routing (docs/architecture.md §7). */
+import { z } from 'zod';
+import { serverFrame } from '../../common/realtime';
+import type { HistoryMessage, RealtimeMessage, ServerFrame } from '../../common/realtime';
 
 export type ConnectionStatus = 'idle' | 'connecting' | 'open' | 'reconnecting';
 
@@ -23,12 +25,10 @@ export function isRealtimeError(error: unknown, code?: string): error is Realtim
 export interface ChannelListener {
   onMessage: (message: RealtimeMessage) => void;
   /** The server accepted the subscription (again after a reconnect) with the channel's recent lines. */
-  onSubscribed?: (history: RealtimeMessage[]) => void;
+  onSubscribed?: (history: HistoryMessage[]) => void;
   /** The server refused the subscription ('block', 'forbidden', 'unauthorized'...). */
   onError?: (error: RealtimeError) => void;
 }
-
-export type SendRequest = { type: 'COMMENT'; text: string } | { type: 'LIKE'; likes: number };
 
 export const BACKOFF_BASE_MS = 1_000;
 export const BACKOFF_MAX_MS = 30_000;
@@ -53,32 +53,22 @@ export function backoffDelay(attempt: number, random: () => number = Math.random
   return Math.min(BACKOFF_MAX_MS, Math.round(base * (0.8 + 0.4 * random())));
 }
 
-/** A server frame from raw socket text, or null for anything that is not one. */
+/** A server frame from raw socket text, or null for anything the contract does not admit (logged in development). */
 export function parseServerFrame(raw: unknown): ServerFrame | null {
-  if (typeof raw !== 'string') return null;
+  if (typeof raw !== 'string') return dropped(raw, 'not text');
   let value: unknown;
   try {
     value = JSON.parse(raw);
   } catch {
-    return null;
+    return dropped(raw, 'not JSON');
   }
-  if (typeof value !== 'object' || value === null) return null;
-  const frame = value as Record<string, unknown>;
-  switch (frame.op) {
-    case 'subscribed':
-      return typeof frame.channel === 'string' && Array.isArray(frame.history) ? (frame as unknown as ServerFrame) : null;
-    case 'message':
-      return typeof frame.channel === 'string' && typeof frame.message === 'object' && frame.message !== null ? (frame as unknown as ServerFrame) : null;
-    case 'ack':
-      return typeof frame.id === 'string' ? (frame as unknown as ServerFrame) : null;
-    case 'error':
-      return typeof frame.code === 'string' ? { ...(frame as unknown as ServerFrame), message: typeof frame.message === 'string' ? frame.message : '' } as ServerFrame : null;
-    case 'ping':
-    case 'pong':
-      return { op: frame.op };
-    default:
-      return null;
-  }
+  const frame = serverFrame.safeParse(value);
+  return frame.success ? frame.data : dropped(raw, z.prettifyError(frame.error));
+}
+
+function dropped(raw: unknown, reason: string): null {
+  if (import.meta.env.DEV) console.warn(`Realtime frame dropped (${reason})`, raw);
+  return null;
 }
 
 /** Where a frame goes: an error with an id answers a send; one with only a channel refuses a subscription. */

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { RealtimeMessage } from '../../common/realtime';
+import type { HistoryMessage, RealtimeMessage } from '../../common/realtime';
+import { SAMPLE_OF_EACH_TYPE, sampleComment } from '../../common/testing/realtime-samples';
 import {
   BACKOFF_MAX_MS,
   GOOD_CONNECTION_MS,
@@ -31,11 +32,21 @@ describe('backoffDelay', () => {
 });
 
 describe('parseServerFrame and routeFrame', () => {
-  it('refuses what is not a server frame', () => {
+  it('refuses what is not a server frame, and logs it', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     expect(parseServerFrame('not json')).toBeNull();
     expect(parseServerFrame('{"op":"nope"}')).toBeNull();
     expect(parseServerFrame('{"op":"ack"}')).toBeNull();
+    expect(parseServerFrame('{"op":"error","code":"x"}')).toBeNull();
+    expect(parseServerFrame(JSON.stringify({ op: 'message', channel: 'stream:1', message: { type: 'COMMENT', text: 'no sender' } }))).toBeNull();
     expect(parseServerFrame(42)).toBeNull();
+    expect(warn).toHaveBeenCalledTimes(6);
+    warn.mockRestore();
+  });
+
+  it('hands over the frame as the contract reads it', () => {
+    const frame = { op: 'message', channel: 'stream:1', message: SAMPLE_OF_EACH_TYPE.TIP };
+    expect(parseServerFrame(JSON.stringify(frame))).toEqual(frame);
   });
 
   it('sends an error with an id to the waiting send, one with only a channel to the subscriber', () => {
@@ -52,7 +63,7 @@ describe('parseServerFrame and routeFrame', () => {
       const frame = parseServerFrame(raw);
       return frame && routeFrame(frame);
     };
-    expect(route('{"op":"message","channel":"stream:1","message":{"type":"LIKE","likes":1}}')).toEqual({ to: 'channel', channel: 'stream:1', deliver: 'message' });
+    expect(route(JSON.stringify({ op: 'message', channel: 'stream:1', message: SAMPLE_OF_EACH_TYPE.LIKE }))).toEqual({ to: 'channel', channel: 'stream:1', deliver: 'message' });
     expect(route('{"op":"subscribed","channel":"stream:1","history":[]}')).toEqual({ to: 'channel', channel: 'stream:1', deliver: 'subscribed' });
     expect(route('{"op":"ack","id":"x"}')).toEqual({ to: 'send', id: 'x', outcome: 'ack' });
     expect(route('{"op":"ping"}')).toEqual({ to: 'heartbeat', reply: true });
@@ -117,18 +128,34 @@ describe('RealtimeClient', () => {
   it('connects on the first subscribe and subscribes once open, delivering history and messages', () => {
     const client = newClient();
     const messages: RealtimeMessage[] = [];
-    const histories: RealtimeMessage[][] = [];
+    const histories: HistoryMessage[][] = [];
     client.subscribe('stream:1', { onMessage: (m) => messages.push(m), onSubscribed: (h) => histories.push(h) });
     expect(client.status).toBe('connecting');
     const socket = latest();
     socket.open();
     expect(client.status).toBe('open');
     expect(socket.sent).toEqual([{ op: 'subscribe', channel: 'stream:1' }]);
-    socket.receive({ op: 'subscribed', channel: 'stream:1', history: [{ type: 'COMMENT', text: 'old' }] });
-    socket.receive({ op: 'message', channel: 'stream:1', message: { type: 'COMMENT', text: 'hi' } });
-    socket.receive({ op: 'message', channel: 'stream:2', message: { type: 'COMMENT', text: 'elsewhere' } });
-    expect(histories).toEqual([[{ type: 'COMMENT', text: 'old' }]]);
-    expect(messages).toEqual([{ type: 'COMMENT', text: 'hi' }]);
+    socket.receive({ op: 'subscribed', channel: 'stream:1', history: [sampleComment('old', '1')] });
+    socket.receive({ op: 'message', channel: 'stream:1', message: sampleComment('hi', '2') });
+    socket.receive({ op: 'message', channel: 'stream:2', message: sampleComment('elsewhere', '3') });
+    expect(histories).toEqual([[sampleComment('old', '1')]]);
+    expect(messages).toEqual([sampleComment('hi', '2')]);
+  });
+
+  it('drops malformed frames and keeps delivering the good ones', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const client = newClient();
+    const messages: RealtimeMessage[] = [];
+    client.subscribe('stream:1', (m) => messages.push(m));
+    const socket = latest();
+    socket.open();
+    socket.receive({ op: 'message', channel: 'stream:1', message: { type: 'TIP', text: 'Ann tipped 500' } });
+    socket.onmessage?.({ data: '{"op":' });
+    socket.receive({ op: 'message', channel: 'stream:1', message: SAMPLE_OF_EACH_TYPE['STREAM-END'] });
+    expect(messages).toEqual([{ type: 'STREAM-END' }]);
+    expect(client.status).toBe('open');
+    expect(warn).toHaveBeenCalledTimes(2);
+    warn.mockRestore();
   });
 
   it('resolves a send on its ack and rejects it with the error frame', async () => {

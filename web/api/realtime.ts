@@ -1,13 +1,13 @@
 /**
- * The page's one realtime connection (ARCHITECTURE §5): a WebSocket to /ws that subscribes to
+ * The page's one realtime connection (docs/architecture.md §7): a WebSocket to /ws that subscribes to
  * channels, sends COMMENT / LIKE requests answered by ack or error, keeps itself alive with an
  * app-level ping and reconnects with backoff, subscribing again to everything it had.
  */
 import { currentSkin } from './client';
-import type { RealtimeMessage } from '../../common/realtime';
+import type { ClientFrame, RealtimeMessage, SendRequest } from '../../common/realtime';
 import {
   ACK_TIMEOUT_MS, backoffDelay, GOOD_CONNECTION_MS, IDLE_CLOSE_MS, OFFLINE_MESSAGE, parseServerFrame, PING_INTERVAL_MS, PONG_TIMEOUT_MS,
-  RealtimeError, routeFrame, TIMEOUT_MESSAGE, type ChannelListener, type ConnectionStatus, type SendRequest,
+  RealtimeError, routeFrame, TIMEOUT_MESSAGE, type ChannelListener, type ConnectionStatus,
 } from './realtime-frames';
 
 export * from './realtime-frames';
@@ -129,7 +129,7 @@ export class RealtimeClient {
     for (const listener of [...this.statusListeners]) listener(status);
   }
 
-  private write(frame: object): void {
+  private write(frame: ClientFrame): void {
     if (this.socket?.readyState === OPEN) this.socket.send(JSON.stringify(frame));
   }
 

@@ -2,6 +2,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Permission, Role } from '../../../common/permissions';
 import type { Db } from '../../platform/db/client';
+import { fill, MSG } from '../../../common/messages';
 import { notFound } from '../../platform/http/errors';
 import { userPermissions, users } from './tables';
 
@@ -10,7 +11,7 @@ export function createAccountAdmin(deps: { db: Db }) {
 
   async function idOf(username: string): Promise<number> {
     const [row] = await db.select({ id: users.id }).from(users).where(eq(sql`lower(${users.username})`, username.toLowerCase()));
-    if (!row) throw notFound(`No user named ${username}`);
+    if (!row) throw notFound(fill(MSG.noUserNamed, { username }));
     return row.id;
   }
 

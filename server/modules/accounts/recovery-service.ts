@@ -4,13 +4,13 @@
  */
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { and, eq, gt, lt, or, sql } from 'drizzle-orm';
-import { MSG } from '../../../common/messages';
+import { MSG, type Message } from '../../../common/messages';
 import { SKINS, type SkinId } from '../../../common/skins';
 import type { Db } from '../../platform/db/client';
 import { badRequest, notFound, tooManyRequests } from '../../platform/http/errors';
 import type { SessionStore } from '../../platform/http/sessions';
 import type { Mailer } from '../../platform/mail/mailer';
-import { createThrottle } from '../../platform/throttle';
+import { createThrottle, LONGEST_BUCKET_WINDOW_MS, takeToken } from '../../platform/throttle';
 import { forgiveLoginFailures } from './service';
 import { maskEmail } from './mask-email';
 import { hashPassword } from './passwords';
@@ -21,6 +21,8 @@ export const RECOVERY = {
   maxFailedAttempts: 5,
   /** Codes mailed inside the window, per account and per client address. */
   sendsPerAccount: 5,
+  /** Codes mailed per account in a day: with 5 tries a code, at most 50 guesses a day at a six-digit code. */
+  codesPerDay: 10,
   sendsPerAddress: 30,
   /** Unknown usernames looked up inside the window per client address (slows down enumeration). */
   missesPerAddress: 30,
@@ -30,7 +32,7 @@ export const RECOVERY = {
 
 type CodeState = 'valid' | 'missing' | 'wrong' | 'dead' | 'expired';
 
-const REFUSAL: Record<Exclude<CodeState, 'valid'>, string> = {
+const REFUSAL: Record<Exclude<CodeState, 'valid'>, Message> = {
   missing: MSG.recoveryCodeInvalid,
   wrong: MSG.recoveryCodeInvalid,
   dead: MSG.recoveryTooManyTries,
@@ -132,6 +134,9 @@ export function createRecoveryService(deps: {
         { key: `recovery:send:ip:${ip}`, limit: RECOVERY.sendsPerAddress },
       ];
       if (await throttle.isLimited(keys)) throw tooManyRequests(MSG.recoveryTooManyRequests);
+      if (!(await takeToken(db, `recovery:day:${account.id}`, { capacity: RECOVERY.codesPerDay, windowMs: LONGEST_BUCKET_WINDOW_MS }))) {
+        throw tooManyRequests(MSG.recoveryTooManyRequests);
+      }
       await throttle.record(keys);
       const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
       const fresh = {

@@ -5,10 +5,10 @@ import { listOutbox } from '../../../common/api/mail';
 import { MSG } from '../../../common/messages';
 import { startTestApp, type TestApp, type TestUser } from '../../testing/harness';
 import { recoveryCodeIn } from '../../testing/mail';
-import type { TestClient } from '../../testing/test-client';
+import type { HttpSession } from '../../testing/http-session';
 
 let t: TestApp;
-let admin: TestClient;
+let admin: HttpSession;
 beforeAll(async () => {
   // Trusting X-Forwarded-For lets each test call from its own address, so per-address limits stay apart.
   t = await startTestApp({ TRUST_PROXY: 'on' });
@@ -126,6 +126,20 @@ describe('the five steps', () => {
 });
 
 describe('codes', () => {
+  it('mails an account at most ten codes a day, wherever the requests come from', async () => {
+    const user = await t.given.user();
+    // Nine codes of the day are spent already (the bucket refills over 24 hours).
+    await t.resources.database.db.execute(sql`insert into throttle_buckets (key, tokens, at) values (${`recovery:day:${user.id}`}, 1, now())`);
+    expect((await guest().call(api.sendRecoveryCode, { username: user.username })).status).toBe(200);
+    const refused = await guest().call(api.sendRecoveryCode, { username: user.username });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ response: 'rate_limited', message: MSG.recoveryTooManyRequests });
+    expect(await mailsTo(user.email)).toHaveLength(1);
+    // Another account is not held back.
+    const other = await t.given.user();
+    expect((await guest().call(api.sendRecoveryCode, { username: other.username })).status).toBe(200);
+  });
+
   it('counts wrong codes on both calls; the fifth ends the code until a new one is sent', async () => {
     const user = await t.given.user();
     const client = guest();

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as api from '../../../common/api/accounts';
 import type { Captcha } from '../../platform/captcha';
 import type { Db } from '../../platform/db/client';
+import type { RouteDocs } from '../../platform/http/openapi';
 import { addRoute } from '../../platform/http/route';
 import { clearSessionCookie, SESSION_COOKIE, type SessionStore } from '../../platform/http/sessions';
 import type { AccountsService } from './service';
@@ -18,13 +19,22 @@ export interface AccountRoutesDeps {
   csrfTokenFor(request: FastifyRequest, reply: FastifyReply): string;
 }
 
+const challengeDocs: RouteDocs = {
+  responses: {
+    200: {
+      description: 'An ALTCHA challenge; the widget solves it and sends the solution as `altcha` with sign-up or login.',
+      content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } },
+    },
+  },
+};
+
 export function registerAccountRoutes(app: FastifyInstance, deps: AccountRoutesDeps): void {
   const { accounts, sessions, captcha } = deps;
   const tags = ['accounts'];
 
   const startSession = sessionStarter(deps.db, sessions);
 
-  app.get('/api/captcha/challenge', { schema: { tags, summary: 'A proof-of-work challenge for the captcha widget' } }, async (_request, reply) => {
+  app.get('/api/captcha/challenge', { schema: { tags, summary: 'A proof-of-work challenge for the captcha widget' }, config: { openapi: challengeDocs } }, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
     return captcha.challenge();
   });

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { registerInput } from '../../../common/api/accounts';
 import { LOGIN_THROTTLE } from '../../../common/constants';
 import { MSG } from '../../../common/messages';
-import { canGoLive, DEFAULT_PERMISSIONS, isPermission, type Permission, type Role } from '../../../common/permissions';
+import { DEFAULT_PERMISSIONS, isPermission, type Permission, type Role } from '../../../common/permissions';
 import { ageOn, birthdayToIso, calendarDateOf } from '../../../common/rules/birthday';
 import type { SkinId } from '../../../common/skins';
 import { sqlState, UNIQUE_VIOLATION, type Db, type Executor } from '../../platform/db/client';
@@ -49,6 +49,8 @@ export interface NewSession {
   remember: boolean;
 }
 
+/** What every stream key looks like: anything else is not worth a database lookup. */
+export const BROADCAST_KEY_PATTERN = /^live_[A-Za-z0-9_-]{24}$/;
 const newBroadcastKey = () => `live_${randomBytes(18).toString('base64url')}`;
 
 /** Failed sign-ins are counted per typed login (username or email) and per address. */
@@ -242,17 +244,6 @@ export function createAccountsService(deps: { db: Db; sessions: SessionStore; en
       });
     },
 
-    /** Active accounts that may go live, by broadcast key (the RTMP ingest's key cache). */
-    async publishers(): Promise<Array<{ userId: number; broadcastKey: string }>> {
-      const rows = await db
-        .select({ userId: users.id, broadcastKey: users.broadcastKey, perms: sql<string[]>`array_agg(${userPermissions.perm})` })
-        .from(users)
-        .innerJoin(userPermissions, eq(userPermissions.userId, users.id))
-        .where(eq(users.accountStatus, 'active'))
-        .groupBy(users.id);
-      return rows.filter((r) => canGoLive(r.perms)).map(({ userId, broadcastKey }) => ({ userId, broadcastKey }));
-    },
-
     /** The active account a broadcast key belongs to, with its permissions; null when none. */
     async publisherByKey(broadcastKey: string) {
       const [row] = await db.select({ id: users.id }).from(users).where(eq(users.broadcastKey, broadcastKey));
@@ -286,6 +277,22 @@ export function createAccountsService(deps: { db: Db; sessions: SessionStore; en
       return new Map(rows.map((r) => [r.id, { username: r.username, fullname: r.fullname, avatar: r.avatar }]));
     },
 
+    /** Whether the user exists and is active (not suspended). */
+    async isActive(userId: number): Promise<boolean> {
+      const [row] = await db.select({ status: users.accountStatus }).from(users).where(eq(users.id, userId));
+      return row?.status === 'active';
+    },
+
+    /** When the account was made; null for an unknown user. */
+    async createdAt(userId: number): Promise<Date | null> {
+      const [row] = await db.select({ at: users.createdAt }).from(users).where(eq(users.id, userId));
+      return row ? new Date(row.at) : null;
+    },
+
+    /** publicUsers' facts of one user as one JSON value in SQL (null for an unknown user), for one-statement paths. */
+    publicUserJsonSql: (userId: number) =>
+      sql`select json_build_object('username', username, 'fullname', fullname, 'avatar', avatar) from ${users} where id = ${userId}`,
+
     /** A new stream key: the old one no longer publishes. */
     async regenerateBroadcastKey(userId: number): Promise<string> {
       const broadcastKey = newBroadcastKey();
@@ -303,7 +310,7 @@ export function createAccountsService(deps: { db: Db; sessions: SessionStore; en
 
     /** Owners act on their own account; admins on any. */
     assertSelfOrAdmin(principal: Principal, userId: number) {
-      if (principal.userId !== userId && principal.role !== 'admin') throw forbidden('You can only do this for your own account.');
+      if (principal.userId !== userId && principal.role !== 'admin') throw forbidden(MSG.ownAccountOnly);
     },
   };
 }

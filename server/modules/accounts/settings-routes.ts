@@ -2,14 +2,36 @@
 import type { FastifyInstance } from 'fastify';
 import * as api from '../../../common/api/settings';
 import { authorize } from '../../platform/http/auth';
-import { AppError, notFound } from '../../platform/http/errors';
+import { appError, notFound } from '../../platform/http/errors';
 import { MSG } from '../../../common/messages';
 import { addRoute } from '../../platform/http/route';
+import type { RouteDocs } from '../../platform/http/openapi';
 import type { FileStore } from '../../platform/storage/storage';
+import { AVATAR_MAX_BYTES } from './avatar-image';
 import type { AccountsService } from './service';
 import { AVATAR_PREFIX, type SettingsService } from './settings-service';
 
 const AVATAR_NAME = /^\d+-[0-9a-f]{16}\.webp$/;
+
+const uploadAvatarDocs: RouteDocs = {
+  requestBody: {
+    required: true,
+    content: {
+      'multipart/form-data': {
+        schema: {
+          type: 'object',
+          required: ['file'],
+          properties: { file: { type: 'string', format: 'binary', description: `An image, at most ${AVATAR_MAX_BYTES / 1024 / 1024} MB` } },
+        },
+      },
+    },
+  },
+  refusals: [413],
+};
+const avatarImageDocs: RouteDocs = {
+  responses: { 200: { description: 'The avatar, WebP, cached for a year (names change with the image).', content: { 'image/webp': { schema: { type: 'string', format: 'binary' } } } } },
+  refusals: [404],
+};
 
 export function registerSettingsRoutes(
   app: FastifyInstance,
@@ -40,19 +62,20 @@ export function registerSettingsRoutes(
     return { notify_via_email: preferences.notifications.notify_via_email };
   });
 
-  app.post(api.uploadAvatar.path, { schema: { tags, summary: api.uploadAvatar.summary, consumes: ['multipart/form-data'] } }, async (request) => {
+  const uploadAvatarSchema = { tags, summary: api.uploadAvatar.summary, response: { 200: api.uploadAvatar.output } };
+  app.post(api.uploadAvatar.path, { schema: uploadAvatarSchema, config: { auth: 'user', openapi: uploadAvatarDocs } }, async (request) => {
     const principal = await authorize(request, 'user');
     const file = request.isMultipart() ? await request.file() : undefined;
     if (!file || file.fieldname !== 'file') throw settings.badImage();
     const upload = await file.toBuffer().catch((error: { code?: string }) => {
-      if (error.code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, 'too_large', MSG.avatarTooBig, { field: 'file' });
+      if (error.code === 'FST_REQ_FILE_TOO_LARGE') throw appError('too_large', MSG.avatarTooBig, { field: 'file' });
       throw error;
     });
     const avatar = await settings.setAvatar(principal!.userId, upload);
     return { response: 'success', avatar };
   });
 
-  app.get('/media/avatars/:name', { schema: { hide: true } }, async (request, reply) => {
+  app.get('/media/avatars/:name', { schema: { tags, summary: 'An avatar image, by the name settings gave it' }, config: { openapi: avatarImageDocs } }, async (request, reply) => {
     const { name } = request.params as { name: string };
     if (!AVATAR_NAME.test(name)) throw notFound();
     const stream = await deps.files.read(`${AVATAR_PREFIX}${name}`);

@@ -80,7 +80,7 @@ export function createSettingsService(deps: { db: Db; files: FileStore; linkSecr
 
     async updatePreferences(userId: number, params: PreferenceParams, skin: SkinId) {
       if (params.stream_show_18plus !== undefined && !SKINS[skin].flags.adultContent) {
-        throw badRequest('The 18+ filter is not offered here.', 'params.stream_show_18plus');
+        throw badRequest(MSG.adultFilterNotOffered, 'params.stream_show_18plus');
       }
       const changes: Partial<typeof userPreferences.$inferInsert> = {};
       if (params.stream_show_18plus !== undefined) changes.streamShow18plus = params.stream_show_18plus;
@@ -116,10 +116,10 @@ export function createSettingsService(deps: { db: Db; files: FileStore; linkSecr
       const expected = Buffer.from(signLink(userId));
       const given = Buffer.from(token);
       if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
-        throw notFound('This link is not valid.');
+        throw notFound(MSG.linkInvalid);
       }
       const [user] = await db.select({ username: users.username }).from(users).where(eq(users.id, userId));
-      if (!user) throw notFound('This link is not valid.');
+      if (!user) throw notFound(MSG.linkInvalid);
       return { username: user.username, notify_via_email: (await preferencesOf(userId)).notifications.notify_via_email };
     },
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../../common/messages';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { multipartFile } from '../../testing/multipart';
-import type { TestClient } from '../../testing/test-client';
+import type { HttpSession } from '../../testing/http-session';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function me(client: TestClient) {
+async function me(client: HttpSession) {
   const res = await client.get('/api/user/session-detail');
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.user as Record<string, unknown>;
@@ -100,7 +100,7 @@ describe('preferences', () => {
 });
 
 describe('avatar', () => {
-  const upload = (client: TestClient, file: ReturnType<typeof multipartFile>) =>
+  const upload = (client: HttpSession, file: ReturnType<typeof multipartFile>) =>
     client.request('POST', '/api/user/upload-avatar', { rawBody: file.body, headers: { 'content-type': file.contentType } });
 
   it('stores a square WebP without metadata and serves it', async () => {

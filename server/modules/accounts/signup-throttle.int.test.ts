@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MSG } from '../../../common/messages';
 import { startTestApp, type TestApp } from '../../testing/harness';
+import { signUpBody } from '../../testing/sign-up';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -8,14 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const signup = (n: number) => ({
-  username: `throttled_${n}`,
-  email: `throttled_${n}@example.com`,
-  password: 'a-good-password',
-  birthday: '01-01-2000',
-  country: 'US',
-  terms_accepted: true,
-});
+const signup = (n: number) => signUpBody(`throttled_${n}`);
 
 it('limits how many accounts one address creates in 15 minutes', async () => {
   expect((await t.client().post('/api/user/user-register', signup(1))).status).toBe(200);

@@ -12,12 +12,14 @@ import { MSG } from '../../../common/messages';
 import { SKINS, type SkinId } from '../../../common/skins';
 import type { Captcha } from '../../platform/captcha';
 import type { Db } from '../../platform/db/client';
-import { forbidden, notFound } from '../../platform/http/errors';
+import { conflict, forbidden, notFound } from '../../platform/http/errors';
+import type { RouteDocs } from '../../platform/http/openapi';
 import { addRoute } from '../../platform/http/route';
 import type { SessionStore } from '../../platform/http/sessions';
 import type { AccountsService } from './service';
 import { clientMeta, requireCaptcha, sessionStarter } from './sign-in';
-import type { CallbackOutcome, SocialLoginService } from './social-login-service';
+import { TICKET_TTL_MS, type CallbackOutcome, type SocialLoginService } from './social-login-service';
+import { isSecureRequest } from '../../platform/http/public-origin';
 
 export interface SocialLoginRoutesDeps {
   db: Db;
@@ -31,15 +33,45 @@ export interface SocialLoginRoutesDeps {
 /** Binds a flow to the browser that started it: without it, anyone's callback link would sign a victim into their account. */
 const FLOW_COOKIE = 'll_oauth_state';
 const FLOW_COOKIE_PATH = '/api/auth/';
+/** Binds a sign-up ticket to the browser that finished the flow: a ticket link sent to someone else signs no one in. */
+const TICKET_COOKIE = 'll_social_ticket';
+const TICKET_COOKIE_PATH = '/api/user/';
 const LOGIN_REDIRECT = '/channel/group';
 
 const AUTHORIZATION_RESPONSE = new Set(['code', 'state', 'iss', 'error', 'error_description', 'error_uri']);
 
 const startQuery = z.strictObject({ service: skinField.optional() });
-/** The provider's authorization response, passed whole to openid-client (it checks iss, state, error...). */
+const callbackParam = z.string().max(4096);
+/**
+ * The provider's authorization response, passed whole to openid-client (it checks iss, state, error...).
+ * Its fields are named for the document; providers add their own (Google: scope, authuser, prompt).
+ */
 const callbackParams = z
-  .record(z.string().max(64), z.string().max(4096))
-  .refine((params) => Object.keys(params).length <= 20, 'Too many parameters');
+  .object({
+    code: callbackParam.optional(),
+    state: callbackParam.optional(),
+    iss: callbackParam.optional(),
+    error: callbackParam.optional(),
+    error_description: callbackParam.optional(),
+    error_uri: callbackParam.optional(),
+  })
+  .catchall(callbackParam)
+  .refine((params) => Object.keys(params).length <= 20 && Object.keys(params).every((name) => name.length <= 64), 'Too many parameters');
+
+const redirect = (status: number, description: string): RouteDocs => ({
+  responses: { [status]: { description, headers: { Location: { schema: { type: 'string' }, description: 'Where the browser goes next' } } } },
+  refusals: [404],
+});
+const startDocs: RouteDocs = { ...redirect(302, "To the provider's sign-in page."), refusals: [403, 404] };
+const callbackDocs = redirect(
+  302,
+  'Signed in: to the channel page, with the session cookie set. A new user: to the login page with a sign-up ticket (`social`, `type`). Refused: to the login page with `social_error`.',
+);
+const formPostDocs: RouteDocs = {
+  ...redirect(303, 'To the GET callback, with the authorization response in the query.'),
+  security: [],
+  description: "Apple's `response_mode=form_post` answer: a cross-site form post, so no CSRF token; the GET callback checks the flow.",
+};
 
 export function registerSocialLoginRoutes(app: FastifyInstance, deps: SocialLoginRoutesDeps): void {
   const { socialLogin, accounts } = deps;
@@ -65,6 +97,13 @@ export function registerSocialLoginRoutes(app: FastifyInstance, deps: SocialLogi
         await startSession(request, reply, outcome.session);
         return reply.redirect(`${prefix}${LOGIN_REDIRECT}`);
       case 'ticket':
+        reply.setCookie(TICKET_COOKIE, outcome.binder, {
+          path: TICKET_COOKIE_PATH,
+          httpOnly: true,
+          sameSite: 'lax',
+          secure: isSecureRequest(request),
+          maxAge: TICKET_TTL_MS / 1000,
+        });
         return reply.redirect(`${prefix}/user/login?${new URLSearchParams({ social: outcome.ticket, type: provider })}`);
       case 'failed':
         request.log.warn({ provider, reason: outcome.reason }, 'social sign-in refused');
@@ -75,7 +114,7 @@ export function registerSocialLoginRoutes(app: FastifyInstance, deps: SocialLogi
   for (const provider of SOCIAL_PROVIDERS) {
     typed.get(
       socialStartPath(provider),
-      { schema: { tags, summary: `Sign in with ${provider}: redirects to the provider`, querystring: startQuery } },
+      { schema: { tags, summary: `Sign in with ${provider}: redirects to the provider`, querystring: startQuery }, config: { openapi: startDocs } },
       async (request, reply) => {
         const skin = request.query.service ?? request.skin;
         assertAllowed(provider, skin);
@@ -91,7 +130,7 @@ export function registerSocialLoginRoutes(app: FastifyInstance, deps: SocialLogi
           path: FLOW_COOKIE_PATH,
           httpOnly: true,
           sameSite: 'lax',
-          secure: request.protocol === 'https',
+          secure: isSecureRequest(request),
           maxAge: 600,
         });
         return reply.redirect(started.url.href);
@@ -100,11 +139,11 @@ export function registerSocialLoginRoutes(app: FastifyInstance, deps: SocialLogi
 
     typed.get(
       socialCallbackPath(provider),
-      { schema: { tags, summary: `Where ${provider} sends the browser back`, querystring: callbackParams } },
+      { schema: { tags, summary: `Where ${provider} sends the browser back`, querystring: callbackParams }, config: { openapi: callbackDocs } },
       async (request, reply) => {
         assertOffered(provider);
         const url = new URL(callbackUrl(request, provider));
-        url.search = new URLSearchParams(request.query).toString();
+        url.search = new URLSearchParams(request.query as Record<string, string>).toString();
         const outcome = await socialLogin.complete(provider, url, request.cookies[FLOW_COOKIE], clientMeta(request));
         reply.clearCookie(FLOW_COOKIE, { path: FLOW_COOKIE_PATH });
         return redirectAfterCallback(request, reply, provider, outcome);
@@ -121,7 +160,10 @@ export function registerSocialLoginRoutes(app: FastifyInstance, deps: SocialLogi
     for (const provider of SOCIAL_PROVIDERS.filter((p) => socialLogin.responseMode(p) === 'form_post')) {
       scope.withTypeProvider<ZodTypeProvider>().post(
         socialCallbackPath(provider),
-        { schema: { tags, summary: `Where ${provider} posts the browser back`, body: callbackParams }, config: { csrf: false } },
+        {
+          schema: { tags, summary: `Where ${provider} posts the browser back`, body: callbackParams, consumes: ['application/x-www-form-urlencoded'] },
+          config: { csrf: false, openapi: formPostDocs },
+        },
         async (request, reply) => {
           // Only the authorization response: Apple's `user` field (name, email) would otherwise land in URLs and logs.
           const response = new URLSearchParams(Object.entries(request.body).filter(([name]) => AUTHORIZATION_RESPONSE.has(name)));
@@ -131,9 +173,16 @@ export function registerSocialLoginRoutes(app: FastifyInstance, deps: SocialLogi
     }
   });
 
+  /** A ticket never switches a signed-in browser to another account (a forged link would do just that). */
+  async function assertSignedOut(request: FastifyRequest) {
+    if (await request.currentPrincipal()) throw conflict(MSG.alreadySignedIn);
+  }
+
   async function loginWithTicket(provider: SocialProvider, token: string, skin: SkinId, request: FastifyRequest, reply: FastifyReply) {
     assertAllowed(provider, skin);
-    const { userId, session } = await socialLogin.loginWithTicket(provider, token, clientMeta(request));
+    await assertSignedOut(request);
+    const { userId, session } = await socialLogin.loginWithTicket(provider, token, request.cookies[TICKET_COOKIE], clientMeta(request));
+    reply.clearCookie(TICKET_COOKIE, { path: TICKET_COOKIE_PATH });
     await startSession(request, reply, session);
     return { user: await accounts.sessionUser(userId, { skin, origin: request.publicOrigin }) };
   }
@@ -150,7 +199,9 @@ export function registerSocialLoginRoutes(app: FastifyInstance, deps: SocialLogi
     await requireCaptcha(deps.captcha, input.altcha);
     const skin = input.service ?? request.skin;
     assertAllowed(input.social_media_type, skin);
-    const { userId, session } = await socialLogin.register(input, skin, clientMeta(request));
+    await assertSignedOut(request);
+    const { userId, session } = await socialLogin.register(input, request.cookies[TICKET_COOKIE], skin, clientMeta(request));
+    reply.clearCookie(TICKET_COOKIE, { path: TICKET_COOKIE_PATH });
     await startSession(request, reply, session);
     return { user_id: userId, user: await accounts.sessionUser(userId, { skin, origin: request.publicOrigin }) };
   });

@@ -11,7 +11,7 @@ import { MSG } from '../../../common/messages';
 import { birthdayToIso } from '../../../common/rules/birthday';
 import { DEFAULT_SKIN, isSkinId, type SkinId } from '../../../common/skins';
 import type { Db, Executor } from '../../platform/db/client';
-import { AppError, badRequest, conflict, notFound } from '../../platform/http/errors';
+import { appError, badRequest, conflict, notFound } from '../../platform/http/errors';
 import type { SessionStore } from '../../platform/http/sessions';
 import { uniqueViolationToConflict, type AccountsService, type ClientMeta, type NewSession } from './service';
 import type { SocialProfile, SocialProviders } from './social-providers';
@@ -20,15 +20,25 @@ import { oauthFlows, socialIdentities, socialTickets, users } from './tables';
 export type SocialRegisterInput = z.output<(typeof socialRegister)['input']>;
 
 const FLOW_TTL_MS = 10 * 60_000;
-const TICKET_TTL_MS = 30 * 60_000;
+export const TICKET_TTL_MS = 30 * 60_000;
 
 export type CallbackOutcome =
   | { kind: 'signed-in'; skin: SkinId; userId: number; session: NewSession }
-  | { kind: 'ticket'; skin: SkinId; ticket: string }
+  /** `binder` goes into the browser's cookie: the ticket signs in only the browser that holds it. */
+  | { kind: 'ticket'; skin: SkinId; ticket: string; binder: string }
   /** `reason` is for the log only: it names what failed, never a token. */
   | { kind: 'failed'; skin: SkinId | null; code: SocialErrorCode; reason: string };
 
 const hashTicket = (ticket: string) => createHash('sha256').update(ticket).digest('hex');
+
+/** The ticket, held by the browser it was made for (its binder cookie): a ticket alone, sent to someone else, is nothing. */
+const ticketOf = (provider: SocialProvider, ticket: string, binder: string | undefined) =>
+  and(
+    eq(socialTickets.ticketHash, hashTicket(ticket)),
+    eq(socialTickets.provider, provider),
+    eq(socialTickets.binderHash, hashTicket(binder ?? '')),
+    binder === undefined || binder === '' ? sql`false` : undefined,
+  );
 
 /** What went wrong at the provider, for the log: openid-client's code or the OAuth error, no token. */
 function failureReason(error: unknown): string {
@@ -109,15 +119,17 @@ export function createSocialLoginService(deps: {
     }
     if (await emailTaken(db, profile.email)) return failed(SOCIAL_ERRORS.emailExists, 'email belongs to an account');
     const ticket = randomBytes(32).toString('base64url');
+    const binder = randomBytes(32).toString('base64url');
     await db.insert(socialTickets).values({
       ticketHash: hashTicket(ticket),
       provider,
       subject: profile.subject,
       email: profile.email,
       name: profile.name,
+      binderHash: hashTicket(binder),
       expiresAt: later(TICKET_TTL_MS),
     });
-    return { kind: 'ticket', skin, ticket };
+    return { kind: 'ticket', skin, ticket, binder };
   }
 
   return {
@@ -174,12 +186,12 @@ export function createSocialLoginService(deps: {
      * user-social-login: a ticket whose identity got linked since signs in (and is spent); otherwise
      * the 409 that opens "More Info Needed", or the one that says the email already has an account.
      */
-    async loginWithTicket(provider: SocialProvider, ticket: string, meta: ClientMeta) {
+    async loginWithTicket(provider: SocialProvider, ticket: string, binder: string | undefined, meta: ClientMeta) {
       const ticketHash = hashTicket(ticket);
       const [row] = await db
         .select()
         .from(socialTickets)
-        .where(and(eq(socialTickets.ticketHash, ticketHash), eq(socialTickets.provider, provider), gt(socialTickets.expiresAt, now())));
+        .where(and(ticketOf(provider, ticket, binder), gt(socialTickets.expiresAt, now())));
       if (!row) throw badRequest(MSG.socialFailed, 'token');
       const userId = await linkedUser(db, provider, row.subject);
       if (userId !== null) {
@@ -189,32 +201,28 @@ export function createSocialLoginService(deps: {
         return { userId, session };
       }
       if (!row.email || (await emailTaken(db, row.email))) {
-        throw new AppError(409, SOCIAL_CODES.emailExists, MSG.socialEmailExists);
+        throw appError(SOCIAL_CODES.emailExists);
       }
-      throw new AppError(409, SOCIAL_CODES.create, MSG.moreInfoNeeded, {
+      throw appError(SOCIAL_CODES.create, MSG.moreInfoNeeded, {
         email: row.email,
         suggested_username: await suggestUsername(row.name, row.email),
       });
     },
 
     /** "More Info Needed" sent: the account, its link and its session in one transaction; the ticket is spent. */
-    async register(input: SocialRegisterInput, skin: SkinId, meta: ClientMeta) {
+    async register(input: SocialRegisterInput, binder: string | undefined, skin: SkinId, meta: ClientMeta) {
       const provider = input.social_media_type;
       try {
         return await db.transaction(async (tx) => {
           const [ticket] = await tx
             .delete(socialTickets)
             .where(
-              and(
-                eq(socialTickets.ticketHash, hashTicket(input.social_media_token)),
-                eq(socialTickets.provider, provider),
-                gt(socialTickets.expiresAt, now()),
-              ),
+              and(ticketOf(provider, input.social_media_token, binder), gt(socialTickets.expiresAt, now())),
             )
             .returning();
           if (!ticket?.email) throw badRequest(MSG.socialFailed, 'social_media_token');
           if ((await linkedUser(tx, provider, ticket.subject)) !== null) throw conflict(MSG.socialFailed, 'social_media_token');
-          if (await emailTaken(tx, ticket.email)) throw new AppError(409, SOCIAL_CODES.emailExists, MSG.socialEmailExists);
+          if (await emailTaken(tx, ticket.email)) throw appError(SOCIAL_CODES.emailExists);
           const userId = await accounts.createAccount(tx, {
             username: input.username,
             email: ticket.email,
@@ -225,6 +233,8 @@ export function createSocialLoginService(deps: {
             skin,
           });
           await tx.insert(socialIdentities).values({ provider, subject: ticket.subject, userId, email: ticket.email });
+          // The identity is linked now: any other ticket for it is void.
+          await tx.delete(socialTickets).where(and(eq(socialTickets.provider, provider), eq(socialTickets.subject, ticket.subject)));
           const created = await sessions.create(tx, userId, true, meta);
           return { userId, session: { ...created, remember: true } };
         });

@@ -1,10 +1,11 @@
 import { eq, sql } from 'drizzle-orm';
+import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SOCIAL_CODES, SOCIAL_ERRORS } from '../../../common/api/social-login';
 import { MSG } from '../../../common/messages';
 import { startTestApp, type TestApp } from '../../testing/harness';
-import { HttpBrowser } from '../../testing/http-browser';
+import { HttpBrowser } from '../../testing/http-session';
 import { startTestOidcProvider, type TestAccount, type TestOidcProvider } from '../../testing/oidc-provider';
 import { oauthFlows, socialIdentities, socialTickets, users } from './tables';
 
@@ -101,16 +102,57 @@ describe('social sign-in with a real OpenID provider', () => {
     const [row] = await db().select().from(users).where(eq(users.id, userId));
     expect(row?.passwordHash).toBeNull();
     expect(await db().select().from(socialIdentities).where(eq(socialIdentities.userId, userId))).toHaveLength(1);
-    const again = await browser.call('/api/user/user-social-register', moreInfo(ticket, { username: 'jane_again' }));
-    expect(again.status).toBe(400);
+    // Signed in, a ticket is not even looked at; signed out, the spent ticket is refused.
+    const whileSignedIn = await browser.call('/api/user/user-social-register', moreInfo(ticket, { username: 'jane_again' }));
+    expect(whileSignedIn.status).toBe(409);
+    expect(whileSignedIn.body).toMatchObject({ message: MSG.alreadySignedIn });
 
     expect((await browser.call('/api/user/logout', {})).status).toBe(200);
     expect((await browser.call('/api/user/session-detail')).status).toBe(401);
+    const again = await browser.call('/api/user/user-social-register', moreInfo(ticket, { username: 'jane_again' }));
+    expect(again.status).toBe(400);
 
     const second = await signIn(browser);
     expect(second.pathname + second.search).toBe('/channel/group');
     const back = await browser.call('/api/user/session-detail');
     expect((back.body as { user: { user_id: number } }).user.user_id).toBe(userId);
+  });
+
+  it("binds a ticket to the browser that finished the flow: sent to someone else, or to a signed-in browser, it signs no one in", async () => {
+    newAccount({ name: 'Mallory Attacker' });
+    const attacker = new HttpBrowser(base);
+    const ticket = (await signIn(attacker)).searchParams.get('social') ?? '';
+
+    // The victim opens the attacker's link: their browser has no binder cookie.
+    const victim = new HttpBrowser(base);
+    const lookup = await victim.call('/api/user/user-social-login', { type: 'google', token: ticket });
+    expect(lookup.status).toBe(400);
+    const register = await victim.call('/api/user/user-social-register', moreInfo(ticket, { username: 'mallory_victim' }));
+    expect(register.status).toBe(400);
+    expect((await victim.call('/api/user/session-detail')).status).toBe(401);
+
+    // A victim who is signed in is never switched to another account.
+    const signedIn = await t.given.user();
+    const victimSession = new HttpBrowser(base);
+    expect((await victimSession.call('/api/user/user-login', { username: signedIn.username, password: signedIn.password })).status).toBe(200);
+    const switched = await victimSession.call('/api/user/user-social-login', { type: 'google', token: ticket });
+    expect(switched.status).toBe(409);
+    expect((await victimSession.call('/api/user/session-detail')).body).toMatchObject({ user: { user_id: signedIn.id } });
+
+    // The browser that finished the flow still can.
+    expect((await attacker.call('/api/user/user-social-login', { type: 'google', token: ticket })).status).toBe(409);
+  });
+
+  it('voids the other tickets of an identity once it is linked', async () => {
+    newAccount({ name: 'Twice Started' });
+    const first = new HttpBrowser(base);
+    const firstTicket = (await signIn(first)).searchParams.get('social') ?? '';
+    const second = new HttpBrowser(base);
+    const secondTicket = (await signIn(second)).searchParams.get('social') ?? '';
+    expect((await first.call('/api/user/user-social-register', moreInfo(firstTicket, { username: 'twice_started' }))).status).toBe(200);
+    const left = await db().select().from(socialTickets).where(eq(socialTickets.ticketHash, createHash('sha256').update(secondTicket).digest('hex')));
+    expect(left).toHaveLength(0);
+    expect((await second.call('/api/user/user-social-login', { type: 'google', token: secondTicket })).status).toBe(400);
   });
 
   it('checks More Info Needed like sign-up and keeps the ticket until it succeeds', async () => {

@@ -123,6 +123,8 @@ export const socialTickets = pgTable('social_tickets', {
   subject: text('subject').notNull(),
   email: text('email'),
   name: text('name'),
+  /** The hash of the secret kept in the cookie of the browser that finished the flow: only it redeems the ticket. */
+  binderHash: text('binder_hash'),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 });
 

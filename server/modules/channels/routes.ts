@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import * as api from '../../../common/api/system';
+import { MSG } from '../../../common/messages';
 import { notFound } from '../../platform/http/errors';
 import { addRoute } from '../../platform/http/route';
 import type { ChannelsService } from './service';
@@ -11,7 +12,7 @@ export function registerChannelRoutes(app: FastifyInstance, deps: { channels: Ch
 
   addRoute(app, api.group, { auth: 'anonymous', tags: ['channels'] }, async ({ input, principal, request }) => {
     const found = await deps.channels.group(input.id, request.skin, principal !== null);
-    if (!found) throw notFound('No such channel group.');
+    if (!found) throw notFound(MSG.noSuchChannel);
     return found;
   });
 }

@@ -1,7 +1,6 @@
 /** Two instances on one PostgreSQL database and one Redis: runs when TEST_DATABASE_URL and TEST_REDIS_URL are set. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSharedTestApps, type TestApp } from '../../testing/harness';
-import { goLive } from '../../testing/live-stream';
 import { eventually } from '../../testing/eventually';
 import { WsClient } from '../../testing/ws-client';
 
@@ -28,7 +27,7 @@ describe.runIf(redisUrl && process.env.TEST_DATABASE_URL)('chat scaled out over 
   });
 
   it('carries a COMMENT sent on instance A to a socket on instance B', async () => {
-    const live = await goLive(a);
+    const live = await a.given.liveStream();
     const channel = `stream:${live.streamId}`;
     const sender = await a.given.signedIn(await a.given.user());
     const onA = await WsClient.connect(baseA, sender.cookie('ll_session'));
@@ -41,7 +40,7 @@ describe.runIf(redisUrl && process.env.TEST_DATABASE_URL)('chat scaled out over 
   });
 
   it('agrees on the viewer count whichever instance is asked', async () => {
-    const live = await goLive(a);
+    const live = await a.given.liveStream();
     const channel = `stream:${live.streamId}`;
     // Three signed-in viewers, one on A and two on B (guests from one browser would count once per instance).
     for (const base of [baseA, baseB, baseB]) {

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { MSG } from '../../../common/messages';
 import { startTestApp, type TestApp } from '../../testing/harness';
-import { goLive } from '../../testing/live-stream';
 import { eventually } from '../../testing/eventually';
 import { WsClient } from '../../testing/ws-client';
 import { streams } from '../streams/tables';
@@ -43,7 +42,7 @@ describe('the realtime gateway on a live stream', () => {
   });
 
   it('subscribes viewers, answers the history, and carries a COMMENT from A to B with its sender', async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     const channel = `stream:${live.streamId}`;
     const a = await signedInSocket();
     const b = await connect();
@@ -65,7 +64,7 @@ describe('the realtime gateway on a live stream', () => {
   });
 
   it('marks the owner’s lines and cuts over-long text at 300 characters', async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     const channel = `stream:${live.streamId}`;
     const owner = await connect(live.client.cookie('ll_session'));
     await owner.request({ op: 'subscribe', channel });
@@ -78,7 +77,7 @@ describe('the realtime gateway on a live stream', () => {
   });
 
   it('refuses sends from logged-out sockets, empty text, forged types and disabled chat', async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     const channel = `stream:${live.streamId}`;
     const guest = await connect();
     const refused = await guest.request({ op: 'send', channel, type: 'COMMENT', text: 'hi', id: 'g1' });
@@ -86,8 +85,10 @@ describe('the realtime gateway on a live stream', () => {
 
     const { socket } = await signedInSocket();
     expect(await socket.request({ op: 'send', channel, type: 'COMMENT', text: '   ', id: 'e1' })).toMatchObject({ op: 'error', id: 'e1' });
+    // Only COMMENT and LIKE are sends: other types are not in the contract, and the answer still reaches the send.
     for (const type of ['TIP', 'STREAM-END', 'BLOCKED']) {
-      expect(await socket.request({ op: 'send', channel, type, text: 'forged', id: `f-${type}` })).toMatchObject({ op: 'error', code: 'forbidden' });
+      const id = `f-${type}`;
+      expect(await socket.request({ op: 'send', channel, type, text: 'forged', id })).toMatchObject({ op: 'error', id, code: 'bad_frame' });
     }
 
     await live.client.post('/api/streams/update-stream-info', { id: live.streamId, data: { chat_enabled: false } });
@@ -95,7 +96,7 @@ describe('the realtime gateway on a live stream', () => {
   });
 
   it('counts likes up to the limit, and owners cannot like their own stream', async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     const channel = `stream:${live.streamId}`;
     const { socket } = await signedInSocket();
     await socket.request({ op: 'subscribe', channel });
@@ -113,7 +114,7 @@ describe('the realtime gateway on a live stream', () => {
     const { user, socket } = await signedInSocket();
     expect(await socket.request({ op: 'subscribe', channel: `stream:${hidden.stream_id}` })).toMatchObject({ op: 'error', code: 'not_found' });
 
-    const privateLive = await goLive(t, { audience: 'PRIVATE' });
+    const privateLive = await t.given.liveStream({ audience: 'PRIVATE' });
     expect(await socket.request({ op: 'subscribe', channel: `stream:${privateLive.streamId}` })).toMatchObject({ op: 'error', code: 'forbidden', message: MSG.streamPrivate });
 
     expect(await socket.request({ op: 'subscribe', channel: `user:${user.id}` })).toMatchObject({ op: 'subscribed' });
@@ -121,7 +122,7 @@ describe('the realtime gateway on a live stream', () => {
   });
 
   it('sends STREAM-END when the broadcast ends', async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     const channel = `stream:${live.streamId}`;
     const viewer = await connect();
     await viewer.request({ op: 'subscribe', channel });
@@ -144,7 +145,7 @@ describe('the realtime gateway on a live stream', () => {
 
 describe('presence, priority chat, chat limits', () => {
   it('counts the viewers on the stream’s channel and announces signed-in arrivals and departures', async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     const channel = `stream:${live.streamId}`;
     const viewersNow = async () => ((await t.client().get(`/api/streams/stream-lookup?id=${live.streamId}`)).body.stream as { viewers: number }).viewers;
     const owner = await connect(live.client.cookie('ll_session'));
@@ -172,7 +173,7 @@ describe('presence, priority chat, chat limits', () => {
   });
 
   it('keeps the priority channel to the owner, marks its lines, and keeps them off the public channel', async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     const priority = `stream:${live.streamId}:priority`;
     const { socket } = await signedInSocket();
     expect(await socket.request({ op: 'subscribe', channel: priority })).toMatchObject({ op: 'error', code: 'forbidden', message: MSG.priorityChatOnly });
@@ -191,7 +192,7 @@ describe('presence, priority chat, chat limits', () => {
   });
 
   it('refuses a viewer who posts faster than the chat allows, even in one burst over two sockets', async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     const channel = `stream:${live.streamId}`;
     const { user, socket } = await signedInSocket();
     const second = await connect((await t.given.signedIn(user)).cookie('ll_session'));
@@ -202,7 +203,7 @@ describe('presence, priority chat, chat limits', () => {
   });
 
   it('checks viewers already on the channel again when the stream turns private', async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     const channel = `stream:${live.streamId}`;
     const guest = await connect();
     await guest.request({ op: 'subscribe', channel });
@@ -216,7 +217,7 @@ describe('presence, priority chat, chat limits', () => {
   });
 
   it('asks for payment before chatting on a paid-chat skin’s stream unless the viewer holds the chat permissions', async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     const channel = `stream:${live.streamId}`;
     await t.resources.database.db.update(streams).set({ skin: 'afterdark' }).where(eq(streams.id, live.streamId));
     const unpaid = await t.given.user({ perms: [] });
@@ -233,18 +234,18 @@ describe('presence, priority chat, chat limits', () => {
     const paidSocket = await connect((await t.given.signedIn(paid)).cookie('ll_session'));
     expect(await paidSocket.request({ op: 'send', channel, type: 'COMMENT', text: 'hi', id: 'u3' })).toEqual({ op: 'ack', id: 'u3' });
     // A stream of the default skin has no paid chat.
-    const free = await goLive(t);
+    const free = await t.given.liveStream();
     const unpaidOnFree = await connect((await t.given.signedIn(unpaid)).cookie('ll_session'));
     expect(await unpaidOnFree.request({ op: 'send', channel: `stream:${free.streamId}`, type: 'COMMENT', text: 'hi', id: 'u4' })).toEqual({ op: 'ack', id: 'u4' });
   });
 
   it('sends BLOCKED to a banned viewer’s sockets and takes them off the stream', async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     const channel = `stream:${live.streamId}`;
     const { user, socket } = await signedInSocket();
     await socket.request({ op: 'subscribe', channel });
     await t.app.services.chat.blockViewer(live.streamId, user.id);
-    expect(await socket.message('BLOCKED')).toMatchObject({ channel, message: { text: String(user.id) } });
+    expect(await socket.message('BLOCKED')).toMatchObject({ channel, message: { text: String(user.id), data: { user_id: user.id } } });
     const other = await connect();
     await other.request({ op: 'subscribe', channel });
     await live.client.post('/api/streams/update-stream-info', { id: live.streamId, data: { title: 'Still here' } });

@@ -6,19 +6,18 @@ import { and, count, desc, eq, gte, sql } from 'drizzle-orm';
 import { MSG } from '../../../common/messages';
 import type { Permission } from '../../../common/permissions';
 import {
-  CHAT_TEXT_MAX, HISTORY_LINES, priorityChannelOf, type RealtimeMessage, type RealtimeSender, type SendFrame, streamChannelOf,
+  CHAT_TEXT_MAX, HISTORY_LINES, type HistoryMessage, priorityChannelOf, type RealtimeMessage, type RealtimeSender, type SendFrame,
+  streamChannelOf, userChannelOf,
 } from '../../../common/realtime';
 import { isSkinId, SKINS, type Rating } from '../../../common/skins';
 import type { Db, Executor } from '../../platform/db/client';
 import type { Principal } from '../../platform/http/auth';
-import { AppError, badRequest, forbidden, notFound, unauthorized } from '../../platform/http/errors';
+import { appError, badRequest, forbidden, notFound, tooManyRequests, unauthorized } from '../../platform/http/errors';
 import type { PresenceChange } from '../../platform/realtime/gateway';
-import type { AccountsService } from '../accounts/service';
-import { mayUsePriorityChat, type StreamsService, type Viewer } from '../streams/service';
-import type { StreamRow } from '../streams/stream-view';
-import { streamViews } from '../streams/tables';
-import { ledgerTransfers } from '../ledger/tables';
-import { tipMessage } from '../tips/tip-message';
+import type { AccountsService } from '../accounts';
+import type { Ledger } from '../ledger';
+import { mayUsePriorityChat, type StreamRow, type StreamsService, type Viewer } from '../streams';
+import { tipMessage } from './tip-message';
 import { parseChannel } from './channels';
 import { chatMessages } from './tables';
 
@@ -58,6 +57,7 @@ export function createChatService(deps: {
   db: Db;
   streams: StreamsService;
   accounts: AccountsService;
+  ledger: Ledger;
   publish: Publish;
   removeFromChannels: RemoveFromChannels;
   recheckChannel: (channel: string) => Promise<void>;
@@ -75,20 +75,14 @@ export function createChatService(deps: {
    * The channel's last HISTORY_LINES lines, oldest first: on the public channel its COMMENTs and the
    * stream's tips merged by time, on the priority channel its COMMENTs.
    */
-  async function history(streamId: number, ownerId: number, priority: boolean): Promise<RealtimeMessage[]> {
-    const [comments, tips] = await Promise.all([
+  async function history(streamId: number, ownerId: number, priority: boolean): Promise<HistoryMessage[]> {
+    const [comments, tippers] = await Promise.all([
       db.select().from(chatMessages)
         .where(and(eq(chatMessages.streamId, streamId), eq(chatMessages.type, 'COMMENT'), eq(chatMessages.priority, priority)))
         .orderBy(desc(chatMessages.id)).limit(HISTORY_LINES),
-      // Tips are read from the ledger (the tip path writes nothing more); they show on the public channel only,
-      // newest first through ledger_transfers_stream_tips_idx (stream, time).
-      priority ? Promise.resolve([]) : db.select({
-        id: ledgerTransfers.id, userId: ledgerTransfers.fromUserId, amount: ledgerTransfers.amount, createdAt: ledgerTransfers.createdAt,
-      }).from(ledgerTransfers)
-        .where(and(eq(ledgerTransfers.streamId, streamId), eq(ledgerTransfers.kind, 'tip'), eq(ledgerTransfers.currency, 'CON')))
-        .orderBy(desc(ledgerTransfers.createdAt), desc(ledgerTransfers.id)).limit(HISTORY_LINES),
+      // Tips are read from the ledger (the tip path writes nothing more); they show on the public channel only.
+      priority ? Promise.resolve([]) : deps.ledger.tipsOnStream(streamId, HISTORY_LINES),
     ]);
-    const tippers = tips.flatMap((tip) => (tip.userId === null ? [] : [{ ...tip, userId: tip.userId }]));
     const people = await deps.accounts.publicUsers([...comments.map((r) => r.userId), ...tippers.map((tip) => tip.userId)]);
     const lines = [
       ...comments.reverse().map((r) => ({
@@ -99,7 +93,7 @@ export function createChatService(deps: {
           sender: senderOf(people, ownerId, r.userId, r.priority),
           chatTime: r.createdAt.toISOString(),
           timetoken: String(r.id),
-        } satisfies RealtimeMessage,
+        } satisfies HistoryMessage,
       })),
       ...tippers.reverse().map((tip) => ({
         at: tip.createdAt,
@@ -117,9 +111,7 @@ export function createChatService(deps: {
   async function likesGiven(tx: Executor, streamId: number, userId: number): Promise<number> {
     const [live] = await tx.select({ n: sql<number>`count(*)::int` }).from(chatMessages)
       .where(and(eq(chatMessages.streamId, streamId), eq(chatMessages.userId, userId), eq(chatMessages.type, 'LIKE')));
-    const [saved] = await tx.select({ n: sql<number>`coalesce(sum(${streamViews.likes}), 0)::int` }).from(streamViews)
-      .where(and(eq(streamViews.streamId, streamId), eq(streamViews.userId, userId)));
-    return Math.max(live?.n ?? 0, saved?.n ?? 0);
+    return Math.max(live?.n ?? 0, await deps.streams.savedLikes(streamId, userId, tx));
   }
 
   function assertMayChat(row: StreamRow, principal: Principal) {
@@ -127,7 +119,7 @@ export function createChatService(deps: {
     // The stream's own skin decides: a client naming another skin does not chat for free.
     if (!isSkinId(row.skin) || !SKINS[row.skin].flags.paidChat || principal.userId === row.userId) return;
     const paid = principal.perms.includes('CREATE STREAM_CHAT') && principal.perms.includes(CHAT_PERMISSION[row.rating]);
-    if (!paid) throw new AppError(402, 'chat_payment_required', MSG.chatPaymentNeeded);
+    if (!paid) throw appError('chat_payment_required');
   }
 
   async function assertNotFlooding(tx: Executor, streamId: number, userId: number) {
@@ -137,7 +129,7 @@ export function createChatService(deps: {
       eq(chatMessages.type, 'COMMENT'),
       gte(chatMessages.createdAt, new Date(Date.now() - CHAT_RATE.windowMs)),
     ));
-    if ((recent?.n ?? 0) >= CHAT_RATE.lines) throw new AppError(429, 'rate_limited', MSG.chatTooFast);
+    if ((recent?.n ?? 0) >= CHAT_RATE.lines) throw tooManyRequests(MSG.chatTooFast);
   }
 
   async function comment(row: StreamRow, principal: Principal, text: string, priority: boolean) {
@@ -163,12 +155,12 @@ export function createChatService(deps: {
   }
 
   async function like(row: StreamRow, principal: Principal) {
-    if (principal.userId === row.userId) throw forbidden('You cannot like your own stream.');
+    if (principal.userId === row.userId) throw forbidden(MSG.cannotLikeOwnStream);
     await db.transaction(async (tx) => {
       // One viewer's likes on one stream are counted one at a time, on every instance.
       await lockViewerOnStream(tx, 'like', row.id, principal.userId);
       if ((await likesGiven(tx, row.id, principal.userId)) + 1 >= deps.likeLimit) {
-        throw new AppError(429, 'like_limit', MSG.likeLimit);
+        throw appError('like_limit');
       }
       await tx.insert(chatMessages).values({ streamId: row.id, userId: principal.userId, type: 'LIKE' });
     });
@@ -188,13 +180,13 @@ export function createChatService(deps: {
     const row = await deps.streams.findStream(streamId);
     if (row.userId === principal.userId) return;
     const senderOf = await senders([principal.userId], row.userId);
-    await deps.publish(`user:${row.userId}`, { type: change, sender: senderOf(principal.userId, false), data: { stream_id: streamId } });
+    await deps.publish(userChannelOf(row.userId), { type: change, sender: senderOf(principal.userId, false), data: { stream_id: streamId } });
   }
 
   return {
-    async authorizeSubscribe(channel: string, viewer: Viewer): Promise<{ history: RealtimeMessage[] }> {
+    async authorizeSubscribe(channel: string, viewer: Viewer): Promise<{ history: HistoryMessage[] }> {
       const parsed = parseChannel(channel);
-      if (!parsed) throw notFound('No such channel.');
+      if (!parsed) throw notFound(MSG.noSuchChannel);
       if (parsed.kind === 'user') {
         if (viewer.principal?.userId !== parsed.userId) throw forbidden();
         return { history: [] };
@@ -207,19 +199,18 @@ export function createChatService(deps: {
 
     async handleSend(channel: string, frame: SendFrame, viewer: Viewer): Promise<void> {
       const parsed = parseChannel(channel);
-      if (!parsed || parsed.kind !== 'stream') throw forbidden('Messages cannot be sent on this channel.');
-      if (frame.type !== 'COMMENT' && frame.type !== 'LIKE') throw forbidden('This message type cannot be sent.');
+      if (!parsed || parsed.kind !== 'stream') throw forbidden(MSG.channelNotWritable);
       const principal = viewer.principal;
-      if (!principal) throw unauthorized(MSG.notLoggedIn);
+      if (!principal) throw unauthorized();
       const row = await deps.streams.lookup(parsed.streamId, viewer);
       await deps.streams.assertPaidUp(row, viewer);
       if (parsed.priority && !mayUsePriorityChat(row, viewer)) throw forbidden(MSG.priorityChatOnly);
       if (frame.type === 'LIKE') {
-        if (parsed.priority) throw forbidden('Likes go to the stream, not the priority chat.');
+        if (parsed.priority) throw forbidden(MSG.likesNotOnPriority);
         return like(row, principal);
       }
       assertMayChat(row, principal);
-      return comment(row, principal, frame.text ?? '', parsed.priority);
+      return comment(row, principal, frame.text, parsed.priority);
     },
 
     /** Viewers are the members of a stream's public channel. */
@@ -237,7 +228,8 @@ export function createChatService(deps: {
 
     /** BLOCKED to a banned viewer's sockets; they leave the stream's channels on every instance. */
     async blockViewer(streamId: number, userId: number): Promise<void> {
-      await deps.removeFromChannels(userId, [streamChannelOf(streamId), priorityChannelOf(streamId)], { type: 'BLOCKED', text: String(userId) });
+      const farewell = { type: 'BLOCKED', text: String(userId), data: { user_id: userId } } as const;
+      await deps.removeFromChannels(userId, [streamChannelOf(streamId), priorityChannelOf(streamId)], farewell);
     },
 
     /** The stream's audience, rating or existence changed: viewers on its channels are checked again. */

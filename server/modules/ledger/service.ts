@@ -1,5 +1,5 @@
 /**
- * The only writer of money (ARCHITECTURE §6). A transfer is one SQL statement: the transfer row (its
+ * The only writer of money (docs/architecture.md §9). A transfer is one SQL statement: the transfer row (its
  * idempotency key unique), the balance changes and the entries commit together or not at all; a
  * wallet that would go below zero fails the statement through its CHECK, so nothing moves.
  */
@@ -9,6 +9,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import { sqlState, type Db, type Executor } from '../../platform/db/client';
 import { namedStatementRunner } from '../../platform/db/prepared';
+import { ledgerReads } from './reads';
 import { CURRENCIES, ledgerAccounts, ledgerTransfers, type Currency, type TransferKind } from './tables';
 
 const CHECK_VIOLATION = '23514';
@@ -74,6 +75,15 @@ export interface TransferExtras {
   /** New balances of the accounts this call moved, keyed by accountKey(ref). */
   balanceAfter: Map<string, number>;
 }
+
+/**
+ * What a sweep found: coins it moved (or another sweep moved first), receiving shards that were all
+ * empty, or no receiving shards at all.
+ */
+type SweepResult = 'moved' | 'empty' | 'no-shards';
+const SWEEP_RANK: Record<SweepResult, number> = { 'no-shards': 0, empty: 1, moved: 2 };
+/** How many times one payment gathers its payer's shards before it gives up as insufficient. */
+const MAX_SWEEPS = 5;
 
 /** The payer's wallet cannot cover the transfer. */
 export class InsufficientFunds extends Error {
@@ -220,17 +230,18 @@ export function createLedger(deps: { db: Db }) {
    * balance by account (accountKey).
    */
   async function guardedTransfer(request: TransferRequest, options: TransferOptions, exec: Executor = db): Promise<TransferOutcome & TransferExtras> {
-    try {
-      return await retryingConflicts(exec, () => transferOnce(exec, request, options));
-    } catch (error) {
-      if (sqlState(error) !== CHECK_VIOLATION) throw error;
-      // A payer whose coins partly sit in receiving shards: gather them into the wallet, then pay once
-      // more. Inside a caller's transaction the failed statement has aborted it: nothing more can run.
-      if (exec !== db || !(await sweepPayers(request.legs))) throw new InsufficientFunds();
+    for (let attempt = 1; ; attempt++) {
       try {
         return await retryingConflicts(exec, () => transferOnce(exec, request, options));
-      } catch (again) {
-        throw sqlState(again) === CHECK_VIOLATION ? new InsufficientFunds() : again;
+      } catch (error) {
+        if (sqlState(error) !== CHECK_VIOLATION) throw error;
+        // A payer whose coins partly sit in receiving shards: gather them into the wallet, then pay once
+        // more. Inside a caller's transaction the failed statement has aborted it: nothing more can run.
+        // Concurrent payments by the same payer may spend what was gathered before this one runs again,
+        // while new credits land in the shards: so again while a sweep still finds coins, a few times.
+        if (exec !== db || attempt > MAX_SWEEPS) throw new InsufficientFunds();
+        const swept = await sweepPayers(request.legs);
+        if (swept === 'no-shards' || (swept === 'empty' && attempt > 1)) throw new InsufficientFunds();
       }
     }
   }
@@ -254,16 +265,16 @@ export function createLedger(deps: { db: Db }) {
 
   /**
    * Moves a wallet's receiving shards into shard 0 (a 'sweep' transfer, one statement like any other).
-   * Answers whether the wallet has receiving shards at all: then paying again is worth it even when
-   * they are empty, since another payment's sweep may have just filled the wallet. Shards only gain
+   * Empty shards still answer 'empty', not 'no-shards': another payment's sweep may have just filled the
+   * wallet, so paying again is worth it once. Shards only gain
    * between the read and the transfer, except by another sweep: then the transfer fails its CHECK and
    * the other sweep did the work.
    */
-  async function sweep(userId: number, currency: Currency): Promise<boolean> {
+  async function sweep(userId: number, currency: Currency): Promise<SweepResult> {
     const rows = await db.select({ shard: ledgerAccounts.shard, balance: ledgerAccounts.balance }).from(ledgerAccounts)
       .where(and(eq(ledgerAccounts.userId, userId), eq(ledgerAccounts.currency, currency), gt(ledgerAccounts.shard, 0)));
     const shards = rows.filter((s) => Number(s.balance) > 0);
-    if (shards.length === 0) return rows.length > 0;
+    if (shards.length === 0) return rows.length > 0 ? 'empty' : 'no-shards';
     const total = shards.reduce((sum, s) => sum + Number(s.balance), 0);
     try {
       await retryingConflicts(db, () => transferOnce(db, {
@@ -281,15 +292,18 @@ export function createLedger(deps: { db: Db }) {
     } catch (error) {
       if (sqlState(error) !== CHECK_VIOLATION) throw error;
     }
-    return true;
+    return 'moved';
   }
 
-  async function sweepPayers(legs: Leg[]): Promise<boolean> {
-    let moved = false;
+  /** What sweeping the payers found: the best of their answers ('moved' over 'empty' over 'no-shards'). */
+  async function sweepPayers(legs: Leg[]): Promise<SweepResult> {
+    let best: SweepResult = 'no-shards';
     for (const { account, amount } of legs) {
-      if (amount < 0 && 'userId' in account && (await sweep(account.userId, account.currency))) moved = true;
+      if (amount >= 0 || !('userId' in account)) continue;
+      const result = await sweep(account.userId, account.currency);
+      if (SWEEP_RANK[result] > SWEEP_RANK[best]) best = result;
     }
-    return moved;
+    return best;
   }
 
   return {
@@ -305,6 +319,7 @@ export function createLedger(deps: { db: Db }) {
     },
 
     guardedTransfer,
+    ...ledgerReads(db),
 
     /** A user's balances in every currency, receiving shards included (0 where no wallet exists yet). */
     async balances(userId: number, exec: Executor = db): Promise<Record<Currency, number>> {

@@ -1,47 +1,97 @@
-/** Get Popular: impressions put a broadcaster's live stream first in Popular and each showing spends one. */
+/** Get Popular: impressions put a broadcaster's live stream first in Popular and each visitor shown it spends one per window. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HttpSession } from '../../testing/http-session';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { closeCheckingLedger } from '../../testing/ledger-invariants';
-import { goLive } from '../../testing/live-stream';
 import { createLedger } from '../ledger/service';
-import { createImpressionMeter } from './impression-meter';
+import { createImpressionMeter, SHOWING_WINDOW_MS } from './impression-meter';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp();
+  // Each test request names its own address, so guests at different addresses are different visitors.
+  t = await startTestApp({ TRUST_PROXY: 'on' });
 });
 afterAll(() => closeCheckingLedger(t));
 
+const ledger = () => createLedger({ db: t.resources.database.db });
+
+async function popular(client: HttpSession = t.client()) {
+  const channels = (await client.get('/api/channel/base-group')).body.channels as Array<{ id: number; name: string }>;
+  const id = channels.find((c) => c.name === 'Popular')!.id;
+  return ((await client.get('/api/channel/list-channel-streams', { id })).body.streams as Array<{ stream_id: number }>).map((s) => s.stream_id);
+}
+
+async function promote(userId: number, impressions: number) {
+  await ledger().transfer({
+    kind: 'impressions', idempotencyKey: `promo-${userId}-${impressions}-${Math.random()}`, toUserId: userId, amount: impressions, currency: 'IMP',
+    legs: [{ account: { system: 'mint', currency: 'IMP' }, amount: -impressions }, { account: { userId, currency: 'IMP' }, amount: impressions }],
+  });
+}
+
+const impressionsOf = async (userId: number) => (await ledger().balances(userId)).IMP;
+
 describe('promotion with impressions', () => {
-  it('ranks a broadcaster holding impressions first in Popular, and spends one impression per showing', async () => {
-    const ledger = createLedger({ db: t.resources.database.db });
-    const popular = async () => {
-      const channels = (await t.client().get('/api/channel/base-group')).body.channels as Array<{ id: number; name: string }>;
-      const id = channels.find((c) => c.name === 'Popular')!.id;
-      return ((await t.client().get('/api/channel/list-channel-streams', { id })).body.streams as Array<{ stream_id: number }>).map((s) => s.stream_id);
-    };
-    const watched = await goLive(t);
-    const promoted = await goLive(t);
-    // The watched stream has a like, the promoted one none: without impressions it would come second.
+  it('ranks a broadcaster holding impressions first in Popular, and spends them down to zero, never below', async () => {
+    const watched = await t.given.liveStream();
+    const promoted = await t.given.liveStream();
+    // The watched stream has likes, the promoted one none: without impressions it would come first.
     await t.resources.database.db.execute(`update streams set likes = 10 where id = ${watched.streamId}`);
     const before = await popular();
     expect(before.indexOf(watched.streamId)).toBeLessThan(before.indexOf(promoted.streamId));
 
-    await ledger.transfer({
-      kind: 'impressions', idempotencyKey: `promo-${promoted.user.id}`, toUserId: promoted.user.id, amount: 3, currency: 'IMP',
-      legs: [{ account: { system: 'mint', currency: 'IMP' }, amount: -3 }, { account: { userId: promoted.user.id, currency: 'IMP' }, amount: 3 }],
-    });
-    const meter = createImpressionMeter({ ledger, log: { warn: () => {} } });
-    meter.shown([promoted.user.id, promoted.user.id]);
+    await promote(promoted.user.id, 3);
+    const meter = createImpressionMeter({ db: t.resources.database.db, ledger: ledger(), log: { warn: () => {} } });
+    meter.shown([promoted.user.id], 'user:1');
+    meter.shown([promoted.user.id], 'user:2');
     await meter.settle();
-    expect((await ledger.balances(promoted.user.id)).IMP).toBe(1);
-
+    expect(await impressionsOf(promoted.user.id)).toBe(1);
     expect((await popular())[0]).toBe(promoted.streamId);
-    // Shown more often than the impressions left: it spends what remains, never below zero.
-    meter.shown([promoted.user.id, promoted.user.id, promoted.user.id]);
+
+    // More visitors than impressions left: it spends what remains, never below zero.
+    for (const visitor of ['user:3', 'user:4', 'user:5']) meter.shown([promoted.user.id], visitor);
     await meter.settle();
-    expect((await ledger.balances(promoted.user.id)).IMP).toBe(0);
+    expect(await impressionsOf(promoted.user.id)).toBe(0);
     const after = await popular();
     expect(after.indexOf(watched.streamId)).toBeLessThan(after.indexOf(promoted.streamId));
+  });
+
+  it('counts a visitor once per window, however often they load Popular', async () => {
+    const promoted = await t.given.liveStream();
+    await promote(promoted.user.id, 1_000);
+    const guest = t.client({ 'x-forwarded-for': '203.0.113.7' });
+    for (let i = 0; i < 50; i++) await popular(guest);
+    // The same address with another browser is the same visitor.
+    await popular(t.client({ 'x-forwarded-for': '203.0.113.7', 'user-agent': 'another-browser' }));
+    const fan = await t.given.signedIn(await t.given.user());
+    for (let i = 0; i < 5; i++) await popular(fan);
+    await t.app.services.promotion.settle();
+    expect(await impressionsOf(promoted.user.id)).toBe(1_000 - 2);
+
+    // Other people do count.
+    await popular(t.client({ 'x-forwarded-for': '198.51.100.9' }));
+    await t.app.services.promotion.settle();
+    expect(await impressionsOf(promoted.user.id)).toBe(1_000 - 3);
+  });
+
+  it('counts the same visitor again in the next window', async () => {
+    const promoted = await t.given.liveStream();
+    await promote(promoted.user.id, 10);
+    let clock = Date.UTC(2026, 0, 1, 12, 0, 0);
+    const meter = createImpressionMeter({ db: t.resources.database.db, ledger: ledger(), log: { warn: () => {} }, now: () => clock });
+    meter.shown([promoted.user.id], 'user:7');
+    await meter.settle();
+    clock += SHOWING_WINDOW_MS / 2;
+    meter.shown([promoted.user.id], 'user:7');
+    await meter.settle();
+    expect(await impressionsOf(promoted.user.id)).toBe(9);
+    clock += SHOWING_WINDOW_MS;
+    meter.shown([promoted.user.id], 'user:7');
+    await meter.settle();
+    expect(await impressionsOf(promoted.user.id)).toBe(8);
+    // Closed windows are purged; the open one still counts the visitor once.
+    await meter.purgeClosedWindows();
+    meter.shown([promoted.user.id], 'user:7');
+    await meter.settle();
+    expect(await impressionsOf(promoted.user.id)).toBe(8);
   });
 });

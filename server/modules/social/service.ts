@@ -5,8 +5,7 @@ import { SEARCH_MIN_CHARS } from '../../../common/constants';
 import { MSG } from '../../../common/messages';
 import type { Db } from '../../platform/db/client';
 import { badRequest, notFound } from '../../platform/http/errors';
-import { users } from '../accounts/tables';
-import { broadcasterScore, broadcasterScores, NO_SCORE } from '../streams/broadcaster-scores';
+import { people } from '../accounts';
 import { follows } from './tables';
 
 export interface Page {
@@ -26,20 +25,20 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 /** Username filter of follower lists: applies from 3 characters (spec part 2 §5). */
 const nameFilter = (searchText: string | undefined) =>
   searchText && searchText.length >= SEARCH_MIN_CHARS
-    ? sql`lower(${users.username}) like ${`%${escapeLike(searchText.toLowerCase())}%`}`
+    ? sql`lower(${people.username}) like ${`%${escapeLike(searchText.toLowerCase())}%`}`
     : undefined;
 
 /** Whether `viewerId` follows the user of the row (false for guests). */
 const viewerFollows = (viewerId: number | null) =>
   viewerId
-    ? sql<boolean>`exists (select 1 from ${follows} as mine where mine.follower_id = ${viewerId} and mine.followee_id = ${users.id})`
+    ? sql<boolean>`exists (select 1 from ${follows} as mine where mine.follower_id = ${viewerId} and mine.followee_id = ${people.id})`
     : sql<boolean>`false`;
 
 const listedUser = (viewerId: number | null) => ({
-  user_id: users.id,
-  username: users.username,
-  avatar: users.avatar,
-  country: users.country,
+  user_id: people.id,
+  username: people.username,
+  avatar: people.avatar,
+  country: people.country,
   am_following: viewerFollows(viewerId),
 });
 
@@ -50,8 +49,18 @@ const toFollower = (row: { user_id: number; username: string; avatar: string | n
   address: '',
 });
 
+/** A broadcaster's likes and overall rating (the streams module answers them: see useBroadcasterScores). */
+export interface BroadcasterScore {
+  likes: number;
+  overall_rating: number;
+}
+export const NO_SCORE: BroadcasterScore = { likes: 0, overall_rating: 0 };
+export type BroadcasterScores = (userIds: number[]) => Promise<Map<number, BroadcasterScore>>;
+
 export function createSocialService(deps: { db: Db }) {
   const { db } = deps;
+  // Streams comes after this module: it hands its scores over when it is built.
+  let broadcasterScores: BroadcasterScores = async () => new Map();
 
   async function followState(viewerId: number | null, userId: number) {
     if (!viewerId || viewerId === userId) return { am_following: false, following_notify: false, following_me: false };
@@ -76,7 +85,7 @@ export function createSocialService(deps: { db: Db }) {
   }
 
   async function requireUser(userId: number) {
-    const [row] = await db.select().from(users).where(eq(users.id, userId));
+    const [row] = await db.select().from(people).where(eq(people.id, userId));
     if (!row || row.accountStatus !== 'active') throw notFound(MSG.userNotFound);
     return row;
   }
@@ -87,14 +96,19 @@ export function createSocialService(deps: { db: Db }) {
     const [self, other] = side === 'followers' ? [follows.followeeId, follows.followerId] : [follows.followerId, follows.followeeId];
     const where = and(eq(self, userId), onlyId ? eq(other, onlyId) : undefined, nameFilter(searchText));
     const [rows, [total]] = await Promise.all([
-      db.select(listedUser(viewerId)).from(follows).innerJoin(users, eq(users.id, other)).where(where)
-        .orderBy(desc(follows.createdAt), desc(users.id)).offset(page.offset).limit(page.limit),
-      db.select({ n: count() }).from(follows).innerJoin(users, eq(users.id, other)).where(where),
+      db.select(listedUser(viewerId)).from(follows).innerJoin(people, eq(people.id, other)).where(where)
+        .orderBy(desc(follows.createdAt), desc(people.id)).offset(page.offset).limit(page.limit),
+      db.select({ n: count() }).from(follows).innerJoin(people, eq(people.id, other)).where(where),
     ]);
     return { rows: rows.map(toFollower), total: total?.n ?? 0 };
   }
 
   return {
+    /** Profiles and user search show what the streams module reports of each broadcaster. */
+    useBroadcasterScores(source: BroadcasterScores) {
+      broadcasterScores = source;
+    },
+
     /** Whether the viewer follows the user, and with the bell on. */
     async relation(viewerId: number | null, userId: number) {
       const state = await followState(viewerId, userId);
@@ -117,7 +131,7 @@ export function createSocialService(deps: { db: Db }) {
         description: user.description,
         country: user.country,
         ...(await counts(userId)),
-        ...(await broadcasterScore(db, userId)),
+        ...((await broadcasterScores([userId])).get(userId) ?? NO_SCORE),
         ...(await followState(viewerId, userId)),
         is_self: viewerId === userId,
       };
@@ -165,18 +179,18 @@ export function createSocialService(deps: { db: Db }) {
      */
     async searchUsers(text: string, viewerId: number | null, page: Page) {
       const term = escapeLike(text.toLowerCase());
-      const name = sql`(lower(${users.username}) collate "C")`;
-      const active = eq(users.accountStatus, 'active');
+      const name = sql`(lower(${people.username}) collate "C")`;
+      const active = eq(people.accountStatus, 'active');
       const startsWith = and(active, sql`${name} like ${`${term}%`}`);
-      const containsElsewhere = and(active, sql`lower(${users.username}) like ${`%${term}%`}`, sql`not (${name} like ${`${term}%`})`);
+      const containsElsewhere = and(active, sql`lower(${people.username}) like ${`%${term}%`}`, sql`not (${name} like ${`${term}%`})`);
       const columns = {
-        user_id: users.id,
-        avatar: users.avatar,
-        username: users.username,
+        user_id: people.id,
+        avatar: people.avatar,
+        username: people.username,
         am_following: viewerFollows(viewerId),
       };
       const cappedCount = async (where: SQL | undefined, cap: number) => {
-        const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(sql`(${db.select({ one: sql`1` }).from(users).where(where).limit(cap)}) as capped`);
+        const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(sql`(${db.select({ one: sql`1` }).from(people).where(where).limit(cap)}) as capped`);
         return row?.n ?? 0;
       };
 
@@ -184,24 +198,24 @@ export function createSocialService(deps: { db: Db }) {
       const rest = leading < SEARCH_TOTAL_CAP ? await cappedCount(containsElsewhere, SEARCH_TOTAL_CAP - leading) : 0;
       const found =
         page.offset < leading
-          ? await db.select(columns).from(users).where(startsWith).orderBy(name).offset(page.offset).limit(page.limit)
+          ? await db.select(columns).from(people).where(startsWith).orderBy(name).offset(page.offset).limit(page.limit)
           : [];
       if (found.length < page.limit && rest > 0) {
         found.push(
-          ...(await db.select(columns).from(users).where(containsElsewhere).orderBy(name)
+          ...(await db.select(columns).from(people).where(containsElsewhere).orderBy(name)
             .offset(Math.max(0, page.offset - leading)).limit(page.limit - found.length)),
         );
       }
       let total = leading + rest;
       if (page.offset === 0 && found.length < page.limit && text.length >= TYPO_MIN_CHARS) {
-        const similar = await db.select(columns).from(users)
-          .where(and(active, sql`lower(${users.username}) % ${text.toLowerCase()}`, sql`not (lower(${users.username}) like ${`%${term}%`})`))
-          .orderBy(sql`similarity(lower(${users.username}), ${text.toLowerCase()}) desc`, users.id)
+        const similar = await db.select(columns).from(people)
+          .where(and(active, sql`lower(${people.username}) % ${text.toLowerCase()}`, sql`not (lower(${people.username}) like ${`%${term}%`})`))
+          .orderBy(sql`similarity(lower(${people.username}), ${text.toLowerCase()}) desc`, people.id)
           .limit(page.limit - found.length);
         found.push(...similar);
         total += similar.length;
       }
-      const scores = await broadcasterScores(db, found.map((r) => r.user_id));
+      const scores = await broadcasterScores(found.map((r) => r.user_id));
       return { users: found.map((r) => ({ ...r, ...(scores.get(r.user_id) ?? NO_SCORE) })), total };
     },
   };

@@ -12,9 +12,7 @@ afterAll(() => t.close());
 describe('profiles', () => {
   it('shows a public profile with follow counts and the viewer state', async () => {
     const star = await t.given.user({ username: 'profile_star' });
-    const fan = await t.given.user();
-    const fanClient = await t.given.signedIn(fan);
-    await fanClient.post('/api/user/toggle-following', { id: star.id, isFollowing: true });
+    const { client: fanClient } = await t.given.follower(star);
 
     const asGuest = await t.client().get('/api/user/user-lookup', { id: star.id });
     expect(asGuest.status).toBe(200);

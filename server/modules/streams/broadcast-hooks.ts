@@ -1,13 +1,13 @@
 /** The streams module's answers to the RTMP ingest (server/platform/media/ingest-hooks.ts). */
-import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { canGoLive } from '../../../common/permissions';
-import { busChannelOf, streamChannelOf, type RealtimeMessage } from '../../../common/realtime';
 import { isSkinId } from '../../../common/skins';
-import type { Bus } from '../../platform/bus/bus';
 import type { Db } from '../../platform/db/client';
 import type { IngestHooks, PlaylistLocator } from '../../platform/media/ingest-hooks';
-import type { AccountsService } from '../accounts/service';
+import type { DomainEventHub } from '../../platform/events';
+import { BROADCAST_KEY_PATTERN, type AccountsService } from '../accounts';
 import { mayStreamWithRating, type StreamsService } from './service';
+import { hasPublicPicture } from './stream-view';
 import { streams, streamViews } from './tables';
 
 export interface BroadcastHooks extends IngestHooks {
@@ -16,24 +16,34 @@ export interface BroadcastHooks extends IngestHooks {
    * crash (boot cleanup reports the playlists it closes; these may have been closed already).
    */
   endStaleLiveStreams(): Promise<number>;
-  /** Reloads the keys allowed to publish (at start, then periodically: permissions change elsewhere). */
-  refreshKeys(): Promise<void>;
   /** A playlist to serve (not for deleted streams); who may play it was decided when the token was signed. */
   locatePlaylist: PlaylistLocator;
   /** A thumbnail to show as a plain image: only for streams that listings may show. */
   locateThumbnail: PlaylistLocator;
 }
 
-export function createBroadcastHooks(deps: { db: Db; accounts: AccountsService; streams: StreamsService; bus: Bus }): BroadcastHooks {
+/** A key startBroadcast refused is refused from memory this long (a client retrying a wrong key costs no lookups). */
+const REFUSED_KEY_MS = 10_000;
+
+export function createBroadcastHooks(deps: {
+  db: Db;
+  accounts: AccountsService;
+  streams: StreamsService;
+  events: DomainEventHub;
+  now?: () => number;
+}): BroadcastHooks {
   const { db } = deps;
-  let allowedKeys = new Set<string>();
+  const now = deps.now ?? Date.now;
+  const refusedUntil = new Map<string, number>();
+  const refuse = (streamKey: string) => {
+    if (refusedUntil.size >= 10_000) refusedUntil.clear();
+    refusedUntil.set(streamKey, now() + REFUSED_KEY_MS);
+  };
 
   return {
-    async refreshKeys() {
-      allowedKeys = new Set((await deps.accounts.publishers()).map((p) => p.broadcastKey));
-    },
-
-    canPublish: (streamKey) => allowedKeys.has(streamKey),
+    // From memory only (node-media-server does not wait): the lookup itself is startBroadcast's, at connect
+    // time, so a key works the moment it is shown and nothing loads every publisher's key.
+    canPublish: (streamKey) => BROADCAST_KEY_PATTERN.test(streamKey) && (refusedUntil.get(streamKey) ?? 0) <= now(),
 
     async endStaleLiveStreams() {
       const ended = await db.update(streams).set({ live: false, endedAt: sql`coalesce(${streams.endedAt}, now())`, updatedAt: new Date() })
@@ -43,7 +53,10 @@ export function createBroadcastHooks(deps: { db: Db; accounts: AccountsService; 
 
     async startBroadcast(streamKey) {
       const publisher = await deps.accounts.publisherByKey(streamKey);
-      if (!publisher || !canGoLive(publisher.perms)) throw new Error('this key may not publish');
+      if (!publisher || !canGoLive(publisher.perms)) {
+        refuse(streamKey);
+        throw new Error('this key may not publish');
+      }
       const skin = isSkinId(publisher.user.service) ? publisher.user.service : 'limelight';
       const stream = await deps.streams.currentStream(publisher.user.id, skin);
       if (!mayStreamWithRating(publisher.perms, stream.rating, isSkinId(stream.skin) ? stream.skin : skin)) {
@@ -76,8 +89,7 @@ export function createBroadcastHooks(deps: { db: Db; accounts: AccountsService; 
           .where(eq(streams.id, streamId));
         await tx.update(streamViews).set({ leftAt: new Date() }).where(and(eq(streamViews.streamId, streamId), isNull(streamViews.leftAt)));
       });
-      const end: RealtimeMessage = { type: 'STREAM-END' };
-      await deps.bus.publish(busChannelOf(streamChannelOf(streamId)), end);
+      await deps.events.emit('stream.ended', { streamId });
     },
 
     async locatePlaylist(streamId) {
@@ -86,14 +98,9 @@ export function createBroadcastHooks(deps: { db: Db; accounts: AccountsService; 
     },
 
     async locateThumbnail(streamId) {
-      const [row] = await db.select({ key: streams.thumbnailKey }).from(streams).where(and(
-        eq(streams.id, streamId),
-        isNull(streams.deletedAt),
-        eq(streams.hidden, false),
-        ne(streams.audience, 'PRIVATE'),
-        ne(streams.rating, 'PLUS_18'),
-      ));
-      return row?.key ?? null;
+      const [row] = await db.select({ key: streams.thumbnailKey, audience: streams.audience, rating: streams.rating, tipViewerMinAmount: streams.tipViewerMinAmount })
+        .from(streams).where(and(eq(streams.id, streamId), isNull(streams.deletedAt), eq(streams.hidden, false)));
+      return row && hasPublicPicture(row) ? row.key : null;
     },
   };
 }

@@ -1,19 +1,12 @@
 /** What a broadcaster earned on their streams: likes, and the overall star rating viewers gave. */
 import { inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../platform/db/client';
+import type { BroadcasterScore } from '../social';
 import { streamRatings, streams } from './tables';
 
-export interface BroadcasterScore {
-  /** Likes of the broadcaster's streams that are not deleted. */
-  likes: number;
-  /** The average of every rating of the broadcaster's streams, to one decimal; 0 when unrated. */
-  overall_rating: number;
-}
-
-export const NO_SCORE: BroadcasterScore = { likes: 0, overall_rating: 0 };
-
 /**
- * One grouped query over the given users' streams: each stream's ratings are summed through the
+ * Each broadcaster's likes (of streams not deleted) and the average of every rating of their streams,
+ * to one decimal (0 when unrated). One grouped query over the given users' streams: each stream's ratings are summed through the
  * (stream_id, user_id) key, so the cost follows the users asked for, not the size of the tables.
  */
 export async function broadcasterScores(db: Executor, userIds: number[]): Promise<Map<number, BroadcasterScore>> {
@@ -33,8 +26,4 @@ export async function broadcasterScores(db: Executor, userIds: number[]): Promis
     .where(inArray(streams.userId, [...new Set(userIds)]))
     .groupBy(streams.userId);
   return new Map(rows.map((r) => [r.userId, { likes: r.likes, overall_rating: r.overall === null ? 0 : Number(r.overall) }]));
-}
-
-export async function broadcasterScore(db: Executor, userId: number): Promise<BroadcasterScore> {
-  return (await broadcasterScores(db, [userId])).get(userId) ?? NO_SCORE;
 }

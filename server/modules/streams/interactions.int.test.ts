@@ -1,9 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../../common/messages';
-import { startTestApp, type TestApp } from '../../testing/harness';
-import { goLive, type LiveStream } from '../../testing/live-stream';
-import type { TestClient } from '../../testing/test-client';
+import { startTestApp, type LiveStream, type TestApp } from '../../testing/harness';
+import type { HttpSession } from '../../testing/http-session';
 import { WsClient } from '../../testing/ws-client';
 import { streamReports } from './tables';
 
@@ -25,14 +24,14 @@ async function viewer() {
   return { user, client: await t.given.signedIn(user) };
 }
 
-async function socketOf(client: TestClient) {
+async function socketOf(client: HttpSession) {
   const socket = await WsClient.connect(baseUrl, client.cookie('ll_session'));
   sockets.push(socket);
   return socket;
 }
 
 /** send-rating is a GET that changes state: like a POST it carries the CSRF header. */
-async function rate(client: TestClient, query: Record<string, number>, withCsrf = true) {
+async function rate(client: HttpSession, query: Record<string, number>, withCsrf = true) {
   const headers: Record<string, string> = withCsrf ? { 'x-csrf-token': await client.csrf() } : {};
   return client.request('GET', `/api/streams/send-rating?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`, { headers });
 }
@@ -46,11 +45,11 @@ async function nextStream(live: LiveStream): Promise<number> {
   return next;
 }
 
-const lookup = async (client: TestClient, id: number) => (await client.get('/api/streams/stream-lookup', { id })).body.stream as Record<string, unknown>;
+const lookup = async (client: HttpSession, id: number) => (await client.get('/api/streams/stream-lookup', { id })).body.stream as Record<string, unknown>;
 
 describe('rating a stream', () => {
   it('refuses guests, another user’s id, the owner, a missing CSRF header and ratings outside 1–5', async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     const { user, client } = await viewer();
     const other = await viewer();
 
@@ -69,7 +68,7 @@ describe('rating a stream', () => {
   });
 
   it('refuses a stream the viewer may not watch', async () => {
-    const live = await goLive(t, { audience: 'FOLLOWERS' });
+    const live = await t.given.liveStream({ audience: 'FOLLOWERS' });
     const { user, client } = await viewer();
     const res = await rate(client, { id: user.id, stream_id: live.streamId, rating: 3 });
     expect(res.status).toBe(403);
@@ -78,7 +77,7 @@ describe('rating a stream', () => {
   });
 
   it('replaces an earlier rating and answers the broadcaster’s average over all their streams', async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     const a = await viewer();
     const b = await viewer();
     expect((await rate(a.client, { id: a.user.id, stream_id: live.streamId, rating: 5 })).body).toEqual({ response: 'success', rating: 5, overall_rating: 5 });
@@ -92,7 +91,7 @@ describe('rating a stream', () => {
   });
 
   it('shows on the profile and in user search, with the likes of the broadcaster’s streams', async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     const fan = await viewer();
     const before = (await t.client().get('/api/user/user-lookup', { id: live.user.id })).body.user;
     expect(before).toMatchObject({ likes: 0, overall_rating: 0 });
@@ -111,7 +110,7 @@ describe('rating a stream', () => {
 
 describe('saving a stream', () => {
   it('refuses guests, another user’s id, the owner and private streams', async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     const { user, client } = await viewer();
     const other = await viewer();
     expect((await t.client().post('/api/streams/save', { user_id: user.id, stream_id: live.streamId, save: true })).status).toBe(401);
@@ -120,7 +119,7 @@ describe('saving a stream', () => {
     expect(own.status).toBe(403);
     expect(own.body.message).toBe(MSG.cannotSaveOwn);
 
-    const secret = await goLive(t, { audience: 'PRIVATE' });
+    const secret = await t.given.liveStream({ audience: 'PRIVATE' });
     const privateSave = await client.post('/api/streams/save', { user_id: user.id, stream_id: secret.streamId, save: true });
     expect(privateSave.status).toBe(403);
     expect(privateSave.body.message).toBe(MSG.cannotSavePrivate);
@@ -128,8 +127,8 @@ describe('saving a stream', () => {
   });
 
   it('bookmarks idempotently, shows the flag, lists newest first and drops streams made private', async () => {
-    const first = await goLive(t, { title: 'First show' });
-    const second = await goLive(t, { title: 'Second show' });
+    const first = await t.given.liveStream({ title: 'First show' });
+    const second = await t.given.liveStream({ title: 'Second show' });
     const { user, client } = await viewer();
     const save = (streamId: number, on: boolean) => client.post('/api/streams/save', { user_id: user.id, stream_id: streamId, save: on });
 
@@ -155,7 +154,7 @@ describe('saving a stream', () => {
 
 describe('reporting a stream', () => {
   it('needs a complaint type, a login, and someone else’s stream', async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     const { client } = await viewer();
     const untyped = await client.post('/api/streams/report-stream', { id: live.streamId, user_comment: 'bad' });
     expect(untyped.status).toBe(400);
@@ -168,7 +167,7 @@ describe('reporting a stream', () => {
   });
 
   it('keeps one complaint per viewer and stream, the latest, with the comment trimmed', async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     const { user, client } = await viewer();
     expect((await client.post('/api/streams/report-stream', { id: live.streamId, type: 'troll' })).body).toEqual({ response: 'success' });
     expect((await client.post('/api/streams/report-stream', { id: live.streamId, type: 'crime', user_comment: '  selling stolen goods  ' })).status).toBe(200);
@@ -180,7 +179,7 @@ describe('reporting a stream', () => {
 
 describe('banning a viewer', () => {
   it('is refused to guests, other viewers, and for the owner or an unknown user', async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     const victim = await viewer();
     const stranger = await viewer();
     expect((await t.client().post('/api/streams/ban-viewer', { stream_id: live.streamId, user_id: victim.user.id })).status).toBe(401);
@@ -197,7 +196,7 @@ describe('banning a viewer', () => {
   });
 
   it('blocks the victim’s page and tells their socket', async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     const victim = await viewer();
     const socket = await socketOf(victim.client);
     const channel = `stream:${live.streamId}`;
@@ -215,7 +214,7 @@ describe('banning a viewer', () => {
   });
 
   it('is allowed to stream moderators and admins', async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     const editor = await t.given.signedIn(await t.given.user({ perms: ['UPDATE STREAM_ANY'] }));
     const granter = await t.given.signedIn(await t.given.user({ perms: ['GRANT PERMISSION'] }));
     const admin = await t.given.signedIn(await t.given.user({ role: 'admin' }));
@@ -227,7 +226,7 @@ describe('banning a viewer', () => {
   });
 
   it('cannot lock moderators and admins out of a stream', async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     for (const options of [{ perms: ['UPDATE STREAM_ANY' as const] }, { perms: ['GRANT PERMISSION' as const] }, { role: 'admin' as const }]) {
       const moderator = await t.given.user(options);
       const refused = await live.client.post('/api/streams/ban-viewer', { stream_id: live.streamId, user_id: moderator.id });
@@ -241,7 +240,7 @@ describe('banning a viewer', () => {
 
 describe('the owner toggling chat', () => {
   it('tells the stream’s viewers the new options', async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     const fan = await viewer();
     const socket = await socketOf(fan.client);
     await socket.request({ op: 'subscribe', channel: `stream:${live.streamId}` });
@@ -253,7 +252,7 @@ describe('the owner toggling chat', () => {
 
 describe('a featured stream', () => {
   it('makes a logged-in viewer follow the broadcaster with notifications on', async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     const moderator = await t.given.signedIn(await t.given.user({ perms: ['UPDATE STREAM_ANY'] }));
     expect((await moderator.post('/api/streams/report-stream-action', { stream_ids: [live.streamId], event: 'MAKE_FEATURED' })).body).toMatchObject({ affected: 1 });
 
@@ -271,7 +270,7 @@ describe('a featured stream', () => {
   });
 
   it('does not make viewers of other streams follow', async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     const fan = await viewer();
     expect((await fan.client.post('/api/streams/stream-join', { stream_id: live.streamId })).body.stream).toMatchObject({ is_following: false });
   });

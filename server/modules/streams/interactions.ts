@@ -1,12 +1,13 @@
 /** What viewers do around a stream they watch (rate, save, report) and what its owner does to them (ban). */
 import { and, eq } from 'drizzle-orm';
 import type { COMPLAINT_TYPES } from '../../../common/api/stream-interactions';
-import { MSG } from '../../../common/messages';
+import { MSG, type Message } from '../../../common/messages';
 import type { Db } from '../../platform/db/client';
 import type { Principal } from '../../platform/http/auth';
 import { badRequest, forbidden, notFound } from '../../platform/http/errors';
-import type { AccountsService } from '../accounts/service';
-import { broadcasterScore } from './broadcaster-scores';
+import type { DomainEventHub } from '../../platform/events';
+import type { AccountsService } from '../accounts';
+import { broadcasterScores } from './broadcaster-scores';
 import { mayActOnAnyStream, type StreamsService, type Viewer } from './service';
 import { streamBans, streamRatings, streamReports, streamSaves } from './tables';
 
@@ -18,11 +19,11 @@ function assertIsCaller(principal: Principal, userId: number) {
   if (principal.userId !== userId) throw forbidden();
 }
 
-export function createStreamInteractions(deps: { db: Db; streams: StreamsService; accounts: AccountsService }) {
+export function createStreamInteractions(deps: { db: Db; streams: StreamsService; accounts: AccountsService; events: DomainEventHub }) {
   const { db, streams } = deps;
 
   /** A stream the caller may watch and does not own. */
-  async function othersWatchable(streamId: number, viewer: SignedInViewer, ownMessage: string) {
+  async function othersWatchable(streamId: number, viewer: SignedInViewer, ownMessage: Message) {
     const row = await streams.lookup(streamId, viewer);
     if (row.userId === viewer.principal.userId) throw forbidden(ownMessage);
     return row;
@@ -36,7 +37,7 @@ export function createStreamInteractions(deps: { db: Db; streams: StreamsService
       return db.transaction(async (tx) => {
         await tx.insert(streamRatings).values({ streamId, userId: callerId, rating })
           .onConflictDoUpdate({ target: [streamRatings.streamId, streamRatings.userId], set: { rating, createdAt: new Date() } });
-        return { rating, overall_rating: (await broadcasterScore(tx, row.userId)).overall_rating };
+        return { rating, overall_rating: (await broadcasterScores(tx, [row.userId])).get(row.userId)?.overall_rating ?? 0 };
       });
     },
 
@@ -76,6 +77,7 @@ export function createStreamInteractions(deps: { db: Db; streams: StreamsService
       // Moderators must be able to watch whatever they moderate.
       if (mayActOnAnyStream(target, 'UPDATE STREAM_ANY', 'GRANT PERMISSION', 'ALLOW REPORT_STREAM_HIDE')) throw forbidden(MSG.cannotBanModerator);
       await db.insert(streamBans).values({ streamId, userId }).onConflictDoNothing();
+      await deps.events.emit('stream.viewer-banned', { streamId, userId });
     },
   };
 }

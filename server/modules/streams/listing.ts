@@ -3,9 +3,9 @@ import { and, desc, eq, inArray, isNotNull, isNull, ne, or, sql, type SQL } from
 import { SKINS, type SkinId } from '../../../common/skins';
 import type { Db } from '../../platform/db/client';
 import { channelMembersSql } from '../../platform/realtime/presence';
-import { ledgerAccounts } from '../ledger/tables';
-import type { AccountsService } from '../accounts/service';
-import type { SocialService } from '../social/service';
+import type { AccountsService } from '../accounts';
+import { holdsImpressionsSql } from '../ledger';
+import type { SocialService } from '../social';
 import { toStreamTile, type StreamRow } from './stream-view';
 import { broadcasterChannels, streamBans, streams, streamSaves } from './tables';
 
@@ -17,6 +17,8 @@ export interface Page {
 export interface ListingViewer {
   userId: number | null;
   skin: SkinId;
+  /** Who is looking, for counting showings: `user:<id>`, or a guest's `address:<ip>`. */
+  visitor?: string;
 }
 
 /** Viewers watching now: members of the stream's realtime channel on every instance. */
@@ -33,15 +35,14 @@ const listed = and(
 const liveFirst = [desc(streams.live), desc(streams.startedAt), desc(streams.id)];
 
 /** The broadcaster holds impressions (Get Popular): their streams rank first in Popular. */
-const promoted = sql<boolean>`exists (select 1 from ${ledgerAccounts} where ${ledgerAccounts.userId} = ${streams.userId}
-  and ${ledgerAccounts.currency} = 'IMP' and ${ledgerAccounts.balance} > 0)`;
+const promoted = holdsImpressionsSql(streams.userId);
 
 export function createStreamListing(deps: {
   db: Db;
   accounts: AccountsService;
   social: SocialService;
   /** Owners of promoted streams shown in Popular, one per tile: each showing spends an impression. */
-  onPromotedShown?: (ownerIds: number[]) => void;
+  onPromotedShown?: (ownerIds: number[], visitor: string) => void;
 }) {
   const { db } = deps;
 
@@ -70,7 +71,7 @@ export function createStreamListing(deps: {
         case 'popular':
           // Featured by a moderator or promoted with impressions first, then the most watched.
           return tiles(base, [desc(streams.live), desc(sql`(${streams.featured} or ${promoted})`), desc(viewersNow), desc(streams.likes), ...liveFirst.slice(1)],
-            page, deps.onPromotedShown);
+            page, viewer.visitor === undefined ? undefined : (ownerIds) => deps.onPromotedShown?.(ownerIds, viewer.visitor!));
         case 'live':
           return tiles(and(base, eq(streams.live, true)), liveFirst, page);
         case 'women':

@@ -2,13 +2,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { publishTestPattern } from '../../testing/rtmp-publisher';
-import type { TestClient } from '../../testing/test-client';
+import type { HttpSession } from '../../testing/http-session';
 
 let t: TestApp;
 let rtmp: string;
 beforeAll(async () => {
   t = await startTestApp({ RTMP_GRACE_MS: '1500' });
-  await t.app.services.broadcastHooks.refreshKeys();
   await t.app.services.media.start();
   rtmp = `rtmp://127.0.0.1:${t.app.services.media.ingest.port}/live`;
 });
@@ -25,7 +24,7 @@ interface Stream {
   rtmp_url: string;
 }
 
-const lookup = async (client: TestClient, id: number) => (await client.get('/api/streams/stream-lookup', { id })).body.stream as Stream;
+const lookup = async (client: HttpSession, id: number) => (await client.get('/api/streams/stream-lookup', { id })).body.stream as Stream;
 
 describe('live over RTMP', () => {
   it('publishes, plays live through signed URLs only, and ends as a replay', { timeout: 90_000 }, async () => {
@@ -35,7 +34,6 @@ describe('live over RTMP', () => {
     expect(own.rtmp_url).toMatch(/^rtmp:\/\/.+\/live$/);
     await owner.post('/api/streams/update-stream-info', { id: own.stream_id, data: { title: 'Pattern test', audience: 'PUBLIC', rating: 'G' } });
     await owner.post('/api/streams/go-live', { id: own.stream_id });
-    await t.app.services.broadcastHooks.refreshKeys();
 
     const publisher = publishTestPattern({ url: `${rtmp}/${own.broadcast_key}`, width: 640, height: 360 });
     const viewer = t.client();

@@ -18,8 +18,8 @@ export function createMediaControl(
   playbackTtlSeconds = 600,
 ): MediaControl & { listen(): Promise<void> } {
   return {
-    async playbackUrl(streamId) {
-      return media().playbackUrl(streamId, playbackTtlSeconds);
+    async playbackUrl(streamId, viewer) {
+      return media().playbackUrl(streamId, viewer, playbackTtlSeconds);
     },
     async stopBroadcast(streamId) {
       if (local) await media().stopBroadcast(streamId);

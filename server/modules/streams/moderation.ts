@@ -4,8 +4,10 @@ import type { MODERATION_EVENTS } from '../../../common/api/streams';
 import type { Permission } from '../../../common/permissions';
 import type { Db } from '../../platform/db/client';
 import type { Principal } from '../../platform/http/auth';
+import { MSG } from '../../../common/messages';
 import { forbidden } from '../../platform/http/errors';
-import type { AccountsService } from '../accounts/service';
+import type { DomainEventHub } from '../../platform/events';
+import type { AccountsService } from '../accounts';
 import type { MediaControl } from './service';
 import { broadcasterChannels, streamModerationLog, streams } from './tables';
 
@@ -24,7 +26,7 @@ const NEEDS: Record<ModerationEvent, Permission> = {
   MOVE_USER_TO_WOMEN: 'UPDATE STREAM_ANY',
 };
 
-export function createStreamModeration(deps: { db: Db; accounts: AccountsService; media: MediaControl }) {
+export function createStreamModeration(deps: { db: Db; accounts: AccountsService; media: MediaControl; events: DomainEventHub }) {
   const { db, media } = deps;
 
   async function apply(event: ModerationEvent, stream: typeof streams.$inferSelect) {
@@ -39,7 +41,7 @@ export function createStreamModeration(deps: { db: Db; accounts: AccountsService
         return media.stopBroadcast(stream.id);
       case 'SUSPEND_USER': {
         const owner = await deps.accounts.loadPrincipal(stream.userId);
-        if (owner?.role === 'admin') throw forbidden('Administrators cannot be suspended here.');
+        if (owner?.role === 'admin') throw forbidden(MSG.adminsNotSuspendable);
         await deps.accounts.suspend(stream.userId);
         await db.update(streams).set({ hidden: true, updatedAt: now }).where(eq(streams.userId, stream.userId));
         return media.stopBroadcast(stream.id);
@@ -72,6 +74,8 @@ export function createStreamModeration(deps: { db: Db; accounts: AccountsService
       for (const row of rows) {
         await apply(event, row);
         await db.insert(streamModerationLog).values({ streamId: row.id, moderatorId: principal.userId, event, comment: comment || null });
+        // Deleted, suspended, 18+ or followers-only now: viewers already on the channel are checked again.
+        await deps.events.emit('stream.access-changed', { streamId: row.id });
       }
       return rows.length;
     },

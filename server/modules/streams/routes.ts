@@ -7,12 +7,13 @@ import { canGoLive } from '../../../common/permissions';
 import { forbidden, notFound } from '../../platform/http/errors';
 import { addRoute } from '../../platform/http/route';
 import type { Principal } from '../../platform/http/auth';
-import type { AccountsService } from '../accounts/service';
-import type { ChannelsService } from '../channels/service';
+import type { AccountsService } from '../accounts';
+import type { ChannelsService } from '../channels';
 import type { StreamInteractions } from './interactions';
 import type { StreamListing } from './listing';
 import type { createStreamModeration } from './moderation';
-import { guestKeyOf, type StreamsService, type Viewer } from './service';
+import type { StreamsService } from './service';
+import { viewerOf } from './viewer';
 
 export interface StreamRoutesDeps {
   streams: StreamsService;
@@ -22,30 +23,9 @@ export interface StreamRoutesDeps {
   channels: ChannelsService;
   accounts: AccountsService;
   rtmpUrl(request: FastifyRequest): string;
-  /** Reload the keys the ingest accepts (this instance; others refresh on their timer). */
-  onKeyChanged(): Promise<void>;
   stopBroadcast(streamId: number): Promise<void>;
   likeLimit: number;
-  /** What the realtime side does when a stream changes (wired to the chat module in app.ts). */
-  realtime: StreamRealtime;
 }
-
-export interface StreamRealtime {
-  /** STREAM-OPTIONS to the stream's viewers (chat toggled). */
-  optionsChanged(streamId: number, options: { chat_enabled: boolean }): Promise<void>;
-  /** The stream's audience, rating or existence changed: sockets on its channels are checked again. */
-  accessChanged(streamId: number): Promise<void>;
-  /** BLOCKED to the banned viewer's sockets, which leave the stream's channels on every instance. */
-  viewerBanned(streamId: number, userId: number): Promise<void>;
-  /** TIP-ENFORCE to the stream's viewers: the stream payment changed (spec part 1 §4). */
-  tipEnforced(streamId: number, tipViewerMinAmount: number): Promise<void>;
-}
-
-export const viewerOf = <P extends Principal | null>(request: FastifyRequest, principal: P): Viewer & { principal: P } => ({
-  principal,
-  skin: request.skin,
-  guestKey: guestKeyOf(request.ip, request.headers['user-agent']),
-});
 
 export function registerStreamRoutes(app: FastifyInstance, deps: StreamRoutesDeps): void {
   const { streams, listing } = deps;
@@ -63,20 +43,13 @@ export function registerStreamRoutes(app: FastifyInstance, deps: StreamRoutesDep
   addRoute(app, api.regenerateKey, { auth: 'user', tags }, async ({ principal, request }) => {
     if (!canGoLive(principal.perms)) throw forbidden(MSG.cannotGoLive);
     const broadcastKey = await deps.accounts.regenerateBroadcastKey(principal.userId);
-    await deps.onKeyChanged();
     const current = await streams.currentStream(principal.userId, request.skin);
     if (current.live) await deps.stopBroadcast(current.id);
     return { broadcast_key: broadcastKey };
   });
 
   addRoute(app, api.updateStreamInfo, { auth: 'user', tags }, async ({ input, principal, request }) => {
-    const priceBefore = input.data.tip_viewer_min_amount === undefined ? undefined : (await streams.findStream(input.id)).tipViewerMinAmount;
     const row = await streams.updateSetup(input.id, principal, input.data, request.skin);
-    const priceChanged = priceBefore !== undefined && priceBefore !== row.tipViewerMinAmount;
-    if (input.data.chat_enabled !== undefined) await deps.realtime.optionsChanged(row.id, { chat_enabled: row.chatEnabled });
-    // Viewers hear the new price first; then sockets of those who now owe leave the channels.
-    if (priceChanged) await deps.realtime.tipEnforced(row.id, row.tipViewerMinAmount);
-    if (input.data.audience !== undefined || input.data.rating !== undefined || priceChanged) await deps.realtime.accessChanged(row.id);
     return { stream: await streams.info(row, viewerOf(request, principal)) };
   });
 
@@ -105,7 +78,6 @@ export function registerStreamRoutes(app: FastifyInstance, deps: StreamRoutesDep
 
   addRoute(app, api.deleteStream, { auth: 'user', tags }, async ({ input, principal }) => {
     await streams.remove(input.id, principal);
-    await deps.realtime.accessChanged(input.id);
     return {};
   });
 
@@ -115,8 +87,6 @@ export function registerStreamRoutes(app: FastifyInstance, deps: StreamRoutesDep
 
   addRoute(app, api.reportStreamAction, { auth: 'user', tags }, async ({ input, principal }) => {
     const affected = await deps.moderation.act(principal, input.stream_ids, input.event, input.user_comment);
-    // Deleted, suspended, 18+ or followers-only now: viewers already on the channel are checked again.
-    for (const streamId of input.stream_ids) await deps.realtime.accessChanged(streamId);
     return { affected };
   });
 
@@ -138,11 +108,14 @@ export function registerStreamRoutes(app: FastifyInstance, deps: StreamRoutesDep
 
   addRoute(app, interactionsApi.banViewer, { auth: 'user', tags }, async ({ input, principal }) => {
     await deps.interactions.banViewer(input.stream_id, principal, input.user_id);
-    await deps.realtime.viewerBanned(input.stream_id, input.user_id);
     return {};
   });
 
-  const listingViewer = (request: FastifyRequest, principal: Principal | null) => ({ userId: principal?.userId ?? null, skin: request.skin });
+  const listingViewer = (request: FastifyRequest, principal: Principal | null) => ({
+    userId: principal?.userId ?? null,
+    skin: request.skin,
+    visitor: principal ? `user:${principal.userId}` : `address:${request.ip}`,
+  });
 
   addRoute(app, api.userStreams, { auth: 'anonymous', tags }, async ({ input, principal, request }) =>
     listing.user(input.id, listingViewer(request, principal), input.isAdult ?? false, input),
@@ -150,7 +123,7 @@ export function registerStreamRoutes(app: FastifyInstance, deps: StreamRoutesDep
 
   addRoute(app, api.listChannelStreams, { auth: 'anonymous', tags: ['channels'] }, async ({ input, principal, request }) => {
     const channel = await deps.channels.find(input.id);
-    if (!channel) throw notFound('No such channel.');
+    if (!channel) throw notFound(MSG.noSuchChannel);
     return listing.channel(channel, listingViewer(request, principal), input);
   });
 

@@ -2,26 +2,29 @@
 import { createHash } from 'node:crypto';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { LIVE_TAG, MSG_PAID_STAYS_PAID, type updateStreamInfo } from '../../../common/api/streams';
+import { LIVE_TAG, type updateStreamInfo } from '../../../common/api/streams';
+import { breaksPaidStaysPaid, owedTips } from '../../../common/rules/pay-wall';
 import { ADULT_AGE } from '../../../common/constants';
-import { MSG } from '../../../common/messages';
+import { fill, MSG } from '../../../common/messages';
 import type { Permission } from '../../../common/permissions';
 import { SKINS, type Rating, type SkinId } from '../../../common/skins';
 import { streamChannelOf } from '../../../common/realtime';
 import type { Db, Executor } from '../../platform/db/client';
+import type { DomainEventHub } from '../../platform/events';
 import { channelMembersSql } from '../../platform/realtime/presence';
 import type { Principal } from '../../platform/http/auth';
-import { AppError, badRequest, forbidden, notFound } from '../../platform/http/errors';
-import type { AccountsService } from '../accounts/service';
-import { ledgerTransfers } from '../ledger/tables';
-import type { SocialService } from '../social/service';
+import { AppError, appError, badRequest, forbidden, notFound } from '../../platform/http/errors';
+import { activeUserSql, type AccountsService } from '../accounts';
+import type { Ledger } from '../ledger';
+import type { SocialService } from '../social';
 import { toStreamInfo, isPlayable, type StreamRow } from './stream-view';
 import { streamBans, streamRatings, streams, streamSaves, streamViews } from './tables';
+import './events';
 
 /** What the streams module asks of the media layer (wired in app.ts). */
 export interface MediaControl {
-  /** A signed, short-lived HLS address for the stream. */
-  playbackUrl(streamId: number): Promise<string>;
+  /** A signed, short-lived HLS address of the stream, for this viewer only (`viewer`: playbackViewer). */
+  playbackUrl(streamId: number, viewer: string): Promise<string>;
   /** End the stream's broadcast if one runs (moderation, deletion). */
   stopBroadcast(streamId: number): Promise<void>;
   /** Grab a new thumbnail from the live video; false when not live. */
@@ -56,18 +59,8 @@ export const mayActOnAnyStream = (p: Principal, ...perms: Permission[]) => p.rol
 export const mayPassPaywall = (p: Principal | null) =>
   Boolean(p && mayActOnAnyStream(p, 'GRANT PERMISSION', 'UPDATE STREAM_ANY', 'ALLOW REPORT_STREAM_HIDE'));
 
-/** 402 "payment_required" with the coins still owed; the web shows the pay wall. */
-export const paymentRequired = (owed: number) =>
-  new AppError(402, 'payment_required', `Tip ${owed} coins to watch this stream.`, { tip_owed: owed });
-
-/** Coins this user tipped on this stream (the pay wall counts these). */
-export async function viewerSpendOn(exec: Executor, streamId: number, userId: number | null): Promise<number> {
-  if (userId === null) return 0;
-  const [row] = await exec.select({ n: sql<string | number>`coalesce(sum(${ledgerTransfers.amount}), 0)` }).from(ledgerTransfers)
-    .where(and(eq(ledgerTransfers.streamId, streamId), eq(ledgerTransfers.fromUserId, userId), eq(ledgerTransfers.kind, 'tip'),
-      eq(ledgerTransfers.currency, 'CON')));
-  return Number(row?.n ?? 0);
-}
+/** 402 with the coins still owed; the web shows the pay wall. */
+export const paymentRequired = (owed: number) => appError('stream_payment_required', fill(MSG.tipToWatch, { owed }), { tip_owed: owed });
 
 export const mayStreamWithRating = (perms: readonly string[], rating: Rating, skin: SkinId) =>
   perms.includes(LIVE_PERMISSION[rating]) && (rating !== 'PLUS_18' || SKINS[skin].flags.adultContent);
@@ -81,10 +74,35 @@ export const guestKeyOf = (ip: string, userAgent: string | undefined) =>
  */
 export const mayUsePriorityChat = (row: StreamRow, viewer: Viewer) => viewer.principal?.userId === row.userId;
 
-const viewerKey = (viewer: Viewer) => (viewer.principal ? `user:${viewer.principal.userId}` : viewer.guestKey);
+/** The viewer as views, likes and playback know them: the signed-in user, else the guest's browser. */
+export const viewerKey = (viewer: Viewer) => (viewer.principal ? `user:${viewer.principal.userId}` : viewer.guestKey);
 
-export function createStreamsService(deps: { db: Db; accounts: AccountsService; social: SocialService; media: MediaControl }) {
-  const { db, accounts, social } = deps;
+/** Who a playback address is for: the viewer and the skin they watch in (an 18+ stream plays only in its skin). */
+export const playbackViewer = (viewer: Viewer) => `${viewerKey(viewer)}|${viewer.skin}`;
+
+/**
+ * True (as SQL) when the stream is plainly open to the viewer: this owner's, not deleted or hidden,
+ * public, not 18+, no ban on the viewer, broadcaster active. The SQL form of assertMayWatch's common
+ * case, for statements that must stay one round trip (a tip); anything else takes assertMayWatch.
+ */
+export const plainlyWatchableSql = (streamId: number, ownerId: number, viewerId: number) => sql`exists (
+  select 1 from ${streams} s
+  where s.id = ${streamId} and s.user_id = ${ownerId} and s.deleted_at is null and not s.hidden and s.audience = 'PUBLIC' and s.rating <> 'PLUS_18'
+    and not exists (select 1 from ${streamBans} b where b.stream_id = s.id and b.user_id = ${viewerId})
+    and ${activeUserSql(sql`s.user_id`)})`;
+
+/** The coins a viewer must have tipped to watch, as SQL (minimumFor's rule: the same for every viewer until subscriber prices). */
+export const minimumSql = (streamId: number) => sql`select tip_viewer_min_amount from ${streams} where id = ${streamId}`;
+
+export function createStreamsService(deps: {
+  db: Db;
+  accounts: AccountsService;
+  social: SocialService;
+  ledger: Ledger;
+  media: MediaControl;
+  events: DomainEventHub;
+}) {
+  const { db, accounts, social, events } = deps;
 
   async function findStream(streamId: number): Promise<StreamRow> {
     const [row] = await db.select().from(streams).where(and(eq(streams.id, streamId), isNull(streams.deletedAt)));
@@ -121,8 +139,8 @@ export function createStreamsService(deps: { db: Db; accounts: AccountsService; 
 
   /** What the viewer tipped on the stream and what is still owed (spec part 1 §4: owed = minimum − spent). */
   async function payment(row: StreamRow, viewer: Viewer, exec: Executor = db) {
-    const spend = await viewerSpendOn(exec, row.id, viewer.principal?.userId ?? null);
-    return { spend, owed: Math.max(0, minimumFor(row, viewer) - spend) };
+    const spend = await deps.ledger.spendOnStream(row.id, viewer.principal?.userId ?? null, exec);
+    return { spend, owed: owedTips(minimumFor(row, viewer), spend) };
   }
 
   /** The pay wall, in one place: stream-join and the realtime subscription call it. */
@@ -166,7 +184,7 @@ export function createStreamsService(deps: { db: Db; accounts: AccountsService; 
     if (mayWatchAnything(viewer.principal)) return;
     if (viewerId !== null) {
       const [banned] = await db.select().from(streamBans).where(and(eq(streamBans.streamId, row.id), eq(streamBans.userId, viewerId)));
-      if (banned) throw new AppError(403, 'block', MSG.streamBlocked);
+      if (banned) throw appError('block');
     }
     if (row.rating === 'PLUS_18') {
       const adult = SKINS[viewer.skin].flags.adultContent && viewerId !== null && ((await accounts.ageOf(viewerId)) ?? 0) >= ADULT_AGE;
@@ -200,7 +218,22 @@ export function createStreamsService(deps: { db: Db; accounts: AccountsService; 
     /** payment, for a stream read by id whatever the viewer may see of it now (a tip's answer after its coins moved). */
     async paymentById(streamId: number, viewer: Viewer) {
       const [row] = await db.select().from(streams).where(eq(streams.id, streamId));
-      return row ? payment(row, viewer) : { spend: await viewerSpendOn(db, streamId, viewer.principal?.userId ?? null), owed: 0 };
+      return row ? payment(row, viewer) : { spend: await deps.ledger.spendOnStream(streamId, viewer.principal?.userId ?? null), owed: 0 };
+    },
+    plainlyWatchableSql,
+    minimumSql,
+
+    /** Likes this user saved on the stream when leaving it (leave-stream). */
+    async savedLikes(streamId: number, userId: number, exec: Executor = db): Promise<number> {
+      const [saved] = await exec.select({ n: sql<number>`coalesce(sum(${streamViews.likes}), 0)::int` }).from(streamViews)
+        .where(and(eq(streamViews.streamId, streamId), eq(streamViews.userId, userId)));
+      return saved?.n ?? 0;
+    },
+
+    /** When the user's latest stream started; null if they never went live. */
+    async lastStreamStartedAt(userId: number): Promise<Date | null> {
+      const [row] = await db.select({ at: sql<Date | string | null>`max(${streams.startedAt})` }).from(streams).where(eq(streams.userId, userId));
+      return row?.at ? new Date(row.at) : null;
     },
     assertPaidUp,
 
@@ -246,10 +279,10 @@ export function createStreamsService(deps: { db: Db; accounts: AccountsService; 
         throw forbidden(MSG.ratingNotAllowed);
       }
       if (data.audience && row.audience === 'PRIVATE' && data.audience !== 'PRIVATE' && row.endedAt) {
-        throw badRequest('The audience of a private replay cannot change.', 'data.audience');
+        throw badRequest(MSG.privateReplayAudience, 'data.audience');
       }
-      if (data.tip_viewer_min_amount !== undefined && row.tipViewerMinAmount > 0 && data.tip_viewer_min_amount <= 0) {
-        throw badRequest(MSG_PAID_STAYS_PAID, 'data.tip_viewer_min_amount');
+      if (data.tip_viewer_min_amount !== undefined && breaksPaidStaysPaid(row.tipViewerMinAmount, data.tip_viewer_min_amount)) {
+        throw badRequest(MSG.paidStaysPaid, 'data.tip_viewer_min_amount');
       }
       const title = data.title === undefined ? undefined : data.title.includes(LIVE_TAG) ? data.title : `${data.title} ${LIVE_TAG}`;
       const [updated] = await db.update(streams).set({
@@ -266,7 +299,12 @@ export function createStreamsService(deps: { db: Db; accounts: AccountsService; 
         // A concurrent edit that made the stream paid wins over one making it free.
         data.tip_viewer_min_amount === 0 ? eq(streams.tipViewerMinAmount, 0) : undefined,
       )).returning();
-      if (!updated) throw badRequest(MSG_PAID_STAYS_PAID, 'data.tip_viewer_min_amount');
+      if (!updated) throw badRequest(MSG.paidStaysPaid, 'data.tip_viewer_min_amount');
+      const priceChanged = data.tip_viewer_min_amount !== undefined && row.tipViewerMinAmount !== updated.tipViewerMinAmount;
+      if (data.chat_enabled !== undefined) await events.emit('stream.options-changed', { streamId, chatEnabled: updated.chatEnabled });
+      // Viewers hear the new price first; then sockets of those who now owe leave the channels.
+      if (priceChanged) await events.emit('stream.price-changed', { streamId, tipViewerMinAmount: updated.tipViewerMinAmount });
+      if (data.audience !== undefined || data.rating !== undefined || priceChanged) await events.emit('stream.access-changed', { streamId });
       return updated;
     },
 
@@ -292,7 +330,21 @@ export function createStreamsService(deps: { db: Db; accounts: AccountsService; 
         await db.update(streams).set({ totalViews: sql`${streams.totalViews} + 1` }).where(eq(streams.id, streamId));
       }
       if (row.featured) await followFeatured(row, viewer);
-      return { row: await findStream(streamId), hls: await deps.media.playbackUrl(streamId) };
+      return { row: await findStream(streamId), hls: await deps.media.playbackUrl(streamId, playbackViewer(viewer)) };
+    },
+
+    /** Whether the viewer may play the stream now: the watch rules and the pay wall, as stream-join applies them. */
+    async mayPlay(streamId: number, viewer: Viewer): Promise<boolean> {
+      try {
+        const row = await findStream(streamId);
+        await assertMayWatch(row, viewer);
+        if (!isPlayable(row)) return false;
+        await assertPaidUp(row, viewer);
+        return true;
+      } catch (error) {
+        if (error instanceof AppError) return false;
+        throw error;
+      }
     },
 
     async lookup(streamId: number, viewer: Viewer) {
@@ -301,9 +353,12 @@ export function createStreamsService(deps: { db: Db; accounts: AccountsService; 
       return row;
     },
 
-    /** Leaving saves the likes given while watching, up to the limit; the stream gains only what was added. */
+    /** Leaving saves a signed-in viewer's likes given while watching, up to the limit; the stream gains only what was added. */
     async leave(streamId: number, viewer: Viewer, likes: number, likeLimit: number) {
       const row = await findStream(streamId);
+      // A guest's key is the address and the browser's User-Agent, which anyone can change: likes count
+      // from signed-in viewers only, each capped by the limit.
+      if (!viewer.principal) likes = 0;
       await db.transaction(async (tx) => {
         const viewOf = and(eq(streamViews.streamId, row.id), eq(streamViews.viewerKey, viewerKey(viewer)));
         // Only a view that is still open can leave: repeating leave-stream adds nothing.
@@ -323,13 +378,14 @@ export function createStreamsService(deps: { db: Db; accounts: AccountsService; 
       if (row.userId !== principal.userId && !mayActOnAnyStream(principal, 'GRANT PERMISSION')) throw notFound(MSG.streamNotAvailable);
       await db.update(streams).set({ deletedAt: new Date(), hidden: true, updatedAt: new Date() }).where(eq(streams.id, streamId));
       if (row.live) await deps.media.stopBroadcast(streamId);
+      await events.emit('stream.access-changed', { streamId });
     },
 
     async refreshThumbnail(streamId: number, principal: Principal) {
       const row = await findStream(streamId);
       const mayEdit = row.userId === principal.userId || mayActOnAnyStream(principal, 'UPDATE STREAM_ANY');
       if (!mayEdit) throw notFound(MSG.streamNotAvailable);
-      if (!(await deps.media.grabThumbnail(streamId))) throw badRequest('The stream is not live: there is no picture to take.');
+      if (!(await deps.media.grabThumbnail(streamId))) throw badRequest(MSG.noPictureWhileOffline);
       return `/media/thumbs/${streamId}.jpg?v=${Date.now()}`;
     },
   };

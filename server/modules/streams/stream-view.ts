@@ -28,8 +28,15 @@ export interface ViewerFacts {
   skipPaywall: boolean;
 }
 
+/**
+ * A live thumbnail is a plain public image (refreshed every 10 s): only for streams anyone may watch for
+ * free. Followers-only, subscribers-only, private, 18+ and paid streams show no picture of their video.
+ */
+export const hasPublicPicture = (row: Pick<StreamRow, 'audience' | 'rating' | 'tipViewerMinAmount'>) =>
+  row.audience === 'PUBLIC' && row.rating !== 'PLUS_18' && row.tipViewerMinAmount === 0;
+
 export const thumbnailUrl = (row: StreamRow) =>
-  row.thumbnailKey ? `/media/thumbs/${row.id}.jpg?v=${row.updatedAt.getTime()}` : null;
+  row.thumbnailKey && hasPublicPicture(row) ? `/media/thumbs/${row.id}.jpg?v=${row.updatedAt.getTime()}` : null;
 
 /** Live now, or ended with a replay to play. */
 export const isPlayable = (row: StreamRow) => row.live || (row.endedAt !== null && row.playlistKey !== null && row.lengthSeconds > 0);

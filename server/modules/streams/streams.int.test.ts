@@ -1,8 +1,9 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIVE_TAG } from '../../../common/api/streams';
-import { MSG } from '../../../common/messages';
+import { LIVE_TAG, TITLE_MIN } from '../../../common/api/streams';
+import { fill, MSG } from '../../../common/messages';
 import { startTestApp, type TestApp, type TestUser } from '../../testing/harness';
-import type { TestClient } from '../../testing/test-client';
+import type { HttpSession } from '../../testing/http-session';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -19,7 +20,7 @@ interface OwnStream {
   live: string;
 }
 
-async function broadcaster(): Promise<{ user: TestUser; client: TestClient; stream: OwnStream }> {
+async function broadcaster(): Promise<{ user: TestUser; client: HttpSession; stream: OwnStream }> {
   const user = await t.given.user();
   const client = await t.given.signedIn(user);
   const res = await client.post('/api/streams/get-live-stream', {});
@@ -29,14 +30,8 @@ async function broadcaster(): Promise<{ user: TestUser; client: TestClient; stre
 
 /** Sets up, goes live, and plays the ingest's part: the encoder published, segments exist. */
 async function liveStream(data: Record<string, unknown> = {}) {
-  const b = await broadcaster();
-  await b.client.post('/api/streams/update-stream-info', { id: b.stream.stream_id, data: { title: 'Morning show', audience: 'PUBLIC', rating: 'G', ...data } });
-  await b.client.post('/api/streams/go-live', { id: b.stream.stream_id });
-  const hooks = t.app.services.broadcastHooks;
-  const streamId = await hooks.startBroadcast(b.stream.broadcast_key);
-  expect(streamId.streamId).toBe(b.stream.stream_id);
-  await hooks.onLive({ streamId: b.stream.stream_id, broadcastId: 'b1', playlistKey: `media/${b.stream.stream_id}/b1/index.m3u8`, width: 1280, height: 720 });
-  return b;
+  const live = await t.given.liveStream(data);
+  return { ...live, stream: live.stream as unknown as OwnStream };
 }
 
 async function endStream(streamId: number, seconds = 42) {
@@ -79,7 +74,7 @@ describe('the broadcaster’s stream', () => {
     const empty = await client.post('/api/streams/update-stream-info', { id: stream.stream_id, data: { title: ' ' } });
     expect(empty.body).toMatchObject({ response: 'validation', message: MSG.titleRequired });
     const short = await client.post('/api/streams/update-stream-info', { id: stream.stream_id, data: { title: 'a' } });
-    expect(short.body.message).toBe(MSG.titleTooShort);
+    expect(short.body.message).toBe(fill(MSG.titleTooShort, { min: TITLE_MIN }));
     const audience = await client.post('/api/streams/update-stream-info', { id: stream.stream_id, data: { audience: 'EVERYONE' } });
     expect(audience.status).toBe(400);
 
@@ -122,17 +117,18 @@ describe('the broadcaster’s stream', () => {
 });
 
 describe('publishing', () => {
-  it('regenerates the stream key: the old one no longer publishes', async () => {
+  it('regenerates the stream key: the new one publishes at once, the old one no longer', async () => {
     const hooks = t.app.services.broadcastHooks;
     const { client, stream } = await broadcaster();
-    await hooks.refreshKeys();
     const res = await client.post('/api/streams/regenerate-key', {});
     const fresh = res.body.broadcast_key as string;
     expect(fresh).toMatch(/^live_/);
     expect(fresh).not.toBe(stream.broadcast_key);
-    expect(hooks.canPublish(stream.broadcast_key)).toBe(false);
     expect(hooks.canPublish(fresh)).toBe(true);
+    expect(await hooks.startBroadcast(fresh)).toEqual({ streamId: stream.stream_id });
     await expect(hooks.startBroadcast(stream.broadcast_key)).rejects.toThrow();
+    // Refused once, the old key is refused from memory for a while: retries cost no lookups.
+    expect(hooks.canPublish(stream.broadcast_key)).toBe(false);
     expect(((await client.post('/api/streams/get-live-stream', {})).body.stream as OwnStream).broadcast_key).toBe(fresh);
     expect((await t.client().post('/api/streams/regenerate-key', {})).status).toBe(401);
   });
@@ -140,10 +136,18 @@ describe('publishing', () => {
   it('accepts only keys of broadcasters who may go live', async () => {
     const hooks = t.app.services.broadcastHooks;
     const { stream } = await broadcaster();
-    await hooks.refreshKeys();
     expect(hooks.canPublish(stream.broadcast_key)).toBe(true);
     expect(hooks.canPublish('live_not-a-key')).toBe(false);
-    await expect(hooks.startBroadcast('live_not-a-key')).rejects.toThrow();
+    const unknown = `live_${'x'.repeat(24)}`;
+    expect(hooks.canPublish(unknown)).toBe(true);
+    await expect(hooks.startBroadcast(unknown)).rejects.toThrow();
+    expect(hooks.canPublish(unknown)).toBe(false);
+    // A real key of someone who may not go live: refused at the lookup.
+    const viewer = await t.given.user({ perms: [] });
+    const rows = await t.resources.database.db.execute(sql`select broadcast_key from users where id = ${viewer.id}`);
+    const viewerKey = (rows.rows[0] as { broadcast_key: string }).broadcast_key;
+    expect(hooks.canPublish(viewerKey)).toBe(true);
+    await expect(hooks.startBroadcast(viewerKey)).rejects.toThrow();
   });
 
   it('goes LIVE, then REPLAY after the end; the next stream starts from the same setup, hidden', async () => {
@@ -204,6 +208,17 @@ describe('watching', () => {
     expect(after.likes).toBe(after.stream_viewer_likes);
   });
 
+  it('counts no likes from guests, whatever User-Agent they change to', async () => {
+    const { stream } = await liveStream();
+    for (let round = 0; round < 5; round++) {
+      const guest = t.client({ 'user-agent': `probe-${round}` });
+      expect((await guest.post('/api/streams/stream-join', { stream_id: stream.stream_id })).status).toBe(200);
+      expect((await guest.post('/api/streams/leave-stream', { id: stream.stream_id, likes: 100 })).status).toBe(200);
+    }
+    const after = (await t.client().get('/api/streams/stream-lookup', { id: stream.stream_id })).body.stream as Record<string, number>;
+    expect(after).toMatchObject({ likes: 0, tviewers: 5 });
+  });
+
   it('answers "not available" for hidden, deleted or unplayable streams', async () => {
     const { stream } = await broadcaster();
     const hidden = await t.client().post('/api/streams/stream-join', { stream_id: stream.stream_id });
@@ -220,8 +235,7 @@ describe('watching', () => {
     const guest = await t.client().post('/api/streams/stream-join', { stream_id: followersOnly.stream.stream_id });
     expect(guest.status).toBe(403);
     expect(guest.body.message).toBe(MSG.streamFollowersOnly);
-    const fan = await t.given.signedIn(await t.given.user());
-    await fan.post('/api/user/toggle-following', { id: followersOnly.user.id, isFollowing: true });
+    const { client: fan } = await t.given.follower(followersOnly.user);
     expect((await fan.post('/api/streams/stream-join', { stream_id: followersOnly.stream.stream_id })).status).toBe(200);
 
     const privateOne = await liveStream({ audience: 'PRIVATE' });
@@ -249,19 +263,70 @@ describe('watching', () => {
   });
 });
 
+describe('playback addresses', () => {
+  /** Stream-join as this client; then a playlist on disk, so a fetch the gate lets through answers 200. */
+  async function joinAndPlaylist(streamId: number, client: HttpSession) {
+    const join = await client.post('/api/streams/stream-join', { stream_id: streamId });
+    expect(join.status).toBe(200);
+    await t.resources.files.put(`media/${streamId}/b1/index.m3u8`, '#EXTM3U\n#EXTINF:1.0,\nseg_00000.ts\n');
+    return (join.body.url as { hls: string }).hls;
+  }
+
+  it('are made for one viewer: another viewer, a guest or a copy with no cookies cannot play them', async () => {
+    const { stream } = await liveStream();
+    const [alice, bob] = [await t.given.signedIn(await t.given.user()), await t.given.signedIn(await t.given.user())];
+    const [aliceUrl, bobUrl] = [await joinAndPlaylist(stream.stream_id, alice), await joinAndPlaylist(stream.stream_id, bob)];
+    expect(aliceUrl).not.toBe(bobUrl);
+    expect((await alice.request('GET', aliceUrl)).status).toBe(200);
+    expect((await bob.request('GET', aliceUrl)).status).toBe(403);
+    expect((await t.client().request('GET', aliceUrl)).status).toBe(403);
+    const guestUrl = await joinAndPlaylist(stream.stream_id, t.client({ 'user-agent': 'guest-browser' }));
+    expect((await t.client({ 'user-agent': 'guest-browser' }).request('GET', guestUrl)).status).toBe(200);
+    expect((await t.client({ 'user-agent': 'another-browser' }).request('GET', guestUrl)).status).toBe(403);
+  });
+
+  it('stop playing at the next playlist fetch after a ban or a price the viewer has not paid', async () => {
+    const live = await liveStream();
+    const streamId = live.stream.stream_id;
+    const [banned, free] = [await t.given.signedIn(await t.given.user()), await t.given.signedIn(await t.given.user())];
+    const bannedUrl = await joinAndPlaylist(streamId, banned);
+    const freeUrl = await joinAndPlaylist(streamId, free);
+    expect((await banned.request('GET', bannedUrl)).status).toBe(200);
+    expect((await free.request('GET', freeUrl)).status).toBe(200);
+
+    const bannedId = ((await banned.get('/api/user/session-detail')).body.user as { user_id: number }).user_id;
+    expect((await live.client.post('/api/streams/ban-viewer', { stream_id: streamId, user_id: bannedId })).status).toBe(200);
+    expect((await banned.request('GET', bannedUrl)).status).toBe(403);
+    expect((await free.request('GET', freeUrl)).status).toBe(200);
+
+    expect((await live.client.post('/api/streams/update-stream-info', { id: streamId, data: { tip_viewer_min_amount: 50 } })).status).toBe(200);
+    expect((await free.request('GET', freeUrl)).status).toBe(403);
+  });
+});
+
 describe('thumbnails', () => {
-  it('shows the thumbnail of a listed stream, never of a hidden, private or 18+ one', async () => {
+  it('shows the thumbnail of a free public stream, never of a hidden, private, followers-only or paid one', async () => {
     const shown = await liveStream();
     const privateOne = await liveStream({ audience: 'PRIVATE' });
+    const followersOnly = await liveStream({ audience: 'FOLLOWERS' });
+    const paid = await liveStream({ tip_viewer_min_amount: 50 });
     const hidden = await broadcaster();
     const hooks = t.app.services.broadcastHooks;
-    for (const id of [shown.stream.stream_id, privateOne.stream.stream_id, hidden.stream.stream_id]) {
+    const ids = [shown, privateOne, followersOnly, paid, hidden].map((s) => s.stream.stream_id);
+    for (const id of ids) {
       await t.resources.files.put(`media/${id}/thumb.jpg`, Buffer.from([0xff, 0xd8, 0xff, 0xe0]));
       await hooks.onThumbnail({ streamId: id, thumbnailKey: `media/${id}/thumb.jpg` });
     }
     expect((await t.client().request('GET', `/media/thumbs/${shown.stream.stream_id}.jpg`)).status).toBe(200);
     expect((await t.client().request('GET', `/media/thumbs/${privateOne.stream.stream_id}.jpg`)).status).toBe(404);
     expect((await t.client().request('GET', `/media/thumbs/${hidden.stream.stream_id}.jpg`)).status).toBe(404);
+    for (const closed of [followersOnly, paid]) {
+      expect((await t.client().request('GET', `/media/thumbs/${closed.stream.stream_id}.jpg`)).status).toBe(404);
+      const info = (await closed.client.get('/api/streams/stream-lookup', { id: closed.stream.stream_id })).body.stream as { thumbnail_url: string | null };
+      expect(info.thumbnail_url).toBeNull();
+    }
+    const open = (await t.client().get('/api/streams/stream-lookup', { id: shown.stream.stream_id })).body.stream as { thumbnail_url: string | null };
+    expect(open.thumbnail_url).toMatch(/^\/media\/thumbs\//);
     await shown.client.post('/api/streams/delete', { id: shown.stream.stream_id });
     expect((await t.client().request('GET', `/media/thumbs/${shown.stream.stream_id}.jpg`)).status).toBe(404);
   });

@@ -1,6 +1,7 @@
 /** Countries and system messages. */
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client';
+import { MSG } from '../../../common/messages';
 import { notFound } from '../../platform/http/errors';
 import { COUNTRIES } from './countries';
 import { countries, systemMessages } from './tables';
@@ -43,7 +44,7 @@ export function createSystemService(deps: { db: Db }) {
 
     async message(id: number) {
       const [row] = await db.select().from(systemMessages).where(and(eq(systemMessages.id, id), eq(systemMessages.active, true)));
-      if (!row) throw notFound('No such message.');
+      if (!row) throw notFound(MSG.noSuchMessage);
       return toMessage(row);
     },
 

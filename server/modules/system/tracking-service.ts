@@ -4,6 +4,7 @@ import { and, eq, inArray, or, type SQL } from 'drizzle-orm';
 import type { TRACK_ACTIONS } from '../../../common/api/tracking';
 import { LOGIN_THROTTLE } from '../../../common/constants';
 import type { Db } from '../../platform/db/client';
+import { MSG } from '../../../common/messages';
 import { tooManyRequests } from '../../platform/http/errors';
 import { createThrottle } from '../../platform/throttle';
 import { trackingEvents } from './tables';
@@ -36,7 +37,7 @@ export function createTrackingService(deps: { db: Db }) {
     /** Stores the event; answers the tracker id, made up when the client has none yet. */
     async track(event: TrackEvent, context: TrackContext): Promise<string> {
       const perAddress = [{ key: `tracking:ip:${context.ip}`, limit: EVENTS_PER_ADDRESS }];
-      if (await throttle.isLimited(perAddress)) throw tooManyRequests('Too many tracking events from this address.');
+      if (await throttle.isLimited(perAddress)) throw tooManyRequests(MSG.tooManyTrackingEvents);
       await throttle.record(perAddress);
       const tracker = event.tracker || randomBytes(16).toString('base64url');
       await db.insert(trackingEvents).values({

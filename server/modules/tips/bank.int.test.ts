@@ -5,9 +5,9 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../testing/harness';
-import { goLive, type LiveStream } from '../../testing/live-stream';
+import { startTestApp, type LiveStream, type TestApp } from '../../testing/harness';
 import { createLedger } from '../ledger/service';
+import { platformFee } from './service';
 
 const CLIENTS = 32;
 const STREAMS = 4;
@@ -72,7 +72,7 @@ describe(`the bank test (seed ${SEED})`, () => {
     const ledger = createLedger({ db: t.resources.database.db });
 
     const lives: LiveStream[] = [];
-    for (let i = 0; i < STREAMS; i++) lives.push(await goLive(t));
+    for (let i = 0; i < STREAMS; i++) lives.push(await t.given.liveStream());
     const clients: HttpClient[] = [];
     for (let i = 0; i < CLIENTS; i++) {
       // The broadcasters tip too (on the other streams).
@@ -84,10 +84,7 @@ describe(`the bank test (seed ${SEED})`, () => {
       const coins = i % 5 === 0 ? 0 : Math.floor(rand() * 400); // some start with nothing at all
       minted.set(userId, coins);
       if (coins > 0) {
-        await ledger.transfer({
-          kind: 'deposit', idempotencyKey: `bank-mint-${userId}`, toUserId: userId, amount: coins, currency: 'CON',
-          legs: [{ account: { system: 'mint', currency: 'CON' }, amount: -coins }, { account: { userId, currency: 'CON' }, amount: coins }],
-        });
+        await t.given.coins(userId, coins, { key: `bank-mint-${userId}` });
       }
     }));
 
@@ -172,7 +169,7 @@ describe(`the bank test (seed ${SEED})`, () => {
     expect(stored).toEqual(acknowledged);
 
     // Each user's coins: minted − tips sent + tips received net of the fee − impressions bought.
-    const feeOf = (amount: number) => Math.floor((amount * 20) / 100);
+    const feeOf = (amount: number) => platformFee(amount, 20);
     const ownerOf = new Map(lives.map((l) => [l.streamId, l.user.id]));
     for (const { userId } of clients) {
       let expected = minted.get(userId) ?? 0;

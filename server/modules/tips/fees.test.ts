@@ -13,10 +13,13 @@ describe('platform fees', () => {
     for (const bad of ['tips=20', 'tip=101', 'tip=-1', 'tip', 'tip=2.5']) expect(() => loadConfig({ PLATFORM_FEES: bad }), bad).toThrow(/PLATFORM_FEES/);
   });
 
-  it('takes the floor of amount × percent / 100', () => {
+  it('rounds amount × percent / 100 up, so no payment is too small to pay its fee', () => {
     expect(platformFee(100, 20)).toBe(20);
-    expect(platformFee(7, 20)).toBe(1);
-    expect(platformFee(4, 20)).toBe(0);
+    expect(platformFee(7, 20)).toBe(2);
+    expect(platformFee(4, 20)).toBe(1);
+    expect(platformFee(1, 20)).toBe(1);
     expect(platformFee(5, 0)).toBe(0);
+    // 25 tips of 4 coins pay the same 20 % as one tip of 100.
+    expect(25 * platformFee(4, 20)).toBeGreaterThanOrEqual(platformFee(100, 20));
   });
 });

@@ -2,17 +2,16 @@
 import type { FastifyInstance } from 'fastify';
 import * as api from '../../../common/api/tips';
 import { addRoute } from '../../platform/http/route';
-import { viewerOf } from '../streams/routes';
+import { viewerOf } from '../streams';
 import type { TipsService } from './service';
 
 export function registerTipRoutes(app: FastifyInstance, deps: { tips: TipsService }): void {
   const { tips } = deps;
   const tags = ['tips'];
 
-  addRoute(app, api.sendTip, { auth: 'user', tags }, async ({ input, principal, request }) => {
-    const key = tips.checkKey(request.headers[api.IDEMPOTENCY_HEADER]);
-    return tips.send(viewerOf(request, principal), input.stream_id, input.amount, key);
-  });
+  addRoute(app, api.sendTip, { auth: 'user', tags }, async ({ input, principal, request, idempotencyKey }) =>
+    tips.send(viewerOf(request, principal), input.stream_id, input.amount, idempotencyKey),
+  );
 
   addRoute(app, api.streamSupporters, { auth: 'anonymous', tags }, async ({ input, principal, request }) => ({
     supporters: await tips.supporters(input.id, viewerOf(request, principal), input.limit),

@@ -1,59 +1,44 @@
 /**
  * Tips on streams (spec part 1 §2 Tip selector, §4; part 2 §7, §8), supporters and earnings. A tip is
  * one ledger transfer (one SQL statement, idempotent by key); its TIP message is published after it
- * committed, and only by the request that moved the coins (ARCHITECTURE §5, §6).
+ * committed, and only by the request that moved the coins (docs/architecture.md §7, §9).
  */
-import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
+import { MSG } from '../../../common/messages';
+import { owedTips } from '../../../common/rules/pay-wall';
 import { shortNumber } from '../../../common/rules/format';
-import type { RealtimeMessage } from '../../../common/realtime';
-import type { Db } from '../../platform/db/client';
+import type { DomainEventHub } from '../../platform/events';
 import type { Principal } from '../../platform/http/auth';
-import { AppError, badRequest, conflict, forbidden, notFound, tooManyRequests } from '../../platform/http/errors';
+import { appError, conflict, forbidden, notFound, tooManyRequests } from '../../platform/http/errors';
 import { takeTokenSql } from '../../platform/throttle';
-import { users } from '../accounts/tables';
-import type { AccountsService } from '../accounts/service';
-import { accountKey, InsufficientFunds, receivingShard, type Ledger } from '../ledger/service';
-import { CURRENCIES, ledgerAccounts, ledgerEntries, ledgerTransfers, type Currency, type TransferKind } from '../ledger/tables';
-import { mayActOnAnyStream, viewerSpendOn, type StreamsService, type Viewer } from '../streams/service';
-import { streamBans, streams as streamsTable } from '../streams/tables';
-import { tipMessage, type Tipper } from './tip-message';
+import type { AccountsService } from '../accounts';
+import {
+  accountKey, balancesJsonSql, CURRENCIES, InsufficientFunds, receivingShard, spendOnStreamSql, walletBalanceSql,
+  type Currency, type Ledger, type TransferKind,
+} from '../ledger';
+import { mayActOnAnyStream, type StreamsService, type Viewer } from '../streams';
+import './events';
 
-export const TIP_MESSAGES = {
-  keyRequired: 'Idempotency-Key header is required.',
-  keyTooLong: 'Idempotency-Key must be at most 100 characters.',
-  keyReused: 'This Idempotency-Key was used for another tip.',
-  ownStream: 'You cannot tip your own stream.',
-  /** The web maps a message containing this to 'The broadcaster cannot receive tips at this time' (spec part 2 §8). */
-  cannotTip: 'Cannot tip this user.',
-  /** The web matches 'Insufficient funds' (spec part 2 §8). */
-  insufficient: 'Insufficient funds',
-  tooFast: 'You are sending tips too fast. Please wait a moment.',
-} as const;
-
-export const IDEMPOTENCY_KEY_MAX = 100;
 /** Tips one user may send per minute, counted in the database (every instance). */
 export const TIP_RATE = { tips: 30, windowMs: 60_000 };
-/** Kinds that pay a user for what they do (their earnings); the ledger entries credit them net of fees. */
-const EARNING_KINDS: TransferKind[] = ['tip', 'post_purchase', 'subscription', 'meeting_fee'];
-
-/** The platform's share of a payment: floor(amount × percent / 100). */
-export const platformFee = (amount: number, percent: number) => Math.floor((amount * percent) / 100);
+/**
+ * The platform's share of a payment, rounded up: ceil(amount × percent / 100). Rounding down let small
+ * payments through free (25 tips of 4 coins paid no 20 % fee at all).
+ */
+export const platformFee = (amount: number, percent: number) => Math.ceil((amount * percent) / 100);
 
 type SignedInViewer = Viewer & { principal: Principal };
-type Publish = (streamId: number, message: RealtimeMessage) => Promise<void>;
 
 export function createTipsService(deps: {
-  db: Db;
   ledger: Ledger;
   streams: StreamsService;
   accounts: AccountsService;
   /** Percent per kind (config PLATFORM_FEES). */
   fees: Partial<Record<TransferKind, number>>;
-  publish: Publish;
+  events: DomainEventHub;
   tipsPerMinute?: number;
-  log: { warn(obj: object, msg: string): void };
 }) {
-  const { db, ledger } = deps;
+  const { ledger } = deps;
   const tipsPerMinute = deps.tipsPerMinute ?? TIP_RATE.tips;
 
   /** A stream's owner never changes: remembered per process, so the usual tip needs no lookup first. */
@@ -63,27 +48,11 @@ export function createTipsService(deps: {
     streamOwners.set(streamId, ownerId);
   };
 
-  /**
-   * True when the stream is plainly open to the tipper, as SQL: this owner's, not deleted or hidden,
-   * public, not 18+, no ban on the tipper, broadcaster active. Anything else takes the full checks.
-   */
-  const plainlyTippable = (streamId: number, ownerId: number, tipper: number) => sql`exists (
-    select 1 from ${streamsTable} s
-    where s.id = ${streamId} and s.user_id = ${ownerId} and s.deleted_at is null and not s.hidden and s.audience = 'PUBLIC' and s.rating <> 'PLUS_18'
-      and not exists (select 1 from ${streamBans} b where b.stream_id = s.id and b.user_id = ${tipper})
-      and exists (select 1 from ${users} u where u.id = s.user_id and u.account_status = 'active'))`;
-
   /** The key as the ledger stores it: scoped to the tipper, so no one can use (or block) another user's keys. */
   const ledgerKey = (userId: number, key: string) => `tip:${userId}:${key}`;
 
   async function assertMayReceiveTips(userId: number) {
-    const [row] = await db.select({ status: users.accountStatus }).from(users).where(eq(users.id, userId));
-    if (row?.status !== 'active') throw forbidden(TIP_MESSAGES.cannotTip);
-  }
-
-  async function publishTip(streamId: number, ownerId: number, tipper: number, amount: number, transferId: number, known?: Tipper) {
-    const person = known ?? (await deps.accounts.publicUsers([tipper])).get(tipper);
-    await deps.publish(streamId, tipMessage({ transferId, tipperId: tipper, streamOwnerId: ownerId, amount, at: new Date(), tipper: person }));
+    if (!(await deps.accounts.isActive(userId))) throw appError('cannot_tip');
   }
 
   /** The answer to a tip: what the tipper has given on the stream, what they still owe, their balances. */
@@ -109,7 +78,7 @@ export function createTipsService(deps: {
   async function transferTip(tip: TipAttempt) {
     const { streamId, ownerId, amount } = tip;
     const tipper = tip.viewer.principal.userId;
-    const open = tip.checked ? sql`true` : plainlyTippable(streamId, ownerId, tipper);
+    const open = tip.checked ? sql`true` : deps.streams.plainlyWatchableSql(streamId, ownerId, tipper);
     const percent = deps.fees.tip ?? 0;
     const fee = platformFee(amount, percent);
     const shard = receivingShard(tipper);
@@ -135,27 +104,24 @@ export function createTipsService(deps: {
         select: {
           // The bucket answers a row exactly when the stream was open (its `when`).
           open: sql`exists (select 1 from bucket)`,
-          minimum: sql`select tip_viewer_min_amount from ${streamsTable} where id = ${streamId}`,
-          spend: sql`select coalesce(sum(amount), 0) from ${ledgerTransfers}
-            where stream_id = ${streamId} and from_user_id = ${tipper} and kind = 'tip' and currency = 'CON'`,
-          wallet: sql`select balance from ${ledgerAccounts} where user_id = ${tipper} and currency = 'CON' and shard = 0`,
-          wallets: sql`select json_object_agg(currency, total) from (
-            select currency, sum(balance) as total from ${ledgerAccounts} where user_id = ${tipper} group by currency) w`,
-          tipper: sql`select json_build_object('username', username, 'fullname', fullname, 'avatar', avatar) from ${users} where id = ${tipper}`,
+          minimum: deps.streams.minimumSql(streamId),
+          spend: spendOnStreamSql(streamId, tipper),
+          wallet: walletBalanceSql(tipper, 'CON'),
+          wallets: balancesJsonSql(tipper),
+          tipper: deps.accounts.publicUserJsonSql(tipper),
         },
       });
     } catch (error) {
-      if (error instanceof InsufficientFunds) throw new AppError(402, 'insufficient_funds', TIP_MESSAGES.insufficient);
+      if (error instanceof InsufficientFunds) throw appError('insufficient_funds');
       throw error;
     }
     if (!outcome.selected.open) return null;
-    if (!outcome.allowed) throw tooManyRequests(TIP_MESSAGES.tooFast);
+    if (!outcome.allowed) throw tooManyRequests(MSG.tipsTooFast);
 
     if (outcome.created) {
       // The coins moved: a failed publish must not turn the answer into an error (the client would tip again).
-      const person = outcome.selected.tipper as Tipper | null;
-      await publishTip(streamId, ownerId, tipper, amount, outcome.transferId, person ?? undefined).catch((error: unknown) =>
-        deps.log.warn({ err: error, transferId: outcome.transferId }, 'TIP message not published'));
+      const person = (outcome.selected.tipper as { username: string; fullname: string; avatar: string | null } | null) ?? undefined;
+      await deps.events.emit('tip.received', { transferId: outcome.transferId, streamId, ownerId, tipperId: tipper, amount, at: new Date(), tipper: person });
       // What the statement read before its transfer, plus the transfer: exact unless another movement on
       // the tipper's coin wallet committed in between (then read again, as without the shortcut).
       const wallets = (outcome.selected.wallets ?? {}) as Partial<Record<Currency, number | string>>;
@@ -166,13 +132,12 @@ export function createTipsService(deps: {
         // streams.payment's rule, from what the statement read: the minimum is tip_viewer_min_amount for
         // every viewer until subscriber prices arrive.
         const spend = Number(outcome.selected.spend ?? 0) + amount;
-        return answer(outcome.transferId, { spend, owed: Math.max(0, Number(outcome.selected.minimum ?? 0) - spend) }, balance);
+        return answer(outcome.transferId, { spend, owed: owedTips(Number(outcome.selected.minimum ?? 0), spend) }, balance);
       }
     } else {
       // A retry answers the first tip; the same key for a different tip is refused.
-      const [first] = await db.select({ streamId: ledgerTransfers.streamId, amount: ledgerTransfers.amount })
-        .from(ledgerTransfers).where(eq(ledgerTransfers.id, outcome.transferId));
-      if (!first || Number(first.streamId) !== streamId || Number(first.amount) !== amount) throw conflict(TIP_MESSAGES.keyReused);
+      const first = await ledger.transferById(outcome.transferId);
+      if (!first || first.streamId !== streamId || first.amount !== amount) throw conflict(MSG.idempotencyKeyReused);
     }
 
     // The coins moved (now or by the first request with this key): answer from the books, with no
@@ -182,16 +147,8 @@ export function createTipsService(deps: {
   }
 
   return {
-    /** Checks the header value (the route passes what it got). */
-    checkKey(value: string | string[] | undefined): string {
-      const key = Array.isArray(value) ? value[0] : value;
-      if (key === undefined || key.trim() === '') throw badRequest(TIP_MESSAGES.keyRequired, 'Idempotency-Key');
-      if (key.length > IDEMPOTENCY_KEY_MAX) throw badRequest(TIP_MESSAGES.keyTooLong, 'Idempotency-Key');
-      return key;
-    },
-
     /**
-     * One tip, usually in one statement (ARCHITECTURE §3: round trips dominate money paths): for a
+     * One tip, usually in one statement (docs/architecture.md §6: round trips dominate money paths): for a
      * stream whose owner this process knows, transferTip checks in SQL that the stream is plainly open
      * to the tipper. Any other stream, and any stream that fails that check, goes through the full
      * checks first (streams.lookup: audience, rating, bans; own stream; broadcaster status).
@@ -206,7 +163,7 @@ export function createTipsService(deps: {
       // Watchable (audience, rating, bans), but the pay wall does not stop a tip: tipping lifts it.
       const row = await deps.streams.lookup(streamId, viewer);
       rememberOwner(row.id, row.userId);
-      if (row.userId === tipper) throw forbidden(TIP_MESSAGES.ownStream);
+      if (row.userId === tipper) throw forbidden(MSG.cannotTipOwnStream);
       await assertMayReceiveTips(row.userId);
       const done = await transferTip({ viewer, streamId: row.id, ownerId: row.userId, amount, idempotencyKey, checked: true });
       if (!done) throw new Error('a checked tip was refused as unchecked');
@@ -214,23 +171,15 @@ export function createTipsService(deps: {
     },
 
     /** Coins this user tipped on the stream. */
-    viewerSpend: (streamId: number, userId: number) => viewerSpendOn(db, streamId, userId),
+    viewerSpend: (streamId: number, userId: number) => ledger.spendOnStream(streamId, userId),
 
     /** The stream's top tippers, coins summed, most first. */
     async supporters(streamId: number, viewer: Viewer, limit: number) {
       const row = await deps.streams.lookup(streamId, viewer);
-      const total = sql<string | number>`sum(${ledgerTransfers.amount})`;
-      const rows = await db.select({ userId: ledgerTransfers.fromUserId, total }).from(ledgerTransfers)
-        .where(and(eq(ledgerTransfers.streamId, row.id), eq(ledgerTransfers.kind, 'tip'), eq(ledgerTransfers.currency, 'CON')))
-        .groupBy(ledgerTransfers.fromUserId)
-        .orderBy(desc(total), ledgerTransfers.fromUserId)
-        .limit(limit);
-      const ids = rows.map((r) => Number(r.userId));
-      const people = await deps.accounts.publicUsers(ids);
-      return rows.map((r) => {
-        const userId = Number(r.userId);
+      const rows = await ledger.topTippers(row.id, limit);
+      const people = await deps.accounts.publicUsers(rows.map((r) => r.userId));
+      return rows.map(({ userId, total: amt }) => {
         const person = people.get(userId);
-        const amt = Number(r.total);
         return { user_id: userId, name: person ? person.fullname || person.username : '', avatar: person?.avatar ?? null, amt, amtFormatted: shortNumber(amt) };
       });
     },
@@ -238,39 +187,23 @@ export function createTipsService(deps: {
     /** A broadcaster's earnings (GRANT PERMISSION or admin): coins received net of fees, all time and this calendar month (UTC). */
     async earningDetails(principal: Principal, userId: number, now = new Date()) {
       if (!mayActOnAnyStream(principal, 'GRANT PERMISSION')) throw forbidden();
-      const [user] = await db.select({ createdAt: users.createdAt }).from(users).where(eq(users.id, userId));
-      if (!user) throw notFound('No such user.');
+      const createdAt = await deps.accounts.createdAt(userId);
+      if (!createdAt) throw notFound(MSG.userNotFound);
       const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-      const iso = (value: Date | string | null | undefined) => (value ? new Date(value).toISOString() : null);
-      const biggest = (column: typeof ledgerTransfers.toUserId | typeof ledgerTransfers.fromUserId) =>
-        db.select({ at: ledgerTransfers.createdAt }).from(ledgerTransfers)
-          .where(and(eq(column, userId), eq(ledgerTransfers.kind, 'tip')))
-          .orderBy(desc(ledgerTransfers.amount), desc(ledgerTransfers.id)).limit(1);
-      const earned = sql<string | number>`coalesce(sum(${ledgerEntries.amount}), 0)`;
-      const earnedThisMonth = sql<string | number>`coalesce(sum(${ledgerEntries.amount}) filter (where ${ledgerTransfers.createdAt} >= ${monthStart.toISOString()}::timestamptz), 0)`;
-      const [[lastStream], [received], [sent], [earnings]] = await Promise.all([
-        db.select({ at: sql<Date | string | null>`max(${streamsTable.startedAt})` }).from(streamsTable).where(eq(streamsTable.userId, userId)),
-        biggest(ledgerTransfers.toUserId),
-        biggest(ledgerTransfers.fromUserId),
-        // What reached the user's coin wallet from earning transfers paid to them: net of the platform fee.
-        db.select({ total: earned, month: earnedThisMonth }).from(ledgerEntries)
-          .innerJoin(ledgerTransfers, eq(ledgerTransfers.id, ledgerEntries.transferId))
-          .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerEntries.accountId))
-          .where(and(
-            eq(ledgerAccounts.userId, userId),
-            eq(ledgerAccounts.currency, 'CON'),
-            eq(ledgerTransfers.toUserId, userId),
-            inArray(ledgerTransfers.kind, EARNING_KINDS),
-            gte(ledgerEntries.amount, 0),
-          )),
+      const iso = (value: Date | null) => value?.toISOString() ?? null;
+      const [lastStream, received, sent, earnings] = await Promise.all([
+        deps.streams.lastStreamStartedAt(userId),
+        ledger.biggestTipAt(userId, 'to'),
+        ledger.biggestTipAt(userId, 'from'),
+        ledger.earnings(userId, monthStart),
       ]);
       return {
-        accountCreated: user.createdAt.toISOString(),
-        lastStreamDate: iso(lastStream?.at),
-        maxTipReceivedDate: iso(received?.at),
-        maxTipSentDate: iso(sent?.at),
-        totalEarnings: Number(earnings?.total ?? 0),
-        totalMonthlyEarnings: Number(earnings?.month ?? 0),
+        accountCreated: createdAt.toISOString(),
+        lastStreamDate: iso(lastStream),
+        maxTipReceivedDate: iso(received),
+        maxTipSentDate: iso(sent),
+        totalEarnings: earnings.total,
+        totalMonthlyEarnings: earnings.since,
       };
     },
   };

@@ -1,11 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MSG } from '../../../common/messages';
 import { DEFAULT_PERMISSIONS } from '../../../common/permissions';
 import { HISTORY_LINES } from '../../../common/realtime';
-import { startTestApp, type TestApp, type TestUser } from '../../testing/harness';
+import { startTestApp, type SignedInUser, type TestApp } from '../../testing/harness';
+import type { UserOptions } from '../../testing/given';
 import { closeCheckingLedger } from '../../testing/ledger-invariants';
-import { goLive } from '../../testing/live-stream';
-import type { TestClient } from '../../testing/test-client';
+import type { HttpSession } from '../../testing/http-session';
 import { WsClient } from '../../testing/ws-client';
 import { createLedger, type Ledger } from '../ledger/service';
 import { TIP_RATE } from './service';
@@ -28,12 +29,6 @@ afterAll(async () => {
 let keys = 0;
 const newKey = () => `k-${process.pid}-${(keys += 1)}`;
 
-const mint = (userId: number, coins: number) =>
-  ledger.transfer({
-    kind: 'deposit', idempotencyKey: `mint-${newKey()}`, toUserId: userId, amount: coins, currency: 'CON',
-    legs: [{ account: { system: 'mint', currency: 'CON' }, amount: -coins }, { account: { userId, currency: 'CON' }, amount: coins }],
-  });
-
 /** A tip written straight to the ledger: past the HTTP path's rate limit (the TIP message is not published). */
 const ledgerTip = (fromUserId: number, streamId: number, toUserId: number) =>
   ledger.transfer({
@@ -41,16 +36,16 @@ const ledgerTip = (fromUserId: number, streamId: number, toUserId: number) =>
     legs: [{ account: { userId: fromUserId, currency: 'CON' }, amount: -1 }, { account: { userId: toUserId, currency: 'CON' }, amount: 1 }],
   });
 
-const tip = (client: TestClient, streamId: number, amount: unknown, key: string | null = newKey()) =>
+const tip = (client: HttpSession, streamId: number, amount: unknown, key: string | null = newKey()) =>
   client.request('POST', '/api/streams/send-tip', { body: { stream_id: streamId, amount }, headers: key === null ? {} : { 'idempotency-key': key } });
 
-async function viewer(coins = 0, options: Parameters<TestApp['given']['user']>[0] = {}): Promise<{ user: TestUser; client: TestClient }> {
-  const user = await t.given.user(options);
-  if (coins > 0) await mint(user.id, coins);
-  return { user, client: await t.given.signedIn(user) };
+async function viewer(coins = 0, options: UserOptions = {}): Promise<SignedInUser> {
+  const signedIn = await t.given.signedInUser(options);
+  if (coins > 0) await t.given.coins(signedIn.user, coins);
+  return signedIn;
 }
 
-async function socketOf(client?: TestClient) {
+async function socketOf(client?: HttpSession) {
   const socket = await WsClient.connect(baseUrl, client?.cookie('ll_session'));
   sockets.push(socket);
   return socket;
@@ -68,7 +63,7 @@ const transfersWithKey = async (userId: number, key: string) => {
 
 describe('send-tip', () => {
   it('moves the coins with the platform fee (20 % by default) and answers spend, has_paid and balance', async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     const fan = await viewer(500);
     const feesBefore = await feesBalance();
     const res = await tip(fan.client, live.streamId, 100);
@@ -80,15 +75,15 @@ describe('send-tip', () => {
     expect(await con(live.user.id)).toBe(80);
     expect((await feesBalance()) - feesBefore).toBe(20);
 
-    // The fee is floored: 7 coins pay 1 coin of fee.
+    // The fee is rounded up: 7 coins pay 2 coins of fee.
     await tip(fan.client, live.streamId, 7);
-    expect(await con(live.user.id)).toBe(80 + 6);
+    expect(await con(live.user.id)).toBe(80 + 5);
     const again = await tip(fan.client, live.streamId, 5);
     expect(again.body.viewer_spend).toEqual({ currency: 'CON', amount: 112 });
   });
 
   it('refuses logged-out callers, missing or over-long keys, bad amounts and unknown streams', async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     const fan = await viewer(100);
     const anonymous = t.client();
     expect((await tip(anonymous, live.streamId, 5)).status).toBe(401);
@@ -109,13 +104,13 @@ describe('send-tip', () => {
   });
 
   it('refuses a tip on the caller’s own stream, on a stream they may not watch, and to a suspended broadcaster', async () => {
-    const live = await goLive(t);
-    await mint(live.user.id, 100);
+    const live = await t.given.liveStream();
+    await t.given.coins(live.user.id, 100);
     const own = await tip(live.client, live.streamId, 5);
     expect(own.status).toBe(403);
     expect(own.body.message).toBe('You cannot tip your own stream.');
 
-    const followersOnly = await goLive(t, { audience: 'FOLLOWERS' });
+    const followersOnly = await t.given.liveStream({ audience: 'FOLLOWERS' });
     const fan = await viewer(100);
     const hidden = await tip(fan.client, followersOnly.streamId, 5);
     expect(hidden.status).toBe(403);
@@ -123,13 +118,13 @@ describe('send-tip', () => {
     await t.app.services.accounts.suspend(live.user.id);
     const suspended = await tip(fan.client, live.streamId, 5);
     expect(suspended.status).toBe(403);
-    expect(suspended.body.message).toContain('Cannot tip this user');
+    expect(suspended.body).toEqual({ response: 'cannot_tip', message: MSG.cannotTipUser });
     expect(await con(fan.user.id)).toBe(100);
     expect(await con(live.user.id)).toBe(100);
   });
 
   it('checks the stream again on every tip: a ban or a private stream stops the next one', async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     const [fan, other] = [await viewer(100), await viewer(100)];
     expect((await tip(fan.client, live.streamId, 5)).status).toBe(200);
     expect((await tip(other.client, live.streamId, 5)).status).toBe(200);
@@ -144,11 +139,11 @@ describe('send-tip', () => {
   });
 
   it('answers 402 insufficient_funds and moves nothing when the wallet cannot cover the tip', async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     const fan = await viewer(10);
     const res = await tip(fan.client, live.streamId, 20);
     expect(res.status).toBe(402);
-    expect(res.body).toEqual({ response: 'insufficient_funds', message: 'Insufficient funds' });
+    expect(res.body).toEqual({ response: 'insufficient_funds', message: MSG.insufficientFunds });
     const broke = await viewer(0);
     expect((await tip(broke.client, live.streamId, 5)).status).toBe(402);
     expect(await con(fan.user.id)).toBe(10);
@@ -156,7 +151,7 @@ describe('send-tip', () => {
   });
 
   it('answers a retried key with the first tip and moves nothing, even for 10 requests at once', async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     const fan = await viewer(1000);
     const key = newKey();
     const first = await tip(fan.client, live.streamId, 50, key);
@@ -183,7 +178,7 @@ describe('send-tip', () => {
   });
 
   it('publishes TIP after the commit, once, with the tipper’s name and the coins', async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     const fan = await viewer(300);
     const watcher = await socketOf();
     const channel = `stream:${live.streamId}`;
@@ -210,7 +205,7 @@ describe('send-tip', () => {
   });
 
   it(`limits a user to ${TIP_RATE.tips} tips a minute`, async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     const fan = await viewer(1000);
     const first = await tip(fan.client, live.streamId, 1, 'first-of-many');
     expect(first.status).toBe(200);
@@ -224,7 +219,7 @@ describe('send-tip', () => {
   });
 
   it(`lets exactly ${TIP_RATE.tips} of a burst of parallel tips through`, async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     const fan = await viewer(1000);
     const answers = await Promise.all(Array.from({ length: TIP_RATE.tips + 10 }, () => tip(fan.client, live.streamId, 1)));
     expect(answers.filter((r) => r.status === 200)).toHaveLength(TIP_RATE.tips);
@@ -235,7 +230,7 @@ describe('send-tip', () => {
 
 describe('tips in the chat history', () => {
   it('answers a later subscriber the stream’s tips in order with its comments, and keeps them off the priority channel', async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     const channel = `stream:${live.streamId}`;
     const fan = await viewer(300);
     await t.resources.database.db.execute(sql`update users set fullname = 'Fan Fullname' where id = ${fan.user.id}`);
@@ -277,7 +272,7 @@ describe('tips in the chat history', () => {
   });
 
   it('keeps the last lines of the merged history', async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     const channel = `stream:${live.streamId}`;
     const fan = await viewer(HISTORY_LINES + 5);
     const chatter = await viewer();
@@ -292,12 +287,12 @@ describe('tips in the chat history', () => {
   });
 
   it('shows a viewer who tipped past the pay wall their own tip line when they then subscribe', async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     expect((await live.client.post('/api/streams/update-stream-info', { id: live.streamId, data: { tip_viewer_min_amount: 40 } })).status).toBe(200);
     const channel = `stream:${live.streamId}`;
     const fan = await viewer(100);
     const socket = await socketOf(fan.client);
-    expect(await socket.request({ op: 'subscribe', channel })).toMatchObject({ op: 'error', code: 'payment_required' });
+    expect(await socket.request({ op: 'subscribe', channel })).toMatchObject({ op: 'error', code: 'stream_payment_required' });
 
     const paid = await tip(fan.client, live.streamId, 40);
     expect(paid.body).toMatchObject({ has_paid: true });
@@ -314,13 +309,13 @@ describe('tips in the chat history', () => {
 });
 
 describe('paid streams', () => {
-  const setPrice = (client: TestClient, id: number, amount: unknown) =>
+  const setPrice = (client: HttpSession, id: number, amount: unknown) =>
     client.post('/api/streams/update-stream-info', { id, data: { tip_viewer_min_amount: amount } });
-  const lookup = (client: TestClient, id: number) => client.get('/api/streams/stream-lookup', { id });
-  const join = (client: TestClient, id: number) => client.post('/api/streams/stream-join', { stream_id: id });
+  const lookup = (client: HttpSession, id: number) => client.get('/api/streams/stream-lookup', { id });
+  const join = (client: HttpSession, id: number) => client.post('/api/streams/stream-join', { stream_id: id });
 
   it('validates the price and never lets a paid stream become free again', async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     for (const [amount, message] of [[15, 'Must be multiple of 10, ie. 10, 20, 100'], [-10, 'Must be a positive number'], [1010, 'Must be at most 1000 coins']] as const) {
       const res = await setPrice(live.client, live.streamId, amount);
       expect(res.status).toBe(400);
@@ -339,7 +334,7 @@ describe('paid streams', () => {
   });
 
   it('keeps an unpaid viewer out of the video and the chat until they tip the minimum', async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     await setPrice(live.client, live.streamId, 30);
     const fan = await viewer(100);
     const channel = `stream:${live.streamId}`;
@@ -350,15 +345,15 @@ describe('paid streams', () => {
 
     const refused = await join(fan.client, live.streamId);
     expect(refused.status).toBe(402);
-    expect(refused.body).toMatchObject({ response: 'payment_required', message: 'Tip 30 coins to watch this stream.' });
+    expect(refused.body).toMatchObject({ response: 'stream_payment_required', message: 'Tip 30 coins to watch this stream.', tip_owed: 30 });
     expect(JSON.stringify(refused.body)).not.toContain('m3u8');
     expect((await join(t.client(), live.streamId)).status).toBe(402);
 
     const socket = await socketOf(fan.client);
-    expect(await socket.request({ op: 'subscribe', channel })).toMatchObject({ op: 'error', channel, code: 'payment_required' });
+    expect(await socket.request({ op: 'subscribe', channel })).toMatchObject({ op: 'error', channel, code: 'stream_payment_required' });
     const sendId = `s-${newKey()}`;
     expect(await socket.request({ op: 'send', channel, type: 'COMMENT', text: 'let me in', id: sendId }))
-      .toMatchObject({ op: 'error', id: sendId, code: 'payment_required' });
+      .toMatchObject({ op: 'error', id: sendId, code: 'stream_payment_required' });
 
     const partial = await tip(fan.client, live.streamId, 20);
     expect(partial.body).toMatchObject({ has_paid: false, viewer_spend: { amount: 20 } });
@@ -379,7 +374,7 @@ describe('paid streams', () => {
   });
 
   it('lets admins and holders of GRANT PERMISSION, UPDATE STREAM_ANY or ALLOW REPORT_STREAM_HIDE past the wall', async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     await setPrice(live.client, live.streamId, 100);
     const privileged = [
       await viewer(0, { role: 'admin' }),
@@ -397,7 +392,7 @@ describe('paid streams', () => {
   });
 
   it('publishes TIP-ENFORCE when the price changes and takes unpaid viewers off the channel', async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     const channel = `stream:${live.streamId}`;
     const fan = await viewer(100);
     const payer = await viewer(100);
@@ -416,7 +411,7 @@ describe('paid streams', () => {
     const payerSocket = await socketOf(payer.client);
     expect(await payerSocket.request({ op: 'subscribe', channel })).toMatchObject({ op: 'subscribed' });
     // The unpaid socket is told why it left the channel.
-    expect(await fanSocket.next((f) => f.op === 'error' && f.channel === channel)).toMatchObject({ code: 'payment_required', message: 'Tip 20 coins to watch this stream.' });
+    expect(await fanSocket.next((f) => f.op === 'error' && f.channel === channel)).toMatchObject({ code: 'stream_payment_required', message: 'Tip 20 coins to watch this stream.' });
     await tip(payer.client, live.streamId, 5);
     await ownerSocket.message('TIP');
     await expect(fanSocket.next((f) => f.op === 'message' && (f.message as { type: string }).type === 'TIP', 500)).rejects.toThrow(/no matching frame/);
@@ -429,7 +424,7 @@ describe('paid streams', () => {
 
 describe('supporters and earnings', () => {
   it('lists a stream’s top tippers, most coins first, with short amounts', async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     const [a, b, c] = [await viewer(5000), await viewer(5000), await viewer(5000)];
     await tip(a.client, live.streamId, 200);
     await tip(b.client, live.streamId, 1000);
@@ -444,18 +439,18 @@ describe('supporters and earnings', () => {
       { user_id: c.user.id, name: c.user.username, avatar: null, amt: 10, amtFormatted: '10' },
     ]);
     expect((await t.client().get('/api/streams/supporters', { id: live.streamId, limit: 1 })).body.supporters).toHaveLength(1);
-    const empty = await goLive(t);
+    const empty = await t.given.liveStream();
     expect((await t.client().get('/api/streams/supporters', { id: empty.streamId })).body.supporters).toEqual([]);
   });
 
   it('answers earning details to GRANT PERMISSION holders and admins only', async () => {
-    const live = await goLive(t);
+    const live = await t.given.liveStream();
     const fan = await viewer(5000);
     await tip(fan.client, live.streamId, 100);
     await tip(fan.client, live.streamId, 500);
     await tip(fan.client, live.streamId, 50);
-    await mint(live.user.id, 30);
-    const other = await goLive(t);
+    await t.given.coins(live.user.id, 30);
+    const other = await t.given.liveStream();
     await tip(live.client, other.streamId, 30);
 
     const moderator = await viewer(0, { perms: [...DEFAULT_PERMISSIONS, 'GRANT PERMISSION'] });

@@ -3,18 +3,16 @@ import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import { MSG } from '../../../common/messages';
 import type { Db } from '../../platform/db/client';
-import { AppError, notFound, tooManyRequests } from '../../platform/http/errors';
+import { appError, notFound, tooManyRequests } from '../../platform/http/errors';
 import { createThrottle } from '../../platform/throttle';
 
 export const TRANSLATE_TIMEOUT_MS = 5000;
 export const TRANSLATIONS_PER_MINUTE = 30;
-export const NOT_CONFIGURED = 'Translation is not configured.';
-const TOO_MANY = 'Too many translations. Please wait a minute and try again.';
 
 const libreTranslateAnswer = z.object({ translatedText: z.string() });
 
 /** The upstream's trouble is ours to log, never the user's to read. */
-const unavailable = () => new AppError(502, 'translation_unavailable', MSG.translationUnavailable);
+const unavailable = () => appError('translation_unavailable');
 
 export function createTranslateService(deps: { db: Db; url: string | undefined; log: FastifyBaseLogger }) {
   const throttle = createThrottle(deps.db, { windowMs: 60_000 });
@@ -42,9 +40,9 @@ export function createTranslateService(deps: { db: Db; url: string | undefined; 
 
   return {
     async translate(userId: number, text: string, lang: string): Promise<string> {
-      if (!deps.url) throw notFound(NOT_CONFIGURED);
+      if (!deps.url) throw notFound(MSG.translationNotConfigured);
       const { limited } = await throttle.attempt([{ key: `translate:${userId}`, limit: TRANSLATIONS_PER_MINUTE }]);
-      if (limited) throw tooManyRequests(TOO_MANY);
+      if (limited) throw tooManyRequests(MSG.tooManyTranslations);
       return askUpstream(deps.url, text, lang);
     },
   };

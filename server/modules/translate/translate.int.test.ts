@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../../common/messages';
 import { startTestApp, type TestApp } from '../../testing/harness';
-import { NOT_CONFIGURED, TRANSLATIONS_PER_MINUTE } from './service';
+import { TRANSLATIONS_PER_MINUTE } from './service';
 
 /** What the fake LibreTranslate server answers next. */
 type Mode = 'translate' | 'fail' | 'nonsense' | 'hang-up';
@@ -109,7 +109,7 @@ describe('chat translation when TRANSLATE_URL is unset', () => {
     const client = await plain.given.signedIn(await plain.given.user());
     const res = await client.post('/api/translate', { message: 'hello', lang: 'de' });
     expect(res.status).toBe(404);
-    expect(res.body.message).toBe(NOT_CONFIGURED);
+    expect(res.body).toEqual({ response: 'not_found', message: MSG.translationNotConfigured });
     expect((await plain.client().post('/api/translate', { message: 'hello', lang: 'de' })).status).toBe(401);
     expect((await plain.client().get('/api/meta/app-config')).body.translate).toBe(false);
     expect((await t.client().get('/api/meta/app-config')).body.translate).toBe(true);

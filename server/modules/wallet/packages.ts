@@ -2,7 +2,7 @@
 import type { Db } from '../../platform/db/client';
 import { coinPackages, impressionPackages } from './tables';
 
-/** 20 coins = 1 USD (ARCHITECTURE §6); the largest package carries a small bulk discount. Prices in cents. */
+/** 20 coins = 1 USD (docs/architecture.md §9); the largest package carries a small bulk discount. Prices in cents. */
 export const COIN_PACKAGES = [
   { name: '100 Coins', coins: 100, price: 500, currency: 'USD' },
   { name: '200 Coins', coins: 200, price: 1000, currency: 'USD' },

@@ -9,6 +9,7 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { PAYMENT_METHODS } from '../../../common/api/wallet';
+import { MSG, type Message } from '../../../common/messages';
 
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
@@ -71,11 +72,15 @@ export interface PaymentProvider {
 }
 
 /** The provider will not take this card (expired, unknown): a 400 for the payer. */
-export class CardRefused extends Error {}
+export class CardRefused extends Error {
+  constructor(readonly reason: Message) {
+    super(reason);
+  }
+}
 
 export class PaymentMethodUnavailable extends Error {
   constructor() {
-    super('This payment method is not available yet.');
+    super(MSG.paymentMethodUnavailable);
   }
 }
 
@@ -100,10 +105,9 @@ const TOKEN = /^tok_sbx_([sdi])_[A-Za-z0-9_-]{20,40}$/;
 
 export const SANDBOX_MESSAGES: Record<ChargeStatus, string> = {
   succeeded: 'Payment succeeded.',
-  declined: 'Your card was declined.',
-  insufficient_funds: 'Your card has insufficient funds.',
+  declined: MSG.cardDeclined,
+  insufficient_funds: MSG.cardInsufficientFunds,
 };
-export const CARD_EXPIRED = 'Your card has expired.';
 
 function brandOf(number: string): string {
   if (number.startsWith('4')) return 'Visa';
@@ -129,7 +133,7 @@ export function createSandboxProvider(options: { webhookSecret: string }): Payme
     available: true,
 
     async tokenizeCard(card) {
-      if (isExpired(card)) throw new CardRefused(CARD_EXPIRED);
+      if (isExpired(card)) throw new CardRefused(MSG.cardExpired);
       return {
         token: `tok_sbx_${OUTCOME_CODE[outcomeOfCard(card)]}_${randomBytes(18).toString('base64url')}`,
         brand: brandOf(card.number),
@@ -142,11 +146,11 @@ export function createSandboxProvider(options: { webhookSecret: string }): Payme
     async charge(request) {
       let status: ChargeStatus;
       if (request.card) {
-        if (isExpired(request.card)) throw new CardRefused(CARD_EXPIRED);
+        if (isExpired(request.card)) throw new CardRefused(MSG.cardExpired);
         status = outcomeOfCard(request.card);
       } else {
         const match = TOKEN.exec(request.token ?? '');
-        if (!match) throw new CardRefused('This card is not valid.');
+        if (!match) throw new CardRefused(MSG.cardInvalid);
         status = CODE_OUTCOME[match[1]!]!;
       }
       return { status, providerRef: `ch_sbx_${randomBytes(16).toString('hex')}`, message: SANDBOX_MESSAGES[status] };
@@ -196,9 +200,8 @@ export function createUnavailableProvider(name: string): PaymentProvider {
   };
 }
 
-/** One provider per payment method, by configuration. */
-export function createPaymentProviders(kind: 'sandbox', options: { webhookSecret: string }): Record<PaymentMethod, PaymentProvider> {
-  // PAYMENTS names the card processor; `sandbox` is the only one so far.
-  const card = { sandbox: createSandboxProvider }[kind](options);
+/** One provider per payment method, by configuration: PAYMENTS names the card processor (`none`: deposits are not available). */
+export function createPaymentProviders(kind: 'sandbox' | 'none', options: { webhookSecret: string }): Record<PaymentMethod, PaymentProvider> {
+  const card = kind === 'sandbox' ? createSandboxProvider(options) : createUnavailableProvider('card');
   return { card, paypal: createUnavailableProvider('paypal'), bitcoin: createUnavailableProvider('bitcoin') };
 }

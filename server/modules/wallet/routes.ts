@@ -1,15 +1,14 @@
 /** HTTP handlers of the wallet (spec part 1 §2 wallet routes, part 2 §7 impressions) and the provider's webhook. */
 import type { FastifyInstance } from 'fastify';
-import { IDEMPOTENCY_HEADER } from '../../../common/api/tips';
+import { MSG } from '../../../common/messages';
 import * as api from '../../../common/api/wallet';
 import type { Db } from '../../platform/db/client';
-import { AppError, badRequest, tooManyRequests } from '../../platform/http/errors';
+import { badRequest, forbidden, tooManyRequests, unauthorized } from '../../platform/http/errors';
+import type { RouteDocs } from '../../platform/http/openapi';
 import { addRoute } from '../../platform/http/route';
-import { loadSecret } from '../../platform/secrets';
 import { createThrottle } from '../../platform/throttle';
-import type { Ledger } from '../ledger/service';
-import { createPaymentProviders } from './payment-provider';
-import { createWalletService } from './service';
+import { SANDBOX_SIGNATURE_HEADER, type PaymentMethod, type PaymentProvider } from './payment-provider';
+import type { WalletService } from './service';
 
 /** Charges and card saves per user: enough for a buyer, too few to test stolen cards. */
 export const WALLET_THROTTLE = { windowMs: 10 * 60_000, deposits: 10, cards: 10 } as const;
@@ -18,15 +17,60 @@ export const SANDBOX_WEBHOOK_PATH = '/api/wallet/webhooks/sandbox';
 export const SANDBOX_WEBHOOK_SECRET = 'payments-sandbox-webhook';
 
 const tags = ['wallet'];
-const KEY = /^[\x21-\x7e]{1,200}$/;
 
-export async function registerWalletRoutes(app: FastifyInstance, deps: { db: Db; ledger: Ledger; payments: 'sandbox' }): Promise<void> {
-  const { db } = deps;
-  const providers = createPaymentProviders(deps.payments, { webhookSecret: await loadSecret(db, SANDBOX_WEBHOOK_SECRET) });
-  const wallet = createWalletService({ db, ledger: deps.ledger, providers });
+const sandboxWebhookDocs: RouteDocs = {
+  security: [{ sandboxSignature: [] }],
+  securitySchemes: {
+    sandboxSignature: {
+      type: 'apiKey',
+      in: 'header',
+      name: SANDBOX_SIGNATURE_HEADER,
+      description: `HMAC-SHA256 (hex) of the raw body under the \`${SANDBOX_WEBHOOK_SECRET}\` secret.`,
+    },
+  },
+  requestBody: {
+    required: true,
+    content: {
+      'application/json': {
+        schema: {
+          type: 'object',
+          required: ['type', 'provider_ref'],
+          properties: {
+            type: { type: 'string', enum: ['charge.succeeded', 'charge.declined', 'charge.insufficient_funds'] },
+            provider_ref: { type: 'string', minLength: 1, maxLength: 200, description: 'The charge the deposit answered with' },
+            message: { type: 'string', maxLength: 300 },
+          },
+        },
+        example: { type: 'charge.succeeded', provider_ref: 'ch_sbx_4f1c2a9e0b7d4c3a8e6f5d2b1a0c9e8f' },
+      },
+    },
+  },
+  responses: {
+    200: {
+      description: 'Applied: `moved` says whether this delivery moved coins (a repeated delivery moves none).',
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            required: ['response', 'status', 'moved'],
+            properties: { response: { type: 'string', enum: ['success'] }, status: { type: 'string' }, moved: { type: 'boolean' } },
+          },
+        },
+      },
+    },
+  },
+  refusals: [401, 403, 404],
+  description: 'Called by the payment processor, not a browser: no session and no CSRF token.',
+};
+
+export async function registerWalletRoutes(
+  app: FastifyInstance,
+  deps: { db: Db; wallet: WalletService; providers: Record<PaymentMethod, PaymentProvider> },
+): Promise<void> {
+  const { db, wallet, providers } = deps;
   const throttle = createThrottle(db, { windowMs: WALLET_THROTTLE.windowMs });
   const limit = async (key: string, max: number) => {
-    if ((await throttle.attempt([{ key, limit: max }])).limited) throw tooManyRequests('Too many payment attempts. Please wait a few minutes and try again.');
+    if ((await throttle.attempt([{ key, limit: max }])).limited) throw tooManyRequests(MSG.tooManyPayments);
   };
 
   addRoute(app, api.coinPackages, { auth: 'anonymous', tags }, async () => ({ packages: await wallet.coinPackages() }));
@@ -61,11 +105,9 @@ export async function registerWalletRoutes(app: FastifyInstance, deps: { db: Db;
 
   addRoute(app, api.getImpressionPackages, { auth: 'user', tags }, async () => ({ impression_packages: await wallet.impressionPackages() }));
 
-  addRoute(app, api.buyImpressionsPackage, { auth: 'user', tags }, async ({ input, principal, request }) => {
-    const key = request.headers[IDEMPOTENCY_HEADER];
-    if (key !== undefined && (typeof key !== 'string' || !KEY.test(key))) throw badRequest('The Idempotency-Key header is not valid.', IDEMPOTENCY_HEADER);
-    return wallet.buyImpressions(principal.userId, input.id, key);
-  });
+  addRoute(app, api.buyImpressionsPackage, { auth: 'user', tags }, async ({ input, principal, idempotencyKey }) =>
+    wallet.buyImpressions(principal.userId, input.id, idempotencyKey),
+  );
 
   // The processor calls this, not a browser: no session and no CSRF token; the signature over the
   // raw body is the proof. Its own scope keeps the raw-body parser away from every other route.
@@ -74,14 +116,17 @@ export async function registerWalletRoutes(app: FastifyInstance, deps: { db: Db;
     scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 65_536 }, (_request, body, done) => done(null, body));
     scope.post(
       SANDBOX_WEBHOOK_PATH,
-      { schema: { tags, summary: 'Charge events from the sandbox processor, signed (HMAC-SHA256 of the body, hex) in X-Sandbox-Signature' }, config: { csrf: false } },
+      {
+        schema: { tags, summary: 'Charge events from the sandbox processor, signed (HMAC-SHA256 of the body, hex) in X-Sandbox-Signature' },
+        config: { csrf: false, openapi: sandboxWebhookDocs },
+      },
       async (request) => {
         const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.from('');
         const check = card.verifyWebhook(raw, request.headers);
         if (!check.ok) {
-          if (check.reason === 'unsigned') throw new AppError(401, 'unauthorized', 'The webhook signature is missing.');
-          if (check.reason === 'bad_signature') throw new AppError(403, 'forbidden', 'The webhook signature is not valid.');
-          throw badRequest('The webhook event is not valid.');
+          if (check.reason === 'unsigned') throw unauthorized(MSG.webhookUnsigned);
+          if (check.reason === 'bad_signature') throw forbidden(MSG.webhookBadSignature);
+          throw badRequest(MSG.webhookInvalid);
         }
         const outcome = await wallet.applyWebhook(card, check.event);
         return { response: 'success', status: outcome.status, moved: outcome.moved };

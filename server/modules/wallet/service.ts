@@ -1,14 +1,14 @@
 /**
  * The wallet: packages, deposits through a payment provider, balances, history, saved cards and
- * impressions. Every movement of money goes through the ledger (ARCHITECTURE §6).
+ * impressions. Every movement of money goes through the ledger (docs/architecture.md §9).
  */
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, desc, eq, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, or } from 'drizzle-orm';
+import { MSG } from '../../../common/messages';
 import type { Db, Executor } from '../../platform/db/client';
-import { AppError, badRequest, notFound } from '../../platform/http/errors';
-import { users } from '../accounts/tables';
-import { InsufficientFunds, type Ledger } from '../ledger/service';
-import { ledgerAccounts, ledgerEntries, ledgerTransfers, type Currency, type TransferKind } from '../ledger/tables';
+import { appError, badRequest, notFound } from '../../platform/http/errors';
+import type { AccountsService } from '../accounts';
+import { InsufficientFunds, type Currency, type Ledger, type TransferKind } from '../ledger';
 import {
   CardRefused,
   PaymentMethodUnavailable,
@@ -20,21 +20,9 @@ import {
 } from './payment-provider';
 import { coinPackages, impressionPackages, paymentCards, payments } from './tables';
 
-export const WALLET_MSG = {
-  packageUnknown: 'This package is not available.',
-  impressionPackageUnknown: 'This impression package is not available.',
-  chooseCard: 'Please choose a card or enter one.',
-  cardUnknown: 'This card is not saved on your account.',
-  insufficientFunds: 'Insufficient funds',
-  paymentUnknown: 'No such payment.',
-} as const;
-
-/** The payer's processor refused the charge: 402 with its words. */
-const paymentRefused = (message: string, code: string) => new AppError(402, code, message);
-
 const toAppError = (error: unknown): unknown => {
-  if (error instanceof PaymentMethodUnavailable) return badRequest(error.message, 'payment_method');
-  if (error instanceof CardRefused) return badRequest(error.message, 'card');
+  if (error instanceof PaymentMethodUnavailable) return badRequest(MSG.paymentMethodUnavailable, 'payment_method');
+  if (error instanceof CardRefused) return badRequest(error.reason, 'card');
   return error;
 };
 
@@ -56,12 +44,12 @@ export interface WalletTransferRow {
   created_at: string;
 }
 
-export function createWalletService(deps: { db: Db; ledger: Ledger; providers: Record<PaymentMethod, PaymentProvider> }) {
+export function createWalletService(deps: { db: Db; ledger: Ledger; accounts: AccountsService; providers: Record<PaymentMethod, PaymentProvider> }) {
   const { db, ledger, providers } = deps;
 
   async function activeCoinPackage(id: number) {
     const [row] = await db.select().from(coinPackages).where(and(eq(coinPackages.id, id), eq(coinPackages.active, true)));
-    if (!row) throw notFound(WALLET_MSG.packageUnknown);
+    if (!row) throw notFound(MSG.packageUnknown);
     return row;
   }
 
@@ -119,7 +107,7 @@ export function createWalletService(deps: { db: Db; ledger: Ledger; providers: R
       .from(paymentCards)
       .where(and(eq(paymentCards.userId, userId), eq(paymentCards.provider, provider), isNull(paymentCards.deletedAt),
         byId ? or(byId, eq(paymentCards.token, given)) : eq(paymentCards.token, given)));
-    if (!card) throw badRequest(WALLET_MSG.cardUnknown, 'card_token');
+    if (!card) throw badRequest(MSG.cardUnknown, 'card_token');
     return card.token;
   }
 
@@ -137,7 +125,7 @@ export function createWalletService(deps: { db: Db; ledger: Ledger; providers: R
       if (!provider.available) throw toAppError(new PaymentMethodUnavailable());
       const pkg = await activeCoinPackage(request.packageId);
       if (request.method === 'card' && (request.cardToken === undefined) === (request.card === undefined)) {
-        throw badRequest(WALLET_MSG.chooseCard, 'card_token');
+        throw badRequest(MSG.chooseCard, 'card_token');
       }
       const token = request.cardToken !== undefined ? await savedCardToken(request.userId, provider.name, request.cardToken) : undefined;
 
@@ -168,7 +156,8 @@ export function createWalletService(deps: { db: Db; ledger: Ledger; providers: R
 
       if (result.status !== 'succeeded') {
         await settleRefused(paymentId, result.providerRef, result.message);
-        throw paymentRefused(result.message, result.status === 'insufficient_funds' ? 'insufficient_funds' : 'payment_declined');
+        // The processor's words stay in the payment row; the payer reads ours.
+        throw appError(result.status === 'insufficient_funds' ? 'card_insufficient_funds' : 'payment_declined');
       }
       const { transferId } = await settleSucceeded(paymentId, provider.name, result.providerRef);
       return { balance: await ledger.balances(request.userId), coins: pkg.coins, transfer_id: transferId ?? 0 };
@@ -180,7 +169,7 @@ export function createWalletService(deps: { db: Db; ledger: Ledger; providers: R
         .select({ id: payments.id, status: payments.status })
         .from(payments)
         .where(and(eq(payments.provider, provider.name), eq(payments.providerRef, event.providerRef)));
-      if (!payment) throw notFound(WALLET_MSG.paymentUnknown);
+      if (!payment) throw notFound(MSG.paymentUnknown);
       if (payment.status !== 'pending') return { status: payment.status, moved: false };
       if (event.status === 'succeeded') {
         const { moved } = await settleSucceeded(payment.id, provider.name, event.providerRef);
@@ -192,46 +181,22 @@ export function createWalletService(deps: { db: Db; ledger: Ledger; providers: R
 
     /** The caller's history: one line per transfer and currency, with the signed change to their wallet. */
     async transfers(userId: number, page: { offset: number; limit: number }): Promise<{ transfers: WalletTransferRow[]; total: number }> {
-      // A sweep moves coins between the user's own rows (decision 0012): not a line of their history.
-      const mine = and(eq(ledgerAccounts.userId, userId), ne(ledgerTransfers.kind, 'sweep'));
-      const [totalRow] = await db
-        .select({ n: count() })
-        .from(ledgerEntries)
-        .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerEntries.accountId))
-        .innerJoin(ledgerTransfers, eq(ledgerTransfers.id, ledgerEntries.transferId))
-        .where(mine);
-      // Entries of one transfer on one wallet are netted by the ledger, so each line is one entry.
-      const other = sql<number | null>`case when ${ledgerTransfers.fromUserId} = ${userId} then ${ledgerTransfers.toUserId} else ${ledgerTransfers.fromUserId} end`;
-      const rows = await db
-        .select({
-          transferId: ledgerTransfers.id,
-          kind: ledgerTransfers.kind,
-          amount: ledgerEntries.amount,
-          currency: ledgerAccounts.currency,
-          streamId: ledgerTransfers.streamId,
-          createdAt: ledgerTransfers.createdAt,
-          otherId: users.id,
-          otherName: users.username,
-        })
-        .from(ledgerEntries)
-        .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerEntries.accountId))
-        .innerJoin(ledgerTransfers, eq(ledgerTransfers.id, ledgerEntries.transferId))
-        .leftJoin(users, and(eq(users.id, other), sql`${users.id} <> ${userId}`))
-        .where(mine)
-        .orderBy(desc(ledgerTransfers.id), asc(ledgerAccounts.currency))
-        .offset(page.offset)
-        .limit(page.limit);
+      const { lines, total } = await ledger.statement(userId, page);
+      const people = await deps.accounts.publicUsers(lines.flatMap((line) => (line.otherId === null ? [] : [line.otherId])));
       return {
-        total: Number(totalRow?.n ?? 0),
-        transfers: rows.map((r) => ({
-          transfer_id: Number(r.transferId),
-          kind: r.kind as Exclude<TransferKind, 'sweep'>,
-          amount: Number(r.amount),
-          currency: r.currency,
-          counterparty: r.otherId !== null && r.otherName !== null ? { user_id: Number(r.otherId), username: r.otherName } : null,
-          stream_id: r.streamId === null ? null : Number(r.streamId),
-          created_at: new Date(r.createdAt).toISOString(),
-        })),
+        total,
+        transfers: lines.map((line) => {
+          const other = line.otherId === null ? undefined : people.get(line.otherId);
+          return {
+            transfer_id: line.transferId,
+            kind: line.kind as Exclude<TransferKind, 'sweep'>,
+            amount: line.amount,
+            currency: line.currency,
+            counterparty: other && line.otherId !== null ? { user_id: line.otherId, username: other.username } : null,
+            stream_id: line.streamId,
+            created_at: line.createdAt.toISOString(),
+          };
+        }),
       };
     },
 
@@ -275,7 +240,7 @@ export function createWalletService(deps: { db: Db; ledger: Ledger; providers: R
      */
     async buyImpressions(userId: number, packageId: number, clientKey: string | undefined) {
       const [pkg] = await db.select().from(impressionPackages).where(and(eq(impressionPackages.id, packageId), eq(impressionPackages.active, true)));
-      if (!pkg) throw notFound(WALLET_MSG.impressionPackageUnknown);
+      if (!pkg) throw notFound(MSG.impressionPackageUnknown);
       try {
         await ledger.transfer({
           kind: 'impressions',
@@ -292,7 +257,7 @@ export function createWalletService(deps: { db: Db; ledger: Ledger; providers: R
           ],
         });
       } catch (error) {
-        if (error instanceof InsufficientFunds) throw paymentRefused(WALLET_MSG.insufficientFunds, 'insufficient_funds');
+        if (error instanceof InsufficientFunds) throw appError('insufficient_funds');
         throw error;
       }
       const balance = await ledger.balances(userId);

@@ -2,10 +2,11 @@ import { eq, sql } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as api from '../../../common/api/wallet';
+import { MSG } from '../../../common/messages';
 import { loadSecret } from '../../platform/secrets';
 import { startTestApp, type TestApp, type TestUser } from '../../testing/harness';
 import { closeCheckingLedger, expectLedgerInvariants, findLedgerViolations } from '../../testing/ledger-invariants';
-import type { TestClient } from '../../testing/test-client';
+import type { HttpSession } from '../../testing/http-session';
 import { createLedger } from '../ledger/service';
 import { COIN_PACKAGES, IMPRESSION_PACKAGES } from './packages';
 import { SANDBOX_CARDS, SANDBOX_SIGNATURE_HEADER, signSandboxWebhook } from './payment-provider';
@@ -25,7 +26,7 @@ const card = (number: string, overrides: Partial<{ exp_month: number; exp_year: 
 });
 type Body = Record<string, unknown>;
 
-async function buyer(): Promise<{ user: TestUser; client: TestClient }> {
+async function buyer(): Promise<{ user: TestUser; client: HttpSession }> {
   const user = await t.given.user();
   return { user, client: await t.given.signedIn(user) };
 }
@@ -35,7 +36,7 @@ async function packages() {
   return res.body.packages as Array<{ package_id: number; coins: number; price: number; currency: string; name: string }>;
 }
 
-const deposit = (client: TestClient, body: Body) => client.post(api.depositCoins.path, body);
+const deposit = (client: HttpSession, body: Body) => client.post(api.depositCoins.path, body);
 
 async function webhook(body: unknown, signature?: string) {
   const raw = JSON.stringify(body);
@@ -93,13 +94,13 @@ describe('deposits', () => {
     expect(balance.body).toEqual({ response: 'success', balance: { CON: pkg.coins, IMP: 0, USD: 0, CAD: 0 } });
   });
 
-  it('answers 402 with the processor\'s words for declined and insufficient-funds cards, and moves nothing', async () => {
+  it('answers 402 with a code of its own for declined and insufficient-funds cards, and moves nothing', async () => {
     const { user, client } = await buyer();
     const pkg = (await packages())[1]!;
     for (const [number, message, code] of [
-      [SANDBOX_CARDS.declined, 'Your card was declined.', 'payment_declined'],
-      [SANDBOX_CARDS.insufficientFunds, 'Your card has insufficient funds.', 'insufficient_funds'],
-      ['5555555555554444', 'Your card was declined.', 'payment_declined'],
+      [SANDBOX_CARDS.declined, MSG.cardDeclined, 'payment_declined'],
+      [SANDBOX_CARDS.insufficientFunds, MSG.cardInsufficientFunds, 'card_insufficient_funds'],
+      ['5555555555554444', MSG.cardDeclined, 'payment_declined'],
     ] as const) {
       const res = await deposit(client, { package_id: pkg.package_id, payment_method: 'card', card: card(number) });
       expect(res.status, number).toBe(402);
@@ -188,7 +189,7 @@ describe('saved cards', () => {
     const pkg = (await packages())[0]!;
     const res = await deposit(client, { package_id: pkg.package_id, payment_method: 'card', card_token: String((saved.body.card as { card_id: number }).card_id) });
     expect(res.status).toBe(402);
-    expect(res.body.message).toBe('Your card has insufficient funds.');
+    expect(res.body).toEqual({ response: 'card_insufficient_funds', message: MSG.cardInsufficientFunds });
     const expired = await client.post(api.addCreditCard.path, { card: card(SANDBOX_CARDS.succeeds, { exp_year: 2021, exp_month: 1 }) });
     expect(expired.status).toBe(400);
     expect(expired.body.message).toBe('Your card has expired.');
@@ -330,7 +331,7 @@ describe('impressions', () => {
     const pkg = await impressionPackage(2);
     const poor = await client.post(api.buyImpressionsPackage.path, { id: pkg.package_id });
     expect(poor.status).toBe(402);
-    expect(poor.body).toEqual({ response: 'insufficient_funds', message: 'Insufficient funds' });
+    expect(poor.body).toEqual({ response: 'insufficient_funds', message: MSG.insufficientFunds });
     for (const body of [{}, { id: '' }, { id: 0 }, { id: 'abc' }]) {
       const res = await client.post(api.buyImpressionsPackage.path, body);
       expect(res.status, JSON.stringify(body)).toBe(400);

@@ -62,7 +62,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   };
 }
 
-/** SQLSTATE of a database error, through drizzle's wrapper (ARCHITECTURE "Data layer notes"). */
+/** SQLSTATE of a database error, through drizzle's wrapper (docs/architecture.md §6). */
 export function sqlState(error: unknown): string | undefined {
   const seen = new Set<unknown>();
   let current: unknown = error;

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -22,9 +22,16 @@ describe('data dir lock', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'll-lock-'));
     const ended = spawn('true');
     await new Promise((resolve) => ended.on('exit', resolve));
-    writeFileSync(path.join(dir, 'limelight.lock'), String(ended.pid));
+    const lockFile = path.join(dir, 'limelight.lock');
+    writeFileSync(lockFile, String(ended.pid));
     const release = lockDataDir(dir);
+    // The stale lock is replaced by one naming this process, removed again on release.
+    expect(readFileSync(lockFile, 'utf8')).toBe(String(process.pid));
     release();
-    lockDataDir(dir)();
+    expect(existsSync(lockFile)).toBe(false);
+    const again = lockDataDir(dir);
+    expect(readFileSync(lockFile, 'utf8')).toBe(String(process.pid));
+    again();
+    expect(existsSync(lockFile)).toBe(false);
   });
 });

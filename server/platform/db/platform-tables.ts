@@ -60,7 +60,7 @@ export const mailOutbox = pgTable(
     subject: text('subject').notNull(),
     text: text('text').notNull(),
     html: text('html'),
-    transport: text('transport', { enum: ['outbox', 'smtp'] }).notNull(),
+    transport: text('transport', { enum: ['outbox', 'smtp', 'none'] }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('mail_outbox_to_idx').on(t.to), index('mail_outbox_created_idx').on(t.createdAt)],

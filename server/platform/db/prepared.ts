@@ -1,6 +1,6 @@
 /**
  * Named prepared statements for hot paths: PostgreSQL parses and plans each text once per connection
- * instead of on every call (ARCHITECTURE §3: round trips and parsing dominate money paths).
+ * instead of on every call (docs/architecture.md §6: round trips and parsing dominate money paths).
  */
 import { sqlState } from './client';
 

@@ -4,7 +4,8 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { MSG } from '../../../common/messages';
+import { sendError } from './error-handler';
+import { isSecureRequest } from './public-origin';
 
 export const CSRF_COOKIE = 'll_csrf';
 
@@ -19,6 +20,11 @@ declare module 'fastify' {
 }
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** Whether a route checks the token: every unsafe method, unless the route opts out; a GET when it opts in. */
+export function checksCsrf(method: string, wanted: boolean | undefined): boolean {
+  return wanted !== false && (!SAFE_METHODS.has(method) || wanted === true);
+}
+
 export function createCsrf(key: string) {
   const sign = (secret: string) => createHmac('sha256', key).update(secret).digest('base64url');
 
@@ -30,7 +36,7 @@ export function createCsrf(key: string) {
         path: '/',
         httpOnly: true,
         sameSite: 'lax',
-        secure: request.protocol === 'https',
+        secure: isSecureRequest(request),
       });
     }
     return sign(secret);
@@ -47,10 +53,9 @@ export function createCsrf(key: string) {
 
   function install(app: FastifyInstance) {
     app.addHook('onRequest', async (request, reply) => {
-      const wanted = request.routeOptions.config.csrf;
-      if (wanted === false || (SAFE_METHODS.has(request.method) && wanted !== true)) return;
+      if (!checksCsrf(request.method, request.routeOptions.config.csrf)) return;
       if (!isValid(request)) {
-        return reply.status(403).send({ response: 'csrf', message: MSG.csrf });
+        return sendError(reply, 'csrf');
       }
     });
   }

@@ -1,8 +1,10 @@
 /** Renders every failure as the envelope { response, message } with the right status; never leaks internals. */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { MSG } from '../../../common/messages';
+import { ERRORS, errorMessage, type ErrorCode } from '../../../common/errors';
+import { fill, MSG } from '../../../common/messages';
 import { AppError } from './errors';
+import { constraintRefusal } from './constraint-refusal';
 
 /** One validation failure as fastify-type-provider-zod reports it: the zod issue, flattened. */
 interface ValidationIssue {
@@ -19,15 +21,23 @@ function fieldOf(issue: ValidationIssue): string {
 }
 
 function messageOf(issue: ValidationIssue, field: string): string {
-  if (issue.keyword === 'unrecognized_keys') return `Unknown field: ${field}`;
-  if (issue.keyword === 'invalid_type' && field === '') return 'The request body must be a JSON object';
+  if (issue.keyword === 'unrecognized_keys') return fill(MSG.unknownField, { field });
+  if (issue.keyword === 'invalid_type' && field === '') return MSG.bodyNotObject;
   return issue.message;
 }
+
+/** Sends the failure envelope of `code`, with its status unless Fastify decided another one. */
+export function sendError(reply: FastifyReply, code: ErrorCode, message: string = errorMessage(code), extra: object = {}, status: number = ERRORS[code].status) {
+  return reply.status(status).send({ response: code, message, ...extra });
+}
+
+/** Fastify's own refusals (malformed JSON, wrong content type, body too large...) by their status. */
+const codeOfStatus = (status: number): ErrorCode => (status === 413 ? 'too_large' : status === 429 ? 'rate_limited' : 'bad_request');
 
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
-      return reply.status(error.status).send({ response: error.code, message: error.message, ...error.details });
+      return sendError(reply, error.code, error.message, error.details);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const issues = error.validation as unknown as ValidationIssue[];
@@ -36,16 +46,22 @@ export function installErrorHandling(app: FastifyInstance): void {
         const field = fieldOf(issue);
         errors[field || 'body'] ??= messageOf(issue, field);
       }
-      const [field, message] = Object.entries(errors)[0] ?? ['body', 'Invalid request'];
-      return reply.status(400).send({ response: 'validation', message, field, errors });
+      const [field, message] = Object.entries(errors)[0] ?? ['body', MSG.invalidRequest];
+      return sendError(reply, 'validation', message, { field, errors });
+    }
+    const refusal = constraintRefusal(error);
+    if (refusal) {
+      request.log.debug({ err: error }, 'input refused by a database constraint');
+      return sendError(reply, refusal);
     }
     const status = error.statusCode ?? 500;
     if (status < 500) {
-      // Fastify's own refusals: malformed JSON, wrong content type, body too large...
-      return reply.status(status).send({ response: status === 429 ? 'rate_limited' : 'bad_request', message: error.message });
+      request.log.debug({ err: error }, 'request refused');
+      const code = codeOfStatus(status);
+      return sendError(reply, code, errorMessage(code), {}, status);
     }
     request.log.error({ err: error }, 'request failed');
-    return reply.status(500).send({ response: 'error', message: MSG.internal });
+    return sendError(reply, 'internal');
   });
 }
 
@@ -56,6 +72,6 @@ export function installNotFound(
 ): void {
   app.setNotFoundHandler((request, reply) => {
     if (fallback?.(request, reply)) return;
-    reply.status(404).send({ response: 'not_found', message: `No such endpoint: ${request.method} ${request.url.split('?')[0]}` });
+    sendError(reply, 'not_found', fill(MSG.noSuchEndpoint, { method: request.method, path: request.url.split('?')[0] ?? '' }));
   });
 }

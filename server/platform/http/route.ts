@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import type { CallDef } from '../../../common/api/define';
+import { headersOf, IDEMPOTENCY_HEADER, type CallDef } from '../../../common/api/define';
 import { authorize, type AuthRule, type Principal } from './auth';
 
 export interface RouteContext<C extends CallDef, P> {
@@ -13,6 +13,8 @@ export interface RouteContext<C extends CallDef, P> {
   principal: P;
   request: FastifyRequest;
   reply: FastifyReply;
+  /** The Idempotency-Key header, validated, when the call declares one. */
+  idempotencyKey: [C['idempotencyKey']] extends ['required'] ? string : string | undefined;
 }
 
 type Data<C extends CallDef> = Omit<z.input<C['output']>, 'response'>;
@@ -37,13 +39,19 @@ export function addRoute<C extends CallDef, R extends AuthRule>(
       summary: def.summary,
       tags: options.tags ? [...options.tags] : undefined,
       [inputKey]: def.input,
+      ...(def.idempotencyKey ? { headers: headersOf(def) } : {}),
       response: { 200: def.output },
     },
-    config: { auth: options.auth, ...(def.changesState ? { csrf: true } : {}) },
+    config: {
+      auth: options.auth,
+      ...(def.changesState ? { csrf: true } : {}),
+      openapi: { refusals: def.refusals },
+    },
     handler: async (request, reply) => {
       const principal = (await authorize(request, options.auth)) as PrincipalFor<R>;
       const input = (def.method === 'GET' ? request.query : request.body) as z.output<C['input']>;
-      const data = await handler({ input, principal, request, reply });
+      const key = request.headers[IDEMPOTENCY_HEADER];
+      const data = await handler({ input, principal, request, reply, idempotencyKey: (typeof key === 'string' ? key : undefined) as RouteContext<C, PrincipalFor<R>>['idempotencyKey'] });
       return { response: 'success', ...data };
     },
   });

@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_TTL } from '../../../common/constants';
 import type { Db, Executor } from '../db/client';
 import { sessions } from '../db/platform-tables';
+import { isSecureRequest } from './public-origin';
 
 export const SESSION_COOKIE = 'll_session';
 /** last_seen_at is written at most this often, so reads do not turn into writes. */
@@ -85,7 +86,7 @@ export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, t
     path: '/',
     httpOnly: true,
     sameSite: 'lax',
-    secure: request.protocol === 'https',
+    secure: isSecureRequest(request),
     ...(remember ? { expires: expiresAt } : {}),
   });
 }

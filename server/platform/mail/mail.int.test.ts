@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listOutbox } from '../../../common/api/mail';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { startSmtpSink } from '../../testing/mail';
-import { createMailer, SMTP_TEXT_NOT_KEPT, type MailerDeps } from './mailer';
+import { createMailer, NOT_SENT, SMTP_TEXT_NOT_KEPT, type MailerDeps } from './mailer';
 import { listMail } from './outbox';
 
 let t: TestApp;
@@ -18,20 +18,32 @@ function mailerWith(options: Partial<MailerDeps> = {}) {
     info: (obj: object, msg: string) => logged.push({ level: 'info', obj, msg }),
     error: (obj: object, msg: string) => logged.push({ level: 'error', obj, msg }),
   } as unknown as MailerDeps['log'];
-  const mailer = createMailer({ db: t.resources.database.db, from: 'Limelight <no-reply@limelight.local>', log, ...options });
+  const mailer = createMailer({ db: t.resources.database.db, from: 'Limelight <no-reply@limelight.local>', log, outbox: true, ...options });
   return { mailer, logged };
 }
 
 const countTo = async (to: string) =>
   (await t.resources.database.db.execute(sql`select count(*)::int as n from mail_outbox where "to" = ${to}`)).rows[0];
 
+describe('no mail transport (a deployment without SMTP_URL)', () => {
+  it('says so at start, refuses every send with 503 and keeps no text anyone could read', async () => {
+    const { mailer, logged } = mailerWith({ outbox: false });
+    expect(mailer.transport).toBe('none');
+    expect(logged).toEqual([{ level: 'error', obj: expect.stringContaining('SMTP_URL is not set'), msg: undefined }]);
+    await expect(mailer.send({ to: 'nobody@example.com', subject: 'Your code', text: 'Code 123456' })).rejects.toMatchObject({ code: 'mail_unavailable' });
+    const rows = await t.resources.database.db.execute(sql`select text, transport from mail_outbox where "to" = 'nobody@example.com'`);
+    expect(rows.rows).toEqual([{ text: NOT_SENT, transport: 'none' }]);
+    expect(JSON.stringify(logged)).not.toContain('123456');
+  });
+});
+
 describe('the outbox (no SMTP_URL)', () => {
-  it('keeps the mail and prints it to the log', async () => {
+  it('keeps the mail and names it in the log, never its text', async () => {
     const { mailer, logged } = mailerWith();
     expect(mailer.transport).toBe('outbox');
     await mailer.send({ to: 'reader@example.com', subject: 'Hello', text: 'Line one\nLine two', html: '<p>Line one</p>' });
     expect(logged).toEqual([
-      { level: 'info', msg: 'mail kept in the outbox', obj: { mail: { to: 'reader@example.com', subject: 'Hello', text: 'Line one\nLine two' } } },
+      { level: 'info', msg: 'mail kept in the outbox (read it at /dev/outbox)', obj: { mail: { to: 'reader@example.com', subject: 'Hello' } } },
     ]);
     const rows = await t.resources.database.db.execute(sql`select subject, text, html, transport from mail_outbox where "to" = 'reader@example.com'`);
     expect(rows.rows).toEqual([{ subject: 'Hello', text: 'Line one\nLine two', html: '<p>Line one</p>', transport: 'outbox' }]);

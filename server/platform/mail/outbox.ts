@@ -10,7 +10,7 @@ export interface MailMessage {
   html?: string;
 }
 
-export type MailTransport = 'outbox' | 'smtp';
+export type MailTransport = 'outbox' | 'smtp' | 'none';
 
 export async function keepMail(db: Db, message: MailMessage, transport: MailTransport): Promise<void> {
   await db.insert(mailOutbox).values({ ...message, html: message.html ?? null, transport });

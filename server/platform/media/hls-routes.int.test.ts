@@ -12,6 +12,7 @@ import { createPlaybackTokens } from './playback-tokens';
 const root = mkdtempSync(path.join(os.tmpdir(), 'll-hls-'));
 const files = createLocalFileStore(root);
 const tokens = createPlaybackTokens('test-secret');
+const VIEWER = 'user:1000001|limelight';
 const PLAYLIST = '#EXTM3U\n#EXT-X-PLAYLIST-TYPE:EVENT\n#EXTINF:1.000000,\nseg_00000.ts\n#EXTINF:1.000000,\nseg_00001.ts\n';
 let app: FastifyInstance;
 
@@ -26,7 +27,7 @@ beforeAll(async () => {
   // Stream 5 is listed; stream 8 has a thumbnail on disk but may not be shown (hidden, private or 18+).
   await files.put('media/8/thumb.jpg', Buffer.from([0xff, 0xd8, 0xff]));
   const thumbnailKey = async (streamId: number) => (streamId === 5 ? 'media/5/thumb.jpg' : null);
-  registerHlsRoutes(app, { files, locator, thumbnailKey, verify: (token, streamId) => tokens.verify(token, streamId) });
+  registerHlsRoutes(app, { files, locator, thumbnailKey, verify: (token, streamId) => tokens.verify(token, streamId) !== null });
   await app.ready();
 });
 
@@ -38,25 +39,29 @@ afterAll(async () => {
 const get = (url: string) => app.inject({ method: 'GET', url });
 
 describe('playback tokens', () => {
-  it('are bound to the stream and expire', () => {
+  it('are bound to the stream and the viewer, and expire', () => {
     let now = 1_000_000_000_000;
     const clock = createPlaybackTokens('test-secret', () => now);
-    const token = clock.sign(5, 60);
-    expect(clock.verify(token, 5)).toBe(true);
-    expect(clock.verify(token, 6)).toBe(false);
-    expect(createPlaybackTokens('other-secret', () => now).verify(token, 5)).toBe(false);
+    const token = clock.sign(5, 'user:1000001|limelight', 60);
+    expect(clock.verify(token, 5)).toBe('user:1000001|limelight');
+    expect(clock.sign(5, 'user:1000002|limelight', 60)).not.toBe(token);
+    expect(clock.verify(token, 6)).toBeNull();
+    expect(createPlaybackTokens('other-secret', () => now).verify(token, 5)).toBeNull();
+    // Another viewer written into the token breaks its signature.
+    const [expiry, , signature] = token.split('.');
+    expect(clock.verify(`${expiry}.${Buffer.from('user:1000002|limelight').toString('base64url')}.${signature}`, 5)).toBeNull();
     now += 61_000;
-    expect(clock.verify(token, 5)).toBe(false);
-    expect(clock.verify(undefined, 5)).toBe(false);
-    expect(clock.verify('garbage', 5)).toBe(false);
+    expect(clock.verify(token, 5)).toBeNull();
+    expect(clock.verify(undefined, 5)).toBeNull();
+    expect(clock.verify('garbage', 5)).toBeNull();
   });
 });
 
 describe('HLS routes', () => {
   it('refuse the playlist and segments without a valid token for that stream', async () => {
-    const expired = createPlaybackTokens('test-secret', () => Date.now() - 120_000).sign(5, 60);
-    const forged = `${tokens.sign(5, 60).split('.')[0]}.${'A'.repeat(43)}`;
-    for (const query of ['', '?token=', `?token=${tokens.sign(6, 60)}`, `?token=${expired}`, `?token=${forged}`]) {
+    const expired = createPlaybackTokens('test-secret', () => Date.now() - 120_000).sign(5, VIEWER, 60);
+    const forged = `${tokens.sign(5, VIEWER, 60).split('.').slice(0, 2).join('.')}.${'A'.repeat(43)}`;
+    for (const query of ['', '?token=', `?token=${tokens.sign(6, VIEWER, 60)}`, `?token=${expired}`, `?token=${forged}`]) {
       for (const file of ['index.m3u8', 'seg_00000.ts']) {
         const res = await get(`/media/hls/5/${file}${query}`);
         expect(res.statusCode, `${file}${query}`).toBe(403);
@@ -66,7 +71,7 @@ describe('HLS routes', () => {
   });
 
   it('serve the playlist with every segment URI carrying the same token', async () => {
-    const token = tokens.sign(5, 60);
+    const token = tokens.sign(5, VIEWER, 60);
     const res = await get(`/media/hls/5/index.m3u8?token=${token}`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/vnd.apple.mpegurl');
@@ -82,18 +87,18 @@ describe('HLS routes', () => {
   });
 
   it('serve nothing outside the playlist directory', async () => {
-    const token = tokens.sign(5, 60);
+    const token = tokens.sign(5, VIEWER, 60);
     for (const name of ['secret.txt', '..%2Fthumb.jpg', '..%2F..%2F5%2Fb1%2Fseg_00000.ts', 'seg_00000.ts%00', 'seg_0.ts', 'index.m3u8.tmp']) {
       const res = await get(`/media/hls/5/${name}?token=${token}`);
       expect(res.statusCode, name).toBeGreaterThanOrEqual(400);
       expect(res.statusCode, name).not.toBe(200);
     }
     expect((await get(`/media/hls/5/seg_00001.ts?token=${token}`)).statusCode).toBe(404);
-    expect((await get(`/media/hls/7/index.m3u8?token=${tokens.sign(7, 60)}`)).statusCode).toBe(404);
+    expect((await get(`/media/hls/7/index.m3u8?token=${tokens.sign(7, VIEWER, 60)}`)).statusCode).toBe(404);
   });
 
   it('answer 403, not 500, to a repeated or over-long token', async () => {
-    const token = tokens.sign(5, 60);
+    const token = tokens.sign(5, VIEWER, 60);
     expect((await get(`/media/hls/5/index.m3u8?token=${token}&token=${token}`)).statusCode).toBe(403);
     expect((await get(`/media/hls/5/index.m3u8?token=${'x'.repeat(300)}`)).statusCode).toBe(403);
   });

@@ -1,18 +1,25 @@
 /**
- * Playback over HLS: the playlist and its segments need a token bound to the stream; thumbnails are
- * plain images, shown only for streams the streams module lists. `verify` is the seam the paywall
- * wraps (a token alone then no longer decides).
+ * Playback over HLS: the playlist and its segments need a token bound to the stream and the viewer;
+ * thumbnails are plain images, shown only for streams the streams module lists. `verify` is the streams
+ * module's: a segment needs a valid token, a playlist also passes the watch rules again (a ban, an
+ * audience change or a price rise stops the next playlist fetch).
  */
 import { buffer, text } from 'node:stream/consumers';
 import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { forbidden, notFound } from '../http/errors';
+import type { RouteDocs } from '../http/openapi';
 import type { FileStore } from '../storage/storage';
 import { rewriteSegmentUris, SEGMENT_NAME } from './hls-playlist';
 import type { PlaylistLocator } from './ingest-hooks';
 
-export type PlaybackVerifier = (token: string | undefined, streamId: number, request: FastifyRequest) => boolean | Promise<boolean>;
+export type PlaybackVerifier = (
+  token: string | undefined,
+  streamId: number,
+  request: FastifyRequest,
+  fetching: 'playlist' | 'segment',
+) => boolean | Promise<boolean>;
 
 export interface HlsRouteDeps {
   files: FileStore;
@@ -28,20 +35,46 @@ const THUMB = /^(\d{1,15})\.jpg$/;
 /** A player fetches a playlist and a segment every second or two: per-request info lines would flood the log. */
 const quiet = { logLevel: 'warn' as const };
 
+const tags = ['media'];
+const playback = (description: string, type: string): RouteDocs => ({
+  security: [],
+  parameters: [{ name: 'token', in: 'query', required: true, schema: { type: 'string', maxLength: 200 }, description: 'The signed playback token from stream-join' }],
+  responses: { 200: { description, content: { [type]: { schema: { type: 'string', format: 'binary' } } } } },
+  refusals: [403, 404],
+  description: 'The playback token from stream-join is bound to the stream and the viewer, and short-lived; a playlist fetch also checks the watch rules again.',
+});
+const playlistRoute = {
+  ...quiet,
+  schema: { tags, summary: "A broadcast's HLS playlist" },
+  config: { openapi: playback('The playlist; its segment addresses carry the same token.', 'application/vnd.apple.mpegurl') },
+};
+const segmentRoute = { ...quiet, schema: { tags, summary: 'One HLS segment' }, config: { openapi: playback('The segment.', 'video/mp2t') } };
+const thumbnailRoute = {
+  ...quiet,
+  schema: { tags, summary: "A listed stream's thumbnail" },
+  config: {
+    openapi: {
+      security: [],
+      responses: { 200: { description: 'The thumbnail, JPEG.', content: { 'image/jpeg': { schema: { type: 'string', format: 'binary' } } } } },
+      refusals: [404],
+    } satisfies RouteDocs,
+  },
+};
+
 export function registerHlsRoutes(app: FastifyInstance, deps: HlsRouteDeps): void {
   /** The playlist key of a stream the caller may play, else 403/404. */
-  async function authorizedPlaylist(request: FastifyRequest, params: unknown): Promise<{ streamId: number; token: string; key: string }> {
+  async function authorizedPlaylist(request: FastifyRequest, params: unknown, fetching: 'playlist' | 'segment'): Promise<{ streamId: number; token: string; key: string }> {
     const streamId = streamIdParam.safeParse((params as { streamId?: string }).streamId);
     const query = tokenQuery.safeParse(request.query ?? {});
     const token = query.success ? query.data.token : undefined;
-    if (!streamId.success || !token || !(await deps.verify(token, streamId.data, request))) throw forbidden();
+    if (!streamId.success || !token || !(await deps.verify(token, streamId.data, request, fetching))) throw forbidden();
     const key = await deps.locator(streamId.data);
     if (!key) throw notFound();
     return { streamId: streamId.data, token, key };
   }
 
-  app.get('/media/hls/:streamId/index.m3u8', quiet, async (request, reply) => {
-    const { streamId, token, key } = await authorizedPlaylist(request, request.params);
+  app.get('/media/hls/:streamId/index.m3u8', playlistRoute, async (request, reply) => {
+    const { streamId, token, key } = await authorizedPlaylist(request, request.params, 'playlist');
     const stream = await deps.files.read(key);
     if (!stream) throw notFound();
     const query = `?token=${encodeURIComponent(token)}`;
@@ -49,16 +82,16 @@ export function registerHlsRoutes(app: FastifyInstance, deps: HlsRouteDeps): voi
     return reply.header('content-type', 'application/vnd.apple.mpegurl').header('cache-control', 'no-store').send(body);
   });
 
-  app.get('/media/hls/:streamId/:segment', quiet, async (request, reply) => {
+  app.get('/media/hls/:streamId/:segment', segmentRoute, async (request, reply) => {
     const { segment } = request.params as { segment: string };
     if (!SEGMENT_NAME.test(segment)) throw notFound();
-    const { key } = await authorizedPlaylist(request, request.params);
+    const { key } = await authorizedPlaylist(request, request.params, 'segment');
     const stream = await deps.files.read(`${path.posix.dirname(key)}/${segment}`);
     if (!stream) throw notFound();
     return reply.header('content-type', 'video/mp2t').header('cache-control', 'private, max-age=3600').send(stream);
   });
 
-  app.get('/media/thumbs/:file', quiet, async (request, reply) => {
+  app.get('/media/thumbs/:file', thumbnailRoute, async (request, reply) => {
     const match = THUMB.exec((request.params as { file: string }).file);
     if (!match) throw notFound();
     const streamId = Number(match[1]);

@@ -1,7 +1,8 @@
 /**
  * What the media layer asks of the streams module (platform imports no module: the module passes
  * these in). The ingest calls them in this order for one publish: canPublish (synchronous, from
- * memory, inside node-media-server's prePublish) → startBroadcast (authoritative, may refuse) →
+ * memory, inside node-media-server's prePublish: a cheap filter) → startBroadcast (the lookup at
+ * connect time, authoritative, may refuse: the session is closed) →
  * onLive (first segment written) → onThumbnail (repeatedly while live) → onEnded.
  */
 export interface BroadcastStart {
@@ -11,7 +12,7 @@ export interface BroadcastStart {
 }
 
 export interface IngestHooks {
-  /** A quick check from memory: does this key belong to someone who may publish at all? */
+  /** A quick check from memory, no lookup: could this be a key at all (and was it not just refused)? */
   canPublish(streamKey: string): boolean;
   /** The stream this publish belongs to. Throws (any error) to refuse the publish. */
   startBroadcast(streamKey: string): Promise<{ streamId: number }>;

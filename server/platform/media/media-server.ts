@@ -40,14 +40,14 @@ export function createMediaServer(o: MediaServerOptions) {
     /** End a broadcast now (moderation, deletion); the encoder is disconnected. */
     stopBroadcast: (streamId: number) => ingest.endBroadcast(streamId),
     grabThumbnail: (streamId: number) => ingest.grabThumbnail(streamId),
-    /** The signed playlist URL stream-join answers (`url.hls`). */
-    playbackUrl: (streamId: number, ttlSeconds: number) =>
-      `/media/hls/${streamId}/index.m3u8?token=${encodeURIComponent(tokens.sign(streamId, ttlSeconds))}`,
-    /** `verify` defaults to the token check; the paywall passes its own wrapper around `tokens.verify`. */
+    /** The signed playlist URL stream-join answers (`url.hls`), for this viewer only. */
+    playbackUrl: (streamId: number, viewer: string, ttlSeconds: number) =>
+      `/media/hls/${streamId}/index.m3u8?token=${encodeURIComponent(tokens.sign(streamId, viewer, ttlSeconds))}`,
+    /** `verify` defaults to the token check; the streams module passes its gate (viewer and watch rules). */
     registerRoutes(
       app: FastifyInstance,
       locate: { playlist: PlaylistLocator; thumbnail: PlaylistLocator },
-      verify: PlaybackVerifier = (token, id) => tokens.verify(token, id),
+      verify: PlaybackVerifier = (token, id) => tokens.verify(token, id) !== null,
     ) {
       registerHlsRoutes(app, { files: o.files, locator: locate.playlist, thumbnailKey: locate.thumbnail, verify });
     },

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { sampleComment } from '../../../common/testing/realtime-samples';
+import { eventually } from '../../testing/eventually';
 import { createMemoryBus } from '../bus/memory-bus';
 import { createFanout } from './fanout';
 
@@ -7,8 +9,8 @@ describe('the fan-out', () => {
     const fanout = createFanout(createMemoryBus());
     const received: string[][] = Array.from({ length: 2500 }, () => []);
     await Promise.all(received.map((inbox, i) => fanout.join('stream:1', (frame) => inbox.push(`${i}:${(JSON.parse(frame.toString()) as { message: { text: string } }).message.text}`))));
-    for (const text of ['one', 'two', 'three']) await fanout.publish('stream:1', { type: 'COMMENT', text });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    for (const text of ['one', 'two', 'three']) await fanout.publish('stream:1', sampleComment(text));
+    await eventually(async () => received, (inboxes) => inboxes.every((inbox) => inbox.length >= 3));
     expect(received.every((inbox, i) => inbox.join() === [`${i}:one`, `${i}:two`, `${i}:three`].join())).toBe(true);
   });
 
@@ -18,10 +20,14 @@ describe('the fan-out', () => {
     const leaver = (frame: Buffer) => late.push(frame);
     for (let i = 0; i < 1500; i++) await fanout.join('stream:2', () => {});
     await fanout.join('stream:2', leaver);
-    await fanout.publish('stream:2', { type: 'COMMENT', text: 'hi' });
+    // Joined after the leaver: once it has the message, the leaver's turn has passed.
+    const after: Buffer[] = [];
+    await fanout.join('stream:2', (frame) => after.push(frame));
+    await fanout.publish('stream:2', sampleComment('hi'));
     // The first slice reached the first thousand members; the leaver was in the second.
     await fanout.leave('stream:2', leaver);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await eventually(async () => after.length, (n) => n > 0);
+    expect(after).toHaveLength(1);
     expect(late).toEqual([]);
   });
 });

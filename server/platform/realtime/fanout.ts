@@ -3,7 +3,7 @@
  * bus channel `rt:<channel>`, the last one leaving unsubscribes it. A message is serialised once per
  * instance, not once per socket: with thousands of viewers that is most of the fan-out's cost.
  */
-import { busChannelOf, type RealtimeMessage } from '../../../common/realtime';
+import { busChannelOf, type RealtimeMessage, type ServerFrame } from '../../../common/realtime';
 import type { Bus } from '../bus/bus';
 
 /** Takes the `message` frame, already serialised. */
@@ -55,7 +55,8 @@ interface ChannelEntry {
   ready: Promise<() => Promise<void>>;
 }
 
-export const messageFrame = (channel: string, message: RealtimeMessage) => Buffer.from(JSON.stringify({ op: 'message', channel, message }));
+export const messageFrame = (channel: string, message: RealtimeMessage) =>
+  Buffer.from(JSON.stringify({ op: 'message', channel, message } satisfies ServerFrame));
 
 export function createFanout(bus: Bus) {
   const channels = new Map<string, ChannelEntry>();

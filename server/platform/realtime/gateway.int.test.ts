@@ -3,6 +3,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { busChannelOf } from '../../../common/realtime';
+import { sampleComment } from '../../../common/testing/realtime-samples';
+import { eventually } from '../../testing/eventually';
 import { WsClient } from '../../testing/ws-client';
 import { createMemoryBus } from '../bus/memory-bus';
 import type { Principal } from '../http/auth';
@@ -40,21 +42,22 @@ afterAll(async () => {
   await bus.close();
 });
 
-const closed = (socket: WebSocket) => new Promise<void>((resolve) => {
-  if (socket.readyState === WebSocket.CLOSED) resolve();
-  else socket.once('close', () => resolve());
-});
+/** The close code the socket will see; 1006 means the server terminated it without a closing handshake. */
+const closeCode = (socket: WebSocket) => new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+const TERMINATED = 1006;
 
 describe('the realtime gateway', () => {
   it('drops a socket that stops answering pings, and keeps one that answers', async () => {
     const baseUrl = await startGateway({ heartbeatMs: 100 });
     const dead = new WebSocket(`${baseUrl.replace('http', 'ws')}/ws`, { autoPong: false });
-    const opened = new Promise((resolve) => dead.once('open', resolve));
+    const deadClosed = closeCode(dead);
     const healthy = await WsClient.connect(baseUrl);
-    await opened;
-    await closed(dead);
+    let pings = 0;
+    healthy.socket.on('ping', () => (pings += 1));
+    expect(await deadClosed).toBe(TERMINATED);
     // Several heartbeats later the answering socket is still there.
-    await new Promise((resolve) => setTimeout(resolve, 350));
+    await eventually(async () => pings, (n) => n >= 3);
+    expect(pings).toBeGreaterThanOrEqual(3);
     expect(healthy.socket.readyState).toBe(WebSocket.OPEN);
     healthy.close();
   });
@@ -63,26 +66,34 @@ describe('the realtime gateway', () => {
     // No heartbeat during the test: only the buffer limit can close the socket.
     const baseUrl = await startGateway({ heartbeatMs: 60_000, maxBufferedBytes: 256 * 1024 });
     const slow = await WsClient.connect(baseUrl);
+    const slowClosed = closeCode(slow.socket);
     expect(await slow.request({ op: 'subscribe', channel: 'stream:1' })).toMatchObject({ op: 'subscribed' });
+    let received = 0;
+    slow.socket.on('message', () => received++);
     // The client stops reading: the kernel buffers fill, then the server's own buffer grows.
     (slow.socket as unknown as { _socket: { pause(): void } })._socket.pause();
-    const big = { type: 'COMMENT', payload: 'x'.repeat(64 * 1024) };
-    for (let i = 0; i < 2000 && slow.socket.readyState === WebSocket.OPEN; i++) {
+    // 64 KB frames: the padding is a key the contract ignores.
+    const big = { ...sampleComment('big'), padding: 'x'.repeat(64 * 1024) };
+    let published = 0;
+    for (; published < 2000 && slow.socket.readyState === WebSocket.OPEN; published++) {
       await bus.publish(busChannelOf('stream:1'), big);
-      if (i % 20 === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      if (published % 20 === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     }
     (slow.socket as unknown as { _socket: { resume(): void } })._socket.resume();
-    await closed(slow.socket);
-    expect(slow.socket.readyState).toBe(WebSocket.CLOSED);
+    expect(await slowClosed).toBe(TERMINATED);
+    // What was buffered for it when it was dropped never arrives.
+    expect(received).toBeLessThan(published);
+    slow.close();
   });
 
   it('looks the sender up again once its check is older than the TTL (a logout or suspension applies)', async () => {
     const seen: Array<Principal | null> = [];
-    const baseUrl = await startGateway({ heartbeatMs: 60_000, principalTtlMs: 100 }, seen);
+    let clock = 1_000_000;
+    const baseUrl = await startGateway({ heartbeatMs: 60_000, principalTtlMs: 100, now: () => clock }, seen);
     const socket = await WsClient.connect(baseUrl);
     const send = (id: string) => socket.request({ op: 'send', channel: 'stream:1', type: 'COMMENT', text: 'hi', id });
     await send('a');
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    clock += 150;
     await send('b');
     expect(seen).toEqual([member, null]);
     socket.close();
@@ -91,9 +102,54 @@ describe('the realtime gateway', () => {
   it('handles one socket’s frames one after another, and drops a socket that floods its queue', async () => {
     const baseUrl = await startGateway({ heartbeatMs: 60_000 });
     const socket = await WsClient.connect(baseUrl);
+    const answeredFor: string[] = [];
+    socket.socket.on('message', (data) => answeredFor.push((JSON.parse(data.toString()) as { channel: string }).channel));
+    const socketClosed = closeCode(socket.socket);
     // Each subscribe takes 20 ms: a burst of them queues up faster than it is handled.
-    for (let i = 0; i < 200; i++) socket.send({ op: 'subscribe', channel: `slow:${i + 1}` });
-    await closed(socket.socket);
-    expect(socket.socket.readyState).toBe(WebSocket.CLOSED);
+    const channels = Array.from({ length: 200 }, (_, i) => `slow:${i + 1}`);
+    for (const channel of channels) socket.send({ op: 'subscribe', channel });
+    expect(await socketClosed).toBe(TERMINATED);
+    // Answers came in the order sent (subscribed, then refusals past the channel cap), and stopped at the drop.
+    expect(answeredFor.length).toBeLessThan(channels.length);
+    expect(answeredFor).toEqual(channels.slice(0, answeredFor.length));
+    socket.close();
+  });
+
+  it('refuses more sockets from one address, or one user, than the caps allow, and frees a place when one closes', async () => {
+    /** The status the upgrade was answered with: 101 when it opened. */
+    const upgrade = (baseUrl: string) => new Promise<{ status: number; socket: WebSocket }>((resolve) => {
+      const socket = new WebSocket(`${baseUrl.replace('http', 'ws')}/ws`);
+      socket.once('open', () => resolve({ status: 101, socket }));
+      socket.once('unexpected-response', (_request, response) => resolve({ status: response.statusCode ?? 0, socket }));
+    });
+    const perAddress = await startGateway({ maxSocketsPerAddress: 3, maxSocketsPerUser: 100 });
+    const open = await Promise.all([upgrade(perAddress), upgrade(perAddress), upgrade(perAddress)]);
+    expect(open.map((o) => o.status)).toEqual([101, 101, 101]);
+    expect((await upgrade(perAddress)).status).toBe(429);
+    const closing = closeCode(open[0]!.socket);
+    open[0]!.socket.close();
+    await closing;
+    await eventually(async () => (await upgrade(perAddress)).status, (status) => status === 101);
+
+    // Every socket of this gateway belongs to the same signed-in member.
+    const perUser = await startGateway({ maxSocketsPerAddress: 100, maxSocketsPerUser: 2 });
+    const mine = [await upgrade(perUser), await upgrade(perUser)];
+    expect(mine.map((o) => o.status)).toEqual([101, 101]);
+    expect((await upgrade(perUser)).status).toBe(429);
+    for (const o of [...open, ...mine]) o.socket.close();
+  });
+
+  it('limits how fast one socket joins channels, and lets it join again once its tokens refill', async () => {
+    let clock = 1_000_000;
+    const baseUrl = await startGateway({ now: () => clock });
+    const client = await WsClient.connect(baseUrl);
+    const answers = [];
+    for (let i = 0; i < 25; i++) answers.push(await client.request({ op: 'subscribe', channel: `stream:${(i % 10) + 1}` }));
+    const refused = answers.filter((a) => a.op === 'error');
+    expect(refused.length).toBe(5);
+    expect(refused[0]).toMatchObject({ code: 'rate_limited' });
+    clock += 10_000;
+    expect(await client.request({ op: 'subscribe', channel: 'stream:1' })).toMatchObject({ op: 'subscribed' });
+    client.close();
   });
 });

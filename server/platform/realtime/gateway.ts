@@ -1,14 +1,20 @@
 /**
- * The WebSocket gateway at `/ws` (ARCHITECTURE §5). Modules decide who may subscribe and what a send
+ * The WebSocket gateway at `/ws` (docs/architecture.md §7). Modules decide who may subscribe and what a send
  * does through the injected handlers: the platform imports no module.
  */
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import { clientFrame, FRAME_MAX_BYTES, type RealtimeMessage, type SendFrame, type ServerFrame } from '../../../common/realtime';
+import { z } from 'zod';
+import {
+  clientFrame, clientId, FRAME_MAX_BYTES, type HistoryMessage, type RealtimeMessage, type SendFrame, type ServerFrame,
+} from '../../../common/realtime';
 import type { Bus } from '../bus/bus';
 import type { Principal } from '../http/auth';
-import { AppError } from '../http/errors';
+import { MSG } from '../../../common/messages';
+import { sendError } from '../http/error-handler';
+import { AppError, tooManyRequests } from '../http/errors';
+import type { RouteDocs } from '../http/openapi';
 import { createFanout, type Deliver, messageFrame } from './fanout';
 import type { Presence } from './presence';
 
@@ -16,7 +22,7 @@ export type PresenceChange = 'CONNECTED' | 'DISCONNECTED';
 
 export interface RealtimeHandlers {
   /** Throws an AppError to refuse; answers the history sent with `subscribed`. */
-  authorizeSubscribe(channel: string, principal: Principal | null, request: FastifyRequest): Promise<{ history: RealtimeMessage[] }>;
+  authorizeSubscribe(channel: string, principal: Principal | null, request: FastifyRequest): Promise<{ history: HistoryMessage[] }>;
   /** Throws an AppError to refuse; publishing is the handler's business. */
   handleSend(channel: string, frame: SendFrame, principal: Principal | null, request: FastifyRequest): Promise<void>;
   /** Channels whose members are counted (a stream's viewers). */
@@ -34,7 +40,16 @@ export interface GatewayOptions {
   maxBufferedBytes?: number;
   /** How long a socket acts on the permissions it had when it was checked last. */
   principalTtlMs?: number;
+  /** The time in ms (tests move it instead of waiting out the TTL). */
+  now?: () => number;
+  /** Open sockets one client address may hold on this instance. */
+  maxSocketsPerAddress?: number;
+  /** Open sockets one signed-in user may hold on this instance. */
+  maxSocketsPerUser?: number;
 }
+
+/** Subscribes a socket may send in a burst, refilled at one per second (a page joins a handful). */
+const SUBSCRIBE_BURST = 20;
 
 const MAX_CHANNELS_PER_SOCKET = 20;
 /** A socket's frames are handled one after another; a client that queues more than this is dropped. */
@@ -66,14 +81,41 @@ async function refuseOtherSites(request: FastifyRequest, reply: FastifyReply) {
   const origin = request.headers.origin;
   const ownOrigins = [request.publicOrigin, `${request.protocol}://${request.host}`];
   if (origin !== undefined && !ownOrigins.includes(origin)) {
-    return reply.status(403).send({ response: 'forbidden', message: 'This page may not open a live connection here.' });
+    return sendError(reply, 'forbidden', MSG.liveConnectionRefused);
   }
 }
+
+/** Adds `delta` to a count, forgetting counts that reach zero. */
+function countIn<K>(counts: Map<K, number>, key: K, delta: number) {
+  const next = (counts.get(key) ?? 0) + delta;
+  if (next > 0) counts.set(key, next);
+  else counts.delete(key);
+}
+
+const anySend = z.object({ op: z.literal('send'), id: clientId });
+
+/** A send that fails the schema is still answered by its id, so its sender is not left waiting. */
+function notUnderstood(parsed: unknown): ServerFrame {
+  const send = anySend.safeParse(parsed);
+  return { op: 'error', ...(send.success ? { id: send.data.id } : {}), code: 'bad_frame', message: MSG.frameNotUnderstood };
+}
+
+/** The upgrade, as the API document shows it; the frames are docs/architecture.md §7 and common/realtime.ts. */
+const upgradeDocs: RouteDocs = {
+  security: [{}, { session: [] }],
+  parameters: [{ name: 'service', in: 'query', required: false, schema: { type: 'string' }, description: 'The skin, for skins other than the default' }],
+  responses: {
+    101: { description: 'Switching Protocols: a WebSocket carrying JSON frames (subscribe, COMMENT, LIKE from clients; messages of the joined channels from the server).' },
+    403: { description: 'A page of another site (its Origin header) may not connect.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Failure' } } } },
+    404: { description: 'Not a WebSocket upgrade request.' },
+  },
+  description: 'One WebSocket per tab, authenticated by the session cookie when there is one.',
+};
 
 function errorFrame(error: unknown, where: { channel?: string; id?: string }, request: FastifyRequest): ServerFrame {
   if (error instanceof AppError) return { op: 'error', ...where, code: error.code, message: error.message };
   request.log.error({ err: error }, 'realtime frame failed');
-  return { op: 'error', ...where, code: 'internal', message: 'An error occured. Please try again.' };
+  return { op: 'error', ...where, code: 'internal', message: MSG.internal };
 }
 
 export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, handlers: RealtimeHandlers, options: GatewayOptions) {
@@ -81,10 +123,32 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
   const heartbeatMs = options.heartbeatMs ?? 30_000;
   const maxBuffered = options.maxBufferedBytes ?? 1_048_576;
   const principalTtlMs = options.principalTtlMs ?? 30_000;
+  const now = options.now ?? Date.now;
   const fanout = createFanout(bus);
   const alive = new WeakSet<WebSocket>();
   const connectionsOfUser = new Map<number, Set<Connection>>();
   const connections = new Set<Connection>();
+  const socketsOfAddress = new Map<string, number>();
+  const socketsOfUser = new Map<number, number>();
+  const maxPerAddress = options.maxSocketsPerAddress ?? 50;
+  const maxPerUser = options.maxSocketsPerUser ?? 20;
+
+  /**
+   * Refuses the upgrade (429) of a client already holding its share of sockets; otherwise holds a place
+   * until the connection closes, whether the handshake completes or not (check and hold in one turn).
+   */
+  async function refuseCrowds(request: FastifyRequest, reply: FastifyReply) {
+    const userId = (await request.currentPrincipal().catch(() => null))?.userId;
+    if ((socketsOfAddress.get(request.ip) ?? 0) >= maxPerAddress || (userId !== undefined && (socketsOfUser.get(userId) ?? 0) >= maxPerUser)) {
+      return sendError(reply, 'rate_limited', MSG.tooManyConnections);
+    }
+    countIn(socketsOfAddress, request.ip, +1);
+    if (userId !== undefined) countIn(socketsOfUser, userId, +1);
+    request.raw.socket.once('close', () => {
+      countIn(socketsOfAddress, request.ip, -1);
+      if (userId !== undefined) countIn(socketsOfUser, userId, -1);
+    });
+  }
 
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
 
@@ -122,16 +186,17 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
   });
   app.addHook('onClose', async () => stopRechecks());
 
-  app.get('/ws', { websocket: true, preValidation: refuseOtherSites }, (socket, request) => {
+  const upgradeSchema = { tags: ['realtime'], summary: 'The realtime WebSocket: chat, likes and stream events' };
+  app.get('/ws', { websocket: true, preValidation: [refuseOtherSites, refuseCrowds], schema: upgradeSchema, config: { openapi: upgradeDocs } }, (socket, request) => {
     const principal = request.currentPrincipal().catch(() => null);
     const memberKey = principal.then((p) => handlers.presenceKey(p, request));
     // Sends act on a recent principal: a logout, suspension or lost permission applies within the TTL.
     let current = principal;
-    let checkedAt = Date.now();
+    let checkedAt = now();
     const currentPrincipal = () => {
-      if (Date.now() - checkedAt > principalTtlMs) {
+      if (now() - checkedAt > principalTtlMs) {
         current = request.reloadPrincipal().catch(() => null);
-        checkedAt = Date.now();
+        checkedAt = now();
       }
       return current;
     };
@@ -149,8 +214,18 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
     };
     const send = (frame: ServerFrame) => write(JSON.stringify(frame));
 
+    let subscribeTokens = SUBSCRIBE_BURST;
+    let tokensAt = now();
+    function takeSubscribeToken() {
+      subscribeTokens = Math.min(SUBSCRIBE_BURST, subscribeTokens + (now() - tokensAt) / 1000);
+      tokensAt = now();
+      if (subscribeTokens < 1) throw tooManyRequests(MSG.subscribingTooFast);
+      subscribeTokens -= 1;
+    }
+
     async function subscribe(channel: string) {
-      if (!joined.has(channel) && joined.size >= MAX_CHANNELS_PER_SOCKET) throw new AppError(429, 'rate_limited', 'Too many channels.');
+      takeSubscribeToken();
+      if (!joined.has(channel) && joined.size >= MAX_CHANNELS_PER_SOCKET) throw tooManyRequests(MSG.tooManyChannels);
       const who = await currentPrincipal();
       const key = await memberKey;
       const { history } = await handlers.authorizeSubscribe(channel, who, request);
@@ -203,12 +278,12 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
       try {
         parsed = JSON.parse(raw);
       } catch {
-        send({ op: 'error', code: 'bad_frame', message: 'The frame is not JSON.' });
+        send({ op: 'error', code: 'bad_frame', message: MSG.frameNotJson });
         return;
       }
       const frame = clientFrame.safeParse(parsed);
       if (!frame.success) {
-        send({ op: 'error', code: 'bad_frame', message: 'The frame is not understood.' });
+        send(notUnderstood(parsed));
         return;
       }
       const f = frame.data;
@@ -238,7 +313,7 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
       alive.add(socket);
       const size = Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : (data as Buffer | ArrayBuffer).byteLength;
       if (isBinary || size > FRAME_MAX_BYTES) {
-        send({ op: 'error', code: 'bad_frame', message: 'The frame is too long or not text.' });
+        send({ op: 'error', code: 'bad_frame', message: MSG.frameTooLong });
         return;
       }
       // One frame at a time: a burst cannot run checks side by side (rate limits, channel cap).
@@ -255,6 +330,8 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
           queued -= 1;
         });
     });
+    // A frame over the size limit or a broken frame closes the socket (ws's own check): expected client behaviour, not our error.
+    socket.on('error', (error) => request.log.info({ reason: error.message }, 'realtime socket closed on a protocol error'));
     socket.on('close', () => {
       connections.delete(connection);
       void principal.then((who) => {

@@ -46,7 +46,7 @@ export function InterestsStep({ userId, optional = false, destination: target }:
           toast({ title: 'Welcome aboard! Your feed is ready.', tone: 'success' });
           void navigate(destination);
         },
-        onError: (error) => toast({ title: 'Could not save your interests', description: error.message, tone: 'error' }),
+        onError: (error) => toast({ title: MSG.interestsNotSaved, description: error.message, tone: 'error' }),
       },
     );
 

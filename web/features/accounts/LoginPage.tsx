@@ -24,13 +24,14 @@ import { readSocialTicket, socialErrorText } from './social/social-ticket';
 import { SocialSignIn } from './SocialSignIn';
 import { useCaptchaSubmit } from './use-captcha';
 
-/** 401 and 429 carry a message meant for the user; anything else gets the spec's generic text. */
+/** Refused credentials and throttling carry a message meant for the user; anything else gets the spec's generic text. */
 function loginFailure(error: unknown): Refusal {
-  if (isApiError(error, 401) || isApiError(error, 429)) return { fields: {}, message: error.message };
-  if (isApiError(error, 400)) {
+  if (!isApiError(error)) return { fields: {}, message: MSG.loginGenericError };
+  if (error.code === 'unauthorized' || error.code === 'rate_limited') return { fields: {}, message: error.message };
+  if (error.code === 'validation') {
     const fields = serverFieldErrors(error);
     if (fields.username || fields.password) return { fields, message: null };
-    if (error.response === 'captcha' || fields.altcha) return { fields: {}, message: error.message };
+    if (fields.altcha) return { fields: {}, message: error.message };
   }
   return { fields: {}, message: MSG.loginGenericError };
 }

@@ -20,7 +20,7 @@ async function fetchSessionUser(): Promise<SessionUser | null> {
   try {
     return (await call(accounts.sessionDetail, {})).user;
   } catch (error) {
-    if (isApiError(error, 401)) return null;
+    if (isApiError(error, 'unauthorized')) return null;
     throw error;
   }
 }
@@ -113,7 +113,7 @@ export function useLogout() {
       try {
         await call(accounts.logout, {});
       } catch (error) {
-        if (!isApiError(error, 401)) throw error;
+        if (!isApiError(error, 'unauthorized')) throw error;
       }
     },
     onSettled: () => signedOut(queryClient),

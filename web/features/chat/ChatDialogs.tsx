@@ -1,6 +1,6 @@
 import { MSG } from '../../../common/messages';
 import { useSkinPath } from '../../app/skin';
-import { isApiError } from '../../api/client';
+import { failureMessage } from '../../api/field-errors';
 import { Button, ButtonLink } from '../../ui/Button';
 import { Modal } from '../../ui/Modal';
 import { useToast } from '../../ui/Toast';
@@ -42,7 +42,7 @@ export function BanViewerDialog({ streamId, line, onClose }: { streamId: number;
           toast({ title: `${line.name} has been banned from this stream.`, tone: 'success' });
           onClose();
         },
-        onError: (error) => toast({ title: 'The viewer could not be banned.', description: isApiError(error) ? error.message : MSG.internal, tone: 'error' }),
+        onError: (error) => toast({ title: MSG.banFailed, description: failureMessage(error), tone: 'error' }),
       },
     );
   }

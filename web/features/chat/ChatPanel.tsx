@@ -3,7 +3,6 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { StreamInfo } from '../../../common/api/streams';
 import { MSG } from '../../../common/messages';
 import { priorityChannelOf, streamChannelOf } from '../../../common/realtime';
-import type { RealtimeMessage } from '../../../common/realtime';
 import { useSkin } from '../../app/skin';
 import { isRealtimeError, realtimeClient } from '../../api/realtime';
 import { Spinner } from '../../ui/Spinner';
@@ -12,8 +11,8 @@ import { LoginPrompt } from '../accounts/LoginPrompt';
 import { useAppConfig } from '../system/api';
 import { useChatChannel, useConnectionStatus } from './api';
 import type { ChannelState } from './api';
-import { SERVICE_TYPES, browserLanguage, systemLine } from './chat-lines';
-import type { ChatLine } from './chat-lines';
+import { browserLanguage, isServiceMessage, systemLine } from './chat-lines';
+import type { ChatLine, ServiceMessage } from './chat-lines';
 import { BanViewerDialog, ChatPaymentPrompt } from './ChatDialogs';
 import { ChatInput } from './ChatInput';
 import { ChatLog } from './ChatLog';
@@ -28,8 +27,8 @@ export const CHAT_OVERLAY_SLOT_ID = 'stream-chat-overlay';
 
 export interface ChatPanelProps {
   stream: StreamInfo;
-  /** Service messages the page reacts to: STREAM-END, STREAM-OPTIONS, BLOCKED (and TIP, TIP-ENFORCE later). */
-  onServiceMessage?: (message: RealtimeMessage) => void;
+  /** Service messages the page reacts to: STREAM-END, STREAM-OPTIONS, BLOCKED, TIP, TIP-ENFORCE. */
+  onServiceMessage?: (message: ServiceMessage) => void;
   /** A paused live stream takes no likes ("You cannot interact with the stream while it's paused"). */
   interactionsPaused?: boolean;
 }
@@ -78,18 +77,18 @@ export function ChatPanel({ stream, onServiceMessage, interactionsPaused = false
   const main = useChatChannel(streamChannelOf(stream.stream_id), {
     onMessage: (message, line) => {
       if (line) overlay.addLine(line);
-      if (message.type === 'LIKE') overlay.addHearts(message.likes ?? 1);
-      if (message.type === 'STREAM-OPTIONS' && typeof message.options?.chat_enabled === 'boolean') {
+      if (message.type === 'LIKE') overlay.addHearts(message.likes);
+      if (message.type === 'STREAM-OPTIONS') {
         const enabled = message.options.chat_enabled;
         setChatSwitch({ base: latest.current.streamChatEnabled, enabled });
         main.addLine(systemLine(enabled ? 'Chat is enabled.' : MSG.chatDisabled));
       }
       if (message.type === 'STREAM-END') main.addLine(systemLine('The stream has ended.'));
-      if (SERVICE_TYPES.has(message.type)) latest.current.onServiceMessage?.(message);
+      if (isServiceMessage(message)) latest.current.onServiceMessage?.(message);
     },
     onRefused: (error) => {
       const { myUserId: me, onServiceMessage: notify } = latest.current;
-      if (error.code === 'block' && me !== null) notify?.({ type: 'BLOCKED', text: String(me) });
+      if (error.code === 'block' && me !== null) notify?.({ type: 'BLOCKED', text: String(me), data: { user_id: me } });
     },
   });
   const priorityAvailable = stream.priority_chat && skin.flags.subscriptions;

@@ -2,11 +2,11 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { streamInteractions, translation } from '../../../common/api';
-import type { RealtimeMessage } from '../../../common/realtime';
+import type { RealtimeMessage, SendRequest } from '../../../common/realtime';
 import { call } from '../../api/client';
 import type { ApiError } from '../../api/client';
 import { realtimeClient } from '../../api/realtime';
-import type { ConnectionStatus, RealtimeError, SendRequest } from '../../api/realtime';
+import type { ConnectionStatus, RealtimeError } from '../../api/realtime';
 import { appendLines, mergeHistory, toChatLine } from './chat-lines';
 import type { ChatLine } from './chat-lines';
 

@@ -1,23 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import type { RealtimeMessage } from '../../../common/realtime';
-import { appendLines, browserLanguage, chatTextToSend, mergeHistory, showsTranslation, systemLine, tipCoins, toChatLine } from './chat-lines';
+import { SAMPLE_OF_EACH_TYPE, sampleComment as comment, sampleSender, sampleTip as tip } from '../../../common/testing/realtime-samples';
+import { appendLines, browserLanguage, chatTextToSend, isServiceMessage, mergeHistory, showsTranslation, systemLine, toChatLine } from './chat-lines';
 import { FULL_EMOJI, REDUCED_EMOJI, insertAt } from './emoji';
-
-const sender = { name: 'Ann', user_id: 1000001, avatar: null, is_priority: false, is_owner: false };
-const comment = (text: string, timetoken: string): RealtimeMessage => ({ type: 'COMMENT', text, sender, timetoken });
 
 describe('toChatLine', () => {
   it('makes comment lines with the sender and skips empty or non-chat messages', () => {
-    expect(toChatLine(comment(' hi ', '7'))).toMatchObject({ key: 'COMMENT:7', kind: 'comment', text: 'hi', name: 'Ann', userId: 1000001 });
-    expect(toChatLine(comment('  ', '8'))).toBeNull();
-    expect(toChatLine({ type: 'LIKE', likes: 1, sender })).toBeNull();
-    expect(toChatLine({ type: 'STREAM-END' })).toBeNull();
+    expect(toChatLine(comment('hi', '7'))).toMatchObject({ key: 'COMMENT:7', kind: 'comment', text: 'hi', name: 'Ann', userId: 1000001 });
+    expect(toChatLine({ ...comment('hi', '8'), sender: sampleSender({ name: '' }) })).toMatchObject({ name: 'Someone' });
+    expect(toChatLine(SAMPLE_OF_EACH_TYPE.LIKE)).toBeNull();
+    expect(toChatLine(SAMPLE_OF_EACH_TYPE['STREAM-END'])).toBeNull();
   });
 
-  it("makes tip lines 'Sent N Coins!!' from data.recipient_amount or the text", () => {
-    expect(toChatLine({ type: 'TIP', sender, data: { recipient_amount: 100, recipient_currency: 'CON' } })).toMatchObject({ kind: 'tip', text: 'Sent 100 Coins!!', tipAmount: 100 });
-    expect(tipCoins({ type: 'TIP', text: '20' })).toBe(20);
-    expect(tipCoins({ type: 'TIP' })).toBeNull();
+  it("makes tip lines 'Sent N Coins!!' from data.recipient_amount", () => {
+    expect(toChatLine(tip(1000))).toMatchObject({ kind: 'tip', text: 'Sent 1,000 Coins!!', tipAmount: 1000 });
+  });
+});
+
+describe('isServiceMessage', () => {
+  it('passes the types the stream page reacts to', () => {
+    const service = Object.values(SAMPLE_OF_EACH_TYPE).filter(isServiceMessage).map((m) => m.type);
+    expect(service).toEqual(['TIP', 'TIP-ENFORCE', 'STREAM-END', 'STREAM-OPTIONS', 'BLOCKED']);
   });
 });
 
@@ -37,8 +39,6 @@ describe('line lists', () => {
 });
 
 describe('tips in the history', () => {
-  const tip = (coins: number, timetoken: string): RealtimeMessage => ({ type: 'TIP', sender, data: { recipient_amount: coins }, timetoken });
-
   it('keeps a comment and a tip whose ids are the same number apart (chat ids and transfer ids)', () => {
     const lines = appendLines([toChatLine(comment('a', '5'))!], [toChatLine(tip(10, '5'))!]);
     expect(lines.map((l) => l.key)).toEqual(['COMMENT:5', 'TIP:5']);

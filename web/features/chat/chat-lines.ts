@@ -1,9 +1,9 @@
 /** Chat lines (spec part 1 §3 Chat message) from realtime messages (§3 Realtime message, §4 types). */
 import { CHAT_TEXT_MAX } from '../../../common/realtime';
-import type { RealtimeMessage } from '../../../common/realtime';
+import type { RealtimeMessage, RealtimeMessageOf, RealtimeType } from '../../../common/realtime';
 
 export interface ChatLine {
-  /** Unique in one list: the server's timetoken when there is one. */
+  /** Unique in one list: the type and the server's timetoken, or the page's own for system lines. */
   key: string;
   /** Order of arrival on this page; translation applies to lines from a given seq on. */
   seq: number;
@@ -27,46 +27,37 @@ export const OVERLAY_LINE_MS = 5_000;
 /** The counter shows from this many characters on. */
 export const COUNTER_FROM = CHAT_TEXT_MAX - 50;
 
-/** The types the stream page itself reacts to (pause, reload, end, block, chat switch). */
-export const SERVICE_TYPES: ReadonlySet<RealtimeMessage['type']> = new Set(['STREAM-END', 'STREAM-OPTIONS', 'BLOCKED', 'TIP', 'TIP-ENFORCE']);
+/** The messages the stream page itself reacts to (pause, reload, end, block, chat switch, tip animations). */
+export type ServiceMessage = RealtimeMessageOf<'STREAM-END' | 'STREAM-OPTIONS' | 'BLOCKED' | 'TIP' | 'TIP-ENFORCE'>;
+const SERVICE_TYPES: ReadonlySet<RealtimeType> = new Set<ServiceMessage['type']>(['STREAM-END', 'STREAM-OPTIONS', 'BLOCKED', 'TIP', 'TIP-ENFORCE']);
+export const isServiceMessage = (message: RealtimeMessage): message is ServiceMessage => SERVICE_TYPES.has(message.type);
 
 let seqCounter = 0;
 const nextSeq = () => ++seqCounter;
 
-/** Coins of a tip: data.recipient_amount, else the first number in its text. */
-export function tipCoins(message: RealtimeMessage): number | null {
-  const amount = message.data?.recipient_amount;
-  const fromData = typeof amount === 'number' ? amount : typeof amount === 'string' ? Number(amount) : NaN;
-  if (Number.isFinite(fromData) && fromData > 0) return fromData;
-  const fromText = Number(/\d+(?:\.\d+)?/.exec(message.text ?? '')?.[0]);
-  return Number.isFinite(fromText) && fromText > 0 ? fromText : null;
-}
-
 /** 'Sent N Coins!!' (spec part 1 §2 Stream view, overlay tip lines). */
-export const tipText = (coins: number | null) => (coins === null ? 'Sent Coins!!' : `Sent ${coins.toLocaleString('en-US')} Coins!!`);
+export const tipText = (coins: number) => `Sent ${coins.toLocaleString('en-US')} Coins!!`;
 
 /** A COMMENT or TIP as a chat line; other types make no line. */
 export function toChatLine(message: RealtimeMessage): ChatLine | null {
   if (message.type !== 'COMMENT' && message.type !== 'TIP') return null;
-  const sender = message.sender;
+  const { sender } = message;
   const seq = nextSeq();
   const base = {
-    key: message.timetoken ? `${message.type}:${message.timetoken}` : `local:${seq}`,
+    key: `${message.type}:${message.timetoken}`,
     seq,
-    name: sender?.name || 'Someone',
-    userId: sender?.user_id ?? null,
-    avatar: sender?.avatar ?? null,
-    isOwner: sender?.is_owner ?? false,
-    isPriority: sender?.is_priority ?? false,
-    time: message.chatTime ?? null,
+    name: sender.name || 'Someone',
+    userId: sender.user_id,
+    avatar: sender.avatar,
+    isOwner: sender.is_owner,
+    isPriority: sender.is_priority,
+    time: message.chatTime,
   };
   if (message.type === 'TIP') {
-    const coins = tipCoins(message);
+    const coins = message.data.recipient_amount;
     return { ...base, kind: 'tip', text: tipText(coins), tipAmount: coins };
   }
-  const text = (message.text ?? '').trim();
-  if (text === '') return null;
-  return { ...base, kind: 'comment', text, tipAmount: null };
+  return { ...base, kind: 'comment', text: message.text, tipAmount: null };
 }
 
 /** A line the page says itself (chat switched off, stream ended). */

@@ -30,6 +30,9 @@ export function OutboxPage() {
       {outbox.data?.transport === 'smtp' && (
         <Alert tone="info">Mail goes out over SMTP on this installation; the outbox only shows what was kept before.</Alert>
       )}
+      {outbox.data?.transport === 'none' && (
+        <Alert tone="error">No mail can be sent: this installation has no SMTP_URL. Messages are listed, their texts are not kept.</Alert>
+      )}
       <form
         className={styles.filter}
         role="search"

@@ -27,7 +27,7 @@ export function AvatarUpload({ user }: { user: SessionUser }) {
     if (file.size > MAX_BYTES) return toast({ title: MSG.avatarTooBig, tone: 'error' });
     uploadAvatar.mutate(file, {
       onSuccess: () => toast({ title: 'Your photo is updated!', tone: 'success' }),
-      onError: (error) => toast({ title: 'Could not upload the photo', description: failureMessage(error), tone: 'error' }),
+      onError: (error) => toast({ title: MSG.avatarNotSaved, description: failureMessage(error), tone: 'error' }),
     });
   };
 

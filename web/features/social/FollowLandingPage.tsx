@@ -30,7 +30,7 @@ export function FollowLandingPage() {
   if (id === null) return <Navigate to={skinPath('/')} replace />;
   if (session.isPending) return <PageSpinner />;
   if (session.isLoggedIn) return <Navigate to={skinPath(`/u/${id}`)} replace />;
-  if (profile.isError && (isApiError(profile.error, 404) || isApiError(profile.error, 400))) return <Navigate to={skinPath('/')} replace />;
+  if (profile.isError && (isApiError(profile.error, 'not_found') || isApiError(profile.error, 'validation'))) return <Navigate to={skinPath('/')} replace />;
   if (!profile.data) return <PageSpinner />;
 
   const user = profile.data;

@@ -36,7 +36,7 @@ function ProfileView({ id }: { id: number }) {
   const profile = useProfile(id);
   const [list, setList] = useState<FollowListKind | null>(null);
 
-  if (profile.isError && (isApiError(profile.error, 404) || isApiError(profile.error, 400))) return <Navigate to={skinPath('/')} replace />;
+  if (profile.isError && (isApiError(profile.error, 'not_found') || isApiError(profile.error, 'validation'))) return <Navigate to={skinPath('/')} replace />;
   if (profile.isPending) return <PageSpinner />;
   if (profile.isError) {
     return <Notice title="This profile could not be loaded">Please try again in a moment.</Notice>;

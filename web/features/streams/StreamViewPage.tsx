@@ -2,13 +2,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { StreamInfo } from '../../../common/api/streams';
-import type { RealtimeMessage } from '../../../common/realtime';
 import { isApiError } from '../../api/client';
 import { useSkinPath } from '../../app/skin';
 import { Spinner } from '../../ui/Spinner';
 import { useSession } from '../accounts/api';
 import { PageSpinner } from '../accounts/gates';
 import { CHAT_OVERLAY_SLOT_ID, ChatPanel } from '../chat/ChatPanel';
+import type { ServiceMessage } from '../chat/chat-lines';
 import { PayWall } from '../tips/PayWall';
 import { TipAnimations, useTipAnimations } from '../tips/TipAnimations';
 import { needsPayWall, owedFromRefusal, tipEventOf } from '../tips/tip-flow';
@@ -54,11 +54,10 @@ function StreamView({ id, preview }: { id: number; preview: boolean }) {
     if (fresh && !needsPayWall(fresh)) void queryClient.resetQueries({ queryKey: streamKeys.join(id, preview) });
   }
 
-  const onServiceMessage = (message: RealtimeMessage) => {
+  const onServiceMessage = (message: ServiceMessage) => {
     if (message.type === 'TIP') {
-      const tip = tipEventOf(message);
       const isOwner = queryClient.getQueryData<StreamInfo>(streamKeys.lookup(id))?.is_owner ?? false;
-      if (tip) tips.add(tip, isOwner);
+      tips.add(tipEventOf(message), isOwner);
       return;
     }
     if (message.type === 'TIP-ENFORCE') return void enforcePayment();
@@ -86,10 +85,10 @@ function StreamView({ id, preview }: { id: number; preview: boolean }) {
   if (lookup.isError) return <StreamWall kind={wallOf(lookup.error)} error={lookup.error} />;
   // Blocked: the wall replaces the player, so its source goes too (spec part 1 §4 Video state).
   if (blocked) return <StreamWall kind="block" />;
-  const payRefusal = join.isError && isApiError(join.error, 402) && join.error.response === 'payment_required' ? join.error : null;
+  const payRefusal = join.isError && isApiError(join.error, 'stream_payment_required') ? join.error : null;
   if (join.isError && !payRefusal) return <StreamWall kind={wallOf(join.error)} error={join.error} />;
   const stream = lookup.data;
-  const owed = walledByLookup ? stream.tip_owed : payRefusal ? (owedFromRefusal(payRefusal.body, payRefusal.message) ?? stream.tip_owed) : 0;
+  const owed = walledByLookup ? stream.tip_owed : payRefusal ? (owedFromRefusal(payRefusal.body) ?? stream.tip_owed) : 0;
   const state: VideoState = endedByServer ? 'ended' : video;
   const watchAgain = () => {
     setEndedByServer(false);

@@ -12,8 +12,9 @@ import { useSession } from '../accounts/api';
 export type WallKind = 'error' | 'block' | 'not-available' | 'disconnected' | 'refused';
 
 export function wallOf(error: unknown): WallKind {
-  if (isApiError(error, 404)) return 'not-available';
-  if (isApiError(error, 403)) return error.response === 'block' ? 'block' : 'refused';
+  if (isApiError(error, 'block')) return 'block';
+  if (isApiError(error, 'not_found')) return 'not-available';
+  if (isApiError(error, 'forbidden')) return 'refused';
   return 'error';
 }
 

@@ -63,7 +63,7 @@ export async function isBlockedFrom(id: number, preview: boolean): Promise<boole
     await joinStream(id, preview);
     return false;
   } catch (error) {
-    return isApiError(error, 403) && error.response === 'block';
+    return isApiError(error, 'block');
   }
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MSG } from '../../../common/messages';
+import { sampleBlocked, sampleComment } from '../../../common/testing/realtime-samples';
 import { asksForRating, canSave, checkComplaint, interactionsPaused, moderationActionsFor, serviceAction } from './stream-interactions';
 
 describe('serviceAction', () => {
@@ -7,16 +8,15 @@ describe('serviceAction', () => {
     expect(serviceAction({ type: 'STREAM-END' }, null)).toEqual({ kind: 'stream-end' });
   });
   it('checks for a block only when the banned id is the viewer', () => {
-    expect(serviceAction({ type: 'BLOCKED', text: '1000007' }, 1000007)).toEqual({ kind: 'block-check' });
-    expect(serviceAction({ type: 'BLOCKED', text: '1000008' }, 1000007)).toBeNull();
-    expect(serviceAction({ type: 'BLOCKED', text: '1000007' }, null)).toBeNull();
+    expect(serviceAction(sampleBlocked(1000007), 1000007)).toEqual({ kind: 'block-check' });
+    expect(serviceAction(sampleBlocked(1000008), 1000007)).toBeNull();
+    expect(serviceAction(sampleBlocked(1000007), null)).toBeNull();
   });
   it('reads chat_enabled from STREAM-OPTIONS', () => {
     expect(serviceAction({ type: 'STREAM-OPTIONS', options: { chat_enabled: false } }, 1)).toEqual({ kind: 'chat-options', chatEnabled: false });
-    expect(serviceAction({ type: 'STREAM-OPTIONS', options: {} }, 1)).toBeNull();
   });
   it('ignores chat lines', () => {
-    expect(serviceAction({ type: 'COMMENT', text: 'hi' }, 1)).toBeNull();
+    expect(serviceAction(sampleComment('hi'), 1)).toBeNull();
   });
 });
 

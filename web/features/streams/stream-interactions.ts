@@ -16,12 +16,10 @@ export function serviceAction(message: RealtimeMessage, viewerId: number | null)
     case 'STREAM-END':
       return { kind: 'stream-end' };
     case 'BLOCKED':
-      // The banned viewer's id travels as the text; only that viewer checks whether they may still watch.
-      return viewerId !== null && message.text === String(viewerId) ? { kind: 'block-check' } : null;
-    case 'STREAM-OPTIONS': {
-      const chatEnabled = message.options?.chat_enabled;
-      return typeof chatEnabled === 'boolean' ? { kind: 'chat-options', chatEnabled } : null;
-    }
+      // Only the banned viewer checks whether they may still watch.
+      return viewerId !== null && message.data.user_id === viewerId ? { kind: 'block-check' } : null;
+    case 'STREAM-OPTIONS':
+      return { kind: 'chat-options', chatEnabled: message.options.chat_enabled };
     default:
       return null;
   }

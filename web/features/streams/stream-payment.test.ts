@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MSG_PAID_STAYS_PAID, MSG_TIP_MULTIPLE, MSG_TIP_POSITIVE } from '../../../common/api/streams';
+import { MSG } from '../../../common/messages';
 import { isPaid, minPrice, priceError, priceLabel, sliderPosition } from './stream-payment';
 
 describe('priceError', () => {
@@ -8,18 +8,18 @@ describe('priceError', () => {
   });
 
   it("asks for a multiple of 10 in the spec's words", () => {
-    expect(priceError('15', 0)).toBe(MSG_TIP_MULTIPLE);
-    expect(priceError('5', 0)).toBe(MSG_TIP_MULTIPLE);
-    expect(priceError('12.5', 0)).toBe(MSG_TIP_MULTIPLE);
-    expect(MSG_TIP_MULTIPLE).toBe('Must be multiple of 10, ie. 10, 20, 100');
+    expect(priceError('15', 0)).toBe(MSG.tipMultipleOf10);
+    expect(priceError('5', 0)).toBe(MSG.tipMultipleOf10);
+    expect(priceError('12.5', 0)).toBe(MSG.tipMultipleOf10);
+    expect(MSG.tipMultipleOf10).toBe('Must be multiple of 10, ie. 10, 20, 100');
   });
 
   it('refuses negative, empty and unreadable prices as not positive', () => {
-    expect(priceError('-10', 0)).toBe(MSG_TIP_POSITIVE);
-    expect(priceError('', 0)).toBe(MSG_TIP_POSITIVE);
-    expect(priceError('   ', 0)).toBe(MSG_TIP_POSITIVE);
-    expect(priceError('abc', 0)).toBe(MSG_TIP_POSITIVE);
-    expect(MSG_TIP_POSITIVE).toBe('Must be a positive number');
+    expect(priceError('-10', 0)).toBe(MSG.tipPositive);
+    expect(priceError('', 0)).toBe(MSG.tipPositive);
+    expect(priceError('   ', 0)).toBe(MSG.tipPositive);
+    expect(priceError('abc', 0)).toBe(MSG.tipPositive);
+    expect(MSG.tipPositive).toBe('Must be a positive number');
   });
 
   it('caps the price at 1000', () => {
@@ -27,7 +27,7 @@ describe('priceError', () => {
   });
 
   it('keeps a paid stream paid but lets its price change', () => {
-    expect(priceError('0', 30)).toBe(MSG_PAID_STAYS_PAID);
+    expect(priceError('0', 30)).toBe(MSG.paidStaysPaid);
     expect(priceError('10', 30)).toBeUndefined();
     expect(priceError('50', 30)).toBeUndefined();
   });

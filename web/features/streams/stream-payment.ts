@@ -4,20 +4,19 @@
  * server still takes a new positive price (server/modules/streams/service.ts updateSetup), so the
  * dashboard locks the control and offers to change it, never to 0.
  */
-import { MSG_PAID_STAYS_PAID, TIP_VIEWER_MIN_MAX, tipViewerMinAmount } from '../../../common/api/streams';
+import { TIP_VIEWER_MIN_MAX, tipViewerMinAmount } from '../../../common/api/streams';
+import { MSG } from '../../../common/messages';
+import { breaksPaidStaysPaid, clamp, isPaid, lowestPrice } from '../../../common/rules/pay-wall';
 import { formatCoins } from '../wallet/money';
 
-export const PRICE_STEP = 10;
+export { isPaid, PRICE_STEP } from '../../../common/rules/pay-wall';
 export const PRICE_MAX = TIP_VIEWER_MIN_MAX;
-
-/** A stream is paid once its viewer minimum is above 0. */
-export const isPaid = (currentPrice: number): boolean => currentPrice > 0;
 
 /** The price as the dashboard reads it: "30 Coins per viewer", or "Free". */
 export const priceLabel = (currentPrice: number): string => (isPaid(currentPrice) ? `${formatCoins(currentPrice)} per viewer` : 'Free');
 
 /** The lowest price the slider offers: 0 while free, one step once paid. */
-export const minPrice = (currentPrice: number): number => (isPaid(currentPrice) ? PRICE_STEP : 0);
+export const minPrice = lowestPrice;
 
 /**
  * The message for a typed price, or undefined when it can be saved: the contract's checks (multiple of
@@ -28,7 +27,7 @@ export function priceError(text: string, currentPrice: number): string | undefin
   // z.coerce reads '' as 0: an empty field is not a price.
   const parsed = tipViewerMinAmount.safeParse(typed === '' ? Number.NaN : typed);
   if (!parsed.success) return parsed.error.issues[0]?.message;
-  if (isPaid(currentPrice) && parsed.data <= 0) return MSG_PAID_STAYS_PAID;
+  if (breaksPaidStaysPaid(currentPrice, parsed.data)) return MSG.paidStaysPaid;
   return undefined;
 }
 
@@ -36,5 +35,5 @@ export function priceError(text: string, currentPrice: number): string | undefin
 export function sliderPosition(text: string, currentPrice: number, fallback: number): number {
   const typed = Number(text.trim());
   if (text.trim() === '' || !Number.isFinite(typed)) return fallback;
-  return Math.min(PRICE_MAX, Math.max(minPrice(currentPrice), typed));
+  return clamp(typed, lowestPrice(currentPrice), PRICE_MAX);
 }

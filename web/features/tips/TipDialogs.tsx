@@ -5,7 +5,7 @@ import { CoinIcon } from '../../ui/icons';
 import { Modal } from '../../ui/Modal';
 import { SkinLink } from '../../app/skin';
 import { formatCoins } from '../wallet/money';
-import { TIP_TEXT } from './tip-flow';
+import { MSG } from '../../../common/messages';
 import type { TipFailure } from './tip-flow';
 import styles from './tips.module.css';
 
@@ -51,7 +51,7 @@ export function TipFailureDialog({ failure, onRetry, retrying, onClose }: Failur
       open={failure !== null}
       onOpenChange={(open) => !open && onClose()}
       size="sm"
-      title={TIP_TEXT.failureTitle}
+      title={MSG.tipFailureTitle}
       footer={
         <>
           <Button variant="secondary" onClick={onClose}>
@@ -79,7 +79,7 @@ export function TipFailureDialog({ failure, onRetry, retrying, onClose }: Failur
               and try again.
             </p>
           )}
-          {failure.kind === 'unknown' && <p className={styles.muted}>{TIP_TEXT.contactSupport}</p>}
+          {failure.kind === 'unknown' && <p className={styles.muted}>{MSG.tipContactSupport}</p>}
         </div>
       )}
     </Modal>

@@ -2,7 +2,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { CallOutput } from '../../../common/api';
 import type { StreamInfo } from '../../../common/api/streams';
-import { IDEMPOTENCY_HEADER, sendTip } from '../../../common/api/tips';
+import { IDEMPOTENCY_HEADER } from '../../../common/api/define';
+import { sendTip } from '../../../common/api/tips';
 import { call } from '../../api/client';
 import { streamKeys } from '../streams/api';
 import { walletKeys } from '../wallet/api';

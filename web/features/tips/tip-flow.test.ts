@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { TIP_TEXT, afterTip, attemptFor, initialGate, needsPayWall, owedFromRefusal, tipClick, tipEventOf, tipFailure, tipSize } from './tip-flow';
+import { MSG } from '../../../common/messages';
+import { afterTip, attemptFor, initialGate, needsPayWall, owedFromRefusal, tipClick, tipEventOf, tipFailure, tipSize } from './tip-flow';
+import { sampleSender, sampleTip } from '../../../common/testing/realtime-samples';
 
 describe('tip clicks', () => {
   it('asks to confirm until one tip is confirmed, however fast the clicks', () => {
@@ -43,12 +45,16 @@ describe('idempotency keys', () => {
 });
 
 describe('tip failure texts', () => {
-  it('follows the catalogue', () => {
-    expect(tipFailure('Insufficient funds')).toEqual({ kind: 'no-coins', text: TIP_TEXT.notEnoughCoins });
-    expect(tipFailure('Cannot tip this user')).toEqual({ kind: 'cannot-tip', text: 'The broadcaster cannot receive tips at this time' });
-    expect(tipFailure('Your card has insufficient balance')).toEqual({ kind: 'server', text: 'Your card has insufficient balance' });
-    expect(tipFailure('Too many tips')).toEqual({ kind: 'unknown', text: 'Something went wrong, fail to tip!' });
-    expect(tipFailure('whatever', 0).kind).toBe('network');
+  it('follows the catalogue, by code', () => {
+    expect(tipFailure({ code: 'insufficient_funds', message: MSG.insufficientFunds })).toEqual({ kind: 'no-coins', text: MSG.notEnoughCoinsForTip });
+    expect(tipFailure({ code: 'cannot_tip', message: MSG.cannotTipUser })).toEqual({ kind: 'cannot-tip', text: 'The broadcaster cannot receive tips at this time' });
+    expect(tipFailure({ code: 'rate_limited', message: MSG.tipsTooFast })).toEqual({ kind: 'server', text: MSG.tipsTooFast });
+    expect(tipFailure({ code: 'forbidden', message: MSG.cannotTipOwnStream })).toEqual({ kind: 'unknown', text: 'Something went wrong, fail to tip!' });
+    expect(tipFailure({ code: 'network', message: MSG.loginGenericError }).kind).toBe('network');
+  });
+
+  it('never reads the text', () => {
+    expect(tipFailure({ code: 'internal', message: 'Insufficient funds' }).kind).toBe('unknown');
   });
 });
 
@@ -62,9 +68,9 @@ describe('pay wall', () => {
   });
 
   it('reads the owed coins from a refusal', () => {
-    expect(owedFromRefusal({ tip_owed: 30 }, '')).toBe(30);
-    expect(owedFromRefusal({}, 'Tip 40 coins to watch this stream.')).toBe(40);
-    expect(owedFromRefusal({}, 'Payment required')).toBeNull();
+    expect(owedFromRefusal({ tip_owed: 30 })).toBe(30);
+    expect(owedFromRefusal({ tip_owed: 0 })).toBeNull();
+    expect(owedFromRefusal({})).toBeNull();
   });
 
   it('lifts after a tip that pays', () => {
@@ -82,13 +88,7 @@ describe('tip animations', () => {
   });
 
   it('reads TIP messages', () => {
-    const sender = { name: 'viewer1', user_id: 7, avatar: null, is_priority: false, is_owner: false };
-    expect(tipEventOf({ type: 'TIP', text: 'viewer1 tipped the streamer.', data: { recipient_amount: 100, recipient_currency: 'CON' }, sender })).toEqual({
-      coins: 100,
-      name: 'viewer1',
-      senderId: 7,
-    });
-    expect(tipEventOf({ type: 'LIKE' })).toBeNull();
-    expect(tipEventOf({ type: 'TIP', text: 'someone tipped the streamer.' })).toBeNull();
+    expect(tipEventOf(sampleTip(100))).toEqual({ coins: 100, name: 'Ann', senderId: 1_000_001 });
+    expect(tipEventOf({ ...sampleTip(5), sender: sampleSender({ name: '' }) })).toMatchObject({ name: 'Someone' });
   });
 });

@@ -2,22 +2,16 @@
  * The rules of tipping on the stream page (spec part 1 §2 Tip selector, §4 Tip dialog, §6 pay wall;
  * part 2 §8 tip errors, §9 quick tips, debounce, animations, indicator).
  */
+import { owedAfterTip } from '../../../common/rules/pay-wall';
 import type { StreamInfo } from '../../../common/api/streams';
-import type { RealtimeMessage } from '../../../common/realtime';
+import { MSG } from '../../../common/messages';
+import type { RealtimeMessageOf } from '../../../common/realtime';
+import type { ApiError } from '../../api/client';
 
 /** Tip sends closer together than this are dropped (part 2 §9: debounced 1 s). */
 export const TIP_DEBOUNCE_MS = 1_000;
 /** How long the owner's "tip received" indicator stays (part 2 §9). */
 export const TIP_RECEIVED_MS = 3_000;
-
-export const TIP_TEXT = {
-  failureTitle: 'Tip Sending Failure',
-  notEnoughCoins: "You don't have enough coins for this tip.",
-  cannotTip: 'The broadcaster cannot receive tips at this time',
-  generic: 'Something went wrong, fail to tip!',
-  contactSupport: 'Please try again later, or contact customer support if it keeps happening.',
-  network: 'The tip could not reach us. Check your connection and try again; you will not be charged twice.',
-} as const;
 
 // ---- First confirm, then direct sends, debounced -------------------------------------------------
 
@@ -71,13 +65,24 @@ export type TipFailure =
   | { kind: 'network'; text: string }
   | { kind: 'unknown'; text: string };
 
-/** The failure modal's text for a refused tip (part 2 §8, in the catalogue's order). */
-export function tipFailure(message: string, status?: number): TipFailure {
-  if (status === 0) return { kind: 'network', text: TIP_TEXT.network };
-  if (message.includes('Insufficient funds')) return { kind: 'no-coins', text: TIP_TEXT.notEnoughCoins };
-  if (message.includes('Cannot tip this user')) return { kind: 'cannot-tip', text: TIP_TEXT.cannotTip };
-  if (message.toLowerCase().includes('insufficient')) return { kind: 'server', text: message };
-  return { kind: 'unknown', text: TIP_TEXT.generic };
+/**
+ * The failure modal's text for a refused tip (part 2 §8), by the answer's code. The spec's "messages
+ * containing 'insufficient' show the server text" has no code of its own: a throttled tip is the one
+ * other refusal whose text helps the viewer.
+ */
+export function tipFailure(error: Pick<ApiError, 'code' | 'message'>): TipFailure {
+  switch (error.code) {
+    case 'network':
+      return { kind: 'network', text: MSG.tipNetworkFailure };
+    case 'insufficient_funds':
+      return { kind: 'no-coins', text: MSG.notEnoughCoinsForTip };
+    case 'cannot_tip':
+      return { kind: 'cannot-tip', text: MSG.broadcasterCannotReceiveTips };
+    case 'rate_limited':
+      return { kind: 'server', text: error.message };
+    default:
+      return { kind: 'unknown', text: MSG.tipFailed };
+  }
 }
 
 // ---- Pay wall --------------------------------------------------------------------------------------
@@ -87,12 +92,10 @@ export function needsPayWall(stream: Pick<StreamInfo, 'tip_owed' | 'is_owner' | 
   return stream.tip_owed > 0 && !stream.is_owner && !stream.skip_paywall;
 }
 
-/** The coins owed from a 402 payment_required answer: its tip_owed, else the number in 'Tip {owed} coins to watch this stream.'. */
-export function owedFromRefusal(body: Record<string, unknown>, message: string): number | null {
+/** The coins owed from a stream_payment_required answer (its tip_owed). */
+export function owedFromRefusal(body: Record<string, unknown>): number | null {
   const owed = body.tip_owed;
-  if (typeof owed === 'number' && owed > 0) return owed;
-  const fromText = Number(/Tip (\d+) coins/i.exec(message)?.[1]);
-  return Number.isFinite(fromText) && fromText > 0 ? fromText : null;
+  return typeof owed === 'number' && owed > 0 ? owed : null;
 }
 
 /** The lookup after a tip: the answer's has_paid and spend, and what is still owed. */
@@ -101,7 +104,7 @@ export function afterTip<S extends Pick<StreamInfo, 'tip_owed' | 'has_paid' | 'v
   amount: number,
   answer: { has_paid: boolean; viewer_spend: StreamInfo['viewer_spend'] },
 ): S {
-  return { ...stream, has_paid: answer.has_paid, viewer_spend: answer.viewer_spend, tip_owed: answer.has_paid ? 0 : Math.max(0, stream.tip_owed - amount) };
+  return { ...stream, has_paid: answer.has_paid, viewer_spend: answer.viewer_spend, tip_owed: answer.has_paid ? 0 : owedAfterTip(stream.tip_owed, amount) };
 }
 
 // ---- Animations -----------------------------------------------------------------------------------
@@ -118,16 +121,10 @@ export function tipSize(coins: number): TipSize {
 export interface TipEvent {
   coins: number;
   name: string;
-  senderId: number | null;
+  senderId: number;
 }
 
-/** A TIP message as an animation event; coins from data.recipient_amount, else the first number of the text. */
-export function tipEventOf(message: RealtimeMessage): TipEvent | null {
-  if (message.type !== 'TIP') return null;
-  const raw = message.data?.recipient_amount;
-  const fromData = typeof raw === 'number' ? raw : typeof raw === 'string' ? Number(raw) : NaN;
-  const fromText = Number(/\d+/.exec(message.text ?? '')?.[0]);
-  const coins = Number.isFinite(fromData) && fromData > 0 ? fromData : Number.isFinite(fromText) && fromText > 0 ? fromText : null;
-  if (coins === null) return null;
-  return { coins, name: message.sender?.name || 'Someone', senderId: message.sender?.user_id ?? null };
+/** A TIP message as an animation event. */
+export function tipEventOf(message: RealtimeMessageOf<'TIP'>): TipEvent {
+  return { coins: message.data.recipient_amount, name: message.sender.name || 'Someone', senderId: message.sender.user_id };
 }

@@ -46,9 +46,9 @@ export function useTipping(stream: Pick<StreamInfo, 'stream_id'>, { onGuest, pau
       toast({ title: `You tipped ${formatCoins(amount)}!`, tone: 'success' });
       return true;
     } catch (error) {
-      const network = isApiError(error, 0);
+      const network = isApiError(error, 'network');
       if (!network) unsettled.current = null;
-      setDialog({ kind: 'failure', amount, failure: isApiError(error) ? tipFailure(error.message, error.status) : tipFailure('', 0) });
+      setDialog({ kind: 'failure', amount, failure: tipFailure(isApiError(error) ? error : { code: 'internal', message: MSG.internal }) });
       return false;
     } finally {
       gate.current = { ...gate.current, sending: false };

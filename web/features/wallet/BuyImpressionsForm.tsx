@@ -1,6 +1,7 @@
 /** Buying an impression package with coins: the wallet page and the dashboard's Get Popular both use it (spec part 1 §5). */
 import { useRef, useState } from 'react';
 import type { FormEvent } from 'react';
+import { MSG } from '../../../common/messages';
 import { isApiError } from '../../api/client';
 import { failureMessage } from '../../api/field-errors';
 import { SkinLink } from '../../app/skin';
@@ -13,9 +14,6 @@ import { useBalance, useBuyImpressions, useImpressionPackages } from './api';
 import { buyAttempt, packageOptions, type BuyAttempt } from './impressions';
 import { formatCoins, formatImpressions } from './money';
 import styles from './wallet.module.css';
-
-/** The spec's words for a buy without a package (part 1 §5). */
-export const IMPRESSION_PACKAGE_REQUIRED = 'Impression Package cannot be blank.';
 
 export function BuyImpressionsForm({ onBought, showCoins = false }: { onBought?: () => void; showCoins?: boolean }) {
   const packages = useImpressionPackages();
@@ -33,7 +31,7 @@ export function BuyImpressionsForm({ onBought, showCoins = false }: { onBought?:
     if (buy.isPending) return;
     setShortOfCoins(null);
     setFailure(null);
-    if (!choice) return setError(IMPRESSION_PACKAGE_REQUIRED);
+    if (!choice) return setError(MSG.impressionPackageRequired);
     const attempt = buyAttempt(unsettled.current, Number(choice), newIdempotencyKey);
     unsettled.current = attempt;
     buy.mutate(attempt, {
@@ -45,9 +43,9 @@ export function BuyImpressionsForm({ onBought, showCoins = false }: { onBought?:
       },
       onError: (refusal: unknown) => {
         // A network failure may have gone through: a retry keeps the key, so it cannot buy twice.
-        if (!isApiError(refusal, 0)) unsettled.current = null;
+        if (!isApiError(refusal, 'network')) unsettled.current = null;
         if (!isApiError(refusal)) return setFailure(failureMessage(refusal));
-        if (refusal.status === 402) return setShortOfCoins(refusal.message);
+        if (refusal.code === 'insufficient_funds') return setShortOfCoins(refusal.message);
         if (refusal.field === 'id') return setError(refusal.message);
         setFailure(failureMessage(refusal));
       },

@@ -106,7 +106,7 @@ function DepositForm() {
       onError: (error) => {
         const refusal = formRefusal(error, FORM_FIELDS);
         setErrors(refusal.fields);
-        // A decline (402) and an unavailable method answer with the provider's words.
+        // A decline (402) and an unavailable method carry the text to show.
         setMessage(refusal.message ?? (hasErrors(refusal.fields) ? null : failureMessage(error)));
       },
     });

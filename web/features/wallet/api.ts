@@ -5,7 +5,7 @@ import type { CallInput, CallOutput } from '../../../common/api';
 import type { z } from 'zod';
 import type { ApiError } from '../../api/client';
 import { call } from '../../api/client';
-import { IDEMPOTENCY_HEADER } from '../../../common/api/tips';
+import { IDEMPOTENCY_HEADER } from '../../../common/api/define';
 import type { BuyAttempt } from './impressions';
 
 type Balance = z.infer<typeof wallet.balance>;

@@ -46,9 +46,9 @@ export function SocialLoginFlow({ ticket, landing: { fallback, afterLogin }, onF
         void navigate(await afterLogin(out.user.user_id), { replace: true });
       })
       .catch((error: unknown) => {
-        const create = isApiError(error, 409) ? socialCreateFailure.safeParse(error.body) : null;
+        const create = isApiError(error) && error.code === SOCIAL_CODES.create ? socialCreateFailure.safeParse(error.body) : null;
         if (create?.success) setStage({ kind: 'more-info', email: create.data.email, suggestedUsername: create.data.suggested_username });
-        else if (isApiError(error) && error.response === SOCIAL_CODES.emailExists) onFailed(MSG.socialEmailExists);
+        else if (isApiError(error) && error.code === SOCIAL_CODES.emailExists) onFailed(MSG.socialEmailExists);
         else onFailed(failureMessage(error));
       });
   }, [login, ticket, skin.id, toast, navigate, afterLogin, onFailed]);

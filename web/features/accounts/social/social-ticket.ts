@@ -1,5 +1,6 @@
 /** Reading the login page's query after a social callback (?social=<ticket>&type=<provider> or ?social_error=<code>). */
-import { SOCIAL_ERROR_MESSAGES, SOCIAL_PROVIDERS } from '../../../../common/api/social-login';
+import { SOCIAL_ERRORS, SOCIAL_PROVIDERS } from '../../../../common/api/social-login';
+import { errorMessage } from '../../../../common/errors';
 import type { SocialProvider } from '../../../../common/api/social-login';
 import { MSG } from '../../../../common/messages';
 
@@ -18,5 +19,6 @@ export function readSocialTicket(params: URLSearchParams): SocialTicket | null {
 /** The text for a `social_error` code; unknown codes get the generic social failure text. */
 export function socialErrorText(code: string | null): string | null {
   if (!code) return null;
-  return (SOCIAL_ERROR_MESSAGES as Record<string, string>)[code] ?? MSG.socialFailed;
+  const known = Object.values(SOCIAL_ERRORS).find((c) => c === code);
+  return known ? errorMessage(known) : MSG.socialFailed;
 }

@@ -1,11 +1,13 @@
 /** Demo data for a fresh installation: an admin, three broadcasters, five viewers, a welcome message. */
+import { randomBytes } from 'node:crypto';
 import { count } from 'drizzle-orm';
-import type { Permission } from '../common/permissions';
-import type { Db } from '../server/platform/db/client';
-import type { AccountsService } from '../server/modules/accounts/service';
-import { users } from '../server/modules/accounts/tables';
-import type { SystemService } from '../server/modules/system/service';
+import type { Permission } from '../../common/permissions';
+import type { Db } from '../platform/db/client';
+import type { AccountsService } from '../modules/accounts/service';
+import { users } from '../modules/accounts/tables';
+import type { SystemService } from '../modules/system/service';
 
+/** The password of every demo account but the administrator's. */
 export const DEMO_PASSWORD = 'limelight-demo';
 
 interface DemoAccount {
@@ -33,16 +35,25 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
   { username: 'viewer5', termsAccepted: false, note: 'viewer who has not accepted the terms yet' },
 ];
 
-/** Seeds only an installation without users; returns the accounts created (empty when it did nothing). */
-export async function seedDemoData(deps: { db: Db; accounts: AccountsService; system: SystemService }): Promise<DemoAccount[]> {
+/**
+ * Seeds only an installation without users; returns the accounts created with their passwords (empty
+ * when it did nothing). The administrator's password is made now, at random, unless given: a published
+ * one would let anyone in. Callers print it once.
+ */
+export async function seedDemoData(
+  deps: { db: Db; accounts: AccountsService; system: SystemService },
+  options: { adminPassword?: string } = {},
+): Promise<Array<DemoAccount & { password: string }>> {
   const [existing] = await deps.db.select({ n: count() }).from(users);
   if ((existing?.n ?? 0) > 0) return [];
+  const adminPassword = options.adminPassword ?? randomBytes(12).toString('base64url');
+  const created = DEMO_ACCOUNTS.map((account) => ({ ...account, password: account.role === 'admin' ? adminPassword : DEMO_PASSWORD }));
   await deps.db.transaction(async (tx) => {
-    for (const [index, account] of DEMO_ACCOUNTS.entries()) {
+    for (const [index, account] of created.entries()) {
       await deps.accounts.createAccount(tx, {
         username: account.username,
         email: `${account.username}@demo.limelight.example`,
-        password: DEMO_PASSWORD,
+        password: account.password,
         birthdayIso: `199${index}-0${(index % 9) + 1}-15`,
         country: ['US', 'GB', 'CA', 'DE', 'FR', 'BR', 'JP', 'AU', 'IN'][index] ?? 'US',
         termsAccepted: account.termsAccepted ?? true,
@@ -60,5 +71,5 @@ export async function seedDemoData(deps: { db: Db; accounts: AccountsService; sy
     frequency: 'once',
     locale: 'en',
   });
-  return DEMO_ACCOUNTS;
+  return created;
 }

@@ -1,5 +1,5 @@
 /**
- * Helpers shared by bench/tips.ts and scripts/crash-test.ts: a fresh PostgreSQL database, many funded
+ * Helpers shared by the benchmarks (bench/tips.ts, http-baseline.ts, user-search.ts) and scripts/crash-test.ts: an empty PostgreSQL database, many funded
  * tippers with sessions (written straight into the database: a sign-in costs an argon2id hash, and
  * the per-user tip limit means a load of thousands of tips/s needs thousands of users), a public
  * stream to tip on, and a keep-alive HTTP tip sender.
@@ -9,15 +9,16 @@ import http from 'node:http';
 import net from 'node:net';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
-import type { Db } from '../server/platform/db/client';
-import { createLedger } from '../server/modules/ledger/service';
-import { findLedgerViolations, type LedgerViolations } from '../server/testing/ledger-invariants';
-import { signedInSession } from '../scripts/http-session';
+import type { Db } from '../platform/db/client';
+import { createLedger } from '../modules/ledger/service';
+import { findLedgerViolations, type LedgerViolations } from './ledger-invariants';
+import { DEMO_PASSWORD } from '../demo/demo-data';
+import { HttpSession } from './http-session';
 
 export const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-/** Creates a database on the server of PG_URL; answers its URL and a drop function. */
-export async function freshDatabase(prefix: string): Promise<{ name: string; url: string; drop(): Promise<void> }> {
+/** Creates an empty database on the server of PG_URL (the server migrates it at start); answers its URL and a drop function. */
+export async function emptyPostgresDatabase(prefix: string): Promise<{ name: string; url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${Date.now()}_${randomBytes(3).toString('hex')}`;
   const admin = new pg.Client({ connectionString: PG_URL });
   await admin.connect();
@@ -164,10 +165,10 @@ export class TipSender {
 
 /** broadcaster1's stream, public and live (the tip path needs a watchable stream, not media). */
 export async function publicStream(base: string): Promise<{ streamId: number; ownerUsername: string }> {
-  const broadcaster = await signedInSession(base, 'broadcaster1');
-  const { stream } = await broadcaster.call<{ stream: { stream_id: number } }>('/api/streams/get-live-stream', {});
-  await broadcaster.call('/api/streams/update-stream-info', { id: stream.stream_id, data: { title: 'Tips bench', audience: 'PUBLIC', rating: 'G' } });
-  await broadcaster.call('/api/streams/go-live', { id: stream.stream_id });
+  const broadcaster = await HttpSession.at(base).signIn('broadcaster1', DEMO_PASSWORD);
+  const { stream } = await broadcaster.api<{ stream: { stream_id: number } }>('/api/streams/get-live-stream', {});
+  await broadcaster.api('/api/streams/update-stream-info', { id: stream.stream_id, data: { title: 'Tips bench', audience: 'PUBLIC', rating: 'G' } });
+  await broadcaster.api('/api/streams/go-live', { id: stream.stream_id });
   return { streamId: stream.stream_id, ownerUsername: 'broadcaster1' };
 }
 

@@ -1,9 +1,9 @@
 /**
  * The TIP realtime message (spec part 1 §3, §4): one builder for the message published when a tip
  * commits and for the tip lines in a stream's chat history, so both read the same. Depends on
- * nothing but the wire types, so the tips and chat services can both import it.
+ * nothing but the wire types.
  */
-import type { RealtimeMessage } from '../../../common/realtime';
+import type { RealtimeMessageOf } from '../../../common/realtime';
 
 /** The tipper as accounts' publicUsers answers it. */
 export interface Tipper {
@@ -24,7 +24,7 @@ export interface TipFacts {
   tipper: Tipper | undefined;
 }
 
-export function tipMessage(tip: TipFacts): RealtimeMessage {
+export function tipMessage(tip: TipFacts): RealtimeMessageOf<'TIP'> {
   const name = tip.tipper ? tip.tipper.fullname || tip.tipper.username : '';
   return {
     type: 'TIP',

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { breaksPaidStaysPaid, clamp, isPriceStep, lowestPrice, owedAfterTip, owedTips, roundUpToStep } from './pay-wall';
+
+describe('pay-wall rules', () => {
+  it('owes the minimum less the spend, never below zero', () => {
+    expect(owedTips(100, 30)).toBe(70);
+    expect(owedTips(100, 130)).toBe(0);
+    expect(owedTips(0, 0)).toBe(0);
+    expect(owedAfterTip(20, 30)).toBe(0);
+  });
+
+  it('keeps a paid stream paid', () => {
+    expect(breaksPaidStaysPaid(10, 0)).toBe(true);
+    expect(breaksPaidStaysPaid(10, 20)).toBe(false);
+    expect(breaksPaidStaysPaid(0, 0)).toBe(false);
+    expect(lowestPrice(0)).toBe(0);
+    expect(lowestPrice(30)).toBe(10);
+  });
+
+  it('rounds up to the step and clamps', () => {
+    expect(roundUpToStep(251)).toBe(260);
+    expect(roundUpToStep(250)).toBe(250);
+    expect(clamp(6000, 250, 5000)).toBe(5000);
+    expect(clamp(10, 250, 5000)).toBe(250);
+    expect(isPriceStep(30)).toBe(true);
+    expect(isPriceStep(35)).toBe(false);
+  });
+});

@@ -1,0 +1,151 @@
+/**
+ * ESLint rules for the module contract (docs/architecture.md, "Modules"; decision 0013).
+ *
+ * - `module-entry`: code in server/modules/<a> reaches another module only through its entry
+ *   (`../<b>`, i.e. server/modules/<b>/index.ts), never its tables, routes or other files. One
+ *   exception: a tables.ts may import another module's tables.ts for its foreign keys.
+ * - `no-cycles`: no import cycle between modules, nor between the top folders (common, server, web,
+ *   e2e, bench, scripts). Tests are left out of both graphs.
+ *
+ * The graphs are read once per lint run from the files on disk (a regular expression over imports is
+ * enough for our own relative imports).
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const TOP_FOLDERS = ['common', 'server', 'web', 'e2e', 'bench', 'scripts'];
+const SOURCE = /\.(ts|tsx|js|mjs)$/;
+const IMPORT = /(?:^|\s|;)(?:import|export)\s(?:[^'";]*?\sfrom\s*)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+const isTest = (file) => /\.(test|int\.test|e2e)\.tsx?$/.test(file);
+const relative = (file) => path.relative(ROOT, file).split(path.sep).join('/');
+
+/** `server/modules/<name>` for a file inside a module, else null. */
+function moduleOf(file) {
+  const match = /^server\/modules\/([^/]+)\//.exec(relative(file));
+  return match ? match[1] : null;
+}
+
+function topOf(file) {
+  const first = relative(file).split('/')[0];
+  return TOP_FOLDERS.includes(first) ? first : null;
+}
+
+/** The file a relative specifier names, as the TypeScript bundler resolution finds it. */
+function resolveImport(fromFile, specifier) {
+  if (!specifier.startsWith('.')) return null;
+  const base = path.resolve(path.dirname(fromFile), specifier);
+  const candidates = [base, `${base}.ts`, `${base}.tsx`, base.replace(/\.js$/, '.ts'), path.join(base, 'index.ts'), path.join(base, 'index.tsx')];
+  return candidates.find((candidate) => existsSync(candidate) && statSync(candidate).isFile()) ?? null;
+}
+
+function* sourceFiles(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) yield* sourceFiles(full);
+    else if (SOURCE.test(entry.name)) yield full;
+  }
+}
+
+function importsOf(file, text) {
+  const found = [];
+  for (const match of text.matchAll(IMPORT)) {
+    const target = resolveImport(file, match[1] ?? match[2]);
+    if (target) found.push(target);
+  }
+  return found;
+}
+
+let graphs;
+/** Edges between modules and between top folders, from every non-test source file. */
+function buildGraphs() {
+  const modules = new Map();
+  const tops = new Map();
+  const add = (graph, from, to) => {
+    if (!graph.has(from)) graph.set(from, new Set());
+    graph.get(from).add(to);
+  };
+  for (const top of TOP_FOLDERS) {
+    const dir = path.join(ROOT, top);
+    if (!existsSync(dir)) continue;
+    for (const file of sourceFiles(dir)) {
+      if (isTest(file)) continue;
+      for (const target of importsOf(file, readFileSync(file, 'utf8'))) {
+        const [fromModule, toModule] = [moduleOf(file), moduleOf(target)];
+        if (fromModule && toModule && fromModule !== toModule) add(modules, fromModule, toModule);
+        const [fromTop, toTop] = [topOf(file), topOf(target)];
+        if (fromTop && toTop && fromTop !== toTop) add(tops, fromTop, toTop);
+      }
+    }
+  }
+  return { modules, tops };
+}
+
+/** A path from `from` to `to` in the graph, or null. */
+function pathBetween(graph, from, to) {
+  const seen = new Set([from]);
+  const queue = [[from]];
+  while (queue.length > 0) {
+    const trail = queue.shift();
+    const last = trail[trail.length - 1];
+    if (last === to) return trail;
+    for (const next of graph.get(last) ?? []) {
+      if (seen.has(next)) continue;
+      seen.add(next);
+      queue.push([...trail, next]);
+    }
+  }
+  return null;
+}
+
+/** Calls `check(node, specifier)` for every import and re-export of a file. */
+function visitImports(check) {
+  const source = (node) => (node.source && typeof node.source.value === 'string' ? check(node, node.source.value) : undefined);
+  return {
+    ImportDeclaration: source,
+    ExportNamedDeclaration: source,
+    ExportAllDeclaration: source,
+    ImportExpression: source,
+  };
+}
+
+const moduleEntry = {
+  meta: { type: 'problem', docs: { description: "reach another module only through its entry (index.ts)" }, schema: [] },
+  create(context) {
+    const file = context.filename;
+    const from = moduleOf(file);
+    if (!from || isTest(file)) return {};
+    return visitImports((node, specifier) => {
+      const target = resolveImport(file, specifier);
+      const to = target && moduleOf(target);
+      if (!to || to === from) return;
+      const entry = path.basename(target) === 'index.ts' && path.dirname(target) === path.join(ROOT, 'server/modules', to);
+      const foreignKey = path.basename(file) === 'tables.ts' && path.basename(target) === 'tables.ts';
+      if (entry || foreignKey) return;
+      context.report({ node, message: `Module "${from}" reaches "${to}" through its internals (${relative(target)}): import from '../${to}' (its index.ts) instead.` });
+    });
+  },
+};
+
+const noCycles = {
+  meta: { type: 'problem', docs: { description: 'no import cycle between modules or top folders' }, schema: [] },
+  create(context) {
+    const file = context.filename;
+    if (isTest(file)) return {};
+    graphs ??= buildGraphs();
+    return visitImports((node, specifier) => {
+      const target = resolveImport(file, specifier);
+      if (!target) return;
+      for (const [kind, graph, of] of [['modules', graphs.modules, moduleOf], ['top folders', graphs.tops, topOf]]) {
+        const [from, to] = [of(file), of(target)];
+        if (!from || !to || from === to) continue;
+        const back = pathBetween(graph, to, from);
+        if (back) context.report({ node, message: `Import cycle between ${kind}: ${[from, ...back].join(' → ')}.` });
+      }
+    });
+  },
+};
+
+export default { rules: { 'module-entry': moduleEntry, 'no-cycles': noCycles } };

@@ -1,0 +1,47 @@
+import path from 'node:path';
+import { Linter } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { describe, expect, it } from 'vitest';
+import boundaries from './module-boundaries.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** Lints `code` as if it were the file at `file` (relative to the repository). */
+function lint(file: string, code: string) {
+  const linter = new Linter({ configType: 'flat' });
+  return linter.verify(code, [{
+    files: ['**/*.ts'],
+    languageOptions: { parser: tseslint.parser as Linter.Parser },
+    plugins: { limelight: boundaries },
+    rules: { 'limelight/module-entry': 'error', 'limelight/no-cycles': 'error' },
+  }], { filename: path.join(ROOT, file) }).map((message) => message.message);
+}
+
+describe('the module boundary rules', () => {
+  it("refuse another module's tables, routes and internals, and take its entry", () => {
+    expect(lint('server/modules/chat/probe.ts', "import { streams } from '../streams/tables';")).toEqual([
+      expect.stringContaining('Module "chat" reaches "streams" through its internals (server/modules/streams/tables.ts)'),
+    ]);
+    expect(lint('server/modules/chat/probe.ts', "import { viewerOf } from '../streams/viewer';")).toHaveLength(1);
+    expect(lint('server/modules/chat/probe.ts', "export { registerStreamRoutes } from '../streams/routes';")).toHaveLength(1);
+    expect(lint('server/modules/chat/probe.ts', "import { viewerOf } from '../streams';")).toEqual([]);
+    expect(lint('server/modules/chat/probe.ts', "import { parseChannel } from './channels';")).toEqual([]);
+  });
+
+  it("let a tables file refer to another module's tables for its foreign keys", () => {
+    expect(lint('server/modules/chat/tables.ts', "import { streams } from '../streams/tables';")).toEqual([]);
+    expect(lint('server/modules/chat/service.ts', "import { streams } from '../streams/tables';")).toHaveLength(1);
+  });
+
+  it('refuse an import that closes a cycle between modules or top folders', () => {
+    // chat already imports streams: streams importing chat would close the circle.
+    expect(lint('server/modules/streams/probe.ts', "import type { ChatService } from '../chat';")).toEqual([
+      expect.stringMatching(/^Import cycle between modules: streams → chat( → \w+)* → streams\.$/),
+    ]);
+    // scripts import the server: the server importing a script would close the circle.
+    expect(lint('server/probe.ts', "import '../scripts/routes';")).toEqual([
+      expect.stringMatching(/^Import cycle between top folders: server → scripts → server\.$/),
+    ]);
+    expect(lint('server/probe.ts', "import '../common/messages';")).toEqual([]);
+  });
+});

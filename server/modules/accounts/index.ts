@@ -1,0 +1,60 @@
+/**
+ * Accounts: sign-up, sign-in (password and social), sessions, recovery, settings and preferences.
+ * It owns the users table; other modules read people through `accounts` (publicUsers, the `people`
+ * read model, activeUserSql).
+ */
+import multipart from '@fastify/multipart';
+import { installAuth } from '../../platform/http/auth';
+import type { AppModule, ModuleContext } from '../../platform/module';
+import { AVATAR_MAX_BYTES } from './avatar-image';
+import { registerRecoveryRoutes } from './recovery-routes';
+import { createRecoveryService } from './recovery-service';
+import { registerAccountRoutes } from './routes';
+import { createAccountsService, type AccountsService } from './service';
+import { registerSettingsRoutes } from './settings-routes';
+import { createSettingsService, type SettingsService } from './settings-service';
+import { registerSocialLoginRoutes } from './social-login-routes';
+import { createSocialLoginService } from './social-login-service';
+import { createSocialProviders } from './social-providers';
+
+export { BROADCAST_KEY_PATTERN, type AccountsService } from './service';
+export type { SettingsService } from './settings-service';
+export { activeUserSql, people } from './people';
+
+declare module '../../platform/module' {
+  interface ModuleServices {
+    accounts: AccountsService;
+    settings: SettingsService;
+  }
+}
+
+export async function createAccountsModule(ctx: ModuleContext): Promise<AppModule> {
+  const { db, config, platform } = ctx;
+  const accounts = createAccountsService({
+    db,
+    sessions: platform.sessions,
+    env: { streamViewerLikeLimit: config.streamViewerLikeLimit, ratingThreshold: config.ratingThreshold },
+    signupsPerAddress: config.signupsPerAddress,
+  });
+  installAuth(ctx.app, accounts.resolveSession);
+  const settings = createSettingsService({ db, files: ctx.files, linkSecret: await ctx.secret('email-links') });
+  const recovery = createRecoveryService({ db, sessions: platform.sessions, mailer: platform.mailer, codeKey: await ctx.secret('recovery') });
+  const socialLogin = createSocialLoginService({ db, accounts, sessions: platform.sessions, providers: createSocialProviders(config.oauth) });
+
+  return {
+    name: 'accounts',
+    services: { accounts, settings },
+    async routes(app) {
+      await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 }, throwFileSizeLimit: true });
+      registerAccountRoutes(app, { db, accounts, settings, sessions: platform.sessions, captcha: platform.captcha, csrfTokenFor: platform.csrfTokenFor });
+      registerSettingsRoutes(app, { settings, accounts, files: ctx.files });
+      registerRecoveryRoutes(app, { recovery });
+      registerSocialLoginRoutes(app, { db, sessions: platform.sessions, accounts, socialLogin, captcha: platform.captcha });
+    },
+    jobs: [
+      { name: 'purge-expired-sessions', everyMs: 15 * 60_000, run: platform.sessions.purgeExpired },
+      { name: 'purge-spent-captchas', everyMs: 15 * 60_000, run: platform.captcha.purgeSpent },
+      { name: 'purge-social-sign-ins', everyMs: 15 * 60_000, run: socialLogin.purgeExpired },
+    ],
+  };
+}

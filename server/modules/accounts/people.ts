@@ -1,0 +1,26 @@
+/**
+ * The public read model of people, for other modules' queries that must join or search users (follow
+ * lists, user search): the columns anyone may see, never the account's secrets, and no writes. It is a
+ * subquery that PostgreSQL folds into the outer query, so the users table's indexes still serve it.
+ */
+import { sql } from 'drizzle-orm';
+import { QueryBuilder } from 'drizzle-orm/pg-core';
+import { users } from './tables';
+
+export const people = new QueryBuilder()
+  .select({
+    id: users.id,
+    username: users.username,
+    fullname: users.fullname,
+    description: users.description,
+    country: users.country,
+    avatar: users.avatar,
+    accountStatus: users.accountStatus,
+    createdAt: users.createdAt,
+  })
+  .from(users)
+  .as('people');
+
+/** True (as SQL) when the user with this id exists and is active. */
+export const activeUserSql = (userId: unknown) =>
+  sql`exists (select 1 from ${users} u where u.id = ${userId} and u.account_status = 'active')`;

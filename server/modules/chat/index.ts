@@ -1,0 +1,66 @@
+/**
+ * Chat and likes on streams, behind the realtime gateway (/ws): the gateway asks these rules who may
+ * subscribe and what a client may send; what other modules report (domain events) goes out as frames.
+ */
+import { installRealtimeGateway } from '../../platform/realtime/gateway';
+import { createPresence } from '../../platform/realtime/presence';
+import type { AppModule, ModuleContext } from '../../platform/module';
+import { viewerOf } from '../streams';
+import { createChatService, type ChatService } from './service';
+import { tipMessage } from './tip-message';
+
+export type { ChatService } from './service';
+
+declare module '../../platform/module' {
+  interface ModuleServices {
+    chat: ChatService;
+  }
+}
+
+const RULES = 'server/modules/chat/service.ts';
+
+export async function createChatModule(ctx: ModuleContext): Promise<AppModule> {
+  const { app, db, events } = ctx;
+  const streams = ctx.use('streams');
+  const accounts = ctx.use('accounts');
+  const presence = createPresence(db, ctx.log);
+  // The gateway calls the chat rules and the chat publishes through the gateway: each reaches the other once both exist.
+  const gateway = await installRealtimeGateway(app, ctx.bus, {
+    authorizeSubscribe: (channel, principal, request) => chat.authorizeSubscribe(channel, viewerOf(request, principal)),
+    handleSend: (channel, frame, principal, request) => chat.handleSend(channel, frame, viewerOf(request, principal)),
+    countsPresence: (channel) => chat.countsPresence(channel),
+    presenceKey: (principal, request) => (principal ? `user:${principal.userId}` : viewerOf(request, null).guestKey),
+    onPresenceChange: (channel, principal, change) => chat.onPresenceChange(channel, principal, change),
+  }, { presence, ...ctx.config.realtimeCaps });
+  const chat = createChatService({
+    db, streams, accounts, ledger: ctx.use('ledger'), likeLimit: ctx.config.streamViewerLikeLimit, log: ctx.log,
+    publish: gateway.publish, removeFromChannels: gateway.removeFromChannels, recheckChannel: gateway.recheckChannel,
+  });
+
+  events.on('stream.options-changed', ({ streamId, chatEnabled }) =>
+    chat.publishToStream(streamId, { type: 'STREAM-OPTIONS', options: { chat_enabled: chatEnabled } }));
+  events.on('stream.price-changed', ({ streamId, tipViewerMinAmount }) =>
+    chat.publishToStream(streamId, { type: 'TIP-ENFORCE', data: { tip_viewer_min_amount: tipViewerMinAmount } }));
+  events.on('stream.access-changed', ({ streamId }) => chat.recheckStream(streamId));
+  events.on('stream.viewer-banned', ({ streamId, userId }) => chat.blockViewer(streamId, userId));
+  events.on('stream.ended', ({ streamId }) => chat.publishToStream(streamId, { type: 'STREAM-END' }));
+  events.on('tip.received', async (tip) => {
+    const tipper = tip.tipper ?? (await accounts.publicUsers([tip.tipperId])).get(tip.tipperId);
+    await chat.publishToStream(tip.streamId, tipMessage({
+      transferId: tip.transferId, tipperId: tip.tipperId, streamOwnerId: tip.ownerId, amount: tip.amount, at: tip.at, tipper,
+    }));
+  });
+
+  return {
+    name: 'chat',
+    services: { chat },
+    realtime: [
+      { op: 'subscribe', name: 'stream:<id>', auth: 'anonymous', handler: RULES },
+      { op: 'subscribe', name: 'stream:<id>:priority', auth: 'user', handler: RULES },
+      { op: 'subscribe', name: 'user:<id>', auth: 'user', handler: RULES },
+      { op: 'send', name: 'COMMENT', auth: 'user', handler: RULES },
+      { op: 'send', name: 'LIKE', auth: 'user', handler: RULES },
+    ],
+    stop: () => presence.close().catch((error: unknown) => ctx.log.warn({ err: error }, 'presence not cleared')),
+  };
+}

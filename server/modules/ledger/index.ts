@@ -1,0 +1,20 @@
+/**
+ * The ledger: the one writer of money. Double-entry transfers in one statement, idempotent by key,
+ * never below zero (decisions 0011, 0012); the reads other modules need of the books.
+ */
+import type { AppModule, ModuleContext } from '../../platform/module';
+import { createLedger, type Ledger } from './service';
+
+export { accountKey, InsufficientFunds, receivingShard, type Ledger } from './service';
+export { balancesJsonSql, holdsImpressionsSql, spendOnStreamSql, walletBalanceSql } from './reads';
+export { CURRENCIES, TRANSFER_KINDS, type Currency, type TransferKind } from './tables';
+
+declare module '../../platform/module' {
+  interface ModuleServices {
+    ledger: Ledger;
+  }
+}
+
+export function createLedgerModule({ db }: ModuleContext): AppModule {
+  return { name: 'ledger', services: { ledger: createLedger({ db }) } };
+}

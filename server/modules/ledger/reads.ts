@@ -1,0 +1,139 @@
+/**
+ * What other modules read from the books: a viewer's spend on a stream, a stream's tips and top
+ * tippers, a user's earnings, statement and promotion. Only the ledger knows its tables; these are
+ * the reads it answers (the `*Sql` ones as SQL for statements that must stay one round trip).
+ */
+import { and, asc, count, desc, eq, gte, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../platform/db/client';
+import { ledgerAccounts, ledgerEntries, ledgerTransfers, type Currency, type TransferKind } from './tables';
+
+/** Kinds that pay a user for what they do (their earnings); the ledger entries credit them net of fees. */
+const EARNING_KINDS: TransferKind[] = ['tip', 'post_purchase', 'subscription', 'meeting_fee'];
+
+const tipsOn = (streamId: number) =>
+  and(eq(ledgerTransfers.streamId, streamId), eq(ledgerTransfers.kind, 'tip'), eq(ledgerTransfers.currency, 'CON'));
+
+/** Coins this user tipped on this stream, as SQL (one statement with the tip that reads it). */
+export const spendOnStreamSql = (streamId: number, userId: number) =>
+  sql`select coalesce(sum(amount), 0) from ${ledgerTransfers}
+    where stream_id = ${streamId} and from_user_id = ${userId} and kind = 'tip' and currency = 'CON'`;
+
+/** The user's coin wallet row (shard 0) balance, as SQL. */
+export const walletBalanceSql = (userId: number, currency: Currency) =>
+  sql`select balance from ${ledgerAccounts} where user_id = ${userId} and currency = ${currency} and shard = 0`;
+
+/** Every currency's balance of the user, receiving shards included, as one JSON object in SQL. */
+export const balancesJsonSql = (userId: number) =>
+  sql`select json_object_agg(currency, total) from (
+    select currency, sum(balance) as total from ${ledgerAccounts} where user_id = ${userId} group by currency) w`;
+
+/** True (as SQL) when the user holds impressions to spend: their streams rank as promoted. */
+export const holdsImpressionsSql = (userId: SQL | unknown) =>
+  sql<boolean>`exists (select 1 from ${ledgerAccounts} where ${ledgerAccounts.userId} = ${userId}
+    and ${ledgerAccounts.currency} = 'IMP' and ${ledgerAccounts.balance} > 0)`;
+
+export function ledgerReads(db: Executor) {
+  return {
+    /** Coins this user tipped on this stream (the pay wall counts these). */
+    async spendOnStream(streamId: number, userId: number | null, exec: Executor = db): Promise<number> {
+      if (userId === null) return 0;
+      const [row] = await exec.select({ n: sql<string | number>`coalesce(sum(${ledgerTransfers.amount}), 0)` }).from(ledgerTransfers)
+        .where(and(tipsOn(streamId), eq(ledgerTransfers.fromUserId, userId)));
+      return Number(row?.n ?? 0);
+    },
+
+    /** The stream's last tips, newest first (ledger_transfers_stream_tips_idx: stream, time). */
+    async tipsOnStream(streamId: number, limit: number) {
+      const rows = await db.select({
+        id: ledgerTransfers.id, userId: ledgerTransfers.fromUserId, amount: ledgerTransfers.amount, createdAt: ledgerTransfers.createdAt,
+      }).from(ledgerTransfers).where(tipsOn(streamId))
+        .orderBy(desc(ledgerTransfers.createdAt), desc(ledgerTransfers.id)).limit(limit);
+      return rows.flatMap((r) => (r.userId === null ? [] : [{ ...r, userId: r.userId }]));
+    },
+
+    /** A tip's stream and amount, to answer a retried key. */
+    async transferById(transferId: number) {
+      const [row] = await db.select({ streamId: ledgerTransfers.streamId, amount: ledgerTransfers.amount })
+        .from(ledgerTransfers).where(eq(ledgerTransfers.id, transferId));
+      return row ? { streamId: row.streamId === null ? null : Number(row.streamId), amount: Number(row.amount) } : null;
+    },
+
+    /** The stream's top tippers, coins summed, most first. */
+    async topTippers(streamId: number, limit: number) {
+      const total = sql<string | number>`sum(${ledgerTransfers.amount})`;
+      const rows = await db.select({ userId: ledgerTransfers.fromUserId, total }).from(ledgerTransfers)
+        .where(tipsOn(streamId))
+        .groupBy(ledgerTransfers.fromUserId)
+        .orderBy(desc(total), ledgerTransfers.fromUserId)
+        .limit(limit);
+      return rows.map((r) => ({ userId: Number(r.userId), total: Number(r.total) }));
+    },
+
+    /** When the user's biggest tip was received (`to`) or sent (`from`); null without one. */
+    async biggestTipAt(userId: number, side: 'to' | 'from'): Promise<Date | null> {
+      const column = side === 'to' ? ledgerTransfers.toUserId : ledgerTransfers.fromUserId;
+      const [row] = await db.select({ at: ledgerTransfers.createdAt }).from(ledgerTransfers)
+        .where(and(eq(column, userId), eq(ledgerTransfers.kind, 'tip')))
+        .orderBy(desc(ledgerTransfers.amount), desc(ledgerTransfers.id)).limit(1);
+      return row ? new Date(row.at) : null;
+    },
+
+    /** Coins that reached the user's wallet from earning transfers paid to them (net of fees): all time and since `since`. */
+    async earnings(userId: number, since: Date) {
+      const earned = sql<string | number>`coalesce(sum(${ledgerEntries.amount}), 0)`;
+      const earnedSince = sql<string | number>`coalesce(sum(${ledgerEntries.amount}) filter (where ${ledgerTransfers.createdAt} >= ${since.toISOString()}::timestamptz), 0)`;
+      const [row] = await db.select({ total: earned, since: earnedSince }).from(ledgerEntries)
+        .innerJoin(ledgerTransfers, eq(ledgerTransfers.id, ledgerEntries.transferId))
+        .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerEntries.accountId))
+        .where(and(
+          eq(ledgerAccounts.userId, userId),
+          eq(ledgerAccounts.currency, 'CON'),
+          eq(ledgerTransfers.toUserId, userId),
+          inArray(ledgerTransfers.kind, EARNING_KINDS),
+          gte(ledgerEntries.amount, 0),
+        ));
+      return { total: Number(row?.total ?? 0), since: Number(row?.since ?? 0) };
+    },
+
+    /** The user's statement: one line per transfer and currency, with the signed change to their wallet and the other party. */
+    async statement(userId: number, page: { offset: number; limit: number }) {
+      // A sweep moves coins between the user's own rows (decision 0012): not a line of their history.
+      const mine = and(eq(ledgerAccounts.userId, userId), ne(ledgerTransfers.kind, 'sweep'));
+      const entries = () => db.select({ n: count() }).from(ledgerEntries)
+        .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerEntries.accountId))
+        .innerJoin(ledgerTransfers, eq(ledgerTransfers.id, ledgerEntries.transferId));
+      const [totalRow] = await entries().where(mine);
+      // Entries of one transfer on one wallet are netted by the ledger, so each line is one entry.
+      const other = sql<number | string | null>`case when ${ledgerTransfers.fromUserId} = ${userId} then ${ledgerTransfers.toUserId} else ${ledgerTransfers.fromUserId} end`;
+      const rows = await db
+        .select({
+          transferId: ledgerTransfers.id,
+          kind: ledgerTransfers.kind,
+          amount: ledgerEntries.amount,
+          currency: ledgerAccounts.currency,
+          streamId: ledgerTransfers.streamId,
+          createdAt: ledgerTransfers.createdAt,
+          otherId: other,
+        })
+        .from(ledgerEntries)
+        .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerEntries.accountId))
+        .innerJoin(ledgerTransfers, eq(ledgerTransfers.id, ledgerEntries.transferId))
+        .where(mine)
+        .orderBy(desc(ledgerTransfers.id), asc(ledgerAccounts.currency))
+        .offset(page.offset)
+        .limit(page.limit);
+      return {
+        total: Number(totalRow?.n ?? 0),
+        lines: rows.map((r) => ({
+          transferId: Number(r.transferId),
+          kind: r.kind,
+          amount: Number(r.amount),
+          currency: r.currency,
+          streamId: r.streamId === null ? null : Number(r.streamId),
+          createdAt: new Date(r.createdAt),
+          otherId: r.otherId === null || Number(r.otherId) === userId ? null : Number(r.otherId),
+        })),
+      };
+    },
+  };
+}

@@ -1,0 +1,17 @@
+/** Social: profiles, follow and user search. It owns the follow graph. */
+import type { AppModule, ModuleContext } from '../../platform/module';
+import { registerSocialRoutes } from './routes';
+import { createSocialService, type SocialService } from './service';
+
+export { NO_SCORE, type BroadcasterScore, type BroadcasterScores, type SocialService } from './service';
+
+declare module '../../platform/module' {
+  interface ModuleServices {
+    social: SocialService;
+  }
+}
+
+export function createSocialModule({ db }: ModuleContext): AppModule {
+  const social = createSocialService({ db });
+  return { name: 'social', services: { social }, routes: (app) => registerSocialRoutes(app, { social }) };
+}

@@ -1,0 +1,19 @@
+/** What the streams module says happened; the chat module turns these into realtime frames. */
+declare module '../../platform/events' {
+  interface DomainEvents {
+    /** The owner turned the chat on or off. */
+    'stream.options-changed': [{ streamId: number; chatEnabled: boolean }];
+    /** The stream's price changed; viewers who now owe are checked next (stream.access-changed). */
+    'stream.price-changed': [{ streamId: number; tipViewerMinAmount: number }];
+    /** Audience, rating, price or existence changed: who may watch must be decided again. */
+    'stream.access-changed': [{ streamId: number }];
+    /** The owner banned a viewer from the stream. */
+    'stream.viewer-banned': [{ streamId: number; userId: number }];
+    /** The broadcast ended (its replay is ready). */
+    'stream.ended': [{ streamId: number }];
+    /** Promoted broadcasters' streams were shown in Popular to a visitor (`user:<id>` or `address:<ip>`), one entry per tile. */
+    'stream.promoted-shown': [{ ownerIds: number[]; visitor: string }];
+  }
+}
+
+export {};

@@ -1,0 +1,83 @@
+/**
+ * Streams: broadcast setup, go live over RTMP, who may watch, join and leave, the pay wall, listings,
+ * ratings, saves, reports, bans and moderator actions. It owns the streams tables and the media
+ * server's hooks; what happens to a stream goes out as domain events (./events.ts).
+ */
+import { createMediaServer, type MediaServer } from '../../platform/media/media-server';
+import type { AppModule, ModuleContext } from '../../platform/module';
+import { broadcasterScores } from './broadcaster-scores';
+import { createBroadcastHooks, type BroadcastHooks } from './broadcast-hooks';
+import { createStreamInteractions } from './interactions';
+import { createStreamListing } from './listing';
+import { createMediaControl } from './media-control';
+import { createPlaybackGate } from './playback-gate';
+import { createStreamModeration } from './moderation';
+import { registerStreamRoutes } from './routes';
+import { createStreamsService, type StreamsService } from './service';
+import './events';
+
+export {
+  mayActOnAnyStream, mayUsePriorityChat, minimumSql, plainlyWatchableSql, type StreamsService, type Viewer,
+} from './service';
+export type { StreamRow } from './stream-view';
+export { viewerOf } from './viewer';
+
+declare module '../../platform/module' {
+  interface ModuleServices {
+    streams: StreamsService;
+    broadcastHooks: BroadcastHooks;
+    media: MediaServer;
+  }
+}
+
+export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule> {
+  const { db, config, events } = ctx;
+  const accounts = ctx.use('accounts');
+  const social = ctx.use('social');
+  const mediaIsLocal = config.role === 'all' || config.role === 'media';
+  // The media server needs the hooks, the hooks need the service, the service needs media control:
+  // the control reads `media` once it exists.
+  const mediaControl = createMediaControl(() => media, ctx.bus, mediaIsLocal, config.playbackTtlSeconds);
+  const streams = createStreamsService({ db, accounts, social, ledger: ctx.use('ledger'), media: mediaControl, events });
+  const broadcastHooks = createBroadcastHooks({ db, accounts, streams, events });
+  const media = createMediaServer({
+    config,
+    files: ctx.files,
+    hooks: broadcastHooks,
+    log: ctx.log,
+    secret: await ctx.secret('playback'),
+    graceMs: config.rtmpGraceMs,
+  });
+  social.useBroadcasterScores((userIds) => broadcasterScores(db, userIds));
+  await mediaControl.listen();
+
+  return {
+    name: 'streams',
+    services: { streams, broadcastHooks, media },
+    routes(app) {
+      media.registerRoutes(
+        app,
+        { playlist: broadcastHooks.locatePlaylist, thumbnail: broadcastHooks.locateThumbnail },
+        createPlaybackGate({ streams, tokens: media.tokens, events }),
+      );
+      registerStreamRoutes(app, {
+        streams,
+        listing: createStreamListing({ db, accounts, social, onPromotedShown: (ownerIds, visitor) => void events.emit('stream.promoted-shown', { ownerIds, visitor }) }),
+        interactions: createStreamInteractions({ db, streams, accounts, events }),
+        moderation: createStreamModeration({ db, accounts, media: mediaControl, events }),
+        channels: ctx.use('channels'),
+        accounts,
+        likeLimit: config.streamViewerLikeLimit,
+        stopBroadcast: (streamId) => mediaControl.stopBroadcast(streamId),
+        rtmpUrl: (request) => config.rtmpPublicUrl ?? `rtmp://${request.hostname}:${media.ingest.port || config.rtmpPort}/live`,
+      });
+    },
+    async start() {
+      if (!mediaIsLocal) return;
+      await broadcastHooks.endStaleLiveStreams();
+      await media.start();
+    },
+    // Ending live sessions still writes to the database: the media stops before it closes.
+    stop: () => media.stop(),
+  };
+}

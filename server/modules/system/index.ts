@@ -1,0 +1,26 @@
+/** System: the app's public configuration, countries, system messages and event tracking. */
+import type { AppModule, ModuleContext } from '../../platform/module';
+import { registerSystemRoutes } from './routes';
+import { createSystemService, type SystemService } from './service';
+import { registerTrackingRoutes } from './tracking-routes';
+import { createTrackingService } from './tracking-service';
+
+export type { SystemService } from './service';
+
+declare module '../../platform/module' {
+  interface ModuleServices {
+    system: SystemService;
+  }
+}
+
+export function createSystemModule({ db, config }: ModuleContext): AppModule {
+  const system = createSystemService({ db });
+  return {
+    name: 'system',
+    services: { system },
+    routes(app) {
+      registerSystemRoutes(app, { system, captchaEnabled: config.captcha, social: config.social, translate: config.translateUrl !== undefined });
+      registerTrackingRoutes(app, { tracking: createTrackingService({ db }) });
+    },
+  };
+}

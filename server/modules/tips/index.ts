@@ -1,0 +1,24 @@
+/** Tips on streams, supporters and earnings. Every coin moves through the ledger; a committed tip is announced as `tip.received`. */
+import type { AppModule, ModuleContext } from '../../platform/module';
+import { registerTipRoutes } from './routes';
+import { createTipsService, type TipsService } from './service';
+import './events';
+
+export type { TipsService } from './service';
+
+declare module '../../platform/module' {
+  interface ModuleServices {
+    tips: TipsService;
+  }
+}
+
+export function createTipsModule(ctx: ModuleContext): AppModule {
+  const tips = createTipsService({
+    ledger: ctx.use('ledger'),
+    streams: ctx.use('streams'),
+    accounts: ctx.use('accounts'),
+    fees: ctx.config.platformFees,
+    events: ctx.events,
+  });
+  return { name: 'tips', services: { tips }, routes: (app) => registerTipRoutes(app, { tips }) };
+}

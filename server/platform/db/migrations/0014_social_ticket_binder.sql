@@ -1,0 +1,1 @@
+ALTER TABLE "social_tickets" ADD COLUMN "binder_hash" text;

@@ -1,0 +1,47 @@
+/**
+ * Domain events: a module says what happened; other modules act on it in this process (the shape of
+ * Immich's event map). Each module declares its own events by augmenting `DomainEvents`:
+ *
+ *   declare module '../../platform/events' {
+ *     interface DomainEvents { 'stream.ended': [{ streamId: number }] }
+ *   }
+ *
+ * Handlers run one after another in the order they were added, and `emit` resolves when all have run.
+ * A failing handler is logged and the others still run: what happened has happened (a committed tip
+ * must not answer an error because a realtime frame could not be sent). Crossing instances is the
+ * handlers' business (the realtime gateway publishes through the bus).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled in by each module's declaration
+export interface DomainEvents {}
+
+export type DomainEventName = keyof DomainEvents;
+type Arguments<E extends DomainEventName> = DomainEvents[E] extends unknown[] ? DomainEvents[E] : never;
+export type DomainEventHandler<E extends DomainEventName> = (...args: Arguments<E>) => Promise<void> | void;
+
+export interface DomainEventHub {
+  on<E extends DomainEventName>(event: E, handler: DomainEventHandler<E>): void;
+  emit<E extends DomainEventName>(event: E, ...args: Arguments<E>): Promise<void>;
+  /** Who listens to what (the route table prints it). */
+  listeners(): Array<{ event: DomainEventName; count: number }>;
+}
+
+export function createDomainEventHub(log: { error(obj: object, msg: string): void }): DomainEventHub {
+  const handlers = new Map<DomainEventName, Array<(...args: unknown[]) => Promise<void> | void>>();
+  return {
+    on(event, handler) {
+      const list = handlers.get(event) ?? [];
+      list.push(handler as (...args: unknown[]) => Promise<void> | void);
+      handlers.set(event, list);
+    },
+    async emit(event, ...args) {
+      for (const handler of handlers.get(event) ?? []) {
+        try {
+          await handler(...args);
+        } catch (error) {
+          log.error({ err: error, event }, 'domain event handler failed');
+        }
+      }
+    },
+    listeners: () => [...handlers].map(([event, list]) => ({ event, count: list.length })),
+  };
+}

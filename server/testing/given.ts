@@ -1,0 +1,125 @@
+/**
+ * Data factories for integration tests (`t.given.…`): what the suites need before the call they
+ * test — users, signed-in sessions, coins, a live stream, a follower — made through the app's own
+ * services and routes, so the data is what the product itself would have written.
+ */
+import type { FastifyInstance } from 'fastify';
+import { DEFAULT_PERMISSIONS, type Permission, type Role } from '../../common/permissions';
+import type { SkinId } from '../../common/skins';
+import type { OpenedResources } from '../bootstrap';
+import { createAccountAdmin } from '../modules/accounts/admin';
+import { createLedger } from '../modules/ledger/service';
+import type { Currency } from '../modules/ledger/tables';
+import { HttpSession } from './http-session';
+
+export interface TestUser {
+  id: number;
+  username: string;
+  email: string;
+  password: string;
+}
+
+export interface UserOptions {
+  username?: string;
+  role?: Role;
+  perms?: Permission[];
+  termsAccepted?: boolean;
+  skin?: SkinId;
+}
+
+export interface SignedInUser {
+  user: TestUser;
+  client: HttpSession;
+}
+
+export interface LiveStream extends SignedInUser {
+  streamId: number;
+  /** The owner's stream as get-live-stream answered it before the setup was saved. */
+  stream: { stream_id: number; broadcast_key: string } & Record<string, unknown>;
+}
+
+let counter = 0;
+let keys = 0;
+
+export function createGiven(app: FastifyInstance, resources: OpenedResources) {
+  const db = resources.database.db;
+  const ledger = createLedger({ db });
+
+  const given = {
+    /** A user with a password, terms accepted unless told otherwise; `perms` replaces the default permissions. */
+    async user(options: UserOptions = {}): Promise<TestUser> {
+      counter += 1;
+      const username = options.username ?? `user${process.pid}x${counter}`;
+      const password = `pass-${username}-secret`;
+      const email = `${username}@test.example`;
+      const id = await app.services.accounts.createAccount(db, {
+        username,
+        email,
+        password,
+        birthdayIso: '1995-05-05',
+        country: 'US',
+        termsAccepted: options.termsAccepted ?? true,
+        skin: options.skin ?? 'limelight',
+        role: options.role,
+      });
+      if (options.perms) {
+        const admin = createAccountAdmin({ db });
+        for (const perm of DEFAULT_PERMISSIONS) await admin.revoke(username, perm);
+        for (const perm of options.perms) await admin.grant(username, perm);
+      }
+      return { id, username, email, password };
+    },
+
+    /** A session signed in as `user` through the login call. */
+    async signedIn(user: TestUser): Promise<HttpSession> {
+      return HttpSession.over(app).signIn(user.username, user.password);
+    },
+
+    /** A new user and its signed-in session. */
+    async signedInUser(options: UserOptions = {}): Promise<SignedInUser> {
+      const user = await given.user(options);
+      return { user, client: await given.signedIn(user) };
+    },
+
+    /** Coins (or another currency) deposited from the mint into a user's wallet through the ledger. */
+    async coins(user: { id: number } | number, amount: number, options: { currency?: Currency; key?: string } = {}): Promise<{ transferId: number }> {
+      const userId = typeof user === 'number' ? user : user.id;
+      const currency = options.currency ?? 'CON';
+      const { transferId } = await ledger.transfer({
+        kind: 'deposit', idempotencyKey: options.key ?? `given-coins-${process.pid}-${(keys += 1)}`, toUserId: userId, amount, currency,
+        legs: [{ account: { system: 'mint', currency }, amount: -amount }, { account: { userId, currency }, amount }],
+      });
+      return { transferId };
+    },
+
+    /**
+     * A broadcaster's stream set up (public, G unless `info` says otherwise) and live: the ingest's
+     * part is played through the streams module's hooks. A new broadcaster unless `owner` is given.
+     */
+    async liveStream(info: Record<string, unknown> = {}, owner?: TestUser): Promise<LiveStream> {
+      const user = owner ?? (await given.user());
+      const client = await given.signedIn(user);
+      const own = await client.post('/api/streams/get-live-stream', {});
+      const stream = own.body.stream as LiveStream['stream'];
+      if (own.status !== 200 || !stream) throw new Error(`get-live-stream failed: ${own.status} ${JSON.stringify(own.body)}`);
+      await client.post('/api/streams/update-stream-info', { id: stream.stream_id, data: { title: 'Chat show', audience: 'PUBLIC', rating: 'G', ...info } });
+      await client.post('/api/streams/go-live', { id: stream.stream_id });
+      const hooks = app.services.broadcastHooks;
+      const started = await hooks.startBroadcast(stream.broadcast_key);
+      if (started.streamId !== stream.stream_id) throw new Error(`the ingest started stream ${started.streamId}, not ${stream.stream_id}`);
+      await hooks.onLive({ streamId: stream.stream_id, broadcastId: 'b1', playlistKey: `media/${stream.stream_id}/b1/index.m3u8`, width: 1280, height: 720 });
+      return { user, client, streamId: stream.stream_id, stream };
+    },
+
+    /** `fan` (a new signed-in user unless given) following `star`; answers the fan. */
+    async follower(star: { id: number }, fan?: SignedInUser): Promise<SignedInUser> {
+      const follower = fan ?? (await given.signedInUser());
+      const res = await follower.client.post('/api/user/toggle-following', { id: star.id, isFollowing: true });
+      if (res.status !== 200) throw new Error(`follow failed: ${res.status} ${JSON.stringify(res.body)}`);
+      return follower;
+    },
+  };
+  return given;
+}
+
+export type Given = ReturnType<typeof createGiven>;

@@ -1,0 +1,147 @@
+/**
+ * Starting the real server for tests, journeys, scripts and benchmarks, on one set of defaults (no
+ * captcha, quiet log, a fresh data dir): in this process (`openApp` for inject-only integration tests,
+ * `startServer` listening on a free port for browser journeys), or as a child process
+ * (`startServerProcess`: `node --import tsx server/main.ts`, for load that must not share the
+ * server's CPU, profiles, and kill -9).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app';
+import { openResources, type OpenedResources } from '../bootstrap';
+import { loadConfig } from '../config';
+import { DEMO_PASSWORD, seedDemoData } from '../demo/demo-data';
+
+const WEB_DIST = fileURLToPath(new URL('../../dist/web', import.meta.url));
+
+/** The defaults every started server shares; `env` overrides them. */
+function serverEnv(dataDir: string, env: Record<string, string>): Record<string, string> {
+  return {
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    CAPTCHA: 'off',
+    LOG_LEVEL: 'warn',
+    // Every request of a test or a load comes from one address; the limit itself is tested with a small value.
+    SIGNUPS_PER_ADDRESS: '100000',
+    WS_MAX_PER_ADDRESS: '100000',
+    WS_MAX_PER_USER: '100000',
+    // Also on PostgreSQL, where a deployment would default to neither: tests read mail and pay with test cards.
+    MAIL_OUTBOX: 'on',
+    PAYMENTS: 'sandbox',
+    ...env,
+  };
+}
+
+/** A port nobody listens on now (for a second listener such as RTMP). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface OpenedApp {
+  app: FastifyInstance;
+  resources: OpenedResources;
+  close(): Promise<void>;
+}
+
+/** The app built on `dataDir` (ready, not listening; nothing seeded unless SEED_DEMO is on and `demo` asked). */
+export async function openApp(dataDir: string, env: Record<string, string> = {}, options: { demo?: boolean } = {}): Promise<OpenedApp> {
+  const resources = await openResources(loadConfig(serverEnv(dataDir, { RTMP_PORT: '0', SEED_DEMO: 'off', ...env })));
+  const app = await buildApp(resources);
+  if (options.demo) await seedDemoData({ db: resources.database.db, ...app.services }, { adminPassword: DEMO_PASSWORD });
+  await app.ready();
+  return {
+    app,
+    resources,
+    async close() {
+      await app.close();
+      await resources.close();
+    },
+  };
+}
+
+export interface RunningServer {
+  url: string;
+  /** The RTMP ingest address (`rtmp://…/live`) when started with `media`. */
+  rtmpUrl: string | null;
+  close(): Promise<void>;
+}
+
+/** A real listening server in this process for browser journeys: fresh embedded database, demo data, built web app. */
+export async function startServer(options: { captcha?: boolean; env?: Record<string, string>; media?: boolean } = {}): Promise<RunningServer> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'll-e2e-'));
+  const { app, close } = await openApp(dataDir, { CAPTCHA: options.captcha ? 'altcha' : 'off', WEB_DIST, ...options.env }, { demo: true });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  if (options.media) {
+    await app.services.broadcastHooks.endStaleLiveStreams();
+    await app.services.media.start();
+  }
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('server has no TCP address');
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    rtmpUrl: options.media ? `rtmp://127.0.0.1:${app.services.media.ingest.port}/live` : null,
+    async close() {
+      await close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  /** Resolves when the process has ended (however it ended). */
+  exited: Promise<void>;
+  /** SIGTERM (a clean shutdown), then the data dir is removed unless it was given. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The server as a child process on a free port, ready (`/readyz` answers) when this resolves.
+ * `dataDir`: kept after stop (a restart continues on it); else a fresh one, removed on stop.
+ * `nodeArgs`: flags for node itself, such as `--cpu-prof` (not allowed in NODE_OPTIONS).
+ */
+export async function startServerProcess(env: Record<string, string> = {}, options: { dataDir?: string; nodeArgs?: string[] } = {}): Promise<ServerProcess> {
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'll-server-'));
+  const port = await freePort();
+  // node itself (not npx) so that stopping the child stops the server.
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'server/main.ts'], {
+    env: { ...process.env, ...serverEnv(dataDir, { PORT: String(port), RTMP_PORT: String(await freePort()), ...env }) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error('server exited during start');
+    const ok = await fetch(`${url}/readyz`).then((r) => r.ok).catch(() => false);
+    if (ok) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error('server did not become ready');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    url,
+    child,
+    exited,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
