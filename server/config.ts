@@ -1,6 +1,7 @@
 /** One zod-validated configuration read from the environment, with embedded defaults (README "Configuration"). */
 import path from 'node:path';
 import { z } from 'zod';
+import { numeric } from '../common/api/fields';
 import { TRANSFER_KINDS, type TransferKind } from './modules/ledger/tables';
 
 const isOn = (value: string) => ['on', 'true', '1'].includes(value);
@@ -37,18 +38,18 @@ const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   ROLE: z.enum(['all', 'api', 'media', 'worker']).default('all'),
   HOST: z.string().default('0.0.0.0'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  RTMP_PORT: z.coerce.number().int().min(0).max(65535).default(1935),
+  PORT: numeric(z.number().int().min(0).max(65535).default(3000)),
+  RTMP_PORT: numeric(z.number().int().min(0).max(65535).default(1935)),
   /** How long a dropped encoder may take to reconnect and continue the same broadcast. */
-  RTMP_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(15_000),
+  RTMP_GRACE_MS: numeric(z.number().int().min(0).max(600_000).default(15_000)),
   /**
    * Life of a signed playback address: short, so a copied address soon stops working and a ban or an
    * audience change takes effect; the player joins again for a new one when the server answers 403.
    */
-  PLAYBACK_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+  PLAYBACK_TTL_SECONDS: numeric(z.number().int().min(1).max(86_400).default(600)),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.url().optional(),
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  DATABASE_POOL_SIZE: numeric(z.number().int().min(1).max(200).default(10)),
   REDIS_URL: z.url().optional(),
   PUBLIC_URL: z.url().optional(),
   RTMP_PUBLIC_URL: z.string().optional(),
@@ -96,13 +97,13 @@ const envSchema = z.object({
     ctx.addIssue({ code: 'custom', message: 'off, on, a number of proxies, or their addresses (comma-separated)' });
     return z.NEVER;
   }),
-  STREAM_VIEWER_LIKE_LIMIT: z.coerce.number().int().positive().default(100),
-  RATING_THRESHOLD: z.coerce.number().min(0).max(5).default(3),
+  STREAM_VIEWER_LIKE_LIMIT: numeric(z.number().int().positive().default(100)),
+  RATING_THRESHOLD: numeric(z.number().min(0).max(5).default(3)),
   /** Open realtime sockets one client address, and one signed-in user, may hold on an instance. */
-  WS_MAX_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(50),
-  WS_MAX_PER_USER: z.coerce.number().int().min(1).max(1_000_000).default(20),
+  WS_MAX_PER_ADDRESS: numeric(z.number().int().min(1).max(1_000_000).default(50)),
+  WS_MAX_PER_USER: numeric(z.number().int().min(1).max(1_000_000).default(20)),
   /** Sign-ups allowed from one address per 15 minutes. */
-  SIGNUPS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(10),
+  SIGNUPS_PER_ADDRESS: numeric(z.number().int().min(1).max(100_000).default(10)),
   /** Platform fee per ledger kind in percent, e.g. "tip=20,meeting_fee=0" (docs/architecture.md §9). */
   PLATFORM_FEES: platformFees,
 });

@@ -5,7 +5,7 @@ import { MSG } from '../messages';
 import { PERMISSIONS, ROLES } from '../permissions';
 import { SKIN_IDS } from '../skins';
 import { defineCall, noInput, success } from './define';
-import { birthdayField, captchaField, countryField, emailField, flag, oneOf, optionalText, requiredText, skinField, termsField, userId, usernameField } from './fields';
+import { birthdayField, captchaField, countryField, emailField, flag, oneOf, optionalText, requiredText, skinField, termsField, userId, usernameField, numeric } from './fields';
 
 export const SALUTATIONS = ['MISS', 'MS', 'MRS', 'MR', 'OTHER'] as const;
 
@@ -135,7 +135,7 @@ export const addUserInterest = defineCall({
   input: z.strictObject({
     id: userId,
     interest_ids: z
-      .array(z.coerce.number().int().positive().max(2_147_483_647), { error: MSG.interestsMin })
+      .array(numeric(z.number().int().positive().max(2_147_483_647)), { error: MSG.interestsMin })
       .min(MIN_INTERESTS, MSG.interestsMin)
       .max(LIMITS.interestIdsMax),
   }),

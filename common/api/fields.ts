@@ -1,9 +1,20 @@
-/** Reusable bounded field schemas: every string trimmed and capped, numbers coerced. */
+/** Reusable bounded field schemas: every string trimmed and capped, numbers read from their decimal writing. */
 import { z } from 'zod';
 import { LIMITS } from '../constants';
 import { fill, MSG } from '../messages';
 import { birthdayProblem } from '../rules/birthday';
 import { SKIN_IDS } from '../skins';
+
+const DECIMAL = /^\s*-?\d+(\.\d+)?\s*$/;
+
+/**
+ * A number, also from its plain decimal writing ("12", "-3.5") as query strings and forms send it. Unlike
+ * z.coerce, hex ("0x10"), exponents, blanks, booleans and null stay what they are and meet the schema's
+ * own refusal.
+ */
+export function numeric<T extends z.ZodType>(schema: T) {
+  return z.preprocess((value) => (typeof value === 'string' && DECIMAL.test(value) ? Number(value) : value), schema);
+}
 
 /** The texts of two common refusals. */
 export const atMost = (max: number) => fill(MSG.atMostChars, { max });
@@ -24,11 +35,10 @@ export function optionalText(max: number) {
 
 export const emailField = requiredText(MSG.emailRequired, LIMITS.email.max).pipe(z.email(MSG.emailInvalid));
 
-export const userId = z.coerce
-  .number({ error: MSG.mustBeUserId })
+export const userId = numeric(z.number({ error: MSG.mustBeUserId })
   .int(MSG.mustBeUserId)
   .positive(MSG.mustBeUserId)
-  .max(Number.MAX_SAFE_INTEGER, MSG.mustBeUserId);
+  .max(Number.MAX_SAFE_INTEGER, MSG.mustBeUserId));
 
 export const skinField = z.enum(SKIN_IDS, { error: oneOf(SKIN_IDS) });
 

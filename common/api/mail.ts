@@ -1,5 +1,6 @@
 /** The mail outbox of the embedded default, readable by administrators at /dev/outbox. */
 import { z } from 'zod';
+import { numeric } from './fields';
 import { defineCall, success } from './define';
 
 export const outboxMessage = z.object({
@@ -16,7 +17,7 @@ export const listOutbox = defineCall({
   summary: 'The newest mail kept in the outbox (administrators only)',
   input: z.strictObject({
     to: z.string().trim().max(254).optional(),
-    limit: z.coerce.number().int().min(1).max(200).default(50),
+    limit: numeric(z.number().int().min(1).max(200).default(50)),
   }),
   output: success({ messages: z.array(outboxMessage), transport: z.enum(['outbox', 'smtp', 'none']) }),
 });

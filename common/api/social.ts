@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { PAGE_SIZE, SEARCH_MIN_CHARS } from '../constants';
 import { fill, MSG } from '../messages';
 import { defineCall, success } from './define';
-import { flag, userId } from './fields';
+import { flag, userId, numeric } from './fields';
 
 export const publicProfile = z.object({
   user_id: z.number(),
@@ -63,8 +63,8 @@ export const follower = z.object({
 });
 
 const pageInput = {
-  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
-  limit: z.coerce.number().int().min(1).max(PAGE_SIZE.followers).default(PAGE_SIZE.followers),
+  offset: numeric(z.number().int().min(0).max(1_000_000).default(0)),
+  limit: numeric(z.number().int().min(1).max(PAGE_SIZE.followers).default(PAGE_SIZE.followers)),
 };
 
 /** Filters by username once it has 3+ characters; shorter text means no filter (spec part 2 §5). */
@@ -104,7 +104,7 @@ export const searchUser = defineCall({
   input: z.strictObject({
     search: z.string().trim().min(SEARCH_MIN_CHARS, fill(MSG.searchMin, { n: SEARCH_MIN_CHARS })).max(100),
     ...pageInput,
-    limit: z.coerce.number().int().min(1).max(PAGE_SIZE.streams).default(PAGE_SIZE.streams),
+    limit: numeric(z.number().int().min(1).max(PAGE_SIZE.streams).default(PAGE_SIZE.streams)),
   }),
   output: success({ users: z.array(userSearchResult), total: z.number() }),
 });

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { PAGE_SIZE } from '../constants';
 import { MSG } from '../messages';
 import { defineCall, success } from './define';
-import { flag, oneOf, optionalText, userId } from './fields';
+import { flag, oneOf, optionalText, userId, numeric } from './fields';
 import { streamId, streamTile } from './streams';
 
 export const STAR_RATINGS = [1, 2, 3, 4, 5] as const;
@@ -17,7 +17,7 @@ export const sendRating = defineCall({
   input: z.strictObject({
     id: userId,
     stream_id: streamId,
-    rating: z.coerce.number({ error: MSG.ratingStars }).int(MSG.ratingStars).min(1, MSG.ratingStars).max(5, MSG.ratingStars),
+    rating: numeric(z.number({ error: MSG.ratingStars }).int(MSG.ratingStars).min(1, MSG.ratingStars).max(5, MSG.ratingStars)),
   }),
   output: success({ rating: z.number(), overall_rating: z.number() }),
 });
@@ -36,8 +36,8 @@ export const savedStreams = defineCall({
   path: '/api/streams/saved-streams',
   summary: "The caller's bookmarked streams, newest bookmark first (profile Saved tab)",
   input: z.strictObject({
-    offset: z.coerce.number().int().min(0).max(100_000).default(0),
-    limit: z.coerce.number().int().min(1).max(PAGE_SIZE.streams).default(PAGE_SIZE.streams),
+    offset: numeric(z.number().int().min(0).max(100_000).default(0)),
+    limit: numeric(z.number().int().min(1).max(PAGE_SIZE.streams).default(PAGE_SIZE.streams)),
   }),
   output: success({ streams: z.array(streamTile), total: z.number() }),
 });

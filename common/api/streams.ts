@@ -4,7 +4,7 @@ import { isPriceStep } from '../rules/pay-wall';
 import { PAGE_SIZE, SEARCH_MIN_CHARS } from '../constants';
 import { fill, MSG } from '../messages';
 import { defineCall, success } from './define';
-import { atMost, flag, oneOf, optionalText, userId } from './fields';
+import { atMost, flag, oneOf, optionalText, userId, numeric } from './fields';
 
 export const AUDIENCES = ['PUBLIC', 'FOLLOWERS', 'SUBSCRIBERS', 'PRIVATE'] as const;
 export const RATINGS = ['G', 'PLUS_14', 'PLUS_18'] as const;
@@ -14,14 +14,13 @@ export const LIVE_TAG = '#live';
 /** Stream payment: coins a viewer tips to watch (spec part 1 §5 Broadcast setup, part 2 §9: 0–1000 step 10). */
 export const TIP_VIEWER_MIN_MAX = 1000;
 
-export const tipViewerMinAmount = z.coerce
-  .number({ error: MSG.tipPositive })
+export const tipViewerMinAmount = numeric(z.number({ error: MSG.tipPositive })
   .int(MSG.tipMultipleOf10)
   .min(0, MSG.tipPositive)
   .max(TIP_VIEWER_MIN_MAX, fill(MSG.coinsAtMost, { max: TIP_VIEWER_MIN_MAX }))
-  .refine(isPriceStep, MSG.tipMultipleOf10);
+  .refine(isPriceStep, MSG.tipMultipleOf10));
 
-export const streamId = z.coerce.number({ error: MSG.mustBeStreamId }).int(MSG.mustBeStreamId).positive(MSG.mustBeStreamId);
+export const streamId = numeric(z.number({ error: MSG.mustBeStreamId }).int(MSG.mustBeStreamId).positive(MSG.mustBeStreamId));
 
 export const streamInfo = z.object({
   stream_id: z.number(),
@@ -172,7 +171,7 @@ export const leaveStream = defineCall({
   path: '/api/streams/leave-stream',
   refusals: [404],
   summary: 'Leave a stream, saving the likes given while watching',
-  input: z.strictObject({ id: streamId, likes: z.coerce.number().int().min(0).max(100_000).optional() }),
+  input: z.strictObject({ id: streamId, likes: numeric(z.number().int().min(0).max(100_000).optional()) }),
   output: success({}),
 });
 
@@ -239,8 +238,8 @@ export const streamTile = z.object({
 export type StreamTile = z.infer<typeof streamTile>;
 
 const page = {
-  offset: z.coerce.number().int().min(0).max(100_000).default(0),
-  limit: z.coerce.number().int().min(1).max(PAGE_SIZE.streams).default(PAGE_SIZE.streams),
+  offset: numeric(z.number().int().min(0).max(100_000).default(0)),
+  limit: numeric(z.number().int().min(1).max(PAGE_SIZE.streams).default(PAGE_SIZE.streams)),
 };
 
 export const userStreams = defineCall({
@@ -256,7 +255,7 @@ export const listChannelStreams = defineCall({
   path: '/api/channel/list-channel-streams',
   refusals: [404],
   summary: 'Streams of a channel (Popular, Women, Men, Live, Discover, Following, 18+), 50 a page',
-  input: z.strictObject({ id: z.coerce.number().int().positive().max(2_147_483_647), ...page }),
+  input: z.strictObject({ id: numeric(z.number().int().positive().max(2_147_483_647)), ...page }),
   output: success({ streams: z.array(streamTile), total: z.number() }),
 });
 

@@ -1,5 +1,6 @@
 /** System calls: app configuration, countries, system messages, channels list for the shell. */
 import { z } from 'zod';
+import { numeric } from './fields';
 import { MSG } from '../messages';
 import { defineCall, noInput, success } from './define';
 
@@ -52,7 +53,7 @@ export const systemMessageLookup = defineCall({
   path: '/api/user/system-message-lookup',
   refusals: [404],
   summary: 'One system message',
-  input: z.strictObject({ id: z.coerce.number({ error: MSG.mustBeMessageId }).int().positive().max(2_147_483_647) }),
+  input: z.strictObject({ id: numeric(z.number({ error: MSG.mustBeMessageId }).int().positive().max(2_147_483_647)) }),
   output: success({ message: systemMessage }),
 });
 
@@ -77,6 +78,6 @@ export const group = defineCall({
   method: 'GET',
   path: '/api/channel/group',
   summary: 'A channel group and the channels listed in it (the base group when no id is given)',
-  input: z.strictObject({ id: z.coerce.number().int().positive().max(2_147_483_647).optional() }),
+  input: z.strictObject({ id: numeric(z.number().int().positive().max(2_147_483_647).optional()) }),
   output: success({ group: channel, channels: z.array(channel) }),
 });

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { MSG } from '../messages';
 import { defineCall, success } from './define';
-import { userId } from './fields';
+import { userId, numeric } from './fields';
 import { streamId } from './streams';
 import { balance } from './wallet';
 
@@ -18,8 +18,8 @@ export const sendTip = defineCall({
   summary: 'Tip the broadcaster in coins; send an Idempotency-Key header so a retry tips once',
   input: z.strictObject({
     stream_id: streamId,
-    amount: z.coerce.number({ error: MSG.coinsNumber }).int(MSG.coinsWhole).min(1, MSG.coinsAtLeastOne)
-      .max(TIP_MAX, `Must be at most ${TIP_MAX} coins`),
+    amount: numeric(z.number({ error: MSG.coinsNumber }).int(MSG.coinsWhole).min(1, MSG.coinsAtLeastOne)
+      .max(TIP_MAX, `Must be at most ${TIP_MAX} coins`)),
   }).meta({ examples: [{ stream_id: 42, amount: 20 }] }),
   output: success({
     transfer_id: z.number(),
@@ -35,7 +35,7 @@ export const streamSupporters = defineCall({
   method: 'GET',
   path: '/api/streams/supporters',
   summary: "A stream's top tippers, most coins first",
-  input: z.strictObject({ id: streamId, limit: z.coerce.number().int().min(1).max(50).default(5) }),
+  input: z.strictObject({ id: streamId, limit: numeric(z.number().int().min(1).max(50).default(5)) }),
   output: success({ supporters: z.array(supporter) }),
 });
 

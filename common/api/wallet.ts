@@ -2,13 +2,13 @@
 import { z } from 'zod';
 import { MSG } from '../messages';
 import { defineCall, noInput, success } from './define';
-import { atMost, oneOf } from './fields';
+import { atMost, oneOf, numeric } from './fields';
 
 export const BALANCE_CURRENCIES = ['CON', 'IMP', 'USD', 'CAD'] as const;
 export const balance = z.object({ CON: z.number(), IMP: z.number(), USD: z.number(), CAD: z.number() });
 
-const packageId = z.coerce.number({ error: MSG.choosePackage }).int(MSG.choosePackage).positive(MSG.choosePackage)
-  .max(Number.MAX_SAFE_INTEGER, MSG.choosePackage);
+const packageId = numeric(z.number({ error: MSG.choosePackage }).int(MSG.choosePackage).positive(MSG.choosePackage)
+  .max(Number.MAX_SAFE_INTEGER, MSG.choosePackage));
 
 export const coinPackage = z.object({
   package_id: z.number(),
@@ -31,8 +31,8 @@ export const coinPackages = defineCall({
 export const cardInput = z.strictObject({
   number: z.string({ error: MSG.cardNumberRequired }).transform((v) => v.replace(/[\s-]/g, ''))
     .pipe(z.string().regex(/^[0-9]{12,19}$/, MSG.cardNumberInvalid)),
-  exp_month: z.coerce.number({ error: MSG.expiryMonthRequired }).int().min(1, MSG.expiryMonthInvalid).max(12, MSG.expiryMonthInvalid),
-  exp_year: z.coerce.number({ error: MSG.expiryYearRequired }).int().min(2000, MSG.expiryYearInvalid).max(2100, MSG.expiryYearInvalid),
+  exp_month: numeric(z.number({ error: MSG.expiryMonthRequired }).int().min(1, MSG.expiryMonthInvalid).max(12, MSG.expiryMonthInvalid)),
+  exp_year: numeric(z.number({ error: MSG.expiryYearRequired }).int().min(2000, MSG.expiryYearInvalid).max(2100, MSG.expiryYearInvalid)),
   cvc: z.string({ error: MSG.cvcRequired }).regex(/^[0-9]{3,4}$/, MSG.cvcInvalid),
   name: z.string({ error: MSG.cardNameRequired }).trim().min(1, MSG.cardNameRequired).max(100, atMost(100)),
 });
@@ -90,8 +90,8 @@ export const walletTransfers = defineCall({
   path: '/api/wallet/transfers',
   summary: "The caller's wallet history, newest first",
   input: z.strictObject({
-    offset: z.coerce.number().int().min(0).max(100_000).default(0),
-    limit: z.coerce.number().int().min(1).max(50).default(20),
+    offset: numeric(z.number().int().min(0).max(100_000).default(0)),
+    limit: numeric(z.number().int().min(1).max(50).default(20)),
   }),
   output: success({ transfers: z.array(walletTransfer), total: z.number() }),
 });
@@ -140,8 +140,8 @@ export const buyImpressionsPackage = defineCall({
   idempotencyKey: 'optional',
   summary: 'Buy an impression package with coins',
   input: z.strictObject({
-    id: z.coerce.number({ error: MSG.impressionPackageRequired }).int(MSG.impressionPackageRequired).positive(MSG.impressionPackageRequired)
-      .max(Number.MAX_SAFE_INTEGER, MSG.impressionPackageRequired),
+    id: numeric(z.number({ error: MSG.impressionPackageRequired }).int(MSG.impressionPackageRequired).positive(MSG.impressionPackageRequired)
+      .max(Number.MAX_SAFE_INTEGER, MSG.impressionPackageRequired)),
   }),
   output: success({ impression_balance: z.number(), balance }),
 });

@@ -8,6 +8,7 @@ import { buffer, text } from 'node:stream/consumers';
 import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { numeric } from '../../../common/api/fields';
 import { forbidden, notFound } from '../http/errors';
 import type { RouteDocs } from '../http/openapi';
 import type { FileStore } from '../storage/storage';
@@ -29,7 +30,7 @@ export interface HlsRouteDeps {
   thumbnailKey: (streamId: number) => Promise<string | null>;
 }
 
-const streamIdParam = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+const streamIdParam = numeric(z.number().int().positive().max(Number.MAX_SAFE_INTEGER));
 const tokenQuery = z.object({ token: z.string().max(200).optional() });
 const THUMB = /^(\d{1,15})\.jpg$/;
 /** A player fetches a playlist and a segment every second or two: per-request info lines would flood the log. */
