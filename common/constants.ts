@@ -56,4 +56,8 @@ export const SESSION_TTL = {
  * Login throttling: this many failures inside the window give 429. An address gets more room than an
  * account, since many people can share one address (offices, mobile carriers).
  */
-export const LOGIN_THROTTLE = { perAccount: 10, perAddress: 50, windowMs: 15 * 60 * 1000 } as const;
+/**
+ * Failed logins inside the window after which a login for that account, or from that address, must
+ * carry a strong captcha (server/platform/captcha.ts): a slower guesser, never a locked-out owner.
+ */
+export const LOGIN_THROTTLE = { perAccount: 5, perAddress: 50, windowMs: 15 * 60 * 1000 } as const;

@@ -16,6 +16,8 @@ export const ERRORS = {
   conflict: { status: 409, message: 'conflict' },
   too_large: { status: 413, message: 'tooLarge' },
   rate_limited: { status: 429, message: 'tooManyRequests' },
+  /** A login for an account or from an address with many recent failures: solve a strong captcha and send it again. */
+  proof_required: { status: 401, message: 'loginProofRequired' },
   internal: { status: 500, message: 'internal' },
   unavailable: { status: 503, message: 'serviceUnavailable' },
   mail_unavailable: { status: 503, message: 'mailUnavailable' },

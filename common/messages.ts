@@ -6,6 +6,7 @@ export const MSG = {
   loginGenericError: 'An error occured. Please try again.',
   invalidCredentials: 'The username or password you entered is incorrect.',
   tooManyAttempts: 'Too many failed attempts. Please wait a few minutes and try again.',
+  loginProofRequired: 'Too many failed attempts. Your browser has to pass a longer check before you can log in: please try again.',
   tooManySignUps: 'Too many accounts were created from this address. Please wait a few minutes and try again.',
   tagline: 'Your audience, your rewards.',
 

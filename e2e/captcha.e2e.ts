@@ -1,5 +1,6 @@
 /** Journey d: with the captcha on, the invisible altcha proof of work lets a demo account log in. */
 import { describe, expect, it } from 'vitest';
+import { LOGIN_THROTTLE } from '../common/constants';
 import { MSG } from '../common/messages';
 import { DEMO_PASSWORD, expectSystemMessages, fillSignUp, logIn, newUser, userMenu } from './support/app';
 import { screenshot, useAppInBrowser } from './support/browser';
@@ -26,6 +27,25 @@ describe('captcha', () => {
     await page.waitForURL('**/user/settings');
     await dismissMessages();
     await userMenu(page, 'viewer1').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('lets the owner in after a run of wrong passwords: the browser passes the longer check by itself', async () => {
+    const { page, context, errors } = await openAppPage();
+    await page.goto('/user/login?redirect=%2Fuser%2Fsettings');
+    for (let i = 0; i < LOGIN_THROTTLE.perAccount; i++) {
+      await logIn(page, 'viewer4', `not-the-password-${i}`);
+      await page.getByText(MSG.invalidCredentials).waitFor();
+    }
+    const strongChallenge = page.waitForResponse((r) => r.url().includes('/api/captcha/challenge?strength=strong') && r.ok());
+    const dismissMessages = expectSystemMessages(page);
+    await logIn(page, 'viewer4', DEMO_PASSWORD);
+    await strongChallenge;
+    await page.waitForURL('**/user/settings', { timeout: 30_000 });
+    await dismissMessages();
+    await userMenu(page, 'viewer4').waitFor();
+    await screenshot(page, 'login-after-strong-proof');
     expect(errors).toEqual([]);
     await context.close();
   });

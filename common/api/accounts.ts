@@ -78,7 +78,7 @@ export const register = defineCall({
 export const login = defineCall({
   method: 'POST',
   path: '/api/user/user-login',
-  refusals: [401, 429],
+  refusals: [401],
   summary: 'Sign in with username or email',
   input: z.strictObject({
     username: requiredText(MSG.usernameOrEmailRequired, LIMITS.email.max),

@@ -1,23 +1,13 @@
-import { solveChallenge, type Challenge } from 'altcha-lib';
-import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../common/messages';
 import { startTestApp, type TestApp } from '../testing/harness';
-import type { HttpSession } from '../testing/http-session';
+import { solvedCaptcha } from '../testing/captcha';
 
 let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp({ CAPTCHA: 'altcha' });
 });
 afterAll(() => t.close());
-
-/** Solves a challenge the way the browser widget does and encodes the payload it submits. */
-async function solvedPayload(client: HttpSession): Promise<string> {
-  const challenge = (await client.get('/api/captcha/challenge')).body as unknown as Challenge;
-  const solution = await solveChallenge({ challenge, deriveKey });
-  if (!solution) throw new Error('could not solve the challenge');
-  return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
-}
 
 describe('captcha', () => {
   it('is announced in the app configuration', async () => {
@@ -40,7 +30,7 @@ describe('captcha', () => {
   it('accepts a solved challenge once, and refuses its replay', async () => {
     const user = await t.given.user();
     const client = t.client();
-    const altcha = await solvedPayload(client);
+    const altcha = await solvedCaptcha(client);
     const first = await client.post('/api/user/user-login', { username: user.username, password: user.password, altcha });
     expect(first.status).toBe(200);
     const replay = await t.client().post('/api/user/user-login', { username: user.username, password: user.password, altcha });
@@ -57,7 +47,7 @@ describe('captcha', () => {
       birthday: '01-02-1999',
       country: 'FR',
       terms_accepted: true,
-      altcha: await solvedPayload(client),
+      altcha: await solvedCaptcha(client),
     });
     expect(res.status).toBe(200);
   });

@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../../common/messages';
+import { LOGIN_THROTTLE } from '../../../common/constants';
 import { DEFAULT_PERMISSIONS } from '../../../common/permissions';
+import { solvedCaptcha } from '../../testing/captcha';
 import { startTestApp, type TestApp } from '../../testing/harness';
 
 let t: TestApp;
@@ -179,28 +181,52 @@ describe('login and sessions', () => {
     expect(again.status).toBe(401);
   });
 
-  it('rate-limits repeated failures with 429, even for the right password', async () => {
+  it('asks for the strong captcha after repeated failures, and lets the owner in with it', async () => {
     const user = await t.given.user();
     const attacker = t.client({ 'x-forwarded-for': '10.1.0.1' });
-    for (let i = 0; i < 10; i++) {
+    for (let i = 0; i < LOGIN_THROTTLE.perAccount; i++) {
       const res = await attacker.post('/api/user/user-login', { username: user.username, password: `guess-${i}` });
       expect(res.status).toBe(401);
+      expect(res.body.response).toBe('unauthorized');
     }
-    const limited = await attacker.post('/api/user/user-login', { username: user.username, password: user.password });
-    expect(limited.status).toBe(429);
-    expect(limited.body).toMatchObject({ response: 'rate_limited', message: MSG.tooManyAttempts });
+    const owner = t.client({ 'x-forwarded-for': '10.1.0.9' });
+    const unproven = await owner.post('/api/user/user-login', { username: user.username, password: user.password });
+    expect(unproven.status).toBe(401);
+    expect(unproven.body).toMatchObject({ response: 'proof_required', field: 'altcha', message: MSG.loginProofRequired });
+    const standard = await owner.post('/api/user/user-login', { username: user.username, password: user.password, altcha: await solvedCaptcha(owner) });
+    expect(standard.body.response).toBe('proof_required');
+    const proven = await owner.post('/api/user/user-login', { username: user.username, password: user.password, altcha: await solvedCaptcha(owner, 'strong') });
+    expect(proven.status).toBe(200);
+    // A successful login forgives the account's failures.
+    expect((await t.client().post('/api/user/user-login', { username: user.username, password: user.password })).status).toBe(200);
   });
 
-  it('counts parallel guesses too: at most 10 of 30 at once get to try a password', async () => {
+  it('makes every guess past the limit pay the strong proof, also in parallel', async () => {
     const user = await t.given.user();
     const guesses = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
         t.client({ 'x-forwarded-for': '10.1.0.2' }).post('/api/user/user-login', { username: user.username, password: `parallel-${i}` }),
       ),
     );
-    const statuses = guesses.map((g) => g.status);
-    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(10);
-    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(20);
+    const answers = guesses.map((g) => g.body.response);
+    expect(answers.filter((a) => a === 'unauthorized').length).toBeLessThanOrEqual(LOGIN_THROTTLE.perAccount);
+    expect(answers.filter((a) => a === 'proof_required').length).toBeGreaterThanOrEqual(30 - LOGIN_THROTTLE.perAccount);
+    // Refused proofs did not count: the account is still only over its limit by the passwords tried.
+    const client = t.client({ 'x-forwarded-for': '10.1.0.3' });
+    const guess = await client.post('/api/user/user-login', { username: user.username, password: 'one-more', altcha: await solvedCaptcha(client, 'strong') });
+    expect(guess.body.response).toBe('unauthorized');
+  });
+
+  it('asks an address with many failures across accounts for the strong proof, not a wait', async () => {
+    const address = { 'x-forwarded-for': '10.1.0.4' };
+    for (let i = 0; i < LOGIN_THROTTLE.perAddress; i++) {
+      expect((await t.client(address).post('/api/user/user-login', { username: `nobody_${i}`, password: 'guess' })).status).toBe(401);
+    }
+    const user = await t.given.user();
+    const client = t.client(address);
+    expect((await client.post('/api/user/user-login', { username: user.username, password: user.password })).body.response).toBe('proof_required');
+    const proven = await client.post('/api/user/user-login', { username: user.username, password: user.password, altcha: await solvedCaptcha(client, 'strong') });
+    expect(proven.status).toBe(200);
   });
 });
 

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as api from '../../../common/api/recovery';
 import { listOutbox } from '../../../common/api/mail';
+import { LOGIN_THROTTLE } from '../../../common/constants';
 import { MSG } from '../../../common/messages';
 import { startTestApp, type TestApp, type TestUser } from '../../testing/harness';
 import { recoveryCodeIn } from '../../testing/mail';
@@ -91,9 +92,9 @@ describe('the five steps', () => {
   it('forgives earlier failed sign-ins once the password is reset', async () => {
     const user = await t.given.user();
     const attacker = guest();
-    for (let i = 0; i < 10; i++) await attacker.post('/api/user/user-login', { username: user.email, password: `guess-${i}` });
+    for (let i = 0; i < LOGIN_THROTTLE.perAccount; i++) await attacker.post('/api/user/user-login', { username: user.email, password: `guess-${i}` });
     const locked = await guest().post('/api/user/user-login', { username: user.email, password: user.password });
-    expect(locked.status).toBe(429);
+    expect(locked.body.response).toBe('proof_required');
     const code = await sendCode(user);
     await guest().call(api.resetPassword, { username: user.username, recoveryCode: code, userPassword: newPassword });
     const after = await guest().post('/api/user/user-login', { username: user.email, password: newPassword });

@@ -1,13 +1,16 @@
 /** HTTP handlers of the accounts domain: parse with the contract, call the service, return data. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as api from '../../../common/api/accounts';
-import type { Captcha } from '../../platform/captcha';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { oneOf } from '../../../common/api/fields';
+import { CAPTCHA_STRENGTHS, type Captcha } from '../../platform/captcha';
 import type { Db } from '../../platform/db/client';
 import type { RouteDocs } from '../../platform/http/openapi';
 import { addRoute } from '../../platform/http/route';
 import { clearSessionCookie, SESSION_COOKIE, type SessionStore } from '../../platform/http/sessions';
 import type { AccountsService } from './service';
-import { clientMeta as meta, requireCaptcha, sessionStarter } from './sign-in';
+import { clientMeta as meta, requireCaptcha, requireLoginProof, sessionStarter } from './sign-in';
 import type { SettingsService } from './settings-service';
 
 export interface AccountRoutesDeps {
@@ -18,6 +21,12 @@ export interface AccountRoutesDeps {
   captcha: Captcha;
   csrfTokenFor(request: FastifyRequest, reply: FastifyReply): string;
 }
+
+const challengeQuery = z.strictObject({
+  strength: z.enum(CAPTCHA_STRENGTHS, { error: oneOf(CAPTCHA_STRENGTHS) }).optional().meta({
+    description: '`strong` for a login that answered `proof_required`; `standard` (the default) otherwise.',
+  }),
+});
 
 const challengeDocs: RouteDocs = {
   responses: {
@@ -34,10 +43,14 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRoutesD
 
   const startSession = sessionStarter(deps.db, sessions);
 
-  app.get('/api/captcha/challenge', { schema: { tags, summary: 'A proof-of-work challenge for the captcha widget' }, config: { openapi: challengeDocs } }, async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-    return captcha.challenge();
-  });
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/captcha/challenge',
+    { schema: { tags, summary: 'A proof-of-work challenge for the captcha widget', querystring: challengeQuery }, config: { openapi: challengeDocs } },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return captcha.challenge(request.query.strength);
+    },
+  );
 
   addRoute(app, api.csrfToken, { auth: 'anonymous', tags }, async ({ request, reply }) => {
     reply.header('cache-control', 'no-store');
@@ -53,9 +66,10 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRoutesD
   });
 
   addRoute(app, api.login, { auth: 'anonymous', tags }, async ({ input, request, reply }) => {
-    await requireCaptcha(captcha, input.altcha);
     const remember = input.rememberMe ?? true;
-    const { userId, session } = await accounts.login(input.username, input.password, remember, meta(request));
+    const { userId, session } = await accounts.login(input.username, input.password, remember, meta(request), (strong) =>
+      requireLoginProof(captcha, input.altcha, strong),
+    );
     await startSession(request, reply, session);
     return { user: await accounts.sessionUser(userId, { skin: input.service ?? request.skin, origin: request.publicOrigin }) };
   });

@@ -204,11 +204,21 @@ export function createAccountsService(deps: { db: Db; sessions: SessionStore; en
       }
     },
 
-    /** Checks credentials with throttling per account and per address; opens a new session. */
-    async login(login: string, password: string, remember: boolean, meta: ClientMeta) {
+    /**
+     * Checks credentials and opens a new session. The attempt is counted per account and per address
+     * before anything is checked, so parallel guesses count each other; `proveHuman(strong)` runs next
+     * and asks for the strong captcha once either count is over its limit. A refused proof does not
+     * count: only passwords tried do.
+     */
+    async login(login: string, password: string, remember: boolean, meta: ClientMeta, proveHuman: (strong: boolean) => Promise<void>) {
       const account = loginAccountKey(login);
       const attempt = await loginThrottle.attempt([account, { key: `login:ip:${meta.ip}`, limit: LOGIN_THROTTLE.perAddress }]);
-      if (attempt.limited) throw tooManyRequests(MSG.tooManyAttempts);
+      try {
+        await proveHuman(attempt.limited);
+      } catch (error) {
+        await loginThrottle.forget(attempt.ids);
+        throw error;
+      }
       const row = await findByLogin(login);
       const valid = await verifyPassword(row?.passwordHash ?? null, password);
       if (!row || !valid || row.accountStatus !== 'active') throw unauthorized(MSG.invalidCredentials);

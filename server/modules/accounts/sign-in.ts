@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MSG } from '../../../common/messages';
 import type { Captcha } from '../../platform/captcha';
 import type { Db } from '../../platform/db/client';
-import { badRequest } from '../../platform/http/errors';
+import { appError, badRequest } from '../../platform/http/errors';
 import { SESSION_COOKIE, setSessionCookie, type SessionStore } from '../../platform/http/sessions';
 import type { ClientMeta, NewSession } from './service';
 
@@ -11,6 +11,12 @@ export const clientMeta = (request: FastifyRequest): ClientMeta => ({ ip: reques
 
 export async function requireCaptcha(captcha: Captcha, payload: string | undefined): Promise<void> {
   if (!(await captcha.verify(payload))) throw badRequest(MSG.captchaFailed, 'altcha');
+}
+
+/** The login's proof: the strong captcha once failures piled up (captcha on or off), else the standard one. */
+export async function requireLoginProof(captcha: Captcha, payload: string | undefined, strong: boolean): Promise<void> {
+  if (!strong) return requireCaptcha(captcha, payload);
+  if (!(await captcha.verifyStrong(payload))) throw appError('proof_required', undefined, { field: 'altcha' });
 }
 
 export type StartSession = (request: FastifyRequest, reply: FastifyReply, session: NewSession) => Promise<void>;

@@ -17,8 +17,8 @@ const uncounted = { join: () => false, leave: () => false };
 const member: Principal = { userId: 1_000_001, role: 'user', perms: [], suspended: false };
 
 /** A bare gateway whose sockets start signed in as `member` and are signed out when looked up again. */
-async function startGateway(options: Omit<GatewayOptions, 'presence'>, sendsSeenAs: Array<Principal | null> = []): Promise<string> {
-  const app = Fastify();
+async function startGateway(options: Omit<GatewayOptions, 'presence'>, sendsSeenAs: Array<Principal | null> = [], logLines: string[] | null = null): Promise<string> {
+  const app = Fastify(logLines ? { logger: { level: 'info', stream: { write: (line: string) => void logLines.push(line) } } } : {});
   apps.push(app);
   app.decorateRequest('currentPrincipal', async () => member);
   app.decorateRequest('reloadPrincipal', async () => null);
@@ -97,6 +97,20 @@ describe('the realtime gateway', () => {
     await send('b');
     expect(seen).toEqual([member, null]);
     socket.close();
+  });
+
+  it('closes a socket that sends an over-long frame (1009) and logs it below error level, without a stack', async () => {
+    const logLines: string[] = [];
+    const baseUrl = await startGateway({ heartbeatMs: 60_000 }, [], logLines);
+    const socket = await WsClient.connect(baseUrl);
+    const closed = closeCode(socket.socket);
+    socket.socket.send('x'.repeat(70 * 1024));
+    expect(await closed).toBe(1009);
+    const entries = () => logLines.map((line) => JSON.parse(line) as { level: number; msg: string; err?: unknown; stack?: unknown });
+    const logged = await eventually(async () => entries().some((e) => e.msg === 'realtime socket closed on a protocol error'), Boolean);
+    expect(logged).toBe(true);
+    expect(entries().filter((e) => e.level >= 50)).toEqual([]);
+    expect(entries().some((e) => e.err !== undefined || e.stack !== undefined)).toBe(false);
   });
 
   it('handles one socket’s frames one after another, and drops a socket that floods its queue', async () => {

@@ -150,7 +150,17 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
     });
   }
 
-  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(websocket, {
+    options: { maxPayload: 64 * 1024 },
+    // A frame over the size limit or a broken frame (ws's own checks, codes WS_ERR_…) is a client's
+    // doing: it closes that socket and is noted at info, without a stack. Anything else is ours.
+    errorHandler(error, socket, request) {
+      const code = (error as { code?: unknown }).code;
+      if (typeof code === 'string' && code.startsWith('WS_ERR_')) request.log.info({ reason: error.message, code }, 'realtime socket closed on a protocol error');
+      else request.log.error({ err: error }, 'realtime socket failed');
+      socket.terminate();
+    },
+  });
 
   const heartbeat = setInterval(() => {
     for (const socket of app.websocketServer.clients) {
@@ -330,8 +340,6 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
           queued -= 1;
         });
     });
-    // A frame over the size limit or a broken frame closes the socket (ws's own check): expected client behaviour, not our error.
-    socket.on('error', (error) => request.log.info({ reason: error.message }, 'realtime socket closed on a protocol error'));
     socket.on('close', () => {
       connections.delete(connection);
       void principal.then((who) => {

@@ -24,7 +24,10 @@ interface StateDetail {
   payload?: string;
 }
 
-export function Captcha({ ref }: { ref: Ref<CaptchaHandle> }) {
+/** `strong`: the longer proof a login must carry after many failures (the server answered `proof_required`). */
+export type CaptchaStrength = 'standard' | 'strong';
+
+export function Captcha({ ref, strength = 'standard' }: { ref: Ref<CaptchaHandle>; strength?: CaptchaStrength }) {
   const widgetRef = useRef<HTMLElementTagNameMap['altcha-widget']>(null);
   const payload = useRef<string | null>(null);
   const waiters = useRef<Waiter[]>([]);
@@ -69,5 +72,6 @@ export function Captcha({ ref }: { ref: Ref<CaptchaHandle> }) {
     },
   }));
 
-  return <altcha-widget ref={widgetRef} challenge={CAPTCHA_CHALLENGE_PATH} auto="onload" display="invisible" />;
+  const challenge = strength === 'standard' ? CAPTCHA_CHALLENGE_PATH : `${CAPTCHA_CHALLENGE_PATH}?strength=${strength}`;
+  return <altcha-widget ref={widgetRef} challenge={challenge} auto="onload" display="invisible" />;
 }

@@ -1,20 +1,24 @@
 import type { UseMutationResult } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { MSG } from '../../../common/messages';
+import { isApiError } from '../../api/client';
 import { hasErrors } from '../../api/field-errors';
 import type { FieldErrors, Refusal } from '../../api/field-errors';
 import { useAppConfig } from '../system/api';
 import { Captcha } from './Captcha';
-import type { CaptchaHandle } from './Captcha';
+import type { CaptchaHandle, CaptchaStrength } from './Captcha';
 
 /** What a form sends for the captcha: `{ altcha }` when it is on, nothing when it is off. */
 type CaptchaFields = { altcha?: string };
 type CaptchaOutcome = { ok: true; fields: CaptchaFields } | { ok: false };
 
-/** The captcha of a form, present only when the installation turned it on (GET /api/meta/app-config). */
-function useCaptcha() {
+/**
+ * The captcha of a form, present when the installation turned it on (GET /api/meta/app-config), or
+ * once the server asked this form for the strong proof (then whatever the installation says).
+ */
+function useCaptcha(strength: CaptchaStrength) {
   const config = useAppConfig();
-  const enabled = config.data?.captcha ?? false;
+  const enabled = (config.data?.captcha ?? false) || strength === 'strong';
   const handle = useRef<CaptchaHandle>(null);
   const [verifying, setVerifying] = useState(false);
 
@@ -25,7 +29,7 @@ function useCaptcha() {
     ready: !config.isPending,
     /** True while the proof of work is still running after a submit. */
     verifying,
-    element: enabled ? <Captcha ref={handle} /> : null,
+    element: enabled ? <Captcha key={strength} ref={handle} strength={strength} /> : null,
     /** Waits for a fresh payload; on failure the widget restarts and the form shows MSG.captchaFailed. */
     async solve(): Promise<CaptchaOutcome> {
       if (!enabled) return { ok: true, fields: {} };
@@ -62,10 +66,14 @@ interface SendOutcome<O> {
 /**
  * The submit of a form guarded by the captcha: the client's problems stop it; otherwise the proof of
  * work, then the call with its payload, which is reset once the call settles (every payload is single-use).
+ * A login the server answers with `proof_required` is sent once more by itself, with the strong proof.
  */
 export function useCaptchaSubmit<I extends CaptchaFields, O>(mutation: UseMutationResult<O, Error, I>, form: FormFeedback) {
-  const captcha = useCaptcha();
-  return {
+  const [strength, setStrength] = useState<CaptchaStrength>('standard');
+  const captcha = useCaptcha(strength);
+  const resend = useRef<Parameters<typeof submit.send> | null>(null);
+  const latest = useRef<typeof submit | null>(null);
+  const submit = {
     element: captcha.element,
     /** For the submit button: busy while solving or sending, disabled until the form knows whether the captcha is on. */
     loading: captcha.verifying || mutation.isPending,
@@ -81,8 +89,29 @@ export function useCaptchaSubmit<I extends CaptchaFields, O>(mutation: UseMutati
       }
       mutation.mutate(
         { ...input, ...solved.fields },
-        { onSuccess: (out) => outcome.onSuccess(out), onError: (error) => form.refuse(outcome.refusal(error)), onSettled: () => captcha.reset() },
+        {
+          onSuccess: (out) => outcome.onSuccess(out),
+          onError: (error) => {
+            if (isApiError(error, 'proof_required') && strength === 'standard') {
+              resend.current = [input, problems, outcome];
+              setStrength('strong');
+              return;
+            }
+            form.refuse(outcome.refusal(error));
+          },
+          onSettled: () => captcha.reset(),
+        },
       );
     },
   };
+  useEffect(() => {
+    latest.current = submit;
+  });
+  // The strong widget mounts with the new strength: only then can the waiting submit solve it.
+  useEffect(() => {
+    const again = resend.current;
+    resend.current = null;
+    if (again) void latest.current?.send(...again);
+  }, [strength]);
+  return submit;
 }
