@@ -149,6 +149,8 @@ export const MSG = {
   setByModerator: 'A moderator set this for your stream; please contact support to change it.',
   privateReplayAudience: 'The audience of a private replay cannot change.',
   noPictureWhileOffline: 'The stream is not live: there is no picture to take.',
+  streamNotLive: 'Your stream is not live.',
+  keyframeIntervalTooLong: 'Keyframe interval is {seconds} s: set it to {max} s or less in your encoder (OBS: Settings → Output → Keyframe Interval), or viewers wait longer to start and buffer more.',
   adminsNotSuspendable: 'Administrators cannot be suspended here.',
   noSuchChannel: 'No such channel.',
   liveConnectionRefused: 'This page may not open a live connection here.',
