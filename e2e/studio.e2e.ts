@@ -3,7 +3,8 @@
  * banner; the broadcaster goes live with an encoder sending a 4 s keyframe interval (ffmpeg's test
  * pattern, -g 120 at 30 fps) and the ingest health shows the measured feed with a warning; a viewer
  * in another browser tips and the live panel shows the tip and the session's earnings without a
- * reload; End stream ends the broadcast and disconnects the encoder.
+ * reload; the broadcaster bans a viewer from the live panel's chat; End stream ends the broadcast
+ * and disconnects the encoder.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect } from 'vitest';
@@ -129,6 +130,24 @@ describe("the broadcaster's live view", () => {
     expect(await studio.evaluate(() => (window as unknown as { studioMark?: string }).studioMark)).toBe('still here');
     await studio.getByRole('heading', { name: TITLE }).scrollIntoViewIfNeeded();
     await screenshot(studio, 'studio-live-panel');
+  });
+
+  step("moderates the chat from the live panel: a viewer's line, then a ban", async () => {
+    const { page } = viewer;
+    const input = page.getByRole('textbox', { name: 'Chat message' });
+    await input.fill('Hello from the audience');
+    const send = page.getByRole('button', { name: 'Send' });
+    await expect.poll(() => send.isEnabled(), { timeout: 15_000 }).toBe(true);
+    await send.click();
+
+    const studio = broadcaster.page;
+    const chat = studio.getByRole('region', { name: 'Live chat' });
+    await chat.getByText('Hello from the audience').waitFor({ timeout: 15_000 });
+    await chat.getByRole('button', { name: 'Actions for viewer1' }).click();
+    await studio.getByRole('menuitem', { name: 'Ban from this stream' }).click();
+    const dialog = studio.getByRole('dialog', { name: 'Ban from this stream' });
+    await dialog.getByRole('button', { name: 'Ban', exact: true }).click();
+    await studio.getByText('viewer1 has been banned from this stream.').first().waitFor();
   });
 
   step('End stream ends the broadcast and disconnects the encoder', async () => {
