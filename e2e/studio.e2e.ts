@@ -130,6 +130,12 @@ describe("the broadcaster's live view", () => {
     expect(await studio.evaluate(() => (window as unknown as { studioMark?: string }).studioMark)).toBe('still here');
     await studio.getByRole('heading', { name: TITLE }).scrollIntoViewIfNeeded();
     await screenshot(studio, 'studio-live-panel');
+    // On a phone the panel stacks: figures, preview, tips first.
+    const desktop = studio.viewportSize()!;
+    await studio.setViewportSize({ width: 390, height: 844 });
+    await studio.getByRole('heading', { name: TITLE }).scrollIntoViewIfNeeded();
+    await screenshot(studio, 'studio-live-panel-phone');
+    await studio.setViewportSize(desktop);
   });
 
   step("moderates the chat from the live panel: a viewer's line, then a ban", async () => {
