@@ -61,3 +61,6 @@ export const SESSION_TTL = {
  * carry a strong captcha (server/platform/captcha.ts): a slower guesser, never a locked-out owner.
  */
 export const LOGIN_THROTTLE = { perAccount: 5, perAddress: 50, windowMs: 15 * 60 * 1000 } as const;
+
+/** The longest keyframe interval a broadcast should have (Twitch and most players: 2 s); above it the dashboard warns. */
+export const RECOMMENDED_KEYFRAME_INTERVAL_S = 2;

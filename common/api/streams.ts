@@ -140,6 +140,43 @@ export const goLive = defineCall({
   output: success({ stream: streamInfo }),
 });
 
+export const endStream = defineCall({
+  method: 'POST',
+  path: '/api/streams/end-stream',
+  refusals: [404, 409],
+  summary: "The owner ends their live broadcast: the encoder is disconnected and the recording becomes the replay (moderators use report-stream-action's END_STREAM)",
+  input: z.strictObject({ id: streamId }),
+  output: success({ stream: streamInfo }),
+});
+
+/** What the ingest measures of the encoder's feed (null figures until measured). */
+export const ingestHealth = z.object({
+  /** starting: connected, no video segment yet; reconnecting: the encoder dropped and may come back (grace). */
+  state: z.enum(['starting', 'live', 'reconnecting', 'ending']),
+  bitrate_kbps: z.number().nullable(),
+  frame_rate: z.number().nullable(),
+  width: z.number().nullable(),
+  height: z.number().nullable(),
+  /** Seconds between the last two keyframes. */
+  keyframe_interval: z.number().nullable(),
+  video_codec: z.string().nullable(),
+  audio_codec: z.string().nullable(),
+  /** Seconds of the feed the bitrate and frame rate are measured over. */
+  measured_seconds: z.number(),
+  /** What the broadcaster should fix, in words (a keyframe interval above the recommended one). */
+  warnings: z.array(z.string()),
+});
+export type IngestHealth = z.infer<typeof ingestHealth>;
+
+export const streamIngestHealth = defineCall({
+  method: 'GET',
+  path: '/api/streams/ingest-health',
+  refusals: [404],
+  summary: "The owner's view of the feed their encoder sends, measured at the RTMP ingest: bitrate, frame rate, resolution, keyframe interval; null when no encoder publishes",
+  input: z.strictObject({ id: streamId }),
+  output: success({ ingest: ingestHealth.nullable() }),
+});
+
 export const streamJoin = defineCall({
   method: 'POST',
   path: '/api/streams/stream-join',

@@ -39,6 +39,32 @@ export const streamSupporters = defineCall({
   output: success({ supporters: z.array(supporter) }),
 });
 
+/** One tip as the broadcaster's live view lists it. */
+export const tipRecord = z.object({
+  transfer_id: z.number(),
+  user_id: z.number(),
+  name: z.string(),
+  avatar: z.string().nullable(),
+  amount: z.number(),
+  time: z.string(),
+});
+export type TipRecord = z.infer<typeof tipRecord>;
+
+export const liveSession = defineCall({
+  method: 'GET',
+  path: '/api/streams/live-session',
+  refusals: [404],
+  summary: "The owner's live view of their stream: the session's earnings (coins tipped, and what reached their wallet after fees), the latest tips, top supporters, viewers",
+  input: z.strictObject({ id: streamId }),
+  output: success({
+    earnings: z.object({ currency: z.literal('CON'), tips: z.number(), gross: z.number(), net: z.number() }),
+    tips: z.array(tipRecord),
+    supporters: z.array(supporter),
+    viewers: z.number(),
+    tviewers: z.number(),
+  }),
+});
+
 export const userEarningDetails = defineCall({
   method: 'GET',
   path: '/api/user/user-earning-details',

@@ -1,7 +1,7 @@
 /** Going live from the dashboard: the broadcaster's steps shared by the live streaming journeys. */
 import type { Page } from 'playwright-core';
 import { publishTestPattern } from '../../server/testing/rtmp-publisher';
-import type { RunningPublisher } from '../../server/testing/rtmp-publisher';
+import type { RunningPublisher, TestPatternOptions } from '../../server/testing/rtmp-publisher';
 import { signInAt } from './app';
 
 /** The LIVE / NOT LIVE / REPLAY badge in the page's main region. */
@@ -36,7 +36,7 @@ export interface OnAir {
  * On /dashboard with the broadcast set up: GO LIVE, read the RTMP URL and the key, start the encoder
  * (an ffmpeg test pattern) and wait for the dashboard's LIVE badge.
  */
-export async function goLiveAndPublish(page: Page): Promise<OnAir> {
+export async function goLiveAndPublish(page: Page, pattern: Pick<TestPatternOptions, 'fps' | 'gop'> = {}): Promise<OnAir> {
   await page.getByRole('button', { name: 'GO LIVE' }).click();
   const open = page.getByRole('link', { name: 'Open stream page' });
   await open.waitFor();
@@ -45,7 +45,7 @@ export async function goLiveAndPublish(page: Page): Promise<OnAir> {
   await page.getByRole('button', { name: 'Show' }).click();
   const key = (await page.getByLabel('Stream key', { exact: true }).textContent()) ?? '';
   const rtmpUrl = (await page.getByLabel('RTMP URL', { exact: true }).textContent()) ?? '';
-  const publisher = publishTestPattern({ url: `${rtmpUrl}/${key}`, width: 640, height: 360 });
+  const publisher = publishTestPattern({ url: `${rtmpUrl}/${key}`, width: 640, height: 360, ...pattern });
 
   try {
     // The dashboard looks the stream up every 10 s until it is live.

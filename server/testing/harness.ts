@@ -29,8 +29,9 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
 /**
  * Instances of the app sharing one fresh PostgreSQL database (TEST_DATABASE_URL), as when scaled
  * out; give them REDIS_URL to share a bus. Each closes its own resources; the last close drops the database.
+ * `env` may differ per instance (a function of its index: ROLE=media for one, ROLE=api for another).
  */
-export async function startSharedTestApps(count: number, env: Record<string, string> = {}): Promise<TestApp[]> {
+export async function startSharedTestApps(count: number, env: Record<string, string> | ((index: number) => Record<string, string>) = {}): Promise<TestApp[]> {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('TEST_DATABASE_URL is required for shared instances');
   const given = inject('dbTemplate');
@@ -46,7 +47,7 @@ export async function startSharedTestApps(count: number, env: Record<string, str
   const apps: TestApp[] = [];
   for (let i = 0; i < count; i++) {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'll-instance-'));
-    apps.push(await startOn({ ...fresh, dataDir }, env, async () => {
+    apps.push(await startOn({ ...fresh, dataDir }, typeof env === 'function' ? env(i) : env, async () => {
       rmSync(dataDir, { recursive: true, force: true });
       await release();
     }));

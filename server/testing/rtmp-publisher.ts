@@ -9,6 +9,8 @@ export interface TestPatternOptions {
   width?: number;
   height?: number;
   fps?: number;
+  /** Frames from one keyframe to the next (the encoder's keyframe interval is gop / fps seconds); default fps (1 s). */
+  gop?: number;
   ffmpegPath?: string;
 }
 
@@ -20,7 +22,7 @@ export interface RunningPublisher {
 }
 
 export function publishTestPattern(o: TestPatternOptions): RunningPublisher {
-  const { width = 1280, height = 720, fps = 30 } = o;
+  const { width = 1280, height = 720, fps = 30, gop = fps } = o;
   // prettier-ignore
   const args = [
     '-loglevel', 'warning', '-re',
@@ -28,7 +30,7 @@ export function publishTestPattern(o: TestPatternOptions): RunningPublisher {
     '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100',
     ...(o.seconds ? ['-t', String(o.seconds)] : []),
     '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-pix_fmt', 'yuv420p',
-    '-g', String(fps), '-keyint_min', String(fps), '-sc_threshold', '0',
+    '-g', String(gop), '-keyint_min', String(gop), '-sc_threshold', '0',
     '-c:a', 'aac', '-b:a', '96k',
     '-f', 'flv', o.url,
   ];

@@ -51,6 +51,19 @@ export function ledgerReads(db: Executor) {
       return rows.flatMap((r) => (r.userId === null ? [] : [{ ...r, userId: r.userId }]));
     },
 
+    /** The stream's tips in total: how many, the coins tipped, and what reached the owner's wallet after fees. */
+    async tipTotalsOnStream(streamId: number, ownerId: number) {
+      const credited = sql<string | number>`coalesce((select sum(${ledgerEntries.amount}) from ${ledgerEntries}
+        inner join ${ledgerAccounts} on ${ledgerAccounts.id} = ${ledgerEntries.accountId}
+        where ${ledgerEntries.transferId} = ${ledgerTransfers.id} and ${ledgerAccounts.userId} = ${ownerId}), 0)`;
+      const [row] = await db.select({
+        tips: count(),
+        gross: sql<string | number>`coalesce(sum(${ledgerTransfers.amount}), 0)`,
+        net: sql<string | number>`coalesce(sum(${credited}), 0)`,
+      }).from(ledgerTransfers).where(and(tipsOn(streamId), eq(ledgerTransfers.toUserId, ownerId)));
+      return { tips: Number(row?.tips ?? 0), gross: Number(row?.gross ?? 0), net: Number(row?.net ?? 0) };
+    },
+
     /** A tip's stream and amount, to answer a retried key. */
     async transferById(transferId: number) {
       const [row] = await db.select({ streamId: ledgerTransfers.streamId, amount: ledgerTransfers.amount })

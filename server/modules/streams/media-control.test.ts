@@ -10,6 +10,7 @@ function recordingMedia() {
     playbackUrl: (id: number, viewer: string, ttl: number) => `/media/hls/${id}/index.m3u8?token=${viewer}${ttl}`,
     stopBroadcast: async (id: number) => void calls.push(`stop ${id}`),
     grabThumbnail: async (id: number) => (calls.push(`thumbnail ${id}`), true),
+    ingestHealth: (id: number) => (id === 7 || id === 9 ? { state: 'live', reading: null } : null),
   } as unknown as MediaServer;
   return { media, calls };
 }
@@ -33,5 +34,16 @@ describe('media control', () => {
     await apiOnly.stopBroadcast(9);
     await apiOnly.grabThumbnail(9);
     await expect.poll(() => calls).toEqual(['stop 9', 'thumbnail 9']);
+  });
+
+  it('answers ingest health from the media instance that ingests the stream, over the bus', async () => {
+    const bus = createMemoryBus();
+    const { media } = recordingMedia();
+    await createMediaControl(() => media, bus, true).listen();
+    const apiOnly = createMediaControl(() => media, bus, false);
+    expect(await apiOnly.ingestHealth(9)).toEqual({ state: 'live', reading: null });
+    expect(await createMediaControl(() => media, bus, true).ingestHealth(7)).toEqual({ state: 'live', reading: null });
+    // No media instance ingests stream 8: no answer, null after the wait.
+    expect(await apiOnly.ingestHealth(8)).toBeNull();
   });
 });

@@ -57,6 +57,14 @@ export function registerStreamRoutes(app: FastifyInstance, deps: StreamRoutesDep
     stream: await streams.info(await streams.goLive(input.id, principal), viewerOf(request, principal)),
   }));
 
+  addRoute(app, api.endStream, { auth: 'user', tags }, async ({ input, principal, request }) => ({
+    stream: await streams.info(await streams.endStream(input.id, principal), viewerOf(request, principal)),
+  }));
+
+  addRoute(app, api.streamIngestHealth, { auth: 'user', tags }, async ({ input, principal }) => ({
+    ingest: await streams.ingestHealth(input.id, principal),
+  }));
+
   addRoute(app, api.streamJoin, { auth: 'anonymous', tags }, async ({ input, principal, request }) => {
     const viewer = viewerOf(request, principal);
     const { row, hls } = await streams.join(input.stream_id, viewer);

@@ -2,18 +2,19 @@
 import { createHash } from 'node:crypto';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { LIVE_TAG, type updateStreamInfo } from '../../../common/api/streams';
+import { LIVE_TAG, type IngestHealth as IngestHealthAnswer, type updateStreamInfo } from '../../../common/api/streams';
 import { breaksPaidStaysPaid, owedTips } from '../../../common/rules/pay-wall';
-import { ADULT_AGE } from '../../../common/constants';
+import { ADULT_AGE, RECOMMENDED_KEYFRAME_INTERVAL_S } from '../../../common/constants';
 import { fill, MSG } from '../../../common/messages';
 import type { Permission } from '../../../common/permissions';
 import { SKINS, type Rating, type SkinId } from '../../../common/skins';
 import { streamChannelOf } from '../../../common/realtime';
 import type { Db, Executor } from '../../platform/db/client';
 import type { DomainEventHub } from '../../platform/events';
+import type { IngestHealth } from '../../platform/media/ingest-session';
 import { channelMembersSql } from '../../platform/realtime/presence';
 import type { Principal } from '../../platform/http/auth';
-import { AppError, appError, badRequest, forbidden, notFound } from '../../platform/http/errors';
+import { AppError, appError, badRequest, conflict, forbidden, notFound } from '../../platform/http/errors';
 import { activeUserSql, type AccountsService } from '../accounts';
 import type { Ledger } from '../ledger';
 import type { SocialService } from '../social';
@@ -29,6 +30,8 @@ export interface MediaControl {
   stopBroadcast(streamId: number): Promise<void>;
   /** Grab a new thumbnail from the live video; false when not live. */
   grabThumbnail(streamId: number): Promise<boolean>;
+  /** The stream's ingest health from the media instance that ingests it; null when none does. */
+  ingestHealth(streamId: number): Promise<IngestHealth | null>;
 }
 
 export interface Viewer {
@@ -93,6 +96,27 @@ export const plainlyWatchableSql = (streamId: number, ownerId: number, viewerId:
 
 /** The coins a viewer must have tipped to watch, as SQL (minimumFor's rule: the same for every viewer until subscriber prices). */
 export const minimumSql = (streamId: number) => sql`select tip_viewer_min_amount from ${streams} where id = ${streamId}`;
+
+const INGEST_STATE = { starting: 'starting', live: 'live', grace: 'reconnecting', ending: 'ending', ended: 'ending' } as const;
+
+/** The ingest's measurement as the owner reads it, with a warning where the encoder should be set differently. */
+export function ingestHealthAnswer({ state, reading }: IngestHealth): IngestHealthAnswer {
+  const keyframes = reading?.keyframeIntervalSeconds ?? null;
+  return {
+    state: INGEST_STATE[state],
+    bitrate_kbps: reading?.bitrateKbps ?? null,
+    frame_rate: reading?.framesPerSecond ?? null,
+    width: reading?.width ?? null,
+    height: reading?.height ?? null,
+    keyframe_interval: keyframes,
+    video_codec: reading?.videoCodec ?? null,
+    audio_codec: reading?.audioCodec ?? null,
+    measured_seconds: reading?.measuredSeconds ?? 0,
+    warnings: keyframes !== null && keyframes > RECOMMENDED_KEYFRAME_INTERVAL_S
+      ? [fill(MSG.keyframeIntervalTooLong, { seconds: keyframes, max: RECOMMENDED_KEYFRAME_INTERVAL_S })]
+      : [],
+  };
+}
 
 export function createStreamsService(deps: {
   db: Db;
@@ -314,6 +338,30 @@ export function createStreamsService(deps: {
       if (!row.setupAt || row.title.trim() === '') throw badRequest(MSG.updateBroadcastInfoFirst);
       const [updated] = await db.update(streams).set({ hidden: false, updatedAt: new Date() }).where(eq(streams.id, streamId)).returning();
       return updated!;
+    },
+
+    /**
+     * The owner ends the broadcast. The media instance disconnects the encoder and closes the playlist
+     * (its onEnded hook then records the replay's length and tells viewers); the row is marked ended
+     * here too, so the answer, and the next get-live-stream, are true on any instance at once.
+     */
+    async endStream(streamId: number, principal: Principal) {
+      const row = await findStream(streamId);
+      assertOwner(row, principal);
+      if (!row.live) throw conflict(MSG.streamNotLive);
+      await deps.media.stopBroadcast(streamId);
+      await db.update(streams).set({ live: false, endedAt: sql`coalesce(${streams.endedAt}, now())`, updatedAt: new Date() })
+        .where(eq(streams.id, streamId));
+      return findStream(streamId);
+    },
+
+    /** The owner's reading of their encoder's feed, from the instance that ingests it; null while nothing publishes. */
+    async ingestHealth(streamId: number, principal: Principal): Promise<IngestHealthAnswer | null> {
+      const row = await findStream(streamId);
+      assertOwner(row, principal);
+      if (!row.live) return null;
+      const health = await deps.media.ingestHealth(streamId);
+      return health && ingestHealthAnswer(health);
     },
 
     /** Joining records the view and answers the signed playback address. */

@@ -17,5 +17,7 @@ export function registerTipRoutes(app: FastifyInstance, deps: { tips: TipsServic
     supporters: await tips.supporters(input.id, viewerOf(request, principal), input.limit),
   }));
 
+  addRoute(app, api.liveSession, { auth: 'user', tags }, async ({ input, principal }) => tips.liveSession(input.id, principal));
+
   addRoute(app, api.userEarningDetails, { auth: 'user', tags }, async ({ input, principal }) => tips.earningDetails(principal, input.id));
 }

@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import { MSG } from '../../../common/messages';
 import { owedTips } from '../../../common/rules/pay-wall';
 import { shortNumber } from '../../../common/rules/format';
+import { PAGE_SIZE } from '../../../common/constants';
 import type { DomainEventHub } from '../../platform/events';
 import type { Principal } from '../../platform/http/auth';
 import { appError, conflict, forbidden, notFound, tooManyRequests } from '../../platform/http/errors';
@@ -18,6 +19,9 @@ import {
 } from '../ledger';
 import { mayActOnAnyStream, type StreamsService, type Viewer } from '../streams';
 import './events';
+
+/** How many of the latest tips the owner's live view lists. */
+const LIVE_SESSION_TIPS = 20;
 
 /** Tips one user may send per minute, counted in the database (every instance). */
 export const TIP_RATE = { tips: 30, windowMs: 60_000 };
@@ -182,6 +186,33 @@ export function createTipsService(deps: {
         const person = people.get(userId);
         return { user_id: userId, name: person ? person.fullname || person.username : '', avatar: person?.avatar ?? null, amt, amtFormatted: shortNumber(amt) };
       });
+    },
+
+    /**
+     * The owner's live view of their stream (one stream is one broadcast session): what its tips
+     * earned, the latest tips and the top supporters, viewers now and in total. Anyone else: not found.
+     */
+    async liveSession(streamId: number, principal: Principal) {
+      const row = await deps.streams.findStream(streamId);
+      if (row.userId !== principal.userId) throw notFound(MSG.streamNotAvailable);
+      const [totals, latest, top, viewers] = await Promise.all([
+        ledger.tipTotalsOnStream(row.id, row.userId),
+        ledger.tipsOnStream(row.id, LIVE_SESSION_TIPS),
+        ledger.topTippers(row.id, PAGE_SIZE.topLists),
+        deps.streams.activeViewers(row.id),
+      ]);
+      const people = await deps.accounts.publicUsers([...new Set([...latest, ...top].map((r) => r.userId))]);
+      const nameOf = (userId: number) => {
+        const person = people.get(userId);
+        return { name: person ? person.fullname || person.username : '', avatar: person?.avatar ?? null };
+      };
+      return {
+        earnings: { currency: 'CON' as const, ...totals },
+        tips: latest.map((t) => ({ transfer_id: Number(t.id), user_id: t.userId, ...nameOf(t.userId), amount: Number(t.amount), time: new Date(t.createdAt).toISOString() })),
+        supporters: top.map(({ userId, total: amt }) => ({ user_id: userId, ...nameOf(userId), amt, amtFormatted: shortNumber(amt) })),
+        viewers,
+        tviewers: row.totalViews,
+      };
     },
 
     /** A broadcaster's earnings (GRANT PERMISSION or admin): coins received net of fees, all time and this calendar month (UTC). */

@@ -14,6 +14,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FileStore } from '../storage/storage';
 import { closePlaylist, PLAYLIST_NAME, readPlaylist } from './hls-playlist';
+import type { IngestMeter, IngestReading } from './ingest-meter';
 import { startRemuxer, type Remuxer } from './remuxer';
 import { grabThumbnail } from './thumbnails';
 
@@ -23,7 +24,15 @@ export type IngestState = 'starting' | 'live' | 'grace' | 'ending' | 'ended';
 export interface Publisher {
   readonly id: string;
   readonly streamKey: string;
+  /** Measures what this connection sends (ingest health). */
+  readonly meter: IngestMeter;
   close(): void;
+}
+
+/** The ingest's health as the dashboard reads it: the session's state and, while an encoder publishes, its figures. */
+export interface IngestHealth {
+  state: IngestState;
+  reading: IngestReading | null;
 }
 
 export interface IngestEvents {
@@ -82,6 +91,17 @@ export class IngestSession extends EventEmitter<IngestEvents> {
 
   get hasPublisher() {
     return this.publisher !== null;
+  }
+
+  /** Measured from the publishing encoder; no figures while it is away (grace) or after the end. */
+  health(): IngestHealth {
+    const reading = this.publisher?.meter.reading() ?? null;
+    // An encoder sending HEVC or AV1 has no H.264 header to read: ffmpeg's probe of the same stream gives the size.
+    const probed = this.remuxer?.videoSize() ?? null;
+    return {
+      state: this.state,
+      reading: reading && { ...reading, width: reading.width ?? probed?.width ?? null, height: reading.height ?? probed?.height ?? null },
+    };
   }
 
   /** The remuxer's own play connection carries this nonce; any other play is refused. */

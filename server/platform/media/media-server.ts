@@ -40,6 +40,8 @@ export function createMediaServer(o: MediaServerOptions) {
     /** End a broadcast now (moderation, deletion); the encoder is disconnected. */
     stopBroadcast: (streamId: number) => ingest.endBroadcast(streamId),
     grabThumbnail: (streamId: number) => ingest.grabThumbnail(streamId),
+    /** The stream's ingest health if this instance ingests it. */
+    ingestHealth: (streamId: number) => ingest.health(streamId),
     /** The signed playlist URL stream-join answers (`url.hls`), for this viewer only. */
     playbackUrl: (streamId: number, viewer: string, ttlSeconds: number) =>
       `/media/hls/${streamId}/index.m3u8?token=${encodeURIComponent(tokens.sign(streamId, viewer, ttlSeconds))}`,

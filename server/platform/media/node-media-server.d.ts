@@ -12,6 +12,8 @@ declare module 'node-media-server' {
     streamQuery: Record<string, string | string[] | undefined>;
     /** Present on RTMP sessions, the only kind the ingest accepts. */
     socket?: Socket;
+    /** The RTMP parser of an RTMP session: every audio, video and data packet goes through its callback. */
+    rtmp?: { onPacketCallback: (packet: { codec_type: number; codec_id: number; flags: number; dts: number; data: Buffer }) => void };
     close(): void;
   }
 
@@ -34,4 +36,9 @@ declare module 'node-media-server/src/core/context.js' {
   import type { EventEmitter } from 'node:events';
   const context: { eventEmitter: EventEmitter };
   export default context;
+}
+
+declare module 'node-media-server/src/protocol/sps_info.js' {
+  /** Pixel size from a raw H.264 SPS NAL unit (with its header byte); null when it cannot be parsed. */
+  export function parseH264Sps(sps: Buffer): { width: number; height: number } | null;
 }

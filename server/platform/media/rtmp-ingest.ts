@@ -13,7 +13,8 @@ import type { FileStore } from '../storage/storage';
 import { closeBrokenPlaylists } from './boot-cleanup';
 import { claimPort } from './free-port';
 import type { IngestHooks } from './ingest-hooks';
-import { IngestSession, type Publisher } from './ingest-session';
+import { IngestMeter } from './ingest-meter';
+import { IngestSession, type IngestHealth, type Publisher } from './ingest-session';
 
 export interface RtmpIngestOptions {
   host: string;
@@ -37,6 +38,8 @@ export interface RtmpIngest {
   /** Ends a stream's broadcast now (moderation, deletion): closes the encoder's connection too. */
   endBroadcast(streamId: number): Promise<void>;
   grabThumbnail(streamId: number): Promise<boolean>;
+  /** The stream's ingest health on this instance; null when this instance does not ingest it. */
+  health(streamId: number): IngestHealth | null;
 }
 
 const APP = 'live';
@@ -99,10 +102,26 @@ export function createRtmpIngest(o: RtmpIngestOptions): RtmpIngest {
     else refuse(session, 'playback over RTMP is not offered');
   };
 
+  /**
+   * Every packet the publisher's RTMP parser produces passes the meter before node-media-server's
+   * own handling. Set at postPublish, before the encoder's headers and first frames arrive.
+   */
+  function meterPackets(session: NmsSession): IngestMeter {
+    const meter = new IngestMeter();
+    const parser = session.rtmp;
+    if (!parser) return meter;
+    const deliver = parser.onPacketCallback;
+    parser.onPacketCallback = (packet) => {
+      meter.observe(packet);
+      deliver(packet);
+    };
+    return meter;
+  }
+
   async function admit(session: NmsSession) {
     const path = session.streamPath;
     let closed = false;
-    const publisher: Publisher = { id: session.id, streamKey: session.streamName, close: () => session.close() };
+    const publisher: Publisher = { id: session.id, streamKey: session.streamName, meter: meterPackets(session), close: () => session.close() };
     session.socket?.once('close', () => {
       closed = true;
       void byPath.get(path)?.publisherLeft(publisher);
@@ -161,6 +180,7 @@ export function createRtmpIngest(o: RtmpIngestOptions): RtmpIngest {
     sessions: () => byStream,
     endBroadcast: async (streamId) => byStream.get(streamId)?.end(),
     grabThumbnail: async (streamId) => (await byStream.get(streamId)?.grabThumbnail()) ?? false,
+    health: (streamId) => byStream.get(streamId)?.health() ?? null,
     async start() {
       const closed = await closeBrokenPlaylists(o.files, o.hooks.onEnded);
       if (closed) log.info({ closed }, 'closed playlists of broadcasts broken by a restart');

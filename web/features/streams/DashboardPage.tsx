@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { StreamInfo } from '../../../common/api/streams';
 import { failureMessage } from '../../api/field-errors';
@@ -12,6 +12,7 @@ import { priceLabel } from './stream-payment';
 import { freshPlaybackUrl, useGoLive, useOwnStream, useStreamJoin, useUpdateStream } from './api';
 import { ConnectionDetails } from './ConnectionDetails';
 import { GetPaidModal } from './GetPaidModal';
+import { EndStreamButton, LivePanel } from './LivePanel';
 import { BuyImpressionsModal, GetPopularModal } from './GetPopularModal';
 import { Player } from './Player';
 import { StatusBadge } from './LiveBadge';
@@ -50,6 +51,16 @@ export function DashboardPage() {
     </>
   );
   if (query.get('layout') === 'old') return <OldDashboard stream={stream} actions={actions}>{modals}</OldDashboard>;
+  const connection = <ConnectionDetails rtmpUrl={stream.rtmp_url} streamKey={stream.broadcast_key} />;
+  if (isOnAir(stream)) {
+    return (
+      <Page>
+        <DashboardHeader stream={stream} actions={actions} />
+        <LivePanel key={stream.stream_id} stream={stream} preview={<Preview stream={stream} />} connection={connection} />
+        {modals}
+      </Page>
+    );
+  }
   return (
     <Page>
       <DashboardHeader stream={stream} actions={actions} />
@@ -58,7 +69,7 @@ export function DashboardPage() {
           <Preview stream={stream} />
         </Section>
         <Section title="RTMP Feed & Stream Links" description="Connect OBS (or any RTMP encoder) with these.">
-          <ConnectionDetails rtmpUrl={stream.rtmp_url} streamKey={stream.broadcast_key} />
+          {connection}
         </Section>
       </div>
       {modals}
@@ -70,6 +81,11 @@ function DashboardHeader({ stream, actions }: { stream: OwnStream; actions: Dash
   const goLive = useGoLive(stream.stream_id);
   const skinPath = useSkinPath();
   const live = isOnAir(stream);
+  // "Please update the broadcast info first." belongs to a GO LIVE before setup: once saved, it no longer applies.
+  const { reset: clearGoLiveError } = goLive;
+  useEffect(() => {
+    if (stream.ready) clearGoLiveError();
+  }, [stream.ready, clearGoLiveError]);
   return (
     <header className={styles.header}>
       <div className={styles.headline}>
@@ -96,6 +112,7 @@ function DashboardHeader({ stream, actions }: { stream: OwnStream; actions: Dash
             Open stream page
           </ButtonLink>
         )}
+        {live && <EndStreamButton streamId={stream.stream_id} />}
       </div>
       <div className={styles.headerNote}>
         <Alert>{goLive.isError ? failureMessage(goLive.error) : null}</Alert>
