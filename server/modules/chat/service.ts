@@ -219,6 +219,23 @@ export function createChatService(deps: {
       return parsed?.kind === 'stream' && !parsed.priority;
     },
 
+    /** VIEWERS on each stream channel whose membership changed: pages show the count without asking again. */
+    async publishViewerCounts(channels: string[]): Promise<void> {
+      for (const channel of channels) {
+        const parsed = parseChannel(channel);
+        if (parsed?.kind !== 'stream' || parsed.priority) continue;
+        const viewers = await deps.streams.activeViewers(parsed.streamId);
+        await deps.publish(channel, { type: 'VIEWERS', viewers });
+      }
+    },
+
+    /** Likes given on the stream in realtime (LIKE), every viewer's: the stream info's rlikes. */
+    async realtimeLikes(streamId: number): Promise<number> {
+      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(chatMessages)
+        .where(and(eq(chatMessages.streamId, streamId), eq(chatMessages.type, 'LIKE')));
+      return row?.n ?? 0;
+    },
+
     /** CONNECTED / DISCONNECTED to the owner when a signed-in viewer arrives or goes. */
     onPresenceChange(channel: string, principal: Principal, change: PresenceChange) {
       const parsed = parseChannel(channel);

@@ -94,6 +94,9 @@ export const plainlyWatchableSql = (streamId: number, ownerId: number, viewerId:
 /** The coins a viewer must have tipped to watch, as SQL (minimumFor's rule: the same for every viewer until subscriber prices). */
 export const minimumSql = (streamId: number) => sql`select tip_viewer_min_amount from ${streams} where id = ${streamId}`;
 
+/** Likes given on a stream in realtime, by every viewer. */
+export type RealtimeLikes = (streamId: number) => Promise<number>;
+
 export function createStreamsService(deps: {
   db: Db;
   accounts: AccountsService;
@@ -103,6 +106,8 @@ export function createStreamsService(deps: {
   events: DomainEventHub;
 }) {
   const { db, accounts, social, events } = deps;
+  // Realtime likes are the chat module's (after this one): it hands its count over when it is built.
+  let realtimeLikes: RealtimeLikes = async () => 0;
 
   async function findStream(streamId: number): Promise<StreamRow> {
     const [row] = await db.select().from(streams).where(and(eq(streams.id, streamId), isNull(streams.deletedAt)));
@@ -152,10 +157,11 @@ export function createStreamsService(deps: {
 
   async function info(row: StreamRow, viewer: Viewer) {
     const viewerId = viewer.principal?.userId ?? null;
-    const [broadcaster, relation, viewers, views, marks, paid] = await Promise.all([
+    const [broadcaster, relation, viewers, rlikes, views, marks, paid] = await Promise.all([
       accounts.publicUsers([row.userId]),
       social.relation(viewerId, row.userId),
       activeViewers(row.id),
+      realtimeLikes(row.id),
       db.select({ likes: streamViews.likes }).from(streamViews)
         .where(and(eq(streamViews.streamId, row.id), eq(streamViews.viewerKey, viewerKey(viewer)))),
       viewerMarks(row.id, viewerId),
@@ -168,6 +174,7 @@ export function createStreamsService(deps: {
       followingNotify: relation.notify,
       viewerLikes: views[0]?.likes ?? 0,
       viewers,
+      realtimeLikes: rlikes,
       ...marks,
       priorityChat: mayUsePriorityChat(row, viewer),
       viewerSpend: paid.spend,
@@ -214,6 +221,10 @@ export function createStreamsService(deps: {
     findStream,
     info,
     activeViewers,
+    /** The stream info's rlikes come from whoever stores realtime likes (the chat module). */
+    useRealtimeLikes(source: RealtimeLikes) {
+      realtimeLikes = source;
+    },
     payment,
     /** payment, for a stream read by id whatever the viewer may see of it now (a tip's answer after its coins moved). */
     async paymentById(streamId: number, viewer: Viewer) {
