@@ -31,6 +31,11 @@ const likesShown = (page: Page) => header(page).getByLabel(/^\d+ likes$/).getAtt
 
 async function watch(page: Page, path: string) {
   await page.goto(path);
+  await watching(page);
+}
+
+/** The stream page has the stream and its video plays. */
+async function watching(page: Page) {
   await header(page).getByRole('heading', { name: TITLE }).waitFor();
   await badge(page, 'LIVE').waitFor();
   await expect.poll(() => videoTime(page), { timeout: 20_000 }).toBeGreaterThan(0.5);
@@ -103,6 +108,10 @@ describe('the stream page', () => {
     await watch(guest.page, streamPath);
     await expect.poll(() => viewersShown(page), { timeout: 15_000 }).toBe('2 viewers');
     await expect.poll(() => viewersShown(viewer2.page), { timeout: 15_000 }).toBe('2 viewers');
+    // The pointer over the video brings its controls back.
+    const video = await page.locator('video').boundingBox();
+    if (video) await page.mouse.move(video.x + video.width / 2, video.y + video.height / 2);
+    await controls(page).getByRole('button', { name: 'LIVE' }).waitFor();
     await screenshot(page, 'stream-page-desktop');
 
     await viewer3.context.close();
@@ -141,7 +150,19 @@ describe('the stream page', () => {
     const phone = await openAppPage(PHONE);
     const { page } = phone;
     await signInAt(page, 'viewer4', streamPath);
-    await watch(page, streamPath);
+    // While the stream is looked up, the page already has its shape.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/streams/stream-lookup*', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(streamPath);
+    await page.locator('[aria-busy="true"][aria-label="Loading the stream"]').waitFor();
+    await screenshot(page, 'stream-page-loading-phone');
+    release();
+    await watching(page);
+    await page.unroute('**/api/streams/stream-lookup*');
     const input = page.getByRole('textbox', { name: 'Chat message' });
     const inView = async () => {
       const [video, box] = await Promise.all([page.locator('video').boundingBox(), input.boundingBox()]);
@@ -180,5 +201,21 @@ describe('the stream page', () => {
     await expect.poll(() => videoTime(page), { timeout: 10_000 }).toBeGreaterThan(duration * 0.6);
     await screenshot(page, 'stream-page-replay');
     expect([...viewer1.errors, ...viewer2.errors]).toEqual([]);
+  });
+
+  step('keeps the owner’s Delete behind More options, away from Edit, and offers the owner no Follow', async () => {
+    const { page } = broadcaster;
+    await page.goto(streamPath);
+    await badge(page, 'REPLAY').waitFor();
+    await page.getByRole('button', { name: 'Edit' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Delete' }).count()).toBe(0);
+    expect(await header(page).getByRole('button', { name: /Follow/ }).count()).toBe(0);
+    await page.getByRole('button', { name: 'More options' }).click();
+    await page.getByRole('menuitem', { name: 'Delete stream' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete this stream?' });
+    await confirm.waitFor();
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    expect(broadcaster.errors).toEqual([]);
   });
 });

@@ -208,6 +208,19 @@ describe('presence, priority chat, chat limits', () => {
     // The other viewer sees each like as it is given.
     expect(await b.socket.message('LIKE')).toMatchObject({ message: { likes: 1, sender: { user_id: a.user.id } } });
     expect(await info()).toMatchObject({ likes: 0, rlikes: 3 });
+    // The stream's tile in listings carries them too.
+    const tiles = (await t.client().get('/api/streams/user-streams', { id: live.user.id })).body.streams as Array<{ stream_id: number; rlikes: number }>;
+    expect(tiles.find((tile) => tile.stream_id === live.streamId)).toMatchObject({ likes: 0, rlikes: 3 });
+
+    // Leaving with the same likes counts them once; a client that likes only on leaving is counted then.
+    const aClient = await t.given.signedIn(a.user);
+    await aClient.post('/api/streams/stream-join', { stream_id: live.streamId });
+    await aClient.post('/api/streams/leave-stream', { id: live.streamId, likes: 2 });
+    expect(await info()).toMatchObject({ likes: 0, rlikes: 3 });
+    const c = await t.given.signedIn(await t.given.user());
+    await c.post('/api/streams/stream-join', { stream_id: live.streamId });
+    await c.post('/api/streams/leave-stream', { id: live.streamId, likes: 2 });
+    expect(await info()).toMatchObject({ likes: 2, rlikes: 3 });
   });
 
   it('keeps the priority channel to the owner, marks its lines, and keeps them off the public channel', async () => {

@@ -39,7 +39,7 @@ export async function createChatModule(ctx: ModuleContext): Promise<AppModule> {
     publish: gateway.publish, removeFromChannels: gateway.removeFromChannels, recheckChannel: gateway.recheckChannel,
   });
 
-  streams.useRealtimeLikes((streamId) => chat.realtimeLikes(streamId));
+  streams.useRealtimeLikes(chat.realtimeLikes);
 
   events.on('stream.options-changed', ({ streamId, chatEnabled }) =>
     chat.publishToStream(streamId, { type: 'STREAM-OPTIONS', options: { chat_enabled: chatEnabled } }));

@@ -94,8 +94,11 @@ export const plainlyWatchableSql = (streamId: number, ownerId: number, viewerId:
 /** The coins a viewer must have tipped to watch, as SQL (minimumFor's rule: the same for every viewer until subscriber prices). */
 export const minimumSql = (streamId: number) => sql`select tip_viewer_min_amount from ${streams} where id = ${streamId}`;
 
-/** Likes given on a stream in realtime, by every viewer. */
-export type RealtimeLikes = (streamId: number) => Promise<number>;
+/** Likes given on streams in realtime (LIKE): by every viewer (stream id → likes), and by one. */
+export interface RealtimeLikes {
+  onStreams(streamIds: number[]): Promise<Map<number, number>>;
+  byViewer(streamId: number, userId: number, exec: Executor): Promise<number>;
+}
 
 export function createStreamsService(deps: {
   db: Db;
@@ -107,7 +110,7 @@ export function createStreamsService(deps: {
 }) {
   const { db, accounts, social, events } = deps;
   // Realtime likes are the chat module's (after this one): it hands its count over when it is built.
-  let realtimeLikes: RealtimeLikes = async () => 0;
+  let realtimeLikes: RealtimeLikes = { onStreams: async () => new Map(), byViewer: async () => 0 };
 
   async function findStream(streamId: number): Promise<StreamRow> {
     const [row] = await db.select().from(streams).where(and(eq(streams.id, streamId), isNull(streams.deletedAt)));
@@ -161,7 +164,7 @@ export function createStreamsService(deps: {
       accounts.publicUsers([row.userId]),
       social.relation(viewerId, row.userId),
       activeViewers(row.id),
-      realtimeLikes(row.id),
+      realtimeLikes.onStreams([row.id]).then((likes) => likes.get(row.id) ?? 0),
       db.select({ likes: streamViews.likes }).from(streamViews)
         .where(and(eq(streamViews.streamId, row.id), eq(streamViews.viewerKey, viewerKey(viewer)))),
       viewerMarks(row.id, viewerId),
@@ -225,6 +228,8 @@ export function createStreamsService(deps: {
     useRealtimeLikes(source: RealtimeLikes) {
       realtimeLikes = source;
     },
+    /** Realtime likes of each stream (tiles' rlikes). */
+    realtimeLikesOn: (streamIds: number[]) => realtimeLikes.onStreams(streamIds),
     payment,
     /** payment, for a stream read by id whatever the viewer may see of it now (a tip's answer after its coins moved). */
     async paymentById(streamId: number, viewer: Viewer) {
@@ -377,7 +382,9 @@ export function createStreamsService(deps: {
         if (!open) return;
         const saved = Math.min(open.likes + likes, likeLimit);
         await tx.update(streamViews).set({ leftAt: new Date(), likes: saved }).where(viewOf);
-        const added = saved - open.likes;
+        // Likes already given in realtime are counted (rlikes): the stream gains only what goes past them.
+        const realtime = viewer.principal ? await realtimeLikes.byViewer(row.id, viewer.principal.userId, tx) : 0;
+        const added = saved - Math.max(open.likes, realtime);
         if (added > 0 && viewer.principal?.userId !== row.userId) {
           await tx.update(streams).set({ likes: sql`${streams.likes} + ${added}` }).where(eq(streams.id, row.id));
         }

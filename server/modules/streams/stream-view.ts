@@ -88,7 +88,7 @@ export function toStreamInfo(row: StreamRow, broadcaster: Broadcaster, viewer: V
   };
 }
 
-export function toStreamTile(row: StreamRow & { viewers: number }, broadcaster: Broadcaster): StreamTile {
+export function toStreamTile(row: StreamRow & { viewers: number; rlikes: number }, broadcaster: Broadcaster): StreamTile {
   return {
     stream_id: row.id,
     user_id: row.userId,
@@ -100,7 +100,7 @@ export function toStreamTile(row: StreamRow & { viewers: number }, broadcaster: 
     rating: row.rating,
     tip_viewer_min_amount: row.tipViewerMinAmount,
     likes: row.likes,
-    rlikes: 0,
+    rlikes: row.rlikes,
     started_time: row.startedAt?.toISOString() ?? null,
     live: row.live ? 'Y' : 'N',
     viewers: row.viewers,
