@@ -72,9 +72,9 @@ describe('the stream page', () => {
     expect(await page.locator('video').evaluate((v: HTMLVideoElement) => v.controls)).toBe(false);
 
     // Autoplay starts muted and says so.
-    await page.getByRole('button', { name: 'Tap to unmute' }).click();
+    await page.getByRole('button', { name: 'Click to unmute' }).click();
     expect(await page.locator('video').evaluate((v: HTMLVideoElement) => v.muted)).toBe(false);
-    await expect.poll(() => page.getByRole('button', { name: 'Tap to unmute' }).count()).toBe(0);
+    await expect.poll(() => page.getByRole('button', { name: 'Click to unmute' }).count()).toBe(0);
     await bar.getByRole('button', { name: 'Mute' }).waitFor();
 
     // Follow sits beside the broadcaster's name and sticks.

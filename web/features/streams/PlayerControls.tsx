@@ -1,5 +1,5 @@
 import Hls from 'hls.js';
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { ExitFullscreenIcon, FullscreenIcon, PauseIcon, PlayIcon, VolumeIcon, VolumeOffIcon } from '../../ui/icons';
 import { atLiveEdge, qualityOptions } from './player-controls';
 import type { QualityOption } from './player-controls';
@@ -107,6 +107,9 @@ export function PlayerControls({ video, box, hls, live }: PlayerControlsProps) {
   const idle = useIdle(box, !v.paused);
   // Autoplay starts muted; until the viewer chooses the sound themselves, the video asks to be unmuted.
   const [soundChosen, setSoundChosen] = useState(false);
+  // On a touch screen, a tap on a video whose controls are hidden shows them rather than pausing.
+  const pressed = useRef({ touch: false, whileIdle: false });
+  const coarse = typeof window.matchMedia === 'function' && window.matchMedia('(pointer: coarse)').matches;
 
   const togglePlay = () => (video.paused ? void video.play().catch(() => undefined) : video.pause());
   const setMuted = (muted: boolean) => {
@@ -146,11 +149,17 @@ export function PlayerControls({ video, box, hls, live }: PlayerControlsProps) {
   return (
     <>
       {/* The video surface: a click plays or pauses, a double click goes fullscreen. */}
-      <div className={styles.surface} onClick={togglePlay} onDoubleClick={toggleFullscreen} aria-hidden="true" />
+      <div
+        className={styles.surface}
+        onPointerDown={(e) => (pressed.current = { touch: e.pointerType === 'touch', whileIdle: idle })}
+        onClick={() => !(pressed.current.touch && pressed.current.whileIdle) && togglePlay()}
+        onDoubleClick={toggleFullscreen}
+        aria-hidden="true"
+      />
       {v.muted && !soundChosen && (
         <button type="button" className={styles.unmute} onClick={() => setMuted(false)}>
           <VolumeOffIcon size={18} />
-          Tap to unmute
+          {coarse ? 'Tap to unmute' : 'Click to unmute'}
         </button>
       )}
       <div className={`${styles.bar} ${idle ? styles.hidden : ''}`} role="group" aria-label="Video controls">
