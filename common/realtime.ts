@@ -56,12 +56,15 @@ const blockedMessage = z.object({
   data: z.object({ user_id: userId }),
 });
 
+/** The stream's live viewers (members of its public channel on every instance) after someone arrived or left. */
+const viewersMessage = z.object({ type: z.literal('VIEWERS'), viewers: z.number().int().min(0) });
+
 /** To the stream owner's user channel: a signed-in viewer arrived or left. */
 const presenceMessage = <T extends 'CONNECTED' | 'DISCONNECTED'>(type: T) =>
   z.object({ type: z.literal(type), sender: realtimeSender, data: z.object({ stream_id: z.number().int().positive() }) });
 
 export const realtimeMessage = z.discriminatedUnion('type', [
-  commentMessage, likeMessage, tipMessage, tipEnforceMessage, streamEndMessage, streamOptionsMessage, blockedMessage,
+  commentMessage, likeMessage, tipMessage, tipEnforceMessage, streamEndMessage, streamOptionsMessage, blockedMessage, viewersMessage,
   presenceMessage('CONNECTED'), presenceMessage('DISCONNECTED'),
 ]);
 export type RealtimeMessage = z.infer<typeof realtimeMessage>;

@@ -33,6 +33,7 @@ export const SAMPLE_OF_EACH_TYPE: { [T in RealtimeType]: RealtimeMessageOf<T> } 
   BLOCKED: sampleBlocked(1_000_001),
   CONNECTED: { type: 'CONNECTED', sender: sampleSender(), data: { stream_id: 7 } },
   DISCONNECTED: { type: 'DISCONNECTED', sender: sampleSender(), data: { stream_id: 7 } },
+  VIEWERS: { type: 'VIEWERS', viewers: 12 },
 };
 
 export const SAMPLE_MESSAGES: RealtimeMessage[] = Object.values(SAMPLE_OF_EACH_TYPE);

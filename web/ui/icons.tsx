@@ -48,6 +48,12 @@ export const SmileIcon = (p: P) => <Icon {...p}><circle cx="12" cy="12" r="9" />
 export const SendIcon = (p: P) => <Icon {...p}><path d="M22 2L11 13M22 2l-7 20-4-9-9-4z" /></Icon>;
 export const TranslateIcon = (p: P) => <Icon {...p}><path d="M4 5h8M8 3v2M10 5c0 4-3 7-6 8M6 9c1 2 3 4 6 4M13 21l4-9 4 9M14.5 18h5" /></Icon>;
 export const MoreIcon = (p: P) => <Icon {...p}><circle cx="12" cy="5" r="1" /><circle cx="12" cy="12" r="1" /><circle cx="12" cy="19" r="1" /></Icon>;
+export const PlayIcon = (p: P) => <Icon {...p}><path d="M7 4l13 8-13 8z" /></Icon>;
+export const PauseIcon = (p: P) => <Icon {...p}><path d="M8 5v14M16 5v14" /></Icon>;
+export const VolumeIcon = (p: P) => <Icon {...p}><path d="M11 5L6 9H3v6h3l5 4zM15.5 8.5a5 5 0 0 1 0 7M18.5 5.5a9 9 0 0 1 0 13" /></Icon>;
+export const VolumeOffIcon = (p: P) => <Icon {...p}><path d="M11 5L6 9H3v6h3l5 4zM22 9l-6 6M16 9l6 6" /></Icon>;
+export const FullscreenIcon = (p: P) => <Icon {...p}><path d="M4 9V4h5M15 4h5v5M20 15v5h-5M9 20H4v-5" /></Icon>;
+export const ExitFullscreenIcon = (p: P) => <Icon {...p}><path d="M9 4v5H4M20 9h-5V4M15 20v-5h5M4 15h5v5" /></Icon>;
 
 /** A filled heart for the floating likes over the video. */
 export const SolidHeart = ({ size = 28 }: P) => (

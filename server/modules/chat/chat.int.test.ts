@@ -172,6 +172,57 @@ describe('presence, priority chat, chat limits', () => {
     expect(await eventually(viewersNow, (n) => n === 1)).toBe(1);
   });
 
+  it('tells everyone on the stream the new viewer count as viewers join and leave', async () => {
+    const live = await t.given.liveStream();
+    const channel = `stream:${live.streamId}`;
+    const first = await signedInSocket();
+    await first.socket.request({ op: 'subscribe', channel });
+    const countOf = (socket: WsClient, viewers: number) =>
+      socket.next((f) => f.op === 'message' && (f.message as { type: string; viewers?: number }).type === 'VIEWERS' && (f.message as { viewers: number }).viewers === viewers);
+    expect(await countOf(first.socket, 1)).toMatchObject({ channel, message: { type: 'VIEWERS', viewers: 1 } });
+    const second = await signedInSocket();
+    await second.socket.request({ op: 'subscribe', channel });
+    const third = await connect();
+    await third.request({ op: 'subscribe', channel });
+    // The one who was there first hears each arrival without asking.
+    expect(await countOf(first.socket, 3)).toBeTruthy();
+    expect(await countOf(third, 3)).toBeTruthy();
+    second.socket.close();
+    expect(await countOf(first.socket, 2)).toBeTruthy();
+    const lookup = await t.client().get(`/api/streams/stream-lookup?id=${live.streamId}`);
+    expect(lookup.body.stream).toMatchObject({ viewers: 2 });
+  });
+
+  it('counts realtime likes in the stream info (rlikes) beside the likes saved on leaving', async () => {
+    const live = await t.given.liveStream();
+    const channel = `stream:${live.streamId}`;
+    const a = await signedInSocket();
+    const b = await signedInSocket();
+    await a.socket.request({ op: 'subscribe', channel });
+    await b.socket.request({ op: 'subscribe', channel });
+    const info = async () => (await t.client().get(`/api/streams/stream-lookup?id=${live.streamId}`)).body.stream as { likes: number; rlikes: number };
+    expect(await info()).toMatchObject({ likes: 0, rlikes: 0 });
+    expect(await a.socket.request({ op: 'send', channel, type: 'LIKE', likes: 1, id: nextId() })).toMatchObject({ op: 'ack' });
+    expect(await b.socket.request({ op: 'send', channel, type: 'LIKE', likes: 1, id: nextId() })).toMatchObject({ op: 'ack' });
+    expect(await a.socket.request({ op: 'send', channel, type: 'LIKE', likes: 1, id: nextId() })).toMatchObject({ op: 'ack' });
+    // The other viewer sees each like as it is given.
+    expect(await b.socket.message('LIKE')).toMatchObject({ message: { likes: 1, sender: { user_id: a.user.id } } });
+    expect(await info()).toMatchObject({ likes: 0, rlikes: 3 });
+    // The stream's tile in listings carries them too.
+    const tiles = (await t.client().get('/api/streams/user-streams', { id: live.user.id })).body.streams as Array<{ stream_id: number; rlikes: number }>;
+    expect(tiles.find((tile) => tile.stream_id === live.streamId)).toMatchObject({ likes: 0, rlikes: 3 });
+
+    // Leaving with the same likes counts them once; a client that likes only on leaving is counted then.
+    const aClient = await t.given.signedIn(a.user);
+    await aClient.post('/api/streams/stream-join', { stream_id: live.streamId });
+    await aClient.post('/api/streams/leave-stream', { id: live.streamId, likes: 2 });
+    expect(await info()).toMatchObject({ likes: 0, rlikes: 3 });
+    const c = await t.given.signedIn(await t.given.user());
+    await c.post('/api/streams/stream-join', { stream_id: live.streamId });
+    await c.post('/api/streams/leave-stream', { id: live.streamId, likes: 2 });
+    expect(await info()).toMatchObject({ likes: 2, rlikes: 3 });
+  });
+
   it('keeps the priority channel to the owner, marks its lines, and keeps them off the public channel', async () => {
     const live = await t.given.liveStream();
     const priority = `stream:${live.streamId}:priority`;

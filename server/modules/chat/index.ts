@@ -23,7 +23,9 @@ export async function createChatModule(ctx: ModuleContext): Promise<AppModule> {
   const { app, db, events } = ctx;
   const streams = ctx.use('streams');
   const accounts = ctx.use('accounts');
-  const presence = createPresence(db, ctx.log);
+  const presence = createPresence(db, ctx.log, {
+    onWritten: (channels) => void chat.publishViewerCounts(channels).catch((error: unknown) => ctx.log.warn({ err: error }, 'viewer count not published')),
+  });
   // The gateway calls the chat rules and the chat publishes through the gateway: each reaches the other once both exist.
   const gateway = await installRealtimeGateway(app, ctx.bus, {
     authorizeSubscribe: (channel, principal, request) => chat.authorizeSubscribe(channel, viewerOf(request, principal)),
@@ -36,6 +38,8 @@ export async function createChatModule(ctx: ModuleContext): Promise<AppModule> {
     db, streams, accounts, ledger: ctx.use('ledger'), likeLimit: ctx.config.streamViewerLikeLimit, log: ctx.log,
     publish: gateway.publish, removeFromChannels: gateway.removeFromChannels, recheckChannel: gateway.recheckChannel,
   });
+
+  streams.useRealtimeLikes(chat.realtimeLikes);
 
   events.on('stream.options-changed', ({ streamId, chatEnabled }) =>
     chat.publishToStream(streamId, { type: 'STREAM-OPTIONS', options: { chat_enabled: chatEnabled } }));

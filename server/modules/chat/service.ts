@@ -2,7 +2,7 @@
  * Chat and likes on a stream: the server validates what clients ask for, stores it and publishes it.
  * Clients send COMMENT and LIKE only; every other type is published by services.
  */
-import { and, count, desc, eq, gte, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import { MSG } from '../../../common/messages';
 import type { Permission } from '../../../common/permissions';
 import {
@@ -217,6 +217,32 @@ export function createChatService(deps: {
     countsPresence: (channel: string) => {
       const parsed = parseChannel(channel);
       return parsed?.kind === 'stream' && !parsed.priority;
+    },
+
+    /** VIEWERS on each stream channel whose membership changed: pages show the count without asking again. */
+    async publishViewerCounts(channels: string[]): Promise<void> {
+      for (const channel of channels) {
+        const parsed = parseChannel(channel);
+        if (parsed?.kind !== 'stream' || parsed.priority) continue;
+        const viewers = await deps.streams.activeViewers(parsed.streamId);
+        await deps.publish(channel, { type: 'VIEWERS', viewers });
+      }
+    },
+
+    /** Likes given on the stream in realtime (LIKE): every viewer's (the stream info's rlikes), or one viewer's. */
+    realtimeLikes: {
+      async onStreams(streamIds: number[]): Promise<Map<number, number>> {
+        if (streamIds.length === 0) return new Map();
+        const rows = await db.select({ streamId: chatMessages.streamId, n: sql<number>`count(*)::int` }).from(chatMessages)
+          .where(and(inArray(chatMessages.streamId, streamIds), eq(chatMessages.type, 'LIKE')))
+          .groupBy(chatMessages.streamId);
+        return new Map(rows.map((r) => [r.streamId, r.n]));
+      },
+      async byViewer(streamId: number, userId: number, exec: Executor): Promise<number> {
+        const [row] = await exec.select({ n: sql<number>`count(*)::int` }).from(chatMessages)
+          .where(and(eq(chatMessages.streamId, streamId), eq(chatMessages.userId, userId), eq(chatMessages.type, 'LIKE')));
+        return row?.n ?? 0;
+      },
     },
 
     /** CONNECTED / DISCONNECTED to the owner when a signed-in viewer arrives or goes. */

@@ -62,7 +62,7 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
       );
       registerStreamRoutes(app, {
         streams,
-        listing: createStreamListing({ db, accounts, social, onPromotedShown: (ownerIds, visitor) => void events.emit('stream.promoted-shown', { ownerIds, visitor }) }),
+        listing: createStreamListing({ db, accounts, social, realtimeLikes: streams.realtimeLikesOn, onPromotedShown: (ownerIds, visitor) => void events.emit('stream.promoted-shown', { ownerIds, visitor }) }),
         interactions: createStreamInteractions({ db, streams, accounts, events }),
         moderation: createStreamModeration({ db, accounts, media: mediaControl, events }),
         channels: ctx.use('channels'),

@@ -41,6 +41,8 @@ export function createStreamListing(deps: {
   db: Db;
   accounts: AccountsService;
   social: SocialService;
+  /** Likes given in realtime on each stream (the chat module's count), for the tiles' rlikes. */
+  realtimeLikes: (streamIds: number[]) => Promise<Map<number, number>>;
   /** Owners of promoted streams shown in Popular, one per tile: each showing spends an impression. */
   onPromotedShown?: (ownerIds: number[], visitor: string) => void;
 }) {
@@ -51,8 +53,14 @@ export function createStreamListing(deps: {
     adult && SKINS[viewer.skin].flags.adultContent ? undefined : ne(streams.rating, 'PLUS_18');
 
   async function asTiles(rows: Array<{ stream: StreamRow; viewers: number }>) {
-    const users = await deps.accounts.publicUsers(rows.map((r) => r.stream.userId));
-    return rows.map((r) => toStreamTile({ ...r.stream, viewers: r.viewers }, users.get(r.stream.userId) ?? { username: '', fullname: '', avatar: null }));
+    const [users, rlikes] = await Promise.all([
+      deps.accounts.publicUsers(rows.map((r) => r.stream.userId)),
+      deps.realtimeLikes(rows.map((r) => r.stream.id)),
+    ]);
+    return rows.map((r) => toStreamTile(
+      { ...r.stream, viewers: r.viewers, rlikes: rlikes.get(r.stream.id) ?? 0 },
+      users.get(r.stream.userId) ?? { username: '', fullname: '', avatar: null },
+    ));
   }
 
   async function tiles(where: SQL | undefined, order: SQL[], page: Page, onPromoted?: (ownerIds: number[]) => void) {

@@ -118,6 +118,12 @@ export function ingestHealthAnswer({ state, reading }: IngestHealth): IngestHeal
   };
 }
 
+/** Likes given on streams in realtime (LIKE): by every viewer (stream id → likes), and by one. */
+export interface RealtimeLikes {
+  onStreams(streamIds: number[]): Promise<Map<number, number>>;
+  byViewer(streamId: number, userId: number, exec: Executor): Promise<number>;
+}
+
 export function createStreamsService(deps: {
   db: Db;
   accounts: AccountsService;
@@ -127,6 +133,8 @@ export function createStreamsService(deps: {
   events: DomainEventHub;
 }) {
   const { db, accounts, social, events } = deps;
+  // Realtime likes are the chat module's (after this one): it hands its count over when it is built.
+  let realtimeLikes: RealtimeLikes = { onStreams: async () => new Map(), byViewer: async () => 0 };
 
   async function findStream(streamId: number): Promise<StreamRow> {
     const [row] = await db.select().from(streams).where(and(eq(streams.id, streamId), isNull(streams.deletedAt)));
@@ -176,10 +184,11 @@ export function createStreamsService(deps: {
 
   async function info(row: StreamRow, viewer: Viewer) {
     const viewerId = viewer.principal?.userId ?? null;
-    const [broadcaster, relation, viewers, views, marks, paid] = await Promise.all([
+    const [broadcaster, relation, viewers, rlikes, views, marks, paid] = await Promise.all([
       accounts.publicUsers([row.userId]),
       social.relation(viewerId, row.userId),
       activeViewers(row.id),
+      realtimeLikes.onStreams([row.id]).then((likes) => likes.get(row.id) ?? 0),
       db.select({ likes: streamViews.likes }).from(streamViews)
         .where(and(eq(streamViews.streamId, row.id), eq(streamViews.viewerKey, viewerKey(viewer)))),
       viewerMarks(row.id, viewerId),
@@ -192,6 +201,7 @@ export function createStreamsService(deps: {
       followingNotify: relation.notify,
       viewerLikes: views[0]?.likes ?? 0,
       viewers,
+      realtimeLikes: rlikes,
       ...marks,
       priorityChat: mayUsePriorityChat(row, viewer),
       viewerSpend: paid.spend,
@@ -238,6 +248,12 @@ export function createStreamsService(deps: {
     findStream,
     info,
     activeViewers,
+    /** The stream info's rlikes come from whoever stores realtime likes (the chat module). */
+    useRealtimeLikes(source: RealtimeLikes) {
+      realtimeLikes = source;
+    },
+    /** Realtime likes of each stream (tiles' rlikes). */
+    realtimeLikesOn: (streamIds: number[]) => realtimeLikes.onStreams(streamIds),
     payment,
     /** payment, for a stream read by id whatever the viewer may see of it now (a tip's answer after its coins moved). */
     async paymentById(streamId: number, viewer: Viewer) {
@@ -414,7 +430,9 @@ export function createStreamsService(deps: {
         if (!open) return;
         const saved = Math.min(open.likes + likes, likeLimit);
         await tx.update(streamViews).set({ leftAt: new Date(), likes: saved }).where(viewOf);
-        const added = saved - open.likes;
+        // Likes already given in realtime are counted (rlikes): the stream gains only what goes past them.
+        const realtime = viewer.principal ? await realtimeLikes.byViewer(row.id, viewer.principal.userId, tx) : 0;
+        const added = saved - Math.max(open.likes, realtime);
         if (added > 0 && viewer.principal?.userId !== row.userId) {
           await tx.update(streams).set({ likes: sql`${streams.likes} + ${added}` }).where(eq(streams.id, row.id));
         }

@@ -16,6 +16,8 @@ export interface ViewerFacts {
   followingNotify: boolean;
   viewerLikes: number;
   viewers: number;
+  /** Likes given in realtime on the stream; `likes` are those saved by leave-stream (shown: likes + rlikes). */
+  realtimeLikes: number;
   saved: boolean;
   /** 1–5, or 0 when the viewer has not rated the stream. */
   viewerRating: number;
@@ -60,7 +62,7 @@ export function toStreamInfo(row: StreamRow, broadcaster: Broadcaster, viewer: V
     stream_length: row.lengthSeconds,
     thumbnail_url: thumbnailUrl(row),
     likes: row.likes,
-    rlikes: 0,
+    rlikes: viewer.realtimeLikes,
     stream_viewer_likes: viewer.viewerLikes,
     viewers: viewer.viewers,
     tviewers: row.totalViews,
@@ -86,7 +88,7 @@ export function toStreamInfo(row: StreamRow, broadcaster: Broadcaster, viewer: V
   };
 }
 
-export function toStreamTile(row: StreamRow & { viewers: number }, broadcaster: Broadcaster): StreamTile {
+export function toStreamTile(row: StreamRow & { viewers: number; rlikes: number }, broadcaster: Broadcaster): StreamTile {
   return {
     stream_id: row.id,
     user_id: row.userId,
@@ -98,7 +100,7 @@ export function toStreamTile(row: StreamRow & { viewers: number }, broadcaster: 
     rating: row.rating,
     tip_viewer_min_amount: row.tipViewerMinAmount,
     likes: row.likes,
-    rlikes: 0,
+    rlikes: row.rlikes,
     started_time: row.startedAt?.toISOString() ?? null,
     live: row.live ? 'Y' : 'N',
     viewers: row.viewers,

@@ -15,6 +15,8 @@ export interface PresenceOptions {
   /** How soon a change is written (changes inside the window are written together). */
   flushMs?: number;
   heartbeatMs?: number;
+  /** Called with the channels whose local count was just written, so their new totals can be told. */
+  onWritten?: (channels: string[]) => void;
 }
 
 /** SQL for the members of the channel named by `channel` (an SQL text expression), for listings. */
@@ -50,7 +52,10 @@ export function createPresence(db: Db, log: { warn(obj: object, msg: string): vo
       flushTimer = null;
       const channels = [...dirty];
       dirty.clear();
-      flushing = flushing.then(() => write(channels)).catch((error: unknown) => {
+      flushing = flushing.then(async () => {
+        await write(channels);
+        options.onWritten?.(channels);
+      }).catch((error: unknown) => {
         for (const channel of channels) dirty.add(channel);
         log.warn({ err: error }, 'presence could not be written; trying again');
         flushSoon();

@@ -11,11 +11,23 @@ interface FollowButtonProps {
   block?: boolean;
   /** What a guest's click does; by default they go to the login page and come back. */
   onGuest?: () => void;
+  /** For a page that holds its own copy of the relation (a stream's is_following): at once, then as the server answered. */
+  onFollowChange?: (following: boolean) => void;
 }
 
 /** Follow / Following, optimistic (spec part 1 §4: following turns the bell on). */
-export function FollowButton({ userId, following, size = 'md', block = false, onGuest }: FollowButtonProps) {
-  const toggle = useToggleClick(useToggleFollowing(), onGuest);
+export function FollowButton({ userId, following, size = 'md', block = false, onGuest, onFollowChange }: FollowButtonProps) {
+  const mutation = useToggleFollowing();
+  const toggle = useToggleClick(
+    {
+      isPending: mutation.isPending,
+      mutate: (vars: { id: number; follow: boolean }) => {
+        onFollowChange?.(vars.follow);
+        mutation.mutate(vars, { onSuccess: (out) => onFollowChange?.(out.is_following), onError: () => onFollowChange?.(!vars.follow) });
+      },
+    },
+    onGuest,
+  );
   return (
     <Button
       variant={following ? 'secondary' : 'primary'}

@@ -1,6 +1,8 @@
 import Hls from 'hls.js';
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
+import type { ReactNode } from 'react';
 import { Spinner } from '../../ui/Spinner';
+import { PlayerControls } from './PlayerControls';
 import styles from './HlsPlayer.module.css';
 
 /** The video state machine of spec part 1 §4, kept small. */
@@ -17,16 +19,23 @@ interface HlsPlayerProps {
   videoRef?: React.RefObject<HTMLVideoElement | null>;
   /** A fresh signed address (playback tokens are short-lived: the server answers 403 once one expires). */
   refreshSource?: () => Promise<string | null>;
+  /** Layers over the video (chat overlay, likes, tips): inside the box, so they go fullscreen with it. */
+  children?: ReactNode;
 }
 
 /** Refreshes in a row without a playlist loading in between: past this the stream is gone for us. */
 const MAX_TOKEN_REFRESHES = 3;
 
 /** Plays a signed HLS playlist: hls.js where MSE exists (Debian chromium), else the native player. */
-export function HlsPlayer({ src, width, height, muted = true, onStateChange, videoRef, refreshSource }: HlsPlayerProps) {
+export function HlsPlayer({ src, width, height, muted = true, onStateChange, videoRef, refreshSource, children }: HlsPlayerProps) {
   const ownRef = useRef<HTMLVideoElement | null>(null);
   const ref = videoRef ?? ownRef;
   const [state, setState] = useState<VideoState>('loading');
+  const [box, setBox] = useState<HTMLDivElement | null>(null);
+  const [video, setVideo] = useState<HTMLVideoElement | null>(null);
+  const [hlsInstance, setHlsInstance] = useState<Hls | null>(null);
+  // A live playlist (no end list yet) plays without a seek bar; a replay seeks.
+  const [live, setLive] = useState(false);
   const report = useEffectEvent((next: VideoState) => onStateChange?.(next));
   const fetchFreshSource = useEffectEvent(() => (refreshSource ? refreshSource() : Promise.resolve(null)));
 
@@ -38,6 +47,9 @@ export function HlsPlayer({ src, width, height, muted = true, onStateChange, vid
       report(next);
     };
     let hls: Hls | null = null;
+    // Autoplay is allowed muted; the controls offer the sound.
+    video.muted = muted;
+    setVideo(video);
     if (Hls.isSupported()) {
       hls = new Hls({ capLevelToPlayerSize: true, lowLatencyMode: false, manifestLoadingMaxRetry: 4, levelLoadingMaxRetry: 4 });
       hls.on(Hls.Events.MANIFEST_PARSED, () => {
@@ -47,7 +59,10 @@ export function HlsPlayer({ src, width, height, muted = true, onStateChange, vid
       });
       let refreshes = 0;
       let refreshing = false;
-      hls.on(Hls.Events.LEVEL_LOADED, () => (refreshes = 0));
+      hls.on(Hls.Events.LEVEL_LOADED, (_event, data) => {
+        refreshes = 0;
+        setLive(data.details.live);
+      });
       hls.on(Hls.Events.ERROR, (_event, data) => {
         if (data.response?.code === 403 && !refreshing && refreshes < MAX_TOKEN_REFRESHES) {
           // The token expired (or access changed): ask for a new address, which a retry could not fix.
@@ -73,6 +88,9 @@ export function HlsPlayer({ src, width, height, muted = true, onStateChange, vid
     } else {
       video.src = src;
     }
+    setHlsInstance(hls);
+    const onDuration = () => !hls && setLive(video.duration === Infinity);
+    video.addEventListener('durationchange', onDuration);
     const onPlaying = () => set('playing');
     const onPause = () => !video.ended && set('paused');
     const onEnded = () => set('ended');
@@ -84,19 +102,24 @@ export function HlsPlayer({ src, width, height, muted = true, onStateChange, vid
       video.removeEventListener('playing', onPlaying);
       video.removeEventListener('pause', onPause);
       video.removeEventListener('ended', onEnded);
+      video.removeEventListener('durationchange', onDuration);
       hls?.destroy();
     };
+    // `muted` is where playback starts; the viewer's choice is the element's from then on.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [src, ref]);
 
   const aspect = width && height ? `${width} / ${height}` : '16 / 9';
   return (
-    <div className={styles.box} style={{ aspectRatio: aspect }}>
-      <video ref={ref} className={styles.video} controls playsInline muted={muted} aria-label="Stream video" />
+    <div ref={setBox} className={styles.box} style={{ aspectRatio: aspect }} tabIndex={-1}>
+      <video ref={ref} className={styles.video} playsInline aria-label="Stream video" />
+      {children}
       {state === 'loading' && (
         <div className={styles.overlay}>
           <Spinner size="lg" label="Loading video" />
         </div>
       )}
+      {box && video && <PlayerControls video={video} box={box} hls={hlsInstance} live={live && state !== 'ended'} />}
     </div>
   );
 }

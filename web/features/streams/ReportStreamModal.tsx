@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import type { StreamInfo } from '../../../common/api/streams';
 import { MSG } from '../../../common/messages';
+import { shownTitle } from '../../../common/rules/stream-display';
 import { isApiError } from '../../api/client';
 import { failureMessage } from '../../api/field-errors';
 import { Button } from '../../ui/Button';
@@ -67,7 +68,7 @@ export function ReportStreamModal({ stream, open, onOpenChange }: ReportStreamMo
       open={open}
       onOpenChange={(next) => (next ? onOpenChange(true) : close())}
       title="Report Stream"
-      description={`Tell us what is wrong with “${stream.title}”. Our moderators review every report.`}
+      description={`Tell us what is wrong with “${shownTitle(stream.title)}”. Our moderators review every report.`}
       footer={
         <>
           <Button variant="secondary" onClick={close}>

@@ -1,16 +1,23 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { DropdownMenu } from 'radix-ui';
 import { useState } from 'react';
+import type { ReactNode } from 'react';
 import type { StreamInfo } from '../../../common/api/streams';
 import { MSG } from '../../../common/messages';
 import { shortNumber } from '../../../common/rules/format';
+import { shownTitle } from '../../../common/rules/stream-display';
 import { failureMessage } from '../../api/field-errors';
 import { SkinLink } from '../../app/skin';
 import { Avatar } from '../../ui/Avatar';
 import { Button } from '../../ui/Button';
-import { BanIcon, BookmarkIcon, ShareIcon, UsersIcon } from '../../ui/icons';
+import { BanIcon, BookmarkIcon, HeartIcon, MoreIcon, ShareIcon, UsersIcon } from '../../ui/icons';
 import { useToast } from '../../ui/Toast';
 import { useSession } from '../accounts/api';
 import { LoginPrompt } from '../accounts/LoginPrompt';
+import menu from '../shell/menu.module.css';
+import { FollowButton } from '../social/FollowButton';
 import { TipSelector } from '../tips/TipSelector';
+import { streamKeys } from './api';
 import { useSaveStream } from './interactions-api';
 import { LiveBadge } from './LiveBadge';
 import { ReportStreamModal } from './ReportStreamModal';
@@ -19,10 +26,60 @@ import { DeleteStreamModal, ShareModal } from './StreamModals';
 import { StreamInfoModal } from './StreamInfoModal';
 import styles from './StreamViewPage.module.css';
 
-/** Viewers shown = live viewers − 2, floored at 0 (spec part 1 §3 Stream info). */
-export const shownViewers = (viewers: number) => Math.max(0, viewers - 2);
-
 type Open = 'share' | 'edit' | 'delete' | 'report' | 'login' | null;
+
+interface StreamHeaderProps {
+  stream: StreamInfo;
+  /** As shown: live viewers − 2 and likes + realtime likes, kept current by the stream's channel. */
+  counts: { viewers: number; likes: number };
+  /**
+   * Beside Follow: where the Subscribe button goes once subscriptions exist. Nothing is shown until a
+   * caller passes one.
+   */
+  subscribeSlot?: ReactNode;
+}
+
+/** Above the chat on phones, under the player on wide screens: badge, title, broadcaster with Follow, viewers and likes. */
+export function StreamHeader({ stream, counts, subscribeSlot }: StreamHeaderProps) {
+  const queryClient = useQueryClient();
+  const [loginOpen, setLoginOpen] = useState(false);
+  const live = stream.live === 'Y';
+  const setFollowing = (following: boolean) =>
+    queryClient.setQueryData<StreamInfo>(streamKeys.lookup(stream.stream_id), (old) => old && { ...old, is_following: following, following_notify: following });
+  return (
+    <section className={styles.header} aria-label="Stream">
+      <div className={styles.titleRow}>
+        <LiveBadge live={live} />
+        <h1 className={styles.title}>{shownTitle(stream.title)}</h1>
+      </div>
+      <div className={styles.metaRow}>
+        <div className={styles.channel}>
+          <SkinLink to={`/u/${stream.user_id}`} className={styles.broadcaster}>
+            <Avatar name={stream.username} src={stream.avatar} size={36} />
+            <span className={styles.broadcasterName}>{stream.username}</span>
+          </SkinLink>
+          {!stream.is_owner && (
+            <FollowButton userId={stream.user_id} following={stream.is_following} size="sm" onGuest={() => setLoginOpen(true)} onFollowChange={setFollowing} />
+          )}
+          {subscribeSlot}
+        </div>
+        <div className={styles.counts}>
+          {live && (
+            <span className={styles.count} aria-label={`${counts.viewers} viewers`} title="Viewers">
+              <UsersIcon size={16} />
+              {shortNumber(counts.viewers)}
+            </span>
+          )}
+          <span className={styles.count} aria-label={`${counts.likes} likes`} title="Likes">
+            <HeartIcon size={16} />
+            {shortNumber(counts.likes)}
+          </span>
+        </div>
+      </div>
+      <LoginPrompt open={loginOpen} onOpenChange={setLoginOpen} />
+    </section>
+  );
+}
 
 interface StreamDetailsProps {
   stream: StreamInfo;
@@ -30,7 +87,7 @@ interface StreamDetailsProps {
   interactionsPaused?: boolean;
 }
 
-/** Under the player: badge, title, broadcaster, viewers, and tip / share / save / report / owner actions. */
+/** Tip / save / share / report, the owner's edit and delete, and the description. */
 export function StreamDetails({ stream, interactionsPaused = false }: StreamDetailsProps) {
   const [open, setOpen] = useState<Open>(null);
   const modal = (which: Exclude<Open, null>) => ({ open: open === which, onOpenChange: (o: boolean) => setOpen(o ? which : null) });
@@ -44,19 +101,7 @@ export function StreamDetails({ stream, interactionsPaused = false }: StreamDeta
   };
   return (
     <section className={styles.details} aria-label="Stream info">
-      <div className={styles.titleRow}>
-        <LiveBadge live={stream.live === 'Y'} />
-        <h1 className={styles.title}>{stream.title}</h1>
-      </div>
       <div className={styles.metaRow}>
-        <SkinLink to={`/u/${stream.user_id}`} className={styles.broadcaster}>
-          <Avatar name={stream.username} src={stream.avatar} size={40} />
-          <span>{stream.username}</span>
-        </SkinLink>
-        <span className={styles.viewers} aria-label={`${shownViewers(stream.viewers)} viewers`}>
-          <UsersIcon size={18} />
-          {shortNumber(shownViewers(stream.viewers))}
-        </span>
         <div className={styles.actions}>
           <TipSelector stream={stream} onGuest={() => setOpen('login')} paused={interactionsPaused} />
           {canSave(stream) && <SaveButton stream={stream} onGuest={() => setOpen('login')} />}
@@ -73,20 +118,34 @@ export function StreamDetails({ stream, interactionsPaused = false }: StreamDeta
               Edit
             </Button>
           )}
-          {stream.is_owner && (
-            <Button variant="danger" size="sm" onClick={() => setOpen('delete')}>
-              Delete
-            </Button>
-          )}
+          {stream.is_owner && <OwnerMenu onDelete={() => setOpen('delete')} />}
         </div>
       </div>
       {stream.description && <p className={styles.description}>{stream.description}</p>}
-      <ShareModal {...modal('share')} url={window.location.href.replace(/&preview=1/, '')} title={stream.title} />
+      <ShareModal {...modal('share')} url={window.location.href.replace(/&preview=1/, '')} title={shownTitle(stream.title)} />
       {editable && <StreamInfoModal {...modal('edit')} stream={stream} mode="edit" />}
       {stream.is_owner && <DeleteStreamModal {...modal('delete')} streamId={stream.stream_id} />}
       {!stream.is_owner && session.isLoggedIn && <ReportStreamModal {...modal('report')} stream={stream} />}
       <LoginPrompt {...modal('login')} />
     </section>
+  );
+}
+
+/** Deleting is rare and final: it waits behind "More options", away from Edit. */
+function OwnerMenu({ onDelete }: { onDelete: () => void }) {
+  return (
+    <DropdownMenu.Root modal={false}>
+      <DropdownMenu.Trigger asChild>
+        <Button variant="ghost" size="sm" icon={<MoreIcon size={16} />} aria-label="More options" />
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content className={menu.content} align="end" sideOffset={6}>
+          <DropdownMenu.Item className={`${menu.item} ${styles.dangerItem}`} onSelect={onDelete}>
+            Delete stream
+          </DropdownMenu.Item>
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
   );
 }
 

@@ -3,6 +3,7 @@ import type { FormEvent } from 'react';
 import { streams } from '../../../common/api';
 import { AUDIENCES } from '../../../common/api/streams';
 import type { StreamInfo } from '../../../common/api/streams';
+import { shownTitle } from '../../../common/rules/stream-display';
 import { failureMessage, hasErrors, schemaErrors } from '../../api/field-errors';
 import { useSkin } from '../../app/skin';
 import { Alert } from '../../ui/Alert';
@@ -45,7 +46,7 @@ function StreamInfoForm({ stream, mode, onDone }: { stream: StreamInfo; mode: 's
   const { user } = useSession();
   const update = useUpdateStream(stream.stream_id);
   const [values, setValues] = useState<Values>(() => ({
-    title: stream.ready ? stream.title : '',
+    title: stream.ready ? shownTitle(stream.title) : '',
     description: stream.description,
     audience: stream.audience,
     rating: stream.rating,

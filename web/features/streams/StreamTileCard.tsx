@@ -4,7 +4,7 @@ import { useSkinPath } from '../../app/skin';
 import { Avatar } from '../../ui/Avatar';
 import { HeartIcon, UsersIcon } from '../../ui/icons';
 import { Tile, TileSkeleton } from '../../ui/Tile';
-import { shownViewers } from './StreamDetails';
+import { shownLikes, shownTitle, shownViewers } from '../../../common/rules/stream-display';
 import styles from './StreamTileCard.module.css';
 
 const RATING_CHIP = { G: null, PLUS_14: '14+', PLUS_18: '18+' } as const;
@@ -14,13 +14,13 @@ const AUDIENCE_CHIP = { PUBLIC: null, FOLLOWERS: 'Followers', SUBSCRIBERS: 'Subs
 export function StreamTileCard({ stream }: { stream: StreamTile }) {
   const skinPath = useSkinPath();
   const live = stream.live === 'Y';
-  const likes = stream.likes + stream.rlikes;
+  const likes = shownLikes(stream);
   const chips = [RATING_CHIP[stream.rating], AUDIENCE_CHIP[stream.audience], stream.tip_viewer_min_amount > 0 ? 'Paid' : null].filter(Boolean);
   return (
-    <article aria-label={stream.title} className={styles.card}>
+    <article aria-label={shownTitle(stream.title)} className={styles.card}>
       <Tile
         to={skinPath(`/streams/stream-view?id=${stream.stream_id}`)}
-        title={stream.title}
+        title={shownTitle(stream.title)}
         thumbnail={stream.thumbnail_url}
         badge={live ? 'LIVE' : undefined}
         leading={<Avatar name={stream.username} src={stream.avatar} size={32} />}

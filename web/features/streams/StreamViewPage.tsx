@@ -3,10 +3,10 @@ import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { StreamInfo } from '../../../common/api/streams';
 import { isApiError } from '../../api/client';
+import type { ApiError } from '../../api/client';
 import { useSkinPath } from '../../app/skin';
 import { Spinner } from '../../ui/Spinner';
 import { useSession } from '../accounts/api';
-import { PageSpinner } from '../accounts/gates';
 import { CHAT_OVERLAY_SLOT_ID, ChatPanel } from '../chat/ChatPanel';
 import type { ServiceMessage } from '../chat/chat-lines';
 import { PayWall } from '../tips/PayWall';
@@ -16,9 +16,10 @@ import { freshPlaybackUrl, isBlockedFrom, streamKeys, useLeaveOnUnmount, useStre
 import type { VideoState } from './HlsPlayer';
 import { Player } from './Player';
 import { RatingWall } from './RatingWall';
-import { StreamDetails } from './StreamDetails';
+import { StreamDetails, StreamHeader } from './StreamDetails';
 import { asksForRating, interactionsPaused, serviceAction } from './stream-interactions';
 import { StreamWall, wallOf } from './StreamWall';
+import { useLiveCounts } from './use-live-counts';
 import { usePreviewCountdown } from './use-preview-countdown';
 import styles from './StreamViewPage.module.css';
 
@@ -81,31 +82,69 @@ function StreamView({ id, preview }: { id: number; preview: boolean }) {
     }
   };
 
-  if (lookup.isPending) return <PageSpinner />;
+  if (lookup.isPending) return <StreamPageSkeleton />;
   if (lookup.isError) return <StreamWall kind={wallOf(lookup.error)} error={lookup.error} />;
   // Blocked: the wall replaces the player, so its source goes too (spec part 1 §4 Video state).
   if (blocked) return <StreamWall kind="block" />;
   const payRefusal = join.isError && isApiError(join.error, 'stream_payment_required') ? join.error : null;
   if (join.isError && !payRefusal) return <StreamWall kind={wallOf(join.error)} error={join.error} />;
-  const stream = lookup.data;
+  return (
+    <StreamLayout
+      stream={lookup.data}
+      join={join.data}
+      payRefusal={payRefusal}
+      walledByLookup={walledByLookup}
+      preview={preview}
+      state={endedByServer ? 'ended' : video}
+      onState={setVideo}
+      videoRef={videoRef}
+      onServiceMessage={onServiceMessage}
+      tips={tips}
+      onWatchAgain={() => {
+        setEndedByServer(false);
+        setVideo('loading');
+        // A new join gives the replay's address; the player starts over from the first segment.
+        void queryClient.resetQueries({ queryKey: streamKeys.join(id, preview) });
+      }}
+    />
+  );
+}
+
+interface StreamLayoutProps {
+  stream: StreamInfo;
+  join: { url: { hls: string; width: number; height: number } } | undefined;
+  payRefusal: ApiError | null;
+  walledByLookup: boolean;
+  preview: boolean;
+  state: VideoState;
+  onState: (state: VideoState) => void;
+  videoRef: React.RefObject<HTMLVideoElement | null>;
+  onServiceMessage: (message: ServiceMessage) => void;
+  tips: ReturnType<typeof useTipAnimations>;
+  onWatchAgain: () => void;
+}
+
+/**
+ * Video and chat first, like the streaming sites people know: on wide screens the chat is a column as
+ * tall as the window beside the player; on phones the video, the stream's line and the chat share the
+ * first screen, the chat input at its bottom.
+ */
+function StreamLayout({ stream, join, payRefusal, walledByLookup, preview, state, onState, videoRef, onServiceMessage, tips, onWatchAgain }: StreamLayoutProps) {
+  const counts = useLiveCounts(stream);
   const owed = walledByLookup ? stream.tip_owed : payRefusal ? (owedFromRefusal(payRefusal.body) ?? stream.tip_owed) : 0;
-  const state: VideoState = endedByServer ? 'ended' : video;
-  const watchAgain = () => {
-    setEndedByServer(false);
-    setVideo('loading');
-    // A new join gives the replay's address; the player starts over from the first segment.
-    void queryClient.resetQueries({ queryKey: streamKeys.join(id, preview) });
-  };
   return (
     <div className={styles.page}>
       <div className={styles.stage}>
         {owed > 0 ? (
           <PayWall stream={stream} owed={owed} />
         ) : stream.playable ? (
-          <StreamPlayer stream={stream} url={join.data?.url} preview={preview} state={state} onState={setVideo} videoRef={videoRef} onWatchAgain={watchAgain} />
+          <StreamPlayer stream={stream} url={join?.url} preview={preview} state={state} onState={onState} videoRef={videoRef} onWatchAgain={onWatchAgain} />
         ) : (
           <div className={styles.waiting}>The stream has not started yet.</div>
         )}
+      </div>
+      <div className={styles.head}>
+        <StreamHeader stream={stream} counts={counts} />
       </div>
       <div className={styles.chat}>
         {/* Paying (or a new price) changes what the chat may subscribe to: a fresh panel subscribes again. */}
@@ -115,6 +154,24 @@ function StreamView({ id, preview }: { id: number; preview: boolean }) {
         <StreamDetails stream={stream} interactionsPaused={interactionsPaused(stream, state === 'paused')} />
       </div>
       <TipAnimations slotId={CHAT_OVERLAY_SLOT_ID} bursts={tips.bursts} received={tips.received} />
+    </div>
+  );
+}
+
+/** The page's shape while the stream is looked up: player, line, chat. */
+function StreamPageSkeleton() {
+  return (
+    <div className={styles.page} aria-busy="true" aria-label="Loading the stream">
+      <div className={styles.stage}>
+        <div className={`${styles.skeletonVideo} ${styles.skeleton}`} />
+      </div>
+      <div className={`${styles.head} ${styles.skeletonHead}`}>
+        <span className={`${styles.skeletonLine} ${styles.skeleton}`} />
+        <span className={`${styles.skeletonLine} ${styles.skeletonShort} ${styles.skeleton}`} />
+      </div>
+      <div className={styles.chat}>
+        <div className={`${styles.skeletonChat} ${styles.skeleton}`} />
+      </div>
     </div>
   );
 }
@@ -178,13 +235,14 @@ function StreamPlayer({ stream, url, preview, state, onState, videoRef, onWatchA
           onStateChange={(s) => void onStateChange(s)}
           videoRef={videoRef}
           refreshSource={freshPlaybackUrl(stream.stream_id, preview)}
-        />
+        >
+          <div id={CHAT_OVERLAY_SLOT_ID} className={styles.overlaySlot} />
+        </Player>
       ) : (
         <div className={styles.waiting}>
           <Spinner size="lg" label="Joining the stream" />
         </div>
       )}
-      <div id={CHAT_OVERLAY_SLOT_ID} className={styles.overlaySlot} />
       {preview && state === 'playing' && <span className={styles.countdown} aria-live="polite">Preview ends in {secondsLeft}s</span>}
       {askRating && session.user ? (
         <RatingWall stream={stream} viewerId={session.user.user_id} onWatchAgain={watchAgain} onDismiss={() => setRatingDismissed(true)} />

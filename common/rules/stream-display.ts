@@ -1,0 +1,13 @@
+/** How a stream's numbers and title read on screen (spec part 1 §2 Stream view, part 2 §10). */
+import { LIVE_TAG } from '../api/streams';
+
+/** Viewers shown = live viewers − 2, floored at 0. */
+export const shownViewers = (viewers: number) => Math.max(0, viewers - 2);
+
+/** Likes shown = saved likes (likes) + realtime likes (rlikes). */
+export const shownLikes = (stream: { likes: number; rlikes: number }) => stream.likes + stream.rlikes;
+
+const liveTag = new RegExp(`\\s*${LIVE_TAG}(?![\\w-])`, 'gi');
+
+/** The title as people read it: the '#live' tag the server adds for search stays out of sight. */
+export const shownTitle = (title: string) => title.replace(liveTag, '').trim() || title.trim();
