@@ -188,15 +188,15 @@ export function registerSocialLoginRoutes(app: FastifyInstance, deps: SocialLogi
     return { user: await accounts.sessionUser(userId, { skin, origin: request.publicOrigin }) };
   }
 
-  addRoute(app, api.userSocialLogin, { auth: 'anonymous', access: ACCESS.public, tags }, ({ input, request, reply }) =>
+  addRoute(app, api.userSocialLogin, { auth: 'anonymous', access: ACCESS.signedOut, tags }, ({ input, request, reply }) =>
     loginWithTicket(input.type, input.token, input.service ?? request.skin, request, reply),
   );
 
-  addRoute(app, api.userFbLogin, { auth: 'anonymous', access: ACCESS.public, tags }, ({ input, request, reply }) =>
+  addRoute(app, api.userFbLogin, { auth: 'anonymous', access: ACCESS.signedOut, tags }, ({ input, request, reply }) =>
     loginWithTicket('facebook', input.token, input.service ?? request.skin, request, reply),
   );
 
-  addRoute(app, api.socialRegister, { auth: 'anonymous', access: ACCESS.public, tags }, async ({ input, request, reply }) => {
+  addRoute(app, api.socialRegister, { auth: 'anonymous', access: ACCESS.signedOut, tags }, async ({ input, request, reply }) => {
     await requireCaptcha(deps.captcha, input.altcha);
     const skin = input.service ?? request.skin;
     assertAllowed(input.social_media_type, skin);

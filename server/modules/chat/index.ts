@@ -64,7 +64,7 @@ export async function createChatModule(ctx: ModuleContext): Promise<AppModule> {
     realtime: [
       { op: 'subscribe', name: 'stream:<id>', auth: 'anonymous', access: ACCESS.public, handler: RULES },
       { op: 'subscribe', name: 'stream:<id>:priority', auth: 'user', access: PRIORITY_CHAT, handler: RULES },
-      { op: 'subscribe', name: 'user:<id>', auth: 'user', access: ACCESS.self, handler: RULES },
+      { op: 'subscribe', name: 'user:<id>', auth: 'user', access: ACCESS.ownerOnly, handler: RULES },
       { op: 'send', name: 'COMMENT', auth: 'user', access: ACCESS.signedIn, handler: RULES },
       { op: 'send', name: 'LIKE', auth: 'user', access: ACCESS.notOwner, handler: RULES },
     ],

@@ -49,7 +49,8 @@ export function registerStreamRoutes(app: FastifyInstance, deps: StreamRoutesDep
     return { broadcast_key: broadcastKey };
   });
 
-  addRoute(app, api.updateStreamInfo, { auth: 'user', access: ACCESS.stream('UPDATE STREAM_ANY'), tags }, async ({ input, principal, request }) => {
+  // The setup form is the owner's: UPDATE STREAM_ANY acts through the report actions (spec §6).
+  addRoute(app, api.updateStreamInfo, { auth: 'user', access: ACCESS.stream(), tags }, async ({ input, principal, request }) => {
     const row = await streams.updateSetup(input.id, principal, input.data, request.skin);
     return { stream: await streams.info(row, viewerOf(request, principal)) };
   });

@@ -48,6 +48,10 @@ export const ACCESS = {
   signedIn: { cells: cells(401, 'ok') } satisfies Access,
   /** Any signed-in user but the owner, who may not do it to their own (tip, like, rate, save, report, follow: spec §6). */
   notOwner: { cells: cells(401, 'ok', 403) } satisfies Access,
+  /** A browser not signed in: a signed-in one is refused (409) rather than switched to another account (social tickets). */
+  signedOut: { cells: { ...cells('ok', 409) } } satisfies Access,
+  /** The owner alone (their own user channel); other users 403. */
+  ownerOnly: { cells: cells(401, 403, 'ok') } satisfies Access,
   /** The caller's own account, or an admin acting on it; other users 403. */
   self: { cells: { ...cells(401, 403, 'ok'), admin: 'ok' } } satisfies Access,
   /**
@@ -68,6 +72,11 @@ export const ACCESS = {
       perms: { [perm]: 'ok' },
     };
   },
+  /**
+   * Operations, not the site: read from the host itself or with the operator's token; every caller
+   * of the site, whatever their role, is refused.
+   */
+  operations: { cells: cells(403, 403) } satisfies Access,
   /** Role admin only. */
   admin: { cells: { ...cells(401, 403), admin: 'ok' } } satisfies Access,
   /** A policy with some cells spelled differently. */
