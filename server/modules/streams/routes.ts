@@ -59,7 +59,8 @@ export function registerStreamRoutes(app: FastifyInstance, deps: StreamRoutesDep
     stream: await streams.info(await streams.goLive(input.id, principal), viewerOf(request, principal)),
   }));
 
-  addRoute(app, api.streamJoin, { auth: 'anonymous', access: ACCESS.public, tags }, async ({ input, principal, request }) => {
+  // Checked on a stream with a price: on a free one the pay wall asks nothing of anyone.
+  addRoute(app, api.streamJoin, { auth: 'anonymous', access: ACCESS.payWall, tags }, async ({ input, principal, request }) => {
     const viewer = viewerOf(request, principal);
     const { row, hls } = await streams.join(input.stream_id, viewer);
     return {

@@ -24,7 +24,7 @@ export type Caller = (typeof CALLERS)[number];
 export const MODERATOR_PERMISSIONS: readonly Permission[] = ['GRANT PERMISSION', 'UPDATE STREAM_ANY', 'ALLOW REPORT_STREAM_HIDE'];
 
 /** `ok`: answered, not refused (2xx, or the redirect a browser route answers); otherwise the refusal's status. */
-export type Outcome = 'ok' | 401 | 403 | 404 | 409;
+export type Outcome = 'ok' | 401 | 402 | 403 | 404 | 409;
 
 export interface Access {
   cells: Record<Caller, Outcome>;
@@ -41,6 +41,10 @@ const cells = (anonymous: Outcome, rest: Outcome, owner = rest): Record<Caller, 
   anonymous, user: rest, owner, other: rest, moderator: rest, admin: rest,
 });
 
+/** `ok` for the given permissions; each other moderator permission, held alone, is refused. */
+const moderatorPerms = (by: readonly Permission[], refused: Outcome): Partial<Record<Permission, Outcome>> =>
+  Object.fromEntries([...new Set([...MODERATOR_PERMISSIONS, ...by])].map((p) => [p, by.includes(p) ? 'ok' : refused]));
+
 export const ACCESS = {
   /** Anyone, signed in or not (listings, lookups, sign-in and recovery, media, operations). */
   public: { cells: cells('ok', 'ok') } satisfies Access,
@@ -48,6 +52,14 @@ export const ACCESS = {
   signedIn: { cells: cells(401, 'ok') } satisfies Access,
   /** Any signed-in user but the owner, who may not do it to their own (tip, like, rate, save, report, follow: spec §6). */
   notOwner: { cells: cells(401, 'ok', 403) } satisfies Access,
+  /**
+   * Watching a stream with a price (spec §6, the pay wall): whoever still owes tips is asked to pay
+   * (402), signed in or not; the owner, admins and the three privileged permissions watch without.
+   */
+  payWall: {
+    cells: { anonymous: 402, user: 402, owner: 'ok', other: 402, moderator: 'ok', admin: 'ok' },
+    perms: { 'GRANT PERMISSION': 'ok', 'UPDATE STREAM_ANY': 'ok', 'ALLOW REPORT_STREAM_HIDE': 'ok' },
+  } satisfies Access,
   /** A browser not signed in: a signed-in one is refused (409) rather than switched to another account (social tickets). */
   signedOut: { cells: { ...cells('ok', 409) } } satisfies Access,
   /** The owner alone (their own user channel); other users 403. */
@@ -62,14 +74,14 @@ export const ACCESS = {
     const moderates = by.some((p) => MODERATOR_PERMISSIONS.includes(p));
     return {
       cells: { ...cells(401, 404, 'ok'), moderator: moderates ? 'ok' : 404, admin: by.length > 0 ? 'ok' : 404 },
-      perms: Object.fromEntries(by.map((p) => [p, 'ok'])),
+      perms: moderatorPerms(by, 404),
     };
   },
   /** Holders of `perm` and admins; other signed-in users 403. */
   permission(perm: Permission, refused: Outcome = 403): Access {
     return {
       cells: { ...cells(401, refused), moderator: MODERATOR_PERMISSIONS.includes(perm) ? 'ok' : refused, admin: 'ok' },
-      perms: { [perm]: 'ok' },
+      perms: moderatorPerms([perm], refused),
     };
   },
   /**

@@ -84,6 +84,8 @@ async function person(options: Parameters<TestApp['given']['user']>[0] = {}, coi
 /** The shared world: the owner's live stream and the people around it. */
 interface World {
   owner: Person & { streamId: number; avatar: string };
+  /** A broadcaster whose live stream asks 100 coins of its viewers. */
+  paid: Person & { streamId: number };
   user: Person;
   other: Person;
   moderator: Person;
@@ -134,6 +136,8 @@ interface Case {
   input?: (cell: Cell) => unknown;
   /** The object is consumed by the call (deleted, ended, signed out): a new owner per cell. */
   freshOwner?: boolean;
+  /** The object is the stream with a price (tip_viewer_min_amount above 0) rather than the free one. */
+  paidStream?: boolean;
   /** The call ends or replaces the caller's session: the caller signs in again for it. */
   freshSession?: boolean;
   /**
@@ -187,7 +191,7 @@ const CASES: Record<string, Case> = {
   'POST /api/streams/save': { input: (c) => ({ user_id: id(c), stream_id: c.owner.streamId, save: true }) },
   'GET /api/streams/send-rating': { input: (c) => ({ id: id(c), stream_id: c.owner.streamId, rating: 5 }) },
   'POST /api/streams/send-tip': { input: (c) => ({ stream_id: c.owner.streamId, amount: 10 }) },
-  'POST /api/streams/stream-join': { input: (c) => ({ stream_id: c.owner.streamId }) },
+  'POST /api/streams/stream-join': { paidStream: true, input: (c) => ({ stream_id: c.owner.streamId }) },
   'GET /api/streams/stream-lookup': { input: (c) => ({ id: c.owner.streamId }) },
   'GET /api/streams/supporters': { input: (c) => ({ id: c.owner.streamId }) },
   'POST /api/streams/update-stream-info': { input: (c) => ({ id: c.owner.streamId, data: { description: unique('seen by the matrix ') } }) },
@@ -195,10 +199,10 @@ const CASES: Record<string, Case> = {
   'POST /api/user/add-user-interest': { input: (c) => ({ id: c.owner.user.id, interest_ids: world.interestIds }) },
   'POST /api/user/buy-impressions-package': { input: () => ({ id: world.impressionPackageId }) },
   'POST /api/user/check-recovery-code': {
-    send: async () => {
+    send: async (c) => {
       const target = await recoveryTarget();
       const code = await recoveryCode(target);
-      return currentCell!.client.post('/api/user/check-recovery-code', { username: target.username, recoveryCode: code });
+      return c.client.post('/api/user/check-recovery-code', { username: target.username, recoveryCode: code });
     },
   },
   'GET /api/user/email-notifications': { input: (c) => ({ id: c.owner.user.id, token: t.app.services.settings.emailLinkToken(c.owner.user.id) }) },
@@ -211,17 +215,16 @@ const CASES: Record<string, Case> = {
   'GET /api/user/get-user-preferences': { input: (c) => ({ id: c.owner.user.id }) },
   'POST /api/user/logout': { freshSession: true },
   'POST /api/user/reset-password': {
-    send: async () => {
+    send: async (c) => {
       const target = await recoveryTarget();
       const code = await recoveryCode(target);
       const password = 'a-new-secret-9';
-      return currentCell!.client.post('/api/user/reset-password', { username: target.username, recoveryCode: code, userPassword: password, confirmPassword: password });
+      return c.client.post('/api/user/reset-password', { username: target.username, recoveryCode: code, userPassword: password, confirmPassword: password });
     },
   },
-  'POST /api/user/send-recovery-code': { input: () => ({ username: unique('nobody') }), send: async () => {
-    const target = await recoveryTarget();
-    return currentCell!.client.post('/api/user/send-recovery-code', { username: target.username });
-  } },
+  'POST /api/user/send-recovery-code': {
+    send: async (c) => c.client.post('/api/user/send-recovery-code', { username: (await recoveryTarget()).username }),
+  },
   'GET /api/user/system-message-lookup': { input: () => ({ id: world.systemMessageId }) },
   'POST /api/user/toggle-following': { input: (c) => ({ id: c.owner.user.id, isFollowing: true }) },
   'POST /api/user/toggle-notification': { input: (c) => ({ id: c.owner.user.id, notify: true }) },
@@ -315,7 +318,6 @@ const CASES: Record<string, Case> = {
   },
 };
 
-let currentCell: Cell | null = null;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -392,10 +394,6 @@ async function callerFor(role: Role, fresh: boolean): Promise<{ client: HttpSess
   return { client, me: known.user, person: known };
 }
 
-function isAuthRefusal(status: number) {
-  return status === 401 || status === 403 || status === 404 || status === 409;
-}
-
 async function callRoute(route: RouteRecord, c: Case, cell: Cell): Promise<HttpResponse<unknown>> {
   if (c.send) return c.send(cell);
   const def = calls.get(keyOf(route));
@@ -468,6 +466,8 @@ beforeAll(async () => {
   // A live thumbnail, as the media node reports it (free public streams only have one).
   await t.resources.files.put(`thumbs/${live.streamId}.jpg`, await sharp({ create: { width: 16, height: 9, channels: 3, background: '#000' } }).jpeg().toBuffer());
   await t.app.services.broadcastHooks.onThumbnail({ streamId: live.streamId, thumbnailKey: `thumbs/${live.streamId}.jpg` });
+  const paidUser = await t.given.user();
+  const paidLive = await t.given.liveStream({ tip_viewer_min_amount: 100 }, paidUser);
   const other = await person();
   await t.given.follower(ownerUser, other);
   const anyone = session();
@@ -477,6 +477,7 @@ beforeAll(async () => {
   const [message] = await t.resources.database.db.insert(systemMessages).values({ title: 'Matrix', content: '<p>hello</p>' }).returning({ id: systemMessages.id });
   world = {
     owner: { user: ownerUser, client: ownerClient, streamId: live.streamId, avatar: String(uploaded.body.avatar) },
+    paid: { user: paidUser, client: paidLive.client, streamId: paidLive.streamId },
     user: await person(),
     other,
     moderator: await person({ perms: [...DEFAULT_PERMISSIONS, ...MODERATOR_PERMISSIONS] }),
@@ -516,10 +517,9 @@ describe('the refusal matrix', () => {
       const key = keyOf(route);
       const c = CASES[key] ?? {};
       for (const role of rolesOf(route.access!)) {
-        const owner = c.freshOwner ? await freshOwner() : world.owner;
+        const owner = c.freshOwner ? await freshOwner() : c.paidStream ? world.paid : world.owner;
         const caller = role === 'owner' ? { client: c.freshSession ? await signIn(owner.user) : owner.client, me: owner.user } : await callerFor(role, c.freshSession === true);
         const cell: Cell = { role, client: caller.client, me: caller.me, owner };
-        currentCell = cell;
         let res: HttpResponse<unknown>;
         try {
           res = await callRoute(route, c, cell);
