@@ -13,6 +13,7 @@ import type { Bus } from './platform/bus/bus';
 import { createCaptcha } from './platform/captcha';
 import type { Database } from './platform/db/client';
 import { createDomainEventHub } from './platform/events';
+import { ACCESS } from './platform/http/access';
 import { createCsrf } from './platform/http/csrf';
 import { installErrorHandling, installNotFound } from './platform/http/error-handler';
 import { installHealth } from './platform/http/health';
@@ -101,7 +102,7 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
   installPublicOrigin(app, config.publicUrl);
   installSecurityHeaders(app);
   // The API document collects routes as they are registered: it comes before any.
-  await table.as('platform', () => installOpenApi(app), 'server/platform/http/openapi.ts');
+  await table.as('platform', () => installOpenApi(app), 'server/platform/http/openapi.ts', ACCESS.public);
   installMetrics(app, { token: config.metricsToken });
   installHealth(app, db);
 
@@ -123,7 +124,7 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
     secret: (name) => loadSecret(db, name),
   }, MODULES, table);
 
-  installNotFound(app, await table.as(WEB_APP, () => installWebApp(app, config.webDist), 'server/platform/http/web-app.ts'));
+  installNotFound(app, await table.as(WEB_APP, () => installWebApp(app, config.webDist), 'server/platform/http/web-app.ts', ACCESS.public));
 
   const throttle = createThrottle(db, LOGIN_THROTTLE);
   const stopJobs = startJobs(

@@ -36,7 +36,7 @@ export const userLookup = defineCall({
 export const toggleFollowing = defineCall({
   method: 'POST',
   path: '/api/user/toggle-following',
-  refusals: [404],
+  refusals: [403, 404],
   summary: 'Follow (isFollowing true) or unfollow (false) user id; following turns notifications on unless notify is false',
   input: z.strictObject({ id: userId, isFollowing: flag, notify: flag.optional() }),
   output: success({ is_following: z.boolean(), notify: z.boolean(), followers: z.number() }),
@@ -45,7 +45,7 @@ export const toggleFollowing = defineCall({
 export const toggleNotification = defineCall({
   method: 'POST',
   path: '/api/user/toggle-notification',
-  refusals: [404],
+  refusals: [403, 404],
   summary: 'The bell: notifications from user id on or off; only while following',
   input: z.strictObject({ id: userId, notify: flag }),
   output: success({ notify: z.boolean() }),

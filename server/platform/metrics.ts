@@ -1,4 +1,5 @@
 /** Prometheus metrics at GET /metrics: process defaults plus request counts and durations. */
+import { ACCESS } from './http/access';
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
@@ -53,7 +54,7 @@ export function installMetrics(app: FastifyInstance, options: { token?: string }
     requests.inc(labels);
     duration.observe(labels, reply.elapsedTime / 1000);
   });
-  app.get('/metrics', { schema: { tags: ['operations'], summary: 'Prometheus metrics' }, config: { openapi: metricsDocs } }, async (request, reply) => {
+  app.get('/metrics', { schema: { tags: ['operations'], summary: 'Prometheus metrics' }, config: { access: ACCESS.operations, openapi: metricsDocs } }, async (request, reply) => {
     if (!mayReadMetrics(request, options.token)) return sendError(reply, 'forbidden');
     reply.header('content-type', registry.contentType);
     return registry.metrics();

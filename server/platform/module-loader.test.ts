@@ -1,4 +1,5 @@
 import Fastify from 'fastify';
+import { ACCESS } from './http/access';
 import { describe, expect, it } from 'vitest';
 import { createDomainEventHub } from './events';
 import { recordRoutes } from './http/route-table';
@@ -30,7 +31,7 @@ function createProbeUserModule(ctx: ModuleContext): AppModule {
     routes: (app) => {
       app.get('/probe/now', { config: { auth: 'anonymous' } }, async () => ({ now: clock.now() }));
     },
-    realtime: [{ op: 'send', name: 'PROBE', auth: 'user', handler: 'server/platform/module-loader.test.ts' }],
+    realtime: [{ op: 'send', name: 'PROBE', auth: 'user', access: ACCESS.signedIn, handler: 'server/platform/module-loader.test.ts' }],
   };
 }
 

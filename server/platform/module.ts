@@ -11,6 +11,7 @@ import type { Bus } from './bus/bus';
 import type { Captcha } from './captcha';
 import type { Db } from './db/client';
 import type { DomainEventHub } from './events';
+import type { Access } from './http/access';
 import type { SessionStore } from './http/sessions';
 import type { Job } from './jobs/scheduler';
 import type { Mailer } from './mail/mailer';
@@ -51,6 +52,8 @@ export interface RealtimeOp {
   /** A channel pattern (`stream:<id>`) or a client message type (`COMMENT`). */
   name: string;
   auth: 'anonymous' | 'user';
+  /** Who may do it, as the spec says (the refusal matrix checks it). */
+  access: Access;
   /** The file with the rule, relative to the repository. */
   handler: string;
 }

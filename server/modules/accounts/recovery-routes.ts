@@ -1,4 +1,5 @@
 /** The five-step password recovery (spec part 2 §7 recovery calls); every call is open to guests. */
+import { ACCESS } from '../../platform/http/access';
 import type { FastifyInstance } from 'fastify';
 import * as api from '../../../common/api/recovery';
 import { addRoute, type RouteOptions } from '../../platform/http/route';
@@ -6,7 +7,7 @@ import type { RecoveryService } from './recovery-service';
 
 export function registerRecoveryRoutes(app: FastifyInstance, deps: { recovery: RecoveryService }): void {
   const { recovery } = deps;
-  const options: RouteOptions<'anonymous'> = { auth: 'anonymous', tags: ['accounts'] };
+  const options: RouteOptions<'anonymous'> = { auth: 'anonymous', access: ACCESS.public, tags: ['accounts'] };
 
   addRoute(app, api.getRecoveryEmail, options, async ({ input, request }) => ({
     email: await recovery.maskedEmail(input.username, request.ip),

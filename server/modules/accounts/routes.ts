@@ -7,6 +7,7 @@ import { oneOf } from '../../../common/api/fields';
 import { CAPTCHA_STRENGTHS, type Captcha } from '../../platform/captcha';
 import type { Db } from '../../platform/db/client';
 import type { RouteDocs } from '../../platform/http/openapi';
+import { ACCESS } from '../../platform/http/access';
 import { addRoute } from '../../platform/http/route';
 import { clearSessionCookie, SESSION_COOKIE, type SessionStore } from '../../platform/http/sessions';
 import type { AccountsService } from './service';
@@ -45,19 +46,19 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRoutesD
 
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/captcha/challenge',
-    { schema: { tags, summary: 'A proof-of-work challenge for the captcha widget', querystring: challengeQuery }, config: { openapi: challengeDocs } },
+    { schema: { tags, summary: 'A proof-of-work challenge for the captcha widget', querystring: challengeQuery }, config: { access: ACCESS.public, openapi: challengeDocs } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return captcha.challenge(request.query.strength);
     },
   );
 
-  addRoute(app, api.csrfToken, { auth: 'anonymous', tags }, async ({ request, reply }) => {
+  addRoute(app, api.csrfToken, { auth: 'anonymous', access: ACCESS.public, tags }, async ({ request, reply }) => {
     reply.header('cache-control', 'no-store');
     return { token: deps.csrfTokenFor(request, reply) };
   });
 
-  addRoute(app, api.register, { auth: 'anonymous', tags }, async ({ input, request, reply }) => {
+  addRoute(app, api.register, { auth: 'anonymous', access: ACCESS.public, tags }, async ({ input, request, reply }) => {
     await requireCaptcha(captcha, input.altcha);
     const skin = input.service ?? request.skin;
     const { userId, session } = await accounts.register(input, skin, meta(request));
@@ -65,7 +66,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRoutesD
     return { user_id: userId, user: await accounts.sessionUser(userId, { skin, origin: request.publicOrigin }) };
   });
 
-  addRoute(app, api.login, { auth: 'anonymous', tags }, async ({ input, request, reply }) => {
+  addRoute(app, api.login, { auth: 'anonymous', access: ACCESS.public, tags }, async ({ input, request, reply }) => {
     const remember = input.rememberMe ?? true;
     const { userId, session } = await accounts.login(input.username, input.password, remember, meta(request), (strong) =>
       requireLoginProof(captcha, input.altcha, strong),
@@ -74,38 +75,38 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRoutesD
     return { user: await accounts.sessionUser(userId, { skin: input.service ?? request.skin, origin: request.publicOrigin }) };
   });
 
-  addRoute(app, api.sessionDetail, { auth: 'user', tags }, async ({ principal, request }) => ({
+  addRoute(app, api.sessionDetail, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ principal, request }) => ({
     user: await accounts.sessionUser(principal.userId, { skin: request.skin, origin: request.publicOrigin }),
   }));
 
-  addRoute(app, api.checkUserSession, { auth: 'anonymous', tags }, async ({ principal, reply }) => {
+  addRoute(app, api.checkUserSession, { auth: 'anonymous', access: ACCESS.public, tags }, async ({ principal, reply }) => {
     reply.header('cache-control', 'no-store');
     return { is_logged_in: principal !== null, user_id: principal?.userId ?? 0 };
   });
 
-  addRoute(app, api.logout, { auth: 'anonymous', tags }, async ({ request, reply }) => {
+  addRoute(app, api.logout, { auth: 'anonymous', access: ACCESS.public, tags }, async ({ request, reply }) => {
     const token = request.cookies[SESSION_COOKIE];
     if (token) await sessions.destroy(deps.db, token);
     clearSessionCookie(reply);
     return {};
   });
 
-  addRoute(app, api.getInterestList, { auth: 'anonymous', tags }, async () => ({
+  addRoute(app, api.getInterestList, { auth: 'anonymous', access: ACCESS.public, tags }, async () => ({
     interests: await accounts.listInterests(),
   }));
 
-  addRoute(app, api.addUserInterest, { auth: 'user', tags }, async ({ input, principal }) => {
+  addRoute(app, api.addUserInterest, { auth: 'user', access: ACCESS.self, tags }, async ({ input, principal }) => {
     accounts.assertSelfOrAdmin(principal, input.id);
     await accounts.setInterests(input.id, input.interest_ids);
     return { interests: await accounts.interestsOf(input.id) };
   });
 
-  addRoute(app, api.userInterestList, { auth: 'user', tags }, async ({ input, principal }) => {
+  addRoute(app, api.userInterestList, { auth: 'user', access: ACCESS.self, tags }, async ({ input, principal }) => {
     accounts.assertSelfOrAdmin(principal, input.id);
     return { interests: await accounts.interestsOf(input.id) };
   });
 
-  addRoute(app, api.updateUserInfo, { auth: 'user', tags }, async ({ input, principal, request }) => {
+  addRoute(app, api.updateUserInfo, { auth: 'user', access: ACCESS.self, tags }, async ({ input, principal, request }) => {
     accounts.assertSelfOrAdmin(principal, input.id);
     await deps.settings.updateInfo(input.id, input.params);
     return { user: await accounts.sessionUser(input.id, { skin: request.skin, origin: request.publicOrigin }) };

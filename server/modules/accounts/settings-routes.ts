@@ -4,6 +4,7 @@ import * as api from '../../../common/api/settings';
 import { authorize } from '../../platform/http/auth';
 import { appError, notFound } from '../../platform/http/errors';
 import { MSG } from '../../../common/messages';
+import { ACCESS } from '../../platform/http/access';
 import { addRoute } from '../../platform/http/route';
 import type { RouteDocs } from '../../platform/http/openapi';
 import type { FileStore } from '../../platform/storage/storage';
@@ -40,30 +41,30 @@ export function registerSettingsRoutes(
   const { settings, accounts } = deps;
   const tags = ['settings'];
 
-  addRoute(app, api.getUserPreferences, { auth: 'user', tags }, async ({ input, principal }) => {
+  addRoute(app, api.getUserPreferences, { auth: 'user', access: ACCESS.self, tags }, async ({ input, principal }) => {
     accounts.assertSelfOrAdmin(principal, input.id);
     const all = await settings.preferencesOf(input.id);
     const section = input.sections ?? 'all';
     return { preferences: section === 'all' ? all : { [section]: all[section] } };
   });
 
-  addRoute(app, api.updateUserPreferences, { auth: 'user', tags }, async ({ input, principal, request }) => {
+  addRoute(app, api.updateUserPreferences, { auth: 'user', access: ACCESS.self, tags }, async ({ input, principal, request }) => {
     accounts.assertSelfOrAdmin(principal, input.id);
     return { preferences: await settings.updatePreferences(input.id, input.params, request.skin) };
   });
 
-  addRoute(app, api.emailNotificationSettings, { auth: 'anonymous', tags }, async ({ input }) =>
+  addRoute(app, api.emailNotificationSettings, { auth: 'anonymous', access: ACCESS.public, tags }, async ({ input }) =>
     settings.emailNotifications(input.id, input.token),
   );
 
-  addRoute(app, api.updateEmailNotifications, { auth: 'anonymous', tags }, async ({ input, request }) => {
+  addRoute(app, api.updateEmailNotifications, { auth: 'anonymous', access: ACCESS.public, tags }, async ({ input, request }) => {
     await settings.emailNotifications(input.id, input.token);
     const preferences = await settings.updatePreferences(input.id, { notify_via_email: input.notify_via_email }, request.skin);
     return { notify_via_email: preferences.notifications.notify_via_email };
   });
 
   const uploadAvatarSchema = { tags, summary: api.uploadAvatar.summary, response: { 200: api.uploadAvatar.output } };
-  app.post(api.uploadAvatar.path, { schema: uploadAvatarSchema, config: { auth: 'user', openapi: uploadAvatarDocs } }, async (request) => {
+  app.post(api.uploadAvatar.path, { schema: uploadAvatarSchema, config: { auth: 'user', access: ACCESS.signedIn, openapi: uploadAvatarDocs } }, async (request) => {
     const principal = await authorize(request, 'user');
     const file = request.isMultipart() ? await request.file() : undefined;
     if (!file || file.fieldname !== 'file') throw settings.badImage();
@@ -75,7 +76,7 @@ export function registerSettingsRoutes(
     return { response: 'success', avatar };
   });
 
-  app.get('/media/avatars/:name', { schema: { tags, summary: 'An avatar image, by the name settings gave it' }, config: { openapi: avatarImageDocs } }, async (request, reply) => {
+  app.get('/media/avatars/:name', { schema: { tags, summary: 'An avatar image, by the name settings gave it' }, config: { access: ACCESS.public, openapi: avatarImageDocs } }, async (request, reply) => {
     const { name } = request.params as { name: string };
     if (!AVATAR_NAME.test(name)) throw notFound();
     const stream = await deps.files.read(`${AVATAR_PREFIX}${name}`);

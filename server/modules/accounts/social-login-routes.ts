@@ -14,6 +14,7 @@ import type { Captcha } from '../../platform/captcha';
 import type { Db } from '../../platform/db/client';
 import { conflict, forbidden, notFound } from '../../platform/http/errors';
 import type { RouteDocs } from '../../platform/http/openapi';
+import { ACCESS } from '../../platform/http/access';
 import { addRoute } from '../../platform/http/route';
 import type { SessionStore } from '../../platform/http/sessions';
 import type { AccountsService } from './service';
@@ -114,7 +115,7 @@ export function registerSocialLoginRoutes(app: FastifyInstance, deps: SocialLogi
   for (const provider of SOCIAL_PROVIDERS) {
     typed.get(
       socialStartPath(provider),
-      { schema: { tags, summary: `Sign in with ${provider}: redirects to the provider`, querystring: startQuery }, config: { openapi: startDocs } },
+      { schema: { tags, summary: `Sign in with ${provider}: redirects to the provider`, querystring: startQuery }, config: { access: ACCESS.public, openapi: startDocs } },
       async (request, reply) => {
         const skin = request.query.service ?? request.skin;
         assertAllowed(provider, skin);
@@ -139,7 +140,7 @@ export function registerSocialLoginRoutes(app: FastifyInstance, deps: SocialLogi
 
     typed.get(
       socialCallbackPath(provider),
-      { schema: { tags, summary: `Where ${provider} sends the browser back`, querystring: callbackParams }, config: { openapi: callbackDocs } },
+      { schema: { tags, summary: `Where ${provider} sends the browser back`, querystring: callbackParams }, config: { access: ACCESS.public, openapi: callbackDocs } },
       async (request, reply) => {
         assertOffered(provider);
         const url = new URL(callbackUrl(request, provider));
@@ -162,7 +163,7 @@ export function registerSocialLoginRoutes(app: FastifyInstance, deps: SocialLogi
         socialCallbackPath(provider),
         {
           schema: { tags, summary: `Where ${provider} posts the browser back`, body: callbackParams, consumes: ['application/x-www-form-urlencoded'] },
-          config: { csrf: false, openapi: formPostDocs },
+          config: { csrf: false, access: ACCESS.public, openapi: formPostDocs },
         },
         async (request, reply) => {
           // Only the authorization response: Apple's `user` field (name, email) would otherwise land in URLs and logs.
@@ -187,15 +188,15 @@ export function registerSocialLoginRoutes(app: FastifyInstance, deps: SocialLogi
     return { user: await accounts.sessionUser(userId, { skin, origin: request.publicOrigin }) };
   }
 
-  addRoute(app, api.userSocialLogin, { auth: 'anonymous', tags }, ({ input, request, reply }) =>
+  addRoute(app, api.userSocialLogin, { auth: 'anonymous', access: ACCESS.signedOut, tags }, ({ input, request, reply }) =>
     loginWithTicket(input.type, input.token, input.service ?? request.skin, request, reply),
   );
 
-  addRoute(app, api.userFbLogin, { auth: 'anonymous', tags }, ({ input, request, reply }) =>
+  addRoute(app, api.userFbLogin, { auth: 'anonymous', access: ACCESS.signedOut, tags }, ({ input, request, reply }) =>
     loginWithTicket('facebook', input.token, input.service ?? request.skin, request, reply),
   );
 
-  addRoute(app, api.socialRegister, { auth: 'anonymous', tags }, async ({ input, request, reply }) => {
+  addRoute(app, api.socialRegister, { auth: 'anonymous', access: ACCESS.signedOut, tags }, async ({ input, request, reply }) => {
     await requireCaptcha(deps.captcha, input.altcha);
     const skin = input.service ?? request.skin;
     assertAllowed(input.social_media_type, skin);

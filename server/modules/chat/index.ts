@@ -2,6 +2,7 @@
  * Chat and likes on streams, behind the realtime gateway (/ws): the gateway asks these rules who may
  * subscribe and what a client may send; what other modules report (domain events) goes out as frames.
  */
+import { ACCESS } from '../../platform/http/access';
 import { installRealtimeGateway } from '../../platform/realtime/gateway';
 import { createPresence } from '../../platform/realtime/presence';
 import type { AppModule, ModuleContext } from '../../platform/module';
@@ -18,6 +19,12 @@ declare module '../../platform/module' {
 }
 
 const RULES = 'server/modules/chat/service.ts';
+
+/**
+ * The priority chat channel: the owner, and subscribers when the skin has subscriptions (spec §6);
+ * plain users, moderators and admins are not subscribers (403), a visitor is asked to log in.
+ */
+const PRIORITY_CHAT = ACCESS.with(ACCESS.signedIn, { cells: { user: 403, other: 403, moderator: 403, admin: 403 } });
 
 export async function createChatModule(ctx: ModuleContext): Promise<AppModule> {
   const { app, db, events } = ctx;
@@ -59,11 +66,11 @@ export async function createChatModule(ctx: ModuleContext): Promise<AppModule> {
     name: 'chat',
     services: { chat },
     realtime: [
-      { op: 'subscribe', name: 'stream:<id>', auth: 'anonymous', handler: RULES },
-      { op: 'subscribe', name: 'stream:<id>:priority', auth: 'user', handler: RULES },
-      { op: 'subscribe', name: 'user:<id>', auth: 'user', handler: RULES },
-      { op: 'send', name: 'COMMENT', auth: 'user', handler: RULES },
-      { op: 'send', name: 'LIKE', auth: 'user', handler: RULES },
+      { op: 'subscribe', name: 'stream:<id>', auth: 'anonymous', access: ACCESS.public, handler: RULES },
+      { op: 'subscribe', name: 'stream:<id>:priority', auth: 'user', access: PRIORITY_CHAT, handler: RULES },
+      { op: 'subscribe', name: 'user:<id>', auth: 'user', access: ACCESS.ownerOnly, handler: RULES },
+      { op: 'send', name: 'COMMENT', auth: 'user', access: ACCESS.signedIn, handler: RULES },
+      { op: 'send', name: 'LIKE', auth: 'user', access: ACCESS.notOwner, handler: RULES },
     ],
     stop: () => presence.close().catch((error: unknown) => ctx.log.warn({ err: error }, 'presence not cleared')),
   };

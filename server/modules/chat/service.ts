@@ -187,6 +187,8 @@ export function createChatService(deps: {
     async authorizeSubscribe(channel: string, viewer: Viewer): Promise<{ history: HistoryMessage[] }> {
       const parsed = parseChannel(channel);
       if (!parsed) throw notFound(MSG.noSuchChannel);
+      // A user's channel and a priority channel need a sign-in first (401), like every 'user' operation.
+      if ((parsed.kind === 'user' || parsed.priority) && !viewer.principal) throw unauthorized();
       if (parsed.kind === 'user') {
         if (viewer.principal?.userId !== parsed.userId) throw forbidden();
         return { history: [] };

@@ -4,7 +4,7 @@ import type { PublicProfile } from '../../../common/api/social';
 import { SEARCH_MIN_CHARS } from '../../../common/constants';
 import { MSG } from '../../../common/messages';
 import type { Db } from '../../platform/db/client';
-import { badRequest, notFound } from '../../platform/http/errors';
+import { badRequest, forbidden, notFound } from '../../platform/http/errors';
 import { people } from '../accounts';
 import { follows } from './tables';
 
@@ -139,7 +139,8 @@ export function createSocialService(deps: { db: Db }) {
 
     /** Sets the follow state idempotently; following turns notifications on unless told otherwise. */
     async setFollowing(followerId: number, followeeId: number, follow: boolean, notify = true) {
-      if (followerId === followeeId) throw badRequest(MSG.cannotFollowSelf, 'id');
+      // Spec part 1 §6: owners do not follow themselves; a refusal of the caller, not of the input.
+      if (followerId === followeeId) throw forbidden(MSG.cannotFollowSelf);
       await requireUser(followeeId);
       if (follow) {
         await db.insert(follows).values({ followerId, followeeId, notify }).onConflictDoUpdate({
@@ -153,6 +154,7 @@ export function createSocialService(deps: { db: Db }) {
     },
 
     async setNotify(followerId: number, followeeId: number, notify: boolean) {
+      if (followerId === followeeId) throw forbidden(MSG.cannotFollowSelf);
       const updated = await db
         .update(follows)
         .set({ notify })

@@ -56,7 +56,7 @@ describe('follow', () => {
     const me = await t.given.user();
     const client = await t.given.signedIn(me);
     const self = await client.post('/api/user/toggle-following', { id: me.id, isFollowing: true });
-    expect(self.status).toBe(400);
+    expect(self.status).toBe(403);
     expect(self.body.message).toBe(MSG.cannotFollowSelf);
     expect((await client.post('/api/user/toggle-following', { id: 9_999_999, isFollowing: true })).status).toBe(404);
     expect((await t.client().post('/api/user/toggle-following', { id: me.id, isFollowing: true })).status).toBe(401);

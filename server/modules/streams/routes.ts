@@ -5,6 +5,7 @@ import * as api from '../../../common/api/streams';
 import { MSG } from '../../../common/messages';
 import { canGoLive } from '../../../common/permissions';
 import { forbidden, notFound } from '../../platform/http/errors';
+import { ACCESS } from '../../platform/http/access';
 import { addRoute } from '../../platform/http/route';
 import type { Principal } from '../../platform/http/auth';
 import type { AccountsService } from '../accounts';
@@ -31,7 +32,7 @@ export function registerStreamRoutes(app: FastifyInstance, deps: StreamRoutesDep
   const { streams, listing } = deps;
   const tags = ['streams'];
 
-  addRoute(app, api.getLiveStream, { auth: 'user', tags }, async ({ principal, request }) => {
+  addRoute(app, api.getLiveStream, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ principal, request }) => {
     if (!canGoLive(principal.perms)) throw forbidden(MSG.cannotGoLive);
     const row = await streams.currentStream(principal.userId, request.skin);
     const me = (await deps.accounts.sessionUser(principal.userId, { skin: request.skin, origin: request.publicOrigin }));
@@ -40,7 +41,7 @@ export function registerStreamRoutes(app: FastifyInstance, deps: StreamRoutesDep
     };
   });
 
-  addRoute(app, api.regenerateKey, { auth: 'user', tags }, async ({ principal, request }) => {
+  addRoute(app, api.regenerateKey, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ principal, request }) => {
     if (!canGoLive(principal.perms)) throw forbidden(MSG.cannotGoLive);
     const broadcastKey = await deps.accounts.regenerateBroadcastKey(principal.userId);
     const current = await streams.currentStream(principal.userId, request.skin);
@@ -48,24 +49,26 @@ export function registerStreamRoutes(app: FastifyInstance, deps: StreamRoutesDep
     return { broadcast_key: broadcastKey };
   });
 
-  addRoute(app, api.updateStreamInfo, { auth: 'user', tags }, async ({ input, principal, request }) => {
+  // The setup form is the owner's: UPDATE STREAM_ANY acts through the report actions (spec §6).
+  addRoute(app, api.updateStreamInfo, { auth: 'user', access: ACCESS.stream(), tags }, async ({ input, principal, request }) => {
     const row = await streams.updateSetup(input.id, principal, input.data, request.skin);
     return { stream: await streams.info(row, viewerOf(request, principal)) };
   });
 
-  addRoute(app, api.goLive, { auth: 'user', tags }, async ({ input, principal, request }) => ({
+  addRoute(app, api.goLive, { auth: 'user', access: ACCESS.stream(), tags }, async ({ input, principal, request }) => ({
     stream: await streams.info(await streams.goLive(input.id, principal), viewerOf(request, principal)),
   }));
 
-  addRoute(app, api.endStream, { auth: 'user', tags }, async ({ input, principal, request }) => ({
+  addRoute(app, api.endStream, { auth: 'user', access: ACCESS.stream(), tags }, async ({ input, principal, request }) => ({
     stream: await streams.info(await streams.endStream(input.id, principal), viewerOf(request, principal)),
   }));
 
-  addRoute(app, api.streamIngestHealth, { auth: 'user', tags }, async ({ input, principal }) => ({
+  addRoute(app, api.streamIngestHealth, { auth: 'user', access: ACCESS.stream(), tags }, async ({ input, principal }) => ({
     ingest: await streams.ingestHealth(input.id, principal),
   }));
 
-  addRoute(app, api.streamJoin, { auth: 'anonymous', tags }, async ({ input, principal, request }) => {
+  // Checked on a stream with a price: on a free one the pay wall asks nothing of anyone.
+  addRoute(app, api.streamJoin, { auth: 'anonymous', access: ACCESS.payWall, tags }, async ({ input, principal, request }) => {
     const viewer = viewerOf(request, principal);
     const { row, hls } = await streams.join(input.stream_id, viewer);
     return {
@@ -74,47 +77,47 @@ export function registerStreamRoutes(app: FastifyInstance, deps: StreamRoutesDep
     };
   });
 
-  addRoute(app, api.streamLookup, { auth: 'anonymous', tags }, async ({ input, principal, request }) => {
+  addRoute(app, api.streamLookup, { auth: 'anonymous', access: ACCESS.public, tags }, async ({ input, principal, request }) => {
     const viewer = viewerOf(request, principal);
     return { stream: await streams.info(await streams.lookup(input.id, viewer), viewer) };
   });
 
-  addRoute(app, api.leaveStream, { auth: 'anonymous', tags }, async ({ input, principal, request }) => {
+  addRoute(app, api.leaveStream, { auth: 'anonymous', access: ACCESS.public, tags }, async ({ input, principal, request }) => {
     await streams.leave(input.id, viewerOf(request, principal), input.likes ?? 0, deps.likeLimit);
     return {};
   });
 
-  addRoute(app, api.deleteStream, { auth: 'user', tags }, async ({ input, principal }) => {
+  addRoute(app, api.deleteStream, { auth: 'user', access: ACCESS.stream('GRANT PERMISSION'), tags }, async ({ input, principal }) => {
     await streams.remove(input.id, principal);
     return {};
   });
 
-  addRoute(app, api.addStreamThumbnail, { auth: 'user', tags }, async ({ input, principal }) => ({
+  addRoute(app, api.addStreamThumbnail, { auth: 'user', access: ACCESS.stream('UPDATE STREAM_ANY'), tags }, async ({ input, principal }) => ({
     thumbnail_url: await streams.refreshThumbnail(input.id, principal),
   }));
 
-  addRoute(app, api.reportStreamAction, { auth: 'user', tags }, async ({ input, principal }) => {
+  addRoute(app, api.reportStreamAction, { auth: 'user', access: ACCESS.with(ACCESS.permission('UPDATE STREAM_ANY'), { perms: { 'GRANT PERMISSION': 403 } }), tags }, async ({ input, principal }) => {
     const affected = await deps.moderation.act(principal, input.stream_ids, input.event, input.user_comment);
     return { affected };
   });
 
-  addRoute(app, interactionsApi.sendRating, { auth: 'user', tags }, async ({ input, principal, request }) =>
+  addRoute(app, interactionsApi.sendRating, { auth: 'user', access: ACCESS.notOwner, tags }, async ({ input, principal, request }) =>
     deps.interactions.rate(input.stream_id, viewerOf(request, principal), input.id, input.rating),
   );
 
-  addRoute(app, interactionsApi.saveStream, { auth: 'user', tags }, async ({ input, principal, request }) =>
+  addRoute(app, interactionsApi.saveStream, { auth: 'user', access: ACCESS.notOwner, tags }, async ({ input, principal, request }) =>
     deps.interactions.save(input.stream_id, viewerOf(request, principal), input.user_id, input.save),
   );
 
-  addRoute(app, interactionsApi.savedStreams, { auth: 'user', tags }, async ({ input, principal, request }) =>
+  addRoute(app, interactionsApi.savedStreams, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ input, principal, request }) =>
     listing.saved({ userId: principal.userId, skin: request.skin }, input));
 
-  addRoute(app, interactionsApi.reportStream, { auth: 'user', tags }, async ({ input, principal, request }) => {
+  addRoute(app, interactionsApi.reportStream, { auth: 'user', access: ACCESS.notOwner, tags }, async ({ input, principal, request }) => {
     await deps.interactions.report(input.id, viewerOf(request, principal), input.type, input.user_comment);
     return {};
   });
 
-  addRoute(app, interactionsApi.banViewer, { auth: 'user', tags }, async ({ input, principal }) => {
+  addRoute(app, interactionsApi.banViewer, { auth: 'user', access: ACCESS.stream('UPDATE STREAM_ANY', 'GRANT PERMISSION'), tags }, async ({ input, principal }) => {
     await deps.interactions.banViewer(input.stream_id, principal, input.user_id);
     return {};
   });
@@ -125,21 +128,21 @@ export function registerStreamRoutes(app: FastifyInstance, deps: StreamRoutesDep
     visitor: principal ? `user:${principal.userId}` : `address:${request.ip}`,
   });
 
-  addRoute(app, api.userStreams, { auth: 'anonymous', tags }, async ({ input, principal, request }) =>
+  addRoute(app, api.userStreams, { auth: 'anonymous', access: ACCESS.public, tags }, async ({ input, principal, request }) =>
     listing.user(input.id, listingViewer(request, principal), input.isAdult ?? false, input),
   );
 
-  addRoute(app, api.listChannelStreams, { auth: 'anonymous', tags: ['channels'] }, async ({ input, principal, request }) => {
+  addRoute(app, api.listChannelStreams, { auth: 'anonymous', access: ACCESS.public, tags: ['channels'] }, async ({ input, principal, request }) => {
     const channel = await deps.channels.find(input.id);
     if (!channel) throw notFound(MSG.noSuchChannel);
     return listing.channel(channel, listingViewer(request, principal), input);
   });
 
-  addRoute(app, api.listStreams, { auth: 'anonymous', tags: ['channels'] }, async ({ input, principal, request }) =>
+  addRoute(app, api.listStreams, { auth: 'anonymous', access: ACCESS.public, tags: ['channels'] }, async ({ input, principal, request }) =>
     listing.all(listingViewer(request, principal), input),
   );
 
-  addRoute(app, api.searchStream, { auth: 'anonymous', tags: ['channels'] }, async ({ input, principal, request }) =>
+  addRoute(app, api.searchStream, { auth: 'anonymous', access: ACCESS.public, tags: ['channels'] }, async ({ input, principal, request }) =>
     listing.search(input.search, listingViewer(request, principal), input),
   );
 }

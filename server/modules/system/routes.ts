@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import * as api from '../../../common/api/system';
+import { ACCESS } from '../../platform/http/access';
 import { addRoute } from '../../platform/http/route';
 import type { SystemService } from './service';
 
@@ -9,22 +10,22 @@ export function registerSystemRoutes(
 ): void {
   const tags = ['system'];
 
-  addRoute(app, api.appConfig, { auth: 'anonymous', tags }, async () => ({
+  addRoute(app, api.appConfig, { auth: 'anonymous', access: ACCESS.public, tags }, async () => ({
     captcha: deps.captchaEnabled,
     social: deps.social,
     translate: deps.translate,
   }));
 
-  addRoute(app, api.getCountries, { auth: 'anonymous', tags }, async ({ reply }) => {
+  addRoute(app, api.getCountries, { auth: 'anonymous', access: ACCESS.public, tags }, async ({ reply }) => {
     reply.header('cache-control', 'public, max-age=3600');
     return { countries: await deps.system.listCountries() };
   });
 
-  addRoute(app, api.getSystemMessages, { auth: 'anonymous', tags }, async ({ input }) => ({
+  addRoute(app, api.getSystemMessages, { auth: 'anonymous', access: ACCESS.public, tags }, async ({ input }) => ({
     messages: await deps.system.messagesFor(input.locale ?? 'en'),
   }));
 
-  addRoute(app, api.systemMessageLookup, { auth: 'anonymous', tags }, async ({ input }) => ({
+  addRoute(app, api.systemMessageLookup, { auth: 'anonymous', access: ACCESS.public, tags }, async ({ input }) => ({
     message: await deps.system.message(input.id),
   }));
 }

@@ -1,11 +1,12 @@
 /** GET and POST /ajax/tracking/track-event; guests and signed-in users alike. */
+import { ACCESS } from '../../platform/http/access';
 import type { FastifyInstance } from 'fastify';
 import * as api from '../../../common/api/tracking';
 import { addRoute, type RouteOptions } from '../../platform/http/route';
 import type { TrackingService } from './tracking-service';
 
 export function registerTrackingRoutes(app: FastifyInstance, deps: { tracking: TrackingService }): void {
-  const options: RouteOptions<'anonymous'> = { auth: 'anonymous', tags: ['tracking'] };
+  const options: RouteOptions<'anonymous'> = { auth: 'anonymous', access: ACCESS.public, tags: ['tracking'] };
 
   // The body's user_id is part of the spec's payload but never trusted: the session says who calls.
   addRoute(app, api.trackEventPost, options, async ({ input, principal, request }) => {

@@ -1,6 +1,7 @@
 /** HTTP handlers of tips, supporters and earnings. */
 import type { FastifyInstance } from 'fastify';
 import * as api from '../../../common/api/tips';
+import { ACCESS } from '../../platform/http/access';
 import { addRoute } from '../../platform/http/route';
 import { viewerOf } from '../streams';
 import type { TipsService } from './service';
@@ -9,15 +10,15 @@ export function registerTipRoutes(app: FastifyInstance, deps: { tips: TipsServic
   const { tips } = deps;
   const tags = ['tips'];
 
-  addRoute(app, api.sendTip, { auth: 'user', tags }, async ({ input, principal, request, idempotencyKey }) =>
+  addRoute(app, api.sendTip, { auth: 'user', access: ACCESS.notOwner, tags }, async ({ input, principal, request, idempotencyKey }) =>
     tips.send(viewerOf(request, principal), input.stream_id, input.amount, idempotencyKey),
   );
 
-  addRoute(app, api.streamSupporters, { auth: 'anonymous', tags }, async ({ input, principal, request }) => ({
+  addRoute(app, api.streamSupporters, { auth: 'anonymous', access: ACCESS.public, tags }, async ({ input, principal, request }) => ({
     supporters: await tips.supporters(input.id, viewerOf(request, principal), input.limit),
   }));
 
-  addRoute(app, api.liveSession, { auth: 'user', tags }, async ({ input, principal }) => tips.liveSession(input.id, principal));
+  addRoute(app, api.liveSession, { auth: 'user', access: ACCESS.stream(), tags }, async ({ input, principal }) => tips.liveSession(input.id, principal));
 
-  addRoute(app, api.userEarningDetails, { auth: 'user', tags }, async ({ input, principal }) => tips.earningDetails(principal, input.id));
+  addRoute(app, api.userEarningDetails, { auth: 'user', access: ACCESS.permission('GRANT PERMISSION'), tags }, async ({ input, principal }) => tips.earningDetails(principal, input.id));
 }

@@ -5,6 +5,7 @@ import * as api from '../../../common/api/wallet';
 import type { Db } from '../../platform/db/client';
 import { badRequest, forbidden, tooManyRequests, unauthorized } from '../../platform/http/errors';
 import type { RouteDocs } from '../../platform/http/openapi';
+import { ACCESS } from '../../platform/http/access';
 import { addRoute } from '../../platform/http/route';
 import { createThrottle } from '../../platform/throttle';
 import { SANDBOX_SIGNATURE_HEADER, type PaymentMethod, type PaymentProvider } from './payment-provider';
@@ -73,9 +74,9 @@ export async function registerWalletRoutes(
     if ((await throttle.attempt([{ key, limit: max }])).limited) throw tooManyRequests(MSG.tooManyPayments);
   };
 
-  addRoute(app, api.coinPackages, { auth: 'anonymous', tags }, async () => ({ packages: await wallet.coinPackages() }));
+  addRoute(app, api.coinPackages, { auth: 'anonymous', access: ACCESS.public, tags }, async () => ({ packages: await wallet.coinPackages() }));
 
-  addRoute(app, api.depositCoins, { auth: 'user', tags }, async ({ input, principal }) => {
+  addRoute(app, api.depositCoins, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ input, principal }) => {
     await limit(`deposit:${principal.userId}`, WALLET_THROTTLE.deposits);
     return wallet.deposit({
       userId: principal.userId,
@@ -86,26 +87,26 @@ export async function registerWalletRoutes(
     });
   });
 
-  addRoute(app, api.walletBalance, { auth: 'user', tags }, async ({ principal }) => ({ balance: await wallet.balances(principal.userId) }));
+  addRoute(app, api.walletBalance, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ principal }) => ({ balance: await wallet.balances(principal.userId) }));
 
-  addRoute(app, api.walletTransfers, { auth: 'user', tags }, async ({ input, principal }) =>
+  addRoute(app, api.walletTransfers, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ input, principal }) =>
     wallet.transfers(principal.userId, { offset: input.offset, limit: input.limit }),
   );
 
-  addRoute(app, api.addCreditCard, { auth: 'user', tags }, async ({ input, principal }) => {
+  addRoute(app, api.addCreditCard, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ input, principal }) => {
     await limit(`card:${principal.userId}`, WALLET_THROTTLE.cards);
     return { card: await wallet.addCard(principal.userId, input.card) };
   });
 
-  addRoute(app, api.creditCards, { auth: 'user', tags }, async ({ principal }) => ({ cards: await wallet.cards(principal.userId) }));
+  addRoute(app, api.creditCards, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ principal }) => ({ cards: await wallet.cards(principal.userId) }));
 
-  addRoute(app, api.getImpressionBalance, { auth: 'user', tags }, async ({ principal }) => ({
+  addRoute(app, api.getImpressionBalance, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ principal }) => ({
     impression_balance: (await wallet.balances(principal.userId)).IMP,
   }));
 
-  addRoute(app, api.getImpressionPackages, { auth: 'user', tags }, async () => ({ impression_packages: await wallet.impressionPackages() }));
+  addRoute(app, api.getImpressionPackages, { auth: 'user', access: ACCESS.signedIn, tags }, async () => ({ impression_packages: await wallet.impressionPackages() }));
 
-  addRoute(app, api.buyImpressionsPackage, { auth: 'user', tags }, async ({ input, principal, idempotencyKey }) =>
+  addRoute(app, api.buyImpressionsPackage, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ input, principal, idempotencyKey }) =>
     wallet.buyImpressions(principal.userId, input.id, idempotencyKey),
   );
 
@@ -118,7 +119,7 @@ export async function registerWalletRoutes(
       SANDBOX_WEBHOOK_PATH,
       {
         schema: { tags, summary: 'Charge events from the sandbox processor, signed (HMAC-SHA256 of the body, hex) in X-Sandbox-Signature' },
-        config: { csrf: false, openapi: sandboxWebhookDocs },
+        config: { csrf: false, access: ACCESS.public, openapi: sandboxWebhookDocs },
       },
       async (request) => {
         const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.from('');

@@ -1,4 +1,5 @@
 /** Liveness (the process answers) and readiness (the database answers). */
+import { ACCESS } from './access';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { MSG } from '../../../common/messages';
@@ -27,9 +28,9 @@ const readinessDocs: RouteDocs = {
 };
 
 export function installHealth(app: FastifyInstance, db: Db): void {
-  app.get('/healthz', { schema: { tags, summary: 'Liveness: the process answers' }, config: { openapi: livenessDocs } }, async () => ({ response: 'success', status: 'ok' }));
+  app.get('/healthz', { schema: { tags, summary: 'Liveness: the process answers' }, config: { access: ACCESS.public, openapi: livenessDocs } }, async () => ({ response: 'success', status: 'ok' }));
 
-  app.get('/readyz', { schema: { tags, summary: 'Readiness: the database answers' }, config: { openapi: readinessDocs } }, async (_request, reply) => {
+  app.get('/readyz', { schema: { tags, summary: 'Readiness: the database answers' }, config: { access: ACCESS.public, openapi: readinessDocs } }, async (_request, reply) => {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error('database did not answer in time')), READY_TIMEOUT_MS);

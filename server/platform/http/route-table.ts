@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { Access } from './access';
 
 export interface RouteRecord {
   method: string;
@@ -13,6 +14,8 @@ export interface RouteRecord {
   auth: string;
   module: string;
   handler: string;
+  /** Who may call it (route option or `config.access`; for a plugin's routes, what its installer declared). */
+  access?: Access;
 }
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -33,24 +36,31 @@ export function recordRoutes(app: FastifyInstance) {
   let owner = 'platform';
   // A plugin registers its routes from its own code: they are put down to the file that installed it.
   let installer = '(unknown)';
+  let pluginAccess: Access | undefined;
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const config = (route.config ?? {}) as { auth?: string };
+    const config = (route.config ?? {}) as { auth?: string; access?: Access };
+    const access = config.access ?? pluginAccess;
     for (const method of methods) {
-      routes.push({ method, path: route.url, auth: config.auth ?? 'public', module: owner, handler: declaringFile() ?? installer });
+      routes.push({ method, path: route.url, auth: config.auth ?? 'public', module: owner, handler: declaringFile() ?? installer, ...(access ? { access } : {}) });
     }
   });
   return {
     routes,
-    /** Routes registered while `work` runs belong to this module (and, when a plugin registers them, to `file`). */
-    async as<T>(module: string, work: () => Promise<T> | T, file = '(unknown)'): Promise<T> {
+    /**
+     * Routes registered while `work` runs belong to this module (and, when a plugin registers them, to
+     * `file`); `access` is who may call the routes a plugin registers without declaring it.
+     */
+    async as<T>(module: string, work: () => Promise<T> | T, file = '(unknown)', access?: Access): Promise<T> {
       owner = module;
       installer = file;
+      pluginAccess = access;
       try {
         return await work();
       } finally {
         owner = 'platform';
         installer = '(unknown)';
+        pluginAccess = undefined;
       }
     },
   };

@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { headersOf, IDEMPOTENCY_HEADER, type CallDef } from '../../../common/api/define';
+import type { Access } from './access';
 import { authorize, type AuthRule, type Principal } from './auth';
 
 export interface RouteContext<C extends CallDef, P> {
@@ -22,6 +23,8 @@ type PrincipalFor<R extends AuthRule> = R extends 'anonymous' ? Principal | null
 
 export interface RouteOptions<R extends AuthRule> {
   auth: R;
+  /** Who may call it, as the spec says (`ACCESS` in access.ts); the refusal matrix checks it. */
+  access: Access;
   tags?: readonly string[];
 }
 
@@ -44,6 +47,7 @@ export function addRoute<C extends CallDef, R extends AuthRule>(
     },
     config: {
       auth: options.auth,
+      access: options.access,
       ...(def.changesState ? { csrf: true } : {}),
       openapi: { refusals: def.refusals },
     },

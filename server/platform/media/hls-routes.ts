@@ -4,6 +4,7 @@
  * module's: a segment needs a valid token, a playlist also passes the watch rules again (a ban, an
  * audience change or a price rise stops the next playlist fetch).
  */
+import { ACCESS } from '../http/access';
 import { buffer, text } from 'node:stream/consumers';
 import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -47,13 +48,15 @@ const playback = (description: string, type: string): RouteDocs => ({
 const playlistRoute = {
   ...quiet,
   schema: { tags, summary: "A broadcast's HLS playlist" },
-  config: { openapi: playback('The playlist; its segment addresses carry the same token.', 'application/vnd.apple.mpegurl') },
+  // The signed address (stream-join, for that viewer) authorises; the watch rules are checked again.
+  config: { access: ACCESS.public, openapi: playback('The playlist; its segment addresses carry the same token.', 'application/vnd.apple.mpegurl') },
 };
-const segmentRoute = { ...quiet, schema: { tags, summary: 'One HLS segment' }, config: { openapi: playback('The segment.', 'video/mp2t') } };
+const segmentRoute = { ...quiet, schema: { tags, summary: 'One HLS segment' }, config: { access: ACCESS.public, openapi: playback('The segment.', 'video/mp2t') } };
 const thumbnailRoute = {
   ...quiet,
   schema: { tags, summary: "A listed stream's thumbnail" },
   config: {
+    access: ACCESS.public,
     openapi: {
       security: [],
       responses: { 200: { description: 'The thumbnail, JPEG.', content: { 'image/jpeg': { schema: { type: 'string', format: 'binary' } } } } },

@@ -2,6 +2,7 @@
  * The WebSocket gateway at `/ws` (docs/architecture.md §7). Modules decide who may subscribe and what a send
  * does through the injected handlers: the platform imports no module.
  */
+import { ACCESS } from '../http/access';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
@@ -197,7 +198,7 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
   app.addHook('onClose', async () => stopRechecks());
 
   const upgradeSchema = { tags: ['realtime'], summary: 'The realtime WebSocket: chat, likes and stream events' };
-  app.get('/ws', { websocket: true, preValidation: [refuseOtherSites, refuseCrowds], schema: upgradeSchema, config: { openapi: upgradeDocs } }, (socket, request) => {
+  app.get('/ws', { websocket: true, preValidation: [refuseOtherSites, refuseCrowds], schema: upgradeSchema, config: { access: ACCESS.public, openapi: upgradeDocs } }, (socket, request) => {
     const principal = request.currentPrincipal().catch(() => null);
     const memberKey = principal.then((p) => handlers.presenceKey(p, request));
     // Sends act on a recent principal: a logout, suspension or lost permission applies within the TTL.

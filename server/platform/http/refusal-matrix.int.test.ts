@@ -1,0 +1,581 @@
+/**
+ * The refusal matrix: every HTTP route of the route table and every realtime operation, called as
+ * each caller of `access.ts` (anonymous, a plain user, the owner of the object, another user, a
+ * moderator, an admin, and a holder of each permission the route names), and the answer checked
+ * against the access declared next to the route. A route or operation without a declaration, or
+ * without a way to call it here, fails the suite.
+ *
+ * `ok` means answered (2xx, or a browser route's redirect): every call is given a valid input (the
+ * OpenAPI example or an empty one, else the case below), checked against the call's schema first,
+ * so a 400 can never pass for an answer. A refusal must carry its exact status and the envelope.
+ */
+import { createServer, type Server } from 'node:http';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import * as contract from '../../../common/api';
+import type { CallDef } from '../../../common/api/define';
+import { ERRORS, type ErrorCode } from '../../../common/errors';
+import { MSG } from '../../../common/messages';
+import { DEFAULT_PERMISSIONS, type Permission } from '../../../common/permissions';
+import { startTestApp, type TestApp, type TestUser } from '../../testing/harness';
+import { startTestOidcProvider, type TestOidcProvider } from '../../testing/oidc-provider';
+import { HttpSession, type HttpResponse, type Transport } from '../../testing/http-session';
+import { multipartFile } from '../../testing/multipart';
+import { WsClient } from '../../testing/ws-client';
+import { createHash, randomBytes } from 'node:crypto';
+import { socialIdentities, socialTickets } from '../../modules/accounts/tables';
+import { systemMessages } from '../../modules/system/tables';
+import { payments } from '../../modules/wallet/tables';
+import { loadSecret } from '../secrets';
+import { SANDBOX_SIGNATURE_HEADER, signSandboxWebhook } from '../../modules/wallet/payment-provider';
+import { SANDBOX_WEBHOOK_SECRET } from '../../modules/wallet/routes';
+import { CALLERS, MODERATOR_PERMISSIONS, type Access, type Caller, type Outcome } from './access';
+import type { RouteRecord } from './route-table';
+
+let t: TestApp;
+let baseUrl: string;
+/** The social providers' stand-in, so their start and callback routes are offered. */
+let idp: TestOidcProvider;
+
+/** A LibreTranslate stand-in: the translate call is answered, so only its access rule can refuse. */
+const translator: Server = createServer((request, response) => {
+  request.resume();
+  request.on('end', () => {
+    response.setHeader('content-type', 'application/json');
+    response.end(JSON.stringify({ translatedText: 'Hello everyone' }));
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Callers. Each session has its own client address, so the per-address sign-in and sign-up limits
+// of the product are not what the matrix measures.
+
+let addresses = 0;
+const nextAddress = () => {
+  addresses += 1;
+  return `10.77.${Math.floor(addresses / 250)}.${(addresses % 250) + 1}`;
+};
+
+function session(): HttpSession {
+  const remoteAddress = nextAddress();
+  const transport: Transport = async ({ method, url, headers, body }) => {
+    const res = await t.app.inject({ method, url, headers, payload: body, remoteAddress });
+    return { status: res.statusCode, headers: res.headers, body: res.rawPayload };
+  };
+  return new HttpSession(transport);
+}
+
+async function signIn(user: TestUser): Promise<HttpSession> {
+  return session().signIn(user.username, user.password);
+}
+
+interface Person {
+  user: TestUser;
+  client: HttpSession;
+}
+
+async function person(options: Parameters<TestApp['given']['user']>[0] = {}, coins = 5000): Promise<Person> {
+  const user = await t.given.user(options);
+  if (coins > 0) await t.given.coins(user, coins);
+  return { user, client: await signIn(user) };
+}
+
+/** The shared world: the owner's live stream and the people around it. */
+interface World {
+  owner: Person & { streamId: number; avatar: string };
+  /** A broadcaster whose live stream asks 100 coins of its viewers. */
+  paid: Person & { streamId: number };
+  user: Person;
+  other: Person;
+  moderator: Person;
+  admin: Person;
+  holders: Map<Permission, Person>;
+  victim: Person;
+  interestIds: number[];
+  coinPackageId: number;
+  impressionPackageId: number;
+  channelId: number;
+  systemMessageId: number;
+}
+let world: World;
+
+async function holder(perm: Permission): Promise<Person> {
+  let found = world.holders.get(perm);
+  if (!found) {
+    found = await person({ perms: [...new Set([...DEFAULT_PERMISSIONS, perm])] });
+    world.holders.set(perm, found);
+  }
+  return found;
+}
+
+/** A new broadcaster with a stream of their own (for calls that delete or end it). */
+async function freshOwner(): Promise<Person & { streamId: number }> {
+  const owner = await person({}, 0);
+  const own = await owner.client.post('/api/streams/get-live-stream', {});
+  return { ...owner, streamId: (own.body.stream as { stream_id: number }).stream_id };
+}
+
+// ---------------------------------------------------------------------------------------------
+// One cell: who calls, about which object.
+
+type Role = Caller | Permission;
+
+interface Cell {
+  role: Role;
+  /** The caller's session (a fresh, cookie-less one for anonymous). */
+  client: HttpSession;
+  /** The caller's account, null for anonymous. */
+  me: TestUser | null;
+  /** The object's owner (the shared owner unless the case makes a fresh one). */
+  owner: Person & { streamId: number };
+}
+
+interface Case {
+  /** The input (query for GET, body otherwise); default: the OpenAPI example, else `{}`. */
+  input?: (cell: Cell) => unknown;
+  /** The object is consumed by the call (deleted, ended, signed out): a new owner per cell. */
+  freshOwner?: boolean;
+  /** The object is the stream with a price (tip_viewer_min_amount above 0) rather than the free one. */
+  paidStream?: boolean;
+  /** The call ends or replaces the caller's session: the caller signs in again for it. */
+  freshSession?: boolean;
+  /**
+   * An answer past the access rule that the test app cannot go beyond (no encoder, no ffmpeg): an
+   * `ok` cell answering exactly this passed its access check, and is reported as not proven further.
+   */
+  stopsShort?: { status: number; message: string; why: string };
+  /** A route outside the contract, called its own way. */
+  send?: (cell: Cell) => Promise<HttpResponse<unknown>>;
+}
+
+const id = (cell: Cell) => cell.me?.id ?? world.victim.user.id;
+let serial = 0;
+const unique = (prefix: string) => `${prefix}${process.pid}m${(serial += 1)}`;
+
+const card = { number: '4242 4242 4242 4242', exp_month: 12, exp_year: 2040, cvc: '123', name: 'Matrix Tester' };
+
+/** A user only the recovery calls touch: a reset ends their sessions, a send may be limited per account. */
+async function recoveryTarget(): Promise<TestUser> {
+  return t.given.user();
+}
+
+async function recoveryCode(user: TestUser): Promise<string> {
+  const sent = await session().post('/api/user/send-recovery-code', { username: user.username });
+  if (sent.status !== 200) throw new Error(`send-recovery-code: ${sent.status} ${JSON.stringify(sent.body)}`);
+  const mail = await world.admin.client.get('/api/dev/outbox', { to: user.email, limit: 1 });
+  const text = String((mail.body.messages as Array<{ text: string }>)[0]?.text ?? '');
+  const code = /\b(\d{6})\b/.exec(text)?.[1];
+  if (!code) throw new Error(`no recovery code in ${text}`);
+  return code;
+}
+
+/** Inputs per route ("METHOD path"); routes not listed take the default input. */
+const CASES: Record<string, Case> = {
+  'GET /ajax/tracking/track-event': { input: () => ({ tracker: 'matrix' }) },
+  'GET /api/channel/group': { input: () => ({ id: world.channelId }) },
+  'GET /api/channel/list-channel-streams': { input: () => ({ id: world.channelId }) },
+  'GET /api/channel/search-stream': { input: () => ({ search: 'Chat' }) },
+  'GET /api/channel/search-user': { input: () => ({ search: world.owner.user.username }) },
+  'POST /api/streams/add-stream-thumbnail': {
+    input: (c) => ({ id: c.owner.streamId }),
+    stopsShort: { status: 400, message: MSG.noPictureWhileOffline, why: 'no live video to grab a picture from without an encoder' },
+  },
+  'POST /api/streams/ban-viewer': { input: (c) => ({ stream_id: c.owner.streamId, user_id: world.victim.user.id }) },
+  'POST /api/streams/delete': { freshOwner: true, input: (c) => ({ id: c.owner.streamId }) },
+  'POST /api/streams/go-live': { input: (c) => ({ id: c.owner.streamId }) },
+  'POST /api/streams/leave-stream': { input: (c) => ({ id: c.owner.streamId }) },
+  'POST /api/streams/regenerate-key': { freshOwner: true },
+  'POST /api/streams/report-stream': { input: (c) => ({ id: c.owner.streamId, type: 'other' }) },
+  'POST /api/streams/report-stream-action': { input: (c) => ({ stream_ids: [c.owner.streamId], event: 'MAKE_FEATURED' }) },
+  'POST /api/streams/save': { input: (c) => ({ user_id: id(c), stream_id: c.owner.streamId, save: true }) },
+  'GET /api/streams/send-rating': { input: (c) => ({ id: id(c), stream_id: c.owner.streamId, rating: 5 }) },
+  'POST /api/streams/send-tip': { input: (c) => ({ stream_id: c.owner.streamId, amount: 10 }) },
+  'POST /api/streams/stream-join': { paidStream: true, input: (c) => ({ stream_id: c.owner.streamId }) },
+  'GET /api/streams/stream-lookup': { input: (c) => ({ id: c.owner.streamId }) },
+  'GET /api/streams/supporters': { input: (c) => ({ id: c.owner.streamId }) },
+  'POST /api/streams/update-stream-info': { input: (c) => ({ id: c.owner.streamId, data: { description: unique('seen by the matrix ') } }) },
+  'GET /api/streams/user-streams': { input: (c) => ({ id: c.owner.user.id }) },
+  'POST /api/user/add-user-interest': { input: (c) => ({ id: c.owner.user.id, interest_ids: world.interestIds }) },
+  'POST /api/user/buy-impressions-package': { input: () => ({ id: world.impressionPackageId }) },
+  'POST /api/user/check-recovery-code': {
+    send: async (c) => {
+      const target = await recoveryTarget();
+      const code = await recoveryCode(target);
+      return c.client.post('/api/user/check-recovery-code', { username: target.username, recoveryCode: code });
+    },
+  },
+  'GET /api/user/email-notifications': { input: (c) => ({ id: c.owner.user.id, token: t.app.services.settings.emailLinkToken(c.owner.user.id) }) },
+  'POST /api/user/email-notifications': {
+    input: (c) => ({ id: c.owner.user.id, token: t.app.services.settings.emailLinkToken(c.owner.user.id), notify_via_email: true }),
+  },
+  'GET /api/user/following': { input: (c) => ({ id: c.owner.user.id }) },
+  'POST /api/user/get-recovery-email': { input: () => ({ username: world.victim.user.username }) },
+  'GET /api/user/get-system-messages': { input: () => ({ locale: 'en' }) },
+  'GET /api/user/get-user-preferences': { input: (c) => ({ id: c.owner.user.id }) },
+  'POST /api/user/logout': { freshSession: true },
+  'POST /api/user/reset-password': {
+    send: async (c) => {
+      const target = await recoveryTarget();
+      const code = await recoveryCode(target);
+      const password = 'a-new-secret-9';
+      return c.client.post('/api/user/reset-password', { username: target.username, recoveryCode: code, userPassword: password, confirmPassword: password });
+    },
+  },
+  'POST /api/user/send-recovery-code': {
+    send: async (c) => c.client.post('/api/user/send-recovery-code', { username: (await recoveryTarget()).username }),
+  },
+  'GET /api/user/system-message-lookup': { input: () => ({ id: world.systemMessageId }) },
+  'POST /api/user/toggle-following': { input: (c) => ({ id: c.owner.user.id, isFollowing: true }) },
+  'POST /api/user/toggle-notification': { input: (c) => ({ id: c.owner.user.id, notify: true }) },
+  'POST /api/user/update-user-info': { input: (c) => ({ id: c.owner.user.id, params: { description: unique('about ') } }) },
+  'POST /api/user/update-user-preferences': { input: (c) => ({ id: c.owner.user.id, params: { notify_chat: true } }) },
+  'POST /api/user/upload-avatar': {
+    send: async (c) => {
+      const file = multipartFile('file', 'me.png', 'image/png', avatarPng);
+      return c.client.request('POST', '/api/user/upload-avatar', { rawBody: file.body, headers: { 'content-type': file.contentType } });
+    },
+  },
+  'GET /api/user/user-earning-details': { input: (c) => ({ id: c.owner.user.id }) },
+  'POST /api/user/user-interest-list': { input: (c) => ({ id: c.owner.user.id }) },
+  'POST /api/user/user-login': { freshSession: true, input: () => ({ username: world.victim.user.username, password: world.victim.user.password }) },
+  'GET /api/user/user-lookup': { input: (c) => ({ id: c.owner.user.id }) },
+  'POST /api/user/user-register': {
+    freshSession: true,
+    input: () => {
+      const username = unique('reg');
+      return { username, email: `${username}@test.example`, password: 'a-secret-of-9', birthday: '01-01-1990', country: 'US', terms_accepted: true };
+    },
+  },
+  'POST /api/wallet/add-credit-card': { input: () => ({ card }) },
+  'POST /api/wallet/deposit-coins': { input: () => ({ package_id: world.coinPackageId, payment_method: 'card', card }) },
+  'POST /api/translate': { input: () => ({ message: 'Hola a todos', lang: 'en' }) },
+  'POST /api/wallet/webhooks/sandbox': {
+    send: async (c) => {
+      const providerRef = unique('ch_sbx_matrix');
+      await t.resources.database.db.insert(payments).values({
+        userId: world.victim.user.id, provider: 'sandbox', providerRef, packageId: world.coinPackageId, amount: 100, currency: 'USD', status: 'pending',
+      });
+      const raw = JSON.stringify({ type: 'charge.succeeded', provider_ref: providerRef });
+      const secret = await loadSecret(t.resources.database.db, SANDBOX_WEBHOOK_SECRET);
+      return c.client.request('POST', '/api/wallet/webhooks/sandbox', {
+        rawBody: raw, csrf: false, headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signSandboxWebhook(secret, raw) },
+      });
+    },
+  },
+  'GET /media/avatars/:name': {
+    send: async (c) => {
+      const me = await world.owner.client.get('/api/user/session-detail');
+      return c.client.request('GET', String((me.body.user as { avatar: string }).avatar));
+    },
+  },
+  'POST /ajax/tracking/track-event': { input: () => ({ action: 'app_opened', tracker: 'matrix' }) },
+  'POST /api/user/user-social-login': {
+    send: async (c) => {
+      const linked = await t.given.user();
+      const ticket = await socialTicket(c, linked.id);
+      return c.client.post('/api/user/user-social-login', { type: 'google', token: ticket });
+    },
+  },
+  'POST /api/user/user-fb-login': {
+    send: async (c) => {
+      const linked = await t.given.user();
+      const ticket = await socialTicket(c, linked.id, 'facebook');
+      return c.client.post('/api/user/user-fb-login', { token: ticket });
+    },
+  },
+  'POST /api/user/user-social-register': {
+    send: async (c) => {
+      const ticket = await socialTicket(c, null);
+      return c.client.post('/api/user/user-social-register', {
+        social_media_type: 'google', social_media_token: ticket, username: unique('soc'), birthday: '01-01-1990', country: 'US', terms_accepted: true,
+      });
+    },
+  },
+  'GET /media/hls/:streamId/index.m3u8': { send: async (c) => c.client.request('GET', await playlistUrl(c)) },
+  'GET /media/hls/:streamId/:segment': {
+    send: async (c) => {
+      const playlist = await c.client.request('GET', await playlistUrl(c));
+      const segment = String(playlist.body).split('\n').find((line) => line.startsWith('/media/hls/'));
+      if (!segment) throw new Error(`no segment in the playlist: ${playlist.status} ${String(playlist.body)}`);
+      return c.client.request('GET', segment);
+    },
+  },
+  'POST /api/auth/apple/callback': {
+    send: (c) => c.client.request('POST', '/api/auth/apple/callback', {
+      rawBody: 'code=from-apple&state=not-a-flow', csrf: false, headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    }),
+  },
+  'GET /media/thumbs/:file': { send: (c) => c.client.request('GET', `/media/thumbs/${world.owner.streamId}.jpg`) },
+  'GET /api/docs/static/*': { send: (c) => c.client.request('GET', '/api/docs/static/swagger-ui.css') },
+  'HEAD /api/docs/': { send: (c) => c.client.request('HEAD' as 'GET', '/api/docs/') },
+  'GET /ws': {
+    send: async (c) => {
+      const socket = await WsClient.connect(baseUrl, c.client.cookie('ll_session'));
+      socket.close();
+      return { status: 101, body: {}, headers: {} };
+    },
+  },
+};
+
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/**
+ * A social sign-in ticket as the provider's callback leaves it (the OAuth dance itself is the
+ * social-login suite's): bound to the caller's browser, for an identity linked to `userId`, or to
+ * none (then it registers).
+ */
+async function socialTicket(c: Cell, userId: number | null, provider: 'google' | 'facebook' = 'google'): Promise<string> {
+  const db = t.resources.database.db;
+  const ticket = randomBytes(16).toString('base64url');
+  const binder = randomBytes(16).toString('base64url');
+  const subject = unique('subject-');
+  await db.insert(socialTickets).values({
+    ticketHash: sha256(ticket), provider, subject, email: `${subject}@social.example`, name: 'Social Person',
+    binderHash: sha256(binder), expiresAt: new Date(Date.now() + 10 * 60_000),
+  });
+  if (userId !== null) await db.insert(socialIdentities).values({ provider, subject, userId });
+  c.client.setCookie('ll_social_ticket', binder);
+  return ticket;
+}
+
+/** The signed playlist address stream-join gives this caller, with a playlist and a segment in the store. */
+async function playlistUrl(c: Cell): Promise<string> {
+  const key = `media/${c.owner.streamId}/b1`;
+  await t.resources.files.put(`${key}/index.m3u8`, '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\nseg_00000.ts\n');
+  await t.resources.files.put(`${key}/seg_00000.ts`, Buffer.alloc(188, 0x47));
+  const joined = await c.client.post('/api/streams/stream-join', { stream_id: c.owner.streamId });
+  const hls = (joined.body as { url?: { hls?: string } }).url?.hls;
+  if (!hls) throw new Error(`stream-join answered ${joined.status} ${JSON.stringify(joined.body)}`);
+  return hls;
+}
+
+let avatarPng: Buffer;
+
+// ---------------------------------------------------------------------------------------------
+
+const calls = new Map<string, CallDef>();
+for (const domain of Object.values(contract)) {
+  if (typeof domain !== 'object' || domain === null) continue;
+  for (const value of Object.values(domain as Record<string, unknown>)) {
+    const def = value as Partial<CallDef>;
+    if (def && typeof def === 'object' && typeof def.path === 'string' && typeof def.method === 'string' && def.input) {
+      calls.set(`${def.method} ${def.path}`, def as CallDef);
+    }
+  }
+}
+
+const keyOf = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
+
+/** The routes the matrix calls: Fastify's own HEAD twins of GET routes are not routes of ours. */
+function routesOfTable(): RouteRecord[] {
+  const gets = new Set(t.app.routeTable.filter((r) => r.method === 'GET').map((r) => r.path));
+  return t.app.routeTable.filter((r) => !(r.method === 'HEAD' && gets.has(r.path) && r.path !== '/api/docs/'));
+}
+
+let openapi: { paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { example?: unknown; examples?: Record<string, { value: unknown }> }> } }>> };
+
+function exampleOf(route: RouteRecord): unknown {
+  const op = openapi.paths[route.path.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()];
+  const media = op?.requestBody?.content?.['application/json'];
+  return media?.example ?? Object.values(media?.examples ?? {})[0]?.value;
+}
+
+async function callerFor(role: Role, fresh: boolean): Promise<{ client: HttpSession; me: TestUser | null }> {
+  if (role === 'anonymous') return { client: session(), me: null };
+  const known: Person | undefined =
+    role === 'user' ? world.user
+      : role === 'other' ? world.other
+        : role === 'moderator' ? world.moderator
+          : role === 'admin' ? world.admin
+            : role === 'owner' ? world.owner
+              : await holder(role);
+  const client = fresh ? await signIn(known.user) : known.client;
+  return { client, me: known.user };
+}
+
+async function callRoute(route: RouteRecord, c: Case, cell: Cell): Promise<HttpResponse<unknown>> {
+  if (c.send) return c.send(cell);
+  const def = calls.get(keyOf(route));
+  if (!def) {
+    if (/[:*]/.test(route.path)) throw new Error(`${keyOf(route)}: not a call of the contract and no way to call it in CASES`);
+    return cell.client.request(route.method as 'GET', route.path);
+  }
+  const input = c.input ? c.input(cell) : exampleOf(route) ?? {};
+  const parsed = (def.input as z.ZodType).safeParse(input);
+  if (!parsed.success) throw new Error(`${keyOf(route)}: the matrix's input is not valid for the call: ${parsed.error.message}`);
+  const headers: Record<string, string> = {};
+  if (def.idempotencyKey) headers['idempotency-key'] = unique('matrix-');
+  if (def.method === 'GET') {
+    if (def.changesState) headers['x-csrf-token'] = await cell.client.csrf();
+    const qs = new URLSearchParams(Object.entries(input as Record<string, unknown>).map(([k, v]) => [k, String(v)]));
+    return cell.client.request('GET', `${def.path}${qs.size > 0 ? `?${qs}` : ''}`, { headers });
+  }
+  return cell.client.request('POST', def.path, { body: input, headers });
+}
+
+interface Result {
+  key: string;
+  role: Role;
+  expected: Outcome;
+  status: number;
+  problem?: string;
+  gap?: string;
+  short?: string;
+}
+
+function judge(key: string, role: Role, access: Access, res: { status: number; body: unknown }, stopsShort?: Case['stopsShort']): Result {
+  const declared = role in access.cells ? access.cells[role as Caller] : access.perms?.[role as Permission];
+  if (declared === undefined) throw new Error(`${key}: no cell for ${role}`);
+  const gap = access.gaps?.[role];
+  const expected = gap ? gap.actual : declared;
+  const result: Result = { key, role, expected: declared, status: res.status, ...(gap ? { gap: gap.why } : {}) };
+  const body = res.body as { response?: unknown; message?: unknown } | null;
+  if (expected === 'ok' && stopsShort && res.status === stopsShort.status && body?.message === stopsShort.message) {
+    result.short = stopsShort.why;
+  } else if (expected === 'ok') {
+    if (res.status < 100 || res.status >= 400) result.problem = `expected an answer, got ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`;
+  } else if (res.status !== expected) {
+    result.problem = `expected ${expected}, got ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`;
+  } else {
+    if (typeof body?.response !== 'string' || typeof body.message !== 'string') result.problem = `refusal ${res.status} without the envelope: ${JSON.stringify(res.body).slice(0, 200)}`;
+  }
+  return result;
+}
+
+const rolesOf = (access: Access): Role[] => [...CALLERS, ...(Object.keys(access.perms ?? {}) as Permission[])];
+
+// ---------------------------------------------------------------------------------------------
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => translator.listen(0, '127.0.0.1', resolve));
+  const { port } = translator.address() as { port: number };
+  idp = await startTestOidcProvider();
+  t = await startTestApp({ TRANSLATE_URL: `http://127.0.0.1:${port}`, ...idp.env('google'), ...idp.env('apple'), ...idp.env('facebook') });
+  baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const doc = await session().get('/api/docs/json');
+  openapi = doc.body as typeof openapi;
+  avatarPng = await sharp({ create: { width: 64, height: 64, channels: 4, background: '#c0ffee' } }).png().toBuffer();
+
+  const ownerUser = await t.given.user();
+  const live = await t.given.liveStream({}, ownerUser);
+  await t.given.coins(ownerUser, 5000);
+  const ownerClient = await signIn(ownerUser);
+  const file = multipartFile('file', 'me.png', 'image/png', avatarPng);
+  const uploaded = await ownerClient.request('POST', '/api/user/upload-avatar', { rawBody: file.body, headers: { 'content-type': file.contentType } });
+  // A live thumbnail, as the media node reports it (free public streams only have one).
+  await t.resources.files.put(`thumbs/${live.streamId}.jpg`, await sharp({ create: { width: 16, height: 9, channels: 3, background: '#000' } }).jpeg().toBuffer());
+  await t.app.services.broadcastHooks.onThumbnail({ streamId: live.streamId, thumbnailKey: `thumbs/${live.streamId}.jpg` });
+  const paidUser = await t.given.user();
+  const paidLive = await t.given.liveStream({ tip_viewer_min_amount: 100 }, paidUser);
+  const other = await person();
+  await t.given.follower(ownerUser, other);
+  const anyone = session();
+  const interests = await anyone.get('/api/user/get-interest-list');
+  const coinPackages = await anyone.get('/api/wallet/coin-packages');
+  const base = await anyone.get('/api/channel/base-group');
+  const [message] = await t.resources.database.db.insert(systemMessages).values({ title: 'Matrix', content: '<p>hello</p>' }).returning({ id: systemMessages.id });
+  world = {
+    owner: { user: ownerUser, client: ownerClient, streamId: live.streamId, avatar: String(uploaded.body.avatar) },
+    paid: { user: paidUser, client: paidLive.client, streamId: paidLive.streamId },
+    user: await person(),
+    other,
+    moderator: await person({ perms: [...DEFAULT_PERMISSIONS, ...MODERATOR_PERMISSIONS] }),
+    admin: await person({ role: 'admin' }),
+    holders: new Map(),
+    victim: await person({}, 0),
+    interestIds: (interests.body.interests as Array<{ interest_id: number }>).slice(0, 3).map((i) => i.interest_id),
+    coinPackageId: (coinPackages.body.packages as Array<{ package_id: number }>)[0]!.package_id,
+    impressionPackageId: 0,
+    channelId: (base.body.channels as Array<{ id: number }>)[0]!.id,
+    systemMessageId: message!.id,
+  };
+  const impressions = await world.user.client.get('/api/user/get-impression-packages');
+  world.impressionPackageId = (impressions.body.impression_packages as Array<{ package_id: number }>)[0]!.package_id;
+}, 60_000);
+
+afterAll(async () => {
+  await t?.close();
+  await idp?.close();
+  translator.close();
+});
+
+describe('the refusal matrix', () => {
+  it('has an access declaration, and a way to call it, for every route and realtime operation', () => {
+    const undeclared = routesOfTable().filter((r) => !r.access).map(keyOf);
+    expect(undeclared, 'routes without an access declaration (addRoute option `access`, or `config.access`)').toEqual([]);
+    const uncallable = routesOfTable().filter((r) => !calls.has(keyOf(r)) && /[:*]/.test(r.path) && !CASES[keyOf(r)]?.send).map(keyOf);
+    expect(uncallable, 'routes outside the contract with no way to call them in CASES').toEqual([]);
+    // The API document lists nothing the route table (and so the matrix) would miss.
+    const tabled = new Set(routesOfTable().map(keyOf));
+    const documented = Object.entries(openapi.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).filter((m) => ['get', 'post', 'put', 'patch', 'delete'].includes(m)).map((m) => `${m.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`));
+    expect(documented.length).toBeGreaterThan(80);
+    expect(documented.filter((key) => !tabled.has(key)), 'documented operations missing from the route table').toEqual([]);
+    const realtime = t.app.modules.realtime.filter((op) => !op.access).map((op) => `${op.op} ${op.name}`);
+    expect(realtime, 'realtime operations without an access declaration').toEqual([]);
+  });
+
+  it('answers every cell as declared', async () => {
+    const results: Result[] = [];
+    const routes = routesOfTable().filter((r) => r.access);
+    for (const route of routes) {
+      const key = keyOf(route);
+      const c = CASES[key] ?? {};
+      for (const role of rolesOf(route.access!)) {
+        const owner = c.freshOwner ? await freshOwner() : c.paidStream ? world.paid : world.owner;
+        const caller = role === 'owner' ? { client: c.freshSession ? await signIn(owner.user) : owner.client, me: owner.user } : await callerFor(role, c.freshSession === true);
+        const cell: Cell = { role, client: caller.client, me: caller.me, owner };
+        let res: HttpResponse<unknown>;
+        try {
+          res = await callRoute(route, c, cell);
+        } catch (error) {
+          results.push({ key, role, expected: 'ok', status: 0, problem: String(error) });
+          continue;
+        }
+        results.push(judge(key, role, route.access!, res, c.stopsShort));
+      }
+    }
+
+    // The shared callers must still be who they were: a call that switches a browser's account
+    // (sign-in, sign-up) takes a fresh session in CASES, else every later cell would lie.
+    for (const [name, known] of Object.entries({ owner: world.owner, user: world.user, other: world.other, moderator: world.moderator, admin: world.admin })) {
+      const me = await known.client.get('/api/user/session-detail');
+      const userId = (me.body.user as { user_id?: number } | undefined)?.user_id;
+      if (userId !== known.user.id) results.push({ key: 'shared sessions', role: name as Caller, expected: 'ok', status: me.status, problem: `now signed in as ${userId}` });
+    }
+
+    for (const op of t.app.modules.realtime) {
+      const key = `${op.op} ${op.name}`;
+      for (const role of rolesOf(op.access)) {
+        const caller = role === 'owner' ? { client: world.owner.client, me: world.owner.user } : await callerFor(role, false);
+        const streamId = world.owner.streamId;
+        const channel = op.name.replace('stream:<id>', `stream:${streamId}`).replace('user:<id>', `user:${world.owner.user.id}`);
+        const socket = await WsClient.connect(baseUrl, caller.client.cookie('ll_session'));
+        try {
+          let frame;
+          if (op.op === 'subscribe') {
+            frame = await socket.request({ op: 'subscribe', channel });
+          } else {
+            const target = `stream:${streamId}`;
+            frame = await socket.request({ op: 'send', channel: target, id: unique('f'), type: op.name, ...(op.name === 'LIKE' ? { likes: 1 } : { text: 'hello from the matrix' }) });
+          }
+          const status = frame.op === 'error' ? (ERRORS[frame.code as ErrorCode]?.status ?? 500) : 200;
+          results.push(judge(`realtime ${key}`, role, op.access, { status, body: frame.op === 'error' ? { response: frame.code, message: frame.message } : frame }));
+        } finally {
+          socket.close();
+        }
+      }
+    }
+
+    const problems = results.filter((r) => r.problem).map((r) => `${r.key} as ${r.role}: ${r.problem}`);
+    const gaps = results.filter((r) => r.gap).map((r) => `${r.key} as ${r.role}: spec ${r.expected}, answers ${r.status} (${r.gap})`);
+    const short = results.filter((r) => r.short).map((r) => `${r.key} as ${r.role}: access passed, ${r.short}`);
+    const routeCount = routes.length + t.app.modules.realtime.length;
+    console.log(`refusal matrix: ${routes.length} routes + ${t.app.modules.realtime.length} realtime ops = ${routeCount} × ${CALLERS.length} roles`
+      + ` (+ ${results.length - routeCount * CALLERS.length} permission-holder cells) = ${results.length} cells; ${gaps.length} known gaps, ${short.length} cells stopped short`
+      + [...gaps, ...short].map((line) => `\n  ${line}`).join(''));
+    expect(problems).toEqual([]);
+  }, 240_000);
+});
