@@ -183,7 +183,13 @@ const CASES: Record<string, Case> = {
   },
   'POST /api/streams/ban-viewer': { input: (c) => ({ stream_id: c.owner.streamId, user_id: world.victim.user.id }) },
   'POST /api/streams/delete': { freshOwner: true, input: (c) => ({ id: c.owner.streamId }) },
+  'POST /api/streams/end-stream': {
+    input: (c) => ({ id: c.owner.streamId }),
+    stopsShort: { status: 409, message: MSG.streamNotLive, why: 'no encoder publishing to end' },
+  },
   'POST /api/streams/go-live': { input: (c) => ({ id: c.owner.streamId }) },
+  'GET /api/streams/ingest-health': { input: (c) => ({ id: c.owner.streamId }) },
+  'GET /api/streams/live-session': { input: (c) => ({ id: c.owner.streamId }) },
   'POST /api/streams/leave-stream': { input: (c) => ({ id: c.owner.streamId }) },
   'POST /api/streams/regenerate-key': { freshOwner: true },
   'POST /api/streams/report-stream': { input: (c) => ({ id: c.owner.streamId, type: 'other' }) },
