@@ -147,10 +147,25 @@ function accessOf(route: RouteOptions, method: string): Omit<RouteNote, 'docs'> 
   };
 }
 
+/**
+ * The examples of a call's input, put back: zod leaves them out of the input schema of any object with
+ * a transforming field (numeric(), trimmed text), since they describe what that object parses into.
+ */
+function withInputExamples(original: FastifySchema | undefined, converted: FastifySchema): FastifySchema {
+  const restored = { ...converted };
+  for (const key of ['body', 'querystring'] as const) {
+    const input = original?.[key];
+    const examples = input instanceof z.ZodType ? z.globalRegistry.get(input)?.examples : undefined;
+    const shown = restored[key];
+    if (examples && shown && typeof shown === 'object' && !('examples' in shown)) restored[key] = { ...shown, examples };
+  }
+  return restored;
+}
+
 const transform: typeof jsonSchemaTransform = (input) => {
   const converted = jsonSchemaTransform(input);
   const { route } = input;
-  const schema = (converted.schema ?? {}) as FastifySchema & { hide?: boolean };
+  const schema = withInputExamples(route.schema as FastifySchema | undefined, (converted.schema ?? {}) as FastifySchema) as FastifySchema & { hide?: boolean };
   // @fastify/websocket hides its routes; the upgrade is part of the API.
   const websocket = (route as RouteOptions & { websocket?: boolean }).websocket === true;
   if (schema.hide && !websocket) return converted;
