@@ -61,3 +61,8 @@ export const SESSION_TTL = {
  * carry a strong captcha (server/platform/captcha.ts): a slower guesser, never a locked-out owner.
  */
 export const LOGIN_THROTTLE = { perAccount: 5, perAddress: 50, windowMs: 15 * 60 * 1000 } as const;
+
+/** Deleted accounts: personal data archived this long (the privacy text's 3 months), then purged. */
+export const DELETED_ACCOUNT_ARCHIVE_MONTHS = 3;
+/** A social-only account (no password) deletes itself only from a session this recent: it signs in again. */
+export const REAUTH_WINDOW_MS = 10 * 60_000;
