@@ -165,7 +165,17 @@ describe('coins, the pay wall and tips', () => {
     await page.getByRole('heading', { name: 'Buy Coins' }).waitFor();
     await page.getByText('Balance: 0 Coins', { exact: true }).waitFor();
 
+    // The defaults: the first package chosen; no saved card, so Credit Card; PayPal and Bitcoin shown off, with the reason.
     const packages = page.getByRole('radiogroup', { name: 'Coin packages' });
+    await page.getByRole('radio', { name: /Credit Card/, checked: true }).waitFor();
+    expect(await packages.getByRole('radio', { checked: true }).count()).toBe(1);
+    await page.getByRole('button', { name: 'Buy 100 Coins for $5.00' }).waitFor();
+    for (const name of [/PayPal/, /Bitcoin/]) {
+      const radio = page.getByRole('radio', { name });
+      expect(await radio.isDisabled()).toBe(true);
+    }
+    expect(await page.getByRole('radiogroup', { name: 'Payment method' }).getByText(MSG.paymentMethodUnavailable).count()).toBe(2);
+    await screenshot(page, 'money-deposit-defaults');
     await packages.locator('label').filter({ hasText: '$5.00' }).click();
     expect(await packages.getByRole('radio', { checked: true }).count()).toBe(1);
     await page.getByRole('radio', { name: /Credit Card/ }).check();

@@ -75,6 +75,14 @@ export async function registerWalletRoutes(
 
   addRoute(app, api.coinPackages, { auth: 'anonymous', tags }, async () => ({ packages: await wallet.coinPackages() }));
 
+  addRoute(app, api.paymentMethods, { auth: 'anonymous', tags }, async () => ({
+    methods: api.PAYMENT_METHODS.map((id) => ({
+      id,
+      available: providers[id].available,
+      reason: providers[id].available ? null : MSG.paymentMethodUnavailable,
+    })),
+  }));
+
   addRoute(app, api.depositCoins, { auth: 'user', tags }, async ({ input, principal }) => {
     await limit(`deposit:${principal.userId}`, WALLET_THROTTLE.deposits);
     return wallet.deposit({
