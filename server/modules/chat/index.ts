@@ -48,7 +48,7 @@ export async function createChatModule(ctx: ModuleContext): Promise<AppModule> {
   events.on('tip.received', async (tip) => {
     const tipper = tip.tipper ?? (await accounts.publicUsers([tip.tipperId])).get(tip.tipperId);
     await chat.publishToStream(tip.streamId, tipMessage({
-      transferId: tip.transferId, tipperId: tip.tipperId, streamOwnerId: tip.ownerId, amount: tip.amount, at: tip.at, tipper,
+      transferId: tip.transferId, tipperId: tip.tipperId, streamOwnerId: tip.ownerId, amount: tip.amount, at: tip.at, tipper, message: tip.message,
     }));
   });
 
