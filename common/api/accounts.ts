@@ -61,8 +61,8 @@ export const sessionUser = z.object({
   terms_accepted: z.boolean(),
   broadcast_key: z.string().optional(),
   account_status: z.string(),
-  /** False for an account made through social sign-in that never set a password (settings ask it to sign in again instead). */
-  has_password: z.boolean(),
+  /** True for an account made through social sign-in that never set a password (settings ask it to sign in again instead). */
+  social_only: z.boolean(),
   service: z.enum(SKIN_IDS),
   env: envSchema,
 });

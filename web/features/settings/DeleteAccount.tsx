@@ -36,9 +36,9 @@ export function DeleteAccount({ user }: { user: SessionUser }) {
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     if (remove.isPending) return;
-    if (user.has_password && password === '') return setError(MSG.currentPasswordRequired);
+    if (!user.social_only && password === '') return setError(MSG.currentPasswordRequired);
     try {
-      await remove.mutateAsync(user.has_password ? password : undefined);
+      await remove.mutateAsync(user.social_only ? undefined : password);
     } catch (failure) {
       const refusal = formRefusal(failure, new Set(['current_password']));
       setError(refusal.fields.current_password);
@@ -83,7 +83,9 @@ export function DeleteAccount({ user }: { user: SessionUser }) {
             <li>As our privacy policy says, the data of a deleted account is archived for up to 3 months, then erased.</li>
           </ul>
           <Alert>{message}</Alert>
-          {user.has_password ? (
+          {user.social_only ? (
+            <p className={styles.muted}>You signed up with a social account: if you signed in more than 10 minutes ago, sign out and in again first.</p>
+          ) : (
             <PasswordField
               label="Your password"
               autoComplete="current-password"
@@ -94,8 +96,6 @@ export function DeleteAccount({ user }: { user: SessionUser }) {
               }}
               error={error}
             />
-          ) : (
-            <p className={styles.muted}>You signed up with a social account: if you signed in more than 10 minutes ago, sign out and in again first.</p>
           )}
         </form>
       </Modal>

@@ -19,7 +19,7 @@ export function SettingsPage() {
       <Section title="Notifications" description="Choose what we tell you about, and where.">
         <NotificationSettings userId={user.user_id} />
       </Section>
-      {user.has_password && (
+      {!user.social_only && (
         <Section title="Password" description="Changing it signs you out on your other devices.">
           <PasswordForm userId={user.user_id} />
         </Section>
