@@ -154,6 +154,18 @@ export function createClosureService(deps: { db: Db; events: DomainEventHub; fil
       }
     },
 
+    /**
+     * Tells the other modules again about deletions of the last `withinMs`: their clean-up runs after
+     * the deletion committed, so a process killed in between would leave it undone. Each handler is
+     * idempotent; the hourly job calls this with a window longer than its period.
+     */
+    async redeliverRecentDeletions(withinMs: number): Promise<number> {
+      const since = new Date(now().getTime() - withinMs);
+      const rows = await db.select({ userId: accountArchives.userId }).from(accountArchives).where(gt(accountArchives.deletedAt, since));
+      for (const { userId } of rows) await deps.events.emit('account.deleted', { userId });
+      return rows.length;
+    },
+
     /** For tests and support: the archive of a deleted account, if still kept. */
     async archiveOf(userId: number) {
       const [row] = await db.select().from(accountArchives).where(eq(accountArchives.userId, userId));

@@ -158,6 +158,14 @@ describe('delete account', () => {
     const [a, b] = await Promise.all([at(later).purgeArchives(1), at(later).purgeArchives(1)]);
     expect(a + b).toBeGreaterThanOrEqual(1);
     expect(await at(later).archiveOf(user.id)).toBeNull();
+    // A crash between the commit and the clean-up is made good by the job: the clean-up runs again.
+    const emitted: number[] = [];
+    const recorder = createClosureService({ db, events: { emit: async (_name: string, e: { userId: number }) => void emitted.push(e.userId) } as unknown as DomainEventHub, files: t.resources.files });
+    const again = await t.given.user();
+    const againClient = await t.given.signedIn(again);
+    expect((await againClient.post('/api/user/delete-account', { id: again.id, current_password: again.password })).status).toBe(200);
+    await recorder.redeliverRecentDeletions(3 * 3600_000);
+    expect(emitted).toContain(again.id);
     // The shell stays for the ledger; the name stays free.
     expect(await rows(sql`select username from users where id = ${user.id}`)).toEqual([{ username: `deleted-${user.id}` }]);
   });

@@ -60,7 +60,15 @@ export async function createAccountsModule(ctx: ModuleContext): Promise<AppModul
       { name: 'purge-expired-sessions', everyMs: 15 * 60_000, run: platform.sessions.purgeExpired },
       { name: 'purge-spent-captchas', everyMs: 15 * 60_000, run: platform.captcha.purgeSpent },
       { name: 'purge-social-sign-ins', everyMs: 15 * 60_000, run: socialLogin.purgeExpired },
-      { name: 'purge-deleted-account-archives', everyMs: 60 * 60_000, run: async () => void (await closure.purgeArchives()) },
+      {
+        name: 'deleted-accounts',
+        everyMs: 60 * 60_000,
+        // Clean-up missed by a crash right after a deletion is done again; archives past 3 months go.
+        run: async () => {
+          await closure.redeliverRecentDeletions(3 * 60 * 60_000);
+          await closure.purgeArchives();
+        },
+      },
     ],
   };
 }
