@@ -35,6 +35,13 @@ describe('account security', () => {
     expect(await page.getByRole('switch', { name: 'By email' }).count()).toBe(1);
 
     const passwordForm = page.getByRole('form', { name: 'Change password' });
+    // On a phone the two sections stack and stay inside the screen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await passwordForm.scrollIntoViewIfNeeded();
+    const box = await page.getByRole('button', { name: 'Delete Account' }).boundingBox();
+    expect(box && box.x + box.width <= 390).toBe(true);
+    await screenshot(page, 'settings-security-phone');
+    await page.setViewportSize({ width: 1366, height: 860 });
     await passwordForm.getByLabel('Current password').fill('not-my-password');
     await passwordForm.getByLabel('New password', { exact: true }).fill('a-brand-new-secret');
     await passwordForm.getByLabel('Confirm new password').fill('a-brand-new-secret');
