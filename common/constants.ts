@@ -64,3 +64,7 @@ export const LOGIN_THROTTLE = { perAccount: 5, perAddress: 50, windowMs: 15 * 60
 
 /** The longest keyframe interval a broadcast should have (Twitch and most players: 2 s); above it the dashboard warns. */
 export const RECOMMENDED_KEYFRAME_INTERVAL_S = 2;
+/** Deleted accounts: personal data archived this long (the privacy text's 3 months), then purged. */
+export const DELETED_ACCOUNT_ARCHIVE_MONTHS = 3;
+/** A social-only account (no password) deletes itself only from a session this recent: it signs in again. */
+export const REAUTH_WINDOW_MS = 10 * 60_000;

@@ -117,6 +117,12 @@ export const MSG = {
   avatarTooBig: 'This image is too big. Maximum upload size is 5 MB.',
   avatarNotSaved: 'Could not upload the photo',
   adultFilterNotOffered: 'The 18+ filter is not offered here.',
+  passwordChanged: 'Your password has been changed. You were signed out everywhere else.',
+  newPasswordSame: 'Choose a new password different from the current one.',
+  currentPasswordRequired: 'Enter your current password.',
+  passwordTriesExceeded: 'Too many wrong passwords. Please wait 15 minutes and try again.',
+  signInAgainToDelete: 'Please sign out and sign in again, then delete your account within 10 minutes.',
+  accountDeleted: 'Your account has been deleted.',
 
   // Follow (part 2 §8)
   followFailed: 'Failed to follow/unfollow.',

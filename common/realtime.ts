@@ -37,7 +37,12 @@ const likeMessage = z.object({ type: z.literal('LIKE'), likes: z.number().int().
 const tipMessage = z.object({
   type: z.literal('TIP'),
   text: chatText,
-  data: z.object({ recipient_amount: z.number().int().positive(), recipient_currency: z.literal('CON') }),
+  data: z.object({
+    recipient_amount: z.number().int().positive(),
+    recipient_currency: z.literal('CON'),
+    /** The tipper's message, if they wrote one (at most TIP_MESSAGE_MAX characters). */
+    message: chatText.optional(),
+  }),
   sender: realtimeSender,
   ...stamped,
 });

@@ -25,6 +25,9 @@ afterAll(async () => {
 const TITLE = 'E2E paid show';
 /** The stream's price: what a viewer must tip before the video plays. */
 const PRICE = 30;
+/** A tip of an amount the quick list does not offer, and the message that goes with it (markup stays text). */
+const CUSTOM_TIP = 15;
+const TIP_NOTE = 'Loved the <b>show</b>!';
 const DESKTOP = { width: 1366, height: 860 };
 const PHONE = { width: 390, height: 844 };
 
@@ -165,7 +168,17 @@ describe('coins, the pay wall and tips', () => {
     await page.getByRole('heading', { name: 'Buy Coins' }).waitFor();
     await page.getByText('Balance: 0 Coins', { exact: true }).waitFor();
 
+    // The defaults: the first package chosen; no saved card, so Credit Card; PayPal and Bitcoin shown off, with the reason.
     const packages = page.getByRole('radiogroup', { name: 'Coin packages' });
+    await page.getByRole('radio', { name: /Credit Card/, checked: true }).waitFor();
+    expect(await packages.getByRole('radio', { checked: true }).count()).toBe(1);
+    await page.getByRole('button', { name: 'Buy 100 Coins for $5.00' }).waitFor();
+    for (const name of [/PayPal/, /Bitcoin/]) {
+      const radio = page.getByRole('radio', { name });
+      expect(await radio.isDisabled()).toBe(true);
+    }
+    expect(await page.getByRole('radiogroup', { name: 'Payment method' }).getByText(MSG.paymentMethodUnavailable).count()).toBe(2);
+    await screenshot(page, 'money-deposit-defaults');
     await packages.locator('label').filter({ hasText: '$5.00' }).click();
     expect(await packages.getByRole('radio', { checked: true }).count()).toBe(1);
     await page.getByRole('radio', { name: /Credit Card/ }).check();
@@ -253,12 +266,29 @@ describe('coins, the pay wall and tips', () => {
     await chatLine(ownerView, 'viewer1', 'Sent 10 Coins!!').waitFor();
     await chatLine(page, 'viewer1', 'Sent 10 Coins!!').waitFor();
 
+    // Any other whole amount (the tip rules checked as typed), with a message the broadcaster reads in the chat.
+    await tip.hover();
+    await amounts.waitFor();
+    const other = amounts.getByRole('form', { name: 'Other amount' });
+    await other.getByLabel('Other amount').fill('2.5');
+    await other.getByRole('button', { name: 'Send Tip' }).click();
+    await other.getByText(MSG.coinsWhole).waitFor();
+    await other.getByLabel('Other amount').fill(String(CUSTOM_TIP));
+    await other.getByLabel('Message (optional)').fill(TIP_NOTE);
+    await screenshot(page, 'money-tip-custom');
+    const customSeen = tipReceived(ownerView, CUSTOM_TIP).waitFor({ timeout: 15_000 });
+    await other.getByRole('button', { name: 'Send Tip' }).click();
+    await customSeen;
+    await chatLine(ownerView, 'viewer1', `Sent ${CUSTOM_TIP} Coins!! “${TIP_NOTE}”`).waitFor();
+    await screenshot(ownerView, 'money-tip-message-owner');
+
     await page.goto('/user/account');
     const coins = page.getByRole('list', { name: 'Balances' }).getByRole('listitem').filter({ hasText: 'Coins' }).first();
-    await coins.getByText(`${100 - PRICE - 10} Coins`).waitFor();
+    await coins.getByText(`${100 - PRICE - 10 - CUSTOM_TIP} Coins`).waitFor();
     const tips = page.getByRole('row').filter({ hasText: 'Tip' }).filter({ hasText: 'broadcaster1' });
     await tips.filter({ hasText: `−${PRICE} Coins` }).waitFor();
     await tips.filter({ hasText: '−10 Coins' }).waitFor();
+    await tips.filter({ hasText: `−${CUSTOM_TIP} Coins` }).waitFor();
   });
 
   step("shows an administrator the broadcaster's earnings in the report modal, net of the platform fee", async () => {
@@ -267,8 +297,8 @@ describe('coins, the pay wall and tips', () => {
     await admin.page.getByRole('button', { name: 'Report' }).click();
     const report = admin.page.getByRole('dialog', { name: 'Report Stream' });
     const earnings = report.getByRole('region', { name: 'Earnings of @broadcaster1' });
-    // Tips of 30 and 10 coins, less the 20 % platform fee.
-    await earnings.getByText(`${PRICE + 10 - Math.floor(PRICE / 5) - 2} Coins`).first().waitFor();
+    // Tips of 30, 10 and 15 coins, less the 20 % platform fee (rounded up per tip).
+    await earnings.getByText(`${PRICE + 10 + CUSTOM_TIP - Math.floor(PRICE / 5) - 2 - Math.ceil(CUSTOM_TIP / 5)} Coins`).first().waitFor();
     await screenshot(admin.page, 'money-admin-earnings');
     expect(admin.errors).toEqual([]);
     await admin.context.close();

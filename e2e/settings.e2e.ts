@@ -99,14 +99,16 @@ describe('settings', () => {
     await signInAt(page, 'viewer1', '/user/settings');
     await page.getByRole('heading', { name: 'Settings' }).waitFor();
     const save = page.getByRole('button', { name: 'Save Changes' });
-    expect(await page.getByLabel('Current password').count()).toBe(0);
+    // The account form's own field (the Password section below has one too).
+    const currentPassword = page.getByRole('form', { name: 'Account settings' }).getByLabel('Current password');
+    expect(await currentPassword.count()).toBe(0);
     await page.getByLabel('Email', { exact: true }).fill('viewer1.new@demo.limelight.example');
-    await page.getByLabel('Current password').waitFor();
+    await currentPassword.waitFor();
     expect(await save.isDisabled()).toBe(true);
-    await page.getByLabel('Current password').fill('not-my-password');
+    await currentPassword.fill('not-my-password');
     await save.click();
     await page.getByText(MSG.currentPasswordWrong).first().waitFor();
-    await page.getByLabel('Current password').fill(DEMO_PASSWORD);
+    await currentPassword.fill(DEMO_PASSWORD);
     await save.click();
     await page.getByText(MSG.settingsUpdated).first().waitFor();
     await page.reload();

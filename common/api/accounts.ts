@@ -61,6 +61,8 @@ export const sessionUser = z.object({
   terms_accepted: z.boolean(),
   broadcast_key: z.string().optional(),
   account_status: z.string(),
+  /** True for an account made through social sign-in that never set a password (settings ask it to sign in again instead). */
+  social_only: z.boolean(),
   service: z.enum(SKIN_IDS),
   env: envSchema,
 });
@@ -179,4 +181,43 @@ export const csrfToken = defineCall({
   summary: 'The CSRF token to send as X-CSRF-Token on every state-changing call',
   input: noInput,
   output: success({ token: z.string() }),
+});
+
+const newPasswordField = passwordField.pipe(z.string().min(LIMITS.password.min, MSG.passwordTooShort));
+const currentPasswordField = z
+  .string({ error: (i) => (i.input === undefined ? MSG.currentPasswordRequired : MSG.mustBeText) })
+  .min(1, MSG.currentPasswordRequired)
+  .max(LIMITS.password.max, `Must be at most ${LIMITS.password.max} characters`);
+
+export const changePassword = defineCall({
+  method: 'POST',
+  path: '/api/user/change-password',
+  refusals: [403, 429],
+  summary: "Change the signed-in user's password (the current one required); every other session ends",
+  input: z
+    .strictObject({
+      id: userId,
+      current_password: currentPasswordField,
+      new_password: newPasswordField,
+      confirm_password: z.string().max(LIMITS.password.max).optional(),
+    })
+    .refine((v) => v.confirm_password === undefined || v.confirm_password === v.new_password, {
+      message: MSG.passwordsDoNotMatch,
+      path: ['confirm_password'],
+    }),
+  output: success({}),
+});
+
+export const deleteAccount = defineCall({
+  method: 'POST',
+  path: '/api/user/delete-account',
+  refusals: [403, 429],
+  summary:
+    'Delete the signed-in account: the password (or, without one, a sign-in in the last 10 minutes) required; sessions end, personal data is archived for 3 months, the username and email are freed',
+  input: z.strictObject({
+    id: userId,
+    /** Required for an account that has a password; a social-only account signs in again instead. */
+    current_password: z.string().max(LIMITS.password.max).optional(),
+  }),
+  output: success({}),
 });

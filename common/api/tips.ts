@@ -9,6 +9,18 @@ import { balance } from './wallet';
 /** The amounts the tip selector offers (spec part 2 §9). */
 export const QUICK_TIPS = [5, 10, 20, 100, 200] as const;
 export const TIP_MAX = 100_000;
+/** A tip's optional message, in characters as people count them (code points); shown with the tip's chat line. */
+export const TIP_MESSAGE_MAX = 140;
+
+/** The rules of a tip's amount: whole coins, at least one, at most TIP_MAX (the custom amount field uses them too). */
+export const tipAmount = numeric(z.number({ error: MSG.coinsNumber }).int(MSG.coinsWhole).min(1, MSG.coinsAtLeastOne)
+  .max(TIP_MAX, `Must be at most ${TIP_MAX} coins`));
+
+/** Trimmed; blank means none. NUL is refused for every text by the HTTP input guard; the web escapes on display. */
+export const tipMessageField = z.string({ error: MSG.mustBeText }).max(4 * TIP_MESSAGE_MAX, `At most ${TIP_MESSAGE_MAX} characters`)
+  .transform((text) => text.trim())
+  .refine((text) => [...text].length <= TIP_MESSAGE_MAX, `At most ${TIP_MESSAGE_MAX} characters`)
+  .transform((text) => (text === '' ? undefined : text));
 
 export const sendTip = defineCall({
   method: 'POST',
@@ -18,9 +30,10 @@ export const sendTip = defineCall({
   summary: 'Tip the broadcaster in coins; send an Idempotency-Key header so a retry tips once',
   input: z.strictObject({
     stream_id: streamId,
-    amount: numeric(z.number({ error: MSG.coinsNumber }).int(MSG.coinsWhole).min(1, MSG.coinsAtLeastOne)
-      .max(TIP_MAX, `Must be at most ${TIP_MAX} coins`)),
-  }).meta({ examples: [{ stream_id: 42, amount: 20 }] }),
+    amount: tipAmount,
+    /** Optional, shown to the stream with the tip (our addition: the spec's call has stream_id and amount only). */
+    message: tipMessageField.optional(),
+  }).meta({ examples: [{ stream_id: 42, amount: 20 }, { stream_id: 42, amount: 150, message: 'Great show!' }] }),
   output: success({
     transfer_id: z.number(),
     has_paid: z.boolean(),

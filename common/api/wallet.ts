@@ -39,6 +39,21 @@ export const cardInput = z.strictObject({
 
 export const PAYMENT_METHODS = ['card', 'paypal', 'bitcoin'] as const;
 
+export const paymentMethod = z.object({
+  id: z.enum(PAYMENT_METHODS),
+  /** False when this installation has no processor for it: the deposit form shows it disabled with `reason`. */
+  available: z.boolean(),
+  reason: z.string().nullable(),
+});
+
+export const paymentMethods = defineCall({
+  method: 'GET',
+  path: '/api/wallet/payment-methods',
+  summary: 'The payment methods of this installation and whether each can take a payment now',
+  input: noInput,
+  output: success({ methods: z.array(paymentMethod) }),
+});
+
 export const depositCoins = defineCall({
   method: 'POST',
   path: '/api/wallet/deposit-coins',

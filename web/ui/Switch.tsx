@@ -18,7 +18,7 @@ export function Switch({ label, description, checked, onCheckedChange, disabled 
   return (
     <div className={styles.row}>
       <div className={styles.text}>
-        <label htmlFor={id} className={styles.label}>
+        <label id={`${id}-label`} htmlFor={id} className={styles.label}>
           {label}
         </label>
         {description && (
@@ -33,6 +33,7 @@ export function Switch({ label, description, checked, onCheckedChange, disabled 
         checked={checked}
         onCheckedChange={onCheckedChange}
         disabled={disabled}
+        aria-labelledby={`${id}-label`}
         aria-describedby={description ? `${id}-description` : undefined}
       >
         <RadixSwitch.Thumb className={styles.thumb} />

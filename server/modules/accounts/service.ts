@@ -54,7 +54,7 @@ export const BROADCAST_KEY_PATTERN = /^live_[A-Za-z0-9_-]{24}$/;
 const newBroadcastKey = () => `live_${randomBytes(18).toString('base64url')}`;
 
 /** Failed sign-ins are counted per typed login (username or email) and per address. */
-const loginAccountKey = (login: string) => ({ key: `login:user:${login.toLowerCase()}`, limit: LOGIN_THROTTLE.perAccount });
+export const loginAccountKey = (login: string) => ({ key: `login:user:${login.toLowerCase()}`, limit: LOGIN_THROTTLE.perAccount });
 
 /** A new password forgives earlier failed sign-ins under either name of the account. */
 export async function forgiveLoginFailures(db: Db, account: { username: string; email: string }): Promise<void> {

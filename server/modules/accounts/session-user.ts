@@ -34,6 +34,7 @@ export function toSessionUser(
     terms_accepted: row.termsAccepted,
     ...(canGoLive(perms) ? { broadcast_key: row.broadcastKey } : {}),
     account_status: row.accountStatus,
+    social_only: row.passwordHash === null,
     service: skinId,
     env: {
       terms_url: `${origin}${skin.links.terms}`,

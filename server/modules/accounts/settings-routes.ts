@@ -1,14 +1,17 @@
 /** HTTP handlers of settings: preferences, the avatar (multipart), the signed e-mail preference link. */
 import type { FastifyInstance } from 'fastify';
 import * as api from '../../../common/api/settings';
+import * as accountsApi from '../../../common/api/accounts';
 import { authorize } from '../../platform/http/auth';
 import { appError, notFound } from '../../platform/http/errors';
 import { MSG } from '../../../common/messages';
 import { ACCESS } from '../../platform/http/access';
 import { addRoute } from '../../platform/http/route';
+import { clearSessionCookie } from '../../platform/http/sessions';
 import type { RouteDocs } from '../../platform/http/openapi';
 import type { FileStore } from '../../platform/storage/storage';
 import { AVATAR_MAX_BYTES } from './avatar-image';
+import type { ClosureService } from './closure-service';
 import type { AccountsService } from './service';
 import { AVATAR_PREFIX, type SettingsService } from './settings-service';
 
@@ -36,10 +39,23 @@ const avatarImageDocs: RouteDocs = {
 
 export function registerSettingsRoutes(
   app: FastifyInstance,
-  deps: { settings: SettingsService; accounts: AccountsService; files: FileStore },
+  deps: { settings: SettingsService; accounts: AccountsService; closure: ClosureService; files: FileStore },
 ): void {
-  const { settings, accounts } = deps;
+  const { settings, accounts, closure } = deps;
   const tags = ['settings'];
+
+  addRoute(app, accountsApi.changePassword, { auth: 'user', access: ACCESS.ownerOnly, tags }, async ({ input, principal, request }) => {
+    const session = await request.currentSession();
+    await closure.changePassword(principal, input.id, { current: input.current_password, next: input.new_password, keepSessionId: session!.id, ip: request.ip });
+    return {};
+  });
+
+  addRoute(app, accountsApi.deleteAccount, { auth: 'user', access: ACCESS.ownerOnly, tags }, async ({ input, principal, request, reply }) => {
+    const session = await request.currentSession();
+    await closure.deleteAccount(principal, input.id, { password: input.current_password, sessionId: session!.id, ip: request.ip });
+    clearSessionCookie(reply);
+    return {};
+  });
 
   addRoute(app, api.getUserPreferences, { auth: 'user', access: ACCESS.self, tags }, async ({ input, principal }) => {
     accounts.assertSelfOrAdmin(principal, input.id);

@@ -18,7 +18,7 @@ export const users = pgTable(
     role: text('role', { enum: ['user', 'admin'] }).notNull().default('user'),
     termsAccepted: boolean('terms_accepted').notNull().default(false),
     broadcastKey: text('broadcast_key').notNull(),
-    accountStatus: text('account_status', { enum: ['active', 'suspended'] }).notNull().default('active'),
+    accountStatus: text('account_status', { enum: ['active', 'suspended', 'deleted'] }).notNull().default('active'),
     service: text('service').notNull().default('limelight'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -127,6 +127,31 @@ export const socialTickets = pgTable('social_tickets', {
   binderHash: text('binder_hash'),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 });
+
+/**
+ * A deleted account's personal data, kept for the privacy text's three months and then purged. The
+ * users row itself stays as an anonymous shell (the ledger's wallets refer to it and are never deleted).
+ */
+export const accountArchives = pgTable(
+  'account_archives',
+  {
+    userId: bigint('user_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    username: text('username').notNull(),
+    email: text('email').notNull(),
+    prefix: text('prefix'),
+    fullname: text('fullname').notNull(),
+    description: text('description').notNull(),
+    birthday: date('birthday', { mode: 'string' }),
+    country: text('country').notNull(),
+    service: text('service').notNull(),
+    accountCreatedAt: timestamp('account_created_at', { withTimezone: true }).notNull(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }).notNull(),
+    purgeAfter: timestamp('purge_after', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('account_archives_purge_idx').on(t.purgeAfter)],
+);
 
 /** A required reference to a user under the given column name; the row goes with the account. */
 export const userRef = (column: string) =>

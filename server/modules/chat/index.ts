@@ -54,11 +54,12 @@ export async function createChatModule(ctx: ModuleContext): Promise<AppModule> {
     chat.publishToStream(streamId, { type: 'TIP-ENFORCE', data: { tip_viewer_min_amount: tipViewerMinAmount } }));
   events.on('stream.access-changed', ({ streamId }) => chat.recheckStream(streamId));
   events.on('stream.viewer-banned', ({ streamId, userId }) => chat.blockViewer(streamId, userId));
+  events.on('account.deleted', ({ userId }) => gateway.disconnectUser(userId));
   events.on('stream.ended', ({ streamId }) => chat.publishToStream(streamId, { type: 'STREAM-END' }));
   events.on('tip.received', async (tip) => {
     const tipper = tip.tipper ?? (await accounts.publicUsers([tip.tipperId])).get(tip.tipperId);
     await chat.publishToStream(tip.streamId, tipMessage({
-      transferId: tip.transferId, tipperId: tip.tipperId, streamOwnerId: tip.ownerId, amount: tip.amount, at: tip.at, tipper,
+      transferId: tip.transferId, tipperId: tip.tipperId, streamOwnerId: tip.ownerId, amount: tip.amount, at: tip.at, tipper, message: tip.message,
     }));
   });
 

@@ -22,6 +22,8 @@ export interface TipFacts {
   at: Date;
   /** Unknown (a deleted account): the line carries an empty name. */
   tipper: Tipper | undefined;
+  /** What the tipper wrote with the tip, if anything. */
+  message?: string | undefined;
 }
 
 export function tipMessage(tip: TipFacts): RealtimeMessageOf<'TIP'> {
@@ -29,7 +31,7 @@ export function tipMessage(tip: TipFacts): RealtimeMessageOf<'TIP'> {
   return {
     type: 'TIP',
     text: `${name} tipped the streamer.`,
-    data: { recipient_amount: tip.amount, recipient_currency: 'CON' },
+    data: { recipient_amount: tip.amount, recipient_currency: 'CON', ...(tip.message ? { message: tip.message } : {}) },
     sender: { name, user_id: tip.tipperId, avatar: tip.tipper?.avatar ?? null, is_priority: false, is_owner: tip.tipperId === tip.streamOwnerId },
     chatTime: tip.at.toISOString(),
     timetoken: String(tip.transferId),

@@ -11,7 +11,9 @@ declare module '../../platform/module' {
   }
 }
 
-export function createSocialModule({ db }: ModuleContext): AppModule {
+export function createSocialModule({ db, events }: ModuleContext): AppModule {
   const social = createSocialService({ db });
+  // A deleted account follows no one and has no followers.
+  events.on('account.deleted', ({ userId }) => social.forgetFollows(userId));
   return { name: 'social', services: { social }, routes: (app) => registerSocialRoutes(app, { social }) };
 }

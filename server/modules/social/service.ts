@@ -104,6 +104,11 @@ export function createSocialService(deps: { db: Db }) {
   }
 
   return {
+    /** Removes every follow from and to the user (a deleted account). */
+    async forgetFollows(userId: number) {
+      await db.delete(follows).where(sql`${follows.followerId} = ${userId} or ${follows.followeeId} = ${userId}`);
+    },
+
     /** Profiles and user search show what the streams module reports of each broadcaster. */
     useBroadcasterScores(source: BroadcasterScores) {
       broadcasterScores = source;

@@ -3,6 +3,7 @@
  * ratings, saves, reports, bans and moderator actions. It owns the streams tables and the media
  * server's hooks; what happens to a stream goes out as domain events (./events.ts).
  */
+import { eq } from 'drizzle-orm';
 import { createMediaServer, type MediaServer } from '../../platform/media/media-server';
 import type { AppModule, ModuleContext } from '../../platform/module';
 import { broadcasterScores } from './broadcaster-scores';
@@ -14,6 +15,7 @@ import { createPlaybackGate } from './playback-gate';
 import { createStreamModeration } from './moderation';
 import { registerStreamRoutes } from './routes';
 import { createStreamsService, type StreamsService } from './service';
+import { streams as streamsTable } from './tables';
 import './events';
 
 export {
@@ -50,6 +52,16 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
   });
   social.useBroadcasterScores((userIds) => broadcasterScores(db, userIds));
   await mediaControl.listen();
+
+  // A deleted account's streams leave every listing; a live one ends and its viewers are checked again.
+  events.on('account.deleted', async ({ userId }) => {
+    const hidden = await db.update(streamsTable).set({ hidden: true, updatedAt: new Date() })
+      .where(eq(streamsTable.userId, userId)).returning({ id: streamsTable.id, live: streamsTable.live });
+    for (const stream of hidden.filter((s) => s.live)) {
+      await mediaControl.stopBroadcast(stream.id);
+      await events.emit('stream.access-changed', { streamId: stream.id });
+    }
+  });
 
   return {
     name: 'streams',

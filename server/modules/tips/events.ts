@@ -11,6 +11,8 @@ declare module '../../platform/events' {
       at: Date;
       /** The tipper's public name and avatar when the tip's statement read them. */
       tipper?: { username: string; fullname: string; avatar: string | null };
+      /** What the tipper wrote with the tip, if anything (kept in the transfer's details). */
+      message?: string | undefined;
     }];
   }
 }

@@ -11,7 +11,7 @@ export function registerTipRoutes(app: FastifyInstance, deps: { tips: TipsServic
   const tags = ['tips'];
 
   addRoute(app, api.sendTip, { auth: 'user', access: ACCESS.notOwner, tags }, async ({ input, principal, request, idempotencyKey }) =>
-    tips.send(viewerOf(request, principal), input.stream_id, input.amount, idempotencyKey),
+    tips.send(viewerOf(request, principal), input.stream_id, input.amount, idempotencyKey, input.message),
   );
 
   addRoute(app, api.streamSupporters, { auth: 'anonymous', access: ACCESS.public, tags }, async ({ input, principal, request }) => ({

@@ -70,6 +70,7 @@ export function createTipsService(deps: {
     ownerId: number;
     amount: number;
     idempotencyKey: string;
+    message: string | undefined;
     /** The stream passed the full checks already; otherwise the statement checks plainlyTippable. */
     checked: boolean;
   }
@@ -96,7 +97,7 @@ export function createTipsService(deps: {
         streamId,
         amount,
         currency: 'CON',
-        details: { fee, fee_percent: percent },
+        details: { fee, fee_percent: percent, ...(tip.message ? { message: tip.message } : {}) },
         legs: [
           { account: { userId: tipper, currency: 'CON' }, amount: -amount },
           { account: { userId: ownerId, currency: 'CON', shard }, amount: amount - fee },
@@ -125,7 +126,7 @@ export function createTipsService(deps: {
     if (outcome.created) {
       // The coins moved: a failed publish must not turn the answer into an error (the client would tip again).
       const person = (outcome.selected.tipper as { username: string; fullname: string; avatar: string | null } | null) ?? undefined;
-      await deps.events.emit('tip.received', { transferId: outcome.transferId, streamId, ownerId, tipperId: tipper, amount, at: new Date(), tipper: person });
+      await deps.events.emit('tip.received', { transferId: outcome.transferId, streamId, ownerId, tipperId: tipper, amount, at: new Date(), tipper: person, message: tip.message });
       // What the statement read before its transfer, plus the transfer: exact unless another movement on
       // the tipper's coin wallet committed in between (then read again, as without the shortcut).
       const wallets = (outcome.selected.wallets ?? {}) as Partial<Record<Currency, number | string>>;
@@ -157,11 +158,11 @@ export function createTipsService(deps: {
      * to the tipper. Any other stream, and any stream that fails that check, goes through the full
      * checks first (streams.lookup: audience, rating, bans; own stream; broadcaster status).
      */
-    async send(viewer: SignedInViewer, streamId: number, amount: number, idempotencyKey: string) {
+    async send(viewer: SignedInViewer, streamId: number, amount: number, idempotencyKey: string, message?: string) {
       const tipper = viewer.principal.userId;
       const knownOwner = streamOwners.get(streamId);
       if (knownOwner !== undefined && knownOwner !== tipper) {
-        const done = await transferTip({ viewer, streamId, ownerId: knownOwner, amount, idempotencyKey, checked: false });
+        const done = await transferTip({ viewer, streamId, ownerId: knownOwner, amount, idempotencyKey, message, checked: false });
         if (done) return done;
       }
       // Watchable (audience, rating, bans), but the pay wall does not stop a tip: tipping lifts it.
@@ -169,7 +170,7 @@ export function createTipsService(deps: {
       rememberOwner(row.id, row.userId);
       if (row.userId === tipper) throw forbidden(MSG.cannotTipOwnStream);
       await assertMayReceiveTips(row.userId);
-      const done = await transferTip({ viewer, streamId: row.id, ownerId: row.userId, amount, idempotencyKey, checked: true });
+      const done = await transferTip({ viewer, streamId: row.id, ownerId: row.userId, amount, idempotencyKey, message, checked: true });
       if (!done) throw new Error('a checked tip was refused as unchecked');
       return done;
     },

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../../common/messages';
 import { DEFAULT_PERMISSIONS } from '../../../common/permissions';
 import { HISTORY_LINES } from '../../../common/realtime';
+import { TIP_MAX, TIP_MESSAGE_MAX } from '../../../common/api/tips';
 import { startTestApp, type SignedInUser, type TestApp } from '../../testing/harness';
 import type { UserOptions } from '../../testing/given';
 import { closeCheckingLedger } from '../../testing/ledger-invariants';
@@ -202,6 +203,51 @@ describe('send-tip', () => {
     await tip(fan.client, live.streamId, 5);
     const next = await watcher.message('TIP');
     expect((next.message.data as { recipient_amount: number }).recipient_amount).toBe(5);
+  });
+
+  it('carries a custom amount and an optional message to the stream, stores it with the tip and answers it in the history', async () => {
+    const live = await t.given.liveStream();
+    const fan = await viewer(300);
+    const owner = await socketOf(live.client);
+    const channel = `stream:${live.streamId}`;
+    expect(await owner.request({ op: 'subscribe', channel })).toMatchObject({ op: 'subscribed' });
+    const send = (body: Record<string, unknown>) =>
+      fan.client.request('POST', '/api/streams/send-tip', { body: { stream_id: live.streamId, ...body }, headers: { 'idempotency-key': newKey() } });
+
+    const res = await send({ amount: 37, message: '  <b>Great</b> show!  ' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const got = await owner.message('TIP');
+    // Stored and sent as typed (trimmed): the page shows it as text, never as markup.
+    expect(got.message).toMatchObject({ data: { recipient_amount: 37, recipient_currency: 'CON', message: '<b>Great</b> show!' } });
+    const [stored] = (await t.resources.database.db.execute(sql`select details->>'message' as message from ledger_transfers where id = ${res.body.transfer_id}`)).rows;
+    expect(stored).toEqual({ message: '<b>Great</b> show!' });
+
+    // A blank message is no message; emoji count as one character each.
+    expect((await send({ amount: 5, message: '   ' })).status).toBe(200);
+    expect((await owner.message('TIP')).message.data).not.toHaveProperty('message');
+    expect((await send({ amount: 5, message: '🎉'.repeat(TIP_MESSAGE_MAX) })).status).toBe(200);
+    await owner.message('TIP');
+
+    // The tip rules apply to a custom amount, and the message has a bound.
+    for (const [body, text] of [
+      [{ amount: 2.5 }, MSG.coinsWhole],
+      [{ amount: 0 }, MSG.coinsAtLeastOne],
+      [{ amount: TIP_MAX + 1 }, `Must be at most ${TIP_MAX} coins`],
+      [{ amount: 5, message: 'x'.repeat(TIP_MESSAGE_MAX + 1) }, `At most ${TIP_MESSAGE_MAX} characters`],
+      [{ amount: 5, message: 42 }, MSG.mustBeText],
+      [{ amount: 5, message: 'nul\u0000byte' }, MSG.textHasNul],
+    ] as const) {
+      const refused = await send(body);
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(refused.body.message, JSON.stringify(body)).toBe(text);
+    }
+    expect(await con(fan.user.id)).toBe(300 - 37 - 5 - 5);
+
+    // A later subscriber reads the message in the chat history.
+    const later = await socketOf();
+    const joined = await later.request({ op: 'subscribe', channel });
+    const lines = (joined.history as Array<{ type: string; data?: { message?: string; recipient_amount: number } }>).filter((m) => m.type === 'TIP');
+    expect(lines.find((m) => m.data?.recipient_amount === 37)?.data?.message).toBe('<b>Great</b> show!');
   });
 
   it(`limits a user to ${TIP_RATE.tips} tips a minute`, async () => {

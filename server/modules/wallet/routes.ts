@@ -76,6 +76,14 @@ export async function registerWalletRoutes(
 
   addRoute(app, api.coinPackages, { auth: 'anonymous', access: ACCESS.public, tags }, async () => ({ packages: await wallet.coinPackages() }));
 
+  addRoute(app, api.paymentMethods, { auth: 'anonymous', access: ACCESS.public, tags }, async () => ({
+    methods: api.PAYMENT_METHODS.map((id) => ({
+      id,
+      available: providers[id].available,
+      reason: providers[id].available ? null : MSG.paymentMethodUnavailable,
+    })),
+  }));
+
   addRoute(app, api.depositCoins, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ input, principal }) => {
     await limit(`deposit:${principal.userId}`, WALLET_THROTTLE.deposits);
     return wallet.deposit({

@@ -112,6 +112,11 @@ export function createWalletService(deps: { db: Db; ledger: Ledger; accounts: Ac
   }
 
   return {
+    /** Removes the user's saved cards (a deleted account); payments and the ledger stay. */
+    async forgetCards(userId: number) {
+      await db.delete(paymentCards).where(eq(paymentCards.userId, userId));
+    },
+
     async coinPackages() {
       const rows = await db.select().from(coinPackages).where(eq(coinPackages.active, true)).orderBy(asc(coinPackages.price), asc(coinPackages.id));
       return rows.map((p) => ({ package_id: p.id, name: p.name, coins: p.coins, price: p.price, currency: p.currency }));

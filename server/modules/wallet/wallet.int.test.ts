@@ -66,6 +66,33 @@ describe('packages', () => {
   });
 });
 
+describe('payment methods', () => {
+  it('says which methods this installation can take, and why not the others', async () => {
+    const res = await t.client().call(api.paymentMethods, {});
+    expect(res.status).toBe(200);
+    expect(res.body.methods).toEqual([
+      { id: 'card', available: true, reason: null },
+      { id: 'paypal', available: false, reason: MSG.paymentMethodUnavailable },
+      { id: 'bitcoin', available: false, reason: MSG.paymentMethodUnavailable },
+    ]);
+  });
+
+  it('offers no card either when payments are off (PAYMENTS=none), and refuses a card deposit the same way', async () => {
+    const off = await startTestApp({ PAYMENTS: 'none' });
+    try {
+      const res = await off.client().call(api.paymentMethods, {});
+      expect((res.body.methods as Array<{ available: boolean }>).every((m) => !m.available)).toBe(true);
+      const { client } = await off.given.signedInUser();
+      const pkg = ((await off.client().call(api.coinPackages, {})).body.packages as Array<{ package_id: number }>)[0]!;
+      const refused = await client.call(api.depositCoins, { package_id: pkg.package_id, payment_method: 'card', card: card(SANDBOX_CARDS.succeeds) });
+      expect(refused.status).toBe(400);
+      expect(refused.body.message).toBe(MSG.paymentMethodUnavailable);
+    } finally {
+      await off.close();
+    }
+  });
+});
+
 describe('deposits', () => {
   it('refuses logged-out callers on every wallet call', async () => {
     const guest = t.client();

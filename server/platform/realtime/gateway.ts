@@ -58,6 +58,9 @@ const MAX_QUEUED_FRAMES = 50;
 /** Removals and re-checks are broadcast to every instance: the sockets may be anywhere. */
 const REMOVALS_BUS_CHANNEL = 'rt-control:remove';
 const RECHECKS_BUS_CHANNEL = 'rt-control:recheck';
+const DISCONNECTS_BUS_CHANNEL = 'rt-control:disconnect';
+/** The close code a socket of a user whose account ended gets (4000–4999: the application's own). */
+export const ACCOUNT_CLOSED_CODE = 4001;
 
 interface Removal {
   userId: number;
@@ -72,6 +75,8 @@ interface Connection {
   unsubscribe(channel: string): Promise<void>;
   /** Asks the handlers again whether the socket may stay on the channel; takes it off if not. */
   recheck(channel: string): Promise<void>;
+  /** Closes the socket (its close handler leaves the channels). */
+  close(code: number, reason: string): void;
 }
 
 /**
@@ -197,6 +202,12 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
   });
   app.addHook('onClose', async () => stopRechecks());
 
+  const stopDisconnects = await bus.subscribe(DISCONNECTS_BUS_CHANNEL, (message) => {
+    const { userId } = message as { userId: number };
+    for (const connection of connectionsOfUser.get(userId) ?? []) connection.close(ACCOUNT_CLOSED_CODE, 'account closed');
+  });
+  app.addHook('onClose', async () => stopDisconnects());
+
   const upgradeSchema = { tags: ['realtime'], summary: 'The realtime WebSocket: chat, likes and stream events' };
   app.get('/ws', { websocket: true, preValidation: [refuseOtherSites, refuseCrowds], schema: upgradeSchema, config: { access: ACCESS.public, openapi: upgradeDocs } }, (socket, request) => {
     const principal = request.currentPrincipal().catch(() => null);
@@ -275,7 +286,7 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
       }
     }
 
-    const connection: Connection = { joined, deliver: write, unsubscribe, recheck };
+    const connection: Connection = { joined, deliver: write, unsubscribe, recheck, close: (code, reason) => socket.close(code, reason) };
     connections.add(connection);
     void principal.then((who) => {
       if (!who || socket.readyState > socket.OPEN) return;
@@ -362,6 +373,8 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
       bus.publish(REMOVALS_BUS_CHANNEL, { userId, channels, farewell } satisfies Removal),
     /** Every socket on the channel, on every instance, is checked again; those no longer allowed leave with an error frame. */
     recheckChannel: (channel: string) => bus.publish(RECHECKS_BUS_CHANNEL, { channel }),
+    /** Closes every socket of the user, on every instance (the account was deleted). */
+    disconnectUser: (userId: number) => bus.publish(DISCONNECTS_BUS_CHANNEL, { userId }),
   };
 }
 

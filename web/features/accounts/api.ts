@@ -72,7 +72,7 @@ export function setSessionUser(queryClient: QueryClient, user: SessionUser): voi
 const SESSION_KEYS = new Set(['session', 'session-check']);
 
 /** Drops every cached answer of the old session. Reset, not removed: mounted queries keep their observers. */
-function signedOut(queryClient: QueryClient): void {
+export function signedOut(queryClient: QueryClient): void {
   resetCsrfToken();
   queryClient.setQueryData(accountKeys.session(), null);
   void queryClient.resetQueries({

@@ -14,6 +14,12 @@ describe('toChatLine', () => {
   it("makes tip lines 'Sent N Coins!!' from data.recipient_amount", () => {
     expect(toChatLine(tip(1000))).toMatchObject({ kind: 'tip', text: 'Sent 1,000 Coins!!', tipAmount: 1000 });
   });
+
+  it("adds the tipper's message, quoted, after 'Sent N Coins!!'", () => {
+    const withMessage = tip(15);
+    const line = toChatLine({ ...withMessage, data: { ...withMessage.data, message: 'Great show!' } });
+    expect(line).toMatchObject({ kind: 'tip', text: 'Sent 15 Coins!! “Great show!”', tipAmount: 15 });
+  });
 });
 
 describe('isServiceMessage', () => {

@@ -55,7 +55,8 @@ export function toChatLine(message: RealtimeMessage): ChatLine | null {
   };
   if (message.type === 'TIP') {
     const coins = message.data.recipient_amount;
-    return { ...base, kind: 'tip', text: tipText(coins), tipAmount: coins };
+    const said = message.data.message;
+    return { ...base, kind: 'tip', text: said ? `${tipText(coins)} “${said}”` : tipText(coins), tipAmount: coins };
   }
   return { ...base, kind: 'comment', text: message.text, tipAmount: null };
 }

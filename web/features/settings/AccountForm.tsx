@@ -75,7 +75,7 @@ export function AccountForm({ user }: { user: SessionUser }) {
     <form className={form.form} onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Account settings">
       <Alert>{state.message}</Alert>
       <div className={styles.row}>
-        <SalutationSelect label="Salutation" placeholder="Please Select" order={SALUTATION_ORDER} value={values.prefix} onChange={field('prefix')} error={errors.prefix} />
+        <SalutationSelect label="Salutation (optional)" placeholder="Please Select" order={SALUTATION_ORDER} value={values.prefix} onChange={field('prefix')} error={errors.prefix} />
         <TextField label="Full Name" autoComplete="name" value={values.name} onChange={(e) => field('name')(e.target.value)} error={errors.name} maxLength={LIMITS.fullname.max} />
       </div>
       <TextField label="Email" type="email" autoComplete="email" value={values.email} onChange={(e) => field('email')(e.target.value)} error={errors.email} />

@@ -2,9 +2,11 @@ import { Page, Section } from '../../ui/Page';
 import { useSession } from '../accounts/api';
 import { AccountForm } from './AccountForm';
 import { AvatarUpload } from './AvatarUpload';
+import { DeleteAccount } from './DeleteAccount';
 import { NotificationSettings } from './NotificationSettings';
+import { PasswordForm } from './PasswordForm';
 
-/** /user/settings (behind RequireLogin): profile and account fields, then notifications. */
+/** /user/settings (behind RequireLogin): profile and account fields, notifications, then password and account deletion. */
 export function SettingsPage() {
   const { user } = useSession();
   if (!user) return null;
@@ -16,6 +18,14 @@ export function SettingsPage() {
       </Section>
       <Section title="Notifications" description="Choose what we tell you about, and where.">
         <NotificationSettings userId={user.user_id} />
+      </Section>
+      {!user.social_only && (
+        <Section title="Password" description="Changing it signs you out on your other devices.">
+          <PasswordForm userId={user.user_id} />
+        </Section>
+      )}
+      <Section title="Delete account">
+        <DeleteAccount user={user} />
       </Section>
     </Page>
   );

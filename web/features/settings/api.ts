@@ -6,7 +6,7 @@ import type { CallInput } from '../../../common/api';
 import type { SessionUser } from '../../../common/api/accounts';
 import type { Preferences } from '../../../common/api/settings';
 import { call, upload } from '../../api/client';
-import { accountKeys, setSessionUser } from '../accounts/api';
+import { accountKeys, setSessionUser, signedOut } from '../accounts/api';
 import { socialKeys } from '../social/api';
 import { systemKeys } from '../system/api';
 
@@ -98,5 +98,22 @@ export function useUpdateEmailLink(id: number, token: string) {
     mutationFn: (notify: boolean) => call(settings.updateEmailNotifications, { id, token, notify_via_email: notify }),
     onSuccess: (out) =>
       queryClient.setQueryData(settingsKeys.emailLink(id, token), (old: { username: string } | undefined) => old && { ...old, notify_via_email: out.notify_via_email }),
+  });
+}
+
+/** A new password; the server keeps this session and ends the others. */
+export function useChangePassword(userId: number) {
+  return useMutation({
+    mutationFn: (input: Omit<CallInput<typeof accounts.changePassword>, 'id'>) => call(accounts.changePassword, { id: userId, ...input }),
+  });
+}
+
+/** Deletes the account; the session ends with it, so every cached answer of it goes too. */
+export function useDeleteAccount(userId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (currentPassword: string | undefined) =>
+      call(accounts.deleteAccount, { id: userId, ...(currentPassword === undefined ? {} : { current_password: currentPassword }) }),
+    onSuccess: () => signedOut(queryClient),
   });
 }

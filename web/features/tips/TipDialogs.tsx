@@ -9,7 +9,16 @@ import { MSG } from '../../../common/messages';
 import type { TipFailure } from './tip-flow';
 import styles from './tips.module.css';
 
-export function TipConfirmDialog({ amount, sending, onConfirm, onClose }: { amount: number | null; sending: boolean; onConfirm: (amount: number) => void; onClose: () => void }) {
+interface ConfirmProps {
+  amount: number | null;
+  /** The message going with the tip, shown as it will be sent. */
+  message?: string | undefined;
+  sending: boolean;
+  onConfirm: (amount: number) => void;
+  onClose: () => void;
+}
+
+export function TipConfirmDialog({ amount, message, sending, onConfirm, onClose }: ConfirmProps) {
   return (
     <Modal
       open={amount !== null}
@@ -32,6 +41,7 @@ export function TipConfirmDialog({ amount, sending, onConfirm, onClose }: { amou
         <CoinIcon size={32} />
         {amount !== null && formatCoins(amount)}
       </p>
+      {message && <p className={styles.confirmMessage}>“{message}”</p>}
     </Modal>
   );
 }

@@ -17,8 +17,8 @@ export function newIdempotencyKey(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-export function postTip(streamId: number, amount: number, key: string): Promise<TipAnswer> {
-  return call(sendTip, { stream_id: streamId, amount }, { [IDEMPOTENCY_HEADER]: key });
+export function postTip(streamId: number, amount: number, key: string, message?: string): Promise<TipAnswer> {
+  return call(sendTip, { stream_id: streamId, amount, ...(message ? { message } : {}) }, { [IDEMPOTENCY_HEADER]: key });
 }
 
 /** The answer of a tip in the caches; a tip that pays the wall makes the page join again. */

@@ -15,7 +15,7 @@ import { formatCoins } from '../wallet/money';
 /** One confirmed tip lets later ones send directly for the rest of the page session (spec part 1 §4 Tip dialog). */
 let confirmedThisSession = false;
 
-type Dialog = { kind: 'confirm'; amount: number } | { kind: 'failure'; amount: number; failure: TipFailure } | null;
+type Dialog = { kind: 'confirm'; amount: number; message?: string } | { kind: 'failure'; amount: number; message?: string; failure: TipFailure } | null;
 
 interface TippingOptions {
   /** A guest tried to tip: show the login prompt. */
@@ -34,13 +34,13 @@ export function useTipping(stream: Pick<StreamInfo, 'stream_id'>, { onGuest, pau
   const [dialog, setDialog] = useState<Dialog>(null);
   const [sending, setSending] = useState(false);
 
-  async function send(amount: number): Promise<boolean> {
+  async function send(amount: number, message?: string): Promise<boolean> {
     const attempt = attemptFor(unsettled.current, amount, newIdempotencyKey);
     unsettled.current = attempt;
     gate.current = { ...gate.current, sending: true };
     setSending(true);
     try {
-      const answer = await postTip(stream.stream_id, amount, attempt.key);
+      const answer = await postTip(stream.stream_id, amount, attempt.key, message);
       unsettled.current = null;
       applyTip(queryClient, stream.stream_id, amount, answer);
       toast({ title: `You tipped ${formatCoins(amount)}!`, tone: 'success' });
@@ -48,7 +48,7 @@ export function useTipping(stream: Pick<StreamInfo, 'stream_id'>, { onGuest, pau
     } catch (error) {
       const network = isApiError(error, 'network');
       if (!network) unsettled.current = null;
-      setDialog({ kind: 'failure', amount, failure: tipFailure(isApiError(error) ? error : { code: 'internal', message: MSG.internal }) });
+      setDialog({ kind: 'failure', amount, ...(message ? { message } : {}), failure: tipFailure(isApiError(error) ? error : { code: 'internal', message: MSG.internal }) });
       return false;
     } finally {
       gate.current = { ...gate.current, sending: false };
@@ -56,32 +56,34 @@ export function useTipping(stream: Pick<StreamInfo, 'stream_id'>, { onGuest, pau
     }
   }
 
-  function click(amount: number) {
+  /** A tip of `amount` coins, with the tipper's message if they wrote one. */
+  function click(amount: number, message?: string) {
     if (!session.isLoggedIn) return onGuest();
     if (paused) return toast({ title: MSG.streamPaused });
     const { action, gate: next } = tipClick({ ...gate.current, confirmed: confirmedThisSession }, Date.now());
     gate.current = next;
-    if (action === 'confirm') return setDialog({ kind: 'confirm', amount });
-    if (action === 'send') void send(amount);
+    if (action === 'confirm') return setDialog({ kind: 'confirm', amount, ...(message ? { message } : {}) });
+    if (action === 'send') void send(amount, message);
   }
 
-  async function confirm(amount: number) {
+  async function confirm(amount: number, message?: string) {
     confirmedThisSession = true;
-    if (await send(amount)) setDialog(null);
+    if (await send(amount, message)) setDialog(null);
   }
 
   const dialogs = (
     <>
       <TipConfirmDialog
         amount={dialog?.kind === 'confirm' ? dialog.amount : null}
+        message={dialog?.kind === 'confirm' ? dialog.message : undefined}
         sending={sending}
-        onConfirm={(amount) => void confirm(amount)}
+        onConfirm={(amount) => void confirm(amount, dialog?.message)}
         onClose={() => !sending && setDialog(null)}
       />
       <TipFailureDialog
         failure={dialog?.kind === 'failure' ? dialog.failure : null}
         retrying={sending}
-        onRetry={dialog?.kind === 'failure' && dialog.failure.kind === 'network' ? () => void confirm(dialog.amount) : null}
+        onRetry={dialog?.kind === 'failure' && dialog.failure.kind === 'network' ? () => void confirm(dialog.amount, dialog.message) : null}
         onClose={() => setDialog(null)}
       />
     </>

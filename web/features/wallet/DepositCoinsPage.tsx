@@ -12,23 +12,27 @@ import { CheckIcon, CoinIcon } from '../../ui/icons';
 import { Page, Section } from '../../ui/Page';
 import { SelectControl } from '../../ui/Select';
 import { Spinner } from '../../ui/Spinner';
-import { useBalance, useCoinPackages, useCreditCards, useDepositCoins } from './api';
+import { useBalance, useCoinPackages, useCreditCards, useDepositCoins, usePaymentMethods } from './api';
 import { CardFields, cardLabel } from './CardForm';
 import { EMPTY_CARD, cardPayload, cardProblems, formatCents, formatCoins } from './money';
 import type { CardValues } from './money';
 import styles from './wallet.module.css';
 
-/** The spec's payment methods, wallet (a saved card) first and default (part 2 §9). */
+/**
+ * The spec's payment methods, wallet (a saved card) first (part 2 §9). `processor` is the server's
+ * payment method behind each: one the installation cannot take is shown disabled with the reason.
+ */
 const METHODS = [
-  { id: 'wallet', label: 'Wallet', hint: 'A card you saved' },
-  { id: 'card', label: 'Credit Card', hint: 'Type in a card' },
-  { id: 'paypal', label: 'PayPal', hint: '' },
-  { id: 'bitcoin', label: 'Bitcoin', hint: '' },
+  { id: 'wallet', processor: 'card', label: 'Wallet', hint: 'A card you saved' },
+  { id: 'card', processor: 'card', label: 'Credit Card', hint: 'Type in a card' },
+  { id: 'paypal', processor: 'paypal', label: 'PayPal', hint: '' },
+  { id: 'bitcoin', processor: 'bitcoin', label: 'Bitcoin', hint: '' },
 ] as const;
 type Method = (typeof METHODS)[number]['id'];
 
 const CHOOSE_PACKAGE = 'Please choose a package';
 const CHOOSE_CARD = 'Please choose a saved card, or pay with a credit card.';
+const NO_METHOD = 'Buying coins is not available on this site right now.';
 const FORM_FIELDS = new Set(['package_id', 'card_token', 'number', 'exp_month', 'exp_year', 'cvc', 'name', 'card']);
 
 export function DepositCoinsPage() {
@@ -45,8 +49,10 @@ function DepositForm() {
   const packages = useCoinPackages();
   const cards = useCreditCards();
   const deposit = useDepositCoins();
-  const [packageId, setPackageId] = useState<number | null>(null);
-  const [method, setMethod] = useState<Method>('wallet');
+  const methods = usePaymentMethods();
+  // Null until the person picks: the defaults follow what loaded (the first package; the wallet only with a saved card).
+  const [pickedPackage, setPackageId] = useState<number | null>(null);
+  const [pickedMethod, setMethod] = useState<Method | null>(null);
   const [cardId, setCardId] = useState<string>('');
   const [card, setCard] = useState<CardValues>(EMPTY_CARD);
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -54,6 +60,11 @@ function DepositForm() {
   const [done, setDone] = useState<{ coins: number; balance: number } | null>(null);
 
   const savedCards = cards.data ?? [];
+  const packageId = pickedPackage ?? packages.data?.[0]?.package_id ?? null;
+  const unavailable = (m: (typeof METHODS)[number]) => methods.data?.find((x) => x.id === m.processor && !x.available)?.reason ?? null;
+  const offered = METHODS.filter((m) => !unavailable(m) && (m.id !== 'wallet' || savedCards.length > 0));
+  const method: Method | null = pickedMethod ?? (cards.isPending || methods.isPending ? null : (offered[0]?.id ?? null));
+  const noMethod = methods.isSuccess && !cards.isPending && offered.length === 0;
   const chosenCard = cardId || (savedCards[0] ? String(savedCards[0].card_id) : '');
   const chosenPackage = packages.data?.find((p) => p.package_id === packageId);
 
@@ -81,6 +92,7 @@ function DepositForm() {
 
   function check(): { ok: true; input: CallInput<typeof depositCoins> } | { ok: false; errors: FieldErrors; message?: string } {
     if (packageId === null) return { ok: false, errors: { package_id: CHOOSE_PACKAGE } };
+    if (method === null) return { ok: false, errors: {}, message: NO_METHOD };
     if (method === 'paypal' || method === 'bitcoin') return { ok: true, input: { package_id: packageId, payment_method: method } };
     if (method === 'wallet') {
       if (!chosenCard) return { ok: false, errors: { card_token: CHOOSE_CARD } };
@@ -96,7 +108,10 @@ function DepositForm() {
     if (deposit.isPending) return;
     setMessage(null);
     const checked = check();
-    if (!checked.ok) return setErrors(checked.errors);
+    if (!checked.ok) {
+      setMessage(checked.message ?? null);
+      return setErrors(checked.errors);
+    }
     setErrors({});
     deposit.mutate(checked.input, {
       onSuccess: (out) => {
@@ -150,25 +165,30 @@ function DepositForm() {
 
       <Section title="Payment method">
         <div className={styles.methods} role="radiogroup" aria-label="Payment method">
-          {METHODS.map((m) => (
-            <label key={m.id} className={`${styles.method} ${method === m.id ? styles.methodChosen : ''}`}>
-              <input
-                type="radio"
-                name="method"
-                checked={method === m.id}
-                onChange={() => {
-                  setMethod(m.id);
-                  setMessage(null);
-                  setErrors((e) => ({ package_id: e.package_id }));
-                }}
-              />
-              <span>
-                <strong>{m.label}</strong>
-                {m.hint && <span className={styles.methodHint}>{m.hint}</span>}
-              </span>
-            </label>
-          ))}
+          {METHODS.map((m) => {
+            const reason = unavailable(m);
+            return (
+              <label key={m.id} className={`${styles.method} ${method === m.id ? styles.methodChosen : ''} ${reason ? styles.methodOff : ''}`}>
+                <input
+                  type="radio"
+                  name="method"
+                  checked={method === m.id}
+                  disabled={reason !== null}
+                  onChange={() => {
+                    setMethod(m.id);
+                    setMessage(null);
+                    setErrors((e) => ({ package_id: e.package_id }));
+                  }}
+                />
+                <span>
+                  <strong>{m.label}</strong>
+                  {(reason ?? m.hint) && <span className={styles.methodHint}>{reason ?? m.hint}</span>}
+                </span>
+              </label>
+            );
+          })}
         </div>
+        {noMethod && <Alert tone="info">{NO_METHOD}</Alert>}
 
         {method === 'wallet' &&
           (cards.isPending ? (
@@ -211,7 +231,7 @@ function DepositForm() {
         <ButtonLink to={skinPath('/user/account')} variant="ghost">
           Cancel
         </ButtonLink>
-        <Button type="submit" loading={deposit.isPending} icon={<CoinIcon size={18} />}>
+        <Button type="submit" loading={deposit.isPending} disabled={noMethod} icon={<CoinIcon size={18} />}>
           {chosenPackage ? `Buy ${formatCoins(chosenPackage.coins)} for ${formatCents(chosenPackage.price, chosenPackage.currency)}` : 'Buy Coins'}
         </Button>
       </div>

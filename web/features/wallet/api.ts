@@ -16,6 +16,7 @@ export const walletKeys = {
   transfers: (offset: number) => [...walletKeys.all, 'transfers', offset] as const,
   coinPackages: () => [...walletKeys.all, 'coin-packages'] as const,
   cards: () => [...walletKeys.all, 'cards'] as const,
+  paymentMethods: () => [...walletKeys.all, 'payment-methods'] as const,
   impressionBalance: () => [...walletKeys.all, 'impression-balance'] as const,
   impressionPackages: () => [...walletKeys.all, 'impression-packages'] as const,
 };
@@ -37,6 +38,10 @@ export function useTransfers(offset: number) {
 
 export function useCoinPackages() {
   return useQuery({ queryKey: walletKeys.coinPackages(), queryFn: async () => (await call(wallet.coinPackages, {})).packages, staleTime: 5 * 60_000 });
+}
+
+export function usePaymentMethods() {
+  return useQuery({ queryKey: walletKeys.paymentMethods(), queryFn: async () => (await call(wallet.paymentMethods, {})).methods, staleTime: Infinity });
 }
 
 export function useCreditCards() {
