@@ -211,6 +211,11 @@ const CASES: Record<string, Case> = {
       return c.client.post('/api/user/check-recovery-code', { username: target.username, recoveryCode: code });
     },
   },
+  'POST /api/user/change-password': {
+    freshOwner: true,
+    input: (c) => ({ id: c.owner.user.id, current_password: c.owner.user.password, new_password: 'another-secret-9', confirm_password: 'another-secret-9' }),
+  },
+  'POST /api/user/delete-account': { freshOwner: true, input: (c) => ({ id: c.owner.user.id, current_password: c.owner.user.password }) },
   'GET /api/user/email-notifications': { input: (c) => ({ id: c.owner.user.id, token: t.app.services.settings.emailLinkToken(c.owner.user.id) }) },
   'POST /api/user/email-notifications': {
     input: (c) => ({ id: c.owner.user.id, token: t.app.services.settings.emailLinkToken(c.owner.user.id), notify_via_email: true }),
