@@ -1,13 +1,30 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+import { firstLoadReport, precompress } from '../scripts/precompress-web';
 
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
 const apiServer = 'http://127.0.0.1:3000';
 
+/** After the files are written: brotli and gzip copies beside them, and what a first visit costs. */
+function precompressed(): Plugin {
+  let outDir = '';
+  return {
+    name: 'limelight-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir;
+    },
+    closeBundle() {
+      const report = firstLoadReport(outDir, precompress(outDir));
+      this.environment.logger.info(report);
+    },
+  };
+}
+
 export default defineConfig({
   root: webRoot,
-  plugins: [react()],
+  plugins: [react(), precompressed()],
   build: {
     outDir: fileURLToPath(new URL('../dist/web', import.meta.url)),
     emptyOutDir: true,
