@@ -51,7 +51,7 @@ async function main() {
   await signIn(api);
   const { stream } = await api.api<LiveStream>('/api/streams/get-live-stream', {});
   const id = stream.stream_id;
-  await api.api('/api/streams/update-stream-info', { id, data: { title: 'Demo live: test pattern', audience: 'PUBLIC', rating: 'G' } });
+  await api.api('/api/streams/update-stream-info', { id, data: { title: 'Demo live: test pattern', description: 'A generated test pattern and tone from npm run demo:live.', audience: 'PUBLIC', rating: 'G' } });
   await api.api('/api/streams/go-live', { id });
 
   console.log(`Publishing a 720p test pattern to stream ${id} (Ctrl-C to stop).`);

@@ -36,6 +36,8 @@ export default defineConfig({
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/, priority: 2 },
             { name: 'vendor', test: /node_modules[\\/](?!altcha|marked|hls\.js)/, priority: 1 },
+            // Our code that several pages share (UI kit, API client, contract) in one file, not a dozen small requests.
+            { name: 'shared', test: /[\\/](web|common)[\\/]/, minShareCount: 2, priority: 0 },
           ],
         },
       },
