@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { baseGroup } from '../../common/api/system';
 import { freshDatabase, type FreshDatabase } from '../testing/databases';
+import { startSharedTestApps } from '../testing/harness';
 import { HttpSession } from '../testing/http-session';
 import { openApp, type OpenedApp } from '../testing/server';
 import { DEMO_REPLAYS } from './demo-replays';
@@ -89,4 +90,18 @@ describe('the demo content of a fresh install', () => {
       expect(res.body.streams.length, name).toBeGreaterThan(0);
     }
   });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)('two instances starting on one fresh database', () => {
+  it('make the demo content once between them', async () => {
+    const apps = await startSharedTestApps(2);
+    try {
+      const seeded = await Promise.all(apps.map((a) => seedDemo({ db: a.resources.database.db, files: a.resources.files, services: a.app.services })));
+      expect(seeded.filter((s) => s.accounts.length > 0)).toHaveLength(1);
+      expect(seeded.map((s) => s.replays).sort()).toEqual([0, DEMO_REPLAYS.length]);
+      expect((await listAll(apps[0]!.client())).total).toBe(DEMO_REPLAYS.length);
+    } finally {
+      for (const a of apps) await a.close();
+    }
+  }, 60_000);
 });
