@@ -8,7 +8,7 @@ import { DEMO_PASSWORD } from '../server/demo/demo-data';
 import { resolveFfmpegPath } from '../server/platform/media/ffmpeg-path';
 import { solvedCaptcha } from '../server/testing/captcha';
 import { HttpSession } from '../server/testing/http-session';
-import { publishTestPattern } from '../server/testing/rtmp-publisher';
+import { publishTestPattern, rtmpPushUrl } from '../server/testing/rtmp-publisher';
 import { ensureFfmpeg } from './system-tools';
 
 const base = (process.env.BASE_URL ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`).replace(/\/$/, '');
@@ -32,15 +32,6 @@ async function signIn(api: HttpSession): Promise<void> {
   throw new Error(`Could not sign in as ${username}.`);
 }
 
-/**
- * The RTMP address to push to. "localhost" may resolve to ::1 first, where the ingest (bound to IPv4)
- * does not listen, and some ffmpeg builds crash on it: the demo pushes to 127.0.0.1 instead.
- */
-function pushUrl(rtmpUrl: string, key: string): string {
-  const rtmp = rtmpUrl.replace(/\/$/, '').replace(/^rtmp:\/\/localhost(?=[:/])/, 'rtmp://127.0.0.1');
-  return rtmp.endsWith(`/${key}`) ? rtmp : `${rtmp}/${key}`;
-}
-
 async function main() {
   const api = HttpSession.at(base);
   try {
@@ -56,7 +47,7 @@ async function main() {
 
   console.log(`Publishing a 720p test pattern to stream ${id} (Ctrl-C to stop).`);
   console.log(`Watch it at ${base}/streams/stream-view?id=${id}`);
-  const publisher = publishTestPattern({ url: pushUrl(stream.rtmp_url, stream.broadcast_key), ffmpegPath: ensureFfmpeg() ?? resolveFfmpegPath() });
+  const publisher = publishTestPattern({ url: rtmpPushUrl(stream.rtmp_url, stream.broadcast_key), ffmpegPath: ensureFfmpeg() ?? resolveFfmpegPath() });
   let stopping = false;
   process.on('SIGINT', () => {
     stopping = true;
