@@ -29,7 +29,13 @@ afterAll(async () => {
 });
 
 const step = journeySteps();
-const open = async () => (await openPage(browser, server.url)).page;
+/** Uncaught errors and console errors of every page the journey opened. */
+const pageErrors: string[] = [];
+const open = async () => {
+  const opened = await openPage(browser, server.url);
+  opened.page.on('close', () => pageErrors.push(...opened.errors));
+  return opened.page;
+};
 
 /** Every tile picture on the page has loaded (a broken image has no natural width). */
 async function tilePicturesLoaded(page: Page): Promise<number> {
@@ -80,5 +86,7 @@ describe('a fresh demo install', () => {
     await expect.poll(() => videoTime(page), { timeout: 20_000 }).toBeGreaterThan(1);
     await screenshot(page, 'demo-live-playing');
     expect(demoLive.exitCode, demoLiveOutput).toBeNull();
+    await Promise.all(browser.contexts().map((context) => context.close()));
+    expect(pageErrors).toEqual([]);
   });
 });
