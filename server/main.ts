@@ -3,7 +3,7 @@ import { loadConfig } from './config';
 import { buildApp } from './app';
 import { openResources } from './bootstrap';
 import { DataDirLockedError } from './platform/db/data-dir-lock';
-import { seedDemoData } from './demo/demo-data';
+import { seedDemo } from './demo/seed-demo';
 
 async function main() {
   const config = loadConfig();
@@ -20,11 +20,12 @@ async function main() {
   const app = await buildApp(resources);
 
   if (config.seedDemo) {
-    const created = await seedDemoData({ db: resources.database.db, ...app.services });
-    if (created.length > 0) {
+    const seeded = await seedDemo({ db: resources.database.db, files: resources.files, services: app.services });
+    if (seeded.accounts.length > 0) {
       // Printed once, to the console only: the administrator's password is not kept anywhere else.
-      const lines = created.map((a) => `  ${a.username.padEnd(14)} ${a.password.padEnd(18)} (${a.note})`);
-      app.log.info({ accounts: created.map((a) => a.username) }, 'demo data created');
+      const lines = seeded.accounts.map((a) => `  ${a.username.padEnd(14)} ${a.password.padEnd(18)} (${a.note})`);
+      app.log.info({ accounts: seeded.accounts.map((a) => a.username), replays: seeded.replays }, 'demo data created');
+      if (seeded.replayError) app.log.warn({ reason: seeded.replayError }, 'demo replays could not be made');
       console.log(`\nDemo logins (username / password; the administrator's is shown only now):\n${lines.join('\n')}\n`);
     }
   }
@@ -47,6 +48,10 @@ async function main() {
     console.log(`RTMP ingest on rtmp://localhost:${app.services.media.ingest.port}/live (stream key from the dashboard)`);
   }
   console.log(`Limelight is running on http://localhost:${config.port} (API docs at /api/docs)`);
+  if (config.seedDemo && (config.role === 'all' || config.role === 'media')) {
+    const port = config.port === 3000 ? '' : `PORT=${config.port} `;
+    console.log(`Demo live stream: run \`${port}npm run demo:live\` in another terminal (broadcaster1 goes live with a test pattern).`);
+  }
 }
 
 main().catch((error) => {

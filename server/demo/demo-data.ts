@@ -40,29 +40,42 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
  * when it did nothing). The administrator's password is made now, at random, unless given: a published
  * one would let anyone in. Callers print it once.
  */
+export type CreatedDemoAccount = DemoAccount & { password: string; userId: number };
+
 export async function seedDemoData(
   deps: { db: Db; accounts: AccountsService; system: SystemService },
   options: { adminPassword?: string } = {},
-): Promise<Array<DemoAccount & { password: string }>> {
-  const [existing] = await deps.db.select({ n: count() }).from(users);
-  if ((existing?.n ?? 0) > 0) return [];
+): Promise<CreatedDemoAccount[]> {
+  const hasUsers = async () => {
+    const [existing] = await deps.db.select({ n: count() }).from(users);
+    return (existing?.n ?? 0) > 0;
+  };
+  if (await hasUsers()) return [];
   const adminPassword = options.adminPassword ?? randomBytes(12).toString('base64url');
-  const created = DEMO_ACCOUNTS.map((account) => ({ ...account, password: account.role === 'admin' ? adminPassword : DEMO_PASSWORD }));
-  await deps.db.transaction(async (tx) => {
-    for (const [index, account] of created.entries()) {
-      await deps.accounts.createAccount(tx, {
-        username: account.username,
-        email: `${account.username}@demo.limelight.example`,
-        password: account.password,
-        birthdayIso: `199${index}-0${(index % 9) + 1}-15`,
-        country: ['US', 'GB', 'CA', 'DE', 'FR', 'BR', 'JP', 'AU', 'IN'][index] ?? 'US',
-        termsAccepted: account.termsAccepted ?? true,
-        skin: 'limelight',
-        role: account.role,
-        extraPermissions: account.extraPermissions,
-      });
-    }
-  });
+  const created: CreatedDemoAccount[] = [];
+  try {
+    await deps.db.transaction(async (tx) => {
+      for (const [index, account] of DEMO_ACCOUNTS.entries()) {
+        const password = account.role === 'admin' ? adminPassword : DEMO_PASSWORD;
+        const userId = await deps.accounts.createAccount(tx, {
+          username: account.username,
+          email: `${account.username}@demo.limelight.example`,
+          password,
+          birthdayIso: `199${index}-0${(index % 9) + 1}-15`,
+          country: ['US', 'GB', 'CA', 'DE', 'FR', 'BR', 'JP', 'AU', 'IN'][index] ?? 'US',
+          termsAccepted: account.termsAccepted ?? true,
+          skin: 'limelight',
+          role: account.role,
+          extraPermissions: account.extraPermissions,
+        });
+        created.push({ ...account, password, userId });
+      }
+    });
+  } catch (error) {
+    // Another instance starting on the same database seeded first (the usernames are unique): nothing to do.
+    if (await hasUsers()) return [];
+    throw error;
+  }
   await deps.system.addMessage({
     title: 'Welcome to Limelight',
     content:

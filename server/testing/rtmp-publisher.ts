@@ -21,6 +21,16 @@ export interface RunningPublisher {
   tail(): string;
 }
 
+/**
+ * Where an encoder pushes: the RTMP URL the dashboard shows and the stream key. "localhost" may
+ * resolve to ::1 first, where the ingest (bound to IPv4 by default) does not listen, and some ffmpeg
+ * builds crash on it: the push goes to 127.0.0.1 instead.
+ */
+export function rtmpPushUrl(rtmpUrl: string, streamKey: string): string {
+  const rtmp = rtmpUrl.replace(/\/$/, '').replace(/^rtmp:\/\/localhost(?=[:/]|$)/i, 'rtmp://127.0.0.1');
+  return rtmp.endsWith(`/${streamKey}`) ? rtmp : `${rtmp}/${streamKey}`;
+}
+
 export function publishTestPattern(o: TestPatternOptions): RunningPublisher {
   const { width = 1280, height = 720, fps = 30, gop = fps } = o;
   // prettier-ignore

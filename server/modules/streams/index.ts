@@ -12,7 +12,7 @@ import { createStreamInteractions } from './interactions';
 import { createStreamListing } from './listing';
 import { createMediaControl } from './media-control';
 import { createPlaybackGate } from './playback-gate';
-import { createStreamModeration } from './moderation';
+import { createStreamModeration, type StreamModeration } from './moderation';
 import { registerStreamRoutes } from './routes';
 import { createStreamsService, type StreamsService } from './service';
 import { streams as streamsTable } from './tables';
@@ -29,6 +29,7 @@ declare module '../../platform/module' {
     streams: StreamsService;
     broadcastHooks: BroadcastHooks;
     media: MediaServer;
+    streamModeration: StreamModeration;
   }
 }
 
@@ -50,6 +51,7 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
     secret: await ctx.secret('playback'),
     graceMs: config.rtmpGraceMs,
   });
+  const moderation = createStreamModeration({ db, accounts, media: mediaControl, events });
   social.useBroadcasterScores((userIds) => broadcasterScores(db, userIds));
   await mediaControl.listen();
 
@@ -65,7 +67,7 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
 
   return {
     name: 'streams',
-    services: { streams, broadcastHooks, media },
+    services: { streams, broadcastHooks, media, streamModeration: moderation },
     routes(app) {
       media.registerRoutes(
         app,
@@ -76,7 +78,7 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
         streams,
         listing: createStreamListing({ db, accounts, social, realtimeLikes: streams.realtimeLikesOn, onPromotedShown: (ownerIds, visitor) => void events.emit('stream.promoted-shown', { ownerIds, visitor }) }),
         interactions: createStreamInteractions({ db, streams, accounts, events }),
-        moderation: createStreamModeration({ db, accounts, media: mediaControl, events }),
+        moderation,
         channels: ctx.use('channels'),
         accounts,
         likeLimit: config.streamViewerLikeLimit,

@@ -81,3 +81,5 @@ export function createStreamModeration(deps: { db: Db; accounts: AccountsService
     },
   };
 }
+
+export type StreamModeration = ReturnType<typeof createStreamModeration>;

@@ -22,19 +22,22 @@ export interface MediaServerOptions {
 
 export function createMediaServer(o: MediaServerOptions) {
   const tokens = createPlaybackTokens(o.secret);
+  const ffmpegPath = o.ffmpegPath ?? resolveFfmpegPath();
   const ingest = createRtmpIngest({
     host: o.config.host,
     port: o.config.rtmpPort,
     files: o.files,
     hooks: o.hooks,
     log: o.log,
-    ffmpegPath: o.ffmpegPath ?? resolveFfmpegPath(),
+    ffmpegPath,
     graceMs: o.graceMs ?? 15_000,
     thumbnailEveryMs: o.thumbnailEveryMs ?? 10_000,
   });
   return {
     ingest,
     tokens,
+    /** The ffmpeg the ingest runs, for other media work (demo replays). */
+    ffmpegPath,
     start: () => ingest.start(),
     stop: () => ingest.stop(),
     /** End a broadcast now (moderation, deletion); the encoder is disconnected. */

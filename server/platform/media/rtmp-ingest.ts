@@ -45,7 +45,8 @@ export interface RtmpIngest {
 const APP = 'live';
 const KEY_IN_PATH = /\/live\/[A-Za-z0-9_-]+/g;
 
-const newBroadcastId = () => `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+/** Names a broadcast's folder: time-ordered, unique. */
+export const newBroadcastId = () => `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
 const loopback = (host: string) => (host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host);
 
 /** node-media-server logs stream paths, and ours contain the stream key: mask them, route to our log. */

@@ -1,5 +1,6 @@
 import { Outlet } from 'react-router';
 import { TopBar } from '../../features/shell/TopBar';
+import { PageSuspense } from '../lazy-page';
 import styles from './layouts.module.css';
 
 /** Login, sign-up and recovery: a quiet top bar with the logo and Log In, nothing else. */
@@ -11,7 +12,9 @@ export function GuestLayout() {
       </a>
       <TopBar />
       <main id="main" className={`${styles.main} ${styles.guest}`} tabIndex={-1}>
-        <Outlet />
+        <PageSuspense>
+          <Outlet />
+        </PageSuspense>
       </main>
     </div>
   );

@@ -5,6 +5,7 @@ import { Sidebar } from '../../features/shell/Sidebar';
 import { useSidebarState } from '../../features/shell/sidebar-state';
 import { SystemMessages } from '../../features/system/SystemMessages';
 import { TopBar } from '../../features/shell/TopBar';
+import { PageSuspense } from '../lazy-page';
 import styles from './layouts.module.css';
 
 /** Top bar, side bar and (signed in) the create button (not on the stream page) and system messages around the page. */
@@ -22,7 +23,9 @@ export function ShellLayout() {
       <div className={styles.body}>
         <Sidebar state={sidebar} />
         <main id="main" className={styles.main} tabIndex={-1}>
-          <Outlet />
+          <PageSuspense>
+            <Outlet />
+          </PageSuspense>
         </main>
       </div>
       {isLoggedIn && !onStreamPage && <CreateButton />}

@@ -1,0 +1,92 @@
+/**
+ * Journey: the first minutes of a fresh demo install, as the README starts it (`server/main.ts`, a
+ * fresh data dir, captcha on, any port): the listings show the seeded replays with their pictures,
+ * one plays, and `npm run demo:live` goes live in the Live channel and plays.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { DEMO_REPLAYS } from '../server/demo/demo-replays';
+import { startServerProcess, type ServerProcess } from '../server/testing/server';
+import { journeySteps, launchBrowser, openPage, screenshot } from './support/browser';
+import { badge, videoTime } from './support/live';
+
+let server: ServerProcess;
+let browser: Browser;
+let demoLive: ChildProcess | undefined;
+let demoLiveOutput = '';
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([
+    startServerProcess({ SEED_DEMO: 'on', CAPTCHA: 'altcha' }),
+    launchBrowser(),
+  ]);
+}, 120_000);
+afterAll(async () => {
+  demoLive?.kill('SIGINT');
+  await browser?.close();
+  await server?.stop();
+});
+
+const step = journeySteps();
+/** Uncaught errors and console errors of every page the journey opened. */
+const pageErrors: string[] = [];
+const open = async () => {
+  const opened = await openPage(browser, server.url);
+  opened.page.on('close', () => pageErrors.push(...opened.errors));
+  return opened.page;
+};
+
+/** Every tile picture on the page has loaded (a broken image has no natural width). */
+async function tilePicturesLoaded(page: Page): Promise<number> {
+  return page.locator('main img').evaluateAll((images: HTMLImageElement[]) => images.filter((img) => img.complete && img.naturalWidth > 0).length);
+}
+
+async function openChannel(page: Page, name: string): Promise<void> {
+  await page.goto('/channel/group');
+  await page.getByRole('main').getByRole('navigation', { name: 'Channels' }).getByRole('link', { name, exact: true }).click();
+  await page.getByRole('heading', { name, exact: true }).waitFor();
+}
+
+describe('a fresh demo install', () => {
+  step('lists the seeded replays with their pictures in Discover', async () => {
+    const page = await open();
+    await openChannel(page, 'Discover');
+    for (const replay of DEMO_REPLAYS) await page.getByRole('link', { name: new RegExp(replay.title) }).waitFor();
+    await page.locator('main img').first().scrollIntoViewIfNeeded();
+    await expect.poll(() => tilePicturesLoaded(page), { timeout: 15_000 }).toBe(DEMO_REPLAYS.length);
+    await screenshot(page, 'demo-discover-replays');
+  });
+
+  step('plays a seeded replay', async () => {
+    const page = await open();
+    await openChannel(page, 'Popular');
+    await page.getByRole('link', { name: new RegExp(DEMO_REPLAYS[0]!.title) }).click();
+    await badge(page, 'REPLAY').waitFor();
+    await expect.poll(() => videoTime(page), { timeout: 15_000 }).toBeGreaterThan(1);
+    await screenshot(page, 'demo-replay-playing');
+  });
+
+  step('`npm run demo:live` goes live on this port with the captcha on, listed in Live and playing', async () => {
+    const port = new URL(server.url).port;
+    const { BASE_URL: _elsewhere, ...env } = process.env;
+    demoLive = spawn(process.execPath, ['--import', 'tsx', 'scripts/demo-live.ts'], { env: { ...env, PORT: port }, stdio: ['ignore', 'pipe', 'pipe'] });
+    demoLive.stdout?.on('data', (chunk: Buffer) => (demoLiveOutput += chunk.toString()));
+    demoLive.stderr?.on('data', (chunk: Buffer) => (demoLiveOutput += chunk.toString()));
+    await expect.poll(() => demoLiveOutput, { timeout: 30_000 }).toContain('Publishing');
+
+    const page = await open();
+    await expect.poll(async () => {
+      await openChannel(page, 'Live');
+      return page.getByRole('link', { name: /Demo live: test pattern/ }).count();
+    }, { timeout: 30_000, interval: 2_000 }).toBe(1);
+    await screenshot(page, 'demo-live-listed');
+    await page.getByRole('link', { name: /Demo live: test pattern/ }).click();
+    await badge(page, 'LIVE').waitFor();
+    await expect.poll(() => videoTime(page), { timeout: 20_000 }).toBeGreaterThan(1);
+    await screenshot(page, 'demo-live-playing');
+    expect(demoLive.exitCode, demoLiveOutput).toBeNull();
+    await Promise.all(browser.contexts().map((context) => context.close()));
+    expect(pageErrors).toEqual([]);
+  });
+});

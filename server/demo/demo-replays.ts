@@ -1,0 +1,75 @@
+/**
+ * Replays for a fresh demo installation, so the listings are not empty before anyone goes live. Each
+ * goes the way a broadcast goes: the broadcaster's stream is set up and shown through the streams
+ * service, a few seconds of a generated test pattern are written as HLS where the ingest would write
+ * them, and the ingest's hooks record it live, give it a thumbnail and end it into a replay.
+ */
+import path from 'node:path';
+import type { SkinId } from '../../common/skins';
+import type { Principal } from '../platform/http/auth';
+import type { FileStore } from '../platform/storage/storage';
+import type { ModuleServices } from '../platform/module';
+import { PLAYLIST_NAME } from '../platform/media/hls-playlist';
+import { broadcastDirKey, thumbnailKeyOf } from '../platform/media/ingest-session';
+import { newBroadcastId } from '../platform/media/rtmp-ingest';
+import { recordTestPattern } from '../platform/media/test-pattern';
+import { grabThumbnail } from '../platform/media/thumbnails';
+
+interface DemoReplay {
+  username: string;
+  title: string;
+  description: string;
+  pattern: string;
+  toneHz: number;
+  /** The listing channel a moderator would move the broadcaster to. */
+  channel?: 'MOVE_USER_TO_WOMEN' | 'MOVE_USER_TO_MEN';
+}
+
+export const DEMO_REPLAYS: readonly DemoReplay[] = [
+  { username: 'broadcaster1', title: 'Colour bars and tone', description: 'The classic calibration card.', pattern: 'smptehdbars', toneHz: 440, channel: 'MOVE_USER_TO_WOMEN' },
+  { username: 'broadcaster2', title: 'Moving test card', description: 'A test card with a sweeping gradient.', pattern: 'testsrc2', toneHz: 523, channel: 'MOVE_USER_TO_MEN' },
+  { username: 'broadcaster3', title: 'Counting test pattern', description: 'Colour wheel and a running counter.', pattern: 'testsrc', toneHz: 330 },
+];
+
+const REPLAY_SECONDS = 8;
+const SKIN: SkinId = 'limelight';
+
+type Services = Pick<ModuleServices, 'accounts' | 'streams' | 'broadcastHooks' | 'media' | 'streamModeration'>;
+
+/**
+ * Makes each demo replay whose broadcaster exists and never streamed (so a second call adds nothing).
+ * `moderatorId`: the demo administrator, who files broadcasters under Women and Men. Answers how many it made.
+ */
+export async function seedDemoReplays(services: Services, files: FileStore, users: { broadcasters: Map<string, number>; moderatorId: number }): Promise<number> {
+  const moderator = await services.accounts.loadPrincipal(users.moderatorId);
+  const made = await Promise.all(DEMO_REPLAYS.map(async (replay) => {
+    const userId = users.broadcasters.get(replay.username);
+    if (userId === undefined || (await services.streams.lastStreamStartedAt(userId)) !== null) return false;
+    const principal = await services.accounts.loadPrincipal(userId);
+    if (!principal) return false;
+    const streamId = await makeReplay(services, files, principal, replay);
+    if (replay.channel && moderator) await services.streamModeration.act(moderator, [streamId], replay.channel, 'demo data');
+    return true;
+  }));
+  return made.filter(Boolean).length;
+}
+
+async function makeReplay(services: Services, files: FileStore, principal: Principal, replay: DemoReplay): Promise<number> {
+  const { streams, broadcastHooks: hooks, media } = services;
+  const stream = await streams.currentStream(principal.userId, SKIN);
+  await streams.updateSetup(stream.id, principal, { title: replay.title, description: replay.description, audience: 'PUBLIC', rating: 'G' }, SKIN);
+  await streams.goLive(stream.id, principal);
+
+  const broadcastId = newBroadcastId();
+  const dirKey = broadcastDirKey(stream.id, broadcastId);
+  const playlistKey = `${dirKey}/${PLAYLIST_NAME}`;
+  const recorded = await recordTestPattern(media.ffmpegPath, files.localPath(dirKey), { pattern: replay.pattern, seconds: REPLAY_SECONDS, toneHz: replay.toneHz });
+  await hooks.onLive({ streamId: stream.id, broadcastId, playlistKey, width: 640, height: 360 });
+  const thumbnailKey = thumbnailKeyOf(stream.id);
+  const middle = recorded.segments[Math.floor(recorded.segments.length / 2)]!;
+  if (await grabThumbnail(media.ffmpegPath, path.join(files.localPath(dirKey), middle), files.localPath(thumbnailKey))) {
+    await hooks.onThumbnail({ streamId: stream.id, thumbnailKey });
+  }
+  await hooks.onEnded({ streamId: stream.id, broadcastId, playlistKey, lengthSeconds: recorded.lengthSeconds });
+  return stream.id;
+}

@@ -1,0 +1,107 @@
+/** A fresh demo install's content: made once, whatever the number of starts; the replays list and play. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { baseGroup } from '../../common/api/system';
+import { freshDatabase, type FreshDatabase } from '../testing/databases';
+import { startSharedTestApps } from '../testing/harness';
+import { HttpSession } from '../testing/http-session';
+import { openApp, type OpenedApp } from '../testing/server';
+import { DEMO_REPLAYS } from './demo-replays';
+import { seedDemo, type SeededDemo } from './seed-demo';
+
+interface Tile {
+  stream_id: number;
+  title: string;
+  live: string;
+  thumbnail_url: string | null;
+  username: string;
+}
+
+let fresh: FreshDatabase;
+let started: OpenedApp;
+const seeds: SeededDemo[] = [];
+
+/** Starts the app on the same database and data dir, as `npm start` does after a restart, and seeds. */
+async function start(): Promise<OpenedApp> {
+  const app = await openApp(fresh.dataDir, {
+    LOG_LEVEL: 'silent',
+    WEB_DIST: `${fresh.dataDir}/no-web-build`,
+    ...(fresh.target.kind === 'postgres' ? { DATABASE_URL: fresh.target.url } : {}),
+  });
+  seeds.push(await seedDemo({ db: app.resources.database.db, files: app.resources.files, services: app.app.services }));
+  return app;
+}
+
+beforeAll(async () => {
+  fresh = await freshDatabase(inject('dbTemplate'));
+  await (await start()).close();
+  started = await start();
+}, 120_000);
+afterAll(async () => {
+  await started.close();
+  await fresh.dispose();
+});
+
+const listAll = async (client: HttpSession) =>
+  (await client.get<{ streams: Tile[]; total: number }>('/api/channel/list-streams', { offset: 0, limit: 50 })).body;
+
+describe('the demo content of a fresh install', () => {
+  it('is made by the first start only: the replays are there once after two starts', async () => {
+    expect(seeds[0]!.accounts.length).toBeGreaterThan(0);
+    expect(seeds[0]).toMatchObject({ replays: DEMO_REPLAYS.length });
+    expect(seeds[0]!.replayError).toBeUndefined();
+    expect(seeds[1]).toEqual({ accounts: [], replays: 0 });
+
+    const listed = await listAll(HttpSession.over(started.app));
+    expect(listed.total).toBe(DEMO_REPLAYS.length);
+    expect(listed.streams.map((s) => s.title).sort()).toEqual(DEMO_REPLAYS.map((r) => `${r.title} #live`).sort());
+    for (const tile of listed.streams) {
+      expect(tile.live).toBe('N');
+      expect(tile.thumbnail_url).toMatch(new RegExp(`^/media/thumbs/${tile.stream_id}\\.jpg`));
+    }
+  });
+
+  it('shows each replay with a real thumbnail, and plays it to its end', async () => {
+    const guest = HttpSession.over(started.app);
+    const [tile] = (await listAll(guest)).streams;
+    const thumbnail = await guest.request<Buffer>('GET', tile!.thumbnail_url!);
+    expect(thumbnail.status).toBe(200);
+    expect(thumbnail.headers['content-type']).toBe('image/jpeg');
+    expect(thumbnail.body.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+
+    const joined = await guest.post<{ url: { hls: string } }>('/api/streams/stream-join', { stream_id: tile!.stream_id });
+    expect(joined.status).toBe(200);
+    const playlist = await guest.request<Buffer>('GET', joined.body.url.hls);
+    expect(playlist.status).toBe(200);
+    const text = playlist.body.toString('utf8');
+    expect(text).toContain('#EXT-X-ENDLIST');
+    const segment = new URL(text.split('\n').find((line) => line.trim() !== '' && !line.startsWith('#'))!, `http://app${joined.body.url.hls}`);
+    const bytes = await guest.request<Buffer>('GET', segment.pathname + segment.search);
+    expect(bytes.status).toBe(200);
+    expect(bytes.body[0]).toBe(0x47); // MPEG-TS sync byte
+  });
+
+  it('fills the Women and Men channels too', async () => {
+    const guest = HttpSession.over(started.app);
+    const channels = (await guest.call(baseGroup, {})).body.channels as Array<{ id: number; name: string }>;
+    for (const name of ['Popular', 'Discover', 'Women', 'Men']) {
+      const id = channels.find((c) => c.name === name)!.id;
+      const res = await guest.get<{ streams: Tile[] }>('/api/channel/list-channel-streams', { id, offset: 0, limit: 50 });
+      expect(res.body.streams.length, name).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)('two instances starting on one fresh database', () => {
+  it('make the demo content once between them', async () => {
+    const apps = await startSharedTestApps(2);
+    try {
+      const seeded = await Promise.all(apps.map((a) => seedDemo({ db: a.resources.database.db, files: a.resources.files, services: a.app.services })));
+      expect(seeded.filter((s) => s.accounts.length > 0)).toHaveLength(1);
+      expect(seeded.map((s) => s.replays).sort()).toEqual([0, DEMO_REPLAYS.length]);
+      expect((await listAll(apps[0]!.client())).total).toBe(DEMO_REPLAYS.length);
+    } finally {
+      for (const a of apps) await a.close();
+    }
+  }, 60_000);
+});

@@ -1,0 +1,32 @@
+/**
+ * Demo content of a fresh evaluation install, made once: the demo accounts, then a few short replays.
+ * Only the instance whose transaction created the accounts makes the replays, so a restart, or a
+ * second instance starting beside it, adds nothing.
+ */
+import type { Db } from '../platform/db/client';
+import type { ModuleServices } from '../platform/module';
+import type { FileStore } from '../platform/storage/storage';
+import { seedDemoData, type CreatedDemoAccount } from './demo-data';
+import { seedDemoReplays } from './demo-replays';
+
+export interface SeededDemo {
+  accounts: CreatedDemoAccount[];
+  replays: number;
+  /** Why the replays could not be made (the accounts stand; the listings stay empty until someone goes live). */
+  replayError?: string;
+}
+
+export async function seedDemo(
+  deps: { db: Db; files: FileStore; services: ModuleServices },
+  options: { adminPassword?: string } = {},
+): Promise<SeededDemo> {
+  const accounts = await seedDemoData({ db: deps.db, ...deps.services }, options);
+  const admin = accounts.find((account) => account.role === 'admin');
+  if (!admin) return { accounts, replays: 0 };
+  const broadcasters = new Map(accounts.map((account) => [account.username, account.userId]));
+  try {
+    return { accounts, replays: await seedDemoReplays(deps.services, deps.files, { broadcasters, moderatorId: admin.userId }) };
+  } catch (error) {
+    return { accounts, replays: 0, replayError: error instanceof Error ? error.message : String(error) };
+  }
+}
