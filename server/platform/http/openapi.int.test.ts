@@ -94,7 +94,8 @@ describe('the API document', () => {
     const tip = document.paths['/api/streams/send-tip']?.post;
     expect(tip?.security).toEqual([{ session: [], csrfHeader: [], csrfCookie: [] }]);
     expect(Object.keys(tip?.responses ?? {}).sort()).toEqual(['200', '400', '401', '402', '403', '404', '409', '429', 'default']);
-    expect((tip?.requestBody as OpenAPIV3.RequestBodyObject).content['application/json']?.example).toEqual({ stream_id: 42, amount: 20 });
+    const tipBody = (tip?.requestBody as OpenAPIV3.RequestBodyObject).content['application/json'];
+    expect(Object.values(tipBody?.examples ?? {}).map((e) => (e as OpenAPIV3.ExampleObject).value)).toContainEqual({ stream_id: 42, amount: 20 });
     expect(tip?.parameters).toContainEqual(expect.objectContaining({ name: 'idempotency-key', in: 'header', required: true }));
     expect(document.paths['/api/dev/outbox']?.get?.security).toEqual([{ session: [] }]);
     expect(document.paths['/api/dev/outbox']?.get?.responses['403']).toEqual({ $ref: '#/components/responses/Forbidden' });
