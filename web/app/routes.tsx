@@ -19,6 +19,7 @@ import { FollowLandingPage } from '../features/social/FollowLandingPage';
 import { ProfilePage } from '../features/social/ProfilePage';
 import { DashboardPage } from '../features/streams/DashboardPage';
 import { StreamViewPage } from '../features/streams/StreamViewPage';
+import { DownloadPage } from '../features/system/DownloadPage';
 import { LegalPage } from '../features/system/LegalPage';
 import { AddCreditCardPage } from '../features/wallet/AddCreditCardPage';
 import { BuyImpressionsPage } from '../features/wallet/BuyImpressionsPage';
@@ -85,6 +86,10 @@ function skinRoutes(): RouteObject[] {
         { path: 'dev/outbox', element: <RequireLogin><RequireAdmin><OutboxPage /></RequireAdmin></RequireLogin> },
         { path: 'legal/terms', element: <LegalPage doc="terms" /> },
         { path: 'legal/privacy', element: <LegalPage doc="privacy" /> },
+        { path: 'help', element: <LegalPage doc="help" /> },
+        { path: 'guidelines', element: <LegalPage doc="guidelines" /> },
+        { path: 'safety', element: <LegalPage doc="safety" /> },
+        { path: 'download', element: <DownloadPage /> },
         { path: '*', element: notBuilt },
       ],
     },
