@@ -1,7 +1,6 @@
 import type { StreamTile } from '../../../common/api/streams';
 import { MSG } from '../../../common/messages';
-import { SkinLink, useSkin, useSkinPath, withSkinPrefix } from '../../app/skin';
-import { ButtonLink } from '../../ui/Button';
+import { SkinLink, useSkin, withSkinPrefix } from '../../app/skin';
 import { EmptyState } from '../../ui/EmptyState';
 import { VideoCallIcon } from '../../ui/icons';
 import { useSession } from '../accounts/api';
@@ -18,7 +17,7 @@ const HOME_CHANNELS = 8;
 /** Streams shown under the featured one before "See all". */
 const HOME_STREAMS = 6;
 
-/** Home: what is live leads (a featured stream, then more), a short welcome for guests, then the channels. */
+/** Home: a one-line welcome for guests, then what is live (a featured stream, then more), then the channels. */
 export function HomePage() {
   const session = useSession();
   const streams = useAllStreams();
@@ -33,17 +32,19 @@ export function HomePage() {
       {streams.isPending && <FeaturedStreamSkeleton />}
       {featured && <FeaturedStream stream={featured} />}
 
-      <section aria-labelledby="live-title">
-        <div className={styles.heading}>
-          <h2 id="live-title">{featured ? 'More live and recent' : 'Streams'}</h2>
-          <SkinLink to="/channel/group" className={styles.all}>
-            See all
-          </SkinLink>
-        </div>
-        {streams.isError && <p role="alert">Streams could not be loaded. Please try again in a moment.</p>}
-        {list?.length === 0 && <EmptyState icon={<VideoCallIcon />}>{MSG.noStreamsFound}</EmptyState>}
-        <StreamRow pending={streams.isPending} streams={more ?? []} />
-      </section>
+      {(streams.isPending || streams.isError || list?.length === 0 || !!more?.length) && (
+        <section aria-labelledby="live-title">
+          <div className={styles.heading}>
+            <h2 id="live-title">{featured ? 'More live and recent' : 'Streams'}</h2>
+            <SkinLink to="/channel/group" className={styles.all}>
+              See all
+            </SkinLink>
+          </div>
+          {streams.isError && <p role="alert">Streams could not be loaded. Please try again in a moment.</p>}
+          {list?.length === 0 && <EmptyState icon={<VideoCallIcon />}>{MSG.noStreamsFound}</EmptyState>}
+          <StreamRow pending={streams.isPending} streams={more ?? []} />
+        </section>
+      )}
 
       <Channels />
     </div>
@@ -64,27 +65,15 @@ function StreamRow({ pending, streams }: { pending: boolean; streams: StreamTile
   );
 }
 
-/** A guest's short welcome: the brand and the way in, without pushing the streams off the screen. */
+/** A guest's short welcome: the brand only (Sign up and Log In are in the top bar), so the streams stay on the first screen. */
 function Welcome() {
   const skin = useSkin();
-  const skinPath = useSkinPath();
-  const session = useSession();
   return (
     <section className={styles.welcome} aria-labelledby="home-title">
-      <div>
-        <h1 id="home-title" className={styles.title}>
-          {skin.name}
-        </h1>
-        <p className={styles.tagline}>{skin.tagline}</p>
-      </div>
-      {!session.isPending && (
-        <div className={styles.actions}>
-          <ButtonLink to={skinPath('/user/sign-up')}>Sign up for Free</ButtonLink>
-          <ButtonLink to={skinPath('/user/login')} variant="secondary">
-            Log In
-          </ButtonLink>
-        </div>
-      )}
+      <h1 id="home-title" className={styles.title}>
+        {skin.name}
+      </h1>
+      <p className={styles.tagline}>{skin.tagline}</p>
     </section>
   );
 }

@@ -28,7 +28,8 @@ export function ProfilePage() {
   const session = useSession();
   const asked = params.id ?? query.get('id');
   if (asked === null && session.isPending) return <PageSpinner />;
-  const id = asked === null ? (session.user?.user_id ?? null) : parseUserId(asked);
+  if (asked === null) return <Navigate to={skinPath(session.user ? `/u/${session.user.user_id}` : '/')} replace />;
+  const id = parseUserId(asked);
   if (id === null) return <Navigate to={skinPath('/')} replace />;
   // A new profile starts fresh: no list left open from the previous one.
   return <ProfileView key={id} id={id} />;
