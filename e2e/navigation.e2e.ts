@@ -110,6 +110,7 @@ describe('no dead ends', () => {
         for (const href of inside) expect(href === skin.prefix || href.startsWith(`${skin.prefix}/`) || skin.prefix === '', `${role} in ${id}: ${href}`).toBe(true);
         for (const href of inside) {
           await expectNoDeadEnd(page, href, `${role} in ${id}`);
+          if (role === 'guest' && (href.endsWith('/help') || href.endsWith('/download'))) await screenshot(page, `navigation-${id}-${href.split('/').pop()}`);
           visited += 1;
         }
         // Nothing the reviewers found unbuilt is offered.
