@@ -28,6 +28,10 @@ export const BREAKPOINTS = { sm: 576, md: 768, lg: 992, xl: 1200 } as const;
 export const SIDEBAR_AUTO_HIDE_WIDTH = 1024;
 /** Extra side bar items shown before "See More". */
 export const SIDEBAR_VISIBLE_EXTRA_ITEMS = 3;
+/** Followed channels the side bar lists before "Show more" (live ones come first). */
+export const SIDEBAR_VISIBLE_FOLLOWED = 8;
+/** How often the side bar asks again who of the followed channels is live. */
+export const SIDEBAR_FOLLOWED_REFRESH_MS = 60_000;
 
 export const TOAST_DELAY_MS = 2000;
 

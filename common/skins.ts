@@ -34,11 +34,15 @@ export interface Skin {
   links: {
     terms: string;
     privacy: string;
+    /** The operator's own app listings; store badges show only for a configured one. */
     appStore?: string;
     playStore?: string;
     download: string;
   };
-  /** Extra side bar items; the first three show until "See More". */
+  /**
+   * Extra side bar items; the first three show until "See More". Each is a page of the app (help,
+   * guidelines, safety are built in) or the operator's own external address (careers, press...).
+   */
   sidebarItems: SkinLink[];
   supportEmail: string;
   copyright: string;
@@ -49,6 +53,12 @@ const baseLinks = (prefix: string) => ({
   privacy: `${prefix}/legal/privacy`,
   download: `${prefix}/download`,
 });
+
+/** The built-in help pages every skin links by default (web/public/help/*.md). */
+const helpItems = (prefix: string): SkinLink[] => [
+  { label: 'Help Center', href: `${prefix}/help` },
+  { label: 'Community Guidelines', href: `${prefix}/guidelines` },
+];
 
 export const SKINS: Record<SkinId, Skin> = {
   limelight: {
@@ -74,14 +84,8 @@ export const SKINS: Record<SkinId, Skin> = {
       '--radius': '10px',
       '--font-brand': '"Trebuchet MS", system-ui, sans-serif',
     },
-    links: { ...baseLinks(''), appStore: 'https://apps.apple.com/', playStore: 'https://play.google.com/' },
-    sidebarItems: [
-      { label: 'Help Center', href: '/help' },
-      { label: 'Creator Academy', href: '/creators' },
-      { label: 'Community Guidelines', href: '/guidelines' },
-      { label: 'Careers', href: '/careers' },
-      { label: 'Press', href: '/press' },
-    ],
+    links: { ...baseLinks('') },
+    sidebarItems: helpItems(''),
     supportEmail: 'support@limelight.example',
     copyright: 'Limelight',
   },
@@ -109,10 +113,7 @@ export const SKINS: Record<SkinId, Skin> = {
       '--font-brand': '"Verdana", system-ui, sans-serif',
     },
     links: { ...baseLinks('/miitv') },
-    sidebarItems: [
-      { label: 'Help Center', href: '/miitv/help' },
-      { label: 'Community Guidelines', href: '/miitv/guidelines' },
-    ],
+    sidebarItems: helpItems('/miitv'),
     supportEmail: 'support@miitv.example',
     copyright: 'MiiTV',
   },
@@ -140,7 +141,7 @@ export const SKINS: Record<SkinId, Skin> = {
       '--font-brand': 'Georgia, "Times New Roman", serif',
     },
     links: { ...baseLinks('/personas') },
-    sidebarItems: [{ label: 'Help Center', href: '/personas/help' }],
+    sidebarItems: helpItems('/personas').slice(0, 1),
     supportEmail: 'support@personas.example',
     copyright: 'Personas',
   },
@@ -168,12 +169,7 @@ export const SKINS: Record<SkinId, Skin> = {
       '--font-brand': '"Impact", "Arial Narrow", sans-serif',
     },
     links: { ...baseLinks('/afterdark') },
-    sidebarItems: [
-      { label: 'Help Center', href: '/afterdark/help' },
-      { label: 'Safety', href: '/afterdark/safety' },
-      { label: 'Community Guidelines', href: '/afterdark/guidelines' },
-      { label: 'Creator Academy', href: '/afterdark/creators' },
-    ],
+    sidebarItems: [...helpItems('/afterdark'), { label: 'Safety', href: '/afterdark/safety' }],
     supportEmail: 'support@afterdark.example',
     copyright: 'AfterDark',
   },

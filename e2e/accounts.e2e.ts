@@ -19,6 +19,8 @@ describe('accounts', () => {
     await page.getByRole('button', { name: 'Create Account' }).click();
 
     await page.getByRole('heading', { name: MSG.chooseInterests }).waitFor();
+    // Signed in by now: the top bar offers no Log In.
+    expect(await page.getByRole('banner').getByRole('link', { name: 'Log In' }).count()).toBe(0);
     const done = page.getByRole('button', { name: 'Done' });
     expect(await done.isDisabled()).toBe(true);
     expect(await page.getByText(MSG.interestsMin).isVisible()).toBe(true);

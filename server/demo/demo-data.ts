@@ -77,7 +77,7 @@ export async function seedDemoData(
     throw error;
   }
   await deps.system.addMessage({
-    title: 'Welcome to Limelight',
+    title: 'Welcome to this demo',
     content:
       '<p>This is a demo installation. Sign in as any demo account, follow a broadcaster and explore.</p>' +
       '<p>Broadcasters go live from OBS with the RTMP address and key on their dashboard.</p>',

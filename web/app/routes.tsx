@@ -27,6 +27,7 @@ const FollowLandingPage = lazyPage(() => import('../features/social/FollowLandin
 const ProfilePage = lazyPage(() => import('../features/social/ProfilePage'), 'ProfilePage');
 const DashboardPage = lazyPage(() => import('../features/streams/DashboardPage'), 'DashboardPage');
 const StreamViewPage = lazyPage(() => import('../features/streams/StreamViewPage'), 'StreamViewPage');
+const DownloadPage = lazyPage(() => import('../features/system/DownloadPage'), 'DownloadPage');
 const LegalPage = lazyPage(() => import('../features/system/LegalPage'), 'LegalPage');
 const AddCreditCardPage = lazyPage(() => import('../features/wallet/AddCreditCardPage'), 'AddCreditCardPage');
 const BuyImpressionsPage = lazyPage(() => import('../features/wallet/BuyImpressionsPage'), 'BuyImpressionsPage');
@@ -88,6 +89,10 @@ function skinRoutes(): RouteObject[] {
         { path: 'dev/outbox', element: <RequireLogin><RequireAdmin><OutboxPage /></RequireAdmin></RequireLogin> },
         { path: 'legal/terms', element: <LegalPage doc="terms" /> },
         { path: 'legal/privacy', element: <LegalPage doc="privacy" /> },
+        { path: 'help', element: <LegalPage doc="help" /> },
+        { path: 'guidelines', element: <LegalPage doc="guidelines" /> },
+        { path: 'safety', element: <LegalPage doc="safety" /> },
+        { path: 'download', element: <DownloadPage /> },
         { path: '*', element: notBuilt },
       ],
     },

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import type { ReactNode } from 'react';
+import type { CSSProperties, ReactNode } from 'react';
 import styles from './Tile.module.css';
 
 interface TileProps {
@@ -21,13 +21,7 @@ export function Tile({ to, title, thumbnail, meta, badge, overlay, leading }: Ti
   return (
     <Link to={to} className={styles.tile}>
       <div className={styles.media}>
-        {thumbnail ? (
-          <img src={thumbnail} alt="" loading="lazy" className={styles.image} />
-        ) : (
-          <div className={styles.placeholder} aria-hidden="true">
-            {title.slice(0, 1)}
-          </div>
-        )}
+        <TileArtwork title={title} thumbnail={thumbnail} />
         {badge && <span className={styles.badge}>{badge}</span>}
         {overlay && <span className={styles.overlay}>{overlay}</span>}
       </div>
@@ -39,6 +33,23 @@ export function Tile({ to, title, thumbnail, meta, badge, overlay, leading }: Ti
         </div>
       </div>
     </Link>
+  );
+}
+
+/** A hue per title, so pictureless tiles side by side look different. */
+function titleHue(title: string): number {
+  let hash = 0;
+  for (const char of title) hash = (hash * 31 + char.charCodeAt(0)) % 360;
+  return hash;
+}
+
+/** The picture of a tile; without one, artwork drawn from the title (its colour and initial). */
+export function TileArtwork({ title, thumbnail, initial = true }: { title: string; thumbnail?: string | null; initial?: boolean }) {
+  if (thumbnail) return <img src={thumbnail} alt="" loading="lazy" className={styles.image} />;
+  return (
+    <div className={styles.placeholder} style={{ '--tile-hue': titleHue(title) } as CSSProperties} aria-hidden="true">
+      {initial && <span className={styles.initial}>{title.slice(0, 1)}</span>}
+    </div>
   );
 }
 

@@ -9,7 +9,7 @@ export { Select, SelectControl } from './Select';
 export type { SelectOption } from './Select';
 export { Spinner } from './Spinner';
 export { TextField } from './TextField';
-export { Tile, TileSkeleton } from './Tile';
+export { Tile, TileArtwork, TileSkeleton } from './Tile';
 export { ToastProvider, useToast } from './Toast';
 export { CodeInput } from './CodeInput';
 export { EmptyState } from './EmptyState';

@@ -28,6 +28,16 @@ const nameFilter = (searchText: string | undefined) =>
     ? sql`lower(${people.username}) like ${`%${escapeLike(searchText.toLowerCase())}%`}`
     : undefined;
 
+/** A searched follower list shows the name typed exactly first, then names starting with it, then the rest. */
+const nameMatchFirst = (searchText: string | undefined): SQL[] => {
+  if (!nameFilter(searchText) || !searchText) return [];
+  const text = searchText.toLowerCase();
+  return [
+    desc(sql`lower(${people.username}) = ${text}`),
+    desc(sql`lower(${people.username}) like ${`${escapeLike(text)}%`}`),
+  ];
+};
+
 /** Whether `viewerId` follows the user of the row (false for guests). */
 const viewerFollows = (viewerId: number | null) =>
   viewerId
@@ -97,7 +107,7 @@ export function createSocialService(deps: { db: Db }) {
     const where = and(eq(self, userId), onlyId ? eq(other, onlyId) : undefined, nameFilter(searchText));
     const [rows, [total]] = await Promise.all([
       db.select(listedUser(viewerId)).from(follows).innerJoin(people, eq(people.id, other)).where(where)
-        .orderBy(desc(follows.createdAt), desc(people.id)).offset(page.offset).limit(page.limit),
+        .orderBy(...nameMatchFirst(searchText), desc(follows.createdAt), desc(people.id)).offset(page.offset).limit(page.limit),
       db.select({ n: count() }).from(follows).innerJoin(people, eq(people.id, other)).where(where),
     ]);
     return { rows: rows.map(toFollower), total: total?.n ?? 0 };

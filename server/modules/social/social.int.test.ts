@@ -116,6 +116,28 @@ describe('user search', () => {
     expect(nothing.body).toMatchObject({ users: [], total: 0 });
   });
 
+  it('lists a searched follower list with the exact name first, then names starting with it, then newest first', async () => {
+    const star = await t.given.user();
+    for (const username of ['the_rio_fan', 'Rio_Fan', 'rio_fan_club', 'my_rio_fan']) {
+      const fan = await t.given.signedIn(await t.given.user({ username }));
+      await fan.post('/api/user/toggle-following', { id: star.id, isFollowing: true });
+    }
+    const client = await t.given.signedIn(star);
+    const found = await client.get('/api/user/followers', { user_id: star.id, search_text: 'rio_fan' });
+    expect((found.body.followers as Array<{ username: string }>).map((f) => f.username)).toEqual(['Rio_Fan', 'rio_fan_club', 'my_rio_fan', 'the_rio_fan']);
+    const all = await client.get('/api/user/followers', { user_id: star.id });
+    expect((all.body.followers as Array<{ username: string }>).map((f) => f.username)).toEqual(['my_rio_fan', 'rio_fan_club', 'Rio_Fan', 'the_rio_fan']);
+  });
+
+  it('puts the user named exactly as searched first, whatever the case, before longer names and near matches', async () => {
+    for (const username of ['kai_exact1', 'kai_exact_fan', 'the_kai_exact', 'kai_exakt', 'Kai_Exact']) await t.given.user({ username });
+    for (const search of ['kai_exact', 'KAI_EXACT', ' Kai_Exact ']) {
+      const found = (await t.client().get('/api/channel/search-user', { search })).body.users as Array<{ username: string }>;
+      expect(found[0]?.username).toBe('Kai_Exact');
+      expect(found.map((u) => u.username)).toEqual(expect.arrayContaining(['kai_exact1', 'kai_exact_fan', 'the_kai_exact']));
+    }
+  });
+
   it('needs at least three characters and treats wildcards as text', async () => {
     const short = await t.client().get('/api/channel/search-user', { search: 'ab' });
     expect(short.status).toBe(400);

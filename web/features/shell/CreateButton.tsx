@@ -1,19 +1,20 @@
 import { DropdownMenu } from 'radix-ui';
 import { Link } from 'react-router';
 import { useSkin, useSkinPath } from '../../app/skin';
-import { BroadcastIcon, PlusIcon, PlusSquareIcon, VideoCallIcon } from '../../ui/icons';
+import { PlusIcon } from '../../ui/icons';
+import { useSession } from '../accounts/api';
 import styles from './CreateButton.module.css';
 import menu from './menu.module.css';
+import { CREATE, entriesFor } from './nav-entries';
 
-/** The floating action button of the signed-in shell: Create Post, Go Live, Video Call. */
+/** The floating action button of the signed-in shell (Go Live...); absent when nothing applies. */
 export function CreateButton() {
   const skin = useSkin();
   const skinPath = useSkinPath();
-  const actions = [
-    { label: 'Create Post', path: skin.uploadPath, icon: <PlusSquareIcon size={18} /> },
-    { label: 'Go Live', path: '/dashboard', icon: <BroadcastIcon size={18} /> },
-    { label: 'Video Call', path: '/user/schedule-meetings', icon: <VideoCallIcon size={18} /> },
-  ];
+  const { user } = useSession();
+  const context = { skin, user };
+  const actions = entriesFor(CREATE, context);
+  if (actions.length === 0) return null;
   return (
     <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger className={styles.fab} aria-label="Create">
@@ -23,7 +24,7 @@ export function CreateButton() {
         <DropdownMenu.Content className={menu.content} side="top" align="end" sideOffset={12}>
           {actions.map((a) => (
             <DropdownMenu.Item key={a.label} asChild className={menu.item}>
-              <Link to={skinPath(a.path)}>
+              <Link to={skinPath(a.path(context))}>
                 {a.icon}
                 {a.label}
               </Link>

@@ -1,80 +1,113 @@
-import { Link } from 'react-router';
-import { useSkin, useSkinPath, withSkinPrefix } from '../../app/skin';
-import { ButtonLink } from '../../ui/Button';
-import { Tile, TileSkeleton } from '../../ui/Tile';
+import type { StreamTile } from '../../../common/api/streams';
+import { MSG } from '../../../common/messages';
+import { SkinLink, useSkin, withSkinPrefix } from '../../app/skin';
+import { EmptyState } from '../../ui/EmptyState';
+import { VideoCallIcon } from '../../ui/icons';
 import { useSession } from '../accounts/api';
-import { LiveNowRow } from '../streams/LiveNowRow';
+import { ChannelCard, ChannelCardSkeleton } from '../channels/ChannelCard';
+import { FeaturedStream, FeaturedStreamSkeleton } from '../channels/FeaturedStream';
+import { useAllStreams } from '../streams/api';
+import { StreamTileCard, StreamTileSkeleton } from '../streams/StreamTileCard';
+import grid from '../streams/StreamGrid.module.css';
 import { useBaseGroup } from '../system/api';
 import styles from './HomePage.module.css';
 
 /** The spec shows at most 8 channel tiles on the home page, in rows of 3. */
 const HOME_CHANNELS = 8;
-const RATING_LABEL = { G: 'All ages', PLUS_14: '14+', PLUS_18: '18+' } as const;
+/** Streams shown under the featured one before "See all". */
+const HOME_STREAMS = 6;
 
+/** Home: a one-line welcome for guests, then what is live (a featured stream, then more), then the channels. */
 export function HomePage() {
-  const skin = useSkin();
-  const skinPath = useSkinPath();
   const session = useSession();
-  const channels = useBaseGroup(session.user?.user_id ?? null);
+  const streams = useAllStreams();
+  const list = streams.data?.pages[0]?.streams;
+  const featured = list?.[0]?.live === 'Y' ? list[0] : undefined;
+  const more = (featured ? list?.slice(1) : list)?.slice(0, HOME_STREAMS);
 
   return (
     <div className={styles.page}>
-      <section className={styles.hero} aria-labelledby="hero-title">
-        <p className={styles.kicker}>Now streaming on</p>
-        <h1 id="hero-title" className={styles.title}>
-          {skin.name}
-        </h1>
-        <p className={styles.tagline}>{skin.tagline}</p>
-        <div className={styles.actions}>
-          <ButtonLink to={skinPath('/channel/group')} size="lg">
-            Start watching
-          </ButtonLink>
-          {!session.isPending && !session.isLoggedIn && (
-            <ButtonLink to={skinPath('/user/sign-up')} size="lg" variant="secondary">
-              Sign up for Free
-            </ButtonLink>
-          )}
-          {session.isLoggedIn && (
-            <ButtonLink to={skinPath('/dashboard')} size="lg" variant="secondary">
-              Go Live
-            </ButtonLink>
-          )}
-        </div>
-      </section>
+      {session.isLoggedIn ? <SignedInHeading /> : <Welcome />}
 
-      <section aria-labelledby="live-title" className={styles.channels}>
-        <div className={styles.heading}>
-          <h2 id="live-title">Live now</h2>
-          <Link to={skinPath('/channel/group')} className={styles.all}>
-            See all
-          </Link>
-        </div>
-        <LiveNowRow />
-      </section>
+      {streams.isPending && <FeaturedStreamSkeleton />}
+      {featured && <FeaturedStream stream={featured} />}
 
-      <section aria-labelledby="channels-title" className={styles.channels}>
-        <div className={styles.heading}>
-          <h2 id="channels-title">Channels</h2>
-          <Link to={skinPath('/channel/group')} className={styles.all}>
-            See all
-          </Link>
-        </div>
-        {channels.isError && <p role="alert">Channels could not be loaded. Please try again in a moment.</p>}
-        <div className={styles.grid} aria-busy={channels.isPending}>
-          {channels.isPending && Array.from({ length: 6 }, (_, i) => <TileSkeleton key={i} />)}
-          {channels.data?.slice(0, HOME_CHANNELS).map((channel) => (
-            <Tile
-              key={channel.id}
-              to={withSkinPrefix(skin, channel.link)}
-              title={channel.name}
-              thumbnail={channel.thumbnail}
-              meta={RATING_LABEL[channel.meta.rating]}
-              badge={channel.meta.rating === 'PLUS_18' ? '18+' : undefined}
-            />
-          ))}
-        </div>
-        {channels.data?.length === 0 && <p className={styles.empty}>No channels yet.</p>}
-      </section>
+      {(streams.isPending || streams.isError || list?.length === 0 || !!more?.length) && (
+        <section aria-labelledby="live-title">
+          <div className={styles.heading}>
+            <h2 id="live-title">{featured ? 'More live and recent' : 'Streams'}</h2>
+            <SkinLink to="/channel/group" className={styles.all}>
+              See all
+            </SkinLink>
+          </div>
+          {streams.isError && <p role="alert">Streams could not be loaded. Please try again in a moment.</p>}
+          {list?.length === 0 && <EmptyState icon={<VideoCallIcon />}>{MSG.noStreamsFound}</EmptyState>}
+          <StreamRow pending={streams.isPending} streams={more ?? []} />
+        </section>
+      )}
+
+      <Channels />
     </div>
+  );
+}
+
+function StreamRow({ pending, streams }: { pending: boolean; streams: StreamTile[] }) {
+  if (!pending && streams.length === 0) return null;
+  return (
+    <ul className={grid.row} aria-label="Live now" aria-busy={pending}>
+      {pending && Array.from({ length: 3 }, (_, i) => <li key={i}><StreamTileSkeleton /></li>)}
+      {streams.map((s) => (
+        <li key={s.stream_id}>
+          <StreamTileCard stream={s} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** A guest's short welcome: the brand only (Sign up and Log In are in the top bar), so the streams stay on the first screen. */
+function Welcome() {
+  const skin = useSkin();
+  return (
+    <section className={styles.welcome} aria-labelledby="home-title">
+      <h1 id="home-title" className={styles.title}>
+        {skin.name}
+      </h1>
+      <p className={styles.tagline}>{skin.tagline}</p>
+    </section>
+  );
+}
+
+/** Signed in, the page goes straight to the streams. */
+function SignedInHeading() {
+  const skin = useSkin();
+  return (
+    <h1 id="home-title" className="visually-hidden">
+      {skin.name}
+    </h1>
+  );
+}
+
+function Channels() {
+  const skin = useSkin();
+  const session = useSession();
+  const channels = useBaseGroup(session.user?.user_id ?? null);
+  return (
+    <section aria-labelledby="channels-title">
+      <div className={styles.heading}>
+        <h2 id="channels-title">Channels</h2>
+        <SkinLink to="/channel/group" className={styles.all}>
+          See all
+        </SkinLink>
+      </div>
+      {channels.isError && <p role="alert">Channels could not be loaded. Please try again in a moment.</p>}
+      <div className={styles.grid} aria-busy={channels.isPending}>
+        {channels.isPending && Array.from({ length: 6 }, (_, i) => <ChannelCardSkeleton key={i} />)}
+        {channels.data?.slice(0, HOME_CHANNELS).map((channel) => (
+          <ChannelCard key={channel.id} to={withSkinPrefix(skin, channel.link)} name={channel.name} thumbnail={channel.thumbnail} adult={channel.meta.rating === 'PLUS_18'} />
+        ))}
+      </div>
+      {channels.data?.length === 0 && <p className={styles.empty}>No channels yet.</p>}
+    </section>
   );
 }

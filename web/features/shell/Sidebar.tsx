@@ -1,21 +1,26 @@
 import { useState } from 'react';
 import type { MouseEvent, ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
-import { SIDEBAR_VISIBLE_EXTRA_ITEMS } from '../../../common/constants';
+import { SIDEBAR_VISIBLE_EXTRA_ITEMS, SIDEBAR_VISIBLE_FOLLOWED } from '../../../common/constants';
 import { stripSkinPrefix } from '../../../common/skins';
 import { useSkin, useSkinPath, useSkinlessPath, withSkinPrefix } from '../../app/skin';
-import { CompassIcon, DownloadIcon, HashIcon, LinkIcon, PlusSquareIcon, VideoCallIcon } from '../../ui/icons';
+import { Avatar } from '../../ui/Avatar';
+import { HashIcon, LinkIcon } from '../../ui/icons';
 import { useSession } from '../accounts/api';
 import { useBaseGroup } from '../system/api';
+import { useFollowedChannels } from './followed-channels';
 import { activeSection } from './nav-active';
+import { SIDEBAR, entriesFor } from './nav-entries';
 import styles from './Sidebar.module.css';
 import type { SidebarState } from './sidebar-state';
 
 export function Sidebar({ state }: { state: SidebarState }) {
   const skin = useSkin();
   const skinPath = useSkinPath();
+  const { user } = useSession();
   const path = useSkinlessPath();
   const section = activeSection(path, skin.uploadPath);
+  const context = { skin, user };
   const [showAll, setShowAll] = useState(false);
   const extras = showAll ? skin.sidebarItems : skin.sidebarItems.slice(0, SIDEBAR_VISIBLE_EXTRA_ITEMS);
   const hasMore = skin.sidebarItems.length > SIDEBAR_VISIBLE_EXTRA_ITEMS;
@@ -38,20 +43,15 @@ export function Sidebar({ state }: { state: SidebarState }) {
         onClick={onClick}
       >
         <nav aria-label="Main" className={styles.section}>
-          <NavItem to={skin.links.download} icon={<DownloadIcon />} active={section === 'download'}>
-            Download
-          </NavItem>
-          <NavItem to={skinPath('/user/schedule-meetings')} icon={<VideoCallIcon />} active={section === 'video-call'}>
-            Video Call
-          </NavItem>
-          <NavItem to={skinPath(skin.uploadPath)} icon={<PlusSquareIcon />} active={section === 'create-post'}>
-            Create Post
-          </NavItem>
-          <NavItem to={skinPath('/channel/group')} icon={<CompassIcon />} active={section === 'browse'}>
-            Browse
-          </NavItem>
+          {entriesFor(SIDEBAR, context).map((entry) => (
+            <NavItem key={entry.label} to={skinPath(entry.path(context))} icon={entry.icon} active={!!entry.section && section === entry.section}>
+              {entry.label}
+            </NavItem>
+          ))}
           <ChannelList />
         </nav>
+
+        {user && <FollowedChannels userId={user.user_id} />}
 
         {skin.sidebarItems.length > 0 && (
           <nav aria-label="More" className={styles.section}>
@@ -112,5 +112,47 @@ function ChannelList() {
         );
       })}
     </ul>
+  );
+}
+
+/** Whom the signed-in user follows, live ones first: a live one opens the stream, the others their profile. */
+function FollowedChannels({ userId }: { userId: number }) {
+  const skinPath = useSkinPath();
+  const followed = useFollowedChannels(userId);
+  const [showAll, setShowAll] = useState(false);
+  const all = followed.data ?? [];
+  const shown = showAll ? all : all.slice(0, SIDEBAR_VISIBLE_FOLLOWED);
+  return (
+    <nav aria-label="Followed channels" className={styles.section}>
+      <h2 className={styles.heading}>Followed channels</h2>
+      {followed.isPending && (
+        <ul className={styles.followed} aria-busy="true" aria-label="Loading followed channels">
+          {Array.from({ length: 3 }, (_, i) => <li key={i} className={styles.skeleton} />)}
+        </ul>
+      )}
+      {followed.isSuccess && all.length === 0 && <p className={styles.hint}>Channels you follow show here.</p>}
+      {shown.length > 0 && (
+        <ul className={styles.followed}>
+          {shown.map(({ user, liveStreamId }) => (
+            <li key={user.user_id}>
+              <Link
+                to={skinPath(liveStreamId === null ? `/u/${user.user_id}` : `/streams/stream-view?id=${liveStreamId}`)}
+                className={styles.channel}
+                aria-label={liveStreamId === null ? user.username : `${user.username}, live now`}
+              >
+                <Avatar name={user.username} src={user.avatar} size={24} />
+                <span className={styles.name}>{user.username}</span>
+                {liveStreamId !== null && <span className={styles.live} aria-hidden="true" />}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+      {all.length > SIDEBAR_VISIBLE_FOLLOWED && (
+        <button type="button" className={styles.more} aria-expanded={showAll} onClick={() => setShowAll((v) => !v)}>
+          {showAll ? 'Show less' : 'Show more'}
+        </button>
+      )}
+    </nav>
   );
 }

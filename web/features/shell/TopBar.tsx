@@ -5,12 +5,13 @@ import { ButtonLink } from '../../ui/Button';
 import { CoinIcon, MenuIcon } from '../../ui/icons';
 import { Spinner } from '../../ui/Spinner';
 import { useSession } from '../accounts/api';
+import { CoinBalance } from './CoinBalance';
 import { SearchForm } from './SearchForm';
 import type { SidebarState } from './sidebar-state';
 import styles from './TopBar.module.css';
 import { UserMenu } from './UserMenu';
 
-/** The full top bar; without `sidebar` it is the guest bar (logo and Log In only). */
+/** The full top bar; without `sidebar` it is the guest bar (logo, and Log In for a guest). */
 export function TopBar({ sidebar }: { sidebar?: SidebarState }) {
   const skin = useSkin();
   const skinPath = useSkinPath();
@@ -39,6 +40,7 @@ export function TopBar({ sidebar }: { sidebar?: SidebarState }) {
         <>
           <SearchForm />
           <div className={styles.end}>
+            {session.user && <CoinBalance />}
             <ButtonLink
               to={skinPath('/user/account/deposit-coins')}
               variant="secondary"
@@ -58,11 +60,15 @@ export function TopBar({ sidebar }: { sidebar?: SidebarState }) {
           </div>
         </>
       ) : (
-        <div className={styles.end}>
-          <ButtonLink to={skinPath('/user/login')} variant="secondary">
-            Log In
-          </ButtonLink>
-        </div>
+        // Someone signed in here is finishing sign-up (the interests step): no Log In for them.
+        !session.isPending &&
+        !session.isLoggedIn && (
+          <div className={styles.end}>
+            <ButtonLink to={skinPath('/user/login')} variant="secondary">
+              Log In
+            </ButtonLink>
+          </div>
+        )
       )}
     </header>
   );

@@ -1,24 +1,18 @@
 import { DropdownMenu } from 'radix-ui';
-import type { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { SessionUser } from '../../../common/api/accounts';
-import { useSkinPath } from '../../app/skin';
+import { useSkin, useSkinPath } from '../../app/skin';
 import { Avatar } from '../../ui/Avatar';
-import { ChartIcon, ChevronDownIcon, DashboardIcon, LogOutIcon, SettingsIcon, StarIcon, WalletIcon } from '../../ui/icons';
+import { ChevronDownIcon, LogOutIcon } from '../../ui/icons';
 import menu from './menu.module.css';
+import { USER_MENU, entriesFor } from './nav-entries';
 import styles from './UserMenu.module.css';
 
-const LINKS: Array<{ label: string; path: string; icon: ReactNode }> = [
-  { label: 'Dashboard', path: '/dashboard', icon: <DashboardIcon size={18} /> },
-  { label: 'Settings', path: '/user/settings', icon: <SettingsIcon size={18} /> },
-  { label: 'Wallet', path: '/user/account', icon: <WalletIcon size={18} /> },
-  { label: 'Analytics', path: '/user/analytics', icon: <ChartIcon size={18} /> },
-  { label: 'Subscriptions', path: '/subscription', icon: <StarIcon size={18} /> },
-];
-
 export function UserMenu({ user }: { user: SessionUser }) {
+  const skin = useSkin();
   const skinPath = useSkinPath();
   const navigate = useNavigate();
+  const context = { skin, user };
   return (
     <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger className={styles.trigger}>
@@ -32,11 +26,11 @@ export function UserMenu({ user }: { user: SessionUser }) {
             Signed in as <strong>{user.username}</strong>
           </DropdownMenu.Label>
           <DropdownMenu.Separator className={menu.separator} />
-          {LINKS.map((link) => (
-            <DropdownMenu.Item key={link.path} asChild className={menu.item}>
-              <Link to={skinPath(link.path)}>
-                {link.icon}
-                {link.label}
+          {entriesFor(USER_MENU, context).map((entry) => (
+            <DropdownMenu.Item key={entry.label} asChild className={menu.item}>
+              <Link to={skinPath(entry.path(context))}>
+                {entry.icon}
+                {entry.label}
               </Link>
             </DropdownMenu.Item>
           ))}

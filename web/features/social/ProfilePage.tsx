@@ -9,6 +9,7 @@ import { Notice } from '../../ui/Notice';
 import { Page } from '../../ui/Page';
 import { Tabs } from '../../ui/Tabs';
 import type { TabItem } from '../../ui/Tabs';
+import { useSession } from '../accounts/api';
 import { PageSpinner } from '../accounts/gates';
 import { SavedStreams, UserStreams } from '../streams/UserStreams';
 import { useProfile } from './api';
@@ -19,12 +20,16 @@ import { parseUserId } from './user-id';
 
 type Tab = 'stream' | 'post' | 'saved';
 
-/** /u/:id and /user/profile?id= (spec part 1 §2 Profile); ?type=post opens Photos. */
+/** /u/:id and /user/profile?id= (spec part 1 §2 Profile); ?type=post opens Photos. /user/profile alone is your own. */
 export function ProfilePage() {
   const skinPath = useSkinPath();
   const params = useParams();
   const [query] = useSearchParams();
-  const id = parseUserId(params.id ?? query.get('id'));
+  const session = useSession();
+  const asked = params.id ?? query.get('id');
+  if (asked === null && session.isPending) return <PageSpinner />;
+  if (asked === null) return <Navigate to={skinPath(session.user ? `/u/${session.user.user_id}` : '/')} replace />;
+  const id = parseUserId(asked);
   if (id === null) return <Navigate to={skinPath('/')} replace />;
   // A new profile starts fresh: no list left open from the previous one.
   return <ProfileView key={id} id={id} />;

@@ -19,6 +19,8 @@ export const socialKeys = {
   followers: (userId: number, search: string) => [...socialKeys.lists(), 'followers', userId, search] as const,
   following: (userId: number, search: string) => [...socialKeys.lists(), 'following', userId, search] as const,
   search: (term: string) => [...socialKeys.lists(), 'search', term] as const,
+  /** The side bar's followed channels (not a list a toggle patches: it is read again instead). */
+  followedChannels: () => [...socialKeys.all, 'followed-channels'] as const,
 };
 
 /** A user in any list: what a UserTile shows. Unknown values (a follower list has no likes) are left out. */
@@ -166,7 +168,11 @@ export function useToggleFollowing() {
     },
     failure: MSG.followFailed,
     // Counts shown elsewhere (the viewer's own following, the target's follower list) are now stale.
-    onSettled: (queryClient) => queryClient.invalidateQueries({ queryKey: socialKeys.all, refetchType: 'none' }),
+    onSettled: async (queryClient) => {
+      await queryClient.invalidateQueries({ queryKey: socialKeys.all, refetchType: 'none' });
+      // The side bar shows whom the viewer follows: it changes now.
+      await queryClient.refetchQueries({ queryKey: socialKeys.followedChannels(), type: 'active' });
+    },
   });
 }
 

@@ -1,12 +1,13 @@
-/** The skin's legal texts: markdown files served from web/public, rendered with marked. */
+/** The skin's legal and help texts: markdown files served from web/public, rendered with marked. */
 import { useQuery } from '@tanstack/react-query';
 import type { Skin } from '../../../common/skins';
 import { systemKeys } from './api';
 
-export type LegalDoc = 'terms' | 'privacy';
+export type LegalDoc = 'terms' | 'privacy' | 'help' | 'guidelines' | 'safety';
 
 function docUrl(doc: LegalDoc, skin: Skin): string {
-  return doc === 'terms' ? `/terms/${skin.id}.md` : '/legal/privacy.md';
+  if (doc === 'terms') return `/terms/${skin.id}.md`;
+  return doc === 'privacy' ? '/legal/privacy.md' : `/help/${doc}.md`;
 }
 
 async function fetchLegalHtml(doc: LegalDoc, skin: Skin): Promise<string> {

@@ -1,0 +1,27 @@
+import { Link } from 'react-router';
+import { useSkinPath } from '../../app/skin';
+import { CoinIcon } from '../../ui/icons';
+import { useBalance } from '../wallet/api';
+import { formatCoins } from '../wallet/money';
+import styles from './TopBar.module.css';
+
+const coins = new Intl.NumberFormat('en-US');
+
+/** The signed-in user's coins in the top bar, opening the wallet; deposits and tips update its cache. */
+export function CoinBalance() {
+  const skinPath = useSkinPath();
+  const balance = useBalance();
+  const amount = balance.data?.CON;
+  return (
+    <Link
+      to={skinPath('/user/account')}
+      className={styles.balance}
+      aria-label={amount === undefined ? 'Your coin balance (loading)' : `Your balance: ${formatCoins(amount)}`}
+      aria-busy={balance.isPending}
+      title={amount === undefined ? undefined : formatCoins(amount)}
+    >
+      <CoinIcon size={16} />
+      {amount === undefined ? <span className={styles.balanceSkeleton} /> : <span>{coins.format(amount)}</span>}
+    </Link>
+  );
+}

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import type { SessionUser } from '../../../common/api/accounts';
+import { DEFAULT_PERMISSIONS } from '../../../common/permissions';
+import { SKINS } from '../../../common/skins';
+import { CREATE, SIDEBAR, USER_MENU, entriesFor } from './nav-entries';
+
+const person = (perms: readonly string[]) => ({ user_id: 42, perms }) as unknown as SessionUser;
+const labels = (entries: typeof SIDEBAR, user: SessionUser | null, skin = SKINS.limelight) =>
+  entriesFor(entries, { skin, user }).map((e) => [e.label, e.path({ skin, user })]);
+
+describe('shell menu entries', () => {
+  it('offers a guest only pages that exist: Download and Browse', () => {
+    expect(labels(SIDEBAR, null)).toEqual([['Download', '/download'], ['Browse', '/channel/group']]);
+    expect(labels(SIDEBAR, null, SKINS.miitv)).toEqual([['Download', '/miitv/download'], ['Browse', '/channel/group']]);
+  });
+
+  it('gives everyone signed in their profile and saved streams, and Dashboard and Go Live only to who may go live', () => {
+    const viewer = person(['CREATE STREAM_CHAT']);
+    expect(labels(USER_MENU, viewer)).toEqual([
+      ['My profile', '/u/42'],
+      ['Saved streams', '/u/42?type=saved'],
+      ['Wallet', '/user/account'],
+      ['Settings', '/user/settings'],
+    ]);
+    expect(labels(CREATE, viewer)).toEqual([]);
+    const broadcaster = person(DEFAULT_PERMISSIONS);
+    expect(labels(USER_MENU, broadcaster).map(([label]) => label)).toContain('Dashboard');
+    expect(labels(CREATE, broadcaster)).toEqual([['Go Live', '/dashboard']]);
+  });
+});

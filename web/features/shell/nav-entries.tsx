@@ -1,0 +1,58 @@
+/**
+ * Every entry of the shell's menus: the side bar, the user menu and the create button. An entry shows
+ * only to whom it applies and leads to a page that exists. A feature that gets its page adds its
+ * entry here, one line each, for example:
+ *   SIDEBAR:     { label: 'Video Call', path: () => '/user/schedule-meetings', icon: <VideoCallIcon />, section: 'video-call' },
+ *   SIDEBAR:     { label: 'Create Post', path: ({ skin }) => skin.uploadPath, icon: <PlusSquareIcon />, section: 'create-post', shows: canPost },
+ *   CREATE:      the same two, with size={18} icons
+ *   USER_MENU:   { label: 'Analytics', path: () => '/user/analytics', icon: <ChartIcon size={18} /> },
+ *   USER_MENU:   { label: 'Subscriptions', path: () => '/subscription', icon: <StarIcon size={18} /> },
+ *   USER_MENU:   { label: 'Referrals', path: () => '/user/referral', icon: <LinkIcon size={18} />, shows: ({ user }) => hasReferralAccess(user) },
+ *   USER_MENU:   { label: 'Moderation', path: () => '/admin/moderation', icon: <ShieldIcon size={18} />, shows: ({ user }) => user?.role === 'admin' },
+ */
+import type { ReactNode } from 'react';
+import type { SessionUser } from '../../../common/api/accounts';
+import { canGoLive } from '../../../common/permissions';
+import type { Skin } from '../../../common/skins';
+import { BookmarkIcon, BroadcastIcon, CompassIcon, DashboardIcon, DownloadIcon, SettingsIcon, UsersIcon, WalletIcon } from '../../ui/icons';
+import type { NavSection } from './nav-active';
+
+export interface NavContext {
+  skin: Skin;
+  /** Null for a guest. */
+  user: SessionUser | null;
+}
+
+export interface NavEntry {
+  label: string;
+  /** The app path inside the skin (the skin prefix is added where it is shown). */
+  path: (context: NavContext) => string;
+  icon: ReactNode;
+  /** The side bar highlight this entry owns. */
+  section?: NavSection;
+  /** Whether the entry applies to this visitor; always when absent. */
+  shows?: (context: NavContext) => boolean;
+}
+
+const broadcaster = ({ user }: NavContext) => !!user && canGoLive(user.perms);
+
+export const SIDEBAR: NavEntry[] = [
+  { label: 'Download', path: ({ skin }) => skin.links.download, icon: <DownloadIcon />, section: 'download' },
+  { label: 'Browse', path: () => '/channel/group', icon: <CompassIcon />, section: 'browse' },
+];
+
+/** The signed-in user's menu (the user is always there). */
+export const USER_MENU: NavEntry[] = [
+  { label: 'My profile', path: ({ user }) => `/u/${user?.user_id}`, icon: <UsersIcon size={18} /> },
+  { label: 'Saved streams', path: ({ user }) => `/u/${user?.user_id}?type=saved`, icon: <BookmarkIcon size={18} /> },
+  { label: 'Dashboard', path: () => '/dashboard', icon: <DashboardIcon size={18} />, shows: broadcaster },
+  { label: 'Wallet', path: () => '/user/account', icon: <WalletIcon size={18} /> },
+  { label: 'Settings', path: () => '/user/settings', icon: <SettingsIcon size={18} /> },
+];
+
+/** The floating create button of the signed-in shell; hidden when none applies. */
+export const CREATE: NavEntry[] = [{ label: 'Go Live', path: () => '/dashboard', icon: <BroadcastIcon size={18} />, shows: broadcaster }];
+
+export function entriesFor(entries: NavEntry[], context: NavContext): NavEntry[] {
+  return entries.filter((entry) => entry.shows?.(context) ?? true);
+}
