@@ -1,3 +1,4 @@
+import { shownTitle } from '../../../common/rules/stream-display';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { StreamInfo } from '../../../common/api/streams';
@@ -90,7 +91,7 @@ function DashboardHeader({ stream, actions }: { stream: OwnStream; actions: Dash
     <header className={styles.header}>
       <div className={styles.headline}>
         <StatusBadge live={live} />
-        <h1 className={styles.title}>{stream.ready && stream.title ? stream.title : 'Your stream'}</h1>
+        <h1 className={styles.title}>{stream.ready && stream.title ? shownTitle(stream.title) : 'Your stream'}</h1>
         {live && stream.started_time && <SessionTimer since={stream.started_time} />}
       </div>
       <div className={styles.headerActions}>
@@ -154,7 +155,7 @@ function OldDashboard({ stream, actions, children }: { stream: OwnStream; action
           <summary>Broadcast Info</summary>
           <dl className={styles.facts}>
             <dt>Title</dt>
-            <dd>{stream.ready && stream.title ? stream.title : 'Not set up yet'}</dd>
+            <dd>{stream.ready && stream.title ? shownTitle(stream.title) : 'Not set up yet'}</dd>
             <dt>Audience</dt>
             <dd>{AUDIENCE_LABEL[stream.audience]}</dd>
           </dl>
