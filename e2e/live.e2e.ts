@@ -91,7 +91,7 @@ describe('live streaming', () => {
     await screenshot(narrow.page, 'channel-live-narrow');
 
     await viewer.page.goto('/');
-    await viewer.page.getByRole('list', { name: 'Live now' }).getByRole('article', { name: /E2E live show/ }).waitFor();
+    await viewer.page.getByRole('region', { name: /E2E live show/ }).getByRole('link', { name: 'Watch now' }).waitFor();
     await screenshot(viewer.page, 'home-live-now');
     expect([...viewer.errors, ...narrow.errors]).toEqual([]);
     await narrow.context.close();

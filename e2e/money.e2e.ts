@@ -276,10 +276,9 @@ describe('coins, the pay wall and tips', () => {
     await other.getByLabel('Other amount').fill(String(CUSTOM_TIP));
     await other.getByLabel('Message (optional)').fill(TIP_NOTE);
     await screenshot(page, 'money-tip-custom');
-    const customSeen = tipReceived(ownerView, CUSTOM_TIP).waitFor({ timeout: 15_000 });
     await other.getByRole('button', { name: 'Send Tip' }).click();
-    await customSeen;
-    await chatLine(ownerView, 'viewer1', `Sent ${CUSTOM_TIP} Coins!! “${TIP_NOTE}”`).waitFor();
+    // The chat line stays (the 3 s indicator was checked with the tips before).
+    await chatLine(ownerView, 'viewer1', `Sent ${CUSTOM_TIP} Coins!! “${TIP_NOTE}”`).waitFor({ timeout: 20_000 });
     await screenshot(ownerView, 'money-tip-message-owner');
 
     await page.goto('/user/account');

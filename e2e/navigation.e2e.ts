@@ -89,7 +89,8 @@ async function expectNoDeadEnd(page: Page, path: string, who: string): Promise<v
   }
 }
 
-describe('no dead ends', () => {
+// The four callers walk side by side: most of a visit is waiting for the page to settle.
+describe.concurrent('no dead ends', () => {
   for (const { role, username } of ROLES) {
     it(`every menu entry and link of every skin leads somewhere, for ${role === 'admin' ? 'an administrator' : `a ${role}`}`, async () => {
       const { page, context, errors } = await openAppPage();
