@@ -4,6 +4,7 @@
  * bystander whose data — profile, balance, follows, settings, interests, cards, history — is written
  * before the campaign and must read the same after it.
  */
+import { createSessionStore, SESSION_COOKIE } from '../../platform/http/sessions';
 import type { TestApp } from '../harness';
 import type { HttpSession } from '../http-session';
 import type { TestUser } from '../given';
@@ -16,7 +17,7 @@ export interface Actor {
 export interface FuzzWorld {
   /** The signed-in session the campaign sends most inputs with; a new one if a request ended it. */
   fuzzer(): Promise<Actor>;
-  /** Signs the fuzzer in again (after a logout, a changed e-mail …), or makes a new fuzzer. */
+  /** Signs the fuzzer in again (after a logout …), or makes a new fuzzer. */
   revive(): Promise<void>;
   anonymous: HttpSession;
   bystander: Actor;
@@ -29,11 +30,20 @@ export interface FuzzWorld {
 const FUZZER_COINS = 5_000;
 
 export async function createFuzzWorld(t: TestApp): Promise<FuzzWorld> {
+  const db = t.resources.database.db;
+  const sessions = createSessionStore(db);
+  // A session opened in the store, not through user-login: the fuzzed logins soon hit the per-address
+  // throttle, and the fuzzer must still be signed in after that.
+  const signedIn = async (user: TestUser): Promise<HttpSession> => {
+    const { token } = await sessions.create(db, user.id, false, { userAgent: 'fuzz' });
+    const client = t.client();
+    client.setCookie(SESSION_COOKIE, token);
+    return client;
+  };
   const newFuzzer = async (): Promise<Actor> => {
     const user = await t.given.user();
     await t.given.coins(user, FUZZER_COINS);
-    const client = await t.given.signedIn(user);
-    return { user, client };
+    return { user, client: await signedIn(user) };
   };
 
   const broadcaster = await t.given.liveStream({ title: 'Fuzz target show' });
@@ -63,8 +73,10 @@ export async function createFuzzWorld(t: TestApp): Promise<FuzzWorld> {
   return {
     fuzzer: async () => fuzzer,
     async revive() {
-      const again = await t.given.signedIn(fuzzer.user).catch(() => null);
-      fuzzer = again ? { user: fuzzer.user, client: again } : await newFuzzer();
+      // Suspended or otherwise unable to sign in: a new fuzzer takes over.
+      const again = await signedIn(fuzzer.user);
+      const alive = (await again.get('/api/user/check-user-session')).body as { is_logged_in?: boolean };
+      fuzzer = alive.is_logged_in ? { user: fuzzer.user, client: again } : await newFuzzer();
       if (!ids.includes(fuzzer.user.id)) ids.push(fuzzer.user.id);
     },
     anonymous,
