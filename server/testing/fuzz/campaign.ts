@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { IDEMPOTENCY_HEADER, needsCsrf } from '../../../common/api/define';
 import type { HttpResponse } from '../http-session';
 import { validInput, violatingInput, type Hints } from './arbitraries';
-import { pathParam, queryString, rawBody, rawQueryNoise, type QueryStyle } from './encode';
+import { multipartBody, pathParam, queryString, rawBody, rawQueryNoise, type QueryStyle } from './encode';
 import type { FuzzTarget } from './targets';
 import type { FuzzWorld } from './world';
 
@@ -63,6 +63,8 @@ export function requestArbitrary(target: FuzzTarget, hints: Hints): fc.Arbitrary
       { weight: 2, arbitrary: validInput(target.input, hints).map((json) => ({ json })) },
       { weight: 6, arbitrary: violatingInput(target.input, hints).map((json) => ({ json })) },
       { weight: 1, arbitrary: rawBody().map((raw) => ({ raw })) },
+      // Uploads go to every POST; a route that takes a file (no JSON schema) gets mostly those.
+      { weight: target.call ? 1 : 6, arbitrary: multipartBody().map((raw) => ({ raw })) },
     );
   const headers = target.call?.idempotencyKey
     ? idempotencyHeader().map((key): Record<string, string> => (key === null ? {} : { [IDEMPOTENCY_HEADER]: key === 'fresh' ? randomUUID() : key }))

@@ -64,5 +64,32 @@ export const rawBody = (): fc.Arbitrary<{ body: string | Buffer; contentType?: s
     .map(([contentType, body]) => ({ body, contentType })),
   fc.uint8Array({ maxLength: 200 }).map((bytes) => ({ body: Buffer.from(bytes), contentType: 'application/json' })),
   fc.constant({ body: Buffer.from([0xff, 0xfe, 0x7b, 0x7d]), contentType: 'application/json' }),
-  fc.constant({ body: `--x\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\nnot a png\r\n--x--\r\n`, contentType: 'multipart/form-data; boundary=x' }),
+  multipartBody(),
 );
+
+/** Image signatures a decoder trusts before it reads further. */
+const MAGIC = [
+  [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], [0xff, 0xd8, 0xff, 0xe0], [0x47, 0x49, 0x46, 0x38, 0x39, 0x61], [0x52, 0x49, 0x46, 0x46, 0, 0, 0, 0, 0x57, 0x45, 0x42, 0x50],
+  [0x3c, 0x73, 0x76, 0x67], [0x00, 0x00, 0x00, 0x1c, 0x66, 0x74, 0x79, 0x70, 0x61, 0x76, 0x69, 0x66], [],
+];
+
+/** multipart/form-data uploads: a file under some field name, of bytes that start like an image and then are anything, whole or cut short. */
+export const multipartBody = (): fc.Arbitrary<{ body: Buffer; contentType: string }> => fc.record({
+  field: fc.constantFrom('file', 'avatar', '', 'file\u0000', 'x'.repeat(300)),
+  filename: fc.constantFrom('a.png', '', '../../a.png', 'a\u0000.png', `${'n'.repeat(2_000)}.png`, '\u{1F600}.webp'),
+  type: fc.constantFrom('image/png', 'image/jpeg', 'text/plain', '', 'image/svg+xml'),
+  magic: fc.constantFrom(...MAGIC),
+  rest: fc.uint8Array({ maxLength: 300 }),
+  ending: fc.constantFrom('whole', 'no closing boundary', 'cut in the headers', 'two files', 'no boundary in the type'),
+}).map(({ field, filename, type, magic, rest, ending }) => {
+  const head = `--x\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`;
+  const file = Buffer.concat([Buffer.from(head), Buffer.from(magic), Buffer.from(rest)]);
+  const close = Buffer.from('\r\n--x--\r\n');
+  switch (ending) {
+    case 'no closing boundary': return { body: file, contentType: 'multipart/form-data; boundary=x' };
+    case 'cut in the headers': return { body: Buffer.from(head.slice(0, 30)), contentType: 'multipart/form-data; boundary=x' };
+    case 'two files': return { body: Buffer.concat([file, Buffer.from('\r\n'), file, close]), contentType: 'multipart/form-data; boundary=x' };
+    case 'no boundary in the type': return { body: Buffer.concat([file, close]), contentType: 'multipart/form-data' };
+    default: return { body: Buffer.concat([file, close]), contentType: 'multipart/form-data; boundary=x' };
+  }
+});

@@ -97,7 +97,11 @@ export async function createFuzzWorld(t: TestApp): Promise<FuzzWorld> {
         interests: await read('/api/user/user-interest-list', { id }),
         cards: await read('/api/wallet/credit-cards'),
         transfers: await read('/api/wallet/transfers'),
-        saved: await read('/api/streams/saved-streams'),
+        // Which streams the bystander saved; their counters (likes, viewers) belong to the streams.
+        saved: await read('/api/streams/saved-streams').then(({ status, body }) => ({
+          status,
+          streams: ((body as { streams?: Array<{ stream_id: number }> }).streams ?? []).map((stream) => stream.stream_id),
+        })),
       };
     },
   };
