@@ -82,11 +82,16 @@ export function registerSettingsRoutes(
   const uploadAvatarSchema = { tags, summary: api.uploadAvatar.summary, response: { 200: api.uploadAvatar.output } };
   app.post(api.uploadAvatar.path, { schema: uploadAvatarSchema, config: { auth: 'user', access: ACCESS.signedIn, openapi: uploadAvatarDocs } }, async (request) => {
     const principal = await authorize(request, 'user');
-    const file = request.isMultipart() ? await request.file() : undefined;
+    // A form the parser cannot read (cut short, no closing boundary) is a bad upload, not an error of ours:
+    // the parser's errors carry no status, those of fastify-multipart carry theirs.
+    const malformed = (error: { statusCode?: number }): never => {
+      throw error.statusCode === undefined ? settings.badImage() : error;
+    };
+    const file = request.isMultipart() ? await request.file().catch(malformed) : undefined;
     if (!file || file.fieldname !== 'file') throw settings.badImage();
-    const upload = await file.toBuffer().catch((error: { code?: string }) => {
+    const upload = await file.toBuffer().catch((error: { code?: string; statusCode?: number }) => {
       if (error.code === 'FST_REQ_FILE_TOO_LARGE') throw appError('too_large', MSG.avatarTooBig, { field: 'file' });
-      throw error;
+      return malformed(error);
     });
     const avatar = await settings.setAvatar(principal!.userId, upload);
     return { response: 'success', avatar };

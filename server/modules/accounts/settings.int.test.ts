@@ -143,6 +143,17 @@ describe('avatar', () => {
     expect(guest.status).toBe(401);
   });
 
+  it('refuses a form cut short (no closing boundary, or not even a part) with 400, not 500', async () => {
+    const client = await t.given.signedIn(await t.given.user());
+    const whole = multipartFile('file', 'a.png', 'image/png', Buffer.from('abc'));
+    const cut = whole.body.subarray(0, whole.body.length - 10);
+    for (const body of [cut, Buffer.from('valueOf_')]) {
+      const res = await upload(client, { body, contentType: whole.contentType });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ message: MSG.avatarNotImage });
+    }
+  });
+
   it('refuses an image over 5 MB with the size message', async () => {
     const client = await t.given.signedIn(await t.given.user());
     const big = await upload(client, multipartFile('file', 'big.png', 'image/png', Buffer.alloc(5 * 1024 * 1024 + 10, 1)));
