@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect } from 'vitest';
 import type { RunningPublisher } from '../server/testing/rtmp-publisher';
-import { signInAt, userMenu } from './support/app';
+import { buyFiveDollarsOfCoins, signInAt, userMenu } from './support/app';
 import { journeySteps, screenshot, useAppInBrowser } from './support/browser';
 import type { TestPage } from './support/browser';
 import { broadcastAs } from './support/live';
@@ -104,16 +104,7 @@ describe('home and side bar', () => {
     await balance(viewer).waitFor();
     expect(await balance(viewer).getAttribute('aria-label')).toBe('Your balance: 0 Coins');
     await page.getByRole('banner').getByRole('link', { name: 'Get Coins' }).click();
-    await page.getByRole('heading', { name: 'Buy Coins' }).waitFor();
-    await page.getByRole('radiogroup', { name: 'Coin packages' }).locator('label').filter({ hasText: '$5.00' }).click();
-    await page.getByRole('radio', { name: /Credit Card/ }).check();
-    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-    await page.getByLabel('Expiry month').selectOption('12');
-    await page.getByLabel('Expiry year').selectOption(String(new Date().getFullYear() + 2));
-    await page.getByLabel('CVC').fill('123');
-    await page.getByLabel('Name on card').fill('Vera Viewer');
-    await page.getByRole('button', { name: 'Buy 100 Coins for $5.00' }).click();
-    await page.getByRole('status').filter({ hasText: 'added to your wallet' }).waitFor({ timeout: 15_000 });
+    await buyFiveDollarsOfCoins(page, '100 Coins');
     await expect.poll(() => balance(viewer).getAttribute('aria-label')).toBe('Your balance: 100 Coins');
 
     await page.getByRole('navigation', { name: 'Followed channels' }).getByRole('link', { name: 'broadcaster1, live now' }).click();

@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, describe, expect } from 'vitest';
 import { MSG } from '../common/messages';
 import type { RunningPublisher } from '../server/testing/rtmp-publisher';
-import { signInAt } from './support/app';
+import { buyFiveDollarsOfCoins, signInAt } from './support/app';
 import { journeySteps, screenshot, useAppInBrowser } from './support/browser';
 import type { TestPage } from './support/browser';
 import { badge, goLiveAndPublish } from './support/live';
@@ -28,19 +28,10 @@ const TITLE = 'E2E studio show';
 const section = (page: Page, title: string) => page.getByRole('main').locator('section').filter({ has: page.getByRole('heading', { name: title, exact: true }) });
 const figure = (page: Page, label: string) => page.getByRole('main').locator('dl[aria-label="This session"] > div').filter({ hasText: label });
 
-/** Fills the deposit page's card fields (Credit Card chosen). */
+/** Buys 100 coins with the test card. */
 async function buyCoins(page: Page) {
   await page.goto('/user/account/deposit-coins');
-  await page.getByRole('heading', { name: 'Buy Coins' }).waitFor();
-  await page.getByRole('radiogroup', { name: 'Coin packages' }).locator('label').filter({ hasText: '$5.00' }).click();
-  await page.getByRole('radio', { name: /Credit Card/ }).check();
-  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-  await page.getByLabel('Expiry month').selectOption('12');
-  await page.getByLabel('Expiry year').selectOption(String(new Date().getFullYear() + 2));
-  await page.getByLabel('CVC').fill('123');
-  await page.getByLabel('Name on card').fill('Vera Viewer');
-  await page.getByRole('button', { name: 'Buy 100 Coins for $5.00' }).click();
-  await page.getByRole('status').filter({ hasText: 'New balance: 100 Coins' }).waitFor({ timeout: 15_000 });
+  await buyFiveDollarsOfCoins(page, '100 Coins');
 }
 
 describe("the broadcaster's live view", () => {
