@@ -35,7 +35,7 @@ describe('accounts', () => {
     await dismissMessages();
     await userMenu(page, user.username).waitFor();
     await page.goto('/');
-    await page.getByRole('heading', { name: 'Channels' }).waitFor();
+    await page.getByRole('heading', { name: 'Channels', exact: true }).waitFor();
     await page.getByRole('list', { name: 'Channels' }).getByRole('link').first().waitFor();
     await screenshot(page, 'shell-logged-in');
 

@@ -41,7 +41,7 @@ describe('home and side bar', () => {
     const [welcome, live, channels] = await Promise.all([
       page.getByRole('region', { name: 'Limelight' }).boundingBox(),
       featured.boundingBox(),
-      page.getByRole('heading', { name: 'Channels' }).boundingBox(),
+      page.getByRole('heading', { name: 'Channels', exact: true }).boundingBox(),
     ]);
     expect(welcome!.height).toBeLessThan(120);
     expect(live!.y).toBeLessThan(channels!.y);
