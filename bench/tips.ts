@@ -33,12 +33,12 @@
  * (postgres://postgres@127.0.0.1:5432/test: fresh databases are created and dropped), DATABASE_POOL_SIZE
  * (the server's pool, default the server's own).
  */
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import { startServerProcess, type ServerProcess } from '../server/testing/server';
 import { percentile, writeResult } from './lib';
+import { runPgbench } from './pgbench';
 import { analyze, emptyPostgresDatabase, ledgerViolations, provisionTippers, publicStream, RawTipConnection, TipSender, transactionCount, violationCount, type Tipper, type TipResponse } from '../server/testing/tip-load';
 
 const QUICK = process.env.TIPS_QUICK === '1';
@@ -78,29 +78,6 @@ const selfCpuSeconds = () => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const round = (n: number, digits = 2) => Number(n.toFixed(digits));
-
-function pgbench(args: string[], url: URL): string {
-  const env = { ...process.env, PGHOST: url.searchParams.get('host') ?? url.hostname, PGPORT: url.port || '5432', PGUSER: decodeURIComponent(url.username || 'postgres'), PGPASSWORD: decodeURIComponent(url.password) };
-  const result = spawnSync('pgbench', args, { env, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`pgbench ${args.join(' ')} failed: ${result.stderr}`);
-  return result.stdout + result.stderr;
-}
-
-async function runPgbench() {
-  const db = await emptyPostgresDatabase('ll_bench_pgbench');
-  try {
-    const url = new URL(db.url);
-    const t0 = Date.now();
-    pgbench(['-i', '-q', '-s', String(PGBENCH_SCALE), db.name], url);
-    const initSeconds = (Date.now() - t0) / 1000;
-    const out = pgbench(['-c', String(PGBENCH_CLIENTS), '-j', '2', '-T', String(SECONDS), '-n', db.name], url);
-    const tps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(out)?.[1] ?? /tps = ([\d.]+)/.exec(out)?.[1] ?? 0);
-    const latency = Number(/latency average = ([\d.]+) ms/.exec(out)?.[1] ?? 0);
-    return { tps: Math.round(tps), latencyAverageMs: latency, clients: PGBENCH_CLIENTS, scale: PGBENCH_SCALE, seconds: SECONDS, initSeconds: round(initSeconds, 1) };
-  } finally {
-    await db.drop();
-  }
-}
 
 /** Samples pg_stat_activity of the tips database: state / wait event shares over the window. */
 async function sampleWaits(url: string, name: string, ms: number): Promise<Record<string, number>> {
@@ -197,7 +174,7 @@ async function main() {
     const tipsPerSecond = window.tips / window.seconds;
 
     console.log('[tips] pgbench…');
-    const pgb = await runPgbench();
+    const pgb = await runPgbench({ clients: PGBENCH_CLIENTS, scale: PGBENCH_SCALE, seconds: SECONDS });
 
     const violations = await ledgerViolations(db.url);
     const maxTipsPerUser = Math.ceil(requests / tippers.length) + 1;

@@ -29,6 +29,12 @@ export const ERRORS = {
   payment_declined: { status: 402, message: 'cardDeclined' },
   cannot_tip: { status: 403, message: 'cannotTipUser' },
 
+  // Subscriptions: the spec's subscribe codes (part 2 §8) travel as `error_code` (10516, 20002).
+  fund_account: { status: 402, message: 'subscribeFundAccount' },
+  already_subscribed: { status: 409, message: 'alreadySubscribed' },
+  plan_permission: { status: 403, message: 'planPermissionNeeded' },
+  rating_too_low: { status: 403, message: 'subscribeRatingTooLow' },
+
   // Streams and chat
   stream_payment_required: { status: 402, message: 'tipToWatch' },
   chat_payment_required: { status: 402, message: 'chatPaymentNeeded' },

@@ -42,6 +42,7 @@ import { createLedgerModule } from './modules/ledger';
 import { createPromotionModule } from './modules/promotion';
 import { createSocialModule } from './modules/social';
 import { createStreamsModule } from './modules/streams';
+import { createSubscriptionsModule } from './modules/subscriptions';
 import { createSystemModule } from './modules/system';
 import { createTipsModule } from './modules/tips';
 import { createTranslateModule } from './modules/translate';
@@ -56,6 +57,7 @@ export const MODULES: readonly ModuleFactory[] = [
   createTranslateModule,
   createLedgerModule,
   createWalletModule,
+  createSubscriptionsModule,
   createStreamsModule,
   createChatModule,
   createTipsModule,

@@ -12,19 +12,21 @@ import { createLocalFileStore } from './platform/storage/storage';
 import { ensureInterests } from './modules/accounts/interests';
 import { createChannelsService } from './modules/channels/service';
 import { createSystemService } from './modules/system/service';
+import { ensurePlanTemplates } from './modules/subscriptions/templates';
 import { ensureWalletPackages } from './modules/wallet/packages';
 
 export interface OpenedResources extends AppResources {
   close(): Promise<void>;
 }
 
-/** Interests, countries, base channels, coin and impression packages: present in every installation, inserted when missing. */
+/** Interests, countries, base channels, coin and impression packages, plan templates: present in every installation, inserted when missing. */
 export async function ensureReferenceData(database: Database): Promise<void> {
   const db = database.db;
   await ensureInterests(db);
   await createSystemService({ db }).ensureReferenceData();
   await createChannelsService({ db }).ensureBaseChannels();
   await ensureWalletPackages(db);
+  await ensurePlanTemplates(db);
 }
 
 export async function openResources(config: Config): Promise<OpenedResources> {

@@ -13,7 +13,7 @@ const onOff = (fallback: boolean) =>
     .transform((v) => (v === undefined ? fallback : v === 'on' || v === 'true' || v === '1'));
 
 /** Platform fee percent per transfer kind when PLATFORM_FEES does not name it (video calls are free: spec part 2 policy). */
-export const DEFAULT_PLATFORM_FEES: Readonly<Partial<Record<TransferKind, number>>> = { tip: 20, meeting_fee: 0 };
+export const DEFAULT_PLATFORM_FEES: Readonly<Partial<Record<TransferKind, number>>> = { tip: 20, subscription: 20, meeting_fee: 0 };
 
 /** "tip=20,meeting_fee=0": whole percents 0–100 per ledger kind; kinds not named keep their default (else 0 %). */
 const platformFees = z

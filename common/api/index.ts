@@ -7,6 +7,7 @@ export * as social from './social';
 export * as socialLogin from './social-login';
 export * as streamInteractions from './stream-interactions';
 export * as streams from './streams';
+export * as subscriptions from './subscriptions';
 export * as system from './system';
 export * as tips from './tips';
 export * as tracking from './tracking';

@@ -21,6 +21,10 @@ export const publicProfile = z.object({
   following_notify: z.boolean(),
   following_me: z.boolean(),
   is_self: z.boolean(),
+  /** The caller holds a paid-up subscription to this user (then the profile shows no Follow). */
+  subscribed: z.boolean(),
+  /** The caller may subscribe: signed in, not this user, and this user offers plans. */
+  can_subscribe: z.boolean(),
 });
 export type PublicProfile = z.infer<typeof publicProfile>;
 

@@ -74,6 +74,14 @@ export const streamInfo = z.object({
   has_paid: z.boolean(),
   /** The server lets the caller watch whatever is owed: the owner, admins, GRANT PERMISSION, UPDATE STREAM_ANY, ALLOW REPORT_STREAM_HIDE. */
   skip_paywall: z.boolean(),
+  /** The caller holds a paid-up subscription to the broadcaster. */
+  subscribed: z.boolean(),
+  /** The caller's plan discount off the viewer minimum (fraction; 1 = no pay wall, 0 when not subscribed); pages show it × 100, rounded. */
+  tip_subscriber_discount: z.number(),
+  /** What the caller must tip as a subscriber (the viewer minimum when not subscribed). */
+  tip_subscriber_min_amount: z.number(),
+  /** The caller's plan hides ads (for the ads of the stream page). */
+  no_ads: z.boolean(),
 });
 export type StreamInfo = z.infer<typeof streamInfo>;
 

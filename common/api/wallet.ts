@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { MSG } from '../messages';
 import { defineCall, noInput, success } from './define';
-import { atMost, oneOf, numeric } from './fields';
+import { atMost, flag, oneOf, numeric } from './fields';
 
 export const BALANCE_CURRENCIES = ['CON', 'IMP', 'USD', 'CAD'] as const;
 export const balance = z.object({ CON: z.number(), IMP: z.number(), USD: z.number(), CAD: z.number() });
@@ -64,8 +64,19 @@ export const depositCoins = defineCall({
     payment_method: z.enum(PAYMENT_METHODS, { error: oneOf(PAYMENT_METHODS) }),
     card_token: z.string().min(1).max(200).optional(),
     card: cardInput.optional(),
+    /**
+     * Buy the package again every month on this card until cancelled (card payments only; a card typed
+     * in is saved for it). Cancelling is an e-mailed request to support (the Subscriptions page).
+     */
+    renew_monthly: flag.optional(),
   }),
-  output: success({ balance, coins: z.number(), transfer_id: z.number() }),
+  output: success({
+    balance,
+    coins: z.number(),
+    transfer_id: z.number(),
+    /** The recurring package this purchase started (renew_monthly), else null. */
+    coin_subscription: z.object({ id: z.number(), next_renewal_date: z.string() }).nullable(),
+  }),
 });
 
 export const walletBalance = defineCall({

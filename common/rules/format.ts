@@ -37,3 +37,8 @@ export function relativeTime(then: Date | string | number, now: Date = new Date(
 export function coins(amount: number): string {
   return `${amount} ${amount === 1 ? 'Coin' : 'Coins'}`;
 }
+
+/** Money from cents as the wallet shows it: "$12.50", "CA$12.50". */
+export function formatCents(cents: number, currency: 'USD' | 'CAD'): string {
+  return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(cents / 100);
+}

@@ -81,16 +81,24 @@ export async function signInAt(page: Page, username: string, path: string, passw
   await dismissMessages();
 }
 
-/** On the open Buy Coins page: the $5.00 package paid with the sandbox test card, then the new balance shown. */
-export async function buyFiveDollarsOfCoins(page: Page, newBalance: string): Promise<void> {
+/** On the open Buy Coins page: the package of that price chosen and the sandbox test card typed in, not yet bought. */
+export async function choosePackageByTestCard(page: Page, price = '$5.00'): Promise<void> {
   await page.getByRole('heading', { name: 'Buy Coins' }).waitFor();
-  await page.getByRole('radiogroup', { name: 'Coin packages' }).locator('label').filter({ hasText: '$5.00' }).click();
+  await page.getByRole('radiogroup', { name: 'Coin packages' }).locator('label').filter({ hasText: price }).click();
   await page.getByRole('radio', { name: /Credit Card/ }).check();
   await page.getByLabel('Card number').fill('4242 4242 4242 4242');
   await page.getByLabel('Expiry month').selectOption('12');
   await page.getByLabel('Expiry year').selectOption(String(new Date().getFullYear() + 2));
   await page.getByLabel('CVC').fill('123');
   await page.getByLabel('Name on card').fill('Vera Viewer');
+}
+
+/** The $5.00 package, as most journeys buy it. */
+export const chooseFiveDollarsByTestCard = (page: Page): Promise<void> => choosePackageByTestCard(page);
+
+/** On the open Buy Coins page: the $5.00 package paid with the sandbox test card, then the new balance shown. */
+export async function buyFiveDollarsOfCoins(page: Page, newBalance: string): Promise<void> {
+  await chooseFiveDollarsByTestCard(page);
   await page.getByRole('button', { name: 'Buy 100 Coins for $5.00' }).click();
   await page.getByRole('status').filter({ hasText: `New balance: ${newBalance}` }).waitFor({ timeout: 15_000 });
 }

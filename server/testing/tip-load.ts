@@ -72,7 +72,7 @@ export async function provisionTippers(databaseUrl: string, count: number, coins
     // Wallets first (one statement), then one deposit transfer from the mint through the ledger.
     await pool.query(`insert into ledger_accounts (user_id, currency) select u, 'CON' from unnest($1::bigint[]) u on conflict do nothing`, [ids]);
     const ledger = createLedger({ db: drizzle({ client: pool }) as unknown as Db });
-    await ledger.transfer({
+    if (coins > 0) await ledger.transfer({
       kind: 'deposit',
       idempotencyKey: `bench:funding:${tag}`,
       amount: coins * ids.length,

@@ -33,6 +33,7 @@ const AddCreditCardPage = lazyPage(() => import('../features/wallet/AddCreditCar
 const BuyImpressionsPage = lazyPage(() => import('../features/wallet/BuyImpressionsPage'), 'BuyImpressionsPage');
 const DepositCoinsPage = lazyPage(() => import('../features/wallet/DepositCoinsPage'), 'DepositCoinsPage');
 const WalletPage = lazyPage(() => import('../features/wallet/WalletPage'), 'WalletPage');
+const SubscriptionPage = lazyPage(() => import('../features/subscriptions/SubscriptionPage'), 'SubscriptionPage');
 
 const canUseReferrals = (perms: readonly string[]) => perms.includes('ALLOW REFERRAL_ACCESS');
 
@@ -46,7 +47,6 @@ function signedIn(page: ReactNode, allowed?: (perms: readonly string[]) => boole
 const SIGNED_IN_PAGES = [
   'user/analytics',
   'user/account/*',
-  'subscription',
   'user/create-meeting',
   'user/schedule-meetings',
 ];
@@ -78,6 +78,7 @@ function skinRoutes(): RouteObject[] {
         { path: 'user/upload-video', element: signedIn(notBuilt, canUpload) },
         { path: 'user/referral', element: signedIn(notBuilt, canUseReferrals) },
         ...SIGNED_IN_PAGES.map((path) => ({ path, element: signedIn(notBuilt) })),
+        { path: 'subscription', element: signedIn(<SubscriptionPage />) },
         { path: 'user/settings', element: signedIn(<SettingsPage />) },
         { path: 'user/account', element: signedIn(<WalletPage />) },
         { path: 'user/account/deposit-coins', element: signedIn(<DepositCoinsPage />) },

@@ -287,6 +287,12 @@ export function createAccountsService(deps: { db: Db; sessions: SessionStore; en
       return new Map(rows.map((r) => [r.id, { username: r.username, fullname: r.fullname, avatar: r.avatar }]));
     },
 
+    /** Where to write to an active user (a notice of another module); null for a deleted or unknown account. */
+    async mailContact(userId: number): Promise<{ email: string; username: string } | null> {
+      const [row] = await db.select({ email: users.email, username: users.username, status: users.accountStatus }).from(users).where(eq(users.id, userId));
+      return row && row.status !== 'deleted' ? { email: row.email, username: row.username } : null;
+    },
+
     /** Whether the user exists and is active (not suspended). */
     async isActive(userId: number): Promise<boolean> {
       const [row] = await db.select({ status: users.accountStatus }).from(users).where(eq(users.id, userId));

@@ -53,6 +53,10 @@ export async function createChatModule(ctx: ModuleContext): Promise<AppModule> {
   events.on('stream.price-changed', ({ streamId, tipViewerMinAmount }) =>
     chat.publishToStream(streamId, { type: 'TIP-ENFORCE', data: { tip_viewer_min_amount: tipViewerMinAmount } }));
   events.on('stream.access-changed', ({ streamId }) => chat.recheckStream(streamId));
+  // A subscription that ends (a failed renewal) or changes takes its priority chat and pay-wall rights with it.
+  events.on('subscription.changed', async ({ creatorId }) => {
+    for (const streamId of await streams.openStreamIdsOf(creatorId)) await chat.recheckStream(streamId);
+  });
   events.on('stream.viewer-banned', ({ streamId, userId }) => chat.blockViewer(streamId, userId));
   events.on('account.deleted', ({ userId }) => gateway.disconnectUser(userId));
   events.on('stream.ended', ({ streamId }) => chat.publishToStream(streamId, { type: 'STREAM-END' }));

@@ -16,7 +16,7 @@ import { appError, badRequest, forbidden, notFound, tooManyRequests, unauthorize
 import type { PresenceChange } from '../../platform/realtime/gateway';
 import type { AccountsService } from '../accounts';
 import type { Ledger } from '../ledger';
-import { mayUsePriorityChat, type StreamRow, type StreamsService, type Viewer } from '../streams';
+import type { StreamRow, StreamsService, Viewer } from '../streams';
 import { tipMessage } from './tip-message';
 import { parseChannel } from './channels';
 import { chatMessages } from './tables';
@@ -196,7 +196,7 @@ export function createChatService(deps: {
       }
       const row = await deps.streams.lookup(parsed.streamId, viewer);
       await deps.streams.assertPaidUp(row, viewer);
-      if (parsed.priority && !mayUsePriorityChat(row, viewer)) throw forbidden(MSG.priorityChatOnly);
+      if (parsed.priority && !(await deps.streams.mayChatWithPriority(row, viewer))) throw forbidden(MSG.priorityChatOnly);
       return { history: await history(row.id, row.userId, parsed.priority) };
     },
 
@@ -207,7 +207,7 @@ export function createChatService(deps: {
       if (!principal) throw unauthorized();
       const row = await deps.streams.lookup(parsed.streamId, viewer);
       await deps.streams.assertPaidUp(row, viewer);
-      if (parsed.priority && !mayUsePriorityChat(row, viewer)) throw forbidden(MSG.priorityChatOnly);
+      if (parsed.priority && !(await deps.streams.mayChatWithPriority(row, viewer))) throw forbidden(MSG.priorityChatOnly);
       if (frame.type === 'LIKE') {
         if (parsed.priority) throw forbidden(MSG.likesNotOnPriority);
         return like(row, principal);

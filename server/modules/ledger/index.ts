@@ -5,7 +5,7 @@
 import type { AppModule, ModuleContext } from '../../platform/module';
 import { createLedger, type Ledger } from './service';
 
-export { accountKey, InsufficientFunds, receivingShard, type Ledger } from './service';
+export { accountKey, InsufficientFunds, platformFee, receivingShard, type AccountRef, type Ledger } from './service';
 export { balancesJsonSql, holdsImpressionsSql, spendOnStreamSql, walletBalanceSql } from './reads';
 export { CURRENCIES, TRANSFER_KINDS, type Currency, type TransferKind } from './tables';
 
@@ -15,6 +15,6 @@ declare module '../../platform/module' {
   }
 }
 
-export function createLedgerModule({ db }: ModuleContext): AppModule {
-  return { name: 'ledger', services: { ledger: createLedger({ db }) } };
+export function createLedgerModule({ db, config }: ModuleContext): AppModule {
+  return { name: 'ledger', services: { ledger: createLedger({ db, namedInTransactions: config.database.kind === 'postgres' }) } };
 }

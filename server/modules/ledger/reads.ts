@@ -65,6 +65,19 @@ export function ledgerReads(db: Executor) {
       return { tips: Number(row?.tips ?? 0), gross: Number(row?.gross ?? 0), net: Number(row?.net ?? 0) };
     },
 
+    /** Gross amounts of one kind received by a user (from `since` when given): earnings summaries. */
+    async receivedTotal(userId: number, kind: TransferKind, since?: Date): Promise<number> {
+      const [row] = await db.select({ n: sql<string | number>`coalesce(sum(${ledgerTransfers.amount}), 0)` }).from(ledgerTransfers)
+        .where(and(eq(ledgerTransfers.toUserId, userId), eq(ledgerTransfers.kind, kind), since ? gte(ledgerTransfers.createdAt, since) : undefined));
+      return Number(row?.n ?? 0);
+    },
+
+    /** The transfer a key moved money with, if any (a retried request finds its first outcome). */
+    async transferIdByKey(idempotencyKey: string, exec: Executor = db): Promise<number | null> {
+      const [row] = await exec.select({ id: ledgerTransfers.id }).from(ledgerTransfers).where(eq(ledgerTransfers.idempotencyKey, idempotencyKey));
+      return row ? Number(row.id) : null;
+    },
+
     /** A tip's stream and amount, to answer a retried key. */
     async transferById(transferId: number) {
       const [row] = await db.select({ streamId: ledgerTransfers.streamId, amount: ledgerTransfers.amount })

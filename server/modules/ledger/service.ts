@@ -4,7 +4,7 @@
  * wallet that would go below zero fails the statement through its CHECK, so nothing moves.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { and, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import { sqlState, type Db, type Executor } from '../../platform/db/client';
@@ -85,6 +85,12 @@ const SWEEP_RANK: Record<SweepResult, number> = { 'no-shards': 0, empty: 1, move
 /** How many times one payment gathers its payer's shards before it gives up as insufficient. */
 const MAX_SWEEPS = 5;
 
+/**
+ * The platform's share of a payment, rounded up: ceil(amount × percent / 100). Rounding down let small
+ * payments through free (25 tips of 4 coins paid no 20 % fee at all).
+ */
+export const platformFee = (amount: number, percent: number) => Math.ceil((amount * percent) / 100);
+
 /** The payer's wallet cannot cover the transfer. */
 export class InsufficientFunds extends Error {
   constructor() {
@@ -117,7 +123,11 @@ function netLegs(legs: Leg[], kind: TransferKind): Map<string, { ref: AccountRef
   return byAccount;
 }
 
-export function createLedger(deps: { db: Db }) {
+export function createLedger(deps: {
+  db: Db;
+  /** PostgreSQL (not the embedded database): named statements also inside callers' transactions. */
+  namedInTransactions?: boolean;
+}) {
   const { db } = deps;
   const dialect = new PgDialect();
   const namedOrPlain = namedStatementRunner();
@@ -145,11 +155,24 @@ export function createLedger(deps: { db: Db }) {
    * parses and plans each text once per connection: on a tip that was most of the server's work.
    */
   async function run(exec: Executor, statement: SQL): Promise<{ rows: unknown[] }> {
-    const client = (db as { $client?: Pick<pg.Pool, 'query'> }).$client;
-    if (exec !== db || !client) return exec.execute(statement);
+    const client = clientOf(exec);
+    if (!client) return exec.execute(statement);
     const query = dialect.sqlToQuery(statement);
     const name = `ledger_${createHash('sha1').update(query.sql).digest('hex').slice(0, 20)}`;
     return namedOrPlain(() => client.query({ name, text: query.sql, values: query.params }), () => exec.execute(statement));
+  }
+
+  /**
+   * The connection a named statement can go to: the pool, or on PostgreSQL the connection a caller's
+   * transaction holds (drizzle keeps it in the transaction's session), so a batch of payments in one
+   * transaction (renewals) is not planned again for each. Not on the embedded database, whose one
+   * backend can already hold the name: the refusal would abort the caller's transaction.
+   */
+  function clientOf(exec: Executor): Pick<pg.Pool, 'query'> | undefined {
+    if (exec === db) return (db as { $client?: Pick<pg.Pool, 'query'> }).$client;
+    if (!deps.namedInTransactions) return undefined;
+    const client = (exec as { session?: { client?: Partial<Pick<pg.PoolClient, 'query'>> } }).session?.client;
+    return typeof client?.query === 'function' ? (client as Pick<pg.Pool, 'query'>) : undefined;
   }
 
   async function existing(exec: Executor, idempotencyKey: string): Promise<number | null> {
@@ -320,6 +343,37 @@ export function createLedger(deps: { db: Db }) {
 
     guardedTransfer,
     ...ledgerReads(db),
+
+    /**
+     * Moves the user's receiving shards into their wallet: before a payment made inside a caller's
+     * transaction, where the ledger cannot sweep by itself. Nothing when the shards are empty.
+     */
+    async gather(userId: number, currency: Currency): Promise<void> {
+      await sweep(userId, currency);
+    },
+
+    /**
+     * Resolves (and creates) the accounts once, outside any transaction, so transfers made inside one
+     * find their ids remembered instead of looking each up again.
+     */
+    async warmAccounts(refs: AccountRef[]): Promise<void> {
+      const missing = new Map<string, AccountRef>();
+      for (const ref of refs) if (!accountIds.has(refKey(ref))) missing.set(refKey(ref), ref);
+      // In one order, so two instances warming overlapping accounts at once cannot deadlock on the inserts.
+      const users = [...missing.values()].filter((ref): ref is AccountRef & { userId: number } => 'userId' in ref)
+        .sort((a, b) => a.userId - b.userId || a.currency.localeCompare(b.currency) || shardOf(a) - shardOf(b));
+      if (users.length > 0) {
+        // Users' accounts in two statements for the lot (a renewal batch names hundreds).
+        await db.insert(ledgerAccounts).values(users.map((ref) => ({ userId: ref.userId, currency: ref.currency, shard: shardOf(ref) }))).onConflictDoNothing();
+        const rows = await db.select({ id: ledgerAccounts.id, userId: ledgerAccounts.userId, currency: ledgerAccounts.currency, shard: ledgerAccounts.shard })
+          .from(ledgerAccounts).where(inArray(ledgerAccounts.userId, [...new Set(users.map((ref) => ref.userId))]));
+        for (const row of rows) {
+          const key = refKey({ userId: row.userId!, currency: row.currency, shard: row.shard });
+          if (missing.has(key)) accountIds.set(key, row.id);
+        }
+      }
+      for (const ref of missing.values()) if (!('userId' in ref)) await accountId(db, ref);
+    },
 
     /** A user's balances in every currency, receiving shards included (0 where no wallet exists yet). */
     async balances(userId: number, exec: Executor = db): Promise<Record<Currency, number>> {

@@ -67,10 +67,15 @@ export interface BroadcasterScore {
 export const NO_SCORE: BroadcasterScore = { likes: 0, overall_rating: 0 };
 export type BroadcasterScores = (userIds: number[]) => Promise<Map<number, BroadcasterScore>>;
 
+/** The caller's subscription standing towards a user (the subscriptions module answers it: see useSubscriptionStanding). */
+export type SubscriptionStanding = (viewerId: number | null, userId: number) => Promise<{ subscribed: boolean; can_subscribe: boolean }>;
+
 export function createSocialService(deps: { db: Db }) {
   const { db } = deps;
   // Streams comes after this module: it hands its scores over when it is built.
   let broadcasterScores: BroadcasterScores = async () => new Map();
+  // Subscriptions come after this module too.
+  let subscriptionStanding: SubscriptionStanding = async () => ({ subscribed: false, can_subscribe: false });
 
   async function followState(viewerId: number | null, userId: number) {
     if (!viewerId || viewerId === userId) return { am_following: false, following_notify: false, following_me: false };
@@ -124,6 +129,11 @@ export function createSocialService(deps: { db: Db }) {
       broadcasterScores = source;
     },
 
+    /** Profiles show whether the caller is subscribed to the user, and may subscribe. */
+    useSubscriptionStanding(source: SubscriptionStanding) {
+      subscriptionStanding = source;
+    },
+
     /** Whether the viewer follows the user, and with the bell on. */
     async relation(viewerId: number | null, userId: number) {
       const state = await followState(viewerId, userId);
@@ -148,6 +158,7 @@ export function createSocialService(deps: { db: Db }) {
         ...(await counts(userId)),
         ...((await broadcasterScores([userId])).get(userId) ?? NO_SCORE),
         ...(await followState(viewerId, userId)),
+        ...(await subscriptionStanding(viewerId, userId)),
         is_self: viewerId === userId,
       };
     },

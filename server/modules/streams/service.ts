@@ -4,6 +4,7 @@ import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { LIVE_TAG, type IngestHealth as IngestHealthAnswer, type updateStreamInfo } from '../../../common/api/streams';
 import { breaksPaidStaysPaid, owedTips } from '../../../common/rules/pay-wall';
+import { subscriberMinimum } from '../../../common/rules/plans';
 import { ADULT_AGE, RECOMMENDED_KEYFRAME_INTERVAL_S } from '../../../common/constants';
 import { fill, MSG } from '../../../common/messages';
 import type { Permission } from '../../../common/permissions';
@@ -18,6 +19,7 @@ import { AppError, appError, badRequest, conflict, forbidden, notFound } from '.
 import { activeUserSql, type AccountsService } from '../accounts';
 import type { Ledger } from '../ledger';
 import type { SocialService } from '../social';
+import { activeBenefits, activeBenefitsSql, type Benefits } from '../subscriptions';
 import { toStreamInfo, isPlayable, type StreamRow } from './stream-view';
 import { streamBans, streamRatings, streams, streamSaves, streamViews } from './tables';
 import './events';
@@ -72,10 +74,22 @@ export const guestKeyOf = (ip: string, userAgent: string | undefined) =>
   `guest:${createHash('sha256').update(`${ip}|${userAgent ?? ''}`).digest('base64url').slice(0, 22)}`;
 
 /**
- * The priority chat channel is for the owner, and for the broadcaster's subscribers where the skin
- * has subscriptions; subscriptions arrive with their own module, until then only the owner qualifies.
+ * The priority chat channel is for the owner, and for the broadcaster's subscribers whose plan gives
+ * priority chat, where the skin has subscriptions (spec part 1 §6). `benefits`: the viewer's
+ * subscription to the broadcaster now (subscriberBenefits).
  */
-export const mayUsePriorityChat = (row: StreamRow, viewer: Viewer) => viewer.principal?.userId === row.userId;
+export const mayUsePriorityChat = (row: StreamRow, viewer: Viewer, benefits: Benefits | null) =>
+  viewer.principal?.userId === row.userId || Boolean(benefits?.priority_chat);
+
+/** What the viewer's subscription to the stream's broadcaster gives now, where the viewer's skin has subscriptions. */
+export async function subscriberBenefits(exec: Executor, row: Pick<StreamRow, 'userId'>, viewer: Viewer): Promise<Benefits | null> {
+  if (!viewer.principal || !SKINS[viewer.skin].flags.subscriptions) return null;
+  return activeBenefits(exec, viewer.principal.userId, row.userId);
+}
+
+/** The coins this viewer must have tipped to watch: the viewer minimum, or a subscriber's (their plan's discount off it; spec part 1 §6). */
+export const minimumFor = (row: Pick<StreamRow, 'tipViewerMinAmount'>, benefits: Benefits | null): number =>
+  benefits ? subscriberMinimum(row.tipViewerMinAmount, benefits.no_paywall ? 1 : benefits.discount) : row.tipViewerMinAmount;
 
 /** The viewer as views, likes and playback know them: the signed-in user, else the guest's browser. */
 export const viewerKey = (viewer: Viewer) => (viewer.principal ? `user:${viewer.principal.userId}` : viewer.guestKey);
@@ -94,8 +108,16 @@ export const plainlyWatchableSql = (streamId: number, ownerId: number, viewerId:
     and not exists (select 1 from ${streamBans} b where b.stream_id = s.id and b.user_id = ${viewerId})
     and ${activeUserSql(sql`s.user_id`)})`;
 
-/** The coins a viewer must have tipped to watch, as SQL (minimumFor's rule: the same for every viewer until subscriber prices). */
-export const minimumSql = (streamId: number) => sql`select tip_viewer_min_amount from ${streams} where id = ${streamId}`;
+/**
+ * minimumFor as SQL, for the one-statement tip: a subscriber's minimum is ceil(minimum × (1 − discount)
+ * / 10) × 10, none with no pay wall or a discount of 1 (subscriberMinimum; a test holds the two equal).
+ */
+export const minimumSql = (streamId: number, viewerId: number) => sql`select case
+    when b.benefits is null or st.tip_viewer_min_amount <= 0 then st.tip_viewer_min_amount
+    when (b.benefits->>'no_paywall')::boolean or (b.benefits->>'discount')::float8 >= 1 then 0
+    when (b.benefits->>'discount')::float8 <= 0 then st.tip_viewer_min_amount
+    else least(st.tip_viewer_min_amount, ceil(st.tip_viewer_min_amount * (1 - (b.benefits->>'discount')::float8) / 10) * 10)::int end
+  from ${streams} st, lateral (select ${activeBenefitsSql(viewerId, sql`st.user_id`)} as benefits) b where st.id = ${streamId}`;
 
 const INGEST_STATE = { starting: 'starting', live: 'live', grace: 'reconnecting', ending: 'ending', ended: 'ending' } as const;
 
@@ -158,32 +180,37 @@ export function createStreamsService(deps: {
     return { saved: saved !== undefined, viewerRating: rated?.rating ?? 0 };
   }
 
-  /**
-   * The coins this viewer must have tipped to watch. Subscriptions (their own issue) bring a
-   * subscriber minimum and discount, and a no-paywall plan feature: they belong here.
-   */
-  function minimumFor(row: StreamRow, _viewer: Viewer): number {
-    return row.tipViewerMinAmount;
+  /** The owner, privileged viewers and subscribers whose plan lifts the pay wall never meet it. */
+  const skipsPaywall = (row: StreamRow, viewer: Viewer, benefits: Benefits | null) =>
+    viewer.principal?.userId === row.userId || mayPassPaywall(viewer.principal) || Boolean(benefits && (benefits.no_paywall || benefits.discount >= 1));
+
+  /** What the viewer tipped on the stream and what is still owed (spec part 1 §4: owed = minimum − spent, the minimum a subscriber's where they are one). */
+  async function payment(row: StreamRow, viewer: Viewer, exec: Executor = db, known?: Benefits | null) {
+    const [spend, benefits] = await Promise.all([
+      deps.ledger.spendOnStream(row.id, viewer.principal?.userId ?? null, exec),
+      known === undefined ? subscriberBenefits(exec, row, viewer) : Promise.resolve(known),
+    ]);
+    return { spend, owed: owedTips(minimumFor(row, benefits), spend) };
   }
 
-  /** The owner and privileged viewers never meet the pay wall. */
-  const skipsPaywall = (row: StreamRow, viewer: Viewer) => viewer.principal?.userId === row.userId || mayPassPaywall(viewer.principal);
-
-  /** What the viewer tipped on the stream and what is still owed (spec part 1 §4: owed = minimum − spent). */
-  async function payment(row: StreamRow, viewer: Viewer, exec: Executor = db) {
-    const spend = await deps.ledger.spendOnStream(row.id, viewer.principal?.userId ?? null, exec);
-    return { spend, owed: owedTips(minimumFor(row, viewer), spend) };
-  }
-
-  /** The pay wall, in one place: stream-join and the realtime subscription call it. */
+  /** The pay wall, in one place: stream-join, playback and the realtime subscription call it. */
   async function assertPaidUp(row: StreamRow, viewer: Viewer) {
-    if (minimumFor(row, viewer) <= 0 || skipsPaywall(row, viewer)) return;
-    const { owed } = await payment(row, viewer);
+    if (row.tipViewerMinAmount <= 0) return;
+    const benefits = await subscriberBenefits(db, row, viewer);
+    if (skipsPaywall(row, viewer, benefits)) return;
+    const { owed } = await payment(row, viewer, db, benefits);
     if (owed > 0) throw paymentRequired(owed);
+  }
+
+  /** Whether the viewer may read and write the stream's priority chat now. */
+  async function mayChatWithPriority(row: StreamRow, viewer: Viewer): Promise<boolean> {
+    if (viewer.principal?.userId === row.userId) return true;
+    return mayUsePriorityChat(row, viewer, await subscriberBenefits(db, row, viewer));
   }
 
   async function info(row: StreamRow, viewer: Viewer) {
     const viewerId = viewer.principal?.userId ?? null;
+    const benefits = await subscriberBenefits(db, row, viewer);
     const [broadcaster, relation, viewers, rlikes, views, marks, paid] = await Promise.all([
       accounts.publicUsers([row.userId]),
       social.relation(viewerId, row.userId),
@@ -192,7 +219,7 @@ export function createStreamsService(deps: {
       db.select({ likes: streamViews.likes }).from(streamViews)
         .where(and(eq(streamViews.streamId, row.id), eq(streamViews.viewerKey, viewerKey(viewer)))),
       viewerMarks(row.id, viewerId),
-      payment(row, viewer),
+      payment(row, viewer, db, benefits),
     ]);
     const user = broadcaster.get(row.userId) ?? { username: '', fullname: '', avatar: null };
     return toStreamInfo(row, user, {
@@ -203,10 +230,11 @@ export function createStreamsService(deps: {
       viewers,
       realtimeLikes: rlikes,
       ...marks,
-      priorityChat: mayUsePriorityChat(row, viewer),
+      priorityChat: mayUsePriorityChat(row, viewer, benefits),
+      benefits,
       viewerSpend: paid.spend,
       tipOwed: paid.owed,
-      skipPaywall: skipsPaywall(row, viewer),
+      skipPaywall: skipsPaywall(row, viewer, benefits),
     });
   }
 
@@ -225,7 +253,7 @@ export function createStreamsService(deps: {
       if (!adult) throw forbidden(MSG.streamAdultOnly);
     }
     if (row.audience === 'PRIVATE') throw forbidden(MSG.streamPrivate);
-    if (row.audience === 'SUBSCRIBERS') throw forbidden(MSG.streamSubscribersOnly);
+    if (row.audience === 'SUBSCRIBERS' && !(await subscriberBenefits(db, row, viewer))) throw forbidden(MSG.streamSubscribersOnly);
     if (row.audience === 'FOLLOWERS' && !(await social.relation(viewerId, row.userId)).isFollowing) {
       throw forbidden(MSG.streamFollowersOnly);
     }
@@ -270,12 +298,20 @@ export function createStreamsService(deps: {
       return saved?.n ?? 0;
     },
 
+    /** The user's streams that have not ended (their viewers' rights may change with the broadcaster's subscriptions). */
+    async openStreamIdsOf(userId: number): Promise<number[]> {
+      const rows = await db.select({ id: streams.id }).from(streams)
+        .where(and(eq(streams.userId, userId), isNull(streams.endedAt), isNull(streams.deletedAt)));
+      return rows.map((r) => r.id);
+    },
+
     /** When the user's latest stream started; null if they never went live. */
     async lastStreamStartedAt(userId: number): Promise<Date | null> {
       const [row] = await db.select({ at: sql<Date | string | null>`max(${streams.startedAt})` }).from(streams).where(eq(streams.userId, userId));
       return row?.at ? new Date(row.at) : null;
     },
     assertPaidUp,
+    mayChatWithPriority,
 
     /** The broadcaster's stream that has not ended; a new one (with the last setup, hidden) otherwise. */
     async currentStream(userId: number, skin: SkinId): Promise<StreamRow> {

@@ -1,5 +1,7 @@
 /** How a stream row reads on the wire: the spec's stream info and stream tile, for one viewer. */
 import type { StreamInfo, StreamTile } from '../../../common/api/streams';
+import { subscriberMinimum } from '../../../common/rules/plans';
+import type { Benefits } from '../subscriptions';
 import type { streams } from './tables';
 
 export type StreamRow = typeof streams.$inferSelect;
@@ -26,8 +28,10 @@ export interface ViewerFacts {
   viewerSpend: number;
   /** Coins still to tip before the pay wall lifts (0 when nothing is owed). */
   tipOwed: number;
-  /** Owner or privileged: the pay wall never applies. */
+  /** Owner, privileged, or a subscriber whose plan lifts it: the pay wall never applies. */
   skipPaywall: boolean;
+  /** What the viewer's subscription to the broadcaster gives now; null when not subscribed. */
+  benefits: Benefits | null;
 }
 
 /**
@@ -85,6 +89,12 @@ export function toStreamInfo(row: StreamRow, broadcaster: Broadcaster, viewer: V
     tip_owed: viewer.tipOwed,
     has_paid: viewer.tipOwed <= 0,
     skip_paywall: viewer.skipPaywall,
+    subscribed: viewer.benefits !== null,
+    tip_subscriber_discount: viewer.benefits ? (viewer.benefits.no_paywall ? 1 : viewer.benefits.discount) : 0,
+    tip_subscriber_min_amount: viewer.benefits
+      ? subscriberMinimum(row.tipViewerMinAmount, viewer.benefits.no_paywall ? 1 : viewer.benefits.discount)
+      : row.tipViewerMinAmount,
+    no_ads: Boolean(viewer.benefits?.no_ads),
   };
 }
 

@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type LiveStream, type TestApp } from '../../testing/harness';
 import { createLedger } from '../ledger/service';
-import { platformFee } from './service';
+import { platformFee } from '../ledger';
 
 const CLIENTS = 32;
 const STREAMS = 4;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config';
-import { platformFee } from './service';
+import { platformFee } from '../ledger';
 
 describe('platform fees', () => {
-  it('defaults to 20 % on tips and 0 % on video calls, and reads PLATFORM_FEES per kind', () => {
-    expect(loadConfig({}).platformFees).toEqual({ tip: 20, meeting_fee: 0 });
+  it('defaults to 20 % on tips and subscriptions and 0 % on video calls, and reads PLATFORM_FEES per kind', () => {
+    expect(loadConfig({}).platformFees).toEqual({ tip: 20, subscription: 20, meeting_fee: 0 });
     expect(loadConfig({ PLATFORM_FEES: 'tip=15, subscription=30' }).platformFees).toEqual({ tip: 15, meeting_fee: 0, subscription: 30 });
     expect(loadConfig({ PLATFORM_FEES: '' }).platformFees.tip).toBe(20);
   });

@@ -14,7 +14,7 @@ import { appError, conflict, forbidden, notFound, tooManyRequests } from '../../
 import { takeTokenSql } from '../../platform/throttle';
 import type { AccountsService } from '../accounts';
 import {
-  accountKey, balancesJsonSql, CURRENCIES, InsufficientFunds, receivingShard, spendOnStreamSql, walletBalanceSql,
+  accountKey, balancesJsonSql, CURRENCIES, InsufficientFunds, platformFee, receivingShard, spendOnStreamSql, walletBalanceSql,
   type Currency, type Ledger, type TransferKind,
 } from '../ledger';
 import { mayActOnAnyStream, type StreamsService, type Viewer } from '../streams';
@@ -25,11 +25,6 @@ const LIVE_SESSION_TIPS = 20;
 
 /** Tips one user may send per minute, counted in the database (every instance). */
 export const TIP_RATE = { tips: 30, windowMs: 60_000 };
-/**
- * The platform's share of a payment, rounded up: ceil(amount × percent / 100). Rounding down let small
- * payments through free (25 tips of 4 coins paid no 20 % fee at all).
- */
-export const platformFee = (amount: number, percent: number) => Math.ceil((amount * percent) / 100);
 
 type SignedInViewer = Viewer & { principal: Principal };
 
@@ -109,7 +104,7 @@ export function createTipsService(deps: {
         select: {
           // The bucket answers a row exactly when the stream was open (its `when`).
           open: sql`exists (select 1 from bucket)`,
-          minimum: deps.streams.minimumSql(streamId),
+          minimum: deps.streams.minimumSql(streamId, tipper),
           spend: spendOnStreamSql(streamId, tipper),
           wallet: walletBalanceSql(tipper, 'CON'),
           wallets: balancesJsonSql(tipper),
@@ -134,8 +129,7 @@ export function createTipsService(deps: {
       if (after !== undefined && Number(outcome.selected.wallet ?? 0) - amount === after) {
         const balance = Object.fromEntries(CURRENCIES.map((c) => [c, Number(wallets[c] ?? 0)])) as Record<Currency, number>;
         balance.CON -= amount;
-        // streams.payment's rule, from what the statement read: the minimum is tip_viewer_min_amount for
-        // every viewer until subscriber prices arrive.
+        // streams.payment's rule, from what the statement read (minimumSql: a subscriber's minimum where the tipper is one).
         const spend = Number(outcome.selected.spend ?? 0) + amount;
         return answer(outcome.transferId, { spend, owed: owedTips(Number(outcome.selected.minimum ?? 0), spend) }, balance);
       }

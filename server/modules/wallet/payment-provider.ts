@@ -38,7 +38,11 @@ export interface ChargeRequest {
   card?: CardDetails;
   amountCents: number;
   currency: 'USD' | 'CAD';
-  /** Our reference for the charge (the payment row), echoed by webhooks. */
+  /**
+   * Our reference for the charge (the payment row), echoed by webhooks. It is the idempotency key:
+   * a charge repeated with the same reference (a renewal retried after a crash) answers the charge
+   * already made and takes no money again.
+   */
   reference: string;
 }
 
@@ -66,6 +70,7 @@ export interface PaymentProvider {
   readonly available: boolean;
   /** Refuses (CardRefused) an expired card. */
   tokenizeCard(card: CardDetails): Promise<TokenizedCard>;
+  /** Idempotent per `reference` (see ChargeRequest). */
   charge(request: ChargeRequest): Promise<ChargeResult>;
   /** Checks the signature of a webhook delivery over its raw body. */
   verifyWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): WebhookCheck;
@@ -124,8 +129,12 @@ function isExpired(card: Pick<CardDetails, 'exp_month' | 'exp_year'>, now = new 
   return card.exp_year < year || (card.exp_year === year && card.exp_month < month);
 }
 
+/** References the sandbox remembers, as a processor keeps idempotency keys for a while (oldest forgotten first). */
+const SANDBOX_REMEMBERED_CHARGES = 10_000;
+
 export function createSandboxProvider(options: { webhookSecret: string }): PaymentProvider {
   const sign = (raw: Buffer | string) => createHmac('sha256', options.webhookSecret).update(raw).digest('hex');
+  const answered = new Map<string, ChargeResult>();
   const outcomeOfCard = (card: CardDetails): ChargeStatus => OUTCOME_BY_NUMBER[card.number] ?? 'declined';
 
   return {
@@ -144,6 +153,8 @@ export function createSandboxProvider(options: { webhookSecret: string }): Payme
     },
 
     async charge(request) {
+      const earlier = answered.get(request.reference);
+      if (earlier) return earlier;
       let status: ChargeStatus;
       if (request.card) {
         if (isExpired(request.card)) throw new CardRefused(MSG.cardExpired);
@@ -153,7 +164,10 @@ export function createSandboxProvider(options: { webhookSecret: string }): Payme
         if (!match) throw new CardRefused(MSG.cardInvalid);
         status = CODE_OUTCOME[match[1]!]!;
       }
-      return { status, providerRef: `ch_sbx_${randomBytes(16).toString('hex')}`, message: SANDBOX_MESSAGES[status] };
+      const result = { status, providerRef: `ch_sbx_${randomBytes(16).toString('hex')}`, message: SANDBOX_MESSAGES[status] };
+      answered.set(request.reference, result);
+      if (answered.size > SANDBOX_REMEMBERED_CHARGES) answered.delete(answered.keys().next().value!);
+      return result;
     },
 
     verifyWebhook(rawBody, headers) {

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { MSG } from '../../../common/messages';
 import * as api from '../../../common/api/wallet';
+import * as subscriptionsApi from '../../../common/api/subscriptions';
 import type { Db } from '../../platform/db/client';
 import { badRequest, forbidden, tooManyRequests, unauthorized } from '../../platform/http/errors';
 import type { RouteDocs } from '../../platform/http/openapi';
@@ -9,6 +10,7 @@ import { ACCESS } from '../../platform/http/access';
 import { addRoute } from '../../platform/http/route';
 import { createThrottle } from '../../platform/throttle';
 import { SANDBOX_SIGNATURE_HEADER, type PaymentMethod, type PaymentProvider } from './payment-provider';
+import type { CoinSubscriptionService } from './coin-subscriptions';
 import type { WalletService } from './service';
 
 /** Charges and card saves per user: enough for a buyer, too few to test stolen cards. */
@@ -18,6 +20,7 @@ export const SANDBOX_WEBHOOK_PATH = '/api/wallet/webhooks/sandbox';
 export const SANDBOX_WEBHOOK_SECRET = 'payments-sandbox-webhook';
 
 const tags = ['wallet'];
+const subscriptionTags = ['subscriptions'];
 
 const sandboxWebhookDocs: RouteDocs = {
   security: [{ sandboxSignature: [] }],
@@ -66,9 +69,9 @@ const sandboxWebhookDocs: RouteDocs = {
 
 export async function registerWalletRoutes(
   app: FastifyInstance,
-  deps: { db: Db; wallet: WalletService; providers: Record<PaymentMethod, PaymentProvider> },
+  deps: { db: Db; wallet: WalletService; coinSubscriptions: CoinSubscriptionService; providers: Record<PaymentMethod, PaymentProvider> },
 ): Promise<void> {
-  const { db, wallet, providers } = deps;
+  const { db, wallet, coinSubscriptions, providers } = deps;
   const throttle = createThrottle(db, { windowMs: WALLET_THROTTLE.windowMs });
   const limit = async (key: string, max: number) => {
     if ((await throttle.attempt([{ key, limit: max }])).limited) throw tooManyRequests(MSG.tooManyPayments);
@@ -92,8 +95,18 @@ export async function registerWalletRoutes(
       method: input.payment_method,
       cardToken: input.card_token,
       card: input.card,
+      renewMonthly: input.renew_monthly,
     });
   });
+
+  // Recurring coin packages: the subscriber's list; cancelling is an e-mailed request support applies (spec part 2 §7).
+  addRoute(app, subscriptionsApi.listCoinSubscriptions, { auth: 'user', access: ACCESS.signedIn, tags: subscriptionTags }, async ({ input, principal }) =>
+    coinSubscriptions.list(principal.userId, { offset: input.offset, limit: input.limit }),
+  );
+
+  addRoute(app, subscriptionsApi.updateCoinSubscription, { auth: 'admin', access: ACCESS.admin, tags: subscriptionTags }, async ({ input }) => ({
+    subscription: await coinSubscriptions.update(input.id, input.state),
+  }));
 
   addRoute(app, api.walletBalance, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ principal }) => ({ balance: await wallet.balances(principal.userId) }));
 

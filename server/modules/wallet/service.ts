@@ -3,7 +3,7 @@
  * impressions. Every movement of money goes through the ledger (docs/architecture.md §9).
  */
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, isNull, or } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, notInArray, or, sql } from 'drizzle-orm';
 import { MSG } from '../../../common/messages';
 import type { Db, Executor } from '../../platform/db/client';
 import { appError, badRequest, notFound } from '../../platform/http/errors';
@@ -18,7 +18,8 @@ import {
   type PaymentProvider,
   type WebhookEvent,
 } from './payment-provider';
-import { coinPackages, impressionPackages, paymentCards, payments } from './tables';
+import { lockRecurringPackageOf, openRecurringPackage, recurringPaymentRefused, recurringPaymentSucceeded, type RenewalNotices } from './coin-subscriptions';
+import { coinPackages, coinSubscriptions, impressionPackages, paymentCards, payments } from './tables';
 
 const toAppError = (error: unknown): unknown => {
   if (error instanceof PaymentMethodUnavailable) return badRequest(MSG.paymentMethodUnavailable, 'payment_method');
@@ -32,6 +33,8 @@ export interface DepositRequest {
   method: PaymentMethod;
   cardToken?: string;
   card?: CardDetails;
+  /** Buy it again every month on this card (saved for it when typed in) until cancelled. */
+  renewMonthly?: boolean;
 }
 
 export interface WalletTransferRow {
@@ -44,7 +47,13 @@ export interface WalletTransferRow {
   created_at: string;
 }
 
-export function createWalletService(deps: { db: Db; ledger: Ledger; accounts: AccountsService; providers: Record<PaymentMethod, PaymentProvider> }) {
+export function createWalletService(deps: {
+  db: Db;
+  ledger: Ledger;
+  accounts: AccountsService;
+  providers: Record<PaymentMethod, PaymentProvider>;
+  notices: RenewalNotices;
+}) {
   const { db, ledger, providers } = deps;
 
   async function activeCoinPackage(id: number) {
@@ -56,13 +65,15 @@ export function createWalletService(deps: { db: Db; ledger: Ledger; accounts: Ac
   /**
    * Marks a pending payment succeeded and mints its coins, in one transaction: whoever settles first
    * (the deposit call or the provider's webhook) moves the coins; the other finds nothing pending.
-   * The ledger key `payment:<provider>:<ref>` makes a second settlement impossible even so.
+   * The ledger key `payment:<provider>:<ref>` makes a second settlement impossible even so. A payment
+   * of a recurring package starts it or moves it a month on in the same transaction.
    */
-  async function settleSucceeded(paymentId: number, provider: string, providerRef: string): Promise<{ transferId: number | null; moved: boolean }> {
+  async function settleSucceeded(paymentId: number, provider: string, providerRef: string, at = new Date()): Promise<{ transferId: number | null; moved: boolean }> {
     return db.transaction(async (tx) => {
+      await lockRecurringPackageOf(tx, paymentId);
       const [payment] = await tx
         .update(payments)
-        .set({ status: 'succeeded', providerRef, settledAt: new Date(), failure: null })
+        .set({ status: 'succeeded', providerRef, settledAt: at, failure: null })
         .where(and(eq(payments.id, paymentId), eq(payments.status, 'pending')))
         .returning();
       if (!payment) {
@@ -89,32 +100,71 @@ export function createWalletService(deps: { db: Db; ledger: Ledger; accounts: Ac
         tx,
       );
       await tx.update(payments).set({ transferId }).where(eq(payments.id, paymentId));
+      await recurringPaymentSucceeded(tx, payment, at);
       return { transferId, moved: created };
     });
   }
 
-  async function settleRefused(paymentId: number, providerRef: string, message: string): Promise<void> {
-    await db
-      .update(payments)
-      .set({ status: 'declined', providerRef, failure: message, settledAt: new Date() })
-      .where(and(eq(payments.id, paymentId), eq(payments.status, 'pending')));
+  /**
+   * Marks a pending payment refused (or failed), once. A recurring package's first payment refused
+   * leaves no package; a renewal refused cancels it: answers that package's id, for the notice.
+   */
+  async function settleRefused(
+    paymentId: number,
+    outcome: { status: 'declined' | 'failed'; providerRef?: string; message: string; at?: Date },
+  ): Promise<number | null> {
+    return db.transaction(async (tx) => {
+      await lockRecurringPackageOf(tx, paymentId);
+      const [payment] = await tx
+        .update(payments)
+        .set({ status: outcome.status, failure: outcome.message, settledAt: outcome.at ?? new Date(), ...(outcome.providerRef ? { providerRef: outcome.providerRef } : {}) })
+        .where(and(eq(payments.id, paymentId), eq(payments.status, 'pending')))
+        .returning();
+      return payment ? recurringPaymentRefused(tx, payment) : null;
+    });
   }
 
-  async function savedCardToken(userId: number, provider: string, given: string): Promise<string> {
+  async function savedCard(userId: number, provider: string, given: string): Promise<{ id: number; token: string }> {
     const byId = /^[0-9]{1,15}$/.test(given) ? eq(paymentCards.id, Number(given)) : undefined;
     const [card] = await db
-      .select({ token: paymentCards.token })
+      .select({ id: paymentCards.id, token: paymentCards.token })
       .from(paymentCards)
       .where(and(eq(paymentCards.userId, userId), eq(paymentCards.provider, provider), isNull(paymentCards.deletedAt),
         byId ? or(byId, eq(paymentCards.token, given)) : eq(paymentCards.token, given)));
     if (!card) throw badRequest(MSG.cardUnknown, 'card_token');
-    return card.token;
+    return card;
+  }
+
+  /** Hands a typed card to the provider and keeps its token, brand, last four digits and expiry. */
+  async function saveCard(userId: number, card: CardDetails) {
+    const provider = providers.card;
+    let tokenized;
+    try {
+      tokenized = await provider.tokenizeCard(card);
+    } catch (error) {
+      throw toAppError(error);
+    }
+    const [row] = await db
+      .insert(paymentCards)
+      .values({ userId, provider: provider.name, token: tokenized.token, brand: tokenized.brand, last4: tokenized.last4, expMonth: tokenized.expMonth, expYear: tokenized.expYear })
+      .returning();
+    return row!;
   }
 
   return {
-    /** Removes the user's saved cards (a deleted account); payments and the ledger stay. */
+    /**
+     * A deleted account: its recurring packages end and its saved cards go; payments and the ledger
+     * stay. A card a package still names keeps an empty row (the package points to it): no token,
+     * brand or digits.
+     */
     async forgetCards(userId: number) {
-      await db.delete(paymentCards).where(eq(paymentCards.userId, userId));
+      await db.transaction(async (tx) => {
+        await tx.update(coinSubscriptions).set({ state: 'cancelled' }).where(and(eq(coinSubscriptions.userId, userId), eq(coinSubscriptions.state, 'enabled')));
+        const named = tx.select({ id: coinSubscriptions.cardId }).from(coinSubscriptions).where(eq(coinSubscriptions.userId, userId));
+        await tx.update(paymentCards).set({ token: sql`'forgotten:' || ${paymentCards.id}`, brand: '', last4: '', deletedAt: sql`coalesce(${paymentCards.deletedAt}, now())` })
+          .where(and(eq(paymentCards.userId, userId), inArray(paymentCards.id, named)));
+        await tx.delete(paymentCards).where(and(eq(paymentCards.userId, userId), notInArray(paymentCards.id, named)));
+      });
     },
 
     async coinPackages() {
@@ -124,48 +174,82 @@ export function createWalletService(deps: { db: Db; ledger: Ledger; accounts: Ac
 
     balances: (userId: number, exec?: Executor) => ledger.balances(userId, exec),
 
-    /** Charges the package's price and, when the provider accepts, credits its coins. */
+    /**
+     * Charges the package's price and, when the provider accepts, credits its coins. With
+     * `renewMonthly` (cards only) the package's recurring row is written with the payment and enabled
+     * by its settlement, whichever of this call and the webhook settles it.
+     */
     async deposit(request: DepositRequest) {
+      if (request.renewMonthly && request.method !== 'card') throw badRequest(MSG.renewMonthlyCardOnly, 'renew_monthly');
       const provider = providers[request.method];
       if (!provider.available) throw toAppError(new PaymentMethodUnavailable());
       const pkg = await activeCoinPackage(request.packageId);
       if (request.method === 'card' && (request.cardToken === undefined) === (request.card === undefined)) {
         throw badRequest(MSG.chooseCard, 'card_token');
       }
-      const token = request.cardToken !== undefined ? await savedCardToken(request.userId, provider.name, request.cardToken) : undefined;
+      const card = request.cardToken !== undefined ? await savedCard(request.userId, provider.name, request.cardToken)
+        : request.renewMonthly && request.card ? await saveCard(request.userId, request.card) : undefined;
 
-      const [payment] = await db
-        .insert(payments)
-        .values({
-          userId: request.userId,
-          provider: provider.name,
-          // Replaced by the provider's reference once it has answered.
-          providerRef: `pending:${randomUUID()}`,
-          packageId: pkg.id,
-          amount: pkg.price,
-          currency: pkg.currency,
-          status: 'pending',
-        })
-        .returning({ id: payments.id });
-      const paymentId = payment!.id;
+      const paymentId = await db.transaction(async (tx) => {
+        const coinSubscriptionId = request.renewMonthly && card
+          ? await openRecurringPackage(tx, { userId: request.userId, packageId: pkg.id, cardId: card.id, price: pkg.price, currency: pkg.currency, at: new Date() })
+          : null;
+        const [payment] = await tx
+          .insert(payments)
+          .values({
+            userId: request.userId,
+            provider: provider.name,
+            // Replaced by the provider's reference once it has answered.
+            providerRef: `pending:${randomUUID()}`,
+            packageId: pkg.id,
+            amount: pkg.price,
+            currency: pkg.currency,
+            status: 'pending',
+            coinSubscriptionId,
+            periodNo: coinSubscriptionId === null ? null : 1,
+          })
+          .returning({ id: payments.id });
+        return payment!.id;
+      });
 
       let result: ChargeResult;
       try {
-        result = await provider.charge({ token, card: request.card, amountCents: pkg.price, currency: pkg.currency, reference: `payment:${paymentId}` });
+        result = await provider.charge({
+          token: card?.token,
+          card: card ? undefined : request.card,
+          amountCents: pkg.price,
+          currency: pkg.currency,
+          reference: `payment:${paymentId}`,
+        });
       } catch (error) {
         const refused = error instanceof CardRefused || error instanceof PaymentMethodUnavailable;
-        await db.update(payments).set({ status: refused ? 'declined' : 'failed', failure: refused ? (error as Error).message : 'provider error', settledAt: new Date() })
-          .where(and(eq(payments.id, paymentId), eq(payments.status, 'pending')));
+        await settleRefused(paymentId, { status: refused ? 'declined' : 'failed', message: refused ? (error as Error).message : 'provider error' });
         throw toAppError(error);
       }
 
       if (result.status !== 'succeeded') {
-        await settleRefused(paymentId, result.providerRef, result.message);
+        await settleRefused(paymentId, { status: 'declined', providerRef: result.providerRef, message: result.message });
         // The processor's words stay in the payment row; the payer reads ours.
         throw appError(result.status === 'insufficient_funds' ? 'card_insufficient_funds' : 'payment_declined');
       }
       const { transferId } = await settleSucceeded(paymentId, provider.name, result.providerRef);
-      return { balance: await ledger.balances(request.userId), coins: pkg.coins, transfer_id: transferId ?? 0 };
+      const [recurring] = await db
+        .select({ id: coinSubscriptions.id, expiryDate: coinSubscriptions.expiryDate })
+        .from(payments)
+        .innerJoin(coinSubscriptions, eq(coinSubscriptions.id, payments.coinSubscriptionId))
+        .where(eq(payments.id, paymentId));
+      return {
+        balance: await ledger.balances(request.userId),
+        coins: pkg.coins,
+        transfer_id: transferId ?? 0,
+        coin_subscription: recurring ? { id: recurring.id, next_renewal_date: new Date(recurring.expiryDate).toISOString() } : null,
+      };
+    },
+
+    /** The settlement the renewal job shares (coin-subscriptions.ts). */
+    settlement: {
+      succeeded: (paymentId: number, provider: string, providerRef: string, at: Date) => settleSucceeded(paymentId, provider, providerRef, at),
+      refused: settleRefused,
     },
 
     /** A verified provider event about a charge: settles its payment once, however often it arrives. */
@@ -180,7 +264,8 @@ export function createWalletService(deps: { db: Db; ledger: Ledger; accounts: Ac
         const { moved } = await settleSucceeded(payment.id, provider.name, event.providerRef);
         return { status: 'succeeded', moved };
       }
-      await settleRefused(payment.id, event.providerRef, event.message);
+      const cancelled = await settleRefused(payment.id, { status: 'declined', providerRef: event.providerRef, message: event.message });
+      if (cancelled !== null) await deps.notices.cardRefused(cancelled);
       return { status: 'declined', moved: false };
     },
 
@@ -207,18 +292,8 @@ export function createWalletService(deps: { db: Db; ledger: Ledger; accounts: Ac
 
     /** Saves a card with the provider: only its token, brand, last four digits and expiry are kept. */
     async addCard(userId: number, card: CardDetails) {
-      const provider = providers.card;
-      let tokenized;
-      try {
-        tokenized = await provider.tokenizeCard(card);
-      } catch (error) {
-        throw toAppError(error);
-      }
-      const [row] = await db
-        .insert(paymentCards)
-        .values({ userId, provider: provider.name, token: tokenized.token, brand: tokenized.brand, last4: tokenized.last4, expMonth: tokenized.expMonth, expYear: tokenized.expYear })
-        .returning();
-      return { card_id: row!.id, brand: row!.brand, last4: row!.last4, exp_month: row!.expMonth, exp_year: row!.expYear };
+      const row = await saveCard(userId, card);
+      return { card_id: row.id, brand: row.brand, last4: row.last4, exp_month: row.expMonth, exp_year: row.expYear };
     },
 
     async cards(userId: number) {

@@ -71,6 +71,41 @@ export const payments = pgTable(
     transferId: bigint('transfer_id', { mode: 'number' }).references(() => ledgerTransfers.id),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     settledAt: timestamp('settled_at', { withTimezone: true }),
+    /** The recurring coin package and period this charge renews, when it does (null for a one-off deposit). */
+    coinSubscriptionId: bigint('coin_subscription_id', { mode: 'number' }).references(() => coinSubscriptions.id, { onDelete: 'restrict' }),
+    periodNo: integer('period_no'),
   },
-  (t) => [uniqueIndex('payments_provider_ref_idx').on(t.provider, t.providerRef), index('payments_user_idx').on(t.userId, t.id)],
+  (t) => [
+    uniqueIndex('payments_provider_ref_idx').on(t.provider, t.providerRef),
+    index('payments_user_idx').on(t.userId, t.id),
+    // A recurring package's period is charged once, whoever runs the renewal.
+    uniqueIndex('payments_coin_subscription_period_idx').on(t.coinSubscriptionId, t.periodNo).where(sql`${t.coinSubscriptionId} is not null`),
+  ],
+);
+
+/**
+ * A recurring coin package (spec: coin subscription): the package bought again on a saved card at the
+ * start of every month until cancelled. Cancelling goes by an e-mailed request that support applies.
+ */
+export const coinSubscriptions = pgTable(
+  'coin_subscriptions',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    userId: userRef('user_id'),
+    packageId: bigint('package_id', { mode: 'number' }).notNull().references(() => coinPackages.id),
+    cardId: bigint('card_id', { mode: 'number' }).notNull().references(() => paymentCards.id),
+    /** Cents of `currency` per period: the package's price when bought. */
+    salePrice: integer('sale_price').notNull(),
+    currency: text('currency', { enum: ['USD', 'CAD'] }).notNull(),
+    state: text('state', { enum: ['enabled', 'cancelled'] }).notNull().default('enabled'),
+    startDate: timestamp('start_date', { withTimezone: true }).notNull(),
+    /** The end of the paid period. */
+    expiryDate: timestamp('expiry_date', { withTimezone: true }).notNull(),
+    periodNo: integer('period_no').notNull().default(1),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('coin_subscriptions_user_idx').on(t.userId, t.id),
+    index('coin_subscriptions_due_idx').on(t.expiryDate, t.id).where(sql`${t.state} = 'enabled'`),
+  ],
 );

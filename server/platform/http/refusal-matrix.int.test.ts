@@ -95,6 +95,12 @@ interface World {
   interestIds: number[];
   coinPackageId: number;
   impressionPackageId: number;
+  /** A recurring coin package of the plain user's, for support's update call. */
+  coinSubscriptionId: number;
+  /** The Fan plan template, a plan of the owner's and of the victim's, and the owner's subscription to the victim. */
+  fanTemplateId: number;
+  victimPlanId: number;
+  ownerSubscriptionId: number;
   channelId: number;
   systemMessageId: number;
 }
@@ -168,6 +174,23 @@ async function recoveryCode(user: TestUser): Promise<string> {
   const code = /\b(\d{6})\b/.exec(text)?.[1];
   if (!code) throw new Error(`no recovery code in ${text}`);
   return code;
+}
+
+/** A monthly Fan plan of the creator's (150 coins). */
+async function fanPlanOf(creator: Person): Promise<number> {
+  const res = await creator.client.post('/api/subscription/plan-add', { template_id: world.fanTemplateId, price: 150, currency: 'CON' });
+  if (res.status !== 200) throw new Error(`plan-add: ${res.status} ${JSON.stringify(res.body)}`);
+  return (res.body.plan as { plan_id: number }).plan_id;
+}
+
+/** The subscriber's new subscription to the victim's Fan plan (coins given for it). */
+async function subscriptionOf(subscriber: Person, autoRenew = true): Promise<number> {
+  await t.given.coins(subscriber.user, 150);
+  const res = await subscriber.client.request('POST', '/api/subscription/subscribe', {
+    body: { plan_id: world.victimPlanId, user_id: world.victim.user.id, auto_renew: autoRenew }, headers: { 'idempotency-key': unique('subscribe') },
+  });
+  if (res.status !== 200) throw new Error(`subscribe: ${res.status} ${JSON.stringify(res.body)}`);
+  return (res.body.subscription as { subscription_id: number }).subscription_id;
 }
 
 /** Inputs per route ("METHOD path"); routes not listed take the default input. */
@@ -260,7 +283,38 @@ const CASES: Record<string, Case> = {
   },
   'POST /api/wallet/add-credit-card': { input: () => ({ card }) },
   'POST /api/wallet/deposit-coins': { input: () => ({ package_id: world.coinPackageId, payment_method: 'card', card }) },
+  // Support applying a request; 'enabled' leaves the package as it is for the other cells.
+  'POST /api/subscription/update-coin-subscription': { input: () => ({ id: world.coinSubscriptionId, state: 'enabled' }) },
   'POST /api/translate': { input: () => ({ message: 'Hola a todos', lang: 'en' }) },
+  'GET /api/subscription/plan-list': { input: (c) => ({ id: c.owner.user.id }) },
+  'POST /api/subscription/margin': { input: () => ({ currency: 'CON' }) },
+  // Another price than the world's plans: each caller adds it once.
+  'POST /api/subscription/plan-add': { input: () => ({ template_id: world.fanTemplateId, price: 50, currency: 'CON' }) },
+  'POST /api/subscription/plan-delete': {
+    freshOwner: true,
+    send: async (c) => c.client.post('/api/subscription/plan-delete', { plan_id: await fanPlanOf(c.owner) }),
+  },
+  'POST /api/subscription/list-subscriber': { input: (c) => ({ user_id: c.owner.user.id }) },
+  'POST /api/subscription/list-subscription': { input: (c) => ({ user_id: c.owner.user.id }) },
+  'GET /api/subscription/subscriber-stats': { input: (c) => ({ id: c.owner.user.id }) },
+  'GET /api/subscription/lookup-subscription': { input: () => ({ id: world.ownerSubscriptionId }) },
+  'GET /api/subscription/list-subscription-history': { input: () => ({ id: world.ownerSubscriptionId }) },
+  'POST /api/subscription/cancel-subscription': {
+    freshOwner: true,
+    send: async (c) => c.client.post('/api/subscription/cancel-subscription', { id: await subscriptionOf(c.owner) }),
+  },
+  'POST /api/subscription/renew-subscription': {
+    freshOwner: true,
+    send: async (c) => c.client.post('/api/subscription/renew-subscription', { id: await subscriptionOf(c.owner, false) }),
+  },
+  // A fresh creator per cell: callers holding coins from earlier cells really subscribe, and a subscription to
+  // the world's owner would open that owner's priority chat to them in the realtime cells.
+  'POST /api/subscription/subscribe': {
+    freshOwner: true,
+    send: async (c) => c.client.request('POST', '/api/subscription/subscribe', {
+      body: { plan_id: await fanPlanOf(c.owner), user_id: c.owner.user.id }, headers: { 'idempotency-key': unique('subscribe') },
+    }),
+  },
   'POST /api/wallet/webhooks/sandbox': {
     send: async (c) => {
       const providerRef = unique('ch_sbx_matrix');
@@ -499,11 +553,22 @@ beforeAll(async () => {
     interestIds: (interests.body.interests as Array<{ interest_id: number }>).slice(0, 3).map((i) => i.interest_id),
     coinPackageId: (coinPackages.body.packages as Array<{ package_id: number }>)[0]!.package_id,
     impressionPackageId: 0,
+    coinSubscriptionId: 0,
+    fanTemplateId: 0,
+    victimPlanId: 0,
+    ownerSubscriptionId: 0,
     channelId: (base.body.channels as Array<{ id: number }>)[0]!.id,
     systemMessageId: message!.id,
   };
   const impressions = await world.user.client.get('/api/user/get-impression-packages');
   world.impressionPackageId = (impressions.body.impression_packages as Array<{ package_id: number }>)[0]!.package_id;
+  const recurring = await world.user.client.post('/api/wallet/deposit-coins', { package_id: world.coinPackageId, payment_method: 'card', card, renew_monthly: true });
+  world.coinSubscriptionId = (recurring.body.coin_subscription as { id: number }).id;
+  const templates = await world.user.client.get('/api/subscription/plan-template');
+  world.fanTemplateId = (templates.body.templates as Array<{ template_id: number; name: string }>).find((x) => x.name === 'Fan')!.template_id;
+  await fanPlanOf(world.owner); // the owner's plan list is not empty
+  world.victimPlanId = await fanPlanOf(world.victim);
+  world.ownerSubscriptionId = await subscriptionOf(world.owner);
 }, 60_000);
 
 afterAll(async () => {

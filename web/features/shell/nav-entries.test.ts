@@ -20,6 +20,7 @@ describe('shell menu entries', () => {
       ['My profile', '/u/42'],
       ['Saved streams', '/u/42?type=saved'],
       ['Wallet', '/user/account'],
+      ['Subscriptions', '/subscription'],
       ['Settings', '/user/settings'],
     ]);
     expect(labels(CREATE, viewer)).toEqual([]);

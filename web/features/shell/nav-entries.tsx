@@ -6,7 +6,6 @@
  *   SIDEBAR:     { label: 'Create Post', path: ({ skin }) => skin.uploadPath, icon: <PlusSquareIcon />, section: 'create-post', shows: canPost },
  *   CREATE:      the same two, with size={18} icons
  *   USER_MENU:   { label: 'Analytics', path: () => '/user/analytics', icon: <ChartIcon size={18} /> },
- *   USER_MENU:   { label: 'Subscriptions', path: () => '/subscription', icon: <StarIcon size={18} /> },
  *   USER_MENU:   { label: 'Referrals', path: () => '/user/referral', icon: <LinkIcon size={18} />, shows: ({ user }) => hasReferralAccess(user) },
  *   USER_MENU:   { label: 'Moderation', path: () => '/admin/moderation', icon: <ShieldIcon size={18} />, shows: ({ user }) => user?.role === 'admin' },
  */
@@ -14,7 +13,7 @@ import type { ReactNode } from 'react';
 import type { SessionUser } from '../../../common/api/accounts';
 import { canGoLive } from '../../../common/permissions';
 import type { Skin } from '../../../common/skins';
-import { BookmarkIcon, BroadcastIcon, CompassIcon, DashboardIcon, DownloadIcon, SettingsIcon, UsersIcon, WalletIcon } from '../../ui/icons';
+import { BookmarkIcon, BroadcastIcon, CompassIcon, DashboardIcon, DownloadIcon, SettingsIcon, StarIcon, UsersIcon, WalletIcon } from '../../ui/icons';
 import type { NavSection } from './nav-active';
 
 export interface NavContext {
@@ -47,6 +46,7 @@ export const USER_MENU: NavEntry[] = [
   { label: 'Saved streams', path: ({ user }) => `/u/${user?.user_id}?type=saved`, icon: <BookmarkIcon size={18} /> },
   { label: 'Dashboard', path: () => '/dashboard', icon: <DashboardIcon size={18} />, shows: broadcaster },
   { label: 'Wallet', path: () => '/user/account', icon: <WalletIcon size={18} /> },
+  { label: 'Subscriptions', path: () => '/subscription', icon: <StarIcon size={18} /> },
   { label: 'Settings', path: () => '/user/settings', icon: <SettingsIcon size={18} /> },
 ];
 

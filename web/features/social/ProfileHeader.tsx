@@ -1,6 +1,7 @@
 import type { PublicProfile } from '../../../common/api/social';
 import { useSkin } from '../../app/skin';
 import { Avatar } from '../../ui/Avatar';
+import { SubscribeButton } from '../subscriptions/SubscribeButton';
 import { BellButton } from './BellButton';
 import { FollowButton } from './FollowButton';
 import styles from './ProfilePage.module.css';
@@ -29,7 +30,11 @@ export function ProfileHeader({ profile, onOpenList }: { profile: PublicProfile;
         <ProfileStats profile={profile} onOpenList={onOpenList} />
       </div>
       <div className={styles.actions}>
-        {!profile.is_self && <FollowButton userId={profile.user_id} following={profile.am_following} />}
+        {/* Spec part 1 §2 Profile: self sees neither; a subscriber sees no Follow. */}
+        {!profile.is_self && (profile.can_subscribe || profile.subscribed) && (
+          <SubscribeButton creatorId={profile.user_id} creatorName={profile.username} subscribed={profile.subscribed} />
+        )}
+        {!profile.is_self && !profile.subscribed && <FollowButton userId={profile.user_id} following={profile.am_following} />}
         {!profile.is_self && profile.am_following && <BellButton userId={profile.user_id} on={profile.following_notify} />}
         <ShareButton url={shareUrl} label="Share profile" />
       </div>

@@ -32,10 +32,7 @@ interface StreamHeaderProps {
   stream: StreamInfo;
   /** As shown: live viewers − 2 and likes + realtime likes, kept current by the stream's channel. */
   counts: { viewers: number; likes: number };
-  /**
-   * Beside Follow: where the Subscribe button goes once subscriptions exist. Nothing is shown until a
-   * caller passes one.
-   */
+  /** Beside Follow: the Subscribe button (the stream page passes it). */
   subscribeSlot?: ReactNode;
 }
 
@@ -58,7 +55,8 @@ export function StreamHeader({ stream, counts, subscribeSlot }: StreamHeaderProp
             <Avatar name={stream.username} src={stream.avatar} size={36} />
             <span className={styles.broadcasterName}>{stream.username}</span>
           </SkinLink>
-          {!stream.is_owner && (
+          {/* As on the profile (spec part 1 §2): a subscriber sees Subscribed instead of Follow. */}
+          {!stream.is_owner && !stream.subscribed && (
             <FollowButton userId={stream.user_id} following={stream.is_following} size="sm" onGuest={() => setLoginOpen(true)} onFollowChange={setFollowing} />
           )}
           {subscribeSlot}

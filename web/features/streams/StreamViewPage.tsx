@@ -16,6 +16,7 @@ import { freshPlaybackUrl, isBlockedFrom, streamKeys, useLeaveOnUnmount, useStre
 import type { VideoState } from './HlsPlayer';
 import { Player } from './Player';
 import { RatingWall } from './RatingWall';
+import { StreamSubscribeButton } from '../subscriptions/SubscribeButton';
 import { StreamDetails, StreamHeader } from './StreamDetails';
 import { asksForRating, interactionsPaused, serviceAction } from './stream-interactions';
 import { StreamWall, wallOf } from './StreamWall';
@@ -62,7 +63,8 @@ function StreamView({ id, preview }: { id: number; preview: boolean }) {
       return;
     }
     if (message.type === 'TIP-ENFORCE') return void enforcePayment();
-    const action = serviceAction(message, session.user?.user_id ?? null);
+    const known = queryClient.getQueryData<StreamInfo>(streamKeys.lookup(id));
+    const action = serviceAction(message, session.user?.user_id ?? null, Boolean(known?.subscribed && known.tip_subscriber_discount >= 1));
     if (!action) return;
     const key = streamKeys.lookup(id);
     switch (action.kind) {
@@ -144,7 +146,7 @@ function StreamLayout({ stream, join, payRefusal, walledByLookup, preview, state
         )}
       </div>
       <div className={styles.head}>
-        <StreamHeader stream={stream} counts={counts} />
+        <StreamHeader stream={stream} counts={counts} subscribeSlot={<StreamSubscribeButton stream={stream} />} />
       </div>
       <div className={styles.chat}>
         {/* Paying (or a new price) changes what the chat may subscribe to: a fresh panel subscribes again. */}

@@ -12,6 +12,9 @@ describe('serviceAction', () => {
     expect(serviceAction(sampleBlocked(1000008), 1000007)).toBeNull();
     expect(serviceAction(sampleBlocked(1000007), null)).toBeNull();
   });
+  it('leaves a subscriber whose plan lifts the pay wall alone on BLOCKED', () => {
+    expect(serviceAction(sampleBlocked(1000007), 1000007, true)).toBeNull();
+  });
   it('reads chat_enabled from STREAM-OPTIONS', () => {
     expect(serviceAction({ type: 'STREAM-OPTIONS', options: { chat_enabled: false } }, 1)).toEqual({ kind: 'chat-options', chatEnabled: false });
   });

@@ -11,13 +11,14 @@ export type ModerationEvent = (typeof MODERATION_EVENTS)[number];
 /** What the page does about a realtime service message (spec part 1 §4 Realtime message types). */
 export type ServiceAction = { kind: 'stream-end' } | { kind: 'block-check' } | { kind: 'chat-options'; chatEnabled: boolean };
 
-export function serviceAction(message: RealtimeMessage, viewerId: number | null): ServiceAction | null {
+/** `noPaywallSubscriber`: the viewer's subscription lifts the pay wall (spec part 1 §3: BLOCKED then checks nothing). */
+export function serviceAction(message: RealtimeMessage, viewerId: number | null, noPaywallSubscriber = false): ServiceAction | null {
   switch (message.type) {
     case 'STREAM-END':
       return { kind: 'stream-end' };
     case 'BLOCKED':
-      // Only the banned viewer checks whether they may still watch.
-      return viewerId !== null && message.data.user_id === viewerId ? { kind: 'block-check' } : null;
+      // Only the banned viewer checks whether they may still watch, unless a no-paywall subscription covers them.
+      return viewerId !== null && message.data.user_id === viewerId && !noPaywallSubscriber ? { kind: 'block-check' } : null;
     case 'STREAM-OPTIONS':
       return { kind: 'chat-options', chatEnabled: message.options.chat_enabled };
     default:

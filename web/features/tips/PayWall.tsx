@@ -8,10 +8,13 @@ import { useSession } from '../accounts/api';
 import { LoginPrompt } from '../accounts/LoginPrompt';
 import { useBalance } from '../wallet/api';
 import { formatCoins } from '../wallet/money';
+import { SubscriberDiscount } from './SubscriberDiscount';
 import { useTipping } from './use-tipping';
 import styles from './tips.module.css';
 
-export function PayWall({ stream, owed }: { stream: Pick<StreamInfo, 'stream_id' | 'username' | 'thumbnail_url' | 'viewer_spend'>; owed: number }) {
+type WalledStream = Pick<StreamInfo, 'stream_id' | 'username' | 'thumbnail_url' | 'viewer_spend'> & Partial<Pick<StreamInfo, 'subscribed' | 'tip_subscriber_discount' | 'tip_viewer_min_amount'>>;
+
+export function PayWall({ stream, owed }: { stream: WalledStream; owed: number }) {
   const session = useSession();
   const skinPath = useSkinPath();
   const [loginOpen, setLoginOpen] = useState(false);
@@ -31,6 +34,7 @@ export function PayWall({ stream, owed }: { stream: Pick<StreamInfo, 'stream_id'
           Tip <strong>{formatCoins(owed)}</strong> to {stream.username} to watch.
           {stream.viewer_spend.amount > 0 && <> You have tipped {formatCoins(stream.viewer_spend.amount)} already.</>}
         </p>
+        <SubscriberDiscount stream={stream} />
         <Button size="lg" icon={<CoinIcon size={20} />} loading={tipping.sending} onClick={() => tipping.click(owed)}>
           Tip {formatCoins(owed)}
         </Button>

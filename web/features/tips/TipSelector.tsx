@@ -11,13 +11,14 @@ import { QUICK_TIPS, TIP_MESSAGE_MAX, tipAmount } from '../../../common/api/tips
 import { Button } from '../../ui/Button';
 import { CoinIcon } from '../../ui/icons';
 import { useSession } from '../accounts/api';
+import { SubscriberDiscount } from './SubscriberDiscount';
 import { useTipping } from './use-tipping';
 import styles from './tips.module.css';
 
 const CLOSE_DELAY_MS = 250;
 
 interface TipSelectorProps {
-  stream: Pick<StreamInfo, 'stream_id' | 'is_owner'>;
+  stream: Pick<StreamInfo, 'stream_id' | 'is_owner'> & Partial<Pick<StreamInfo, 'subscribed' | 'tip_subscriber_discount' | 'tip_viewer_min_amount'>>;
   onGuest: () => void;
   paused?: boolean;
 }
@@ -88,6 +89,7 @@ export function TipSelector({ stream, onGuest, paused = false }: TipSelectorProp
         <Popover.Portal>
           <Popover.Content ref={content} className={styles.popover} side="top" align="center" sideOffset={6} onPointerEnter={stay} onPointerLeave={hoverClose}>
             <p className={styles.popoverTitle}>Send a tip</p>
+            <SubscriberDiscount stream={stream} />
             <ul className={styles.amounts}>
               {QUICK_TIPS.map((amount) => (
                 <li key={amount}>

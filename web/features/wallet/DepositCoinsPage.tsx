@@ -8,6 +8,7 @@ import type { FieldErrors } from '../../api/field-errors';
 import { SkinLink, useSkinPath } from '../../app/skin';
 import { Alert } from '../../ui/Alert';
 import { Button, ButtonLink } from '../../ui/Button';
+import { Checkbox } from '../../ui/Checkbox';
 import { CheckIcon, CoinIcon } from '../../ui/icons';
 import { Page, Section } from '../../ui/Page';
 import { SelectControl } from '../../ui/Select';
@@ -33,7 +34,19 @@ type Method = (typeof METHODS)[number]['id'];
 const CHOOSE_PACKAGE = 'Please choose a package';
 const CHOOSE_CARD = 'Please choose a saved card, or pay with a credit card.';
 const NO_METHOD = 'Buying coins is not available on this site right now.';
-const FORM_FIELDS = new Set(['package_id', 'card_token', 'number', 'exp_month', 'exp_year', 'cvc', 'name', 'card']);
+const FORM_FIELDS = new Set(['package_id', 'card_token', 'number', 'exp_month', 'exp_year', 'cvc', 'name', 'card', 'renew_monthly']);
+
+/** "Mar 24, 2027": when a recurring package renews next. */
+const renewalDate = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+
+/** How a recurring package ends (spec part 2 §7: an e-mailed request to support, sent from the Subscriptions page). */
+function HowToCancel() {
+  return (
+    <>
+      To cancel, send support a cancellation request by e-mail from the <SkinLink to="/subscription">Subscriptions</SkinLink> page.
+    </>
+  );
+}
 
 export function DepositCoinsPage() {
   const balance = useBalance();
@@ -57,7 +70,8 @@ function DepositForm() {
   const [card, setCard] = useState<CardValues>(EMPTY_CARD);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [message, setMessage] = useState<string | null>(null);
-  const [done, setDone] = useState<{ coins: number; balance: number } | null>(null);
+  const [renew, setRenew] = useState(false);
+  const [done, setDone] = useState<{ coins: number; balance: number; renewsOn: string | null } | null>(null);
 
   const savedCards = cards.data ?? [];
   const packageId = pickedPackage ?? packages.data?.[0]?.package_id ?? null;
@@ -79,6 +93,11 @@ function DepositForm() {
             <strong>{formatCoins(done.coins)}</strong> added to your wallet.
           </p>
           <p className={styles.muted}>New balance: {formatCoins(done.balance)}</p>
+          {done.renewsOn && (
+            <p className={styles.renewal}>
+              This package renews every month on your card. Next renewal: <strong>{renewalDate(done.renewsOn)}</strong>. <HowToCancel />
+            </p>
+          )}
           <div className={styles.pageActions}>
             <ButtonLink to={skinPath('/user/account')}>Go to Wallet</ButtonLink>
             <Button variant="secondary" onClick={() => setDone(null)}>
@@ -96,11 +115,11 @@ function DepositForm() {
     if (method === 'paypal' || method === 'bitcoin') return { ok: true, input: { package_id: packageId, payment_method: method } };
     if (method === 'wallet') {
       if (!chosenCard) return { ok: false, errors: { card_token: CHOOSE_CARD } };
-      return { ok: true, input: { package_id: packageId, payment_method: 'card', card_token: chosenCard } };
+      return { ok: true, input: { package_id: packageId, payment_method: 'card', card_token: chosenCard, ...(renew ? { renew_monthly: true } : {}) } };
     }
     const problems = cardProblems(card);
     if (hasErrors(problems)) return { ok: false, errors: problems };
-    return { ok: true, input: { package_id: packageId, payment_method: 'card', card: cardPayload(card) } };
+    return { ok: true, input: { package_id: packageId, payment_method: 'card', card: cardPayload(card), ...(renew ? { renew_monthly: true } : {}) } };
   }
 
   const onSubmit = (event: FormEvent) => {
@@ -115,7 +134,8 @@ function DepositForm() {
     setErrors({});
     deposit.mutate(checked.input, {
       onSuccess: (out) => {
-        setDone({ coins: out.coins, balance: out.balance.CON });
+        setDone({ coins: out.coins, balance: out.balance.CON, renewsOn: out.coin_subscription?.next_renewal_date ?? null });
+        setRenew(false);
         setCard(EMPTY_CARD);
       },
       onError: (error) => {
@@ -223,6 +243,17 @@ function DepositForm() {
               setErrors((e) => ({ ...e, [name]: undefined, ...(name === 'exp_year' ? { exp_month: undefined } : {}) }));
             }}
           />
+        )}
+        {(method === 'wallet' || method === 'card') && (
+          <div className={styles.renewChoice}>
+            <Checkbox checked={renew} disabled={deposit.isPending} onChange={(e) => setRenew(e.target.checked)} error={errors.renew_monthly}>
+              Renew every month
+            </Checkbox>
+            <p className={styles.methodHint}>
+              {method === 'card' ? 'The card is saved, and this package is bought again on it every month until cancelled. ' : 'This package is bought again on this card every month until cancelled. '}
+              <HowToCancel />
+            </p>
+          </div>
         )}
       </Section>
 

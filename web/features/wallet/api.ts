@@ -70,7 +70,11 @@ export function useDepositCoins() {
   const queryClient = useQueryClient();
   return useMutation<CallOutput<typeof wallet.depositCoins>, ApiError, CallInput<typeof wallet.depositCoins>>({
     mutationFn: (input) => call(wallet.depositCoins, input),
-    onSuccess: (out) => afterMoneyMoved(queryClient, out.balance),
+    onSuccess: (out) => {
+      afterMoneyMoved(queryClient, out.balance);
+      // A recurring package saves the card it was bought with.
+      if (out.coin_subscription) void queryClient.invalidateQueries({ queryKey: walletKeys.cards() });
+    },
   });
 }
 

@@ -1,5 +1,6 @@
 /** How the wallet reads: coins and impressions as counts, dollars from cents, card numbers in groups (spec part 1 §3, part 2 §9). */
 import { cardInput } from '../../../common/api/wallet';
+import { formatCents } from '../../../common/rules/format';
 import type { BALANCE_CURRENCIES } from '../../../common/api/wallet';
 import { schemaErrors } from '../../api/field-errors';
 import type { FieldErrors } from '../../api/field-errors';
@@ -8,10 +9,8 @@ export type BalanceCurrency = (typeof BALANCE_CURRENCIES)[number];
 
 const count = new Intl.NumberFormat('en-US');
 
-/** "$12.50" / "CA$12.50" from cents. */
-export function formatCents(cents: number, currency: 'USD' | 'CAD'): string {
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(cents / 100);
-}
+/** "$12.50" / "CA$12.50" from cents: the rule the server's price_formatted uses too. */
+export { formatCents };
 
 /** "1,200 Coins", "1 Coin". */
 export function formatCoins(amount: number): string {

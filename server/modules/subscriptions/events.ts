@@ -1,0 +1,12 @@
+/** What the subscriptions module says happened. */
+declare module '../../platform/events' {
+  interface DomainEvents {
+    /**
+     * A subscriber's relation to a creator changed (subscribed, cancelled, renewed, renewal failed, plan
+     * withdrawn): whatever depends on their benefits (the priority chat) checks them again.
+     */
+    'subscription.changed': [{ subscriptionId: number; subscriberId: number; creatorId: number; reason: 'subscribed' | 'cancelled' | 'renewed' | 'renewal-failed' | 'plan-deleted' | 'auto-renew-on' }];
+  }
+}
+
+export {};

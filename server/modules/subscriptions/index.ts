@@ -1,0 +1,48 @@
+/**
+ * Subscriptions: plan templates, creators' plans, subscribing with coins through the ledger, renewals
+ * and the benefits subscribers get (priority chat, no pay wall or a discount on paid streams, no ads).
+ */
+import type { AppModule, ModuleContext } from '../../platform/module';
+import { createRenewals, type Renewals } from './renewals';
+import { registerSubscriptionRoutes } from './routes';
+import { createSubscriptionsService, type SubscriptionsService } from './service';
+import './events';
+
+export { activeBenefits, activeBenefitsSql, isSubscribedSql, subscribedTo } from './reads';
+export type { Benefits } from './tables';
+export type { SubscriptionsService } from './service';
+export type { Renewals } from './renewals';
+
+declare module '../../platform/module' {
+  interface ModuleServices {
+    subscriptions: SubscriptionsService;
+    renewals: Renewals;
+  }
+}
+
+/** How often the renewal job looks for subscriptions whose period ended. */
+export const RENEWAL_EVERY_MS = 60_000;
+
+export function createSubscriptionsModule(ctx: ModuleContext): AppModule {
+  const feePercent = ctx.config.platformFees.subscription ?? 0;
+  const accounts = ctx.use('accounts');
+  const ledger = ctx.use('ledger');
+  const subscriptions = createSubscriptionsService({
+    db: ctx.db,
+    ledger,
+    accounts,
+    social: ctx.use('social'),
+    events: ctx.events,
+    feePercent,
+    ratingThreshold: ctx.config.ratingThreshold,
+  });
+  ctx.use('social').useSubscriptionStanding((viewerId, userId) => subscriptions.standing(viewerId, userId));
+  const renewals = createRenewals({ db: ctx.db, ledger, accounts, events: ctx.events, mailer: ctx.platform.mailer, log: ctx.log, feePercent });
+  ctx.events.on('account.deleted', ({ userId }) => subscriptions.forgetAccount(userId));
+  return {
+    name: 'subscriptions',
+    services: { subscriptions, renewals },
+    routes: (app) => registerSubscriptionRoutes(app, { subscriptions }),
+    jobs: [{ name: 'subscription-renewals', everyMs: RENEWAL_EVERY_MS, run: async () => void (await renewals.renewDue(new Date())) }],
+  };
+}

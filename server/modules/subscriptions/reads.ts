@@ -1,0 +1,40 @@
+/**
+ * Read models other modules embed in their own statements (docs/architecture.md §3): what a viewer's
+ * subscription to a creator gives them now. A subscription gives its benefits until the end of its
+ * paid period, whatever its state (a cancelled one keeps them to the end).
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../platform/db/client';
+import { subscriptions, type Benefits } from './tables';
+
+/**
+ * The benefits (jsonb, or null) of the viewer's subscription to the creator that is paid up now.
+ * `viewerId` and `creatorId` may be SQL (a column of the embedding statement).
+ */
+export const activeBenefitsSql = (viewerId: number | SQL, creatorId: number | SQL) => sql`(
+  select s.benefits from ${subscriptions} s
+  where s.subscriber_id = ${viewerId} and s.creator_id = ${creatorId} and s.end_date > now()
+  order by s.end_date desc limit 1)`;
+
+/** True (as SQL) while the viewer holds a paid-up subscription to the creator. */
+export const isSubscribedSql = (viewerId: number | SQL, creatorId: number | SQL) => sql`exists (
+  select 1 from ${subscriptions} s
+  where s.subscriber_id = ${viewerId} and s.creator_id = ${creatorId} and s.end_date > now())`;
+
+/** The benefits of the viewer's paid-up subscription to the creator, or null when there is none. */
+export async function activeBenefits(exec: Executor, viewerId: number | null, creatorId: number): Promise<Benefits | null> {
+  if (viewerId === null || viewerId === creatorId) return null;
+  const result = await exec.execute(sql`select ${activeBenefitsSql(viewerId, creatorId)} as benefits`);
+  const row = result.rows[0] as { benefits: Benefits | string | null } | undefined;
+  const value = row?.benefits ?? null;
+  return typeof value === 'string' ? (JSON.parse(value) as Benefits) : value;
+}
+
+/** Of many creators, those the viewer is subscribed to now (profiles, listings). */
+export async function subscribedTo(exec: Executor, viewerId: number | null, creatorIds: number[]): Promise<Set<number>> {
+  if (viewerId === null || creatorIds.length === 0) return new Set();
+  const result = await exec.execute(sql`
+    select distinct s.creator_id from ${subscriptions} s
+    where s.subscriber_id = ${viewerId} and s.creator_id = any(${`{${creatorIds.join(',')}}`}::bigint[]) and s.end_date > now()`);
+  return new Set((result.rows as Array<{ creator_id: string | number }>).map((r) => Number(r.creator_id)));
+}
