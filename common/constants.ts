@@ -20,6 +20,8 @@ export const PAGE_SIZE = {
   publicOffers: 10,
 } as const;
 
+/** Uploads go in chunks of this many bytes, one chunk (and one upload) at a time (spec part 2 §9). */
+export const UPLOAD_CHUNK_BYTES = 1_000_000;
 export const COINS_PER_USD = 20;
 export const TIP_CHOICES = [5, 10, 20, 100, 200] as const;
 

@@ -113,8 +113,12 @@ export const MSG = {
   currentPasswordForEmail: 'Enter your current password to change your email.',
   currentPasswordWrong: 'Your current password is not correct.',
   fullNameRequired: 'Full Name is required',
-  avatarNotImage: 'Please choose an image file (JPEG, PNG, WebP or GIF).',
+  notAnImage: 'Please choose an image file (JPEG, PNG, WebP or GIF).',
   avatarTooBig: 'This image is too big. Maximum upload size is 5 MB.',
+  // Uploads (spec part 1 §5 Upload video; the image texts follow it).
+  videoTooBig: 'This Video is too big. Maximum upload size is {size}',
+  uploadEmpty: 'This file is empty. Please choose another one.',
+  imageTooManyPixels: 'This image is too large to process: at most {megapixels} megapixels.',
   avatarNotSaved: 'Could not upload the photo',
   adultFilterNotOffered: 'The 18+ filter is not offered here.',
   passwordChanged: 'Your password has been changed. You were signed out everywhere else.',

@@ -74,7 +74,7 @@ describe('settings', () => {
 
     const photo = page.getByLabel('Choose a profile photo');
     await photo.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not an image') });
-    await page.getByText(MSG.avatarNotImage).first().waitFor();
+    await page.getByText(MSG.notAnImage).first().waitFor();
     const uploaded = page.waitForResponse((r) => r.url().endsWith('/api/user/upload-avatar'));
     await photo.setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: Buffer.from(TINY_PNG, 'base64') });
     expect((await uploaded).ok()).toBe(true);

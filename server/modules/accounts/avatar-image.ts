@@ -15,9 +15,9 @@ export async function normaliseAvatar(upload: Buffer): Promise<Buffer> {
   try {
     format = (await sharp(upload, { limitInputPixels: MAX_INPUT_PIXELS }).metadata()).format;
   } catch {
-    throw badRequest(MSG.avatarNotImage, 'file');
+    throw badRequest(MSG.notAnImage, 'file');
   }
-  if (!format || !ACCEPTED_FORMATS.has(format)) throw badRequest(MSG.avatarNotImage, 'file');
+  if (!format || !ACCEPTED_FORMATS.has(format)) throw badRequest(MSG.notAnImage, 'file');
   try {
     // rotate() applies the EXIF orientation before the metadata is dropped (sharp keeps none by default).
     return await sharp(upload, { limitInputPixels: MAX_INPUT_PIXELS, animated: false })
@@ -26,6 +26,6 @@ export async function normaliseAvatar(upload: Buffer): Promise<Buffer> {
       .webp({ quality: 82 })
       .toBuffer();
   } catch {
-    throw badRequest(MSG.avatarNotImage, 'file');
+    throw badRequest(MSG.notAnImage, 'file');
   }
 }

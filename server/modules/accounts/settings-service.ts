@@ -123,7 +123,7 @@ export function createSettingsService(deps: { db: Db; files: FileStore; linkSecr
       return { username: user.username, notify_via_email: (await preferencesOf(userId)).notifications.notify_via_email };
     },
 
-    badImage: () => badRequest(MSG.avatarNotImage, 'file'),
+    badImage: () => badRequest(MSG.notAnImage, 'file'),
   };
 }
 

@@ -133,7 +133,7 @@ describe('avatar', () => {
     const client = await t.given.signedIn(await t.given.user());
     const fake = await upload(client, multipartFile('file', 'cat.png', 'image/png', Buffer.from('<svg onload="alert(1)"></svg>')));
     expect(fake.status).toBe(400);
-    expect(fake.body.message).toBe(MSG.avatarNotImage);
+    expect(fake.body.message).toBe(MSG.notAnImage);
     const svg = await upload(client, multipartFile('file', 'a.svg', 'image/svg+xml', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>')));
     expect(svg.status).toBe(400);
     const noFile = await client.post('/api/user/upload-avatar', {});
@@ -150,7 +150,7 @@ describe('avatar', () => {
     for (const body of [cut, Buffer.from('valueOf_')]) {
       const res = await upload(client, { body, contentType: whole.contentType });
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ message: MSG.avatarNotImage });
+      expect(res.body).toMatchObject({ message: MSG.notAnImage });
     }
   });
 

@@ -23,7 +23,7 @@ export function AvatarUpload({ user }: { user: SessionUser }) {
     const file = event.target.files?.[0];
     event.target.value = '';
     if (!file) return;
-    if (!ACCEPT.split(',').includes(file.type)) return toast({ title: MSG.avatarNotImage, tone: 'error' });
+    if (!ACCEPT.split(',').includes(file.type)) return toast({ title: MSG.notAnImage, tone: 'error' });
     if (file.size > MAX_BYTES) return toast({ title: MSG.avatarTooBig, tone: 'error' });
     uploadAvatar.mutate(file, {
       onSuccess: () => toast({ title: 'Your photo is updated!', tone: 'success' }),
