@@ -7,11 +7,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import * as tus from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPLOAD_CHUNK_BYTES } from '../../../common/constants';
-import { createResumableUploads, type ResumableUploads } from './resumable';
+import { createResumableUploads, mountResumableUploads, type ResumableUploads } from './resumable';
 
 const MAX_BYTES = 8_000_000;
 const PATH = '/api/uploads';
@@ -28,15 +28,7 @@ beforeAll(async () => {
   directory = mkdtempSync(path.join(os.tmpdir(), 'll-uploads-'));
   uploads = createResumableUploads({ directory, path: PATH, maxBytes: MAX_BYTES, tooBigMessage: 'Too big: 8 MB at most', emptyMessage: 'Empty file' });
   app = Fastify();
-  app.addContentTypeParser('application/offset+octet-stream', (_req, _payload, done) => done(null));
-  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
-    const userId = Number(request.headers['x-test-user']);
-    if (!userId) return reply.code(401).send({ message: 'Please login' });
-    reply.hijack();
-    await uploads.handle(request.raw, reply.raw, userId);
-  };
-  app.all(PATH, handler);
-  app.all(`${PATH}/*`, handler);
+  mountResumableUploads(app, uploads, { path: PATH, uploaderOf: (request) => Number(request.headers['x-test-user']) || null });
   await app.listen({ port: 0, host: '127.0.0.1' });
   endpoint = `http://127.0.0.1:${(app.server.address() as { port: number }).port}${PATH}`;
 });
@@ -116,6 +108,11 @@ describe('resumable uploads', () => {
     expect(await uploads.finished(id, 9)).toBeNull();
     expect(await uploads.finished(id, 8)).not.toBeNull();
     expect(await uploads.finished('../../etc/passwd', 8)).toBeNull();
+  });
+
+  it('takes nothing from a caller who is not signed in', async () => {
+    const res = await fetch(endpoint, { method: 'POST', headers: { 'tus-resumable': '1.0.0', 'upload-length': '10' } });
+    expect(res.status).toBe(401);
   });
 
   it('refuses an over-limit, empty or unsized file at creation, storing nothing', async () => {

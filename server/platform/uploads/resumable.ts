@@ -11,6 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { FileStore } from '@tus/file-store';
 import { Server } from '@tus/server';
 import type { Upload } from '@tus/utils';
@@ -115,3 +116,30 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
 }
 
 export type ResumableUploads = ReturnType<typeof createResumableUploads>;
+
+/**
+ * Serves `uploads` under its path on a Fastify app: the tus body type passes through unparsed, and
+ * each request goes to the tus server as the caller `uploaderOf` names (null: 401, nothing handled).
+ * `config` is the routes' own (the product's access declaration).
+ */
+export function mountResumableUploads(app: FastifyInstance, uploads: ResumableUploads, options: {
+  path: string;
+  uploaderOf: (request: FastifyRequest) => Promise<number | null> | number | null;
+  config?: RouteOptions['config'];
+  unauthorizedMessage?: string;
+}): void {
+  app.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null));
+  for (const url of [options.path, `${options.path}/*`]) {
+    app.route({
+      method: ['POST', 'HEAD', 'PATCH', 'DELETE', 'OPTIONS'],
+      url,
+      config: options.config,
+      handler: async (request, reply) => {
+        const uploaderId = await options.uploaderOf(request);
+        if (uploaderId === null) return reply.code(401).send({ message: options.unauthorizedMessage ?? 'Please login before uploading' });
+        reply.hijack();
+        await uploads.handle(request.raw, reply.raw, uploaderId);
+      },
+    });
+  }
+}
