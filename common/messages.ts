@@ -115,9 +115,7 @@ export const MSG = {
   fullNameRequired: 'Full Name is required',
   notAnImage: 'Please choose an image file (JPEG, PNG, WebP or GIF).',
   avatarTooBig: 'This image is too big. Maximum upload size is 5 MB.',
-  // Uploads (spec part 1 §5 Upload video; the image texts follow it).
-  videoTooBig: 'This Video is too big. Maximum upload size is {size}',
-  uploadEmpty: 'This file is empty. Please choose another one.',
+  // Uploaded images (the posts' upload form).
   imageTooManyPixels: 'This image is too large to process: at most {megapixels} megapixels.',
   avatarNotSaved: 'Could not upload the photo',
   adultFilterNotOffered: 'The 18+ filter is not offered here.',
