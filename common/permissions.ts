@@ -49,3 +49,8 @@ export function canUpload(perms: readonly string[]): boolean {
     perms.includes(p),
   );
 }
+
+/** The permission that lets a user publish a post of this content rating (spec part 1 §6). */
+export function uploadPermissionFor(rating: 'G' | 'PLUS_14' | 'PLUS_18'): Permission {
+  return `CREATE STREAM_UPLOAD_${rating.replace('_', '')}` as Permission;
+}

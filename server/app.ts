@@ -39,6 +39,7 @@ import { createAccountsModule } from './modules/accounts';
 import { createChannelsModule } from './modules/channels';
 import { createChatModule } from './modules/chat';
 import { createLedgerModule } from './modules/ledger';
+import { createPostsModule } from './modules/posts';
 import { createPromotionModule } from './modules/promotion';
 import { createSocialModule } from './modules/social';
 import { createStreamsModule } from './modules/streams';
@@ -62,6 +63,7 @@ export const MODULES: readonly ModuleFactory[] = [
   createChatModule,
   createTipsModule,
   createPromotionModule,
+  createPostsModule,
 ];
 
 export interface AppResources {

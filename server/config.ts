@@ -13,7 +13,7 @@ const onOff = (fallback: boolean) =>
     .transform((v) => (v === undefined ? fallback : v === 'on' || v === 'true' || v === '1'));
 
 /** Platform fee percent per transfer kind when PLATFORM_FEES does not name it (video calls are free: spec part 2 policy). */
-export const DEFAULT_PLATFORM_FEES: Readonly<Partial<Record<TransferKind, number>>> = { tip: 20, subscription: 20, meeting_fee: 0 };
+export const DEFAULT_PLATFORM_FEES: Readonly<Partial<Record<TransferKind, number>>> = { tip: 20, subscription: 20, post_purchase: 20, meeting_fee: 0 };
 
 /** "tip=20,meeting_fee=0": whole percents 0–100 per ledger kind; kinds not named keep their default (else 0 %). */
 const platformFees = z
@@ -106,6 +106,10 @@ const envSchema = z.object({
   SIGNUPS_PER_ADDRESS: numeric(z.number().int().min(1).max(100_000).default(10)),
   /** Platform fee per ledger kind in percent, e.g. "tip=20,meeting_fee=0" (docs/architecture.md §9). */
   PLATFORM_FEES: platformFees,
+  /** The largest file a post upload may be, in MB (the upload page's "Maximum upload size"). */
+  UPLOAD_MAX_MB: numeric(z.number().int().min(1).max(100_000).default(1024)),
+  /** Videos one instance transcodes at once (each ffmpeg takes the machine's cores). */
+  TRANSCODE_CONCURRENCY: numeric(z.number().int().min(0).max(64).default(1)),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -185,5 +189,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     realtimeCaps: { maxSocketsPerAddress: c.WS_MAX_PER_ADDRESS, maxSocketsPerUser: c.WS_MAX_PER_USER },
     translateUrl: c.TRANSLATE_URL,
     platformFees: c.PLATFORM_FEES,
+    uploadMaxBytes: c.UPLOAD_MAX_MB * 1_000_000,
+    transcodeConcurrency: c.TRANSCODE_CONCURRENCY,
   };
 }

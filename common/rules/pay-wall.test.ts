@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { breaksPaidStaysPaid, clamp, isPriceStep, lowestPrice, owedAfterTip, owedTips, roundUpToStep } from './pay-wall';
+import { breaksPaidStaysPaid, clamp, isPriceStep, lowestPrice, owedAfterTip, owedTips, postPrice, roundUpToStep, subscriberPrice } from './pay-wall';
 
 describe('pay-wall rules', () => {
   it('owes the minimum less the spend, never below zero', () => {
@@ -24,5 +24,20 @@ describe('pay-wall rules', () => {
     expect(clamp(10, 250, 5000)).toBe(250);
     expect(isPriceStep(30)).toBe(true);
     expect(isPriceStep(35)).toBe(false);
+  });
+
+  it('prices a paid post: free stays free, else rounded up to 10 and held within 10–1000', () => {
+    expect(postPrice(0)).toBe(0);
+    expect(postPrice(1)).toBe(10);
+    expect(postPrice(251)).toBe(260);
+    expect(postPrice(1000)).toBe(1000);
+    expect(postPrice(1001)).toBe(1000);
+    expect(postPrice(99_999)).toBe(1000);
+  });
+
+  it('takes a subscriber discount off a post price in whole steps', () => {
+    expect(subscriberPrice(100, 0)).toBe(100);
+    expect(subscriberPrice(100, 0.25)).toBe(80);
+    expect(subscriberPrice(100, 1)).toBe(0);
   });
 });

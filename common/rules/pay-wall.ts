@@ -27,3 +27,13 @@ export const clamp = (value: number, min: number, max: number): number => Math.m
 
 /** The lowest price a stream may take now: 0 while free, one step once paid. */
 export const lowestPrice = (currentPrice: number): number => (isPaid(currentPrice) ? PRICE_STEP : 0);
+
+/** A paid post's price limits in coins (spec part 1 §5: defaults 10 and 1000). */
+export const POST_PRICE = { min: 10, max: 1000 } as const;
+
+/** A paid post's price from the typed tip: 0 stays free, else rounded up to a step and held within the limits. */
+export const postPrice = (tip: number): number => (tip <= 0 ? 0 : clamp(roundUpToStep(tip), POST_PRICE.min, POST_PRICE.max));
+
+/** What a subscriber pays for a paid post after the plan's discount (0–1), in whole steps; 0 sees it free. */
+export const subscriberPrice = (price: number, discount: number): number =>
+  discount >= 1 ? 0 : discount <= 0 ? price : roundUpToStep(price * (1 - discount));

@@ -11,7 +11,7 @@ import https from 'node:https';
 import type { FastifyInstance } from 'fastify';
 import type { CallDef, CallInput } from '../../common/api/define';
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 type Headers = Record<string, string | string[] | number | undefined>;
 
 export interface HttpResponse<T = Record<string, unknown>> {

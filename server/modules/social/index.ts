@@ -1,4 +1,6 @@
 /** Social: profiles, follow and user search. It owns the follow graph. */
+import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { follows } from './tables';
 import type { AppModule, ModuleContext } from '../../platform/module';
 import { registerSocialRoutes } from './routes';
 import { createSocialService, type SocialService } from './service';
@@ -17,3 +19,7 @@ export function createSocialModule({ db, events }: ModuleContext): AppModule {
   events.on('account.deleted', ({ userId }) => social.forgetFollows(userId));
   return { name: 'social', services: { social }, routes: (app) => registerSocialRoutes(app, { social }) };
 }
+
+/** True (as SQL) while the follower follows the followee; either may be a column of the embedding statement. */
+export const isFollowingSql = (followerId: number | SQL | AnyColumn, followeeId: number | SQL | AnyColumn) =>
+  sql`exists (select 1 from ${follows} f where f.follower_id = ${followerId} and f.followee_id = ${followeeId})`;

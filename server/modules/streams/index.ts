@@ -3,7 +3,7 @@
  * ratings, saves, reports, bans and moderator actions. It owns the streams tables and the media
  * server's hooks; what happens to a stream goes out as domain events (./events.ts).
  */
-import { eq } from 'drizzle-orm';
+import { eq, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { createMediaServer, type MediaServer } from '../../platform/media/media-server';
 import type { AppModule, ModuleContext } from '../../platform/module';
 import { broadcasterScores } from './broadcaster-scores';
@@ -15,7 +15,7 @@ import { createPlaybackGate } from './playback-gate';
 import { createStreamModeration, type StreamModeration } from './moderation';
 import { registerStreamRoutes } from './routes';
 import { createStreamsService, type StreamsService } from './service';
-import { streams as streamsTable } from './tables';
+import { broadcasterChannels, streams as streamsTable } from './tables';
 import './events';
 
 export {
@@ -95,3 +95,7 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
     stop: () => media.stop(),
   };
 }
+
+/** True (as SQL) when the user is listed in the Women or Men channel; `userId` may be a column of the embedding statement. */
+export const inGenderChannelSql = (userId: number | SQL | AnyColumn, gender: 'women' | 'men') =>
+  sql`exists (select 1 from ${broadcasterChannels} bc where bc.user_id = ${userId} and bc.gender = ${gender})`;

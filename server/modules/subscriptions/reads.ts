@@ -3,9 +3,9 @@
  * subscription to a creator gives them now. A subscription gives its benefits until the end of its
  * paid period, whatever its state (a cancelled one keeps them to the end).
  */
-import { sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../platform/db/client';
-import { subscriptions, type Benefits } from './tables';
+import { subscriptionPlans, subscriptions, type Benefits } from './tables';
 
 /**
  * The benefits (jsonb, or null) of the viewer's subscription to the creator that is paid up now.
@@ -17,7 +17,7 @@ export const activeBenefitsSql = (viewerId: number | SQL, creatorId: number | SQ
   order by s.end_date desc limit 1)`;
 
 /** True (as SQL) while the viewer holds a paid-up subscription to the creator. */
-export const isSubscribedSql = (viewerId: number | SQL, creatorId: number | SQL) => sql`exists (
+export const isSubscribedSql = (viewerId: number | SQL | AnyColumn, creatorId: number | SQL | AnyColumn) => sql`exists (
   select 1 from ${subscriptions} s
   where s.subscriber_id = ${viewerId} and s.creator_id = ${creatorId} and s.end_date > now())`;
 
@@ -37,4 +37,11 @@ export async function subscribedTo(exec: Executor, viewerId: number | null, crea
     select distinct s.creator_id from ${subscriptions} s
     where s.subscriber_id = ${viewerId} and s.creator_id = any(${`{${creatorIds.join(',')}}`}::bigint[]) and s.end_date > now()`);
   return new Set((result.rows as Array<{ creator_id: string | number }>).map((r) => Number(r.creator_id)));
+}
+
+/** Whether the creator offers a plan now (a subscribers-only post needs one, spec part 1 §5). */
+export async function offersPlan(exec: Executor, creatorId: number): Promise<boolean> {
+  const rows = await exec.select({ id: subscriptionPlans.id }).from(subscriptionPlans)
+    .where(and(eq(subscriptionPlans.userId, creatorId), isNull(subscriptionPlans.deletedAt))).limit(1);
+  return rows.length > 0;
 }

@@ -13,6 +13,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import type { OpenAPIV3 } from 'openapi-types';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { UPLOADS_PATH } from '../../../common/api/posts';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { DOCS_PREFIX } from './openapi';
 
@@ -59,8 +60,9 @@ describe('the API document', () => {
 
   it('names every route the server answers, and no other', () => {
     const routes = serverRoutes(t.app);
-    // HEAD is answered wherever GET is (fastify adds it); the documentation does not document itself.
-    const heads = routes.filter((r) => r.method === 'HEAD');
+    // HEAD is answered wherever GET is (fastify adds it), and on an upload (tus asks its offset; its PATCH
+    // documents it); the documentation does not document itself.
+    const heads = routes.filter((r) => r.method === 'HEAD' && r.url !== `${UPLOADS_PATH}/:uploadId`);
     for (const head of heads) expect(routes, `HEAD ${head.url} without GET`).toContainEqual({ method: 'GET', url: head.url });
     const expected = routes
       .filter((r) => r.method !== 'HEAD' && r.url !== DOCS_PREFIX && !r.url.startsWith(`${DOCS_PREFIX}/`))

@@ -9,7 +9,10 @@
  * OpenAPI example or an empty one, else the case below), checked against the call's schema first,
  * so a 400 can never pass for an answer. A refusal must carry its exact status and the envelope.
  */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
@@ -22,6 +25,9 @@ import { startTestApp, type TestApp, type TestUser } from '../../testing/harness
 import { startTestOidcProvider, type TestOidcProvider } from '../../testing/oidc-provider';
 import { HttpSession, type HttpResponse, type Transport } from '../../testing/http-session';
 import { multipartFile } from '../../testing/multipart';
+import { UPLOADS_PATH } from '../../../common/api/posts';
+import { publishImagePost, startUpload, testPicture, uploadFile } from '../../testing/uploads';
+import { resolveFfmpegPath } from '../media/ffmpeg-path';
 import { WsClient } from '../../testing/ws-client';
 import { createHash, randomBytes } from 'node:crypto';
 import { socialIdentities, socialTickets } from '../../modules/accounts/tables';
@@ -103,6 +109,11 @@ interface World {
   ownerSubscriptionId: number;
   channelId: number;
   systemMessageId: number;
+  /** The owner's public image post, a paid one (100 coins), a comment of the owner's, and a ready video post. */
+  postId: number;
+  paidPostId: number;
+  commentId: number;
+  videoPostId: number;
 }
 let world: World;
 
@@ -182,6 +193,41 @@ async function fanPlanOf(creator: Person): Promise<number> {
   if (res.status !== 200) throw new Error(`plan-add: ${res.status} ${JSON.stringify(res.body)}`);
   return (res.body.plan as { plan_id: number }).plan_id;
 }
+
+/** A 2-second clip (ffmpeg's test picture) published as the owner's video post; answers its id. */
+async function publishVideoPost(client: HttpSession): Promise<number> {
+  const clip = path.join(t.resources.config.dataDir, 'matrix-clip.mov');
+  execFileSync(resolveFfmpegPath(), ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=25:duration=2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', clip]);
+  const upload = await uploadFile(client, readFileSync(clip), 'clip.mov', 'video/quicktime');
+  const res = await client.post('/api/post/create', { type: 'video', title: 'Matrix film', audience: 'public', upload_ids: [upload] });
+  if (res.status !== 200) throw new Error(`video post: ${res.status} ${JSON.stringify(res.body)}`);
+  return Number(res.body.post_id);
+}
+
+async function videoReady(postId: number): Promise<void> {
+  for (let i = 0; i < 240; i += 1) {
+    const res = await world.owner.client.get('/api/post/post-lookup', { id: postId });
+    if ((res.body.post as { state: string }).state === 'ready') return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error('the matrix video did not become ready');
+}
+
+/** One media address of a post as the caller gets it (the caller's own signature). */
+async function mediaUrl(c: Cell, postId: number, pick: (media: { url: string; thumb_url: string }) => string): Promise<string> {
+  const res = await c.client.get('/api/post/post-lookup', { id: postId });
+  const media = (res.body.post as { media: Array<{ url: string; thumb_url: string }> } | undefined)?.media[0];
+  if (!media) throw new Error(`no media for ${c.role}: ${res.status} ${JSON.stringify(res.body)}`);
+  return pick(media);
+}
+
+/** The caller's own new upload of 10 bytes (null when the caller may not upload). */
+async function ownUpload(c: Cell): Promise<string> {
+  const { id } = await startUpload(c.client, 10, { filename: 'ten.bin' });
+  return id ?? 'not-created';
+}
+
+const TUS_HEADERS = { 'tus-resumable': '1.0.0' };
 
 /** The subscriber's new subscription to the victim's Fan plan (coins given for it). */
 async function subscriptionOf(subscriber: Person, autoRenew = true): Promise<number> {
@@ -326,6 +372,44 @@ const CASES: Record<string, Case> = {
       return c.client.request('POST', '/api/wallet/webhooks/sandbox', {
         rawBody: raw, csrf: false, headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signSandboxWebhook(secret, raw) },
       });
+    },
+  },
+  'POST /api/post/create': {
+    send: async (c) => {
+      const upload = c.me ? await uploadFile(c.client, await testPicture(), 'matrix.png', 'image/png') : 'none';
+      return c.client.post('/api/post/create', { type: 'image', title: 'Matrix post', audience: 'public', upload_ids: [upload] });
+    },
+  },
+  'GET /api/post/post-lookup': { input: () => ({ id: world.postId }) },
+  'GET /api/post/comment-list': { input: () => ({ post_id: world.postId }) },
+  'POST /api/post/create-comment': { input: () => ({ post_id: world.postId, body: 'Nice picture' }) },
+  'POST /api/post/purchase': { input: () => ({ post_id: world.paidPostId }) },
+  'POST /api/post/like': { input: () => ({ post_id: world.postId, like: true }) },
+  'POST /api/post/delete': {
+    freshOwner: true,
+    send: async (c) => c.client.post('/api/post/delete', { post_id: await publishImagePost(c.owner.client) }),
+  },
+  'POST /api/post/edit': { input: () => ({ post_id: world.postId, title: 'Matrix picture' }) },
+  'POST /api/post/report': { input: () => ({ post_id: world.postId, type: 'other' }) },
+  'POST /api/comment/report': { input: () => ({ comment_id: world.commentId, type: 'other' }) },
+  'POST /api/post/save': { input: () => ({ post_id: world.postId, save: true }) },
+  'GET /api/post/user-posts': { input: (c) => ({ id: c.owner.user.id }) },
+  'GET /api/channel/list-channel-posts': { input: () => ({ id: world.channelId }) },
+  'POST /uploads': { send: async (c) => (await startUpload(c.client, 10, { filename: 'ten.bin' })).res },
+  'HEAD /uploads/:uploadId': { send: async (c) => c.client.request('HEAD', `${UPLOADS_PATH}/${await ownUpload(c)}`, { headers: TUS_HEADERS }) },
+  'PATCH /uploads/:uploadId': {
+    send: async (c) => c.client.request('PATCH', `${UPLOADS_PATH}/${await ownUpload(c)}`, {
+      rawBody: Buffer.alloc(10, 1), headers: { ...TUS_HEADERS, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+    }),
+  },
+  'DELETE /uploads/:uploadId': { send: async (c) => c.client.request('DELETE', `${UPLOADS_PATH}/${await ownUpload(c)}`, { headers: TUS_HEADERS }) },
+  'GET /media/posts/:mediaId/:file': { send: async (c) => c.client.request('GET', await mediaUrl(c, world.postId, (m) => m.url)) },
+  'GET /media/posts/:mediaId/hls/:part': { send: async (c) => c.client.request('GET', await mediaUrl(c, world.videoPostId, (m) => m.url)) },
+  'GET /media/posts/:mediaId/hls/:part/:file': {
+    send: async (c) => {
+      const master = await mediaUrl(c, world.videoPostId, (m) => m.url);
+      const variant = String((await c.client.request('GET', master)).body).split('\n').find((line) => line && !line.startsWith('#'))!;
+      return c.client.request('GET', master.replace(/index\.m3u8\?.*$/, variant));
     },
   },
   'GET /media/avatars/:name': {
@@ -559,7 +643,14 @@ beforeAll(async () => {
     ownerSubscriptionId: 0,
     channelId: (base.body.channels as Array<{ id: number }>)[0]!.id,
     systemMessageId: message!.id,
+    postId: await publishImagePost(ownerClient, { title: 'Matrix picture' }),
+    paidPostId: await publishImagePost(ownerClient, { title: 'Matrix paid picture', tip: 100 }),
+    commentId: 0,
+    videoPostId: await publishVideoPost(ownerClient),
   };
+  const comment = await ownerClient.post('/api/post/create-comment', { post_id: world.postId, body: 'First comment' });
+  world.commentId = (comment.body.comment as { comment_id: number }).comment_id;
+  await videoReady(world.videoPostId);
   const impressions = await world.user.client.get('/api/user/get-impression-packages');
   world.impressionPackageId = (impressions.body.impression_packages as Array<{ package_id: number }>)[0]!.package_id;
   const recurring = await world.user.client.post('/api/wallet/deposit-coins', { package_id: world.coinPackageId, payment_method: 'card', card, renew_monthly: true });

@@ -53,3 +53,8 @@ export async function renderImage(input: string | Buffer, rendition: ImageRendit
     throw new ImageRefused(MSG.notAnImage);
   }
 }
+
+/** A heavily blurred copy of a rendition: the tile of a paid post for a viewer who has not bought it. */
+export async function renderBlurred(input: Buffer): Promise<Buffer> {
+  return sharp(input, { limitInputPixels: MAX_IMAGE_PIXELS }).resize(160, 160, { fit: 'inside' }).blur(12).webp({ quality: 60 }).toBuffer();
+}

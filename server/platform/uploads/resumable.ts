@@ -15,6 +15,10 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { FileStore } from '@tus/file-store';
 import { Server } from '@tus/server';
 import type { Upload } from '@tus/utils';
+import type { OpenAPIV3 } from 'openapi-types';
+import type { CatalogueText } from '../../../common/messages';
+import { unauthorized } from '../http/errors';
+import type { RouteDocs } from '../http/openapi';
 
 /** A refusal the tus server answers with this status and text. */
 interface TusRefusal {
@@ -27,7 +31,7 @@ const refusal = (status_code: number, body: string): TusRefusal => ({ status_cod
 export interface ResumableUploadsOptions {
   /** Where partial and finished uploads are kept. */
   directory: string;
-  /** The URL path the uploads live under, e.g. `/api/uploads`. */
+  /** The URL path the uploads live under, e.g. `/uploads`. */
   path: string;
   /** The largest file accepted, in bytes. */
   maxBytes: number;
@@ -54,6 +58,16 @@ const ownerOf = (upload: Pick<Upload, 'metadata'>): number | null => {
   const owner = Number(upload.metadata?.[OWNER_KEY]);
   return Number.isSafeInteger(owner) && owner > 0 ? owner : null;
 };
+
+/**
+ * The response as tus ends it, `res.end(callback)`: Fastify's inject (tests, the refusal matrix) takes a
+ * function there for data and never finishes, so a lone callback is passed in the callback's place.
+ */
+function endsWithCallback(res: ServerResponse): ServerResponse {
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.end = ((...args: unknown[]) => (typeof args[0] === 'function' ? end(undefined, undefined, args[0]) : end(...args))) as ServerResponse['end'];
+  return res;
+}
 
 export function createResumableUploads(options: ResumableUploadsOptions) {
   const datastore = new FileStore({ directory: options.directory, expirationPeriodInMilliseconds: options.expireAfterMs ?? 24 * 3600_000 });
@@ -93,7 +107,7 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
     /** Hands a request under `path` to the tus server, as the signed-in `uploaderId`. */
     async handle(req: IncomingMessage, res: ServerResponse, uploaderId: number): Promise<void> {
       uploaders.set(req, uploaderId);
-      await tus.handle(req, res);
+      await tus.handle(req, endsWithCallback(res));
     },
 
     /** The owner's finished upload, or null (unknown, someone else's, or not all bytes yet). */
@@ -117,29 +131,73 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
 
 export type ResumableUploads = ReturnType<typeof createResumableUploads>;
 
+/** The tus operations a site offers (creation, offset, chunks, termination), each a route of its own. */
+export type TusOperation = 'create' | 'offset' | 'patch' | 'remove';
+
+const TUS_PARAMETERS: OpenAPIV3.ParameterObject[] = [
+  { name: 'Tus-Resumable', in: 'header', required: true, schema: { type: 'string', enum: ['1.0.0'] } },
+];
+const UPLOAD_ID: OpenAPIV3.ParameterObject = { name: 'uploadId', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' }, description: 'The upload id (the last part of the Location answered at creation)' };
+
+/** The API document's words for each operation (tus 1.0.0, https://tus.io/protocols/resumable-upload). */
+const TUS_DOCS: Record<Exclude<TusOperation, 'offset'>, RouteDocs> = {
+  create: {
+    parameters: [
+      ...TUS_PARAMETERS,
+      { name: 'Upload-Length', in: 'header', required: true, schema: { type: 'integer', minimum: 1 }, description: 'The whole file, in bytes (checked against the limit before anything is stored)' },
+      { name: 'Upload-Metadata', in: 'header', required: false, schema: { type: 'string' }, description: 'filename and filetype, each "key base64(value)", comma-separated' },
+    ],
+    responses: { 201: { description: 'Created: Location names the upload; send it with PATCH, ask its offset with HEAD.' } },
+    refusals: [413],
+    description: 'tus creation. The upload belongs to the caller; to anyone else it does not exist.',
+  },
+  patch: {
+    parameters: [...TUS_PARAMETERS, UPLOAD_ID, { name: 'Upload-Offset', in: 'header', required: true, schema: { type: 'integer', minimum: 0 } }],
+    requestBody: { required: true, content: { 'application/offset+octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+    responses: { 204: { description: 'Stored; Upload-Offset says how far the upload has come.' } },
+    refusals: [404, 409],
+    description: 'One chunk at the offset the server holds (HEAD on the same address answers it, for resuming after a cut).',
+  },
+  remove: {
+    parameters: [...TUS_PARAMETERS, UPLOAD_ID],
+    responses: { 204: { description: 'The upload and its bytes are gone.' } },
+    refusals: [404],
+    description: 'tus termination: gives an unfinished upload up.',
+  },
+};
+
 /**
  * Serves `uploads` under its path on a Fastify app: the tus body type passes through unparsed, and
  * each request goes to the tus server as the caller `uploaderOf` names (null: 401, nothing handled).
- * `config` is the routes' own (the product's access declaration).
+ * `config` gives the routes' own settings (the product's access declaration); each is documented.
  */
 export function mountResumableUploads(app: FastifyInstance, uploads: ResumableUploads, options: {
   path: string;
   uploaderOf: (request: FastifyRequest) => Promise<number | null> | number | null;
   config?: RouteOptions['config'];
-  unauthorizedMessage?: string;
+  /** The refusal of a caller not signed in (the error envelope's message). */
+  unauthorizedMessage?: CatalogueText;
 }): void {
   app.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null));
-  for (const url of [options.path, `${options.path}/*`]) {
+  const handler: RouteOptions['handler'] = async (request, reply) => {
+    const uploaderId = await options.uploaderOf(request);
+    if (uploaderId === null) throw unauthorized(options.unauthorizedMessage);
+    reply.hijack();
+    await uploads.handle(request.raw, reply.raw, uploaderId);
+  };
+  const routes: Array<{ method: 'POST' | 'HEAD' | 'PATCH' | 'DELETE'; url: string; operation: TusOperation; summary: string }> = [
+    { method: 'POST', url: options.path, operation: 'create', summary: 'Starts a resumable upload (tus)' },
+    { method: 'HEAD', url: `${options.path}/:uploadId`, operation: 'offset', summary: "An upload's offset (tus)" },
+    { method: 'PATCH', url: `${options.path}/:uploadId`, operation: 'patch', summary: 'Sends one chunk of an upload (tus)' },
+    { method: 'DELETE', url: `${options.path}/:uploadId`, operation: 'remove', summary: 'Gives an upload up (tus)' },
+  ];
+  for (const route of routes) {
     app.route({
-      method: ['POST', 'HEAD', 'PATCH', 'DELETE', 'OPTIONS'],
-      url,
-      config: options.config,
-      handler: async (request, reply) => {
-        const uploaderId = await options.uploaderOf(request);
-        if (uploaderId === null) return reply.code(401).send({ message: options.unauthorizedMessage ?? 'Please login before uploading' });
-        reply.hijack();
-        await uploads.handle(request.raw, reply.raw, uploaderId);
-      },
+      method: route.method,
+      url: route.url,
+      schema: { tags: ['uploads'], summary: route.summary },
+      config: { ...options.config, ...(route.operation === 'offset' ? {} : { openapi: TUS_DOCS[route.operation] }) },
+      handler,
     });
   }
 }

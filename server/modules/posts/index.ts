@@ -1,0 +1,84 @@
+/**
+ * Posts: image and video posts published from resumable uploads, their signed media, the video
+ * transcode queue, paid posts bought through the ledger, likes, bookmarks, comments and complaints.
+ */
+import path from 'node:path';
+import { UPLOADS_PATH } from '../../../common/api/posts';
+import { canUpload } from '../../../common/permissions';
+import { MSG } from '../../../common/messages';
+import { ACCESS } from '../../platform/http/access';
+import { forbidden } from '../../platform/http/errors';
+import { createPlaybackTokens } from '../../platform/media/playback-tokens';
+import type { AppModule, ModuleContext } from '../../platform/module';
+import { createResumableUploads, mountResumableUploads } from '../../platform/uploads/resumable';
+import { createPostAccess } from './access';
+import { createComments } from './comments';
+import { createPostListing } from './listing';
+import { createMediaAddresses, registerPostMediaRoute } from './media';
+import { registerPostRoutes } from './routes';
+import { createPostsService, videoTooBigMessage, type PostsService } from './service';
+import { createTranscodes, type Transcodes } from './transcodes';
+
+export type { PostsService } from './service';
+export type { Transcodes } from './transcodes';
+
+declare module '../../platform/module' {
+  interface ModuleServices {
+    posts: PostsService;
+    transcodes: Transcodes;
+  }
+}
+
+/** Unfinished uploads are removed a day after they were started. */
+export const UPLOAD_EXPIRY_MS = 24 * 3600_000;
+
+export async function createPostsModule(ctx: ModuleContext): Promise<AppModule> {
+  const { db, config, files } = ctx;
+  const accounts = ctx.use('accounts');
+  const social = ctx.use('social');
+  const access = createPostAccess({ db, accounts, social });
+  const tokens = createPlaybackTokens(await ctx.secret('post-media'));
+  const addresses = createMediaAddresses(tokens, config.playbackTtlSeconds);
+  const uploads = createResumableUploads({
+    directory: path.join(config.dataDir, 'uploads'),
+    path: UPLOADS_PATH,
+    maxBytes: config.uploadMaxBytes,
+    tooBigMessage: videoTooBigMessage(config.uploadMaxBytes),
+    emptyMessage: MSG.notAnImage,
+    expireAfterMs: UPLOAD_EXPIRY_MS,
+  });
+  // Videos are transcoded where jobs run; an API-only instance queues them for the workers.
+  const transcodes = createTranscodes({
+    db, files, log: ctx.log, concurrency: config.role === 'all' || config.role === 'worker' ? config.transcodeConcurrency : 0,
+  });
+  const posts = createPostsService({
+    db, files, uploads, ledger: ctx.use('ledger'), accounts, access, addresses,
+    feePercent: config.platformFees.post_purchase ?? 0,
+    onVideoQueued: () => transcodes.kick(),
+  });
+  const comments = createComments({ db, accounts, posts });
+  const listing = createPostListing({ db, accounts, social, addresses });
+
+  return {
+    name: 'posts',
+    services: { posts, transcodes },
+    routes(app) {
+      mountResumableUploads(app, uploads, {
+        path: UPLOADS_PATH,
+        config: { access: ACCESS.signedIn },
+        unauthorizedMessage: MSG.loginRequired,
+        uploaderOf: async (request) => {
+          const principal = await request.currentPrincipal();
+          if (!principal) return null;
+          if (!canUpload(principal.perms)) throw forbidden(MSG.uploadPermissionNeeded);
+          return principal.userId;
+        },
+      });
+      registerPostMediaRoute(app, { db, files, tokens, access });
+      registerPostRoutes(app, { posts, comments, listing, channels: ctx.use('channels') });
+    },
+    jobs: [{ name: 'expired-uploads', everyMs: 3600_000, run: async () => void (await uploads.removeExpired()) }],
+    start: async () => transcodes.start(),
+    stop: () => transcodes.stop(),
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * Post tiles: a user's posts (profile Photos tab), the viewer's bookmarks (Saved tab) and a channel's
+ * image tiles. Only posts the viewer may find are listed; a tile's picture is signed for the viewer and
+ * blurred until its media is open to them.
+ */
+import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { PostTile } from '../../../common/api/posts';
+import type { Db } from '../../platform/db/client';
+import type { AccountsService } from '../accounts';
+import type { SocialService } from '../social';
+import { inGenderChannelSql, type Viewer } from '../streams';
+import { listableSql, mediaOpenSql } from './access';
+import { MEDIA_FILES, type MediaAddresses } from './media';
+import { postMedia, posts, postSaves } from './tables';
+
+interface Page {
+  offset: number;
+  limit: number;
+}
+
+export function createPostListing(deps: { db: Db; accounts: AccountsService; social: SocialService; addresses: MediaAddresses }) {
+  const { db } = deps;
+  const firstMedium = sql<number | null>`(select m.id from ${postMedia} m where m.post_id = ${posts.id} and (m.kind = 'image' or m.transcode_state = 'done') order by m.position limit 1)`;
+  const duration = sql<number | null>`(select m.duration_seconds from ${postMedia} m where m.post_id = ${posts.id} order by m.position limit 1)`;
+
+  async function tiles(viewer: Viewer, where: SQL | undefined, order: SQL[], page: Page, from: 'posts' | 'saves' = 'posts') {
+    const open = mediaOpenSql(viewer);
+    const columns = { post: posts, open: sql<boolean>`${open}`, medium: firstMedium, duration };
+    const [rows, [total]] = from === 'posts'
+      ? await Promise.all([
+        db.select(columns).from(posts).where(where).orderBy(...order).offset(page.offset).limit(page.limit),
+        db.select({ n: sql<number>`count(*)::int` }).from(posts).where(where),
+      ])
+      : await Promise.all([
+        db.select(columns).from(postSaves).innerJoin(posts, eq(posts.id, postSaves.postId)).where(where).orderBy(...order).offset(page.offset).limit(page.limit),
+        db.select({ n: sql<number>`count(*)::int` }).from(postSaves).innerJoin(posts, eq(posts.id, postSaves.postId)).where(where),
+      ]);
+    const people = await deps.accounts.publicUsers(rows.map((r) => r.post.userId));
+    const sign = deps.addresses(viewer);
+    const list: PostTile[] = rows.map(({ post, open: isOpen, medium, duration: seconds }) => ({
+      post_id: post.id,
+      user_id: post.userId,
+      username: people.get(post.userId)?.username ?? '',
+      avatar: people.get(post.userId)?.avatar ?? null,
+      title: post.title,
+      kind: post.kind,
+      state: post.state,
+      audience: post.audience,
+      thumb_url: medium === null ? null : sign(Number(medium), isOpen ? MEDIA_FILES.tile : MEDIA_FILES.locked),
+      media_count: post.mediaCount,
+      duration: seconds === null ? null : Number(seconds),
+      tip_viewer_min_amount: post.price,
+      has_paid: post.price > 0 && isOpen && post.userId !== viewer.principal?.userId,
+      likes: post.likes,
+      entry_date: post.createdAt.toISOString(),
+    }));
+    return { posts: list, total: total?.n ?? 0 };
+  }
+
+  const newest = [desc(posts.createdAt), desc(posts.id)];
+
+  return {
+    ofUser: (userId: number, viewer: Viewer, page: Page) => tiles(viewer, and(eq(posts.userId, userId), listableSql(viewer, { adult: true })), newest, page),
+
+    saved: (viewer: Viewer & { principal: NonNullable<Viewer['principal']> }, page: Page) =>
+      tiles(viewer, and(eq(postSaves.userId, viewer.principal.userId), listableSql(viewer, { adult: true })), [desc(postSaves.createdAt), desc(posts.id)], page, 'saves'),
+
+    /** A channel's image tiles: its public posts, as the channel's selector picks broadcasters. */
+    async channel(channel: { selector: string }, viewer: Viewer, page: Page) {
+      const base = and(listableSql(viewer, { adult: channel.selector === 'adult' }), eq(posts.audience, 'public'));
+      switch (channel.selector) {
+        case 'popular':
+          return tiles(viewer, base, [desc(posts.featured), desc(posts.likes), ...newest], page);
+        case 'women':
+        case 'men':
+          return tiles(viewer, and(base, inGenderChannelSql(posts.userId, channel.selector)), newest, page);
+        case 'following': {
+          const ids = viewer.principal ? await deps.social.followeeIds(viewer.principal.userId) : [];
+          return ids.length === 0 ? { posts: [], total: 0 } : tiles(viewer, and(base, inArray(posts.userId, ids)), newest, page);
+        }
+        case 'adult':
+          return tiles(viewer, and(base, eq(posts.rating, 'PLUS_18')), newest, page);
+        case 'live':
+          // Live is about broadcasts on now: a post is never live.
+          return { posts: [], total: 0 };
+        default:
+          return tiles(viewer, base, newest, page);
+      }
+    },
+  };
+}
+
+export type PostListing = ReturnType<typeof createPostListing>;

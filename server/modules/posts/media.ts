@@ -1,0 +1,112 @@
+/**
+ * A post's files are served only through short-lived addresses signed for one viewer (the HLS playback
+ * tokens' scheme): `/media/posts/<media>/<file>?token=`. Every fetch checks that the fetcher is that
+ * viewer and that they still may see the file now — the blurred tile of a post they may see, anything
+ * else once the media is open to them — so a copied address dies with its token or in other hands.
+ */
+import { text } from 'node:stream/consumers';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../platform/db/client';
+import { ACCESS } from '../../platform/http/access';
+import { forbidden, notFound } from '../../platform/http/errors';
+import type { RouteDocs } from '../../platform/http/openapi';
+import type { PlaybackTokens } from '../../platform/media/playback-tokens';
+import type { FileStore } from '../../platform/storage/storage';
+import { viewerOf, type Viewer } from '../streams';
+import type { PostAccess, PostRow } from './access';
+import { postMedia, posts } from './tables';
+
+export const MEDIA_PREFIX = '/media/posts';
+/** The files of one medium, relative to its storage folder; the blurred tile is what a viewer who has not paid sees. */
+export const MEDIA_FILES = { full: 'full.webp', tile: 'tile.webp', locked: 'locked.webp', poster: 'hls/poster.jpg', playlist: 'hls/index.m3u8' } as const;
+const SERVED = /^(full\.webp|tile\.webp|locked\.webp|hls\/poster\.jpg|hls\/index\.m3u8|hls\/\d{2,4}\/index\.m3u8|hls\/\d{2,4}\/seg-\d{5}\.ts)$/;
+const CONTENT_TYPES: Record<string, string> = { webp: 'image/webp', jpg: 'image/jpeg', m3u8: 'application/vnd.apple.mpegurl', ts: 'video/mp2t' };
+const DECISION_TTL_MS = 3_000;
+const MAX_DECISIONS = 50_000;
+
+/** Who a media token is signed for: the signed-in user or the guest, and the skin they look from (18+ rules). */
+export const mediaViewerKey = (viewer: Viewer) => `${viewer.principal ? `u:${viewer.principal.userId}` : viewer.guestKey}|${viewer.skin}`;
+
+export function createMediaAddresses(tokens: PlaybackTokens, ttlSeconds: number) {
+  return (viewer: Viewer) => {
+    const key = mediaViewerKey(viewer);
+    return (mediaId: number, file: string) => `${MEDIA_PREFIX}/${mediaId}/${file}?token=${encodeURIComponent(tokens.sign(mediaId, key, ttlSeconds))}`;
+  };
+}
+export type MediaAddresses = ReturnType<typeof createMediaAddresses>;
+
+/** A playlist's references carry the token too (players resolve them without the query). */
+export const signPlaylist = (body: string, token: string) =>
+  body.split('\n').map((line) => (line.trim() === '' || line.startsWith('#') ? line : `${line.trim()}?token=${encodeURIComponent(token)}`)).join('\n');
+
+const mediaDocs: RouteDocs = {
+  security: [],
+  parameters: [{ name: 'token', in: 'query', required: true, schema: { type: 'string', maxLength: 200 }, description: 'The token of a media address from post-lookup or a post listing' }],
+  responses: { 200: { description: 'An image (WebP, JPEG) or the video as HLS.', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } } },
+  refusals: [403, 404],
+  description: 'Signed for one viewer and short-lived; each fetch checks the fetcher is that viewer and may still see the file.',
+};
+
+export function registerPostMediaRoute(app: FastifyInstance, deps: { db: Db; files: FileStore; tokens: PlaybackTokens; access: PostAccess; now?: () => number }) {
+  const now = deps.now ?? Date.now;
+  const decided = new Map<string, { at: number; open: boolean; visible: boolean; folder: string | null }>();
+
+  async function decide(mediaId: number, viewer: Viewer) {
+    const key = `${mediaId} ${mediaViewerKey(viewer)}`;
+    const known = decided.get(key);
+    if (known && now() - known.at < DECISION_TTL_MS) return known;
+    const [row] = await deps.db.select({ post: posts, key: postMedia.key }).from(postMedia).innerJoin(posts, eq(posts.id, postMedia.postId)).where(eq(postMedia.id, mediaId));
+    const decision = { at: now(), ...(await standingOrNothing(row?.post, viewer)), folder: row?.key ?? null };
+    if (decided.size >= MAX_DECISIONS) decided.clear();
+    decided.set(key, decision);
+    return decision;
+  }
+
+  async function standingOrNothing(post: PostRow | undefined, viewer: Viewer) {
+    if (!post) return { open: false, visible: false };
+    const standing = await deps.access.standing(post, viewer).catch(() => null);
+    return { open: standing?.mediaOpen ?? false, visible: standing !== null };
+  }
+
+  async function fetcher(request: FastifyRequest, signedFor: string): Promise<Viewer | null> {
+    const viewer = viewerOf(request, await request.currentPrincipal());
+    // Images and players fetch from the media path, which names no skin: the token says which one.
+    const asSigned = { ...viewer, skin: signedFor.slice(signedFor.lastIndexOf('|') + 1) as Viewer['skin'] };
+    return mediaViewerKey(asSigned) === signedFor ? asSigned : null;
+  }
+
+  async function serve(request: FastifyRequest, reply: FastifyReply, mediaIdParam: string, file: string) {
+    const mediaId = /^\d{1,15}$/.test(mediaIdParam) ? Number(mediaIdParam) : NaN;
+    if (!Number.isSafeInteger(mediaId) || !SERVED.test(file)) throw notFound();
+    const token = (request.query as { token?: unknown }).token;
+    const signedFor = typeof token === 'string' && token.length <= 200 ? deps.tokens.verify(token, mediaId) : null;
+    const viewer = signedFor === null ? null : await fetcher(request, signedFor);
+    if (!viewer) throw forbidden();
+    const decision = await decide(mediaId, viewer);
+    const allowed = file === MEDIA_FILES.locked ? decision.visible : decision.open;
+    if (!allowed || !decision.folder) throw forbidden();
+    const stream = await deps.files.read(`${decision.folder}/${file}`);
+    if (!stream) throw notFound();
+    const type = CONTENT_TYPES[file.slice(file.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
+    reply.header('content-type', type).header('x-content-type-options', 'nosniff');
+    if (type === CONTENT_TYPES.m3u8) return reply.header('cache-control', 'no-store').send(signPlaylist(await text(stream), token as string));
+    return reply.header('cache-control', 'private, max-age=600').send(stream);
+  }
+
+  const route = (summary: string) => ({ logLevel: 'warn' as const, schema: { tags: ['media'], summary }, config: { access: ACCESS.public, openapi: mediaDocs } });
+  // One parameter name per position: the router shares the node of `hls/<file>` and `hls/<rendition>/…`.
+  type Params = { mediaId: string; file: string; part: string };
+  app.get(`${MEDIA_PREFIX}/:mediaId/:file`, route("A post's image (full, tile or blurred tile)"), async (request, reply) => {
+    const { mediaId, file } = request.params as Params;
+    return serve(request, reply, mediaId, file);
+  });
+  app.get(`${MEDIA_PREFIX}/:mediaId/hls/:part`, route("A video post's master playlist or poster"), async (request, reply) => {
+    const { mediaId, part } = request.params as Params;
+    return serve(request, reply, mediaId, `hls/${part}`);
+  });
+  app.get(`${MEDIA_PREFIX}/:mediaId/hls/:part/:file`, route("One rendition's playlist or segment of a video post"), async (request, reply) => {
+    const { mediaId, part, file } = request.params as Params;
+    return serve(request, reply, mediaId, `hls/${part}/${file}`);
+  });
+}

@@ -1,0 +1,335 @@
+/**
+ * Posts: publishing from finished uploads, the post as a viewer sees it, likes, bookmarks, complaints,
+ * edits, deletion and purchases. The only writer of the posts tables; money moves through the ledger.
+ */
+import { randomUUID } from 'node:crypto';
+import { extname } from 'node:path';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type * as api from '../../../common/api/posts';
+import { uploadPermissionFor } from '../../../common/permissions';
+import { fill, MSG } from '../../../common/messages';
+import { postPrice } from '../../../common/rules/pay-wall';
+import { SKINS } from '../../../common/skins';
+import { sqlState, UNIQUE_VIOLATION, type Db } from '../../platform/db/client';
+import { AppError, appError, badRequest, conflict, forbidden, notFound } from '../../platform/http/errors';
+import type { FileStore } from '../../platform/storage/storage';
+import { ImageRefused, inspectImage, renderBlurred, renderImage } from '../../platform/uploads/images';
+import type { ResumableUploads } from '../../platform/uploads/resumable';
+import { probeVideo, VideoRefused } from '../../platform/media/video-transcode';
+import type { AccountsService } from '../accounts';
+import { InsufficientFunds, platformFee, receivingShard, type Ledger } from '../ledger';
+import { offersPlan } from '../subscriptions';
+import type { Viewer } from '../streams';
+import { moderatesPosts, type PostAccess, type PostRow, type Standing } from './access';
+import { MEDIA_FILES, type MediaAddresses } from './media';
+import { postLikes, postMedia, postPurchases, postReports, posts, postSaves } from './tables';
+import { SOURCE_FILE } from './transcodes';
+
+type CreateInput = z.output<typeof api.createPost.input>;
+type EditInput = z.output<typeof api.editPost.input>;
+type MediaRow = typeof postMedia.$inferSelect;
+
+/** Videos the upload page offers; the bytes decide (ffprobe), the name only picks the container. */
+const VIDEO_EXTENSIONS = new Set(['.mov', '.mp4']);
+
+/** The ledger key of a purchase: one per buyer and post, so a repeated purchase moves nothing again. */
+export const purchaseKey = (postId: number, buyerId: number) => `post:${postId}:buyer:${buyerId}`;
+
+export function createPostsService(deps: {
+  db: Db;
+  files: FileStore;
+  uploads: ResumableUploads;
+  ledger: Ledger;
+  accounts: AccountsService;
+  access: PostAccess;
+  addresses: MediaAddresses;
+  feePercent: number;
+  /** A video post was queued: look for work now. */
+  onVideoQueued: () => void;
+}) {
+  const { db, files, uploads, ledger, access } = deps;
+
+  async function findPost(postId: number): Promise<PostRow> {
+    const [row] = await db.select().from(posts).where(eq(posts.id, postId));
+    if (!row || row.deletedAt) throw notFound(MSG.postNotAvailable);
+    return row;
+  }
+
+  /** The post, the viewer's standing with it, or the refusal the post page shows. */
+  async function visiblePost(postId: number, viewer: Viewer) {
+    const row = await findPost(postId);
+    return { row, standing: await access.standing(row, viewer) };
+  }
+
+  function assertMayPublish(viewer: Viewer, input: CreateInput) {
+    const perms = viewer.principal?.perms ?? [];
+    const needed = uploadPermissionFor(input.content_rating);
+    if (!perms.includes(needed) || (input.content_rating === 'PLUS_18' && !SKINS[viewer.skin].flags.adultContent)) throw forbidden(MSG.uploadPermissionNeeded);
+  }
+
+  /** Renders each image upload into its folder (tile, full, blurred tile); refused files store nothing. */
+  async function storeImages(paths: string[]): Promise<Array<{ key: string; width: number; height: number }>> {
+    const stored: Array<{ key: string; width: number; height: number }> = [];
+    try {
+      for (const path of paths) {
+        await inspectImage(path);
+        const [tile, full] = [await renderImage(path, 'tile'), await renderImage(path, 'full')];
+        const key = `posts/${randomUUID()}`;
+        stored.push({ key, width: full.width, height: full.height });
+        await files.put(`${key}/${MEDIA_FILES.tile}`, tile.data);
+        await files.put(`${key}/${MEDIA_FILES.full}`, full.data);
+        await files.put(`${key}/${MEDIA_FILES.locked}`, await renderBlurred(tile.data));
+      }
+      return stored;
+    } catch (error) {
+      await Promise.all(stored.map((s) => rm(files.localPath(s.key), { recursive: true, force: true })));
+      if (error instanceof ImageRefused) throw badRequest(error.message as typeof MSG.notAnImage, 'upload_ids');
+      throw error;
+    }
+  }
+
+  /** Moves a video upload into its folder, to wait for its transcode. */
+  async function storeVideo(path: string, filename: string | undefined) {
+    if (!VIDEO_EXTENSIONS.has(extname(filename ?? '').toLowerCase())) throw badRequest(MSG.notAVideo, 'upload_ids');
+    const facts = await probeVideo(path).catch((error: unknown) => {
+      if (error instanceof VideoRefused) throw badRequest(MSG.notAVideo, 'upload_ids');
+      throw error;
+    });
+    const key = `posts/${randomUUID()}`;
+    await mkdir(files.localPath(key), { recursive: true });
+    await rename(path, files.localPath(`${key}/${SOURCE_FILE}`));
+    return { key, width: facts.width, height: facts.height, duration: facts.durationSeconds };
+  }
+
+  async function isSaved(postId: number, viewerId: number | null) {
+    if (viewerId === null) return false;
+    return (await db.select({ id: postSaves.postId }).from(postSaves).where(and(eq(postSaves.postId, postId), eq(postSaves.userId, viewerId))).limit(1)).length > 0;
+  }
+
+  async function hasLiked(postId: number, viewerId: number | null) {
+    if (viewerId === null) return false;
+    return (await db.select({ id: postLikes.postId }).from(postLikes).where(and(eq(postLikes.postId, postId), eq(postLikes.userId, viewerId))).limit(1)).length > 0;
+  }
+
+  /** The post as the viewer sees it (spec part 1 §3 Post): media addresses only once its media is open to them. */
+  async function present(row: PostRow, standing: Standing, viewer: Viewer): Promise<api.Post> {
+    const viewerId = viewer.principal?.userId ?? null;
+    const [media, owners, saved, liked] = await Promise.all([
+      db.select().from(postMedia).where(eq(postMedia.postId, row.id)).orderBy(asc(postMedia.position)),
+      deps.accounts.publicUsers([row.userId]),
+      isSaved(row.id, viewerId),
+      hasLiked(row.id, viewerId),
+    ]);
+    const owner = owners.get(row.userId);
+    const sign = deps.addresses(viewer);
+    const first = media[0];
+    const ready = (m: MediaRow) => m.kind === 'image' || m.transcodeState === 'done';
+    return {
+      post_id: row.id,
+      user_id: row.userId,
+      user_name: owner?.username ?? '',
+      user_avatar: owner?.avatar ?? null,
+      entry_date: row.createdAt.toISOString(),
+      title: row.title,
+      description: row.description,
+      kind: row.kind,
+      state: row.state,
+      progress: row.state === 'ready' ? 100 : (first?.transcodeProgress ?? 0),
+      failure: standing.owner ? row.failure : null,
+      audience: row.audience,
+      content_rating: row.rating,
+      expires: row.expiresAt?.toISOString() ?? null,
+      media: standing.mediaOpen ? media.filter(ready).map((m) => ({
+        media_id: m.id,
+        type: m.kind,
+        url: sign(m.id, m.kind === 'image' ? MEDIA_FILES.full : MEDIA_FILES.playlist),
+        thumb_url: sign(m.id, m.kind === 'image' ? MEDIA_FILES.tile : MEDIA_FILES.poster),
+        width: m.width,
+        height: m.height,
+        duration: m.durationSeconds,
+      })) : [],
+      media_count: row.mediaCount,
+      tip_viewer_min_amount: row.price,
+      tip_subscriber_min_amount: Math.round(row.price * (1 - standing.subscriberDiscount)),
+      tip_subscriber_discount: standing.subscriberDiscount,
+      tip_currency: 'con',
+      price: standing.price,
+      has_paid: standing.hasPaid,
+      likes: row.likes,
+      viewer_likes: liked ? 1 : 0,
+      comments: row.comments,
+      comments_allowed: row.commentsAllowed,
+      saved,
+      thumb_url: first && ready(first) ? sign(first.id, standing.mediaOpen ? MEDIA_FILES.tile : MEDIA_FILES.locked) : null,
+    };
+  }
+
+  return {
+    visiblePost,
+    present,
+
+    async create(viewer: Viewer & { principal: NonNullable<Viewer['principal']> }, input: CreateInput): Promise<number> {
+      const userId = viewer.principal.userId;
+      assertMayPublish(viewer, input);
+      if (input.expires && new Date(input.expires) <= new Date()) throw badRequest(MSG.expiryInFuture, 'expires');
+      if (input.audience === 'subscribers' && !(await offersPlan(db, userId))) throw badRequest(MSG.createPlanFirst, 'audience');
+      if (input.type === 'video' && input.upload_ids.length !== 1) throw badRequest(MSG.oneVideoPerPost, 'upload_ids');
+      const found = [];
+      for (const id of new Set(input.upload_ids)) {
+        const upload = await uploads.finished(id, userId);
+        if (!upload) throw notFound(MSG.uploadUnknown);
+        found.push(upload);
+      }
+      let stored: Array<{ key: string; width: number; height: number; duration: number | null }>;
+      try {
+        stored = input.type === 'image'
+          ? (await storeImages(found.map((u) => u.path))).map((s) => ({ ...s, duration: null }))
+          : [await storeVideo(found[0]!.path, found[0]!.metadata.filename)];
+      } catch (error) {
+        // A refused file is not kept: the uploads go with the refusal.
+        if (error instanceof AppError && error.status === 400) await Promise.all(found.map((u) => uploads.remove(u.id)));
+        throw error;
+      }
+      try {
+        const postId = await db.transaction(async (tx) => {
+          const [row] = await tx.insert(posts).values({
+            userId,
+            kind: input.type,
+            state: input.type === 'image' ? 'ready' : 'processing',
+            title: input.title,
+            description: input.description ?? '',
+            audience: input.audience,
+            rating: input.content_rating,
+            price: postPrice(input.tip),
+            commentsAllowed: input.comments_allowed,
+            expiresAt: input.expires ? new Date(input.expires) : null,
+            mediaCount: stored.length,
+          }).returning({ id: posts.id });
+          await tx.insert(postMedia).values(stored.map((s, position) => ({
+            postId: row!.id,
+            position,
+            kind: input.type,
+            key: s.key,
+            width: s.width,
+            height: s.height,
+            durationSeconds: s.duration,
+            transcodeState: input.type === 'video' ? ('queued' as const) : null,
+          })));
+          return row!.id;
+        });
+        await Promise.all(found.map((u) => uploads.remove(u.id)));
+        if (input.type === 'video') deps.onVideoQueued();
+        return postId;
+      } catch (error) {
+        await Promise.all(stored.map((s) => rm(files.localPath(s.key), { recursive: true, force: true })));
+        throw error;
+      }
+    },
+
+    async like(postId: number, viewer: Viewer & { principal: NonNullable<Viewer['principal']> }, like: boolean) {
+      const { row, standing } = await visiblePost(postId, viewer);
+      if (standing.owner) throw forbidden(MSG.cannotLikeOwnPost);
+      const userId = viewer.principal.userId;
+      // The count moves only when the person's like row does: a person counts once.
+      const changed = like
+        ? await db.insert(postLikes).values({ postId, userId }).onConflictDoNothing().returning({ id: postLikes.postId })
+        : await db.delete(postLikes).where(and(eq(postLikes.postId, postId), eq(postLikes.userId, userId))).returning({ id: postLikes.postId });
+      let likes = row.likes;
+      if (changed.length > 0) {
+        const [updated] = await db.update(posts).set({ likes: sql`greatest(0, ${posts.likes} + ${like ? 1 : -1})` }).where(eq(posts.id, postId)).returning({ likes: posts.likes });
+        likes = updated?.likes ?? likes;
+      }
+      return { likes, viewer_likes: like ? 1 : 0 };
+    },
+
+    async save(postId: number, viewer: Viewer & { principal: NonNullable<Viewer['principal']> }, save: boolean) {
+      const userId = viewer.principal.userId;
+      if (!save) {
+        await db.delete(postSaves).where(and(eq(postSaves.postId, postId), eq(postSaves.userId, userId)));
+        return { saved: false };
+      }
+      const { standing } = await visiblePost(postId, viewer);
+      if (standing.owner) throw forbidden(MSG.cannotSaveOwn);
+      await db.insert(postSaves).values({ postId, userId }).onConflictDoNothing();
+      return { saved: true };
+    },
+
+    async report(postId: number, viewer: Viewer & { principal: NonNullable<Viewer['principal']> }, complaint: { type: (typeof postReports.$inferInsert)['type']; user_comment?: string | undefined }) {
+      const { standing } = await visiblePost(postId, viewer);
+      if (standing.owner) throw forbidden(MSG.cannotReportOwnPost);
+      const values = { postId, reporterId: viewer.principal.userId, type: complaint.type, comment: complaint.user_comment ?? '', createdAt: new Date() };
+      await db.insert(postReports).values(values).onConflictDoUpdate({ target: [postReports.postId, postReports.reporterId], set: { type: values.type, comment: values.comment, createdAt: values.createdAt } });
+    },
+
+    async edit(viewer: Viewer & { principal: NonNullable<Viewer['principal']> }, input: EditInput) {
+      const row = await findPost(input.post_id);
+      if (row.userId !== viewer.principal.userId) throw forbidden();
+      if (input.audience !== undefined && input.audience !== row.audience) {
+        if (row.audience === 'private') throw forbidden(MSG.postPrivateAudience);
+        if (input.audience === 'subscribers' && !(await offersPlan(db, row.userId))) throw badRequest(MSG.createPlanFirst, 'audience');
+      }
+      const [updated] = await db.update(posts).set({
+        ...(input.audience !== undefined && row.audience !== 'private' ? { audience: input.audience } : {}),
+        ...(input.title !== undefined ? { title: input.title } : {}),
+        ...(input.description !== undefined ? { description: input.description } : {}),
+      }).where(eq(posts.id, row.id)).returning();
+      return present(updated!, await access.standing(updated!, viewer), viewer);
+    },
+
+    async remove(postId: number, viewer: Viewer & { principal: NonNullable<Viewer['principal']> }) {
+      const row = await findPost(postId);
+      if (row.userId !== viewer.principal.userId && !moderatesPosts(viewer)) throw forbidden();
+      const media = await db.select({ key: postMedia.key }).from(postMedia).where(eq(postMedia.postId, postId));
+      await db.update(posts).set({ deletedAt: new Date() }).where(and(eq(posts.id, postId), isNull(posts.deletedAt)));
+      // Buyers keep their purchase in the books; the files go (a transcode in flight finds its folder gone and fails).
+      await Promise.all(media.map((m) => rm(files.localPath(m.key), { recursive: true, force: true })));
+    },
+
+    /** Buys the post's media for the viewer: one ledger transfer and the purchase row, in one transaction. */
+    async purchase(postId: number, viewer: Viewer & { principal: NonNullable<Viewer['principal']> }) {
+      const buyerId = viewer.principal.userId;
+      const { row, standing } = await visiblePost(postId, viewer);
+      const balance = async () => (await ledger.balances(buyerId)).CON;
+      if (standing.owner) throw conflict(MSG.postAlreadyYours);
+      if (standing.hasPaid) return { has_paid: true as const, balance: await balance() };
+      if (standing.price === 0) throw conflict(MSG.postNotForSale);
+      const fee = platformFee(standing.price, deps.feePercent);
+      const shard = receivingShard(buyerId);
+      const legs = [
+        { account: { userId: buyerId, currency: 'CON' as const }, amount: -standing.price },
+        { account: { userId: row.userId, currency: 'CON' as const, shard }, amount: standing.price - fee },
+        { account: { system: 'fees' as const, currency: 'CON' as const, shard }, amount: fee },
+      ];
+      await ledger.gather(buyerId, 'CON');
+      await ledger.warmAccounts(legs.map((l) => l.account));
+      try {
+        await db.transaction(async (tx) => {
+          const { transferId } = await ledger.transfer({
+            kind: 'post_purchase',
+            idempotencyKey: purchaseKey(postId, buyerId),
+            fromUserId: buyerId,
+            toUserId: row.userId,
+            amount: standing.price,
+            currency: 'CON',
+            details: { post_id: postId, fee, fee_percent: deps.feePercent },
+            legs,
+          }, tx);
+          await tx.insert(postPurchases).values({ postId, userId: buyerId, transferId }).onConflictDoNothing();
+        });
+      } catch (error) {
+        if (error instanceof InsufficientFunds) throw appError('insufficient_funds', MSG.postNeedsCoins);
+        // Two purchases at once: the ledger key lets one move money; the other finds it bought.
+        if (sqlState(error) !== UNIQUE_VIOLATION) throw error;
+      }
+      return { has_paid: true as const, balance: await balance() };
+    },
+  };
+}
+
+export type PostsService = ReturnType<typeof createPostsService>;
+
+/** The spec's size text for the upload limit: "500 MB", "2 GB". */
+export const uploadLimitText = (bytes: number) => (bytes >= 1e9 && bytes % 1e9 === 0 ? `${bytes / 1e9} GB` : `${Math.round(bytes / 1e6)} MB`);
+export const videoTooBigMessage = (bytes: number) => fill(MSG.videoTooBig, { size: uploadLimitText(bytes) });

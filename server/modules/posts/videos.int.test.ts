@@ -1,0 +1,121 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as api from '../../../common/api/posts';
+import { MSG } from '../../../common/messages';
+import { resolveFfmpegPath } from '../../platform/media/ffmpeg-path';
+import { startTestApp, type SignedInUser, type TestApp } from '../../testing/harness';
+import { HttpSession } from '../../testing/http-session';
+import { uploadFile } from '../../testing/uploads';
+import { postMedia } from './tables';
+
+let t: TestApp;
+let base: string;
+let clips: string;
+let clip: Buffer;
+beforeAll(async () => {
+  t = await startTestApp();
+  base = await t.app.listen({ host: '127.0.0.1', port: 0 });
+  clips = mkdtempSync(path.join(os.tmpdir(), 'll-clips-'));
+  const file = path.join(clips, 'clip.mov');
+  execFileSync(resolveFfmpegPath(), ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=25:duration=3', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=3',
+    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', file]);
+  clip = readFileSync(file);
+});
+afterAll(async () => {
+  rmSync(clips, { recursive: true, force: true });
+  await t.close();
+});
+
+async function person(): Promise<SignedInUser> {
+  const user = await t.given.user();
+  return { user, client: await HttpSession.at(base).signIn(user.username, user.password) };
+}
+
+const postOf = async (client: HttpSession, id: number) => (await client.get(api.postLookup.path, { id })).body.post as api.Post;
+
+async function until(client: HttpSession, id: number, done: (post: api.Post) => boolean): Promise<api.Post> {
+  for (let i = 0; i < 240; i += 1) {
+    const post = await postOf(client, id);
+    if (done(post)) return post;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`post ${id} stayed ${(await postOf(client, id)).state}`);
+}
+
+async function publishVideo(owner: SignedInUser, bytes: Buffer, name = 'clip.mov') {
+  const upload = await uploadFile(owner.client, bytes, name, 'video/quicktime');
+  return owner.client.post(api.createPost.path, { type: 'video', title: 'A short film', audience: 'public', upload_ids: [upload] });
+}
+
+describe('video posts', () => {
+  it('transcodes a .mov to HLS with a poster, shown as processing until ready, and plays it to its viewer only', async () => {
+    const owner = await person();
+    const created = await publishVideo(owner, clip);
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const postId = Number(created.body.post_id);
+    const stranger = await person();
+    expect((await stranger.client.get(api.postLookup.path, { id: postId })).status).toBe(404);
+
+    const ready = await until(owner.client, postId, (p) => p.state === 'ready');
+    expect(ready).toMatchObject({ kind: 'video', progress: 100, media_count: 1 });
+    const [video] = ready.media;
+    expect(video!.duration).toBeCloseTo(3, 0);
+    const viewer = await person();
+    const seen = await postOf(viewer.client, postId);
+    const master = await viewer.client.request('GET', seen.media[0]!.url);
+    expect(master.status).toBe(200);
+    const variants = String(master.body).split('\n').filter((l) => l && !l.startsWith('#'));
+    expect(variants.length).toBeGreaterThanOrEqual(1);
+    expect(variants.every((l) => l.includes('?token='))).toBe(true);
+    const playlistUrl = new URL(variants[0]!, new URL(seen.media[0]!.url, base)).pathname + variants[0]!.slice(variants[0]!.indexOf('?'));
+    const playlist = await viewer.client.request('GET', playlistUrl);
+    expect(String(playlist.body)).toContain('#EXT-X-ENDLIST');
+    const segment = String(playlist.body).split('\n').find((l) => l.startsWith('seg-'))!;
+    const segmentUrl = playlistUrl.replace(/index\.m3u8\?.*$/, segment);
+    const bytes = await viewer.client.request('GET', segmentUrl);
+    expect([bytes.status, bytes.headers['content-type']]).toEqual([200, 'video/mp2t']);
+    expect((await stranger.client.request('GET', segmentUrl)).status).toBe(403);
+    const poster = await viewer.client.request('GET', seen.media[0]!.thumb_url);
+    expect([poster.status, poster.headers['content-type']]).toEqual([200, 'image/jpeg']);
+  });
+
+  it('refuses a file that is not a video, and fails a post whose video breaks, never leaving it processing', async () => {
+    const owner = await person();
+    const text = await publishVideo(owner, Buffer.from('just some words, not a film'));
+    expect([text.status, text.body.message]).toEqual([400, MSG.notAVideo]);
+    const wrongName = await publishVideo(owner, clip, 'clip.avi');
+    expect([wrongName.status, wrongName.body.message]).toEqual([400, MSG.notAVideo]);
+
+    // The header is a film, the rest is noise: it probes, then the transcode fails it.
+    const broken = Buffer.concat([clip.subarray(0, Math.floor(clip.length / 3)), Buffer.alloc(clip.length, 0x5a)]);
+    const created = await publishVideo(owner, broken);
+    if (created.status === 400) {
+      expect(created.body.message).toBe(MSG.notAVideo);
+      return;
+    }
+    const failed = await until(owner.client, Number(created.body.post_id), (p) => p.state !== 'processing');
+    expect(failed.state === 'failed' ? failed.failure : 'ready').toBe(failed.state === 'failed' ? MSG.videoBroken : 'ready');
+  });
+
+  it('takes up a video again after the instance transcoding it died (its lease ran out)', async () => {
+    const transcodes = t.app.services.transcodes;
+    await transcodes.stop();
+    const owner = await person();
+    const created = await publishVideo(owner, clip);
+    const postId = Number(created.body.post_id);
+    // As a killed runner leaves it: claimed, with a lease that has run out.
+    const db = t.resources.database.db;
+    await db.update(postMedia).set({ transcodeState: 'running', transcodeAttempts: 1, leaseUntil: sql`now() - interval '1 second'` }).where(eq(postMedia.postId, postId));
+    expect((await postOf(owner.client, postId)).state).toBe('processing');
+    transcodes.start();
+    const ready = await until(owner.client, postId, (p) => p.state !== 'processing');
+    expect(ready.state).toBe('ready');
+    const [row] = await db.select().from(postMedia).where(eq(postMedia.postId, postId));
+    expect(row).toMatchObject({ transcodeState: 'done', transcodeAttempts: 2, leaseUntil: null });
+    await transcodes.stop();
+  });
+});
