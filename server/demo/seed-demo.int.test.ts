@@ -6,6 +6,7 @@ import { freshDatabase, type FreshDatabase } from '../testing/databases';
 import { startSharedTestApps } from '../testing/harness';
 import { HttpSession } from '../testing/http-session';
 import { openApp, type OpenedApp } from '../testing/server';
+import { DEMO_POSTS } from './demo-posts';
 import { DEMO_REPLAYS } from './demo-replays';
 import { seedDemo, type SeededDemo } from './seed-demo';
 
@@ -79,6 +80,19 @@ describe('the demo content of a fresh install', () => {
     const bytes = await guest.request<Buffer>('GET', segment.pathname + segment.search);
     expect(bytes.status).toBe(200);
     expect(bytes.body[0]).toBe(0x47); // MPEG-TS sync byte
+  });
+
+  it('publishes the demo image posts once, the paid one with blurred tiles for visitors', async () => {
+    const guest = HttpSession.over(started.app);
+    const channels = (await guest.call(baseGroup, {})).body.channels as Array<{ id: number; name: string }>;
+    const discover = channels.find((c) => c.name === 'Discover')!;
+    const tiles = (await guest.get('/api/channel/list-channel-posts', { id: discover.id })).body.posts as Array<{ title: string; thumb_url: string; tip_viewer_min_amount: number }>;
+    const publicOnes = DEMO_POSTS.filter((p) => p.audience === 'public');
+    expect(tiles.map((p) => p.title).sort()).toEqual(publicOnes.map((p) => p.title).sort());
+    const paid = tiles.find((p) => p.tip_viewer_min_amount > 0)!;
+    expect(paid.thumb_url).toContain('locked.webp');
+    const picture = await guest.request('GET', paid.thumb_url);
+    expect([picture.status, picture.headers['content-type']]).toEqual([200, 'image/webp']);
   });
 
   it('fills the Women and Men channels too', async () => {

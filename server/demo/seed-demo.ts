@@ -1,5 +1,6 @@
 /**
- * Demo content of a fresh evaluation install, made once: the demo accounts and their subscription plans, then a few short replays.
+ * Demo content of a fresh evaluation install, made once: the demo accounts, their subscription plans and
+ * image posts, then a few short replays.
  * Only the instance whose transaction created the accounts makes the replays, so a restart, or a
  * second instance starting beside it, adds nothing.
  */
@@ -8,6 +9,7 @@ import type { ModuleServices } from '../platform/module';
 import type { FileStore } from '../platform/storage/storage';
 import { seedDemoData, type CreatedDemoAccount } from './demo-data';
 import { seedDemoPlans } from './demo-plans';
+import { seedDemoPosts } from './demo-posts';
 import { seedDemoReplays } from './demo-replays';
 
 export interface SeededDemo {
@@ -26,6 +28,7 @@ export async function seedDemo(
   if (!admin) return { accounts, replays: 0 };
   const broadcasters = new Map(accounts.map((account) => [account.username, account.userId]));
   await seedDemoPlans(deps.services, accounts.filter((a) => a.username.startsWith('broadcaster')).map((a) => a.userId));
+  await seedDemoPosts(deps.services, broadcasters);
   try {
     return { accounts, replays: await seedDemoReplays(deps.services, deps.files, { broadcasters, moderatorId: admin.userId }) };
   } catch (error) {

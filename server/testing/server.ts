@@ -83,6 +83,7 @@ export async function startServer(options: { captcha?: boolean; env?: Record<str
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'll-e2e-'));
   const { app, close } = await openApp(dataDir, { CAPTCHA: options.captcha ? 'altcha' : 'off', WEB_DIST, ...options.env }, { demo: true });
   await app.listen({ host: '127.0.0.1', port: 0 });
+  await app.services.transcodes.start();
   if (options.media) {
     await app.services.broadcastHooks.endStaleLiveStreams();
     await app.services.media.start();

@@ -57,6 +57,7 @@ export async function createPostsModule(ctx: ModuleContext): Promise<AppModule> 
     onVideoQueued: () => transcodes.kick(),
   });
   const comments = createComments({ db, accounts, posts });
+  ctx.events.on('account.deleted', ({ userId }) => posts.forgetAccount(userId));
   const listing = createPostListing({ db, accounts, social, addresses });
 
   return {

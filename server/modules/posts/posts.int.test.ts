@@ -327,4 +327,13 @@ describe('deleting', () => {
     expect([gone.status, gone.body.message]).toEqual([404, MSG.postNotAvailable]);
     expect([403, 404]).toContain((await fetchMedia(owner.client, post.media[0]!.url)).status);
   });
+
+  it('takes a deleted account’s posts with it', async () => {
+    const owner = await person();
+    const postId = await publishImagePost(owner.client);
+    const res = await owner.client.post('/api/user/delete-account', { id: owner.user.id, current_password: owner.user.password });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((await lookup(visitor(), postId)).status).toBe(404);
+    expect((await visitor().get(api.userPosts.path, { id: owner.user.id })).body.posts).toEqual([]);
+  });
 });

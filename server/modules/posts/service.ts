@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { extname } from 'node:path';
 import { mkdir, rename, rm } from 'node:fs/promises';
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type * as api from '../../../common/api/posts';
 import { uploadPermissionFor } from '../../../common/permissions';
@@ -70,12 +70,12 @@ export function createPostsService(deps: {
   }
 
   /** Renders each image upload into its folder (tile, full, blurred tile); refused files store nothing. */
-  async function storeImages(paths: string[]): Promise<Array<{ key: string; width: number; height: number }>> {
+  async function storeImages(sources: Array<string | Buffer>): Promise<Array<{ key: string; width: number; height: number }>> {
     const stored: Array<{ key: string; width: number; height: number }> = [];
     try {
-      for (const path of paths) {
-        await inspectImage(path);
-        const [tile, full] = [await renderImage(path, 'tile'), await renderImage(path, 'full')];
+      for (const source of sources) {
+        await inspectImage(source);
+        const [tile, full] = [await renderImage(source, 'tile'), await renderImage(source, 'full')];
         const key = `posts/${randomUUID()}`;
         stored.push({ key, width: full.width, height: full.height });
         await files.put(`${key}/${MEDIA_FILES.tile}`, tile.data);
@@ -111,6 +111,45 @@ export function createPostsService(deps: {
   async function hasLiked(postId: number, viewerId: number | null) {
     if (viewerId === null) return false;
     return (await db.select({ id: postLikes.postId }).from(postLikes).where(and(eq(postLikes.postId, postId), eq(postLikes.userId, viewerId))).limit(1)).length > 0;
+  }
+
+  /** The post and its media rows, in one transaction. */
+  async function insertPost(userId: number, input: CreateInput, stored: Array<{ key: string; width: number; height: number; duration: number | null }>) {
+    return db.transaction(async (tx) => {
+      const [row] = await tx.insert(posts).values({
+        userId,
+        kind: input.type,
+        state: input.type === 'image' ? 'ready' : 'processing',
+        title: input.title,
+        description: input.description ?? '',
+        audience: input.audience,
+        rating: input.content_rating,
+        price: postPrice(input.tip),
+        commentsAllowed: input.comments_allowed,
+        expiresAt: input.expires ? new Date(input.expires) : null,
+        mediaCount: stored.length,
+      }).returning({ id: posts.id });
+      await tx.insert(postMedia).values(stored.map((s, position) => ({
+        postId: row!.id,
+        position,
+        kind: input.type,
+        key: s.key,
+        width: s.width,
+        height: s.height,
+        durationSeconds: s.duration,
+        transcodeState: input.type === 'video' ? ('queued' as const) : null,
+      })));
+      return row!.id;
+    });
+  }
+
+  /** Marks posts deleted and removes their files; buyers keep their purchases in the books. */
+  async function removePosts(which: SQL) {
+    const removed = await db.update(posts).set({ deletedAt: new Date() }).where(and(which, isNull(posts.deletedAt))).returning({ id: posts.id });
+    if (removed.length === 0) return;
+    const media = await db.select({ key: postMedia.key }).from(postMedia).where(inArray(postMedia.postId, removed.map((r) => r.id)));
+    // A transcode in flight finds its folder gone and fails the (deleted) post.
+    await Promise.all(media.map((m) => rm(files.localPath(m.key), { recursive: true, force: true })));
   }
 
   /** The post as the viewer sees it (spec part 1 §3 Post): media addresses only once its media is open to them. */
@@ -193,32 +232,7 @@ export function createPostsService(deps: {
         throw error;
       }
       try {
-        const postId = await db.transaction(async (tx) => {
-          const [row] = await tx.insert(posts).values({
-            userId,
-            kind: input.type,
-            state: input.type === 'image' ? 'ready' : 'processing',
-            title: input.title,
-            description: input.description ?? '',
-            audience: input.audience,
-            rating: input.content_rating,
-            price: postPrice(input.tip),
-            commentsAllowed: input.comments_allowed,
-            expiresAt: input.expires ? new Date(input.expires) : null,
-            mediaCount: stored.length,
-          }).returning({ id: posts.id });
-          await tx.insert(postMedia).values(stored.map((s, position) => ({
-            postId: row!.id,
-            position,
-            kind: input.type,
-            key: s.key,
-            width: s.width,
-            height: s.height,
-            durationSeconds: s.duration,
-            transcodeState: input.type === 'video' ? ('queued' as const) : null,
-          })));
-          return row!.id;
-        });
+        const postId = await insertPost(userId, input, stored);
         await Promise.all(found.map((u) => uploads.remove(u.id)));
         if (input.type === 'video') deps.onVideoQueued();
         return postId;
@@ -226,6 +240,12 @@ export function createPostsService(deps: {
         await Promise.all(stored.map((s) => rm(files.localPath(s.key), { recursive: true, force: true })));
         throw error;
       }
+    },
+
+    /** Publishes pictures the server holds (the demo's), as create does with uploads. */
+    async publishImages(userId: number, input: Omit<CreateInput, 'upload_ids' | 'type'>, pictures: Buffer[]): Promise<number> {
+      const stored = (await storeImages(pictures)).map((s) => ({ ...s, duration: null }));
+      return insertPost(userId, { ...input, type: 'image', upload_ids: [] }, stored);
     },
 
     async like(postId: number, viewer: Viewer & { principal: NonNullable<Viewer['principal']> }, like: boolean) {
@@ -281,11 +301,11 @@ export function createPostsService(deps: {
     async remove(postId: number, viewer: Viewer & { principal: NonNullable<Viewer['principal']> }) {
       const row = await findPost(postId);
       if (row.userId !== viewer.principal.userId && !moderatesPosts(viewer)) throw forbidden();
-      const media = await db.select({ key: postMedia.key }).from(postMedia).where(eq(postMedia.postId, postId));
-      await db.update(posts).set({ deletedAt: new Date() }).where(and(eq(posts.id, postId), isNull(posts.deletedAt)));
-      // Buyers keep their purchase in the books; the files go (a transcode in flight finds its folder gone and fails).
-      await Promise.all(media.map((m) => rm(files.localPath(m.key), { recursive: true, force: true })));
+      await removePosts(eq(posts.id, postId));
     },
+
+    /** A deleted account's posts go with it (idempotent: the event may come again). */
+    forgetAccount: (userId: number) => removePosts(eq(posts.userId, userId)),
 
     /** Buys the post's media for the viewer: one ledger transfer and the purchase row, in one transaction. */
     async purchase(postId: number, viewer: Viewer & { principal: NonNullable<Viewer['principal']> }) {

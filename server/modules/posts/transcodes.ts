@@ -17,8 +17,8 @@ import { renderBlurred, renderImage } from '../../platform/uploads/images';
 import { MEDIA_FILES } from './media';
 import { postMedia, posts } from './tables';
 
-export const LEASE_SECONDS = 60;
-const RENEW_EVERY_MS = 20_000;
+export const LEASE_SECONDS = 30;
+const RENEW_EVERY_MS = 10_000;
 const PROGRESS_EVERY_MS = 1_000;
 export const MAX_ATTEMPTS = 3;
 /** The uploaded file, kept in the medium's folder until its transcode is done. */

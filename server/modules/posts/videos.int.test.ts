@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as api from '../../../common/api/posts';
 import { MSG } from '../../../common/messages';
@@ -11,6 +11,7 @@ import { startTestApp, type SignedInUser, type TestApp } from '../../testing/har
 import { HttpSession } from '../../testing/http-session';
 import { uploadFile } from '../../testing/uploads';
 import { postMedia } from './tables';
+import { createTranscodes } from './transcodes';
 
 let t: TestApp;
 let base: string;
@@ -117,5 +118,18 @@ describe('video posts', () => {
     const [row] = await db.select().from(postMedia).where(eq(postMedia.postId, postId));
     expect(row).toMatchObject({ transcodeState: 'done', transcodeAttempts: 2, leaseUntil: null });
     await transcodes.stop();
+  });
+
+  it('shares the queue between runners without ever handing one video to two of them', async () => {
+    await t.app.services.transcodes.stop();
+    const owner = await person();
+    const postIds: number[] = [];
+    for (let i = 0; i < 3; i += 1) postIds.push(Number((await publishVideo(owner, clip)).body.post_id));
+    const runners = [1, 2].map(() => createTranscodes({ db: t.resources.database.db, files: t.resources.files, log: t.app.log, concurrency: 1, pollMs: 100 }));
+    for (const runner of runners) runner.start();
+    for (const id of postIds) expect((await until(owner.client, id, (p) => p.state !== 'processing')).state).toBe('ready');
+    await Promise.all(runners.map((runner) => runner.stop()));
+    const rows = await t.resources.database.db.select().from(postMedia).where(inArray(postMedia.postId, postIds));
+    expect(rows.map((r) => [r.transcodeState, r.transcodeAttempts])).toEqual(postIds.map(() => ['done', 1]));
   });
 });
