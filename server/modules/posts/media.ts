@@ -20,7 +20,7 @@ import { postMedia, posts } from './tables';
 export const MEDIA_PREFIX = '/media/posts';
 /** The files of one medium, relative to its storage folder; the blurred tile is what a viewer who has not paid sees. */
 export const MEDIA_FILES = { full: 'full.webp', tile: 'tile.webp', locked: 'locked.webp', poster: 'hls/poster.jpg', playlist: 'hls/index.m3u8' } as const;
-const SERVED = /^(full\.webp|tile\.webp|locked\.webp|hls\/poster\.jpg|hls\/index\.m3u8|hls\/\d{2,4}\/index\.m3u8|hls\/\d{2,4}\/seg-\d{5}\.ts)$/;
+const SERVED = /^(full\.webp|tile\.webp|locked\.webp|hls\/poster\.jpg|hls\/index\.m3u8|hls\/\d{1,2}\/index\.m3u8|hls\/\d{1,2}\/seg-\d{5}\.ts)$/;
 const CONTENT_TYPES: Record<string, string> = { webp: 'image/webp', jpg: 'image/jpeg', m3u8: 'application/vnd.apple.mpegurl', ts: 'video/mp2t' };
 const DECISION_TTL_MS = 3_000;
 const MAX_DECISIONS = 50_000;

@@ -126,11 +126,11 @@ describe('transcodeToHls', () => {
 
     const [topWidth, topHeight] = c.sizes[0]!;
     expect(video).toMatchObject({ width: topWidth, height: topHeight, poster: POSTER_FILE });
-    expect(video.renditions).toEqual(c.sizes.map(([width, height]) => ({ width, height, playlist: `${height}/index.m3u8` })));
+    expect(video.renditions).toEqual(c.sizes.map(([width, height], i) => ({ width, height, playlist: `${i}/index.m3u8` })));
     expect(Math.abs(video.durationSeconds - c.seconds)).toBeLessThanOrEqual(0.5);
 
     const master = await readFile(path.join(out, MASTER_PLAYLIST), 'utf8');
-    expect(variants(master)).toEqual(c.sizes.map(([width, height]) => ({ resolution: `${width}x${height}`, uri: `${height}/index.m3u8` })));
+    expect(variants(master)).toEqual(c.sizes.map(([width, height], i) => ({ resolution: `${width}x${height}`, uri: `${i}/index.m3u8` })));
     expect(master.includes('mp4a')).toBe(c.audio);
     for (const rendition of video.renditions) {
       const text = await readFile(path.join(out, rendition.playlist), 'utf8');

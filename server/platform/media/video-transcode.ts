@@ -21,7 +21,7 @@ import { PLAYLIST_NAME, readPlaylist } from './hls-playlist';
 export class VideoRefused extends Error {}
 
 export const MASTER_PLAYLIST = PLAYLIST_NAME;
-/** Each rendition's playlist, in a folder named by its height (`720/index.m3u8`). */
+/** Each rendition's playlist, in a folder named by its index, the top one first (`0/index.m3u8`). */
 export const RENDITION_PLAYLIST = PLAYLIST_NAME;
 export const POSTER_FILE = 'poster.jpg';
 export const SEGMENT_FILE = /^seg-\d{5}\.ts$/;
@@ -74,7 +74,7 @@ interface Probed extends VideoFacts {
 export interface HlsRendition {
   width: number;
   height: number;
-  /** Relative to the output directory: `720/index.m3u8`. */
+  /** Relative to the output directory: `0/index.m3u8`. */
   playlist: string;
 }
 
@@ -129,8 +129,8 @@ export async function transcodeToHls(input: string, outDir: string, options: Tra
     reported = fraction;
     onProgress?.(fraction);
   };
-  const written = [MASTER_PLAYLIST, POSTER_FILE, ...renditions.map((r) => String(r.height))].map((name) => path.join(out, name));
-  await Promise.all(renditions.map((r) => mkdir(path.join(out, String(r.height)), { recursive: true })));
+  const written = [MASTER_PLAYLIST, POSTER_FILE, ...renditions.map((_, i) => String(i))].map((name) => path.join(out, name));
+  await Promise.all(renditions.map((_, i) => mkdir(path.join(out, String(i)), { recursive: true })));
   // Until every file is written, progress stays short of 1.
   const run = runWithProgress(ffmpegPath, transcodeArgs(input, out, facts, renditions, threads), (seconds) => report(Math.min(0.99, seconds / facts.durationSeconds)));
   const abort = () => void killFfmpeg(run, 1000);
@@ -142,7 +142,7 @@ export async function transcodeToHls(input: string, outDir: string, options: Tra
       if (INPUT_FAULT.test(run.tail())) throw new VideoRefused(`ffmpeg refused the input (exit ${code}): ${run.tail()}`);
       throw new Error(`ffmpeg could not transcode (exit ${code}): ${run.tail()}`);
     }
-    const playlists = await Promise.all(renditions.map((r) => readPlaylist(path.join(out, String(r.height), RENDITION_PLAYLIST))));
+    const playlists = await Promise.all(renditions.map((_, i) => readPlaylist(path.join(out, String(i), RENDITION_PLAYLIST))));
     const poster = await stat(path.join(out, POSTER_FILE)).catch(() => null);
     // ffmpeg ends well on a video stream none of whose frames decode; there is then nothing to show.
     if (!poster?.size || playlists.some((p) => p?.segments.length === 0)) throw new VideoRefused(`ffmpeg decoded no video frame: ${run.tail()}`);
@@ -152,7 +152,7 @@ export async function transcodeToHls(input: string, outDir: string, options: Tra
       durationSeconds: playlists[0]!.lengthSeconds,
       width: top.width,
       height: top.height,
-      renditions: renditions.map((r) => ({ ...r, playlist: `${r.height}/${RENDITION_PLAYLIST}` })),
+      renditions: renditions.map((r, i) => ({ ...r, playlist: `${i}/${RENDITION_PLAYLIST}` })),
       poster: POSTER_FILE,
     };
   } catch (error) {
@@ -172,7 +172,8 @@ function transcodeArgs(input: string, out: string, facts: Probed, renditions: { 
   const graph = low
     ? `[0:${facts.videoStream}]${fps}scale=${top.width}:${top.height},setsar=1,format=yuv420p,split=3[v0][low][poster];[low]scale=${low.width}:${low.height},setsar=1[v1]`
     : `[0:${facts.videoStream}]${fps}scale=${top.width}:${top.height},setsar=1,format=yuv420p,split=2[v0][poster]`;
-  const variants = renditions.map((r, i) => (facts.audioStream === null ? `v:${i},name:${r.height}` : `v:${i},a:${i},name:${r.height}`));
+  // Folders by index (0 the top rendition): ffmpeg before 4.1 has no `name:` in the stream map.
+  const variants = renditions.map((_, i) => (facts.audioStream === null ? `v:${i}` : `v:${i},a:${i}`));
   const perRendition = renditions.flatMap((_, i) => {
     const rates = i === 0 ? RENDITION_RATES.top : RENDITION_RATES.low;
     // prettier-ignore
