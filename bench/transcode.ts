@@ -8,10 +8,11 @@
  * CPU seconds of the ffmpeg children from /proc/self/stat (the children this process reaped), their
  * peak RSS by polling /proc/<pid>/status (VmHWM). Each is run TRANSCODE_RUNS times (default 2), the
  * fastest kept.
- * Measured 2026-11-25 (2 cores, 2 threads, Debian's ffmpeg 5.1, preset veryfast): plain copy 0.31 s
- * (193× real time); bare 720p encode 21.2 s (2.84×, 36.6 CPU s, 190 MB); transcodeToHls 28.6 s
- * (2.10×, 48.6 CPU s, 229 MB): 1.35× the bare encode. 15 segments of 4 s in each rendition;
- * 720p ~1.4 Mbit/s, 360p ~0.4 Mbit/s on this synthetic picture (real footage runs nearer the caps).
+ * Measured 2026-11-25 (2 cores, 2 threads, Debian's ffmpeg 5.1, preset veryfast; one HLS output per
+ * rendition and the master written by transcodeToHls): plain copy 0.32 s (186× real time); bare 720p
+ * encode 19.6 s (3.06×, 35.0 CPU s, 190 MB); transcodeToHls 27.1 s (2.21×, 47.0 CPU s, 229 MB):
+ * 1.38× the bare encode. 15 segments of 4 s in each rendition; 720p ~1.4 Mbit/s, 360p ~0.4 Mbit/s on
+ * this synthetic picture (real footage runs nearer the caps).
  *
  * Env: TRANSCODE_SECONDS (60), TRANSCODE_RUNS (2), TRANSCODE_THREADS (default every core).
  */
@@ -138,9 +139,10 @@ async function main() {
     if (Math.abs(video.durationSeconds - SECONDS) > 0.5) throw new Error(`transcoded ${video.durationSeconds} s of ${SECONDS}`);
   });
 
+  // Rendition folders are named by index, the top (720) first.
   const renditions = {
-    '720': await output(path.join(product.out, '720')),
-    '360': await output(path.join(product.out, '360')),
+    '720': await output(path.join(product.out, '0')),
+    '360': await output(path.join(product.out, '1')),
   };
   const bareOutput = await output(bareEncode.out);
   for (const dir of [plainCopy.out, bareEncode.out, product.out]) rmSync(dir, { recursive: true, force: true });

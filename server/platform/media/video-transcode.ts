@@ -1,21 +1,25 @@
 /**
  * Uploaded videos (.mov or .mp4, any resolution) made into HLS for video posts. The file is probed
  * (ffprobe next to our ffmpeg, else ffmpeg's own report of its input), then one ffmpeg run writes
- * H.264/AAC renditions in folders named by their height (at most 720 lines, and 360 below that) as
- * VOD playlists of ~4 s segments cut on 2 s keyframes, the master playlist `index.m3u8` and a poster.
+ * H.264/AAC renditions in folders named by their index (`0/` at most 720 lines, `1/` 360 below that)
+ * as VOD playlists of ~4 s segments cut on 2 s keyframes, and a poster; the master playlist
+ * `index.m3u8` is written here once the renditions are done. Each rendition is an output of its own
+ * rather than a variant of one HLS output (`-var_stream_map`, `-master_pl_name`): the npm-shipped
+ * ffmpeg of 2018 (N-47683, used where the system has none) crashes with SIGSEGV at the end of a
+ * variant-stream run whose variants differ in size, and has no `name:` in the stream map.
  * Only the mov/mp4 demuxer and the file protocol are allowed: an upload that is really a playlist or
  * a concat script cannot make ffmpeg read other files or the network.
  */
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { resolveFfmpegPath } from './ffmpeg-path';
 import { killFfmpeg, type FfmpegRun } from './ffmpeg-process';
-import { PLAYLIST_NAME, readPlaylist } from './hls-playlist';
+import { parsePlaylist, PLAYLIST_NAME } from './hls-playlist';
 
 /** A file that is not a playable video. The message is for logs; callers show their own text. */
 export class VideoRefused extends Error {}
@@ -38,11 +42,46 @@ export const KEYFRAME_SECONDS = 2;
  */
 export const X264_PRESET = 'veryfast';
 export const X264_CRF = 23;
-/** Capped CRF: each rendition's peak video rate (the master's BANDWIDTH comes from it) and its audio rate. */
+/** Capped CRF: each rendition's peak video rate (VBV, over a 2 s buffer) and its audio rate. */
 export const RENDITION_RATES = {
   top: { videoKbps: 3000, audioKbps: 128 },
   low: { videoKbps: 1000, audioKbps: 96 },
 } as const;
+/** H.264 profile of each rendition: High for the top, Main (no 8×8 transform) for older or smaller decoders. */
+export const RENDITION_PROFILES = { top: 'high', low: 'main' } as const;
+type H264Profile = (typeof RENDITION_PROFILES)[keyof typeof RENDITION_PROFILES];
+/**
+ * profile_idc and constraint flags of the SPS x264 writes, as the first four hex digits of the
+ * CODECS attribute: High 0x64 with no flags; Main 0x4d with constraint_set1 (x264 sets it for Main).
+ * Nominal peak and buffer of a level are 1.25× higher for High (cpbBrVclFactor).
+ */
+const H264_PROFILES: Record<H264Profile, { codecPrefix: string; rateFactor: number }> = {
+  high: { codecPrefix: '6400', rateFactor: 1.25 },
+  main: { codecPrefix: '4d40', rateFactor: 1 },
+};
+/**
+ * H.264 levels (Table A-1) from 3.0 on: macroblocks per second and per frame, peak video rate
+ * (kbit/s) and VBV buffer (kbit) for Main. Nothing below 3.0 is claimed: every player handles it,
+ * and it is what x264 would choose anyway for our rate caps. The decoded picture buffer needs no
+ * check: x264 at our preset buffers 4 frames (max_dec_frame_buffering, for its B-pyramid), and
+ * every level holds 4 frames of its largest picture.
+ */
+const H264_LEVELS = [
+  { idc: 30, mbPerSecond: 40_500, mbPerFrame: 1_620, kbps: 10_000, bufferKbits: 10_000 },
+  { idc: 31, mbPerSecond: 108_000, mbPerFrame: 3_600, kbps: 14_000, bufferKbits: 14_000 },
+  { idc: 32, mbPerSecond: 216_000, mbPerFrame: 5_120, kbps: 20_000, bufferKbits: 20_000 },
+  { idc: 40, mbPerSecond: 245_760, mbPerFrame: 8_192, kbps: 20_000, bufferKbits: 25_000 },
+  { idc: 41, mbPerSecond: 245_760, mbPerFrame: 8_192, kbps: 50_000, bufferKbits: 62_500 },
+  { idc: 42, mbPerSecond: 522_240, mbPerFrame: 8_704, kbps: 50_000, bufferKbits: 62_500 },
+  { idc: 50, mbPerSecond: 589_824, mbPerFrame: 22_080, kbps: 135_000, bufferKbits: 135_000 },
+  { idc: 51, mbPerSecond: 983_040, mbPerFrame: 36_864, kbps: 240_000, bufferKbits: 240_000 },
+  { idc: 52, mbPerSecond: 2_073_600, mbPerFrame: 36_864, kbps: 240_000, bufferKbits: 240_000 },
+  { idc: 60, mbPerSecond: 4_177_920, mbPerFrame: 139_264, kbps: 240_000, bufferKbits: 240_000 },
+  { idc: 61, mbPerSecond: 8_355_840, mbPerFrame: 139_264, kbps: 480_000, bufferKbits: 480_000 },
+  { idc: 62, mbPerSecond: 16_711_680, mbPerFrame: 139_264, kbps: 800_000, bufferKbits: 800_000 },
+] as const;
+/** The AAC encoder's object type: Low Complexity. */
+const AAC_CODEC = 'mp4a.40.2';
 
 /** Beyond 8K a "video" is more likely a decoder memory bomb than a post: refused before decoding. */
 const MAX_VIDEO_PIXELS = 8192 * 4320;
@@ -99,10 +138,49 @@ export interface TranscodeOptions {
   ffmpegPath?: string;
 }
 
+/** One rendition as encoded. */
+interface Rendition {
+  width: number;
+  height: number;
+  profile: H264Profile;
+  /** level_idc: 31 for 3.1. */
+  level: number;
+  videoKbps: number;
+  audioKbps: number;
+}
+
 /** Heights of the renditions made of a source this high: at most 720 (never upscaled, even), plus 360 when there is room. */
 export function renditionHeights(sourceHeight: number): number[] {
   const top = Math.max(2, even(Math.min(sourceHeight, TOP_RENDITION_HEIGHT)));
   return top > LOW_RENDITION_HEIGHT ? [top, LOW_RENDITION_HEIGHT] : [top];
+}
+
+/**
+ * The lowest H.264 level (level_idc, at least 30) whose limits hold a stream of this size, frame rate
+ * and VBV cap (buffer twice the rate), as x264 checks them; x264 is told this level (`-level`), so the
+ * CODECS attribute that names it is true.
+ */
+export function h264Level(width: number, height: number, framesPerSecond: number, profile: H264Profile, videoKbps: number): number {
+  const mbWide = Math.ceil(width / 16);
+  const mbHigh = Math.ceil(height / 16);
+  const mbPerFrame = mbWide * mbHigh;
+  const factor = H264_PROFILES[profile].rateFactor;
+  const fits = H264_LEVELS.find(
+    (l) =>
+      mbPerFrame <= l.mbPerFrame &&
+      Math.max(mbWide, mbHigh) ** 2 <= 8 * l.mbPerFrame &&
+      mbPerFrame * framesPerSecond <= l.mbPerSecond &&
+      videoKbps <= l.kbps * factor &&
+      videoKbps * 2 <= l.bufferKbits * factor,
+  );
+  // Nothing holds it (a picture tens of thousands of pixels wide): the highest level, which x264 warns about.
+  return fits?.idc ?? H264_LEVELS.at(-1)!.idc;
+}
+
+/** The CODECS attribute of a rendition: `avc1.64001f,mp4a.40.2` for High 3.1 with sound. */
+export function codecsOf(profile: H264Profile, level: number, hasAudio: boolean): string {
+  const video = `avc1.${H264_PROFILES[profile].codecPrefix}${level.toString(16).padStart(2, '0')}`;
+  return hasAudio ? `${video},${AAC_CODEC}` : video;
 }
 
 /** Duration, shown size and audio of a video file; VideoRefused when it is not one ffmpeg can play. */
@@ -120,7 +198,15 @@ export async function transcodeToHls(input: string, outDir: string, options: Tra
   if (out.includes('%')) throw new Error('the output directory of a transcode may not contain %');
   signal?.throwIfAborted();
   const facts = await probe(input, ffmpegPath, signal);
-  const renditions = renditionHeights(facts.height).map((height) => ({ height, width: Math.max(2, even(Math.round((facts.width * height) / facts.height))) }));
+  // A file that does not say its rate is encoded at whatever rate it has: its level allows for the most we keep.
+  const framesPerSecond = frameRateValue(facts.frameRate) ?? MAX_FRAME_RATE;
+  const renditions = renditionHeights(facts.height).map((height, i): Rendition => {
+    const width = Math.max(2, even(Math.round((facts.width * height) / facts.height)));
+    const rank = i === 0 ? 'top' : 'low';
+    const profile = RENDITION_PROFILES[rank];
+    const { videoKbps, audioKbps } = RENDITION_RATES[rank];
+    return { width, height, profile, level: h264Level(width, height, framesPerSecond, profile, videoKbps), videoKbps, audioKbps };
+  });
   const top = renditions[0]!;
 
   let reported = 0;
@@ -142,17 +228,20 @@ export async function transcodeToHls(input: string, outDir: string, options: Tra
       if (INPUT_FAULT.test(run.tail())) throw new VideoRefused(`ffmpeg refused the input (exit ${code}): ${run.tail()}`);
       throw new Error(`ffmpeg could not transcode (exit ${code}): ${run.tail()}`);
     }
-    const playlists = await Promise.all(renditions.map((_, i) => readPlaylist(path.join(out, String(i), RENDITION_PLAYLIST))));
+    const texts = await Promise.all(renditions.map((_, i) => readFile(path.join(out, String(i), RENDITION_PLAYLIST), 'utf8').catch(() => null)));
+    const playlists = texts.map((text) => (text === null ? null : parsePlaylist(text)));
     const poster = await stat(path.join(out, POSTER_FILE)).catch(() => null);
     // ffmpeg ends well on a video stream none of whose frames decode; there is then nothing to show.
     if (!poster?.size || playlists.some((p) => p?.segments.length === 0)) throw new VideoRefused(`ffmpeg decoded no video frame: ${run.tail()}`);
     if (playlists.some((p) => !p?.ended || !p.segments.every((s) => SEGMENT_FILE.test(s)))) throw new Error(`ffmpeg left an unexpected playlist: ${run.tail()}`);
+    await writeFile(path.join(out, MASTER_PLAYLIST), await masterPlaylist(out, renditions, texts as string[], facts.hasAudio));
+    signal?.throwIfAborted();
     report(1);
     return {
       durationSeconds: playlists[0]!.lengthSeconds,
       width: top.width,
       height: top.height,
-      renditions: renditions.map((r, i) => ({ ...r, playlist: `${i}/${RENDITION_PLAYLIST}` })),
+      renditions: renditions.map((r, i) => ({ width: r.width, height: r.height, playlist: `${i}/${RENDITION_PLAYLIST}` })),
       poster: POSTER_FILE,
     };
   } catch (error) {
@@ -164,7 +253,7 @@ export async function transcodeToHls(input: string, outDir: string, options: Tra
   }
 }
 
-function transcodeArgs(input: string, out: string, facts: Probed, renditions: { width: number; height: number }[], threads: number): string[] {
+function transcodeArgs(input: string, out: string, facts: Probed, renditions: Rendition[], threads: number): string[] {
   const top = renditions[0]!;
   const low = renditions[1];
   const fps = facts.frameRate ? `fps=${facts.frameRate},` : '';
@@ -172,20 +261,24 @@ function transcodeArgs(input: string, out: string, facts: Probed, renditions: { 
   const graph = low
     ? `[0:${facts.videoStream}]${fps}scale=${top.width}:${top.height},setsar=1,format=yuv420p,split=3[v0][low][poster];[low]scale=${low.width}:${low.height},setsar=1[v1]`
     : `[0:${facts.videoStream}]${fps}scale=${top.width}:${top.height},setsar=1,format=yuv420p,split=2[v0][poster]`;
-  // Folders by index (0 the top rendition): ffmpeg before 4.1 has no `name:` in the stream map.
-  const variants = renditions.map((_, i) => (facts.audioStream === null ? `v:${i}` : `v:${i},a:${i}`));
-  const perRendition = renditions.flatMap((_, i) => {
-    const rates = i === 0 ? RENDITION_RATES.top : RENDITION_RATES.low;
+  // One HLS output per rendition, each with its own encoders, in a folder named by its index (0 the top one).
+  const outputs = renditions.flatMap((r, i) => {
+    const folder = path.join(out, String(i));
     // prettier-ignore
     return [
-      `-profile:v:${i}`, i === 0 ? 'high' : 'main',
-      `-maxrate:v:${i}`, `${rates.videoKbps}k`, `-bufsize:v:${i}`, `${rates.videoKbps * 2}k`,
-      ...(facts.audioStream === null ? [] : [`-b:a:${i}`, `${rates.audioKbps}k`]),
+      // A source without sound gets no audio track rather than a silent one: hls.js, Safari and ExoPlayer
+      // all play video-only streams, the CODECS attribute then says so, and no bits or CPU go on silence.
+      '-map', `[v${i}]`, ...(facts.audioStream === null ? [] : ['-map', `0:${facts.audioStream}`]), '-map_metadata', '-1', '-map_chapters', '-1',
+      '-c:v', 'libx264', '-preset', X264_PRESET, '-crf', String(X264_CRF), '-profile:v', r.profile, '-level:v', (r.level / 10).toFixed(1),
+      '-maxrate:v', `${r.videoKbps}k`, '-bufsize:v', `${r.videoKbps * 2}k`,
+      '-force_key_frames', `expr:gte(t,n_forced*${KEYFRAME_SECONDS})`, '-threads', String(threads),
+      ...(facts.audioStream === null ? [] : ['-c:a', 'aac', '-b:a', `${r.audioKbps}k`, '-ac', '2', '-ar', '48000']),
+      // Phone files often interleave sound and picture coarsely: packets wait for the other encoder to start.
+      '-max_muxing_queue_size', '4096',
+      '-f', 'hls', '-hls_time', String(SEGMENT_SECONDS), '-hls_playlist_type', 'vod', '-hls_flags', 'independent_segments',
+      '-hls_segment_filename', path.join(folder, 'seg-%05d.ts'), path.join(folder, RENDITION_PLAYLIST),
     ];
   });
-  // A source without sound gets no audio track rather than a silent one: hls.js, Safari and ExoPlayer
-  // all play video-only streams, the CODECS attribute then says so, and no bits or CPU go on silence.
-  const maps = renditions.flatMap((_, i) => ['-map', `[v${i}]`, ...(facts.audioStream === null ? [] : ['-map', `0:${facts.audioStream}`])]);
   // prettier-ignore
   return [
     '-hide_banner', '-nostdin', '-nostats', '-loglevel', 'error', '-y', '-progress', 'pipe:1',
@@ -194,17 +287,60 @@ function transcodeArgs(input: string, out: string, facts: Probed, renditions: { 
     // The poster: about a second in (past fades from black), or the first frame of a clip too short for that.
     '-map', '[poster]', '-map_metadata', '-1', '-ss', facts.durationSeconds >= 2 ? '1' : '0', '-frames:v', '1', '-update', '1', '-q:v', '3', '-threads', '1',
     path.join(out, POSTER_FILE),
-    ...maps, '-map_metadata', '-1', '-map_chapters', '-1',
-    '-c:v', 'libx264', '-preset', X264_PRESET, '-crf', String(X264_CRF), ...perRendition,
-    '-force_key_frames', `expr:gte(t,n_forced*${KEYFRAME_SECONDS})`, '-threads', String(threads),
-    ...(facts.audioStream === null ? [] : ['-c:a', 'aac', '-ac', '2', '-ar', '48000']),
-    // Phone files often interleave sound and picture coarsely: packets wait for the other encoder to start.
-    '-max_muxing_queue_size', '4096',
-    '-f', 'hls', '-hls_time', String(SEGMENT_SECONDS), '-hls_playlist_type', 'vod', '-hls_flags', 'independent_segments',
-    '-hls_segment_filename', path.join(out, '%v', 'seg-%05d.ts'),
-    '-master_pl_name', MASTER_PLAYLIST, '-var_stream_map', variants.join(' '),
-    path.join(out, '%v', RENDITION_PLAYLIST),
+    ...outputs,
   ];
+}
+
+/**
+ * The master playlist over the written renditions, as hls.js, Safari and ExoPlayer read it. Its
+ * version is the renditions' (ffmpeg writes 6 for independent segments); every rendition's segments
+ * start on a keyframe, so the master says so too.
+ */
+async function masterPlaylist(out: string, renditions: Rendition[], playlists: string[], hasAudio: boolean): Promise<string> {
+  const version = Math.max(3, ...playlists.map((text) => Number(/^#EXT-X-VERSION:(\d+)/m.exec(text)?.[1] ?? 3)));
+  const lines = ['#EXTM3U', `#EXT-X-VERSION:${version}`, '#EXT-X-INDEPENDENT-SEGMENTS'];
+  for (const [i, r] of renditions.entries()) {
+    const rates = await segmentRates(path.join(out, String(i)), playlists[i]!);
+    lines.push(
+      `#EXT-X-STREAM-INF:BANDWIDTH=${rates.peak},AVERAGE-BANDWIDTH=${rates.average},RESOLUTION=${r.width}x${r.height},CODECS="${codecsOf(r.profile, r.level, hasAudio)}"`,
+      `${i}/${RENDITION_PLAYLIST}`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * BANDWIDTH and AVERAGE-BANDWIDTH (bit/s) of a rendition, measured on its segments as RFC 8216
+ * (4.3.4.2) asks once every segment exists: the peak is the highest rate of any run of consecutive
+ * segments lasting 0.5 to 1.5 target durations, the average the whole rendition's. Measured rather
+ * than the configured cap plus the audio rate: the VBV lets a 4 s segment carry 4 s at the cap plus
+ * its full 2 s buffer (1.5× the cap), and the transport stream adds its own overhead, so the cap is
+ * not even a safe upper bound; and most pictures stay well under the cap (the bench's 720p runs at
+ * about half of it), so it would make players keep to the low rendition on links that carry the top.
+ */
+async function segmentRates(folder: string, playlist: string): Promise<{ peak: number; average: number }> {
+  const target = Number(/^#EXT-X-TARGETDURATION:(\d+)/m.exec(playlist)?.[1] ?? SEGMENT_SECONDS);
+  const segments: { seconds: number; uri: string }[] = [];
+  let seconds = 0;
+  for (const raw of playlist.split('\n')) {
+    const line = raw.trim();
+    if (line.startsWith('#EXTINF:')) seconds = Number.parseFloat(line.slice(8)) || 0;
+    else if (line && !line.startsWith('#')) segments.push({ seconds, uri: line });
+  }
+  const bits = await Promise.all(segments.map(async (s) => (await stat(path.join(folder, s.uri))).size * 8));
+  const totalSeconds = segments.reduce((sum, s) => sum + s.seconds, 0);
+  const average = bits.reduce((sum, b) => sum + b, 0) / Math.max(totalSeconds, 0.001);
+  let peak = average;
+  for (let first = 0; first < segments.length; first++) {
+    let runSeconds = 0;
+    let runBits = 0;
+    for (let last = first; last < segments.length && runSeconds + segments[last]!.seconds <= 1.5 * target; last++) {
+      runSeconds += segments[last]!.seconds;
+      runBits += bits[last]!;
+      if (runSeconds >= 0.5 * target) peak = Math.max(peak, runBits / runSeconds);
+    }
+  }
+  return { peak: Math.ceil(peak), average: Math.ceil(average) };
 }
 
 /** Absolute and with an explicit protocol: it can never read as an option (`-…`) or another protocol (`concat:…`). */
@@ -328,11 +464,17 @@ function shown(s: { videoStream: number; audioStream: number | null; durationSec
 }
 
 function safeFrameRate(text: string): string | null {
-  const match = /^(\d+)(?:\/(\d+))?$|^(\d+\.\d+)$/.exec(text);
+  const value = frameRateValue(text);
+  if (value === null) return null;
+  return value > MAX_FRAME_RATE ? String(MAX_FRAME_RATE) : text;
+}
+
+/** Frames per second of `30000/1001`, `25` or `29.97`; null for anything else. */
+function frameRateValue(text: string | null): number | null {
+  const match = /^(\d+)(?:\/(\d+))?$|^(\d+\.\d+)$/.exec(text ?? '');
   if (!match) return null;
   const value = match[3] ? Number(match[3]) : Number(match[1]) / Number(match[2] ?? 1);
-  if (!(value > 0) || !Number.isFinite(value)) return null;
-  return value > MAX_FRAME_RATE ? String(MAX_FRAME_RATE) : text;
+  return value > 0 && Number.isFinite(value) ? value : null;
 }
 
 /** Like runFfmpeg, with ffmpeg's `-progress pipe:1` report read from stdout (runFfmpeg leaves stdout closed). */
