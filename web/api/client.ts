@@ -57,6 +57,11 @@ function fetchCsrfToken(): Promise<string> {
   return csrfToken;
 }
 
+/** The session's CSRF token (fetched once and shared), for requests sent outside `call`: the resumable uploads. */
+export function getCsrfToken(): Promise<string> {
+  return fetchCsrfToken();
+}
+
 /** Forget the cached CSRF token; the session (and so the token) changes on login and logout. */
 export function resetCsrfToken(): void {
   csrfToken = null;

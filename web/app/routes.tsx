@@ -34,6 +34,8 @@ const BuyImpressionsPage = lazyPage(() => import('../features/wallet/BuyImpressi
 const DepositCoinsPage = lazyPage(() => import('../features/wallet/DepositCoinsPage'), 'DepositCoinsPage');
 const WalletPage = lazyPage(() => import('../features/wallet/WalletPage'), 'WalletPage');
 const SubscriptionPage = lazyPage(() => import('../features/subscriptions/SubscriptionPage'), 'SubscriptionPage');
+const UploadPage = lazyPage(() => import('../features/posts/UploadPage'), 'UploadPage');
+const PostViewPage = lazyPage(() => import('../features/posts/PostViewPage'), 'PostViewPage');
 
 const canUseReferrals = (perms: readonly string[]) => perms.includes('ALLOW REFERRAL_ACCESS');
 
@@ -74,8 +76,10 @@ function skinRoutes(): RouteObject[] {
         { path: 'channel/channel', element: <ChannelPage /> },
         { path: 'channel/custom', element: <ChannelPage /> },
         { path: 'channel/search-all-stream', element: <SearchAllStreamsPage /> },
-        { path: 'user/upload', element: signedIn(notBuilt, canUpload) },
-        { path: 'user/upload-video', element: signedIn(notBuilt, canUpload) },
+        // Each skin's Create Post page is its `uploadPath`; the other address leads there.
+        { path: 'user/upload', element: signedIn(<UploadPage />, canUpload) },
+        { path: 'user/upload-video', element: signedIn(<UploadPage />, canUpload) },
+        { path: 'post/post-view', element: <PostViewPage /> },
         { path: 'user/referral', element: signedIn(notBuilt, canUseReferrals) },
         ...SIGNED_IN_PAGES.map((path) => ({ path, element: signedIn(notBuilt) })),
         { path: 'subscription', element: signedIn(<SubscriptionPage />) },

@@ -5,6 +5,7 @@ export { Field, FieldError } from './Field';
 export { Modal } from './Modal';
 export { Notice } from './Notice';
 export { PasswordField } from './PasswordField';
+export { ProgressBar } from './ProgressBar';
 export { Select, SelectControl } from './Select';
 export type { SelectOption } from './Select';
 export { Spinner } from './Spinner';

@@ -2,7 +2,8 @@
  * A post's files are served only through short-lived addresses signed for one viewer (the HLS playback
  * tokens' scheme): `/media/posts/<media>/<file>?token=`. Every fetch checks that the fetcher is that
  * viewer and that they still may see the file now — the blurred tile of a post they may see, anything
- * else once the media is open to them — so a copied address dies with its token or in other hands.
+ * else once the media is open to them — so a copied address dies with its token or in other hands. An
+ * open medium's decision is kept 3 s (an audience change or a deletion stops the video within that).
  */
 import { text } from 'node:stream/consumers';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -58,8 +59,12 @@ export function registerPostMediaRoute(app: FastifyInstance, deps: { db: Db; fil
     if (known && now() - known.at < DECISION_TTL_MS) return known;
     const [row] = await deps.db.select({ post: posts, key: postMedia.key }).from(postMedia).innerJoin(posts, eq(posts.id, postMedia.postId)).where(eq(postMedia.id, mediaId));
     const decision = { at: now(), ...(await standingOrNothing(row?.post, viewer)), folder: row?.key ?? null };
-    if (decided.size >= MAX_DECISIONS) decided.clear();
-    decided.set(key, decision);
+    // Only an open medium is remembered (players fetch a segment every few seconds): a refusal is decided
+    // again at the next fetch, so a purchase opens the media at once.
+    if (decision.open) {
+      if (decided.size >= MAX_DECISIONS) decided.clear();
+      decided.set(key, decision);
+    }
     return decision;
   }
 

@@ -195,10 +195,15 @@ describe('paid posts', () => {
 
     const buyer = await person();
     await t.given.coins(buyer.user, 300);
+    // The buyer's own signature, on the full picture: refused until bought, served at once after.
+    const locked = (await postOf(buyer.client, postId)).thumb_url!;
+    const full = locked.replace('locked.webp', 'full.webp');
+    expect((await fetchMedia(buyer.client, full)).status).toBe(403);
     const bought = await Promise.all([1, 2, 3].map(() => buyer.client.post(api.purchasePost.path, { post_id: postId })));
     for (const res of bought) expect(res.status, JSON.stringify(res.body)).toBe(200);
     const again = await buyer.client.post(api.purchasePost.path, { post_id: postId });
     expect(again.body).toMatchObject({ has_paid: true, balance: 40 });
+    expect((await fetchMedia(buyer.client, full)).status).toBe(200);
     const post = await postOf(buyer.client, postId);
     expect(post).toMatchObject({ has_paid: true });
     expect(post.media).toHaveLength(2);

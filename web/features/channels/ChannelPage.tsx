@@ -5,16 +5,23 @@ import { useSkin, useSkinPath, withSkinPrefix } from '../../app/skin';
 import { Button } from '../../ui/Button';
 import { Modal } from '../../ui/Modal';
 import { Page } from '../../ui/Page';
+import { Tabs } from '../../ui/Tabs';
 import { useSession } from '../accounts/api';
+import { ChannelPosts } from '../posts/PostGrid';
 import { useChannelStreams } from '../streams/api';
 import { StreamGrid } from '../streams/StreamGrid';
 import { useBaseGroup } from '../system/api';
 import { hasAdultAgreement, saveAdultAgreement } from './adult-agreement';
 import styles from './ChannelPage.module.css';
 
-/** /channel/group, /channel/channel?id=, /channel/custom?id= (spec part 1 §2 Channels). */
+type View = 'stream' | 'post';
+
+/**
+ * /channel/group, /channel/channel?id=, /channel/custom?id= (spec part 1 §2 Channels): the channel's
+ * streams, and its image tiles under Images (`&type=post`, as on a profile).
+ */
 export function ChannelPage() {
-  const [query] = useSearchParams();
+  const [query, setQuery] = useSearchParams();
   const session = useSession();
   const skin = useSkin();
   const channels = useBaseGroup(session.user?.user_id ?? null);
@@ -22,7 +29,18 @@ export function ChannelPage() {
   const selected = channels.data?.find((c) => c.id === requested) ?? (query.get('id') ? undefined : channels.data?.[0]);
   const adult = selected?.meta.rating === 'PLUS_18' && skin.flags.adultContent;
   const [agreed, setAgreed] = useState(() => hasAdultAgreement());
-  const streams = useChannelStreams(selected && (!adult || agreed) ? selected.id : 0);
+  const open = selected && (!adult || agreed) ? selected.id : 0;
+  const streams = useChannelStreams(open);
+  const view: View = query.get('type') === 'post' ? 'post' : 'stream';
+  const setView = (next: View) =>
+    setQuery(
+      (q) => {
+        if (next === 'post') q.set('type', next);
+        else q.delete('type');
+        return q;
+      },
+      { replace: true },
+    );
 
   return (
     <Page title={selected?.name ?? 'Channels'}>
@@ -43,7 +61,15 @@ export function ChannelPage() {
       ) : channels.isSuccess && !selected ? (
         <p className={styles.missing}>{MSG.noStreamsInChannel}</p>
       ) : (
-        <StreamGrid query={streams} label="Streams" empty={requested ? MSG.noStreamsInChannel : MSG.noStreamsFound} />
+        <Tabs
+          label="Channel content"
+          value={view}
+          onValueChange={setView}
+          tabs={[
+            { value: 'stream', label: 'Streams', content: <StreamGrid query={streams} label="Streams" empty={requested ? MSG.noStreamsInChannel : MSG.noStreamsFound} /> },
+            { value: 'post', label: 'Images', content: <ChannelPosts channelId={open} /> },
+          ]}
+        />
       )}
     </Page>
   );

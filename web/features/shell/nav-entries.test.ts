@@ -26,6 +26,15 @@ describe('shell menu entries', () => {
     expect(labels(CREATE, viewer)).toEqual([]);
     const broadcaster = person(DEFAULT_PERMISSIONS);
     expect(labels(USER_MENU, broadcaster).map(([label]) => label)).toContain('Dashboard');
-    expect(labels(CREATE, broadcaster)).toEqual([['Go Live', '/dashboard']]);
+    expect(labels(CREATE, broadcaster)).toEqual([['Go Live', '/dashboard'], ['Create Post', '/user/upload']]);
+  });
+
+  it('offers Create Post, in the side bar and the create button, to who may upload, at the skin’s upload page', () => {
+    const uploader = person(['CREATE STREAM_UPLOAD_PLUS14']);
+    expect(labels(SIDEBAR, uploader).map(([label]) => label)).toContain('Create Post');
+    expect(labels(CREATE, uploader)).toEqual([['Create Post', '/user/upload']]);
+    expect(labels(CREATE, uploader, SKINS.miitv)).toEqual([['Create Post', '/user/upload-video']]);
+    expect(labels(SIDEBAR, person(['CREATE STREAM_CHAT'])).map(([label]) => label)).not.toContain('Create Post');
+    expect(labels(SIDEBAR, null).map(([label]) => label)).not.toContain('Create Post');
   });
 });

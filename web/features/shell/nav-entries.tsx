@@ -3,17 +3,17 @@
  * only to whom it applies and leads to a page that exists. A feature that gets its page adds its
  * entry here, one line each, for example:
  *   SIDEBAR:     { label: 'Video Call', path: () => '/user/schedule-meetings', icon: <VideoCallIcon />, section: 'video-call' },
- *   SIDEBAR:     { label: 'Create Post', path: ({ skin }) => skin.uploadPath, icon: <PlusSquareIcon />, section: 'create-post', shows: canPost },
- *   CREATE:      the same two, with size={18} icons
+ *   CREATE:      the same, with size={18} icons
  *   USER_MENU:   { label: 'Analytics', path: () => '/user/analytics', icon: <ChartIcon size={18} /> },
  *   USER_MENU:   { label: 'Referrals', path: () => '/user/referral', icon: <LinkIcon size={18} />, shows: ({ user }) => hasReferralAccess(user) },
  *   USER_MENU:   { label: 'Moderation', path: () => '/admin/moderation', icon: <ShieldIcon size={18} />, shows: ({ user }) => user?.role === 'admin' },
  */
 import type { ReactNode } from 'react';
 import type { SessionUser } from '../../../common/api/accounts';
-import { canGoLive } from '../../../common/permissions';
+import { MSG } from '../../../common/messages';
+import { canGoLive, canUpload } from '../../../common/permissions';
 import type { Skin } from '../../../common/skins';
-import { BookmarkIcon, BroadcastIcon, CompassIcon, DashboardIcon, DownloadIcon, SettingsIcon, StarIcon, UsersIcon, WalletIcon } from '../../ui/icons';
+import { BookmarkIcon, BroadcastIcon, CompassIcon, DashboardIcon, DownloadIcon, PlusSquareIcon, SettingsIcon, StarIcon, UsersIcon, WalletIcon } from '../../ui/icons';
 import type { NavSection } from './nav-active';
 
 export interface NavContext {
@@ -34,10 +34,12 @@ export interface NavEntry {
 }
 
 const broadcaster = ({ user }: NavContext) => !!user && canGoLive(user.perms);
+const canPost = ({ user }: NavContext) => !!user && canUpload(user.perms);
 
 export const SIDEBAR: NavEntry[] = [
   { label: 'Download', path: ({ skin }) => skin.links.download, icon: <DownloadIcon />, section: 'download' },
   { label: 'Browse', path: () => '/channel/group', icon: <CompassIcon />, section: 'browse' },
+  { label: MSG.createPost, path: ({ skin }) => skin.uploadPath, icon: <PlusSquareIcon />, section: 'create-post', shows: canPost },
 ];
 
 /** The signed-in user's menu (the user is always there). */
@@ -51,7 +53,10 @@ export const USER_MENU: NavEntry[] = [
 ];
 
 /** The floating create button of the signed-in shell; hidden when none applies. */
-export const CREATE: NavEntry[] = [{ label: 'Go Live', path: () => '/dashboard', icon: <BroadcastIcon size={18} />, shows: broadcaster }];
+export const CREATE: NavEntry[] = [
+  { label: 'Go Live', path: () => '/dashboard', icon: <BroadcastIcon size={18} />, shows: broadcaster },
+  { label: MSG.createPost, path: ({ skin }) => skin.uploadPath, icon: <PlusSquareIcon size={18} />, shows: canPost },
+];
 
 export function entriesFor(entries: NavEntry[], context: NavContext): NavEntry[] {
   return entries.filter((entry) => entry.shows?.(context) ?? true);

@@ -1,22 +1,21 @@
 import { useState } from 'react';
 import { Navigate, useParams, useSearchParams } from 'react-router';
-import { MSG } from '../../../common/messages';
 import { useSkinPath } from '../../app/skin';
 import { isApiError } from '../../api/client';
-import { EmptyState } from '../../ui/EmptyState';
-import { ImageIcon } from '../../ui/icons';
 import { Notice } from '../../ui/Notice';
 import { Page } from '../../ui/Page';
 import { Tabs } from '../../ui/Tabs';
 import type { TabItem } from '../../ui/Tabs';
 import { useSession } from '../accounts/api';
 import { PageSpinner } from '../accounts/gates';
+import { SavedPosts, UserPosts } from '../posts/PostGrid';
 import { SavedStreams, UserStreams } from '../streams/UserStreams';
 import { useProfile } from './api';
 import { FollowListModal } from './FollowListModal';
 import { ProfileHeader } from './ProfileHeader';
 import type { FollowListKind } from './ProfileStats';
 import { parseUserId } from './user-id';
+import styles from './ProfilePage.module.css';
 
 type Tab = 'stream' | 'post' | 'saved';
 
@@ -52,8 +51,8 @@ function ProfileView({ id }: { id: number }) {
   const tab: Tab = requested === 'post' || (requested === 'saved' && user.is_self) ? requested : 'stream';
   const tabs: Array<TabItem<Tab>> = [
     { value: 'stream', label: 'Streams', content: <UserStreams userId={user.user_id} /> },
-    { value: 'post', label: 'Photos', content: <EmptyState icon={<ImageIcon />}>{MSG.noImagesInChannel}</EmptyState> },
-    ...(user.is_self ? [{ value: 'saved' as const, label: 'Saved', content: <SavedStreams /> }] : []),
+    { value: 'post', label: 'Photos', content: <UserPosts userId={user.user_id} /> },
+    ...(user.is_self ? [{ value: 'saved' as const, label: 'Saved', content: <SavedTab /> }] : []),
   ];
 
   return (
@@ -75,5 +74,25 @@ function ProfileView({ id }: { id: number }) {
       />
       {list && <FollowListModal userId={user.user_id} kind={list} count={user[list]} onClose={() => setList(null)} />}
     </Page>
+  );
+}
+
+/** The owner's bookmarks: saved streams, then saved posts. */
+function SavedTab() {
+  return (
+    <div className={styles.saved}>
+      <section aria-labelledby="saved-streams">
+        <h2 id="saved-streams" className={styles.savedHeading}>
+          Streams
+        </h2>
+        <SavedStreams />
+      </section>
+      <section aria-labelledby="saved-posts">
+        <h2 id="saved-posts" className={styles.savedHeading}>
+          Posts
+        </h2>
+        <SavedPosts />
+      </section>
+    </div>
   );
 }

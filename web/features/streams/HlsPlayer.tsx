@@ -21,13 +21,17 @@ interface HlsPlayerProps {
   refreshSource?: () => Promise<string | null>;
   /** Layers over the video (chat overlay, likes, tips): inside the box, so they go fullscreen with it. */
   children?: ReactNode;
+  /** The picture shown until the first frame (a video post's thumbnail). */
+  poster?: string | null;
+  /** The video's accessible name. */
+  label?: string;
 }
 
 /** Refreshes in a row without a playlist loading in between: past this the stream is gone for us. */
 const MAX_TOKEN_REFRESHES = 3;
 
 /** Plays a signed HLS playlist: hls.js where MSE exists (Debian chromium), else the native player. */
-export function HlsPlayer({ src, width, height, muted = true, onStateChange, videoRef, refreshSource, children }: HlsPlayerProps) {
+export function HlsPlayer({ src, width, height, muted = true, onStateChange, videoRef, refreshSource, children, poster, label = 'Stream video' }: HlsPlayerProps) {
   const ownRef = useRef<HTMLVideoElement | null>(null);
   const ref = videoRef ?? ownRef;
   const [state, setState] = useState<VideoState>('loading');
@@ -112,7 +116,7 @@ export function HlsPlayer({ src, width, height, muted = true, onStateChange, vid
   const aspect = width && height ? `${width} / ${height}` : '16 / 9';
   return (
     <div ref={setBox} className={styles.box} style={{ aspectRatio: aspect }} tabIndex={-1}>
-      <video ref={ref} className={styles.video} playsInline aria-label="Stream video" />
+      <video ref={ref} className={styles.video} playsInline aria-label={label} poster={poster ?? undefined} />
       {children}
       {state === 'loading' && (
         <div className={styles.overlay}>

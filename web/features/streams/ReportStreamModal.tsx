@@ -1,24 +1,18 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import type { StreamInfo } from '../../../common/api/streams';
-import { MSG } from '../../../common/messages';
 import { shownTitle } from '../../../common/rules/stream-display';
-import { isApiError } from '../../api/client';
 import { failureMessage } from '../../api/field-errors';
 import { Button } from '../../ui/Button';
-import { Modal } from '../../ui/Modal';
 import { ModalSection } from '../../ui/ModalSection';
-import { Select } from '../../ui/Select';
-import { TextArea } from '../../ui/TextArea';
 import { useToast } from '../../ui/Toast';
 import { useSession } from '../accounts/api';
 import { EarningDetails } from '../tips/EarningDetails';
 import { mayLoadEarnings } from '../tips/earnings';
 import { useModerationAction, useReportStream } from './interactions-api';
-import { checkComplaint, COMPLAINT_OPTIONS, CONFIRM_FIRST, MODERATION_LABEL, moderationActionsFor } from './stream-interactions';
+import { ReportModal } from './ReportModal';
+import { CONFIRM_FIRST, MODERATION_LABEL, moderationActionsFor } from './stream-interactions';
 import type { ModerationEvent } from './stream-interactions';
 import styles from './ReportStreamModal.module.css';
-
-const COMMENT_MAX = 1000;
 
 interface ReportStreamModalProps {
   stream: StreamInfo;
@@ -31,73 +25,24 @@ interface ReportStreamModalProps {
  * streamer's earning details for GRANT PERMISSION holders (spec part 1 §4 Report modal, §6).
  */
 export function ReportStreamModal({ stream, open, onOpenChange }: ReportStreamModalProps) {
-  const [type, setType] = useState('');
-  const [comment, setComment] = useState('');
-  const [typeError, setTypeError] = useState<string | undefined>();
   const report = useReportStream(stream.stream_id);
-  const toast = useToast();
   const session = useSession();
   const actions = moderationActionsFor(session.user);
-  const formId = useId();
-
-  const reset = () => {
-    setType('');
-    setComment('');
-    setTypeError(undefined);
-    report.reset();
-  };
-  const close = () => {
-    reset();
-    onOpenChange(false);
-  };
-  const submit = (event: React.FormEvent) => {
-    event.preventDefault();
-    const checked = checkComplaint(type, comment);
-    if (!checked.ok) return setTypeError(checked.error);
-    report.mutate(checked.input, {
-      onSuccess: () => {
-        toast({ title: MSG.complaintFiled, tone: 'success' });
-        close();
-      },
-      onError: (error) => toast({ title: MSG.complaintFailed, ...(isApiError(error) && error.status < 500 ? { description: error.message } : {}), tone: 'error' }),
-    });
-  };
-
   return (
-    <Modal
+    <ReportModal
       open={open}
-      onOpenChange={(next) => (next ? onOpenChange(true) : close())}
+      onOpenChange={onOpenChange}
       title="Report Stream"
       description={`Tell us what is wrong with “${shownTitle(stream.title)}”. Our moderators review every report.`}
-      footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            Close
-          </Button>
-          <Button type="submit" form={formId} loading={report.isPending}>
-            Submit
-          </Button>
-        </>
-      }
+      report={report}
     >
-      <form id={formId} className={styles.form} onSubmit={submit} noValidate>
-        <Select
-          label="Reason"
-          placeholder="Select a reason"
-          options={COMPLAINT_OPTIONS}
-          value={type}
-          onChange={(e) => {
-            setType(e.target.value);
-            setTypeError(undefined);
-          }}
-          error={typeError}
-          required
-        />
-        <TextArea label="Details (optional)" value={comment} onChange={(e) => setComment(e.target.value)} maxLength={COMMENT_MAX} rows={3} />
-      </form>
-      {actions.length > 0 && <ModeratorActions stream={stream} actions={actions} comment={comment.trim()} onDone={close} />}
-      {mayLoadEarnings(session.user) && <EarningDetails userId={stream.user_id} username={stream.username} />}
-    </Modal>
+      {({ comment, close }) => (
+        <>
+          {actions.length > 0 && <ModeratorActions stream={stream} actions={actions} comment={comment} onDone={close} />}
+          {mayLoadEarnings(session.user) && <EarningDetails userId={stream.user_id} username={stream.username} />}
+        </>
+      )}
+    </ReportModal>
   );
 }
 

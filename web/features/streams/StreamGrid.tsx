@@ -1,36 +1,56 @@
 import type { UseInfiniteQueryResult, InfiniteData } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import type { StreamTile } from '../../../common/api/streams';
 import { failureMessage } from '../../api/field-errors';
 import { EmptyState } from '../../ui/EmptyState';
 import { VideoCallIcon } from '../../ui/icons';
-import { StreamTileCard, StreamTileSkeleton } from './StreamTileCard';
+import { TileSkeleton } from '../../ui/Tile';
+import { StreamTileCard } from './StreamTileCard';
 import { useInfiniteScroll } from './use-infinite-scroll';
 import styles from './StreamGrid.module.css';
 
-type Pages = UseInfiniteQueryResult<InfiniteData<{ streams: StreamTile[] }>>;
+type Pages<T> = UseInfiniteQueryResult<InfiniteData<T>>;
 
-/** Stream tiles of a listing, skeletons while a page loads, more pages as the end comes into view. */
-export function StreamGrid({ query, empty, label }: { query: Pages; empty: string; label: string }) {
-  const tiles = query.data?.pages.flatMap((p) => p.streams) ?? [];
+interface TileGridProps<P, T> {
+  query: Pages<P>;
+  /** The tiles of one page. */
+  itemsOf: (page: P) => T[];
+  keyOf: (item: T) => number | string;
+  render: (item: T) => ReactNode;
+  empty: string;
+  emptyIcon?: ReactNode;
+  label: string;
+}
+
+/** Tiles of a paged listing (streams, posts), skeletons while a page loads, more pages as the end comes into view. */
+export function TileGrid<P, T>({ query, itemsOf, keyOf, render, empty, emptyIcon = <VideoCallIcon />, label }: TileGridProps<P, T>) {
+  const tiles = query.data?.pages.flatMap(itemsOf) ?? [];
   const sentinel = useInfiniteScroll(() => void query.fetchNextPage(), query.hasNextPage && !query.isFetchingNextPage);
   if (query.isError) return <p role="alert">{failureMessage(query.error)}</p>;
-  if (query.isSuccess && tiles.length === 0) return <EmptyState icon={<VideoCallIcon />}>{empty}</EmptyState>;
+  if (query.isSuccess && tiles.length === 0) return <EmptyState icon={emptyIcon}>{empty}</EmptyState>;
   const skeletons = query.isPending ? 6 : query.isFetchingNextPage ? 3 : 0;
   return (
     <>
       <ul className={styles.grid} aria-label={label} aria-busy={query.isFetching}>
-        {tiles.map((stream) => (
-          <li key={stream.stream_id}>
-            <StreamTileCard stream={stream} />
-          </li>
+        {tiles.map((tile) => (
+          <li key={keyOf(tile)}>{render(tile)}</li>
         ))}
         {Array.from({ length: skeletons }, (_, i) => (
           <li key={`skeleton-${i}`}>
-            <StreamTileSkeleton />
+            <TileSkeleton />
           </li>
         ))}
       </ul>
       <div ref={sentinel} aria-hidden="true" />
     </>
   );
+}
+
+const streamsOf = (page: { streams: StreamTile[] }) => page.streams;
+const streamKey = (stream: StreamTile) => stream.stream_id;
+const streamTile = (stream: StreamTile) => <StreamTileCard stream={stream} />;
+
+/** Stream tiles of a listing. */
+export function StreamGrid({ query, empty, label }: { query: Pages<{ streams: StreamTile[] }>; empty: string; label: string }) {
+  return <TileGrid query={query} itemsOf={streamsOf} keyOf={streamKey} render={streamTile} empty={empty} label={label} />;
 }

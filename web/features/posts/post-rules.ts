@@ -1,0 +1,119 @@
+/**
+ * Pure rules of posts in the web app (spec part 1 §2 Post view, Upload; §5): the paid post's tip, what a
+ * viewer may do with a post, the carousel's page, the upload form's checks and how media read.
+ */
+import type { Post, PostKind } from '../../../common/api/posts';
+import type { RATINGS } from '../../../common/api/streams';
+import { MSG } from '../../../common/messages';
+import { postPrice } from '../../../common/rules/pay-wall';
+
+type Rating = (typeof RATINGS)[number];
+
+/**
+ * The price a typed tip becomes (the server's rule, common/rules/pay-wall.ts postPrice): rounded up to
+ * a multiple of 10 and held between 10 and 1000; 0 (or less, or nothing readable) is free.
+ * 251 → 260, 3 → 10, 5000 → 1000.
+ */
+export function postTip(typed: number): number {
+  return Number.isFinite(typed) ? postPrice(typed) : 0;
+}
+
+/** What the tip field shows once the person leaves it: the rounded price, or what they typed when it is no number. */
+export function shownTip(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed === '') return '0';
+  const typed = Number(trimmed);
+  return Number.isFinite(typed) ? String(postTip(typed)) : text;
+}
+
+/** The page a carousel shows after moving to `index`: past the last comes the first, before the first the last. */
+export function wrapIndex(index: number, count: number): number {
+  if (count <= 0) return 0;
+  return ((index % count) + count) % count;
+}
+
+/** The post page's app path (the skin prefix is added where it is linked). */
+export const postPath = (postId: number): string => `/post/post-view?id=${postId}`;
+
+/** Whether the viewer (null: a guest) made the post. */
+export const isOwnPost = (post: Pick<Post, 'user_id'>, viewerId: number | null): boolean => viewerId !== null && post.user_id === viewerId;
+
+/** A paid post this viewer has not bought: the purchase confirmation stands where the media would be. */
+export function needsPurchase(post: Pick<Post, 'user_id' | 'has_paid' | 'price' | 'media'>, viewerId: number | null): boolean {
+  return !isOwnPost(post, viewerId) && !post.has_paid && post.price > 0 && post.media.length === 0;
+}
+
+/** The audience of a private post stays (the owner edits others' audience only). */
+export const canEditAudience = (post: Pick<Post, 'user_id' | 'audience'>, viewerId: number | null): boolean =>
+  isOwnPost(post, viewerId) && post.audience !== 'private';
+
+/** Ratings the uploader may give a post: one upload permission each, 18+ only in an adult skin. */
+const UPLOAD_PERMISSION: Record<Rating, string> = {
+  G: 'CREATE STREAM_UPLOAD_G',
+  PLUS_14: 'CREATE STREAM_UPLOAD_PLUS14',
+  PLUS_18: 'CREATE STREAM_UPLOAD_PLUS18',
+};
+
+export function uploadRatings(perms: readonly string[], adultSkin: boolean): Rating[] {
+  return (Object.keys(UPLOAD_PERMISSION) as Rating[]).filter((r) => perms.includes(UPLOAD_PERMISSION[r]) && (r !== 'PLUS_18' || adultSkin));
+}
+
+/** A `datetime-local` value as the contract's ISO moment (with offset), or null when empty or unreadable. */
+export function expiryIso(value: string): string | null {
+  if (value.trim() === '') return null;
+  const at = new Date(value);
+  return Number.isNaN(at.getTime()) ? null : at.toISOString();
+}
+
+/** The expiry field's message: empty is fine, else it must be a moment after `now`. */
+export function expiryError(value: string, now: Date = new Date()): string | undefined {
+  if (value.trim() === '') return undefined;
+  const iso = expiryIso(value);
+  return iso !== null && new Date(iso).getTime() > now.getTime() ? undefined : MSG.expiryInFuture;
+}
+
+/** The `min` of the expiry field: now, to the minute, in local time as `datetime-local` wants it. */
+export function localDateTimeValue(at: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T${pad(at.getHours())}:${pad(at.getMinutes())}`;
+}
+
+const VIDEO_EXTENSIONS = ['.mov', '.mp4'];
+export const VIDEO_ACCEPT = '.mov,.mp4,video/mp4,video/quicktime';
+export const IMAGE_ACCEPT = 'image/jpeg,image/png,image/webp,image/gif,image/heic,image/heif';
+
+/** A .mov or .mp4 file (by its name: phones and browsers disagree on the types they report). */
+export const isVideoFile = (file: Pick<File, 'name'>): boolean => VIDEO_EXTENSIONS.some((ext) => file.name.toLowerCase().endsWith(ext));
+
+export const isImageFile = (file: Pick<File, 'type'>): boolean => file.type.startsWith('image/');
+
+/** The file's type for the upload's metadata; a video whose browser left it empty is named by its extension. */
+export function fileType(file: Pick<File, 'name' | 'type'>): string {
+  if (file.type) return file.type;
+  if (file.name.toLowerCase().endsWith('.mov')) return 'video/quicktime';
+  if (file.name.toLowerCase().endsWith('.mp4')) return 'video/mp4';
+  return 'application/octet-stream';
+}
+
+/** "3 images", "1 image", "1 video". */
+export function mediaCountLabel(kind: PostKind, count: number): string {
+  const noun = kind === 'video' ? 'video' : 'image';
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** A video's length: "0:42", "12:05", "1:02:03". */
+export function formatDuration(seconds: number): string {
+  const whole = Math.max(0, Math.round(seconds));
+  const h = Math.floor(whole / 3600);
+  const m = Math.floor((whole % 3600) / 60);
+  const s = whole % 60;
+  const ss = String(s).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+/** File sizes as people read them: "820 KB", "14.2 MB", "1.3 GB". */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1_000_000) return `${Math.max(1, Math.round(bytes / 1000))} KB`;
+  if (bytes < 1_000_000_000) return `${(bytes / 1_000_000).toFixed(1).replace(/\.0$/, '')} MB`;
+  return `${(bytes / 1_000_000_000).toFixed(1).replace(/\.0$/, '')} GB`;
+}
