@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as api from '../../../common/api/posts';
@@ -10,6 +9,7 @@ import { fill, MSG } from '../../../common/messages';
 import { startTestApp, type SignedInUser, type TestApp, type TestUser } from '../../testing/harness';
 import { HttpSession } from '../../testing/http-session';
 import { closeCheckingLedger, expectLedgerInvariants } from '../../testing/ledger-invariants';
+import { pngClaiming } from '../../testing/images';
 import { publishImagePost, sendChunks, startUpload, testPicture, uploadFile, uploadOffset } from '../../testing/uploads';
 
 const UPLOAD_MAX_MB = 5;
@@ -40,22 +40,6 @@ const postOf = async (client: HttpSession, id: number) => {
 const storedPostFolders = () => (existsSync(path.join(dataDir, 'files', 'posts')) ? readdirSync(path.join(dataDir, 'files', 'posts')) : []);
 const uploadsLeft = () => readdirSync(path.join(dataDir, 'uploads')).filter((f) => !f.endsWith('.json'));
 
-/** A valid PNG whose header claims `width` × `height` over a few bytes of data: a decompression bomb's shape. */
-function pngClaiming(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.writeUInt8(8, 8);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(Buffer.alloc(1024))), chunk('IEND', Buffer.alloc(0))]);
-}
 
 async function fetchMedia(client: HttpSession, url: string) {
   return client.request('GET', url);

@@ -1,34 +1,12 @@
-import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { MSG } from '../../../common/messages';
+import { pngClaiming } from '../../testing/images';
 import { ImageRefused, inspectImage, MAX_IMAGE_PIXELS, renderImage } from './images';
 
 const photo = (options: { width: number; height: number }) =>
   sharp({ create: { width: options.width, height: options.height, channels: 3, background: { r: 200, g: 120, b: 40 } } });
 
-/** A valid PNG whose header claims `width` × `height` over a few bytes of data: a decompression bomb's shape. */
-function pngClaiming(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.writeUInt8(8, 8); // bit depth
-  header.writeUInt8(0, 9); // greyscale
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(Buffer.alloc(1024))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 describe('uploaded images', () => {
   it('reads the type from the bytes, whatever the file claims to be', async () => {
