@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import type { StreamTile } from '../../../common/api/streams';
 import { MSG } from '../../../common/messages';
 import { SkinLink, useSkin, withSkinPrefix } from '../../app/skin';
@@ -6,6 +7,8 @@ import { VideoCallIcon } from '../../ui/icons';
 import { useSession } from '../accounts/api';
 import { ChannelCard, ChannelCardSkeleton } from '../channels/ChannelCard';
 import { FeaturedStream, FeaturedStreamSkeleton } from '../channels/FeaturedStream';
+import { useChannelPosts } from '../posts/api';
+import { PostTileCard } from '../posts/PostTileCard';
 import { useAllStreams } from '../streams/api';
 import { StreamTileCard, StreamTileSkeleton } from '../streams/StreamTileCard';
 import grid from '../streams/StreamGrid.module.css';
@@ -46,8 +49,35 @@ export function HomePage() {
         </section>
       )}
 
+      <LatestPhotos />
       <Channels />
     </div>
+  );
+}
+
+/** The newest public posts (the Discover channel's image tiles), one row; nothing when there are none. */
+function LatestPhotos() {
+  const skin = useSkin();
+  const session = useSession();
+  const discover = useBaseGroup(session.user?.user_id ?? null).data?.find((channel) => channel.name === 'Discover');
+  const posts = useChannelPosts(discover?.id ?? 0).data?.pages[0]?.posts.slice(0, HOME_STREAMS) ?? [];
+  if (!discover || posts.length === 0) return null;
+  return (
+    <section aria-labelledby="photos-title">
+      <div className={styles.heading}>
+        <h2 id="photos-title">Latest photos</h2>
+        <Link to={`${withSkinPrefix(skin, discover.link)}${discover.link.includes('?') ? '&' : '?'}type=post`} className={styles.all}>
+          See all
+        </Link>
+      </div>
+      <ul className={grid.row} aria-label="Latest photos">
+        {posts.map((post) => (
+          <li key={post.post_id}>
+            <PostTileCard post={post} />
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 
