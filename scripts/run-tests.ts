@@ -3,7 +3,7 @@
  * is set, and then the crash test, scripts/crash-test.ts), the web build and the browser journeys.
  * Ends with one summary line "N passed, N failed".
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ensureChromium, ensureFfmpeg } from './system-tools';
@@ -32,6 +32,23 @@ function run(stage: string, command: string, args: string[]): boolean {
   return ok;
 }
 
+/** Stages that share nothing run side by side; each one's output is printed whole when it ends. */
+async function runTogether(stages: Array<{ stage: string; command: string; args: string[] }>): Promise<void> {
+  await Promise.all(stages.map(({ stage, command, args }) => new Promise<void>((resolve) => {
+    const started = Date.now();
+    const child = spawn(command, args, { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const output: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
+    child.on('close', (code) => {
+      const ok = code === 0;
+      console.log(`\n▶ ${stage}: ${command} ${args.join(' ')}\n${Buffer.concat(output).toString()}${ok ? '✔' : '✘'} ${stage} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+      if (!ok) failedStages.push(stage);
+      resolve();
+    });
+  })));
+}
+
 function vitest(stage: string, args: string[]) {
   const report = path.join(reportsDir, `${stage.replace(/\W+/g, '-')}.json`);
   run(stage, 'npx', ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
@@ -45,8 +62,10 @@ function vitest(stage: string, args: string[]) {
 // The RTMP ingest tests push video with ffmpeg: Debian's when it can be had (the media code falls back to the npm-shipped one).
 if (!ensureFfmpeg()) console.warn('Continuing with the npm-shipped ffmpeg.');
 
-run('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
-run('lint', 'npx', ['eslint', '.']);
+await runTogether([
+  { stage: 'typecheck', command: 'npx', args: ['tsc', '-p', 'tsconfig.json', '--noEmit'] },
+  { stage: 'lint', command: 'npx', args: ['eslint', '.'] },
+]);
 vitest('unit', ['--project', 'unit']);
 vitest('integration', ['--project', 'integration*']);
 // The crash test (kill -9 under tip load, then the books): one test, on PostgreSQL only.
