@@ -74,3 +74,22 @@ export const RECOMMENDED_KEYFRAME_INTERVAL_S = 2;
 export const DELETED_ACCOUNT_ARCHIVE_MONTHS = 3;
 /** A social-only account (no password) deletes itself only from a session this recent: it signs in again. */
 export const REAUTH_WINDOW_MS = 10 * 60_000;
+
+/** Scheduled video calls (spec part 2 §5, §9). */
+export const MEETING = {
+  titleMin: 3,
+  titleMax: 100,
+  maxInvitees: 10,
+  tip: { min: 250, max: 5000, step: 10, default: 250 },
+  /** How long a meeting lasts in the calendar when nothing else says (the spec gives start times only). */
+  defaultMinutes: 30,
+  /** The room asks whether the host is present this often. */
+  hostPresenceCheckMs: 7_000,
+  /** Audio and video toggles stay locked this long after a toggle. */
+  toggleLockMs: 5_000,
+  /** Calendar slots. */
+  calendarStepMinutes: 30,
+  /** Each overlay chat line stays this long; the overlay shows the last 4. */
+  overlayChatMs: 5_000,
+  overlayChatLines: 4,
+} as const;

@@ -322,6 +322,13 @@ export const MSG = {
   confirmPurchase: 'Confirm Purchase',
   createPost: 'Create Post',
 
+  // Meetings (part 2 §5, §8): the contract's refusals
+  mustBeMeetingId: 'Must be a meeting id',
+  chooseRecipient: 'Please choose at least one recipient.',
+  maxInviteExceeded: 'Max invite limit exceeded!',
+  validDateTime: 'Please enter a valid date and time.',
+  timezoneInvalid: 'Must be a time zone such as Europe/Paris',
+
   // System (part 1 §2 Other)
   noSuchMessage: 'No such message.',
   tooManyTrackingEvents: 'Too many tracking events from this address.',

@@ -6,7 +6,9 @@
 import { z } from 'zod';
 
 export const CHAT_TEXT_MAX = 300;
-export const FRAME_MAX_BYTES = 8192;
+/** A client frame's size limit: room for a WebRTC session description (SIGNAL), which runs to a few kilobytes. */
+export const FRAME_MAX_BYTES = 16_384;
+export const SDP_MAX_CHARS = 12_000;
 export const HISTORY_LINES = 50;
 
 const channel = z.string().min(1).max(100).regex(/^[a-z]+:[A-Za-z0-9:_-]+$/);
@@ -68,9 +70,53 @@ const viewersMessage = z.object({ type: z.literal('VIEWERS'), viewers: z.number(
 const presenceMessage = <T extends 'CONNECTED' | 'DISCONNECTED'>(type: T) =>
   z.object({ type: z.literal(type), sender: realtimeSender, data: z.object({ stream_id: z.number().int().positive() }) });
 
+/**
+ * WebRTC negotiation between two participants of a meeting (the built-in conference): a session
+ * description or an ICE candidate (null: the end of candidates). The server passes it on unchanged.
+ */
+export const webrtcSignal = z.union([
+  z.strictObject({ description: z.strictObject({ type: z.enum(['offer', 'answer', 'pranswer', 'rollback']), sdp: z.string().max(SDP_MAX_CHARS) }) }),
+  z.strictObject({
+    candidate: z
+      .strictObject({
+        candidate: z.string().max(1000),
+        sdpMid: z.string().max(64).nullable().optional(),
+        sdpMLineIndex: z.number().int().min(0).max(64).nullable().optional(),
+        usernameFragment: z.string().max(256).nullable().optional(),
+      })
+      .nullable(),
+  }),
+]);
+export type WebrtcSignal = z.infer<typeof webrtcSignal>;
+
+/** To one participant's user channel: a signal from another participant of the meeting. */
+const signalMessage = z.object({ type: z.literal('SIGNAL'), data: z.object({ meeting_id: z.number().int().positive(), from: userId, signal: webrtcSignal }) });
+
+export const meetingParticipant = z.object({
+  user_id: userId,
+  name: z.string().max(200),
+  avatar: z.string().max(2000).nullable(),
+  is_host: z.boolean(),
+  /** Paid the meeting tip (the host always counts as paid): only paid participants exchange media. */
+  paid: z.boolean(),
+});
+export type MeetingParticipant = z.infer<typeof meetingParticipant>;
+
+/** On a meeting's channel: who is in the room now (on every instance), after anyone arrived, paid or left. */
+const participantsMessage = z.object({
+  type: z.literal('PARTICIPANTS'),
+  data: z.object({ meeting_id: z.number().int().positive(), host_present: z.boolean(), participants: z.array(meetingParticipant) }),
+});
+
+/** On a meeting's channel: the host ended the call (after the chat line 'Meeting End'). */
+const meetingEndMessage = z.object({ type: z.literal('MEETING-END'), data: z.object({ meeting_id: z.number().int().positive() }) });
+
+/** To a participant's user channel: the host sent them out of the call. */
+const kickedMessage = z.object({ type: z.literal('KICKED'), data: z.object({ meeting_id: z.number().int().positive() }) });
+
 export const realtimeMessage = z.discriminatedUnion('type', [
   commentMessage, likeMessage, tipMessage, tipEnforceMessage, streamEndMessage, streamOptionsMessage, blockedMessage, viewersMessage,
-  presenceMessage('CONNECTED'), presenceMessage('DISCONNECTED'),
+  presenceMessage('CONNECTED'), presenceMessage('DISCONNECTED'), signalMessage, participantsMessage, meetingEndMessage, kickedMessage,
 ]);
 export type RealtimeMessage = z.infer<typeof realtimeMessage>;
 export type RealtimeType = RealtimeMessage['type'];
@@ -82,13 +128,15 @@ export type HistoryMessage = z.infer<typeof historyMessage>;
 
 const sendFrame = { op: z.literal('send'), channel, id: clientId };
 
-/** Clients send COMMENT and LIKE only (one like per click); every other type comes from services. */
+/** Clients send COMMENT and LIKE (one like per click), and SIGNAL in a meeting; every other type comes from services. */
 export const clientFrame = z.discriminatedUnion('op', [
   z.object({ op: z.literal('subscribe'), channel }),
   z.object({ op: z.literal('unsubscribe'), channel }),
   z.discriminatedUnion('type', [
     z.object({ ...sendFrame, type: z.literal('COMMENT'), text: z.string().max(FRAME_MAX_BYTES) }),
     z.object({ ...sendFrame, type: z.literal('LIKE'), likes: z.literal(1) }),
+    /** On a meeting's channel, to one other participant of it. */
+    z.object({ ...sendFrame, type: z.literal('SIGNAL'), to: userId, signal: webrtcSignal }),
   ]),
   z.object({ op: z.literal('ping') }),
   z.object({ op: z.literal('pong') }),
@@ -122,3 +170,6 @@ export const priorityChannelOf = (streamId: number) => `stream:${streamId}:prior
 
 /** A user's own channel (presence of their stream's viewers). */
 export const userChannelOf = (userId: number) => `user:${userId}`;
+
+/** A meeting room's channel: its chat, likes, tips, participants and end. */
+export const meetingChannelOf = (meetingId: number) => `meeting:${meetingId}`;

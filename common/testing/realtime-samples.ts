@@ -34,6 +34,10 @@ export const SAMPLE_OF_EACH_TYPE: { [T in RealtimeType]: RealtimeMessageOf<T> } 
   CONNECTED: { type: 'CONNECTED', sender: sampleSender(), data: { stream_id: 7 } },
   DISCONNECTED: { type: 'DISCONNECTED', sender: sampleSender(), data: { stream_id: 7 } },
   VIEWERS: { type: 'VIEWERS', viewers: 12 },
+  SIGNAL: { type: 'SIGNAL', data: { meeting_id: 3, from: 1_000_002, signal: { candidate: null } } },
+  PARTICIPANTS: { type: 'PARTICIPANTS', data: { meeting_id: 3, host_present: true, participants: [{ user_id: 1_000_002, name: 'Bo', avatar: null, is_host: true, paid: true }] } },
+  'MEETING-END': { type: 'MEETING-END', data: { meeting_id: 3 } },
+  KICKED: { type: 'KICKED', data: { meeting_id: 3 } },
 };
 
 export const SAMPLE_MESSAGES: RealtimeMessage[] = Object.values(SAMPLE_OF_EACH_TYPE);

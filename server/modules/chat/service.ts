@@ -212,6 +212,7 @@ export function createChatService(deps: {
         if (parsed.priority) throw forbidden(MSG.likesNotOnPriority);
         return like(row, principal);
       }
+      if (frame.type === 'SIGNAL') throw forbidden(MSG.channelNotWritable);
       assertMayChat(row, principal);
       return comment(row, principal, frame.text, parsed.priority);
     },
