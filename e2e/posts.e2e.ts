@@ -63,6 +63,7 @@ describe('posts', () => {
     await page.waitForURL(/\/post\/post-view\?id=\d+/, { timeout: 30_000 });
     postPath = new URL(page.url()).pathname + new URL(page.url()).search;
     await page.getByRole('heading', { name: TITLE }).waitFor();
+    await page.getByText('50 Coins', { exact: true }).waitFor();
     await page.getByLabel('Image 1 of 3').waitFor();
     await page.getByRole('button', { name: 'Next image' }).click();
     await page.getByLabel('Image 2 of 3').waitFor();

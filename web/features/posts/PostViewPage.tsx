@@ -59,7 +59,8 @@ interface PostLayoutProps {
 /** Media first; on wide screens the creator, actions and comments are a column beside it. */
 function PostLayout({ post, refresh, onGuest }: PostLayoutProps) {
   const { user } = useSession();
-  const chips = [AUDIENCE_LABEL[post.audience], post.content_rating === 'G' ? null : RATING_LABEL[post.content_rating]].filter(Boolean);
+  const price = post.tip_viewer_min_amount > 0 ? `${post.tip_viewer_min_amount.toLocaleString('en-US')} Coins` : null;
+  const chips = [AUDIENCE_LABEL[post.audience], price, post.content_rating === 'G' ? null : RATING_LABEL[post.content_rating]].filter(Boolean);
   return (
     <div className={styles.page}>
       <SkinLink to={`/u/${post.user_id}?type=post`} className={styles.back}>
