@@ -165,6 +165,19 @@ describe('the meeting form and calendar', () => {
   });
 });
 
+describe('a deleted account', () => {
+  it('takes its hosted meetings and its invitations with it', async () => {
+    const { host, fans } = await party(2);
+    const [staying, leaving] = fans as [SignedInUser, SignedInUser];
+    const id = await createMeeting(host, [staying.user.id, leaving.user.id]);
+    expect((await leaving.client.post('/api/user/delete-account', { id: leaving.user.id, current_password: leaving.user.password })).status).toBe(200);
+    expect((await host.client.get('/api/user/schedule-meeting', { id })).body.data).toMatchObject({ audience_ids: [staying.user.id] });
+    expect((await host.client.post('/api/user/delete-account', { id: host.user.id, current_password: host.user.password })).status).toBe(200);
+    expect((await staying.client.get('/api/user/schedule-meeting', { id })).status).toBe(404);
+    expect((await staying.client.get('/api/user/schedule-meetings')).body.meetings).toEqual([]);
+  });
+});
+
 describe('the meeting room', () => {
   it('joins, pays once per key with the books balanced, and gives the host the whole tip (0 % fee)', async () => {
     const { host, fans, stranger } = await party(2);
