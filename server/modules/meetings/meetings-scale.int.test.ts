@@ -1,30 +1,24 @@
 /** Two instances on one PostgreSQL database and one Redis: runs when TEST_DATABASE_URL and TEST_REDIS_URL are set. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { meetingChannelOf, userChannelOf } from '../../../common/realtime';
-import { startSharedTestApps, type TestApp } from '../../testing/harness';
+import { startListeningSharedApps, type TestApp } from '../../testing/harness';
 import { WsClient } from '../../testing/ws-client';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 
 describe.runIf(redisUrl && process.env.TEST_DATABASE_URL)('a meeting room across instances', () => {
-  let a: TestApp;
-  let b: TestApp;
-  let baseA: string;
-  let baseB: string;
+  let instances: Array<{ t: TestApp; baseUrl: string }> = [];
   const sockets: WsClient[] = [];
-
   beforeAll(async () => {
-    [a, b] = (await startSharedTestApps(2, { REDIS_URL: redisUrl! })) as [TestApp, TestApp];
-    baseA = await a.app.listen({ port: 0, host: '127.0.0.1' });
-    baseB = await b.app.listen({ port: 0, host: '127.0.0.1' });
+    instances = await startListeningSharedApps(2, { REDIS_URL: redisUrl! });
   });
   afterAll(async () => {
     for (const socket of sockets) socket.close();
-    await a?.close();
-    await b?.close();
+    for (const { t } of instances) await t.close();
   });
 
   it('lists the host on A and the invitee on B in PARTICIPANTS, and carries their signals between the instances', async () => {
+    const [{ t: a, baseUrl: baseA }, { t: b, baseUrl: baseB }] = instances as [{ t: TestApp; baseUrl: string }, { t: TestApp; baseUrl: string }];
     const host = await a.given.signedInUser();
     const fan = await a.given.follower(host.user);
     const created = await host.client.post('/api/user/create-meeting', {
