@@ -1,0 +1,243 @@
+/**
+ * Video calls with the built-in conference (decision 0019), as people meet them: the real server in its
+ * own process (fresh embedded database, demo accounts), the built web app, Debian's chromium with fake
+ * camera and microphone, one browser context per person.
+ *
+ * 1. Join → first remote video frame: the host waits in the room; a paid invitee opens the room page
+ *    MEETINGS_JOINS times (default 20), each a fresh navigation. Measured in the invitee's page, from its
+ *    navigation start to the first remote <video> with a decoded frame whose time moves: the app's load,
+ *    join-meeting, the WebSocket, PARTICIPANTS, the offer/answer and ICE through the gateway, DTLS, the
+ *    first decoded frame. Goal: ≤ 2 s (median and worst) on loopback.
+ *    Reference, side by side in the same browser: raw WebRTC between two pages of the same origin, the
+ *    receiving page freshly navigated each time, the offer and answer (all candidates gathered) passed
+ *    through this process, without the app. Reported as ratio = ours / raw.
+ * 2. Server CPU per participant in a 4-person room (host + 3 paid invitees, a full mesh): the server
+ *    process's CPU seconds (/proc) over MEETINGS_ROOM_SECONDS (default 30) with everyone in the room,
+ *    less the same window with the room empty, divided by 4. The media goes browser to browser; the
+ *    server carries signalling, presence and the socket heartbeats only.
+ *
+ * Run after `npm run build:web`: `npx tsx bench/meetings.ts`. Env: MEETINGS_JOINS, MEETINGS_ROOM_SECONDS.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { DEMO_PASSWORD } from '../server/demo/demo-data';
+import { HttpSession } from '../server/testing/http-session';
+import { startServerProcess } from '../server/testing/server';
+import { launchBrowser } from '../e2e/support/browser';
+import { percentile, writeResult } from './lib';
+
+const JOINS = Number(process.env.MEETINGS_JOINS ?? 20);
+const ROOM_SECONDS = Number(process.env.MEETINGS_ROOM_SECONDS ?? 30);
+const GOAL_MS = 2000;
+const HOST = 'broadcaster1';
+const INVITEES = ['viewer1', 'viewer2', 'viewer3'];
+const TEST_CARD = { number: '4242424242424242', exp_month: 12, exp_year: 2030, cvc: '123', name: 'Bench Caller' };
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const round = (n: number, digits = 0) => Number(n.toFixed(digits));
+
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+  return ((fields[11] ?? 0) + (fields[12] ?? 0)) / 100;
+}
+
+function summary(samples: number[]) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { runs: sorted.length, medianMs: round(percentile(sorted, 50)), worstMs: round(sorted.at(-1) ?? 0), bestMs: round(sorted[0] ?? 0) };
+}
+
+/** Makes `username` follow the host, gives them coins with the test card and pays the meeting's tip. */
+async function paidInvitee(base: string, username: string, hostId: number): Promise<{ session: HttpSession; userId: number }> {
+  const session = await HttpSession.at(base).signIn(username, DEMO_PASSWORD);
+  const me = await session.api<{ user: { user_id: number } }>('/api/user/session-detail');
+  const following = await session.api<{ following: unknown[] }>(`/api/user/following?id=${me.user.user_id}&fid=${hostId}`);
+  if (following.following.length === 0) await session.api('/api/user/toggle-following', { id: hostId, isFollowing: true });
+  return { session, userId: me.user.user_id };
+}
+
+async function buyCoins(session: HttpSession, atLeast: number): Promise<void> {
+  const { packages } = await session.api<{ packages: { package_id: number; coins: number }[] }>('/api/wallet/coin-packages');
+  const pack = packages.filter((p) => p.coins >= atLeast).sort((a, b) => a.coins - b.coins)[0];
+  if (!pack) throw new Error(`no coin package of ${atLeast} coins or more`);
+  await session.api('/api/wallet/deposit-coins', { package_id: pack.package_id, payment_method: 'card', card: TEST_CARD });
+}
+
+async function payMeeting(session: HttpSession, meetingId: number, amount: number): Promise<void> {
+  const res = await session.request<{ paid?: boolean; message?: string }>('POST', '/api/user/pay-meeting', {
+    body: { id: meetingId, amount },
+    headers: { 'idempotency-key': randomUUID() },
+  });
+  if (res.status !== 200 || !res.body.paid) throw new Error(`pay-meeting: ${res.status} ${res.body.message ?? ''}`);
+}
+
+/** A page of its own (cookies, storage) signed in as `username`, with the policy notice already read. */
+async function personPage(browser: Browser, base: string, username: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: base });
+  await context.addInitScript(() => localStorage.setItem('dontShowVideoCallPolicy', 'true'));
+  const page = await context.newPage();
+  await page.goto('/api/csrf-token');
+  const status = await page.evaluate(async ({ username, password }) => {
+    const { token } = (await (await fetch('/api/csrf-token')).json()) as { token: string };
+    const res = await fetch('/api/user/user-login', { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': token }, body: JSON.stringify({ username, password }) });
+    return res.status;
+  }, { username, password: DEMO_PASSWORD });
+  if (status !== 200) throw new Error(`${username} could not sign in in the page: ${status}`);
+  return page;
+}
+
+/** Milliseconds from the page's navigation start until `count` remote videos show moving frames. */
+async function untilRemoteFrames(page: Page, count = 1): Promise<number> {
+  const handle = await page.waitForFunction((wanted) => {
+    const state = ((window as unknown as { __frames?: Map<HTMLVideoElement, number> }).__frames ??= new Map());
+    let moving = 0;
+    for (const video of document.querySelectorAll<HTMLVideoElement>('video[data-remote-video]')) {
+      if (video.videoWidth === 0) continue;
+      const before = state.get(video);
+      state.set(video, video.currentTime);
+      if (before !== undefined && video.currentTime > before) moving += 1;
+      else if (before === undefined && video.currentTime > 0) moving += 1;
+    }
+    return moving >= wanted ? performance.now() : 0;
+  }, count, { polling: 'raf', timeout: 30_000 });
+  return (await handle.jsonValue()) as number;
+}
+
+/** The reference: two plain pages of the same origin, RTCPeerConnection only, signalled through this process. */
+async function rawWebrtcJoin(sender: Page, receiver: Page, origin: string): Promise<number> {
+  await receiver.goto(`${origin}/api/csrf-token`);
+  const offer = await receiver.evaluate(async () => {
+    const w = window as unknown as { pc: RTCPeerConnection; firstFrame: Promise<number> };
+    const pc = new RTCPeerConnection();
+    w.pc = pc;
+    pc.addTransceiver('video', { direction: 'recvonly' });
+    pc.addTransceiver('audio', { direction: 'recvonly' });
+    w.firstFrame = new Promise<number>((resolve) => {
+      pc.ontrack = (event) => {
+        if (event.track.kind !== 'video') return;
+        const video = document.createElement('video');
+        video.muted = true;
+        video.autoplay = true;
+        video.srcObject = new MediaStream([event.track]);
+        document.body.append(video);
+        video.requestVideoFrameCallback(() => resolve(performance.now()));
+      };
+    });
+    await pc.setLocalDescription(await pc.createOffer());
+    await new Promise<void>((resolve) => (pc.iceGatheringState === 'complete' ? resolve() : pc.addEventListener('icegatheringstatechange', () => pc.iceGatheringState === 'complete' && resolve())));
+    return pc.localDescription!.toJSON();
+  });
+  const answer = await sender.evaluate(async (remote) => {
+    const w = window as unknown as { stream: MediaStream; pc?: RTCPeerConnection };
+    w.pc?.close();
+    const pc = new RTCPeerConnection();
+    w.pc = pc;
+    for (const track of w.stream.getTracks()) pc.addTrack(track, w.stream);
+    await pc.setRemoteDescription(remote);
+    await pc.setLocalDescription(await pc.createAnswer());
+    await new Promise<void>((resolve) => (pc.iceGatheringState === 'complete' ? resolve() : pc.addEventListener('icegatheringstatechange', () => pc.iceGatheringState === 'complete' && resolve())));
+    return pc.localDescription!.toJSON();
+  }, offer);
+  return receiver.evaluate(async (remote) => {
+    const w = window as unknown as { pc: RTCPeerConnection; firstFrame: Promise<number> };
+    await w.pc.setRemoteDescription(remote);
+    return w.firstFrame;
+  }, answer);
+}
+
+async function main() {
+  if (!existsSync(path.resolve(process.env.WEB_DIST ?? 'dist/web', 'index.html'))) {
+    console.error('The web app is not built: run `npm run build:web` first.');
+    process.exit(1);
+  }
+  const [server, browser] = await Promise.all([startServerProcess(), launchBrowser()]);
+  try {
+    const base = server.url;
+    const host = await HttpSession.at(base).signIn(HOST, DEMO_PASSWORD);
+    const hostId = (await host.api<{ user: { user_id: number } }>('/api/user/session-detail')).user.user_id;
+    const invitees = [];
+    for (const name of INVITEES) invitees.push(await paidInvitee(base, name, hostId));
+    const created = await host.api<{ data: { meeting_id: number } }>('/api/user/create-meeting', {
+      audience: 'PRIVATE',
+      audience_ids: invitees.map((i) => i.userId).join(','),
+      title: 'Benchmark call',
+      start_time: new Date().toISOString(),
+      tip_rules: { currency: 'CON', viewer_min_amount: 250 },
+    });
+    const meetingId = created.data.meeting_id;
+    for (const invitee of invitees) {
+      await buyCoins(invitee.session, 250);
+      await payMeeting(invitee.session, meetingId, 250);
+    }
+    const room = `/streams/meeting-view?id=${meetingId}`;
+
+    const hostPage = await personPage(browser, base, HOST);
+    await hostPage.goto(room);
+    await hostPage.getByRole('toolbar', { name: 'Call controls' }).waitFor({ timeout: 30_000 });
+    const [first, ...others] = await Promise.all(INVITEES.map((name) => personPage(browser, base, name)));
+
+    // 1. Joins: ours, then the reference, alternating so both see the same machine.
+    const ours: number[] = [];
+    const raw: number[] = [];
+    const sender = await personPage(browser, base, 'viewer4');
+    await sender.evaluate(async () => {
+      (window as unknown as { stream: MediaStream }).stream = await navigator.mediaDevices.getUserMedia({ video: true, audio: true });
+    });
+    const receiver = await (await browser.newContext()).newPage();
+    for (let i = 0; i < JOINS; i += 1) {
+      await first!.goto(room);
+      ours.push(await untilRemoteFrames(first!));
+      await first!.goto('about:blank');
+      raw.push(await rawWebrtcJoin(sender, receiver, base));
+      await sleep(300);
+      console.log(`[meetings] join ${i + 1}/${JOINS}: ours ${round(ours.at(-1)!)} ms, raw WebRTC ${round(raw.at(-1)!)} ms`);
+    }
+    await receiver.context().close();
+    await sender.context().close();
+
+    // 2. CPU: an empty room (the host only), then four people in a full mesh, each window as long.
+    const pid = server.child.pid!;
+    await hostPage.goto('about:blank');
+    await sleep(2000);
+    const idleStart = cpuSeconds(pid);
+    await sleep(ROOM_SECONDS * 1000);
+    const idleCpu = cpuSeconds(pid) - idleStart;
+    const people = [hostPage, first!, ...others];
+    for (const page of people) await page.goto(room);
+    await Promise.all(people.map((page) => untilRemoteFrames(page, people.length - 1)));
+    const roomStart = cpuSeconds(pid);
+    await sleep(ROOM_SECONDS * 1000);
+    const roomCpu = cpuSeconds(pid) - roomStart;
+    const stillMoving = await Promise.all(people.map((page) => untilRemoteFrames(page, people.length - 1).then(() => true, () => false)));
+
+    const join = summary(ours);
+    const reference = summary(raw);
+    const result = {
+      joins: JOINS,
+      joinToFirstRemoteFrame: join,
+      rawWebrtc: reference,
+      ratio: { median: round(join.medianMs / reference.medianMs, 2), worst: round(join.worstMs / reference.worstMs, 2) },
+      goalMs: GOAL_MS,
+      goalMet: join.medianMs <= GOAL_MS && join.worstMs <= GOAL_MS,
+      room: {
+        participants: people.length,
+        seconds: ROOM_SECONDS,
+        everyoneSeesEveryone: stillMoving.every(Boolean),
+        serverCpuSecondsIdle: round(idleCpu, 2),
+        serverCpuSecondsRoom: round(roomCpu, 2),
+        serverCpuPercentPerParticipant: round((Math.max(0, roomCpu - idleCpu) / ROOM_SECONDS / people.length) * 100, 3),
+      },
+    };
+    writeResult('meetings', result);
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}
+
+void main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
