@@ -1,0 +1,85 @@
+/**
+ * /user/schedule-meetings: the calendar of one's meetings, hosting and invited (spec part 2 §2 screen 9,
+ * §4 Calendar delete): month view first, 30-minute slots, 12-hour clock; an event opens its dialog.
+ */
+import FullCalendar from '@fullcalendar/react';
+import dayGridPlugin from '@fullcalendar/daygrid';
+import interactionPlugin from '@fullcalendar/interaction';
+import timeGridPlugin from '@fullcalendar/timegrid';
+import { useState } from 'react';
+import { MEETING } from '../../../common/constants';
+import { fill, MSG } from '../../../common/messages';
+import { failureMessage } from '../../api/field-errors';
+import { useSkinPath } from '../../app/skin';
+import { Alert } from '../../ui/Alert';
+import { ButtonLink } from '../../ui/Button';
+import { PlusIcon } from '../../ui/icons';
+import { Modal } from '../../ui/Modal';
+import { Page } from '../../ui/Page';
+import { Spinner } from '../../ui/Spinner';
+import { useMeetingDetail, useMeetingList } from './api';
+import { calendarEvents } from './meeting-rules';
+import { MeetingSummary } from './MeetingSummary';
+import { PolicyNotice } from './PolicyNotice';
+import styles from './meetings.module.css';
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const SLOT = `00:${pad(MEETING.calendarStepMinutes)}:00`;
+const TWELVE_HOUR = { hour: 'numeric', minute: '2-digit', meridiem: 'short', hour12: true } as const;
+
+export function ScheduleMeetingsPage() {
+  const skinPath = useSkinPath();
+  const list = useMeetingList();
+  const [openId, setOpenId] = useState<number | null>(null);
+  const phone = typeof window !== 'undefined' && window.matchMedia('(max-width: 575px)').matches;
+
+  return (
+    <Page
+      title="All Video Calls"
+      aside={
+        <ButtonLink to={skinPath('/user/create-meeting')} icon={<PlusIcon size={18} />}>
+          Schedule a Video Call
+        </ButtonLink>
+      }
+    >
+      <PolicyNotice />
+      {list.isError && <Alert>{fill(MSG.meetingError, { message: failureMessage(list.error) })}</Alert>}
+      <div className={styles.calendar}>
+        {list.isPending && <Spinner label="Loading your video calls" />}
+        <FullCalendar
+          plugins={[dayGridPlugin, timeGridPlugin, interactionPlugin]}
+          initialView="dayGridMonth"
+          headerToolbar={phone ? { left: 'prev,next', center: 'title', right: 'dayGridMonth,timeGridDay' } : { left: 'prev,next today', center: 'title', right: 'dayGridMonth,timeGridWeek,timeGridDay' }}
+          slotDuration={SLOT}
+          snapDuration={SLOT}
+          slotLabelInterval={SLOT}
+          slotLabelFormat={TWELVE_HOUR}
+          eventTimeFormat={TWELVE_HOUR}
+          height="auto"
+          dayMaxEventRows={3}
+          events={calendarEvents(list.data ?? [])}
+          eventClick={({ event, jsEvent }) => {
+            jsEvent.preventDefault();
+            setOpenId(Number(event.id));
+          }}
+        />
+      </div>
+      {openId !== null && <MeetingDialog id={openId} onClose={() => setOpenId(null)} />}
+    </Page>
+  );
+}
+
+function MeetingDialog({ id, onClose }: { id: number; onClose: () => void }) {
+  const detail = useMeetingDetail(id);
+  return (
+    <Modal open onOpenChange={(open) => !open && onClose()} title={detail.data?.title ?? 'Video call'}>
+      {detail.data ? (
+        <MeetingSummary meeting={detail.data} onDeleted={onClose} />
+      ) : detail.isError ? (
+        <Alert>{fill(MSG.meetingError, { message: failureMessage(detail.error) })}</Alert>
+      ) : (
+        <Spinner label="Loading the meeting" />
+      )}
+    </Modal>
+  );
+}
