@@ -39,6 +39,7 @@ import { createAccountsModule } from './modules/accounts';
 import { createChannelsModule } from './modules/channels';
 import { createChatModule } from './modules/chat';
 import { createLedgerModule } from './modules/ledger';
+import { createMeetingsModule } from './modules/meetings';
 import { createPostsModule } from './modules/posts';
 import { createPromotionModule } from './modules/promotion';
 import { createSocialModule } from './modules/social';
@@ -64,6 +65,7 @@ export const MODULES: readonly ModuleFactory[] = [
   createTipsModule,
   createPromotionModule,
   createPostsModule,
+  createMeetingsModule,
 ];
 
 export interface AppResources {

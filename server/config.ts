@@ -34,6 +34,12 @@ const platformFees = z
     return fees;
   });
 
+const iceServers = z.array(z.strictObject({
+  urls: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+  username: z.string().optional(),
+  credential: z.string().optional(),
+}));
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   ROLE: z.enum(['all', 'api', 'media', 'worker']).default('all'),
@@ -110,6 +116,29 @@ const envSchema = z.object({
   UPLOAD_MAX_MB: numeric(z.number().int().min(1).max(100_000).default(1024)),
   /** Videos one instance transcodes at once (each ffmpeg takes the machine's cores). */
   TRANSCODE_CONCURRENCY: numeric(z.number().int().min(0).max(64).default(1)),
+  /** The video calls' media: the built-in WebRTC mesh over /ws, or a self-hosted Jitsi Meet (decision 0019). */
+  CONFERENCE: z.enum(['builtin', 'jitsi']).default('builtin'),
+  /** RTCIceServer[] as JSON for the built-in mesh (STUN/TURN); [] connects peers on one network by host candidates. */
+  ICE_SERVERS: z.string().default('[]').transform((value, ctx) => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'a JSON array of RTCIceServer ({"urls": "stun:…"})' });
+      return z.NEVER;
+    }
+    const servers = iceServers.safeParse(parsed);
+    if (!servers.success) {
+      ctx.addIssue({ code: 'custom', message: 'a JSON array of RTCIceServer ({"urls": "stun:…", "username"?, "credential"?})' });
+      return z.NEVER;
+    }
+    return servers.data;
+  }),
+  /** The Jitsi Meet domain (CONFERENCE=jitsi), e.g. meet.example.com: the token's `sub` and where the room opens. */
+  CONFERENCE_DOMAIN: z.string().trim().regex(/^[A-Za-z0-9.-]+(:\d{1,5})?$/, 'a host name such as meet.example.com').optional(),
+  /** Jitsi token authentication (prosody mod_auth_token): the app id (`iss`) and the HS256 secret. Never logged. */
+  JITSI_APP_ID: z.string().trim().min(1).optional(),
+  JITSI_APP_SECRET: z.string().min(16).optional(),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -155,6 +184,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error('Invalid configuration:\n  MAIL_OUTBOX: a readable outbox shows recovery codes; in production set SMTP_URL');
   }
   const oauth = socialClients(c);
+  if (c.CONFERENCE === 'jitsi' && (!c.CONFERENCE_DOMAIN || !c.JITSI_APP_ID || !c.JITSI_APP_SECRET)) {
+    throw new Error('Invalid configuration:\n  CONFERENCE: jitsi needs CONFERENCE_DOMAIN, JITSI_APP_ID and JITSI_APP_SECRET (at least 16 characters)');
+  }
   return {
     env: c.NODE_ENV,
     role: c.ROLE,
@@ -191,5 +223,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     platformFees: c.PLATFORM_FEES,
     uploadMaxBytes: c.UPLOAD_MAX_MB * 1_000_000,
     transcodeConcurrency: c.TRANSCODE_CONCURRENCY,
+    /** Video calls' media (decision 0019); the Jitsi secret signs tokens and is never logged. */
+    conference: c.CONFERENCE === 'jitsi'
+      ? ({ kind: 'jitsi', domain: c.CONFERENCE_DOMAIN!, appId: c.JITSI_APP_ID!, appSecret: c.JITSI_APP_SECRET! } as const)
+      : ({ kind: 'builtin', iceServers: c.ICE_SERVERS } as const),
   };
 }

@@ -10,7 +10,8 @@ import { viewerOf } from '../streams';
 import { createChatService, type ChatService } from './service';
 import { tipMessage } from './tip-message';
 
-export type { ChatService } from './service';
+export type { ChatService, MeetingRules } from './service';
+export { tipMessage } from './tip-message';
 
 declare module '../../platform/module' {
   interface ModuleServices {
@@ -44,6 +45,7 @@ export async function createChatModule(ctx: ModuleContext): Promise<AppModule> {
   const chat = createChatService({
     db, streams, accounts, ledger: ctx.use('ledger'), likeLimit: ctx.config.streamViewerLikeLimit, log: ctx.log,
     publish: gateway.publish, removeFromChannels: gateway.removeFromChannels, recheckChannel: gateway.recheckChannel,
+    presenceInstanceId: presence.instanceId,
   });
 
   streams.useRealtimeLikes(chat.realtimeLikes);

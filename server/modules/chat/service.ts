@@ -36,6 +36,28 @@ const lockViewerOnStream = (tx: Executor, purpose: string, streamId: number, use
   tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`${purpose}:${streamId}:${userId}`}, 0))`);
 
 type Publish = (channel: string, message: RealtimeMessage) => Promise<void>;
+
+/**
+ * A meeting room's channel (`meeting:<id>`): the meetings module, later in MODULES, hands its rules over
+ * (`useMeetingRules`); until then meeting channels do not exist.
+ */
+export interface MeetingRules {
+  /** Throws to refuse (the caller is signed in); answers the room's chat history. */
+  authorizeSubscribe(meetingId: number, principal: Principal): Promise<{ history: HistoryMessage[] }>;
+  /** COMMENT, LIKE and SIGNAL from a signed-in participant; throws to refuse. */
+  handleSend(meetingId: number, frame: SendFrame, principal: Principal): Promise<void>;
+  /** The member's first socket on this instance joined, or its last one left. */
+  onPresenceChange(meetingId: number, principal: Principal, change: PresenceChange): void;
+  /** This instance wrote the channel's member count: who is in the room can be told. */
+  onPresenceWritten(meetingId: number): Promise<void>;
+}
+
+const NO_MEETINGS: MeetingRules = {
+  authorizeSubscribe: () => Promise.reject(notFound(MSG.noSuchChannel)),
+  handleSend: () => Promise.reject(forbidden(MSG.channelNotWritable)),
+  onPresenceChange: () => undefined,
+  onPresenceWritten: () => Promise.resolve(),
+};
 type RemoveFromChannels = (userId: number, channels: string[], farewell: RealtimeMessage) => Promise<void>;
 type PublicUsers = Awaited<ReturnType<AccountsService['publicUsers']>>;
 
@@ -63,8 +85,11 @@ export function createChatService(deps: {
   recheckChannel: (channel: string) => Promise<void>;
   likeLimit: number;
   log: { warn(obj: object, msg: string): void };
+  /** This instance's id in realtime_presence (the meetings module counts its people per instance). */
+  presenceInstanceId: string;
 }) {
   const { db } = deps;
+  let meetingRules: MeetingRules = NO_MEETINGS;
 
   async function senders(userIds: number[], ownerId: number) {
     const users = await deps.accounts.publicUsers([...new Set(userIds)]);
@@ -188,12 +213,13 @@ export function createChatService(deps: {
     async authorizeSubscribe(channel: string, viewer: Viewer): Promise<{ history: HistoryMessage[] }> {
       const parsed = parseChannel(channel);
       if (!parsed) throw notFound(MSG.noSuchChannel);
-      // A user's channel and a priority channel need a sign-in first (401), like every 'user' operation.
-      if ((parsed.kind === 'user' || parsed.priority) && !viewer.principal) throw unauthorized();
+      // A user's, a priority and a meeting channel need a sign-in first (401), like every 'user' operation.
+      if ((parsed.kind !== 'stream' || parsed.priority) && !viewer.principal) throw unauthorized();
       if (parsed.kind === 'user') {
         if (viewer.principal?.userId !== parsed.userId) throw forbidden();
         return { history: [] };
       }
+      if (parsed.kind === 'meeting') return meetingRules.authorizeSubscribe(parsed.meetingId, viewer.principal!);
       const row = await deps.streams.lookup(parsed.streamId, viewer);
       await deps.streams.assertPaidUp(row, viewer);
       if (parsed.priority && !(await deps.streams.mayChatWithPriority(row, viewer))) throw forbidden(MSG.priorityChatOnly);
@@ -202,8 +228,12 @@ export function createChatService(deps: {
 
     async handleSend(channel: string, frame: SendFrame, viewer: Viewer): Promise<void> {
       const parsed = parseChannel(channel);
-      if (!parsed || parsed.kind !== 'stream') throw forbidden(MSG.channelNotWritable);
       const principal = viewer.principal;
+      if (parsed?.kind === 'meeting') {
+        if (!principal) throw unauthorized();
+        return meetingRules.handleSend(parsed.meetingId, frame, principal);
+      }
+      if (!parsed || parsed.kind !== 'stream') throw forbidden(MSG.channelNotWritable);
       if (!principal) throw unauthorized();
       const row = await deps.streams.lookup(parsed.streamId, viewer);
       await deps.streams.assertPaidUp(row, viewer);
@@ -217,16 +247,17 @@ export function createChatService(deps: {
       return comment(row, principal, frame.text, parsed.priority);
     },
 
-    /** Viewers are the members of a stream's public channel. */
+    /** Viewers are the members of a stream's public channel; a meeting's members are the people in the room. */
     countsPresence: (channel: string) => {
       const parsed = parseChannel(channel);
-      return parsed?.kind === 'stream' && !parsed.priority;
+      return (parsed?.kind === 'stream' && !parsed.priority) || parsed?.kind === 'meeting';
     },
 
     /** VIEWERS on each stream channel whose membership changed: pages show the count without asking again. */
     async publishViewerCounts(channels: string[]): Promise<void> {
       for (const channel of channels) {
         const parsed = parseChannel(channel);
+        if (parsed?.kind === 'meeting') await meetingRules.onPresenceWritten(parsed.meetingId);
         if (parsed?.kind !== 'stream' || parsed.priority) continue;
         const viewers = await deps.streams.activeViewers(parsed.streamId);
         await deps.publish(channel, { type: 'VIEWERS', viewers });
@@ -252,6 +283,7 @@ export function createChatService(deps: {
     /** CONNECTED / DISCONNECTED to the owner when a signed-in viewer arrives or goes. */
     onPresenceChange(channel: string, principal: Principal, change: PresenceChange) {
       const parsed = parseChannel(channel);
+      if (parsed?.kind === 'meeting') meetingRules.onPresenceChange(parsed.meetingId, principal, change);
       if (parsed?.kind !== 'stream') return;
       announcePresence(parsed.streamId, principal, change).catch((error: unknown) => deps.log.warn({ err: error }, 'presence not announced'));
     },
@@ -270,6 +302,16 @@ export function createChatService(deps: {
 
     /** A service-originated message on a stream's channel (STREAM-END, STREAM-OPTIONS, TIP...). */
     publishToStream: (streamId: number, message: RealtimeMessage) => deps.publish(streamChannelOf(streamId), message),
+
+    /** The meetings module's rules for `meeting:<id>` channels (it comes later in MODULES). */
+    useMeetingRules(rules: MeetingRules) {
+      meetingRules = rules;
+    },
+    /** The gateway's fan-out, for the meeting rooms' frames. */
+    publish: deps.publish,
+    removeFromChannels: deps.removeFromChannels,
+    recheckChannel: deps.recheckChannel,
+    presenceInstanceId: deps.presenceInstanceId,
   };
 }
 

@@ -1,0 +1,48 @@
+/**
+ * Scheduled paid video calls (decision 0019): the calendar, the room's calls, and the rules of the
+ * room's realtime channel, which it hands to the chat module (the gateway's owner, earlier in MODULES).
+ */
+import { ACCESS } from '../../platform/http/access';
+import type { AppModule, ModuleContext } from '../../platform/module';
+import { registerMeetingRoutes } from './routes';
+import { createMeetingsService, type MeetingsService } from './service';
+
+export type { MeetingsService } from './service';
+
+declare module '../../platform/module' {
+  interface ModuleServices {
+    meetings: MeetingsService;
+  }
+}
+
+const RULES = 'server/modules/meetings/service.ts';
+/** The room's people: the host (`owner`) and an invitee (`other`); others 403, visitors 401. */
+const ROOM = ACCESS.with(ACCESS.signedIn, { cells: { user: 403, moderator: 403, admin: 403 } });
+
+export function createMeetingsModule(ctx: ModuleContext): AppModule {
+  const chat = ctx.use('chat');
+  const meetings = createMeetingsService({
+    db: ctx.db,
+    accounts: ctx.use('accounts'),
+    ledger: ctx.use('ledger'),
+    chat,
+    mailer: ctx.platform.mailer,
+    log: ctx.log,
+    feePercent: ctx.config.platformFees.meeting_fee ?? 0,
+    conference: ctx.config.conference,
+  });
+  chat.useMeetingRules(meetings.rules);
+  // A deleted account's meetings go with its rows (foreign keys cascade); its sockets are closed by chat.
+  return {
+    name: 'meetings',
+    services: { meetings },
+    routes: (app) => registerMeetingRoutes(app, { meetings }),
+    realtime: [
+      // The host and invited, not-kicked people, while the meeting has not ended; others 403, visitors 401.
+      { op: 'subscribe', name: 'meeting:<id>', auth: 'user', access: ROOM, handler: RULES },
+      // Between two paid participants in the room (the host counts as paid); others 403.
+      { op: 'send', name: 'SIGNAL', auth: 'user', access: ROOM, handler: RULES },
+    ],
+    stop: () => meetings.forgetInstance().catch((error: unknown) => ctx.log.warn({ err: error }, 'meeting presence not cleared')),
+  };
+}
