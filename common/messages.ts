@@ -352,7 +352,6 @@ export const MSG = {
   meetingUpdateFailed: 'Failed to update meeting',
   meetingError: 'Error: {message}',
   meetingUnavailableTitle: 'Meeting Unavailable',
-  meetingUnavailable: 'This meeting link is not available',
   waitingForHostTitle: 'Waiting For Host',
   waitingForHost: 'Please wait for the host to start the video call.',
   meetingEndedTitle: 'Meeting Ended',

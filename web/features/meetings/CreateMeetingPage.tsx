@@ -7,7 +7,6 @@ import { useNavigate, useSearchParams } from 'react-router';
 import type { MeetingDetail } from '../../../common/api/meetings';
 import { MEETING } from '../../../common/constants';
 import { fill, MSG } from '../../../common/messages';
-import { normalizeMeetingTip } from '../../../common/rules/meeting-tip';
 import { isApiError } from '../../api/client';
 import { failureMessage } from '../../api/field-errors';
 import { useSkinPath } from '../../app/skin';
@@ -21,7 +20,7 @@ import { TextField } from '../../ui/TextField';
 import { useMeetingDetail, useSaveMeeting } from './api';
 import { FollowerPicker, type Invitee } from './FollowerPicker';
 import { MeetingSummary } from './MeetingSummary';
-import { checkMeetingForm, parseLocalDateTime, toIsoWithOffset, toLocalDateTime, type MeetingFormErrors } from './meeting-rules';
+import { checkMeetingForm, parseLocalDateTime, tipFromField, toIsoWithOffset, toLocalDateTime, type MeetingFormErrors } from './meeting-rules';
 import { PolicyNotice } from './PolicyNotice';
 import styles from './meetings.module.css';
 
@@ -95,7 +94,7 @@ function MeetingForm({ existing, onSaved }: { existing: MeetingDetail | null; on
     const found = checkMeetingForm(values, { isNew, now: new Date() });
     if (Object.keys(found).length > 0) return;
     const start = scheduled ? (parseLocalDateTime(startLocal) ?? new Date()) : new Date();
-    const amount = normalizeMeetingTip(tip);
+    const amount = tipFromField(tip);
     setTip(String(amount));
     save.mutate(
       {
@@ -140,7 +139,7 @@ function MeetingForm({ existing, onSaved }: { existing: MeetingDetail | null; on
         value={tip}
         hint={`Each guest pays this to join: ${MEETING.tip.min.toLocaleString('en-US')}–${MEETING.tip.max.toLocaleString('en-US')} coins, in steps of ${MEETING.tip.step}.`}
         onChange={(event) => setTip(event.target.value)}
-        onBlur={() => setTip(String(normalizeMeetingTip(tip)))}
+        onBlur={() => setTip(String(tipFromField(tip)))}
       />
       {failure && <Alert>{failure}</Alert>}
       <Button type="submit" loading={save.isPending} block>

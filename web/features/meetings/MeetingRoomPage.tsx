@@ -82,7 +82,7 @@ function MeetingRoom({ meetingId, myId, myName }: { meetingId: number; myId: num
   useEffect(() => {
     return realtimeClient().subscribe(userChannelOf(myId), (message) => {
       if (message.type === 'KICKED' && message.data.meeting_id === meetingId) {
-        toast({ title: 'The host removed you from the call', tone: 'info' });
+        toast({ title: MSG.meetingKickedOut, tone: 'info' });
         void navigate(skinPath(CALENDAR_PATH));
       }
     });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MeetingListEntry } from '../../../common/api/meetings';
 import { MSG } from '../../../common/messages';
-import { calendarEvents, checkMeetingForm, followerSearchTerm, parseLocalDateTime, toggleInvitee, toIsoWithOffset, toLocalDateTime } from './meeting-rules';
+import { calendarEvents, tipFromField, checkMeetingForm, followerSearchTerm, parseLocalDateTime, toggleInvitee, toIsoWithOffset, toLocalDateTime } from './meeting-rules';
 
 const now = new Date(2026, 10, 26, 18, 0);
 const valid = { title: 'Q&A night', invitees: [7], scheduled: true, startLocal: '2026-11-27T20:30' };
@@ -59,5 +59,15 @@ describe('calendar events', () => {
     const [hosting, invited] = calendarEvents([entry({}), entry({ meeting_id: 6, is_creator: false, state: 'ended' })]);
     expect(hosting).toMatchObject({ id: '5', title: 'Hosting: Chat', start: '2026-11-27T19:30:00.000Z', end: '2026-11-27T20:00:00.000Z', extendedProps: { meetingId: 5, hosting: true } });
     expect(invited).toMatchObject({ id: '6', title: 'Invited: Chat', classNames: ['meeting-invited', 'meeting-ended'] });
+  });
+});
+
+describe('the tip field', () => {
+  it('rounds up to 10 and clamps to 250–5000 on blur, empty or nonsense being 250', () => {
+    expect(tipFromField('255')).toBe(260);
+    expect(tipFromField(' 9000 ')).toBe(5000);
+    expect(tipFromField('12')).toBe(250);
+    expect(tipFromField('')).toBe(250);
+    expect(tipFromField('lots')).toBe(250);
   });
 });

@@ -5,6 +5,10 @@
 import type { MeetingListEntry } from '../../../common/api/meetings';
 import { MEETING } from '../../../common/constants';
 import { MSG } from '../../../common/messages';
+import { meetingTip } from '../../../common/rules/meeting';
+
+/** The tip field's text as coins: rounded up to 10 and clamped to 250–5000 (empty or not a number: 250). */
+export const tipFromField = (text: string): number => meetingTip(text.trim() === '' ? null : Number(text));
 
 /** The follower search applies with 3+ characters or when emptied; null means "keep the last search". */
 export const FOLLOWER_SEARCH_MIN = 3;
