@@ -63,8 +63,9 @@ describe('meetings', () => {
     host = await openAppPage();
     const { page } = host;
     await signInAt(page, 'broadcaster1', CALENDAR);
-    const policy = page.getByRole('dialog', { name: MSG.videoCallPolicyTitle });
+    const policy = page.getByRole('region', { name: MSG.videoCallPolicyTitle });
     await policy.getByText(MSG.videoCallPolicyBan).waitFor();
+    await screenshot(page, 'meetings-policy');
     await policy.getByLabel('Don’t show this again').check();
     await policy.getByRole('button', { name: 'I understand' }).click();
     await policy.waitFor({ state: 'detached' });
@@ -72,7 +73,7 @@ describe('meetings', () => {
     await page.getByRole('link', { name: 'Schedule a Video Call' }).click();
     await page.waitForURL(/\/user\/create-meeting$/);
     await page.getByRole('heading', { name: 'Schedule a Video Call' }).waitFor();
-    expect(await page.getByRole('dialog').count()).toBe(0);
+    expect(await page.getByRole('region', { name: MSG.videoCallPolicyTitle }).count()).toBe(0);
 
     // The form's checks, in the spec's words.
     await page.getByRole('button', { name: 'Schedule Video Call' }).click();
@@ -106,7 +107,7 @@ describe('meetings', () => {
   step('the first viewer opens the call from the calendar and meets the pay wall, buys coins and pays', async () => {
     const { page } = first;
     await page.goto(CALENDAR);
-    await page.getByRole('dialog', { name: MSG.videoCallPolicyTitle }).getByRole('button', { name: 'I understand' }).click();
+    await page.getByRole('region', { name: MSG.videoCallPolicyTitle }).getByRole('button', { name: 'I understand' }).click();
     await page.getByText(`Invited: ${TITLE}`).first().click();
     const dialog = page.getByRole('dialog', { name: TITLE });
     await dialog.getByText('Hosted by').waitFor();
@@ -179,7 +180,7 @@ describe('meetings', () => {
   step('the calendar fits a phone', async () => {
     const phone = await openAppPage(PHONE);
     await signInAt(phone.page, 'viewer1', CALENDAR);
-    await phone.page.getByRole('dialog', { name: MSG.videoCallPolicyTitle }).getByRole('button', { name: 'I understand' }).click();
+    await phone.page.getByRole('region', { name: MSG.videoCallPolicyTitle }).getByRole('button', { name: 'I understand' }).click();
     await phone.page.getByText(`Invited: ${TITLE}`).first().waitFor();
     const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);

@@ -21,7 +21,7 @@ import { useMeetingDetail, useSaveMeeting } from './api';
 import { FollowerPicker, type Invitee } from './FollowerPicker';
 import { MeetingSummary } from './MeetingSummary';
 import { checkMeetingForm, parseLocalDateTime, tipFromField, toIsoWithOffset, toLocalDateTime, type MeetingFormErrors } from './meeting-rules';
-import { PolicyNotice } from './PolicyNotice';
+import { PolicyGate } from './PolicyNotice';
 import styles from './meetings.module.css';
 
 function parseId(value: string | null): number | null {
@@ -68,8 +68,7 @@ export function CreateMeetingPage() {
 
   return (
     <Page title={editId ? 'Edit Video Call' : 'Schedule a Video Call'} width="narrow" aside={<ButtonLink variant="secondary" size="sm" to={calendar}>All Video Calls</ButtonLink>}>
-      <PolicyNotice />
-      {body}
+      <PolicyGate>{body}</PolicyGate>
     </Page>
   );
 }

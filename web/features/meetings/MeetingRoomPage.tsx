@@ -137,8 +137,9 @@ function MeetingRoom({ meetingId, myId, myName }: { meetingId: number; myId: num
         <span className={styles.muted}>{isHost ? 'You are hosting' : `Hosted by ${host.name}`}</span>
       </header>
       <div className={styles.layout}>
-        <div className={styles.stage} id={OVERLAY_SLOT_ID}>
+        <div className={styles.stage}>
           {stage}
+          <div className={styles.overlaySlot} id={OVERLAY_SLOT_ID} />
         </div>
         <MeetingChat meetingId={meetingId} host={host} isHost={isHost} lines={channel.lines} ready={status === 'open' && channel.state.state === 'joined'} send={channel.send} />
       </div>

@@ -1,9 +1,12 @@
-/** The video-call policy notice (spec part 2 §2 screen 7), before the form and the calendar, unless dismissed for good. */
-import { useState } from 'react';
+/**
+ * The video-call policy notice (spec part 2 §2 screen 7): shown in place of the form and the calendar
+ * until read, unless dismissed for good. It is part of the page, not a modal, so it never stacks with
+ * the shell's system messages (decision 0005).
+ */
+import { useState, type ReactNode } from 'react';
 import { MSG } from '../../../common/messages';
 import { Button } from '../../ui/Button';
 import { Checkbox } from '../../ui/Checkbox';
-import { Modal } from '../../ui/Modal';
 import styles from './meetings.module.css';
 
 export const POLICY_STORAGE_KEY = 'dontShowVideoCallPolicy';
@@ -16,10 +19,11 @@ function dismissedForGood(): boolean {
   }
 }
 
-export function PolicyNotice() {
-  const [open, setOpen] = useState(() => !dismissedForGood());
+export function PolicyGate({ children }: { children: ReactNode }) {
+  const [read, setRead] = useState(dismissedForGood);
   const [dontShow, setDontShow] = useState(false);
-  const close = () => {
+  if (read) return children;
+  const proceed = () => {
     if (dontShow) {
       try {
         localStorage.setItem(POLICY_STORAGE_KEY, 'true');
@@ -27,10 +31,13 @@ export function PolicyNotice() {
         // Private mode: the notice shows again next time.
       }
     }
-    setOpen(false);
+    setRead(true);
   };
   return (
-    <Modal open={open} onOpenChange={(next) => !next && close()} size="sm" title={MSG.videoCallPolicyTitle} footer={<Button onClick={close}>I understand</Button>}>
+    <section className={styles.card} aria-labelledby="video-call-policy">
+      <h2 id="video-call-policy" className={styles.cardTitle}>
+        {MSG.videoCallPolicyTitle}
+      </h2>
       <ul className={styles.policy}>
         <li>{MSG.videoCallPolicyFees}</li>
         <li>{MSG.videoCallPolicyBan}</li>
@@ -38,6 +45,9 @@ export function PolicyNotice() {
       <Checkbox checked={dontShow} onChange={(event) => setDontShow(event.target.checked)}>
         Don&rsquo;t show this again
       </Checkbox>
-    </Modal>
+      <div className={styles.actions}>
+        <Button onClick={proceed}>I understand</Button>
+      </div>
+    </section>
   );
 }

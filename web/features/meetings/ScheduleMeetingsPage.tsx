@@ -20,7 +20,7 @@ import { Spinner } from '../../ui/Spinner';
 import { useMeetingDetail, useMeetingList } from './api';
 import { calendarEvents } from './meeting-rules';
 import { MeetingSummary } from './MeetingSummary';
-import { PolicyNotice } from './PolicyNotice';
+import { PolicyGate } from './PolicyNotice';
 import styles from './meetings.module.css';
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -42,29 +42,30 @@ export function ScheduleMeetingsPage() {
         </ButtonLink>
       }
     >
-      <PolicyNotice />
-      {list.isError && <Alert>{fill(MSG.meetingError, { message: failureMessage(list.error) })}</Alert>}
-      <div className={styles.calendar}>
-        {list.isPending && <Spinner label="Loading your video calls" />}
-        <FullCalendar
-          plugins={[dayGridPlugin, timeGridPlugin, interactionPlugin]}
-          initialView="dayGridMonth"
-          headerToolbar={phone ? { left: 'prev,next', center: 'title', right: 'dayGridMonth,timeGridDay' } : { left: 'prev,next today', center: 'title', right: 'dayGridMonth,timeGridWeek,timeGridDay' }}
-          slotDuration={SLOT}
-          snapDuration={SLOT}
-          slotLabelInterval={SLOT}
-          slotLabelFormat={TWELVE_HOUR}
-          eventTimeFormat={TWELVE_HOUR}
-          height="auto"
-          dayMaxEventRows={3}
-          events={calendarEvents(list.data ?? [])}
-          eventClick={({ event, jsEvent }) => {
-            jsEvent.preventDefault();
-            setOpenId(Number(event.id));
-          }}
-        />
-      </div>
-      {openId !== null && <MeetingDialog id={openId} onClose={() => setOpenId(null)} />}
+      <PolicyGate>
+        {list.isError && <Alert>{fill(MSG.meetingError, { message: failureMessage(list.error) })}</Alert>}
+        <div className={styles.calendar}>
+          {list.isPending && <Spinner label="Loading your video calls" />}
+          <FullCalendar
+            plugins={[dayGridPlugin, timeGridPlugin, interactionPlugin]}
+            initialView="dayGridMonth"
+            headerToolbar={phone ? { left: 'prev,next', center: 'title', right: 'dayGridMonth,timeGridDay' } : { left: 'prev,next today', center: 'title', right: 'dayGridMonth,timeGridWeek,timeGridDay' }}
+            slotDuration={SLOT}
+            snapDuration={SLOT}
+            slotLabelInterval={SLOT}
+            slotLabelFormat={TWELVE_HOUR}
+            eventTimeFormat={TWELVE_HOUR}
+            height="auto"
+            dayMaxEventRows={3}
+            events={calendarEvents(list.data ?? [])}
+            eventClick={({ event, jsEvent }) => {
+              jsEvent.preventDefault();
+              setOpenId(Number(event.id));
+            }}
+          />
+        </div>
+        {openId !== null && <MeetingDialog id={openId} onClose={() => setOpenId(null)} />}
+      </PolicyGate>
     </Page>
   );
 }
