@@ -23,8 +23,22 @@ import { MeetingSummary } from './MeetingSummary';
 import { PolicyGate } from './PolicyNotice';
 import styles from './meetings.module.css';
 
+/**
+ * FullCalendar injects its CSS with an icon font as a data: URL, which the content policy refuses (a
+ * console error); the toolbar uses text instead, so the font's rule goes before anything renders.
+ */
+function dropIconFont(): void {
+  for (const style of document.querySelectorAll<HTMLStyleElement>('style[data-fullcalendar]')) {
+    const sheet = style.sheet;
+    if (!sheet) continue;
+    for (let i = sheet.cssRules.length - 1; i >= 0; i -= 1) if (sheet.cssRules[i] instanceof CSSFontFaceRule) sheet.deleteRule(i);
+  }
+}
+if (typeof document !== 'undefined') dropIconFont();
+
 const pad = (n: number) => String(n).padStart(2, '0');
 const SLOT = `00:${pad(MEETING.calendarStepMinutes)}:00`;
+const BUTTON_TEXT = { prev: '‹', next: '›', today: 'Today', month: 'Month', week: 'Week', day: 'Day' };
 const TWELVE_HOUR = { hour: 'numeric', minute: '2-digit', meridiem: 'short', hour12: true } as const;
 
 export function ScheduleMeetingsPage() {
@@ -56,6 +70,12 @@ export function ScheduleMeetingsPage() {
             slotLabelFormat={TWELVE_HOUR}
             eventTimeFormat={TWELVE_HOUR}
             height="auto"
+            // Text, not FullCalendar's icon font (a data: font the content policy does not load).
+            buttonIcons={false}
+            buttonText={BUTTON_TEXT}
+            buttonHints={{ prev: 'Previous $0', next: 'Next $0' }}
+            // Blocks, not dots: the title shows (cut short on a phone) in the Hosting or Invited colour.
+            eventDisplay="block"
             dayMaxEventRows={3}
             events={calendarEvents(list.data ?? [])}
             eventClick={({ event, jsEvent }) => {
