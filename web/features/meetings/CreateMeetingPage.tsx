@@ -47,9 +47,6 @@ export function CreateMeetingPage() {
           {editId ? 'Video call updated' : 'Video call scheduled'}: {saved.data.title}
         </h2>
         <MeetingSummary meeting={saved.data} onDeleted={() => void navigate(calendar)} />
-        <ButtonLink variant="ghost" to={calendar}>
-          All Video Calls
-        </ButtonLink>
       </section>
     ) : saved.isError ? (
       <Alert>{fill(MSG.meetingError, { message: failureMessage(saved.error) })}</Alert>

@@ -1,12 +1,13 @@
 /** Invitees from the host's followers (spec part 2 §5): a debounced search (3+ characters or empty) and one to ten picks. */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Avatar } from '../../ui/Avatar';
 import { FieldError } from '../../ui/Field';
 import { Spinner } from '../../ui/Spinner';
 import { MEETING } from '../../../common/constants';
 import { MSG } from '../../../common/messages';
 import { useFollowersToInvite } from './api';
-import { FOLLOWER_SEARCH_DEBOUNCE_MS, followerSearchTerm, toggleInvitee } from './meeting-rules';
+import { useFollowerSearch } from '../social/follower-search';
+import { toggleInvitee } from './meeting-rules';
 import styles from './meetings.module.css';
 
 export interface Invitee {
@@ -23,15 +24,8 @@ interface FollowerPickerProps {
 
 export function FollowerPicker({ selected, onChange, error }: FollowerPickerProps) {
   const [text, setText] = useState('');
-  const [search, setSearch] = useState('');
   const [limitError, setLimitError] = useState<string | null>(null);
-  useEffect(() => {
-    const term = followerSearchTerm(text);
-    if (term === null) return;
-    const timer = setTimeout(() => setSearch(term), FOLLOWER_SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [text]);
-  const list = useFollowersToInvite(search);
+  const list = useFollowersToInvite(useFollowerSearch(text));
   const ids = selected.map((person) => person.id);
 
   const toggle = (person: Invitee) => {

@@ -5,8 +5,8 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Conference } from '../../../common/api/meetings';
 import { Alert } from '../../ui/Alert';
-import { Button } from '../../ui/Button';
 import { Spinner } from '../../ui/Spinner';
+import { ExitButtons } from './MeetingToolbar';
 import styles from './room.module.css';
 
 interface JitsiApi {
@@ -75,14 +75,7 @@ export function JitsiConference({ conference, onHangUp, onEnd, ending }: JitsiPr
       {state === 'failed' && <Alert>The video call service could not be reached. Please try again later.</Alert>}
       <div ref={parent} className={styles.jitsi} />
       <div className={styles.toolbar}>
-        <Button variant="danger" size="sm" onClick={onHangUp}>
-          Hang up
-        </Button>
-        {onEnd && (
-          <Button variant="danger" size="sm" loading={ending} onClick={onEnd}>
-            End call
-          </Button>
-        )}
+        <ExitButtons onHangUp={onHangUp} onEnd={onEnd} ending={ending} />
       </div>
     </div>
   );

@@ -1,5 +1,5 @@
 /** The call's toolbar (spec part 2 §2 screen 10): microphone, camera, background blur, fullscreen (desktop), hang up, and the host's End call. */
-import { useEffect, useState, type RefObject } from 'react';
+import { useEffect, useState, type ReactNode, type RefObject } from 'react';
 import { Button } from '../../ui/Button';
 import { ExitFullscreenIcon, FullscreenIcon, MicIcon, MicOffIcon, VideoCallIcon } from '../../ui/icons';
 import styles from './room.module.css';
@@ -32,32 +32,21 @@ function useFullscreen(stage: RefObject<HTMLElement | null>) {
   return { full, available, toggle };
 }
 
+/** Microphone or camera: red while off, spinning while locked after a toggle. */
+function LockedToggle({ toggle, icon, label }: { toggle: Toggle; icon: ReactNode; label: string }) {
+  return (
+    <Button variant={toggle.on ? 'secondary' : 'danger'} size="sm" icon={icon} loading={toggle.locked} aria-pressed={!toggle.on} onClick={toggle.toggle}>
+      {label}
+    </Button>
+  );
+}
+
 export function MeetingToolbar({ audio, video, blur, stage, onHangUp, onEnd, ending }: ToolbarProps) {
   const fullscreen = useFullscreen(stage);
   return (
     <div className={styles.toolbar} role="toolbar" aria-label="Call controls">
-      <Button
-        variant={audio.on ? 'secondary' : 'danger'}
-        size="sm"
-        icon={audio.on ? <MicIcon size={18} /> : <MicOffIcon size={18} />}
-        loading={audio.locked}
-        disabled={audio.locked}
-        aria-pressed={!audio.on}
-        onClick={audio.toggle}
-      >
-        {audio.on ? 'Mute' : 'Unmute'}
-      </Button>
-      <Button
-        variant={video.on ? 'secondary' : 'danger'}
-        size="sm"
-        icon={<VideoCallIcon size={18} />}
-        loading={video.locked}
-        disabled={video.locked}
-        aria-pressed={!video.on}
-        onClick={video.toggle}
-      >
-        {video.on ? 'Stop video' : 'Start video'}
-      </Button>
+      <LockedToggle toggle={audio} icon={audio.on ? <MicIcon size={18} /> : <MicOffIcon size={18} />} label={audio.on ? 'Mute' : 'Unmute'} />
+      <LockedToggle toggle={video} icon={<VideoCallIcon size={18} />} label={video.on ? 'Stop video' : 'Start video'} />
       {blur && (
         <Button variant={blur.on ? 'primary' : 'secondary'} size="sm" aria-pressed={blur.on} onClick={blur.toggle}>
           {blur.on ? 'Background: blur' : 'Blur background'}
@@ -72,6 +61,15 @@ export function MeetingToolbar({ audio, video, blur, stage, onHangUp, onEnd, end
           onClick={fullscreen.toggle}
         />
       )}
+      <ExitButtons onHangUp={onHangUp} onEnd={onEnd} ending={ending} />
+    </div>
+  );
+}
+
+/** Hang up (back to the calendar) and, for the host, End call: the built-in and the Jitsi room both have them. */
+export function ExitButtons({ onHangUp, onEnd, ending }: Pick<ToolbarProps, 'onHangUp' | 'onEnd' | 'ending'>) {
+  return (
+    <>
       <Button variant="danger" size="sm" onClick={onHangUp}>
         Hang up
       </Button>
@@ -80,6 +78,6 @@ export function MeetingToolbar({ audio, video, blur, stage, onHangUp, onEnd, end
           End call
         </Button>
       )}
-    </div>
+    </>
   );
 }

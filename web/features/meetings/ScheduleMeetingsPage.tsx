@@ -76,6 +76,8 @@ export function ScheduleMeetingsPage() {
             buttonHints={{ prev: 'Previous $0', next: 'Next $0' }}
             // Blocks, not dots: the title shows (cut short on a phone) in the Hosting or Invited colour.
             eventDisplay="block"
+            // A phone's day cell has room for the label only.
+            displayEventTime={!phone}
             dayMaxEventRows={3}
             events={calendarEvents(list.data ?? [])}
             eventClick={({ event, jsEvent }) => {

@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { MeetingListEntry } from '../../../common/api/meetings';
 import { MSG } from '../../../common/messages';
-import { calendarEvents, tipFromField, checkMeetingForm, followerSearchTerm, parseLocalDateTime, toggleInvitee, toIsoWithOffset, toLocalDateTime } from './meeting-rules';
+import { calendarEvents, tipFromField, checkMeetingForm, parseLocalDateTime, toggleInvitee, toIsoWithOffset, toLocalDateTime } from './meeting-rules';
 
 const now = new Date(2026, 10, 26, 18, 0);
 const valid = { title: 'Q&A night', invitees: [7], scheduled: true, startLocal: '2026-11-27T20:30' };
-
-describe('follower search', () => {
-  it('applies with 3+ characters (trimmed) or when emptied, and keeps the last search otherwise', () => {
-    expect(followerSearchTerm('  ann ')).toBe('ann');
-    expect(followerSearchTerm('   ')).toBe('');
-    expect(followerSearchTerm('an')).toBeNull();
-  });
-});
 
 describe('invitees', () => {
   it('adds and removes, and refuses an eleventh', () => {

@@ -10,16 +10,6 @@ import { meetingTip } from '../../../common/rules/meeting';
 /** The tip field's text as coins: rounded up to 10 and clamped to 250–5000 (empty or not a number: 250). */
 export const tipFromField = (text: string): number => meetingTip(text.trim() === '' ? null : Number(text));
 
-/** The follower search applies with 3+ characters or when emptied; null means "keep the last search". */
-export const FOLLOWER_SEARCH_MIN = 3;
-export const FOLLOWER_SEARCH_DEBOUNCE_MS = 500;
-
-export function followerSearchTerm(text: string): string | null {
-  const term = text.trim();
-  if (term === '') return '';
-  return term.length >= FOLLOWER_SEARCH_MIN ? term : null;
-}
-
 /** Adds or removes an invitee; an eleventh one is refused with the spec's message. */
 export function toggleInvitee(selected: readonly number[], id: number): { selected: number[]; error: string | null } {
   if (selected.includes(id)) return { selected: selected.filter((other) => other !== id), error: null };
