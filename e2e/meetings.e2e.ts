@@ -2,7 +2,7 @@
  * Journey: scheduled paid video calls. Two viewers follow broadcaster1, who schedules a call for both
  * from the form (policy notice, follower picker, success screen) and starts it. The first viewer opens
  * it from the calendar, meets the pay wall, buys coins and pays; host and viewer then both receive
- * moving video over the built-in WebRTC mesh (chromium's fake camera). The host mutes, sends the
+ * moving video over the built-in WebRTC mesh (chromium's fake camera). The host mutes, blurs, sends the
  * second viewer (still at the pay wall) out to the calendar and ends the call; the first viewer sees
  * 'Meeting Ended' and rates the call.
  */
@@ -147,6 +147,16 @@ describe('meetings', () => {
     expect(await page.evaluate(() => (document.querySelector('video[data-local-video]') as HTMLVideoElement).srcObject instanceof MediaStream)).toBe(true);
     await page.getByText('(you) · muted').waitFor();
   });
+
+  step('the host blurs the background: the viewer keeps receiving moving video from the blurred canvas', async () => {
+    const { page } = host;
+    await page.getByRole('button', { name: 'Blur background' }).click();
+    await page.getByRole('button', { name: 'Background: blur' }).waitFor();
+    await expect.poll(() => remoteVideoMoves(first.page), { timeout: 15_000, interval: 1_000 }).toBe(true);
+    await screenshot(first.page, 'meetings-room-viewer-blurred');
+    await page.getByRole('button', { name: 'Background: blur' }).click();
+    await page.getByRole('button', { name: 'Blur background' }).waitFor();
+  }, 30_000);
 
   step('the second viewer waits at the pay wall; the host removes them and they land on the calendar', async () => {
     await second.page.goto(roomPath);
