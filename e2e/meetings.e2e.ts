@@ -187,6 +187,45 @@ describe('meetings', () => {
     await host.page.waitForURL((url) => url.pathname === CALENDAR);
   });
 
+  step('the host schedules a later call, edits it from the calendar, and deletes it after confirming', async () => {
+    const { page } = host;
+    await page.goto('/user/create-meeting');
+    await page.getByLabel('Title').fill('E2E later call');
+    await page.getByLabel('Search your followers').fill('viewer1');
+    await page.getByRole('group', { name: /Invite followers/ }).getByLabel('viewer1').check();
+    await page.getByRole('switch', { name: 'Schedule for later' }).click();
+    const local = (offsetMs: number) =>
+      page.evaluate((ms) => {
+        const d = new Date(Date.now() + ms);
+        const pad = (n: number) => String(n).padStart(2, '0');
+        return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+      }, offsetMs);
+    await page.getByLabel('Date and time').fill(await local(-86_400_000));
+    await page.getByRole('button', { name: 'Schedule Video Call' }).click();
+    await page.getByText(MSG.validDateTime).waitFor();
+    await page.getByLabel('Date and time').fill(await local(2 * 3_600_000));
+    await page.getByRole('button', { name: 'Schedule Video Call' }).click();
+    await page.getByRole('heading', { name: 'Video call scheduled: E2E later call' }).waitFor();
+
+    await page.goto(CALENDAR);
+    await page.getByText('Hosting: E2E later call').first().click();
+    let dialog = page.getByRole('dialog', { name: 'E2E later call' });
+    await dialog.getByRole('link', { name: 'Edit' }).click();
+    await page.getByRole('heading', { name: 'Edit Video Call' }).waitFor();
+    await expect.poll(() => page.getByLabel('Title').inputValue()).toBe('E2E later call');
+    await page.getByLabel('Title').fill('E2E later call, moved');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('heading', { name: 'Video call updated: E2E later call, moved' }).waitFor();
+
+    await page.goto(CALENDAR);
+    await page.getByText('Hosting: E2E later call, moved').first().click();
+    dialog = page.getByRole('dialog', { name: 'E2E later call, moved' });
+    await dialog.getByRole('button', { name: 'Delete Call' }).click();
+    await dialog.getByRole('button', { name: 'Yes, delete' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(() => page.getByText('Hosting: E2E later call, moved').count()).toBe(0);
+  });
+
   step('the calendar fits a phone', async () => {
     const phone = await openAppPage(PHONE);
     await signInAt(phone.page, 'viewer1', CALENDAR);
