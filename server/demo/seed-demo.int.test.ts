@@ -6,6 +6,7 @@ import { freshDatabase, type FreshDatabase } from '../testing/databases';
 import { startSharedTestApps } from '../testing/harness';
 import { HttpSession } from '../testing/http-session';
 import { openApp, type OpenedApp } from '../testing/server';
+import { DEMO_PASSWORD } from './demo-data';
 import { DEMO_POSTS } from './demo-posts';
 import { DEMO_REPLAYS } from './demo-replays';
 import { seedDemo, type SeededDemo } from './seed-demo';
@@ -93,6 +94,13 @@ describe('the demo content of a fresh install', () => {
     expect(paid.thumb_url).toContain('locked.webp');
     const picture = await guest.request('GET', paid.thumb_url);
     expect([picture.status, picture.headers['content-type']]).toEqual([200, 'image/webp']);
+  });
+
+  it("puts one video call on broadcaster1's calendar, with viewer1 and viewer2 invited", async () => {
+    const viewer = await HttpSession.over(started.app).signIn('viewer1', DEMO_PASSWORD);
+    const listed = (await viewer.get('/api/user/schedule-meetings')).body.meetings as Array<{ title: string; is_creator: boolean; is_following: boolean; audience_ids: number[] }>;
+    expect(listed).toEqual([expect.objectContaining({ title: 'Demo video call', is_creator: false, is_following: true })]);
+    expect(listed[0]!.audience_ids).toHaveLength(2);
   });
 
   it('fills the Women and Men channels too', async () => {

@@ -1,6 +1,6 @@
 /**
- * Demo content of a fresh evaluation install, made once: the demo accounts, their subscription plans and
- * image posts, then a few short replays.
+ * Demo content of a fresh evaluation install, made once: the demo accounts, their subscription plans,
+ * image posts and a video call, then a few short replays.
  * Only the instance whose transaction created the accounts makes the replays, so a restart, or a
  * second instance starting beside it, adds nothing.
  */
@@ -8,6 +8,7 @@ import type { Db } from '../platform/db/client';
 import type { ModuleServices } from '../platform/module';
 import type { FileStore } from '../platform/storage/storage';
 import { seedDemoData, type CreatedDemoAccount } from './demo-data';
+import { seedDemoMeetings } from './demo-meetings';
 import { seedDemoPlans } from './demo-plans';
 import { seedDemoPosts } from './demo-posts';
 import { seedDemoReplays } from './demo-replays';
@@ -29,6 +30,7 @@ export async function seedDemo(
   const broadcasters = new Map(accounts.map((account) => [account.username, account.userId]));
   await seedDemoPlans(deps.services, accounts.filter((a) => a.username.startsWith('broadcaster')).map((a) => a.userId));
   await seedDemoPosts(deps.services, broadcasters);
+  await seedDemoMeetings(deps.services, broadcasters);
   try {
     return { accounts, replays: await seedDemoReplays(deps.services, deps.files, { broadcasters, moderatorId: admin.userId }) };
   } catch (error) {

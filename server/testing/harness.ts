@@ -55,6 +55,12 @@ export async function startSharedTestApps(count: number, env: Record<string, str
   return apps;
 }
 
+/** startSharedTestApps, each instance listening on 127.0.0.1: the apps with their base addresses. */
+export async function startListeningSharedApps(count: number, env: Record<string, string> = {}): Promise<Array<{ t: TestApp; baseUrl: string }>> {
+  const apps = await startSharedTestApps(count, env);
+  return Promise.all(apps.map(async (t) => ({ t, baseUrl: await t.app.listen({ port: 0, host: '127.0.0.1' }) })));
+}
+
 async function startOn(fresh: Omit<FreshDatabase, 'dispose'>, env: Record<string, string>, dispose: () => Promise<void>): Promise<TestApp> {
   const { app, resources, close } = await openApp(fresh.dataDir, {
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { MSG } from '../../../common/messages';
+import { FRAME_MAX_BYTES } from '../../../common/realtime';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { eventually } from '../../testing/eventually';
 import { WsClient } from '../../testing/ws-client';
@@ -136,7 +137,7 @@ describe('the realtime gateway on a live stream', () => {
     expect(await socket.next()).toMatchObject({ op: 'error', code: 'bad_frame' });
     socket.send({ op: 'dance' });
     expect(await socket.next()).toMatchObject({ op: 'error', code: 'bad_frame' });
-    socket.send({ op: 'send', channel: 'stream:1', type: 'COMMENT', text: 'y'.repeat(9000), id: 'big' });
+    socket.send({ op: 'send', channel: 'stream:1', type: 'COMMENT', text: 'y'.repeat(FRAME_MAX_BYTES + 100), id: 'big' });
     expect(await socket.next()).toMatchObject({ op: 'error', code: 'bad_frame' });
     socket.send({ op: 'ping' });
     expect(await socket.next()).toEqual({ op: 'pong' });

@@ -32,7 +32,8 @@ export function createMeetingsModule(ctx: ModuleContext): AppModule {
     conference: ctx.config.conference,
   });
   chat.useMeetingRules(meetings.rules);
-  // A deleted account's meetings go with its rows (foreign keys cascade); its sockets are closed by chat.
+  // The account's row stays as a shell (its wallets are in the books): its meetings and invitations go here.
+  ctx.events.on('account.deleted', ({ userId }) => meetings.forgetAccount(userId));
   return {
     name: 'meetings',
     services: { meetings },

@@ -165,6 +165,19 @@ describe('the meeting form and calendar', () => {
   });
 });
 
+describe('a deleted account', () => {
+  it('takes its hosted meetings and its invitations with it', async () => {
+    const { host, fans } = await party(2);
+    const [staying, leaving] = fans as [SignedInUser, SignedInUser];
+    const id = await createMeeting(host, [staying.user.id, leaving.user.id]);
+    expect((await leaving.client.post('/api/user/delete-account', { id: leaving.user.id, current_password: leaving.user.password })).status).toBe(200);
+    expect((await host.client.get('/api/user/schedule-meeting', { id })).body.data).toMatchObject({ audience_ids: [staying.user.id] });
+    expect((await host.client.post('/api/user/delete-account', { id: host.user.id, current_password: host.user.password })).status).toBe(200);
+    expect((await staying.client.get('/api/user/schedule-meeting', { id })).status).toBe(404);
+    expect((await staying.client.get('/api/user/schedule-meetings')).body.meetings).toEqual([]);
+  });
+});
+
 describe('the meeting room', () => {
   it('joins, pays once per key with the books balanced, and gives the host the whole tip (0 % fee)', async () => {
     const { host, fans, stranger } = await party(2);
@@ -266,13 +279,16 @@ describe('the meeting room', () => {
     const { host, fans } = await party(2);
     const [kept, kicked] = fans as [SignedInUser, SignedInUser];
     const id = await createMeeting(host, [kept.user.id, kicked.user.id]);
-    await enter(host, id);
+    const h = await enter(host, id);
     const k = await enter(kicked, id);
+    await participantsListing(h, [host.user.id, kicked.user.id]);
     expect((await kept.client.post('/api/user/kick-meeting-participant', { id, user_id: kicked.user.id })).status).toBe(403);
     expect((await host.client.post('/api/user/kick-meeting-participant', { id, user_id: host.user.id })).status).toBe(404);
     expect((await host.client.post('/api/user/kick-meeting-participant', { id, user_id: kicked.user.id })).status).toBe(200);
     const frame = await k.next((f) => f.channel === userChannelOf(kicked.user.id) && (f.message as { type?: string } | undefined)?.type === 'KICKED');
     expect(frame.message).toEqual({ type: 'KICKED', data: { meeting_id: id } });
+    // Their sockets leave the room: the others see them gone.
+    expect(await participantsListing(h, [host.user.id])).toMatchObject({ host_present: true });
     const again = await kicked.client.post('/api/user/join-meeting', { id });
     expect(again.status).toBe(403);
     expect(again.body.message).toBe(MSG.meetingKickedOut);

@@ -526,6 +526,12 @@ export function createMeetingsService(deps: MeetingsDeps) {
     create, update, remove, list, join, pay, kick, end, rate, report, save,
     detail: async (id: number, principal: Principal) => detailOf((await partyOf(id, principal)).row, principal.userId),
     rules,
+    /** A deleted account hosts nothing and is invited nowhere (idempotent: the event may come again). */
+    async forgetAccount(userId: number) {
+      const hosted = await db.update(meetings).set({ deletedAt: clock() }).where(and(eq(meetings.hostId, userId), isNull(meetings.deletedAt))).returning({ id: meetings.id });
+      await db.delete(meetingInvitees).where(eq(meetingInvitees.userId, userId));
+      for (const { id } of hosted) await chat.recheckChannel(meetingChannelOf(id));
+    },
     /** This instance's people leave every room (the server closes). */
     forgetInstance: async () => {
       await presenceWrites;

@@ -114,6 +114,9 @@ interface World {
   paidPostId: number;
   commentId: number;
   videoPostId: number;
+  /** A meeting the owner hosts with `other` (a follower, who paid the meeting tip) invited, and an ended one. */
+  meetingId: number;
+  endedMeetingId: number;
 }
 let world: World;
 
@@ -237,6 +240,18 @@ async function subscriptionOf(subscriber: Person, autoRenew = true): Promise<num
   });
   if (res.status !== 200) throw new Error(`subscribe: ${res.status} ${JSON.stringify(res.body)}`);
   return (res.body.subscription as { subscription_id: number }).subscription_id;
+}
+
+/** The meeting form's fields: `other` invited, an hour ahead. */
+const meetingFields = (inviteeId: number) => ({
+  audience: 'PRIVATE', audience_ids: String(inviteeId), title: 'Matrix call', start_time: new Date(Date.now() + 3_600_000).toISOString(),
+});
+
+/** A new meeting the owner hosts with `other` invited (for calls that end, delete or kick). */
+async function meetingOf(): Promise<number> {
+  const res = await world.owner.client.post('/api/user/create-meeting', meetingFields(world.other.user.id));
+  if (res.status !== 200) throw new Error(`create-meeting: ${res.status} ${JSON.stringify(res.body)}`);
+  return (res.body.data as { meeting_id: number }).meeting_id;
 }
 
 /** Inputs per route ("METHOD path"); routes not listed take the default input. */
@@ -393,6 +408,22 @@ const CASES: Record<string, Case> = {
   'POST /api/post/report': { input: () => ({ post_id: world.postId, type: 'other' }) },
   'POST /api/comment/report': { input: () => ({ comment_id: world.commentId, type: 'other' }) },
   'POST /api/post/save': { input: () => ({ post_id: world.postId, save: true }) },
+  // Meetings: the owner hosts, `other` is invited; a caller's own invitees must follow the caller.
+  'POST /api/user/create-meeting': {
+    send: async (c) => c.client.post('/api/user/create-meeting', meetingFields(c.me ? (await t.given.follower(c.me)).user.id : world.other.user.id)),
+  },
+  'GET /api/user/schedule-meeting': { input: () => ({ id: world.meetingId }) },
+  'POST /api/user/update-schedule-meeting': { input: () => ({ id: world.meetingId, params: meetingFields(world.other.user.id) }) },
+  'POST /api/user/delete-schedule-meeting': { send: async (c) => c.client.post('/api/user/delete-schedule-meeting', { id: await meetingOf() }) },
+  'POST /api/user/join-meeting': { input: () => ({ id: world.meetingId }) },
+  'POST /api/user/pay-meeting': { input: () => ({ id: world.meetingId, amount: 10 }) },
+  'POST /api/user/kick-meeting-participant': {
+    send: async (c) => c.client.post('/api/user/kick-meeting-participant', { id: await meetingOf(), user_id: world.other.user.id }),
+  },
+  'POST /api/user/end-meeting': { send: async (c) => c.client.post('/api/user/end-meeting', { id: await meetingOf() }) },
+  'POST /api/user/rate-meeting': { input: () => ({ id: world.endedMeetingId, rating: 5 }) },
+  'POST /api/user/report-meeting': { input: () => ({ id: world.meetingId, type: 'other' }) },
+  'POST /api/user/save-meeting': { input: () => ({ id: world.meetingId, save: true }) },
   'GET /api/post/user-posts': { input: (c) => ({ id: c.owner.user.id }) },
   'GET /api/channel/list-channel-posts': { input: () => ({ id: world.channelId }) },
   'POST /uploads': { send: async (c) => (await startUpload(c.client, 10, { filename: 'ten.bin' })).res },
@@ -647,7 +678,14 @@ beforeAll(async () => {
     paidPostId: await publishImagePost(ownerClient, { title: 'Matrix paid picture', tip: 100 }),
     commentId: 0,
     videoPostId: await publishVideoPost(ownerClient),
+    meetingId: 0,
+    endedMeetingId: 0,
   };
+  world.meetingId = await meetingOf();
+  world.endedMeetingId = await meetingOf();
+  await world.owner.client.post('/api/user/end-meeting', { id: world.endedMeetingId });
+  const paidTip = await world.other.client.request('POST', '/api/user/pay-meeting', { body: { id: world.meetingId, amount: 250 }, headers: { 'idempotency-key': unique('meeting') } });
+  if (paidTip.status !== 200) throw new Error(`pay-meeting: ${paidTip.status} ${JSON.stringify(paidTip.body)}`);
   const comment = await ownerClient.post('/api/post/create-comment', { post_id: world.postId, body: 'First comment' });
   world.commentId = (comment.body.comment as { comment_id: number }).comment_id;
   await videoReady(world.videoPostId);
@@ -713,17 +751,26 @@ describe('the refusal matrix', () => {
       if (userId !== known.user.id) results.push({ key: 'shared sessions', role: name as Caller, expected: 'ok', status: me.status, problem: `now signed in as ${userId}` });
     }
 
+    // The meeting's host and invitee stay in the room, so a SIGNAL has a present, paid participant to go to.
+    const meetingChannel = `meeting:${world.meetingId}`;
+    const inRoom = [await WsClient.connect(baseUrl, world.owner.client.cookie('ll_session')), await WsClient.connect(baseUrl, world.other.client.cookie('ll_session'))];
+    for (const socket of inRoom) await socket.request({ op: 'subscribe', channel: meetingChannel });
     for (const op of t.app.modules.realtime) {
       const key = `${op.op} ${op.name}`;
       for (const role of rolesOf(op.access)) {
         const caller = role === 'owner' ? { client: world.owner.client, me: world.owner.user } : await callerFor(role, false);
         const streamId = world.owner.streamId;
-        const channel = op.name.replace('stream:<id>', `stream:${streamId}`).replace('user:<id>', `user:${world.owner.user.id}`);
+        const channel = op.name.replace('stream:<id>', `stream:${streamId}`).replace('user:<id>', `user:${world.owner.user.id}`).replace('meeting:<id>', meetingChannel);
         const socket = await WsClient.connect(baseUrl, caller.client.cookie('ll_session'));
         try {
           let frame;
           if (op.op === 'subscribe') {
             frame = await socket.request({ op: 'subscribe', channel });
+          } else if (op.name === 'SIGNAL') {
+            // From the caller's own place in the room (if it may have one) to the host, or the host's to the invitee.
+            await socket.request({ op: 'subscribe', channel: meetingChannel });
+            const to = role === 'owner' ? world.other.user.id : world.owner.user.id;
+            frame = await socket.request({ op: 'send', channel: meetingChannel, id: unique('f'), type: 'SIGNAL', to, signal: { description: { type: 'offer', sdp: 'v=0' } } });
           } else {
             const target = `stream:${streamId}`;
             frame = await socket.request({ op: 'send', channel: target, id: unique('f'), type: op.name, ...(op.name === 'LIKE' ? { likes: 1 } : { text: 'hello from the matrix' }) });
@@ -736,6 +783,7 @@ describe('the refusal matrix', () => {
       }
     }
 
+    for (const socket of inRoom) socket.close();
     const problems = results.filter((r) => r.problem).map((r) => `${r.key} as ${r.role}: ${r.problem}`);
     const gaps = results.filter((r) => r.gap).map((r) => `${r.key} as ${r.role}: spec ${r.expected}, answers ${r.status} (${r.gap})`);
     const short = results.filter((r) => r.short).map((r) => `${r.key} as ${r.role}: access passed, ${r.short}`);
