@@ -346,6 +346,22 @@ export const MSG = {
   // System (part 1 §2 Other)
   noSuchMessage: 'No such message.',
   tooManyTrackingEvents: 'Too many tracking events from this address.',
+
+  // Meetings (pages): the form, the calendar and the room (part 2 §2, §8)
+  meetingCreateFailed: 'Failed to create meeting',
+  meetingUpdateFailed: 'Failed to update meeting',
+  meetingError: 'Error: {message}',
+  meetingUnavailableTitle: 'Meeting Unavailable',
+  waitingForHostTitle: 'Waiting For Host',
+  waitingForHost: 'Please wait for the host to start the video call.',
+  meetingEndedTitle: 'Meeting Ended',
+  meetingEndedByHost: 'The meeting was ended by the host.',
+  meetingNetworkLost: 'You lost your network connection. Trying to reconnect....',
+  meetingCallEnded: 'Call Ended',
+  meetingUnsupported: 'Your browser cannot join video calls. Please use a recent Chrome, Firefox, Safari or Edge.',
+  videoCallPolicyTitle: 'Video Call Policy',
+  videoCallPolicyFees: 'Video calls have zero platform fees: everything your guests pay goes to you.',
+  videoCallPolicyBan: 'Soliciting payment outside the platform may cause a permanent ban.',
 } as const;
 
 export type MessageKey = keyof typeof MSG;

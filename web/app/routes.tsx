@@ -36,6 +36,9 @@ const WalletPage = lazyPage(() => import('../features/wallet/WalletPage'), 'Wall
 const SubscriptionPage = lazyPage(() => import('../features/subscriptions/SubscriptionPage'), 'SubscriptionPage');
 const UploadPage = lazyPage(() => import('../features/posts/UploadPage'), 'UploadPage');
 const PostViewPage = lazyPage(() => import('../features/posts/PostViewPage'), 'PostViewPage');
+const CreateMeetingPage = lazyPage(() => import('../features/meetings/CreateMeetingPage'), 'CreateMeetingPage');
+const ScheduleMeetingsPage = lazyPage(() => import('../features/meetings/ScheduleMeetingsPage'), 'ScheduleMeetingsPage');
+const MeetingRoomPage = lazyPage(() => import('../features/meetings/MeetingRoomPage'), 'MeetingRoomPage');
 
 const canUseReferrals = (perms: readonly string[]) => perms.includes('ALLOW REFERRAL_ACCESS');
 
@@ -49,8 +52,6 @@ function signedIn(page: ReactNode, allowed?: (perms: readonly string[]) => boole
 const SIGNED_IN_PAGES = [
   'user/analytics',
   'user/account/*',
-  'user/create-meeting',
-  'user/schedule-meetings',
 ];
 
 function skinRoutes(): RouteObject[] {
@@ -80,6 +81,10 @@ function skinRoutes(): RouteObject[] {
         { path: 'user/upload', element: signedIn(<UploadPage />, canUpload) },
         { path: 'user/upload-video', element: signedIn(<UploadPage />, canUpload) },
         { path: 'post/post-view', element: <PostViewPage /> },
+        { path: 'user/create-meeting', element: signedIn(<CreateMeetingPage />) },
+        { path: 'user/schedule-meetings', element: signedIn(<ScheduleMeetingsPage />) },
+        // The room shows its own login-required wall to a guest (spec part 2 §2 screen 10).
+        { path: 'streams/meeting-view', element: <MeetingRoomPage /> },
         { path: 'user/referral', element: signedIn(notBuilt, canUseReferrals) },
         ...SIGNED_IN_PAGES.map((path) => ({ path, element: signedIn(notBuilt) })),
         { path: 'subscription', element: signedIn(<SubscriptionPage />) },

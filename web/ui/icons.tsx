@@ -50,6 +50,8 @@ export const TranslateIcon = (p: P) => <Icon {...p}><path d="M4 5h8M8 3v2M10 5c0
 export const MoreIcon = (p: P) => <Icon {...p}><circle cx="12" cy="5" r="1" /><circle cx="12" cy="12" r="1" /><circle cx="12" cy="19" r="1" /></Icon>;
 export const PlayIcon = (p: P) => <Icon {...p}><path d="M7 4l13 8-13 8z" /></Icon>;
 export const PauseIcon = (p: P) => <Icon {...p}><path d="M8 5v14M16 5v14" /></Icon>;
+export const MicIcon = (p: P) => <Icon {...p}><rect x="9" y="2" width="6" height="12" rx="3" /><path d="M5 10a7 7 0 0 0 14 0M12 17v4M8 21h8" /></Icon>;
+export const MicOffIcon = (p: P) => <Icon {...p}><path d="M15 9.3V5a3 3 0 0 0-5.7-1.3M9 9v2a3 3 0 0 0 5.1 2.1M19 10a7 7 0 0 1-1.1 3.8M5 10a7 7 0 0 0 11.3 5.5M12 17v4M8 21h8M2 2l20 20" /></Icon>;
 export const VolumeIcon = (p: P) => <Icon {...p}><path d="M11 5L6 9H3v6h3l5 4zM15.5 8.5a5 5 0 0 1 0 7M18.5 5.5a9 9 0 0 1 0 13" /></Icon>;
 export const VolumeOffIcon = (p: P) => <Icon {...p}><path d="M11 5L6 9H3v6h3l5 4zM22 9l-6 6M16 9l6 6" /></Icon>;
 export const FullscreenIcon = (p: P) => <Icon {...p}><path d="M4 9V4h5M15 4h5v5M20 15v5h-5M9 20H4v-5" /></Icon>;

@@ -23,18 +23,25 @@ describe('shell menu entries', () => {
       ['Subscriptions', '/subscription'],
       ['Settings', '/user/settings'],
     ]);
-    expect(labels(CREATE, viewer)).toEqual([]);
+    expect(labels(CREATE, viewer)).toEqual([['Video Call', '/user/create-meeting']]);
     const broadcaster = person(DEFAULT_PERMISSIONS);
     expect(labels(USER_MENU, broadcaster).map(([label]) => label)).toContain('Dashboard');
-    expect(labels(CREATE, broadcaster)).toEqual([['Go Live', '/dashboard'], ['Create Post', '/user/upload']]);
+    expect(labels(CREATE, broadcaster)).toEqual([['Go Live', '/dashboard'], ['Create Post', '/user/upload'], ['Video Call', '/user/create-meeting']]);
   });
 
   it('offers Create Post, in the side bar and the create button, to who may upload, at the skin’s upload page', () => {
     const uploader = person(['CREATE STREAM_UPLOAD_PLUS14']);
     expect(labels(SIDEBAR, uploader).map(([label]) => label)).toContain('Create Post');
-    expect(labels(CREATE, uploader)).toEqual([['Create Post', '/user/upload']]);
-    expect(labels(CREATE, uploader, SKINS.miitv)).toEqual([['Create Post', '/user/upload-video']]);
+    expect(labels(CREATE, uploader)).toEqual([['Create Post', '/user/upload'], ['Video Call', '/user/create-meeting']]);
+    expect(labels(CREATE, uploader, SKINS.miitv)).toEqual([['Create Post', '/user/upload-video'], ['Video Call', '/user/create-meeting']]);
     expect(labels(SIDEBAR, person(['CREATE STREAM_CHAT'])).map(([label]) => label)).not.toContain('Create Post');
     expect(labels(SIDEBAR, null).map(([label]) => label)).not.toContain('Create Post');
+  });
+
+  it('offers Video Call to everyone signed in: the calendar in the side bar, the form in the create button', () => {
+    const viewer = person(['CREATE STREAM_CHAT']);
+    expect(labels(SIDEBAR, viewer)).toContainEqual(['Video Call', '/user/schedule-meetings']);
+    expect(labels(SIDEBAR, null).map(([label]) => label)).not.toContain('Video Call');
+    expect(labels(CREATE, null)).toEqual([]);
   });
 });

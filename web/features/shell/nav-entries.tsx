@@ -13,7 +13,7 @@ import type { SessionUser } from '../../../common/api/accounts';
 import { MSG } from '../../../common/messages';
 import { canGoLive, canUpload } from '../../../common/permissions';
 import type { Skin } from '../../../common/skins';
-import { BookmarkIcon, BroadcastIcon, CompassIcon, DashboardIcon, DownloadIcon, PlusSquareIcon, SettingsIcon, StarIcon, UsersIcon, WalletIcon } from '../../ui/icons';
+import { BookmarkIcon, BroadcastIcon, CompassIcon, DashboardIcon, DownloadIcon, PlusSquareIcon, SettingsIcon, StarIcon, UsersIcon, VideoCallIcon, WalletIcon } from '../../ui/icons';
 import type { NavSection } from './nav-active';
 
 export interface NavContext {
@@ -35,11 +35,13 @@ export interface NavEntry {
 
 const broadcaster = ({ user }: NavContext) => !!user && canGoLive(user.perms);
 const canPost = ({ user }: NavContext) => !!user && canUpload(user.perms);
+const signedIn = ({ user }: NavContext) => !!user;
 
 export const SIDEBAR: NavEntry[] = [
   { label: 'Download', path: ({ skin }) => skin.links.download, icon: <DownloadIcon />, section: 'download' },
   { label: 'Browse', path: () => '/channel/group', icon: <CompassIcon />, section: 'browse' },
   { label: MSG.createPost, path: ({ skin }) => skin.uploadPath, icon: <PlusSquareIcon />, section: 'create-post', shows: canPost },
+  { label: 'Video Call', path: () => '/user/schedule-meetings', icon: <VideoCallIcon />, section: 'video-call', shows: signedIn },
 ];
 
 /** The signed-in user's menu (the user is always there). */
@@ -56,6 +58,7 @@ export const USER_MENU: NavEntry[] = [
 export const CREATE: NavEntry[] = [
   { label: 'Go Live', path: () => '/dashboard', icon: <BroadcastIcon size={18} />, shows: broadcaster },
   { label: MSG.createPost, path: ({ skin }) => skin.uploadPath, icon: <PlusSquareIcon size={18} />, shows: canPost },
+  { label: 'Video Call', path: () => '/user/create-meeting', icon: <VideoCallIcon size={18} />, shows: signedIn },
 ];
 
 export function entriesFor(entries: NavEntry[], context: NavContext): NavEntry[] {

@@ -1,0 +1,160 @@
+/**
+ * The built-in conference: one RTCPeerConnection per other paid participant (a mesh), negotiated with
+ * the "perfect negotiation" pattern so either side may offer. Signals go out through `send` (the
+ * realtime SIGNAL frame on the meeting channel) and come in through `receive` (from our user channel).
+ */
+import type { WebrtcSignal } from '../../../common/realtime';
+import { ignoreOffer, isPolite, meshChanges, offerCollides } from './negotiation';
+
+interface Peer {
+  pc: RTCPeerConnection;
+  polite: boolean;
+  makingOffer: boolean;
+  ignoringOffer: boolean;
+  stream: MediaStream | null;
+}
+
+export interface MeshOptions {
+  myId: number;
+  iceServers: RTCIceServer[];
+  send: (to: number, signal: WebrtcSignal) => Promise<void>;
+  /** The remote streams changed (a peer came, went, or its first track arrived). */
+  onRemote: (streams: ReadonlyMap<number, MediaStream | null>) => void;
+}
+
+export class MeetingMesh {
+  private readonly peers = new Map<number, Peer>();
+  private local: MediaStream | null = null;
+  /** The video we send when it is not the camera's own track (the blurred canvas). */
+  private outgoingVideo: MediaStreamTrack | null = null;
+  private closed = false;
+
+  constructor(private readonly options: MeshOptions) {}
+
+  /** Our camera and microphone (or the blurred canvas for video); every connection sends them. */
+  setLocalStream(stream: MediaStream): void {
+    this.local = stream;
+    for (const peer of this.peers.values()) this.addTracks(peer.pc);
+  }
+
+  /** Swaps the video we send (camera ↔ blurred canvas) without renegotiating. */
+  async replaceVideoTrack(track: MediaStreamTrack): Promise<void> {
+    this.outgoingVideo = track;
+    await Promise.all(
+      [...this.peers.values()].flatMap(({ pc }) => pc.getSenders().filter((s) => s.track?.kind === 'video').map((s) => s.replaceTrack(track))),
+    );
+  }
+
+  /** Connects to `wanted` (the other paid participants present) and drops the others. */
+  sync(wanted: readonly number[]): void {
+    if (this.closed) return;
+    const { add, drop } = meshChanges(this.peers.keys(), wanted);
+    for (const id of drop) this.dropPeer(id);
+    for (const id of add) this.peerFor(id);
+    if (add.length > 0 || drop.length > 0) this.emit();
+  }
+
+  async receive(from: number, signal: WebrtcSignal): Promise<void> {
+    if (this.closed || from === this.options.myId) return;
+    const peer = this.peerFor(from);
+    const { pc } = peer;
+    try {
+      if ('description' in signal) {
+        const description = signal.description;
+        const collides = description.type === 'offer' && offerCollides(peer.makingOffer, pc.signalingState);
+        peer.ignoringOffer = ignoreOffer(peer.polite, collides);
+        if (peer.ignoringOffer) return;
+        await pc.setRemoteDescription(description);
+        if (description.type === 'offer') {
+          await pc.setLocalDescription();
+          if (pc.localDescription) await this.signal(from, { description: { type: pc.localDescription.type, sdp: pc.localDescription.sdp } });
+        }
+      } else {
+        try {
+          await pc.addIceCandidate(signal.candidate ?? undefined);
+        } catch (error) {
+          if (!peer.ignoringOffer) throw error;
+        }
+      }
+    } catch (error) {
+      console.warn('Meeting signal failed', error);
+    }
+  }
+
+  /** After the realtime connection came back: restart ICE everywhere, which renegotiates. */
+  renegotiate(): void {
+    for (const { pc } of this.peers.values()) if (pc.signalingState !== 'closed') pc.restartIce();
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const id of [...this.peers.keys()]) this.dropPeer(id);
+    this.emit();
+  }
+
+  private peerFor(id: number): Peer {
+    const existing = this.peers.get(id);
+    if (existing) return existing;
+    const pc = new RTCPeerConnection({ iceServers: this.options.iceServers });
+    const peer: Peer = { pc, polite: isPolite(this.options.myId, id), makingOffer: false, ignoringOffer: false, stream: null };
+    this.peers.set(id, peer);
+    pc.onnegotiationneeded = async () => {
+      try {
+        peer.makingOffer = true;
+        await pc.setLocalDescription();
+        if (pc.localDescription) await this.signal(id, { description: { type: pc.localDescription.type, sdp: pc.localDescription.sdp } });
+      } catch (error) {
+        console.warn('Meeting offer failed', error);
+      } finally {
+        peer.makingOffer = false;
+      }
+    };
+    pc.onicecandidate = ({ candidate }) => {
+      const init = candidate?.toJSON();
+      void this.signal(id, { candidate: init?.candidate ? { candidate: init.candidate, sdpMid: init.sdpMid ?? null, sdpMLineIndex: init.sdpMLineIndex ?? null, usernameFragment: init.usernameFragment ?? null } : null });
+    };
+    pc.ontrack = ({ track, streams }) => {
+      const stream = streams[0] ?? peer.stream ?? new MediaStream();
+      if (!stream.getTracks().includes(track)) stream.addTrack(track);
+      peer.stream = stream;
+      this.emit();
+    };
+    pc.onconnectionstatechange = () => {
+      if (pc.connectionState === 'failed') pc.restartIce();
+    };
+    this.addTracks(pc);
+    this.emit();
+    return peer;
+  }
+
+  private addTracks(pc: RTCPeerConnection): void {
+    if (!this.local) return;
+    const sending = new Set(pc.getSenders().map((s) => s.track?.kind));
+    for (const track of this.local.getTracks()) {
+      const outgoing = track.kind === 'video' && this.outgoingVideo ? this.outgoingVideo : track;
+      if (!sending.has(track.kind)) pc.addTrack(outgoing, this.local);
+    }
+  }
+
+  private async signal(to: number, signal: WebrtcSignal): Promise<void> {
+    try {
+      await this.options.send(to, signal);
+    } catch {
+      // Offline: renegotiate() restarts ICE once the realtime connection is back.
+    }
+  }
+
+  private dropPeer(id: number): void {
+    const peer = this.peers.get(id);
+    if (!peer) return;
+    peer.pc.onnegotiationneeded = null;
+    peer.pc.onicecandidate = null;
+    peer.pc.ontrack = null;
+    peer.pc.close();
+    this.peers.delete(id);
+  }
+
+  private emit(): void {
+    this.options.onRemote(new Map([...this.peers].map(([id, peer]) => [id, peer.stream])));
+  }
+}

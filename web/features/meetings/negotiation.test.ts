@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import type { MeetingParticipant } from '../../../common/realtime';
+import { ignoreOffer, isPolite, meshChanges, offerCollides, peersToConnect } from './negotiation';
+
+const person = (user_id: number, paid: boolean, is_host = false): MeetingParticipant => ({ user_id, name: `u${user_id}`, avatar: null, is_host, paid });
+
+describe('perfect negotiation', () => {
+  it('makes exactly one side of a pair polite: the higher user id', () => {
+    expect(isPolite(9, 4)).toBe(true);
+    expect(isPolite(4, 9)).toBe(false);
+  });
+  it('ignores a colliding offer only on the impolite side', () => {
+    expect(offerCollides(true, 'stable')).toBe(true);
+    expect(offerCollides(false, 'have-local-offer')).toBe(true);
+    expect(offerCollides(false, 'stable')).toBe(false);
+    expect(ignoreOffer(false, true)).toBe(true);
+    expect(ignoreOffer(true, true)).toBe(false);
+    expect(ignoreOffer(false, false)).toBe(false);
+  });
+});
+
+describe('the mesh', () => {
+  const room = [person(1, true, true), person(2, true), person(3, false), person(4, true)];
+  it('connects a paid participant to every other paid one, never to the unpaid', () => {
+    expect(peersToConnect(room, 2)).toEqual([1, 4]);
+    expect(peersToConnect(room, 1)).toEqual([2, 4]);
+  });
+  it('connects an unpaid or absent caller to nobody', () => {
+    expect(peersToConnect(room, 3)).toEqual([]);
+    expect(peersToConnect(room, 99)).toEqual([]);
+  });
+  it('adds the newcomers and drops who left', () => {
+    expect(meshChanges([1, 2], [2, 4])).toEqual({ add: [4], drop: [1] });
+  });
+});

@@ -1,0 +1,34 @@
+/**
+ * The built-in conference's decisions (a WebRTC mesh with "perfect negotiation"): who is polite, whom
+ * to connect to, and whether an incoming offer collides with ours.
+ */
+import type { MeetingParticipant } from '../../../common/realtime';
+
+/** Of two peers, the one with the higher user id is polite: it rolls back its own offer on a collision. */
+export const isPolite = (myId: number, otherId: number): boolean => myId > otherId;
+
+/**
+ * The participants to exchange media with: every other present participant who paid (the host always
+ * counts as paid). An unpaid caller connects to nobody: the server refuses their signals anyway.
+ */
+export function peersToConnect(participants: readonly MeetingParticipant[], myId: number): number[] {
+  const me = participants.find((p) => p.user_id === myId);
+  if (!me?.paid) return [];
+  return participants.filter((p) => p.user_id !== myId && p.paid).map((p) => p.user_id).sort((a, b) => a - b);
+}
+
+/** An offer arriving while we are making one (or are not stable) collides; the impolite side ignores it. */
+export function offerCollides(makingOffer: boolean, signalingState: RTCSignalingState): boolean {
+  return makingOffer || signalingState !== 'stable';
+}
+
+export function ignoreOffer(polite: boolean, collides: boolean): boolean {
+  return !polite && collides;
+}
+
+/** Who to add and who to drop when the participant list changes. */
+export function meshChanges(current: Iterable<number>, wanted: readonly number[]): { add: number[]; drop: number[] } {
+  const have = new Set(current);
+  const want = new Set(wanted);
+  return { add: wanted.filter((id) => !have.has(id)), drop: [...have].filter((id) => !want.has(id)) };
+}
