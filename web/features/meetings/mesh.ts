@@ -4,10 +4,14 @@
  * realtime SIGNAL frame on the meeting channel) and come in through `receive` (from our user channel).
  */
 import type { WebrtcSignal } from '../../../common/realtime';
-import { ignoreOffer, isPolite, meshChanges, offerCollides } from './negotiation';
+import { ignoreOffer, isNewRemoteConnection, isPolite, meshChanges, offerCollides } from './negotiation';
+
+/** A connection not up after this long is negotiated again with fresh ICE (a lost signal, a race on arrival). */
+const STALLED_AFTER_MS = 4000;
 
 interface Peer {
   pc: RTCPeerConnection;
+  watchdog: ReturnType<typeof setInterval>;
   polite: boolean;
   makingOffer: boolean;
   ignoringOffer: boolean;
@@ -56,6 +60,9 @@ export class MeetingMesh {
 
   async receive(from: number, signal: WebrtcSignal): Promise<void> {
     if (this.closed || from === this.options.myId) return;
+    if ('description' in signal && isNewRemoteConnection(this.peers.get(from)?.pc.remoteDescription?.sdp, signal.description.sdp)) {
+      this.dropPeer(from);
+    }
     const peer = this.peerFor(from);
     const { pc } = peer;
     try {
@@ -96,7 +103,13 @@ export class MeetingMesh {
     const existing = this.peers.get(id);
     if (existing) return existing;
     const pc = new RTCPeerConnection({ iceServers: this.options.iceServers });
-    const peer: Peer = { pc, polite: isPolite(this.options.myId, id), makingOffer: false, ignoringOffer: false, stream: null };
+    const polite = isPolite(this.options.myId, id);
+    // The impolite side starts again, so that the two never restart at once.
+    const watchdog = setInterval(() => {
+      const stalled = pc.connectionState === 'new' || pc.connectionState === 'failed' || pc.connectionState === 'disconnected';
+      if (stalled && !polite && pc.signalingState === 'stable') pc.restartIce();
+    }, STALLED_AFTER_MS);
+    const peer: Peer = { pc, watchdog, polite, makingOffer: false, ignoringOffer: false, stream: null };
     this.peers.set(id, peer);
     pc.onnegotiationneeded = async () => {
       try {
@@ -147,6 +160,7 @@ export class MeetingMesh {
   private dropPeer(id: number): void {
     const peer = this.peers.get(id);
     if (!peer) return;
+    clearInterval(peer.watchdog);
     peer.pc.onnegotiationneeded = null;
     peer.pc.onicecandidate = null;
     peer.pc.ontrack = null;

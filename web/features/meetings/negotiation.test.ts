@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MeetingParticipant } from '../../../common/realtime';
-import { ignoreOffer, isPolite, meshChanges, offerCollides, peersToConnect } from './negotiation';
+import { ignoreOffer, isNewRemoteConnection, isPolite, meshChanges, offerCollides, peersToConnect, sdpFingerprint } from './negotiation';
 
 const person = (user_id: number, paid: boolean, is_host = false): MeetingParticipant => ({ user_id, name: `u${user_id}`, avatar: null, is_host, paid });
 
@@ -31,5 +31,18 @@ describe('the mesh', () => {
   });
   it('adds the newcomers and drops who left', () => {
     expect(meshChanges([1, 2], [2, 4])).toEqual({ add: [4], drop: [1] });
+  });
+});
+
+describe('a participant who came back', () => {
+  const sdp = (fingerprint: string) => `v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\na=ice-ufrag:abcd\r\na=fingerprint:sha-256 ${fingerprint}\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\n`;
+  it('reads the certificate fingerprint of a description', () => {
+    expect(sdpFingerprint(sdp('AA:BB'))).toBe('sha-256 AA:BB');
+    expect(sdpFingerprint('v=0\r\n')).toBeNull();
+  });
+  it('tells a new connection of the same person from a renegotiation of the current one', () => {
+    expect(isNewRemoteConnection(undefined, sdp('AA:BB'))).toBe(false);
+    expect(isNewRemoteConnection(sdp('AA:BB'), sdp('AA:BB'))).toBe(false);
+    expect(isNewRemoteConnection(sdp('AA:BB'), sdp('CC:DD'))).toBe(true);
   });
 });

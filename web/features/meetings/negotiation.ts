@@ -32,3 +32,20 @@ export function meshChanges(current: Iterable<number>, wanted: readonly number[]
   const want = new Set(wanted);
   return { add: wanted.filter((id) => !have.has(id)), drop: [...have].filter((id) => !want.has(id)) };
 }
+
+/** The DTLS certificate fingerprint a session description names (every RTCPeerConnection has its own). */
+export function sdpFingerprint(sdp: string): string | null {
+  return /^a=fingerprint:(.+)$/m.exec(sdp)?.[1]?.trim() ?? null;
+}
+
+/**
+ * Whether a description comes from another connection of the same person than the one we talk to: they
+ * left and came back (a reload, a second join) before we heard they had gone. Such a description cannot
+ * renegotiate the old connection (its certificate differs); the old connection is replaced.
+ */
+export function isNewRemoteConnection(current: string | undefined, incoming: string): boolean {
+  if (!current) return false;
+  const before = sdpFingerprint(current);
+  const after = sdpFingerprint(incoming);
+  return before !== null && after !== null && before !== after;
+}
