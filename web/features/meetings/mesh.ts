@@ -12,6 +12,8 @@ const STALLED_AFTER_MS = 4000;
 interface Peer {
   pc: RTCPeerConnection;
   watchdog: ReturnType<typeof setInterval>;
+  /** Watchdog ticks in a row that found the connection down. */
+  stalledChecks: number;
   polite: boolean;
   makingOffer: boolean;
   ignoringOffer: boolean;
@@ -32,6 +34,7 @@ export class MeetingMesh {
   /** The video we send when it is not the camera's own track (the blurred canvas). */
   private outgoingVideo: MediaStreamTrack | null = null;
   private closed = false;
+  private inbox: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: MeshOptions) {}
 
@@ -58,7 +61,13 @@ export class MeetingMesh {
     if (add.length > 0 || drop.length > 0) this.emit();
   }
 
-  async receive(from: number, signal: WebrtcSignal): Promise<void> {
+  /** Signals are applied one after another, in the order they came: a candidate never overtakes its description. */
+  receive(from: number, signal: WebrtcSignal): Promise<void> {
+    this.inbox = this.inbox.then(() => this.apply(from, signal));
+    return this.inbox;
+  }
+
+  private async apply(from: number, signal: WebrtcSignal): Promise<void> {
     if (this.closed || from === this.options.myId) return;
     if ('description' in signal && isNewRemoteConnection(this.peers.get(from)?.pc.remoteDescription?.sdp, signal.description.sdp)) {
       this.dropPeer(from);
@@ -104,12 +113,8 @@ export class MeetingMesh {
     if (existing) return existing;
     const pc = new RTCPeerConnection({ iceServers: this.options.iceServers });
     const polite = isPolite(this.options.myId, id);
-    // The impolite side starts again, so that the two never restart at once.
-    const watchdog = setInterval(() => {
-      const stalled = pc.connectionState === 'new' || pc.connectionState === 'failed' || pc.connectionState === 'disconnected';
-      if (stalled && !polite && pc.signalingState === 'stable') pc.restartIce();
-    }, STALLED_AFTER_MS);
-    const peer: Peer = { pc, watchdog, polite, makingOffer: false, ignoringOffer: false, stream: null };
+    const watchdog = setInterval(() => this.unstall(id), STALLED_AFTER_MS);
+    const peer: Peer = { pc, watchdog, stalledChecks: 0, polite, makingOffer: false, ignoringOffer: false, stream: null };
     this.peers.set(id, peer);
     pc.onnegotiationneeded = async () => {
       try {
@@ -138,6 +143,28 @@ export class MeetingMesh {
     this.addTracks(pc);
     this.emit();
     return peer;
+  }
+
+  /**
+   * A connection still down at a watchdog tick: one that failed restarts ICE (a lost candidate, a changed
+   * network); one whose ICE never started, or still down at the next tick, is replaced by a fresh
+   * connection, whose offer the other side takes for a new one of ours.
+   * Only the impolite side acts, so that the two never start over at once.
+   */
+  private unstall(id: number): void {
+    const peer = this.peers.get(id);
+    if (!peer || peer.polite) return;
+    const { pc } = peer;
+    const down = pc.connectionState === 'new' || pc.connectionState === 'failed' || pc.connectionState === 'disconnected';
+    peer.stalledChecks = down ? peer.stalledChecks + 1 : 0;
+    if (!down || pc.signalingState !== 'stable') return;
+    // 'new' after a whole interval: ICE never started, and only a fresh connection starts it.
+    if (peer.stalledChecks === 1 && pc.connectionState !== 'new') {
+      pc.restartIce();
+      return;
+    }
+    this.dropPeer(id);
+    this.peerFor(id);
   }
 
   private addTracks(pc: RTCPeerConnection): void {
