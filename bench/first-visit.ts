@@ -8,20 +8,13 @@
  * stayed blank until the app mounted at 19.8 s), 879 KB transferred; after, 2.4 s to the loading
  * indication, the app mounted at 6.7 s, 210 KB transferred.
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { launchBrowser } from '../e2e/support/browser';
-import { startServerProcess } from '../server/testing/server';
 import { writeResult } from './lib';
+import { startServerAndBrowser } from './browser-run';
 
 const NETWORK = { offline: false, latency: 800, downloadThroughput: 400_000 / 8, uploadThroughput: 400_000 / 8 };
 
 async function main() {
-  if (!existsSync(path.resolve(process.env.WEB_DIST ?? 'dist/web', 'index.html'))) {
-    console.error('The web app is not built: run `npm run build:web` first.');
-    process.exit(1);
-  }
-  const [server, browser] = await Promise.all([startServerProcess(), launchBrowser()]);
+  const [server, browser] = await startServerAndBrowser();
   try {
     const context = await browser.newContext({ viewport: { width: 1366, height: 860 } });
     const page = await context.newPage();

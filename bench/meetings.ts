@@ -28,14 +28,12 @@
  * Run after `npm run build:web`: `npx tsx bench/meetings.ts`. Env: MEETINGS_JOINS, MEETINGS_ROOM_SECONDS.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../server/demo/demo-data';
 import { HttpSession } from '../server/testing/http-session';
-import { startServerProcess } from '../server/testing/server';
-import { launchBrowser } from '../e2e/support/browser';
 import { percentile, writeResult } from './lib';
+import { startServerAndBrowser } from './browser-run';
 
 const JOINS = Number(process.env.MEETINGS_JOINS ?? 20);
 const ROOM_SECONDS = Number(process.env.MEETINGS_ROOM_SECONDS ?? 30);
@@ -158,11 +156,7 @@ async function rawWebrtcJoin(sender: Page, receiver: Page, origin: string): Prom
 }
 
 async function main() {
-  if (!existsSync(path.resolve(process.env.WEB_DIST ?? 'dist/web', 'index.html'))) {
-    console.error('The web app is not built: run `npm run build:web` first.');
-    process.exit(1);
-  }
-  const [server, browser] = await Promise.all([startServerProcess(), launchBrowser()]);
+  const [server, browser] = await startServerAndBrowser();
   try {
     const base = server.url;
     const host = await HttpSession.at(base).signIn(HOST, DEMO_PASSWORD);
