@@ -106,7 +106,9 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
   await app.register(cookie);
   installSkinResolution(app);
   installPublicOrigin(app, config.publicUrl);
-  installSecurityHeaders(app);
+  installSecurityHeaders(app, {
+    conferenceOrigin: config.conference.kind === 'jitsi' ? `https://${config.conference.domain}` : undefined,
+  });
   // The API document collects routes as they are registered: it comes before any.
   await table.as('platform', () => installOpenApi(app), 'server/platform/http/openapi.ts', ACCESS.public);
   installMetrics(app, { token: config.metricsToken });

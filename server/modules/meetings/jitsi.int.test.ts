@@ -40,3 +40,10 @@ it('gives each participant a token for the same Jitsi room, the host as its mode
   const fanClaims = claimsOf(joining.jwt);
   expect(fanClaims).toMatchObject({ moderator: false, context: { user: { id: String(fan.user.id), moderator: 'false' } } });
 });
+
+it("lets the room's page load the Jitsi server's external API and frame, and no other outside script", async () => {
+  const res = await t.client().get('/streams/meeting-view', { id: 1 });
+  const csp = String(res.headers['content-security-policy']);
+  expect(csp).toContain("script-src 'self' 'wasm-unsafe-eval' https://meet.example.com;");
+  expect(csp).toContain('frame-src https://meet.example.com;');
+});

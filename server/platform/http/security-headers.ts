@@ -1,25 +1,38 @@
 /** Security headers on every response; the API docs page keeps its own inline scripts. */
 import type { FastifyInstance } from 'fastify';
 
-const CSP = [
-  "default-src 'self'",
-  "script-src 'self' 'wasm-unsafe-eval'",
-  "worker-src 'self' blob:",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob: https:",
-  "media-src 'self' blob:",
-  "connect-src 'self' ws: wss:",
-  "frame-ancestors 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-].join('; ');
+export interface SecurityHeaderOptions {
+  /**
+   * An outside conference server the meeting room embeds (CONFERENCE=jitsi): its external API script
+   * and its frame are allowed from that origin, and nothing else is.
+   */
+  conferenceOrigin?: string | undefined;
+}
 
-export function installSecurityHeaders(app: FastifyInstance): void {
+export function contentSecurityPolicy({ conferenceOrigin }: SecurityHeaderOptions = {}): string {
+  const conference = conferenceOrigin ? ` ${conferenceOrigin}` : '';
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'wasm-unsafe-eval'${conference}`,
+    ...(conferenceOrigin ? [`frame-src${conference}`] : []),
+    "worker-src 'self' blob:",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob: https:",
+    "media-src 'self' blob:",
+    "connect-src 'self' ws: wss:",
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+  ].join('; ');
+}
+
+export function installSecurityHeaders(app: FastifyInstance, options: SecurityHeaderOptions = {}): void {
+  const csp = contentSecurityPolicy(options);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'strict-origin-when-cross-origin');
     if (!request.url.startsWith('/api/docs')) {
-      reply.header('content-security-policy', CSP);
+      reply.header('content-security-policy', csp);
       reply.header('x-frame-options', 'DENY');
     }
   });

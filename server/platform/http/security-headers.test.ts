@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { contentSecurityPolicy } from './security-headers';
+
+const directive = (csp: string, name: string) => csp.split('; ').find((d) => d.startsWith(`${name} `) || d === name);
+
+describe('the content security policy', () => {
+  it('allows scripts from this origin only, and no frames but our own, by default', () => {
+    const csp = contentSecurityPolicy();
+    expect(directive(csp, 'script-src')).toBe("script-src 'self' 'wasm-unsafe-eval'");
+    expect(directive(csp, 'frame-src')).toBeUndefined();
+    expect(directive(csp, 'default-src')).toBe("default-src 'self'");
+  });
+
+  it("lets the meeting room load a Jitsi server's external API and frame, from that origin alone", () => {
+    const csp = contentSecurityPolicy({ conferenceOrigin: 'https://meet.example.com' });
+    expect(directive(csp, 'script-src')).toBe("script-src 'self' 'wasm-unsafe-eval' https://meet.example.com");
+    expect(directive(csp, 'frame-src')).toBe('frame-src https://meet.example.com');
+    expect(directive(csp, 'frame-ancestors')).toBe("frame-ancestors 'none'");
+  });
+});
