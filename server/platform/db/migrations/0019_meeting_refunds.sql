@@ -1,0 +1,1 @@
+ALTER TABLE "meeting_invitees" ADD COLUMN "fees_paid" integer DEFAULT 0 NOT NULL;
