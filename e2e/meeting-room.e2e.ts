@@ -1,6 +1,7 @@
 /**
  * Journey: the video-call room's states, on the demo's call (broadcaster1 hosts viewer1 and viewer2).
- * viewer1 arrives first and waits for the host; the host's arrival lets them pay and see the host's
+ * viewer1 sees the new invitation counted in the side bar, opens it from the calendar, arrives first
+ * and waits for the host; the host's arrival lets them pay and see the host's
  * video; the host hanging up sends viewer1 back to waiting, and coming back resumes the call. viewer1's
  * network drops: the room says so, and once back the call and the chat carry on. The room fits a phone,
  * and a browser without WebRTC is told it cannot join.
@@ -29,8 +30,13 @@ describe('the meeting room', () => {
   step('an invitee who arrives before the host waits for them', async () => {
     guest = await openAppPage();
     const { page } = guest;
-    await signInAt(page, 'viewer1', CALENDAR);
+    await signInAt(page, 'viewer1', '/');
+    const videoCall = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /^Video Call/ });
+    await videoCall.getByLabel('1 new invitation').waitFor();
+    await screenshot(page, 'meeting-room-new-invitation');
+    await videoCall.click();
     await acknowledgeCallPolicy(page);
+    await expect.poll(() => videoCall.getByLabel('1 new invitation').count()).toBe(0);
     await page.getByText(`Invited: ${TITLE}`).first().click();
     await page.getByRole('dialog', { name: TITLE }).getByRole('link', { name: 'Join Video Call' }).click();
     await page.waitForURL(/\/streams\/meeting-view\?id=\d+$/);

@@ -103,6 +103,23 @@ describe('the meeting form and calendar', () => {
     expect(outsider.body.message).toBe(MSG.meetingUnavailable);
   });
 
+  it('counts new invitations for the side bar until the invitee opens the calendar', async () => {
+    const { host, fans } = await party(1);
+    const fan = fans[0]!;
+    const newCount = async (who: SignedInUser) => (await who.client.get('/api/user/meeting-invitations')).body.count as number;
+    expect(await newCount(fan)).toBe(0);
+    await createMeeting(host, [fan.user.id]);
+    await createMeeting(host, [fan.user.id]);
+    expect(await newCount(fan)).toBe(2);
+    expect(await newCount(host)).toBe(0);
+    expect((await fan.client.get('/api/user/schedule-meetings')).status).toBe(200);
+    expect(await newCount(fan)).toBe(0);
+    const third = await createMeeting(host, [fan.user.id]);
+    expect(await newCount(fan)).toBe(1);
+    expect((await host.client.post('/api/user/delete-schedule-meeting', { id: third })).status).toBe(200);
+    expect(await newCount(fan)).toBe(0);
+  });
+
   it('rounds the meeting tip up to a multiple of 10 within 250..5000, 250 by default', async () => {
     const { host, fans } = await party(1);
     const tipOf = async (tipRules: Record<string, unknown>) => {

@@ -283,6 +283,7 @@ export function createMeetingsService(deps: MeetingsDeps) {
       .orderBy(asc(meetings.startTime), asc(meetings.id)).limit(500);
     const invitees = await inviteesOf(rows.map((r) => r.row.id));
     const hosts = await accounts.publicUsers(rows.map((r) => r.row.hostId));
+    await db.update(meetingInvitees).set({ seenAt: clock() }).where(and(eq(meetingInvitees.userId, me), isNull(meetingInvitees.seenAt)));
     return rows.map(({ row, following }) => ({
       meeting_id: row.id,
       stream_id: row.id,
@@ -298,6 +299,15 @@ export function createMeetingsService(deps: MeetingsDeps) {
       is_following: Boolean(following),
       audience_ids: invitees.filter((i) => i.meetingId === row.id).map((i) => i.userId),
     }));
+  }
+
+  /** Invitations the calendar has not shown yet, to calls that are neither deleted nor over. */
+  async function newInvitations(principal: Principal): Promise<number> {
+    const [row] = await db.select({ n: count() }).from(meetingInvitees).innerJoin(meetings, eq(meetings.id, meetingInvitees.meetingId)).where(and(
+      eq(meetingInvitees.userId, principal.userId), isNull(meetingInvitees.seenAt), isNull(meetingInvitees.kickedAt),
+      isNull(meetings.deletedAt), sql`${meetings.state} <> 'ended'`, gt(meetings.endTime, clock()),
+    ));
+    return row?.n ?? 0;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -580,7 +590,7 @@ export function createMeetingsService(deps: MeetingsDeps) {
   };
 
   return {
-    create, update, remove, list, join, pay, kick, end, rate, report, save,
+    create, update, remove, list, newInvitations, join, pay, kick, end, rate, report, save,
     detail: async (id: number, principal: Principal) => detailOf((await partyOf(id, principal)).row, principal.userId),
     rules,
     /** A deleted account hosts nothing and is invited nowhere (idempotent: the event may come again). */

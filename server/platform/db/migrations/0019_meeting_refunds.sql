@@ -1,1 +1,0 @@
-ALTER TABLE "meeting_invitees" ADD COLUMN "fees_paid" integer DEFAULT 0 NOT NULL;
