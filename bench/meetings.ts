@@ -17,15 +17,24 @@
  *    server carries signalling, presence and the socket heartbeats only.
  *
  * Measured 2026-11-26 (2 cores shared by the server, the bench and five chromium contexts): join → first
- * remote frame median 1,657 ms, best 1,306 ms, worst 6,078 ms; raw WebRTC median 555 ms, worst 639 ms;
- * ratio 2.99 (median), 9.51 (worst). Median goal met, worst not: 5 of 20 quick rejoins (300 ms after
- * leaving) came up with a connection whose ICE never started; the room's watchdog replaced it and the
- * video came 5.5–6 s after the page opened (before the watchdog: 1 in 3 never showed video). About
- * 1.1 s of the median is the app itself (page, session, join-meeting) before the first signal.
- * Four people in a full mesh for 30 s: everyone saw everyone; the server used 0.17 CPU seconds (0.29
- * in the same window with the room empty): about 0.14 % of a core per participant, at most.
+ * remote frame median 1,657 ms, worst 6,078 ms; raw WebRTC median 555 ms: 5 of 20 quick rejoins wedged
+ * (both connections stable, ICE never started) until the watchdog replaced the connection. The cause:
+ * both sides offered on the same PARTICIPANTS frame; the polite invitee rolled its offer back, and
+ * chromium sometimes gathers no ICE candidate at all for the answer that follows a rollback made while
+ * the offer's gathering was starting (reproduced with two bare RTCPeerConnections in one page, no server).
+ * Since then the impolite side alone offers a new connection.
+ * Measured again on a machine whose load average stood at 20–30 on 2 cores (other jobs): raw WebRTC
+ * median 3,213 ms, worst 4,897 ms (6× the quiet figure); ours median 9,144 ms, best 5,463 ms, worst
+ * 15,159 ms; ratio 2.85 (median), 3.10 (worst); no join stalled. A traced run (MEETINGS_TRACE=1) of
+ * 20 joins under the same load: one offer per join, no connection replaced; the code before, traced
+ * there too: two crossing offers in every join, 3 of 20 wedged, 60 candidates of rolled-back offers
+ * thrown away. Four people for 30 s: the server
+ * used 2.17 CPU seconds (0.60 with the room empty): at most 1.8 % of a core per participant, inflated
+ * by the load (0.14 % when measured quiet). The ≤ 2 s goal is to be checked again on a quiet machine.
  *
- * Run after `npm run build:web`: `npx tsx bench/meetings.ts`. Env: MEETINGS_JOINS, MEETINGS_ROOM_SECONDS.
+ * Run after `npm run build:web`: `npx tsx bench/meetings.ts`. Env: MEETINGS_JOINS, MEETINGS_ROOM_SECONDS,
+ * MEETINGS_TRACE=1 (prints the signalling timeline, every page's, of each join over the goal and of a
+ * four-person room in which someone does not see everyone).
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -34,9 +43,12 @@ import { DEMO_PASSWORD } from '../server/demo/demo-data';
 import { HttpSession } from '../server/testing/http-session';
 import { percentile, writeResult } from './lib';
 import { startServerAndBrowser } from './browser-run';
+import { timeline, traceOf, traceSignals } from './signal-trace';
 
 const JOINS = Number(process.env.MEETINGS_JOINS ?? 20);
 const ROOM_SECONDS = Number(process.env.MEETINGS_ROOM_SECONDS ?? 30);
+/** Prints the signalling timeline (host and invitee) of every join slower than the goal. */
+const TRACE = process.env.MEETINGS_TRACE === '1';
 const GOAL_MS = 2000;
 const JOIN_TIMEOUT_MS = 15_000;
 const HOST = 'broadcaster1';
@@ -85,6 +97,7 @@ async function payMeeting(session: HttpSession, meetingId: number, amount: numbe
 async function personPage(browser: Browser, base: string, username: string): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: base });
   await context.addInitScript(() => localStorage.setItem('dontShowVideoCallPolicy', 'true'));
+  if (TRACE) await traceSignals(context);
   const page = await context.newPage();
   await page.goto('/api/csrf-token');
   const status = await page.evaluate(async ({ username, password }) => {
@@ -176,6 +189,7 @@ async function main() {
       await payMeeting(invitee.session, meetingId, 250);
     }
     const room = `/streams/meeting-view?id=${meetingId}`;
+    if (TRACE) console.log(`[meetings] host ${hostId}, invitees ${invitees.map((i) => i.userId).join(', ')}`);
 
     const hostPage = await personPage(browser, base, HOST);
     await hostPage.goto(room);
@@ -192,10 +206,14 @@ async function main() {
     });
     const receiver = await (await browser.newContext()).newPage();
     for (let i = 0; i < JOINS; i += 1) {
+      const since = Date.now();
       await first!.goto(room);
       const joined = await untilRemoteFrames(first!, 1, JOIN_TIMEOUT_MS).catch(() => null);
       if (joined === null) stalled += 1;
       else ours.push(joined);
+      if (TRACE && (joined === null || joined > GOAL_MS)) {
+        console.log(timeline(since, { host: await traceOf(hostPage, since), invitee: await traceOf(first!, since) }));
+      }
       await first!.goto('about:blank');
       raw.push(await rawWebrtcJoin(sender, receiver, base));
       await sleep(300);
@@ -212,8 +230,13 @@ async function main() {
     await sleep(ROOM_SECONDS * 1000);
     const idleCpu = cpuSeconds(pid) - idleStart;
     const people = [hostPage, first!, ...others];
+    const roomOpened = Date.now();
     for (const page of people) await page.goto(room);
-    await Promise.all(people.map((page) => untilRemoteFrames(page, people.length - 1).catch(() => 0)));
+    const everyone = await Promise.all(people.map((page) => untilRemoteFrames(page, people.length - 1).then(() => true, () => false)));
+    if (TRACE && !everyone.every(Boolean)) {
+      const traces = await Promise.all(people.map((page) => traceOf(page, roomOpened)));
+      console.log(timeline(roomOpened, Object.fromEntries(traces.map((events, i) => [[HOST, ...INVITEES][i]!, events]))));
+    }
     const roomStart = cpuSeconds(pid);
     await sleep(ROOM_SECONDS * 1000);
     const roomCpu = cpuSeconds(pid) - roomStart;

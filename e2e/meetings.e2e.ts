@@ -2,9 +2,10 @@
  * Journey: scheduled paid video calls. Two viewers follow broadcaster1, who schedules a call for both
  * from the form (policy notice, follower picker, success screen) and starts it. The first viewer opens
  * it from the calendar, meets the pay wall, buys coins and pays; host and viewer then both receive
- * moving video over the built-in WebRTC mesh (chromium's fake camera). The host mutes, blurs, sends the
- * second viewer (still at the pay wall) out to the calendar and ends the call; the first viewer sees
- * 'Meeting Ended' and rates the call.
+ * moving video over the built-in WebRTC mesh (chromium's fake camera). The host mutes (the viewer sees
+ * the muted microphone on the host's tile), stops and restarts the camera (the viewer sees the host's
+ * avatar meanwhile), blurs, sends the second viewer (still at the pay wall) out to the calendar and
+ * ends the call; the first viewer sees 'Meeting Ended' and rates the call.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
@@ -142,15 +143,35 @@ describe('meetings', () => {
     await screenshot(first.page, 'meetings-room-viewer');
   }, 90_000);
 
-  step('the host mutes; the toggle is locked a moment after use', async () => {
+  step('the host mutes; the toggle is locked a moment after use; the viewer sees the host muted', async () => {
     const { page } = host;
+    const hostTile = first.page.getByRole('figure', { name: /broadcaster1 \(host\)/ });
+    const mutedMark = hostTile.getByRole('img', { name: 'Microphone off' });
+    expect(await mutedMark.count()).toBe(0);
     await page.getByRole('button', { name: 'Mute', exact: true }).click();
     const unmute = page.getByRole('button', { name: 'Unmute' });
     await unmute.waitFor();
     expect(await unmute.isDisabled()).toBe(true);
     expect(await page.evaluate(() => (document.querySelector('video[data-local-video]') as HTMLVideoElement).srcObject instanceof MediaStream)).toBe(true);
     await page.getByText('(you) · muted').waitFor();
+    await mutedMark.waitFor({ timeout: 5_000 });
+    await screenshot(first.page, 'meetings-room-viewer-host-muted');
   });
+
+  step('the host stops the camera: the viewer sees the host’s avatar instead of a black frame, and the video once it is back', async () => {
+    const { page } = host;
+    const hostTile = first.page.getByRole('figure', { name: /broadcaster1 \(host\)/ });
+    const hostVideo = hostTile.locator('video[data-remote-video]');
+    await page.getByRole('button', { name: 'Stop video' }).click();
+    await hostTile.getByText('· camera off').waitFor({ timeout: 5_000 });
+    expect(await hostVideo.isHidden()).toBe(true);
+    await screenshot(first.page, 'meetings-room-viewer-host-camera-off');
+    const start = page.getByRole('button', { name: 'Start video' });
+    await expect.poll(() => start.isEnabled(), { timeout: 10_000 }).toBe(true);
+    await start.click();
+    await hostVideo.waitFor({ state: 'visible', timeout: 5_000 });
+    expect(await hostTile.getByText('· camera off').count()).toBe(0);
+  }, 30_000);
 
   step('the host blurs the background: the viewer keeps receiving moving video from the blurred canvas', async () => {
     const { page } = host;

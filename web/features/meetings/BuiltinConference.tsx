@@ -1,9 +1,10 @@
 /**
- * The built-in conference (spec part 2 §2 screen 10): our camera, a tile per other paid participant,
- * and the toolbar — microphone, camera, background blur, fullscreen, hang up; the host also ends the
- * call and sends participants out. Media flows peer to peer (MeetingMesh); signals go by /ws.
+ * The built-in conference (spec part 2 §2 screen 10): our camera, a tile per other paid participant
+ * (with their microphone and camera state), and the toolbar — microphone, camera, background blur,
+ * fullscreen, hang up; the host also ends the call and sends participants out. Media flows peer to
+ * peer (MeetingMesh); signals go by /ws.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Conference } from '../../../common/api/meetings';
 import { MSG } from '../../../common/messages';
 import type { MeetingParticipant } from '../../../common/realtime';
@@ -11,9 +12,9 @@ import { meetingChannelOf, userChannelOf } from '../../../common/realtime';
 import { realtimeClient } from '../../api/realtime';
 import { Avatar } from '../../ui/Avatar';
 import { Alert } from '../../ui/Alert';
-import { Spinner } from '../../ui/Spinner';
 import { useConnectionStatus } from '../chat/api';
-import { MeetingMesh } from './mesh';
+import { LocalTile, RemoteTile } from './ConferenceTiles';
+import { MeetingMesh, type RemotePeer } from './mesh';
 import { peersToConnect } from './negotiation';
 import { startBlur, useLocalMedia, useLockedToggle } from './use-local-media';
 import { MeetingToolbar } from './MeetingToolbar';
@@ -34,10 +35,25 @@ interface BuiltinConferenceProps {
 
 export function BuiltinConference({ meetingId, myId, myName, isHost, conference, participants, onHangUp, onEnd, onKick, ending }: BuiltinConferenceProps) {
   const media = useLocalMedia(true);
-  const [remote, setRemote] = useState<ReadonlyMap<number, MediaStream | null>>(new Map());
+  const [remote, setRemote] = useState<ReadonlyMap<number, RemotePeer>>(new Map());
   const mesh = useRef<MeetingMesh | null>(null);
   const status = useConnectionStatus();
   const stage = useRef<HTMLDivElement | null>(null);
+  const stream = media.state === 'ready' ? media.stream : null;
+
+  const audio = useLockedToggle(
+    useCallback((on: boolean) => stream?.getAudioTracks().forEach((t) => (t.enabled = on)), [stream]),
+  );
+  const video = useLockedToggle(
+    useCallback((on: boolean) => stream?.getVideoTracks().forEach((t) => (t.enabled = on)), [stream]),
+  );
+  // What the others are told of our microphone and camera; a new mesh starts from the latest.
+  const sharing = useMemo(() => ({ audio: audio.on, video: video.on }), [audio.on, video.on]);
+  const latestSharing = useRef(sharing);
+  useEffect(() => {
+    latestSharing.current = sharing;
+    mesh.current?.setLocalMedia(sharing);
+  }, [sharing]);
 
   // One mesh per room visit; signals come to our own user channel.
   useEffect(() => {
@@ -47,6 +63,7 @@ export function BuiltinConference({ meetingId, myId, myName, isHost, conference,
       send: (to, signal) => realtimeClient().send(meetingChannelOf(meetingId), { type: 'SIGNAL', to, signal }),
       onRemote: setRemote,
     });
+    created.setLocalMedia(latestSharing.current);
     mesh.current = created;
     const stop = realtimeClient().subscribe(userChannelOf(myId), (message) => {
       if (message.type === 'SIGNAL' && message.data.meeting_id === meetingId) void created.receive(message.data.from, message.data.signal);
@@ -58,7 +75,6 @@ export function BuiltinConference({ meetingId, myId, myName, isHost, conference,
     };
   }, [conference.ice_servers, meetingId, myId]);
 
-  const stream = media.state === 'ready' ? media.stream : null;
   useEffect(() => {
     if (stream) mesh.current?.setLocalStream(stream);
   }, [stream]);
@@ -75,13 +91,6 @@ export function BuiltinConference({ meetingId, myId, myName, isHost, conference,
     if (lastStatus.current === 'reconnecting' && status === 'open') mesh.current?.renegotiate();
     lastStatus.current = status;
   }, [status]);
-
-  const audio = useLockedToggle(
-    useCallback((on: boolean) => stream?.getAudioTracks().forEach((t) => (t.enabled = on)), [stream]),
-  );
-  const video = useLockedToggle(
-    useCallback((on: boolean) => stream?.getVideoTracks().forEach((t) => (t.enabled = on)), [stream]),
-  );
 
   const [blurred, setBlurred] = useState<{ track: MediaStreamTrack; stop: () => void } | null>(null);
   const toggleBlur = () => {
@@ -110,30 +119,18 @@ export function BuiltinConference({ meetingId, myId, myName, isHost, conference,
       )}
       {media.state === 'denied' && <Alert>{media.message}</Alert>}
       <div className={styles.tiles} data-count={remote.size + 1}>
-        <figure className={styles.tile}>
-          {stream ? <LocalVideo stream={stream} blurred={blurred?.track ?? null} /> : media.state === 'asking' ? <Spinner label="Starting your camera" /> : null}
-          <figcaption className={styles.caption}>
-            {myName} (you){!audio.on && ' · muted'}
-            {!video.on && ' · camera off'}
-          </figcaption>
-        </figure>
-        {[...remote].map(([userId, remoteStream]) => {
+        <LocalTile
+          name={myName}
+          avatar={names.get(myId)?.avatar ?? null}
+          stream={stream}
+          asking={media.state === 'asking'}
+          blurred={blurred?.track ?? null}
+          audio={audio.on}
+          video={video.on}
+        />
+        {[...remote].map(([userId, peer]) => {
           const person = names.get(userId);
-          const name = person?.name ?? 'Participant';
-          return (
-            <figure key={userId} className={styles.tile}>
-              {remoteStream ? <RemoteVideo stream={remoteStream} userId={userId} /> : <Avatar name={name} src={person?.avatar ?? null} size={64} />}
-              <figcaption className={styles.caption}>
-                {name}
-                {person?.is_host && ' (host)'}
-              </figcaption>
-              {onKick && !person?.is_host && (
-                <button type="button" className={styles.kick} onClick={() => onKick(userId)}>
-                  Remove
-                </button>
-              )}
-            </figure>
-          );
+          return <RemoteTile key={userId} userId={userId} person={person} peer={peer} onKick={onKick && !person?.is_host ? () => onKick(userId) : null} />;
         })}
       </div>
       {isHost && unpaid.length > 0 && (
@@ -160,47 +157,5 @@ export function BuiltinConference({ meetingId, myId, myName, isHost, conference,
         ending={ending}
       />
     </div>
-  );
-}
-
-function LocalVideo({ stream, blurred }: { stream: MediaStream; blurred: MediaStreamTrack | null }) {
-  const ref = useRef<HTMLVideoElement | null>(null);
-  useEffect(() => {
-    const element = ref.current;
-    if (!element) return;
-    element.srcObject = blurred ? new MediaStream([blurred]) : stream;
-  }, [stream, blurred]);
-  return <video ref={ref} className={`${styles.video} ${styles.mirror}`} autoPlay playsInline muted aria-label="Your camera" data-local-video />;
-}
-
-function RemoteVideo({ stream, userId }: { stream: MediaStream; userId: number }) {
-  const ref = useRef<HTMLVideoElement | null>(null);
-  const [silenced, setSilenced] = useState(false);
-  useEffect(() => {
-    const element = ref.current;
-    if (!element || element.srcObject === stream) return;
-    element.srcObject = stream;
-    // A browser that refuses sound without a click still shows the picture, muted, with a way to listen.
-    element.play().catch(() => {
-      element.muted = true;
-      setSilenced(true);
-      void element.play().catch(() => undefined);
-    });
-  }, [stream]);
-  const listen = () => {
-    if (!ref.current) return;
-    ref.current.muted = false;
-    void ref.current.play();
-    setSilenced(false);
-  };
-  return (
-    <>
-      <video ref={ref} className={styles.video} autoPlay playsInline data-remote-video={userId} />
-      {silenced && (
-        <button type="button" className={styles.listen} onClick={listen}>
-          Tap to unmute
-        </button>
-      )}
-    </>
   );
 }

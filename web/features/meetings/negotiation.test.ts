@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MeetingParticipant } from '../../../common/realtime';
-import { ignoreOffer, isNewRemoteConnection, isPolite, meshChanges, offerCollides, peersToConnect, sdpFingerprint } from './negotiation';
+import { ignoreOffer, isNewRemoteConnection, isPolite, meshChanges, offerCollides, peersToConnect, sdpFingerprint, waitsForOffer } from './negotiation';
 
 const person = (user_id: number, paid: boolean, is_host = false): MeetingParticipant => ({ user_id, name: `u${user_id}`, avatar: null, is_host, paid });
 
@@ -16,6 +16,12 @@ describe('perfect negotiation', () => {
     expect(ignoreOffer(false, true)).toBe(true);
     expect(ignoreOffer(true, true)).toBe(false);
     expect(ignoreOffer(false, false)).toBe(false);
+  });
+  it('lets only the impolite side offer a new connection, so the two first offers never cross', () => {
+    expect(waitsForOffer(true, false)).toBe(true);
+    expect(waitsForOffer(false, false)).toBe(false);
+    expect(waitsForOffer(true, true)).toBe(false);
+    expect(waitsForOffer(false, true)).toBe(false);
   });
 });
 

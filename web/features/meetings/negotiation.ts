@@ -26,6 +26,18 @@ export function ignoreOffer(polite: boolean, collides: boolean): boolean {
   return !polite && collides;
 }
 
+/**
+ * Whether our offer waits for the other side's. Both sides of a new pair learn of each other from the
+ * same PARTICIPANTS frame; were both to offer, the polite one would roll its offer back, and chromium
+ * sometimes never gathers ICE candidates for the answer that follows a rollback made while its offer's
+ * gathering was starting: both connections stable, ICE never started (decision 0019). So on a
+ * connection not yet negotiated the impolite side offers and the polite one answers; the polite one
+ * offers first only if no offer came in a while (the other side did not notice us come back).
+ */
+export function waitsForOffer(polite: boolean, negotiatedBefore: boolean): boolean {
+  return polite && !negotiatedBefore;
+}
+
 /** Who to add and who to drop when the participant list changes. */
 export function meshChanges(current: Iterable<number>, wanted: readonly number[]): { add: number[]; drop: number[] } {
   const have = new Set(current);
