@@ -10,27 +10,16 @@
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { MSG } from '../common/messages';
-import { choosePackageByTestCard, signInAt } from './support/app';
+import { signInAt } from './support/app';
 import { journeySteps, screenshot, useAppInBrowser } from './support/browser';
 import type { TestPage } from './support/browser';
+import { acknowledgeCallPolicy, CALENDAR, payMeetingTip, remoteVideoMoves } from './support/meetings';
 
 const openAppPage = useAppInBrowser();
 const step = journeySteps();
 
 const TITLE = 'E2E fan call';
 const PHONE = { width: 390, height: 844 };
-const CALENDAR = '/user/schedule-meetings';
-
-/** Whether the page shows a remote participant's video that is really playing: frames with a size, time moving on. */
-async function remoteVideoMoves(page: Page): Promise<boolean> {
-  return page.evaluate(async () => {
-    const video = document.querySelector<HTMLVideoElement>('video[data-remote-video]');
-    if (!video || video.videoWidth === 0) return false;
-    const before = video.currentTime;
-    await new Promise((resolve) => setTimeout(resolve, 700));
-    return video.currentTime > before && video.videoWidth > 0;
-  });
-}
 
 /** Follows broadcaster1 from their profile (the demo data may have done it already). */
 async function follow(page: Page, hostPath: string): Promise<void> {
@@ -112,7 +101,7 @@ describe('meetings', () => {
   step('the first viewer opens the call from the calendar and meets the pay wall, buys coins and pays', async () => {
     const { page } = first;
     await page.goto(CALENDAR);
-    await page.getByRole('region', { name: MSG.videoCallPolicyTitle }).getByRole('button', { name: 'I understand' }).click();
+    await acknowledgeCallPolicy(page);
     await page.getByText(`Invited: ${TITLE}`).first().click();
     const dialog = page.getByRole('dialog', { name: TITLE });
     await dialog.getByText('Hosted by').waitFor();
@@ -123,16 +112,7 @@ describe('meetings', () => {
     const wall = page.getByRole('region', { name: 'This is a paid video call' });
     await wall.waitFor();
     await screenshot(page, 'meetings-pay-wall');
-    if (await wall.getByRole('link', { name: 'Buy coins' }).count()) {
-      await page.goto('/user/account/deposit-coins');
-      await choosePackageByTestCard(page, '$48.00');
-      await page.getByRole('button', { name: /Buy 1,?000 Coins for \$48\.00/ }).click();
-      await page.getByRole('status').filter({ hasText: 'New balance:' }).waitFor({ timeout: 15_000 });
-      await page.goto(roomPath);
-      await wall.waitFor();
-    }
-    await wall.getByRole('button', { name: /^Pay 250 Coins/ }).click();
-    await page.getByRole('toolbar', { name: 'Call controls' }).waitFor();
+    await payMeetingTip(page, roomPath);
   });
 
   step('host and viewer both receive moving video', async () => {
@@ -254,7 +234,7 @@ describe('meetings', () => {
   step('the calendar fits a phone', async () => {
     const phone = await openAppPage(PHONE);
     await signInAt(phone.page, 'viewer1', CALENDAR);
-    await phone.page.getByRole('region', { name: MSG.videoCallPolicyTitle }).getByRole('button', { name: 'I understand' }).click();
+    await acknowledgeCallPolicy(phone.page);
     await phone.page.getByText(`Invited: ${TITLE}`).first().waitFor();
     const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
