@@ -73,9 +73,11 @@ export function createControl(deps: {
     };
   }
 
-  /** 'Lovense app connected.' / '…disconnected.' to the host and the viewers holding access, now and again TOY.statusResendMs later. */
-  async function announceConnection(hostId: number, connected: boolean) {
+  /** 'Lovense app connected.' / '…disconnected.' to the host and the viewers holding APPROVED access, now and again TOY.statusResendMs later. */
+  async function announceConnection(hostId: number) {
+    // Each sending reads the status then: a resend never repeats a status that has changed since.
     const send = async () => {
+      const { connected } = await records.device(hostId);
       const open = (await records.openOf(hostId)).filter((r) => r.access === 'APPROVED');
       const status = connected ? ('connected' as const) : ('disconnected' as const);
       const text = connected ? MSG.toyAppConnected : MSG.toyAppDisconnected;
@@ -118,7 +120,7 @@ export function createControl(deps: {
         if (moved) await records.tell(moved, 'DEVICE_CHANGED');
       }
     }
-    if (before.connected !== after.connected) await announceConnection(hostId, after.connected);
+    if (before.connected !== after.connected) await announceConnection(hostId);
     return deviceOf(hostId);
   }
 
