@@ -287,7 +287,10 @@ describe('toy-device access in a meeting', () => {
     await act(room.host, room, 'GET_QR_CODE', { viewer_id: viewer.user.id, tip_amount: 100 });
     const same = key();
     const answers = await Promise.all([act(viewer, room, 'PAID_TIP_SUCCESS', {}, same), act(viewer, room, 'PAID_TIP_SUCCESS', {}, same), act(viewer, room, 'PAID_TIP_SUCCESS', {}, key())]);
-    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 409]);
+    // Whichever key wins pays; the same key's twin answers as it did, the other key finds nothing to pay.
+    const [a, b, c] = answers.map((x) => x.status);
+    expect(a).toBe(b);
+    expect([[a, c], [c, a]].map(String)).toContain('200,409');
     expect(await balanceOf(viewer)).toBe(900);
   });
 
