@@ -93,3 +93,17 @@ export const MEETING = {
   overlayChatMs: 5_000,
   overlayChatLines: 4,
 } as const;
+
+/** Toy-device access (spec part 2 §5, §9). */
+export const TOY = {
+  /** The tip a viewer pays for control, in coins: 10–2000, default 10; the slider steps by 5. */
+  tip: { min: 10, max: 2000, step: 5, default: 10 },
+  /** App-connection toasts wait this long and show one at a time. */
+  toastDelayMs: 2_000,
+  /** The app-connection status is sent again this long after a change. */
+  statusResendMs: 3_000,
+  /** The web's "SDK initialising" flag clears after this long. */
+  sdkInitFlagMs: 3_000,
+  /** Control commands one viewer may send per second (a burst of as many, refilled continuously). */
+  commandsPerSecond: 25,
+} as const;

@@ -22,6 +22,8 @@ export const ERRORS = {
   unavailable: { status: 503, message: 'serviceUnavailable' },
   mail_unavailable: { status: 503, message: 'mailUnavailable' },
   translation_unavailable: { status: 502, message: 'translationUnavailable' },
+  /** The toy provider (Lovense's developer API) failed or did not answer. */
+  toy_service_unavailable: { status: 502, message: 'toyServiceUnavailable' },
 
   // Money
   insufficient_funds: { status: 402, message: 'insufficientFunds' },

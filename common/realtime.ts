@@ -4,6 +4,8 @@
  * the web parses every frame it receives with `serverFrame`.
  */
 import { z } from 'zod';
+import { toyAccessRecord, TOY_ROOMS, APP_CONNECTION_STATUSES, LOVENSE_EVENTS } from './api/toys';
+import { TOY_COMMAND_NAMES } from './rules/toys';
 
 export const CHAT_TEXT_MAX = 300;
 /** A client frame's size limit: room for a WebRTC session description (SIGNAL), which runs to a few kilobytes. */
@@ -114,9 +116,69 @@ const meetingEndMessage = z.object({ type: z.literal('MEETING-END'), data: z.obj
 /** To a participant's user channel: the host sent them out of the call. */
 const kickedMessage = z.object({ type: z.literal('KICKED'), data: z.object({ meeting_id: z.number().int().positive() }) });
 
+/**
+ * Toy-device access (spec part 2 §4, §7; common/api/toys.ts). Every one is published by the server on a
+ * user's own channel `user:<id>`: a client never sends these as messages.
+ */
+const toyPlace = { stream_id: z.number().int().positive(), room: z.enum(TOY_ROOMS) };
+/** Server-side causes of a change besides the eight events of `lovense-action`. */
+export const TOY_CHANGE_CAUSES = ['VIEWER_END_CALL', 'HOST_END_CALL', 'ROOM_CLOSED', 'ADD_DEVICE_REQUEST', 'DEVICE_CHANGED'] as const;
+
+/**
+ * To the broadcaster and to the viewer after any change of their access record (the viewer's copy has no
+ * QR). `text` is the spec's line for that side where it has one, to show as a toast:
+ * the broadcaster gets 'The viewer has declined the access request.' and 'Viewer has tipped to gain
+ * device control access.', the viewer 'Your Lovense access has been revoked by the broadcaster.'.
+ */
+const lovenseAccessMessage = z.object({
+  type: z.literal('lovense-access'),
+  data: z.object({ event: z.enum([...LOVENSE_EVENTS, ...TOY_CHANGE_CAUSES]), record: toyAccessRecord }),
+  text: z.string().max(300).optional(),
+});
+
+/** The spec's shape for the device messages: who it is for, who it is from, and what. */
+const toyEnvelope = { receiver: userId, sender: userId };
+
+/**
+ * To the broadcaster and the viewers holding access: the host's Lovense app (or virtual toy) connected or
+ * disconnected — 'Lovense app connected.' / 'Lovense app disconnected.'. Sent at the change and again
+ * TOY.statusResendMs later; pages show the toast TOY.toastDelayMs after it arrives, one at a time.
+ */
+const lovenseAppConnectionMessage = z.object({
+  type: z.literal('lovense-app-connection'),
+  ...toyEnvelope,
+  /** The room of the access it concerns; absent for the host when no viewer holds access. */
+  payload: z.object({ stream_id: toyPlace.stream_id.optional(), room: toyPlace.room.optional(), status: z.enum(APP_CONNECTION_STATUSES) }),
+  text: z.string().max(300),
+});
+
+/** To the broadcaster: the viewer with access found no toy — 'Please add compatible Lovense devices to grant viewer access.' */
+const lovenseAddDeviceRequestMessage = z.object({
+  type: z.literal('lovense-add-device-request'),
+  ...toyEnvelope,
+  payload: z.object(toyPlace),
+  text: z.string().max(300),
+});
+
+/** To the broadcaster: the viewer left the call — 'The viewer has left the call. Device access has been revoked.' */
+const lovenseViewerEndCallMessage = z.object({
+  type: z.literal('lovense-viewer-end-call'),
+  ...toyEnvelope,
+  payload: z.object(toyPlace),
+  text: z.string().max(300),
+});
+
+/** To the broadcaster only: a checked control command from the viewer with access, for the toy. `seq` counts per viewer and room. */
+const lovenseCommandMessage = z.object({
+  type: z.literal('lovense-command'),
+  ...toyEnvelope,
+  payload: z.object({ ...toyPlace, command: z.enum(TOY_COMMAND_NAMES), level: z.number().int().min(0).max(100), seq: z.number().int().min(1), at: z.iso.datetime() }),
+});
+
 export const realtimeMessage = z.discriminatedUnion('type', [
   commentMessage, likeMessage, tipMessage, tipEnforceMessage, streamEndMessage, streamOptionsMessage, blockedMessage, viewersMessage,
   presenceMessage('CONNECTED'), presenceMessage('DISCONNECTED'), signalMessage, participantsMessage, meetingEndMessage, kickedMessage,
+  lovenseAccessMessage, lovenseAppConnectionMessage, lovenseAddDeviceRequestMessage, lovenseViewerEndCallMessage, lovenseCommandMessage,
 ]);
 export type RealtimeMessage = z.infer<typeof realtimeMessage>;
 export type RealtimeType = RealtimeMessage['type'];
@@ -128,7 +190,7 @@ export type HistoryMessage = z.infer<typeof historyMessage>;
 
 const sendFrame = { op: z.literal('send'), channel, id: clientId };
 
-/** Clients send COMMENT and LIKE (one like per click), and SIGNAL in a meeting; every other type comes from services. */
+/** Clients send COMMENT and LIKE (one like per click), SIGNAL in a meeting and the toy operations; every other type comes from services. */
 export const clientFrame = z.discriminatedUnion('op', [
   z.object({ op: z.literal('subscribe'), channel }),
   z.object({ op: z.literal('unsubscribe'), channel }),
@@ -137,12 +199,28 @@ export const clientFrame = z.discriminatedUnion('op', [
     z.object({ ...sendFrame, type: z.literal('LIKE'), likes: z.literal(1) }),
     /** On a meeting's channel, to one other participant of it. */
     z.object({ ...sendFrame, type: z.literal('SIGNAL'), to: userId, signal: webrtcSignal }),
+    /**
+     * Toy-device control, on the room's channel (`stream:<id>` or `meeting:<id>`): from the viewer with
+     * APPROVED access, a command the host's toys offer at a level in its range (common/rules/toys.ts),
+     * at most TOY.commandsPerSecond; delivered to the broadcaster alone as `lovense-command`.
+     */
+    z.object({ ...sendFrame, type: z.literal('lovense-command'), command: z.enum(TOY_COMMAND_NAMES), level: z.number().int().min(0).max(100) }),
+    /** The viewer with APPROVED access found no toy: the broadcaster is asked to add one (`lovense-add-device-request`). */
+    z.object({ ...sendFrame, type: z.literal('lovense-add-device-request') }),
+    /** The viewer hangs up: their open access is declined and the broadcaster gets `lovense-viewer-end-call`. */
+    z.object({ ...sendFrame, type: z.literal('lovense-viewer-end-call') }),
+    /** The broadcaster hangs up: every PENDING, INIT or APPROVED access of the room is revoked. */
+    z.object({ ...sendFrame, type: z.literal('lovense-host-end-call') }),
   ]),
   z.object({ op: z.literal('ping') }),
   z.object({ op: z.literal('pong') }),
 ]);
 export type ClientFrame = z.infer<typeof clientFrame>;
 export type SendFrame = Extract<ClientFrame, { op: 'send' }>;
+/** The toy-device operations a client sends on a room's channel (handled by the toys module). */
+export const TOY_SEND_TYPES = ['lovense-command', 'lovense-add-device-request', 'lovense-viewer-end-call', 'lovense-host-end-call'] as const;
+export type ToySendFrame = Extract<SendFrame, { type: (typeof TOY_SEND_TYPES)[number] }>;
+export const isToySend = (frame: SendFrame): frame is ToySendFrame => (TOY_SEND_TYPES as readonly string[]).includes(frame.type);
 type WithoutAddress<F> = F extends unknown ? Omit<F, 'op' | 'channel' | 'id'> : never;
 /** A send as the web asks for it; the client adds op, channel and id. */
 export type SendRequest = WithoutAddress<SendFrame>;

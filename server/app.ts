@@ -40,6 +40,7 @@ import { createChannelsModule } from './modules/channels';
 import { createChatModule } from './modules/chat';
 import { createLedgerModule } from './modules/ledger';
 import { createMeetingsModule } from './modules/meetings';
+import { createToysModule } from './modules/toys';
 import { createPostsModule } from './modules/posts';
 import { createPromotionModule } from './modules/promotion';
 import { createSocialModule } from './modules/social';
@@ -66,6 +67,7 @@ export const MODULES: readonly ModuleFactory[] = [
   createPromotionModule,
   createPostsModule,
   createMeetingsModule,
+  createToysModule,
 ];
 
 export interface AppResources {
@@ -108,6 +110,7 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
   installPublicOrigin(app, config.publicUrl);
   installSecurityHeaders(app, {
     conferenceOrigin: config.conference.kind === 'jitsi' ? `https://${config.conference.domain}` : undefined,
+    toySdkOrigin: config.toys.kind === 'lovense' ? new URL(config.toys.sdkUrl).origin : undefined,
   });
   // The API document collects routes as they are registered: it comes before any.
   await table.as('platform', () => installOpenApi(app), 'server/platform/http/openapi.ts', ACCESS.public);

@@ -13,7 +13,7 @@ const onOff = (fallback: boolean) =>
     .transform((v) => (v === undefined ? fallback : v === 'on' || v === 'true' || v === '1'));
 
 /** Platform fee percent per transfer kind when PLATFORM_FEES does not name it (video calls are free: spec part 2 policy). */
-export const DEFAULT_PLATFORM_FEES: Readonly<Partial<Record<TransferKind, number>>> = { tip: 20, subscription: 20, post_purchase: 20, meeting_fee: 0 };
+export const DEFAULT_PLATFORM_FEES: Readonly<Partial<Record<TransferKind, number>>> = { tip: 20, subscription: 20, post_purchase: 20, meeting_fee: 0, toy_tip: 20 };
 
 /** "tip=20,meeting_fee=0": whole percents 0–100 per ledger kind; kinds not named keep their default (else 0 %). */
 const platformFees = z
@@ -69,7 +69,16 @@ const envSchema = z.object({
   ALLOW_SANDBOX_PAYMENTS: onOff(false),
   /** Unset: a readable outbox on the embedded evaluation setup only; `on` elsewhere too (never in production). */
   MAIL_OUTBOX: z.enum(['on', 'off', 'true', 'false', '1', '0']).optional(),
+  /** Toy-device access (decision 0020): a virtual toy in the host's page, or Lovense's developer API and browser SDK. */
   TOYS: z.enum(['simulated', 'lovense']).default('simulated'),
+  /** Lovense's developer token (TOYS=lovense): used on the server only, never sent to a browser, never logged. */
+  LOVENSE_DEVELOPER_TOKEN: z.string().trim().min(8).optional(),
+  /** The "Website Name" of the Lovense developer dashboard: the browser SDK's `platform`. */
+  LOVENSE_PLATFORM: z.string().trim().min(1).max(200).optional(),
+  /** Lovense's developer API (getToken, getQrCode); a local fake in tests. */
+  LOVENSE_API_URL: z.url().default('https://api.lovense-api.com'),
+  /** Where browsers load Lovense's Basic SDK from; its origin is allowed by the content security policy. */
+  LOVENSE_SDK_URL: z.url().default('https://api.lovense-api.com/basic-sdk/core.min.js'),
   TRANSLATE_URL: z.url().optional(),
   GOOGLE_CLIENT_ID: z.string().trim().optional(),
   GOOGLE_CLIENT_SECRET: z.string().trim().optional(),
@@ -184,6 +193,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error('Invalid configuration:\n  MAIL_OUTBOX: a readable outbox shows recovery codes; in production set SMTP_URL');
   }
   const oauth = socialClients(c);
+  if (c.TOYS === 'lovense' && (!c.LOVENSE_DEVELOPER_TOKEN || !c.LOVENSE_PLATFORM)) {
+    throw new Error('Invalid configuration:\n  TOYS: lovense needs LOVENSE_DEVELOPER_TOKEN and LOVENSE_PLATFORM');
+  }
   if (c.CONFERENCE === 'jitsi' && (!c.CONFERENCE_DOMAIN || !c.JITSI_APP_ID || !c.JITSI_APP_SECRET)) {
     throw new Error('Invalid configuration:\n  CONFERENCE: jitsi needs CONFERENCE_DOMAIN, JITSI_APP_ID and JITSI_APP_SECRET (at least 16 characters)');
   }
@@ -223,6 +235,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     platformFees: c.PLATFORM_FEES,
     uploadMaxBytes: c.UPLOAD_MAX_MB * 1_000_000,
     transcodeConcurrency: c.TRANSCODE_CONCURRENCY,
+    /** Toy-device access (decision 0020); the developer token is never logged. */
+    toys: c.TOYS === 'lovense'
+      ? ({ kind: 'lovense', developerToken: c.LOVENSE_DEVELOPER_TOKEN!, platform: c.LOVENSE_PLATFORM!, apiUrl: c.LOVENSE_API_URL.replace(/\/+$/, ''), sdkUrl: c.LOVENSE_SDK_URL } as const)
+      : ({ kind: 'simulated' } as const),
     /** Video calls' media (decision 0019); the Jitsi secret signs tokens and is never logged. */
     conference: c.CONFERENCE === 'jitsi'
       ? ({ kind: 'jitsi', domain: c.CONFERENCE_DOMAIN!, appId: c.JITSI_APP_ID!, appSecret: c.JITSI_APP_SECRET! } as const)

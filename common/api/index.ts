@@ -12,6 +12,7 @@ export * as streams from './streams';
 export * as subscriptions from './subscriptions';
 export * as system from './system';
 export * as tips from './tips';
+export * as toys from './toys';
 export * as tracking from './tracking';
 export * as translation from './translate';
 export * as wallet from './wallet';

@@ -93,6 +93,7 @@ export const TRANSFER_KIND_LABELS = {
   post_purchase: 'Post purchase',
   subscription: 'Subscription',
   meeting_fee: 'Video call',
+  toy_tip: 'Device access',
   impressions: 'Impressions bought',
   refund: 'Refund',
   payout: 'Payout',

@@ -38,6 +38,33 @@ export const SAMPLE_OF_EACH_TYPE: { [T in RealtimeType]: RealtimeMessageOf<T> } 
   PARTICIPANTS: { type: 'PARTICIPANTS', data: { meeting_id: 3, host_present: true, participants: [{ user_id: 1_000_002, name: 'Bo', avatar: null, is_host: true, paid: true }] } },
   'MEETING-END': { type: 'MEETING-END', data: { meeting_id: 3 } },
   KICKED: { type: 'KICKED', data: { meeting_id: 3 } },
+  'lovense-access': {
+    type: 'lovense-access',
+    text: 'The viewer has declined the access request.',
+    data: {
+      event: 'DECLINE_REQUEST',
+      record: {
+        id: 1, access: 'DECLINE', broadcaster_state: 'NONE', broadcaster_id: 1_000_002, viewer_state: 'NONE', viewer_id: 1_000_001,
+        viewer: { id: 1_000_001, sname: 'Ann', avatar: null }, data: [{ id: 't1', name: 'lush', nickname: '', online: true }], commands: ['Vibrate'],
+        tip_amount: 50, tip_currency: 'CON', is_tip_paid: 'N', requested_tip: 0, paid_total: 0, qr_data: null, stream_id: 3, room: 'meeting',
+        receiver_id: 1_000_001, sender_id: 1_000_002, service: 'limelight', entry_date: chatTime, updated_date: chatTime, app_connection_status: 'connected',
+      },
+    },
+  },
+  'lovense-app-connection': {
+    type: 'lovense-app-connection', receiver: 1_000_001, sender: 1_000_002, payload: { stream_id: 3, room: 'meeting', status: 'connected' }, text: 'Lovense app connected.',
+  },
+  'lovense-add-device-request': {
+    type: 'lovense-add-device-request', receiver: 1_000_002, sender: 1_000_001, payload: { stream_id: 3, room: 'meeting' },
+    text: 'Please add compatible Lovense devices to grant viewer access.',
+  },
+  'lovense-viewer-end-call': {
+    type: 'lovense-viewer-end-call', receiver: 1_000_002, sender: 1_000_001, payload: { stream_id: 3, room: 'meeting' },
+    text: 'The viewer has left the call. Device access has been revoked.',
+  },
+  'lovense-command': {
+    type: 'lovense-command', receiver: 1_000_002, sender: 1_000_001, payload: { stream_id: 3, room: 'meeting', command: 'Vibrate', level: 12, seq: 1, at: chatTime },
+  },
 };
 
 export const SAMPLE_MESSAGES: RealtimeMessage[] = Object.values(SAMPLE_OF_EACH_TYPE);

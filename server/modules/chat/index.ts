@@ -10,7 +10,7 @@ import { viewerOf } from '../streams';
 import { createChatService, type ChatService } from './service';
 import { tipMessage } from './tip-message';
 
-export type { ChatService, MeetingRules } from './service';
+export type { ChatService, MeetingRules, ToyRules } from './service';
 export { tipMessage } from './tip-message';
 
 declare module '../../platform/module' {

@@ -6,8 +6,8 @@ import { and, count, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import { MSG } from '../../../common/messages';
 import type { Permission } from '../../../common/permissions';
 import {
-  CHAT_TEXT_MAX, HISTORY_LINES, type HistoryMessage, priorityChannelOf, type RealtimeMessage, type RealtimeSender, type SendFrame,
-  streamChannelOf, userChannelOf,
+  CHAT_TEXT_MAX, HISTORY_LINES, type HistoryMessage, isToySend, priorityChannelOf, type RealtimeMessage, type RealtimeSender, type SendFrame,
+  streamChannelOf, type ToySendFrame, userChannelOf,
 } from '../../../common/realtime';
 import { isSkinId, SKINS, type Rating } from '../../../common/skins';
 import type { Db, Executor } from '../../platform/db/client';
@@ -58,6 +58,16 @@ const NO_MEETINGS: MeetingRules = {
   onPresenceChange: () => undefined,
   onPresenceWritten: () => Promise.resolve(),
 };
+/**
+ * Toy-device operations sent on a room's channel (`stream:<id>` or `meeting:<id>`): the toys module, later
+ * in MODULES, hands its rules over (`useToyRules`); until then they are refused.
+ */
+export interface ToyRules {
+  /** Throws to refuse; the viewer is signed in. */
+  handleSend(place: { room: 'stream' | 'meeting'; streamId: number }, frame: ToySendFrame, viewer: Viewer & { principal: Principal }): Promise<void>;
+}
+
+const NO_TOYS: ToyRules = { handleSend: () => Promise.reject(forbidden(MSG.channelNotWritable)) };
 type RemoveFromChannels = (userId: number, channels: string[], farewell: RealtimeMessage) => Promise<void>;
 type PublicUsers = Awaited<ReturnType<AccountsService['publicUsers']>>;
 
@@ -90,6 +100,7 @@ export function createChatService(deps: {
 }) {
   const { db } = deps;
   let meetingRules: MeetingRules = NO_MEETINGS;
+  let toyRules: ToyRules = NO_TOYS;
 
   async function senders(userIds: number[], ownerId: number) {
     const users = await deps.accounts.publicUsers([...new Set(userIds)]);
@@ -229,6 +240,12 @@ export function createChatService(deps: {
     async handleSend(channel: string, frame: SendFrame, viewer: Viewer): Promise<void> {
       const parsed = parseChannel(channel);
       const principal = viewer.principal;
+      if (isToySend(frame)) {
+        if (!principal) throw unauthorized();
+        if (!parsed || parsed.kind === 'user' || (parsed.kind === 'stream' && parsed.priority)) throw forbidden(MSG.channelNotWritable);
+        const place = parsed.kind === 'meeting' ? { room: 'meeting' as const, streamId: parsed.meetingId } : { room: 'stream' as const, streamId: parsed.streamId };
+        return toyRules.handleSend(place, frame, { ...viewer, principal });
+      }
       if (parsed?.kind === 'meeting') {
         if (!principal) throw unauthorized();
         return meetingRules.handleSend(parsed.meetingId, frame, principal);
@@ -306,6 +323,10 @@ export function createChatService(deps: {
     /** The meetings module's rules for `meeting:<id>` channels (it comes later in MODULES). */
     useMeetingRules(rules: MeetingRules) {
       meetingRules = rules;
+    },
+    /** The toys module's rules for its operations on rooms' channels (it comes later in MODULES). */
+    useToyRules(rules: ToyRules) {
+      toyRules = rules;
     },
     /** The gateway's fan-out, for the meeting rooms' frames. */
     publish: deps.publish,

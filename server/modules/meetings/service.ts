@@ -571,6 +571,7 @@ export function createMeetingsService(deps: MeetingsDeps) {
         await chat.publish(meetingChannelOf(meetingId), { type: 'LIKE', likes: 1, sender: await senderOf(standing.row, principal.userId) });
         return;
       }
+      if (frame.type !== 'COMMENT') throw forbidden(MSG.channelNotWritable);
       return comment(standing.row, principal, frame.text);
     },
 
@@ -592,6 +593,16 @@ export function createMeetingsService(deps: MeetingsDeps) {
   return {
     create, update, remove, list, newInvitations, join, pay, kick, end, rate, report, save,
     detail: async (id: number, principal: Principal) => detailOf((await partyOf(id, principal)).row, principal.userId),
+    /**
+     * A meeting as another module's room (toy-device access): its host, whether it ended, and whether the
+     * user is an invitee still in the call (not kicked). Null for a meeting that is not there (deleted).
+     */
+    async roomStanding(meetingId: number, userId: number): Promise<{ hostId: number; ended: boolean; invitee: boolean } | null> {
+      const [row] = await db.select().from(meetings).where(and(eq(meetings.id, meetingId), isNull(meetings.deletedAt)));
+      if (!row) return null;
+      const [invitee] = await db.select().from(meetingInvitees).where(and(eq(meetingInvitees.meetingId, meetingId), eq(meetingInvitees.userId, userId)));
+      return { hostId: row.hostId, ended: row.state === 'ended', invitee: Boolean(invitee && !invitee.kickedAt) };
+    },
     rules,
     /** A deleted account hosts nothing and is invited nowhere (idempotent: the event may come again). */
     async forgetAccount(userId: number) {

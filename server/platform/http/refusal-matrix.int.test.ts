@@ -417,6 +417,10 @@ const CASES: Record<string, Case> = {
   'POST /api/user/delete-schedule-meeting': { send: async (c) => c.client.post('/api/user/delete-schedule-meeting', { id: await meetingOf() }) },
   'POST /api/user/join-meeting': { input: () => ({ id: world.meetingId }) },
   'POST /api/user/pay-meeting': { input: () => ({ id: world.meetingId, amount: 10 }) },
+  // Toy-device access in the owner's meeting, where `other` holds APPROVED access (beforeAll).
+  'POST /api/user/lovense-action': { input: () => ({ event: 'GET_LOVENSE_LIST', stream_id: world.meetingId, room: 'meeting' }) },
+  'GET /api/user/lovense-token': { input: (c) => ({ user_id: id(c), stream_id: world.meetingId, room: 'meeting' }) },
+  'POST /api/user/lovense-device': { input: () => ({ connected: true }) },
   'POST /api/user/kick-meeting-participant': {
     send: async (c) => c.client.post('/api/user/kick-meeting-participant', { id: await meetingOf(), user_id: world.other.user.id }),
   },
@@ -686,6 +690,14 @@ beforeAll(async () => {
   await world.owner.client.post('/api/user/end-meeting', { id: world.endedMeetingId });
   const paidTip = await world.other.client.request('POST', '/api/user/pay-meeting', { body: { id: world.meetingId, amount: 250 }, headers: { 'idempotency-key': unique('meeting') } });
   if (paidTip.status !== 200) throw new Error(`pay-meeting: ${paidTip.status} ${JSON.stringify(paidTip.body)}`);
+  // The owner's virtual toy is on and `other` holds APPROVED device access in the meeting (the toy operations' `ok` cells).
+  await world.owner.client.post('/api/user/lovense-device', { connected: true });
+  const toyAsk = await world.owner.client.post('/api/user/lovense-action', { event: 'GET_QR_CODE', stream_id: world.meetingId, room: 'meeting', viewer_id: world.other.user.id, tip_amount: 10 });
+  if (toyAsk.status !== 200) throw new Error(`GET_QR_CODE: ${toyAsk.status} ${JSON.stringify(toyAsk.body)}`);
+  const toyPaid = await world.other.client.request('POST', '/api/user/lovense-action', {
+    body: { event: 'PAID_TIP_SUCCESS', stream_id: world.meetingId, room: 'meeting' }, headers: { 'idempotency-key': unique('toy') },
+  });
+  if (toyPaid.status !== 200) throw new Error(`PAID_TIP_SUCCESS: ${toyPaid.status} ${JSON.stringify(toyPaid.body)}`);
   const comment = await ownerClient.post('/api/post/create-comment', { post_id: world.postId, body: 'First comment' });
   world.commentId = (comment.body.comment as { comment_id: number }).comment_id;
   await videoReady(world.videoPostId);
@@ -771,6 +783,9 @@ describe('the refusal matrix', () => {
             await socket.request({ op: 'subscribe', channel: meetingChannel });
             const to = role === 'owner' ? world.other.user.id : world.owner.user.id;
             frame = await socket.request({ op: 'send', channel: meetingChannel, id: unique('f'), type: 'SIGNAL', to, signal: { description: { type: 'offer', sdp: 'v=0' } } });
+          } else if (op.name.startsWith('lovense-')) {
+            // Toy operations in the meeting, where `other` holds APPROVED access; the owner is its broadcaster.
+            frame = await socket.request({ op: 'send', channel: meetingChannel, id: unique('f'), type: op.name, ...(op.name === 'lovense-command' ? { command: 'Vibrate', level: 1 } : {}) });
           } else {
             const target = `stream:${streamId}`;
             frame = await socket.request({ op: 'send', channel: target, id: unique('f'), type: op.name, ...(op.name === 'LIKE' ? { likes: 1 } : { text: 'hello from the matrix' }) });

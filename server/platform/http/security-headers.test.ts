@@ -17,4 +17,11 @@ describe('the content security policy', () => {
     expect(directive(csp, 'frame-src')).toBe('frame-src https://meet.example.com');
     expect(directive(csp, 'frame-ancestors')).toBe("frame-ancestors 'none'");
   });
+
+  it("lets the host's page load Lovense's SDK (TOYS=lovense) and reach its origin, from that origin alone", () => {
+    const csp = contentSecurityPolicy({ toySdkOrigin: 'https://api.lovense-api.com' });
+    expect(directive(csp, 'script-src')).toBe("script-src 'self' 'wasm-unsafe-eval' https://api.lovense-api.com");
+    expect(directive(csp, 'connect-src')).toBe("connect-src 'self' ws: wss: https://api.lovense-api.com wss://api.lovense-api.com");
+    expect(directive(csp, 'frame-src')).toBeUndefined();
+  });
 });

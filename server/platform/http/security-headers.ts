@@ -7,19 +7,23 @@ export interface SecurityHeaderOptions {
    * and its frame are allowed from that origin, and nothing else is.
    */
   conferenceOrigin?: string | undefined;
+  /** Lovense's browser SDK (TOYS=lovense): its script and its connections are allowed from that origin. */
+  toySdkOrigin?: string | undefined;
 }
 
-export function contentSecurityPolicy({ conferenceOrigin }: SecurityHeaderOptions = {}): string {
+export function contentSecurityPolicy({ conferenceOrigin, toySdkOrigin }: SecurityHeaderOptions = {}): string {
   const conference = conferenceOrigin ? ` ${conferenceOrigin}` : '';
+  const toySdk = toySdkOrigin ? ` ${toySdkOrigin}` : '';
+  const toySockets = toySdkOrigin ? ` ${toySdkOrigin.replace(/^http/, 'ws')}` : '';
   return [
     "default-src 'self'",
-    `script-src 'self' 'wasm-unsafe-eval'${conference}`,
+    `script-src 'self' 'wasm-unsafe-eval'${conference}${toySdk}`,
     ...(conferenceOrigin ? [`frame-src${conference}`] : []),
     "worker-src 'self' blob:",
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob: https:",
     "media-src 'self' blob:",
-    "connect-src 'self' ws: wss:",
+    `connect-src 'self' ws: wss:${toySdk}${toySockets}`,
     "frame-ancestors 'none'",
     "base-uri 'self'",
     "form-action 'self'",
