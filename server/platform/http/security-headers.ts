@@ -13,6 +13,8 @@ export function contentSecurityPolicy({ conferenceOrigin }: SecurityHeaderOption
   const conference = conferenceOrigin ? ` ${conferenceOrigin}` : '';
   return [
     "default-src 'self'",
+    // 'wasm-unsafe-eval' compiles WebAssembly (the meeting room's person segmentation, served from this
+    // origin) and nothing else: no eval, no Function().
     `script-src 'self' 'wasm-unsafe-eval'${conference}`,
     ...(conferenceOrigin ? [`frame-src${conference}`] : []),
     "worker-src 'self' blob:",
