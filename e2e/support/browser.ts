@@ -22,8 +22,9 @@ const CHROMIUM_ARGS = [
 
 const SCREENSHOT_DIR = fileURLToPath(new URL('../screenshots/', import.meta.url));
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+/** `extraArgs`: a journey's own switches, e.g. a video file for the fake camera. */
+export function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...CHROMIUM_ARGS, ...extraArgs] });
 }
 
 export interface TestPage {
@@ -106,11 +107,11 @@ export async function screenshot(page: Page, name: string, options: { animations
  * Starts a fresh server and a browser for one journey file (closed after it) and returns the way to
  * open a page on it.
  */
-export function useAppInBrowser(options: AppOptions = {}) {
+export function useAppInBrowser(options: AppOptions & { chromiumArgs?: readonly string[] } = {}) {
   let app: RunningApp | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
-    [app, browser] = await Promise.all([startApp(options), launchBrowser()]);
+    [app, browser] = await Promise.all([startApp(options), launchBrowser(options.chromiumArgs)]);
   });
   afterAll(async () => {
     await browser?.close();

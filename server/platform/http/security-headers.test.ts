@@ -11,6 +11,13 @@ describe('the content security policy', () => {
     expect(directive(csp, 'default-src')).toBe("default-src 'self'");
   });
 
+  it('lets WebAssembly compile (the background blur) without allowing eval, and fetches only from this origin', () => {
+    const csp = contentSecurityPolicy();
+    expect(directive(csp, 'script-src')?.split(' ')).toContain("'wasm-unsafe-eval'");
+    expect(csp).not.toMatch(/'unsafe-eval'/);
+    expect(directive(csp, 'connect-src')).toBe("connect-src 'self' ws: wss:");
+  });
+
   it("lets the meeting room load a Jitsi server's external API and frame, from that origin alone", () => {
     const csp = contentSecurityPolicy({ conferenceOrigin: 'https://meet.example.com' });
     expect(directive(csp, 'script-src')).toBe("script-src 'self' 'wasm-unsafe-eval' https://meet.example.com");

@@ -17,6 +17,8 @@ export function contentSecurityPolicy({ conferenceOrigin, toySdkOrigin }: Securi
   const toySockets = toySdkOrigin ? ` ${toySdkOrigin.replace(/^http/, 'ws')}` : '';
   return [
     "default-src 'self'",
+    // 'wasm-unsafe-eval' compiles WebAssembly (the meeting room's person segmentation, served from this
+    // origin) and nothing else: no eval, no Function().
     `script-src 'self' 'wasm-unsafe-eval'${conference}${toySdk}`,
     ...(conferenceOrigin ? [`frame-src${conference}`] : []),
     "worker-src 'self' blob:",

@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { Conference } from '../../../common/api/meetings';
 import { Alert } from '../../ui/Alert';
 import { Spinner } from '../../ui/Spinner';
+import { loadScript } from './load-script';
 import { ExitButtons } from './MeetingToolbar';
 import styles from './room.module.css';
 
@@ -14,27 +15,6 @@ interface JitsiApi {
   dispose: () => void;
 }
 type JitsiConstructor = new (domain: string, options: { roomName: string; jwt: string; parentNode: HTMLElement; width: string; height: string }) => JitsiApi;
-
-const scripts = new Map<string, Promise<void>>();
-
-function loadScript(src: string): Promise<void> {
-  let loading = scripts.get(src);
-  if (!loading) {
-    loading = new Promise<void>((resolve, reject) => {
-      const script = document.createElement('script');
-      script.src = src;
-      script.async = true;
-      script.onload = () => resolve();
-      script.onerror = () => {
-        scripts.delete(src);
-        reject(new Error(`Could not load ${src}`));
-      };
-      document.head.append(script);
-    });
-    scripts.set(src, loading);
-  }
-  return loading;
-}
 
 interface JitsiProps {
   conference: Extract<Conference, { kind: 'jitsi' }>;

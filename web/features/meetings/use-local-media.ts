@@ -1,16 +1,15 @@
 /**
  * The camera and microphone of the built-in conference: asked once, with the toolbar's toggles (each
- * locked 5 s after use) and the background blur, which the browser draws: the camera goes into a
- * canvas with a CSS blur filter and the canvas's own video track (captureStream) replaces the camera
- * track on every connection (RTCRtpSender.replaceTrack).
+ * locked 5 s after use) and the background blur (background-blur.ts), whose canvas track replaces the
+ * camera track on every connection (RTCRtpSender.replaceTrack).
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { MEETING } from '../../../common/constants';
 
+export { startBlur } from './background-blur';
+
 /** Video capped at 720 lines (spec part 2 §9). */
 const CONSTRAINTS: MediaStreamConstraints = { audio: true, video: { height: { ideal: 720, max: 720 }, frameRate: { ideal: 24 } } };
-const BLUR_PX = 10;
-const BLUR_FPS = 24;
 
 export type MediaState = { state: 'asking' } | { state: 'ready'; stream: MediaStream } | { state: 'denied'; message: string };
 
@@ -57,33 +56,4 @@ export function useLockedToggle(apply: (on: boolean) => void, initial = true) {
     timer.current = setTimeout(() => setLocked(false), MEETING.toggleLockMs);
   }, [apply, locked, on]);
   return { on, locked, toggle };
-}
-
-/** The blurred copy of the camera: a canvas fed from a hidden video element, captured as a stream. */
-export function startBlur(camera: MediaStreamTrack): { track: MediaStreamTrack; stop: () => void } {
-  const video = document.createElement('video');
-  video.muted = true;
-  video.playsInline = true;
-  video.srcObject = new MediaStream([camera]);
-  void video.play();
-  const { width = 640, height = 480 } = camera.getSettings();
-  const canvas = document.createElement('canvas');
-  canvas.width = width;
-  canvas.height = height;
-  const context = canvas.getContext('2d');
-  // A timer, not requestAnimationFrame: the call keeps sending when the tab is in the background.
-  const interval = setInterval(() => {
-    if (!context || video.readyState < 2) return;
-    context.filter = `blur(${BLUR_PX}px)`;
-    context.drawImage(video, 0, 0, canvas.width, canvas.height);
-  }, 1000 / BLUR_FPS);
-  const track = canvas.captureStream(BLUR_FPS).getVideoTracks()[0] as MediaStreamTrack;
-  return {
-    track,
-    stop: () => {
-      clearInterval(interval);
-      track.stop();
-      video.srcObject = null;
-    },
-  };
 }
