@@ -340,6 +340,7 @@ export const MSG = {
   meetingPayFirst: 'Pay the meeting tip to join the call.',
   meetingPeerAbsent: 'That participant is not in the call.',
   meetingDeleted: 'The meeting is deleted.',
+  meetingRefundShort: 'Your wallet cannot refund the invitees who already paid for this call. Top up, then try again.',
   meetingInviteSubject: '{name} invited you to a video call',
   meetingInviteText: '{name} invited you to the video call "{title}" on {when} (UTC). Open All Video Calls in the app to join.',
 

@@ -106,6 +106,14 @@ export const scheduleMeetings = defineCall({
   output: success({ meetings: z.array(meetingListEntry) }),
 });
 
+export const meetingInvitations = defineCall({
+  method: 'GET',
+  path: '/api/user/meeting-invitations',
+  summary: 'How many calls, not yet over, the caller was invited to since they last opened their calendar (the side bar shows it)',
+  input: z.strictObject({}),
+  output: success({ count: z.number().int().nonnegative() }),
+});
+
 /** The detail of spec part 2 §3, for the host and the invitees. */
 export const meetingDetail = z.object({
   id: z.number(),

@@ -9,12 +9,14 @@ export interface AppOptions {
   captcha?: boolean;
   /** Start the RTMP ingest (live streaming journeys); its address is then `rtmpUrl`. */
   media?: boolean;
+  /** The demo's video call (broadcaster1 hosting viewer1 and viewer2, who then follow them). */
+  demoCall?: boolean;
   /** Extra server environment, read when the server starts (after earlier beforeAll hooks ran). */
   env?: () => Record<string, string>;
 }
 
 export function startApp(options: AppOptions = {}): Promise<RunningApp> {
-  return startServer({ captcha: options.captcha ?? false, media: options.media ?? false, ...(options.env ? { env: options.env() } : {}) });
+  return startServer({ captcha: options.captcha ?? false, media: options.media ?? false, demoCall: options.demoCall ?? false, ...(options.env ? { env: options.env() } : {}) });
 }
 
 /** Seeded by server/demo/demo-data.ts. */

@@ -16,6 +16,7 @@ import { buildApp } from '../app';
 import { openResources, type OpenedResources } from '../bootstrap';
 import { loadConfig } from '../config';
 import { DEMO_PASSWORD, seedDemoData } from '../demo/demo-data';
+import { seedDemoMeetings } from '../demo/demo-meetings';
 
 const WEB_DIST = fileURLToPath(new URL('../../dist/web', import.meta.url));
 
@@ -55,11 +56,17 @@ export interface OpenedApp {
   close(): Promise<void>;
 }
 
-/** The app built on `dataDir` (ready, not listening; nothing seeded unless SEED_DEMO is on and `demo` asked). */
-export async function openApp(dataDir: string, env: Record<string, string> = {}, options: { demo?: boolean } = {}): Promise<OpenedApp> {
+/**
+ * The app built on `dataDir` (ready, not listening; nothing seeded unless SEED_DEMO is on and `demo`
+ * asked; `demoCall` adds the demo's video call, whose invitees then follow its host).
+ */
+export async function openApp(dataDir: string, env: Record<string, string> = {}, options: { demo?: boolean; demoCall?: boolean } = {}): Promise<OpenedApp> {
   const resources = await openResources(loadConfig(serverEnv(dataDir, { RTMP_PORT: '0', SEED_DEMO: 'off', ...env })));
   const app = await buildApp(resources);
-  if (options.demo) await seedDemoData({ db: resources.database.db, ...app.services }, { adminPassword: DEMO_PASSWORD });
+  if (options.demo) {
+    const accounts = await seedDemoData({ db: resources.database.db, ...app.services }, { adminPassword: DEMO_PASSWORD });
+    if (options.demoCall) await seedDemoMeetings(app.services, new Map(accounts.map((a) => [a.username, a.userId])));
+  }
   await app.ready();
   return {
     app,
@@ -79,9 +86,9 @@ export interface RunningServer {
 }
 
 /** A real listening server in this process for browser journeys: fresh embedded database, demo data, built web app. */
-export async function startServer(options: { captcha?: boolean; env?: Record<string, string>; media?: boolean } = {}): Promise<RunningServer> {
+export async function startServer(options: { captcha?: boolean; env?: Record<string, string>; media?: boolean; demoCall?: boolean } = {}): Promise<RunningServer> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'll-e2e-'));
-  const { app, close } = await openApp(dataDir, { CAPTCHA: options.captcha ? 'altcha' : 'off', WEB_DIST, ...options.env }, { demo: true });
+  const { app, close } = await openApp(dataDir, { CAPTCHA: options.captcha ? 'altcha' : 'off', WEB_DIST, ...options.env }, { demo: true, demoCall: options.demoCall ?? false });
   await app.listen({ host: '127.0.0.1', port: 0 });
   await app.services.transcodes.start();
   if (options.media) {

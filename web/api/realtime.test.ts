@@ -238,6 +238,21 @@ describe('RealtimeClient', () => {
     expect(socket.readyState).toBe(3);
   });
 
+  it('gives up the socket at once when the browser goes offline, and reconnects', () => {
+    const client = newClient();
+    client.subscribe('stream:1', () => undefined);
+    const socket = latest();
+    socket.open();
+    client.networkLost();
+    expect(socket.readyState).toBe(3);
+    expect(client.status).toBe('reconnecting');
+    client.retryNow();
+    latest().open();
+    expect(FakeSocket.all).toHaveLength(2);
+    expect(latest().sent).toEqual([{ op: 'subscribe', channel: 'stream:1' }]);
+    expect(client.status).toBe('open');
+  });
+
   it('unsubscribes the last listener of a channel and closes when idle', () => {
     const client = newClient();
     const stopA = client.subscribe('stream:1', () => undefined);

@@ -226,16 +226,27 @@ export class RealtimeClient {
     this.pingTimer = setInterval(() => {
       this.write({ op: 'ping' });
       this.clearPongTimer();
-      this.pongTimer = setTimeout(() => {
-        // Silent connection: close it, the close handler reconnects.
-        const socket = this.socket;
-        this.socket = null;
-        this.stopTimers();
-        this.failPending();
-        socket?.close(4000, 'heartbeat timeout');
-        if (this.channels.size > 0) this.scheduleReconnect();
-      }, PONG_TIMEOUT_MS);
+      this.pongTimer = setTimeout(() => this.abandon('heartbeat timeout'), PONG_TIMEOUT_MS);
     }, PING_INTERVAL_MS);
+  }
+
+  /**
+   * The browser says the network is gone: give up the socket now (and show it) instead of waiting for
+   * a heartbeat to go unanswered; 'online' then retries at once.
+   */
+  networkLost(): void {
+    if (this.socket) this.abandon('offline');
+  }
+
+  /** Closes a connection that cannot be trusted any more, without waiting for its close handshake, and reconnects. */
+  private abandon(reason: string): void {
+    const socket = this.socket;
+    this.socket = null;
+    this.stopTimers();
+    this.failPending();
+    socket?.close(4000, reason);
+    if (this.channels.size > 0) this.scheduleReconnect();
+    else this.setStatus('idle');
   }
 
   private clearPongTimer(): void {
@@ -301,6 +312,7 @@ export function realtimeClient(): RealtimeClient {
   if (!shared) {
     const client = new RealtimeClient({ url: realtimeUrl });
     window.addEventListener('online', () => client.retryNow());
+    window.addEventListener('offline', () => client.networkLost());
     shared = client;
   }
   return shared;

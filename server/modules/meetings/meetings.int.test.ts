@@ -103,6 +103,23 @@ describe('the meeting form and calendar', () => {
     expect(outsider.body.message).toBe(MSG.meetingUnavailable);
   });
 
+  it('counts new invitations for the side bar until the invitee opens the calendar', async () => {
+    const { host, fans } = await party(1);
+    const fan = fans[0]!;
+    const newCount = async (who: SignedInUser) => (await who.client.get('/api/user/meeting-invitations')).body.count as number;
+    expect(await newCount(fan)).toBe(0);
+    await createMeeting(host, [fan.user.id]);
+    await createMeeting(host, [fan.user.id]);
+    expect(await newCount(fan)).toBe(2);
+    expect(await newCount(host)).toBe(0);
+    expect((await fan.client.get('/api/user/schedule-meetings')).status).toBe(200);
+    expect(await newCount(fan)).toBe(0);
+    const third = await createMeeting(host, [fan.user.id]);
+    expect(await newCount(fan)).toBe(1);
+    expect((await host.client.post('/api/user/delete-schedule-meeting', { id: third })).status).toBe(200);
+    expect(await newCount(fan)).toBe(0);
+  });
+
   it('rounds the meeting tip up to a multiple of 10 within 250..5000, 250 by default', async () => {
     const { host, fans } = await party(1);
     const tipOf = async (tipRules: Record<string, unknown>) => {
@@ -207,6 +224,49 @@ describe('the meeting room', () => {
     expect((await pay(host, id, 300)).status).toBe(403);
     expect((await pay(stranger, id, 300)).status).toBe(404);
     expect((await poor.client.post('/api/user/join-meeting', { id })).body.data).toMatchObject({ paid: false, owed: 300 });
+  });
+
+  it('refunds what guests paid for a call that never went live when they are removed or it is deleted; a live call keeps it', async () => {
+    const { host, fans } = await party(3);
+    const [kept, dropped, late] = fans as [SignedInUser, SignedInUser, SignedInUser];
+    const id = await createMeeting(host, [kept.user.id, dropped.user.id]);
+    for (const fan of [kept, dropped]) {
+      await t.given.coins(fan.user, 400);
+      expect((await pay(fan, id, 250)).status).toBe(200);
+    }
+    const balance = async (who: SignedInUser) => (await t.app.services.ledger.balances(who.user.id)).CON;
+    expect(await balance(host)).toBe(500);
+
+    const params = { title: 'Evening call', audience_ids: String(kept.user.id), start_time: inAnHour(), tip_rules: { viewer_min_amount: 250 } };
+    expect((await host.client.post('/api/user/update-schedule-meeting', { id, params })).status).toBe(200);
+    expect(await balance(dropped)).toBe(400);
+    expect(await balance(host)).toBe(250);
+
+    // A host who spent the coins cannot delete the call: the guest would lose them.
+    await t.app.services.ledger.transfer({
+      kind: 'adjustment', idempotencyKey: key(), fromUserId: host.user.id, amount: 250, currency: 'CON',
+      legs: [{ account: { userId: host.user.id, currency: 'CON' }, amount: -250 }, { account: { system: 'fees', currency: 'CON' }, amount: 250 }],
+    });
+    const refused = await host.client.post('/api/user/delete-schedule-meeting', { id });
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe(MSG.meetingRefundShort);
+    expect((await kept.client.post('/api/user/join-meeting', { id })).body.data).toMatchObject({ paid: true });
+
+    await t.given.coins(host.user, 250);
+    expect((await host.client.post('/api/user/delete-schedule-meeting', { id })).status).toBe(200);
+    expect(await balance(kept)).toBe(400);
+    expect(await balance(host)).toBe(0);
+    expect((await host.client.post('/api/user/delete-schedule-meeting', { id })).status).toBe(404);
+    expect(await balance(kept)).toBe(400);
+
+    const live = await createMeeting(host, [late.user.id]);
+    expect((await host.client.post('/api/user/join-meeting', { id: live })).status).toBe(200);
+    await t.given.coins(late.user, 250);
+    expect((await pay(late, live, 250)).status).toBe(200);
+    expect((await host.client.post('/api/user/delete-schedule-meeting', { id: live })).status).toBe(200);
+    expect(await balance(late)).toBe(0);
+    expect(await balance(host)).toBe(250);
+    await expectLedgerInvariants(t.resources.database.db);
   });
 
   it('lets only participants subscribe, tells who is in the room, and passes signals between paid participants only', async () => {

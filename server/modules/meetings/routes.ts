@@ -29,6 +29,10 @@ export function registerMeetingRoutes(app: FastifyInstance, deps: { meetings: Me
     meetings: await meetings.list(principal, input),
   }));
 
+  addRoute(app, api.meetingInvitations, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ principal }) => ({
+    count: await meetings.newInvitations(principal),
+  }));
+
   addRoute(app, api.scheduleMeeting, { auth: 'user', access: meetingParty('ok', 'ok'), tags }, async ({ input, principal }) => ({
     data: await meetings.detail(input.id, principal),
   }));

@@ -11,7 +11,7 @@ import {
 } from '../../../common/realtime';
 import { meetingEnd, meetingTip } from '../../../common/rules/meeting';
 import type { Config } from '../../config';
-import type { Db } from '../../platform/db/client';
+import type { Db, Tx } from '../../platform/db/client';
 import { realtimePresence } from '../../platform/db/platform-tables';
 import type { Principal } from '../../platform/http/auth';
 import { appError, badRequest, conflict, forbidden, notFound, tooManyRequests } from '../../platform/http/errors';
@@ -56,6 +56,25 @@ export interface MeetingsDeps {
 const nameOf = (user: { username: string; fullname: string } | undefined) => (user ? user.fullname || user.username : '');
 const iso = (at: Date) => at.toISOString();
 const isPaid = (row: MeetingRow, invitee: InviteeRow | null) => invitee !== null && invitee.paid >= row.tip;
+
+/** The ledger legs of a guest's payment to the host: `amount` from the guest, the fee to the platform, the rest to the host. */
+function paymentLegs(payerId: number, hostId: number, amount: number, fee: number) {
+  const shard = receivingShard(payerId);
+  return [
+    { account: { userId: payerId, currency: 'CON' as const }, amount: -amount },
+    { account: { userId: hostId, currency: 'CON' as const, shard }, amount: amount - fee },
+    ...(fee > 0 ? [{ account: { system: 'fees' as const, currency: 'CON' as const, shard }, amount: fee }] : []),
+  ];
+}
+
+/** A refund of everything a guest paid: the host's wallet and the platform's fee account pay it back. */
+function refundLegs(payerId: number, hostId: number, paid: number, fees: number) {
+  return [
+    { account: { userId: payerId, currency: 'CON' as const }, amount: paid },
+    { account: { userId: hostId, currency: 'CON' as const }, amount: -(paid - fees) },
+    ...(fees > 0 ? [{ account: { system: 'fees' as const, currency: 'CON' as const, shard: receivingShard(payerId) }, amount: -fees }] : []),
+  ];
+}
 
 export function createMeetingsService(deps: MeetingsDeps) {
   const { db, accounts, ledger, chat } = deps;
@@ -171,6 +190,38 @@ export function createMeetingsService(deps: MeetingsDeps) {
     }
   }
 
+  /**
+   * A call that never went live gave its paying guests nothing: removing them, or deleting the call,
+   * pays back everything they paid, in the caller's transaction. Once live, payments stay (the call happened).
+   */
+  async function refundBeforeStart(tx: Tx, row: MeetingRow, invitees: InviteeRow[]) {
+    if (row.state !== 'scheduled') return;
+    for (const invitee of invitees) {
+      if (invitee.paid <= 0) continue;
+      await ledger.transfer({
+        kind: 'refund',
+        idempotencyKey: `meeting:${row.id}:refund:${invitee.userId}:${invitee.invitedAt.getTime()}`,
+        fromUserId: row.hostId,
+        toUserId: invitee.userId,
+        amount: invitee.paid,
+        currency: 'CON',
+        details: { meeting_id: row.id, fee: invitee.feesPaid },
+        legs: refundLegs(invitee.userId, row.hostId, invitee.paid, invitee.feesPaid),
+      }, tx);
+      await tx.update(meetingInvitees).set({ paid: 0, feesPaid: 0 }).where(and(eq(meetingInvitees.meetingId, row.id), eq(meetingInvitees.userId, invitee.userId)));
+    }
+  }
+
+  /** A host whose wallet cannot cover the refunds keeps the call as it was. */
+  async function refusingShortRefunds<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof InsufficientFunds) throw conflict(MSG.meetingRefundShort);
+      throw error;
+    }
+  }
+
   async function create(principal: Principal, fields: ParsedFields): Promise<number> {
     const columns = columnsOf(fields, true);
     await assertFollowers(principal.userId, fields.audience_ids);
@@ -188,15 +239,19 @@ export function createMeetingsService(deps: MeetingsDeps) {
     if (current.state === 'ended') throw conflict(MSG.meetingIsOver);
     const columns = columnsOf(fields, false);
     await assertFollowers(principal.userId, fields.audience_ids);
-    const { row, added } = await db.transaction(async (tx) => {
+    await ledger.gather(current.hostId, 'CON');
+    const { row, added } = await refusingShortRefunds(() => db.transaction(async (tx) => {
       const [updated] = await tx.update(meetings).set(columns).where(and(eq(meetings.id, id), isNull(meetings.deletedAt))).returning();
-      const before = (await tx.select({ userId: meetingInvitees.userId }).from(meetingInvitees).where(eq(meetingInvitees.meetingId, id))).map((r) => r.userId);
-      const removed = before.filter((userId) => !fields.audience_ids.includes(userId));
-      const added = fields.audience_ids.filter((userId) => !before.includes(userId));
-      if (removed.length > 0) await tx.delete(meetingInvitees).where(and(eq(meetingInvitees.meetingId, id), inArray(meetingInvitees.userId, removed)));
+      const before = await tx.select().from(meetingInvitees).where(eq(meetingInvitees.meetingId, id));
+      const removed = before.filter((invitee) => !fields.audience_ids.includes(invitee.userId));
+      const added = fields.audience_ids.filter((userId) => !before.some((invitee) => invitee.userId === userId));
+      if (removed.length > 0) {
+        await refundBeforeStart(tx, current, removed);
+        await tx.delete(meetingInvitees).where(and(eq(meetingInvitees.meetingId, id), inArray(meetingInvitees.userId, removed.map((r) => r.userId))));
+      }
       if (added.length > 0) await tx.insert(meetingInvitees).values(added.map((userId) => ({ meetingId: id, userId })));
       return { row: updated!, added };
-    });
+    }));
     await chat.recheckChannel(meetingChannelOf(id));
     await tellInvited(row, added);
     return id;
@@ -204,7 +259,11 @@ export function createMeetingsService(deps: MeetingsDeps) {
 
   async function remove(id: number, principal: Principal) {
     const row = await hostOf(id, principal);
-    await db.update(meetings).set({ deletedAt: clock() }).where(eq(meetings.id, id));
+    await ledger.gather(row.hostId, 'CON');
+    await refusingShortRefunds(() => db.transaction(async (tx) => {
+      const deleted = await tx.update(meetings).set({ deletedAt: clock() }).where(and(eq(meetings.id, id), isNull(meetings.deletedAt))).returning({ id: meetings.id });
+      if (deleted.length > 0) await refundBeforeStart(tx, row, await tx.select().from(meetingInvitees).where(eq(meetingInvitees.meetingId, id)));
+    }));
     if (row.state === 'live') await chat.publish(meetingChannelOf(id), { type: 'MEETING-END', data: { meeting_id: id } });
     await chat.recheckChannel(meetingChannelOf(id));
     return { message: MSG.meetingDeleted };
@@ -224,6 +283,7 @@ export function createMeetingsService(deps: MeetingsDeps) {
       .orderBy(asc(meetings.startTime), asc(meetings.id)).limit(500);
     const invitees = await inviteesOf(rows.map((r) => r.row.id));
     const hosts = await accounts.publicUsers(rows.map((r) => r.row.hostId));
+    await db.update(meetingInvitees).set({ seenAt: clock() }).where(and(eq(meetingInvitees.userId, me), isNull(meetingInvitees.seenAt)));
     return rows.map(({ row, following }) => ({
       meeting_id: row.id,
       stream_id: row.id,
@@ -239,6 +299,15 @@ export function createMeetingsService(deps: MeetingsDeps) {
       is_following: Boolean(following),
       audience_ids: invitees.filter((i) => i.meetingId === row.id).map((i) => i.userId),
     }));
+  }
+
+  /** Invitations the calendar has not shown yet, to calls that are neither deleted nor over. */
+  async function newInvitations(principal: Principal): Promise<number> {
+    const [row] = await db.select({ n: count() }).from(meetingInvitees).innerJoin(meetings, eq(meetings.id, meetingInvitees.meetingId)).where(and(
+      eq(meetingInvitees.userId, principal.userId), isNull(meetingInvitees.seenAt), isNull(meetingInvitees.kickedAt),
+      isNull(meetings.deletedAt), sql`${meetings.state} <> 'ended'`, gt(meetings.endTime, clock()),
+    ));
+    return row?.n ?? 0;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -337,17 +406,15 @@ export function createMeetingsService(deps: MeetingsDeps) {
     const { row } = standing;
     const payerId = principal.userId;
     const fee = platformFee(amount, deps.feePercent);
-    const shard = receivingShard(payerId);
-    const legs = [
-      { account: { userId: payerId, currency: 'CON' as const }, amount: -amount },
-      { account: { userId: row.hostId, currency: 'CON' as const, shard }, amount: amount - fee },
-      ...(fee > 0 ? [{ account: { system: 'fees' as const, currency: 'CON' as const, shard }, amount: fee }] : []),
-    ];
+    const legs = paymentLegs(payerId, row.hostId, amount, fee);
     await ledger.gather(payerId, 'CON');
     await ledger.warmAccounts(legs.map((l) => l.account));
     let outcome: { transferId: number; created: boolean };
     try {
       outcome = await db.transaction(async (tx) => {
+        // Shares the meeting's row lock with deletion: a payment lands before the refunds or not at all.
+        const [open] = await tx.select({ id: meetings.id }).from(meetings).where(and(eq(meetings.id, id), isNull(meetings.deletedAt))).for('share');
+        if (!open) throw notFound(MSG.meetingUnavailable);
         const moved = await ledger.transfer({
           kind: 'meeting_fee',
           idempotencyKey: `meeting:${id}:payer:${payerId}:key:${idempotencyKey}`,
@@ -359,7 +426,7 @@ export function createMeetingsService(deps: MeetingsDeps) {
           legs,
         }, tx);
         if (moved.created) {
-          await tx.update(meetingInvitees).set({ paid: sql`${meetingInvitees.paid} + ${amount}` })
+          await tx.update(meetingInvitees).set({ paid: sql`${meetingInvitees.paid} + ${amount}`, feesPaid: sql`${meetingInvitees.feesPaid} + ${fee}` })
             .where(and(eq(meetingInvitees.meetingId, id), eq(meetingInvitees.userId, payerId)));
         }
         return moved;
@@ -524,7 +591,7 @@ export function createMeetingsService(deps: MeetingsDeps) {
   };
 
   return {
-    create, update, remove, list, join, pay, kick, end, rate, report, save,
+    create, update, remove, list, newInvitations, join, pay, kick, end, rate, report, save,
     detail: async (id: number, principal: Principal) => detailOf((await partyOf(id, principal)).row, principal.userId),
     /**
      * A meeting as another module's room (toy-device access): its host, whether it ended, and whether the

@@ -30,14 +30,20 @@ export const meetings = pgTable(
 
 const meetingRef = () => bigint('meeting_id', { mode: 'number' }).notNull().references(() => meetings.id, { onDelete: 'cascade' });
 
-/** The people the host invited; `paid` is what they paid in this call (the meeting tip and tips), `kicked_at` keeps them out. */
+/**
+ * The people the host invited; `paid` is what they paid in this call (the meeting tip and tips), `fees_paid`
+ * the platform's part of it (a refund returns both), `kicked_at` keeps them out; `seen_at` is their first
+ * look at the calendar since the invitation (until then the side bar counts it as new).
+ */
 export const meetingInvitees = pgTable(
   'meeting_invitees',
   {
     meetingId: meetingRef(),
     userId: userRef('user_id'),
     paid: integer('paid').notNull().default(0),
+    feesPaid: integer('fees_paid').notNull().default(0),
     invitedAt: timestamp('invited_at', { withTimezone: true }).notNull().defaultNow(),
+    seenAt: timestamp('seen_at', { withTimezone: true }),
     kickedAt: timestamp('kicked_at', { withTimezone: true }),
   },
   (t) => [primaryKey({ columns: [t.meetingId, t.userId] }), index('meeting_invitees_user_idx').on(t.userId)],

@@ -16,6 +16,7 @@ import type { ChatLine } from '../chat/chat-lines';
 import { ChatInput } from '../chat/ChatInput';
 import { ChatLog } from '../chat/ChatLog';
 import { emojiSetFor } from '../chat/emoji';
+import { useProfile } from '../social/api';
 import { ReportModal } from '../streams/ReportModal';
 import { SubscribeButton } from '../subscriptions/SubscribeButton';
 import { TipConfirmDialog, TipFailureDialog } from '../tips/TipDialogs';
@@ -38,6 +39,8 @@ export function MeetingChat({ meetingId, host, isHost, lines, ready, send }: Mee
   const toast = useToast();
   const [notice, setNotice] = useState<string | null>(null);
   const [reporting, setReporting] = useState(false);
+  // The host's profile says whether we already subscribe; subscribing refreshes it.
+  const hostProfile = useProfile(isHost ? null : host.id);
   const [saved, setSaved] = useState(false);
   const [tipAmount, setTipAmount] = useState<number | null>(null);
   const [confirmed, setConfirmed] = useState(false);
@@ -89,7 +92,7 @@ export function MeetingChat({ meetingId, host, isHost, lines, ready, send }: Mee
             <Button variant="ghost" size="sm" onClick={() => setReporting(true)}>
               Report
             </Button>
-            <SubscribeButton creatorId={host.id} creatorName={host.name} subscribed={false} size="sm" />
+            <SubscribeButton creatorId={host.id} creatorName={host.name} subscribed={hostProfile.data?.subscribed ?? false} size="sm" />
           </>
         )}
       </div>

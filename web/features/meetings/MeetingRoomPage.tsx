@@ -13,6 +13,7 @@ import { failureMessage } from '../../api/field-errors';
 import { realtimeClient } from '../../api/realtime';
 import { useSkinPath } from '../../app/skin';
 import { Alert } from '../../ui/Alert';
+import { ButtonLink } from '../../ui/Button';
 import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
 import { useToast } from '../../ui/Toast';
@@ -104,7 +105,7 @@ function MeetingRoom({ meetingId, myId, myName }: { meetingId: number; myId: num
 
   const host = { id: room.meeting.creator.id, name: room.meeting.creator.first_name };
   const builtin = room.conference.kind === 'builtin';
-  if (builtin && !conferenceSupported()) return <Notice title={MSG.meetingUnsupported} art={<BanIcon size={56} />} />;
+  if (builtin && !conferenceSupported()) return <Notice title={MSG.meetingUnsupported} art={<BanIcon size={56} />} actions={<ButtonLink to={skinPath(CALENDAR_PATH)}>All Video Calls</ButtonLink>} />;
 
   const hangUp = toCalendar;
   const endCall = isHost ? () => end.mutate(undefined, { onSuccess: () => setEnded({ byHost: true }), onError: (error) => toast({ title: fill(MSG.meetingError, { message: failureMessage(error) }), tone: 'error' }) }) : null;

@@ -43,7 +43,7 @@ export function MeetingSummary({ meeting, onDeleted }: { meeting: MeetingDetail;
       {remove.isError && <Alert>{fill(MSG.meetingError, { message: failureMessage(remove.error) })}</Alert>}
       {confirming ? (
         <div className={styles.confirm} role="group" aria-label="Delete this call?">
-          <span>Delete this call? Invited people lose it too.</span>
+          <span>{meeting.state === 'scheduled' ? 'Delete this call? Invited people lose it, and anyone who paid gets their coins back.' : 'Delete this call? Invited people lose it too.'}</span>
           <Button variant="secondary" onClick={() => setConfirming(false)} disabled={remove.isPending}>
             Keep it
           </Button>

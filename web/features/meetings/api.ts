@@ -16,9 +16,25 @@ export const meetingKeys = {
   detail: (id: number) => [...meetingKeys.all, 'detail', id] as const,
   room: (id: number) => [...meetingKeys.all, 'room', id] as const,
   followers: (search: string) => [...meetingKeys.all, 'followers', search] as const,
+  invitations: () => [...meetingKeys.all, 'invitations'] as const,
 };
 
-export const useMeetingList = () => useQuery({ queryKey: meetingKeys.list(), queryFn: async () => (await call(meetings.scheduleMeetings, {})).meetings });
+/** The calendar's meetings; the server counts their invitations as seen, so the side bar's count drops to 0. */
+export function useMeetingList() {
+  const queryClient = useQueryClient();
+  return useQuery({
+    queryKey: meetingKeys.list(),
+    queryFn: async () => {
+      const list = (await call(meetings.scheduleMeetings, {})).meetings;
+      queryClient.setQueryData(meetingKeys.invitations(), 0);
+      return list;
+    },
+  });
+}
+
+/** Invitations the calendar has not shown yet (the side bar's count), asked again at most once a minute. */
+export const useNewInvitations = (enabled: boolean) =>
+  useQuery({ queryKey: meetingKeys.invitations(), queryFn: async () => (await call(meetings.meetingInvitations, {})).count, enabled, staleTime: 60_000 });
 
 export const useMeetingDetail = (id: number | null) =>
   useQuery({ queryKey: meetingKeys.detail(id ?? 0), queryFn: async () => (await call(meetings.scheduleMeeting, { id: id ?? 0 })).data, enabled: id !== null, retry: false });

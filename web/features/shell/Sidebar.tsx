@@ -44,7 +44,7 @@ export function Sidebar({ state }: { state: SidebarState }) {
       >
         <nav aria-label="Main" className={styles.section}>
           {entriesFor(SIDEBAR, context).map((entry) => (
-            <NavItem key={entry.label} to={skinPath(entry.path(context))} icon={entry.icon} active={!!entry.section && section === entry.section}>
+            <NavItem key={entry.label} to={skinPath(entry.path(context))} icon={entry.icon} active={!!entry.section && section === entry.section} badge={entry.badge}>
               {entry.label}
             </NavItem>
           ))}
@@ -80,11 +80,12 @@ export function Sidebar({ state }: { state: SidebarState }) {
   );
 }
 
-function NavItem({ to, icon, active, children }: { to: string; icon: ReactNode; active: boolean; children: ReactNode }) {
+function NavItem({ to, icon, active, badge, children }: { to: string; icon: ReactNode; active: boolean; badge?: ReactNode; children: ReactNode }) {
   return (
     <Link to={to} className={`${styles.item} ${active ? styles.active : ''}`} aria-current={active ? 'page' : undefined}>
       {icon}
       <span>{children}</span>
+      {badge}
     </Link>
   );
 }

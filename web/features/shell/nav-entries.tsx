@@ -14,6 +14,7 @@ import { MSG } from '../../../common/messages';
 import { canGoLive, canUpload } from '../../../common/permissions';
 import type { Skin } from '../../../common/skins';
 import { BookmarkIcon, BroadcastIcon, CompassIcon, DashboardIcon, DownloadIcon, PlusSquareIcon, SettingsIcon, StarIcon, UsersIcon, VideoCallIcon, WalletIcon } from '../../ui/icons';
+import { NewInvitationsBadge } from '../meetings/NewInvitationsBadge';
 import type { NavSection } from './nav-active';
 
 export interface NavContext {
@@ -31,6 +32,8 @@ export interface NavEntry {
   section?: NavSection;
   /** Whether the entry applies to this visitor; always when absent. */
   shows?: (context: NavContext) => boolean;
+  /** Something new behind the entry (a count), shown after its label in the side bar. */
+  badge?: ReactNode;
 }
 
 const broadcaster = ({ user }: NavContext) => !!user && canGoLive(user.perms);
@@ -41,7 +44,7 @@ export const SIDEBAR: NavEntry[] = [
   { label: 'Download', path: ({ skin }) => skin.links.download, icon: <DownloadIcon />, section: 'download' },
   { label: 'Browse', path: () => '/channel/group', icon: <CompassIcon />, section: 'browse' },
   { label: MSG.createPost, path: ({ skin }) => skin.uploadPath, icon: <PlusSquareIcon />, section: 'create-post', shows: canPost },
-  { label: 'Video Call', path: () => '/user/schedule-meetings', icon: <VideoCallIcon />, section: 'video-call', shows: signedIn },
+  { label: 'Video Call', path: () => '/user/schedule-meetings', icon: <VideoCallIcon />, section: 'video-call', shows: signedIn, badge: <NewInvitationsBadge /> },
 ];
 
 /** The signed-in user's menu (the user is always there). */

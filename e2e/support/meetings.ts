@@ -1,0 +1,38 @@
+/** What the video-call journeys share: reading the room's video from the page, and paying the meeting tip. */
+import type { Page } from 'playwright-core';
+import { MSG } from '../../common/messages';
+import { choosePackageByTestCard } from './app';
+
+export const CALENDAR = '/user/schedule-meetings';
+
+/** Whether the page shows a remote participant's video that is really playing: frames with a size, time moving on. */
+export async function remoteVideoMoves(page: Page): Promise<boolean> {
+  return page.evaluate(async () => {
+    const video = document.querySelector<HTMLVideoElement>('video[data-remote-video]');
+    if (!video || video.videoWidth === 0) return false;
+    const before = video.currentTime;
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    return video.currentTime > before && video.videoWidth > 0;
+  });
+}
+
+/** The calendar's policy notice, acknowledged for this visit. */
+export async function acknowledgeCallPolicy(page: Page): Promise<void> {
+  await page.getByRole('region', { name: MSG.videoCallPolicyTitle }).getByRole('button', { name: 'I understand' }).click();
+}
+
+/** At the room's pay wall: coins bought first when the wallet is short, then the meeting tip paid; the call shows. */
+export async function payMeetingTip(page: Page, roomPath: string, tip = 250): Promise<void> {
+  const wall = page.getByRole('region', { name: 'This is a paid video call' });
+  await wall.waitFor();
+  if (await wall.getByRole('link', { name: 'Buy coins' }).count()) {
+    await page.goto('/user/account/deposit-coins');
+    await choosePackageByTestCard(page, '$48.00');
+    await page.getByRole('button', { name: /Buy 1,?000 Coins for \$48\.00/ }).click();
+    await page.getByRole('status').filter({ hasText: 'New balance:' }).waitFor({ timeout: 15_000 });
+    await page.goto(roomPath);
+    await wall.waitFor();
+  }
+  await wall.getByRole('button', { name: new RegExp(`^Pay ${tip.toLocaleString('en-US')} Coins`) }).click();
+  await page.getByRole('toolbar', { name: 'Call controls' }).waitFor();
+}
