@@ -22,6 +22,7 @@ import { useSession } from '../accounts/api';
 import { useChatChannel, useConnectionStatus } from '../chat/api';
 import { ChatOverlay, useOverlayFeed } from '../chat/ChatOverlay';
 import { TipAnimations, useTipAnimations } from '../tips/TipAnimations';
+import { ToyDeviceAccess } from '../toys/ToyDeviceAccess';
 import { tipEventOf } from '../tips/tip-flow';
 import { useEndMeeting, useJoinMeeting, useKickParticipant } from './api';
 import { BuiltinConference } from './BuiltinConference';
@@ -144,6 +145,7 @@ function MeetingRoom({ meetingId, myId, myName }: { meetingId: number; myId: num
         </div>
         <MeetingChat meetingId={meetingId} host={host} isHost={isHost} lines={channel.lines} ready={status === 'open' && channel.state.state === 'joined'} send={channel.send} />
       </div>
+      {room.paid && <ToyDeviceAccess streamId={meetingId} room="meeting" isHost={isHost} hostName={host.name} people={participants} />}
       <ChatOverlay slotId={OVERLAY_SLOT_ID} lines={overlay.lines} hearts={overlay.hearts} />
       <TipAnimations slotId={OVERLAY_SLOT_ID} bursts={tips.bursts} received={tips.received} />
     </div>
