@@ -98,11 +98,17 @@ export const meetingListEntry = z.object({
 });
 export type MeetingListEntry = z.infer<typeof meetingListEntry>;
 
+/** A calendar window's edge: an instant with its offset, in years PostgreSQL stores (1–9999; year 0 does not exist there). */
+const windowEdge = z.iso.datetime({ offset: true, error: MSG.validDateTime }).refine((value) => {
+  const year = new Date(value).getUTCFullYear();
+  return year >= 1 && year <= 9999;
+}, MSG.validDateTime);
+
 export const scheduleMeetings = defineCall({
   method: 'GET',
   path: '/api/user/schedule-meetings',
   summary: "The caller's meetings, hosting and invited, in a time window (default: a month back to three months ahead)",
-  input: z.strictObject({ from: z.iso.datetime({ offset: true, error: MSG.validDateTime }).optional(), to: z.iso.datetime({ offset: true, error: MSG.validDateTime }).optional() }),
+  input: z.strictObject({ from: windowEdge.optional(), to: windowEdge.optional() }),
   output: success({ meetings: z.array(meetingListEntry) }),
 });
 

@@ -44,9 +44,11 @@ export function createControl(deps: {
   /** Sequence numbers of commands per viewer and room. */
   const sequence = new Map<string, number>();
   const timers = new Set<NodeJS.Timeout>();
+  /** The rate limit's clock (tests hold it still: the gateway's `now` does the same for its TTL). */
+  let clock: () => number = Date.now;
 
   function take(key: string): boolean {
-    const now = Date.now();
+    const now = clock();
     const rate = TOY.commandsPerSecond;
     const bucket = buckets.get(key) ?? { tokens: rate, at: now };
     bucket.tokens = Math.min(rate, bucket.tokens + ((now - bucket.at) / 1000) * rate);
@@ -194,6 +196,10 @@ export function createControl(deps: {
     deviceOf,
     setDevice,
     handleSend,
+    /** Replaces the rate limit's clock (null: the real one again). */
+    useClock(now: (() => number) | null) {
+      clock = now ?? Date.now;
+    },
     stop() {
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
