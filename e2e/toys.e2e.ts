@@ -9,12 +9,18 @@ import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { MSG } from '../common/messages';
 import { signInAt } from './support/app';
-import { journeySteps, screenshot, useAppInBrowser } from './support/browser';
+import { journeySteps, screenshot as shoot, useAppInBrowser } from './support/browser';
 import type { TestPage } from './support/browser';
 import { acknowledgeCallPolicy, CALENDAR, payMeetingTip } from './support/meetings';
 
 const openAppPage = useAppInBrowser({ demoCall: true });
 const step = journeySteps();
+
+/** Shots of a page with two live videos are slow once animations are held: these take the page as it is. */
+const screenshot = (page: Page, name: string) => shoot(page, name, { animations: 'allow' });
+
+/** A toast's line (the toast's live region repeats it for screen readers). */
+const toast = (page: Page, text: string) => page.getByText(text).first();
 
 /** Moves a range input by keyboard steps (a range cannot be filled). */
 async function nudge(page: Page, name: string, steps: number): Promise<void> {
@@ -61,11 +67,10 @@ describe('toy-device access', () => {
   step('viewer1 pays, gets the controls, and the slider moves the host’s virtual toy', async () => {
     const offer = guest.page.getByRole('dialog', { name: MSG.toyOfferTitle });
     await offer.getByText('20 Coins').waitFor({ timeout: 10_000 });
-    await screenshot(guest.page, 'toys-viewer-offer');
     await offer.getByRole('button', { name: 'Get Access' }).click();
     const panel = guest.page.getByRole('region', { name: 'Device control' });
     await panel.waitFor();
-    await host.page.getByText(MSG.toyViewerTipped).waitFor();
+    await toast(host.page, MSG.toyViewerTipped).waitFor();
     await host.page.getByRole('dialog', { name: MSG.toyManageTitle }).getByRole('button', { name: 'Close' }).first().click();
 
     await nudge(guest.page, 'Vibrate', 12);
@@ -83,10 +88,9 @@ describe('toy-device access', () => {
     await manage.getByText('Connected', { exact: true }).waitFor();
     await nudge(host.page, 'Request Tip', 4);
     await manage.getByRole('button', { name: 'Send Tip Request' }).click();
-    await host.page.getByText(MSG.toyTipRequestSent).waitFor();
+    await toast(host.page, MSG.toyTipRequestSent).waitFor();
     const request = guest.page.getByRole('dialog', { name: MSG.toyTipRequestTitle });
     await request.getByText('30 Coins').waitFor({ timeout: 10_000 });
-    await screenshot(guest.page, 'toys-viewer-tip-request');
     await request.getByRole('button', { name: 'Send Tip' }).click();
     await guest.page.getByRole('region', { name: 'Device control' }).waitFor();
     await manage.getByRole('button', { name: 'Send Tip Request' }).waitFor();
@@ -95,10 +99,10 @@ describe('toy-device access', () => {
 
   step('the host revokes: viewer1’s controls go with the spec’s message', async () => {
     await host.page.getByRole('dialog', { name: MSG.toyManageTitle }).getByRole('button', { name: 'Revoke Access' }).click();
-    await host.page.getByText(MSG.toyAccessRevoked).waitFor();
-    await guest.page.getByText(MSG.toyAccessRevokedByBroadcaster).waitFor({ timeout: 5_000 });
+    await toast(host.page, MSG.toyAccessRevoked).waitFor();
+    await toast(guest.page, MSG.toyAccessRevokedByBroadcaster).waitFor({ timeout: 5_000 });
+    await screenshot(guest.page, 'toys-viewer-revoked');
     await guest.page.getByRole('region', { name: 'Device control' }).waitFor({ state: 'detached' });
     await host.page.getByRole('button', { name: 'Device access', exact: true }).waitFor();
-    await screenshot(guest.page, 'toys-viewer-revoked');
   });
 });

@@ -139,13 +139,15 @@ function MeetingRoom({ meetingId, myId, myName }: { meetingId: number; myId: num
         <span className={styles.muted}>{isHost ? 'You are hosting' : `Hosted by ${host.name}`}</span>
       </header>
       <div className={styles.layout}>
-        <div className={styles.stage}>
-          {stage}
-          <div className={styles.overlaySlot} id={OVERLAY_SLOT_ID} />
+        <div className={styles.stageColumn}>
+          <div className={styles.stage}>
+            {stage}
+            <div className={styles.overlaySlot} id={OVERLAY_SLOT_ID} />
+          </div>
+          {room.paid && <ToyDeviceAccess streamId={meetingId} room="meeting" isHost={isHost} hostName={host.name} people={participants} />}
         </div>
         <MeetingChat meetingId={meetingId} host={host} isHost={isHost} lines={channel.lines} ready={status === 'open' && channel.state.state === 'joined'} send={channel.send} />
       </div>
-      {room.paid && <ToyDeviceAccess streamId={meetingId} room="meeting" isHost={isHost} hostName={host.name} people={participants} />}
       <ChatOverlay slotId={OVERLAY_SLOT_ID} lines={overlay.lines} hearts={overlay.hearts} />
       <TipAnimations slotId={OVERLAY_SLOT_ID} bursts={tips.bursts} received={tips.received} />
     </div>
