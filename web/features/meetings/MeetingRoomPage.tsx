@@ -22,6 +22,7 @@ import { useSession } from '../accounts/api';
 import { useChatChannel, useConnectionStatus } from '../chat/api';
 import { ChatOverlay, useOverlayFeed } from '../chat/ChatOverlay';
 import { TipAnimations, useTipAnimations } from '../tips/TipAnimations';
+import { ToyDeviceAccess } from '../toys/ToyDeviceAccess';
 import { tipEventOf } from '../tips/tip-flow';
 import { useEndMeeting, useJoinMeeting, useKickParticipant } from './api';
 import { BuiltinConference } from './BuiltinConference';
@@ -138,9 +139,12 @@ function MeetingRoom({ meetingId, myId, myName }: { meetingId: number; myId: num
         <span className={styles.muted}>{isHost ? 'You are hosting' : `Hosted by ${host.name}`}</span>
       </header>
       <div className={styles.layout}>
-        <div className={styles.stage}>
-          {stage}
-          <div className={styles.overlaySlot} id={OVERLAY_SLOT_ID} />
+        <div className={styles.stageColumn}>
+          <div className={styles.stage}>
+            {stage}
+            <div className={styles.overlaySlot} id={OVERLAY_SLOT_ID} />
+          </div>
+          {room.paid && <ToyDeviceAccess streamId={meetingId} room="meeting" isHost={isHost} hostName={host.name} people={participants} />}
         </div>
         <MeetingChat meetingId={meetingId} host={host} isHost={isHost} lines={channel.lines} ready={status === 'open' && channel.state.state === 'joined'} send={channel.send} />
       </div>

@@ -19,6 +19,7 @@ import { Section } from '../../ui/Page';
 import { Spinner } from '../../ui/Spinner';
 import { useToast } from '../../ui/Toast';
 import { ChatPanel } from '../chat/ChatPanel';
+import { ToyDeviceAccess } from '../toys/ToyDeviceAccess';
 import type { ServiceMessage } from '../chat/chat-lines';
 import type { StreamInfo } from '../../../common/api/streams';
 import { streamKeys } from './api';
@@ -45,6 +46,7 @@ export function LivePanel({ stream, preview, connection }: { stream: StreamInfo;
         <div className={styles.main}>
           <div className={styles.figuresArea}>
             <SessionFigures stream={stream} session={session.data} />
+            <ToyDeviceAccess streamId={stream.stream_id} room="stream" isHost hostName={stream.username} />
           </div>
           <div className={styles.preview}>
             <Section title="Preview">{preview}</Section>

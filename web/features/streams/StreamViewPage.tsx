@@ -17,6 +17,7 @@ import type { VideoState } from './HlsPlayer';
 import { Player } from './Player';
 import { RatingWall } from './RatingWall';
 import { StreamSubscribeButton } from '../subscriptions/SubscribeButton';
+import { ToyDeviceAccess } from '../toys/ToyDeviceAccess';
 import { StreamDetails, StreamHeader } from './StreamDetails';
 import { asksForRating, interactionsPaused, serviceAction } from './stream-interactions';
 import { StreamWall, wallOf } from './StreamWall';
@@ -153,6 +154,7 @@ function StreamLayout({ stream, join, payRefusal, walledByLookup, preview, state
         <ChatPanel key={stream.has_paid ? 'paid' : 'unpaid'} stream={stream} onServiceMessage={onServiceMessage} interactionsPaused={interactionsPaused(stream, state === 'paused')} />
       </div>
       <div className={styles.info}>
+        {stream.live === 'Y' && owed === 0 && <ToyDeviceAccess streamId={stream.stream_id} room="stream" isHost={stream.is_owner} hostName={stream.username} />}
         <StreamDetails stream={stream} interactionsPaused={interactionsPaused(stream, state === 'paused')} />
       </div>
       <TipAnimations slotId={CHAT_OVERLAY_SLOT_ID} bursts={tips.bursts} received={tips.received} />
