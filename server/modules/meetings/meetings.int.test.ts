@@ -1,23 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MSG } from '../../../common/messages';
 import { meetingChannelOf, userChannelOf } from '../../../common/realtime';
 import { listMail } from '../../platform/mail/outbox';
-import { startTestApp, type SignedInUser, type TestApp } from '../../testing/harness';
-import { closeCheckingLedger, expectLedgerInvariants } from '../../testing/ledger-invariants';
-import { WsClient } from '../../testing/ws-client';
+import type { SignedInUser } from '../../testing/harness';
+import { useListeningTestApp } from '../../testing/listening-app';
+import { expectLedgerInvariants } from '../../testing/ledger-invariants';
+import type { WsClient } from '../../testing/ws-client';
 
-let t: TestApp;
-let baseUrl: string;
-const sockets: WsClient[] = [];
-
-beforeAll(async () => {
-  t = await startTestApp();
-  baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
-});
-afterAll(async () => {
-  for (const socket of sockets) socket.close();
-  await closeCheckingLedger(t);
-});
+const served = useListeningTestApp();
+const { socketOf } = served;
 
 const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
 let keys = 0;
@@ -27,10 +18,10 @@ const frameId = () => `m${(frames += 1)}`;
 
 /** A host with `n` followers (signed in), and a stranger who follows no one. */
 async function party(n: number) {
-  const host = await t.given.signedInUser();
+  const host = await served.t.given.signedInUser();
   const fans: SignedInUser[] = [];
-  for (let i = 0; i < n; i += 1) fans.push(await t.given.follower(host.user));
-  return { host, fans, stranger: await t.given.signedInUser() };
+  for (let i = 0; i < n; i += 1) fans.push(await served.t.given.follower(host.user));
+  return { host, fans, stranger: await served.t.given.signedInUser() };
 }
 
 async function createMeeting(host: SignedInUser, inviteeIds: number[], extra: Record<string, unknown> = {}) {
@@ -44,12 +35,6 @@ async function createMeeting(host: SignedInUser, inviteeIds: number[], extra: Re
 
 const pay = (who: SignedInUser, id: number, amount: number, idempotencyKey = key()) =>
   who.client.request('POST', '/api/user/pay-meeting', { body: { id, amount }, headers: { 'idempotency-key': idempotencyKey } });
-
-async function socketOf(who: SignedInUser) {
-  const socket = await WsClient.connect(baseUrl, who.client.cookie('ll_session'));
-  sockets.push(socket);
-  return socket;
-}
 
 /** A participant in the room: their own user channel and the meeting's channel. */
 async function enter(who: SignedInUser, id: number) {
@@ -94,7 +79,7 @@ describe('the meeting form and calendar', () => {
     const data = detail.body.data as { start_time: string; end_time: string };
     expect(Date.parse(data.end_time) - Date.parse(data.start_time)).toBe(30 * 60_000);
 
-    const mail = await listMail(t.resources.database.db, { to: fans[0]!.user.email, limit: 5 });
+    const mail = await listMail(served.t.resources.database.db, { to: fans[0]!.user.email, limit: 5 });
     expect(mail[0]).toMatchObject({ subject: `${host.user.username} invited you to a video call` });
     expect(mail[0]!.text).toContain('"Evening call"');
 
@@ -166,7 +151,7 @@ describe('the meeting form and calendar', () => {
       title: 'Later call', audience_ids: [fans[1]!.user.id, fans[2]!.user.id],
     });
     expect((await fans[0]!.client.get('/api/user/schedule-meeting', { id })).status).toBe(404);
-    expect((await listMail(t.resources.database.db, { to: fans[2]!.user.email, limit: 5 }))).toHaveLength(1);
+    expect((await listMail(served.t.resources.database.db, { to: fans[2]!.user.email, limit: 5 }))).toHaveLength(1);
 
     expect((await fans[1]!.client.post('/api/user/delete-schedule-meeting', { id })).status).toBe(403);
     const deleted = await host.client.post('/api/user/delete-schedule-meeting', { id });
@@ -208,15 +193,15 @@ describe('the meeting room', () => {
     const hosted = await host.client.post('/api/user/join-meeting', { id });
     expect(hosted.body.data).toMatchObject({ paid: true, owed: 0, host_present: true, meeting: { state: 'live', host: true } });
 
-    await t.given.coins(payer.user, 1000);
+    await served.t.given.coins(payer.user, 1000);
     const k = key();
     const first = await pay(payer, id, 300, k);
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     expect(first.body).toMatchObject({ paid: true, owed: 0, balance: { CON: 700 } });
     const again = await pay(payer, id, 300, k);
     expect(again.body).toMatchObject({ paid: true, owed: 0, balance: { CON: 700 } });
-    expect((await t.app.services.ledger.balances(host.user.id)).CON).toBe(300);
-    await expectLedgerInvariants(t.resources.database.db);
+    expect((await served.t.app.services.ledger.balances(host.user.id)).CON).toBe(300);
+    await expectLedgerInvariants(served.t.resources.database.db);
 
     const short = await pay(poor, id, 300);
     expect(short.status).toBe(402);
@@ -231,10 +216,10 @@ describe('the meeting room', () => {
     const [kept, dropped, late] = fans as [SignedInUser, SignedInUser, SignedInUser];
     const id = await createMeeting(host, [kept.user.id, dropped.user.id]);
     for (const fan of [kept, dropped]) {
-      await t.given.coins(fan.user, 400);
+      await served.t.given.coins(fan.user, 400);
       expect((await pay(fan, id, 250)).status).toBe(200);
     }
-    const balance = async (who: SignedInUser) => (await t.app.services.ledger.balances(who.user.id)).CON;
+    const balance = async (who: SignedInUser) => (await served.t.app.services.ledger.balances(who.user.id)).CON;
     expect(await balance(host)).toBe(500);
 
     const params = { title: 'Evening call', audience_ids: String(kept.user.id), start_time: inAnHour(), tip_rules: { viewer_min_amount: 250 } };
@@ -243,7 +228,7 @@ describe('the meeting room', () => {
     expect(await balance(host)).toBe(250);
 
     // A host who spent the coins cannot delete the call: the guest would lose them.
-    await t.app.services.ledger.transfer({
+    await served.t.app.services.ledger.transfer({
       kind: 'adjustment', idempotencyKey: key(), fromUserId: host.user.id, amount: 250, currency: 'CON',
       legs: [{ account: { userId: host.user.id, currency: 'CON' }, amount: -250 }, { account: { system: 'fees', currency: 'CON' }, amount: 250 }],
     });
@@ -252,7 +237,7 @@ describe('the meeting room', () => {
     expect(refused.body.message).toBe(MSG.meetingRefundShort);
     expect((await kept.client.post('/api/user/join-meeting', { id })).body.data).toMatchObject({ paid: true });
 
-    await t.given.coins(host.user, 250);
+    await served.t.given.coins(host.user, 250);
     expect((await host.client.post('/api/user/delete-schedule-meeting', { id })).status).toBe(200);
     expect(await balance(kept)).toBe(400);
     expect(await balance(host)).toBe(0);
@@ -261,12 +246,12 @@ describe('the meeting room', () => {
 
     const live = await createMeeting(host, [late.user.id]);
     expect((await host.client.post('/api/user/join-meeting', { id: live })).status).toBe(200);
-    await t.given.coins(late.user, 250);
+    await served.t.given.coins(late.user, 250);
     expect((await pay(late, live, 250)).status).toBe(200);
     expect((await host.client.post('/api/user/delete-schedule-meeting', { id: live })).status).toBe(200);
     expect(await balance(late)).toBe(0);
     expect(await balance(host)).toBe(250);
-    await expectLedgerInvariants(t.resources.database.db);
+    await expectLedgerInvariants(served.t.resources.database.db);
   });
 
   it('lets only participants subscribe, tells who is in the room, and passes signals between paid participants only', async () => {
@@ -274,13 +259,12 @@ describe('the meeting room', () => {
     const [paid, unpaid] = fans as [SignedInUser, SignedInUser];
     const id = await createMeeting(host, [paid.user.id, unpaid.user.id]);
     const channel = meetingChannelOf(id);
-    await t.given.coins(paid.user, 250);
+    await served.t.given.coins(paid.user, 250);
     expect((await pay(paid, id, 250)).status).toBe(200);
 
     const outsider = await socketOf(stranger);
     expect(await outsider.request({ op: 'subscribe', channel })).toMatchObject({ op: 'error', code: 'forbidden' });
-    const guest = await WsClient.connect(baseUrl);
-    sockets.push(guest);
+    const guest = await served.socketOf();
     expect(await guest.request({ op: 'subscribe', channel })).toMatchObject({ op: 'error', code: 'unauthorized' });
 
     const h = await enter(host, id);
@@ -312,7 +296,7 @@ describe('the meeting room', () => {
     expect((await h.message('LIKE')).message).toMatchObject({ likes: 1 });
 
     // Paying announces a tip line and the new paid state.
-    await t.given.coins(unpaid.user, 250);
+    await served.t.given.coins(unpaid.user, 250);
     expect((await pay(unpaid, id, 250)).status).toBe(200);
     expect((await h.message('TIP')).message).toMatchObject({ data: { recipient_amount: 250 } });
     const afterPay = await h.next((f) => {

@@ -1,34 +1,19 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MSG } from '../../../common/messages';
-import { startTestApp, type LiveStream, type TestApp } from '../../testing/harness';
+import type { LiveStream } from '../../testing/harness';
+import { useListeningTestApp } from '../../testing/listening-app';
 import type { HttpSession } from '../../testing/http-session';
-import { WsClient } from '../../testing/ws-client';
 import { streamReports } from './tables';
 
-let t: TestApp;
-let baseUrl: string;
-const sockets: WsClient[] = [];
-
-beforeAll(async () => {
-  t = await startTestApp();
-  baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
-});
-afterAll(async () => {
-  for (const socket of sockets) socket.close();
-  await t.close();
-});
+const served = useListeningTestApp((t) => t.close());
+const { socketOf } = served;
 
 async function viewer() {
-  const user = await t.given.user();
-  return { user, client: await t.given.signedIn(user) };
+  const user = await served.t.given.user();
+  return { user, client: await served.t.given.signedIn(user) };
 }
 
-async function socketOf(client: HttpSession) {
-  const socket = await WsClient.connect(baseUrl, client.cookie('ll_session'));
-  sockets.push(socket);
-  return socket;
-}
 
 /** send-rating is a GET that changes state: like a POST it carries the CSRF header. */
 async function rate(client: HttpSession, query: Record<string, number>, withCsrf = true) {
@@ -38,10 +23,10 @@ async function rate(client: HttpSession, query: Record<string, number>, withCsrf
 
 /** The broadcaster's next stream, live: the previous one ends with a replay. */
 async function nextStream(live: LiveStream): Promise<number> {
-  await t.app.services.broadcastHooks.onEnded({ streamId: live.streamId, broadcastId: 'b1', playlistKey: `media/${live.streamId}/b1/index.m3u8`, lengthSeconds: 30 });
+  await served.t.app.services.broadcastHooks.onEnded({ streamId: live.streamId, broadcastId: 'b1', playlistKey: `media/${live.streamId}/b1/index.m3u8`, lengthSeconds: 30 });
   const next = ((await live.client.post('/api/streams/get-live-stream', {})).body.stream as { stream_id: number }).stream_id;
   await live.client.post('/api/streams/go-live', { id: next });
-  await t.app.services.broadcastHooks.onLive({ streamId: next, broadcastId: 'b2', playlistKey: `media/${next}/b2/index.m3u8`, width: 640, height: 360 });
+  await served.t.app.services.broadcastHooks.onLive({ streamId: next, broadcastId: 'b2', playlistKey: `media/${next}/b2/index.m3u8`, width: 640, height: 360 });
   return next;
 }
 
@@ -49,11 +34,11 @@ const lookup = async (client: HttpSession, id: number) => (await client.get('/ap
 
 describe('rating a stream', () => {
   it('refuses guests, another user’s id, the owner, a missing CSRF header and ratings outside 1–5', async () => {
-    const live = await t.given.liveStream();
+    const live = await served.t.given.liveStream();
     const { user, client } = await viewer();
     const other = await viewer();
 
-    const guest = await rate(t.client(), { id: user.id, stream_id: live.streamId, rating: 4 });
+    const guest = await rate(served.t.client(), { id: user.id, stream_id: live.streamId, rating: 4 });
     expect(guest.status).toBe(401);
     expect(guest.body.message).toBe(MSG.notLoggedIn);
     expect((await rate(client, { id: user.id, stream_id: live.streamId, rating: 4 }, false)).body).toMatchObject({ response: 'csrf' });
@@ -68,7 +53,7 @@ describe('rating a stream', () => {
   });
 
   it('refuses a stream the viewer may not watch', async () => {
-    const live = await t.given.liveStream({ audience: 'FOLLOWERS' });
+    const live = await served.t.given.liveStream({ audience: 'FOLLOWERS' });
     const { user, client } = await viewer();
     const res = await rate(client, { id: user.id, stream_id: live.streamId, rating: 3 });
     expect(res.status).toBe(403);
@@ -77,7 +62,7 @@ describe('rating a stream', () => {
   });
 
   it('replaces an earlier rating and answers the broadcaster’s average over all their streams', async () => {
-    const live = await t.given.liveStream();
+    const live = await served.t.given.liveStream();
     const a = await viewer();
     const b = await viewer();
     expect((await rate(a.client, { id: a.user.id, stream_id: live.streamId, rating: 5 })).body).toEqual({ response: 'success', rating: 5, overall_rating: 5 });
@@ -91,16 +76,16 @@ describe('rating a stream', () => {
   });
 
   it('shows on the profile and in user search, with the likes of the broadcaster’s streams', async () => {
-    const live = await t.given.liveStream();
+    const live = await served.t.given.liveStream();
     const fan = await viewer();
-    const before = (await t.client().get('/api/user/user-lookup', { id: live.user.id })).body.user;
+    const before = (await served.t.client().get('/api/user/user-lookup', { id: live.user.id })).body.user;
     expect(before).toMatchObject({ likes: 0, overall_rating: 0 });
 
     await rate(fan.client, { id: fan.user.id, stream_id: live.streamId, rating: 4 });
     await fan.client.post('/api/streams/stream-join', { stream_id: live.streamId });
     await fan.client.post('/api/streams/leave-stream', { id: live.streamId, likes: 2 });
 
-    const profile = (await t.client().get('/api/user/user-lookup', { id: live.user.id })).body.user;
+    const profile = (await served.t.client().get('/api/user/user-lookup', { id: live.user.id })).body.user;
     expect(profile).toMatchObject({ likes: 2, overall_rating: 4 });
     const found = (await fan.client.get('/api/channel/search-user', { search: live.user.username })).body.users as Array<Record<string, unknown>>;
     expect(found.find((u) => u.user_id === live.user.id)).toMatchObject({ likes: 2, overall_rating: 4 });
@@ -110,25 +95,25 @@ describe('rating a stream', () => {
 
 describe('saving a stream', () => {
   it('refuses guests, another user’s id, the owner and private streams', async () => {
-    const live = await t.given.liveStream();
+    const live = await served.t.given.liveStream();
     const { user, client } = await viewer();
     const other = await viewer();
-    expect((await t.client().post('/api/streams/save', { user_id: user.id, stream_id: live.streamId, save: true })).status).toBe(401);
+    expect((await served.t.client().post('/api/streams/save', { user_id: user.id, stream_id: live.streamId, save: true })).status).toBe(401);
     expect((await client.post('/api/streams/save', { user_id: other.user.id, stream_id: live.streamId, save: true })).status).toBe(403);
     const own = await live.client.post('/api/streams/save', { user_id: live.user.id, stream_id: live.streamId, save: true });
     expect(own.status).toBe(403);
     expect(own.body.message).toBe(MSG.cannotSaveOwn);
 
-    const secret = await t.given.liveStream({ audience: 'PRIVATE' });
+    const secret = await served.t.given.liveStream({ audience: 'PRIVATE' });
     const privateSave = await client.post('/api/streams/save', { user_id: user.id, stream_id: secret.streamId, save: true });
     expect(privateSave.status).toBe(403);
     expect(privateSave.body.message).toBe(MSG.cannotSavePrivate);
-    expect((await t.client().get('/api/streams/saved-streams')).status).toBe(401);
+    expect((await served.t.client().get('/api/streams/saved-streams')).status).toBe(401);
   });
 
   it('bookmarks idempotently, shows the flag, lists newest first and drops streams made private', async () => {
-    const first = await t.given.liveStream({ title: 'First show' });
-    const second = await t.given.liveStream({ title: 'Second show' });
+    const first = await served.t.given.liveStream({ title: 'First show' });
+    const second = await served.t.given.liveStream({ title: 'Second show' });
     const { user, client } = await viewer();
     const save = (streamId: number, on: boolean) => client.post('/api/streams/save', { user_id: user.id, stream_id: streamId, save: on });
 
@@ -154,24 +139,24 @@ describe('saving a stream', () => {
 
 describe('reporting a stream', () => {
   it('needs a complaint type, a login, and someone else’s stream', async () => {
-    const live = await t.given.liveStream();
+    const live = await served.t.given.liveStream();
     const { client } = await viewer();
     const untyped = await client.post('/api/streams/report-stream', { id: live.streamId, user_comment: 'bad' });
     expect(untyped.status).toBe(400);
     expect(untyped.body.message).toBe(MSG.complaintTypeRequired);
     expect((await client.post('/api/streams/report-stream', { id: live.streamId, type: '' })).body.message).toBe(MSG.complaintTypeRequired);
-    expect((await t.client().post('/api/streams/report-stream', { id: live.streamId, type: 'troll' })).status).toBe(401);
+    expect((await served.t.client().post('/api/streams/report-stream', { id: live.streamId, type: 'troll' })).status).toBe(401);
     const own = await live.client.post('/api/streams/report-stream', { id: live.streamId, type: 'troll' });
     expect(own.status).toBe(403);
     expect(own.body.message).toBe(MSG.cannotReportOwnStream);
   });
 
   it('keeps one complaint per viewer and stream, the latest, with the comment trimmed', async () => {
-    const live = await t.given.liveStream();
+    const live = await served.t.given.liveStream();
     const { user, client } = await viewer();
     expect((await client.post('/api/streams/report-stream', { id: live.streamId, type: 'troll' })).body).toEqual({ response: 'success' });
     expect((await client.post('/api/streams/report-stream', { id: live.streamId, type: 'crime', user_comment: '  selling stolen goods  ' })).status).toBe(200);
-    const rows = await t.resources.database.db.select().from(streamReports)
+    const rows = await served.t.resources.database.db.select().from(streamReports)
       .where(and(eq(streamReports.streamId, live.streamId), eq(streamReports.reporterId, user.id)));
     expect(rows).toEqual([expect.objectContaining({ type: 'crime', comment: 'selling stolen goods' })]);
   });
@@ -179,10 +164,10 @@ describe('reporting a stream', () => {
 
 describe('banning a viewer', () => {
   it('is refused to guests, other viewers, and for the owner or an unknown user', async () => {
-    const live = await t.given.liveStream();
+    const live = await served.t.given.liveStream();
     const victim = await viewer();
     const stranger = await viewer();
-    expect((await t.client().post('/api/streams/ban-viewer', { stream_id: live.streamId, user_id: victim.user.id })).status).toBe(401);
+    expect((await served.t.client().post('/api/streams/ban-viewer', { stream_id: live.streamId, user_id: victim.user.id })).status).toBe(401);
     const refused = await stranger.client.post('/api/streams/ban-viewer', { stream_id: live.streamId, user_id: victim.user.id });
     expect(refused.status).toBe(404);
     expect(refused.body.message).toBe(MSG.streamNotAvailable);
@@ -196,7 +181,7 @@ describe('banning a viewer', () => {
   });
 
   it('blocks the victim’s page and tells their socket', async () => {
-    const live = await t.given.liveStream();
+    const live = await served.t.given.liveStream();
     const victim = await viewer();
     const socket = await socketOf(victim.client);
     const channel = `stream:${live.streamId}`;
@@ -214,10 +199,10 @@ describe('banning a viewer', () => {
   });
 
   it('is allowed to stream moderators and admins', async () => {
-    const live = await t.given.liveStream();
-    const editor = await t.given.signedIn(await t.given.user({ perms: ['UPDATE STREAM_ANY'] }));
-    const granter = await t.given.signedIn(await t.given.user({ perms: ['GRANT PERMISSION'] }));
-    const admin = await t.given.signedIn(await t.given.user({ role: 'admin' }));
+    const live = await served.t.given.liveStream();
+    const editor = await served.t.given.signedIn(await served.t.given.user({ perms: ['UPDATE STREAM_ANY'] }));
+    const granter = await served.t.given.signedIn(await served.t.given.user({ perms: ['GRANT PERMISSION'] }));
+    const admin = await served.t.given.signedIn(await served.t.given.user({ role: 'admin' }));
     for (const moderator of [editor, granter, admin]) {
       const victim = await viewer();
       expect((await moderator.post('/api/streams/ban-viewer', { stream_id: live.streamId, user_id: victim.user.id })).status).toBe(200);
@@ -226,13 +211,13 @@ describe('banning a viewer', () => {
   });
 
   it('cannot lock moderators and admins out of a stream', async () => {
-    const live = await t.given.liveStream();
+    const live = await served.t.given.liveStream();
     for (const options of [{ perms: ['UPDATE STREAM_ANY' as const] }, { perms: ['GRANT PERMISSION' as const] }, { role: 'admin' as const }]) {
-      const moderator = await t.given.user(options);
+      const moderator = await served.t.given.user(options);
       const refused = await live.client.post('/api/streams/ban-viewer', { stream_id: live.streamId, user_id: moderator.id });
       expect(refused.status).toBe(403);
       expect(refused.body.message).toBe(MSG.cannotBanModerator);
-      const client = await t.given.signedIn(moderator);
+      const client = await served.t.given.signedIn(moderator);
       expect((await client.post('/api/streams/stream-join', { stream_id: live.streamId })).status).toBe(200);
     }
   });
@@ -240,7 +225,7 @@ describe('banning a viewer', () => {
 
 describe('the owner toggling chat', () => {
   it('tells the stream’s viewers the new options', async () => {
-    const live = await t.given.liveStream();
+    const live = await served.t.given.liveStream();
     const fan = await viewer();
     const socket = await socketOf(fan.client);
     await socket.request({ op: 'subscribe', channel: `stream:${live.streamId}` });
@@ -252,8 +237,8 @@ describe('the owner toggling chat', () => {
 
 describe('a featured stream', () => {
   it('makes a logged-in viewer follow the broadcaster with notifications on', async () => {
-    const live = await t.given.liveStream();
-    const moderator = await t.given.signedIn(await t.given.user({ perms: ['UPDATE STREAM_ANY'] }));
+    const live = await served.t.given.liveStream();
+    const moderator = await served.t.given.signedIn(await served.t.given.user({ perms: ['UPDATE STREAM_ANY'] }));
     expect((await moderator.post('/api/streams/report-stream-action', { stream_ids: [live.streamId], event: 'MAKE_FEATURED' })).body).toMatchObject({ affected: 1 });
 
     const fan = await viewer();
@@ -266,11 +251,11 @@ describe('a featured stream', () => {
     await quiet.client.post('/api/user/toggle-following', { id: live.user.id, isFollowing: true, notify: false });
     expect((await quiet.client.post('/api/streams/stream-join', { stream_id: live.streamId })).body.stream).toMatchObject({ is_following: true, following_notify: false });
     expect((await live.client.post('/api/streams/stream-join', { stream_id: live.streamId })).status).toBe(200);
-    expect((await t.client().post('/api/streams/stream-join', { stream_id: live.streamId })).status).toBe(200);
+    expect((await served.t.client().post('/api/streams/stream-join', { stream_id: live.streamId })).status).toBe(200);
   });
 
   it('does not make viewers of other streams follow', async () => {
-    const live = await t.given.liveStream();
+    const live = await served.t.given.liveStream();
     const fan = await viewer();
     expect((await fan.client.post('/api/streams/stream-join', { stream_id: live.streamId })).body.stream).toMatchObject({ is_following: false });
   });

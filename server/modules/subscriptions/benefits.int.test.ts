@@ -1,40 +1,25 @@
 /** What a subscription gives where it applies: pay wall and its discount, playback, chat, priority chat, audience, profiles. */
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import * as api from '../../../common/api/subscriptions';
 import type { StreamInfo } from '../../../common/api/streams';
 import { MSG } from '../../../common/messages';
 import { subscriberMinimum } from '../../../common/rules/plans';
-import { startTestApp, type SignedInUser, type TestApp } from '../../testing/harness';
-import { closeCheckingLedger } from '../../testing/ledger-invariants';
-import { WsClient } from '../../testing/ws-client';
+import type { SignedInUser } from '../../testing/harness';
+import { useListeningTestApp } from '../../testing/listening-app';
 import { minimumSql } from '../streams';
 import { subscriptions } from './tables';
 
-let t: TestApp;
-let baseUrl: string;
-const sockets: WsClient[] = [];
-beforeAll(async () => {
-  t = await startTestApp();
-  baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
-});
-afterEach(() => {
-  for (const socket of sockets.splice(0)) socket.close();
-});
-afterAll(() => closeCheckingLedger(t));
+const served = useListeningTestApp();
+const { socketOf } = served;
+afterEach(() => served.closeSockets());
 
-const db = () => t.resources.database.db;
-
-async function socketOf(who: SignedInUser) {
-  const socket = await WsClient.connect(baseUrl, who.client.cookie('ll_session'));
-  sockets.push(socket);
-  return socket;
-}
+const db = () => served.t.resources.database.db;
 
 /** A creator live with a paid stream (the viewer minimum given) and a plan of the template. */
 async function paidCreator(template: 'Fan' | 'Supporter' | 'VIP', minimum = 100, info: Record<string, unknown> = {}) {
-  const live = await t.given.liveStream({ tip_viewer_min_amount: minimum, ...info });
+  const live = await served.t.given.liveStream({ tip_viewer_min_amount: minimum, ...info });
   const templates = (await live.client.call(api.planTemplates, {})).body.templates as api.PlanTemplate[];
   const chosen = templates.find((x) => x.name === template)!;
   const added = await live.client.post(api.planAdd.path, { template_id: chosen.template_id, price: chosen.prices[0]!.price, currency: 'CON' });
@@ -42,8 +27,8 @@ async function paidCreator(template: 'Fan' | 'Supporter' | 'VIP', minimum = 100,
 }
 
 async function subscriberOf(creator: Awaited<ReturnType<typeof paidCreator>>, extraCoins = 0) {
-  const fan = await t.given.signedInUser();
-  await t.given.coins(fan.user, creator.price + extraCoins);
+  const fan = await served.t.given.signedInUser();
+  await served.t.given.coins(fan.user, creator.price + extraCoins);
   const res = await fan.client.request('POST', api.subscribe.path, {
     body: { plan_id: creator.planId, user_id: creator.user.id }, headers: { 'idempotency-key': randomUUID() },
   });
@@ -71,7 +56,7 @@ describe('the pay wall for subscribers', () => {
     expect(paid.body).toMatchObject({ has_paid: true, viewer_spend: { amount: 130 } });
     expect((await join(fan, creator.streamId)).status).toBe(200);
 
-    const plain = await t.given.signedInUser();
+    const plain = await served.t.given.signedInUser();
     expect(await lookup(plain, creator.streamId)).toMatchObject({ subscribed: false, tip_subscriber_discount: 0, tip_subscriber_min_amount: 250, tip_owed: 250 });
   });
 
@@ -86,7 +71,7 @@ describe('the pay wall for subscribers', () => {
     expect(await socket.request({ op: 'subscribe', channel: `stream:${creator.streamId}` })).toMatchObject({ op: 'subscribed' });
     expect(await socket.request({ op: 'send', channel: `stream:${creator.streamId}`, type: 'COMMENT', text: 'no wall for me', id: 'c1' })).toEqual({ op: 'ack', id: 'c1' });
 
-    const plain = await t.given.signedInUser();
+    const plain = await served.t.given.signedInUser();
     expect((await join(plain, creator.streamId)).status).toBe(402);
   });
 
@@ -111,7 +96,7 @@ describe('the pay wall for subscribers', () => {
         expect(Number((result.rows[0] as { n: number | string }).n), `${minimum} less ${discount}`).toBe(subscriberMinimum(minimum, discount));
       }
     }
-    const plain = await t.given.signedInUser();
+    const plain = await served.t.given.signedInUser();
     const result = await db().execute(sql`select (${minimumSql(creator.streamId, plain.user.id)}) as n`);
     expect(Number((result.rows[0] as { n: number | string }).n)).toBe(1000);
   });
@@ -128,7 +113,7 @@ describe('priority chat and audiences', () => {
     expect(await socket.request({ op: 'send', channel: priority, type: 'COMMENT', text: 'first in line', id: 'p1' })).toEqual({ op: 'ack', id: 'p1' });
     expect(await socket.message('COMMENT')).toMatchObject({ channel: priority, message: { text: 'first in line', sender: { is_priority: true, is_owner: false } } });
 
-    const plain = await t.given.signedInUser();
+    const plain = await served.t.given.signedInUser();
     expect(await lookup(plain, creator.streamId)).toMatchObject({ priority_chat: false });
     const other = await socketOf(plain);
     expect(await other.request({ op: 'subscribe', channel: priority })).toMatchObject({ op: 'error', code: 'forbidden', message: MSG.priorityChatOnly });
@@ -144,7 +129,7 @@ describe('priority chat and audiences', () => {
     const creator = await paidCreator('Fan', 0, { audience: 'SUBSCRIBERS' });
     const fan = await subscriberOf(creator);
     expect((await join(fan, creator.streamId)).status).toBe(200);
-    const plain = await t.given.signedInUser();
+    const plain = await served.t.given.signedInUser();
     const refused = await join(plain, creator.streamId);
     expect(refused.status).toBe(403);
     expect(refused.body.message).toBe(MSG.streamSubscribersOnly);
@@ -153,14 +138,14 @@ describe('priority chat and audiences', () => {
   it('tells a profile\'s visitor whether they are subscribed and may subscribe', async () => {
     const creator = await paidCreator('Fan', 0);
     const fan = await subscriberOf(creator);
-    const plain = await t.given.signedInUser();
+    const plain = await served.t.given.signedInUser();
     const profile = async (who: SignedInUser | null) =>
-      (await (who ? who.client : t.client()).get('/api/user/user-lookup', { id: creator.user.id })).body.user as { subscribed: boolean; can_subscribe: boolean };
+      (await (who ? who.client : served.t.client()).get('/api/user/user-lookup', { id: creator.user.id })).body.user as { subscribed: boolean; can_subscribe: boolean };
     expect(await profile(fan)).toMatchObject({ subscribed: true, can_subscribe: false });
     expect(await profile(plain)).toMatchObject({ subscribed: false, can_subscribe: true });
     expect(await profile(null)).toMatchObject({ subscribed: false, can_subscribe: false });
     expect(await profile(creator)).toMatchObject({ subscribed: false, can_subscribe: false });
-    const noPlans = await t.given.signedInUser();
+    const noPlans = await served.t.given.signedInUser();
     expect((await plain.client.get('/api/user/user-lookup', { id: noPlans.user.id })).body.user).toMatchObject({ can_subscribe: false });
   });
 });

@@ -4,26 +4,15 @@
  * and on a live stream.
  */
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TOY } from '../../../common/constants';
 import { MSG } from '../../../common/messages';
 import { meetingChannelOf, streamChannelOf, userChannelOf } from '../../../common/realtime';
-import { startTestApp, type SignedInUser, type TestApp } from '../../testing/harness';
-import { closeCheckingLedger } from '../../testing/ledger-invariants';
-import { WsClient, type Frame } from '../../testing/ws-client';
+import type { SignedInUser } from '../../testing/harness';
+import { useListeningTestApp } from '../../testing/listening-app';
+import type { Frame, WsClient } from '../../testing/ws-client';
 
-let t: TestApp;
-let baseUrl: string;
-const sockets: WsClient[] = [];
-
-beforeAll(async () => {
-  t = await startTestApp();
-  baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
-});
-afterAll(async () => {
-  for (const socket of sockets) socket.close();
-  await closeCheckingLedger(t);
-});
+const served = useListeningTestApp();
 
 let keys = 0;
 const key = () => `toy-key-${process.pid}-${(keys += 1)}`;
@@ -42,11 +31,11 @@ interface Room {
 
 /** A meeting with its host and `n` invited followers (each with 1000 coins), and a stranger. */
 async function meetingRoom(n = 2, coins = 1000): Promise<Room> {
-  const host = await t.given.signedInUser();
+  const host = await served.t.given.signedInUser();
   const viewers: SignedInUser[] = [];
   for (let i = 0; i < n; i += 1) {
-    const fan = await t.given.follower(host.user);
-    if (coins > 0) await t.given.coins(fan.user, coins);
+    const fan = await served.t.given.follower(host.user);
+    if (coins > 0) await served.t.given.coins(fan.user, coins);
     viewers.push(fan);
   }
   const res = await host.client.post('/api/user/create-meeting', {
@@ -54,7 +43,7 @@ async function meetingRoom(n = 2, coins = 1000): Promise<Room> {
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   const id = (res.body.data as { meeting_id: number }).meeting_id;
-  return { host, viewers, stranger: await t.given.signedInUser(), where: { stream_id: id, room: 'meeting' }, channel: meetingChannelOf(id) };
+  return { host, viewers, stranger: await served.t.given.signedInUser(), where: { stream_id: id, room: 'meeting' }, channel: meetingChannelOf(id) };
 }
 
 const act = (who: SignedInUser, room: Room, event: string, fields: Record<string, unknown> = {}, idempotencyKey?: string) =>
@@ -65,8 +54,7 @@ const record = (res: { body: Record<string, unknown> }) => res.body.data as Rec;
 
 /** Someone's socket on their own user channel and on the room's channel. */
 async function enter(who: SignedInUser, room: Room) {
-  const socket = await WsClient.connect(baseUrl, who.client.cookie('ll_session'));
-  sockets.push(socket);
+  const socket = await served.socketOf(who);
   expect(await socket.request({ op: 'subscribe', channel: userChannelOf(who.user.id) })).toMatchObject({ op: 'subscribed' });
   expect(await socket.request({ op: 'subscribe', channel: room.channel })).toMatchObject({ op: 'subscribed' });
   return socket;
@@ -247,18 +235,16 @@ describe('toy-device access in a meeting', () => {
     const repeat = await act(room.host, room, 'GET_QR_CODE', { viewer_id: viewer.user.id, tip_amount: 10 });
     expect([repeat.status, repeat.body.message]).toEqual([409, 'This cannot be done while device access is PENDING.']);
     expect((await room.stranger.client.request('POST', '/api/user/lovense-action', { body: { event: 'GET_LOVENSE_LIST', stream_id: 999_999_999, room: 'meeting' } })).status).toBe(404);
-    expect((await t.client().post('/api/user/lovense-action', { event: 'GET_LOVENSE_LIST', ...room.where })).status).toBe(401);
+    expect((await served.t.client().post('/api/user/lovense-action', { event: 'GET_LOVENSE_LIST', ...room.where })).status).toBe(401);
 
     // Realtime: an outsider, another viewer and the host may not control.
-    const strangerSocket = await WsClient.connect(baseUrl, room.stranger.client.cookie('ll_session'));
-    sockets.push(strangerSocket);
+    const strangerSocket = await served.socketOf(room.stranger);
     expect(await send(strangerSocket, room, 'lovense-command', { command: 'Vibrate', level: 1 })).toMatchObject({ op: 'error', code: 'forbidden' });
     expect(await send(strangerSocket, room, 'lovense-host-end-call')).toMatchObject({ op: 'error', code: 'forbidden' });
     const otherSocket = await enter(other, room);
     expect(await send(otherSocket, room, 'lovense-command', { command: 'Vibrate', level: 1 })).toMatchObject({ op: 'error', code: 'forbidden', message: MSG.toyNoAccess });
     expect(await send(otherSocket, room, 'lovense-host-end-call')).toMatchObject({ op: 'error', code: 'forbidden', message: MSG.toyBroadcasterOnly });
-    const anonymous = await WsClient.connect(baseUrl);
-    sockets.push(anonymous);
+    const anonymous = await served.socketOf();
     expect(await send(anonymous, room, 'lovense-command', { command: 'Vibrate', level: 1 })).toMatchObject({ op: 'error', code: 'unauthorized' });
     // The viewer's own command before paying: the access is not APPROVED.
     const viewerSocket = await enter(viewer, room);
@@ -275,7 +261,7 @@ describe('toy-device access in a meeting', () => {
     expect(broke.status, JSON.stringify(broke.body)).toBe(402);
     expect(broke.body.response).toBe('insufficient_funds');
     expect(record(await act(viewer, room, 'GET_LOVENSE', { viewer_id: viewer.user.id }))).toMatchObject({ access: 'PENDING', is_tip_paid: 'N' });
-    await t.given.coins(viewer.user, 40);
+    await served.t.given.coins(viewer.user, 40);
     const paid = await act(viewer, room, 'PAID_TIP_SUCCESS', {}, key());
     expect(paid.status).toBe(200);
     expect(paid.body.balance).toEqual({ CON: 0 });
@@ -353,23 +339,23 @@ describe('toy-device access in a meeting', () => {
     const viewerSocket = await enter(viewer, room);
     // The clock held still: exactly a burst of TOY.commandsPerSecond passes, whatever the machine's speed.
     const at = Date.now();
-    t.app.services.toys.control.useClock(() => at);
+    served.t.app.services.toys.control.useClock(() => at);
     const answers: Frame[] = [];
     try {
       for (let i = 0; i < TOY.commandsPerSecond + 5; i += 1) answers.push(await send(viewerSocket, room, 'lovense-command', { command: 'Vibrate', level: i % 20 }));
     } finally {
-      t.app.services.toys.control.useClock(null);
+      served.t.app.services.toys.control.useClock(null);
     }
     expect(answers.filter((a) => a.op === 'ack')).toHaveLength(TOY.commandsPerSecond);
     const limited = answers.filter((a) => a.op === 'error');
     expect(limited).toHaveLength(5);
     expect(limited[0]).toMatchObject({ code: 'rate_limited', message: MSG.toyCommandsTooFast });
     // A second later the bucket is full again.
-    t.app.services.toys.control.useClock(() => at + 1_000);
+    served.t.app.services.toys.control.useClock(() => at + 1_000);
     try {
       expect(await send(viewerSocket, room, 'lovense-command', { command: 'Vibrate', level: 1 })).toMatchObject({ op: 'ack' });
     } finally {
-      t.app.services.toys.control.useClock(null);
+      served.t.app.services.toys.control.useClock(null);
     }
   });
 
@@ -385,7 +371,7 @@ describe('toy-device access in a meeting', () => {
   });
 
   it('refuses an unverified Lovense callback', async () => {
-    const res = await t.client().request('POST', '/api/lovense/callback', { body: { uid: '1000001', utoken: 'x', toys: {} } });
+    const res = await served.t.client().request('POST', '/api/lovense/callback', { body: { uid: '1000001', utoken: 'x', toys: {} } });
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({ response: 'forbidden', message: MSG.toyCallbackUnverified });
   });
@@ -393,16 +379,16 @@ describe('toy-device access in a meeting', () => {
 
 describe('toy-device access on a live stream', () => {
   it("works for the stream's viewers, pays with the stream named in the ledger, and ends with the broadcast", async () => {
-    const live = await t.given.liveStream();
+    const live = await served.t.given.liveStream();
     const owner: SignedInUser = { user: live.user, client: live.client } as SignedInUser;
-    const viewer = await t.given.signedInUser();
-    await t.given.coins(viewer.user, 100);
+    const viewer = await served.t.given.signedInUser();
+    await served.t.given.coins(viewer.user, 100);
     const room: Room = { host: owner, viewers: [viewer], stranger: viewer, where: { stream_id: live.streamId, room: 'stream' }, channel: streamChannelOf(live.streamId) };
     await connectToy(owner);
     const hostSocket = await enter(owner, room);
     const viewerSocket = await enter(viewer, room);
     await approved(room, viewer, 20);
-    const { rows } = await t.resources.database.db.execute<{ kind: string; stream_id: string; amount: number }>(
+    const { rows } = await served.t.resources.database.db.execute<{ kind: string; stream_id: string; amount: number }>(
       sql`select kind, stream_id, amount from ledger_transfers where from_user_id = ${viewer.user.id} and kind = 'toy_tip'`,
     );
     expect(rows.map((r) => ({ kind: r.kind, stream_id: Number(r.stream_id), amount: Number(r.amount) }))).toEqual([{ kind: 'toy_tip', stream_id: live.streamId, amount: 20 }]);
@@ -411,7 +397,7 @@ describe('toy-device access on a live stream', () => {
     // Comments and likes on the stream's channel still go to the chat.
     expect(await send(viewerSocket, room, 'COMMENT', { text: 'nice' })).toMatchObject({ op: 'ack' });
 
-    await t.app.services.broadcastHooks.onEnded({ streamId: live.streamId, broadcastId: 'b1', playlistKey: `media/${live.streamId}/b1/index.m3u8`, lengthSeconds: 30 });
+    await served.t.app.services.broadcastHooks.onEnded({ streamId: live.streamId, broadcastId: 'b1', playlistKey: `media/${live.streamId}/b1/index.m3u8`, lengthSeconds: 30 });
     const closed = await accessFrame(viewerSocket, 'ROOM_CLOSED');
     expect(closed).toMatchObject({ text: MSG.toyAccessRevokedByBroadcaster });
     const again = await act(owner, room, 'GET_QR_CODE', { viewer_id: viewer.user.id, tip_amount: 10 });

@@ -1,0 +1,51 @@
+/**
+ * A test file's app listening on a free port, for suites that speak WebSocket as well as HTTP: sockets
+ * opened through `socketOf` are closed when the file ends (or by `closeSockets`), then the app.
+ */
+import { afterAll, beforeAll } from 'vitest';
+import { startTestApp, type SignedInUser, type TestApp } from './harness';
+import type { HttpSession } from './http-session';
+import { closeCheckingLedger } from './ledger-invariants';
+import { WsClient } from './ws-client';
+
+export interface ListeningTestApp {
+  readonly t: TestApp;
+  readonly baseUrl: string;
+  /** A realtime socket signed in as `who`, or a guest's without. */
+  socketOf(who?: SignedInUser | HttpSession): Promise<WsClient>;
+  closeSockets(): void;
+}
+
+/** `close` ends the app (by default checking the ledger's invariants first). */
+export function useListeningTestApp(close: (t: TestApp) => Promise<void> = closeCheckingLedger): ListeningTestApp {
+  let t: TestApp | undefined;
+  let baseUrl = '';
+  const sockets: WsClient[] = [];
+  const closeSockets = () => {
+    for (const socket of sockets.splice(0)) socket.close();
+  };
+  beforeAll(async () => {
+    t = await startTestApp();
+    baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    closeSockets();
+    if (t) await close(t);
+  });
+  return {
+    get t() {
+      if (!t) throw new Error('the test app starts in beforeAll');
+      return t;
+    },
+    get baseUrl() {
+      return baseUrl;
+    },
+    async socketOf(who) {
+      const session = who && 'client' in who ? who.client : who;
+      const socket = await WsClient.connect(baseUrl, session?.cookie('ll_session'));
+      sockets.push(socket);
+      return socket;
+    },
+    closeSockets,
+  };
+}
