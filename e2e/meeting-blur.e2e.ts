@@ -17,6 +17,7 @@ import { resolveFfmpegPath } from '../server/platform/media/ffmpeg-path';
 import { signInAt } from './support/app';
 import { journeySteps, screenshot, useAppInBrowser } from './support/browser';
 import type { TestPage } from './support/browser';
+import { CALENDAR } from './support/meetings';
 
 const PORTRAIT = fileURLToPath(new URL('fixtures/person.jpg', import.meta.url));
 const SCREENSHOTS = fileURLToPath(new URL('screenshots/', import.meta.url));
@@ -45,8 +46,6 @@ const BACKGROUND: Box[] = [
   { x: 0, y: 0, w: 90, h: 200 },
   { x: 450, y: 20, w: 130, h: 240 },
 ];
-
-const CALENDAR = '/user/schedule-meetings';
 
 async function signedInUserId(page: Page): Promise<number> {
   return page.evaluate(async () => ((await (await fetch('/api/user/session-detail')).json()) as { user: { user_id: number } }).user.user_id);

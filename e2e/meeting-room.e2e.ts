@@ -11,7 +11,7 @@ import { MSG } from '../common/messages';
 import { signInAt } from './support/app';
 import { journeySteps, screenshot, useAppInBrowser } from './support/browser';
 import type { TestPage } from './support/browser';
-import { acknowledgeCallPolicy, CALENDAR, payMeetingTip, remoteVideoMoves } from './support/meetings';
+import { acknowledgeCallPolicy, CALENDAR, joinFromCalendar, payMeetingTip, remoteVideoMoves } from './support/meetings';
 
 const openAppPage = useAppInBrowser({ demoCall: true });
 const step = journeySteps();
@@ -37,10 +37,7 @@ describe('the meeting room', () => {
     await videoCall.click();
     await acknowledgeCallPolicy(page);
     await expect.poll(() => videoCall.getByLabel('1 new invitation').count()).toBe(0);
-    await page.getByText(`Invited: ${TITLE}`).first().click();
-    await page.getByRole('dialog', { name: TITLE }).getByRole('link', { name: 'Join Video Call' }).click();
-    await page.waitForURL(/\/streams\/meeting-view\?id=\d+$/);
-    roomPath = new URL(page.url()).pathname + new URL(page.url()).search;
+    roomPath = await joinFromCalendar(page, TITLE);
     await waitingWall(guest).getByText(MSG.waitingForHost).waitFor();
     await screenshot(page, 'meeting-room-waiting');
   });

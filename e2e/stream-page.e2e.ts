@@ -1,16 +1,19 @@
 /**
  * Journey: the stream page as viewers meet it. The live player (LIVE badge back to the live edge, sound,
  * no seek bar), Follow beside the broadcaster, a viewer count that follows the spec as people arrive and
- * leave, likes counted for everyone as they are given, video and chat together on a phone, and a replay
- * that seeks.
+ * leave, likes counted for everyone as they are given, video and chat together on a phone, a watcher given
+ * control of the broadcaster's virtual toy until the broadcast ends, and a replay that seeks.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect } from 'vitest';
+import { MSG } from '../common/messages';
 import type { RunningPublisher } from '../server/testing/rtmp-publisher';
 import { signInAt } from './support/app';
 import { journeySteps, screenshot, useAppInBrowser } from './support/browser';
 import type { TestPage } from './support/browser';
 import { badge, broadcastAs, videoTime } from './support/live';
+import { acceptOffer, connectVirtualToy, nudge, offerAccess, toast, toyShows } from './support/toys';
+import { buyThousandCoins } from './support/wallet';
 
 const openAppPage = useAppInBrowser({ media: true, env: () => ({ RTMP_GRACE_MS: '1500' }) });
 const step = journeySteps();
@@ -181,11 +184,35 @@ describe('the stream page', () => {
     await phone.context.close();
   });
 
+  step('lets the broadcaster give a watcher control of the virtual toy from the dashboard', async () => {
+    const { page } = broadcaster;
+    await page.goto('/dashboard');
+    await connectVirtualToy(page);
+    // viewer2 comes back while the dashboard is open: the broadcaster sees them arrive.
+    await watch(viewer2.page, streamPath);
+    await offerAccess(page, 'viewer2');
+    // viewer2 has no coins yet: the tip is refused, they buy some and come back to the offer.
+    const offer = viewer2.page.getByRole('dialog', { name: MSG.toyOfferTitle });
+    await offer.getByRole('button', { name: 'Get Access' }).click();
+    await viewer2.page.getByRole('dialog', { name: 'Tip Sending Failure' }).getByRole('button', { name: 'Cancel' }).click();
+    await buyThousandCoins(viewer2.page);
+    await viewer2.page.goto(streamPath);
+    await acceptOffer(viewer2.page, 10);
+    await toast(page, MSG.toyViewerTipped).waitFor();
+    await page.getByRole('dialog', { name: MSG.toyManageTitle }).getByRole('button', { name: 'Close' }).first().click();
+    await nudge(viewer2.page, 'Vibrate', 7);
+    await toyShows(page, 'Vibrate', 7);
+    await screenshot(viewer2.page, 'stream-page-toy-controls');
+    await screenshot(page, 'stream-page-toy-dashboard');
+  });
+
   step('turns into a replay that seeks, with no LIVE badge in the player', async () => {
     const { page } = viewer1;
     await publisher?.stop();
     publisher = undefined;
     await badge(page, 'REPLAY').waitFor({ timeout: 30_000 });
+    // The broadcast's end takes the toy's control with it (the server revokes the access).
+    await viewer2.page.getByRole('region', { name: 'Device control' }).waitFor({ state: 'detached' });
     await page.reload();
     await badge(page, 'REPLAY').waitFor();
     const seek = controls(page).getByRole('slider', { name: 'Seek' });

@@ -7,7 +7,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { MSG } from '../common/messages';
-import { choosePackageByTestCard, signInAt } from './support/app';
+import { signInAt } from './support/app';
+import { buyThousandCoins } from './support/wallet';
 import { journeySteps, screenshot, useAppInBrowser } from './support/browser';
 import type { TestPage } from './support/browser';
 import { saveBroadcastTitle } from './support/live';
@@ -71,10 +72,8 @@ describe('subscriptions', () => {
     await payWall(page).waitFor();
     await payWall(page).getByText(`Tip ${PRICE} Coins`).first().waitFor();
 
-    await page.goto('/user/account/deposit-coins');
-    await choosePackageByTestCard(page, '$48.00');
-    await page.getByRole('button', { name: /Buy 1,?000 Coins for \$48\.00/ }).click();
-    await page.getByRole('status').filter({ hasText: 'New balance: 1,000 Coins' }).waitFor({ timeout: 15_000 });
+    await buyThousandCoins(page);
+    await page.getByRole('status').filter({ hasText: 'New balance: 1,000 Coins' }).waitFor();
 
     await page.goto(streamPath);
     await page.getByRole('link', { name: 'broadcaster1' }).first().click();

@@ -191,6 +191,16 @@ export const lovenseToken = defineCall({
   output: success({ data: z.object({ platform: z.string(), authToken: z.string(), uid: z.string() }) }),
 });
 
+export const lovenseStreamViewers = defineCall({
+  method: 'GET',
+  path: '/api/user/lovense-stream-viewers',
+  summary: "The signed-in people watching the broadcaster's live stream now (on every instance), for choosing whom to offer "
+    + 'device access; the broadcaster only',
+  refusals: [403, 404],
+  input: z.strictObject({ stream_id: streamId }),
+  output: success({ viewers: z.array(z.object({ user_id: z.number(), name: z.string(), avatar: z.string().nullable() })) }),
+});
+
 /** The caller's own device as the server knows it. */
 export const toyDevice = z.object({
   provider: z.enum(TOY_PROVIDERS),

@@ -1,7 +1,7 @@
 /** What the video-call journeys share: reading the room's video from the page, and paying the meeting tip. */
 import type { Page } from 'playwright-core';
 import { MSG } from '../../common/messages';
-import { choosePackageByTestCard } from './app';
+import { buyThousandCoins } from './wallet';
 
 export const CALENDAR = '/user/schedule-meetings';
 
@@ -21,15 +21,21 @@ export async function acknowledgeCallPolicy(page: Page): Promise<void> {
   await page.getByRole('region', { name: MSG.videoCallPolicyTitle }).getByRole('button', { name: 'I understand' }).click();
 }
 
+/** On the calendar: the invitation to `title` opened and its Join Video Call followed; answers the room's path. */
+export async function joinFromCalendar(page: Page, title: string): Promise<string> {
+  await page.getByText(`Invited: ${title}`).first().click();
+  await page.getByRole('dialog', { name: title }).getByRole('link', { name: 'Join Video Call' }).click();
+  await page.waitForURL(/\/streams\/meeting-view\?id=\d+$/);
+  const url = new URL(page.url());
+  return url.pathname + url.search;
+}
+
 /** At the room's pay wall: coins bought first when the wallet is short, then the meeting tip paid; the call shows. */
 export async function payMeetingTip(page: Page, roomPath: string, tip = 250): Promise<void> {
   const wall = page.getByRole('region', { name: 'This is a paid video call' });
   await wall.waitFor();
   if (await wall.getByRole('link', { name: 'Buy coins' }).count()) {
-    await page.goto('/user/account/deposit-coins');
-    await choosePackageByTestCard(page, '$48.00');
-    await page.getByRole('button', { name: /Buy 1,?000 Coins for \$48\.00/ }).click();
-    await page.getByRole('status').filter({ hasText: 'New balance:' }).waitFor({ timeout: 15_000 });
+    await buyThousandCoins(page);
     await page.goto(roomPath);
     await wall.waitFor();
   }

@@ -63,3 +63,4 @@ export const SolidHeart = ({ size = 28 }: P) => (
     <path fill="currentColor" d="M20.8 4.6a5.5 5.5 0 0 0-7.8 0L12 5.7l-1-1.1a5.5 5.5 0 0 0-7.8 7.8l1 1.1L12 21l7.8-7.5 1-1.1a5.5 5.5 0 0 0 0-7.8Z" />
   </svg>
 );
+export const ToyIcon = (p: P) => <Icon {...p}><path d="M4 12h2M18 12h2M7 7l1.5 1.5M17 7l-1.5 1.5" /><rect x="9" y="4" width="6" height="16" rx="3" /></Icon>;

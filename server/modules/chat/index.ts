@@ -6,7 +6,7 @@ import { ACCESS } from '../../platform/http/access';
 import { installRealtimeGateway } from '../../platform/realtime/gateway';
 import { createPresence } from '../../platform/realtime/presence';
 import type { AppModule, ModuleContext } from '../../platform/module';
-import { viewerOf } from '../streams';
+import { userIdOfViewerKey, viewerKey, viewerOf } from '../streams';
 import { createChatService, type ChatService } from './service';
 import { tipMessage } from './tip-message';
 
@@ -32,6 +32,7 @@ export async function createChatModule(ctx: ModuleContext): Promise<AppModule> {
   const streams = ctx.use('streams');
   const accounts = ctx.use('accounts');
   const presence = createPresence(db, ctx.log, {
+    userIdOf: userIdOfViewerKey,
     onWritten: (channels) => void chat.publishViewerCounts(channels).catch((error: unknown) => ctx.log.warn({ err: error }, 'viewer count not published')),
   });
   // The gateway calls the chat rules and the chat publishes through the gateway: each reaches the other once both exist.
@@ -39,13 +40,14 @@ export async function createChatModule(ctx: ModuleContext): Promise<AppModule> {
     authorizeSubscribe: (channel, principal, request) => chat.authorizeSubscribe(channel, viewerOf(request, principal)),
     handleSend: (channel, frame, principal, request) => chat.handleSend(channel, frame, viewerOf(request, principal)),
     countsPresence: (channel) => chat.countsPresence(channel),
-    presenceKey: (principal, request) => (principal ? `user:${principal.userId}` : viewerOf(request, null).guestKey),
+    presenceKey: (principal, request) => viewerKey(viewerOf(request, principal)),
     onPresenceChange: (channel, principal, change) => chat.onPresenceChange(channel, principal, change),
   }, { presence, ...ctx.config.realtimeCaps });
   const chat = createChatService({
     db, streams, accounts, ledger: ctx.use('ledger'), likeLimit: ctx.config.streamViewerLikeLimit, log: ctx.log,
     publish: gateway.publish, removeFromChannels: gateway.removeFromChannels, recheckChannel: gateway.recheckChannel,
     presenceInstanceId: presence.instanceId,
+    signedInMembers: (channel) => presence.userIds(channel),
   });
 
   streams.useRealtimeLikes(chat.realtimeLikes);

@@ -97,6 +97,8 @@ export function createChatService(deps: {
   log: { warn(obj: object, msg: string): void };
   /** This instance's id in realtime_presence (the meetings module counts its people per instance). */
   presenceInstanceId: string;
+  /** The signed-in members of a channel on every instance. */
+  signedInMembers: (channel: string) => Promise<number[]>;
 }) {
   const { db } = deps;
   let meetingRules: MeetingRules = NO_MEETINGS;
@@ -328,6 +330,8 @@ export function createChatService(deps: {
     useToyRules(rules: ToyRules) {
       toyRules = rules;
     },
+    /** The signed-in people watching a stream now, on every instance (the broadcaster's picker of viewers). */
+    watcherIds: (streamId: number) => deps.signedInMembers(streamChannelOf(streamId)),
     /** The gateway's fan-out, for the meeting rooms' frames. */
     publish: deps.publish,
     removeFromChannels: deps.removeFromChannels,

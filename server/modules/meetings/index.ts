@@ -28,6 +28,7 @@ export function createMeetingsModule(ctx: ModuleContext): AppModule {
     chat,
     mailer: ctx.platform.mailer,
     log: ctx.log,
+    events: ctx.events,
     feePercent: ctx.config.platformFees.meeting_fee ?? 0,
     conference: ctx.config.conference,
   });

@@ -3,6 +3,7 @@
  * calls, and the rules of the room's realtime channel `meeting:<id>` (handed to the chat module, which
  * runs the gateway). The only writer of the meetings tables; money moves through the ledger.
  */
+import type { DomainEventHub } from '../../platform/events';
 import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { MeetingDetail, MeetingFields, MeetingListEntry } from '../../../common/api/meetings';
 import { MSG, fill } from '../../../common/messages';
@@ -24,6 +25,7 @@ import { InsufficientFunds, platformFee, receivingShard, type Ledger } from '../
 import { isFollowingSql } from '../social';
 import { jitsiRoomOf, jitsiToken, JITSI_TOKEN_MARGIN_MS } from './jitsi-token';
 import { meetingInvitees, meetingMessages, meetingPresence, meetingRatings, meetingReports, meetings, meetingSaves } from './tables';
+import './events';
 
 /** A new meeting may start this much in the past: the form's clock and the server's differ a little. */
 export const START_SKEW_MS = 2 * 60_000;
@@ -48,6 +50,7 @@ export interface MeetingsDeps {
   chat: ChatService;
   mailer: Mailer;
   log: { warn(obj: object, msg: string): void };
+  events: DomainEventHub;
   feePercent: number;
   conference: Config['conference'];
   clock?: () => Date;
@@ -266,6 +269,7 @@ export function createMeetingsService(deps: MeetingsDeps) {
     }));
     if (row.state === 'live') await chat.publish(meetingChannelOf(id), { type: 'MEETING-END', data: { meeting_id: id } });
     await chat.recheckChannel(meetingChannelOf(id));
+    await deps.events.emit('meeting.ended', { meetingId: id });
     return { message: MSG.meetingDeleted };
   }
 
@@ -478,6 +482,7 @@ export function createMeetingsService(deps: MeetingsDeps) {
     // The spec's chat line first (spec part 2 §4, §7), then the state the room shows.
     await say(row, row.hostId, MSG.meetingEndLine);
     await chat.publish(meetingChannelOf(id), { type: 'MEETING-END', data: { meeting_id: id } });
+    await deps.events.emit('meeting.ended', { meetingId: id });
     return {};
   }
 

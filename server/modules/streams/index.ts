@@ -19,7 +19,7 @@ import { broadcasterChannels, streams as streamsTable } from './tables';
 import './events';
 
 export {
-  mayActOnAnyStream, mayUsePriorityChat, minimumSql, plainlyWatchableSql, type StreamsService, type Viewer,
+  mayActOnAnyStream, mayUsePriorityChat, minimumSql, plainlyWatchableSql, type StreamsService, userIdOfViewerKey, type Viewer, viewerKey,
 } from './service';
 export type { StreamRow } from './stream-view';
 export { viewerOf } from './viewer';

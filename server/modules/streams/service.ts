@@ -70,6 +70,8 @@ export const paymentRequired = (owed: number) => appError('stream_payment_requir
 export const mayStreamWithRating = (perms: readonly string[], rating: Rating, skin: SkinId) =>
   perms.includes(LIVE_PERMISSION[rating]) && (rating !== 'PLUS_18' || SKINS[skin].flags.adultContent);
 
+const SIGNED_IN_KEY = 'user:';
+
 export const guestKeyOf = (ip: string, userAgent: string | undefined) =>
   `guest:${createHash('sha256').update(`${ip}|${userAgent ?? ''}`).digest('base64url').slice(0, 22)}`;
 
@@ -92,7 +94,9 @@ export const minimumFor = (row: Pick<StreamRow, 'tipViewerMinAmount'>, benefits:
   benefits ? subscriberMinimum(row.tipViewerMinAmount, benefits.no_paywall ? 1 : benefits.discount) : row.tipViewerMinAmount;
 
 /** The viewer as views, likes and playback know them: the signed-in user, else the guest's browser. */
-export const viewerKey = (viewer: Viewer) => (viewer.principal ? `user:${viewer.principal.userId}` : viewer.guestKey);
+export const viewerKey = (viewer: Viewer) => (viewer.principal ? `${SIGNED_IN_KEY}${viewer.principal.userId}` : viewer.guestKey);
+/** The user id a viewer key stands for, or null for a visitor's. */
+export const userIdOfViewerKey = (key: string): number | null => (key.startsWith(SIGNED_IN_KEY) ? Number(key.slice(SIGNED_IN_KEY.length)) : null);
 
 /** Who a playback address is for: the viewer and the skin they watch in (an 18+ stream plays only in its skin). */
 export const playbackViewer = (viewer: Viewer) => `${viewerKey(viewer)}|${viewer.skin}`;

@@ -38,12 +38,13 @@ export async function createToysModule(ctx: ModuleContext): Promise<AppModule> {
   });
   const control = createControl({ db: ctx.db, chat, rooms, records, access, provider, log: ctx.log });
   chat.useToyRules({ handleSend: (place, frame, viewer) => control.handleSend(place, frame, viewer) });
-  // A broadcast that ends takes every access of its room with it.
+  // A broadcast or a call that ends takes every access of its room with it.
   ctx.events.on('stream.ended', ({ streamId }) => access.closeRoom({ room: 'stream', streamId }, 'ROOM_CLOSED'));
+  ctx.events.on('meeting.ended', ({ meetingId }) => access.closeRoom({ room: 'meeting', streamId: meetingId }, 'ROOM_CLOSED'));
   return {
     name: 'toys',
     services: { toys: { access, control } },
-    routes: (app) => registerToyRoutes(app, { access, control, rooms, provider, accounts }),
+    routes: (app) => registerToyRoutes(app, { access, control, rooms, provider, accounts, watcherIds: chat.watcherIds }),
     realtime: [
       { op: 'send', name: 'lovense-command', auth: 'user', access: APPROVED_VIEWER, handler: RULES },
       { op: 'send', name: 'lovense-add-device-request', auth: 'user', access: APPROVED_VIEWER, handler: RULES },

@@ -17,6 +17,8 @@ import type { Rooms } from './rooms';
  * meeting); anyone else does not see the room (404). Per event the service refuses the other side (403).
  */
 export const ROOM_BROADCASTER = ACCESS.with(ACCESS.signedIn, { cells: { user: 404, moderator: 404, admin: 404, owner: 'ok', other: 403 } });
+/** A live stream's broadcaster alone: everyone else may be watching it, and is refused (403). */
+const STREAM_BROADCASTER = ACCESS.with(ACCESS.signedIn, { cells: { user: 403, moderator: 403, admin: 403, owner: 'ok', other: 403 } });
 
 const callbackDocs: RouteDocs = {
   requestBody: {
@@ -38,7 +40,7 @@ const callbackDocs: RouteDocs = {
   },
 };
 
-export async function registerToyRoutes(app: FastifyInstance, deps: { access: AccessMachine; control: Control; rooms: Rooms; provider: ToyProviderApi; accounts: { publicUsers(ids: number[]): Promise<Map<number, { username: string; fullname: string }>> } }) {
+export async function registerToyRoutes(app: FastifyInstance, deps: { access: AccessMachine; control: Control; rooms: Rooms; provider: ToyProviderApi; accounts: { publicUsers(ids: number[]): Promise<Map<number, { username: string; fullname: string; avatar: string | null }>> }; watcherIds: (streamId: number) => Promise<number[]> }) {
   const { access, control, rooms, provider } = deps;
   const tags = ['toys'];
 
@@ -52,6 +54,19 @@ export async function registerToyRoutes(app: FastifyInstance, deps: { access: Ac
     if (input.user_id !== principal.userId) throw forbidden(MSG.toyTokenOwnOnly);
     const user = (await deps.accounts.publicUsers([principal.userId])).get(principal.userId);
     return { data: await provider.authToken({ userId: principal.userId, name: user ? user.fullname || user.username : '' }) };
+  });
+
+  addRoute(app, api.lovenseStreamViewers, { auth: 'user', access: STREAM_BROADCASTER, tags }, async ({ input, principal, request }) => {
+    const { host } = await rooms.partyOf({ room: 'stream', streamId: input.stream_id }, viewerOf(request, principal), 'hidden');
+    if (!host) throw forbidden(MSG.toyBroadcasterOnly);
+    const ids = (await deps.watcherIds(input.stream_id)).filter((id) => id !== principal.userId);
+    const users = await deps.accounts.publicUsers(ids);
+    return {
+      viewers: ids.flatMap((id) => {
+        const user = users.get(id);
+        return user ? [{ user_id: id, name: user.fullname || user.username, avatar: user.avatar }] : [];
+      }),
+    };
   });
 
   addRoute(app, api.getLovenseDevice, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ principal }) => ({ data: await control.deviceOf(principal.userId) }));

@@ -9,6 +9,7 @@ import { TOY } from '../../../common/constants';
 import { MSG } from '../../../common/messages';
 import { meetingChannelOf, streamChannelOf, userChannelOf } from '../../../common/realtime';
 import type { SignedInUser } from '../../testing/harness';
+import { eventually } from '../../testing/eventually';
 import { useListeningTestApp } from '../../testing/listening-app';
 import type { Frame, WsClient } from '../../testing/ws-client';
 
@@ -304,6 +305,29 @@ describe('toy-device access in a meeting', () => {
     expect(revoked.data!.record.access).toBe('REVOKE');
   });
 
+  it('revokes the open access of a call the host ends, and of one they delete', async () => {
+    const ended = await meetingRoom(1);
+    const [viewer] = ended.viewers as [SignedInUser];
+    await connectToy(ended.host);
+    const viewerSocket = await enter(viewer, ended);
+    await approved(ended, viewer);
+    expect((await ended.host.client.post('/api/user/end-meeting', { id: ended.where.stream_id })).status).toBe(200);
+    const revoked = await accessFrame(viewerSocket, 'ROOM_CLOSED');
+    expect(revoked).toMatchObject({ text: MSG.toyAccessRevokedByBroadcaster });
+    expect(revoked.data!.record.access).toBe('REVOKE');
+    expect(await send(viewerSocket, ended, 'lovense-command', { command: 'Vibrate', level: 1 })).toMatchObject({ op: 'error' });
+
+    const deleted = await meetingRoom(1);
+    const [invited] = deleted.viewers as [SignedInUser];
+    await connectToy(deleted.host);
+    expect((await act(deleted.host, deleted, 'GET_QR_CODE', { viewer_id: invited.user.id, tip_amount: 10 })).status).toBe(200);
+    expect((await deleted.host.client.post('/api/user/delete-schedule-meeting', { id: deleted.where.stream_id })).status).toBe(200);
+    const { rows } = await served.t.resources.database.db.execute<{ access: string }>(
+      sql`select access from toy_access where stream_id = ${deleted.where.stream_id} and room = 'meeting'`,
+    );
+    expect(rows).toEqual([{ access: 'REVOKE' }]);
+  });
+
   it('shows Device not found without toys, passes the add-device request on, and gives the controls once toys connect', async () => {
     const room = await meetingRoom(1);
     const [viewer] = room.viewers as [SignedInUser];
@@ -387,6 +411,12 @@ describe('toy-device access on a live stream', () => {
     await connectToy(owner);
     const hostSocket = await enter(owner, room);
     const viewerSocket = await enter(viewer, room);
+    // The broadcaster picks among the signed-in people watching now (on every instance, as presence is written).
+    const watchers = await eventually(() => owner.client.get(`/api/user/lovense-stream-viewers?stream_id=${live.streamId}`), (res) => (res.body.viewers as unknown[] | undefined)?.length === 1);
+    expect(watchers.body.viewers).toEqual([{ user_id: viewer.user.id, name: expect.any(String), avatar: null }]);
+    expect((await viewer.client.get(`/api/user/lovense-stream-viewers?stream_id=${live.streamId}`)).status).toBe(403);
+    const stranger = await served.t.given.signedInUser();
+    expect((await stranger.client.get(`/api/user/lovense-stream-viewers?stream_id=${live.streamId}`)).status).toBe(403);
     await approved(room, viewer, 20);
     const { rows } = await served.t.resources.database.db.execute<{ kind: string; stream_id: string; amount: number }>(
       sql`select kind, stream_id, amount from ledger_transfers where from_user_id = ${viewer.user.id} and kind = 'toy_tip'`,

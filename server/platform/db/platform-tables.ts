@@ -1,4 +1,5 @@
 /** Tables the platform itself keeps: sessions, shared secrets, throttling events, spent captchas. */
+import { sql } from 'drizzle-orm';
 import { bigint, boolean, doublePrecision, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 export const sessions = pgTable(
@@ -76,6 +77,8 @@ export const realtimePresence = pgTable(
     channel: text('channel').notNull(),
     instanceId: text('instance_id').notNull(),
     members: integer('members').notNull(),
+    /** The signed-in members' user ids (at most PRESENCE_LISTED_USERS): who a broadcaster can pick among the watchers. */
+    userIds: integer('user_ids').array().notNull().default(sql`'{}'::integer[]`),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.channel, t.instanceId] }), index('realtime_presence_instance_idx').on(t.instanceId)],

@@ -421,6 +421,7 @@ const CASES: Record<string, Case> = {
   'POST /api/user/lovense-action': { input: () => ({ event: 'GET_LOVENSE_LIST', stream_id: world.meetingId, room: 'meeting' }) },
   'GET /api/user/lovense-token': { input: (c) => ({ user_id: id(c), stream_id: world.meetingId, room: 'meeting' }) },
   'POST /api/user/lovense-device': { input: () => ({ connected: true }) },
+  'GET /api/user/lovense-stream-viewers': { input: (c) => ({ stream_id: c.owner.streamId }) },
   'POST /api/user/kick-meeting-participant': {
     send: async (c) => c.client.post('/api/user/kick-meeting-participant', { id: await meetingOf(), user_id: world.other.user.id }),
   },

@@ -10,6 +10,8 @@ import type { Db } from '../db/client';
 import { realtimePresence } from '../db/platform-tables';
 
 export const PRESENCE_STALE_SECONDS = 30;
+/** How many signed-in members' ids an instance lists per channel (the count has everyone). */
+export const PRESENCE_LISTED_USERS = 500;
 
 export interface PresenceOptions {
   /** How soon a change is written (changes inside the window are written together). */
@@ -17,6 +19,8 @@ export interface PresenceOptions {
   heartbeatMs?: number;
   /** Called with the channels whose local count was just written, so their new totals can be told. */
   onWritten?: (channels: string[]) => void;
+  /** The user id a member key stands for, or null for a visitor's key (listed: signed-in members only). */
+  userIdOf?: (member: string) => number | null;
 }
 
 /** SQL for the members of the channel named by `channel` (an SQL text expression), for listings. */
@@ -34,15 +38,27 @@ export function createPresence(db: Db, log: { warn(obj: object, msg: string): vo
   let flushTimer: NodeJS.Timeout | null = null;
   let flushing: Promise<void> = Promise.resolve();
 
+  const listedUserIds = (keys: string[]): number[] => {
+    const ids: number[] = [];
+    for (const key of keys) {
+      const id = options.userIdOf?.(key) ?? null;
+      if (id !== null) ids.push(id);
+      if (ids.length === PRESENCE_LISTED_USERS) break;
+    }
+    return ids;
+  };
+
   async function write(channels: string[]) {
     for (const channel of channels) {
-      const members = local.get(channel)?.size ?? 0;
+      const keys = [...(local.get(channel)?.keys() ?? [])];
+      const members = keys.length;
       if (members === 0) {
         await db.delete(realtimePresence).where(and(eq(realtimePresence.channel, channel), eq(realtimePresence.instanceId, instanceId)));
         continue;
       }
-      await db.insert(realtimePresence).values({ channel, instanceId, members })
-        .onConflictDoUpdate({ target: [realtimePresence.channel, realtimePresence.instanceId], set: { members, updatedAt: sql`now()` } });
+      const userIds = listedUserIds(keys);
+      await db.insert(realtimePresence).values({ channel, instanceId, members, userIds })
+        .onConflictDoUpdate({ target: [realtimePresence.channel, realtimePresence.instanceId], set: { members, userIds, updatedAt: sql`now()` } });
     }
   }
 
@@ -109,6 +125,12 @@ export function createPresence(db: Db, log: { warn(obj: object, msg: string): vo
       const [row] = await db.select({ n: sql<number>`coalesce(sum(${realtimePresence.members}), 0)::int` }).from(realtimePresence)
         .where(and(eq(realtimePresence.channel, channel), gt(realtimePresence.updatedAt, sql`now() - make_interval(secs => ${PRESENCE_STALE_SECONDS})`)));
       return row?.n ?? 0;
+    },
+    /** The signed-in members of the channel on every instance, as last written (up to PRESENCE_LISTED_USERS per instance). */
+    async userIds(channel: string): Promise<number[]> {
+      const rows = await db.select({ ids: realtimePresence.userIds }).from(realtimePresence)
+        .where(and(eq(realtimePresence.channel, channel), gt(realtimePresence.updatedAt, sql`now() - make_interval(secs => ${PRESENCE_STALE_SECONDS})`)));
+      return [...new Set(rows.flatMap((row) => row.ids))];
     },
     async close() {
       clearInterval(heartbeat);

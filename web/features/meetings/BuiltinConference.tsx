@@ -98,7 +98,6 @@ export function BuiltinConference({ meetingId, myId, myName, isHost, conference,
     if (!camera) return;
     if (blurred) {
       void mesh.current?.replaceVideoTrack(camera);
-      blurred.stop();
       setBlurred(null);
     } else {
       const next = startBlur(camera);
@@ -106,6 +105,7 @@ export function BuiltinConference({ meetingId, myId, myName, isHost, conference,
       setBlurred(next);
     }
   };
+  // Stops the blur toggled off, and the one running when the room closes.
   useEffect(() => () => blurred?.stop(), [blurred]);
 
   const names = new Map(participants.map((p) => [p.user_id, p]));

@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { Conference } from '../../../common/api/meetings';
 import { Alert } from '../../ui/Alert';
 import { Spinner } from '../../ui/Spinner';
-import { loadScript } from './load-script';
+import { loadScript } from '../../ui/load-script';
 import { ExitButtons } from './MeetingToolbar';
 import styles from './room.module.css';
 

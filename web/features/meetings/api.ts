@@ -26,13 +26,15 @@ export function useMeetingList() {
     queryKey: meetingKeys.list(),
     queryFn: async () => {
       const list = (await call(meetings.scheduleMeetings, {})).meetings;
+      // A count asked before the list was answered would put back the invitations just seen.
+      await queryClient.cancelQueries({ queryKey: meetingKeys.invitations() });
       queryClient.setQueryData(meetingKeys.invitations(), 0);
       return list;
     },
   });
 }
 
-/** Invitations the calendar has not shown yet (the side bar's count), asked again at most once a minute. */
+/** Invitations the calendar has not shown yet (the side bar's count); a mounted badge asks again when the count is a minute old. */
 export const useNewInvitations = (enabled: boolean) =>
   useQuery({ queryKey: meetingKeys.invitations(), queryFn: async () => (await call(meetings.meetingInvitations, {})).count, enabled, staleTime: 60_000 });
 

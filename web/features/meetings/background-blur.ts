@@ -66,11 +66,16 @@ export function startBlur(camera: MediaStreamTrack): { track: MediaStreamTrack; 
     drawSharp(smallContext, video, small);
     await mode.segmenter.segment(small, (mask) => !stopped && drawPersonOverBlur(context, video, mask, size));
   };
+  const fps = 1000 / frameIntervalMs(frameRate);
+  const track = canvas.captureStream(fps).getVideoTracks()[0] as MediaStreamTrack;
+
   // A timer, not requestAnimationFrame: the call keeps sending when the tab is in the background. A
   // frame still being segmented makes the next tick pass, so slow segmentation lowers the frame rate
   // instead of queueing frames.
   const interval = setInterval(() => {
-    if (drawing || stopped || video.readyState < 2) return;
+    // The camera switched off in the toolbar: the canvas's track goes dark with it, and nothing is drawn.
+    track.enabled = camera.enabled;
+    if (drawing || stopped || !camera.enabled || video.readyState < 2) return;
     drawing = true;
     draw()
       .catch((error: unknown) => !stopped && fallBack(error))
@@ -79,11 +84,8 @@ export function startBlur(camera: MediaStreamTrack): { track: MediaStreamTrack; 
       });
   }, frameIntervalMs(frameRate));
 
-  const fps = 1000 / frameIntervalMs(frameRate);
-  const track = canvas.captureStream(fps).getVideoTracks()[0] as MediaStreamTrack;
   return {
     track,
-    // Idempotent: the room stops a blur both when toggled off and when its effect is cleaned up.
     stop: () => {
       if (stopped) return;
       stopped = true;

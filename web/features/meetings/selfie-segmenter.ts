@@ -14,7 +14,7 @@ import simdLoaderUrl from '@mediapipe/selfie_segmentation/selfie_segmentation_so
 import simdWasmUrl from '@mediapipe/selfie_segmentation/selfie_segmentation_solution_simd_wasm_bin.wasm?url&no-inline';
 import loaderUrl from '@mediapipe/selfie_segmentation/selfie_segmentation_solution_wasm_bin.js?url&no-inline';
 import wasmUrl from '@mediapipe/selfie_segmentation/selfie_segmentation_solution_wasm_bin.wasm?url&no-inline';
-import { loadScript } from './load-script';
+import { loadScript } from '../../ui/load-script';
 
 /** The files the solution asks for by name (the wasm pair it picks by the browser's SIMD support). */
 const FILES: Record<string, string> = {

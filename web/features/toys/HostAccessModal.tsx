@@ -51,8 +51,7 @@ export function HostAccessModal({ open, onClose, place, myId, record, people }: 
   if (view === 'choose' || !record) {
     body = (
       <ChooseViewer
-        place={place}
-        myId={myId}
+        streamId={place.stream_id}
         people={people}
         busy={action.isPending}
         onClose={onClose}
@@ -102,9 +101,8 @@ export function HostAccessModal({ open, onClose, place, myId, record, people }: 
   );
 }
 
-function ChooseViewer({ place, myId, people, busy, onClose, onGenerate }: {
-  place: ToyPlace;
-  myId: number;
+function ChooseViewer({ streamId, people, busy, onClose, onGenerate }: {
+  streamId: number;
   people: readonly MeetingParticipant[] | undefined;
   busy: boolean;
   onClose: () => void;
@@ -114,7 +112,7 @@ function ChooseViewer({ place, myId, people, busy, onClose, onGenerate }: {
   const [viewer, setViewer] = useState<ToyViewer | null>(null);
   const picker = people
     ? <MeetingViewerPicker people={people} selected={viewer?.id ?? null} onSelect={setViewer} />
-    : <StreamViewerPicker myId={myId} streamId={place.stream_id} selected={viewer?.id ?? null} onSelect={setViewer} />;
+    : <StreamViewerPicker streamId={streamId} selected={viewer?.id ?? null} onSelect={setViewer} />;
   return (
     <div className={styles.slider}>
       <TipSlider label="Device tip" value={tip} onChange={(value) => setTip(deviceTip(value))} />

@@ -1,15 +1,15 @@
 /**
  * 'Lovense Device Access': the viewer search and the choice of one viewer. In a meeting the viewers are
- * the invitees in the call; on a live stream, the host's followers found by the search and the watchers
- * who arrived while this page was open.
+ * the invitees in the call; on a live stream, the signed-in people watching it now and the host's
+ * followers found by the search.
  */
-import { useEffect, useState } from 'react';
-import { userChannelOf, type MeetingParticipant } from '../../../common/realtime';
-import { realtimeClient } from '../../api/realtime';
+import { useState } from 'react';
+import type { MeetingParticipant } from '../../../common/realtime';
 import { Avatar } from '../../ui/Avatar';
 import { Spinner } from '../../ui/Spinner';
 import { useFollowersToInvite } from '../meetings/api';
 import { useFollowerSearch } from '../social/follower-search';
+import { useStreamWatchers } from './api';
 import styles from './toys.module.css';
 
 export interface ToyViewer {
@@ -31,28 +31,13 @@ export function MeetingViewerPicker({ people, ...props }: PickerProps & { people
   return <ViewerChoice {...props} text={text} onText={setText} viewers={viewers.filter((viewer) => matches(viewer, text))} pending={false} />;
 }
 
-export function StreamViewerPicker({ myId, streamId, ...props }: PickerProps & { myId: number; streamId: number }) {
+export function StreamViewerPicker({ streamId, ...props }: PickerProps & { streamId: number }) {
   const [text, setText] = useState('');
-  const watchers = useStreamWatchers(myId, streamId);
+  const watchers = useStreamWatchers(streamId).data ?? [];
   const followers = useFollowersToInvite(useFollowerSearch(text));
   const found = (followers.data?.followers ?? []).map((follower) => ({ id: follower.user_id, name: follower.username, avatar: follower.avatar }));
   const viewers = [...watchers.filter((viewer) => matches(viewer, text)), ...found.filter((viewer) => !watchers.some((w) => w.id === viewer.id))];
   return <ViewerChoice {...props} text={text} onText={setText} viewers={viewers} pending={followers.isPending} />;
-}
-
-/** Signed-in watchers who arrived since the page opened (the owner's CONNECTED and DISCONNECTED messages). */
-function useStreamWatchers(myId: number, streamId: number): ToyViewer[] {
-  const [watchers, setWatchers] = useState<ToyViewer[]>([]);
-  useEffect(
-    () =>
-      realtimeClient().subscribe(userChannelOf(myId), (message) => {
-        if ((message.type !== 'CONNECTED' && message.type !== 'DISCONNECTED') || message.data.stream_id !== streamId) return;
-        const { user_id: id, name, avatar } = message.sender;
-        setWatchers((list) => [...(message.type === 'CONNECTED' ? [{ id, name, avatar }] : []), ...list.filter((viewer) => viewer.id !== id)]);
-      }),
-    [myId, streamId],
-  );
-  return watchers;
 }
 
 function ViewerChoice({ viewers, selected, onSelect, text, onText, pending }: PickerProps & { viewers: ToyViewer[]; text: string; onText: (text: string) => void; pending: boolean }) {

@@ -5,7 +5,7 @@
  */
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { getLovenseDevice, lovenseAction, lovenseToken, setLovenseDevice, type LovenseActionInput, type ToyAccessRecord, type ToyDevice } from '../../../common/api/toys';
+import { getLovenseDevice, lovenseAction, lovenseStreamViewers, lovenseToken, setLovenseDevice, type LovenseActionInput, type ToyAccessRecord, type ToyDevice } from '../../../common/api/toys';
 import type { CallOutput } from '../../../common/api';
 import { IDEMPOTENCY_HEADER } from '../../../common/api/define';
 import { userChannelOf, type RealtimeMessage, type RealtimeMessageOf, type SendRequest } from '../../../common/realtime';
@@ -19,7 +19,16 @@ export const toyKeys = {
   device: () => [...toyKeys.all, 'device'] as const,
   list: (place: ToyPlace) => [...toyKeys.all, 'list', place.room, place.stream_id] as const,
   mine: (place: ToyPlace) => [...toyKeys.all, 'mine', place.room, place.stream_id] as const,
+  watchers: (streamId: number) => [...toyKeys.all, 'watchers', streamId] as const,
 };
+
+/** The live stream's signed-in watchers (the broadcaster's viewer picker), asked again every few seconds while it shows. */
+export const useStreamWatchers = (streamId: number) =>
+  useQuery({
+    queryKey: toyKeys.watchers(streamId),
+    queryFn: async () => (await call(lovenseStreamViewers, { stream_id: streamId })).viewers.map((viewer) => ({ id: viewer.user_id, name: viewer.name, avatar: viewer.avatar })),
+    refetchInterval: 5_000,
+  });
 
 const isRecord = (data: unknown): data is ToyAccessRecord => data !== null && typeof data === 'object' && !Array.isArray(data);
 

@@ -1,17 +1,19 @@
 /**
- * Lovense's browser SDK (TOYS=lovense), loaded from the address the server gives (`sdk_url`, from
- * LOVENSE_SDK_URL). Only the calls of Lovense's Basic JS SDK documentation are used: the constructor
- * with `{platform, authToken, uid}`, `ready`, `on('appStatusChange' | 'toyInfoChange' | 'sdkError')`,
- * `getOnlineToys`, `sendToyCommand` and `destroy`. Not tried against Lovense's real SDK (decision 0020).
+ * Lovense's Basic JS SDK (TOYS=lovense), loaded from the address the server gives (`sdk_url`, from
+ * LOVENSE_SDK_URL; Lovense documents https://api.lovense-api.com/basic-sdk/core.min.js). Only calls of
+ * its documentation are used: the global `LovenseBasicSdk` constructor with `{platform, authToken, uid}`,
+ * the `ready`, `appStatusChange` (true | false) and `sdkError` events, `sendToyCommand` and `destroy`.
+ * Not tried against Lovense's real SDK (decision 0020).
  */
 import type { ToyCommand } from '../../../common/rules/toys';
+import { loadScript } from '../../ui/load-script';
 
 export interface LovenseSdk {
-  ready(callback: (sdk: LovenseSdk) => void): void;
-  on(event: 'appStatusChange' | 'toyInfoChange' | 'sdkError', callback: (data: unknown) => void): void;
-  getOnlineToys?(): Promise<unknown[]> | unknown[];
-  sendToyCommand(command: Record<string, number | string>): Promise<unknown> | unknown;
-  destroy?(): void;
+  on(event: 'ready', callback: (sdk: LovenseSdk) => void): void;
+  on(event: 'appStatusChange', callback: (connected: boolean) => void): void;
+  on(event: 'sdkError', callback: (error: { code?: number; message?: string }) => void): void;
+  sendToyCommand(command: SdkCommand): Promise<unknown> | unknown;
+  destroy(): void;
 }
 
 type LovenseSdkConstructor = new (options: { platform: string; authToken: string; uid: string }) => LovenseSdk;
@@ -22,39 +24,29 @@ declare global {
   }
 }
 
-const loading = new Map<string, Promise<void>>();
-
-/** Adds the SDK's script once per address; a failed load can be tried again. */
-export function loadSdkScript(url: string): Promise<void> {
-  const known = loading.get(url);
-  if (known) return known;
-  const promise = new Promise<void>((resolve, reject) => {
-    const script = document.createElement('script');
-    script.src = url;
-    script.async = true;
-    script.onload = () => resolve();
-    script.onerror = () => {
-      loading.delete(url);
-      script.remove();
-      reject(new Error('The Lovense SDK did not load.'));
-    };
-    document.head.append(script);
-  });
-  loading.set(url, promise);
-  return promise;
-}
-
 /** Loads the SDK and resolves once it says it is ready. */
 export async function startLovenseSdk(url: string, token: { platform: string; authToken: string; uid: string }): Promise<LovenseSdk> {
-  await loadSdkScript(url);
+  await loadScript(url);
   const Sdk = window.LovenseBasicSdk;
   if (!Sdk) throw new Error('The Lovense SDK did not load.');
   const sdk = new Sdk(token);
-  return new Promise((resolve) => sdk.ready(resolve));
+  return new Promise((resolve) => sdk.on('ready', resolve));
 }
 
-/** Lovense's command for ours: the action in lower case with its level, held until the next (`time` 0). */
-export const sdkCommandOf = (command: ToyCommand, level: number): Record<string, number> => ({ [command.toLowerCase()]: level, time: 0 });
+/** The strengths `sendToyCommand` takes (its documented parameters); `time` 0 holds until the next command. */
+const SDK_PARAMETERS: Partial<Record<ToyCommand, string>> = {
+  Vibrate: 'vibrate',
+  Rotate: 'rotate',
+  Pump: 'pump',
+  Thrusting: 'thrusting',
+  Fingering: 'fingering',
+  Suction: 'suction',
+};
 
-/** Whether an `appStatusChange` says the app is connected (documented as 'online' / 'offline'; a boolean is accepted too). */
-export const appOnline = (status: unknown): boolean => status === true || status === 'online' || status === 'connected';
+export type SdkCommand = Record<string, number>;
+
+/** Lovense's command for ours, or null for a command the Basic SDK has no parameter for (Depth, Oscillate, Stroke, Position). */
+export function sdkCommandOf(command: ToyCommand, level: number): SdkCommand | null {
+  const parameter = SDK_PARAMETERS[command];
+  return parameter ? { [parameter]: level, time: 0 } : null;
+}

@@ -8,7 +8,7 @@ import type { ToyDevice } from '../../../common/api/toys';
 import { TOY } from '../../../common/constants';
 import { MSG } from '../../../common/messages';
 import { fetchLovenseToken, useSetToyDevice } from './api';
-import { appOnline, sdkCommandOf, startLovenseSdk, type LovenseSdk } from './lovense-sdk';
+import { sdkCommandOf, startLovenseSdk, type LovenseSdk } from './lovense-sdk';
 import type { ReceivedCommand } from './use-received-commands';
 import type { ToyPlace } from './toy-rules';
 
@@ -29,24 +29,25 @@ export function useLovenseHost(device: ToyDevice | undefined, place: ToyPlace, m
     fetchLovenseToken(myId, { stream_id, room })
       .then((token) => startLovenseSdk(url, token))
       .then((sdk) => {
-        if (stopped) return sdk.destroy?.();
+        if (stopped) return sdk.destroy();
         sdkRef.current = sdk;
-        sdk.on('appStatusChange', (status) => report({ connected: appOnline(status) }));
+        sdk.on('appStatusChange', (connected) => report({ connected: connected === true }));
         sdk.on('sdkError', fail);
       })
       .catch(fail);
     return () => {
       stopped = true;
       clearTimeout(flag);
-      sdkRef.current?.destroy?.();
+      sdkRef.current?.destroy();
       sdkRef.current = null;
     };
   }, [url, myId, stream_id, room, report]);
 
   const execute = useCallback((command: ReceivedCommand) => {
     const sdk = sdkRef.current;
-    if (!sdk) return;
-    void Promise.resolve(sdk.sendToyCommand(sdkCommandOf(command.command, command.level))).catch(() => setFailure({ url: null, message: MSG.toyServiceUnavailable }));
+    const sdkCommand = sdkCommandOf(command.command, command.level);
+    if (!sdk || !sdkCommand) return;
+    void Promise.resolve(sdk.sendToyCommand(sdkCommand)).catch(() => setFailure({ url: null, message: MSG.toyServiceUnavailable }));
   }, []);
 
   return { active: url !== null, initialising: url !== null && settledFor !== url, error: failure && (failure.url === null || failure.url === url) ? failure.message : null, execute };

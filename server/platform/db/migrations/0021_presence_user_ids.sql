@@ -1,0 +1,1 @@
+ALTER TABLE "realtime_presence" ADD COLUMN "user_ids" integer[] DEFAULT '{}'::integer[] NOT NULL;
