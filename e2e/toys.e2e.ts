@@ -1,6 +1,6 @@
 /**
  * Journey: toy-device access in the demo's video call (broadcaster1 hosts viewer1), simulated toy.
- * The host switches the virtual toy on and offers viewer1 control for a 20-coin tip; viewer1 pays,
+ * The host switches the virtual toy on and offers viewer1 control for a 50-coin tip; viewer1 pays,
  * gets the control panel and moves the slider: the host's virtual toy shows the intensity and the
  * command. The host asks for an extra tip, viewer1 pays it; the host revokes and viewer1's panel goes
  * with the spec's message.
@@ -36,9 +36,9 @@ describe('toy-device access', () => {
     await payMeetingTip(guest.page, roomPath);
   }, 60_000);
 
-  step('the host switches the virtual toy on and offers viewer1 access for 20 coins', async () => {
+  step('the host switches the virtual toy on and offers viewer1 access for 50 coins', async () => {
     await connectVirtualToy(host.page);
-    await offerAccess(host.page, 'viewer1', 2);
+    await offerAccess(host.page, 'viewer1', 8);
     const modal = host.page.getByRole('dialog', { name: MSG.toyAccessTitle });
     await modal.getByRole('button', { name: 'Scan QR Code' }).click();
     await modal.getByRole('img', { name: /^QR code/ }).waitFor();
@@ -46,7 +46,7 @@ describe('toy-device access', () => {
   });
 
   step('viewer1 pays, gets the controls, and the slider moves the host’s virtual toy', async () => {
-    await acceptOffer(guest.page, 20);
+    await acceptOffer(guest.page, 50);
     await toast(host.page, MSG.toyViewerTipped).waitFor();
     await host.page.getByRole('dialog', { name: MSG.toyManageTitle }).getByRole('button', { name: 'Close' }).first().click();
 
