@@ -37,10 +37,14 @@ export function latestThrottle<T>(intervalMs: number, send: (value: T) => void, 
   return {
     push(value) {
       waiting = { value };
-      if (timer !== null) return;
       const wait = lastSentAt + intervalMs - timers.now();
-      if (wait <= 0) flush();
-      else timer = timers.setTimeout(flush, wait);
+      if (wait > 0) {
+        if (timer === null) timer = timers.setTimeout(flush, wait);
+        return;
+      }
+      // The interval has passed: send now, even if the timer (late on a busy page) has not fired yet.
+      if (timer !== null) timers.clearTimeout(timer);
+      flush();
     },
     cancel() {
       waiting = null;

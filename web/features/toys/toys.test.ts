@@ -98,9 +98,17 @@ describe('timing', () => {
     vi.advanceTimersByTime(500);
     throttle.push(4);
     expect(sent).toEqual([1, 3, 4]);
+    // A timer that fires late does not hold a value once the interval has passed.
+    let now = Date.now();
+    const late = latestThrottle<number>(100, (level) => sent.push(level), { now: () => now, setTimeout: () => 1, clearTimeout: () => undefined });
+    late.push(10);
+    late.push(11);
+    now += 150;
+    late.push(12);
+    expect(sent).toEqual([1, 3, 4, 10, 12]);
     throttle.push(5);
     throttle.cancel();
     vi.advanceTimersByTime(500);
-    expect(sent).toEqual([1, 3, 4]);
+    expect(sent).toEqual([1, 3, 4, 10, 12]);
   });
 });
