@@ -16,8 +16,7 @@ import { controlReducer, initialControl, selectorCommands } from './control-stat
 import type { ToyPlace } from './toy-rules';
 import styles from './toys.module.css';
 
-/** Half the server's allowance, so a drag never meets its limit. */
-// 20 a second: under the server's TOY.commandsPerSecond even when the network bunches frames together.
+/** 20 a second: under the server's TOY.commandsPerSecond even when the network bunches frames together. */
 const SEND_INTERVAL_MS = 1_000 / (TOY.commandsPerSecond - 5);
 
 export function ControlPanel({ record, place }: { record: ToyAccessRecord; place: ToyPlace }) {
