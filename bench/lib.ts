@@ -15,9 +15,27 @@ export interface LoadResult {
   p99Ms: number;
 }
 
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export const round = (n: number, digits = 0) => Number(n.toFixed(digits));
+
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+export interface LatencySummary {
+  count: number;
+  medianMs: number;
+  p90Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
+/** Median, p90, p99 and worst of `samples` (milliseconds, to 0.1 ms). */
+export function latencySummary(samples: readonly number[]): LatencySummary {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (p: number) => round(percentile(sorted, p), 1);
+  return { count: sorted.length, medianMs: at(50), p90Ms: at(90), p99Ms: at(99), maxMs: round(sorted.at(-1) ?? 0, 1) };
 }
 
 /** Runs `concurrency` loops of `request` for `seconds`; bounded in time and count. */

@@ -36,13 +36,10 @@
  * MEETINGS_TRACE=1 (prints the signalling timeline, every page's, of each join over the goal and of a
  * four-person room in which someone does not see everyone).
  */
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { DEMO_PASSWORD } from '../server/demo/demo-data';
-import { HttpSession } from '../server/testing/http-session';
-import { percentile, writeResult } from './lib';
-import { startServerAndBrowser } from './browser-run';
+import { percentile, round, sleep, writeResult } from './lib';
+import { paidMeeting, personPage as signedInPage, startServerAndBrowser } from './browser-run';
 import { timeline, traceOf, traceSignals } from './signal-trace';
 
 const JOINS = Number(process.env.MEETINGS_JOINS ?? 20);
@@ -53,10 +50,10 @@ const GOAL_MS = 2000;
 const JOIN_TIMEOUT_MS = 15_000;
 const HOST = 'broadcaster1';
 const INVITEES = ['viewer1', 'viewer2', 'viewer3'];
-const TEST_CARD = { number: '4242424242424242', exp_month: 12, exp_year: 2030, cvc: '123', name: 'Bench Caller' };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const round = (n: number, digits = 0) => Number(n.toFixed(digits));
+/** A signed-in page of `username`'s, its signalling traced with MEETINGS_TRACE=1. */
+const personPage = (browser: Browser, base: string, username: string): Promise<Page> =>
+  signedInPage(browser, base, username, TRACE ? traceSignals : undefined);
 
 function cpuSeconds(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -67,46 +64,6 @@ function cpuSeconds(pid: number): number {
 function summary(samples: number[]) {
   const sorted = [...samples].sort((a, b) => a - b);
   return { runs: sorted.length, medianMs: round(percentile(sorted, 50)), worstMs: round(sorted.at(-1) ?? 0), bestMs: round(sorted[0] ?? 0) };
-}
-
-/** Makes `username` follow the host, gives them coins with the test card and pays the meeting's tip. */
-async function paidInvitee(base: string, username: string, hostId: number): Promise<{ session: HttpSession; userId: number }> {
-  const session = await HttpSession.at(base).signIn(username, DEMO_PASSWORD);
-  const me = await session.api<{ user: { user_id: number } }>('/api/user/session-detail');
-  const following = await session.api<{ following: unknown[] }>(`/api/user/following?id=${me.user.user_id}&fid=${hostId}`);
-  if (following.following.length === 0) await session.api('/api/user/toggle-following', { id: hostId, isFollowing: true });
-  return { session, userId: me.user.user_id };
-}
-
-async function buyCoins(session: HttpSession, atLeast: number): Promise<void> {
-  const { packages } = await session.api<{ packages: { package_id: number; coins: number }[] }>('/api/wallet/coin-packages');
-  const pack = packages.filter((p) => p.coins >= atLeast).sort((a, b) => a.coins - b.coins)[0];
-  if (!pack) throw new Error(`no coin package of ${atLeast} coins or more`);
-  await session.api('/api/wallet/deposit-coins', { package_id: pack.package_id, payment_method: 'card', card: TEST_CARD });
-}
-
-async function payMeeting(session: HttpSession, meetingId: number, amount: number): Promise<void> {
-  const res = await session.request<{ paid?: boolean; message?: string }>('POST', '/api/user/pay-meeting', {
-    body: { id: meetingId, amount },
-    headers: { 'idempotency-key': randomUUID() },
-  });
-  if (res.status !== 200 || !res.body.paid) throw new Error(`pay-meeting: ${res.status} ${res.body.message ?? ''}`);
-}
-
-/** A page of its own (cookies, storage) signed in as `username`, with the policy notice already read. */
-async function personPage(browser: Browser, base: string, username: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: base });
-  await context.addInitScript(() => localStorage.setItem('dontShowVideoCallPolicy', 'true'));
-  if (TRACE) await traceSignals(context);
-  const page = await context.newPage();
-  await page.goto('/api/csrf-token');
-  const status = await page.evaluate(async ({ username, password }) => {
-    const { token } = (await (await fetch('/api/csrf-token')).json()) as { token: string };
-    const res = await fetch('/api/user/user-login', { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': token }, body: JSON.stringify({ username, password }) });
-    return res.status;
-  }, { username, password: DEMO_PASSWORD });
-  if (status !== 200) throw new Error(`${username} could not sign in in the page: ${status}`);
-  return page;
 }
 
 /** Milliseconds from the page's navigation start until `count` remote videos show moving frames. */
@@ -172,23 +129,7 @@ async function main() {
   const [server, browser] = await startServerAndBrowser();
   try {
     const base = server.url;
-    const host = await HttpSession.at(base).signIn(HOST, DEMO_PASSWORD);
-    const hostId = (await host.api<{ user: { user_id: number } }>('/api/user/session-detail')).user.user_id;
-    const invitees = [];
-    for (const name of INVITEES) invitees.push(await paidInvitee(base, name, hostId));
-    const created = await host.api<{ data: { meeting_id: number } }>('/api/user/create-meeting', {
-      audience: 'PRIVATE',
-      audience_ids: invitees.map((i) => i.userId).join(','),
-      title: 'Benchmark call',
-      start_time: new Date().toISOString(),
-      tip_rules: { currency: 'CON', viewer_min_amount: 250 },
-    });
-    const meetingId = created.data.meeting_id;
-    for (const invitee of invitees) {
-      await buyCoins(invitee.session, 250);
-      await payMeeting(invitee.session, meetingId, 250);
-    }
-    const room = `/streams/meeting-view?id=${meetingId}`;
+    const { hostId, room, invitees } = await paidMeeting(base, HOST, INVITEES, 'Benchmark call');
     if (TRACE) console.log(`[meetings] host ${hostId}, invitees ${invitees.map((i) => i.userId).join(', ')}`);
 
     const hostPage = await personPage(browser, base, HOST);

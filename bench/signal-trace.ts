@@ -4,6 +4,7 @@
  * with wall-clock times, so a slow join can be read as one timeline across the host's and the invitee's pages.
  */
 import type { BrowserContext, Page } from 'playwright-core';
+import { allowNamedFunctions } from './browser-run';
 
 export interface TraceEvent {
   at: number;
@@ -12,8 +13,7 @@ export interface TraceEvent {
 
 /** Installs the recorder in every page the context opens from now on. */
 export async function traceSignals(context: BrowserContext): Promise<void> {
-  // tsx names functions through a helper the page does not have.
-  await context.addInitScript({ content: 'window.__name = (f) => f;' });
+  await allowNamedFunctions(context);
   await context.addInitScript(() => {
     const events: { at: number; what: string }[] = [];
     (window as unknown as { __signalTrace: typeof events }).__signalTrace = events;
