@@ -1,28 +1,52 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
  * Suites whose subject is not the database — RTMP ingest and ffmpeg, the API document, fuzzed input
- * validation (PGlite is PostgreSQL's own engine, so its refusals are the same) — run once, on the
- * embedded database; the PostgreSQL project runs every other suite again.
+ * validation (PGlite is PostgreSQL's own engine, so its refusals are the same), HLS playback routes,
+ * the Redis bus, serving the built web app — run once, on the embedded database; the PostgreSQL
+ * project runs every other suite again.
  */
 const NOT_ABOUT_THE_DATABASE = [
   'server/platform/media/ingest.int.test.ts',
   'server/platform/http/openapi.int.test.ts',
   'server/platform/http/fuzz.int.test.ts',
+  'server/platform/media/hls-routes.int.test.ts',
+  'server/platform/bus/redis-bus.int.test.ts',
+  'server/platform/http/web-app.int.test.ts',
 ];
 
-const integration = (name: string, env: Record<string, string>, exclude: string[] = []) => ({
+/** Instances sharing one PostgreSQL database (and Redis): they run on PostgreSQL whatever the project, so in its project only. */
+const SCALED_OUT = ['server/**/*-scale.int.test.ts'];
+
+/**
+ * Real-time suites — ffmpeg publishing over RTMP at its own pace, instances talking over Redis, runners
+ * killed under load — run in their own projects, one file at a time after the others (vitest runs
+ * single-worker projects last), so that no other file takes the CPU they time themselves on.
+ */
+const REAL_TIME = [
+  'server/platform/media/ingest.int.test.ts',
+  'server/modules/streams/live.int.test.ts',
+  'server/modules/streams/studio.int.test.ts',
+  ...SCALED_OUT,
+];
+
+const integration = (name: string, env: Record<string, string>, files: { include?: string[]; exclude?: string[] }, realTime: boolean) => ({
   test: {
     name,
-    include: ['server/**/*.int.test.ts'],
-    exclude: ['node_modules/**', ...exclude],
+    include: files.include ?? ['server/**/*.int.test.ts'],
+    exclude: ['node_modules/**', ...(files.exclude ?? [])],
     globalSetup: ['server/testing/global-setup.ts'],
     env,
     pool: 'forks' as const,
+    // Ordinary suites each own a fresh database: two files at a time on 2 cores.
+    ...(realTime ? { fileParallelism: false } : { maxWorkers: os.availableParallelism() }),
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
 });
+
+const onBoth = (list: string[]) => list.filter((f) => !NOT_ABOUT_THE_DATABASE.includes(f) && !SCALED_OUT.includes(f));
 
 export default defineConfig({
   test: {
@@ -34,9 +58,15 @@ export default defineConfig({
           exclude: ['server/**/*.int.test.ts', 'node_modules/**'],
         },
       },
-      integration('integration', { TEST_DB_KIND: 'pglite' }),
+      integration('integration', { TEST_DB_KIND: 'pglite' }, { exclude: [...REAL_TIME, ...SCALED_OUT] }, false),
+      integration('integration-media', { TEST_DB_KIND: 'pglite' }, { include: REAL_TIME, exclude: SCALED_OUT }, true),
       // The same suites on PostgreSQL when a server is given (CI sets it on machines that have one).
-      ...(process.env.TEST_DATABASE_URL ? [integration('integration-postgres', { TEST_DB_KIND: 'postgres' }, NOT_ABOUT_THE_DATABASE)] : []),
+      ...(process.env.TEST_DATABASE_URL
+        ? [
+            integration('integration-postgres', { TEST_DB_KIND: 'postgres' }, { exclude: [...REAL_TIME, ...NOT_ABOUT_THE_DATABASE] }, false),
+            integration('integration-postgres-media', { TEST_DB_KIND: 'postgres' }, { include: [...onBoth(REAL_TIME), ...SCALED_OUT] }, true),
+          ]
+        : []),
     ],
   },
 });

@@ -8,6 +8,8 @@ export default defineConfig({
     include: ['e2e/**/*.e2e.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // One migrated embedded database for the run, copied for each journey's server.
+    globalSetup: ['e2e/global-setup.ts'],
     pool: 'forks',
     fileParallelism: false,
   },

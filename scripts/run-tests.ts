@@ -1,6 +1,7 @@
 /**
- * `npm test`: typecheck, lint, unit and integration tests (also on PostgreSQL when TEST_DATABASE_URL
- * is set, and then the crash test, scripts/crash-test.ts), the web build and the browser journeys.
+ * `npm test`: typecheck and lint side by side, unit tests, integration tests (also on PostgreSQL when
+ * TEST_DATABASE_URL is set) beside the web build, then the crash test (scripts/crash-test.ts, with
+ * PostgreSQL) and the browser journeys.
  * Ends with one summary line "N passed, N failed".
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -32,31 +33,56 @@ function run(stage: string, command: string, args: string[]): boolean {
   return ok;
 }
 
-/** Stages that share nothing run side by side; each one's output is printed whole when it ends. */
-async function runTogether(stages: Array<{ stage: string; command: string; args: string[] }>): Promise<void> {
-  await Promise.all(stages.map(({ stage, command, args }) => new Promise<void>((resolve) => {
+interface Stage {
+  stage: string;
+  command: string;
+  args: string[];
+  /** Called with whether the stage passed, when it has ended. */
+  done?: (ok: boolean) => void;
+  /** Its output printed as it comes (one stage of a group at most), not whole at the end. */
+  live?: boolean;
+}
+
+/** Stages that share nothing run side by side; each one's output is printed whole when it ends (or live). */
+async function runTogether(stages: Stage[]): Promise<void> {
+  await Promise.all(stages.map(({ stage, command, args, done, live }) => new Promise<void>((resolve) => {
     const started = Date.now();
-    const child = spawn(command, args, { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    if (live) console.log(`\n▶ ${stage}: ${command} ${args.join(' ')}`);
+    const child = spawn(command, args, { env: process.env, stdio: ['ignore', live ? 'inherit' : 'pipe', live ? 'inherit' : 'pipe'] });
     const output: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
+    child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
     child.on('close', (code) => {
       const ok = code === 0;
-      console.log(`\n▶ ${stage}: ${command} ${args.join(' ')}\n${Buffer.concat(output).toString()}${ok ? '✔' : '✘'} ${stage} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+      const header = live ? '' : `\n▶ ${stage}: ${command} ${args.join(' ')}\n${Buffer.concat(output).toString()}`;
+      console.log(`${header}${ok ? '✔' : '✘'} ${stage} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
       if (!ok) failedStages.push(stage);
+      done?.(ok);
       resolve();
     });
   })));
 }
 
-function vitest(stage: string, args: string[]) {
+/** A vitest run as a stage; its JSON report's counts join the totals. */
+function vitestStage(stage: string, args: string[]): Stage {
   const report = path.join(reportsDir, `${stage.replace(/\W+/g, '-')}.json`);
-  run(stage, 'npx', ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
-  if (!existsSync(report)) return;
-  const r = JSON.parse(readFileSync(report, 'utf8')) as VitestReport;
-  totals.passed += r.numPassedTests;
-  totals.failed += r.numFailedTests;
-  totals.skipped += r.numPendingTests + r.numTodoTests;
+  return {
+    stage,
+    command: 'npx',
+    args: ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
+    done: () => {
+      if (!existsSync(report)) return;
+      const r = JSON.parse(readFileSync(report, 'utf8')) as VitestReport;
+      totals.passed += r.numPassedTests;
+      totals.failed += r.numFailedTests;
+      totals.skipped += r.numPendingTests + r.numTodoTests;
+    },
+  };
+}
+
+function vitest(stage: string, args: string[]) {
+  const { command, args: all, done } = vitestStage(stage, args);
+  done!(run(stage, command, all));
 }
 
 // The RTMP ingest tests push video with ffmpeg: Debian's when it can be had (the media code falls back to the npm-shipped one).
@@ -67,13 +93,18 @@ await runTogether([
   { stage: 'lint', command: 'npx', args: ['eslint', '.'] },
 ]);
 vitest('unit', ['--project', 'unit']);
-vitest('integration', ['--project', 'integration*']);
+// The web build needs nothing the integration tests use: it runs beside them.
+let webBuilt = false;
+await runTogether([
+  { ...vitestStage('integration', ['--project', 'integration*']), live: true },
+  { stage: 'web build', command: 'npx', args: ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], done: (ok) => (webBuilt = ok) },
+]);
 // The crash test (kill -9 under tip load, then the books): one test, on PostgreSQL only.
 if (process.env.TEST_DATABASE_URL) {
   if (run('crash test', 'npx', ['tsx', 'scripts/crash-test.ts'])) totals.passed += 1;
   else totals.failed += 1;
 }
-if (run('web build', 'npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'])) {
+if (webBuilt) {
   // The journeys need a Chromium: installed here when missing and possible, else the stage fails saying how.
   const chromium = ensureChromium();
   if (chromium) {

@@ -1,5 +1,6 @@
 /** The real server (fresh embedded database, demo data, built web app) and account helpers. */
 import type { Page } from 'playwright-core';
+import { inject } from 'vitest';
 import { DEMO_PASSWORD } from '../../server/demo/demo-data';
 import { startServer } from '../../server/testing/server';
 
@@ -15,8 +16,15 @@ export interface AppOptions {
   env?: () => Record<string, string>;
 }
 
+/** Each server's fresh database is a copy of the run's migrated one (e2e/global-setup.ts). */
 export function startApp(options: AppOptions = {}): Promise<RunningApp> {
-  return startServer({ captcha: options.captcha ?? false, media: options.media ?? false, demoCall: options.demoCall ?? false, ...(options.env ? { env: options.env() } : {}) });
+  return startServer({
+    captcha: options.captcha ?? false,
+    media: options.media ?? false,
+    demoCall: options.demoCall ?? false,
+    databaseTemplate: inject('e2eDatabaseTemplate'),
+    ...(options.env ? { env: options.env() } : {}),
+  });
 }
 
 /** Seeded by server/demo/demo-data.ts. */

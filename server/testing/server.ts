@@ -6,7 +6,7 @@
  * server's CPU, profiles, and kill -9).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -85,9 +85,14 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** A real listening server in this process for browser journeys: fresh embedded database, demo data, built web app. */
-export async function startServer(options: { captcha?: boolean; env?: Record<string, string>; media?: boolean; demoCall?: boolean } = {}): Promise<RunningServer> {
+/**
+ * A real listening server in this process for browser journeys: fresh embedded database, demo data,
+ * built web app. `databaseTemplate`: a migrated embedded data dir (server/testing/databases.ts) copied
+ * in as the fresh database, so that migrations do not run again.
+ */
+export async function startServer(options: { captcha?: boolean; env?: Record<string, string>; media?: boolean; demoCall?: boolean; databaseTemplate?: string } = {}): Promise<RunningServer> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'll-e2e-'));
+  if (options.databaseTemplate) cpSync(options.databaseTemplate, path.join(dataDir, 'db'), { recursive: true });
   const { app, close } = await openApp(dataDir, { CAPTCHA: options.captcha ? 'altcha' : 'off', WEB_DIST, ...options.env }, { demo: true, demoCall: options.demoCall ?? false });
   await app.listen({ host: '127.0.0.1', port: 0 });
   await app.services.transcodes.start();

@@ -359,7 +359,8 @@ describe('support applying a cancellation request', () => {
   });
 });
 
-describe.runIf(process.env.TEST_DATABASE_URL)('two instances on one PostgreSQL database', () => {
+// On PostgreSQL whatever the project: run by the PostgreSQL one only.
+describe.runIf(process.env.TEST_DB_KIND === 'postgres')('two instances on one PostgreSQL database', () => {
   let apps: TestApp[] = [];
   afterAll(async () => {
     const [first, ...rest] = apps;
