@@ -38,7 +38,7 @@ export function createPresence(db: Db, log: { warn(obj: object, msg: string): vo
   let flushTimer: NodeJS.Timeout | null = null;
   let flushing: Promise<void> = Promise.resolve();
 
-  const listedUserIds = (keys: string[]): number[] => {
+  const listedUserIds = (keys: Iterable<string>): number[] => {
     const ids: number[] = [];
     for (const key of keys) {
       const id = options.userIdOf?.(key) ?? null;
@@ -50,13 +50,13 @@ export function createPresence(db: Db, log: { warn(obj: object, msg: string): vo
 
   async function write(channels: string[]) {
     for (const channel of channels) {
-      const keys = [...(local.get(channel)?.keys() ?? [])];
-      const members = keys.length;
-      if (members === 0) {
+      const here = local.get(channel);
+      const members = here?.size ?? 0;
+      if (!here || members === 0) {
         await db.delete(realtimePresence).where(and(eq(realtimePresence.channel, channel), eq(realtimePresence.instanceId, instanceId)));
         continue;
       }
-      const userIds = listedUserIds(keys);
+      const userIds = listedUserIds(here.keys());
       await db.insert(realtimePresence).values({ channel, instanceId, members, userIds })
         .onConflictDoUpdate({ target: [realtimePresence.channel, realtimePresence.instanceId], set: { members, userIds, updatedAt: sql`now()` } });
     }
