@@ -107,3 +107,17 @@ export const TOY = {
   /** Control commands one viewer may send per second (a burst of as many, refilled continuously). */
   commandsPerSecond: 25,
 } as const;
+
+/** Advertiser offers on streams (spec part 1 §1, §4 Ads; part 2 §9). */
+export const AD = {
+  /** The banner shows this long after the page loaded, and only while the video plays. */
+  bannerDelayMs: 5_000,
+  /** A pre-roll can be skipped after this many seconds ("ads after 5 s"). */
+  skipAfterSeconds: 5,
+  /** Offers a broadcaster may attach to one stream. */
+  maxStreamOffers: 20,
+  /** Coins an offer may pay per counted activity. */
+  commissionMax: 1_000,
+  /** A pre-roll creative's longest running time. */
+  prerollMaxSeconds: 60,
+} as const;

@@ -401,6 +401,31 @@ export const MSG = {
   videoCallPolicyTitle: 'Video Call Policy',
   videoCallPolicyFees: 'Video calls have zero platform fees: everything your guests pay goes to you.',
   videoCallPolicyBan: 'Soliciting payment outside the platform may cause a permanent ban.',
+
+  // Ads (part 1 §2 Dashboard, Stream view; part 2 §8)
+  adsPresentFailed: 'Fail to present offer',
+  adsActivityFailed: 'Fail to record offer activity',
+  adsOffersFailed: 'Fail to get offers',
+  adsPublisherFailed: 'Fail to get publisher',
+  adsStartStreamingFirst: 'Please start streaming first',
+  adsUpdateStreamAds: 'Update Stream Ads',
+  adsStreamAdsUpdated: 'Your stream ads are updated!',
+  adsNoOffers: 'No offers available.',
+  adsSponsored: 'Sponsored',
+  mustBeOfferId: 'Must be an offer id',
+  adsOfferUnknown: 'This offer was not found.',
+  adsOfferNameRequired: 'Name is required',
+  adsShortDescriptionRequired: 'Short description is required',
+  adsLinkInvalid: 'The target link must be a web address starting with https:// or http://',
+  adsTooManyOffers: 'A stream carries at most {max} offers.',
+  adsCreativeRequired: 'Please upload the creative: an image for a banner or chat offer, a video for a pre-roll.',
+  adsPrerollTooLong: 'A pre-roll video may run at most {max} seconds.',
+  adsOfferPermissionNeeded: 'You do not have permission to manage offers.',
+  adsImpressionInvalid: 'This ad has expired. Please reload the page.',
+  adsUnitUnknown: 'This ad unit is not configured for this site.',
+  adsUnitZero: 'Ad unit 0 is not requested.',
+  adsSkipAd: 'Skip Ad',
+  adsSkipIn: 'Skip in {seconds}',
 } as const;
 
 export type MessageKey = keyof typeof MSG;

@@ -16,6 +16,8 @@ export const PERMISSIONS = [
   'CREATE STREAM_CHAT_PLUS18',
   'ALLOW REFERRAL_ACCESS',
   'CREATE PLAN',
+  /** Advertisers: manage their own offers (administrators manage every one). */
+  'CREATE AD_OFFER',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -1,5 +1,6 @@
 /** Every call of the wire contract, by domain. */
 export * as accounts from './accounts';
+export * as ads from './ads';
 export * as mail from './mail';
 export * as meetings from './meetings';
 export * as posts from './posts';

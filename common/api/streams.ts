@@ -82,6 +82,10 @@ export const streamInfo = z.object({
   tip_subscriber_min_amount: z.number(),
   /** The caller's plan hides ads (for the ads of the stream page). */
   no_ads: z.boolean(),
+  /** The stream's ad campaign (the offers its broadcaster attached), null without one. */
+  campaign_id: z.number().nullable(),
+  /** Offers are attached to the stream (pre-roll, banner, chat ads to ask offer-presentation for). */
+  has_offers: z.boolean(),
 });
 export type StreamInfo = z.infer<typeof streamInfo>;
 

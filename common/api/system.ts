@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { numeric } from './fields';
 import { MSG } from '../messages';
+import { adsSettings } from './ads';
 import { defineCall, noInput, success } from './define';
 
 export const appConfig = defineCall({
@@ -14,6 +15,8 @@ export const appConfig = defineCall({
     social: z.object({ google: z.boolean(), apple: z.boolean(), facebook: z.boolean() }),
     /** Chat translation is configured (TRANSLATE_URL). */
     translate: z.boolean(),
+    /** The ads settings of the caller's skin (publisher network, ad units, chat ad interval). */
+    ads: adsSettings,
   }),
 });
 

@@ -94,6 +94,7 @@ export const TRANSFER_KIND_LABELS = {
   subscription: 'Subscription',
   meeting_fee: 'Video call',
   toy_tip: 'Device access',
+  ad_commission: 'Ad commission',
   impressions: 'Impressions bought',
   refund: 'Refund',
   payout: 'Payout',

@@ -8,7 +8,7 @@ import type { Executor } from '../../platform/db/client';
 import { ledgerAccounts, ledgerEntries, ledgerTransfers, type Currency, type TransferKind } from './tables';
 
 /** Kinds that pay a user for what they do (their earnings); the ledger entries credit them net of fees. */
-const EARNING_KINDS: TransferKind[] = ['tip', 'post_purchase', 'subscription', 'meeting_fee', 'toy_tip'];
+const EARNING_KINDS: TransferKind[] = ['tip', 'post_purchase', 'subscription', 'meeting_fee', 'toy_tip', 'ad_commission'];
 
 const tipsOn = (streamId: number) =>
   and(eq(ledgerTransfers.streamId, streamId), eq(ledgerTransfers.kind, 'tip'), eq(ledgerTransfers.currency, 'CON'));
