@@ -411,6 +411,7 @@ export const MSG = {
   adsUpdateStreamAds: 'Update Stream Ads',
   adsStreamAdsUpdated: 'Your stream ads are updated!',
   adsNoOffers: 'No offers available.',
+  adsSelectionUnavailable: 'Ad selection is not available on this site.',
   adsSponsored: 'Sponsored',
   mustBeOfferId: 'Must be an offer id',
   adsOfferUnknown: 'This offer was not found.',

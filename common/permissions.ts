@@ -56,3 +56,6 @@ export function canUpload(perms: readonly string[]): boolean {
 export function uploadPermissionFor(rating: 'G' | 'PLUS_14' | 'PLUS_18'): Permission {
   return `CREATE STREAM_UPLOAD_${rating.replace('_', '')}` as Permission;
 }
+
+/** Offers are managed by administrators (every one) and advertisers holding CREATE AD_OFFER (their own). */
+export const mayManageOffers = (role: string, perms: readonly string[]) => role === 'admin' || perms.includes('CREATE AD_OFFER');

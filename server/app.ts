@@ -35,6 +35,7 @@ import { loadModules, type LoadedModules } from './platform/module-loader';
 import { loadSecret } from './platform/secrets';
 import type { FileStore } from './platform/storage/storage';
 import { createThrottle, purgeIdleBuckets } from './platform/throttle';
+import { createAdsModule } from './modules/ads';
 import { createAccountsModule } from './modules/accounts';
 import { createChannelsModule } from './modules/channels';
 import { createChatModule } from './modules/chat';
@@ -68,6 +69,7 @@ export const MODULES: readonly ModuleFactory[] = [
   createPostsModule,
   createMeetingsModule,
   createToysModule,
+  createAdsModule,
 ];
 
 export interface AppResources {

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { numeric } from '../common/api/fields';
+import { SKIN_IDS, type SkinId } from '../common/skins';
 import { TRANSFER_KINDS, type TransferKind } from './modules/ledger/tables';
 
 const isOn = (value: string) => ['on', 'true', '1'].includes(value);
@@ -14,6 +15,24 @@ const onOff = (fallback: boolean) =>
 
 /** Platform fee percent per transfer kind when PLATFORM_FEES does not name it (video calls are free: spec part 2 policy). */
 export const DEFAULT_PLATFORM_FEES: Readonly<Partial<Record<TransferKind, number>>> = { tip: 20, subscription: 20, post_purchase: 20, meeting_fee: 0, toy_tip: 20 };
+
+/** Ad units of the built-in offers network in every skin: pre-roll 1, banner 2, chat 3 (0 turns a placement off). */
+export const DEFAULT_AD_UNITS = { preroll: 1, banner: 2, chat: 3 } as const;
+export type AdUnits = { preroll: number; banner: number; chat: number };
+
+/** `{"afterdark":{"preroll":0}}`: per skin, the ad unit ids that differ from DEFAULT_AD_UNITS. */
+const adUnits = z.string().default('{}').transform((value, ctx) => {
+  const unit = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+  const schema = z.partialRecord(z.enum(SKIN_IDS), z.strictObject({ preroll: unit, banner: unit, chat: unit }).partial());
+  try {
+    const parsed = schema.safeParse(JSON.parse(value));
+    if (parsed.success) return Object.fromEntries(SKIN_IDS.map((skin) => [skin, { ...DEFAULT_AD_UNITS, ...parsed.data[skin] }])) as Record<SkinId, AdUnits>;
+  } catch {
+    // reported below
+  }
+  ctx.addIssue({ code: 'custom', message: `must be JSON like {"afterdark":{"preroll":1,"banner":2,"chat":0}} (skins: ${SKIN_IDS.join(', ')})` });
+  return z.NEVER;
+});
 
 /** "tip=20,meeting_fee=0": whole percents 0–100 per ledger kind; kinds not named keep their default (else 0 %). */
 const platformFees = z
@@ -125,6 +144,14 @@ const envSchema = z.object({
   UPLOAD_MAX_MB: numeric(z.number().int().min(1).max(100_000).default(1024)),
   /** Videos one instance transcodes at once (each ffmpeg takes the machine's cores). */
   TRANSCODE_CONCURRENCY: numeric(z.number().int().min(0).max(64).default(1)),
+  /** Advertiser offers (decision 0021): the publisher network pages name, its ad unit ids per skin, the chat ad interval. */
+  ADS_NETWORK: z.string().trim().regex(/^[a-z0-9-]{1,40}$/).default('limelight'),
+  ADS_UNITS: adUnits,
+  ADS_CHAT_INTERVAL_SECONDS: numeric(z.number().int().min(10).max(86_400).default(120)),
+  /** A viewer's impression, click and completion of an offer count once in this window; an offer seen is not shown again in it. */
+  ADS_WINDOW_MINUTES: numeric(z.number().int().min(1).max(10_080).default(60)),
+  /** Counted activity is paid to broadcasters once per period of this length, after it closed. */
+  ADS_SETTLEMENT_MINUTES: numeric(z.number().int().min(1).max(10_080).default(60)),
   /** The video calls' media: the built-in WebRTC mesh over /ws, or a self-hosted Jitsi Meet (decision 0019). */
   CONFERENCE: z.enum(['builtin', 'jitsi']).default('builtin'),
   /** RTCIceServer[] as JSON for the built-in mesh (STUN/TURN); [] connects peers on one network by host candidates. */
@@ -239,6 +266,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     toys: c.TOYS === 'lovense'
       ? ({ kind: 'lovense', developerToken: c.LOVENSE_DEVELOPER_TOKEN!, platform: c.LOVENSE_PLATFORM!, apiUrl: c.LOVENSE_API_URL.replace(/\/+$/, ''), sdkUrl: c.LOVENSE_SDK_URL } as const)
       : ({ kind: 'simulated' } as const),
+    /** Advertiser offers (decision 0021). */
+    ads: {
+      network: c.ADS_NETWORK,
+      units: c.ADS_UNITS,
+      chatIntervalSeconds: c.ADS_CHAT_INTERVAL_SECONDS,
+      windowMs: c.ADS_WINDOW_MINUTES * 60_000,
+      settlementMs: c.ADS_SETTLEMENT_MINUTES * 60_000,
+    },
     /** Video calls' media (decision 0019); the Jitsi secret signs tokens and is never logged. */
     conference: c.CONFERENCE === 'jitsi'
       ? ({ kind: 'jitsi', domain: c.CONFERENCE_DOMAIN!, appId: c.JITSI_APP_ID!, appSecret: c.JITSI_APP_SECRET! } as const)

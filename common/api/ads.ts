@@ -35,7 +35,9 @@ const commissionCoins = numeric(z.number({ error: MSG.coinsNumber }).int(MSG.coi
 
 /** Coins the broadcaster earns for each counted activity of a viewer. */
 export const commission = z.strictObject({ impression: commissionCoins, click: commissionCoins, complete: commissionCoins });
-export type Commission = z.infer<typeof commission>;
+/** The same, as answers carry it. */
+const commissionAnswer = z.object({ impression: z.number(), click: z.number(), complete: z.number() });
+export type Commission = z.infer<typeof commissionAnswer>;
 
 const adLink = requiredText(MSG.adsLinkInvalid, 500).refine((text) => {
   try {
@@ -72,7 +74,7 @@ export const managedOffer = z.object({
   ad_link: z.string(),
   dim_x: z.number(),
   dim_y: z.number(),
-  commission,
+  commission: commissionAnswer,
   /** The banner or chat image, or the pre-roll's poster. */
   thumbnail: z.string(),
   /** The pre-roll video (MP4); null for other types. */
@@ -80,7 +82,7 @@ export const managedOffer = z.object({
   duration_seconds: z.number().nullable(),
   owner: z.object({ user_id: z.number(), username: z.string() }),
   /** Activity counted so far. */
-  counted: z.object({ impression: z.number(), click: z.number(), complete: z.number() }),
+  counted: commissionAnswer.meta({ description: 'Counted impressions, clicks and completions' }),
   created_at: z.string(),
 });
 export type ManagedOffer = z.infer<typeof managedOffer>;
@@ -144,7 +146,7 @@ export const publicOffer = z.object({
   name: z.string(),
   short_description: z.string(),
   description: z.string(),
-  commission,
+  commission: commissionAnswer,
   rating: z.enum(RATINGS),
   type: z.enum(AD_TYPES),
   thumbnail: z.string(),

@@ -4,17 +4,18 @@
  */
 import path from 'node:path';
 import { UPLOADS_PATH } from '../../../common/api/posts';
-import { canUpload } from '../../../common/permissions';
+import { canUpload, mayManageOffers } from '../../../common/permissions';
 import { MSG } from '../../../common/messages';
 import { ACCESS } from '../../platform/http/access';
 import { forbidden } from '../../platform/http/errors';
 import { createPlaybackTokens } from '../../platform/media/playback-tokens';
 import type { AppModule, ModuleContext } from '../../platform/module';
-import { createResumableUploads, mountResumableUploads } from '../../platform/uploads/resumable';
+import { createResumableUploads, mountResumableUploads, type ResumableUploads } from '../../platform/uploads/resumable';
 import { createPostAccess } from './access';
 import { createComments } from './comments';
 import { createPostListing } from './listing';
-import { createMediaAddresses, registerPostMediaRoute } from './media';
+import { createMediaAddresses } from '../streams';
+import { MEDIA_PREFIX, registerPostMediaRoute } from './media';
 import { registerPostRoutes } from './routes';
 import { createPostsService, videoTooBigMessage, type PostsService } from './service';
 import { createTranscodes, type Transcodes } from './transcodes';
@@ -26,6 +27,8 @@ declare module '../../platform/module' {
   interface ModuleServices {
     posts: PostsService;
     transcodes: Transcodes;
+    /** Finished uploads at /uploads, for modules that publish files (ads' creatives). */
+    uploads: ResumableUploads;
   }
 }
 
@@ -38,7 +41,7 @@ export async function createPostsModule(ctx: ModuleContext): Promise<AppModule> 
   const social = ctx.use('social');
   const access = createPostAccess({ db, accounts, social });
   const tokens = createPlaybackTokens(await ctx.secret('post-media'));
-  const addresses = createMediaAddresses(tokens, config.playbackTtlSeconds);
+  const addresses = createMediaAddresses(MEDIA_PREFIX, tokens, config.playbackTtlSeconds);
   const uploads = createResumableUploads({
     directory: path.join(config.dataDir, 'uploads'),
     path: UPLOADS_PATH,
@@ -62,7 +65,7 @@ export async function createPostsModule(ctx: ModuleContext): Promise<AppModule> 
 
   return {
     name: 'posts',
-    services: { posts, transcodes },
+    services: { posts, transcodes, uploads },
     routes(app) {
       mountResumableUploads(app, uploads, {
         path: UPLOADS_PATH,
@@ -71,7 +74,8 @@ export async function createPostsModule(ctx: ModuleContext): Promise<AppModule> 
         uploaderOf: async (request) => {
           const principal = await request.currentPrincipal();
           if (!principal) return null;
-          if (!canUpload(principal.perms)) throw forbidden(MSG.uploadPermissionNeeded);
+          // Creators upload posts; administrators and advertisers upload offers' creatives.
+          if (!canUpload(principal.perms) && !mayManageOffers(principal.role, principal.perms)) throw forbidden(MSG.uploadPermissionNeeded);
           return principal.userId;
         },
       });

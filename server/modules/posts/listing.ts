@@ -10,7 +10,8 @@ import type { AccountsService } from '../accounts';
 import type { SocialService } from '../social';
 import { inGenderChannelSql, type Viewer } from '../streams';
 import { listableSql, mediaOpenSql } from './access';
-import { MEDIA_FILES, type MediaAddresses } from './media';
+import type { MediaAddresses } from '../streams';
+import { MEDIA_FILES } from './media';
 import { postMedia, posts, postSaves } from './tables';
 
 interface Page {

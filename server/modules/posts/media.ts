@@ -14,7 +14,7 @@ import { forbidden, notFound } from '../../platform/http/errors';
 import type { RouteDocs } from '../../platform/http/openapi';
 import type { PlaybackTokens } from '../../platform/media/playback-tokens';
 import type { FileStore } from '../../platform/storage/storage';
-import { viewerOf, type Viewer } from '../streams';
+import { mediaViewerKey, signedMediaViewer, type Viewer } from '../streams';
 import type { PostAccess, PostRow } from './access';
 import { postMedia, posts } from './tables';
 
@@ -26,16 +26,6 @@ const CONTENT_TYPES: Record<string, string> = { webp: 'image/webp', jpg: 'image/
 const DECISION_TTL_MS = 3_000;
 const MAX_DECISIONS = 50_000;
 
-/** Who a media token is signed for: the signed-in user or the guest, and the skin they look from (18+ rules). */
-export const mediaViewerKey = (viewer: Viewer) => `${viewer.principal ? `u:${viewer.principal.userId}` : viewer.guestKey}|${viewer.skin}`;
-
-export function createMediaAddresses(tokens: PlaybackTokens, ttlSeconds: number) {
-  return (viewer: Viewer) => {
-    const key = mediaViewerKey(viewer);
-    return (mediaId: number, file: string) => `${MEDIA_PREFIX}/${mediaId}/${file}?token=${encodeURIComponent(tokens.sign(mediaId, key, ttlSeconds))}`;
-  };
-}
-export type MediaAddresses = ReturnType<typeof createMediaAddresses>;
 
 /** A playlist's references carry the token too (players resolve them without the query). */
 export const signPlaylist = (body: string, token: string) =>
@@ -74,28 +64,19 @@ export function registerPostMediaRoute(app: FastifyInstance, deps: { db: Db; fil
     return { open: standing?.mediaOpen ?? false, visible: standing !== null };
   }
 
-  async function fetcher(request: FastifyRequest, signedFor: string): Promise<Viewer | null> {
-    const viewer = viewerOf(request, await request.currentPrincipal());
-    // Images and players fetch from the media path, which names no skin: the token says which one.
-    const asSigned = { ...viewer, skin: signedFor.slice(signedFor.lastIndexOf('|') + 1) as Viewer['skin'] };
-    return mediaViewerKey(asSigned) === signedFor ? asSigned : null;
-  }
-
   async function serve(request: FastifyRequest, reply: FastifyReply, mediaIdParam: string, file: string) {
     const mediaId = /^\d{1,15}$/.test(mediaIdParam) ? Number(mediaIdParam) : NaN;
     if (!Number.isSafeInteger(mediaId) || !SERVED.test(file)) throw notFound();
-    const token = (request.query as { token?: unknown }).token;
-    const signedFor = typeof token === 'string' && token.length <= 200 ? deps.tokens.verify(token, mediaId) : null;
-    const viewer = signedFor === null ? null : await fetcher(request, signedFor);
-    if (!viewer) throw forbidden();
-    const decision = await decide(mediaId, viewer);
+    const signed = await signedMediaViewer(request, deps.tokens, mediaId);
+    if (!signed) throw forbidden();
+    const decision = await decide(mediaId, signed.viewer);
     const allowed = file === MEDIA_FILES.locked ? decision.visible : decision.open;
     if (!allowed || !decision.folder) throw forbidden();
     const stream = await deps.files.read(`${decision.folder}/${file}`);
     if (!stream) throw notFound();
     const type = CONTENT_TYPES[file.slice(file.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
     reply.header('content-type', type).header('x-content-type-options', 'nosniff');
-    if (type === CONTENT_TYPES.m3u8) return reply.header('cache-control', 'no-store').send(signPlaylist(await text(stream), token as string));
+    if (type === CONTENT_TYPES.m3u8) return reply.header('cache-control', 'no-store').send(signPlaylist(await text(stream), signed.token));
     return reply.header('cache-control', 'private, max-age=600').send(stream);
   }
 

@@ -23,7 +23,8 @@ import { InsufficientFunds, platformFee, receivingShard, type Ledger } from '../
 import { offersPlan } from '../subscriptions';
 import type { Viewer } from '../streams';
 import { moderatesPosts, type PostAccess, type PostRow, type Standing } from './access';
-import { MEDIA_FILES, type MediaAddresses } from './media';
+import type { MediaAddresses } from '../streams';
+import { MEDIA_FILES } from './media';
 import { postLikes, postMedia, postPurchases, postReports, posts, postSaves } from './tables';
 import { SOURCE_FILE } from './transcodes';
 

@@ -20,7 +20,7 @@ import { activeUserSql, type AccountsService } from '../accounts';
 import type { Ledger } from '../ledger';
 import type { SocialService } from '../social';
 import { activeBenefits, activeBenefitsSql, type Benefits } from '../subscriptions';
-import { toStreamInfo, isPlayable, type StreamRow } from './stream-view';
+import { toStreamInfo, isPlayable, type AdCampaign, type StreamRow } from './stream-view';
 import { streamBans, streamRatings, streams, streamSaves, streamViews } from './tables';
 import './events';
 
@@ -161,6 +161,7 @@ export function createStreamsService(deps: {
   const { db, accounts, social, events } = deps;
   // Realtime likes are the chat module's (after this one): it hands its count over when it is built.
   let realtimeLikes: RealtimeLikes = { onStreams: async () => new Map(), byViewer: async () => 0 };
+  let adCampaignOf: (streamId: number) => Promise<AdCampaign> = async () => ({ id: null, hasOffers: false });
 
   async function findStream(streamId: number): Promise<StreamRow> {
     const [row] = await db.select().from(streams).where(and(eq(streams.id, streamId), isNull(streams.deletedAt)));
@@ -215,7 +216,7 @@ export function createStreamsService(deps: {
   async function info(row: StreamRow, viewer: Viewer) {
     const viewerId = viewer.principal?.userId ?? null;
     const benefits = await subscriberBenefits(db, row, viewer);
-    const [broadcaster, relation, viewers, rlikes, views, marks, paid] = await Promise.all([
+    const [broadcaster, relation, viewers, rlikes, views, marks, paid, campaign] = await Promise.all([
       accounts.publicUsers([row.userId]),
       social.relation(viewerId, row.userId),
       activeViewers(row.id),
@@ -224,6 +225,7 @@ export function createStreamsService(deps: {
         .where(and(eq(streamViews.streamId, row.id), eq(streamViews.viewerKey, viewerKey(viewer)))),
       viewerMarks(row.id, viewerId),
       payment(row, viewer, db, benefits),
+      adCampaignOf(row.id),
     ]);
     const user = broadcaster.get(row.userId) ?? { username: '', fullname: '', avatar: null };
     return toStreamInfo(row, user, {
@@ -239,6 +241,7 @@ export function createStreamsService(deps: {
       viewerSpend: paid.spend,
       tipOwed: paid.owed,
       skipPaywall: skipsPaywall(row, viewer, benefits),
+      campaign,
     });
   }
 
@@ -283,6 +286,10 @@ export function createStreamsService(deps: {
     /** The stream info's rlikes come from whoever stores realtime likes (the chat module). */
     useRealtimeLikes(source: RealtimeLikes) {
       realtimeLikes = source;
+    },
+    /** The stream info's campaign_id and has_offers come from the ads module. */
+    useAdCampaigns(source: (streamId: number) => Promise<AdCampaign>) {
+      adCampaignOf = source;
     },
     /** Realtime likes of each stream (tiles' rlikes). */
     realtimeLikesOn: (streamIds: number[]) => realtimeLikes.onStreams(streamIds),

@@ -32,6 +32,13 @@ export interface ViewerFacts {
   skipPaywall: boolean;
   /** What the viewer's subscription to the broadcaster gives now; null when not subscribed. */
   benefits: Benefits | null;
+  /** The stream's ad campaign (the ads module's): its id, and whether it carries offers now. */
+  campaign: AdCampaign;
+}
+
+export interface AdCampaign {
+  id: number | null;
+  hasOffers: boolean;
 }
 
 /**
@@ -95,6 +102,8 @@ export function toStreamInfo(row: StreamRow, broadcaster: Broadcaster, viewer: V
       ? subscriberMinimum(row.tipViewerMinAmount, viewer.benefits.no_paywall ? 1 : viewer.benefits.discount)
       : row.tipViewerMinAmount,
     no_ads: Boolean(viewer.benefits?.no_ads),
+    campaign_id: viewer.campaign.id,
+    has_offers: viewer.campaign.hasOffers,
   };
 }
 

@@ -19,7 +19,7 @@ export function createSystemModule({ db, config }: ModuleContext): AppModule {
     name: 'system',
     services: { system },
     routes(app) {
-      registerSystemRoutes(app, { system, captchaEnabled: config.captcha, social: config.social, translate: config.translateUrl !== undefined });
+      registerSystemRoutes(app, { system, captchaEnabled: config.captcha, social: config.social, translate: config.translateUrl !== undefined, ads: config.ads });
       registerTrackingRoutes(app, { tracking: createTrackingService({ db }) });
     },
   };

@@ -117,6 +117,8 @@ interface World {
   /** A meeting the owner hosts with `other` (a follower, who paid the meeting tip) invited, and an ended one. */
   meetingId: number;
   endedMeetingId: number;
+  /** An administrator's banner offer, attached to the paid stream (whose owner is none of the callers). */
+  adOfferId: number;
 }
 let world: World;
 
@@ -254,9 +256,43 @@ async function meetingOf(): Promise<number> {
   return (res.body.data as { meeting_id: number }).meeting_id;
 }
 
+const OFFER_FIELDS = { name: 'Matrix offer', short_description: 'Seen by the matrix', type: 'BANNER', rating: 'G', ad_link: 'https://shop.example/matrix', commission: { impression: 1, click: 1, complete: 0 } };
+
+/** A new banner offer of the administrator's. */
+async function adminOffer(): Promise<number> {
+  const upload = await uploadFile(world.admin.client, await testPicture(), 'banner.png', 'image/png');
+  const res = await world.admin.client.post('/api/ads/offer-create', { ...OFFER_FIELDS, upload_id: upload });
+  if (res.status !== 200) throw new Error(`offer-create: ${res.status} ${JSON.stringify(res.body)}`);
+  return (res.body.offer as { id: number }).id;
+}
+
+/** The caller's upload of a picture, or an id that is none when the caller may not upload. */
+const pictureUpload = (c: Cell) => testPicture().then((png) => uploadFile(c.client, png, 'banner.png', 'image/png')).catch(() => 'not-uploaded');
+
+/** The paid stream's offer as presented to the caller (signed for them). */
+async function presentedAd(c: Cell): Promise<{ impression_id: string; thumbnail: string }> {
+  const res = await c.client.get('/api/ads/offer-presentation', { stream_id: world.paid.streamId, type: 'BANNER' });
+  const offer = res.body.offer as { impression_id: string; thumbnail: string } | null;
+  if (!offer) throw new Error(`no offer presented to ${c.role}: ${res.status} ${JSON.stringify(res.body)}`);
+  return offer;
+}
+
 /** Inputs per route ("METHOD path"); routes not listed take the default input. */
 const CASES: Record<string, Case> = {
   'GET /ajax/tracking/track-event': { input: () => ({ tracker: 'matrix' }) },
+  'POST /api/ads/offer-create': { send: async (c) => c.client.post('/api/ads/offer-create', { ...OFFER_FIELDS, upload_id: await pictureUpload(c) }) },
+  'POST /api/ads/offer-update': { input: () => ({ id: world.adOfferId, description: unique('seen by the matrix ') }) },
+  'POST /api/ads/offer-delete': { send: async (c) => c.client.post('/api/ads/offer-delete', { id: await adminOffer() }) },
+  'POST /api/ads/update-stream-offers': { paidStream: true, input: () => ({ offer_ids: [world.adOfferId] }) },
+  'GET /api/ads/offer-presentation': { input: () => ({ stream_id: world.paid.streamId, type: 'BANNER' }) },
+  'POST /api/ads/offer-activity': { send: async (c) => c.client.post('/api/ads/offer-activity', { impression_id: (await presentedAd(c)).impression_id, activity: 'click' }) },
+  'GET /api/user/exo-click-tracking': {
+    send: async (c) => c.client.request('GET', `/api/user/exo-click-tracking?tracking_id=${encodeURIComponent((await presentedAd(c)).impression_id)}`, { headers: { 'x-csrf-token': await c.client.csrf() } }),
+  },
+  'POST /api/ads/publisher': { paidStream: true, input: (c) => ({ network: 'limelight', user_id: c.owner.user.id, adunit_id: 1 }) },
+  'GET /ads/vast': { send: async (c) => c.client.get('/ads/vast', { stream_id: world.paid.streamId }) },
+  'GET /ads/track': { send: async (c) => c.client.get('/ads/track', { impression_id: (await presentedAd(c)).impression_id, activity: 'click' }) },
+  'GET /media/ads/:offerId/:file': { send: async (c) => c.client.request('GET', (await presentedAd(c)).thumbnail) },
   'GET /api/channel/group': { input: () => ({ id: world.channelId }) },
   'GET /api/channel/list-channel-streams': { input: () => ({ id: world.channelId }) },
   'GET /api/channel/search-stream': { input: () => ({ search: 'Chat' }) },
@@ -685,8 +721,12 @@ beforeAll(async () => {
     videoPostId: await publishVideoPost(ownerClient),
     meetingId: 0,
     endedMeetingId: 0,
+    adOfferId: 0,
   };
   world.meetingId = await meetingOf();
+  world.adOfferId = await adminOffer();
+  const attached = await world.paid.client.post('/api/ads/update-stream-offers', { offer_ids: [world.adOfferId] });
+  if (attached.status !== 200) throw new Error(`update-stream-offers: ${attached.status} ${JSON.stringify(attached.body)}`);
   world.endedMeetingId = await meetingOf();
   await world.owner.client.post('/api/user/end-meeting', { id: world.endedMeetingId });
   const paidTip = await world.other.client.request('POST', '/api/user/pay-meeting', { body: { id: world.meetingId, amount: 250 }, headers: { 'idempotency-key': unique('meeting') } });

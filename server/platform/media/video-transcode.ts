@@ -253,6 +253,18 @@ export async function transcodeToHls(input: string, outDir: string, options: Tra
   }
 }
 
+/**
+ * A written rendition as one progressive MP4 with its index first (faststart), for players that take a
+ * file rather than HLS (an ad's creative in a VAST MediaFile). Copied, not encoded again: about a second.
+ */
+export async function renditionToMp4(playlist: string, outFile: string, ffmpegPath = resolveFfmpegPath()): Promise<void> {
+  // prettier-ignore
+  await promisify(execFile)(ffmpegPath, [
+    '-hide_banner', '-nostdin', '-loglevel', 'error', '-y', '-protocol_whitelist', 'file', '-i', inputUrl(playlist),
+    '-map', '0', '-c', 'copy', '-bsf:a', 'aac_adtstoasc', '-movflags', '+faststart', '-f', 'mp4', outFile,
+  ], { timeout: PROBE_TIMEOUT_MS * 4, killSignal: 'SIGKILL' });
+}
+
 function transcodeArgs(input: string, out: string, facts: Probed, renditions: Rendition[], threads: number): string[] {
   const top = renditions[0]!;
   const low = renditions[1];

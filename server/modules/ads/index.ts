@@ -1,0 +1,44 @@
+/**
+ * Advertiser offers (decision 0021): offers and their creatives (`offers.ts`, `creatives.ts`, `media.ts`),
+ * a broadcaster's choice for the current stream (`selection.ts`), delivery to viewers with measured
+ * activity (`delivery.ts`, `vast.ts`) and the commission settlements through the ledger (`settlement.ts`).
+ */
+import { createPlaybackTokens } from '../../platform/media/playback-tokens';
+import type { AppModule, ModuleContext } from '../../platform/module';
+import { createMediaAddresses } from '../streams';
+import { createDelivery, type Delivery } from './delivery';
+import { CREATIVES_PREFIX, registerCreativeRoute } from './media';
+import { createOffers, type Offers } from './offers';
+import { registerAdRoutes } from './routes';
+import { createSelection, type Selection } from './selection';
+import { createSettlement, type Settlement } from './settlement';
+import { registerVastRoutes } from './vast';
+
+declare module '../../platform/module' {
+  interface ModuleServices {
+    ads: { offers: Offers; selection: Selection; delivery: Delivery; settlement: Settlement };
+  }
+}
+
+export async function createAdsModule(ctx: ModuleContext): Promise<AppModule> {
+  const { db, config, files } = ctx;
+  const streams = ctx.use('streams');
+  const creativeTokens = createPlaybackTokens(await ctx.secret('ad-creatives'));
+  const addresses = createMediaAddresses(CREATIVES_PREFIX, creativeTokens, config.playbackTtlSeconds);
+  const offers = createOffers({ db, files, uploads: ctx.use('uploads'), accounts: ctx.use('accounts'), addresses });
+  const selection = createSelection({ db, streams, addresses });
+  const delivery = createDelivery({ db, streams, tokens: createPlaybackTokens(await ctx.secret('ad-impressions')), addresses, windowMs: config.ads.windowMs });
+  const settlement = createSettlement({ db, ledger: ctx.use('ledger'), periodMs: config.ads.settlementMs, log: ctx.log });
+  streams.useAdCampaigns((streamId) => selection.campaignOf(streamId));
+
+  return {
+    name: 'ads',
+    services: { ads: { offers, selection, delivery, settlement } },
+    routes(app) {
+      registerCreativeRoute(app, { db, files, tokens: creativeTokens });
+      registerVastRoutes(app, { delivery });
+      registerAdRoutes(app, { offers, selection, delivery, settings: config.ads });
+    },
+    jobs: [{ name: 'settle-ad-commissions', everyMs: 60_000, run: async () => void (await settlement.run()) }],
+  };
+}
