@@ -12,17 +12,18 @@ function pgbench(args: string[], url: URL): string {
 }
 
 /** Initialises (scale) and runs TPC-B with `clients` connections for `seconds`; answers its TPS and latency. */
-export async function runPgbench({ clients, scale, seconds }: { clients: number; scale: number; seconds: number }) {
+/** `selectOnly`: pgbench's built-in select-only script (-S), a read reference for read paths. */
+export async function runPgbench({ clients, scale, seconds, selectOnly = false }: { clients: number; scale: number; seconds: number; selectOnly?: boolean }) {
   const db = await emptyPostgresDatabase('ll_bench_pgbench');
   try {
     const url = new URL(db.url);
     const t0 = Date.now();
     pgbench(['-i', '-q', '-s', String(scale), db.name], url);
     const initSeconds = (Date.now() - t0) / 1000;
-    const out = pgbench(['-c', String(clients), '-j', '2', '-T', String(seconds), '-n', db.name], url);
+    const out = pgbench(['-c', String(clients), '-j', '2', '-T', String(seconds), '-n', ...(selectOnly ? ['-S'] : []), db.name], url);
     const tps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(out)?.[1] ?? /tps = ([\d.]+)/.exec(out)?.[1] ?? 0);
     const latency = Number(/latency average = ([\d.]+) ms/.exec(out)?.[1] ?? 0);
-    return { tps: Math.round(tps), latencyAverageMs: latency, clients, scale, seconds, initSeconds: round(initSeconds, 1) };
+    return { tps: Math.round(tps), latencyAverageMs: latency, clients, scale, seconds, initSeconds: round(initSeconds, 1), script: selectOnly ? 'select-only' : 'tpcb-like' };
   } finally {
     await db.drop();
   }
