@@ -22,7 +22,7 @@ interface CreativeFieldProps {
   disabled?: boolean;
 }
 
-const HINT = 'An image for a banner or chat offer, a video (.mp4) for a pre-roll.';
+const HINT = 'An image for a banner or chat offer, a .mp4 or .mov video for a pre-roll.';
 
 export function CreativeField({ type, file, onFile, current, onDuration, error, disabled = false }: CreativeFieldProps) {
   const accept = type === '' ? `${IMAGE_ACCEPT},${VIDEO_ACCEPT}` : creativeKind(type) === 'video' ? VIDEO_ACCEPT : IMAGE_ACCEPT;
