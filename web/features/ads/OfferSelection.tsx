@@ -3,8 +3,12 @@
  * Load more, each with Select/Remove (chosen here, starting from what the current stream carries), and
  * 'Update Stream Ads' sending the chosen ones; 'Please start streaming first' when there is no current
  * stream. Shown in skins with ad selection.
+ *
+ * The call sets the stream's whole selection, and only the loaded pages say which offers it carries: the
+ * pages not loaded yet are read before it is sent, so an attached offer nobody scrolled to stays attached.
  */
 import { useState } from 'react';
+import type { PublicOffer } from '../../../common/api/ads';
 import { AD } from '../../../common/constants';
 import { fill, MSG } from '../../../common/messages';
 import { isApiError } from '../../api/client';
@@ -27,6 +31,7 @@ export function OfferSelection() {
   const update = useUpdateStreamOffers();
   const toast = useToast();
   const [selection, setSelection] = useState<Selection>(NOTHING_CHOSEN);
+  const [gathering, setGathering] = useState(false);
 
   if (list.isPending) return <Spinner label="Loading offers" />;
   if (list.isError) return <Alert>{MSG.adsOffersFailed}</Alert>;
@@ -35,8 +40,23 @@ export function OfferSelection() {
   const chosen = chosenIds(offers, selection);
   const full = !roomForMore(chosen.length);
 
-  const save = () =>
-    update.mutate(chosen, {
+  /** Every public offer, the pages not loaded yet read now; null when one could not be read. */
+  async function everyOffer(): Promise<PublicOffer[] | null> {
+    let current: Pick<typeof list, 'hasNextPage' | 'isError' | 'data' | 'fetchNextPage'> = list;
+    while (current.hasNextPage) {
+      const next = await current.fetchNextPage();
+      if (next.isError || next.data?.pages.length === current.data?.pages.length) return null;
+      current = next;
+    }
+    return current.data?.pages.flatMap((page) => page.offers) ?? null;
+  }
+
+  async function save() {
+    setGathering(true);
+    const every = await everyOffer();
+    setGathering(false);
+    if (!every) return toast({ title: MSG.adsOffersFailed, tone: 'error' });
+    update.mutate(chosenIds(every, selection), {
       onSuccess: () => {
         // The list now shows the server's answer: nothing of our own is left to add.
         setSelection(NOTHING_CHOSEN);
@@ -44,6 +64,7 @@ export function OfferSelection() {
       },
       onError: (error) => toast({ title: isApiError(error) && error.status === 409 ? MSG.adsStartStreamingFirst : failureMessage(error), tone: 'error' }),
     });
+  }
 
   return (
     <div className={styles.selection}>
@@ -84,7 +105,7 @@ export function OfferSelection() {
             <span className={styles.hint} aria-live="polite">
               {chosen.length === 1 ? '1 offer selected' : `${chosen.length} offers selected`}
             </span>
-            <Button loading={update.isPending} onClick={save}>
+            <Button loading={gathering || update.isPending} onClick={() => void save()}>
               {MSG.adsUpdateStreamAds}
             </Button>
           </>
