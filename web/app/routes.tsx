@@ -3,7 +3,8 @@ import type { ReactNode } from 'react';
 import type { RouteObject } from 'react-router';
 import { canGoLive, canUpload } from '../../common/permissions';
 import { SKIN_IDS, SKINS } from '../../common/skins';
-import { RequireAdmin, RequireLogin, RequirePermission } from '../features/accounts/gates';
+import { canManageOffers } from '../features/ads/ad-rules';
+import { RequireAdmin, RequireLogin, RequirePermission, RequireUser } from '../features/accounts/gates';
 import { LogoutPage } from '../features/accounts/LogoutPage';
 import { HomePage } from '../features/shell/HomePage';
 import { NotFoundPage } from '../features/system/NotFoundPage';
@@ -39,6 +40,7 @@ const PostViewPage = lazyPage(() => import('../features/posts/PostViewPage'), 'P
 const CreateMeetingPage = lazyPage(() => import('../features/meetings/CreateMeetingPage'), 'CreateMeetingPage');
 const ScheduleMeetingsPage = lazyPage(() => import('../features/meetings/ScheduleMeetingsPage'), 'ScheduleMeetingsPage');
 const MeetingRoomPage = lazyPage(() => import('../features/meetings/MeetingRoomPage'), 'MeetingRoomPage');
+const OffersPage = lazyPage(() => import('../features/ads/OffersPage'), 'OffersPage');
 
 const canUseReferrals = (perms: readonly string[]) => perms.includes('ALLOW REFERRAL_ACCESS');
 
@@ -85,6 +87,7 @@ function skinRoutes(): RouteObject[] {
         { path: 'user/schedule-meetings', element: signedIn(<ScheduleMeetingsPage />) },
         // The room shows its own login-required wall to a guest (spec part 2 §2 screen 10).
         { path: 'streams/meeting-view', element: <MeetingRoomPage /> },
+        { path: 'ads/offers', element: <RequireLogin><RequireUser allowed={canManageOffers}><OffersPage /></RequireUser></RequireLogin> },
         { path: 'user/referral', element: signedIn(notBuilt, canUseReferrals) },
         ...SIGNED_IN_PAGES.map((path) => ({ path, element: signedIn(notBuilt) })),
         { path: 'subscription', element: signedIn(<SubscriptionPage />) },

@@ -1,5 +1,6 @@
 /** Route gates (spec part 1 §6): sign-in first, then the permission the page needs. */
 import type { ReactNode } from 'react';
+import type { SessionUser } from '../../../common/api/accounts';
 import { useLocation } from 'react-router';
 import { MSG } from '../../../common/messages';
 import { useSkinPath } from '../../app/skin';
@@ -39,6 +40,13 @@ export function RequireLogin({ children }: { children: ReactNode }) {
 export function RequirePermission({ allowed, children }: { allowed: (perms: readonly string[]) => boolean; children: ReactNode }) {
   const { user } = useSession();
   if (user && allowed(user.perms)) return children;
+  return <NotAllowed />;
+}
+
+/** Assumes a signed-in user (use inside RequireLogin); `allowed` decides from the whole user (role and permissions). */
+export function RequireUser({ allowed, children }: { allowed: (user: SessionUser) => boolean; children: ReactNode }) {
+  const { user } = useSession();
+  if (user && allowed(user)) return children;
   return <NotAllowed />;
 }
 

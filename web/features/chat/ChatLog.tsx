@@ -1,10 +1,11 @@
 import { DropdownMenu } from 'radix-ui';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import type { ReactNode } from 'react';
 import { Avatar } from '../../ui/Avatar';
 import { BanIcon, MoreIcon, StarIcon } from '../../ui/icons';
 import menu from '../shell/menu.module.css';
 import { useTranslation } from './api';
-import { showsTranslation } from './chat-lines';
+import { interleave, showsTranslation } from './chat-lines';
 import type { ChatLine } from './chat-lines';
 import styles from './ChatLog.module.css';
 
@@ -15,8 +16,17 @@ export interface TranslateState {
   onFailed: () => void;
 }
 
+/** A line this page adds to its own list alone (a chat ad): drawn by its feature, placed by `seq` (localLineSeq). */
+export interface LocalLine {
+  key: string;
+  seq: number;
+  content: ReactNode;
+}
+
 interface ChatLogProps {
   lines: readonly ChatLine[];
+  /** The page's own lines among the channel's. */
+  localLines?: readonly LocalLine[];
   label: string;
   empty: string;
   translate: TranslateState | null;
@@ -25,16 +35,20 @@ interface ChatLogProps {
   myUserId: number | null;
 }
 
+const NO_LOCAL_LINES: readonly LocalLine[] = [];
+
 /** Stuck to the bottom when within this many pixels of it. */
 const STICK_PX = 32;
 
 /** The chat window: newest at the bottom, follows new lines unless the reader scrolled up. */
-export function ChatLog({ lines, label, empty, translate, onBan, myUserId }: ChatLogProps) {
+export function ChatLog({ lines, localLines = NO_LOCAL_LINES, label, empty, translate, onBan, myUserId }: ChatLogProps) {
   const list = useRef<HTMLDivElement | null>(null);
   const [stuck, setStuck] = useState(true);
   /** The newest line when the reader scrolled up: anything after it is unread. */
   const [readUpTo, setReadUpTo] = useState<string | undefined>(undefined);
-  const lastKey = lines[lines.length - 1]?.key;
+  const items = interleave(lines, localLines);
+  const last = items[items.length - 1];
+  const lastKey = last && ('line' in last ? last.line.key : last.local.key);
   const unread = !stuck && lastKey !== readUpTo;
 
   useLayoutEffect(() => {
@@ -51,7 +65,7 @@ export function ChatLog({ lines, label, empty, translate, onBan, myUserId }: Cha
     });
     for (const child of Array.from(el.children)) observer.observe(child);
     return () => observer.disconnect();
-  }, [lines, stuck]);
+  }, [lines, localLines, stuck]);
 
   function onScroll() {
     const el = list.current;
@@ -70,15 +84,19 @@ export function ChatLog({ lines, label, empty, translate, onBan, myUserId }: Cha
   return (
     <div className={styles.wrap}>
       <div ref={list} className={styles.log} role="log" aria-live="polite" aria-label={label} onScroll={onScroll} tabIndex={0}>
-        {lines.length === 0 && <p className={styles.empty}>{empty}</p>}
-        {lines.map((line) => (
-          <Line
-            key={line.key}
-            line={line}
-            translate={translate && line.kind === 'comment' && line.seq >= translate.fromSeq ? translate : null}
-            onBan={onBan && line.kind === 'comment' && line.userId !== null && !line.isOwner && line.userId !== myUserId ? onBan : null}
-          />
-        ))}
+        {items.length === 0 && <p className={styles.empty}>{empty}</p>}
+        {items.map((item) => {
+          if ('local' in item) return <div key={item.local.key}>{item.local.content}</div>;
+          const { line } = item;
+          return (
+            <Line
+              key={line.key}
+              line={line}
+              translate={translate && line.kind === 'comment' && line.seq >= translate.fromSeq ? translate : null}
+              onBan={onBan && line.kind === 'comment' && line.userId !== null && !line.isOwner && line.userId !== myUserId ? onBan : null}
+            />
+          );
+        })}
       </div>
       {unread && (
         <button type="button" className={styles.jump} onClick={jumpToLatest}>

@@ -16,7 +16,7 @@ import type { ChatLine, ServiceMessage } from './chat-lines';
 import { BanViewerDialog, ChatPaymentPrompt } from './ChatDialogs';
 import { ChatInput } from './ChatInput';
 import { ChatLog } from './ChatLog';
-import type { TranslateState } from './ChatLog';
+import type { LocalLine, TranslateState } from './ChatLog';
 import { ChatOverlay, useOverlayFeed } from './ChatOverlay';
 import { emojiSetFor } from './emoji';
 import styles from './ChatPanel.module.css';
@@ -31,6 +31,8 @@ export interface ChatPanelProps {
   onServiceMessage?: (message: ServiceMessage) => void;
   /** A paused live stream takes no likes ("You cannot interact with the stream while it's paused"). */
   interactionsPaused?: boolean;
+  /** Lines of this viewer's public chat list alone, never sent (chat ads). */
+  localLines?: readonly LocalLine[];
 }
 
 /** The spec names a network-loss reconnecting message without its words (part 2 §8). */
@@ -42,7 +44,7 @@ const TRANSLATE_BACKLOG = 5;
 type Tab = 'public' | 'priority';
 
 /** The stream's chat: window, input, likes (spec part 1 §2 Stream view). */
-export function ChatPanel({ stream, onServiceMessage, interactionsPaused = false }: ChatPanelProps) {
+export function ChatPanel({ stream, onServiceMessage, interactionsPaused = false, localLines }: ChatPanelProps) {
   const { user, isLoggedIn, isPending: sessionPending } = useSession();
   const skin = useSkin();
   const appConfig = useAppConfig();
@@ -159,8 +161,16 @@ export function ChatPanel({ stream, onServiceMessage, interactionsPaused = false
   const disabledNote = !chatEnabled ? MSG.chatDisabled : refusalNote(active.state, activeTab);
   const ready = status === 'open' && active.state.state === 'joined';
 
-  const log = (channel: typeof main, label: string, empty: string) => (
-    <ChatLog lines={channel.lines} label={label} empty={channel.state.state === 'joining' ? 'Joining the chat…' : empty} translate={translate} onBan={canBan} myUserId={myUserId} />
+  const log = (channel: typeof main, label: string, empty: string, local?: readonly LocalLine[]) => (
+    <ChatLog
+      lines={channel.lines}
+      localLines={local}
+      label={label}
+      empty={channel.state.state === 'joining' ? 'Joining the chat…' : empty}
+      translate={translate}
+      onBan={canBan}
+      myUserId={myUserId}
+    />
   );
 
   return (
@@ -196,7 +206,7 @@ export function ChatPanel({ stream, onServiceMessage, interactionsPaused = false
           <ConnectionNote status={status} />
           {translateOn && translateFailed && <p className={styles.bar}>{MSG.translationUnavailable}</p>}
           <Tabs.Content className={styles.tabPanel} value="public">
-            {log(main, 'Chat', 'No messages yet. Say hello!')}
+            {log(main, 'Chat', 'No messages yet. Say hello!', localLines)}
           </Tabs.Content>
           {priorityAvailable && (
             <Tabs.Content className={styles.tabPanel} value="priority">

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SAMPLE_OF_EACH_TYPE, sampleComment as comment, sampleSender, sampleTip as tip } from '../../../common/testing/realtime-samples';
-import { appendLines, browserLanguage, chatTextToSend, isServiceMessage, mergeHistory, showsTranslation, systemLine, toChatLine } from './chat-lines';
+import { appendLines, browserLanguage, chatTextToSend, interleave, isServiceMessage, localLineSeq, mergeHistory, showsTranslation, systemLine, toChatLine } from './chat-lines';
 import { FULL_EMOJI, REDUCED_EMOJI, insertAt } from './emoji';
 
 describe('toChatLine', () => {
@@ -84,5 +84,21 @@ describe('translation', () => {
     expect(showsTranslation('Hello', 'hello')).toBe(false);
     expect(showsTranslation('Hola', 'Hello')).toBe(true);
     expect(showsTranslation('Hola', undefined)).toBe(false);
+  });
+});
+
+describe('the page\'s own lines', () => {
+  it('take their place among the channel\'s lines in the order they arrived', () => {
+    const first = systemLine('first');
+    const ad = { key: 'ad:1', seq: localLineSeq() };
+    const second = systemLine('second');
+    const later = { key: 'ad:2', seq: localLineSeq() };
+    const order = interleave([first, second], [later, ad]).map((item) => ('line' in item ? item.line.text : item.local.key));
+    expect(order).toEqual(['first', 'ad:1', 'second', 'ad:2']);
+  });
+
+  it('stand alone when the channel has no lines yet', () => {
+    expect(interleave([], [{ key: 'ad:3', seq: localLineSeq() }])).toHaveLength(1);
+    expect(interleave([systemLine('only')], [])).toHaveLength(1);
   });
 });

@@ -67,6 +67,22 @@ export function systemLine(text: string): ChatLine {
   return { key: `system:${seq}`, seq, kind: 'system', text, name: '', userId: null, avatar: null, isOwner: false, isPriority: false, tipAmount: null, time: null };
 }
 
+/** A place in the order of arrival for a line the page adds to its own list alone (a chat ad). */
+export const localLineSeq = (): number => nextSeq();
+
+/** A channel's lines and the page's own lines as one list, in the order they arrived. */
+export function interleave<L extends { seq: number }>(lines: readonly ChatLine[], local: readonly L[]): Array<{ line: ChatLine } | { local: L }> {
+  const merged: Array<{ line: ChatLine } | { local: L }> = [];
+  const own = [...local].sort((a, b) => a.seq - b.seq);
+  let next = 0;
+  for (const line of lines) {
+    while (next < own.length && (own[next] as L).seq < line.seq) merged.push({ local: own[next++] as L });
+    merged.push({ line });
+  }
+  for (; next < own.length; next++) merged.push({ local: own[next] as L });
+  return merged;
+}
+
 /** Appends lines, dropping any whose key is already there and keeping the newest MAX_LINES. */
 export function appendLines(lines: readonly ChatLine[], added: readonly ChatLine[]): ChatLine[] {
   if (added.length === 0) return lines as ChatLine[];

@@ -10,7 +10,7 @@ import { fill, MSG } from '../../../common/messages';
 import { Button } from '../../ui/Button';
 import { FieldError } from '../../ui/Field';
 import { ImageIcon, PlusIcon, VideoCallIcon } from '../../ui/icons';
-import { formatBytes, IMAGE_ACCEPT, isImageFile, isVideoFile, VIDEO_ACCEPT } from './post-rules';
+import { formatBytes, IMAGE_ACCEPT, isImageFile, isVideoFile, VIDEO_ACCEPT } from '../../uploads/files';
 import styles from './UploadPage.module.css';
 
 interface MediaPickerProps {

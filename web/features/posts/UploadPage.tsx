@@ -28,6 +28,9 @@ import { Tabs } from '../../ui/Tabs';
 import { TextArea } from '../../ui/TextArea';
 import { TextField } from '../../ui/TextField';
 import { useLater } from '../../ui/use-later';
+import { forgetUploads, UploadFailure } from '../../uploads/resumable-upload';
+import { UploadProgress } from '../../uploads/UploadProgress';
+import { useUploadQueue } from '../../uploads/use-upload-queue';
 import { useSession } from '../accounts/api';
 import { RATING_LABEL } from '../streams/rating-options';
 import { subscriptionKeys, usePlans } from '../subscriptions/api';
@@ -35,9 +38,6 @@ import { useCreatePost } from './api';
 import { MediaPicker } from './MediaPicker';
 import { AUDIENCE_LABEL } from './PostAudience';
 import { expiryError, expiryIso, localDateTimeValue, postPath, postTip, shownTip, uploadRatings } from './post-rules';
-import { forgetUploads, UploadFailure } from './resumable-upload';
-import { UploadProgress } from './UploadProgress';
-import { useUploadQueue } from './use-upload-queue';
 import styles from './UploadPage.module.css';
 
 type Rating = (typeof RATINGS)[number];
@@ -122,7 +122,7 @@ function PostForm({ kind, values, onValues: setValues, files, onFiles: setFiles,
   const [failure, setFailure] = useState<{ title: string; detail: string | null } | null>(null);
   const [phase, setPhase] = useState<Phase>('editing');
   const [earliest] = useState(() => localDateTimeValue(new Date()));
-  const queue = useUploadQueue();
+  const queue = useUploadQueue(MSG.postCreateFailed);
   const create = useCreatePost();
   const ratings = uploadRatings(user?.perms ?? [], skin.flags.adultContent);
   const audiences = POST_AUDIENCES.filter((a) => a !== 'subscribers' || skin.flags.subscriptions);
@@ -304,7 +304,7 @@ function PostForm({ kind, values, onValues: setValues, files, onFiles: setFiles,
         </div>
         <Switch label="Allow comments" checked={values.comments_allowed} onCheckedChange={(on) => set('comments_allowed', on)} disabled={busy} />
       </fieldset>
-      {(phase === 'uploading' || phase === 'publishing' || queue.files.length > 0) && <UploadProgress queue={queue} />}
+      {(phase === 'uploading' || phase === 'publishing' || queue.files.length > 0) && <UploadProgress queue={queue} className={styles.progress} />}
       <div className={styles.submit}>
         {failure && (
           <Alert>

@@ -11,5 +11,6 @@ describe('activeSection', () => {
     expect(activeSection('/streams/meeting-view', '/user/upload')).toBe('video-call');
     expect(activeSection('/user/create-meeting', '/user/upload')).toBe('video-call');
     expect(activeSection('/channel/search', '/user/upload')).toBe(null);
+    expect(activeSection('/ads/offers', '/user/upload')).toBe('offers');
   });
 });

@@ -4,7 +4,7 @@ import { DEFAULT_PERMISSIONS } from '../../../common/permissions';
 import { SKINS } from '../../../common/skins';
 import { CREATE, SIDEBAR, USER_MENU, entriesFor } from './nav-entries';
 
-const person = (perms: readonly string[]) => ({ user_id: 42, perms }) as unknown as SessionUser;
+const person = (perms: readonly string[], role: 'user' | 'admin' = 'user') => ({ user_id: 42, perms, role }) as unknown as SessionUser;
 const labels = (entries: typeof SIDEBAR, user: SessionUser | null, skin = SKINS.limelight) =>
   entriesFor(entries, { skin, user }).map((e) => [e.label, e.path({ skin, user })]);
 
@@ -43,5 +43,12 @@ describe('shell menu entries', () => {
     expect(labels(SIDEBAR, viewer)).toContainEqual(['Video Call', '/user/schedule-meetings']);
     expect(labels(SIDEBAR, null).map(([label]) => label)).not.toContain('Video Call');
     expect(labels(CREATE, null)).toEqual([]);
+  });
+
+  it('offers Offers in the side bar to administrators and advertisers (CREATE AD_OFFER) only', () => {
+    expect(labels(SIDEBAR, person(['CREATE AD_OFFER']))).toContainEqual(['Offers', '/ads/offers']);
+    expect(labels(SIDEBAR, person([], 'admin')).map(([label]) => label)).toContain('Offers');
+    expect(labels(SIDEBAR, person(DEFAULT_PERMISSIONS)).map(([label]) => label)).not.toContain('Offers');
+    expect(labels(SIDEBAR, null).map(([label]) => label)).not.toContain('Offers');
   });
 });

@@ -13,7 +13,8 @@ import type { SessionUser } from '../../../common/api/accounts';
 import { MSG } from '../../../common/messages';
 import { canGoLive, canUpload } from '../../../common/permissions';
 import type { Skin } from '../../../common/skins';
-import { BookmarkIcon, BroadcastIcon, CompassIcon, DashboardIcon, DownloadIcon, PlusSquareIcon, SettingsIcon, StarIcon, UsersIcon, VideoCallIcon, WalletIcon } from '../../ui/icons';
+import { BookmarkIcon, BroadcastIcon, CompassIcon, DashboardIcon, DownloadIcon, MegaphoneIcon, PlusSquareIcon, SettingsIcon, StarIcon, UsersIcon, VideoCallIcon, WalletIcon } from '../../ui/icons';
+import { canManageOffers } from '../ads/ad-rules';
 import { NewInvitationsBadge } from '../meetings/NewInvitationsBadge';
 import type { NavSection } from './nav-active';
 
@@ -39,12 +40,14 @@ export interface NavEntry {
 const broadcaster = ({ user }: NavContext) => !!user && canGoLive(user.perms);
 const canPost = ({ user }: NavContext) => !!user && canUpload(user.perms);
 const signedIn = ({ user }: NavContext) => !!user;
+const advertiser = ({ user }: NavContext) => canManageOffers(user);
 
 export const SIDEBAR: NavEntry[] = [
   { label: 'Download', path: ({ skin }) => skin.links.download, icon: <DownloadIcon />, section: 'download' },
   { label: 'Browse', path: () => '/channel/group', icon: <CompassIcon />, section: 'browse' },
   { label: MSG.createPost, path: ({ skin }) => skin.uploadPath, icon: <PlusSquareIcon />, section: 'create-post', shows: canPost },
   { label: 'Video Call', path: () => '/user/schedule-meetings', icon: <VideoCallIcon />, section: 'video-call', shows: signedIn, badge: <NewInvitationsBadge /> },
+  { label: 'Offers', path: () => '/ads/offers', icon: <MegaphoneIcon />, section: 'offers', shows: advertiser },
 ];
 
 /** The signed-in user's menu (the user is always there). */

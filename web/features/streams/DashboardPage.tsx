@@ -3,12 +3,13 @@ import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { StreamInfo } from '../../../common/api/streams';
 import { failureMessage } from '../../api/field-errors';
-import { useSkinPath } from '../../app/skin';
+import { useSkin, useSkinPath } from '../../app/skin';
 import { Alert } from '../../ui/Alert';
 import { Button, ButtonLink } from '../../ui/Button';
 import { Page, Section } from '../../ui/Page';
 import { Switch } from '../../ui/Switch';
 import { PageSpinner } from '../accounts/gates';
+import { OfferSelection } from '../ads/OfferSelection';
 import { priceLabel } from './stream-payment';
 import { freshPlaybackUrl, useGoLive, useOwnStream, useStreamJoin, useUpdateStream } from './api';
 import { ConnectionDetails } from './ConnectionDetails';
@@ -39,6 +40,7 @@ export function DashboardPage() {
   const [query] = useSearchParams();
   const { own, stream } = useOwnStream();
   const [modal, setModal] = useState<DashboardModal | null>(null);
+  const { flags } = useSkin();
   if (own.isPending) return <PageSpinner />;
   if (!stream) return <Page title="Dashboard"><Alert>{failureMessage(own.error)}</Alert></Page>;
   const toggle = (which: DashboardModal) => (open: boolean) => setModal(open ? which : null);
@@ -51,13 +53,20 @@ export function DashboardPage() {
       <BuyImpressionsModal open={modal === 'buy-impressions'} onOpenChange={toggle('buy-impressions')} onBought={() => setModal('popular')} />
     </>
   );
-  if (query.get('layout') === 'old') return <OldDashboard stream={stream} actions={actions}>{modals}</OldDashboard>;
+  if (query.get('layout') === 'old') return <OldDashboard stream={stream} actions={actions} adSelection={flags.adSelection}>{modals}</OldDashboard>;
+  // Ad offer selection, in skins that have it (spec part 1 §2 Dashboard).
+  const adsSection = flags.adSelection && (
+    <Section title="Ads" description="Choose the offers shown on your current stream. Each counted impression, click or completion pays you its commission.">
+      <OfferSelection />
+    </Section>
+  );
   const connection = <ConnectionDetails rtmpUrl={stream.rtmp_url} streamKey={stream.broadcast_key} />;
   if (isOnAir(stream)) {
     return (
       <Page>
         <DashboardHeader stream={stream} actions={actions} />
         <LivePanel key={stream.stream_id} stream={stream} preview={<Preview stream={stream} />} connection={connection} />
+        {adsSection && <div className={styles.ads}>{adsSection}</div>}
         {modals}
       </Page>
     );
@@ -73,6 +82,7 @@ export function DashboardPage() {
           {connection}
         </Section>
       </div>
+      {adsSection && <div className={styles.ads}>{adsSection}</div>}
       {modals}
     </Page>
   );
@@ -147,7 +157,7 @@ function Preview({ stream }: { stream: OwnStream }) {
   );
 }
 
-function OldDashboard({ stream, actions, children }: { stream: OwnStream; actions: DashboardActions; children: React.ReactNode }) {
+function OldDashboard({ stream, actions, adSelection, children }: { stream: OwnStream; actions: DashboardActions; adSelection: boolean; children: React.ReactNode }) {
   return (
     <Page title="Dashboard" aside={<StatusBadge live={isOnAir(stream)} />}>
       <div className={styles.accordion}>
@@ -183,6 +193,12 @@ function OldDashboard({ stream, actions, children }: { stream: OwnStream; action
             Get Popular
           </Button>
         </details>
+        {adSelection && (
+          <details>
+            <summary>Ads</summary>
+            <OfferSelection />
+          </details>
+        )}
       </div>
       {children}
     </Page>

@@ -7,6 +7,10 @@ import type { ApiError } from '../../api/client';
 import { useSkinPath } from '../../app/skin';
 import { Spinner } from '../../ui/Spinner';
 import { useSession } from '../accounts/api';
+import { BannerAd } from '../ads/BannerAd';
+import { useChatAdLines } from '../ads/ChatAdLine';
+import { PrerollGate } from '../ads/PrerollAd';
+import { useBannerAd } from '../ads/use-banner-ad';
 import { CHAT_OVERLAY_SLOT_ID, ChatPanel } from '../chat/ChatPanel';
 import type { ServiceMessage } from '../chat/chat-lines';
 import { PayWall } from '../tips/PayWall';
@@ -134,6 +138,7 @@ interface StreamLayoutProps {
  */
 function StreamLayout({ stream, join, payRefusal, walledByLookup, preview, state, onState, videoRef, onServiceMessage, tips, onWatchAgain }: StreamLayoutProps) {
   const counts = useLiveCounts(stream);
+  const chatAds = useChatAdLines(stream);
   const owed = walledByLookup ? stream.tip_owed : payRefusal ? (owedFromRefusal(payRefusal.body) ?? stream.tip_owed) : 0;
   return (
     <div className={styles.page}>
@@ -151,7 +156,13 @@ function StreamLayout({ stream, join, payRefusal, walledByLookup, preview, state
       </div>
       <div className={styles.chat}>
         {/* Paying (or a new price) changes what the chat may subscribe to: a fresh panel subscribes again. */}
-        <ChatPanel key={stream.has_paid ? 'paid' : 'unpaid'} stream={stream} onServiceMessage={onServiceMessage} interactionsPaused={interactionsPaused(stream, state === 'paused')} />
+        <ChatPanel
+          key={stream.has_paid ? 'paid' : 'unpaid'}
+          stream={stream}
+          onServiceMessage={onServiceMessage}
+          interactionsPaused={interactionsPaused(stream, state === 'paused')}
+          localLines={chatAds}
+        />
       </div>
       <div className={styles.info}>
         {stream.live === 'Y' && owed === 0 && <ToyDeviceAccess streamId={stream.stream_id} room="stream" isHost={stream.is_owner} hostName={stream.username} />}
@@ -196,6 +207,9 @@ function StreamPlayer({ stream, url, preview, state, onState, videoRef, onWatchA
   const session = useSession();
   const [disconnected, setDisconnected] = useState(false);
   const [ratingDismissed, setRatingDismissed] = useState(false);
+  // Watch Again plays no pre-roll (spec part 1 §4 Video state).
+  const [replaying, setReplaying] = useState(false);
+  const banner = useBannerAd(stream, state === 'playing');
   const skinPath = useSkinPath();
   const secondsLeft = usePreviewCountdown(preview && state === 'playing', skinPath(`/streams/stream-view?id=${stream.stream_id}`));
 
@@ -226,27 +240,31 @@ function StreamPlayer({ stream, url, preview, state, onState, videoRef, onWatchA
   if (disconnected) return <StreamWall kind="disconnected" />;
   const watchAgain = () => {
     setRatingDismissed(false);
+    setReplaying(true);
     onWatchAgain();
   };
   return (
     <div className={styles.player}>
-      {url ? (
-        <Player
-          key={url.hls}
-          src={url.hls}
-          width={url.width}
-          height={url.height}
-          onStateChange={(s) => void onStateChange(s)}
-          videoRef={videoRef}
-          refreshSource={freshPlaybackUrl(stream.stream_id, preview)}
-        >
-          <div id={CHAT_OVERLAY_SLOT_ID} className={styles.overlaySlot} />
-        </Player>
-      ) : (
-        <div className={styles.waiting}>
-          <Spinner size="lg" label="Joining the stream" />
-        </div>
-      )}
+      <PrerollGate stream={stream} replaying={replaying}>
+        {url ? (
+          <Player
+            key={url.hls}
+            src={url.hls}
+            width={url.width}
+            height={url.height}
+            onStateChange={(s) => void onStateChange(s)}
+            videoRef={videoRef}
+            refreshSource={freshPlaybackUrl(stream.stream_id, preview)}
+          >
+            <div id={CHAT_OVERLAY_SLOT_ID} className={styles.overlaySlot} />
+            <BannerAd banner={banner} />
+          </Player>
+        ) : (
+          <div className={styles.waiting}>
+            <Spinner size="lg" label="Joining the stream" />
+          </div>
+        )}
+      </PrerollGate>
       {preview && state === 'playing' && <span className={styles.countdown} aria-live="polite">Preview ends in {secondsLeft}s</span>}
       {askRating && session.user ? (
         <RatingWall stream={stream} viewerId={session.user.user_id} onWatchAgain={watchAgain} onDismiss={() => setRatingDismissed(true)} />

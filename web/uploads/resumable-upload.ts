@@ -6,11 +6,11 @@
  */
 import { defaultOptions, Upload } from 'tus-js-client';
 import type { DetailedError, UploadOptions } from 'tus-js-client';
-import { UPLOADS_PATH } from '../../../common/api/posts';
-import { UPLOAD_CHUNK_BYTES } from '../../../common/constants';
-import { MSG } from '../../../common/messages';
-import { currentSkin, getCsrfToken, resetCsrfToken } from '../../api/client';
-import { fileType } from './post-rules';
+import { UPLOADS_PATH } from '../../common/api/posts';
+import { UPLOAD_CHUNK_BYTES } from '../../common/constants';
+import { MSG } from '../../common/messages';
+import { currentSkin, getCsrfToken, resetCsrfToken } from '../api/client';
+import { fileType } from './files';
 import { isCsrfRefusal, shouldRetryUpload, uploadFailureMessage, uploadIdFromUrl } from './upload-rules';
 
 /** Waits before each new try of a failed request (a dropped connection gets about a minute to come back). */
@@ -33,7 +33,7 @@ export interface UploadEvents {
 }
 
 export interface ResumableUpload {
-  /** The upload id (for post/create) once every byte arrived; rejects with an UploadFailure. */
+  /** The upload id (for post/create, offer-create) once every byte arrived; rejects with an UploadFailure. */
   done: Promise<string>;
   /** Stops sending after the chunk in flight; the server keeps what arrived. */
   pause: () => void;
@@ -58,7 +58,7 @@ function options(file: File): UploadOptions {
     metadata: { filename: file.name, filetype: fileType(file) },
     headers: { 'X-Service': currentSkin() },
     storeFingerprintForResuming: true,
-    // Kept until the post is made (forgetUploads): a tab closed in between finds the finished upload again.
+    // Kept until the upload is used (forgetUploads): a tab closed in between finds the finished upload again.
     removeFingerprintOnSuccess: false,
     // The token as of this request: it is fetched again after a refusal.
     onBeforeRequest: async (request) => request.setHeader('X-CSRF-Token', await getCsrfToken()),
@@ -70,7 +70,8 @@ function options(file: File): UploadOptions {
   };
 }
 
-export function startResumableUpload(file: File, events: UploadEvents): ResumableUpload {
+/** `failureText` is what a refusal says when the server gave no words of its own (the form's failure). */
+export function startResumableUpload(file: File, events: UploadEvents, failureText: string): ResumableUpload {
   let settle: { resolve: (id: string) => void; reject: (error: UploadFailure) => void } | undefined;
   const done = new Promise<string>((resolve, reject) => {
     settle = { resolve, reject };
@@ -87,7 +88,7 @@ export function startResumableUpload(file: File, events: UploadEvents): Resumabl
       const { status, body } = responseOf(error);
       // No answer after every retry: the connection is gone for now, not the upload.
       if (status === 0 && 'originalRequest' in error && error.originalRequest) return events.stalled();
-      settle?.reject(new UploadFailure(uploadFailureMessage(status, body), status));
+      settle?.reject(new UploadFailure(uploadFailureMessage(status, body, failureText), status));
     },
   });
   let started = false;
@@ -118,7 +119,7 @@ export function startResumableUpload(file: File, events: UploadEvents): Resumabl
   };
 }
 
-/** Forgets the remembered upload addresses of these files once their post exists (the server took the uploads). */
+/** Forgets the remembered upload addresses of these files once what they were for exists (the server took the uploads). */
 export async function forgetUploads(files: readonly File[]): Promise<void> {
   await Promise.all(
     files.map(async (file) => {

@@ -1,7 +1,7 @@
 /** The resumable upload's pure decisions: the upload id, whether to try a request again, what a refusal says. */
-import { MSG } from '../../../common/messages';
+import { MSG } from '../../common/messages';
 
-/** The id post/create takes: the last part of the address the upload server gave (`…/uploads/<id>`). */
+/** The id post/create and offer-create take: the last part of the address the upload server gave (`…/uploads/<id>`). */
 export function uploadIdFromUrl(url: string | null): string | null {
   if (!url) return null;
   const path = url.split(/[?#]/)[0] ?? '';
@@ -36,15 +36,15 @@ export function shouldRetryUpload(status: number, body: string, attempt: number)
 
 /**
  * What to show for a refused upload: the server's own words (the 413's 'This Video is too big. Maximum
- * upload size is …', sent as text; or an envelope's message), else the generic failure.
+ * upload size is …', sent as text; or an envelope's message), else `fallback` (the form's own failure text).
  */
-export function uploadFailureMessage(status: number, body: string): string {
+export function uploadFailureMessage(status: number, body: string, fallback: string): string {
   if (status === 0) return MSG.loginGenericError;
   if (status >= 400 && status < 500) {
     const envelope = envelopeOf(body);
-    if (envelope) return typeof envelope.message === 'string' && envelope.message ? envelope.message : MSG.postCreateFailed;
+    if (envelope) return typeof envelope.message === 'string' && envelope.message ? envelope.message : fallback;
     const text = body.trim();
     if (text && text.length <= 300 && !text.startsWith('<')) return text;
   }
-  return MSG.postCreateFailed;
+  return fallback;
 }

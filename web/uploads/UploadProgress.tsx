@@ -1,15 +1,16 @@
 /** Upload progress (spec part 1 §2 Upload): overall and per file, percentage and time left, Pause and Resume. */
-import { Button } from '../../ui/Button';
-import { PauseIcon, PlayIcon } from '../../ui/icons';
-import { ProgressBar } from '../../ui/ProgressBar';
-import { formatBytes } from './post-rules';
+import { Button } from '../ui/Button';
+import { PauseIcon, PlayIcon } from '../ui/icons';
+import { ProgressBar } from '../ui/ProgressBar';
+import { formatBytes } from './files';
 import { formatTimeLeft, percentOf, secondsLeft } from './upload-progress';
 import type { QueuedFile, UploadQueue } from './use-upload-queue';
-import styles from './UploadPage.module.css';
+import styles from './UploadProgress.module.css';
 
 const FILE_STATE: Record<QueuedFile['state'], string> = { waiting: 'Waiting', uploading: 'Uploading', done: 'Uploaded', failed: 'Failed' };
 
-export function UploadProgress({ queue }: { queue: UploadQueue }) {
+/** `className` places the block in its form's layout. */
+export function UploadProgress({ queue, className }: { queue: UploadQueue; className?: string }) {
   const { overall, files, paused, stalled, running } = queue;
   const current = files.findIndex((f) => f.state === 'uploading');
   const status = stalled
@@ -24,7 +25,7 @@ export function UploadProgress({ queue }: { queue: UploadQueue }) {
   const which = files.length > 1 && current >= 0 ? `File ${current + 1} of ${files.length}` : '';
   const detail = [which, status].filter(Boolean).join(' · ');
   return (
-    <section className={styles.progress} aria-label="Upload progress">
+    <section className={[styles.progress, className].filter(Boolean).join(' ')} aria-label="Upload progress">
       <div className={styles.progressHead}>
         <ProgressBar label="Upload progress" value={overall.percent} detail={detail} valueText={[`${overall.percent}%`, which, status].filter(Boolean).join(', ')} />
         {running && (

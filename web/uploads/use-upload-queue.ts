@@ -1,5 +1,5 @@
 /**
- * The upload page's files, sent one after another (spec part 2 §9: one upload at a time), with the
+ * Files sent one after another (spec part 2 §9: one upload at a time), with the
  * figures the page shows per file and overall, Pause and Resume, and a connection that comes back
  * resuming by itself.
  */
@@ -35,7 +35,8 @@ export interface UploadQueue {
 
 const IDLE = startThroughput(0);
 
-export function useUploadQueue(): UploadQueue {
+/** `failureText`: what a refused file says when the server gave no words (the form's failure text). */
+export function useUploadQueue(failureText: string): UploadQueue {
   const [files, setFiles] = useState<QueuedFile[]>([]);
   const [running, setRunning] = useState(false);
   const [paused, setPaused] = useState(false);
@@ -82,7 +83,7 @@ export function useUploadQueue(): UploadQueue {
             setThroughput((t) => nextThroughput(t, before + sent, now));
           },
           stalled: () => setStalled(true),
-        });
+        }, failureText);
         current.current = upload;
         try {
           ids.push(await upload.done);
@@ -100,7 +101,7 @@ export function useUploadQueue(): UploadQueue {
       setPaused(false);
       setStalled(false);
     }
-  }, []);
+  }, [failureText]);
 
   // The connection is back: go on without waiting for a click.
   useEffect(() => {

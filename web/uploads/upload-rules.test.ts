@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MSG } from '../../../common/messages';
+import { MSG } from '../../common/messages';
 import { shouldRetryUpload, uploadFailureMessage, uploadIdFromUrl } from './upload-rules';
 
 describe('the upload id', () => {
@@ -30,13 +30,13 @@ describe('retrying an upload request', () => {
 
 describe('what a refused upload says', () => {
   it("shows the server's words", () => {
-    expect(uploadFailureMessage(413, 'This Video is too big. Maximum upload size is 1 GB')).toBe('This Video is too big. Maximum upload size is 1 GB');
-    expect(uploadFailureMessage(401, '{"message":"Please login before uploading"}')).toBe('Please login before uploading');
-    expect(uploadFailureMessage(403, JSON.stringify({ response: 'forbidden', message: MSG.forbidden }))).toBe(MSG.forbidden);
+    expect(uploadFailureMessage(413, 'This Video is too big. Maximum upload size is 1 GB', MSG.postCreateFailed)).toBe('This Video is too big. Maximum upload size is 1 GB');
+    expect(uploadFailureMessage(401, '{"message":"Please login before uploading"}', MSG.postCreateFailed)).toBe('Please login before uploading');
+    expect(uploadFailureMessage(403, JSON.stringify({ response: 'forbidden', message: MSG.forbidden }), MSG.postCreateFailed)).toBe(MSG.forbidden);
   });
-  it('falls back to the generic failure', () => {
-    expect(uploadFailureMessage(500, 'boom')).toBe(MSG.postCreateFailed);
-    expect(uploadFailureMessage(400, '<html>…</html>')).toBe(MSG.postCreateFailed);
-    expect(uploadFailureMessage(0, '')).toBe(MSG.loginGenericError);
+  it("falls back to the form's own failure, or the connection's", () => {
+    expect(uploadFailureMessage(500, 'boom', MSG.postCreateFailed)).toBe(MSG.postCreateFailed);
+    expect(uploadFailureMessage(400, '<html>…</html>', MSG.internal)).toBe(MSG.internal);
+    expect(uploadFailureMessage(0, '', MSG.postCreateFailed)).toBe(MSG.loginGenericError);
   });
 });
