@@ -11,7 +11,7 @@ import { CREATIVES_PREFIX, registerCreativeRoute } from './media';
 import { createOffers, type Offers } from './offers';
 import { registerAdRoutes } from './routes';
 import { createSelection, type Selection } from './selection';
-import { createSettlement, type Settlement } from './settlement';
+import { createSettlement, SETTLEMENT_EVERY_MS, type Settlement } from './settlement';
 import { registerVastRoutes } from './vast';
 
 declare module '../../platform/module' {
@@ -39,6 +39,6 @@ export async function createAdsModule(ctx: ModuleContext): Promise<AppModule> {
       registerVastRoutes(app, { delivery });
       registerAdRoutes(app, { offers, selection, delivery, settings: config.ads });
     },
-    jobs: [{ name: 'settle-ad-commissions', everyMs: 60_000, run: async () => void (await settlement.run()) }],
+    jobs: [{ name: 'settle-ad-commissions', everyMs: SETTLEMENT_EVERY_MS, run: async () => void (await settlement.run()) }],
   };
 }

@@ -11,8 +11,13 @@ import type { Db } from '../../platform/db/client';
 import type { Ledger } from '../ledger';
 import { adActivity } from './tables';
 
-/** Counts written up to this long after a period closed still belong to it. */
-export const SETTLEMENT_GRACE_MS = 2 * 60_000;
+/**
+ * Counts written up to this long after a period closed still belong to it: a count is one statement
+ * stamped with its own start, so it commits within milliseconds of the time it carries.
+ */
+export const SETTLEMENT_GRACE_MS = 15_000;
+/** How often the job looks for closed periods (one index range read when there is nothing to pay). */
+export const SETTLEMENT_EVERY_MS = 15_000;
 const GROUPS_PER_RUN = 200;
 
 export function createSettlement(deps: { db: Db; ledger: Ledger; periodMs: number; log: { warn(obj: object, msg: string): void } }) {

@@ -26,8 +26,9 @@ import styles from './ads.module.css';
 
 const NOTHING_CHOSEN: Selection = new Map();
 
-export function OfferSelection() {
-  const list = usePublicOffers();
+/** `startedStreamId`: the broadcaster's stream once Go Live was pressed (not hidden), else null. */
+export function OfferSelection({ startedStreamId }: { startedStreamId: number | null }) {
+  const list = usePublicOffers(startedStreamId);
   const update = useUpdateStreamOffers();
   const toast = useToast();
   const [selection, setSelection] = useState<Selection>(NOTHING_CHOSEN);
@@ -36,7 +37,7 @@ export function OfferSelection() {
   if (list.isPending) return <Spinner label="Loading offers" />;
   if (list.isError) return <Alert>{MSG.adsOffersFailed}</Alert>;
   const offers = list.data.pages.flatMap((page) => page.offers);
-  const streamId = list.data.pages[0]?.stream_id ?? null;
+  const streamId = startedStreamId ?? list.data.pages[0]?.stream_id ?? null;
   const chosen = chosenIds(offers, selection);
   const full = !roomForMore(chosen.length);
 

@@ -18,7 +18,9 @@ import { markSelected, nextOffset } from './ad-rules';
 export const adKeys = {
   all: ['ads'] as const,
   offers: () => [...adKeys.all, 'offers'] as const,
-  publicOffers: () => [...adKeys.all, 'public-offers'] as const,
+  /** Per started stream: the marks of `selected` are that stream's, and a stream that starts reads them anew. */
+  publicOffersOfAnyStream: () => [...adKeys.all, 'public-offers'] as const,
+  publicOffers: (streamId: number | null) => [...adKeys.publicOffersOfAnyStream(), streamId] as const,
 };
 
 /** The skin's ads settings (network, ad unit per placement, chat ad interval), from app-config. */
@@ -52,9 +54,9 @@ interface PublicOfferPage {
 }
 
 /** The offers a broadcaster can attach to the current stream, 10 a page ("Load more"). */
-export function usePublicOffers(enabled = true) {
+export function usePublicOffers(startedStreamId: number | null, enabled = true) {
   return useInfiniteQuery({
-    queryKey: adKeys.publicOffers(),
+    queryKey: adKeys.publicOffers(startedStreamId),
     enabled,
     initialPageParam: 0,
     queryFn: async ({ pageParam }): Promise<PublicOfferPage> => ({
@@ -102,13 +104,13 @@ export function useUpdateStreamOffers() {
     mutationFn: (offerIds) => call(ads.updateStreamOffers, { offer_ids: offerIds }),
     onSuccess: ({ offer_ids }) => {
       // The answer is the selection now: the loaded pages show it at once, then the list is read again.
-      queryClient.setQueryData<InfiniteData<PublicOfferPage>>(adKeys.publicOffers(), (data) =>
+      queryClient.setQueriesData<InfiniteData<PublicOfferPage>>({ queryKey: adKeys.publicOffersOfAnyStream() }, (data) =>
         data && { ...data, pages: data.pages.map((page) => ({ ...page, offers: markSelected(page.offers, offer_ids) })) },
       );
       void queryClient.invalidateQueries({ queryKey: streamKeys.all });
     },
     // A 409 means the stream ended meanwhile: the list then says so.
-    onSettled: () => void queryClient.invalidateQueries({ queryKey: adKeys.publicOffers() }),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: adKeys.publicOffersOfAnyStream() }),
   });
 }
 

@@ -57,7 +57,7 @@ export function DashboardPage() {
   // Ad offer selection, in skins that have it (spec part 1 §2 Dashboard).
   const adsSection = flags.adSelection && (
     <Section title="Ads" description="Choose the offers shown on your current stream. Each counted impression, click or completion pays you its commission.">
-      <OfferSelection />
+      <OfferSelection startedStreamId={startedStreamId(stream)} />
     </Section>
   );
   const connection = <ConnectionDetails rtmpUrl={stream.rtmp_url} streamKey={stream.broadcast_key} />;
@@ -157,6 +157,9 @@ function Preview({ stream }: { stream: OwnStream }) {
   );
 }
 
+/** The stream ads attach to: started with Go Live (no longer hidden), as the server counts it. */
+const startedStreamId = (stream: OwnStream) => (stream.hidden ? null : stream.stream_id);
+
 function OldDashboard({ stream, actions, adSelection, children }: { stream: OwnStream; actions: DashboardActions; adSelection: boolean; children: React.ReactNode }) {
   return (
     <Page title="Dashboard" aside={<StatusBadge live={isOnAir(stream)} />}>
@@ -196,7 +199,7 @@ function OldDashboard({ stream, actions, adSelection, children }: { stream: OwnS
         {adSelection && (
           <details>
             <summary>Ads</summary>
-            <OfferSelection />
+            <OfferSelection startedStreamId={startedStreamId(stream)} />
           </details>
         )}
       </div>
