@@ -22,3 +22,4 @@ export { TextArea } from './TextArea';
 export { Alert } from './Alert';
 export { Page, Section } from './Page';
 export { ModalSection } from './ModalSection';
+export { LoadMore } from './LoadMore';

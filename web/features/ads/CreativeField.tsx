@@ -2,7 +2,7 @@
  * The offer's creative: an image for a banner or chat offer, a video for a pre-roll. Shows the chosen
  * file (or, when editing, the current creative until a new one is chosen).
  */
-import { useCallback } from 'react';
+import { useFileSource } from '../../uploads/use-file-source';
 import type { AdType } from '../../../common/api/ads';
 import { Field } from '../../ui/Field';
 import { formatBytes, IMAGE_ACCEPT, isImageFile, isVideoFile, VIDEO_ACCEPT } from '../../uploads/files';
@@ -49,15 +49,7 @@ export function CreativeField({ type, file, onFile, current, onDuration, error, 
 
 /** The chosen file: its picture, or the video to play, and its name and size. */
 function FilePreview({ file, onDuration }: { file: File; onDuration?: ((seconds: number) => void) | undefined }) {
-  const attach = useCallback(
-    (element: HTMLImageElement | HTMLVideoElement | null) => {
-      if (!element) return;
-      const url = URL.createObjectURL(file);
-      element.src = url;
-      return () => URL.revokeObjectURL(url);
-    },
-    [file],
-  );
+  const attach = useFileSource(file);
   return (
     <div className={styles.chosenFile}>
       {isImageFile(file) ? (

@@ -7,6 +7,7 @@
  * The call sets the stream's whole selection, and only the loaded pages say which offers it carries: the
  * pages not loaded yet are read before it is sent, so an attached offer nobody scrolled to stays attached.
  */
+import { LoadMore } from '../../ui/LoadMore';
 import { useState } from 'react';
 import type { PublicOffer } from '../../../common/api/ads';
 import { AD } from '../../../common/constants';
@@ -92,11 +93,7 @@ export function OfferSelection({ startedStreamId }: { startedStreamId: number | 
           })}
         </ul>
       )}
-      {list.hasNextPage && (
-        <Button variant="secondary" loading={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
-          Load more
-        </Button>
-      )}
+      <LoadMore list={list} />
       {full && <p className={styles.hint}>{fill(MSG.adsTooManyOffers, { max: AD.maxStreamOffers })}</p>}
       <div className={styles.selectionFooter}>
         {streamId === null ? (

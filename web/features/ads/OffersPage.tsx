@@ -3,6 +3,7 @@
  * (spec part 1 §3 Offer; decision 0021): a form for a new offer, and the list with each offer's creative,
  * type, rating, commission and counted activity, to edit (the creative can be replaced) or delete.
  */
+import { LoadMore } from '../../ui/LoadMore';
 import { useState } from 'react';
 import type { ManagedOffer } from '../../../common/api/ads';
 import { MSG } from '../../../common/messages';
@@ -84,11 +85,7 @@ function OfferList() {
           </li>
         ))}
       </ul>
-      {list.hasNextPage && (
-        <Button variant="secondary" loading={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
-          Load more
-        </Button>
-      )}
+      <LoadMore list={list} />
       {editing && (
         <Modal open size="lg" onOpenChange={(open) => !open && setEditing(null)} title={`Edit ${editing.name}`}>
           <OfferForm

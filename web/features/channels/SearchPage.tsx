@@ -1,8 +1,8 @@
 import { useSearchParams } from 'react-router';
+import { LoadMore } from '../../ui/LoadMore';
 import { SEARCH_MIN_CHARS } from '../../../common/constants';
 import { MSG, fill } from '../../../common/messages';
 import { failureMessage } from '../../api/field-errors';
-import { Button } from '../../ui/Button';
 import { EmptyState } from '../../ui/EmptyState';
 import { SearchIcon } from '../../ui/icons';
 import { Page, Section } from '../../ui/Page';
@@ -46,11 +46,7 @@ export function SearchPage() {
               </li>
             ))}
           </ul>
-          {users.hasNextPage && (
-            <Button variant="secondary" loading={users.isFetchingNextPage} onClick={() => void users.fetchNextPage()}>
-              Load more
-            </Button>
-          )}
+          <LoadMore list={users} />
         </Section>
       )}
     </Page>

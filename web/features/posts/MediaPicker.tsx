@@ -2,7 +2,8 @@
  * The files of a post: several images (one carousel page each) or one .mov/.mp4 video, chosen or
  * dropped, with a preview and a way to take each back out.
  */
-import { useCallback, useId, useRef, useState } from 'react';
+import { useFileSource } from '../../uploads/use-file-source';
+import { useId, useRef, useState } from 'react';
 import type { DragEvent } from 'react';
 import type { PostKind } from '../../../common/api/posts';
 import { POST_IMAGES_MAX } from '../../../common/api/posts';
@@ -123,15 +124,7 @@ export function MediaPicker({ kind, files, onChange, error, disabled = false }: 
 
 /** The picture of a chosen file, from a local address made while it shows (and given back after). */
 function FilePreview({ file, video }: { file: File; video: boolean }) {
-  const attach = useCallback(
-    (element: HTMLImageElement | HTMLVideoElement | null) => {
-      if (!element) return;
-      const url = URL.createObjectURL(file);
-      element.src = url;
-      return () => URL.revokeObjectURL(url);
-    },
-    [file],
-  );
+  const attach = useFileSource(file);
   return video ? (
     <video ref={attach} className={styles.previewMedia} controls muted playsInline preload="metadata" aria-label={`Preview of ${file.name}`} />
   ) : (

@@ -1,8 +1,8 @@
 import { useState } from 'react';
+import { LoadMore } from '../../ui/LoadMore';
 import { MSG } from '../../../common/messages';
 import { shortNumber } from '../../../common/rules/format';
 import { failureMessage } from '../../api/field-errors';
-import { Button } from '../../ui/Button';
 import { EmptyState } from '../../ui/EmptyState';
 import { UsersIcon } from '../../ui/icons';
 import { Modal } from '../../ui/Modal';
@@ -54,11 +54,7 @@ export function FollowListModal({ userId, kind, count, onClose }: FollowListModa
         {list.isSuccess && users.length === 0 && (
           <EmptyState icon={<UsersIcon />}>{kind === 'followers' ? MSG.noFollowers : MSG.noFollowing}</EmptyState>
         )}
-        {list.hasNextPage && (
-          <Button variant="secondary" block loading={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
-            Load more
-          </Button>
-        )}
+        <LoadMore list={list} block />
       </div>
     </Modal>
   );
