@@ -34,27 +34,32 @@ export const DEMO_REPLAYS: readonly DemoReplay[] = [
 const REPLAY_SECONDS = 8;
 const SKIN: SkinId = 'limelight';
 
-type Services = Pick<ModuleServices, 'accounts' | 'streams' | 'broadcastHooks' | 'media' | 'streamModeration'>;
+type Services = Pick<ModuleServices, 'accounts' | 'streams' | 'broadcastHooks' | 'media' | 'streamModeration' | 'ads'>;
 
 /**
  * Makes each demo replay whose broadcaster exists and never streamed (so a second call adds nothing).
  * `moderatorId`: the demo administrator, who files broadcasters under Women and Men. Answers how many it made.
  */
-export async function seedDemoReplays(services: Services, files: FileStore, users: { broadcasters: Map<string, number>; moderatorId: number }): Promise<number> {
+export async function seedDemoReplays(
+  services: Services,
+  files: FileStore,
+  users: { broadcasters: Map<string, number>; moderatorId: number; offerIds?: number[] },
+): Promise<number> {
   const moderator = await services.accounts.loadPrincipal(users.moderatorId);
   const made = await Promise.all(DEMO_REPLAYS.map(async (replay) => {
     const userId = users.broadcasters.get(replay.username);
     if (userId === undefined || (await services.streams.lastStreamStartedAt(userId)) !== null) return false;
     const principal = await services.accounts.loadPrincipal(userId);
     if (!principal) return false;
-    const streamId = await makeReplay(services, files, principal, replay);
+    const streamId = await makeReplay(services, files, principal, replay, users.offerIds ?? []);
     if (replay.channel && moderator) await services.streamModeration.act(moderator, [streamId], replay.channel, 'demo data');
     return true;
   }));
   return made.filter(Boolean).length;
 }
 
-async function makeReplay(services: Services, files: FileStore, principal: Principal, replay: DemoReplay): Promise<number> {
+/** `offerIds`: attached while it is live, as its broadcaster would on the dashboard. */
+async function makeReplay(services: Services, files: FileStore, principal: Principal, replay: DemoReplay, offerIds: number[]): Promise<number> {
   const { streams, broadcastHooks: hooks, media } = services;
   const stream = await streams.currentStream(principal.userId, SKIN);
   await streams.updateSetup(stream.id, principal, { title: replay.title, description: replay.description, audience: 'PUBLIC', rating: 'G' }, SKIN);
@@ -65,6 +70,7 @@ async function makeReplay(services: Services, files: FileStore, principal: Princ
   const playlistKey = `${dirKey}/${PLAYLIST_NAME}`;
   const recorded = await recordTestPattern(media.ffmpegPath, files.localPath(dirKey), { pattern: replay.pattern, seconds: REPLAY_SECONDS, toneHz: replay.toneHz });
   await hooks.onLive({ streamId: stream.id, broadcastId, playlistKey, width: 640, height: 360 });
+  if (offerIds.length > 0) await services.ads.selection.update(principal, SKIN, offerIds);
   const thumbnailKey = thumbnailKeyOf(stream.id);
   const middle = recorded.segments[Math.floor(recorded.segments.length / 2)]!;
   if (await grabThumbnail(media.ffmpegPath, path.join(files.localPath(dirKey), middle), files.localPath(thumbnailKey))) {

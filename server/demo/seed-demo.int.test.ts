@@ -1,5 +1,6 @@
 /** A fresh demo install's content: made once, whatever the number of starts; the replays list and play. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_OFFERS } from './demo-offers';
 import { inject } from 'vitest';
 import { baseGroup } from '../../common/api/system';
 import { freshDatabase, type FreshDatabase } from '../testing/databases';
@@ -81,6 +82,18 @@ describe('the demo content of a fresh install', () => {
     const bytes = await guest.request<Buffer>('GET', segment.pathname + segment.search);
     expect(bytes.status).toBe(200);
     expect(bytes.body[0]).toBe(0x47); // MPEG-TS sync byte
+  });
+
+  it('shows the demo offers on the replays: a banner and a chat line for a viewer', async () => {
+    const guest = HttpSession.over(started.app);
+    const [tile] = (await listAll(guest)).streams;
+    const info = (await guest.get('/api/streams/stream-lookup', { id: tile!.stream_id })).body.stream as { has_offers: boolean; campaign_id: number | null };
+    expect(info).toMatchObject({ has_offers: true, campaign_id: expect.any(Number) });
+    for (const offer of DEMO_OFFERS) {
+      const presented = (await guest.get('/api/ads/offer-presentation', { stream_id: tile!.stream_id, type: offer.type })).body.offer as { short_description: string; thumbnail: string };
+      expect(presented.short_description).toBe(offer.shortDescription);
+      expect((await guest.request('GET', presented.thumbnail)).headers['content-type']).toBe('image/webp');
+    }
   });
 
   it('publishes the demo image posts once, the paid one with blurred tiles for visitors', async () => {

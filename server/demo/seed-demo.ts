@@ -1,6 +1,6 @@
 /**
  * Demo content of a fresh evaluation install, made once: the demo accounts, their subscription plans,
- * image posts and a video call, then a few short replays.
+ * image posts, a video call and two advertiser offers, then a few short replays carrying the offers.
  * Only the instance whose transaction created the accounts makes the replays, so a restart, or a
  * second instance starting beside it, adds nothing.
  */
@@ -9,6 +9,7 @@ import type { ModuleServices } from '../platform/module';
 import type { FileStore } from '../platform/storage/storage';
 import { seedDemoData, type CreatedDemoAccount } from './demo-data';
 import { seedDemoMeetings } from './demo-meetings';
+import { seedDemoOffers } from './demo-offers';
 import { seedDemoPlans } from './demo-plans';
 import { seedDemoPosts } from './demo-posts';
 import { seedDemoReplays } from './demo-replays';
@@ -31,8 +32,9 @@ export async function seedDemo(
   await seedDemoPlans(deps.services, accounts.filter((a) => a.username.startsWith('broadcaster')).map((a) => a.userId));
   await seedDemoPosts(deps.services, broadcasters);
   await seedDemoMeetings(deps.services, broadcasters);
+  const offerIds = await seedDemoOffers(deps.services, admin.userId);
   try {
-    return { accounts, replays: await seedDemoReplays(deps.services, deps.files, { broadcasters, moderatorId: admin.userId }) };
+    return { accounts, replays: await seedDemoReplays(deps.services, deps.files, { broadcasters, moderatorId: admin.userId, offerIds }) };
   } catch (error) {
     return { accounts, replays: 0, replayError: error instanceof Error ? error.message : String(error) };
   }

@@ -33,10 +33,13 @@ export const creativeKind = (type: AdType) => (type === 'PREROLL' ? 'video' : 'i
 /** The file a page shows for the offer: the image, or the pre-roll's poster. */
 export const pictureOf = (type: AdType): CreativeFile => (type === 'PREROLL' ? CREATIVE_FILES.poster : CREATIVE_FILES.image);
 
-export async function storeCreative(files: FileStore, source: string, type: AdType): Promise<StoredCreative> {
+/** `source`: a file, or a picture in memory (banner and chat offers only). */
+export async function storeCreative(files: FileStore, source: string | Buffer, type: AdType): Promise<StoredCreative> {
   const key = `ads/${randomUUID()}`;
   try {
-    return creativeKind(type) === 'image' ? await storeImage(files, key, source) : await storeVideo(files, key, source);
+    if (creativeKind(type) === 'image') return await storeImage(files, key, source);
+    if (typeof source !== 'string') throw new Error('a pre-roll creative is a video file');
+    return await storeVideo(files, key, source);
   } catch (error) {
     await removeCreative(files, key);
     if (error instanceof ImageRefused) throw badRequest(MSG.notAnImage, 'upload_id');
@@ -47,7 +50,7 @@ export async function storeCreative(files: FileStore, source: string, type: AdTy
 
 export const removeCreative = (files: FileStore, key: string) => rm(files.localPath(key), { recursive: true, force: true });
 
-async function storeImage(files: FileStore, key: string, source: string): Promise<StoredCreative> {
+async function storeImage(files: FileStore, key: string, source: string | Buffer): Promise<StoredCreative> {
   await inspectImage(source);
   const image = await renderImage(source, 'full');
   await files.put(`${key}/${CREATIVE_FILES.image}`, image.data);

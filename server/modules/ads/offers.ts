@@ -14,7 +14,7 @@ import type { FileStore } from '../../platform/storage/storage';
 import type { ResumableUploads } from '../../platform/uploads/resumable';
 import type { AccountsService } from '../accounts';
 import type { MediaAddresses, Viewer } from '../streams';
-import { CREATIVE_FILES, pictureOf, removeCreative, storeCreative } from './creatives';
+import { CREATIVE_FILES, pictureOf, removeCreative, storeCreative, type StoredCreative } from './creatives';
 import { adActivity, adOffers } from './tables';
 
 export type OfferRow = typeof adOffers.$inferSelect;
@@ -29,6 +29,9 @@ interface OfferFields {
   dim_y?: number;
   commission?: { impression: number; click: number; complete: number };
 }
+
+/** What a new offer needs besides its creative. */
+export type NewOffer = OfferFields & Required<Pick<OfferFields, 'name' | 'short_description' | 'rating' | 'ad_link'>> & { type: AdType };
 
 export const commissionOf = (row: OfferRow) => ({ impression: row.commissionImpression, click: row.commissionClick, complete: row.commissionComplete });
 
@@ -99,6 +102,36 @@ export function createOffers(deps: { db: Db; files: FileStore; uploads: Resumabl
     }));
   }
 
+  function assertMayCreate(principal: Principal, input: NewOffer) {
+    assertManager(principal);
+    if (input.rating === 'PLUS_18' && principal.role !== 'admin' && !principal.perms.includes('CREATE STREAM_UPLOAD_PLUS18')) {
+      throw forbidden(MSG.uploadPermissionNeeded);
+    }
+  }
+
+  /** The offer's row with its stored creative; the creative goes if the row cannot be written. */
+  async function insertOffer(principal: Principal, input: NewOffer, creative: StoredCreative): Promise<OfferRow> {
+    try {
+      const [row] = await db.insert(adOffers).values({
+        ownerId: principal.userId,
+        type: input.type,
+        name: input.name,
+        shortDescription: input.short_description,
+        rating: input.rating,
+        adLink: input.ad_link,
+        ...fieldsOf(input),
+        dimX: input.dim_x ?? creative.width,
+        dimY: input.dim_y ?? creative.height,
+        creativeKey: creative.key,
+        durationSeconds: creative.durationSeconds,
+      }).returning();
+      return row!;
+    } catch (error) {
+      await removeCreative(files, creative.key);
+      throw error;
+    }
+  }
+
   const fieldsOf = (input: OfferFields) => ({
     ...(input.name !== undefined ? { name: input.name } : {}),
     ...(input.short_description !== undefined ? { shortDescription: input.short_description } : {}),
@@ -123,31 +156,16 @@ export function createOffers(deps: { db: Db; files: FileStore; uploads: Resumabl
       return { offers: await toManaged(rows, viewer), total: total?.n ?? 0 };
     },
 
-    async create(principal: Principal, viewer: Viewer, input: OfferFields & { type: AdType; upload_id: string }) {
-      assertManager(principal);
-      if (input.rating === 'PLUS_18' && principal.role !== 'admin' && !principal.perms.includes('CREATE STREAM_UPLOAD_PLUS18')) {
-        throw forbidden(MSG.uploadPermissionNeeded);
-      }
-      const creative = await creativeFrom(principal, input.upload_id, input.type);
-      try {
-        const [row] = await db.insert(adOffers).values({
-          ownerId: principal.userId,
-          type: input.type,
-          name: input.name!,
-          shortDescription: input.short_description!,
-          rating: input.rating!,
-          adLink: input.ad_link!,
-          ...fieldsOf(input),
-          dimX: input.dim_x ?? creative.width,
-          dimY: input.dim_y ?? creative.height,
-          creativeKey: creative.key,
-          durationSeconds: creative.durationSeconds,
-        }).returning();
-        return (await toManaged([row!], viewer))[0]!;
-      } catch (error) {
-        await removeCreative(files, creative.key);
-        throw error;
-      }
+    async create(principal: Principal, viewer: Viewer, input: NewOffer & { upload_id: string }) {
+      assertMayCreate(principal, input);
+      const row = await insertOffer(principal, input, await creativeFrom(principal, input.upload_id, input.type));
+      return (await toManaged([row], viewer))[0]!;
+    },
+
+    /** A banner or chat offer from a picture the server holds (the demo's), as create makes one from an upload. */
+    async createFromPicture(principal: Principal, input: NewOffer, picture: Buffer): Promise<number> {
+      assertMayCreate(principal, input);
+      return (await insertOffer(principal, input, await storeCreative(files, picture, input.type))).id;
     },
 
     async update(principal: Principal, viewer: Viewer, input: OfferFields & { id: number; upload_id?: string }) {
