@@ -1,5 +1,5 @@
 /**
- * `npm test`: typecheck and lint side by side, unit tests, integration tests (also on PostgreSQL when
+ * `npm test`: typecheck, lint and unit tests side by side, integration tests (also on PostgreSQL when
  * TEST_DATABASE_URL is set) beside the web build, then the crash test (scripts/crash-test.ts, with
  * PostgreSQL) and the browser journeys.
  * Ends with one summary line "N passed, N failed".
@@ -88,11 +88,12 @@ function vitest(stage: string, args: string[]) {
 // The RTMP ingest tests push video with ffmpeg: Debian's when it can be had (the media code falls back to the npm-shipped one).
 if (!ensureFfmpeg()) console.warn('Continuing with the npm-shipped ffmpeg.');
 
+// Three stages that each leave a core idle much of the time: side by side.
 await runTogether([
   { stage: 'typecheck', command: 'npx', args: ['tsc', '-p', 'tsconfig.json', '--noEmit'] },
   { stage: 'lint', command: 'npx', args: ['eslint', '.'] },
+  vitestStage('unit', ['--project', 'unit']),
 ]);
-vitest('unit', ['--project', 'unit']);
 // The web build needs nothing the integration tests use: it runs beside them.
 let webBuilt = false;
 await runTogether([

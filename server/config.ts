@@ -150,8 +150,8 @@ const envSchema = z.object({
   ADS_CHAT_INTERVAL_SECONDS: numeric(z.number().int().min(10).max(86_400).default(120)),
   /** A viewer's impression, click and completion of an offer count once in this window; an offer seen is not shown again in it. */
   ADS_WINDOW_MINUTES: numeric(z.number().int().min(1).max(10_080).default(60)),
-  /** Counted activity is paid to broadcasters once per period of this length, after it closed. */
-  ADS_SETTLEMENT_MINUTES: numeric(z.number().int().min(1).max(10_080).default(60)),
+  /** Counted activity is paid to broadcasters once per period of this length (seconds), after it closed. */
+  ADS_SETTLEMENT_SECONDS: numeric(z.number().int().min(10).max(604_800).default(3600)),
   /** The video calls' media: the built-in WebRTC mesh over /ws, or a self-hosted Jitsi Meet (decision 0019). */
   CONFERENCE: z.enum(['builtin', 'jitsi']).default('builtin'),
   /** RTCIceServer[] as JSON for the built-in mesh (STUN/TURN); [] connects peers on one network by host candidates. */
@@ -272,7 +272,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       units: c.ADS_UNITS,
       chatIntervalSeconds: c.ADS_CHAT_INTERVAL_SECONDS,
       windowMs: c.ADS_WINDOW_MINUTES * 60_000,
-      settlementMs: c.ADS_SETTLEMENT_MINUTES * 60_000,
+      settlementMs: c.ADS_SETTLEMENT_SECONDS * 1000,
     },
     /** Video calls' media (decision 0019); the Jitsi secret signs tokens and is never logged. */
     conference: c.CONFERENCE === 'jitsi'
