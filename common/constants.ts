@@ -108,6 +108,13 @@ export const TOY = {
   commandsPerSecond: 25,
 } as const;
 
+/** Creator analytics and the date range selector (spec part 2 §2, §9). */
+export const ANALYTICS = {
+  /** The date picker's span; All time starts at the first day. */
+  firstDay: '2016-01-01',
+  lastDay: '2031-12-31',
+} as const;
+
 /** Advertiser offers on streams (spec part 1 §1, §4 Ads; part 2 §9). */
 export const AD = {
   /** The banner shows this long after the page loaded, and only while the video plays. */

@@ -427,6 +427,14 @@ export const MSG = {
   adsUnitZero: 'Ad unit 0 is not requested.',
   adsSkipAd: 'Skip Ad',
   adsSkipIn: 'Skip in {seconds}',
+
+  // Creator analytics (part 2 §2 screens 2 and 6, §8)
+  noStreamsAvailable: 'No streams available.',
+  analyticsEventsRequired: 'Name at least one analytics event',
+  analyticsDay: 'Must be a day written YYYY-MM-DD',
+  analyticsDaySpan: 'Must be a day from {first} to {last}',
+  analyticsRangeOrder: 'The end of the range must not be before its start',
+  analyticsOthersRefused: 'You may only see your own analytics.',
 } as const;
 
 export type MessageKey = keyof typeof MSG;

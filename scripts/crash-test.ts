@@ -29,6 +29,7 @@ const AMOUNTS = [1, 5, 10, 20, 100, 200];
 /** Under the per-user limit (30 a minute) for most tippers; 429s are a valid, checked outcome. */
 const TIPS_PER_TIPPER = 20;
 const REQUEST_TIMEOUT_MS = 5000;
+const FINAL_ROUNDS = 5;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -45,6 +46,14 @@ async function countTransfers(databaseUrl: string, keys: string[]): Promise<numb
   } finally {
     await client.end();
   }
+}
+
+/** `work` on every item, at most `limit` at once. */
+async function inBatches<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await work(items[next++]!);
+  }));
 }
 
 interface Attempt {
@@ -156,20 +165,31 @@ async function main() {
         const pending = [...unknown.values()];
         for (const attempt of pending) retriedAfterCrash.add(ledgerKey(attempt));
         committedUnanswered += await countTransfers(db.url, pending.map(ledgerKey));
-        await Promise.all(pending.map((attempt) => send(attempt)));
+        await inBatches(pending, CLIENTS * 4, async (attempt) => { await send(attempt); });
       }
     })();
     await killer;
     await sleep(1000);
     stopping = true;
     await Promise.all(clients);
-    // Last round: nothing may stay unanswered while the server is up.
-    for (let round = 0; round < 3 && unknown.size > 0; round++) {
+    // Last rounds: nothing may stay unanswered while the server is up. Retried as clients do, a few
+    // at a time, until a round answers nothing new.
+    const finalRounds: string[] = [];
+    for (let round = 0; round < FINAL_ROUNDS && unknown.size > 0; round++) {
       const pending = [...unknown.values()];
       for (const attempt of pending) retriedAfterCrash.add(ledgerKey(attempt));
-      await Promise.all(pending.map((attempt) => send(attempt)));
+      const statuses = new Map<number, number>();
+      await inBatches(pending, CLIENTS * 4, async (attempt) => {
+        const status = await send(attempt);
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      });
+      finalRounds.push(`${pending.length} sent: ${[...statuses].map(([s, n]) => `${n}×${s}`).join(', ')}`);
+      if (unknown.size > 0) await sleep(1000);
     }
-    if (unknown.size > 0) problems.push(`${unknown.size} requests never answered`);
+    if (unknown.size > 0) {
+      const live = server.child.exitCode === null && server.child.signalCode === null;
+      problems.push(`${unknown.size} requests never answered (server ${live ? 'running' : `exited: ${server.child.exitCode ?? server.child.signalCode}`}); rounds: ${finalRounds.join(' | ')}`);
+    }
 
     // Stop the server cleanly, then read the books.
     server.child.kill('SIGTERM');

@@ -1,6 +1,7 @@
 /** Every call of the wire contract, by domain. */
 export * as accounts from './accounts';
 export * as ads from './ads';
+export * as analytics from './analytics';
 export * as mail from './mail';
 export * as meetings from './meetings';
 export * as posts from './posts';

@@ -1,0 +1,93 @@
+/**
+ * Creator analytics (spec part 2 §2 screens 2 and 6, §3 analytics events, §7 user-analytics, §8, §9).
+ *
+ * One call answers any set of events for one creator and one range of days (`from`..`to`, UTC days,
+ * both included). Totals and the three daily series come from per-creator-per-day rollups; the top lists
+ * are ranked over the range, `limit` a page (5 on the dashboard). Figures are folded from the books,
+ * views and follows a minute or so after they happen; likes are those of the streams that started in
+ * the range. Tips are counted in coins.
+ */
+import { z } from 'zod';
+import { ANALYTICS, PAGE_SIZE } from '../constants';
+import { fill, MSG } from '../messages';
+import { defineCall, success } from './define';
+import { numeric, oneOf, userId } from './fields';
+
+export const TOTAL_EVENTS = ['TOTAL_TIP_COUNT', 'TOTAL_STREAM_VIEW_COUNT', 'TOTAL_STREAM_LIKE_COUNT', 'TOTAL_FOLLOWERS_COUNT'] as const;
+export const DAILY_EVENTS = ['TOTAL_TIP_BY_DATE', 'TOTAL_STREAM_VIEWS_BY_DATE', 'TOTAL_FOLLOWERS_BY_DATE'] as const;
+export const TOP_EVENTS = ['TOP_TIPPERS', 'TOP_STREAMS_BY_TIP', 'TOP_STREAM_BY_VIEW'] as const;
+export const ANALYTICS_EVENTS = [...TOTAL_EVENTS, ...DAILY_EVENTS, ...TOP_EVENTS] as const;
+export type AnalyticsEvent = (typeof ANALYTICS_EVENTS)[number];
+
+/** The figure each daily series carries (spec part 2 §3). */
+export const DAILY_FIGURE = { TOTAL_TIP_BY_DATE: 'totalTip', TOTAL_STREAM_VIEWS_BY_DATE: 'totalStreamViews', TOTAL_FOLLOWERS_BY_DATE: 'totalFollowers' } as const;
+
+const eventName = z.enum(ANALYTICS_EVENTS, { error: oneOf(ANALYTICS_EVENTS) });
+
+/** `event=A,B` or `event=A&event=B`; each named once. */
+const eventList = z.preprocess(
+  (value) => (typeof value === 'string' ? value.split(',').map((part) => part.trim()).filter(Boolean) : value),
+  z.array(eventName, { error: MSG.analyticsEventsRequired }).min(1, MSG.analyticsEventsRequired).max(ANALYTICS_EVENTS.length)
+    .transform((events) => [...new Set(events)]),
+);
+
+/** A day of the date picker's span, written YYYY-MM-DD. */
+const day = z.string({ error: MSG.analyticsDay }).regex(/^\d{4}-\d{2}-\d{2}$/, MSG.analyticsDay)
+  .refine((text) => {
+    const date = new Date(`${text}T00:00:00Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
+  }, MSG.analyticsDay)
+  .refine((text) => text >= ANALYTICS.firstDay && text <= ANALYTICS.lastDay, fill(MSG.analyticsDaySpan, { first: ANALYTICS.firstDay, last: ANALYTICS.lastDay }));
+
+export const userAnalyticsInput = z.strictObject({
+  event: eventList,
+  /** Another creator's figures: administrators only. */
+  user_id: userId.optional(),
+  from: day,
+  to: day,
+  offset: numeric(z.number({ error: MSG.mustBeWholeNumber }).int(MSG.mustBeWholeNumber).min(0, MSG.mustBeWholeNumber).max(10_000, MSG.mustBeWholeNumber).default(0)),
+  limit: numeric(z.number({ error: MSG.mustBeWholeNumber }).int(MSG.mustBeWholeNumber).min(1, MSG.mustBeWholeNumber).max(50, MSG.mustBeWholeNumber).default(PAGE_SIZE.topLists)),
+}).refine((input) => input.from <= input.to, { message: MSG.analyticsRangeOrder, path: ['to'] })
+  .meta({ examples: [{ event: 'TOTAL_TIP_COUNT,TOTAL_TIP_BY_DATE,TOP_TIPPERS', from: '2026-11-01', to: '2026-11-30' }] });
+
+const tipper = z.object({ user_id: z.number(), sname: z.string(), thumb_url: z.string(), tip_coin: z.number() });
+const topStream = z.object({
+  stream_id: z.number(), title: z.string(), thumb_url: z.string(),
+  /** The stream's likes and views over its life; `tip_coin` and the ranking are the range's. */
+  likes: z.number(), views: z.number(), tip_coin: z.number(),
+  /** Views in the range (the ranking of TOP_STREAM_BY_VIEW). */
+  range_views: z.number(),
+});
+const point = (figure: string) => z.object({ date: z.string(), [figure]: z.number() });
+
+export const analyticsResult = z.object({
+  TOTAL_TIP_COUNT: z.number().optional(),
+  TOTAL_STREAM_VIEW_COUNT: z.number().optional(),
+  TOTAL_STREAM_LIKE_COUNT: z.number().optional(),
+  TOTAL_FOLLOWERS_COUNT: z.number().optional(),
+  TOTAL_TIP_BY_DATE: z.array(point(DAILY_FIGURE.TOTAL_TIP_BY_DATE)).optional(),
+  TOTAL_STREAM_VIEWS_BY_DATE: z.array(point(DAILY_FIGURE.TOTAL_STREAM_VIEWS_BY_DATE)).optional(),
+  TOTAL_FOLLOWERS_BY_DATE: z.array(point(DAILY_FIGURE.TOTAL_FOLLOWERS_BY_DATE)).optional(),
+  TOP_TIPPERS: z.object({ list: z.array(tipper), total: z.number() }).optional(),
+  TOP_STREAMS_BY_TIP: z.object({ list: z.array(topStream), total: z.number() }).optional(),
+  TOP_STREAM_BY_VIEW: z.object({ list: z.array(topStream), total: z.number() }).optional(),
+});
+export type AnalyticsResult = z.infer<typeof analyticsResult>;
+export type TopTipper = z.infer<typeof tipper>;
+export type TopStream = z.infer<typeof topStream>;
+
+export const userAnalytics = defineCall({
+  method: 'GET',
+  path: '/api/user/user-analytics',
+  summary: "A creator's figures for a range of days: totals, daily series (every day of the range, zeros included) and top lists",
+  refusals: [403],
+  input: userAnalyticsInput,
+  output: success({
+    user_id: z.number(),
+    from: z.string(),
+    to: z.string(),
+    /** Figures include what happened before this instant (ISO); later activity is folded within a minute or so. */
+    folded_until: z.string().nullable(),
+    result: analyticsResult,
+  }),
+});
