@@ -434,6 +434,7 @@ export const MSG = {
   analyticsDay: 'Must be a day written YYYY-MM-DD',
   analyticsDaySpan: 'Must be a day from {first} to {last}',
   analyticsRangeOrder: 'The end of the range must not be before its start',
+  wholeNumberRange: 'Must be a whole number from {min} to {max}',
   analyticsOthersRefused: 'You may only see your own analytics.',
 } as const;
 

@@ -36,6 +36,7 @@ import { loadSecret } from './platform/secrets';
 import type { FileStore } from './platform/storage/storage';
 import { createThrottle, purgeIdleBuckets } from './platform/throttle';
 import { createAdsModule } from './modules/ads';
+import { createAnalyticsModule } from './modules/analytics';
 import { createAccountsModule } from './modules/accounts';
 import { createChannelsModule } from './modules/channels';
 import { createChatModule } from './modules/chat';
@@ -70,6 +71,7 @@ export const MODULES: readonly ModuleFactory[] = [
   createMeetingsModule,
   createToysModule,
   createAdsModule,
+  createAnalyticsModule,
 ];
 
 export interface AppResources {

@@ -152,6 +152,9 @@ const envSchema = z.object({
   ADS_WINDOW_MINUTES: numeric(z.number().int().min(1).max(10_080).default(60)),
   /** Counted activity is paid to broadcasters once per period of this length (seconds), after it closed. */
   ADS_SETTLEMENT_SECONDS: numeric(z.number().int().min(10).max(604_800).default(3600)),
+  /** Creator analytics (decision 0022): how often the fold runs, and how old a fact must be to be folded (its transaction surely committed). */
+  ANALYTICS_FOLD_SECONDS: numeric(z.number().int().min(1).max(86_400).default(30)),
+  ANALYTICS_FOLD_LAG_SECONDS: numeric(z.number().int().min(1).max(3_600).default(60)),
   /** The video calls' media: the built-in WebRTC mesh over /ws, or a self-hosted Jitsi Meet (decision 0019). */
   CONFERENCE: z.enum(['builtin', 'jitsi']).default('builtin'),
   /** RTCIceServer[] as JSON for the built-in mesh (STUN/TURN); [] connects peers on one network by host candidates. */
@@ -274,6 +277,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       windowMs: c.ADS_WINDOW_MINUTES * 60_000,
       settlementMs: c.ADS_SETTLEMENT_SECONDS * 1000,
     },
+    /** Creator analytics (decision 0022). */
+    analytics: { foldEveryMs: c.ANALYTICS_FOLD_SECONDS * 1000, foldLagMs: c.ANALYTICS_FOLD_LAG_SECONDS * 1000 },
     /** Video calls' media (decision 0019); the Jitsi secret signs tokens and is never logged. */
     conference: c.CONFERENCE === 'jitsi'
       ? ({ kind: 'jitsi', domain: c.CONFERENCE_DOMAIN!, appId: c.JITSI_APP_ID!, appSecret: c.JITSI_APP_SECRET! } as const)

@@ -39,14 +39,19 @@ const day = z.string({ error: MSG.analyticsDay }).regex(/^\d{4}-\d{2}-\d{2}$/, M
   }, MSG.analyticsDay)
   .refine((text) => text >= ANALYTICS.firstDay && text <= ANALYTICS.lastDay, fill(MSG.analyticsDaySpan, { first: ANALYTICS.firstDay, last: ANALYTICS.lastDay }));
 
+const wholeNumber = (min: number, max: number) => {
+  const message = fill(MSG.wholeNumberRange, { min, max });
+  return numeric(z.number({ error: message }).int(message).min(min, message).max(max, message));
+};
+
 export const userAnalyticsInput = z.strictObject({
   event: eventList,
   /** Another creator's figures: administrators only. */
   user_id: userId.optional(),
   from: day,
   to: day,
-  offset: numeric(z.number({ error: MSG.mustBeWholeNumber }).int(MSG.mustBeWholeNumber).min(0, MSG.mustBeWholeNumber).max(10_000, MSG.mustBeWholeNumber).default(0)),
-  limit: numeric(z.number({ error: MSG.mustBeWholeNumber }).int(MSG.mustBeWholeNumber).min(1, MSG.mustBeWholeNumber).max(50, MSG.mustBeWholeNumber).default(PAGE_SIZE.topLists)),
+  offset: wholeNumber(0, 10_000).default(0),
+  limit: wholeNumber(1, 50).default(PAGE_SIZE.topLists),
 }).refine((input) => input.from <= input.to, { message: MSG.analyticsRangeOrder, path: ['to'] })
   .meta({ examples: [{ event: 'TOTAL_TIP_COUNT,TOTAL_TIP_BY_DATE,TOP_TIPPERS', from: '2026-11-01', to: '2026-11-30' }] });
 
@@ -58,16 +63,15 @@ const topStream = z.object({
   /** Views in the range (the ranking of TOP_STREAM_BY_VIEW). */
   range_views: z.number(),
 });
-const point = (figure: string) => z.object({ date: z.string(), [figure]: z.number() });
 
 export const analyticsResult = z.object({
   TOTAL_TIP_COUNT: z.number().optional(),
   TOTAL_STREAM_VIEW_COUNT: z.number().optional(),
   TOTAL_STREAM_LIKE_COUNT: z.number().optional(),
   TOTAL_FOLLOWERS_COUNT: z.number().optional(),
-  TOTAL_TIP_BY_DATE: z.array(point(DAILY_FIGURE.TOTAL_TIP_BY_DATE)).optional(),
-  TOTAL_STREAM_VIEWS_BY_DATE: z.array(point(DAILY_FIGURE.TOTAL_STREAM_VIEWS_BY_DATE)).optional(),
-  TOTAL_FOLLOWERS_BY_DATE: z.array(point(DAILY_FIGURE.TOTAL_FOLLOWERS_BY_DATE)).optional(),
+  TOTAL_TIP_BY_DATE: z.array(z.object({ date: z.string(), totalTip: z.number() })).optional(),
+  TOTAL_STREAM_VIEWS_BY_DATE: z.array(z.object({ date: z.string(), totalStreamViews: z.number() })).optional(),
+  TOTAL_FOLLOWERS_BY_DATE: z.array(z.object({ date: z.string(), totalFollowers: z.number() })).optional(),
   TOP_TIPPERS: z.object({ list: z.array(tipper), total: z.number() }).optional(),
   TOP_STREAMS_BY_TIP: z.object({ list: z.array(topStream), total: z.number() }).optional(),
   TOP_STREAM_BY_VIEW: z.object({ list: z.array(topStream), total: z.number() }).optional(),

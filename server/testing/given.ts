@@ -9,6 +9,7 @@ import type { SkinId } from '../../common/skins';
 import type { OpenedResources } from '../bootstrap';
 import { createAccountAdmin } from '../modules/accounts/admin';
 import { createLedger } from '../modules/ledger/service';
+import { pastTipTransfer, type PastTip } from '../modules/tips/past-tip';
 import type { Currency } from '../modules/ledger/tables';
 import { HttpSession } from './http-session';
 
@@ -90,6 +91,12 @@ export function createGiven(app: FastifyInstance, resources: OpenedResources) {
         legs: [{ account: { system: 'mint', currency }, amount: -amount }, { account: { userId, currency }, amount }],
       });
       return { transferId };
+    },
+
+    /** A tip made in the past (history), through the ledger; answers its transfer id. */
+    async pastTip(tip: Omit<PastTip, 'key'>): Promise<number> {
+      const { transferId } = await ledger.transfer(pastTipTransfer({ ...tip, key: `given-${process.pid}-${(keys += 1)}` }));
+      return transferId;
     },
 
     /**

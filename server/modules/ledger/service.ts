@@ -48,6 +48,8 @@ export interface TransferRequest {
   currency: Currency;
   details?: Record<string, unknown>;
   legs: Leg[];
+  /** When it happened, for history brought in from elsewhere (demo data, tests); now otherwise. */
+  bookedAt?: Date;
 }
 
 export interface TransferOutcome {
@@ -206,9 +208,10 @@ export function createLedger(deps: {
     const prelude = Object.entries(options.with ?? {}).map(([name, body]) => sql`${sql.identifier(name)} as (${body}),`);
     const statement: SQL = sql`
       with ${sql.join(prelude, sql` `)} t as (
-        insert into ${ledgerTransfers} (kind, idempotency_key, from_user_id, to_user_id, stream_id, amount, currency, details)
+        insert into ${ledgerTransfers} (kind, idempotency_key, from_user_id, to_user_id, stream_id, amount, currency, details, created_at)
         select ${request.kind}, ${request.idempotencyKey}, ${request.fromUserId ?? null}::bigint, ${request.toUserId ?? null}::bigint,
-          ${request.streamId ?? null}::bigint, ${request.amount}::bigint, ${request.currency}, ${JSON.stringify(request.details ?? {})}::jsonb
+          ${request.streamId ?? null}::bigint, ${request.amount}::bigint, ${request.currency}, ${JSON.stringify(request.details ?? {})}::jsonb,
+          coalesce(${request.bookedAt?.toISOString() ?? null}::timestamptz, now())
         where ${guard}
         on conflict (idempotency_key) do nothing
         returning id

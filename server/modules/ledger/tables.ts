@@ -68,6 +68,8 @@ export const ledgerTransfers = pgTable(
     index('ledger_transfers_stream_tipper_idx').on(t.streamId, t.fromUserId).where(sql`${t.kind} = 'tip'`),
     // A stream's latest tips, for its chat history.
     index('ledger_transfers_stream_tips_idx').on(t.streamId, t.createdAt, t.id).where(sql`${t.kind} = 'tip'`),
+    // Analytics folds new tips by time.
+    index('ledger_transfers_tips_created_idx').on(t.createdAt).where(sql`${t.kind} = 'tip'`),
   ],
 );
 

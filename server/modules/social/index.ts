@@ -23,3 +23,9 @@ export function createSocialModule({ db, events }: ModuleContext): AppModule {
 /** True (as SQL) while the follower follows the followee; either may be a column of the embedding statement. */
 export const isFollowingSql = (followerId: number | SQL | AnyColumn, followeeId: number | SQL | AnyColumn) =>
   sql`exists (select 1 from ${follows} f where f.follower_id = ${followerId} and f.followee_id = ${followeeId})`;
+
+/**
+ * Follows as analytics facts (a subquery): `creator_id` gained a follower at `at`. An unfollow removes
+ * the row; the figures folded from it stay (a day's new followers are those it gained).
+ */
+export const followFactsSql = sql`select followee_id as creator_id, created_at as at from ${follows}`;

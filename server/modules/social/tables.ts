@@ -18,6 +18,8 @@ export const follows = pgTable(
   (t) => [
     primaryKey({ columns: [t.followerId, t.followeeId] }),
     index('follows_followee_idx').on(t.followeeId, t.createdAt),
+    // Analytics folds new follows by time.
+    index('follows_created_idx').on(t.createdAt),
     check('follows_not_self', sql`${t.followerId} <> ${t.followeeId}`),
   ],
 );

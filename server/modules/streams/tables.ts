@@ -73,10 +73,16 @@ export const streamViews = pgTable(
     viewerKey: text('viewer_key').notNull(),
     userId: bigint('user_id', { mode: 'number' }).references(() => users.id, { onDelete: 'cascade' }),
     joinedAt: timestamp('joined_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When this viewer first joined the stream (one view); never changed, so analytics can fold it. */
+    firstJoinedAt: timestamp('first_joined_at', { withTimezone: true }).notNull().defaultNow(),
     leftAt: timestamp('left_at', { withTimezone: true }),
     likes: integer('likes').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.streamId, t.viewerKey] }), index('stream_views_active_idx').on(t.streamId, t.leftAt)],
+  (t) => [
+    primaryKey({ columns: [t.streamId, t.viewerKey] }),
+    index('stream_views_active_idx').on(t.streamId, t.leftAt),
+    index('stream_views_first_joined_idx').on(t.firstJoinedAt),
+  ],
 );
 
 /** Viewers an owner (or moderator) banned from a stream: their join answers "block". */

@@ -5,6 +5,7 @@ import { createTipsService, type TipsService } from './service';
 import './events';
 
 export type { TipsService } from './service';
+export { pastTipTransfer, type PastTip } from './past-tip';
 
 declare module '../../platform/module' {
   interface ModuleServices {

@@ -368,6 +368,7 @@ const CASES: Record<string, Case> = {
     },
   },
   'GET /api/user/user-earning-details': { input: (c) => ({ id: c.owner.user.id }) },
+  'GET /api/user/user-analytics': { input: (c) => ({ event: 'TOTAL_TIP_COUNT,TOP_TIPPERS', from: '2026-01-01', to: '2026-01-31', user_id: c.owner.user.id }) },
   'POST /api/user/user-interest-list': { input: (c) => ({ id: c.owner.user.id }) },
   'POST /api/user/user-login': { freshSession: true, input: () => ({ username: world.victim.user.username, password: world.victim.user.password }) },
   'GET /api/user/user-lookup': { input: (c) => ({ id: c.owner.user.id }) },

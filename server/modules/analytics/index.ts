@@ -1,0 +1,25 @@
+/**
+ * Creator analytics (decision 0022): a job folds new tips, views and follows into per-creator-per-day
+ * rollups (`fold.ts`), and `user-analytics` answers from the rollups alone (`reads.ts`).
+ */
+import type { AppModule, ModuleContext } from '../../platform/module';
+import { createFold, type Fold } from './fold';
+import { createAnalyticsReads, type AnalyticsReads } from './reads';
+import { registerAnalyticsRoutes } from './routes';
+
+declare module '../../platform/module' {
+  interface ModuleServices {
+    analytics: { fold: Fold; reads: AnalyticsReads };
+  }
+}
+
+export function createAnalyticsModule({ db, config }: ModuleContext): AppModule {
+  const fold = createFold({ db, lagMs: config.analytics.foldLagMs });
+  const reads = createAnalyticsReads({ db });
+  return {
+    name: 'analytics',
+    services: { analytics: { fold, reads } },
+    routes: (app) => registerAnalyticsRoutes(app, { reads, fold }),
+    jobs: [{ name: 'fold-analytics', everyMs: config.analytics.foldEveryMs, run: async () => void (await fold.run()) }],
+  };
+}
