@@ -4,7 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANALYTICS_EVENTS } from '../../../common/api/analytics';
+import { ANALYTICS_EVENTS, type AnalyticsResult } from '../../../common/api/analytics';
 import { MSG } from '../../../common/messages';
 import type { HttpSession } from '../../testing/http-session';
 import { startTestApp, type LiveStream, type SignedInUser, type TestApp } from '../../testing/harness';
@@ -43,7 +43,7 @@ const analytics = (client: HttpSession, query: Record<string, string | number>) 
 async function answered(query: Record<string, string | number>, client: HttpSession = creator.client) {
   const res = await analytics(client, query);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.result as Record<string, any>;
+  return res.body.result as AnalyticsResult;
 }
 
 /** What every event must say, computed from the raw tables. */
@@ -91,10 +91,10 @@ async function expectEveryEvent(from: string, to: string) {
   for (const event of ['TOTAL_TIP_COUNT', 'TOTAL_STREAM_VIEW_COUNT', 'TOTAL_STREAM_LIKE_COUNT', 'TOTAL_FOLLOWERS_COUNT', 'TOTAL_TIP_BY_DATE', 'TOTAL_STREAM_VIEWS_BY_DATE', 'TOTAL_FOLLOWERS_BY_DATE'] as const) {
     expect(result[event], `${event} ${from}..${to}`).toEqual(expected[event]);
   }
-  expect(result.TOP_TIPPERS.list.map((r: any) => ({ user_id: r.user_id, tip_coin: r.tip_coin })), `TOP_TIPPERS ${from}..${to}`).toEqual(expected.topTippers);
-  expect(result.TOP_TIPPERS.total).toBe(expected.topTippers.length);
-  expect(result.TOP_STREAMS_BY_TIP.list.map((r: any) => ({ stream_id: r.stream_id, tip_coin: r.tip_coin })), `TOP_STREAMS_BY_TIP ${from}..${to}`).toEqual(expected.topByTip);
-  expect(result.TOP_STREAM_BY_VIEW.list.map((r: any) => ({ stream_id: r.stream_id, range_views: r.range_views })), `TOP_STREAM_BY_VIEW ${from}..${to}`).toEqual(expected.topByView);
+  expect(result.TOP_TIPPERS!.list.map((r) => ({ user_id: r.user_id, tip_coin: r.tip_coin })), `TOP_TIPPERS ${from}..${to}`).toEqual(expected.topTippers);
+  expect(result.TOP_TIPPERS!.total).toBe(expected.topTippers.length);
+  expect(result.TOP_STREAMS_BY_TIP!.list.map((r) => ({ stream_id: r.stream_id, tip_coin: r.tip_coin })), `TOP_STREAMS_BY_TIP ${from}..${to}`).toEqual(expected.topByTip);
+  expect(result.TOP_STREAM_BY_VIEW!.list.map((r) => ({ stream_id: r.stream_id, range_views: r.range_views })), `TOP_STREAM_BY_VIEW ${from}..${to}`).toEqual(expected.topByView);
   return result;
 }
 
@@ -149,24 +149,24 @@ describe('user-analytics', () => {
     await expectEveryEvent(addDays(today(), -120), addDays(today(), -40)); // whole months in the middle, edge days around them
     const all = await expectEveryEvent('2016-01-01', '2031-12-31');
     expect(all.TOTAL_TIP_COUNT).toBe(5 + 20 + 100 + 10 + 10 + 200 + 20 + 500);
-    expect(all.TOP_TIPPERS.list[0]).toMatchObject({ user_id: fans[1]!.user.id, sname: fans[1]!.user.username, tip_coin: 600 });
-    expect(all.TOP_STREAMS_BY_TIP.list[0]).toMatchObject({ stream_id: secondStream, title: expect.stringContaining('Second show'), tip_coin: 500 });
+    expect(all.TOP_TIPPERS!.list[0]).toMatchObject({ user_id: fans[1]!.user.id, sname: fans[1]!.user.username, tip_coin: 600 });
+    expect(all.TOP_STREAMS_BY_TIP!.list[0]).toMatchObject({ stream_id: secondStream, title: expect.stringContaining('Second show'), tip_coin: 500 });
     expect(all.TOTAL_TIP_BY_DATE).toHaveLength(daysOf('2016-01-01', '2031-12-31').length);
   });
 
   it('pages the top lists, five by default', async () => {
     const first = await answered({ event: 'TOP_TIPPERS', from: '2016-01-01', to: today(), limit: 2 });
     const second = await answered({ event: 'TOP_TIPPERS', from: '2016-01-01', to: today(), limit: 2, offset: 2 });
-    expect(first.TOP_TIPPERS.total).toBe(4);
-    expect([...first.TOP_TIPPERS.list, ...second.TOP_TIPPERS.list].map((r: any) => r.user_id)).toHaveLength(4);
+    expect(first.TOP_TIPPERS!.total).toBe(4);
+    expect([...first.TOP_TIPPERS!.list, ...second.TOP_TIPPERS!.list].map((r) => r.user_id)).toHaveLength(4);
     const byDefault = await answered({ event: 'TOP_TIPPERS', from: '2016-01-01', to: today() });
-    expect(byDefault.TOP_TIPPERS.list.length).toBeLessThanOrEqual(5);
+    expect(byDefault.TOP_TIPPERS!.list.length).toBeLessThanOrEqual(5);
     const empty = await answered({ event: 'TOP_TIPPERS,TOP_STREAM_BY_VIEW', from: '2017-01-01', to: '2017-01-31' });
     expect(empty).toEqual({ TOP_TIPPERS: { list: [], total: 0 }, TOP_STREAM_BY_VIEW: { list: [], total: 0 } });
   });
 
   it('folds a fact only once its lag has passed, and each fact once', async () => {
-    const before = (await answered({ event: 'TOTAL_TIP_COUNT', from: today(), to: today() })).TOTAL_TIP_COUNT as number;
+    const before = (await answered({ event: 'TOTAL_TIP_COUNT', from: today(), to: today() })).TOTAL_TIP_COUNT!;
     await tip(fans[3]!.client, secondStream, 5);
     await t.app.services.analytics.fold.run(new Date()); // the tip is younger than the lag
     expect((await answered({ event: 'TOTAL_TIP_COUNT', from: today(), to: today() })).TOTAL_TIP_COUNT).toBe(before);
