@@ -33,11 +33,12 @@ export default defineConfig({
       output: {
         // Long-lived vendor chunks cache across releases; altcha, marked, hls.js, the upload client
         // (tus-js-client with js-base64 and url-parse's), the meetings calendar (FullCalendar with its
-        // preact) and the background blur's segmentation files (@mediapipe) stay lazy (loaded on demand).
+        // preact), the background blur's segmentation files (@mediapipe) and the analytics charts (uPlot)
+        // stay lazy (loaded on demand).
         codeSplitting: {
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/, priority: 2 },
-            { name: 'vendor', test: /node_modules[\\/](?!altcha|marked|hls\.js|tus-js-client|js-base64|url-parse|querystringify|requires-port|@fullcalendar|preact|@mediapipe)/, priority: 1 },
+            { name: 'vendor', test: /node_modules[\\/](?!altcha|marked|hls\.js|tus-js-client|js-base64|url-parse|querystringify|requires-port|@fullcalendar|preact|@mediapipe|uplot)/, priority: 1 },
             // Our code that several pages share (UI kit, API client, contract) in one file, not a dozen small requests.
             { name: 'shared', test: /[\\/](web|common)[\\/]/, minShareCount: 2, priority: 0 },
           ],

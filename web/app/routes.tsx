@@ -41,6 +41,7 @@ const CreateMeetingPage = lazyPage(() => import('../features/meetings/CreateMeet
 const ScheduleMeetingsPage = lazyPage(() => import('../features/meetings/ScheduleMeetingsPage'), 'ScheduleMeetingsPage');
 const MeetingRoomPage = lazyPage(() => import('../features/meetings/MeetingRoomPage'), 'MeetingRoomPage');
 const OffersPage = lazyPage(() => import('../features/ads/OffersPage'), 'OffersPage');
+const AnalyticsPage = lazyPage(() => import('../features/analytics/AnalyticsPage'), 'AnalyticsPage');
 
 const canUseReferrals = (perms: readonly string[]) => perms.includes('ALLOW REFERRAL_ACCESS');
 
@@ -52,7 +53,6 @@ function signedIn(page: ReactNode, allowed?: (perms: readonly string[]) => boole
 }
 
 const SIGNED_IN_PAGES = [
-  'user/analytics',
   'user/account/*',
 ];
 
@@ -91,6 +91,7 @@ function skinRoutes(): RouteObject[] {
         { path: 'user/referral', element: signedIn(notBuilt, canUseReferrals) },
         ...SIGNED_IN_PAGES.map((path) => ({ path, element: signedIn(notBuilt) })),
         { path: 'subscription', element: signedIn(<SubscriptionPage />) },
+        { path: 'user/analytics', element: signedIn(<AnalyticsPage />) },
         { path: 'user/settings', element: signedIn(<SettingsPage />) },
         { path: 'user/account', element: signedIn(<WalletPage />) },
         { path: 'user/account/deposit-coins', element: signedIn(<DepositCoinsPage />) },

@@ -14,11 +14,12 @@ describe('shell menu entries', () => {
     expect(labels(SIDEBAR, null, SKINS.miitv)).toEqual([['Download', '/miitv/download'], ['Browse', '/channel/group']]);
   });
 
-  it('gives everyone signed in their profile and saved streams, and Dashboard and Go Live only to who may go live', () => {
+  it('gives everyone signed in their profile, saved streams and analytics, and Dashboard and Go Live only to who may go live', () => {
     const viewer = person(['CREATE STREAM_CHAT']);
     expect(labels(USER_MENU, viewer)).toEqual([
       ['My profile', '/u/42'],
       ['Saved streams', '/u/42?type=saved'],
+      ['Analytics', '/user/analytics'],
       ['Wallet', '/user/account'],
       ['Subscriptions', '/subscription'],
       ['Settings', '/user/settings'],
