@@ -436,6 +436,15 @@ export const MSG = {
   analyticsRangeOrder: 'The end of the range must not be before its start',
   wholeNumberRange: 'Must be a whole number from {min} to {max}',
   analyticsOthersRefused: 'You may only see your own analytics.',
+
+  // Referral programme (part 1 §2 Referral dashboard, part 2 §8)
+  referralIneligible: 'You are not eligible for the Peeks Social referral program yet, please contact our sales team.',
+  noReferrals: 'No referrals',
+  mustBeReferralLink: 'Must be one of your referral links',
+  referralLinkUnknown: 'This referral link was not found.',
+  referralCampaignShape: 'A campaign name may use letters, digits, dots, dashes and underscores',
+  referralLinkExists: 'You already have a link for this campaign.',
+  referralTooManyLinks: 'You have {max} links already.',
 } as const;
 
 export type MessageKey = keyof typeof MSG;

@@ -64,6 +64,8 @@ export const sessionUser = z.object({
   /** True for an account made through social sign-in that never set a password (settings ask it to sign in again instead). */
   social_only: z.boolean(),
   service: z.enum(SKIN_IDS),
+  /** The person's first referral link (holders of ALLOW REFERRAL_ACCESS); null otherwise: the web then makes no referral call. */
+  referral_code_id: z.number().nullable(),
   env: envSchema,
 });
 export type SessionUser = z.infer<typeof sessionUser>;

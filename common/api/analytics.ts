@@ -8,10 +8,10 @@
  * the range. Tips are counted in coins.
  */
 import { z } from 'zod';
-import { ANALYTICS, PAGE_SIZE } from '../constants';
-import { fill, MSG } from '../messages';
+import { PAGE_SIZE } from '../constants';
+import { MSG } from '../messages';
 import { defineCall, success } from './define';
-import { numeric, oneOf, userId } from './fields';
+import { dayField as day, numeric, oneOf, userId, wholeNumber } from './fields';
 
 export const TOTAL_EVENTS = ['TOTAL_TIP_COUNT', 'TOTAL_STREAM_VIEW_COUNT', 'TOTAL_STREAM_LIKE_COUNT', 'TOTAL_FOLLOWERS_COUNT'] as const;
 export const DAILY_EVENTS = ['TOTAL_TIP_BY_DATE', 'TOTAL_STREAM_VIEWS_BY_DATE', 'TOTAL_FOLLOWERS_BY_DATE'] as const;
@@ -31,18 +31,6 @@ const eventList = z.preprocess(
     .transform((events) => [...new Set(events)]),
 );
 
-/** A day of the date picker's span, written YYYY-MM-DD. */
-const day = z.string({ error: MSG.analyticsDay }).regex(/^\d{4}-\d{2}-\d{2}$/, MSG.analyticsDay)
-  .refine((text) => {
-    const date = new Date(`${text}T00:00:00Z`);
-    return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
-  }, MSG.analyticsDay)
-  .refine((text) => text >= ANALYTICS.firstDay && text <= ANALYTICS.lastDay, fill(MSG.analyticsDaySpan, { first: ANALYTICS.firstDay, last: ANALYTICS.lastDay }));
-
-const wholeNumber = (min: number, max: number) => {
-  const message = fill(MSG.wholeNumberRange, { min, max });
-  return numeric(z.number({ error: message }).int(message).min(min, message).max(max, message));
-};
 
 export const userAnalyticsInput = z.strictObject({
   event: eventList,

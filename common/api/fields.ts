@@ -1,6 +1,6 @@
 /** Reusable bounded field schemas: every string trimmed and capped, numbers read from their decimal writing. */
 import { z } from 'zod';
-import { LIMITS } from '../constants';
+import { ANALYTICS, LIMITS } from '../constants';
 import { fill, MSG } from '../messages';
 import { birthdayProblem } from '../rules/birthday';
 import { SKIN_IDS } from '../skins';
@@ -68,3 +68,17 @@ export const birthdayField = z
 export const countryField = requiredText(MSG.countryRequired, LIMITS.country.max);
 
 export const termsField = flag.refine((v) => v === true, MSG.termsRequired);
+
+/** A whole number from `min` to `max`, saying so when it is not. */
+export function wholeNumber(min: number, max: number) {
+  const message = fill(MSG.wholeNumberRange, { min, max });
+  return numeric(z.number({ error: message }).int(message).min(min, message).max(max, message));
+}
+
+/** A day of the date picker's span (spec part 2 §2), written YYYY-MM-DD. */
+export const dayField = z.string({ error: MSG.analyticsDay }).regex(/^\d{4}-\d{2}-\d{2}$/, MSG.analyticsDay)
+  .refine((text) => {
+    const date = new Date(`${text}T00:00:00Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
+  }, MSG.analyticsDay)
+  .refine((text) => text >= ANALYTICS.firstDay && text <= ANALYTICS.lastDay, fill(MSG.analyticsDaySpan, { first: ANALYTICS.firstDay, last: ANALYTICS.lastDay }));

@@ -6,6 +6,7 @@ export * as mail from './mail';
 export * as meetings from './meetings';
 export * as posts from './posts';
 export * as recovery from './recovery';
+export * as referrals from './referrals';
 export * as settings from './settings';
 export * as social from './social';
 export * as socialLogin from './social-login';

@@ -114,11 +114,15 @@ export function createAccountsService(deps: { db: Db; sessions: SessionStore; en
     return row ?? null;
   }
 
+  /** The referral programme's (a later module): a holder's first referral link. */
+  let referralCodeOf: ((userId: number) => Promise<number>) | null = null;
+
   /** The session user as seen from a skin, with links on the origin the person uses. */
   async function sessionUser(userId: number, view: { skin: SkinId; origin: string }) {
     const found = await userWithPermissions(db, userId);
     if (!found) throw unauthorized();
-    return toSessionUser(found.user, found.perms, view.skin, deps.env, view.origin);
+    const referralCodeId = referralCodeOf && found.perms.includes('ALLOW REFERRAL_ACCESS') ? await referralCodeOf(userId) : null;
+    return toSessionUser(found.user, found.perms, view.skin, deps.env, view.origin, referralCodeId);
   }
 
   async function openSession(exec: Executor, userId: number, remember: boolean, meta: ClientMeta): Promise<NewSession> {
@@ -128,6 +132,10 @@ export function createAccountsService(deps: { db: Db; sessions: SessionStore; en
 
   return {
     sessionUser,
+    /** Installs how a referral holder's first link is found (made on first use). */
+    useReferralCodes(find: (userId: number) => Promise<number>) {
+      referralCodeOf = find;
+    },
 
     /** The session of a cookie token and its principal (installAuth's resolver). */
     async resolveSession(token: string) {

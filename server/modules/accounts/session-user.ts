@@ -15,6 +15,7 @@ export function toSessionUser(
   skinId: SkinId,
   env: EnvSettings,
   origin: string,
+  referralCodeId: number | null = null,
 ): SessionUser {
   const skin = SKINS[skinId];
   const base = `${origin}${skin.prefix}`;
@@ -36,6 +37,7 @@ export function toSessionUser(
     account_status: row.accountStatus,
     social_only: row.passwordHash === null,
     service: skinId,
+    referral_code_id: referralCodeId,
     env: {
       terms_url: `${origin}${skin.links.terms}`,
       privacy_url: `${origin}${skin.links.privacy}`,
