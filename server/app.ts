@@ -37,6 +37,7 @@ import type { FileStore } from './platform/storage/storage';
 import { createThrottle, purgeIdleBuckets } from './platform/throttle';
 import { createAdsModule } from './modules/ads';
 import { createAnalyticsModule } from './modules/analytics';
+import { createReferralsModule } from './modules/referrals';
 import { createAccountsModule } from './modules/accounts';
 import { createChannelsModule } from './modules/channels';
 import { createChatModule } from './modules/chat';
@@ -72,6 +73,7 @@ export const MODULES: readonly ModuleFactory[] = [
   createToysModule,
   createAdsModule,
   createAnalyticsModule,
+  createReferralsModule,
 ];
 
 export interface AppResources {

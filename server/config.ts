@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { numeric } from '../common/api/fields';
+import { REFERRAL_TYPES, type ReferralType } from '../common/api/referrals';
 import { SKIN_IDS, type SkinId } from '../common/skins';
 import { TRANSFER_KINDS, type TransferKind } from './modules/ledger/tables';
 
@@ -51,6 +52,24 @@ const platformFees = z
       fees[kind!] = pct;
     }
     return fees;
+  });
+
+/** Each referral programme's rate, a fraction of its base: "AGENT=0.05,INFLUENCER=0.1" (shown × 100 %). */
+const referralRates = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const rates: Record<ReferralType, number> = { AGENT: 0.05, INFLUENCER: 0.1 };
+    for (const item of (value ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '')) {
+      const match = /^([A-Z]+)=(0(\.\d{1,4})?|1(\.0+)?)$/.exec(item);
+      const type = match?.[1] as ReferralType | undefined;
+      if (!match || !REFERRAL_TYPES.includes(type!)) {
+        ctx.addIssue({ code: 'custom', message: `"${item}" is not PROGRAMME=rate (programmes: ${REFERRAL_TYPES.join(', ')}; a rate from 0 to 1)` });
+        return z.NEVER;
+      }
+      rates[type!] = Number(match[2]);
+    }
+    return rates;
   });
 
 const iceServers = z.array(z.strictObject({
@@ -155,6 +174,9 @@ const envSchema = z.object({
   /** Creator analytics (decision 0022): how often the fold runs, and how old a fact must be to be folded (its transaction surely committed). */
   ANALYTICS_FOLD_SECONDS: numeric(z.number().int().min(1).max(86_400).default(30)),
   ANALYTICS_FOLD_LAG_SECONDS: numeric(z.number().int().min(1).max(3_600).default(60)),
+  /** The referral programme (decision 0023): its rates, and the settlement period in seconds (a day). */
+  REFERRAL_RATES: referralRates,
+  REFERRAL_SETTLEMENT_SECONDS: numeric(z.number().int().min(10).max(2_678_400).default(86_400)),
   /** The video calls' media: the built-in WebRTC mesh over /ws, or a self-hosted Jitsi Meet (decision 0019). */
   CONFERENCE: z.enum(['builtin', 'jitsi']).default('builtin'),
   /** RTCIceServer[] as JSON for the built-in mesh (STUN/TURN); [] connects peers on one network by host candidates. */
@@ -279,6 +301,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     /** Creator analytics (decision 0022). */
     analytics: { foldEveryMs: c.ANALYTICS_FOLD_SECONDS * 1000, foldLagMs: c.ANALYTICS_FOLD_LAG_SECONDS * 1000 },
+    /** The referral programme (decision 0023). */
+    referrals: { rates: c.REFERRAL_RATES, settlementMs: c.REFERRAL_SETTLEMENT_SECONDS * 1000 },
     /** Video calls' media (decision 0019); the Jitsi secret signs tokens and is never logged. */
     conference: c.CONFERENCE === 'jitsi'
       ? ({ kind: 'jitsi', domain: c.CONFERENCE_DOMAIN!, appId: c.JITSI_APP_ID!, appSecret: c.JITSI_APP_SECRET! } as const)

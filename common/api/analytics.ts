@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { PAGE_SIZE } from '../constants';
 import { MSG } from '../messages';
 import { defineCall, success } from './define';
-import { dayField as day, numeric, oneOf, userId, wholeNumber } from './fields';
+import { dayField as day, oneOf, userId, wholeNumber } from './fields';
 
 export const TOTAL_EVENTS = ['TOTAL_TIP_COUNT', 'TOTAL_STREAM_VIEW_COUNT', 'TOTAL_STREAM_LIKE_COUNT', 'TOTAL_FOLLOWERS_COUNT'] as const;
 export const DAILY_EVENTS = ['TOTAL_TIP_BY_DATE', 'TOTAL_STREAM_VIEWS_BY_DATE', 'TOTAL_FOLLOWERS_BY_DATE'] as const;

@@ -95,6 +95,7 @@ export const TRANSFER_KIND_LABELS = {
   meeting_fee: 'Video call',
   toy_tip: 'Device access',
   ad_commission: 'Ad commission',
+  referral_commission: 'Referral commission',
   impressions: 'Impressions bought',
   refund: 'Refund',
   payout: 'Payout',

@@ -8,7 +8,7 @@ import type { Executor } from '../../platform/db/client';
 import { ledgerAccounts, ledgerEntries, ledgerTransfers, type Currency, type TransferKind } from './tables';
 
 /** Kinds that pay a user for what they do (their earnings); the ledger entries credit them net of fees. */
-const EARNING_KINDS: TransferKind[] = ['tip', 'post_purchase', 'subscription', 'meeting_fee', 'toy_tip', 'ad_commission'];
+const EARNING_KINDS: TransferKind[] = ['tip', 'post_purchase', 'subscription', 'meeting_fee', 'toy_tip', 'ad_commission', 'referral_commission'];
 
 const tipsOn = (streamId: number) =>
   and(eq(ledgerTransfers.streamId, streamId), eq(ledgerTransfers.kind, 'tip'), eq(ledgerTransfers.currency, 'CON'));
@@ -171,3 +171,10 @@ export function ledgerReads(db: Executor) {
  */
 export const tipFactsSql = sql`select to_user_id as creator_id, from_user_id as tipper_id, stream_id, amount as coins, created_at as at
   from ${ledgerTransfers} where kind = 'tip' and currency = 'CON' and to_user_id is not null`;
+
+/**
+ * Coins paid between users as facts (a subquery): `payer_id` paid `payee_id` `coins` at `at`, for what
+ * one user pays another for. Both users' indexes serve a filter on either side.
+ */
+export const paidActivitySql = sql`select from_user_id as payer_id, to_user_id as payee_id, amount as coins, created_at as at
+  from ${ledgerTransfers} where kind in ('tip', 'post_purchase', 'subscription', 'meeting_fee', 'toy_tip') and currency = 'CON'`;

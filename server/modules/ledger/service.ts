@@ -21,7 +21,7 @@ const SERIALIZATION_FAILURE = '40001';
  * receiving shard: credits only (see RECEIVING_SHARDS).
  */
 export type AccountRef = ({ userId: number } | { system: SystemAccount }) & { currency: Currency; shard?: number };
-export type SystemAccount = 'mint' | 'fees' | 'sales' | 'card-payments' | 'advertising';
+export type SystemAccount = 'mint' | 'fees' | 'sales' | 'card-payments' | 'advertising' | 'referrals';
 
 /**
  * A busy receiver's credits spread over this many rows per currency (decision 0012): every payment to a

@@ -37,7 +37,7 @@ export const ledgerAccounts = pgTable(
   ],
 );
 
-export const TRANSFER_KINDS = ['deposit', 'tip', 'post_purchase', 'subscription', 'meeting_fee', 'toy_tip', 'ad_commission', 'impressions', 'refund', 'payout', 'adjustment', 'sweep'] as const;
+export const TRANSFER_KINDS = ['deposit', 'tip', 'post_purchase', 'subscription', 'meeting_fee', 'toy_tip', 'ad_commission', 'referral_commission', 'impressions', 'refund', 'payout', 'adjustment', 'sweep'] as const;
 export type TransferKind = (typeof TRANSFER_KINDS)[number];
 
 /** One movement of money: its entries sum to zero per currency. Written once, never changed. */

@@ -23,7 +23,7 @@ export {
 } from './service';
 export type { StreamRow } from './stream-view';
 export { viewerOf } from './viewer';
-export { likesOfStreamsStarted, type StreamCard, streamCards, viewFactsSql } from './analytics-reads';
+export { likesOfStreamsStarted, type StreamCard, streamCards, streamingOf, viewFactsSql } from './analytics-reads';
 export { createMediaAddresses, type MediaAddresses, mediaViewerKey, signedMediaViewer } from './signed-media';
 
 declare module '../../platform/module' {

@@ -3,24 +3,27 @@ import type { AppModule, ModuleContext } from '../../platform/module';
 import { registerSystemRoutes } from './routes';
 import { createSystemService, type SystemService } from './service';
 import { registerTrackingRoutes } from './tracking-routes';
-import { createTrackingService } from './tracking-service';
+import { createTrackingService, type TrackingService } from './tracking-service';
 
 export type { SystemService } from './service';
+export type { Registration, TrackingService } from './tracking-service';
 
 declare module '../../platform/module' {
   interface ModuleServices {
     system: SystemService;
+    tracking: TrackingService;
   }
 }
 
 export function createSystemModule({ db, config }: ModuleContext): AppModule {
   const system = createSystemService({ db });
+  const tracking = createTrackingService({ db });
   return {
     name: 'system',
-    services: { system },
+    services: { system, tracking },
     routes(app) {
       registerSystemRoutes(app, { system, captchaEnabled: config.captcha, social: config.social, translate: config.translateUrl !== undefined, ads: config.ads });
-      registerTrackingRoutes(app, { tracking: createTrackingService({ db }) });
+      registerTrackingRoutes(app, { tracking });
     },
   };
 }

@@ -1,6 +1,6 @@
 /** Campaign and referral tracking (spec part 2 §7 track-event): events per tracker id and signed-in user. */
 import { randomBytes } from 'node:crypto';
-import { and, eq, inArray, or, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, or, type SQL } from 'drizzle-orm';
 import type { TRACK_ACTIONS } from '../../../common/api/tracking';
 import { LOGIN_THROTTLE } from '../../../common/constants';
 import type { Db } from '../../platform/db/client';
@@ -24,6 +24,12 @@ export interface TrackContext {
   userAgent?: string;
 }
 
+/** A sign-up, told to whoever credits it: the first referral code its browser's tracker saw. */
+export interface Registration {
+  userId: number;
+  referralCode: string | null;
+}
+
 /** Actions that show a tracker or user is no longer new. */
 const RETURNING_ACTIONS = ['user_login', 'user_registered'] as const;
 
@@ -33,7 +39,22 @@ const EVENTS_PER_ADDRESS = 100;
 export function createTrackingService(deps: { db: Db }) {
   const { db } = deps;
   const throttle = createThrottle(db, LOGIN_THROTTLE);
+  let onRegistered: ((registration: Registration) => Promise<void>) | null = null;
+
+  /** The earliest referral code this tracker carried (first touch). */
+  async function firstReferralCode(tracker: string): Promise<string | null> {
+    const [first] = await db.select({ code: trackingEvents.referralCode }).from(trackingEvents)
+      .where(and(eq(trackingEvents.tracker, tracker), isNotNull(trackingEvents.referralCode)))
+      .orderBy(asc(trackingEvents.createdAt), asc(trackingEvents.id)).limit(1);
+    return first?.code ?? null;
+  }
+
   return {
+    /** Installs who is told of sign-ups (the referral programme, a later module). */
+    useRegistrations(handler: (registration: Registration) => Promise<void>) {
+      onRegistered = handler;
+    },
+
     /** Stores the event; answers the tracker id, made up when the client has none yet. */
     async track(event: TrackEvent, context: TrackContext): Promise<string> {
       const perAddress = [{ key: `tracking:ip:${context.ip}`, limit: EVENTS_PER_ADDRESS }];
@@ -50,6 +71,9 @@ export function createTrackingService(deps: { db: Db }) {
         ip: context.ip,
         userAgent: context.userAgent?.slice(0, 300) ?? null,
       });
+      if (event.action === 'user_registered' && context.userId !== null && onRegistered) {
+        await onRegistered({ userId: context.userId, referralCode: await firstReferralCode(tracker) });
+      }
       return tracker;
     },
 

@@ -1,0 +1,33 @@
+/**
+ * Attribution: a sign-up is credited to the first referral code its browser carried (the tracker's
+ * first touch), once, when the new account reports `user_registered`. An account older than a day, a
+ * code of one's own or an unknown code credits nobody.
+ */
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../../platform/db/client';
+import { people } from '../accounts';
+import type { Registration } from '../system';
+import type { ReferralCodes } from './codes';
+import { referralAttributions } from './tables';
+
+/** How long after signing up an account can still be credited to a link. */
+export const ATTRIBUTION_WINDOW_MS = 86_400_000;
+
+export function createAttribution({ db, codes }: { db: Db; codes: ReferralCodes }) {
+  return {
+    /** Credits the sign-up; answers whether this call credited it. */
+    async credit({ userId, referralCode }: Registration): Promise<boolean> {
+      if (!referralCode) return false;
+      const code = await codes.byCode(referralCode);
+      if (!code || code.ownerId === userId) return false;
+      const [account] = await db.select({ createdAt: people.createdAt }).from(people).where(eq(people.id, userId));
+      if (!account || Date.now() - account.createdAt.getTime() > ATTRIBUTION_WINDOW_MS) return false;
+      const credited = await db.insert(referralAttributions)
+        .values({ referredId: userId, codeId: code.id, referrerId: code.ownerId, referredAt: sql`now()` })
+        .onConflictDoNothing().returning({ id: referralAttributions.referredId });
+      return credited.length > 0;
+    },
+  };
+}
+
+export type Attribution = ReturnType<typeof createAttribution>;
