@@ -42,8 +42,7 @@ const ScheduleMeetingsPage = lazyPage(() => import('../features/meetings/Schedul
 const MeetingRoomPage = lazyPage(() => import('../features/meetings/MeetingRoomPage'), 'MeetingRoomPage');
 const OffersPage = lazyPage(() => import('../features/ads/OffersPage'), 'OffersPage');
 const AnalyticsPage = lazyPage(() => import('../features/analytics/AnalyticsPage'), 'AnalyticsPage');
-
-const canUseReferrals = (perms: readonly string[]) => perms.includes('ALLOW REFERRAL_ACCESS');
+const ReferralPage = lazyPage(() => import('../features/referrals/ReferralPage'), 'ReferralPage');
 
 /** Pages that are not built yet render Not Found, but behind the gates they will have. */
 const notBuilt = <NotFoundPage />;
@@ -88,7 +87,8 @@ function skinRoutes(): RouteObject[] {
         // The room shows its own login-required wall to a guest (spec part 2 §2 screen 10).
         { path: 'streams/meeting-view', element: <MeetingRoomPage /> },
         { path: 'ads/offers', element: <RequireLogin><RequireUser allowed={canManageOffers}><OffersPage /></RequireUser></RequireLogin> },
-        { path: 'user/referral', element: signedIn(notBuilt, canUseReferrals) },
+        // The page itself tells a person outside the programme they are not eligible (spec part 1 §2).
+        { path: 'user/referral', element: signedIn(<ReferralPage />) },
         ...SIGNED_IN_PAGES.map((path) => ({ path, element: signedIn(notBuilt) })),
         { path: 'subscription', element: signedIn(<SubscriptionPage />) },
         { path: 'user/analytics', element: signedIn(<AnalyticsPage />) },

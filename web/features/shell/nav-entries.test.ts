@@ -4,7 +4,8 @@ import { DEFAULT_PERMISSIONS } from '../../../common/permissions';
 import { SKINS } from '../../../common/skins';
 import { CREATE, SIDEBAR, USER_MENU, entriesFor } from './nav-entries';
 
-const person = (perms: readonly string[], role: 'user' | 'admin' = 'user') => ({ user_id: 42, perms, role }) as unknown as SessionUser;
+const person = (perms: readonly string[], role: 'user' | 'admin' = 'user', referral_code_id: number | null = null) =>
+  ({ user_id: 42, perms, role, referral_code_id }) as unknown as SessionUser;
 const labels = (entries: typeof SIDEBAR, user: SessionUser | null, skin = SKINS.limelight) =>
   entriesFor(entries, { skin, user }).map((e) => [e.label, e.path({ skin, user })]);
 
@@ -51,5 +52,14 @@ describe('shell menu entries', () => {
     expect(labels(SIDEBAR, person([], 'admin')).map(([label]) => label)).toContain('Offers');
     expect(labels(SIDEBAR, person(DEFAULT_PERMISSIONS)).map(([label]) => label)).not.toContain('Offers');
     expect(labels(SIDEBAR, null).map(([label]) => label)).not.toContain('Offers');
+  });
+
+  it('offers Referrals in the user menu, after Analytics, to holders of the programme only: ALLOW REFERRAL_ACCESS and a first link', () => {
+    const holder = person(['CREATE STREAM_CHAT', 'ALLOW REFERRAL_ACCESS'], 'user', 7);
+    expect(labels(USER_MENU, holder).slice(2, 4)).toEqual([['Analytics', '/user/analytics'], ['Referrals', '/user/referral']]);
+    expect(labels(USER_MENU, person(['ALLOW REFERRAL_ACCESS'])).map(([label]) => label)).not.toContain('Referrals');
+    expect(labels(USER_MENU, person(DEFAULT_PERMISSIONS, 'user', 7)).map(([label]) => label)).not.toContain('Referrals');
+    expect(labels(USER_MENU, person([], 'admin', 7)).map(([label]) => label)).not.toContain('Referrals');
+    expect(labels(SIDEBAR, holder).map(([label]) => label)).not.toContain('Referrals');
   });
 });

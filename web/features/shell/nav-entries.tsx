@@ -4,7 +4,6 @@
  * entry here, one line each, for example:
  *   SIDEBAR:     { label: 'Video Call', path: () => '/user/schedule-meetings', icon: <VideoCallIcon />, section: 'video-call' },
  *   CREATE:      the same, with size={18} icons
- *   USER_MENU:   { label: 'Referrals', path: () => '/user/referral', icon: <LinkIcon size={18} />, shows: ({ user }) => hasReferralAccess(user) },
  *   USER_MENU:   { label: 'Moderation', path: () => '/admin/moderation', icon: <ShieldIcon size={18} />, shows: ({ user }) => user?.role === 'admin' },
  */
 import type { ReactNode } from 'react';
@@ -12,9 +11,13 @@ import type { SessionUser } from '../../../common/api/accounts';
 import { MSG } from '../../../common/messages';
 import { canGoLive, canUpload } from '../../../common/permissions';
 import type { Skin } from '../../../common/skins';
-import { BookmarkIcon, BroadcastIcon, ChartIcon, CompassIcon, DashboardIcon, DownloadIcon, MegaphoneIcon, PlusSquareIcon, SettingsIcon, StarIcon, UsersIcon, VideoCallIcon, WalletIcon } from '../../ui/icons';
+import {
+  BookmarkIcon, BroadcastIcon, ChartIcon, CompassIcon, DashboardIcon, DownloadIcon, LinkIcon, MegaphoneIcon, PlusSquareIcon, SettingsIcon, StarIcon,
+  UsersIcon, VideoCallIcon, WalletIcon,
+} from '../../ui/icons';
 import { canManageOffers } from '../ads/ad-rules';
 import { NewInvitationsBadge } from '../meetings/NewInvitationsBadge';
+import { hasReferralAccess } from '../referrals/referral-rules';
 import type { NavSection } from './nav-active';
 
 export interface NavContext {
@@ -55,6 +58,7 @@ export const USER_MENU: NavEntry[] = [
   { label: 'Saved streams', path: ({ user }) => `/u/${user?.user_id}?type=saved`, icon: <BookmarkIcon size={18} /> },
   { label: 'Dashboard', path: () => '/dashboard', icon: <DashboardIcon size={18} />, shows: broadcaster },
   { label: 'Analytics', path: () => '/user/analytics', icon: <ChartIcon size={18} /> },
+  { label: 'Referrals', path: () => '/user/referral', icon: <LinkIcon size={18} />, shows: ({ user }) => hasReferralAccess(user) },
   { label: 'Wallet', path: () => '/user/account', icon: <WalletIcon size={18} /> },
   { label: 'Subscriptions', path: () => '/subscription', icon: <StarIcon size={18} /> },
   { label: 'Settings', path: () => '/user/settings', icon: <SettingsIcon size={18} /> },

@@ -1,6 +1,7 @@
 /**
- * Campaign and referral tracking (spec part 2 §7): app_opened once per browser session, then
- * user_login and user_registered, all tied together by the tracker id the server hands out.
+ * Campaign and referral tracking (spec part 2 §7): app_opened once per browser session (and again on
+ * each landing with a referral code), then user_login and user_registered (sent by the sign-in and
+ * sign-up calls, accounts/api.ts), all tied together by the tracker id the server hands out.
  * Tracking never gets in a person's way: every failure is swallowed.
  */
 import { tracking } from '../../../common/api';
@@ -47,9 +48,19 @@ export async function trackEvent(action: Action, extra: Omit<TrackInput, 'action
   }
 }
 
-/** Sends app_opened the first time the app loads in this browser session. */
+/**
+ * Whether a load of the app sends app_opened: the first load of the browser session, and every landing
+ * that carries a referral code (the server credits a sign-up to the first code its tracker saw, so a
+ * referral link opened later in the same session is recorded too).
+ */
+export function shouldTrackOpen(alreadyOpened: boolean, landing: Pick<TrackInput, 'referralCode'>): boolean {
+  return !alreadyOpened || !!landing.referralCode;
+}
+
+/** Sends app_opened the first time the app loads in this browser session, and on every referral landing. */
 export function trackAppOpened(search: string): void {
-  if (read(() => sessionStorage, OPENED_KEY)) return;
+  const landing = landingParams(search);
+  if (!shouldTrackOpen(!!read(() => sessionStorage, OPENED_KEY), landing)) return;
   write(() => sessionStorage, OPENED_KEY, '1');
-  void trackEvent('app_opened', landingParams(search));
+  void trackEvent('app_opened', landing);
 }
