@@ -96,7 +96,7 @@ describe('dates', () => {
   });
 
   it('show a settlement period as one day or its first and last days', () => {
-    expect(periodLabel('2026-03-05', '2026-03-05')).toBe('Mar 5, 2026');
-    expect(periodLabel('2026-03-01', '2026-03-07')).toBe('Mar 1, 2026 – Mar 7, 2026');
+    expect(periodLabel('2026-03-05T00:00:00.000Z', '2026-03-06T00:00:00.000Z')).toBe('Mar 5, 2026');
+    expect(periodLabel('2026-03-01T00:00:00.000Z', '2026-03-08T00:00:00.000Z')).toBe('Mar 1, 2026 – Mar 7, 2026');
   });
 });

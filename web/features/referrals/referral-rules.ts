@@ -119,9 +119,10 @@ export function shownDate(value: string, timeZone?: string): string {
   return Number.isNaN(when.getTime()) ? value : dayFormat(timeZone).format(when);
 }
 
-/** A settlement period: one day, or its first and last days. */
+/** A settlement period [start, end) in UTC days: one day, or its first and last days (the end is not part of it). */
 export function periodLabel(start: string, end: string): string {
-  const first = shownDate(start);
-  const last = shownDate(end);
+  const first = shownDate(start, 'UTC');
+  const lastInstant = new Date(new Date(end).getTime() - 1);
+  const last = Number.isNaN(lastInstant.getTime()) ? shownDate(end, 'UTC') : shownDate(lastInstant.toISOString(), 'UTC');
   return first === last ? first : `${first} – ${last}`;
 }
