@@ -38,24 +38,25 @@ type Services = Pick<ModuleServices, 'accounts' | 'streams' | 'broadcastHooks' |
 
 /**
  * Makes each demo replay whose broadcaster exists and never streamed (so a second call adds nothing).
- * `moderatorId`: the demo administrator, who files broadcasters under Women and Men. Answers how many it made.
+ * `moderatorId`: the demo administrator, who files broadcasters under Women and Men. Answers the
+ * replays it made: their stream ids by broadcaster's username.
  */
 export async function seedDemoReplays(
   services: Services,
   files: FileStore,
   users: { broadcasters: Map<string, number>; moderatorId: number; offerIds?: number[] },
-): Promise<number> {
+): Promise<Map<string, number>> {
   const moderator = await services.accounts.loadPrincipal(users.moderatorId);
-  const made = await Promise.all(DEMO_REPLAYS.map(async (replay) => {
+  const made = await Promise.all(DEMO_REPLAYS.map(async (replay): Promise<[string, number] | null> => {
     const userId = users.broadcasters.get(replay.username);
-    if (userId === undefined || (await services.streams.lastStreamStartedAt(userId)) !== null) return false;
+    if (userId === undefined || (await services.streams.lastStreamStartedAt(userId)) !== null) return null;
     const principal = await services.accounts.loadPrincipal(userId);
-    if (!principal) return false;
+    if (!principal) return null;
     const streamId = await makeReplay(services, files, principal, replay, users.offerIds ?? []);
     if (replay.channel && moderator) await services.streamModeration.act(moderator, [streamId], replay.channel, 'demo data');
-    return true;
+    return [replay.username, streamId];
   }));
-  return made.filter(Boolean).length;
+  return new Map(made.filter((entry): entry is [string, number] => entry !== null));
 }
 
 /** `offerIds`: attached while it is live, as its broadcaster would on the dashboard. */

@@ -96,6 +96,24 @@ describe('the demo content of a fresh install', () => {
     }
   });
 
+  it("gives broadcaster2 months of analytics and a referral programme with settled commissions", async () => {
+    await started.app.services.analytics.fold.run(new Date(Date.now() + 3_600_000));
+    const broadcaster = await HttpSession.over(started.app).signIn('broadcaster2', DEMO_PASSWORD);
+    const today = new Date().toISOString().slice(0, 10);
+    const analytics = await broadcaster.get<{ result: { TOTAL_TIP_COUNT: number; TOTAL_STREAM_VIEW_COUNT: number; TOTAL_FOLLOWERS_COUNT: number; TOP_TIPPERS: { total: number } } }>(
+      '/api/user/user-analytics', { event: 'TOTAL_TIP_COUNT,TOTAL_STREAM_VIEW_COUNT,TOTAL_FOLLOWERS_COUNT,TOP_TIPPERS', from: '2016-01-01', to: today });
+    expect(analytics.status).toBe(200);
+    expect(analytics.body.result.TOTAL_TIP_COUNT).toBeGreaterThan(1000);
+    expect(analytics.body.result.TOTAL_STREAM_VIEW_COUNT).toBeGreaterThan(500);
+    expect(analytics.body.result.TOTAL_FOLLOWERS_COUNT).toBe(4);
+    expect(analytics.body.result.TOP_TIPPERS.total).toBe(4);
+    const referred = await broadcaster.get<{ total_rows: number; referrals: Array<{ commission: { earn_total: number } }> }>('/api/user/referral-referred-list');
+    expect(referred.body.total_rows).toBe(3);
+    expect(referred.body.referrals.every((r) => r.commission.earn_total > 0)).toBe(true);
+    const summary = await broadcaster.get<{ summary: { last_settlement: number } }>('/api/user/referral-summary');
+    expect(summary.body.summary.last_settlement).toBeGreaterThan(0);
+  });
+
   it('publishes the demo image posts once, the paid one with blurred tiles for visitors', async () => {
     const guest = HttpSession.over(started.app);
     const channels = (await guest.call(baseGroup, {})).body.channels as Array<{ id: number; name: string }>;

@@ -1,6 +1,7 @@
 /**
  * Demo content of a fresh evaluation install, made once: the demo accounts, their subscription plans,
- * image posts, a video call and two advertiser offers, then a few short replays carrying the offers.
+ * image posts, a video call and two advertiser offers, then a few short replays carrying the offers, and
+ * a few months of tips, views, follows and referrals behind them (the dashboards' history).
  * Only the instance whose transaction created the accounts makes the replays, so a restart, or a
  * second instance starting beside it, adds nothing.
  */
@@ -13,6 +14,7 @@ import { seedDemoOffers } from './demo-offers';
 import { seedDemoPlans } from './demo-plans';
 import { seedDemoPosts } from './demo-posts';
 import { seedDemoReplays } from './demo-replays';
+import { seedDemoHistory } from './demo-history';
 
 export interface SeededDemo {
   accounts: CreatedDemoAccount[];
@@ -33,9 +35,13 @@ export async function seedDemo(
   await seedDemoPosts(deps.services, broadcasters);
   await seedDemoMeetings(deps.services, broadcasters);
   const offerIds = await seedDemoOffers(deps.services, admin.userId);
+  let replays = new Map<string, number>();
+  let replayError: string | undefined;
   try {
-    return { accounts, replays: await seedDemoReplays(deps.services, deps.files, { broadcasters, moderatorId: admin.userId, offerIds }) };
+    replays = await seedDemoReplays(deps.services, deps.files, { broadcasters, moderatorId: admin.userId, offerIds });
   } catch (error) {
-    return { accounts, replays: 0, replayError: error instanceof Error ? error.message : String(error) };
+    replayError = error instanceof Error ? error.message : String(error);
   }
+  await seedDemoHistory(deps, broadcasters, replays);
+  return { accounts, replays: replays.size, ...(replayError ? { replayError } : {}) };
 }

@@ -8,7 +8,7 @@ import type { Db } from '../../platform/db/client';
 import { people } from '../accounts';
 import type { Registration } from '../system';
 import type { ReferralCodes } from './codes';
-import { referralAttributions } from './tables';
+import { referralAttributions, referralCodes } from './tables';
 
 /** How long after signing up an account can still be credited to a link. */
 export const ATTRIBUTION_WINDOW_MS = 86_400_000;
@@ -26,6 +26,13 @@ export function createAttribution({ db, codes }: { db: Db; codes: ReferralCodes 
         .values({ referredId: userId, codeId: code.id, referrerId: code.ownerId, referredAt: sql`now()` })
         .onConflictDoNothing().returning({ id: referralAttributions.referredId });
       return credited.length > 0;
+    },
+
+    /** A referral made in the past, for history brought in (demo data); nothing when the person was credited already. */
+    async recordPast(referredId: number, codeId: number, at: Date): Promise<void> {
+      const [code] = await db.select({ ownerId: referralCodes.ownerId }).from(referralCodes).where(eq(referralCodes.id, codeId));
+      if (!code || code.ownerId === referredId) return;
+      await db.insert(referralAttributions).values({ referredId, codeId, referrerId: code.ownerId, referredAt: at }).onConflictDoNothing();
     },
   };
 }

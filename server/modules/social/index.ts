@@ -1,6 +1,7 @@
 /** Social: profiles, follow and user search. It owns the follow graph. */
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { follows } from './tables';
+import type { Executor } from '../../platform/db/client';
 import type { AppModule, ModuleContext } from '../../platform/module';
 import { registerSocialRoutes } from './routes';
 import { createSocialService, type SocialService } from './service';
@@ -29,3 +30,8 @@ export const isFollowingSql = (followerId: number | SQL | AnyColumn, followeeId:
  * the row; the figures folded from it stay (a day's new followers are those it gained).
  */
 export const followFactsSql = sql`select followee_id as creator_id, created_at as at from ${follows}`;
+
+/** A follow made in the past, for history brought in (demo data); nothing when it exists. */
+export async function recordPastFollow(exec: Executor, followerId: number, followeeId: number, at: Date): Promise<void> {
+  await exec.insert(follows).values({ followerId, followeeId, createdAt: at }).onConflictDoNothing();
+}

@@ -24,6 +24,7 @@ export {
 export type { StreamRow } from './stream-view';
 export { viewerOf } from './viewer';
 export { likesOfStreamsStarted, type StreamCard, streamCards, streamingOf, viewFactsSql } from './analytics-reads';
+export { type PastView, recordPastViews } from './past-views';
 export { createMediaAddresses, type MediaAddresses, mediaViewerKey, signedMediaViewer } from './signed-media';
 
 declare module '../../platform/module' {

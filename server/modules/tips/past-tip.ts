@@ -4,7 +4,8 @@ import type { TransferRequest } from '../ledger';
 export interface PastTip {
   tipperId: number;
   creatorId: number;
-  streamId: number;
+  /** The stream it was given on, when it is known. */
+  streamId: number | null;
   amount: number;
   at: Date;
   /** Unique per tip; the transfer's idempotency key is made of it. */
@@ -18,7 +19,7 @@ export function pastTipTransfer(tip: PastTip): TransferRequest {
     idempotencyKey: `past-tip:${tip.tipperId}:${tip.key}`,
     fromUserId: tip.tipperId,
     toUserId: tip.creatorId,
-    streamId: tip.streamId,
+    ...(tip.streamId === null ? {} : { streamId: tip.streamId }),
     amount: tip.amount,
     currency: 'CON',
     bookedAt: tip.at,
