@@ -12,6 +12,8 @@ export interface AppOptions {
   media?: boolean;
   /** The demo's video call (broadcaster1 hosting viewer1 and viewer2, who then follow them). */
   demoCall?: boolean;
+  /** The demo's months of tips, views, follows and referrals (analytics and referral journeys). */
+  demoHistory?: boolean;
   /** Extra server environment, read when the server starts (after earlier beforeAll hooks ran). */
   env?: () => Record<string, string>;
 }
@@ -22,6 +24,7 @@ export function startApp(options: AppOptions = {}): Promise<RunningApp> {
     captcha: options.captcha ?? false,
     media: options.media ?? false,
     demoCall: options.demoCall ?? false,
+    demoHistory: options.demoHistory ?? false,
     databaseTemplate: inject('e2eDatabaseTemplate'),
     ...(options.env ? { env: options.env() } : {}),
   });

@@ -16,6 +16,7 @@ import { buildApp } from '../app';
 import { openResources, type OpenedResources } from '../bootstrap';
 import { loadConfig } from '../config';
 import { DEMO_PASSWORD, seedDemoData } from '../demo/demo-data';
+import { seedDemoHistory } from '../demo/demo-history';
 import { seedDemoMeetings } from '../demo/demo-meetings';
 
 const WEB_DIST = fileURLToPath(new URL('../../dist/web', import.meta.url));
@@ -58,14 +59,17 @@ export interface OpenedApp {
 
 /**
  * The app built on `dataDir` (ready, not listening; nothing seeded unless SEED_DEMO is on and `demo`
- * asked; `demoCall` adds the demo's video call, whose invitees then follow its host).
+ * asked; `demoCall` adds the demo's video call, whose invitees then follow its host; `demoHistory` the
+ * demo's months of tips, views, follows and referrals, without replays).
  */
-export async function openApp(dataDir: string, env: Record<string, string> = {}, options: { demo?: boolean; demoCall?: boolean } = {}): Promise<OpenedApp> {
+export async function openApp(dataDir: string, env: Record<string, string> = {}, options: { demo?: boolean; demoCall?: boolean; demoHistory?: boolean } = {}): Promise<OpenedApp> {
   const resources = await openResources(loadConfig(serverEnv(dataDir, { RTMP_PORT: '0', SEED_DEMO: 'off', ...env })));
   const app = await buildApp(resources);
   if (options.demo) {
     const accounts = await seedDemoData({ db: resources.database.db, ...app.services }, { adminPassword: DEMO_PASSWORD });
-    if (options.demoCall) await seedDemoMeetings(app.services, new Map(accounts.map((a) => [a.username, a.userId])));
+    const byName = new Map(accounts.map((a) => [a.username, a.userId]));
+    if (options.demoCall) await seedDemoMeetings(app.services, byName);
+    if (options.demoHistory) await seedDemoHistory({ db: resources.database.db, services: app.services }, byName, new Map());
   }
   await app.ready();
   return {
@@ -90,10 +94,10 @@ export interface RunningServer {
  * built web app. `databaseTemplate`: a migrated embedded data dir (server/testing/databases.ts) copied
  * in as the fresh database, so that migrations do not run again.
  */
-export async function startServer(options: { captcha?: boolean; env?: Record<string, string>; media?: boolean; demoCall?: boolean; databaseTemplate?: string } = {}): Promise<RunningServer> {
+export async function startServer(options: { captcha?: boolean; env?: Record<string, string>; media?: boolean; demoCall?: boolean; demoHistory?: boolean; databaseTemplate?: string } = {}): Promise<RunningServer> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'll-e2e-'));
   if (options.databaseTemplate) cpSync(options.databaseTemplate, path.join(dataDir, 'db'), { recursive: true });
-  const { app, close } = await openApp(dataDir, { CAPTCHA: options.captcha ? 'altcha' : 'off', WEB_DIST, ...options.env }, { demo: true, demoCall: options.demoCall ?? false });
+  const { app, close } = await openApp(dataDir, { CAPTCHA: options.captcha ? 'altcha' : 'off', WEB_DIST, ...options.env }, { demo: true, demoCall: options.demoCall ?? false, demoHistory: options.demoHistory ?? false });
   await app.listen({ host: '127.0.0.1', port: 0 });
   await app.services.transcodes.start();
   if (options.media) {

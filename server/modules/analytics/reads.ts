@@ -40,10 +40,13 @@ export function createAnalyticsReads({ db }: { db: Db }) {
     const ranked = allTime
       ? sql`select tipper_id, coins from ${analyticsTipperTotals} where creator_id = ${creatorId} and coins > 0`
       : tippersWithin(creatorId, query.from, query.to);
+    // The page is ranked first; only its tippers are looked up.
     const { rows } = await db.execute<{ tipper_id: string; coins: string; total: string; username: string | null; avatar: string | null }>(sql`
-      select r.tipper_id, r.coins, count(*) over () as total, ${people.username} as username, ${people.avatar} as avatar
-      from (${ranked}) r left join ${people} on ${people.id} = r.tipper_id
-      order by r.coins desc, r.tipper_id limit ${query.limit} offset ${query.offset}`);
+      select r.tipper_id, r.coins, r.total, ${people.username} as username, ${people.avatar} as avatar
+      from (select tipper_id, coins, count(*) over () as total from (${ranked}) ranked
+        order by coins desc, tipper_id limit ${query.limit} offset ${query.offset}) r
+      left join ${people} on ${people.id} = r.tipper_id
+      order by r.coins desc, r.tipper_id`);
     const total = rows.length > 0 ? Number(rows[0]!.total) : await countRanked(ranked);
     return {
       total,
