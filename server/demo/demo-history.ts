@@ -18,7 +18,7 @@ const TIP_AMOUNTS = [5, 10, 10, 20, 20, 50, 100, 200];
 /** Coins each demo viewer is given for the history's tips. */
 const HISTORY_COINS = 20_000;
 
-type Services = Pick<ModuleServices, 'ledger' | 'referrals'>;
+type Services = Pick<ModuleServices, 'ledger' | 'referrals' | 'analytics'>;
 
 /** A small deterministic generator: the demo's history is the same on every fresh install. */
 function sequence(seed: number) {
@@ -68,8 +68,32 @@ export async function seedDemoHistory(
     for (const [index, viewer] of viewers.entries()) await recordPastFollow(db, viewer, creatorId, ago(DAYS - index * 25, 30));
   }
 
+  await referralHistory(services, id, viewers, replays, ago, () => `demo-history-${(keys += 1)}`, random);
+  // The fold may have run while this history was written with earlier times: fold it all again.
+  await services.analytics.fold.rebuild();
+}
+
+/** broadcaster2's referral programme: three people brought in 90 days ago, broadcaster3 tipped since, the days settled. */
+async function referralHistory(
+  services: Services,
+  id: (username: string) => number | undefined,
+  viewers: number[],
+  replays: Map<string, number>,
+  ago: (days: number, minutes: number) => Date,
+  nextKey: () => string,
+  random: () => number,
+): Promise<void> {
   const referrer = id('broadcaster2');
   if (referrer === undefined) return;
+  // broadcaster3, brought in as a broadcaster, is tipped by the demo viewers since (written before the
+  // referrals, so a settlement running meanwhile finds the periods' activity complete).
+  const agentBrought = id('broadcaster3');
+  if (agentBrought !== undefined) {
+    for (let day = 89; day >= 1; day -= 3) {
+      const tipperId = viewers[Math.floor(random() * viewers.length)]!;
+      await services.ledger.transfer(pastTipTransfer({ tipperId, creatorId: agentBrought, streamId: replays.get('broadcaster3') ?? null, amount: 50, at: ago(day, 120), key: nextKey() }));
+    }
+  }
   const links = await services.referrals.codes.links(referrer);
   const linkOf = (type: 'AGENT' | 'INFLUENCER') => links.find((link) => link.type === type && link.campaign === null)!;
   const referred: Array<[string, 'AGENT' | 'INFLUENCER']> = [['viewer3', 'INFLUENCER'], ['viewer4', 'INFLUENCER'], ['broadcaster3', 'AGENT']];
@@ -77,13 +101,5 @@ export async function seedDemoHistory(
     const userId = id(username);
     if (userId !== undefined) await services.referrals.attribution.recordPast(userId, linkOf(type).id, ago(90, 0));
   }
-  // broadcaster3, brought in as a broadcaster, is tipped by the demo viewers since.
-  const agentBrought = id('broadcaster3');
-  if (agentBrought !== undefined) {
-    for (let day = 89; day >= 1; day -= 3) {
-      const tipperId = viewers[Math.floor(random() * viewers.length)]!;
-      await services.ledger.transfer(pastTipTransfer({ tipperId, creatorId: agentBrought, streamId: replays.get('broadcaster3') ?? null, amount: 50, at: ago(day, 120), key: `demo-history-${(keys += 1)}` }));
-    }
-  }
-  while ((await services.referrals.settlement.run(now)) > 0);
+  while ((await services.referrals.settlement.run()) > 0);
 }

@@ -102,6 +102,18 @@ export function createFold({ db, lagMs }: FoldOptions) {
       }
       return chunks;
     },
+    /**
+     * Empties the rollups to fold everything again from the first fact: after history was brought in with
+     * times the fold had passed already (demo data, an import). Waits for a fold under way.
+     */
+    async rebuild(): Promise<void> {
+      await db.transaction(async (tx) => {
+        await tx.execute(sql`select id from ${analyticsFold} where id = 1 for update`);
+        for (const table of [analyticsDays, analyticsTipperDays, analyticsTipperMonths, analyticsTipperTotals, analyticsStreamDays]) await tx.delete(table);
+        await tx.execute(sql`update ${analyticsFold} set folded_until = null where id = 1`);
+      });
+    },
+
     /** Facts before this instant are in the rollups. */
     async foldedUntil(exec: Executor = db): Promise<Date | null> {
       const { rows } = await exec.execute<{ folded_until: string | null }>(sql`select folded_until::text from ${analyticsFold} where id = 1`);

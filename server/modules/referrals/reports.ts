@@ -45,9 +45,8 @@ export function createReferralReports(deps: { db: Db; codes: ReferralCodes; sett
     async summary(f: ReferralFilter, view: LinkView) {
       await check(f);
       const links = await codes.links(f.referrerId);
-      const { rows: [last] } = await db.execute<{ period_end: string; earned: string }>(sql`
-        select max(s.period_end)::text as period_end, sum(rc.earned) as earned from ${referralCommissions} rc
-        join referral_settlements s on s.period_start = rc.period_start
+      const { rows: [last] } = await db.execute<{ period_start: string; earned: string }>(sql`
+        select rc.period_start::text as period_start, sum(rc.earned) as earned from ${referralCommissions} rc
         where ${commissionsOf({ ...f, from: undefined, to: undefined })} and rc.transfer_id is not null
         group by rc.period_start order by rc.period_start desc limit 1`);
       const { rows: [count] } = await db.execute<{ n: string }>(sql`select count(*) as n from ${referralAttributions} a where ${ofReferrer(f)}`);
@@ -60,7 +59,8 @@ export function createReferralReports(deps: { db: Db; codes: ReferralCodes; sett
           pending_settlement: pending,
           pending_settlement_amount_formatted: coins(pending),
           last_settlement_amount_formatted: coins(lastAmount),
-          last_settlement_date_formatted: last ? dateFormatted(new Date(last.period_end)) : '',
+          // The day the settled period began (a day by default), as the settlements list shows it.
+          last_settlement_date_formatted: last ? dateFormatted(new Date(last.period_start)) : '',
           total_referral_count: Number(count?.n ?? 0),
           rates: rateList(),
         },
