@@ -66,7 +66,7 @@ import { runPgbench } from './pgbench';
 const SIZES = (process.env.ANALYTICS_BENCH_TIPS ?? '1000000,10000000').split(',').map(Number).sort((a, b) => a - b);
 const SECONDS = Number(process.env.ANALYTICS_BENCH_SECONDS ?? 10);
 const KEEP_DB = process.env.ANALYTICS_BENCH_KEEP_DB === '1';
-const CONCURRENCY = 16;
+const CONCURRENCY = Number(process.env.ANALYTICS_BENCH_CONCURRENCY ?? 16);
 const CURL_REQUESTS = 100;
 /** Requests of each call one after another, after its load: what one costs without a queue. */
 const ALONE_REQUESTS = 30;
