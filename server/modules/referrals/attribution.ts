@@ -1,7 +1,7 @@
 /**
  * Attribution: a sign-up is credited to the first referral code its browser carried (the tracker's
- * first touch), once, when the new account reports `user_registered`. An account older than a day, a
- * code of one's own or an unknown code credits nobody.
+ * first touch; an unknown code or one of one's own is passed over), once, when the new account reports
+ * `user_registered`. An account older than a day credits nobody.
  */
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client';
@@ -16,10 +16,16 @@ export const ATTRIBUTION_WINDOW_MS = 86_400_000;
 export function createAttribution({ db, codes }: { db: Db; codes: ReferralCodes }) {
   return {
     /** Credits the sign-up; answers whether this call credited it. */
-    async credit({ userId, referralCode }: Registration): Promise<boolean> {
-      if (!referralCode) return false;
-      const code = await codes.byCode(referralCode);
-      if (!code || code.ownerId === userId) return false;
+    async credit({ userId, referralCodes }: Registration): Promise<boolean> {
+      let code = null;
+      for (const text of referralCodes) {
+        const found = await codes.byCode(text);
+        if (found && found.ownerId !== userId) {
+          code = found;
+          break;
+        }
+      }
+      if (!code) return false;
       const [account] = await db.select({ createdAt: people.createdAt }).from(people).where(eq(people.id, userId));
       if (!account || Date.now() - account.createdAt.getTime() > ATTRIBUTION_WINDOW_MS) return false;
       const credited = await db.insert(referralAttributions)

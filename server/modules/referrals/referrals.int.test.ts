@@ -108,11 +108,14 @@ describe('attribution and settlement', () => {
     viewer = await signUpThrough([{ referralCode: linkOf('INFLUENCER', 'spring-2026').code, campaign: 'spring-2026' }, { referralCode: linkOf('AGENT').code }]);
     broadcaster = await signUpThrough([{}, { referralCode: linkOf('AGENT').code.toUpperCase() }]);
     const nobody = await signUpThrough([{ referralCode: 'no-such-code' }]);
+    // An unknown code first, a real one after: the real one is credited.
+    const second = await signUpThrough([{ referralCode: 'no-such-code' }, { referralCode: linkOf('INFLUENCER').code }]);
     await signUpThrough([{}]);
 
     const list = await referredList();
-    expect(list.total_rows).toBe(2);
+    expect(list.total_rows).toBe(3);
     expect(list.referrals.map((r) => [r.user.user_id, r.type, r.campaign])).toEqual([
+      [second.userId, 'INFLUENCER', null],
       [broadcaster.userId, 'AGENT', null],
       [viewer.userId, 'INFLUENCER', 'spring-2026'],
     ]);
@@ -120,7 +123,7 @@ describe('attribution and settlement', () => {
     const elsewhere = await viewer.client.post('/ajax/tracking/track-event', { action: 'user_registered', referralCode: linkOf('AGENT').code });
     expect(elsewhere.status).toBe(200);
     expect((await referredList()).referrals.find((r) => r.user.user_id === viewer.userId)?.type).toBe('INFLUENCER');
-    expect((await get(holder.client, 'referral-summary')).summary.total_referral_count).toBe(2);
+    expect((await get(holder.client, 'referral-summary')).summary.total_referral_count).toBe(3);
     expect((await get(holder.client, 'referral-summary-referred', { referral_code_id: linkOf('AGENT').referral_code_id })).referred).toMatchObject({ total: 1, by_type: { AGENT: 1, INFLUENCER: 0 } });
     expect(nobody.userId).toBeGreaterThan(0);
 
@@ -129,8 +132,8 @@ describe('attribution and settlement', () => {
     await t.resources.database.db.execute(sql`update users set created_at = now() - interval '2 days' where id = ${old.user.id}`);
     const late = await old.client.post('/ajax/tracking/track-event', { action: 'user_registered', referralCode: linkOf('AGENT').code });
     expect(late.status).toBe(200);
-    expect(await t.app.services.referrals.attribution.credit({ userId: holder.user.id, referralCode: linkOf('AGENT').code })).toBe(false);
-    expect((await get(holder.client, 'referral-summary')).summary.total_referral_count).toBe(2);
+    expect(await t.app.services.referrals.attribution.credit({ userId: holder.user.id, referralCodes: [linkOf('AGENT').code] })).toBe(false);
+    expect((await get(holder.client, 'referral-summary')).summary.total_referral_count).toBe(3);
   });
 
   it('pays each referrer once per closed period: rate × what the referred earned or spent', async () => {
@@ -166,6 +169,7 @@ describe('attribution and settlement', () => {
     expect(summary.rates).toEqual([{ type: 'AGENT', commission_type: 'EARNINGS', rate: 0.05 }, { type: 'INFLUENCER', commission_type: 'SPENDING', rate: 0.1 }]);
     const list = (await referredList()).referrals;
     expect(list.map((r) => [r.user.user_id, r.commission])).toEqual([
+      [expect.any(Number), { base_total: 0, earn_total: 0 }],
       [broadcaster.userId, { base_total: 300, earn_total: 15 }],
       [viewer.userId, { base_total: 200, earn_total: 20 }],
     ]);

@@ -24,11 +24,14 @@ export interface TrackContext {
   userAgent?: string;
 }
 
-/** A sign-up, told to whoever credits it: the first referral code its browser's tracker saw. */
+/** A sign-up, told to whoever credits it: the referral codes its browser's tracker saw, first first. */
 export interface Registration {
   userId: number;
-  referralCode: string | null;
+  referralCodes: string[];
 }
+
+/** How many of a tracker's referral codes a sign-up is told (the first valid one is credited). */
+const CODES_TOLD = 5;
 
 /** Actions that show a tracker or user is no longer new. */
 const RETURNING_ACTIONS = ['user_login', 'user_registered'] as const;
@@ -41,12 +44,12 @@ export function createTrackingService(deps: { db: Db }) {
   const throttle = createThrottle(db, LOGIN_THROTTLE);
   let onRegistered: ((registration: Registration) => Promise<void>) | null = null;
 
-  /** The earliest referral code this tracker carried (first touch). */
-  async function firstReferralCode(tracker: string): Promise<string | null> {
-    const [first] = await db.select({ code: trackingEvents.referralCode }).from(trackingEvents)
+  /** The referral codes this tracker carried, earliest first (first touch), each once. */
+  async function referralCodesOf(tracker: string): Promise<string[]> {
+    const rows = await db.select({ code: trackingEvents.referralCode }).from(trackingEvents)
       .where(and(eq(trackingEvents.tracker, tracker), isNotNull(trackingEvents.referralCode)))
-      .orderBy(asc(trackingEvents.createdAt), asc(trackingEvents.id)).limit(1);
-    return first?.code ?? null;
+      .orderBy(asc(trackingEvents.createdAt), asc(trackingEvents.id)).limit(50);
+    return [...new Set(rows.map((row) => row.code!))].slice(0, CODES_TOLD);
   }
 
   return {
@@ -72,7 +75,7 @@ export function createTrackingService(deps: { db: Db }) {
         userAgent: context.userAgent?.slice(0, 300) ?? null,
       });
       if (event.action === 'user_registered' && context.userId !== null && onRegistered) {
-        await onRegistered({ userId: context.userId, referralCode: await firstReferralCode(tracker) });
+        await onRegistered({ userId: context.userId, referralCodes: await referralCodesOf(tracker) });
       }
       return tracker;
     },
