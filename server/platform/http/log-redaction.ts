@@ -1,7 +1,7 @@
 /** Request log lines without the credentials some URLs carry (OAuth codes and state, sign-in tickets, mail links). */
 import type { FastifyRequest } from 'fastify';
 
-const SECRET_PARAMS = ['code', 'state', 'social', 'token', 'ticket', 'access_token', 'id_token'];
+const SECRET_PARAMS = ['code', 'state', 'social', 'token', 'ticket', 'access_token', 'id_token', 'tracking_id', 'impression_id'];
 
 export function redactUrl(url: string): string {
   const query = url.indexOf('?');
