@@ -57,7 +57,7 @@ describe('creator analytics and referrals', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
     const csv = readFileSync(await download.path(), 'utf8').trim().split('\n');
     expect(csv[0]).toBe('date,totalTip,totalStreamViews,totalFollowers');
-    expect(csv.length).toBeGreaterThan(150);
+    expect(csv.length).toBeGreaterThan(100); // the header and every day from the first tip (120 days ago) to today
     expect(csv.slice(1).reduce((sum, line) => sum + Number(line.split(',')[1]), 0)).toBeGreaterThan(1000);
     expect(download.suggestedFilename()).toMatch(/^analytics-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv$/);
     await screenshot(page, 'analytics-all-time-tippers');

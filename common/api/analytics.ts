@@ -71,7 +71,7 @@ export type TopStream = z.infer<typeof topStream>;
 export const userAnalytics = defineCall({
   method: 'GET',
   path: '/api/user/user-analytics',
-  summary: "A creator's figures for a range of days: totals, daily series (every day of the range, zeros included) and top lists",
+  summary: "A creator's figures for a range of days: totals, daily series (every day of the range from the creator's first day with figures up to today, zeros included) and top lists",
   refusals: [403],
   input: userAnalyticsInput,
   output: success({

@@ -63,6 +63,14 @@ async function direct(creatorId: number, from: string, to: string) {
     where kind = 'tip' and currency = 'CON' and to_user_id = ${creatorId} and ${inRange('created_at')} group by stream_id`);
   const streamViews = await rows<{ stream: string; n: string }>(sql`select v.stream_id::text as stream, count(*)::text as n from stream_views v join streams s on s.id = v.stream_id
     where s.user_id = ${creatorId} and ${inRange('v.first_joined_at')} group by v.stream_id`);
+  // The series run from the creator's first fact up to today, within the range.
+  const [first] = await rows<{ day: string | null }>(sql`select (least(
+      (select min(created_at) from ledger_transfers where kind = 'tip' and currency = 'CON' and to_user_id = ${creatorId}),
+      (select min(v.first_joined_at) from stream_views v join streams s on s.id = v.stream_id where s.user_id = ${creatorId}),
+      (select min(created_at) from follows where followee_id = ${creatorId})) at time zone 'UTC')::date::text as day`);
+  const seriesFrom = first?.day && first.day > from ? first.day : from;
+  const seriesTo = to < today() ? to : today();
+  const seriesDays = first?.day && seriesFrom <= seriesTo ? daysOf(seriesFrom, seriesTo) : [];
   const perDay = (list: Array<{ day: string } & Record<string, unknown>>, field: string) => new Map(list.map((row) => [row.day, Number(row[field])]));
   const [tipDays, viewDays, followDays] = [perDay(tips, 'coins'), perDay(views, 'n'), perDay(follows, 'n')];
   const streamIds = [...new Set([...streamTips.map((r) => r.stream), ...streamViews.map((r) => r.stream)])].map(Number);
@@ -74,9 +82,9 @@ async function direct(creatorId: number, from: string, to: string) {
     TOTAL_STREAM_VIEW_COUNT: sum(viewDays),
     TOTAL_STREAM_LIKE_COUNT: Number(likes?.n ?? 0),
     TOTAL_FOLLOWERS_COUNT: sum(followDays),
-    TOTAL_TIP_BY_DATE: daysOf(from, to).map((date) => ({ date, totalTip: tipDays.get(date) ?? 0 })),
-    TOTAL_STREAM_VIEWS_BY_DATE: daysOf(from, to).map((date) => ({ date, totalStreamViews: viewDays.get(date) ?? 0 })),
-    TOTAL_FOLLOWERS_BY_DATE: daysOf(from, to).map((date) => ({ date, totalFollowers: followDays.get(date) ?? 0 })),
+    TOTAL_TIP_BY_DATE: seriesDays.map((date) => ({ date, totalTip: tipDays.get(date) ?? 0 })),
+    TOTAL_STREAM_VIEWS_BY_DATE: seriesDays.map((date) => ({ date, totalStreamViews: viewDays.get(date) ?? 0 })),
+    TOTAL_FOLLOWERS_BY_DATE: seriesDays.map((date) => ({ date, totalFollowers: followDays.get(date) ?? 0 })),
     topTippers: tippers.map((r) => ({ user_id: Number(r.tipper), tip_coin: Number(r.coins) })),
     topByTip: streamIds.filter((id) => coinsOf(id) > 0).map((id) => ({ stream_id: id, tip_coin: coinsOf(id) }))
       .sort((a, b) => b.tip_coin - a.tip_coin || viewsOf(b.stream_id) - viewsOf(a.stream_id) || b.stream_id - a.stream_id),
@@ -151,7 +159,9 @@ describe('user-analytics', () => {
     expect(all.TOTAL_TIP_COUNT).toBe(5 + 20 + 100 + 10 + 10 + 200 + 20 + 500);
     expect(all.TOP_TIPPERS!.list[0]).toMatchObject({ user_id: fans[1]!.user.id, sname: fans[1]!.user.username, tip_coin: 600 });
     expect(all.TOP_STREAMS_BY_TIP!.list[0]).toMatchObject({ stream_id: secondStream, title: expect.stringContaining('Second show'), tip_coin: 500 });
-    expect(all.TOTAL_TIP_BY_DATE).toHaveLength(daysOf('2016-01-01', '2031-12-31').length);
+    // Every day from the first fact (400 days ago) to today, none after.
+    expect(all.TOTAL_TIP_BY_DATE).toHaveLength(daysOf(utcDay(new Date(Date.now() - 400 * 86_400_000 - 3_600_000 - 10 * 60_000)), today()).length);
+    expect(all.TOTAL_TIP_BY_DATE!.at(-1)!.date).toBe(today());
   });
 
   it('pages the top lists, five by default', async () => {

@@ -27,7 +27,25 @@ interface Page<T> {
   total: number;
 }
 
+/**
+ * The days a series answers: the range, from the creator's first day with figures (All time starts in
+ * 2016; earlier days are zeros by construction) up to today (later days cannot have any).
+ */
+export function seriesDays(firstDay: string | null, query: { from: string; to: string }, today: string): string[] {
+  if (firstDay === null) return [];
+  const from = query.from > firstDay ? query.from : firstDay;
+  const to = query.to < today ? query.to : today;
+  return from <= to ? daysOf(from, to) : [];
+}
+
 export function createAnalyticsReads({ db }: { db: Db }) {
+  /** The creator's first day in the rollups (the key's first entry). */
+  async function firstDayOf(creatorId: number): Promise<string | null> {
+    const [row] = await db.select({ day: analyticsDays.day }).from(analyticsDays)
+      .where(sql`${analyticsDays.creatorId} = ${creatorId}`).orderBy(analyticsDays.day).limit(1);
+    return row?.day ?? null;
+  }
+
   async function dayRows(creatorId: number, from: string, to: string) {
     return db.select({ day: analyticsDays.day, tipCoins: analyticsDays.tipCoins, views: analyticsDays.views, followers: analyticsDays.followers })
       .from(analyticsDays)
@@ -103,7 +121,7 @@ export function createAnalyticsReads({ db }: { db: Db }) {
       }
       if (DAILY_EVENTS.some((e) => wants.has(e))) {
         const byDay = new Map(days.map((row) => [row.day, row]));
-        const series = daysOf(query.from, query.to).map((day) => ({ day, row: byDay.get(day) }));
+        const series = seriesDays(await firstDayOf(creatorId), query, today).map((day) => ({ day, row: byDay.get(day) }));
         if (wants.has('TOTAL_TIP_BY_DATE')) result.TOTAL_TIP_BY_DATE = series.map(({ day, row }) => ({ date: day, totalTip: row?.tipCoins ?? 0 }));
         if (wants.has('TOTAL_STREAM_VIEWS_BY_DATE')) result.TOTAL_STREAM_VIEWS_BY_DATE = series.map(({ day, row }) => ({ date: day, totalStreamViews: row?.views ?? 0 }));
         if (wants.has('TOTAL_FOLLOWERS_BY_DATE')) result.TOTAL_FOLLOWERS_BY_DATE = series.map(({ day, row }) => ({ date: day, totalFollowers: row?.followers ?? 0 }));

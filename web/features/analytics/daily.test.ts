@@ -24,18 +24,22 @@ describe('daily figures', () => {
     ]);
   });
 
-  it('counts zero for the days it has no figures of (nothing loaded included)', () => {
-    expect(dailyRows(undefined, range).map((r) => [r.date, r.totalTip + r.totalStreamViews + r.totalFollowers])).toEqual([
-      ['2026-10-30', 0], ['2026-10-31', 0], ['2026-11-01', 0], ['2026-11-02', 0],
+  it('counts zero where a series lacks a day, and the range up to today when nothing loaded', () => {
+    const today = '2026-11-01';
+    expect(dailyRows(undefined, range, today).map((r) => [r.date, r.totalTip + r.totalStreamViews + r.totalFollowers])).toEqual([
+      ['2026-10-30', 0], ['2026-10-31', 0], ['2026-11-01', 0],
     ]);
-    const rows = dailyRows({ TOTAL_TIP_BY_DATE: [{ date: '2026-11-01', totalTip: 4 }] }, range);
-    expect(rows).toHaveLength(4);
-    expect(rows[2]).toEqual({ date: '2026-11-01', totalTip: 4, totalStreamViews: 0, totalFollowers: 0 });
-    expect(dailyRows(undefined, { from: '2026-11-05', to: '2026-11-05' })).toHaveLength(1);
+    const rows = dailyRows({ TOTAL_TIP_BY_DATE: [{ date: '2026-10-31', totalTip: 0 }, { date: '2026-11-01', totalTip: 4 }], TOTAL_FOLLOWERS_BY_DATE: [{ date: '2026-10-31', totalFollowers: 1 }] }, range, today);
+    expect(rows).toEqual([
+      { date: '2026-10-31', totalTip: 0, totalStreamViews: 0, totalFollowers: 1 },
+      { date: '2026-11-01', totalTip: 4, totalStreamViews: 0, totalFollowers: 0 },
+    ]);
+    expect(dailyRows(undefined, { from: '2026-11-05', to: '2026-11-05' }, '2026-11-20')).toHaveLength(1);
   });
 
   it('exports exactly the rows: the header, then one line a day', () => {
-    const rows = dailyRows({ TOTAL_TIP_BY_DATE: [{ date: '2026-10-31', totalTip: 15 }], TOTAL_STREAM_VIEWS_BY_DATE: [{ date: '2026-11-02', totalStreamViews: 1234 }] }, range);
+    const tips = ['2026-10-30', '2026-10-31', '2026-11-01', '2026-11-02'].map((date) => ({ date, totalTip: date === '2026-10-31' ? 15 : 0 }));
+    const rows = dailyRows({ TOTAL_TIP_BY_DATE: tips, TOTAL_STREAM_VIEWS_BY_DATE: [{ date: '2026-11-02', totalStreamViews: 1234 }] }, range);
     expect(dailyCsv(rows)).toBe([
       DAILY_CSV_HEADER,
       '2026-10-30,0,0,0',

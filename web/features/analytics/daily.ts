@@ -1,8 +1,8 @@
 /**
- * The daily figures the dashboard charts and exports: one row a day of the picked range, tips (coins),
- * stream views and new followers. The three series of the answer are joined by day; a day a series
- * lacks (or a range whose figures did not load) counts zero, so the charts and the CSV always cover
- * every day of the range. The CSV is exactly the rows the charts draw.
+ * The daily figures the dashboard charts and exports: one row a day, tips (coins), stream views and new
+ * followers. The server answers every day of the range from the creator's first day with figures up to
+ * today; the three series are joined by day, and a day a series lacks counts zero. When nothing loaded,
+ * the range up to today shows zeros. The CSV is exactly the rows the charts draw.
  */
 import { DAILY_EVENTS, DAILY_FIGURE, type AnalyticsResult } from '../../../common/api/analytics';
 import { addDays, type DayRange } from '../../ui/date-range';
@@ -16,8 +16,8 @@ export interface DailyRow {
 
 export const DAILY_CSV_HEADER = 'date,totalTip,totalStreamViews,totalFollowers';
 
-/** Every day of `range`, in order, with the figures `result` has for it (zero where it has none). */
-export function dailyRows(result: AnalyticsResult | undefined, { from, to }: DayRange): DailyRow[] {
+/** The answered days in order, or (nothing answered) every day of `range` up to `today`, with zeros where a series has none. */
+export function dailyRows(result: AnalyticsResult | undefined, { from, to }: DayRange, today: string = new Date().toISOString().slice(0, 10)): DailyRow[] {
   const byDay = new Map<string, DailyRow>();
   const row = (date: string) => {
     let found = byDay.get(date);
@@ -32,8 +32,10 @@ export function dailyRows(result: AnalyticsResult | undefined, { from, to }: Day
     // The contract names each series' figure by a computed key, so its points are read as records.
     for (const point of (result?.[event] ?? []) as Array<Record<string, unknown>>) row(String(point.date))[figure] = Number(point[figure]) || 0;
   }
+  if (byDay.size > 0) return [...byDay.values()].sort((a, b) => a.date.localeCompare(b.date));
   const rows: DailyRow[] = [];
-  for (let day = from; day <= to; day = addDays(day, 1)) rows.push(byDay.get(day) ?? { date: day, totalTip: 0, totalStreamViews: 0, totalFollowers: 0 });
+  const last = to < today ? to : today;
+  for (let day = from; day <= last; day = addDays(day, 1)) rows.push({ date: day, totalTip: 0, totalStreamViews: 0, totalFollowers: 0 });
   return rows;
 }
 
