@@ -4,6 +4,7 @@
  * bystander whose data — profile, balance, follows, settings, interests, cards, history — is written
  * before the campaign and must read the same after it.
  */
+import { DEFAULT_PERMISSIONS } from '../../../common/permissions';
 import { createSessionStore, SESSION_COOKIE } from '../../platform/http/sessions';
 import type { TestApp } from '../harness';
 import type { HttpSession } from '../http-session';
@@ -41,7 +42,8 @@ export async function createFuzzWorld(t: TestApp): Promise<FuzzWorld> {
     return client;
   };
   const newFuzzer = async (): Promise<Actor> => {
-    const user = await t.given.user();
+    // A new account's permissions and the referral programme's, so its calls get past the permission to their work.
+    const user = await t.given.user({ perms: [...DEFAULT_PERMISSIONS, 'ALLOW REFERRAL_ACCESS'] });
     await t.given.coins(user, FUZZER_COINS);
     return { user, client: await signedIn(user) };
   };
