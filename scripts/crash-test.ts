@@ -198,9 +198,10 @@ async function main() {
 
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
+    // The tips of this test's tippers (the demo data has tips of its own).
     const { rows } = await client.query<TipTransferRow>(
       `select t.id, t.idempotency_key, t.amount, t.from_user_id, (select count(*)::int from ledger_entries e where e.transfer_id = t.id) as entries
-       from ledger_transfers t where t.kind = 'tip'`);
+       from ledger_transfers t where t.kind = 'tip' and t.from_user_id = any($1::bigint[])`, [tippers.map((tipper) => tipper.userId)]);
     const { rows: dup } = await client.query<{ n: number }>(
       `select count(*)::int as n from (select idempotency_key from ledger_transfers group by idempotency_key having count(*) > 1) d`);
     await client.end();
