@@ -39,7 +39,9 @@ describe('session', () => {
     await logIn(page, 'viewer1', DEMO_PASSWORD);
     await page.waitForURL('**/user/referral');
     await dismissMessages();
-    await page.getByRole('heading', { name: MSG.notAllowed }).waitFor();
+    // Outside the referral programme: the page says so (spec part 1 §2 Referral dashboard), with a way to ask.
+    await page.getByText(MSG.referralIneligible).waitFor();
+    await page.getByRole('link', { name: 'Contact' }).waitFor();
     await screenshot(page, 'viewer-referral-not-allowed');
 
     await page.goto('/dashboard');
