@@ -428,6 +428,20 @@ export const MSG = {
   adsSkipAd: 'Skip Ad',
   adsSkipIn: 'Skip in {seconds}',
 
+  // Notifications (part 1 §2 notification landing pages, §3 preferences)
+  notificationIds: 'Name the notifications to mark read (up to 100 ids), or all: true',
+  pushEndpoint: 'Must be the push service address of a browser push subscription',
+  pushKeys: "Must be the browser push subscription's keys (p256dh and auth)",
+  pushServiceRefused: 'This push service is not one this site sends to.',
+  pushUnavailable: 'Push notifications are not available on this site.',
+  notifyStreamLive: '{name} is live: {title}',
+  notifyStreamLiveUntitled: '{name} is live',
+  notifyNewFollower: '{name} started following you',
+  notifyTipReceived: '{name} tipped you {amount} Coins',
+  notifyMeetingInvitation: '{name} invited you to the video call "{title}" on {when} (UTC)',
+  notifySubscriptionRenewalFailed: 'Your subscription to {name} could not be renewed. Add coins to keep it.',
+  notifyMailFooter: 'You get this mail because e-mail notifications are on for your account. Turn them off: {link}',
+
   // Creator analytics (part 2 §2 screens 2 and 6, §8)
   noStreamsAvailable: 'No streams available.',
   analyticsEventsRequired: 'Name at least one analytics event',

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { toyAccessRecord, TOY_ROOMS, APP_CONNECTION_STATUSES, LOVENSE_EVENTS } from './api/toys';
+import { notificationItem } from './api/notifications';
 import { TOY_COMMAND_NAMES } from './rules/toys';
 
 export const CHAT_TEXT_MAX = 300;
@@ -175,10 +176,20 @@ const lovenseCommandMessage = z.object({
   payload: z.object({ ...toyPlace, command: z.enum(TOY_COMMAND_NAMES), level: z.number().int().min(0).max(100), seq: z.number().int().min(1), at: z.iso.datetime() }),
 });
 
+/**
+ * To a user's own channel: a new notification (with the unread count after it), or only the unread count
+ * after some were read on another page. The list's item is that of GET /api/user/notifications.
+ */
+const notificationMessage = z.object({
+  type: z.literal('NOTIFICATION'),
+  data: z.object({ unread: z.number().int().min(0), notification: notificationItem.optional() }),
+});
+
 export const realtimeMessage = z.discriminatedUnion('type', [
   commentMessage, likeMessage, tipMessage, tipEnforceMessage, streamEndMessage, streamOptionsMessage, blockedMessage, viewersMessage,
   presenceMessage('CONNECTED'), presenceMessage('DISCONNECTED'), signalMessage, participantsMessage, meetingEndMessage, kickedMessage,
   lovenseAccessMessage, lovenseAppConnectionMessage, lovenseAddDeviceRequestMessage, lovenseViewerEndCallMessage, lovenseCommandMessage,
+  notificationMessage,
 ]);
 export type RealtimeMessage = z.infer<typeof realtimeMessage>;
 export type RealtimeType = RealtimeMessage['type'];

@@ -4,6 +4,7 @@ export * as ads from './ads';
 export * as analytics from './analytics';
 export * as mail from './mail';
 export * as meetings from './meetings';
+export * as notifications from './notifications';
 export * as posts from './posts';
 export * as recovery from './recovery';
 export * as referrals from './referrals';

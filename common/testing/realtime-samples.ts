@@ -65,6 +65,16 @@ export const SAMPLE_OF_EACH_TYPE: { [T in RealtimeType]: RealtimeMessageOf<T> } 
   'lovense-command': {
     type: 'lovense-command', receiver: 1_000_002, sender: 1_000_001, payload: { stream_id: 3, room: 'meeting', command: 'Vibrate', level: 12, seq: 1, at: chatTime },
   },
+  NOTIFICATION: {
+    type: 'NOTIFICATION',
+    data: {
+      unread: 3,
+      notification: {
+        id: 41, kind: 'stream_live', text: 'Bo is live: Evening set', link: '/streams/stream-view?id=7',
+        actor: { id: 1_000_002, username: 'bo', fullname: 'Bo', avatar: null }, read: false, created_at: chatTime,
+      },
+    },
+  },
 };
 
 export const SAMPLE_MESSAGES: RealtimeMessage[] = Object.values(SAMPLE_OF_EACH_TYPE);
