@@ -100,9 +100,12 @@ await runTogether([
   { ...vitestStage('integration', ['--project', 'integration*']), live: true },
   { stage: 'web build', command: 'npx', args: ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], done: (ok) => (webBuilt = ok) },
 ]);
-// The crash test (kill -9 under tip load, then the books): one test, on PostgreSQL only.
+// The crash tests (kill -9 under tip load, then the books; and mid-fan-out): on PostgreSQL only.
 if (process.env.TEST_DATABASE_URL) {
   if (run('crash test', 'npx', ['tsx', 'scripts/crash-test.ts'])) totals.passed += 1;
+  else totals.failed += 1;
+  // Kill -9 while a go-live is fanned out and mailed, then every follower told exactly once.
+  if (run('notifications crash test', 'npx', ['tsx', 'scripts/notifications-crash-test.ts'])) totals.passed += 1;
   else totals.failed += 1;
 }
 if (webBuilt) {
