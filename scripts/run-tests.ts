@@ -1,7 +1,7 @@
 /**
  * `npm test`: typecheck, lint and unit tests side by side, integration tests (also on PostgreSQL when
- * TEST_DATABASE_URL is set) beside the web build, then the crash test (scripts/crash-test.ts, with
- * PostgreSQL) and the browser journeys.
+ * TEST_DATABASE_URL is set) beside the web build, then the crash tests (scripts/crash-test.ts and
+ * scripts/notifications-crash-test.ts, with PostgreSQL) and the browser journeys.
  * Ends with one summary line "N passed, N failed".
  */
 import { spawn, spawnSync } from 'node:child_process';
