@@ -437,7 +437,6 @@ export const MSG = {
   notifyNewFollower: '{name} started following you',
   notifyTipReceived: '{name} tipped you {amount} Coins',
   notifyMeetingInvitation: '{name} invited you to the video call "{title}" on {when} (UTC)',
-  notifySubscriptionRenewalFailed: 'Your subscription to {name} could not be renewed. Add coins to keep it.',
   notifyMailFooter: 'You get this mail because e-mail notifications are on for your account. Turn them off: {link}',
 
   // Creator analytics (part 2 §2 screens 2 and 6, §8)

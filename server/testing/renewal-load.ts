@@ -9,9 +9,6 @@ import pg from 'pg';
 import { createDomainEventHub } from '../platform/events';
 import { openDatabase, type Database } from '../platform/db/client';
 import { applyMigrations } from '../platform/db/migrate';
-import { createMailer } from '../platform/mail/mailer';
-import { createSessionStore } from '../platform/http/sessions';
-import { createAccountsService } from '../modules/accounts/service';
 import { createLedger } from '../modules/ledger/service';
 import { createRenewals } from '../modules/subscriptions/renewals';
 import { ensurePlanTemplates } from '../modules/subscriptions/templates';
@@ -72,10 +69,7 @@ export async function renewalRunner(url: string, poolSize = 4) {
   const renewals = createRenewals({
     db,
     ledger: createLedger({ db, namedInTransactions: true }),
-    accounts: createAccountsService({ db, sessions: createSessionStore(db), env: { streamViewerLikeLimit: 0, ratingThreshold: 0 }, signupsPerAddress: 0 }),
     events: createDomainEventHub(quiet),
-    mailer: createMailer({ db, from: 'renewals@test.local', outbox: true, log: quiet }),
-    log: quiet,
     feePercent: RENEWAL_FEE_PERCENT,
   });
   return { renewDue: renewals.renewDue, close: () => database.close() };

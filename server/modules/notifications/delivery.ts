@@ -9,17 +9,17 @@ import { inArray, sql } from 'drizzle-orm';
 import { SKINS, isSkinId } from '../../../common/skins';
 import { fill, MSG } from '../../../common/messages';
 import type { Db } from '../../platform/db/client';
-import type { Mailer } from '../../platform/mail/mailer';
+import type { MailMessage, Mailer } from '../../platform/mail/mailer';
 import { notificationReachSql, type AccountsService } from '../accounts';
 import type { Push } from './push';
 import { notificationDeliveries, notifications, type NotificationData } from './tables';
-import { mailLink, mailSubject, notificationLink, notificationText, type NotificationFacts } from './texts';
+import { mailLink, mailSubject, mailText, notificationLink, notificationText, type NotificationFacts } from './texts';
 
 /** Deliveries taken per step. */
-const BATCH = 100;
+const BATCH = 500;
 const MAX_ATTEMPTS = 5;
-/** Sends in flight at once within a batch. */
-const PARALLEL = 16;
+/** Push requests in flight at once within a batch. */
+const PUSH_PARALLEL = 16;
 const retryDelaySeconds = (attempts: number) => 60 * attempts * attempts;
 
 export interface DeliveryDeps {
@@ -97,36 +97,41 @@ export function createDelivery(deps: DeliveryDeps) {
 
   const absolute = (path: string) => (/^https?:/.test(path) ? path : `${deps.origin}${path}`);
 
-  async function deliver(due: Due, to: Recipient | undefined): Promise<Outcome> {
-    // Gone, suspended, or the way turned off since: nothing to send.
-    if (!to?.skin) return 'skipped';
+  /** Whether this way still reaches the person: gone, suspended, or the way turned off since say no. */
+  const reaches = (due: Due, to: Recipient | undefined): to is Recipient & { skin: NonNullable<Recipient['skin']> } =>
+    Boolean(to?.skin) && (due.channel === 'email' ? to!.viaEmail && Boolean(to!.email) : to!.viaPush);
+
+  function mailOf(due: Due, to: Recipient & { skin: NonNullable<Recipient['skin']> }): MailMessage {
     const prefix = to.skin.prefix;
-    if (due.channel === 'email') {
-      if (!to.viaEmail || !to.email) return 'skipped';
-      const unsubscribe = absolute(`${prefix}/user/notifications/email?id=${to.userId}&token=${deps.emailLinkToken(to.userId)}`);
-      const text = [notificationText(to.facts), '', absolute(`${prefix}${mailLink(to.facts)}`), '', '—', fill(MSG.notifyMailFooter, { link: unsubscribe })].join('\n');
-      await deps.mailer.send({ to: to.email, subject: mailSubject(to.facts), text, key: due.deliveryKey, headers: { 'List-Unsubscribe': `<${unsubscribe}>` } });
-      return 'sent';
-    }
-    if (!to.viaPush) return 'skipped';
+    const unsubscribe = absolute(`${prefix}/user/notifications/email?id=${to.userId}&token=${deps.emailLinkToken(to.userId)}`);
+    const text = [mailText(to.facts), '', absolute(`${prefix}${mailLink(to.facts)}`), '', '—', fill(MSG.notifyMailFooter, { link: unsubscribe })].join('\n');
+    return { to: to.email!, subject: mailSubject(to.facts), text, key: due.deliveryKey, headers: { 'List-Unsubscribe': `<${unsubscribe}>` } };
+  }
+
+  async function pushTo(due: Due, to: Recipient & { skin: NonNullable<Recipient['skin']> }): Promise<Outcome> {
     const delivered = await deps.push.send(to.userId, {
       title: to.skin.name,
       body: notificationText(to.facts),
-      url: absolute(`${prefix}${notificationLink(to.facts)}`),
+      url: absolute(`${to.skin.prefix}${notificationLink(to.facts)}`),
       icon: to.actorAvatar ? absolute(to.actorAvatar) : undefined,
       tag: `n${due.notificationId}`,
     });
     return delivered ? 'sent' : 'retry';
   }
 
-  async function record(batch: Due[], outcomes: Outcome[]) {
-    const ids = (outcome: Outcome) => batch.filter((_, i) => outcomes[i] === outcome).map((due) => due.id);
+  const failed = (due: Due) => (error: unknown): Outcome => {
+    deps.log.warn({ err: error, deliveryId: due.id, channel: due.channel }, 'notification not delivered; tried again later');
+    return 'retry';
+  };
+
+  async function record(batch: Due[], outcomes: Map<number, Outcome>) {
+    const ids = (outcome: Outcome) => batch.filter((due) => outcomes.get(due.id) === outcome).map((due) => due.id);
     const sent = ids('sent');
     const skipped = ids('skipped');
     if (sent.length) await db.update(notificationDeliveries).set({ state: 'sent', sentAt: new Date() }).where(inArray(notificationDeliveries.id, sent));
     if (skipped.length) await db.update(notificationDeliveries).set({ state: 'skipped' }).where(inArray(notificationDeliveries.id, skipped));
-    for (const [i, due] of batch.entries()) {
-      if (outcomes[i] !== 'retry') continue;
+    for (const due of batch) {
+      if (outcomes.get(due.id) !== 'retry') continue;
       await db.update(notificationDeliveries)
         .set(due.attempts >= MAX_ATTEMPTS ? { state: 'failed' } : { dueAt: sql`now() + make_interval(secs => ${retryDelaySeconds(due.attempts)})` })
         .where(inArray(notificationDeliveries.id, [due.id]));
@@ -139,16 +144,19 @@ export function createDelivery(deps: DeliveryDeps) {
       const batch = await claim();
       if (batch.length === 0) return false;
       const recipients = await recipientsOf([...new Set(batch.map((due) => due.notificationId))]);
-      const outcomes: Outcome[] = [];
-      for (let i = 0; i < batch.length; i += PARALLEL) {
-        outcomes.push(...(await Promise.all(batch.slice(i, i + PARALLEL).map(async (due) => {
-          try {
-            return await deliver(due, recipients.get(due.notificationId));
-          } catch (error) {
-            deps.log.warn({ err: error, deliveryId: due.id, channel: due.channel }, 'notification not delivered; tried again later');
-            return 'retry' as const;
-          }
-        }))));
+      const outcomes = new Map<number, Outcome>();
+      const mails: Array<{ due: Due; message: MailMessage }> = [];
+      const pushes: Array<{ due: Due; to: Recipient & { skin: NonNullable<Recipient['skin']> } }> = [];
+      for (const due of batch) {
+        const to = recipients.get(due.notificationId);
+        if (!reaches(due, to)) outcomes.set(due.id, 'skipped');
+        else if (due.channel === 'email') mails.push({ due, message: mailOf(due, to) });
+        else pushes.push({ due, to });
+      }
+      const mailed = await deps.mailer.sendMany(mails.map((mail) => mail.message)).catch((error: unknown) => mails.map(() => error));
+      mails.forEach(({ due }, i) => outcomes.set(due.id, mailed[i] === null ? 'sent' : failed(due)(mailed[i])));
+      for (let i = 0; i < pushes.length; i += PUSH_PARALLEL) {
+        await Promise.all(pushes.slice(i, i + PUSH_PARALLEL).map(async ({ due, to }) => outcomes.set(due.id, await pushTo(due, to).catch(failed(due)))));
       }
       await record(batch, outcomes);
       return batch.length === BATCH;

@@ -27,7 +27,7 @@ export function notificationText({ kind, actorName: name, data }: NotificationFa
     case 'meeting_invitation':
       return fill(MSG.notifyMeetingInvitation, { name, title: data.title ?? '', when: when(data.when) });
     case 'subscription_renewal_failed':
-      return fill(MSG.notifySubscriptionRenewalFailed, { name });
+      return fill(MSG.subscriptionRenewalFailedSubject, { name });
   }
 }
 
@@ -57,4 +57,10 @@ export function mailLink(facts: NotificationFacts): string {
 
 export function mailSubject(facts: NotificationFacts): string {
   return facts.kind === 'meeting_invitation' ? fill(MSG.meetingInviteSubject, { name: facts.actorName }) : notificationText(facts);
+}
+
+/** The mail's first paragraph: the line of the bell, or the longer notice a failed renewal needs. */
+export function mailText(facts: NotificationFacts): string {
+  if (facts.kind !== 'subscription_renewal_failed') return notificationText(facts);
+  return fill(MSG.subscriptionRenewalFailedText, { name: facts.actorName, price: facts.data.amount ?? 0, plan: facts.data.title ?? '' });
 }

@@ -5,7 +5,9 @@ declare module '../../platform/events' {
      * A subscriber's relation to a creator changed (subscribed, cancelled, renewed, renewal failed, plan
      * withdrawn): whatever depends on their benefits (the priority chat) checks them again.
      */
-    'subscription.changed': [{ subscriptionId: number; subscriberId: number; creatorId: number; reason: 'subscribed' | 'cancelled' | 'renewed' | 'renewal-failed' | 'plan-deleted' | 'auto-renew-on' }];
+    'subscription.changed': [{ subscriptionId: number; subscriberId: number; creatorId: number; reason: 'subscribed' | 'cancelled' | 'renewed' | 'renewal-failed' | 'plan-deleted' | 'auto-renew-on';
+      /** With a failed renewal: what it would have cost, and the plan's name. */
+      price?: number; plan?: string }];
   }
 }
 

@@ -9,15 +9,11 @@
  * A subscriber whose wallet cannot pay has the subscription cancelled (the benefits end with the paid
  * period) and is told by e-mail after the commit.
  */
-import type { FastifyBaseLogger } from 'fastify';
 import { and, asc, eq, lte, sql } from 'drizzle-orm';
-import { fill, MSG } from '../../../common/messages';
 import { coins } from '../../../common/rules/format';
 import { periodEnd, periodLabel } from '../../../common/rules/plans';
 import { sqlState, type Db } from '../../platform/db/client';
 import type { DomainEventHub } from '../../platform/events';
-import type { Mailer } from '../../platform/mail/mailer';
-import type { AccountsService } from '../accounts';
 import { InsufficientFunds, receivingShard, walletBalanceSql, type Ledger } from '../ledger';
 import { historyRow, paymentLegs, renewalKey } from './payments';
 import { subscriptionHistory, subscriptions } from './tables';
@@ -48,31 +44,12 @@ export interface RenewalOutcome {
 export interface RenewalDeps {
   db: Db;
   ledger: Ledger;
-  accounts: AccountsService;
   events: DomainEventHub;
-  mailer: Mailer;
-  log: Pick<FastifyBaseLogger, 'warn'>;
   feePercent: number;
 }
 
 export function createRenewals(deps: RenewalDeps) {
   const { db, ledger } = deps;
-
-  /** The subscriber learns the subscription ended, after the commit; the log names only ids. */
-  async function tellRenewalFailed(row: SubscriptionRow) {
-    try {
-      const [contact, creator] = await Promise.all([deps.accounts.mailContact(row.subscriberId), deps.accounts.publicUsers([row.creatorId])]);
-      if (!contact) return;
-      const name = creator.get(row.creatorId)?.username ?? 'the creator';
-      await deps.mailer.send({
-        to: contact.email,
-        subject: fill(MSG.subscriptionRenewalFailedSubject, { name }),
-        text: fill(MSG.subscriptionRenewalFailedText, { price: row.price, plan: row.planName, name }),
-      });
-    } catch {
-      deps.log.warn({ subscriptionId: row.id }, 'the notice of a failed renewal could not be mailed');
-    }
-  }
 
   /**
    * The ledger accounts the next batch will move, resolved outside the transaction (where the ledger
@@ -177,8 +154,10 @@ export function createRenewals(deps: RenewalDeps) {
         await deps.events.emit('subscription.changed', { subscriptionId: row.id, subscriberId: row.subscriberId, creatorId: row.creatorId, reason: 'renewed' });
       }
       for (const row of result.failed) {
-        await deps.events.emit('subscription.changed', { subscriptionId: row.id, subscriberId: row.subscriberId, creatorId: row.creatorId, reason: 'renewal-failed' });
-        await tellRenewalFailed(row);
+        // The notifications module tells the subscriber (the bell, and a mail with the price and plan).
+        await deps.events.emit('subscription.changed', {
+          subscriptionId: row.id, subscriberId: row.subscriberId, creatorId: row.creatorId, reason: 'renewal-failed', price: row.price, plan: row.planName,
+        });
       }
       // A short batch means nothing more was due (or the rest is another run's): done.
       if (result.claimed < batch && result.toGather.length === 0) break;

@@ -10,6 +10,7 @@ import { fill, MSG } from '../../../common/messages';
 import { periodEnd } from '../../../common/rules/plans';
 import { mailOutbox } from '../../platform/db/platform-tables';
 import { startTestApp, type SignedInUser, type TestApp } from '../../testing/harness';
+import { eventually } from '../../testing/eventually';
 import { closeCheckingLedger, expectLedgerInvariants } from '../../testing/ledger-invariants';
 import type { HttpSession } from '../../testing/http-session';
 import { activeBenefits } from './reads';
@@ -415,7 +416,8 @@ describe('renewals', () => {
     await t.app.services.renewals.renewDue(new Date(sub.end_date));
     const row = await subscriptionRow(sub.subscription_id);
     expect(row).toMatchObject({ state: 'cancelled', autoRenew: false, periodNo: 1 });
-    const mails = await db().select().from(mailOutbox).where(eq(mailOutbox.to, fan.user.email));
+    // Told through notifications: the mail goes out with the delivery job, moments later.
+    const mails = await eventually(() => db().select().from(mailOutbox).where(eq(mailOutbox.to, fan.user.email)), (found) => found.length > 0);
     expect(mails.map((m) => m.subject)).toContain(fill(MSG.subscriptionRenewalFailedSubject, { name: creator.user.username }));
     const history = await fan.client.call(api.subscriptionHistory, { id: sub.subscription_id });
     expect((history.body.history as api.HistoryEntry[])[0]?.category).toBe('RENEWAL_FAILED');

@@ -308,7 +308,7 @@ describe('a run that died after the processor took the money', () => {
     const wallet = t.app.services.wallet;
     const job = createCoinSubscriptionService({
       db: db(), provider: flaky, settlement: wallet.settlement, log,
-      notices: createRenewalNotices({ db: db(), accounts: t.app.services.accounts, mailer: { transport: 'outbox', send: async () => undefined, close: () => undefined }, log }),
+      notices: createRenewalNotices({ db: db(), accounts: t.app.services.accounts, mailer: { transport: 'outbox', send: async () => undefined, sendMany: async (messages) => messages.map(() => null), close: () => undefined }, log }),
     });
     const now = after(expiry, minutes(1));
     await job.renewDue(now);

@@ -8,7 +8,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
 import type { Db } from '../db/client';
 import { appError } from '../http/errors';
-import { keepMail, wasKept, type MailMessage, type MailTransport } from './outbox';
+import { keepMail, keepMails, wasKept, type MailMessage, type MailTransport } from './outbox';
 
 /** The domain of the sender's address ("Limelight <no-reply@limelight.local>" → limelight.local). */
 const domainOf = (from: string) => /@([^>\s]+)/.exec(from)?.[1] ?? 'localhost';
@@ -19,6 +19,8 @@ export interface Mailer {
   readonly transport: MailTransport;
   /** Resolves once the message is handed over; a mail server that refuses it gives a 503 AppError. */
   send(message: MailMessage): Promise<void>;
+  /** Several at once (notifications): each message's outcome, null when handed over, in order. */
+  sendMany(messages: readonly MailMessage[]): Promise<Array<unknown>>;
   close(): void;
 }
 
@@ -39,6 +41,9 @@ const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTim
 
 export const NOT_SENT = '(not sent: no mail transport is set; the text is not kept)';
 
+/** Messages handed to the mail server at once by sendMany. */
+const SMTP_PARALLEL = 8;
+
 export function createMailer(deps: MailerDeps): Mailer {
   if (deps.smtpUrl) return createSmtpMailer(deps, deps.smtpUrl);
   return deps.outbox ? createOutboxMailer(deps) : createUndeliverableMailer(deps);
@@ -52,43 +57,59 @@ function createOutboxMailer({ db, log }: MailerDeps): Mailer {
       await keepMail(db, message, 'outbox');
       log.info({ mail: { to: message.to, subject: message.subject } }, 'mail kept in the outbox (read it at /dev/outbox)');
     },
+    // One statement for the lot: a go-live mails its followers by the thousand.
+    async sendMany(messages) {
+      const kept = await keepMails(db, messages, 'outbox');
+      log.info({ mails: kept }, 'mails kept in the outbox (read them at /dev/outbox)');
+      return messages.map(() => null);
+    },
     close() {},
+  };
+}
+
+/** Each message through `send`, a few at a time. */
+function sendEach(send: Mailer['send']): Mailer['sendMany'] {
+  return async (messages) => {
+    const outcomes: unknown[] = [];
+    for (let i = 0; i < messages.length; i += SMTP_PARALLEL) {
+      outcomes.push(...(await Promise.all(messages.slice(i, i + SMTP_PARALLEL).map((message) => send(message).then(() => null, (error: unknown) => error)))));
+    }
+    return outcomes;
   };
 }
 
 /** A deployment without SMTP_URL: said loudly at start; every send is refused and no one can read what it held. */
 function createUndeliverableMailer({ db, log }: MailerDeps): Mailer {
   log.error('SMTP_URL is not set: no mail can be sent, account recovery included. Set SMTP_URL (or MAIL_OUTBOX=on for development).');
-  return {
-    transport: 'none',
-    async send(message) {
-      await keepMail(db, { to: message.to, subject: message.subject, text: NOT_SENT }, 'none');
-      log.error({ to: message.to, subject: message.subject }, 'mail not sent: no mail transport');
-      throw appError('mail_unavailable');
-    },
-    close() {},
+  const send: Mailer['send'] = async (message) => {
+    await keepMail(db, { to: message.to, subject: message.subject, text: NOT_SENT }, 'none');
+    log.error({ to: message.to, subject: message.subject }, 'mail not sent: no mail transport');
+    throw appError('mail_unavailable');
   };
+  return { transport: 'none', send, sendMany: sendEach(send), close() {} };
 }
 
 function createSmtpMailer({ db, from, log }: MailerDeps, url: string): Mailer {
   // Options in the URL win over these defaults (nodemailer merges them that way).
   const transporter = nodemailer.createTransport({ url, ...TIMEOUTS });
+  const send: Mailer['send'] = async (message) => {
+    const { key, headers, ...content } = message;
+    // A keyed message kept before went out before: a retry after a crash must not send it twice.
+    if (key && (await wasKept(db, key))) return;
+    try {
+      await transporter.sendMail({ from, ...content, headers, messageId: key ? `<${key}@${domainOf(from)}>` : undefined });
+    } catch (error) {
+      const { code, message: reason } = error as { code?: string; message?: string };
+      log.error({ to: message.to, code, reason }, 'mail not sent');
+      throw appError('mail_unavailable');
+    }
+    // The mail server has it: keep who got what, not the text (it may carry a recovery code).
+    await keepMail(db, { to: message.to, subject: message.subject, text: SMTP_TEXT_NOT_KEPT, key }, 'smtp');
+  };
   return {
     transport: 'smtp',
-    async send(message) {
-      const { key, headers, ...content } = message;
-      // A keyed message kept before went out before: a retry after a crash must not send it twice.
-      if (key && (await wasKept(db, key))) return;
-      try {
-        await transporter.sendMail({ from, ...content, headers, messageId: key ? `<${key}@${domainOf(from)}>` : undefined });
-      } catch (error) {
-        const { code, message: reason } = error as { code?: string; message?: string };
-        log.error({ to: message.to, code, reason }, 'mail not sent');
-        throw appError('mail_unavailable');
-      }
-      // The mail server has it: keep who got what, not the text (it may carry a recovery code).
-      await keepMail(db, { to: message.to, subject: message.subject, text: SMTP_TEXT_NOT_KEPT, key }, 'smtp');
-    },
+    send,
+    sendMany: sendEach(send),
     close() {
       transporter.close();
     },

@@ -18,13 +18,18 @@ export type MailTransport = 'outbox' | 'smtp' | 'none';
 
 /** Answers false when a message with the same key was kept before (then nothing is written). */
 export async function keepMail(db: Db, message: MailMessage, transport: MailTransport): Promise<boolean> {
-  const { to, subject, text, html, key } = message;
+  return (await keepMails(db, [message], transport)) > 0;
+}
+
+/** Keeps several in one statement; answers how many were new (a key kept before is skipped). */
+export async function keepMails(db: Db, messages: readonly MailMessage[], transport: MailTransport): Promise<number> {
+  if (messages.length === 0) return 0;
   const kept = await db
     .insert(mailOutbox)
-    .values({ to, subject, text, html: html ?? null, transport, messageKey: key ?? null })
+    .values(messages.map(({ to, subject, text, html, key }) => ({ to, subject, text, html: html ?? null, transport, messageKey: key ?? null })))
     .onConflictDoNothing({ target: mailOutbox.messageKey })
     .returning({ id: mailOutbox.id });
-  return kept.length > 0;
+  return kept.length;
 }
 
 /** Whether a message with this key was kept already (sent before a crash stopped its sender from saying so). */
