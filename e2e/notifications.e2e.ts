@@ -148,4 +148,29 @@ describe('notifications', () => {
     expect(viewer.errors).toEqual([]);
     expect(follower.errors).toEqual([]);
   }, 60_000);
+
+  step('the push worker, served from the site root, shows a pushed message with its title, body and link', async () => {
+    // A real subscription needs the browser's push service; the DevTools protocol delivers a message to the worker instead.
+    const { page, context } = viewer;
+    await context.grantPermissions(['notifications']);
+    const scope = await page.evaluate(async () => (await navigator.serviceWorker.register('/push-sw.js')).scope);
+    expect(scope).toBe(new URL('/', page.url()).href);
+    const cdp = await context.newCDPSession(page);
+    let registrationId = '';
+    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+      registrationId = registrations.find((r) => r.scopeURL === scope && !r.isDeleted)?.registrationId ?? registrationId;
+    });
+    await cdp.send('ServiceWorker.enable');
+    await expect.poll(() => registrationId).not.toBe('');
+    await page.evaluate(() => navigator.serviceWorker.ready);
+
+    const payload = { title: 'broadcaster1 is live', body: 'Evening set', url: streamPath, tag: 'stream-live' };
+    await cdp.send('ServiceWorker.deliverPushMessage', { origin: new URL(scope).origin, registrationId, data: JSON.stringify(payload) });
+    const shown = () =>
+      page.evaluate(async () =>
+        (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: (n.data as { url: string }).url })),
+      );
+    await expect.poll(shown, { timeout: 10_000 }).toEqual([{ title: payload.title, body: payload.body, tag: payload.tag, url: new URL(streamPath, scope).href }]);
+    expect(viewer.errors).toEqual([]);
+  });
 });

@@ -11,7 +11,7 @@ import { userChannelOf } from '../../../common/realtime';
 import type { RealtimeMessageOf } from '../../../common/realtime';
 import { call } from '../../api/client';
 import { realtimeClient } from '../../api/realtime';
-import { mergePushed } from './notification-rules';
+import { markRead, mergePushed } from './notification-rules';
 import type { NotificationPage } from './notification-rules';
 
 /** How many the bell's panel shows. */
@@ -65,10 +65,28 @@ export function updateLists(queryClient: QueryClient, change: (page: Notificatio
   });
 }
 
-/** A NOTIFICATION frame: the new one into the lists (once), and the count. */
+/** The count and the lists read again from the server. */
+function refreshAll(queryClient: QueryClient): void {
+  for (const queryKey of [notificationKeys.unread(), notificationKeys.latest(), notificationKeys.pages()]) void queryClient.invalidateQueries({ queryKey });
+}
+
+/**
+ * A NOTIFICATION frame: a new one goes into the lists (once) with the count. A frame with the count
+ * alone follows reads: none unread marks every listed one read; another count than the one shown means
+ * some were read on another page, so the lists are read again (a read of this page's own is already
+ * counted, and costs nothing more).
+ */
 export function applyNotificationFrame(queryClient: QueryClient, data: RealtimeMessageOf<'NOTIFICATION'>['data']): void {
+  const shown = queryClient.getQueryData<number>(notificationKeys.unread());
   setUnread(queryClient, data.unread);
-  updateLists(queryClient, (page, keep) => mergePushed(page, data.unread, data.notification, keep));
+  if (data.notification) {
+    updateLists(queryClient, (page, keep) => mergePushed(page, data.unread, data.notification, keep));
+  } else if (data.unread === 0) {
+    updateLists(queryClient, (page) => markRead(page, { all: true }, 0), true);
+  } else if (shown !== data.unread) {
+    void queryClient.invalidateQueries({ queryKey: notificationKeys.latest() });
+    void queryClient.invalidateQueries({ queryKey: notificationKeys.pages() });
+  }
 }
 
 /**
@@ -87,7 +105,7 @@ export function useNotificationFrames(userId: number | null): void {
       },
       onSubscribed: () => {
         subscriptions += 1;
-        if (subscriptions > 1) void queryClient.invalidateQueries({ queryKey: notificationKeys.all });
+        if (subscriptions > 1) refreshAll(queryClient);
       },
       onError: (error) => {
         // A socket opened before sign-in carries no session: open one that does, once.
