@@ -342,7 +342,6 @@ export const MSG = {
   meetingDeleted: 'The meeting is deleted.',
   meetingRefundShort: 'Your wallet cannot refund the invitees who already paid for this call. Top up, then try again.',
   meetingInviteSubject: '{name} invited you to a video call',
-  meetingInviteText: '{name} invited you to the video call "{title}" on {when} (UTC). Open All Video Calls in the app to join.',
 
   // Toy-device access (part 2 §4, §8): the spec's texts, then the server's refusals
   toyViewerDeclined: 'The viewer has declined the access request.',
@@ -433,7 +432,6 @@ export const MSG = {
   pushEndpoint: 'Must be the push service address of a browser push subscription',
   pushKeys: "Must be the browser push subscription's keys (p256dh and auth)",
   pushServiceRefused: 'This push service is not one this site sends to.',
-  pushUnavailable: 'Push notifications are not available on this site.',
   notifyStreamLive: '{name} is live: {title}',
   notifyStreamLiveUntitled: '{name} is live',
   notifyNewFollower: '{name} started following you',

@@ -177,6 +177,17 @@ const envSchema = z.object({
   /** The referral programme (decision 0023): its rates, and the settlement period in seconds (a day). */
   REFERRAL_RATES: referralRates,
   REFERRAL_SETTLEMENT_SECONDS: numeric(z.number().int().min(10).max(2_678_400).default(86_400)),
+  /**
+   * Notifications (decision 0025): how often the fan-out and delivery jobs look for work (they are also
+   * woken at once on this instance), and the people a fan-out batch notifies in one transaction.
+   */
+  NOTIFY_JOB_SECONDS: numeric(z.number().int().min(1).max(3_600).default(2)),
+  NOTIFY_FANOUT_BATCH: numeric(z.number().int().min(1).max(50_000).default(5_000)),
+  /**
+   * The push services Web Push messages may go to (a browser's subscription names one): host names,
+   * `*.` for any subdomain, `host:port` for a local one over plain http (tests). Others are refused.
+   */
+  PUSH_SERVICE_HOSTS: z.string().max(2000).default('fcm.googleapis.com,*.push.services.mozilla.com,*.notify.windows.com,*.push.apple.com'),
   /** The video calls' media: the built-in WebRTC mesh over /ws, or a self-hosted Jitsi Meet (decision 0019). */
   CONFERENCE: z.enum(['builtin', 'jitsi']).default('builtin'),
   /** RTCIceServer[] as JSON for the built-in mesh (STUN/TURN); [] connects peers on one network by host candidates. */
@@ -301,6 +312,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     /** Creator analytics (decision 0022). */
     analytics: { foldEveryMs: c.ANALYTICS_FOLD_SECONDS * 1000, foldLagMs: c.ANALYTICS_FOLD_LAG_SECONDS * 1000 },
+    /** Notifications (decision 0025). */
+    notifications: {
+      jobEveryMs: c.NOTIFY_JOB_SECONDS * 1000,
+      fanoutBatch: c.NOTIFY_FANOUT_BATCH,
+      pushServiceHosts: c.PUSH_SERVICE_HOSTS.split(',').map((host) => host.trim().toLowerCase()).filter((host) => host !== ''),
+    },
     /** The referral programme (decision 0023). */
     referrals: { rates: c.REFERRAL_RATES, settlementMs: c.REFERRAL_SETTLEMENT_SECONDS * 1000 },
     /** Video calls' media (decision 0019); the Jitsi secret signs tokens and is never logged. */

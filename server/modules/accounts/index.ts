@@ -23,6 +23,7 @@ export type { SettingsService } from './settings-service';
 export type { ClosureService } from './closure-service';
 import './events';
 export { activeUserSql, people } from './people';
+export { notificationReachSql } from './notification-reach';
 
 declare module '../../platform/module' {
   interface ModuleServices {

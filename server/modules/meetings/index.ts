@@ -26,7 +26,6 @@ export function createMeetingsModule(ctx: ModuleContext): AppModule {
     accounts: ctx.use('accounts'),
     ledger: ctx.use('ledger'),
     chat,
-    mailer: ctx.platform.mailer,
     log: ctx.log,
     events: ctx.events,
     feePercent: ctx.config.platformFees.meeting_fee ?? 0,

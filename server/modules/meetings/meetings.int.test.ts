@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MSG } from '../../../common/messages';
 import { meetingChannelOf, userChannelOf } from '../../../common/realtime';
 import { listMail } from '../../platform/mail/outbox';
+import { eventually } from '../../testing/eventually';
 import type { SignedInUser } from '../../testing/harness';
 import { useListeningTestApp } from '../../testing/listening-app';
 import { expectLedgerInvariants } from '../../testing/ledger-invariants';
@@ -79,7 +80,8 @@ describe('the meeting form and calendar', () => {
     const data = detail.body.data as { start_time: string; end_time: string };
     expect(Date.parse(data.end_time) - Date.parse(data.start_time)).toBe(30 * 60_000);
 
-    const mail = await listMail(served.t.resources.database.db, { to: fans[0]!.user.email, limit: 5 });
+    // The invitation is a notification: its mail goes out through the delivery job, moments later.
+    const mail = await eventually(() => listMail(served.t.resources.database.db, { to: fans[0]!.user.email, limit: 5 }), (found) => found.length > 0);
     expect(mail[0]).toMatchObject({ subject: `${host.user.username} invited you to a video call` });
     expect(mail[0]!.text).toContain('"Evening call"');
 

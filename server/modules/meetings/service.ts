@@ -6,7 +6,7 @@
 import type { DomainEventHub } from '../../platform/events';
 import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { MeetingDetail, MeetingFields, MeetingListEntry } from '../../../common/api/meetings';
-import { MSG, fill } from '../../../common/messages';
+import { MSG } from '../../../common/messages';
 import {
   CHAT_TEXT_MAX, HISTORY_LINES, meetingChannelOf, userChannelOf, type HistoryMessage, type RealtimeMessage, type RealtimeSender, type SendFrame,
 } from '../../../common/realtime';
@@ -16,7 +16,6 @@ import type { Db, Tx } from '../../platform/db/client';
 import { realtimePresence } from '../../platform/db/platform-tables';
 import type { Principal } from '../../platform/http/auth';
 import { appError, badRequest, conflict, forbidden, notFound, tooManyRequests } from '../../platform/http/errors';
-import type { Mailer } from '../../platform/mail/mailer';
 import type { PresenceChange } from '../../platform/realtime/gateway';
 import { PRESENCE_STALE_SECONDS } from '../../platform/realtime/presence';
 import { people, type AccountsService } from '../accounts';
@@ -48,7 +47,6 @@ export interface MeetingsDeps {
   accounts: AccountsService;
   ledger: Ledger;
   chat: ChatService;
-  mailer: Mailer;
   log: { warn(obj: object, msg: string): void };
   events: DomainEventHub;
   feePercent: number;
@@ -174,23 +172,10 @@ export function createMeetingsService(deps: MeetingsDeps) {
     };
   }
 
-  /** Newly invited people get a mail after the commit; the log names only ids, never the mail. */
+  /** Newly invited people hear of it after the commit (the notifications module tells them). */
   async function tellInvited(row: MeetingRow, userIds: number[]) {
     if (userIds.length === 0) return;
-    const host = nameOf((await accounts.publicUsers([row.hostId])).get(row.hostId)) || 'Someone';
-    for (const userId of userIds) {
-      try {
-        const contact = await accounts.mailContact(userId);
-        if (!contact) continue;
-        await deps.mailer.send({
-          to: contact.email,
-          subject: fill(MSG.meetingInviteSubject, { name: host }),
-          text: fill(MSG.meetingInviteText, { name: host, title: row.title, when: iso(row.startTime).slice(0, 16).replace('T', ' ') }),
-        });
-      } catch {
-        deps.log.warn({ meetingId: row.id, userId }, 'a meeting invitation could not be mailed');
-      }
-    }
+    await deps.events.emit('meeting.invited', { meetingId: row.id, hostId: row.hostId, userIds, title: row.title, startTime: row.startTime });
   }
 
   /**

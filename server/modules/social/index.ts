@@ -5,6 +5,7 @@ import type { Executor } from '../../platform/db/client';
 import type { AppModule, ModuleContext } from '../../platform/module';
 import { registerSocialRoutes } from './routes';
 import { createSocialService, type SocialService } from './service';
+import './events';
 
 export { NO_SCORE, type BroadcasterScore, type BroadcasterScores, type SocialService } from './service';
 
@@ -15,7 +16,7 @@ declare module '../../platform/module' {
 }
 
 export function createSocialModule({ db, events }: ModuleContext): AppModule {
-  const social = createSocialService({ db });
+  const social = createSocialService({ db, events });
   // A deleted account follows no one and has no followers.
   events.on('account.deleted', ({ userId }) => social.forgetFollows(userId));
   return { name: 'social', services: { social }, routes: (app) => registerSocialRoutes(app, { social }) };
@@ -24,6 +25,10 @@ export function createSocialModule({ db, events }: ModuleContext): AppModule {
 /** True (as SQL) while the follower follows the followee; either may be a column of the embedding statement. */
 export const isFollowingSql = (followerId: number | SQL | AnyColumn, followeeId: number | SQL | AnyColumn) =>
   sql`exists (select 1 from ${follows} f where f.follower_id = ${followerId} and f.followee_id = ${followeeId})`;
+
+/** The followers of a broadcaster who asked to hear when they go live (the bell on), as `user_id`. */
+export const notifyingFollowersSql = (followeeId: number) =>
+  sql`select follower_id as user_id from ${follows} where followee_id = ${followeeId} and notify`;
 
 /**
  * Follows as analytics facts (a subquery): `creator_id` gained a follower at `at`. An unfollow removes

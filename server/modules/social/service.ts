@@ -4,6 +4,7 @@ import type { PublicProfile } from '../../../common/api/social';
 import { SEARCH_MIN_CHARS } from '../../../common/constants';
 import { MSG } from '../../../common/messages';
 import type { Db } from '../../platform/db/client';
+import type { DomainEventHub } from '../../platform/events';
 import { badRequest, forbidden, notFound } from '../../platform/http/errors';
 import { people } from '../accounts';
 import { follows } from './tables';
@@ -70,7 +71,7 @@ export type BroadcasterScores = (userIds: number[]) => Promise<Map<number, Broad
 /** The caller's subscription standing towards a user (the subscriptions module answers it: see useSubscriptionStanding). */
 export type SubscriptionStanding = (viewerId: number | null, userId: number) => Promise<{ subscribed: boolean; can_subscribe: boolean }>;
 
-export function createSocialService(deps: { db: Db }) {
+export function createSocialService(deps: { db: Db; events: DomainEventHub }) {
   const { db } = deps;
   // Streams comes after this module: it hands its scores over when it is built.
   let broadcasterScores: BroadcasterScores = async () => new Map();
@@ -169,10 +170,12 @@ export function createSocialService(deps: { db: Db }) {
       if (followerId === followeeId) throw forbidden(MSG.cannotFollowSelf);
       await requireUser(followeeId);
       if (follow) {
-        await db.insert(follows).values({ followerId, followeeId, notify }).onConflictDoUpdate({
+        const [row] = await db.insert(follows).values({ followerId, followeeId, notify }).onConflictDoUpdate({
           target: [follows.followerId, follows.followeeId],
           set: { notify },
-        });
+        }).returning({ isNew: sql<boolean>`xmax = 0` });
+        // Only a follow that did not exist is news for the followee (xmax is 0 on a row just inserted).
+        if (row?.isNew) await deps.events.emit('social.followed', { followerId, followeeId });
       } else {
         await db.delete(follows).where(and(eq(follows.followerId, followerId), eq(follows.followeeId, followeeId)));
       }

@@ -20,6 +20,8 @@ export const follows = pgTable(
     index('follows_followee_idx').on(t.followeeId, t.createdAt),
     // Analytics folds new follows by time.
     index('follows_created_idx').on(t.createdAt),
+    // A go-live notifies the followers who want it, in follower-id order, a batch at a time.
+    index('follows_notify_idx').on(t.followeeId, t.followerId).where(sql`${t.notify}`),
     check('follows_not_self', sql`${t.followerId} <> ${t.followeeId}`),
   ],
 );

@@ -67,7 +67,7 @@ export function createBroadcastHooks(deps: {
 
     async onLive({ streamId, playlistKey, width, height }) {
       const [row] = await db.select({ startedAt: streams.startedAt }).from(streams).where(eq(streams.id, streamId));
-      await db.update(streams).set({
+      const [updated] = await db.update(streams).set({
         live: true,
         playlistKey,
         width,
@@ -75,7 +75,8 @@ export function createBroadcastHooks(deps: {
         startedAt: row?.startedAt ?? new Date(),
         endedAt: null,
         updatedAt: new Date(),
-      }).where(eq(streams.id, streamId));
+      }).where(eq(streams.id, streamId)).returning({ ownerId: streams.userId, title: streams.title, hidden: streams.hidden });
+      if (updated && !updated.hidden) await deps.events.emit('stream.went-live', { streamId, ownerId: updated.ownerId, title: updated.title });
     },
 
     async onThumbnail({ streamId, thumbnailKey }) {

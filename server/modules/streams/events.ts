@@ -9,6 +9,8 @@ declare module '../../platform/events' {
     'stream.access-changed': [{ streamId: number }];
     /** The owner banned a viewer from the stream. */
     'stream.viewer-banned': [{ streamId: number; userId: number }];
+    /** The stream is on air and listed: live from the encoder and shown (go live), whichever came last. */
+    'stream.went-live': [{ streamId: number; ownerId: number; title: string }];
     /** The broadcast ended (its replay is ready). */
     'stream.ended': [{ streamId: number }];
     /** Promoted broadcasters' streams were shown in Popular to a visitor (`user:<id>` or `address:<ip>`), one entry per tile. */

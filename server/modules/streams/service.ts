@@ -400,6 +400,7 @@ export function createStreamsService(deps: {
       assertOwner(row, principal);
       if (!row.setupAt || row.title.trim() === '') throw badRequest(MSG.updateBroadcastInfoFirst);
       const [updated] = await db.update(streams).set({ hidden: false, updatedAt: new Date() }).where(eq(streams.id, streamId)).returning();
+      if (updated!.live) await events.emit('stream.went-live', { streamId, ownerId: updated!.userId, title: updated!.title });
       return updated!;
     },
 

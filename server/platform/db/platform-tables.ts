@@ -62,6 +62,8 @@ export const mailOutbox = pgTable(
     text: text('text').notNull(),
     html: text('html'),
     transport: text('transport', { enum: ['outbox', 'smtp', 'none'] }).notNull(),
+    /** A sender's own key for a message (a notification's delivery): kept once however often it is sent. */
+    messageKey: text('message_key').unique(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('mail_outbox_to_idx').on(t.to), index('mail_outbox_created_idx').on(t.createdAt)],

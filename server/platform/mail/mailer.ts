@@ -8,7 +8,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
 import type { Db } from '../db/client';
 import { appError } from '../http/errors';
-import { keepMail, type MailMessage, type MailTransport } from './outbox';
+import { keepMail, wasKept, type MailMessage, type MailTransport } from './outbox';
+
+/** The domain of the sender's address ("Limelight <no-reply@limelight.local>" → limelight.local). */
+const domainOf = (from: string) => /@([^>\s]+)/.exec(from)?.[1] ?? 'localhost';
 
 export type { MailMessage, MailTransport } from './outbox';
 
@@ -73,15 +76,18 @@ function createSmtpMailer({ db, from, log }: MailerDeps, url: string): Mailer {
   return {
     transport: 'smtp',
     async send(message) {
+      const { key, headers, ...content } = message;
+      // A keyed message kept before went out before: a retry after a crash must not send it twice.
+      if (key && (await wasKept(db, key))) return;
       try {
-        await transporter.sendMail({ from, ...message });
+        await transporter.sendMail({ from, ...content, headers, messageId: key ? `<${key}@${domainOf(from)}>` : undefined });
       } catch (error) {
         const { code, message: reason } = error as { code?: string; message?: string };
         log.error({ to: message.to, code, reason }, 'mail not sent');
         throw appError('mail_unavailable');
       }
       // The mail server has it: keep who got what, not the text (it may carry a recovery code).
-      await keepMail(db, { to: message.to, subject: message.subject, text: SMTP_TEXT_NOT_KEPT }, 'smtp');
+      await keepMail(db, { to: message.to, subject: message.subject, text: SMTP_TEXT_NOT_KEPT, key }, 'smtp');
     },
     close() {
       transporter.close();

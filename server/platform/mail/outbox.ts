@@ -8,12 +8,29 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** The sender's own key: a message with a key already kept is not kept (nor sent over SMTP) again. */
+  key?: string;
+  /** Extra headers for SMTP (List-Unsubscribe). */
+  headers?: Record<string, string>;
 }
 
 export type MailTransport = 'outbox' | 'smtp' | 'none';
 
-export async function keepMail(db: Db, message: MailMessage, transport: MailTransport): Promise<void> {
-  await db.insert(mailOutbox).values({ ...message, html: message.html ?? null, transport });
+/** Answers false when a message with the same key was kept before (then nothing is written). */
+export async function keepMail(db: Db, message: MailMessage, transport: MailTransport): Promise<boolean> {
+  const { to, subject, text, html, key } = message;
+  const kept = await db
+    .insert(mailOutbox)
+    .values({ to, subject, text, html: html ?? null, transport, messageKey: key ?? null })
+    .onConflictDoNothing({ target: mailOutbox.messageKey })
+    .returning({ id: mailOutbox.id });
+  return kept.length > 0;
+}
+
+/** Whether a message with this key was kept already (sent before a crash stopped its sender from saying so). */
+export async function wasKept(db: Db, key: string): Promise<boolean> {
+  const [row] = await db.select({ id: mailOutbox.id }).from(mailOutbox).where(eq(mailOutbox.messageKey, key));
+  return row !== undefined;
 }
 
 /** Newest first; `to` matches the whole address, whatever its case. */

@@ -1,0 +1,86 @@
+/**
+ * Web Push (RFC 8030, 8291, 8292 VAPID) with the `web-push` package: the installation's VAPID key pair
+ * is made at first start and shared by every instance through the database; browsers' subscriptions
+ * are kept per person; a message goes to each of a person's subscriptions, and one the push service
+ * says is gone (404, 410) is forgotten.
+ */
+import { and, eq } from 'drizzle-orm';
+import webpush from 'web-push';
+import { MSG } from '../../../common/messages';
+import type { Db } from '../../platform/db/client';
+import { forbidden } from '../../platform/http/errors';
+import { loadGeneratedSecret } from '../../platform/secrets';
+import { isAllowedPushEndpoint } from './push-endpoints';
+import { pushSubscriptions } from './tables';
+
+export interface PushMessage {
+  title: string;
+  body: string;
+  url: string;
+  icon?: string | undefined;
+  /** Replaces a shown notification with the same tag (a resend after a crash shows once). */
+  tag: string;
+}
+
+export interface PushSubscriptionJson {
+  endpoint: string;
+  keys: { p256dh: string; auth: string };
+}
+
+/** A push message is worth nothing after a day: the service may drop it then. */
+const TTL_SECONDS = 24 * 3600;
+const TIMEOUT_MS = 10_000;
+
+export async function loadVapidKeys(db: Db): Promise<{ publicKey: string; privateKey: string }> {
+  const stored = await loadGeneratedSecret(db, 'vapid', () => JSON.stringify(webpush.generateVAPIDKeys()));
+  return JSON.parse(stored) as { publicKey: string; privateKey: string };
+}
+
+export function createPush(deps: { db: Db; keys: { publicKey: string; privateKey: string }; subject: string; allowedHosts: readonly string[] }) {
+  const { db } = deps;
+  const vapidDetails = { subject: deps.subject, publicKey: deps.keys.publicKey, privateKey: deps.keys.privateKey };
+
+  return {
+    publicKey: deps.keys.publicKey,
+
+    /** Keeps a browser's subscription for this person (a subscription moves to whoever signed in last). */
+    async subscribe(userId: number, subscription: PushSubscriptionJson) {
+      if (!isAllowedPushEndpoint(subscription.endpoint, deps.allowedHosts)) throw forbidden(MSG.pushServiceRefused);
+      const row = { userId, endpoint: subscription.endpoint, p256dh: subscription.keys.p256dh, auth: subscription.keys.auth, createdAt: new Date() };
+      await db.insert(pushSubscriptions).values(row).onConflictDoUpdate({ target: pushSubscriptions.endpoint, set: row });
+    },
+
+    async unsubscribe(userId: number, endpoint: string) {
+      await db.delete(pushSubscriptions).where(and(eq(pushSubscriptions.userId, userId), eq(pushSubscriptions.endpoint, endpoint)));
+    },
+
+    /** Sends to each of the person's browsers; answers false when a push service failed (try again later). */
+    async send(userId: number, message: PushMessage): Promise<boolean> {
+      const targets = await db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId));
+      const payload = JSON.stringify(message);
+      const outcomes = await Promise.all(targets.map(async (target) => {
+        if (!isAllowedPushEndpoint(target.endpoint, deps.allowedHosts)) return true;
+        try {
+          await webpush.sendNotification({ endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } }, payload, {
+            vapidDetails,
+            TTL: TTL_SECONDS,
+            timeout: TIMEOUT_MS,
+            // The service keeps one undelivered message per topic: a resend after a crash replaces the first.
+            topic: message.tag,
+          });
+          return true;
+        } catch (error) {
+          const status = (error as { statusCode?: number }).statusCode;
+          if (status === 404 || status === 410) {
+            await db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, target.id));
+            return true;
+          }
+          return false;
+        }
+      }));
+      return outcomes.every(Boolean);
+    },
+  };
+}
+
+export type Push = ReturnType<typeof createPush>;

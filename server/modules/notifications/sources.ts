@@ -1,0 +1,44 @@
+/**
+ * What becomes a notification: the domain events of other modules, each turned into a source with its
+ * own key so that an event handled twice notifies once. A go-live is queued for the fan-out job (a
+ * broadcaster with many followers must not slow the go-live); the others notify one person, or a few,
+ * at once in one statement.
+ */
+import type { Db } from '../../platform/db/client';
+import type { DomainEventHub } from '../../platform/events';
+import { notifyPeople, type Created, type NotificationSource } from './store';
+import type { Fanout } from './fanout';
+
+export function listenForNotifications(deps: {
+  db: Db;
+  events: DomainEventHub;
+  fanout: Fanout;
+  /** Runs the fan-out job on this instance now rather than at its next tick. */
+  wakeFanout: () => void;
+  /** After a notification committed: frames to open pages, and the delivery job woken. */
+  created: (created: Created[]) => Promise<void>;
+}) {
+  const { db, events } = deps;
+  const notify = async (source: NotificationSource, userIds: number[]) => deps.created(await notifyPeople(db, source, userIds));
+
+  events.on('stream.went-live', async (live) => {
+    await deps.fanout.queueGoLive(db, live);
+    deps.wakeFanout();
+  });
+
+  events.on('social.followed', ({ followerId, followeeId }) =>
+    notify({ kind: 'new_follower', actorId: followerId, subjectId: null, data: {}, dedupeKey: `new_follower:${followerId}:${Date.now()}` }, [followeeId]));
+
+  events.on('tip.received', ({ transferId, tipperId, ownerId, streamId, amount }) =>
+    notify({ kind: 'tip_received', actorId: tipperId, subjectId: streamId, data: { amount }, dedupeKey: `tip:${transferId}` }, [ownerId]));
+
+  events.on('meeting.invited', ({ meetingId, hostId, userIds, title, startTime }) =>
+    notify({ kind: 'meeting_invitation', actorId: hostId, subjectId: meetingId, data: { title, when: startTime.toISOString() }, dedupeKey: `meeting:${meetingId}` }, userIds));
+
+  events.on('subscription.changed', ({ reason, subscriptionId, subscriberId, creatorId }) => {
+    if (reason !== 'renewal-failed') return;
+    // One notice per subscription and day, however often the renewal is tried that day.
+    const day = new Date().toISOString().slice(0, 10);
+    return notify({ kind: 'subscription_renewal_failed', actorId: creatorId, subjectId: subscriptionId, data: {}, dedupeKey: `renewal_failed:${subscriptionId}:${day}` }, [subscriberId]);
+  });
+}

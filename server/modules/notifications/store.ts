@@ -1,0 +1,127 @@
+/**
+ * Writing and reading notifications. One statement notifies a whole batch of people: it keeps those the
+ * reach read model allows (active, the kind's switch on, the hourly cap not reached), inserts their
+ * notifications once per source key, and their e-mail and push deliveries with them.
+ */
+import { and, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
+import type { NotificationItem, NotificationKind } from '../../../common/api/notifications';
+import type { Executor } from '../../platform/db/client';
+import { notificationReachSql, type AccountsService } from '../accounts';
+import { notificationDeliveries, notifications, pushSubscriptions, type NotificationData } from './tables';
+import { notificationLink, notificationText, type NotificationFacts } from './texts';
+
+/** How each kind is told: the preference that must be on, the hourly cap per actor, and the ways besides the bell. */
+export const POLICY: Record<NotificationKind, { gate: 'stream_start' | 'new_follower' | null; hourlyCap: boolean; email: boolean; push: boolean }> = {
+  stream_live: { gate: 'stream_start', hourlyCap: true, email: true, push: true },
+  new_follower: { gate: 'new_follower', hourlyCap: true, email: true, push: true },
+  // Every tip is in the bell and on the phone; a mail per tip would be noise.
+  tip_received: { gate: null, hourlyCap: false, email: false, push: true },
+  meeting_invitation: { gate: null, hourlyCap: false, email: true, push: true },
+  subscription_renewal_failed: { gate: null, hourlyCap: false, email: true, push: true },
+};
+
+export interface NotificationSource {
+  kind: NotificationKind;
+  actorId: number;
+  subjectId: number | null;
+  data: NotificationData;
+  dedupeKey: string;
+}
+
+export interface Created {
+  id: number;
+  userId: number;
+}
+
+const idArray = (ids: readonly number[]) => `{${ids.map((id) => Math.trunc(id)).join(',')}}`;
+
+/** Notifies these people of one thing, in the caller's transaction; answers the notifications written. */
+export async function notifyPeople(exec: Executor, source: NotificationSource, userIds: readonly number[]): Promise<Created[]> {
+  if (userIds.length === 0) return [];
+  const policy = POLICY[source.kind];
+  const gate = policy.gate ? sql`and x.${sql.identifier(policy.gate)}` : sql``;
+  const cap = policy.hourlyCap
+    ? sql`and not exists (select 1 from ${notifications} n where n.user_id = x.user_id and n.actor_id = ${source.actorId}
+        and n.kind = ${source.kind} and n.created_at > now() - interval '1 hour')`
+    : sql``;
+  const result = await exec.execute<{ id: string | number; user_id: string | number }>(sql`
+    with r as (
+      select x.user_id, x.via_email, x.via_push from (${notificationReachSql}) x
+      where x.user_id = any(${idArray(userIds)}::bigint[]) and x.user_id <> ${source.actorId} ${gate} ${cap}
+    ), ins as (
+      insert into ${notifications} (user_id, kind, actor_id, subject_id, data, dedupe_key)
+      select user_id, ${source.kind}, ${source.actorId}, ${source.subjectId}, ${JSON.stringify(source.data)}::jsonb, ${source.dedupeKey} from r
+      on conflict (user_id, dedupe_key) do nothing
+      returning id, user_id
+    ), deliveries as (
+      insert into ${notificationDeliveries} (notification_id, channel)
+      select ins.id, c.channel from ins join r using (user_id) cross join (values ('email'), ('push')) c(channel)
+      where (c.channel = 'email' and ${policy.email} and r.via_email)
+         or (c.channel = 'push' and ${policy.push} and r.via_push and exists (select 1 from ${pushSubscriptions} s where s.user_id = ins.user_id))
+    )
+    select id, user_id from ins`);
+  return result.rows.map((row) => ({ id: Number(row.id), userId: Number(row.user_id) }));
+}
+
+/** Unread counts of these people (0 for those with none). */
+export async function unreadCounts(exec: Executor, userIds: readonly number[]): Promise<Map<number, number>> {
+  const counts = new Map(userIds.map((id) => [id, 0]));
+  if (userIds.length === 0) return counts;
+  const rows = await exec
+    .select({ userId: notifications.userId, unread: sql<number>`count(*)::int` })
+    .from(notifications)
+    .where(and(inArray(notifications.userId, [...counts.keys()]), isNull(notifications.readAt)))
+    .groupBy(notifications.userId);
+  for (const row of rows) counts.set(row.userId, Number(row.unread));
+  return counts;
+}
+
+type PublicUsers = AccountsService['publicUsers'];
+
+export function createNotificationReads(deps: { db: Executor; publicUsers: PublicUsers }) {
+  const { db } = deps;
+
+  /** The list's items for these rows, with the actors' current names. */
+  async function itemsOf(rows: (typeof notifications.$inferSelect)[]): Promise<NotificationItem[]> {
+    const actors = await deps.publicUsers(rows.flatMap((row) => (row.actorId === null ? [] : [row.actorId])));
+    return rows.map((row) => {
+      const actor = row.actorId === null ? undefined : actors.get(row.actorId);
+      const facts: NotificationFacts = { kind: row.kind, actorId: row.actorId, actorName: actor?.username ?? '', subjectId: row.subjectId, data: row.data };
+      return {
+        id: row.id,
+        kind: row.kind,
+        text: notificationText(facts),
+        link: notificationLink(facts),
+        actor: actor && row.actorId !== null ? { id: row.actorId, ...actor } : null,
+        read: row.readAt !== null,
+        created_at: row.createdAt.toISOString(),
+      };
+    });
+  }
+
+  return {
+    itemsOf,
+
+    async list(userId: number, page: { limit: number; before?: number | undefined }) {
+      const rows = await db
+        .select()
+        .from(notifications)
+        .where(and(eq(notifications.userId, userId), page.before === undefined ? undefined : lt(notifications.id, page.before)))
+        .orderBy(desc(notifications.id))
+        .limit(page.limit + 1);
+      const unread = (await unreadCounts(db, [userId])).get(userId) ?? 0;
+      return { notifications: await itemsOf(rows.slice(0, page.limit)), unread, has_more: rows.length > page.limit };
+    },
+
+    /** Marks the caller's named notifications (others' ids are ignored), or all of them, read. */
+    async markRead(userId: number, which: { ids?: number[] | undefined; all?: boolean | undefined }): Promise<number> {
+      await db
+        .update(notifications)
+        .set({ readAt: new Date() })
+        .where(and(eq(notifications.userId, userId), isNull(notifications.readAt), which.all ? undefined : inArray(notifications.id, which.ids ?? [])));
+      return (await unreadCounts(db, [userId])).get(userId) ?? 0;
+    },
+  };
+}
+
+export type NotificationReads = ReturnType<typeof createNotificationReads>;
