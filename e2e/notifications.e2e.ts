@@ -74,6 +74,7 @@ describe('notifications', () => {
     const { page } = viewer;
     await expect.poll(() => badgeText(page), { timeout: 15_000 }).toBe('1');
     expect(await topBell(page).getAttribute('aria-label')).toBe('Notifications, 1 unread');
+    await topBell(page).blur();
     await screenshot(page, 'notifications-bell');
     expect(broadcaster.errors).toEqual([]);
   }, 90_000);
@@ -172,5 +173,20 @@ describe('notifications', () => {
       );
     await expect.poll(shown, { timeout: 10_000 }).toEqual([{ title: payload.title, body: payload.body, tag: payload.tag, url: new URL(streamPath, scope).href }]);
     expect(viewer.errors).toEqual([]);
+  });
+
+  step('the settings offer push on this browser; where the browser blocks notifications, a line says so', async () => {
+    // A fresh browser context: headless chromium answers the permission question with "denied".
+    const other = await openAppPage();
+    const { page } = other;
+    await signInAt(page, 'viewer2', '/user/settings');
+    const push = page.getByRole('switch', { name: 'Push notifications on this browser' });
+    await push.waitFor();
+    expect(await push.getAttribute('aria-checked')).toBe('false');
+    await push.click();
+    await page.getByText(/Notifications are blocked for this site in your browser/).waitFor();
+    expect(await push.isDisabled()).toBe(true);
+    expect(await page.evaluate(() => Notification.permission)).toBe('denied');
+    expect(other.errors).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import { useEffect, useState } from 'react';
 import { isApiError } from '../../api/client';
 import { Switch } from '../../ui/Switch';
 import { useToast } from '../../ui/Toast';
-import { currentSubscription, pushPermission, PushRefused, pushSupported, turnPushOff, turnPushOn, usePushKey } from './push';
+import { currentSubscription, pushPermission, PushRefused, pushSupported, PushUnavailable, turnPushOff, turnPushOn, usePushKey } from './push';
 import type { PushPermission } from './push';
 import styles from './push.module.css';
 
@@ -34,6 +34,21 @@ export function PushSwitch({ onSubscribed }: { onSubscribed: () => void }) {
     };
   }, [supported]);
 
+  // The person may allow (or block) notifications in the browser's site settings while the page is open.
+  useEffect(() => {
+    if (!supported || !navigator.permissions) return;
+    let status: PermissionStatus | null = null;
+    const changed = () => setPermission(pushPermission());
+    navigator.permissions
+      .query({ name: 'notifications' })
+      .then((found) => {
+        status = found;
+        found.addEventListener('change', changed);
+      })
+      .catch(() => undefined);
+    return () => status?.removeEventListener('change', changed);
+  }, [supported]);
+
   if (!supported || !key.data || subscribed === null) return null;
   const publicKey = key.data;
 
@@ -51,12 +66,7 @@ export function PushSwitch({ onSubscribed }: { onSubscribed: () => void }) {
         toast({ title: 'Push notifications are off for this browser.', tone: 'success' });
       }
     } catch (error) {
-      if (!(error instanceof PushRefused)) {
-        toast({
-          title: isApiError(error) && error.status === 503 ? 'Push notifications are not available right now.' : 'Push notifications could not be changed. Please try again.',
-          tone: 'error',
-        });
-      }
+      if (!(error instanceof PushRefused)) toast({ title: failureText(error), tone: 'error' });
     } finally {
       setPermission(pushPermission());
       setBusy(false);
@@ -80,4 +90,10 @@ export function PushSwitch({ onSubscribed }: { onSubscribed: () => void }) {
       )}
     </div>
   );
+}
+
+function failureText(error: unknown): string {
+  if (error instanceof PushUnavailable) return 'This browser could not turn push notifications on.';
+  if (isApiError(error) && error.status === 503) return 'Push notifications are not available right now.';
+  return 'Push notifications could not be changed. Please try again.';
 }

@@ -36,6 +36,13 @@ export class PushRefused extends Error {
   }
 }
 
+/** The browser's push service refused the subscription. */
+export class PushUnavailable extends Error {
+  constructor(readonly reason: unknown) {
+    super(`Push subscription refused: ${String(reason)}`);
+  }
+}
+
 /**
  * Asks permission, registers the worker, subscribes with the VAPID key (again when the one held was made
  * with another key) and sends the subscription to the server.
@@ -51,7 +58,12 @@ export async function turnPushOn(publicKey: string): Promise<PushSubscription> {
     await subscription.unsubscribe();
     subscription = null;
   }
-  subscription ??= await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+  try {
+    subscription ??= await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+  } catch (error) {
+    // Allowed, but the browser's push service would not take it (some builds have none).
+    throw new PushUnavailable(error);
+  }
   const json = subscription.toJSON();
   try {
     await call(notifications.subscribePush, {
