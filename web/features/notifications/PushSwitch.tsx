@@ -37,16 +37,21 @@ export function PushSwitch({ onSubscribed }: { onSubscribed: () => void }) {
   // The person may allow (or block) notifications in the browser's site settings while the page is open.
   useEffect(() => {
     if (!supported || !navigator.permissions) return;
+    let live = true;
     let status: PermissionStatus | null = null;
     const changed = () => setPermission(pushPermission());
     navigator.permissions
       .query({ name: 'notifications' })
       .then((found) => {
+        if (!live) return;
         status = found;
         found.addEventListener('change', changed);
       })
       .catch(() => undefined);
-    return () => status?.removeEventListener('change', changed);
+    return () => {
+      live = false;
+      status?.removeEventListener('change', changed);
+    };
   }, [supported]);
 
   if (!supported || !key.data || subscribed === null) return null;
