@@ -108,8 +108,8 @@ export function useNotificationFrames(userId: number | null): void {
         if (subscriptions > 1) refreshAll(queryClient);
       },
       onError: (error) => {
-        // A socket opened before sign-in carries no session: open one that does, once.
-        if (error.code === 'unauthorized' && !reconnected) {
+        // A socket opened before sign-in (or as someone else) carries another session: open one with this one, once.
+        if ((error.code === 'unauthorized' || error.code === 'forbidden') && !reconnected) {
           reconnected = true;
           realtimeClient().reconnect();
         }
