@@ -1,7 +1,7 @@
 /**
  * `npm test`: typecheck, lint and unit tests side by side, integration tests (also on PostgreSQL when
- * TEST_DATABASE_URL is set) beside the web build, then the crash test (scripts/crash-test.ts, with
- * PostgreSQL) and the browser journeys.
+ * TEST_DATABASE_URL is set) beside the web build, then the crash tests (scripts/crash-test.ts and
+ * scripts/notifications-crash-test.ts, with PostgreSQL) and the browser journeys.
  * Ends with one summary line "N passed, N failed".
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -100,9 +100,12 @@ await runTogether([
   { ...vitestStage('integration', ['--project', 'integration*']), live: true },
   { stage: 'web build', command: 'npx', args: ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], done: (ok) => (webBuilt = ok) },
 ]);
-// The crash test (kill -9 under tip load, then the books): one test, on PostgreSQL only.
+// The crash tests (kill -9 under tip load, then the books; and mid-fan-out): on PostgreSQL only.
 if (process.env.TEST_DATABASE_URL) {
   if (run('crash test', 'npx', ['tsx', 'scripts/crash-test.ts'])) totals.passed += 1;
+  else totals.failed += 1;
+  // Kill -9 while a go-live is fanned out and mailed, then every follower told exactly once.
+  if (run('notifications crash test', 'npx', ['tsx', 'scripts/notifications-crash-test.ts'])) totals.passed += 1;
   else totals.failed += 1;
 }
 if (webBuilt) {

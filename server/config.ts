@@ -183,6 +183,8 @@ const envSchema = z.object({
    */
   NOTIFY_JOB_SECONDS: numeric(z.number().int().min(1).max(3_600).default(2)),
   NOTIFY_FANOUT_BATCH: numeric(z.number().int().min(1).max(50_000).default(5_000)),
+  /** How long a delivery being sent is held before another try may take it (a crashed sender's). */
+  NOTIFY_DELIVERY_LEASE_SECONDS: numeric(z.number().int().min(1).max(3_600).default(120)),
   /**
    * The push services Web Push messages may go to (a browser's subscription names one): host names,
    * `*.` for any subdomain, `host:port` for a local one over plain http (tests). Others are refused.
@@ -316,6 +318,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     notifications: {
       jobEveryMs: c.NOTIFY_JOB_SECONDS * 1000,
       fanoutBatch: c.NOTIFY_FANOUT_BATCH,
+      deliveryLeaseSeconds: c.NOTIFY_DELIVERY_LEASE_SECONDS,
       pushServiceHosts: c.PUSH_SERVICE_HOSTS.split(',').map((host) => host.trim().toLowerCase()).filter((host) => host !== ''),
     },
     /** The referral programme (decision 0023). */

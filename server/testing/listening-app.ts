@@ -16,8 +16,8 @@ export interface ListeningTestApp {
   closeSockets(): void;
 }
 
-/** `close` ends the app (by default checking the ledger's invariants first). */
-export function useListeningTestApp(close: (t: TestApp) => Promise<void> = closeCheckingLedger): ListeningTestApp {
+/** `close` ends the app (by default checking the ledger's invariants first); `env` is read when the app starts. */
+export function useListeningTestApp(close: (t: TestApp) => Promise<void> = closeCheckingLedger, env: () => Record<string, string> = () => ({})): ListeningTestApp {
   let t: TestApp | undefined;
   let baseUrl = '';
   const sockets: WsClient[] = [];
@@ -25,7 +25,7 @@ export function useListeningTestApp(close: (t: TestApp) => Promise<void> = close
     for (const socket of sockets.splice(0)) socket.close();
   };
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp(env());
     baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => {

@@ -15,9 +15,8 @@ import type { Push } from './push';
 import { notificationDeliveries, notifications, type NotificationData } from './tables';
 import { mailLink, mailSubject, notificationLink, notificationText, type NotificationFacts } from './texts';
 
-/** Deliveries taken per step; each is leased this long before another instance may try it again. */
+/** Deliveries taken per step. */
 const BATCH = 100;
-const LEASE_SECONDS = 120;
 const MAX_ATTEMPTS = 5;
 /** Sends in flight at once within a batch. */
 const PARALLEL = 16;
@@ -32,6 +31,8 @@ export interface DeliveryDeps {
   emailLinkToken: (userId: number) => string;
   /** The installation's public origin (PUBLIC_URL), for links in mail and push messages. */
   origin: string;
+  /** How long a taken delivery is held before another try may take it. */
+  leaseSeconds: number;
   log: { warn(obj: object, msg: string): void };
 }
 
@@ -62,7 +63,7 @@ export function createDelivery(deps: DeliveryDeps) {
 
   async function claim(): Promise<Due[]> {
     const result = await db.execute<{ id: string; notification_id: string; channel: 'email' | 'push'; attempts: number }>(sql`
-      update ${notificationDeliveries} d set attempts = d.attempts + 1, due_at = now() + make_interval(secs => ${LEASE_SECONDS})
+      update ${notificationDeliveries} d set attempts = d.attempts + 1, due_at = now() + make_interval(secs => ${deps.leaseSeconds})
       where d.id in (
         select id from ${notificationDeliveries} where state = 'pending' and due_at <= now()
         order by due_at, id limit ${BATCH} for update skip locked

@@ -36,7 +36,7 @@ export async function createNotificationsModule(ctx: ModuleContext): Promise<App
     db, keys: await loadVapidKeys(db), subject: `mailto:${addressOf(config.mailFrom)}`, allowedHosts: config.notifications.pushServiceHosts,
   });
   const delivery = createDelivery({
-    db, mailer: ctx.platform.mailer, push, publicUsers: accounts.publicUsers, emailLinkToken: settings.emailLinkToken, origin, log,
+    db, mailer: ctx.platform.mailer, push, publicUsers: accounts.publicUsers, emailLinkToken: settings.emailLinkToken, origin, leaseSeconds: config.notifications.deliveryLeaseSeconds, log,
   });
   const deliveries = createDrain(delivery.step, onError('deliver-notifications'));
 

@@ -60,21 +60,24 @@ export function createPush(deps: { db: Db; keys: { publicKey: string; privateKey
       const payload = JSON.stringify(message);
       const outcomes = await Promise.all(targets.map(async (target) => {
         if (!isAllowedPushEndpoint(target.endpoint, deps.allowedHosts)) return true;
+        // web-push encrypts and signs; the request itself is ours (no redirects followed, a time limit).
+        const request = webpush.generateRequestDetails({ endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } }, payload, {
+          vapidDetails,
+          TTL: TTL_SECONDS,
+          // The service keeps one undelivered message per topic: a resend after a crash replaces the first.
+          topic: message.tag,
+        });
         try {
-          await webpush.sendNotification({ endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } }, payload, {
-            vapidDetails,
-            TTL: TTL_SECONDS,
-            timeout: TIMEOUT_MS,
-            // The service keeps one undelivered message per topic: a resend after a crash replaces the first.
-            topic: message.tag,
+          const response = await fetch(request.endpoint, {
+            method: request.method, headers: request.headers, body: new Uint8Array(request.body as Buffer), redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS),
           });
-          return true;
-        } catch (error) {
-          const status = (error as { statusCode?: number }).statusCode;
-          if (status === 404 || status === 410) {
+          await response.body?.cancel();
+          if (response.status === 404 || response.status === 410) {
             await db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, target.id));
             return true;
           }
+          return response.ok;
+        } catch {
           return false;
         }
       }));

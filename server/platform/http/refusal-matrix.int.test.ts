@@ -375,6 +375,13 @@ const CASES: Record<string, Case> = {
   'GET /api/user/referral-summary-streaming': { input: () => ({ from: '2026-01-01', to: '2026-01-31' }) },
   'POST /api/user/referral-link-create': { input: () => ({ type: 'INFLUENCER', campaign: unique('matrix-') }) },
   'GET /api/user/user-analytics': { input: (c) => ({ event: 'TOTAL_TIP_COUNT,TOP_TIPPERS', from: '2026-01-01', to: '2026-01-31', user_id: c.owner.user.id }) },
+  'GET /api/user/notifications': { input: () => ({ limit: 5 }) },
+  'POST /api/user/notifications-read': { input: () => ({ all: true }) },
+  'GET /api/user/push-key': { input: () => ({}) },
+  'POST /api/user/push-subscribe': {
+    input: () => ({ endpoint: `https://fcm.googleapis.com/fcm/send/${unique('matrix-')}`, keys: { p256dh: `B${'A'.repeat(86)}`, auth: 'A'.repeat(22) } }),
+  },
+  'POST /api/user/push-unsubscribe': { input: () => ({ endpoint: `https://fcm.googleapis.com/fcm/send/${unique('matrix-')}` }) },
   'POST /api/user/user-interest-list': { input: (c) => ({ id: c.owner.user.id }) },
   'POST /api/user/user-login': { freshSession: true, input: () => ({ username: world.victim.user.username, password: world.victim.user.password }) },
   'GET /api/user/user-lookup': { input: (c) => ({ id: c.owner.user.id }) },
