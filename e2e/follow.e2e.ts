@@ -10,7 +10,8 @@ const openAppPage = useAppInBrowser();
 const step = journeySteps();
 
 const statButton = (page: Page, label: 'Followers' | 'Following') => page.getByRole('main').getByRole('button', { name: new RegExp(` ${label}$`) });
-const bell = (page: Page) => page.getByRole('button', { name: 'Notifications' });
+/** The profile's bell (the top bar has a bell of its own, for the notification list). */
+const bell = (page: Page) => page.getByRole('main').getByRole('button', { name: 'Notifications', exact: true });
 
 /** Clicks and waits for the call it causes, so the next step sees the server's state. */
 async function clickAndWait(page: Page, target: ReturnType<Page['getByRole']>, path: string): Promise<void> {

@@ -42,6 +42,8 @@ const ScheduleMeetingsPage = lazyPage(() => import('../features/meetings/Schedul
 const MeetingRoomPage = lazyPage(() => import('../features/meetings/MeetingRoomPage'), 'MeetingRoomPage');
 const OffersPage = lazyPage(() => import('../features/ads/OffersPage'), 'OffersPage');
 const AnalyticsPage = lazyPage(() => import('../features/analytics/AnalyticsPage'), 'AnalyticsPage');
+// The page shares its chunk with the top bar bell's panel (views.ts).
+const NotificationsPage = lazyPage(async () => ({ NotificationsPage: (await import('../features/notifications/views')).NotificationsPage }), 'NotificationsPage');
 const ReferralPage = lazyPage(() => import('../features/referrals/ReferralPage'), 'ReferralPage');
 
 /** Pages that are not built yet render Not Found, but behind the gates they will have. */
@@ -93,6 +95,7 @@ function skinRoutes(): RouteObject[] {
         { path: 'subscription', element: signedIn(<SubscriptionPage />) },
         { path: 'user/analytics', element: signedIn(<AnalyticsPage />) },
         { path: 'user/settings', element: signedIn(<SettingsPage />) },
+        { path: 'user/notifications', element: signedIn(<NotificationsPage />) },
         { path: 'user/account', element: signedIn(<WalletPage />) },
         { path: 'user/account/deposit-coins', element: signedIn(<DepositCoinsPage />) },
         { path: 'user/account/buy-impressions', element: signedIn(<BuyImpressionsPage />) },

@@ -1,8 +1,10 @@
+import { Fragment } from 'react';
 import type { NotificationKey } from '../../../common/api/settings';
 import { MSG } from '../../../common/messages';
 import { Spinner } from '../../ui/Spinner';
 import { Switch } from '../../ui/Switch';
 import { useToast } from '../../ui/Toast';
+import { PushSwitch } from '../notifications/PushSwitch';
 import { usePreferences, useUpdatePreferences } from './api';
 import styles from './SettingsPage.module.css';
 
@@ -51,13 +53,18 @@ export function NotificationSettings({ userId }: { userId: number }) {
         <fieldset key={group.title} className={styles.group}>
           <legend className={styles.legend}>{group.title}</legend>
           {group.items.map((item) => (
-            <Switch
-              key={item.key}
-              label={item.label}
-              description={item.description}
-              checked={notifications[item.key]}
-              onCheckedChange={(on) => toggle(item.key, on)}
-            />
+            <Fragment key={item.key}>
+              <Switch
+                label={item.label}
+                description={item.description}
+                checked={notifications[item.key]}
+                onCheckedChange={(on) => toggle(item.key, on)}
+              />
+              {/* This browser's Web Push subscription, under the preference that lets pushes be sent. */}
+              {item.key === 'notify_via_push' && (
+                <PushSwitch onSubscribed={() => !notifications.notify_via_push && toggle('notify_via_push', true)} />
+              )}
+            </Fragment>
           ))}
         </fieldset>
       ))}

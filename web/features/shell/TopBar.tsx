@@ -5,6 +5,7 @@ import { ButtonLink } from '../../ui/Button';
 import { CoinIcon, MenuIcon } from '../../ui/icons';
 import { Spinner } from '../../ui/Spinner';
 import { useSession } from '../accounts/api';
+import { NotificationBell } from '../notifications/NotificationBell';
 import { CoinBalance } from './CoinBalance';
 import { SearchForm } from './SearchForm';
 import type { SidebarState } from './sidebar-state';
@@ -53,7 +54,10 @@ export function TopBar({ sidebar }: { sidebar?: SidebarState }) {
             {session.isPending ? (
               <Spinner size="sm" label="Loading your account" />
             ) : session.user ? (
-              <UserMenu user={session.user} />
+              <>
+                <NotificationBell userId={session.user.user_id} />
+                <UserMenu user={session.user} />
+              </>
             ) : (
               <GuestButtons />
             )}
