@@ -453,7 +453,8 @@ export const MSG = {
   messageEndsBeforeStart: 'The end must come after the start.',
   mustBePermission: 'Must be a permission',
   mustBeReportAction: 'Must be a report action',
-  consoleNothingReported: 'Nothing is reported.',
+  messageContentRequired: 'Content is required',
+  mustBeTime: 'Must be a date and time',
 } as const;
 
 export type MessageKey = keyof typeof MSG;

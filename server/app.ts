@@ -38,6 +38,7 @@ import { createThrottle, purgeIdleBuckets } from './platform/throttle';
 import { createAdsModule } from './modules/ads';
 import { createAnalyticsModule } from './modules/analytics';
 import { createReferralsModule } from './modules/referrals';
+import { createConsoleModule } from './modules/console';
 import { createAccountsModule } from './modules/accounts';
 import { createChannelsModule } from './modules/channels';
 import { createChatModule } from './modules/chat';
@@ -74,6 +75,7 @@ export const MODULES: readonly ModuleFactory[] = [
   createAdsModule,
   createAnalyticsModule,
   createReferralsModule,
+  createConsoleModule,
 ];
 
 export interface AppResources {

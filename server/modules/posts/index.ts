@@ -22,7 +22,7 @@ import { createPostsService, videoTooBigMessage, type PostsService } from './ser
 import { createTranscodes, type Transcodes } from './transcodes';
 
 export type { PostsService } from './service';
-export { commentReportsSql, postReportsSql, type PostModeration } from './moderation';
+export { commentReportsSql, postCountSql, postReportsSql, type PostModeration } from './moderation';
 export type { Transcodes } from './transcodes';
 
 declare module '../../platform/module' {

@@ -62,3 +62,6 @@ export const postReportsSql = sql`select 'post'::text as kind, r.post_id as item
 export const commentReportsSql = sql`select 'comment'::text as kind, r.comment_id as item_id, r.reporter_id, r.type, r.comment, r.created_at,
     c.user_id as owner_id, c.body as preview, null::text as image, 'shown'::text as item_state
   from ${commentReports} r join ${postComments} c on c.id = r.comment_id`;
+
+/** How many posts the user published (the console's user view). */
+export const postCountSql = (userId: number) => sql`(select count(*)::int from ${posts} p where p.user_id = ${userId} and p.deleted_at is null)`;

@@ -22,7 +22,7 @@ export {
   mayActOnAnyStream, mayUsePriorityChat, minimumSql, plainlyWatchableSql, type StreamsService, userIdOfViewerKey, type Viewer, viewerKey,
 } from './service';
 export type { StreamRow } from './stream-view';
-export { featuredCandidatesSql, streamReportsSql } from './moderation';
+export { featuredCandidatesSql, streamCountSql, streamReportsSql, type StreamModeration } from './moderation';
 export { viewerOf } from './viewer';
 export { likesOfStreamsStarted, type StreamCard, streamCards, streamingOf, viewFactsSql } from './analytics-reads';
 export { type PastView, recordPastViews } from './past-views';

@@ -146,3 +146,6 @@ export const streamReportsSql = sql`select 'stream'::text as kind, r.stream_id a
 export const featuredCandidatesSql = sql`select s.id, s.title, s.user_id, s.live, s.featured, s.started_at
   from ${streams} s where s.deleted_at is null and not s.hidden and (s.featured or s.live)
   order by s.featured desc, s.started_at desc nulls last limit 100`;
+
+/** How many streams the user made (the console's user view). */
+export const streamCountSql = (userId: number) => sql`(select count(*)::int from ${streams} s where s.user_id = ${userId} and s.deleted_at is null)`;
