@@ -43,6 +43,7 @@ const MeetingRoomPage = lazyPage(() => import('../features/meetings/MeetingRoomP
 const OffersPage = lazyPage(() => import('../features/ads/OffersPage'), 'OffersPage');
 const AnalyticsPage = lazyPage(() => import('../features/analytics/AnalyticsPage'), 'AnalyticsPage');
 const ReferralPage = lazyPage(() => import('../features/referrals/ReferralPage'), 'ReferralPage');
+const ConsolePage = lazyPage(() => import('../features/console/ConsolePage'), 'ConsolePage');
 
 /** Pages that are not built yet render Not Found, but behind the gates they will have. */
 const notBuilt = <NotFoundPage />;
@@ -100,6 +101,8 @@ function skinRoutes(): RouteObject[] {
         { path: 'u/:id', element: <ProfilePage /> },
         { path: 'user/profile', element: <ProfilePage /> },
         { path: 'channel/search', element: <SearchPage /> },
+        // The operator console shows Not Found to whoever may not use it (common/console.ts), as its calls answer 404.
+        { path: 'admin', element: <ConsolePage /> },
         { path: 'dev/outbox', element: <RequireLogin><RequireAdmin><OutboxPage /></RequireAdmin></RequireLogin> },
         { path: 'legal/terms', element: <LegalPage doc="terms" /> },
         { path: 'legal/privacy', element: <LegalPage doc="privacy" /> },
