@@ -1,0 +1,120 @@
+/**
+ * Journey: a viewer reports a live stream; an administrator finds the report in the console's queue at
+ * /admin, ends the stream and suspends the broadcaster, and the audit log shows both. A plain viewer
+ * finds no console (Not Found, no menu entry).
+ */
+import { afterAll, describe, expect } from 'vitest';
+import { MSG } from '../common/messages';
+import type { RunningPublisher } from '../server/testing/rtmp-publisher';
+import { signInAt, userMenu } from './support/app';
+import { journeySteps, screenshot, useAppInBrowser } from './support/browser';
+import type { TestPage } from './support/browser';
+import { badge, broadcastAs } from './support/live';
+
+const openAppPage = useAppInBrowser({ media: true, env: () => ({ RTMP_GRACE_MS: '1500' }) });
+const step = journeySteps();
+
+let publisher: RunningPublisher | undefined;
+afterAll(async () => {
+  await publisher?.stop();
+});
+
+const TITLE = 'Console journey show';
+let streamPath = '';
+let streamId = 0;
+
+describe('the operator console', () => {
+  let broadcaster: TestPage;
+  let viewer: TestPage;
+
+  step('broadcaster1 goes live', async () => {
+    broadcaster = await openAppPage();
+    const onAir = await broadcastAs(broadcaster.page, TITLE);
+    publisher = onAir.publisher;
+    streamPath = onAir.streamPath;
+    streamId = Number(new URL(streamPath, 'http://x').searchParams.get('id'));
+  });
+
+  step('a viewer reports the live stream, and finds no console', async () => {
+    viewer = await openAppPage();
+    const { page } = viewer;
+    await signInAt(page, 'viewer1', streamPath);
+    await badge(page, 'LIVE').waitFor();
+    await page.getByRole('button', { name: 'Report' }).click();
+    const report = page.getByRole('dialog', { name: 'Report Stream' });
+    await report.getByLabel('Reason').selectOption('inappropriate');
+    await report.getByLabel('Details (optional)').fill('Rude language on air');
+    await screenshot(page, 'console-viewer-report');
+    await report.getByRole('button', { name: 'Submit' }).click();
+    await page.getByText(MSG.complaintFiled).first().waitFor();
+
+    await userMenu(page, 'viewer1').click();
+    await page.getByRole('menuitem', { name: 'Settings' }).waitFor();
+    expect(await page.getByRole('menuitem', { name: 'Console' }).count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await page.goto('/admin');
+    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+  });
+
+  step('an administrator sees the report in the queue, ends the stream and suspends the broadcaster', async () => {
+    const admin = await openAppPage();
+    const { page } = admin;
+    await signInAt(page, 'admin', '/');
+    await userMenu(page, 'admin').click();
+    await page.getByRole('menuitem', { name: 'Console' }).click();
+    await page.waitForURL((url) => url.pathname === '/admin');
+    await page.getByRole('heading', { name: 'Console' }).waitFor();
+    const row = page.getByTestId(`report-stream-${streamId}`);
+    await row.waitFor();
+    await row.getByText('@viewer1').waitFor();
+    await row.getByText('@broadcaster1').waitFor();
+    await row.getByText('Rude language on air').waitFor();
+    await row.getByText(TITLE).waitFor();
+    await screenshot(page, 'console-reports-queue');
+
+    await row.getByRole('button', { name: 'End Stream' }).click();
+    await row.waitFor({ state: 'detached' });
+    await badge(viewer.page, 'LIVE').waitFor({ state: 'detached', timeout: 20_000 });
+
+    // Suspending needs an open report: the viewer reports again (the stream is still there, not live).
+    await viewer.page.reload();
+    await viewer.page.getByRole('button', { name: 'Report' }).click();
+    const again = viewer.page.getByRole('dialog', { name: 'Report Stream' });
+    await again.getByLabel('Reason').selectOption('troll');
+    await again.getByRole('button', { name: 'Submit' }).click();
+    await viewer.page.getByText(MSG.complaintFiled).first().waitFor();
+
+    await page.getByRole('tab', { name: 'Handled' }).click();
+    await page.getByRole('tab', { name: 'Open' }).click();
+    const reopened = page.getByTestId(`report-stream-${streamId}`);
+    await reopened.waitFor();
+    await reopened.getByRole('button', { name: 'Suspend User' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Suspend User' });
+    await screenshot(page, 'console-suspend-confirm');
+    await confirm.getByRole('button', { name: 'Suspend' }).click();
+    await reopened.waitFor({ state: 'detached' });
+
+    await page.getByRole('tab', { name: 'Handled' }).click();
+    const handled = page.getByTestId(`report-stream-${streamId}`);
+    await handled.filter({ hasText: 'End Stream by @admin' }).waitFor();
+    await handled.filter({ hasText: 'Suspend User by @admin' }).waitFor();
+    await screenshot(page, 'console-reports-handled');
+
+    await page.getByRole('tab', { name: 'Audit log' }).click();
+    const end = page.getByTestId('audit-stream.end').first();
+    await end.getByText('@admin').waitFor();
+    await end.getByText(`stream ${streamId}`).waitFor();
+    await page.getByTestId('audit-user.suspend').first().getByText('@admin').waitFor();
+    await screenshot(page, 'console-audit-log');
+
+    await page.getByRole('tab', { name: 'Users' }).click();
+    await page.getByLabel('Username or e-mail').fill('broadcaster1');
+    await page.getByRole('button', { name: 'Search' }).click();
+    const user = page.getByRole('row').filter({ hasText: '@broadcaster1' });
+    await user.getByText('suspended').waitFor();
+    await user.getByRole('button', { name: 'Open' }).click();
+    await page.getByRole('region', { name: 'User broadcaster1' }).getByRole('button', { name: 'Lift suspension' }).waitFor();
+    await screenshot(page, 'console-users');
+    expect(admin.errors).toEqual([]);
+  });
+});
