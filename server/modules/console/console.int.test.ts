@@ -69,20 +69,18 @@ describe('the reports queue', () => {
     const refused = await hider.client.post('/api/admin/report-action', { kind: 'stream', item_id: live.streamId, action: 'END_STREAM' });
     expect(refused.status).toBe(403);
     expect((await ok(granter.client.post('/api/admin/report-action', { kind: 'stream', item_id: live.streamId, action: 'END_STREAM' }))).handled).toBe(1);
-    // Closed: another action on it needs a new report.
-    const again = await granter.client.post('/api/admin/report-action', { kind: 'stream', item_id: live.streamId, action: 'SUSPEND_USER' });
-    expect(again.status).toBe(404);
-    expect(again.body.message).toBe(MSG.noSuchReport);
-    const second = await t.given.signedInUser();
-    await ok(second.client.post('/api/streams/report-stream', { id: live.streamId, type: 'troll' }));
-    await ok(granter.client.post('/api/admin/report-action', { kind: 'stream', item_id: live.streamId, action: 'SUSPEND_USER' }));
+    // Handled, and still open to a further action; an item nobody reported is not in the queue.
+    const unreported = await t.given.liveStream();
+    const none = await granter.client.post('/api/admin/report-action', { kind: 'stream', item_id: unreported.streamId, action: 'END_STREAM' });
+    expect(none.status).toBe(404);
+    expect(none.body.message).toBe(MSG.noSuchReport);
+    expect((await ok(granter.client.post('/api/admin/report-action', { kind: 'stream', item_id: live.streamId, action: 'SUSPEND_USER' }))).handled).toBe(0);
     expect((await live.client.get('/api/user/session-detail')).body.user).toBeUndefined();
     const handled = (await ok(admin.client.get('/api/admin/reports', { status: 'handled', limit: 100 }))).reports as Array<Record<string, unknown>>;
     const mine = handled.filter((r) => r.item_id === live.streamId && r.kind === 'stream');
-    expect(mine.map((r) => (r.handled as { resolution: string; by: { user_id: number } }))).toEqual(expect.arrayContaining([
-      expect.objectContaining({ resolution: 'END_STREAM', by: expect.objectContaining({ user_id: granter.user.id }) }),
-      expect.objectContaining({ resolution: 'SUSPEND_USER', by: expect.objectContaining({ user_id: granter.user.id }) }),
-    ]));
+    // The latest handling shows.
+    expect(mine.map((r) => r.handled)).toEqual([expect.objectContaining({ resolution: 'SUSPEND_USER', by: expect.objectContaining({ user_id: granter.user.id }) })]);
+
     expect(await lastAudit('stream.end', live.streamId)).toMatchObject({ actor: { user_id: granter.user.id }, target_type: 'stream', before: { live: true } });
     expect(await lastAudit('user.suspend', live.user.id)).toMatchObject({ actor: { user_id: granter.user.id }, before: { status: 'active' }, after: { status: 'suspended' } });
     expect(await lastAudit('stream.suspend-owner', live.streamId)).toBeDefined();
@@ -96,6 +94,11 @@ describe('the reports queue', () => {
     const other = await reportedStream();
     await ok(hider.client.post('/api/admin/report-action', { kind: 'stream', item_id: other.live.streamId, action: 'DISMISS' }));
     expect(await lastAudit('report.dismiss', other.live.streamId)).toMatchObject({ actor: { user_id: hider.user.id }, target_type: 'stream' });
+    // A new report opens the item again; the dismissed one stays handled.
+    const second = await t.given.signedInUser();
+    await ok(second.client.post('/api/streams/report-stream', { id: other.live.streamId, type: 'troll' }));
+    const open = (await ok(admin.client.get('/api/admin/reports', { limit: 100 }))).reports as Array<Record<string, unknown>>;
+    expect(open.filter((r) => r.item_id === other.live.streamId && r.kind === 'stream').map((r) => (r.reporter as { user_id: number }).user_id)).toEqual([second.user.id]);
   });
 
   it('deletes a reported stream, post and comment; a comment cannot be hidden', async () => {

@@ -31,15 +31,17 @@ const iso = (value: string | Date) => new Date(value).toISOString();
 export function createReportsQueue(deps: { db: Db; accounts: AccountsService; streamModeration: StreamModeration; postModeration: PostModeration }) {
   const { db } = deps;
 
-  /** Every report with the first handling of its item made after it (none: open). */
+  /** Every report with the latest handling of its item made after it (none: open). */
   const queue = sql`(select r.*, h.handled_at, h.resolution, h.handled_by
       from (${streamReportsSql} union all ${postReportsSql} union all ${commentReportsSql}) r
       left join lateral (select h.handled_at, h.resolution, h.handled_by from ${reportHandlings} h
-        where h.kind = r.kind and h.item_id = r.item_id and h.handled_at >= r.created_at order by h.handled_at asc limit 1) h on true)`;
+        where h.kind = r.kind and h.item_id = r.item_id and h.handled_at >= r.created_at order by h.handled_at desc limit 1) h on true)`;
 
-  async function openReportsOf(kind: ReportKind, itemId: number): Promise<number> {
-    const { rows } = await db.execute<{ open: number }>(sql`select count(*)::int as open from ${queue} q where q.kind = ${kind} and q.item_id = ${itemId} and q.handled_at is null`);
-    return Number(rows[0]?.open ?? 0);
+  /** How many reports the item has, and how many of them are open. */
+  async function reportsOf(kind: ReportKind, itemId: number): Promise<{ all: number; open: number }> {
+    const { rows } = await db.execute<{ all: number; open: number }>(sql`select count(*)::int as all, (count(*) filter (where q.handled_at is null))::int as open
+      from ${queue} q where q.kind = ${kind} and q.item_id = ${itemId}`);
+    return { all: Number(rows[0]?.all ?? 0), open: Number(rows[0]?.open ?? 0) };
   }
 
   return {
@@ -79,12 +81,15 @@ export function createReportsQueue(deps: { db: Db; accounts: AccountsService; st
       return Number(rows[0]?.n ?? 0);
     },
 
-    /** Takes the action on the item and closes its open reports; answers how many were closed. */
+    /**
+     * Takes the action on a reported item (open or handled before: End Stream, then Suspend User) and
+     * closes its open reports; answers how many were closed.
+     */
     async act(principal: Principal, input: { kind: ReportKind; item_id: number; action: ReportAction }): Promise<number> {
       if (!mayTakeAction(principal, input.action)) throw forbidden();
       if (!ACTIONS_FOR[input.kind].includes(input.action)) throw badRequest(fill(MSG.actionNotForReport, { kind: input.kind }), 'action');
-      const open = await openReportsOf(input.kind, input.item_id);
-      if (open === 0) throw notFound(MSG.noSuchReport);
+      const { all, open } = await reportsOf(input.kind, input.item_id);
+      if (all === 0) throw notFound(MSG.noSuchReport);
       const streamEvent = STREAM_EVENT[input.action];
       if (input.action === 'DISMISS') {
         await recordAudit(db, {

@@ -22,6 +22,17 @@ export const ACTION_LABELS: Record<ReportAction, string> = {
   END_STREAM: 'End Stream', DELETE: 'Delete', HIDE: 'Hide', SUSPEND_USER: 'Suspend User', DISMISS: 'Dismiss',
 };
 
+/** The actions that still mean something for the item as it is now (a handled one is not dismissed again). */
+function actionsFor(report: ConsoleReport): ReportAction[] {
+  const gone = report.item_state === 'deleted';
+  return ACTIONS_FOR[report.kind].filter((action) =>
+    action === 'END_STREAM' ? report.item_state === 'live'
+      : action === 'DELETE' ? !gone
+        : action === 'HIDE' ? !gone && report.item_state !== 'hidden'
+          : action === 'DISMISS' ? report.handled === null
+            : true);
+}
+
 export function ReportsPanel() {
   const [status, setStatus] = useState<'open' | 'handled'>('open');
   return (
@@ -60,7 +71,8 @@ function ReportsTable({ status }: { status: 'open' | 'handled' }) {
                 <th scope="col">Reporter</th>
                 <th scope="col">Reason</th>
                 <th scope="col">When</th>
-                <th scope="col">{status === 'open' ? 'Actions' : 'Handled'}</th>
+                {status === 'handled' && <th scope="col">Handled</th>}
+                <th scope="col">Actions</th>
               </tr>
             </thead>
             <tbody>
@@ -74,27 +86,30 @@ function ReportsTable({ status }: { status: 'open' | 'handled' }) {
                     {report.comment && <div className={styles.muted}>{report.comment}</div>}
                   </td>
                   <td><time dateTime={report.created_at} title={new Date(report.created_at).toLocaleString()}>{relativeTime(report.created_at)}</time></td>
+                  {status === 'handled' && (
+                    <td>
+                      {report.handled && (
+                        <span>
+                          {ACTION_LABELS[report.handled.resolution]} by @{report.handled.by.username}
+                          <div className={styles.muted}>{relativeTime(report.handled.at)}</div>
+                        </span>
+                      )}
+                    </td>
+                  )}
                   <td>
-                    {report.handled ? (
-                      <span>
-                        {ACTION_LABELS[report.handled.resolution]} by @{report.handled.by.username}
-                        <div className={styles.muted}>{relativeTime(report.handled.at)}</div>
-                      </span>
-                    ) : (
-                      <div className={styles.actions}>
-                        {ACTIONS_FOR[report.kind].filter((action) => mayTakeAction(user, action)).map((action) => (
-                          <Button
-                            key={action}
-                            size="sm"
-                            variant={action === 'DISMISS' ? 'ghost' : action === 'SUSPEND_USER' || action === 'DELETE' ? 'danger' : 'secondary'}
-                            disabled={act.isPending}
-                            onClick={() => (action === 'SUSPEND_USER' ? setConfirming(report) : run(report, action))}
-                          >
-                            {ACTION_LABELS[action]}
-                          </Button>
-                        ))}
-                      </div>
-                    )}
+                    <div className={styles.actions}>
+                      {actionsFor(report).filter((action) => mayTakeAction(user, action)).map((action) => (
+                        <Button
+                          key={action}
+                          size="sm"
+                          variant={action === 'DISMISS' ? 'ghost' : action === 'SUSPEND_USER' || action === 'DELETE' ? 'danger' : 'secondary'}
+                          disabled={act.isPending}
+                          onClick={() => (action === 'SUSPEND_USER' ? setConfirming(report) : run(report, action))}
+                        >
+                          {ACTION_LABELS[action]}
+                        </Button>
+                      ))}
+                    </div>
                   </td>
                 </tr>
               ))}
