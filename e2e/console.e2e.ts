@@ -98,7 +98,7 @@ describe('the operator console', () => {
 
     await page.getByRole('tab', { name: 'Users' }).click();
     await page.getByLabel('Username or e-mail').fill('broadcaster1');
-    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('main').getByRole('button', { name: 'Search', exact: true }).click();
     const user = page.getByRole('row').filter({ hasText: '@broadcaster1' });
     await user.getByText('suspended').waitFor();
     await user.getByRole('button', { name: 'Open' }).click();

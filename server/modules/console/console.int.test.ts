@@ -10,6 +10,7 @@ import { DEFAULT_PERMISSIONS } from '../../../common/permissions';
 import type { HttpSession } from '../../testing/http-session';
 import { startTestApp, type SignedInUser, type TestApp } from '../../testing/harness';
 import { publishImagePost } from '../../testing/uploads';
+import { createAccountAdmin } from '../accounts/admin';
 
 let t: TestApp;
 let admin: SignedInUser;
@@ -165,6 +166,19 @@ describe('users', () => {
       expect((await as(who).get('/api/admin/users')).status).toBe(404);
       expect((await as(who).get('/api/admin/user', { id: person.user.id })).status).toBe(404);
     }
+  });
+});
+
+describe('the command line', () => {
+  it('grants, revokes and changes roles by the same rules, recorded with no actor', async () => {
+    const cli = createAccountAdmin({ db: t.resources.database.db });
+    const person = await t.given.user();
+    await cli.grant(null, { username: person.username }, 'GRANT PERMISSION');
+    expect(await lastAudit('user.grant', person.id)).toMatchObject({ actor: null, after: { perms: expect.arrayContaining(['GRANT PERMISSION']) } });
+    await cli.revoke(null, { username: person.username.toUpperCase() }, 'GRANT PERMISSION');
+    await cli.setRole(null, { username: person.username }, 'admin');
+    expect(await lastAudit('user.role', person.id)).toMatchObject({ actor: null, after: { role: 'admin' } });
+    await expect(cli.grant(null, { username: 'nobody_here' }, 'CREATE PLAN')).rejects.toThrow('No user named nobody_here');
   });
 });
 

@@ -30,7 +30,7 @@ function actionsFor(report: ConsoleReport): ReportAction[] {
       : action === 'DELETE' ? !gone
         : action === 'HIDE' ? !gone && report.item_state !== 'hidden'
           : action === 'DISMISS' ? report.handled === null
-            : true);
+            : report.handled?.resolution !== 'SUSPEND_USER');
 }
 
 export function ReportsPanel() {
