@@ -66,7 +66,7 @@ export function MessagesPanel() {
       {rows.length > 0 && (
         <div className={table.tableWrap}>
           <table className={table.table}>
-            <thead><tr><th scope="col">Title</th><th scope="col">Content</th><th scope="col">Locale</th><th scope="col">Show</th><th scope="col">From – until</th><th scope="col">State</th><th scope="col" /></tr></thead>
+            <thead><tr><th scope="col">Title</th><th scope="col">Content</th><th scope="col">Locale</th><th scope="col">Show</th><th scope="col">Shown</th><th scope="col">State</th><th scope="col" /></tr></thead>
             <tbody>
               {rows.map((m) => {
                 const state = stateOf(m);
@@ -76,7 +76,10 @@ export function MessagesPanel() {
                     <td className={styles.wrap}><div className={prose.prose} dangerouslySetInnerHTML={{ __html: safeHtml(m.content) }} /></td>
                     <td>{m.locale}</td>
                     <td>{m.frequency}</td>
-                    <td>{m.starts_at ? new Date(m.starts_at).toLocaleString() : 'created'} – {m.ends_at ? new Date(m.ends_at).toLocaleString() : 'retired'}</td>
+                    <td>
+                      from {new Date(m.starts_at ?? m.created_at).toLocaleString()}
+                      <div className={styles.muted}>{m.ends_at ? `until ${new Date(m.ends_at).toLocaleString()}` : 'until retired'}</div>
+                    </td>
                     <td><span className={styles.badge}>{state}</span></td>
                     <td>{state !== 'retired' && <Button size="sm" variant="secondary" disabled={retire.isPending} onClick={() => retire.mutate({ id: m.id })}>Retire</Button>}</td>
                   </tr>

@@ -72,10 +72,10 @@ function UserDetail({ id }: { id: number }) {
     <section className={styles.detail} aria-label={`User ${u.username}`}>
       <h2>@{u.username}</h2>
       <div className={styles.muted}>
-        {u.email} · {u.role} · {u.status} · joined {new Date(u.joined).toLocaleDateString()} · {u.counts.streams} streams · {u.counts.posts} posts · {u.counts.reports_against} reports against
+        {u.email} · {u.role} · {u.status} · joined {new Date(u.joined).toLocaleDateString()} · {u.counts.streams} streams · {u.counts.posts} posts · {u.counts.reports_against} {u.counts.reports_against === 1 ? 'report' : 'reports'} against them
       </div>
       <Alert>{failed?.error && failureMessage(failed.error)}</Alert>
-      <div className={styles.actions}>
+      <div className={styles.toolbar}>
         {u.status === 'suspended'
           ? <Button variant="secondary" onClick={() => lift.mutate({ id })}>Lift suspension</Button>
           : <Button variant="danger" onClick={() => suspend.mutate({ id })}>Suspend</Button>}
