@@ -456,6 +456,16 @@ export const MSG = {
   referralCampaignShape: 'A campaign name may use letters, digits, dots, dashes and underscores',
   referralLinkExists: 'You already have a link for this campaign.',
   referralTooManyLinks: 'You have {max} links already.',
+
+  // The operator console
+  ownRoleUnchangeable: 'You cannot change your own role.',
+  noSuchReport: 'This report does not exist.',
+  actionNotForReport: 'This action does not apply to a {kind}.',
+  messageEndsBeforeStart: 'The end must come after the start.',
+  mustBePermission: 'Must be a permission',
+  mustBeReportAction: 'Must be a report action',
+  messageContentRequired: 'Content is required',
+  mustBeTime: 'Must be a date and time',
 } as const;
 
 export type MessageKey = keyof typeof MSG;

@@ -38,9 +38,10 @@ async function main() {
   });
   try {
     const accounts = createAccountAdmin({ db: resources.database.db });
-    if (command === 'grant' && isPermission(value)) await accounts.grant(username, value);
-    if (command === 'revoke' && isPermission(value)) await accounts.revoke(username, value);
-    if (command === 'role') await accounts.setRole(username, value as Role);
+    // The command line acts as nobody in particular: the audit log records it with no actor.
+    if (command === 'grant' && isPermission(value)) await accounts.grant(null, { username }, value);
+    if (command === 'revoke' && isPermission(value)) await accounts.revoke(null, { username }, value);
+    if (command === 'role') await accounts.setRole(null, { username }, value as Role);
     console.log(`Done: ${command} ${username} ${value}`);
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);

@@ -39,6 +39,7 @@ import { createAdsModule } from './modules/ads';
 import { createAnalyticsModule } from './modules/analytics';
 import { createReferralsModule } from './modules/referrals';
 import { createNotificationsModule } from './modules/notifications';
+import { createConsoleModule } from './modules/console';
 import { createAccountsModule } from './modules/accounts';
 import { createChannelsModule } from './modules/channels';
 import { createChatModule } from './modules/chat';
@@ -76,6 +77,7 @@ export const MODULES: readonly ModuleFactory[] = [
   createAnalyticsModule,
   createReferralsModule,
   createNotificationsModule,
+  createConsoleModule,
 ];
 
 export interface AppResources {

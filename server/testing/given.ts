@@ -64,9 +64,9 @@ export function createGiven(app: FastifyInstance, resources: OpenedResources) {
         role: options.role,
       });
       if (options.perms) {
-        const admin = createAccountAdmin({ db });
-        for (const perm of DEFAULT_PERMISSIONS) await admin.revoke(username, perm);
-        for (const perm of options.perms) await admin.grant(username, perm);
+        const admin = createAccountAdmin({ db, audit: false });
+        for (const perm of DEFAULT_PERMISSIONS) await admin.revoke(null, { username }, perm);
+        for (const perm of options.perms) await admin.grant(null, { username }, perm);
       }
       return { id, username, email, password };
     },

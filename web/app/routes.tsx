@@ -45,6 +45,7 @@ const AnalyticsPage = lazyPage(() => import('../features/analytics/AnalyticsPage
 // The page shares its chunk with the top bar bell's panel (views.ts).
 const NotificationsPage = lazyPage(async () => ({ NotificationsPage: (await import('../features/notifications/views')).NotificationsPage }), 'NotificationsPage');
 const ReferralPage = lazyPage(() => import('../features/referrals/ReferralPage'), 'ReferralPage');
+const ConsolePage = lazyPage(() => import('../features/console/ConsolePage'), 'ConsolePage');
 
 /** Pages that are not built yet render Not Found, but behind the gates they will have. */
 const notBuilt = <NotFoundPage />;
@@ -103,6 +104,8 @@ function skinRoutes(): RouteObject[] {
         { path: 'u/:id', element: <ProfilePage /> },
         { path: 'user/profile', element: <ProfilePage /> },
         { path: 'channel/search', element: <SearchPage /> },
+        // The operator console shows Not Found to whoever may not use it (common/console.ts), as its calls answer 404.
+        { path: 'admin', element: <ConsolePage /> },
         { path: 'dev/outbox', element: <RequireLogin><RequireAdmin><OutboxPage /></RequireAdmin></RequireLogin> },
         { path: 'legal/terms', element: <LegalPage doc="terms" /> },
         { path: 'legal/privacy', element: <LegalPage doc="privacy" /> },

@@ -7,6 +7,7 @@ import multipart from '@fastify/multipart';
 import { installAuth } from '../../platform/http/auth';
 import type { AppModule, ModuleContext } from '../../platform/module';
 import { AVATAR_MAX_BYTES } from './avatar-image';
+import { createAccountAdmin, type AccountAdmin } from './admin';
 import { createClosureService, type ClosureService } from './closure-service';
 import { registerRecoveryRoutes } from './recovery-routes';
 import { createRecoveryService } from './recovery-service';
@@ -24,12 +25,15 @@ export type { ClosureService } from './closure-service';
 import './events';
 export { activeUserSql, people } from './people';
 export { notificationReachSql } from './notification-reach';
+export type { AccountAdmin, Actor, UserRef } from './admin';
 
 declare module '../../platform/module' {
   interface ModuleServices {
     accounts: AccountsService;
     settings: SettingsService;
     accountClosure: ClosureService;
+    /** Permissions, roles and suspension, by the rules `npm run admin` shares (audited). */
+    accountAdmin: AccountAdmin;
   }
 }
 
@@ -49,7 +53,7 @@ export async function createAccountsModule(ctx: ModuleContext): Promise<AppModul
 
   return {
     name: 'accounts',
-    services: { accounts, settings, accountClosure: closure },
+    services: { accounts, settings, accountClosure: closure, accountAdmin: createAccountAdmin({ db }) },
     async routes(app) {
       await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 }, throwFileSizeLimit: true });
       registerAccountRoutes(app, { db, accounts, settings, sessions: platform.sessions, captcha: platform.captcha, csrfTokenFor: platform.csrfTokenFor });

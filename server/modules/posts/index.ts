@@ -14,6 +14,7 @@ import { createResumableUploads, mountResumableUploads, type ResumableUploads } 
 import { createPostAccess } from './access';
 import { createComments } from './comments';
 import { createPostListing } from './listing';
+import { createPostModeration, type PostModeration } from './moderation';
 import { createMediaAddresses } from '../streams';
 import { MEDIA_PREFIX, registerPostMediaRoute } from './media';
 import { registerPostRoutes } from './routes';
@@ -21,12 +22,15 @@ import { createPostsService, videoTooBigMessage, type PostsService } from './ser
 import { createTranscodes, type Transcodes } from './transcodes';
 
 export type { PostsService } from './service';
+export { commentReportsSql, postCountSql, postReportsSql, type PostModeration } from './moderation';
 export type { Transcodes } from './transcodes';
 
 declare module '../../platform/module' {
   interface ModuleServices {
     posts: PostsService;
     transcodes: Transcodes;
+    /** Moderators' deletions of reported posts and comments (audited). */
+    postModeration: PostModeration;
     /** Finished uploads at /uploads, for modules that publish files (ads' creatives). */
     uploads: ResumableUploads;
   }
@@ -65,7 +69,7 @@ export async function createPostsModule(ctx: ModuleContext): Promise<AppModule> 
 
   return {
     name: 'posts',
-    services: { posts, transcodes, uploads },
+    services: { posts, transcodes, uploads, postModeration: createPostModeration({ db, posts }) },
     routes(app) {
       mountResumableUploads(app, uploads, {
         path: UPLOADS_PATH,

@@ -305,6 +305,9 @@ export function createPostsService(deps: {
       await removePosts(eq(posts.id, postId));
     },
 
+    /** A moderator's Delete (the console's reports queue): as the owner's, for any post. */
+    removeByModerator: (postId: number) => removePosts(eq(posts.id, postId)),
+
     /** A deleted account's posts go with it (idempotent: the event may come again). */
     forgetAccount: (userId: number) => removePosts(eq(posts.userId, userId)),
 

@@ -22,6 +22,7 @@ export {
   mayActOnAnyStream, mayUsePriorityChat, minimumSql, plainlyWatchableSql, type StreamsService, userIdOfViewerKey, type Viewer, viewerKey,
 } from './service';
 export type { StreamRow } from './stream-view';
+export { featuredCandidatesSql, streamCountSql, streamReportsSql, type StreamModeration } from './moderation';
 export { viewerOf } from './viewer';
 export { likesOfStreamsStarted, type StreamCard, streamCards, streamingOf, viewFactsSql } from './analytics-reads';
 export { type PastView, recordPastViews } from './past-views';
@@ -54,7 +55,7 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
     secret: await ctx.secret('playback'),
     graceMs: config.rtmpGraceMs,
   });
-  const moderation = createStreamModeration({ db, accounts, media: mediaControl, events });
+  const moderation = createStreamModeration({ db, accountAdmin: ctx.use('accountAdmin'), media: mediaControl, events });
   social.useBroadcasterScores((userIds) => broadcasterScores(db, userIds));
   await mediaControl.listen();
 

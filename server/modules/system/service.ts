@@ -1,5 +1,6 @@
 /** Countries and system messages. */
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, lte, or } from 'drizzle-orm';
+import { recordAudit } from '../../platform/audit/audit';
 import type { Db } from '../../platform/db/client';
 import { MSG } from '../../../common/messages';
 import { notFound } from '../../platform/http/errors';
@@ -7,6 +8,28 @@ import { COUNTRIES } from './countries';
 import { countries, systemMessages } from './tables';
 
 const byName = new Intl.Collator('en');
+
+/** Shown now: active, started (or no start), not ended (or no end). */
+const inWindow = (now: Date) => and(
+  eq(systemMessages.active, true),
+  or(isNull(systemMessages.startsAt), lte(systemMessages.startsAt, now)),
+  or(isNull(systemMessages.endsAt), gt(systemMessages.endsAt, now)),
+);
+
+export interface NewSystemMessage {
+  title: string;
+  content: string;
+  frequency: 'once' | 'always';
+  locale: string;
+  startsAt?: Date | null | undefined;
+  endsAt?: Date | null | undefined;
+}
+
+/** What the console and the audit log show of a message. */
+const toRecord = (row: typeof systemMessages.$inferSelect) => ({
+  id: row.id, title: row.title, content: row.content, frequency: row.frequency, locale: row.locale,
+  starts_at: row.startsAt?.toISOString() ?? null, ends_at: row.endsAt?.toISOString() ?? null, created_at: row.createdAt.toISOString(),
+});
 
 const toMessage = (row: typeof systemMessages.$inferSelect) => ({
   id: row.id,
@@ -37,19 +60,48 @@ export function createSystemService(deps: { db: Db }) {
       const rows = await db
         .select()
         .from(systemMessages)
-        .where(and(eq(systemMessages.active, true), eq(systemMessages.locale, language)))
+        .where(and(inWindow(new Date()), eq(systemMessages.locale, language)))
         .orderBy(asc(systemMessages.id));
       return rows.map(toMessage);
     },
 
     async message(id: number) {
-      const [row] = await db.select().from(systemMessages).where(and(eq(systemMessages.id, id), eq(systemMessages.active, true)));
+      const [row] = await db.select().from(systemMessages).where(and(eq(systemMessages.id, id), inWindow(new Date())));
       if (!row) throw notFound(MSG.noSuchMessage);
       return toMessage(row);
     },
 
-    async addMessage(message: { title: string; content: string; frequency: 'once' | 'always'; locale: string }) {
+    async addMessage(message: NewSystemMessage) {
       await db.insert(systemMessages).values(message);
+    },
+
+    /** Every message, newest first (the console's list: scheduled, shown and retired). */
+    async allMessages() {
+      const rows = await db.select().from(systemMessages).where(eq(systemMessages.active, true)).orderBy(desc(systemMessages.id)).limit(200);
+      return rows.map(toRecord);
+    },
+
+    /** An administrator's new message (a start in the future schedules it), audited in the same transaction. */
+    async createMessage(actorId: number, message: NewSystemMessage) {
+      return db.transaction(async (tx) => {
+        const [row] = await tx.insert(systemMessages).values(message).returning();
+        const record = toRecord(row!);
+        await recordAudit(tx, { actorId, action: 'message.create', targetType: 'message', targetId: row!.id, before: null, after: record });
+        return record;
+      });
+    },
+
+    /** Ends the message now (an ended one stays as it is); audited. */
+    async retireMessage(actorId: number, id: number) {
+      return db.transaction(async (tx) => {
+        const [row] = await tx.select().from(systemMessages).where(and(eq(systemMessages.id, id), eq(systemMessages.active, true)));
+        if (!row) throw notFound(MSG.noSuchMessage);
+        const now = new Date();
+        if (row.endsAt && row.endsAt <= now) return toRecord(row);
+        const [updated] = await tx.update(systemMessages).set({ endsAt: now }).where(eq(systemMessages.id, id)).returning();
+        await recordAudit(tx, { actorId, action: 'message.retire', targetType: 'message', targetId: id, before: toRecord(row), after: toRecord(updated!) });
+        return toRecord(updated!);
+      });
     },
   };
 }

@@ -13,6 +13,10 @@ export const systemMessages = pgTable('system_messages', {
   frequency: text('frequency', { enum: ['once', 'always'] }).notNull().default('once'),
   locale: text('locale').notNull().default('en'),
   active: boolean('active').notNull().default(true),
+  /** Shown from this time on (null: at once); a time in the future schedules it. */
+  startsAt: timestamp('starts_at', { withTimezone: true }),
+  /** Shown until this time (null: until retired); retiring sets it to now. */
+  endsAt: timestamp('ends_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -1,6 +1,6 @@
 /** Tables the platform itself keeps: sessions, shared secrets, throttling events, spent captchas. */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, doublePrecision, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 export const sessions = pgTable(
   'sessions',
@@ -84,4 +84,24 @@ export const realtimePresence = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.channel, t.instanceId] }), index('realtime_presence_instance_idx').on(t.instanceId)],
+);
+
+/**
+ * Every moderator and administrator action (the console, report-stream-action, `npm run admin`): who,
+ * what, on which object, the state before and after. Append-only: a trigger refuses UPDATE and DELETE
+ * (migration 0025), as for the ledger's rows. `actor_id` is null for the command line.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    actorId: bigint('actor_id', { mode: 'number' }),
+    action: text('action').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id').notNull(),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('audit_log_created_idx').on(t.createdAt), index('audit_log_target_idx').on(t.targetType, t.targetId)],
 );

@@ -279,6 +279,31 @@ async function presentedAd(c: Cell): Promise<{ impression_id: string; thumbnail:
 
 /** Inputs per route ("METHOD path"); routes not listed take the default input. */
 const CASES: Record<string, Case> = {
+  // The operator console: each cell acts on an object of its own (a new report, a new person, a new message).
+  'POST /api/admin/report-action': {
+    send: async (c) => {
+      const reporter = await t.given.signedInUser();
+      const reported = await reporter.client.post('/api/streams/report-stream', { id: world.owner.streamId, type: 'other' });
+      if (reported.status !== 200) throw new Error(`report-stream: ${reported.status} ${JSON.stringify(reported.body)}`);
+      return c.client.post('/api/admin/report-action', { kind: 'stream', item_id: world.owner.streamId, action: 'DISMISS' });
+    },
+  },
+  'GET /api/admin/user': { input: () => ({ id: world.victim.user.id }) },
+  'POST /api/admin/user-suspend': { send: async (c) => c.client.post('/api/admin/user-suspend', { id: (await t.given.user()).id }) },
+  'POST /api/admin/user-lift': { input: () => ({ id: world.victim.user.id }) },
+  'POST /api/admin/user-grant': { input: () => ({ id: world.victim.user.id, perm: 'ALLOW REFERRAL_ACCESS' }) },
+  'POST /api/admin/user-revoke': { input: () => ({ id: world.victim.user.id, perm: 'ALLOW REFERRAL_ACCESS' }) },
+  'POST /api/admin/user-role': { input: () => ({ id: world.victim.user.id, role: 'user' }) },
+  'POST /api/admin/featured-set': { input: () => ({ stream_id: world.owner.streamId, featured: false }) },
+  'POST /api/admin/system-message-create': {
+    input: () => ({ title: 'Matrix notice', content: '<p>later</p>', frequency: 'once', locale: 'en', starts_at: new Date(Date.now() + 86_400_000).toISOString() }),
+  },
+  'POST /api/admin/system-message-retire': {
+    send: async (c) => {
+      const [message] = await t.resources.database.db.insert(systemMessages).values({ title: 'Matrix retired', content: '<p>bye</p>' }).returning({ id: systemMessages.id });
+      return c.client.post('/api/admin/system-message-retire', { id: message!.id });
+    },
+  },
   'GET /ajax/tracking/track-event': { input: () => ({ tracker: 'matrix' }) },
   'POST /api/ads/offer-create': { send: async (c) => c.client.post('/api/ads/offer-create', { ...OFFER_FIELDS, upload_id: await pictureUpload(c) }) },
   'POST /api/ads/offer-update': { input: () => ({ id: world.adOfferId, description: unique('seen by the matrix ') }) },

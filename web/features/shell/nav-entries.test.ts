@@ -62,4 +62,12 @@ describe('shell menu entries', () => {
     expect(labels(USER_MENU, person([], 'admin', 7)).map(([label]) => label)).not.toContain('Referrals');
     expect(labels(SIDEBAR, holder).map(([label]) => label)).not.toContain('Referrals');
   });
+
+  it('offers the Console in the user menu to administrators and the three moderator permissions only', () => {
+    const shows = (user: SessionUser) => labels(USER_MENU, user).some(([label, path]) => label === 'Console' && path === '/admin');
+    expect(shows(person([], 'admin'))).toBe(true);
+    for (const perm of ['GRANT PERMISSION', 'UPDATE STREAM_ANY', 'ALLOW REPORT_STREAM_HIDE']) expect(shows(person([...DEFAULT_PERMISSIONS, perm])), perm).toBe(true);
+    expect(shows(person(DEFAULT_PERMISSIONS))).toBe(false);
+    expect(shows(person(['ALLOW REFERRAL_ACCESS']))).toBe(false);
+  });
 });

@@ -9,10 +9,11 @@
 import type { ReactNode } from 'react';
 import type { SessionUser } from '../../../common/api/accounts';
 import { MSG } from '../../../common/messages';
+import { mayUseConsole } from '../../../common/console';
 import { canGoLive, canUpload } from '../../../common/permissions';
 import type { Skin } from '../../../common/skins';
 import {
-  BookmarkIcon, BroadcastIcon, ChartIcon, CompassIcon, DashboardIcon, DownloadIcon, LinkIcon, MegaphoneIcon, PlusSquareIcon, SettingsIcon, StarIcon,
+  BookmarkIcon, BroadcastIcon, ChartIcon, CompassIcon, DashboardIcon, DownloadIcon, LinkIcon, LockIcon, MegaphoneIcon, PlusSquareIcon, SettingsIcon, StarIcon,
   UsersIcon, VideoCallIcon, WalletIcon,
 } from '../../ui/icons';
 import { canManageOffers } from '../ads/ad-rules';
@@ -62,6 +63,7 @@ export const USER_MENU: NavEntry[] = [
   { label: 'Wallet', path: () => '/user/account', icon: <WalletIcon size={18} /> },
   { label: 'Subscriptions', path: () => '/subscription', icon: <StarIcon size={18} /> },
   { label: 'Settings', path: () => '/user/settings', icon: <SettingsIcon size={18} /> },
+  { label: 'Console', path: () => '/admin', icon: <LockIcon size={18} />, shows: ({ user }) => mayUseConsole(user) },
 ];
 
 /** The floating create button of the signed-in shell; hidden when none applies. */

@@ -3,6 +3,7 @@ import { Button } from '../../ui/Button';
 import { Modal } from '../../ui/Modal';
 import prose from '../../ui/prose.module.css';
 import { useSystemMessages } from './api';
+import { safeHtml } from './safe-html';
 
 const seenKey = (locale: string) => `limelight.system-messages.seen.${locale}`;
 
@@ -48,8 +49,8 @@ export function SystemMessages() {
       title={current.title}
       footer={<Button onClick={close}>Got it</Button>}
     >
-      {/* System messages are written by the operators as HTML. */}
-      <div className={prose.prose} dangerouslySetInnerHTML={{ __html: current.content }} />
+      {/* System messages are written by the operators as HTML: shown with only safe formatting left. */}
+      <div className={prose.prose} dangerouslySetInnerHTML={{ __html: safeHtml(current.content) }} />
     </Modal>
   );
 }

@@ -1,0 +1,75 @@
+/**
+ * Who may use which part of the operator console (`/admin`), one rule for the server's calls and the
+ * web's gate (spec part 1 §6): administrators everything; GRANT PERMISSION the reports queue with End
+ * Stream, Delete, Suspend User and Dismiss; ALLOW REPORT_STREAM_HIDE the queue with Hide and Dismiss;
+ * UPDATE STREAM_ANY the featured streams. Users, system messages, the outbox and the audit log are
+ * administrators' only. Anyone else is not told the console exists.
+ */
+import type { Permission } from './permissions';
+
+export const CONSOLE_AREAS = ['reports', 'users', 'featured', 'messages', 'outbox', 'audit'] as const;
+export type ConsoleArea = (typeof CONSOLE_AREAS)[number];
+
+export const REPORT_KINDS = ['stream', 'post', 'comment'] as const;
+export type ReportKind = (typeof REPORT_KINDS)[number];
+
+/** What a moderator does about a report: to its item (or the item's owner), or nothing (Dismiss). */
+export const REPORT_ACTIONS = ['END_STREAM', 'DELETE', 'HIDE', 'SUSPEND_USER', 'DISMISS'] as const;
+export type ReportAction = (typeof REPORT_ACTIONS)[number];
+/** A handled report's resolution is the action taken. */
+export const REPORT_RESOLUTIONS = REPORT_ACTIONS;
+
+/** The actions each kind of item offers. */
+export const ACTIONS_FOR: Record<ReportKind, readonly ReportAction[]> = {
+  stream: ['END_STREAM', 'DELETE', 'HIDE', 'SUSPEND_USER', 'DISMISS'],
+  post: ['DELETE', 'SUSPEND_USER', 'DISMISS'],
+  comment: ['DELETE', 'SUSPEND_USER', 'DISMISS'],
+};
+
+/** The permissions that allow each action (administrators may do all). */
+export const ACTION_NEEDS: Record<ReportAction, readonly Permission[]> = {
+  END_STREAM: ['GRANT PERMISSION'],
+  DELETE: ['GRANT PERMISSION'],
+  SUSPEND_USER: ['GRANT PERMISSION'],
+  HIDE: ['ALLOW REPORT_STREAM_HIDE'],
+  DISMISS: ['GRANT PERMISSION', 'ALLOW REPORT_STREAM_HIDE'],
+};
+
+const AREA_NEEDS: Record<ConsoleArea, readonly Permission[]> = {
+  reports: ['GRANT PERMISSION', 'ALLOW REPORT_STREAM_HIDE'],
+  featured: ['UPDATE STREAM_ANY'],
+  users: [],
+  messages: [],
+  outbox: [],
+  audit: [],
+};
+
+interface Person {
+  role: string;
+  perms: readonly string[];
+}
+
+export function mayUseArea(person: Person | null | undefined, area: ConsoleArea): boolean {
+  if (!person) return false;
+  return person.role === 'admin' || AREA_NEEDS[area].some((p) => person.perms.includes(p));
+}
+
+/** The console's parts this person may open, in the order of its tabs; empty: no console. */
+export const consoleAreas = (person: Person | null | undefined): ConsoleArea[] => CONSOLE_AREAS.filter((area) => mayUseArea(person, area));
+
+export const mayUseConsole = (person: Person | null | undefined): boolean => consoleAreas(person).length > 0;
+
+export function mayTakeAction(person: Person | null | undefined, action: ReportAction): boolean {
+  if (!person) return false;
+  return person.role === 'admin' || ACTION_NEEDS[action].some((p) => person.perms.includes(p));
+}
+
+/** Audit log actions, as recorded (`target_type` says on what). */
+export const AUDIT_ACTIONS = [
+  'stream.end', 'stream.delete', 'stream.hide', 'stream.suspend-owner', 'stream.feature', 'stream.unfeature', 'stream.followers-only',
+  'stream.move-to-18', 'stream.thumbnail', 'stream.move-to-men', 'stream.move-to-women',
+  'post.delete', 'comment.delete', 'report.dismiss',
+  'user.suspend', 'user.lift', 'user.grant', 'user.revoke', 'user.role',
+  'message.create', 'message.retire',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];

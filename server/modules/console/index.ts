@@ -1,0 +1,24 @@
+/**
+ * The operator console (decision 0024): the reports queue, users, featured streams, system messages, the
+ * mail outbox and the audit log, for administrators and the moderators' permissions (common/console.ts).
+ * It owns `report_handlings`; every change goes through the module that owns the item, audited.
+ */
+import type { AppModule, ModuleContext } from '../../platform/module';
+import { createReportsQueue } from './reports';
+import { registerConsoleRoutes } from './routes';
+
+export function createConsoleModule(ctx: ModuleContext): AppModule {
+  const { db } = ctx;
+  const accounts = ctx.use('accounts');
+  const streamModeration = ctx.use('streamModeration');
+  const queue = createReportsQueue({ db, accounts, streamModeration, postModeration: ctx.use('postModeration') });
+  return {
+    name: 'console',
+    routes(app) {
+      registerConsoleRoutes(app, {
+        db, accounts, accountAdmin: ctx.use('accountAdmin'), streamModeration, system: ctx.use('system'), queue,
+        mailTransport: ctx.platform.mailer.transport,
+      });
+    },
+  };
+}

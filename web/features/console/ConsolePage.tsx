@@ -1,0 +1,45 @@
+/**
+ * /admin: the operator console. Its tabs are the parts the signed-in person may use (common/console.ts);
+ * anyone else sees Not Found, as the server's calls answer 404.
+ */
+import { useState, type ReactNode } from 'react';
+import { consoleAreas, type ConsoleArea } from '../../../common/console';
+import { PageSpinner } from '../accounts/gates';
+import { useSession } from '../accounts/api';
+import { NotFoundPage } from '../system/NotFoundPage';
+import { Page } from '../../ui/Page';
+import { Tabs } from '../../ui/Tabs';
+import { AuditPanel } from './AuditPanel';
+import { FeaturedPanel } from './FeaturedPanel';
+import { MessagesPanel } from './MessagesPanel';
+import { OutboxPanel } from './OutboxPanel';
+import { ReportsPanel } from './ReportsPanel';
+import { UsersPanel } from './UsersPanel';
+
+const TABS: Record<ConsoleArea, { label: string; content: () => ReactNode }> = {
+  reports: { label: 'Reports', content: () => <ReportsPanel /> },
+  users: { label: 'Users', content: () => <UsersPanel /> },
+  featured: { label: 'Featured', content: () => <FeaturedPanel /> },
+  messages: { label: 'System messages', content: () => <MessagesPanel /> },
+  outbox: { label: 'Outbox', content: () => <OutboxPanel /> },
+  audit: { label: 'Audit log', content: () => <AuditPanel /> },
+};
+
+export function ConsolePage() {
+  const session = useSession();
+  const areas = consoleAreas(session.user);
+  const [chosen, setChosen] = useState<ConsoleArea | null>(null);
+  if (session.isPending) return <PageSpinner />;
+  if (areas.length === 0) return <NotFoundPage />;
+  const current = chosen && areas.includes(chosen) ? chosen : areas[0]!;
+  return (
+    <Page title="Console">
+      <Tabs
+        label="Console"
+        value={current}
+        onValueChange={setChosen}
+        tabs={areas.map((area) => ({ value: area, label: TABS[area].label, content: area === current ? TABS[area].content() : null }))}
+      />
+    </Page>
+  );
+}

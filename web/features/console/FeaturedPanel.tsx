@@ -1,0 +1,48 @@
+/** Featured streams, and live ones that could be. */
+import { console as consoleApi } from '../../../common/api';
+import { failureMessage } from '../../api/field-errors';
+import { Alert } from '../../ui/Alert';
+import { Button } from '../../ui/Button';
+import table from '../../ui/DataTable.module.css';
+import { EmptyState } from '../../ui/EmptyState';
+import { StarIcon } from '../../ui/icons';
+import { Spinner } from '../../ui/Spinner';
+import { useConsoleAction, useFeatured } from './api';
+import styles from './Console.module.css';
+
+export function FeaturedPanel() {
+  const list = useFeatured();
+  const set = useConsoleAction(consoleApi.setFeatured);
+  const rows = list.data?.streams ?? [];
+  return (
+    <>
+      <p className={styles.intro}>Featured streams come first; live streams can be featured.</p>
+      {list.isPending && <Spinner label="Loading streams" size="lg" />}
+      <Alert>{(list.isError && failureMessage(list.error)) || (set.isError && failureMessage(set.error))}</Alert>
+      {list.isSuccess && rows.length === 0 && <EmptyState icon={<StarIcon />}>Nothing is featured or live.</EmptyState>}
+      {rows.length > 0 && (
+        <div className={table.tableWrap}>
+          <table className={table.table}>
+            <thead><tr><th scope="col">Stream</th><th scope="col">Owner</th><th scope="col">State</th><th scope="col" /></tr></thead>
+            <tbody>
+              {rows.map((s) => (
+                <tr key={s.stream_id}>
+                  <td className={styles.wrap}>{s.title || '(untitled)'}</td>
+                  <td>@{s.owner.username}</td>
+                  <td>
+                    {s.live && <span className={`${styles.badge} ${styles.live}`}>live</span>} {s.featured && <span className={styles.badge}>featured</span>}
+                  </td>
+                  <td>
+                    <Button size="sm" variant={s.featured ? 'secondary' : 'primary'} disabled={set.isPending} onClick={() => set.mutate({ stream_id: s.stream_id, featured: !s.featured })}>
+                      {s.featured ? 'Remove from Featured' : 'Make Featured'}
+                    </Button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,157 @@
+/** The reports queue: open reports with their actions, handled ones with who handled them. */
+import { useState } from 'react';
+import { ACTIONS_FOR, mayTakeAction, type ReportAction } from '../../../common/console';
+import { console as consoleApi } from '../../../common/api';
+import type { ConsoleReport } from '../../../common/api/console';
+import { relativeTime } from '../../../common/rules/format';
+import { failureMessage } from '../../api/field-errors';
+import { useSkinPath } from '../../app/skin';
+import { Alert } from '../../ui/Alert';
+import { Button } from '../../ui/Button';
+import table from '../../ui/DataTable.module.css';
+import { EmptyState } from '../../ui/EmptyState';
+import { CheckIcon } from '../../ui/icons';
+import { Modal } from '../../ui/Modal';
+import { Spinner } from '../../ui/Spinner';
+import { Tabs } from '../../ui/Tabs';
+import { useSession } from '../accounts/api';
+import { useConsoleAction, useReports } from './api';
+import styles from './Console.module.css';
+
+export const ACTION_LABELS: Record<ReportAction, string> = {
+  END_STREAM: 'End Stream', DELETE: 'Delete', HIDE: 'Hide', SUSPEND_USER: 'Suspend User', DISMISS: 'Dismiss',
+};
+
+/** The actions that still mean something for the item as it is now (a handled one is not dismissed again). */
+function actionsFor(report: ConsoleReport): ReportAction[] {
+  const gone = report.item_state === 'deleted';
+  return ACTIONS_FOR[report.kind].filter((action) =>
+    action === 'END_STREAM' ? report.item_state === 'live'
+      : action === 'DELETE' ? !gone
+        : action === 'HIDE' ? !gone && report.item_state !== 'hidden'
+          : action === 'DISMISS' ? report.handled === null
+            : report.handled?.resolution !== 'SUSPEND_USER');
+}
+
+export function ReportsPanel() {
+  const [status, setStatus] = useState<'open' | 'handled'>('open');
+  return (
+    <Tabs
+      label="Reports"
+      value={status}
+      onValueChange={setStatus}
+      tabs={[
+        { value: 'open', label: 'Open', content: status === 'open' ? <ReportsTable status="open" /> : null },
+        { value: 'handled', label: 'Handled', content: status === 'handled' ? <ReportsTable status="handled" /> : null },
+      ]}
+    />
+  );
+}
+
+function ReportsTable({ status }: { status: 'open' | 'handled' }) {
+  const reports = useReports(status);
+  const act = useConsoleAction(consoleApi.reportAction);
+  const [confirming, setConfirming] = useState<ConsoleReport | null>(null);
+  const { user } = useSession();
+  const rows = reports.data?.reports ?? [];
+  const run = (report: ConsoleReport, action: ReportAction) => act.mutate({ kind: report.kind, item_id: report.item_id, action });
+
+  return (
+    <>
+      {reports.isPending && <Spinner label="Loading reports" size="lg" />}
+      <Alert>{(reports.isError && failureMessage(reports.error)) || (act.isError && failureMessage(act.error))}</Alert>
+      {reports.isSuccess && rows.length === 0 && <EmptyState icon={<CheckIcon />}>{status === 'open' ? 'No open reports.' : 'No handled reports yet.'}</EmptyState>}
+      {rows.length > 0 && (
+        <div className={table.tableWrap}>
+          <table className={table.table}>
+            <thead>
+              <tr>
+                <th scope="col">Reported</th>
+                <th scope="col">Owner</th>
+                <th scope="col">Reporter</th>
+                <th scope="col">Reason</th>
+                <th scope="col">When</th>
+                {status === 'handled' && <th scope="col">Handled</th>}
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((report) => (
+                <tr key={`${report.kind}-${report.item_id}-${report.reporter.user_id}-${report.created_at}`} data-testid={`report-${report.kind}-${report.item_id}`}>
+                  <td><Preview report={report} /></td>
+                  <td>@{report.owner.username}</td>
+                  <td>@{report.reporter.username}</td>
+                  <td className={styles.wrap}>
+                    <strong>{report.type}</strong>
+                    {report.comment && <div className={styles.muted}>{report.comment}</div>}
+                  </td>
+                  <td><time dateTime={report.created_at} title={new Date(report.created_at).toLocaleString()}>{relativeTime(report.created_at)}</time></td>
+                  {status === 'handled' && (
+                    <td>
+                      {report.handled && (
+                        <span>
+                          {ACTION_LABELS[report.handled.resolution]} by @{report.handled.by.username}
+                          <div className={styles.muted}>{relativeTime(report.handled.at)}</div>
+                        </span>
+                      )}
+                    </td>
+                  )}
+                  <td>
+                    <div className={styles.actions}>
+                      {actionsFor(report).filter((action) => mayTakeAction(user, action)).map((action) => (
+                        <Button
+                          key={action}
+                          size="sm"
+                          variant={action === 'DISMISS' ? 'ghost' : action === 'SUSPEND_USER' || action === 'DELETE' ? 'danger' : 'secondary'}
+                          disabled={act.isPending}
+                          onClick={() => (action === 'SUSPEND_USER' ? setConfirming(report) : run(report, action))}
+                        >
+                          {ACTION_LABELS[action]}
+                        </Button>
+                      ))}
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Modal
+        open={confirming !== null}
+        onOpenChange={(open) => !open && setConfirming(null)}
+        title="Suspend User"
+        footer={
+          <>
+            <Button variant="secondary" onClick={() => setConfirming(null)}>Cancel</Button>
+            <Button
+              variant="danger"
+              onClick={() => {
+                if (confirming) run(confirming, 'SUSPEND_USER');
+                setConfirming(null);
+              }}
+            >
+              Suspend
+            </Button>
+          </>
+        }
+      >
+        Suspend @{confirming?.owner.username}? They are signed out, cannot sign in, and their streams are hidden.
+      </Modal>
+    </>
+  );
+}
+
+function Preview({ report }: { report: ConsoleReport }) {
+  const skinPath = useSkinPath();
+  const link = report.kind === 'stream' ? `/streams/stream-view?id=${report.item_id}` : report.kind === 'post' ? `/post/post-view?id=${report.item_id}` : null;
+  return (
+    <div className={styles.preview}>
+      {report.kind === 'stream' && (report.image ? <img className={styles.thumb} src={report.image} alt="" /> : <span className={styles.thumb} />)}
+      <div>
+        <span className={`${styles.badge} ${report.item_state === 'live' ? styles.live : ''}`}>{report.kind}{report.item_state !== 'shown' ? ` · ${report.item_state}` : ''}</span>
+        <div>{link && report.item_state !== 'deleted' ? <a href={skinPath(link)} target="_blank" rel="noreferrer">{report.preview || '(untitled)'}</a> : report.preview}</div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,104 @@
+/** Users: find by username or e-mail, open one, suspend or lift, grant or revoke permissions, change the role. */
+import { useState } from 'react';
+import { console as consoleApi } from '../../../common/api';
+import { PERMISSIONS, ROLES, type Permission, type Role } from '../../../common/permissions';
+import { relativeTime } from '../../../common/rules/format';
+import { failureMessage } from '../../api/field-errors';
+import { Alert } from '../../ui/Alert';
+import { Button } from '../../ui/Button';
+import table from '../../ui/DataTable.module.css';
+import { EmptyState } from '../../ui/EmptyState';
+import { UsersIcon } from '../../ui/icons';
+import { Select } from '../../ui/Select';
+import { Spinner } from '../../ui/Spinner';
+import { TextField } from '../../ui/TextField';
+import { useConsoleAction, useConsoleUser, useUsers } from './api';
+import styles from './Console.module.css';
+
+export function UsersPanel() {
+  const [text, setText] = useState('');
+  const [query, setQuery] = useState('');
+  const [openId, setOpenId] = useState<number | null>(null);
+  const found = useUsers(query);
+  const rows = found.data?.users ?? [];
+  return (
+    <>
+      <form className={styles.toolbar} role="search" onSubmit={(e) => { e.preventDefault(); setQuery(text.trim()); }}>
+        <TextField label="Username or e-mail" type="search" value={text} onChange={(e) => setText(e.target.value)} maxLength={100} />
+        <Button type="submit" variant="secondary">Search</Button>
+      </form>
+      {found.isPending && <Spinner label="Loading users" size="lg" />}
+      <Alert>{found.isError && failureMessage(found.error)}</Alert>
+      {found.isSuccess && rows.length === 0 && <EmptyState icon={<UsersIcon />}>No one matches.</EmptyState>}
+      {rows.length > 0 && (
+        <div className={table.tableWrap}>
+          <table className={table.table}>
+            <thead>
+              <tr><th scope="col">Username</th><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Status</th><th scope="col">Joined</th><th scope="col" /></tr>
+            </thead>
+            <tbody>
+              {rows.map((u) => (
+                <tr key={u.user_id}>
+                  <td>@{u.username}</td>
+                  <td>{u.email}</td>
+                  <td>{u.role}</td>
+                  <td>{u.status}</td>
+                  <td>{relativeTime(u.joined)}</td>
+                  <td><Button size="sm" variant="secondary" onClick={() => setOpenId(u.user_id)}>Open</Button></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <p className={styles.muted}>{found.data?.total} in all{found.data && found.data.total > rows.length ? `; the first ${rows.length} shown` : ''}.</p>
+        </div>
+      )}
+      {openId !== null && <UserDetail id={openId} />}
+    </>
+  );
+}
+
+function UserDetail({ id }: { id: number }) {
+  const shown = useConsoleUser(id);
+  const suspend = useConsoleAction(consoleApi.suspendUser);
+  const lift = useConsoleAction(consoleApi.liftSuspension);
+  const grant = useConsoleAction(consoleApi.grantPermission);
+  const revoke = useConsoleAction(consoleApi.revokePermission);
+  const role = useConsoleAction(consoleApi.changeRole);
+  const [perm, setPerm] = useState<Permission>(PERMISSIONS[0]);
+  const failed = [suspend, lift, grant, revoke, role].find((m) => m.isError);
+  const u = shown.data?.user;
+  if (!u) return shown.isPending ? <Spinner label="Loading user" /> : <Alert>{shown.isError && failureMessage(shown.error)}</Alert>;
+  return (
+    <section className={styles.detail} aria-label={`User ${u.username}`}>
+      <h2>@{u.username}</h2>
+      <div className={styles.muted}>
+        {u.email} · {u.role} · {u.status} · joined {new Date(u.joined).toLocaleDateString()} · {u.counts.streams} streams · {u.counts.posts} posts · {u.counts.reports_against} {u.counts.reports_against === 1 ? 'report' : 'reports'} against them
+      </div>
+      <Alert>{failed?.error && failureMessage(failed.error)}</Alert>
+      <div className={styles.toolbar}>
+        {u.status === 'suspended'
+          ? <Button variant="secondary" onClick={() => lift.mutate({ id })}>Lift suspension</Button>
+          : <Button variant="danger" onClick={() => suspend.mutate({ id })}>Suspend</Button>}
+        <Select
+          label="Role"
+          value={u.role}
+          options={ROLES.map((r) => ({ value: r, label: r }))}
+          onChange={(e) => role.mutate({ id, role: e.target.value as Role })}
+        />
+      </div>
+      <div>
+        <strong>Permissions</strong>
+        <div className={styles.perms}>
+          {u.perms.length === 0 && <span className={styles.muted}>None</span>}
+          {u.perms.map((p) => (
+            <Button key={p} size="sm" variant="secondary" title="Revoke" onClick={() => revoke.mutate({ id, perm: p as Permission })}>{p} ✕</Button>
+          ))}
+        </div>
+      </div>
+      <div className={styles.toolbar}>
+        <Select label="Permission" value={perm} options={PERMISSIONS.map((p) => ({ value: p, label: p }))} onChange={(e) => setPerm(e.target.value as Permission)} />
+        <Button variant="secondary" onClick={() => grant.mutate({ id, perm })}>Grant</Button>
+      </div>
+    </section>
+  );
+}
