@@ -4,6 +4,15 @@ import { useSkinPath } from '../../app/skin';
 import { useLogout } from './api';
 import { PageSpinner } from './gates';
 
+/**
+ * A shared browser must not keep showing the last person's notifications: its push subscription is
+ * dropped while the session still lets the server forget it.
+ */
+async function forgetPushOnThisBrowser(): Promise<void> {
+  const push = await import('../notifications/push');
+  if (push.pushSupported()) await push.turnPushOff().catch(() => undefined);
+}
+
 /** /user/logout: ends the session, clears cached data, then goes to the login page. */
 export function LogoutPage() {
   const logout = useLogout();
@@ -15,8 +24,9 @@ export function LogoutPage() {
     // Strict mode runs effects twice in development; one logout is enough.
     if (started.current) return;
     started.current = true;
-    void logout
-      .mutateAsync()
+    void forgetPushOnThisBrowser()
+      .catch(() => undefined)
+      .then(() => logout.mutateAsync())
       .catch(() => undefined)
       .then(() => navigate(skinPath('/user/login'), { replace: true }));
   }, [logout, navigate, skinPath]);
