@@ -68,7 +68,8 @@ export const pushKey = defineCall({
 });
 
 const pushEndpoint = z.url({ error: MSG.pushEndpoint, protocol: /^https?$/ }).max(1000, MSG.pushEndpoint);
-const pushKeyText = z.string({ error: MSG.pushKeys }).regex(/^[A-Za-z0-9_-]+={0,2}$/, MSG.pushKeys);
+/** A base64url key of `min`–`max` characters (the lengths are in the pattern, so generators meet them). */
+const pushKeyText = (min: number, max: number) => z.string({ error: MSG.pushKeys }).regex(new RegExp(`^[A-Za-z0-9_-]{${min},${max}}={0,2}$`), MSG.pushKeys);
 
 export const subscribePush = defineCall({
   method: 'POST',
@@ -77,7 +78,8 @@ export const subscribePush = defineCall({
   input: z.strictObject({
     endpoint: pushEndpoint,
     expirationTime: z.number().nullable().optional(),
-    keys: z.strictObject({ p256dh: pushKeyText.min(80, MSG.pushKeys).max(100, MSG.pushKeys), auth: pushKeyText.min(16, MSG.pushKeys).max(30, MSG.pushKeys) }, { error: MSG.pushKeys }),
+    // An uncompressed P-256 point (65 bytes: 87 characters) and a 16-byte secret (22), with some room.
+    keys: z.strictObject({ p256dh: pushKeyText(80, 100), auth: pushKeyText(16, 30) }, { error: MSG.pushKeys }),
   }),
   output: success({ subscribed: z.boolean() }),
   refusals: [503],
