@@ -3,6 +3,7 @@ import { failureMessage } from '../../api/field-errors';
 import { Alert } from '../../ui/Alert';
 import table from '../../ui/DataTable.module.css';
 import { EmptyState } from '../../ui/EmptyState';
+import { LoadMore } from '../../ui/LoadMore';
 import { LockIcon } from '../../ui/icons';
 import { Spinner } from '../../ui/Spinner';
 import { useAudit } from './api';
@@ -22,7 +23,7 @@ function changes(before: unknown, after: unknown): [unknown, unknown] {
 
 export function AuditPanel() {
   const audit = useAudit();
-  const entries = audit.data?.entries ?? [];
+  const entries = audit.data?.pages.flatMap((page) => page.entries) ?? [];
   return (
     <>
       <p className={styles.intro}>Every moderator and administrator action, as it was recorded (the fields that changed). Entries cannot be changed or removed.</p>
@@ -49,6 +50,7 @@ export function AuditPanel() {
               })}
             </tbody>
           </table>
+          <LoadMore list={audit} />
         </div>
       )}
     </>

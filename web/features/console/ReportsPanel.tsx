@@ -10,6 +10,7 @@ import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import table from '../../ui/DataTable.module.css';
 import { EmptyState } from '../../ui/EmptyState';
+import { LoadMore } from '../../ui/LoadMore';
 import { CheckIcon } from '../../ui/icons';
 import { Modal } from '../../ui/Modal';
 import { Spinner } from '../../ui/Spinner';
@@ -53,7 +54,7 @@ function ReportsTable({ status }: { status: 'open' | 'handled' }) {
   const act = useConsoleAction(consoleApi.reportAction);
   const [confirming, setConfirming] = useState<ConsoleReport | null>(null);
   const { user } = useSession();
-  const rows = reports.data?.reports ?? [];
+  const rows = reports.data?.pages.flatMap((page) => page.rows) ?? [];
   const run = (report: ConsoleReport, action: ReportAction) => act.mutate({ kind: report.kind, item_id: report.item_id, action });
 
   return (
@@ -115,6 +116,7 @@ function ReportsTable({ status }: { status: 'open' | 'handled' }) {
               ))}
             </tbody>
           </table>
+          <LoadMore list={reports} />
         </div>
       )}
       <Modal

@@ -8,6 +8,7 @@ import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import table from '../../ui/DataTable.module.css';
 import { EmptyState } from '../../ui/EmptyState';
+import { LoadMore } from '../../ui/LoadMore';
 import { UsersIcon } from '../../ui/icons';
 import { Select } from '../../ui/Select';
 import { Spinner } from '../../ui/Spinner';
@@ -20,7 +21,7 @@ export function UsersPanel() {
   const [query, setQuery] = useState('');
   const [openId, setOpenId] = useState<number | null>(null);
   const found = useUsers(query);
-  const rows = found.data?.users ?? [];
+  const rows = found.data?.pages.flatMap((page) => page.rows) ?? [];
   return (
     <>
       <form className={styles.toolbar} role="search" onSubmit={(e) => { e.preventDefault(); setQuery(text.trim()); }}>
@@ -49,7 +50,8 @@ export function UsersPanel() {
               ))}
             </tbody>
           </table>
-          <p className={styles.muted}>{found.data?.total} in all{found.data && found.data.total > rows.length ? `; the first ${rows.length} shown` : ''}.</p>
+          <p className={styles.muted}>{found.data?.pages[0]?.total} in all.</p>
+          <LoadMore list={found} />
         </div>
       )}
       {openId !== null && <UserDetail id={openId} />}

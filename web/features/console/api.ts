@@ -1,5 +1,5 @@
 /** The operator console's calls (common/api/console.ts), one query key per list. */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { console as consoleApi, type CallDef, type CallInput, type CallOutput } from '../../../common/api';
 import { call, type ApiError } from '../../api/client';
 
@@ -14,17 +14,45 @@ export const consoleKeys = {
   audit: () => [...consoleKeys.all, 'audit'] as const,
 };
 
+/** Rows a page of a console list holds. */
+const PAGE = 50;
+
+/** A list read a page at a time from `offset` while its total says more remain (Load more). */
+function useOffsetPages<T>(queryKey: QueryKey, fetchPage: (offset: number) => Promise<{ rows: T[]; total: number }>) {
+  return useInfiniteQuery({
+    queryKey,
+    initialPageParam: 0,
+    queryFn: async ({ pageParam }) => ({ ...(await fetchPage(pageParam)), offset: pageParam }),
+    getNextPageParam: (last) => (last.rows.length > 0 && last.offset + last.rows.length < last.total ? last.offset + last.rows.length : undefined),
+    staleTime: 0,
+  });
+}
+
 export const useReports = (status: 'open' | 'handled') =>
-  useQuery({ queryKey: consoleKeys.reports(status), queryFn: () => call(consoleApi.reports, { status, limit: 100 }), staleTime: 0 });
+  useOffsetPages(consoleKeys.reports(status), async (offset) => {
+    const page = await call(consoleApi.reports, { status, offset, limit: PAGE });
+    return { rows: page.reports, total: page.total };
+  });
 export const useUsers = (query: string) =>
-  useQuery({ queryKey: consoleKeys.users(query), queryFn: () => call(consoleApi.users, { limit: 50, ...(query ? { query } : {}) }), staleTime: 0 });
+  useOffsetPages(consoleKeys.users(query), async (offset) => {
+    const page = await call(consoleApi.users, { offset, limit: PAGE, ...(query ? { query } : {}) });
+    return { rows: page.users, total: page.total };
+  });
 export const useConsoleUser = (id: number | null) =>
   useQuery({ queryKey: consoleKeys.user(id ?? 0), queryFn: () => call(consoleApi.user, { id: id! }), enabled: id !== null, staleTime: 0 });
 export const useFeatured = () => useQuery({ queryKey: consoleKeys.featured(), queryFn: () => call(consoleApi.featured, {}), staleTime: 0 });
 export const useConsoleMessages = () => useQuery({ queryKey: consoleKeys.messages(), queryFn: () => call(consoleApi.systemMessages, {}), staleTime: 0 });
 export const useConsoleOutbox = (to: string) =>
   useQuery({ queryKey: consoleKeys.outbox(to), queryFn: () => call(consoleApi.outbox, { limit: 50, ...(to ? { to } : {}) }), staleTime: 0 });
-export const useAudit = () => useQuery({ queryKey: consoleKeys.audit(), queryFn: () => call(consoleApi.auditLog, { limit: 100 }), staleTime: 0 });
+/** The audit log, newest first, a page at a time before the last entry shown. */
+export const useAudit = () =>
+  useInfiniteQuery({
+    queryKey: consoleKeys.audit(),
+    initialPageParam: undefined as number | undefined,
+    queryFn: ({ pageParam }) => call(consoleApi.auditLog, { limit: PAGE, ...(pageParam === undefined ? {} : { before: pageParam }) }),
+    getNextPageParam: (last) => (last.entries.length === PAGE ? last.entries.at(-1)!.id : undefined),
+    staleTime: 0,
+  });
 
 /** A console change: afterwards every console list is read again (the audit log too). */
 export function useConsoleAction<C extends CallDef>(def: C) {
