@@ -114,6 +114,17 @@ describe('the demo content of a fresh install', () => {
     expect(summary.body.summary.last_settlement).toBeGreaterThan(0);
   });
 
+  it("gives the console's reports queue two complaints about the replays", async () => {
+    const admin = seeds[0]!.accounts.find((account) => account.role === 'admin')!;
+    const operator = await HttpSession.over(started.app).signIn(admin.username, admin.password);
+    const queue = await operator.get<{ reports: Array<{ kind: string; type: string; reporter: { username: string }; owner: { username: string } }>; total: number }>('/api/admin/reports');
+    expect(queue.status).toBe(200);
+    expect(queue.body.reports.map((r) => [r.kind, r.type, r.reporter.username, r.owner.username])).toEqual([
+      ['stream', 'inappropriate', 'viewer2', 'broadcaster1'],
+      ['stream', 'troll', 'viewer1', 'broadcaster2'],
+    ]);
+  });
+
   it('publishes the demo image posts once, the paid one with blurred tiles for visitors', async () => {
     const guest = HttpSession.over(started.app);
     const channels = (await guest.call(baseGroup, {})).body.channels as Array<{ id: number; name: string }>;

@@ -1,7 +1,8 @@
 /**
  * Demo content of a fresh evaluation install, made once: the demo accounts, their subscription plans,
  * image posts, a video call and two advertiser offers, then a few short replays carrying the offers, and
- * a few months of tips, views, follows and referrals behind them (the dashboards' history).
+ * a few months of tips, views, follows and referrals behind them (the dashboards' history), and two
+ * complaints about the replays for the console's reports queue.
  * Only the instance whose transaction created the accounts makes the replays, so a restart, or a
  * second instance starting beside it, adds nothing.
  */
@@ -15,6 +16,7 @@ import { seedDemoPlans } from './demo-plans';
 import { seedDemoPosts } from './demo-posts';
 import { seedDemoReplays } from './demo-replays';
 import { seedDemoHistory } from './demo-history';
+import { seedDemoReports } from './demo-reports';
 
 export interface SeededDemo {
   accounts: CreatedDemoAccount[];
@@ -43,5 +45,6 @@ export async function seedDemo(
     replayError = error instanceof Error ? error.message : String(error);
   }
   await seedDemoHistory(deps, broadcasters, replays);
+  await seedDemoReports(deps.db, broadcasters, replays);
   return { accounts, replays: replays.size, ...(replayError ? { replayError } : {}) };
 }

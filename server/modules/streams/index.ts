@@ -25,7 +25,7 @@ export type { StreamRow } from './stream-view';
 export { featuredCandidatesSql, streamCountSql, streamReportsSql, type StreamModeration } from './moderation';
 export { viewerOf } from './viewer';
 export { likesOfStreamsStarted, type StreamCard, streamCards, streamingOf, viewFactsSql } from './analytics-reads';
-export { type PastView, recordPastViews } from './past-views';
+export { type PastView, recordPastReport, recordPastViews } from './past-views';
 export { createMediaAddresses, type MediaAddresses, mediaViewerKey, signedMediaViewer } from './signed-media';
 
 declare module '../../platform/module' {

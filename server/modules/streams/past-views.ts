@@ -1,7 +1,7 @@
-/** Views that happened in the past, for history brought in (demo data): first joins at given times. */
+/** Views and complaints that happened in the past, for history brought in (demo data). */
 import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../platform/db/client';
-import { streams, streamViews } from './tables';
+import { streamReports, streams, streamViews } from './tables';
 
 export interface PastView {
   /** A visitor's key (any text unique per viewer of the stream). */
@@ -17,4 +17,10 @@ export async function recordPastViews(exec: Executor, streamId: number, views: P
     .onConflictDoNothing().returning({ key: streamViews.viewerKey });
   if (inserted.length > 0) await exec.update(streams).set({ totalViews: sql`${streams.totalViews} + ${inserted.length}` }).where(eq(streams.id, streamId));
   return inserted.length;
+}
+
+/** A complaint filed in the past, for history brought in (demo data); nothing when that viewer filed one. */
+export async function recordPastReport(exec: Executor, report: { streamId: number; reporterId: number; type: 'inappropriate' | 'crime' | 'troll' | 'other'; comment: string; at: Date }): Promise<void> {
+  const { at, ...values } = report;
+  await exec.insert(streamReports).values({ ...values, createdAt: at }).onConflictDoNothing();
 }
