@@ -6,10 +6,9 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import * as api from '../../../common/api/console';
 import { mayUseArea, type ConsoleArea } from '../../../common/console';
-import type { Permission } from '../../../common/permissions';
 import { readAudit } from '../../platform/audit/audit';
 import type { Db } from '../../platform/db/client';
-import { MODERATOR_PERMISSIONS, type Access } from '../../platform/http/access';
+import { ACCESS, type Access } from '../../platform/http/access';
 import type { Principal } from '../../platform/http/auth';
 import { notFound } from '../../platform/http/errors';
 import { addRoute } from '../../platform/http/route';
@@ -22,14 +21,9 @@ import type { ReportsQueue } from './reports';
 
 const tags = ['console'];
 
-/** Who may call a console call of an area held by `perms` (and administrators); anyone else 404. */
-const consoleAccess = (perms: readonly Permission[]): Access => ({
-  cells: { anonymous: 404, user: 404, owner: 404, other: 404, moderator: perms.length > 0 ? 'ok' : 404, admin: 'ok' },
-  perms: Object.fromEntries(MODERATOR_PERMISSIONS.map((p) => [p, perms.includes(p) ? 'ok' : 404])),
-});
-const REPORTS = consoleAccess(['GRANT PERMISSION', 'ALLOW REPORT_STREAM_HIDE']);
-const FEATURED = consoleAccess(['UPDATE STREAM_ANY']);
-const ADMINS = consoleAccess([]);
+const REPORTS = ACCESS.hiddenUnless('GRANT PERMISSION', 'ALLOW REPORT_STREAM_HIDE');
+const FEATURED = ACCESS.hiddenUnless('UPDATE STREAM_ANY');
+const ADMINS = ACCESS.hiddenUnless();
 
 async function caller(request: { currentPrincipal(): Promise<Principal | null> }, area: ConsoleArea): Promise<Principal> {
   const principal = await request.currentPrincipal();

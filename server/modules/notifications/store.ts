@@ -33,7 +33,8 @@ export interface Created {
   userId: number;
 }
 
-const idArray = (ids: readonly number[]) => `{${ids.map((id) => Math.trunc(id)).join(',')}}`;
+/** A bigint[] parameter for `= any(...)`, written as PostgreSQL's array text (the same on pg and PGlite). */
+export const idArray = (ids: readonly number[]) => `{${ids.map((id) => Math.trunc(id)).join(',')}}`;
 
 /** Notifies these people of one thing, in the caller's transaction; answers the notifications written. */
 export async function notifyPeople(exec: Executor, source: NotificationSource, userIds: readonly number[]): Promise<Created[]> {

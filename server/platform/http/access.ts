@@ -89,6 +89,16 @@ export const ACCESS = {
    * of the site, whatever their role, is refused.
    */
   operations: { cells: cells(403, 403) } satisfies Access,
+  /**
+   * A part of the operator console: holders of `by` and admins (`hiddenUnless()`: admins only); anyone
+   * else, signed in or not, is not told it exists (404).
+   */
+  hiddenUnless(...by: Permission[]): Access {
+    return {
+      cells: { ...cells(404, 404), moderator: by.some((p) => MODERATOR_PERMISSIONS.includes(p)) ? 'ok' : 404, admin: 'ok' },
+      perms: moderatorPerms(by, 404),
+    };
+  },
   /** Role admin only. */
   admin: { cells: { ...cells(401, 403), admin: 'ok' } } satisfies Access,
   /** A policy with some cells spelled differently. */
