@@ -11,6 +11,7 @@ import { openResources } from '../server/bootstrap';
 import { loadConfig } from '../server/config';
 import { createAccountAdmin } from '../server/modules/accounts/admin';
 import { DataDirLockedError } from '../server/platform/db/data-dir-lock';
+import { forgetOverBus } from '../server/platform/http/session-cache';
 
 const USAGE = `Usage:
   npm run admin -- grant <username> <PERMISSION>
@@ -37,7 +38,9 @@ async function main() {
     throw error;
   });
   try {
-    const accounts = createAccountAdmin({ db: resources.database.db });
+    // A server sharing this Redis forgets the user's cached sessions at once; without Redis, within
+    // SESSION_CACHE_SECONDS (with the embedded database the server is stopped anyway).
+    const accounts = createAccountAdmin({ db: resources.database.db, forgetUser: (userId) => forgetOverBus(resources.bus, { userId }) });
     // The command line acts as nobody in particular: the audit log records it with no actor.
     if (command === 'grant' && isPermission(value)) await accounts.grant(null, { username }, value);
     if (command === 'revoke' && isPermission(value)) await accounts.revoke(null, { username }, value);

@@ -23,7 +23,8 @@ import { installOpenApi } from './platform/http/openapi';
 import { installPublicOrigin } from './platform/http/public-origin';
 import { recordRoutes, WEB_APP, type RouteRecord } from './platform/http/route-table';
 import { installSecurityHeaders } from './platform/http/security-headers';
-import { createSessionStore } from './platform/http/sessions';
+import { createSessionCache } from './platform/http/session-cache';
+import { createSessionStore, type SessionCacheValue } from './platform/http/sessions';
 import { installSkinResolution } from './platform/http/skin';
 import { installWebApp } from './platform/http/web-app';
 import { startJobs } from './platform/jobs/scheduler';
@@ -134,6 +135,8 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
   app.addHook('onClose', async () => mailer.close());
   registerOutboxRoutes(app, { db, transport: mailer.transport });
 
+  const sessionCache = config.sessionCache.ttlMs > 0 ? await createSessionCache<SessionCacheValue>(resources.bus, config.sessionCache) : undefined;
+  app.addHook('onClose', async () => sessionCache?.close());
   const modules = await loadModules(app, {
     config,
     db,
@@ -141,7 +144,7 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
     files: resources.files,
     events: createDomainEventHub(app.log),
     log: app.log,
-    platform: { sessions: createSessionStore(db), captcha, mailer, csrfTokenFor: csrf.tokenFor },
+    platform: { sessions: createSessionStore(db, { cache: sessionCache }), captcha, mailer, csrfTokenFor: csrf.tokenFor },
     secret: (name) => loadSecret(db, name),
   }, MODULES, table);
 

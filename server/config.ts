@@ -190,6 +190,13 @@ const envSchema = z.object({
    * `*.` for any subdomain, `host:port` for a local one over plain http (tests). Others are refused.
    */
   PUSH_SERVICE_HOSTS: z.string().max(2000).default('fcm.googleapis.com,*.push.services.mozilla.com,*.notify.windows.com,*.push.apple.com'),
+  /**
+   * Signed-in sessions kept per instance (decision 0030): for how long at most (changes reach every
+   * instance over the bus at once; this bounds only a change made where no bus reaches), and how many.
+   * 0 seconds reads the database on every request.
+   */
+  SESSION_CACHE_SECONDS: numeric(z.number().int().min(0).max(300).default(30)),
+  SESSION_CACHE_ENTRIES: numeric(z.number().int().min(100).max(1_000_000).default(50_000)),
   /** The video calls' media: the built-in WebRTC mesh over /ws, or a self-hosted Jitsi Meet (decision 0019). */
   CONFERENCE: z.enum(['builtin', 'jitsi']).default('builtin'),
   /** RTCIceServer[] as JSON for the built-in mesh (STUN/TURN); [] connects peers on one network by host candidates. */
@@ -321,6 +328,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       deliveryLeaseSeconds: c.NOTIFY_DELIVERY_LEASE_SECONDS,
       pushServiceHosts: c.PUSH_SERVICE_HOSTS.split(',').map((host) => host.trim().toLowerCase()).filter((host) => host !== ''),
     },
+    /** Signed-in sessions kept per instance (decision 0030). */
+    sessionCache: { ttlMs: c.SESSION_CACHE_SECONDS * 1000, maxEntries: c.SESSION_CACHE_ENTRIES },
     /** The referral programme (decision 0023). */
     referrals: { rates: c.REFERRAL_RATES, settlementMs: c.REFERRAL_SETTLEMENT_SECONDS * 1000 },
     /** Video calls' media (decision 0019); the Jitsi secret signs tokens and is never logged. */

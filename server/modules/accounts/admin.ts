@@ -17,9 +17,23 @@ export type Actor = number | null;
 /** A user named by username (the command line) or by id (the console). */
 export type UserRef = { username: string } | { userId: number };
 
-export function createAccountAdmin(deps: { db: Db; /** Test factories set up users without recording it. */ audit?: boolean }) {
+export interface AccountAdminDeps {
+  db: Db;
+  /** Test factories set up users without recording it. */
+  audit?: boolean;
+  /** Tells every instance to read the user's sessions and principal afresh, after a change commits. */
+  forgetUser?: (userId: number) => Promise<void>;
+}
+
+export function createAccountAdmin(deps: AccountAdminDeps) {
   const { db } = deps;
   const audited = deps.audit !== false;
+
+  /** Runs a change to one user in a transaction that answers the user's id; then every instance forgets them. */
+  async function changeUser(change: (tx: Executor) => Promise<number>) {
+    const userId = await db.transaction(change);
+    await deps.forgetUser?.(userId);
+  }
 
   async function find(exec: Executor, ref: UserRef) {
     const [row] = await exec.select({ id: users.id, role: users.role, status: users.accountStatus }).from(users)
@@ -35,7 +49,7 @@ export function createAccountAdmin(deps: { db: Db; /** Test factories set up use
 
   async function changePermission(actor: Actor, ref: UserRef, perm: Permission, give: boolean) {
     if (!isPermission(perm)) throw badRequest(MSG.mustBePermission, 'perm');
-    await db.transaction(async (tx) => {
+    await changeUser(async (tx) => {
       const user = await find(tx, ref);
       const before = await permsOf(tx, user.id);
       if (give) await tx.insert(userPermissions).values({ userId: user.id, perm }).onConflictDoNothing();
@@ -43,6 +57,7 @@ export function createAccountAdmin(deps: { db: Db; /** Test factories set up use
       if (audited) {
         await recordAudit(tx, { actorId: actor, action: give ? 'user.grant' : 'user.revoke', targetType: 'user', targetId: user.id, before: { perms: before }, after: { perms: await permsOf(tx, user.id) } });
       }
+      return user.id;
     });
   }
 
@@ -53,31 +68,34 @@ export function createAccountAdmin(deps: { db: Db; /** Test factories set up use
     /** An administrator may not change their own role (the console could lock its last administrator out). */
     async setRole(actor: Actor, ref: UserRef, role: Role) {
       if (!(ROLES as readonly string[]).includes(role)) throw badRequest(fill(MSG.mustBeOneOf, { values: ROLES.join(', ') }), 'role');
-      await db.transaction(async (tx) => {
+      await changeUser(async (tx) => {
         const user = await find(tx, ref);
         if (actor !== null && actor === user.id) throw forbidden(MSG.ownRoleUnchangeable);
         await tx.update(users).set({ role }).where(eq(users.id, user.id));
         if (audited) await recordAudit(tx, { actorId: actor, action: 'user.role', targetType: 'user', targetId: user.id, before: { role: user.role }, after: { role } });
+        return user.id;
       });
     },
 
     /** Suspend User: the account can no longer sign in and its sessions end. Administrators are not suspended. */
     async suspend(actor: Actor, ref: UserRef) {
-      await db.transaction(async (tx) => {
+      await changeUser(async (tx) => {
         const user = await find(tx, ref);
         if (user.role === 'admin') throw forbidden(MSG.adminsNotSuspendable);
         await tx.update(users).set({ accountStatus: 'suspended' }).where(and(eq(users.id, user.id), eq(users.accountStatus, 'active')));
         await tx.delete(sessions).where(eq(sessions.userId, user.id));
         if (audited) await recordAudit(tx, { actorId: actor, action: 'user.suspend', targetType: 'user', targetId: user.id, before: { status: user.status }, after: { status: user.status === 'active' ? 'suspended' : user.status } });
+        return user.id;
       });
     },
 
     /** Lifts a suspension: the account may sign in again. */
     async lift(actor: Actor, ref: UserRef) {
-      await db.transaction(async (tx) => {
+      await changeUser(async (tx) => {
         const user = await find(tx, ref);
         await tx.update(users).set({ accountStatus: 'active' }).where(and(eq(users.id, user.id), eq(users.accountStatus, 'suspended')));
         if (audited) await recordAudit(tx, { actorId: actor, action: 'user.lift', targetType: 'user', targetId: user.id, before: { status: user.status }, after: { status: user.status === 'suspended' ? 'active' : user.status } });
+        return user.id;
       });
     },
 

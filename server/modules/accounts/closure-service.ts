@@ -46,7 +46,16 @@ export function archivePurgeDate(deletedAt: Date): Date {
   return at;
 }
 
-export function createClosureService(deps: { db: Db; events: DomainEventHub; files: FileStore; now?: () => Date }) {
+export interface ClosureDeps {
+  db: Db;
+  events: DomainEventHub;
+  files: FileStore;
+  /** Tells every instance to read the user's sessions afresh, after they ended. */
+  forgetUser: (userId: number) => Promise<void>;
+  now?: () => Date;
+}
+
+export function createClosureService(deps: ClosureDeps) {
   const { db } = deps;
   const now = deps.now ?? (() => new Date());
   const loginThrottle = createThrottle(db, LOGIN_THROTTLE);
@@ -86,6 +95,7 @@ export function createClosureService(deps: { db: Db; events: DomainEventHub; fil
         await tx.delete(sessionsTable).where(and(eq(sessionsTable.userId, userId), ne(sessionsTable.id, change.keepSessionId)));
         await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
       });
+      await deps.forgetUser(userId);
     },
 
     /**
@@ -130,6 +140,7 @@ export function createClosureService(deps: { db: Db; events: DomainEventHub; fil
           await tx.delete(table).where(eq(table.userId, userId));
         }
       });
+      await deps.forgetUser(userId);
       if (row.avatar?.startsWith(AVATAR_MEDIA_PREFIX)) {
         await deps.files.remove(row.avatar.slice('/media/'.length)).catch(() => undefined);
       }

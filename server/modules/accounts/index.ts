@@ -47,13 +47,13 @@ export async function createAccountsModule(ctx: ModuleContext): Promise<AppModul
   });
   installAuth(ctx.app, accounts.resolveSession);
   const settings = createSettingsService({ db, files: ctx.files, linkSecret: await ctx.secret('email-links') });
-  const closure = createClosureService({ db, events: ctx.events, files: ctx.files });
+  const closure = createClosureService({ db, events: ctx.events, files: ctx.files, forgetUser: platform.sessions.forgetUser });
   const recovery = createRecoveryService({ db, sessions: platform.sessions, mailer: platform.mailer, codeKey: await ctx.secret('recovery') });
   const socialLogin = createSocialLoginService({ db, accounts, sessions: platform.sessions, providers: createSocialProviders(config.oauth) });
 
   return {
     name: 'accounts',
-    services: { accounts, settings, accountClosure: closure, accountAdmin: createAccountAdmin({ db }) },
+    services: { accounts, settings, accountClosure: closure, accountAdmin: createAccountAdmin({ db, forgetUser: platform.sessions.forgetUser }) },
     async routes(app) {
       await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 }, throwFileSizeLimit: true });
       registerAccountRoutes(app, { db, accounts, settings, sessions: platform.sessions, captcha: platform.captcha, csrfTokenFor: platform.csrfTokenFor });

@@ -181,6 +181,7 @@ export function createRecoveryService(deps: {
         await tx.update(users).set({ passwordHash }).where(eq(users.id, account.id));
         await sessions.destroyAllForUser(tx, account.id);
       });
+      await sessions.forgetUser(account.id);
       await forgiveLoginFailures(db, account);
     },
   };

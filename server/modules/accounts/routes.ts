@@ -86,7 +86,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRoutesD
 
   addRoute(app, api.logout, { auth: 'anonymous', access: ACCESS.public, tags }, async ({ request, reply }) => {
     const token = request.cookies[SESSION_COOKIE];
-    if (token) await sessions.destroy(deps.db, token);
+    if (token) await sessions.destroy(token);
     clearSessionCookie(reply);
     return {};
   });

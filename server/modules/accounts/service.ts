@@ -330,6 +330,7 @@ export function createAccountsService(deps: { db: Db; sessions: SessionStore; en
         await tx.update(users).set({ accountStatus: 'suspended' }).where(eq(users.id, userId));
         await sessions.destroyAllForUser(tx, userId);
       });
+      await sessions.forgetUser(userId);
     },
 
     /** Owners act on their own account; admins on any. */

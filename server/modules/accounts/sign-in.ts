@@ -25,7 +25,7 @@ export type StartSession = (request: FastifyRequest, reply: FastifyReply, sessio
 export function sessionStarter(db: Db, sessions: SessionStore): StartSession {
   return async (request, reply, session) => {
     const previous = request.cookies[SESSION_COOKIE];
-    if (previous) await sessions.destroy(db, previous);
+    if (previous) await sessions.destroy(previous);
     setSessionCookie(request, reply, session.token, session.remember, session.expiresAt);
   };
 }

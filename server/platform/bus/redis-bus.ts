@@ -21,6 +21,13 @@ export async function createRedisBus(url: string): Promise<Bus> {
     for (const handler of set) handler(message);
   });
 
+  const resumeListeners = new Set<() => void>();
+  // Connected by now, so every later 'ready' is a reconnection: ioredis subscribes the channels again,
+  // and what was published in between is gone.
+  subscriber.on('ready', () => {
+    for (const listener of resumeListeners) listener();
+  });
+
   return {
     async publish(channel, message) {
       await publisher.publish(channel, JSON.stringify(message));
@@ -40,8 +47,15 @@ export async function createRedisBus(url: string): Promise<Bus> {
         }
       };
     },
+    onResume(listener) {
+      resumeListeners.add(listener);
+      return () => {
+        resumeListeners.delete(listener);
+      };
+    },
     async close() {
       handlers.clear();
+      resumeListeners.clear();
       await Promise.allSettled([publisher.quit(), subscriber.quit()]);
     },
   };
