@@ -201,7 +201,7 @@ export async function analyze(databaseUrl: string): Promise<void> {
  * generator that costs the machine little (like pgbench's client) so the server's share is measured.
  * Answers need a Content-Length (Fastify sends one).
  */
-export class RawTipConnection {
+export class RawTipConnection implements TipConnection {
   private socket: net.Socket;
   private buffer: Buffer = Buffer.alloc(0);
   private pending: ((res: TipResponse) => void) | null = null;
@@ -251,3 +251,39 @@ export class RawTipConnection {
     this.socket.destroy();
   }
 }
+
+/** What the tip benchmark drives: one request at a time per connection. */
+export interface TipConnection {
+  tip(tipper: Tipper, streamId: number, amount: number, key: string): Promise<TipResponse>;
+  close(): void;
+}
+
+/**
+ * The same tips from an ordinary client: Node's own `fetch` (undici, keep-alive), as an integration or
+ * a script would call the API, so the figure is not a property of the hand-made generator above.
+ */
+export class FetchTipConnection implements TipConnection {
+  constructor(private readonly url: string, private readonly csrf: { secret: string; token: string }) {}
+
+  async tip(tipper: Tipper, streamId: number, amount: number, key: string): Promise<TipResponse> {
+    const res = await fetch(`${this.url}/api/streams/send-tip`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        cookie: `ll_session=${tipper.token}; ll_csrf=${this.csrf.secret}`,
+        'x-csrf-token': this.csrf.token,
+        'idempotency-key': key,
+      },
+      body: JSON.stringify({ stream_id: streamId, amount }),
+    });
+    const text = await res.text();
+    try {
+      return { status: res.status, body: JSON.parse(text) as TipResponse['body'] };
+    } catch {
+      return { status: res.status, body: { message: text.slice(0, 200) } };
+    }
+  }
+
+  close(): void {}
+}
+

@@ -166,10 +166,10 @@ export function ledgerReads(db: Executor) {
 }
 
 /**
- * Tips as analytics facts (a subquery): `creator_id` was tipped `coins` by `tipper_id` on `stream_id`
- * at `at`. Transfers are written once, each in one short transaction stamped with its start.
+ * Tips as facts (a subquery): `creator_id` was tipped `coins` by `tipper_id` on `stream_id` at `at`
+ * (transfer `transfer_id`). Transfers are written once, each in one short transaction stamped with its start.
  */
-export const tipFactsSql = sql`select to_user_id as creator_id, from_user_id as tipper_id, stream_id, amount as coins, created_at as at
+export const tipFactsSql = sql`select id as transfer_id, to_user_id as creator_id, from_user_id as tipper_id, stream_id, amount as coins, created_at as at
   from ${ledgerTransfers} where kind = 'tip' and currency = 'CON' and to_user_id is not null`;
 
 /**

@@ -11,6 +11,7 @@ import { createFanout } from './fanout';
 import { createPush, loadVapidKeys, type Push } from './push';
 import { registerNotificationRoutes } from './routes';
 import { listenForNotifications } from './sources';
+import { createTipNotices } from './tip-notices';
 import { createNotificationReads, type Created, type NotificationReads } from './store';
 
 declare module '../../platform/module' {
@@ -49,15 +50,29 @@ export async function createNotificationsModule(ctx: ModuleContext): Promise<App
 
   const fanout = createFanout({ db, batch: config.notifications.fanoutBatch, announce: created });
   const fanouts = createDrain(fanout.step, onError('fan-out-notifications'));
-  listenForNotifications({ db, events: ctx.events, fanout, wakeFanout: fanouts.wake, created });
+  const tipNotices = createTipNotices({ db, created });
+  const tipSweep = createDrain(tipNotices.sweepStep, onError('sweep-tip-notifications'));
+  listenForNotifications({ db, events: ctx.events, fanout, wakeFanout: fanouts.wake, tipNotices, created });
 
   return {
     name: 'notifications',
-    services: { notifications: { reads, push, runJobs: async () => { await fanouts.run(); await deliveries.run(); } } },
+    services: {
+      notifications: {
+        reads,
+        push,
+        runJobs: async () => {
+          await tipNotices.flush();
+          await Promise.all([fanouts.run(), tipSweep.run()]);
+          await deliveries.run();
+        },
+      },
+    },
     routes: (app) => registerNotificationRoutes(app, { reads, push, announcer }),
     jobs: [
       { name: 'fan-out-notifications', everyMs: config.notifications.jobEveryMs, run: fanouts.run },
       { name: 'deliver-notifications', everyMs: config.notifications.jobEveryMs, run: deliveries.run },
+      { name: 'sweep-tip-notifications', everyMs: 5_000, run: tipSweep.run },
     ],
+    stop: tipNotices.flush,
   };
 }

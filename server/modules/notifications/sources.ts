@@ -1,13 +1,14 @@
 /**
  * What becomes a notification: the domain events of other modules, each turned into a source with its
  * own key so that an event handled twice notifies once. A go-live is queued for the fan-out job (a
- * broadcaster with many followers must not slow the go-live); the others notify one person, or a few,
- * at once in one statement.
+ * broadcaster with many followers must not slow the go-live); tips are written together, after their
+ * requests (tip-notices.ts); the others notify one person, or a few, at once in one statement.
  */
 import type { Db } from '../../platform/db/client';
 import type { DomainEventHub } from '../../platform/events';
 import { notifyPeople, type Created, type NotificationSource } from './store';
 import type { Fanout } from './fanout';
+import type { TipNotices } from './tip-notices';
 
 export function listenForNotifications(deps: {
   db: Db;
@@ -15,6 +16,7 @@ export function listenForNotifications(deps: {
   fanout: Fanout;
   /** Runs the fan-out job on this instance now rather than at its next tick. */
   wakeFanout: () => void;
+  tipNotices: TipNotices;
   /** After a notification committed: frames to open pages, and the delivery job woken. */
   created: (created: Created[]) => Promise<void>;
 }) {
@@ -29,8 +31,7 @@ export function listenForNotifications(deps: {
   events.on('social.followed', ({ followerId, followeeId }) =>
     notify({ kind: 'new_follower', actorId: followerId, subjectId: null, data: {}, dedupeKey: `new_follower:${followerId}:${Date.now()}` }, [followeeId]));
 
-  events.on('tip.received', ({ transferId, tipperId, ownerId, streamId, amount }) =>
-    notify({ kind: 'tip_received', actorId: tipperId, subjectId: streamId, data: { amount }, dedupeKey: `tip:${transferId}` }, [ownerId]));
+  events.on('tip.received', ({ transferId, tipperId, ownerId, streamId, amount }) => deps.tipNotices.add({ transferId, ownerId, tipperId, streamId, amount }));
 
   events.on('meeting.invited', ({ meetingId, hostId, userIds, title, startTime }) =>
     notify({ kind: 'meeting_invitation', actorId: hostId, subjectId: meetingId, data: { title, when: startTime.toISOString() }, dedupeKey: `meeting:${meetingId}` }, userIds));

@@ -36,32 +36,48 @@ export interface Created {
 /** A bigint[] parameter for `= any(...)`, written as PostgreSQL's array text (the same on pg and PGlite). */
 export const idArray = (ids: readonly number[]) => `{${ids.map((id) => Math.trunc(id)).join(',')}}`;
 
-/** Notifies these people of one thing, in the caller's transaction; answers the notifications written. */
-export async function notifyPeople(exec: Executor, source: NotificationSource, userIds: readonly number[]): Promise<Created[]> {
-  if (userIds.length === 0) return [];
-  const policy = POLICY[source.kind];
+/** One notification for one person: the source's facts with the person told. */
+export type Notice = Omit<NotificationSource, 'kind'> & { userId: number };
+
+/**
+ * Notifies each person of their own thing (all of one kind), in the caller's transaction, in one
+ * statement; answers the notifications written. A notice already written (its person and source key)
+ * is not written again.
+ */
+export async function notifyEach(exec: Executor, kind: NotificationKind, notices: readonly Notice[]): Promise<Created[]> {
+  if (notices.length === 0) return [];
+  const policy = POLICY[kind];
   const gate = policy.gate ? sql`and x.${sql.identifier(policy.gate)}` : sql``;
   const cap = policy.hourlyCap
-    ? sql`and not exists (select 1 from ${notifications} n where n.user_id = x.user_id and n.actor_id = ${source.actorId}
-        and n.kind = ${source.kind} and n.created_at > now() - interval '1 hour')`
+    ? sql`and not exists (select 1 from ${notifications} n where n.user_id = x.user_id and n.actor_id = w.actor_id
+        and n.kind = ${kind} and n.created_at > now() - interval '1 hour')`
     : sql``;
+  const wanted = JSON.stringify(notices.map((n) => ({ user_id: n.userId, actor_id: n.actorId, subject_id: n.subjectId, data: n.data, dedupe_key: n.dedupeKey })));
   const result = await exec.execute<{ id: string | number; user_id: string | number }>(sql`
-    with r as (
-      select x.user_id, x.via_email, x.via_push from (${notificationReachSql}) x
-      where x.user_id = any(${idArray(userIds)}::bigint[]) and x.user_id <> ${source.actorId} ${gate} ${cap}
+    with w as (
+      select distinct on (user_id, dedupe_key) * from jsonb_to_recordset(${wanted}::jsonb) as w(user_id bigint, actor_id bigint, subject_id bigint, data jsonb, dedupe_key text)
+    ), r as (
+      select w.*, x.via_email, x.via_push from w join (${notificationReachSql}) x on x.user_id = w.user_id
+      where x.user_id <> w.actor_id ${gate} ${cap}
     ), ins as (
       insert into ${notifications} (user_id, kind, actor_id, subject_id, data, dedupe_key)
-      select user_id, ${source.kind}, ${source.actorId}, ${source.subjectId}, ${JSON.stringify(source.data)}::jsonb, ${source.dedupeKey} from r
+      select user_id, ${kind}, actor_id, subject_id, data, dedupe_key from r
       on conflict (user_id, dedupe_key) do nothing
-      returning id, user_id
+      returning id, user_id, dedupe_key
     ), deliveries as (
       insert into ${notificationDeliveries} (notification_id, channel)
-      select ins.id, c.channel from ins join r using (user_id) cross join (values ('email'), ('push')) c(channel)
+      select ins.id, c.channel from ins join r using (user_id, dedupe_key) cross join (values ('email'), ('push')) c(channel)
       where (c.channel = 'email' and ${policy.email} and r.via_email)
          or (c.channel = 'push' and ${policy.push} and r.via_push and exists (select 1 from ${pushSubscriptions} s where s.user_id = ins.user_id))
     )
     select id, user_id from ins`);
   return result.rows.map((row) => ({ id: Number(row.id), userId: Number(row.user_id) }));
+}
+
+/** Notifies these people of one thing, in the caller's transaction; answers the notifications written. */
+export function notifyPeople(exec: Executor, source: NotificationSource, userIds: readonly number[]): Promise<Created[]> {
+  const { kind, ...facts } = source;
+  return notifyEach(exec, kind, userIds.map((userId) => ({ ...facts, userId })));
 }
 
 /** Unread counts of these people (0 for those with none). */
