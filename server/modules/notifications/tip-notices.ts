@@ -33,7 +33,7 @@ const noticeOf = (tip: TipFact): Notice => ({
 
 export function createTipNotices(deps: { db: Db; created: (created: Created[]) => Promise<void> }) {
   const { db } = deps;
-  let waiting: TipFact[] = [];
+  const waiting: TipFact[] = [];
   let writing: Promise<void> | null = null;
 
   async function writeWaiting() {
