@@ -33,9 +33,10 @@ describe('the fan-out', () => {
     await fanout.join('stream:1', (frame) => frames.push(frame));
     const texts = Array.from({ length: 30 }, (_, i) => `line ${i}`);
     for (const text of texts) await fanout.publish('stream:1', sampleComment(text));
-    await eventually(async () => frames.length, (n) => n >= 2);
-    expect(frames).toHaveLength(2);
+    await eventually(async () => frames.flatMap(linesOf).length, (n) => n >= texts.length);
+    // Usually two frames: the first line alone, then the rest; a machine that stalls past the window splits the rest.
     expect(JSON.parse(frames[1]!.toString()).op).toBe('messages');
+    expect(frames.length).toBeLessThan(texts.length / 2);
     expect(frames.flatMap(linesOf)).toEqual(texts);
   });
 
@@ -46,7 +47,7 @@ describe('the fan-out', () => {
     // More than one frame can carry: the rest follows in further frames.
     const texts = Array.from({ length: BATCH_MAX_MESSAGES + 150 }, (_, i) => `line ${i}`);
     for (const text of texts) await fanout.publish('stream:1', sampleComment(text));
-    await eventually(async () => inboxes, (all) => all.every((inbox) => inbox.length >= texts.length));
+    await eventually(async () => inboxes, (all) => all.every((inbox) => inbox.length >= texts.length), 30_000);
     expect(inboxes.every((inbox) => inbox.join('|') === texts.join('|'))).toBe(true);
   });
 
