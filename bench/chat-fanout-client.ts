@@ -6,7 +6,8 @@
  *   progress → deliveries counted so far in the window
  *   collect  → the window's counts, histogram (sparse), duplicates, drops, this process's CPU and ELU
  *   close    → closes the sockets and exits
- * Chat texts are `b<seq>:<sendTimeMs>`; a frame is recognised with Buffer.indexOf on the raw bytes
+ * Chat texts are `b<seq>:<sendTimeMs>`; a frame is recognised with Buffer.indexOf on the raw bytes, and
+ * each line of a `messages` frame counts as one delivery
  * (CHAT_PARSE=json parses every frame instead, to measure what parsing costs the client).
  */
 import { performance } from 'node:perf_hooks';
@@ -30,6 +31,8 @@ export interface CollectReply {
   /** Receipts per seq in [from, to). */
   perSeq: number[];
   received: number;
+  /** Frames that carried lines of the window (a `messages` frame carries several). */
+  frames: number;
   /** Receipts of a seq already received on that socket; receipts beyond the window's size. */
   duplicates: number;
   outOfWindow: number;
@@ -49,7 +52,8 @@ export const BUCKET_MS = 0.1;
 const BUCKETS = 600_000; // 60 s
 
 const parseJson = process.env.CHAT_PARSE === 'json';
-const OP_MESSAGE = Buffer.from('"op":"message"');
+/** Both `"op":"message"` and `"op":"messages"` start so. */
+const OP_MESSAGE = Buffer.from('"op":"message');
 const TEXT_MARK = Buffer.from('"text":"b');
 const now = () => performance.timeOrigin + performance.now();
 
@@ -65,6 +69,7 @@ let counts = new Uint32Array(1);
 let outOfWindow = 0;
 let histogram = new Uint32Array(BUCKETS);
 let received = 0;
+let frames = 0;
 let duplicates = 0;
 let maxMs = 0;
 let lastAt = 0;
@@ -72,16 +77,17 @@ let cpu0 = process.cpuUsage();
 let elu0 = performance.eventLoopUtilization();
 let t0 = performance.now();
 
-function record(index: number, seq: number, sentAt: number, at: number) {
-  if (seq < from) return;
+/** Counts one receipt; true when it is a first receipt inside the window. */
+function record(index: number, seq: number, sentAt: number, at: number): boolean {
+  if (seq < from) return false;
   const k = seq - from;
   if (k >= maxSeqs) {
     outOfWindow += 1;
-    return;
+    return false;
   }
   if (seen[index * maxSeqs + k]) {
     duplicates += 1;
-    return;
+    return false;
   }
   seen[index * maxSeqs + k] = 1;
   counts[k]! += 1;
@@ -90,35 +96,46 @@ function record(index: number, seq: number, sentAt: number, at: number) {
   const ms = at - sentAt;
   if (ms > maxMs) maxMs = ms;
   histogram[Math.max(0, Math.min(BUCKETS - 1, Math.floor(ms / BUCKET_MS)))]! += 1;
+  return true;
 }
 
-/** Reads `<seq>:<ms>` (ASCII digits, optional fraction) straight from the frame bytes. */
+/**
+ * Reads each `<seq>:<ms>` (ASCII digits, optional fraction) straight from the frame bytes: one in a
+ * `message` frame, one per line in a `messages` frame.
+ */
 function onFast(index: number, data: Buffer) {
   const at = now();
   const op = data.indexOf(OP_MESSAGE);
   if (op < 0 || op > 64) return;
-  const mark = data.indexOf(TEXT_MARK, op);
-  if (mark < 0) return;
-  let i = mark + TEXT_MARK.length;
-  let seq = 0;
-  for (let c = data[i]!; c >= 48 && c <= 57; c = data[++i]!) seq = seq * 10 + (c - 48);
-  if (data[i] !== 58) return; // ':'
-  let sentAt = 0;
-  let scale = 0;
-  for (let c = data[++i]!; (c >= 48 && c <= 57) || c === 46; c = data[++i]!) {
-    if (c === 46) scale = 1;
-    else if (scale) sentAt += (c - 48) / (scale *= 10);
-    else sentAt = sentAt * 10 + (c - 48);
+  let counted = false;
+  for (let mark = data.indexOf(TEXT_MARK, op); mark >= 0; mark = data.indexOf(TEXT_MARK, mark + TEXT_MARK.length)) {
+    let i = mark + TEXT_MARK.length;
+    let seq = 0;
+    for (let c = data[i]!; c >= 48 && c <= 57; c = data[++i]!) seq = seq * 10 + (c - 48);
+    if (data[i] !== 58) continue; // ':'
+    let sentAt = 0;
+    let scale = 0;
+    for (let c = data[++i]!; (c >= 48 && c <= 57) || c === 46; c = data[++i]!) {
+      if (c === 46) scale = 1;
+      else if (scale) sentAt += (c - 48) / (scale *= 10);
+      else sentAt = sentAt * 10 + (c - 48);
+    }
+    counted = record(index, seq, sentAt, at) || counted;
   }
-  record(index, seq, sentAt, at);
+  if (counted) frames += 1;
 }
 
 function onJson(index: number, data: Buffer) {
   const at = now();
-  const frame = JSON.parse(data.toString()) as { op: string; message?: { text?: string } };
-  if (frame.op !== 'message' || !frame.message?.text?.startsWith('b')) return;
-  const [seq, sentAt] = frame.message.text.slice(1).split(':').map(Number);
-  record(index, seq!, sentAt!, at);
+  const frame = JSON.parse(data.toString()) as { op: string; message?: { text?: string }; messages?: Array<{ text?: string }> };
+  const lines = frame.op === 'messages' ? frame.messages ?? [] : frame.op === 'message' && frame.message ? [frame.message] : [];
+  let counted = false;
+  for (const line of lines) {
+    if (!line.text?.startsWith('b')) continue;
+    const [seq, sentAt] = line.text.slice(1).split(':').map(Number);
+    counted = record(index, seq!, sentAt!, at) || counted;
+  }
+  if (counted) frames += 1;
 }
 
 function openOne(url: string, channel: string, index: number): Promise<string | null> {
@@ -183,6 +200,7 @@ function collect(to: number): CollectReply {
   return {
     perSeq: Array.from(counts.subarray(0, Math.max(0, Math.min(maxSeqs, to - from)))),
     received,
+    frames,
     duplicates,
     outOfWindow,
     histogram: pairs,
@@ -211,6 +229,7 @@ if (process.send && process.argv[1]?.endsWith('chat-fanout-client.ts')) process.
       outOfWindow = 0;
       histogram = new Uint32Array(BUCKETS);
       received = 0;
+      frames = 0;
       duplicates = 0;
       maxMs = 0;
       lastAt = 0;

@@ -11,9 +11,9 @@ import type { WorkerCommand } from './chat-fanout-client';
 export const QUICK = process.env.CHAT_QUICK === '1';
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 export const SOCKETS = num('CHAT_SOCKETS', QUICK ? 1000 : 10_000);
-export const RATES = (process.env.CHAT_RATES ?? (QUICK ? '20' : '10,15,20,30')).split(',').map(Number);
-export const EXTRA_STEPS = num('CHAT_EXTRA_STEPS', QUICK ? 0 : 2);
-export const DOWN_STEPS = num('CHAT_DOWN_STEPS', QUICK ? 0 : 2);
+export const RATES = (process.env.CHAT_RATES ?? (QUICK ? '10,100' : '1,10,100')).split(',').map(Number);
+export const EXTRA_STEPS = num('CHAT_EXTRA_STEPS', 0);
+export const DOWN_STEPS = num('CHAT_DOWN_STEPS', 0);
 export const SECONDS = num('CHAT_SECONDS', QUICK ? 8 : 20);
 export const WARMUP = num('CHAT_WARMUP', QUICK ? 2 : 3);
 export const WORKERS = num('CHAT_WORKERS', 2);
@@ -26,7 +26,9 @@ export const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379'
 /** After the window: wait for late deliveries while they still arrive (5 s without progress ends it). */
 export const DRAIN_MS = 30_000;
 
-export const GOALS = { sockets: 10_000, deliveriesPerSecond: 150_000, p99Ms: 100, lost: 0, twoInstanceSpeedup: 1.8 };
+/** Per line rate on the channel: nothing lost, every send acked, p99 within its bound (up to 10 lines/s 150 ms, above 500 ms). */
+export const GOALS = { sockets: 10_000, p99MsUpTo10LinesPerSecond: 150, p99MsAbove: 500, lost: 0, twoInstanceSpeedup: 1.8 };
+export const p99GoalMs = (rate: number) => (rate <= 10 ? GOALS.p99MsUpTo10LinesPerSecond : GOALS.p99MsAbove);
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export const now = () => performance.timeOrigin + performance.now();

@@ -13,6 +13,8 @@ export const CHAT_TEXT_MAX = 300;
 export const FRAME_MAX_BYTES = 16_384;
 export const SDP_MAX_CHARS = 12_000;
 export const HISTORY_LINES = 50;
+/** The most messages one `messages` frame carries; a longer backlog goes in several frames, in order. */
+export const BATCH_MAX_MESSAGES = 200;
 
 const channel = z.string().min(1).max(100).regex(/^[a-z]+:[A-Za-z0-9:_-]+$/);
 /** The id a client gives a send; its ack or error carries it back. */
@@ -239,6 +241,8 @@ export type SendRequest = WithoutAddress<SendFrame>;
 export const serverFrame = z.discriminatedUnion('op', [
   z.object({ op: z.literal('subscribed'), channel, history: z.array(historyMessage) }),
   z.object({ op: z.literal('message'), channel, message: realtimeMessage }),
+  /** Several messages of one channel, in publishing order: a busy channel's lines coalesced into one frame (decision 0027). */
+  z.object({ op: z.literal('messages'), channel, messages: z.array(realtimeMessage).min(2).max(BATCH_MAX_MESSAGES) }),
   z.object({ op: z.literal('ack'), id: clientId }),
   /** With `id` it answers a send; with only `channel` it refuses a subscription. */
   z.object({ op: z.literal('error'), channel: channel.optional(), id: clientId.optional(), code: z.string().min(1).max(100), message: z.string().max(1000) }),

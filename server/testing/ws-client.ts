@@ -13,13 +13,19 @@ export class WsClient {
   private readonly frames: Frame[] = [];
   private readonly waiters = new Set<() => void>();
   private readonly outsideContract: string[] = [];
+  /** `messages` frames received (each is taken apart into `message` frames). */
+  batches = 0;
 
   private constructor(readonly socket: WebSocket) {
     socket.on('message', (data) => {
       const raw = data.toString();
       const value = parseJson(raw);
       const checked = serverFrame.safeParse(value);
-      if (checked.success) this.frames.push(value as Frame);
+      // A `messages` frame is taken apart into its `message` frames, as the web client hands them over.
+      if (checked.success && checked.data.op === 'messages') {
+        this.batches += 1;
+        for (const message of checked.data.messages) this.frames.push({ op: 'message', channel: checked.data.channel, message });
+      } else if (checked.success) this.frames.push(value as Frame);
       else this.outsideContract.push(`${raw.slice(0, 500)}\n${z.prettifyError(checked.error)}`);
       for (const wake of this.waiters) wake();
     });

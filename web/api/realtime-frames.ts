@@ -81,6 +81,7 @@ export type FrameRoute =
 export function routeFrame(frame: ServerFrame): FrameRoute {
   switch (frame.op) {
     case 'message':
+    case 'messages':
       return { to: 'channel', channel: frame.channel, deliver: 'message' };
     case 'subscribed':
       return { to: 'channel', channel: frame.channel, deliver: 'subscribed' };

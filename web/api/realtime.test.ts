@@ -64,6 +64,7 @@ describe('parseServerFrame and routeFrame', () => {
       return frame && routeFrame(frame);
     };
     expect(route(JSON.stringify({ op: 'message', channel: 'stream:1', message: SAMPLE_OF_EACH_TYPE.LIKE }))).toEqual({ to: 'channel', channel: 'stream:1', deliver: 'message' });
+    expect(route(JSON.stringify({ op: 'messages', channel: 'stream:1', messages: [sampleComment('a'), sampleComment('b')] }))).toEqual({ to: 'channel', channel: 'stream:1', deliver: 'message' });
     expect(route('{"op":"subscribed","channel":"stream:1","history":[]}')).toEqual({ to: 'channel', channel: 'stream:1', deliver: 'subscribed' });
     expect(route('{"op":"ack","id":"x"}')).toEqual({ to: 'send', id: 'x', outcome: 'ack' });
     expect(route('{"op":"ping"}')).toEqual({ to: 'heartbeat', reply: true });
@@ -140,6 +141,45 @@ describe('RealtimeClient', () => {
     socket.receive({ op: 'message', channel: 'stream:2', message: sampleComment('elsewhere', '3') });
     expect(histories).toEqual([[sampleComment('old', '1')]]);
     expect(messages).toEqual([sampleComment('hi', '2')]);
+  });
+
+  it('hands each message of a messages frame to the listeners exactly as if it had arrived alone', () => {
+    const lines = [sampleComment('one', '1'), SAMPLE_OF_EACH_TYPE.LIKE, sampleComment('two', '2'), sampleComment('three', '3')];
+    /** Two listeners; the second stops listening once it has read 'two'. What each heard, in the order heard. */
+    const heardWith = (deliver: (socket: FakeSocket) => void) => {
+      const client = newClient();
+      const heard: string[] = [];
+      client.subscribe('stream:1', (m) => heard.push(`a:${m.type}:${'text' in m ? m.text : ''}`));
+      const stop = client.subscribe('stream:1', (m) => {
+        heard.push(`b:${m.type}:${'text' in m ? m.text : ''}`);
+        if ('text' in m && m.text === 'two') stop();
+      });
+      const socket = latest();
+      socket.open();
+      deliver(socket);
+      client.close();
+      return heard;
+    };
+    const alone = heardWith((socket) => {
+      for (const message of lines) socket.receive({ op: 'message', channel: 'stream:1', message });
+    });
+    const batched = heardWith((socket) => socket.receive({ op: 'messages', channel: 'stream:1', messages: lines }));
+    expect(batched).toEqual(alone);
+    expect(batched).toEqual(['a:COMMENT:one', 'b:COMMENT:one', 'a:LIKE:', 'b:LIKE:', 'a:COMMENT:two', 'b:COMMENT:two', 'a:COMMENT:three']);
+  });
+
+  it('drops a messages frame with a message outside the contract whole, and one for another channel goes elsewhere', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const client = newClient();
+    const messages: RealtimeMessage[] = [];
+    client.subscribe('stream:1', (m) => messages.push(m));
+    const socket = latest();
+    socket.open();
+    socket.receive({ op: 'messages', channel: 'stream:1', messages: [sampleComment('ok'), { type: 'TIP', text: 'no sender' }] });
+    socket.receive({ op: 'messages', channel: 'stream:2', messages: [sampleComment('x'), sampleComment('y')] });
+    expect(messages).toEqual([]);
+    expect(warn).toHaveBeenCalledTimes(1);
+    warn.mockRestore();
   });
 
   it('drops malformed frames and keeps delivering the good ones', () => {

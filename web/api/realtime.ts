@@ -188,13 +188,23 @@ export class RealtimeClient {
       return;
     }
     if (route.to !== 'channel') return;
-    const listeners = this.channels.get(route.channel);
-    if (!listeners) return;
-    for (const listener of [...listeners]) {
+    // A batch is its messages one after another, each handed over as if it had come in a frame of its own.
+    if (frame.op === 'messages') {
+      for (const message of frame.messages) this.toListeners(route.channel, (listener) => listener.onMessage(message));
+      return;
+    }
+    this.toListeners(route.channel, (listener) => {
       if (frame.op === 'message') listener.onMessage(frame.message);
       else if (frame.op === 'subscribed') listener.onSubscribed?.(frame.history);
       else if (frame.op === 'error') listener.onError?.(new RealtimeError(frame.code, frame.message, route.channel));
-    }
+    });
+  }
+
+  /** Calls each listener the channel has now (one that unsubscribes meanwhile still hears this one). */
+  private toListeners(channel: string, call: (listener: ChannelListener) => void): void {
+    const listeners = this.channels.get(channel);
+    if (!listeners) return;
+    for (const listener of [...listeners]) call(listener);
   }
 
   private unsubscribe(channel: string, entry: ChannelListener): void {

@@ -27,8 +27,10 @@ async function startGateway(options: Omit<GatewayOptions, 'presence'>, sendsSeen
       if (channel.startsWith('slow:')) await new Promise((resolve) => setTimeout(resolve, 20));
       return { history: [] };
     },
-    handleSend: async (_channel, _frame, principal) => {
+    handleSend: async (channel, frame, principal) => {
       sendsSeenAs.push(principal);
+      // On `burst:` channels a COMMENT is published, as the chat module does after its checks.
+      if (channel.startsWith('burst:') && frame.type === 'COMMENT') await bus.publish(busChannelOf(channel), sampleComment(frame.text));
     },
     countsPresence: () => false,
     presenceKey: () => 'guest',
@@ -84,6 +86,31 @@ describe('the realtime gateway', () => {
     // What was buffered for it when it was dropped never arrives.
     expect(received).toBeLessThan(published);
     slow.close();
+  });
+
+  it('coalesces a burst of COMMENTs into messages frames that carry every line in order', async () => {
+    // A long window, so that the lines after the first surely find the channel busy.
+    const baseUrl = await startGateway({ heartbeatMs: 60_000, batchWindowMs: 500 });
+    const listener = await WsClient.connect(baseUrl);
+    expect(await listener.request({ op: 'subscribe', channel: 'burst:1' })).toMatchObject({ op: 'subscribed' });
+    const raw: Array<{ op: string; messages?: Array<{ text: string }>; message?: { text: string } }> = [];
+    listener.socket.on('message', (data) => raw.push(JSON.parse(data.toString())));
+    const sender = await WsClient.connect(baseUrl);
+    const texts = Array.from({ length: 40 }, (_, i) => `line ${i + 1}`);
+    for (const [i, text] of texts.entries()) sender.send({ op: 'send', channel: 'burst:1', type: 'COMMENT', text, id: `c${i}` });
+    await sender.next((f) => f.op === 'ack' && f.id === `c${texts.length - 1}`);
+    const lines = () => raw.flatMap((f) => (f.op === 'messages' ? f.messages!.map((m) => m.text) : f.op === 'message' ? [f.message!.text] : []));
+    await eventually(async () => lines().length, (n) => n >= texts.length);
+    expect(lines()).toEqual(texts);
+    // The first line went at once, alone; the rest waited for the window and went together.
+    expect(raw[0]!.op).toBe('message');
+    expect(raw.filter((f) => f.op === 'messages').length).toBeGreaterThan(0);
+    expect(raw.length).toBeLessThan(texts.length);
+    // The test client hands the lines of a batch over one by one, as the web client does.
+    for (const text of texts) expect((await listener.message('COMMENT')).message.text).toBe(text);
+    expect(listener.batches).toBeGreaterThan(0);
+    sender.close();
+    listener.close();
   });
 
   it('looks the sender up again once its check is older than the TTL (a logout or suspension applies)', async () => {

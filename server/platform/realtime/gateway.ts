@@ -47,12 +47,16 @@ export interface GatewayOptions {
   maxSocketsPerAddress?: number;
   /** Open sockets one signed-in user may hold on this instance. */
   maxSocketsPerUser?: number;
+  /** How long a busy channel's lines wait to go together in one frame (fanout.ts BATCH_WINDOW_MS). */
+  batchWindowMs?: number;
 }
 
 /** Subscribes a socket may send in a burst, refilled at one per second (a page joins a handful). */
 const SUBSCRIBE_BURST = 20;
 
 const MAX_CHANNELS_PER_SOCKET = 20;
+/** Frames are JSON text, even when handed over as a Buffer (one options object for every write). */
+const AS_TEXT = { binary: false } as const;
 /** A socket's frames are handled one after another; a client that queues more than this is dropped. */
 const MAX_QUEUED_FRAMES = 50;
 /** Removals and re-checks are broadcast to every instance: the sockets may be anywhere. */
@@ -130,7 +134,7 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
   const maxBuffered = options.maxBufferedBytes ?? 1_048_576;
   const principalTtlMs = options.principalTtlMs ?? 30_000;
   const now = options.now ?? Date.now;
-  const fanout = createFanout(bus);
+  const fanout = createFanout(bus, { windowMs: options.batchWindowMs });
   const alive = new WeakSet<WebSocket>();
   const connectionsOfUser = new Map<number, Set<Connection>>();
   const connections = new Set<Connection>();
@@ -232,7 +236,7 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
         socket.terminate();
         return;
       }
-      socket.send(data, { binary: false });
+      socket.send(data, AS_TEXT);
     };
     const send = (frame: ServerFrame) => write(JSON.stringify(frame));
 
