@@ -1,10 +1,13 @@
-import { useLayoutEffect } from 'react';
+import { Suspense, useLayoutEffect } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router';
 import { applySkin } from '../../skins/apply-skin';
 import { ToastProvider } from '../../ui/Toast';
 import { useSession, useSessionWatch } from '../../features/accounts/api';
-import { TermsModal } from '../../features/accounts/TermsModal';
+import { lazyPage } from '../lazy-page';
 import { useSkin } from '../skin';
+
+// Only a signed-in person who has not accepted the terms sees it.
+const TermsModal = lazyPage(() => import('../../features/accounts/TermsModal'), 'TermsModal');
 
 /** Above every layout: the skin's tokens, the session watch and the terms a signed-in user still owes. */
 export function RootLayout() {
@@ -17,7 +20,11 @@ export function RootLayout() {
   return (
     <ToastProvider durationMs={skin.toastMs}>
       <Outlet />
-      {session.user && mustAcceptTerms && <TermsModal user={session.user} />}
+      {session.user && mustAcceptTerms && (
+        <Suspense fallback={null}>
+          <TermsModal user={session.user} />
+        </Suspense>
+      )}
       <ScrollRestoration />
     </ToastProvider>
   );
