@@ -1,7 +1,7 @@
 /**
  * `npm test`: typecheck, lint and unit tests side by side, integration tests (also on PostgreSQL when
  * TEST_DATABASE_URL is set) beside the web build, then the crash tests (scripts/crash-test.ts and
- * scripts/notifications-crash-test.ts, with PostgreSQL) and the browser journeys.
+ * scripts/notifications-crash-test.ts, with PostgreSQL), the page weight budget and the browser journeys.
  * Ends with one summary line "N passed, N failed".
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -109,6 +109,9 @@ if (process.env.TEST_DATABASE_URL) {
   else totals.failed += 1;
 }
 if (webBuilt) {
+  // Sizes, not timings: each main page's gzip'd JavaScript against its budget (scripts/page-weight.ts).
+  if (run('page weight budget', 'npx', ['tsx', 'scripts/page-weight.ts'])) totals.passed += 1;
+  else totals.failed += 1;
   // The journeys need a Chromium: installed here when missing and possible, else the stage fails saying how.
   const chromium = ensureChromium();
   if (chromium) {

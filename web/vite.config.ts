@@ -4,6 +4,8 @@ import { defineConfig, type Plugin } from 'vite';
 import { firstLoadReport, precompress } from '../scripts/precompress-web';
 
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
+const LIBS = /node_modules[\\/](?!altcha|marked|hls\.js|tus-js-client|js-base64|url-parse|querystringify|requires-port|@fullcalendar|preact|@mediapipe|uplot)/;
+const OURS = /[\\/](web|common)[\\/]/;
 const apiServer = 'http://127.0.0.1:3000';
 
 /** After the files are written: brotli and gzip copies beside them, and what a first visit costs. */
@@ -25,22 +27,34 @@ function precompressed(): Plugin {
 export default defineConfig({
   root: webRoot,
   plugins: [react(), precompressed()],
+  resolve: {
+    // Our playback needs no subtitles, DRM or alternate audio (the renditions carry their audio): hls.js's
+    // light build is 40 % smaller. The full package still gives the types.
+    alias: [{ find: /^hls\.js$/, replacement: 'hls.js/dist/hls.light.mjs' }],
+  },
   build: {
     outDir: fileURLToPath(new URL('../dist/web', import.meta.url)),
     emptyOutDir: true,
     sourcemap: true,
+    // What each page's code needs, for the page weight budget (scripts/page-weight.ts).
+    manifest: true,
     rolldownOptions: {
+      // common/ runs nothing on import, so a page takes only the contract files it calls, not all of common/api's index.
+      treeshake: { moduleSideEffects: [{ test: /[\\/]common[\\/][^\\/].*\.ts$/, sideEffects: false }] },
       output: {
-        // Long-lived vendor chunks cache across releases; altcha, marked, hls.js, the upload client
-        // (tus-js-client with js-base64 and url-parse's), the meetings calendar (FullCalendar with its
-        // preact), the background blur's segmentation files (@mediapipe) and the analytics charts (uPlot)
-        // stay lazy (loaded on demand).
+        // React, then what the first page needs (`$initial`: statically imported from main.tsx) in two
+        // chunks, libraries and ours; what several pages share is split by the set of pages that use it,
+        // so a page fetches none of another's code (decision 0029). Libraries outside LIBS — altcha,
+        // marked, hls.js, the upload client (tus-js-client with js-base64 and url-parse's), the meetings
+        // calendar (FullCalendar with its preact), the background blur's segmentation files (@mediapipe)
+        // and the analytics charts (uPlot) — stay with the pages that load them.
         codeSplitting: {
           groups: [
-            { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/, priority: 2 },
-            { name: 'vendor', test: /node_modules[\\/](?!altcha|marked|hls\.js|tus-js-client|js-base64|url-parse|querystringify|requires-port|@fullcalendar|preact|@mediapipe|uplot)/, priority: 1 },
-            // Our code that several pages share (UI kit, API client, contract) in one file, not a dozen small requests.
-            { name: 'shared', test: /[\\/](web|common)[\\/]/, minShareCount: 2, priority: 0 },
+            { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/, priority: 4 },
+            { name: 'vendor', test: LIBS, tags: ['$initial'], priority: 3 },
+            { name: 'shell', test: OURS, tags: ['$initial'], priority: 2 },
+            { name: 'libs', test: LIBS, minShareCount: 2, priority: 1, entriesAware: true, entriesAwareMergeThreshold: 8_000 },
+            { name: 'shared', test: OURS, minShareCount: 2, priority: 0, entriesAware: true, entriesAwareMergeThreshold: 8_000 },
           ],
         },
       },

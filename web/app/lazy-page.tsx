@@ -3,7 +3,7 @@ import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { Spinner } from '../ui/Spinner';
 import styles from './lazy-page.module.css';
 
-/** `lazyPage(() => import('./X'), 'XPage')`: the named export of a page module, loaded on first render. */
+/** `lazyPage(() => import('./X'), 'XPage')`: the named export of a page module (or of a part of the shell only some people see), loaded on first render. */
 export function lazyPage<Name extends string, Props extends object>(load: () => Promise<Record<Name, ComponentType<Props>>>, name: Name) {
   return lazy(async () => ({ default: (await load())[name] }));
 }

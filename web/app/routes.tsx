@@ -8,7 +8,6 @@ import { RequireAdmin, RequireLogin, RequirePermission, RequireUser } from '../f
 import { LogoutPage } from '../features/accounts/LogoutPage';
 import { HomePage } from '../features/shell/HomePage';
 import { NotFoundPage } from '../features/system/NotFoundPage';
-import { ErrorPage } from './ErrorPage';
 import { lazyPage } from './lazy-page';
 import { GuestLayout } from './layouts/GuestLayout';
 import { RootLayout } from './layouts/RootLayout';
@@ -122,7 +121,6 @@ function skinRoutes(): RouteObject[] {
 export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
-    errorElement: <ErrorPage />,
     children: [
       ...SKIN_IDS.filter((id) => SKINS[id].prefix).map((id) => ({ path: SKINS[id].prefix.slice(1), children: skinRoutes() })),
       ...skinRoutes(),

@@ -1,12 +1,15 @@
+import { Suspense } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { useSession } from '../../features/accounts/api';
-import { CreateButton } from '../../features/shell/CreateButton';
 import { Sidebar } from '../../features/shell/Sidebar';
 import { useSidebarState } from '../../features/shell/sidebar-state';
-import { SystemMessages } from '../../features/system/SystemMessages';
 import { TopBar } from '../../features/shell/TopBar';
-import { PageSuspense } from '../lazy-page';
+import { lazyPage, PageSuspense } from '../lazy-page';
 import styles from './layouts.module.css';
+
+// Only signed-in people see these: a guest's first visit does not fetch them.
+const CreateButton = lazyPage(() => import('../../features/shell/CreateButton'), 'CreateButton');
+const SystemMessages = lazyPage(() => import('../../features/system/SystemMessages'), 'SystemMessages');
 
 /** Top bar, side bar and (signed in) the create button (not on the stream page) and system messages around the page. */
 export function ShellLayout() {
@@ -28,9 +31,11 @@ export function ShellLayout() {
           </PageSuspense>
         </main>
       </div>
-      {isLoggedIn && !onStreamPage && <CreateButton />}
-      {/* Not over sign-up or login, and not on top of the terms modal. */}
-      {user?.terms_accepted && <SystemMessages />}
+      <Suspense fallback={null}>
+        {isLoggedIn && !onStreamPage && <CreateButton />}
+        {/* Not over sign-up or login, and not on top of the terms modal. */}
+        {user?.terms_accepted && <SystemMessages />}
+      </Suspense>
     </div>
   );
 }

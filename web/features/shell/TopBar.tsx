@@ -1,16 +1,20 @@
+import { Suspense } from 'react';
 import { Link } from 'react-router';
+import { lazyPage } from '../../app/lazy-page';
 import { useSkin, useSkinPath } from '../../app/skin';
 import { SkinLogo } from '../../skins/SkinLogo';
 import { ButtonLink } from '../../ui/Button';
 import { CoinIcon, MenuIcon } from '../../ui/icons';
 import { Spinner } from '../../ui/Spinner';
 import { useSession } from '../accounts/api';
-import { NotificationBell } from '../notifications/NotificationBell';
-import { CoinBalance } from './CoinBalance';
 import { SearchForm } from './SearchForm';
 import type { SidebarState } from './sidebar-state';
 import styles from './TopBar.module.css';
-import { UserMenu } from './UserMenu';
+
+// A guest's first visit fetches none of what only a signed-in person sees (the bell, the balance, the menu).
+const NotificationBell = lazyPage(() => import('../notifications/NotificationBell'), 'NotificationBell');
+const CoinBalance = lazyPage(() => import('./CoinBalance'), 'CoinBalance');
+const UserMenu = lazyPage(() => import('./UserMenu'), 'UserMenu');
 
 /** The full top bar; without `sidebar` it is the guest bar (logo, and Log In for a guest). */
 export function TopBar({ sidebar }: { sidebar?: SidebarState }) {
@@ -41,7 +45,11 @@ export function TopBar({ sidebar }: { sidebar?: SidebarState }) {
         <>
           <SearchForm />
           <div className={styles.end}>
-            {session.user && <CoinBalance />}
+            {session.user && (
+              <Suspense fallback={null}>
+                <CoinBalance />
+              </Suspense>
+            )}
             <ButtonLink
               to={skinPath('/user/account/deposit-coins')}
               variant="secondary"
@@ -54,10 +62,10 @@ export function TopBar({ sidebar }: { sidebar?: SidebarState }) {
             {session.isPending ? (
               <Spinner size="sm" label="Loading your account" />
             ) : session.user ? (
-              <>
+              <Suspense fallback={null}>
                 <NotificationBell userId={session.user.user_id} />
                 <UserMenu user={session.user} />
-              </>
+              </Suspense>
             ) : (
               <GuestButtons />
             )}
