@@ -20,7 +20,8 @@ export function liveHlsOptions(append: boolean): Record<string, string> {
     hls_time: '1',
     hls_list_size: '0',
     hls_playlist_type: 'event',
-    hls_flags: append ? 'append_list+omit_endlist' : 'omit_endlist',
+    // Every segment starts on a keyframe (-c copy cuts there), and the playlist says so.
+    hls_flags: `${append ? 'append_list+' : ''}omit_endlist+independent_segments`,
   };
 }
 
