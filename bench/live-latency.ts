@@ -27,7 +27,7 @@ import type { Browser, Page } from 'playwright-core';
 import { LIVE_SYNC } from '../web/features/streams/live-sync';
 import { DEMO_PASSWORD } from '../server/demo/demo-data';
 import { resolveFfmpegPath } from '../server/platform/media/ffmpeg-path';
-import { parsePlaylist, PLAYLIST_NAME, readPlaylist } from '../server/platform/media/hls-playlist';
+import { PLAYLIST_NAME, readPlaylist } from '../server/platform/media/hls-playlist';
 import { liveHlsOptions } from '../server/platform/media/remuxer';
 import { HttpSession } from '../server/testing/http-session';
 import { rtmpPushUrl } from '../server/testing/rtmp-publisher';
@@ -100,15 +100,25 @@ function installSampler(page: Page, layout: StampLayout): Promise<void> {
   );
 }
 
-/** The live edge (sum of the segments' durations) of every playlist the page received, with the time it arrived. */
+/**
+ * The live edge on hls.js's timeline (which starts at the first segment of the first playlist it
+ * loaded) of every playlist the page received, with the time it arrived: a sliding window's segments
+ * are kept by sequence number.
+ */
 function trackPlaylists(page: Page): { at: number; edge: number; targetDuration: number }[] {
   const edges: { at: number; edge: number; targetDuration: number }[] = [];
+  const durations = new Map<number, number>();
   page.on('response', (response) => {
     if (!new URL(response.url()).pathname.endsWith('.m3u8')) return;
     const at = Date.now();
     response
       .text()
-      .then((text) => edges.push({ at, edge: parsePlaylist(text).lengthSeconds, targetDuration: Number(/#EXT-X-TARGETDURATION:(\d+)/.exec(text)?.[1] ?? 0) }))
+      .then((text) => {
+        let sequence = Number(/#EXT-X-MEDIA-SEQUENCE:(\d+)/.exec(text)?.[1] ?? 0);
+        for (const match of text.matchAll(/#EXTINF:([\d.]+)/g)) durations.set(sequence++, Number(match[1]));
+        const edge = [...durations.values()].reduce((sum, d) => sum + d, 0);
+        edges.push({ at, edge, targetDuration: Number(/#EXT-X-TARGETDURATION:(\d+)/.exec(text)?.[1] ?? 0) });
+      })
       .catch(() => undefined);
   });
   return edges;

@@ -13,7 +13,7 @@ import { numeric } from '../../../common/api/fields';
 import { forbidden, notFound } from '../http/errors';
 import type { RouteDocs } from '../http/openapi';
 import type { FileStore } from '../storage/storage';
-import { liveWindow, rewriteSegmentUris, SEGMENT_NAME } from './hls-playlist';
+import { rewriteSegmentUris, SEGMENT_NAME } from './hls-playlist';
 import type { PlaylistLocator } from './ingest-hooks';
 
 export type PlaybackVerifier = (
@@ -82,7 +82,7 @@ export function registerHlsRoutes(app: FastifyInstance, deps: HlsRouteDeps): voi
     const stream = await deps.files.read(key);
     if (!stream) throw notFound();
     const query = `?token=${encodeURIComponent(token)}`;
-    const body = rewriteSegmentUris(liveWindow(await text(stream)), (segment) => `/media/hls/${streamId}/${path.basename(segment)}${query}`);
+    const body = rewriteSegmentUris(await text(stream), (segment) => `/media/hls/${streamId}/${path.basename(segment)}${query}`);
     return reply.header('content-type', 'application/vnd.apple.mpegurl').header('cache-control', 'no-store').send(body);
   });
 
