@@ -23,7 +23,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { LIVE_SYNC } from '../web/features/streams/live-sync';
 import { DEMO_PASSWORD } from '../server/demo/demo-data';
 import { resolveFfmpegPath } from '../server/platform/media/ffmpeg-path';
@@ -184,7 +184,7 @@ function cpuSeconds(pid: number): number {
 
 async function main() {
   const loadBefore = os.loadavg();
-  const [server, browser] = (await startServerAndBrowser()) as [Awaited<ReturnType<typeof startServerAndBrowser>>[0], Browser];
+  const [server, browser] = await startServerAndBrowser();
   const refDir = mkdtempSync(path.join(os.tmpdir(), 'll-latency-ref-'));
   const stops: (() => Promise<unknown>)[] = [() => browser.close(), () => server.stop(), async () => rmSync(refDir, { recursive: true, force: true })];
   try {
