@@ -83,6 +83,8 @@ describe('HLS routes', () => {
     const segment = await get(`/media/hls/5/seg_00000.ts?token=${token}`);
     expect(segment.statusCode).toBe(200);
     expect(segment.headers['content-type']).toBe('video/mp2t');
+    // A listed segment never changes; the playlist changes every second and must reach the file each time (decision 0028).
+    expect(segment.headers['cache-control']).toBe('private, max-age=3600');
     expect(segment.rawPayload).toHaveLength(188);
   });
 

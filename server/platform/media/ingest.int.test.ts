@@ -89,6 +89,10 @@ describe('RTMP ingest', { timeout: 60_000 }, () => {
     const replay = await playlist(live.playlistKey);
     expect(replay.ended).toBe(true);
     expect(replay.lengthSeconds).toBe(ended.lengthSeconds);
+    // Latency (decision 0028): 1 s keyframes make 1 s segments, each playable on its own.
+    const text = await readFile(files.localPath(live.playlistKey), 'utf8');
+    expect(text).toContain('#EXT-X-TARGETDURATION:1\n');
+    expect(text).toContain('#EXT-X-INDEPENDENT-SEGMENTS\n');
   });
 
   it('refuses an unknown key before anything starts', async () => {

@@ -11,6 +11,20 @@ import { PLAYLIST_NAME } from './hls-playlist';
 const END_OF_INPUT_TIMEOUT_MS = 8000;
 const VIDEO_SIZE = /Stream #0:\d+.*: Video: .*?\b(\d{2,5})x(\d{2,5})\b/;
 
+/**
+ * The HLS muxer's options for a live broadcast (also the latency bench's reference output).
+ * `append`: continue an existing playlist (a reconnect within the grace window).
+ */
+export function liveHlsOptions(append: boolean): Record<string, string> {
+  return {
+    hls_time: '1',
+    hls_list_size: '0',
+    hls_playlist_type: 'event',
+    // Every segment starts on a keyframe (-c copy cuts there), and the playlist says so.
+    hls_flags: `${append ? 'append_list+' : ''}omit_endlist+independent_segments`,
+  };
+}
+
 export interface RemuxerSubscriber {
   close(): void;
 }
@@ -41,13 +55,12 @@ export function startRemuxer(options: RemuxerOptions): Remuxer {
   let size: { width: number; height: number } | null = null;
   let subscriber: RemuxerSubscriber | null = null;
   const input = `${options.rtmpBase}/live/${options.streamKey}?remux=${nonce}`;
-  const flags = options.append ? 'append_list+omit_endlist' : 'omit_endlist';
   // prettier-ignore
   const args = [
     '-loglevel', 'info',
     '-i', input,
     '-map', '0:v?', '-map', '0:a?', '-c', 'copy',
-    '-f', 'hls', '-hls_time', '1', '-hls_list_size', '0', '-hls_playlist_type', 'event', '-hls_flags', flags,
+    '-f', 'hls', ...Object.entries(liveHlsOptions(options.append)).flatMap(([name, value]) => [`-${name}`, value]),
     '-hls_segment_filename', path.join(options.dir, 'seg_%05d.ts'),
     path.join(options.dir, PLAYLIST_NAME),
   ];

@@ -2,6 +2,7 @@ import Hls from 'hls.js';
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { Spinner } from '../../ui/Spinner';
+import { LIVE_SYNC } from './live-sync';
 import { PlayerControls } from './PlayerControls';
 import styles from './HlsPlayer.module.css';
 
@@ -55,7 +56,7 @@ export function HlsPlayer({ src, width, height, muted = true, onStateChange, vid
     video.muted = muted;
     setVideo(video);
     if (Hls.isSupported()) {
-      hls = new Hls({ capLevelToPlayerSize: true, lowLatencyMode: false, manifestLoadingMaxRetry: 4, levelLoadingMaxRetry: 4 });
+      hls = new Hls({ ...LIVE_SYNC, capLevelToPlayerSize: true, manifestLoadingMaxRetry: 4, levelLoadingMaxRetry: 4 });
       hls.on(Hls.Events.MANIFEST_PARSED, () => {
         // The 720p cap of the spec; capLevelToPlayerSize also keeps small players on small levels.
         const capped = hls?.levels.findLastIndex((level) => level.height <= 720) ?? -1;
