@@ -14,6 +14,7 @@ const BENCHMARKS = [
   'bench/transcode.ts',
   'bench/first-visit.ts',
   'bench/page-weight.ts',
+  'bench/live-latency.ts',
   'bench/meetings.ts',
   'bench/toy-commands.ts',
   'bench/ad-presentation.ts',
