@@ -1,0 +1,131 @@
+/**
+ * Reads every visitor hits, over real HTTP at 50 connections on PostgreSQL, side by side with a bare
+ * Fastify hello-world started on the same machine in the same run: the home page's first-load calls as a
+ * guest (the session check, every stream, the channels, Popular, the Discover channel's posts) and
+ * signed-in reads (session-detail and Popular). Reported as requests/s, p50/p99 and the ratio to the
+ * hello-world. The client is Node's own http module with a keep-alive agent (50 sockets), one request
+ * in flight per socket, in this process.
+ * Goals on the 2-core machine: anonymous Popular ≥ 0.3 × hello-world, signed-in reads ≥ 0.15 ×, p99 ≤ 50 ms.
+ * BENCH_SECONDS (default 5) per call; BENCH_UNCACHED=on measures the guest calls again with READ_CACHE_MS=0.
+ * Needs BENCH_DATABASE_URL (any database on the server: a fresh one is made beside it and dropped).
+ */
+import { spawn } from 'node:child_process';
+import http from 'node:http';
+import os from 'node:os';
+import { HttpSession } from '../server/testing/http-session';
+import { freePort, startServerProcess, type ServerProcess } from '../server/testing/server';
+import { emptyPostgresDatabase } from '../server/testing/tip-load';
+import { load, round, type LoadResult, writeResult } from './lib';
+
+const CONNECTIONS = 50;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+
+if (process.argv[2] === '--hello-world') {
+  const { default: Fastify } = await import('fastify');
+  const app = Fastify();
+  app.get('/', async () => ({ hello: 'world' }));
+  await app.listen({ port: Number(process.argv[3]), host: '127.0.0.1' });
+} else {
+  await main();
+}
+
+interface Case {
+  label: string;
+  path: string;
+  /** The answer this caller expects: a guest's session check is answered 401. */
+  status?: number;
+  cookie?: string;
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+
+function get(base: string, c: Case): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = http.get(`${base}${c.path}`, { agent, headers: c.cookie ? { cookie: c.cookie } : {} }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode === (c.status ?? 200)));
+    });
+    req.on('error', () => resolve(false));
+  });
+}
+
+const measure = (base: string, c: Case) => load(CONNECTIONS, SECONDS, () => get(base, c));
+
+async function helloWorld(): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/reads.ts', '--hello-world', String(port)], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const url = `http://127.0.0.1:${port}`;
+  while (!(await fetch(url).then((r) => r.ok).catch(() => false))) await new Promise((resolve) => setTimeout(resolve, 100));
+  return {
+    url,
+    stop: () => new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    }),
+  };
+}
+
+/** The home page's first-load calls as a guest, and the signed-in reads. */
+async function cases(server: ServerProcess, signedIn: boolean): Promise<Case[]> {
+  const guest = HttpSession.at(server.url);
+  const channels = (await guest.get('/api/channel/base-group')).body.channels as Array<{ id: number; name: string }>;
+  const id = (name: string) => channels.find((c) => c.name === name)!.id;
+  const popular = `/api/channel/list-channel-streams?id=${id('Popular')}&offset=0&limit=20`;
+  const anonymous: Case[] = [
+    { label: 'guest popular', path: popular },
+    { label: 'guest list-streams', path: '/api/channel/list-streams?offset=0&limit=20' },
+    { label: 'guest base-group', path: '/api/channel/base-group' },
+    { label: 'guest discover posts', path: `/api/channel/list-channel-posts?id=${id('Discover')}&offset=0&limit=20` },
+    { label: 'guest session-detail', path: '/api/user/session-detail', status: 401 },
+  ];
+  if (!signedIn) return anonymous;
+  const viewer = await HttpSession.at(server.url).signIn('viewer1', 'limelight-demo');
+  const cookie = `ll_session=${viewer.cookie('ll_session')}`;
+  return [
+    ...anonymous,
+    { label: 'signed-in session-detail', path: '/api/user/session-detail', cookie },
+    { label: 'signed-in popular', path: popular, cookie },
+  ];
+}
+
+const summary = (result: LoadResult, reference: LoadResult) => ({ ...result, ratio: round(result.perSecond / reference.perSecond, 3) });
+
+async function main() {
+  const databaseUrl = process.env.BENCH_DATABASE_URL;
+  if (!databaseUrl) throw new Error('BENCH_DATABASE_URL is required: the goals are set on PostgreSQL');
+  const db = await emptyPostgresDatabase('ll_bench_reads');
+  const hello = await helloWorld();
+  const runs: Array<{ readCacheMs: number; loadavgBefore: number[]; results: Record<string, unknown> }> = [];
+  let reference: LoadResult | undefined;
+  try {
+    const configs = process.env.BENCH_UNCACHED === 'on' ? [1000, 0] : [1000];
+    for (const readCacheMs of configs) {
+      const server = await startServerProcess({ SEED_DEMO: 'on', DATABASE_URL: db.url, READ_CACHE_MS: String(readCacheMs) });
+      try {
+        const loadavgBefore = os.loadavg().map((n) => round(n, 2));
+        // The reference is measured in each run beside the app's calls, so both see the same neighbours.
+        console.log(`[cache ${readCacheMs} ms] hello-world…`);
+        reference = await measure(hello.url, { label: 'hello-world', path: '/' });
+        const results: Record<string, unknown> = { 'hello-world': reference };
+        for (const c of await cases(server, readCacheMs > 0)) {
+          console.log(`[cache ${readCacheMs} ms] ${c.label}…`);
+          results[c.label] = summary(await measure(server.url, c), reference);
+        }
+        runs.push({ readCacheMs, loadavgBefore, results });
+      } finally {
+        await server.stop();
+      }
+    }
+  } finally {
+    await hello.stop();
+    await db.drop();
+  }
+  writeResult('reads', {
+    client: 'node:http keep-alive agent, one request in flight per socket',
+    connections: CONNECTIONS,
+    secondsPerCall: SECONDS,
+    goals: { guestPopularRatio: 0.3, signedInRatio: 0.15, p99Ms: 50 },
+    loadavgAfter: os.loadavg().map((n) => round(n, 2)),
+    runs,
+  });
+}
