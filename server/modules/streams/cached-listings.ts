@@ -58,8 +58,7 @@ export function createCachedListings(deps: {
 
   return {
     async channel(id: number, viewer: Visitor, page: Page) {
-      // Channels are reference data: the lookup is cached with the listings.
-      const channel = await cache.get(`channel:${id}`, [LISTINGS_TAG], () => deps.channels.find(id));
+      const channel = await deps.channels.find(id);
       if (!channel) throw notFound(MSG.noSuchChannel);
       if (channel.selector === 'following') return uncached(listing.channel(channel, viewer, page));
       return answer(api.listChannelStreams, `channel:${id}:${viewer.skin}:${pageKey(page)}`, viewer, () => listing.channel(channel, viewer, page));
