@@ -26,6 +26,14 @@ describe('read cache', () => {
     expect(await cache.get('popular', ['streams'], async () => 'newer')).toBe('newer');
   });
 
+  it('runs a thenable load once (a query builder queries again at every then)', async () => {
+    const cache = await createReadCache(createMemoryBus(), { name: 'test', ttlMs: 1000 });
+    let runs = 0;
+    const query = { then: (resolve: (rows: string[]) => void) => resolve(((runs += 1), ['row'])) } as unknown as Promise<string[]>;
+    for (let i = 0; i < 3; i++) expect(await cache.get('channels', [], () => query)).toEqual(['row']);
+    expect(runs).toBe(1);
+  });
+
   it('drops tagged entries on every instance sharing the bus, and only those', async () => {
     const bus = createMemoryBus();
     const [a, b] = [await createReadCache(bus, { name: 'test', ttlMs: 60_000 }), await createReadCache(bus, { name: 'test', ttlMs: 60_000 })];

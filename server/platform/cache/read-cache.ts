@@ -68,7 +68,8 @@ export async function createReadCache(bus: Bus, options: ReadCacheOptions): Prom
       const found = entries.get(key);
       if (found && found.expires > at) return found.value as Promise<T>;
       if (found) drop(key);
-      const entry: Entry = { value: load(), expires: at + ttlMs, tags };
+      // Kept as a promise of its own: a query builder is a thenable that runs its query again at every `then`.
+      const entry: Entry = { value: (async () => load())(), expires: at + ttlMs, tags };
       entry.value.catch(() => {
         if (entries.get(key) === entry) drop(key);
       });
