@@ -3,19 +3,22 @@
  * Fastify hello-world started on the same machine in the same run: the home page's first-load calls as a
  * guest (the session check, every stream, the channels, Popular, the Discover channel's posts) and
  * signed-in reads (session-detail and Popular). Reported as requests/s, p50/p99 and the ratio to the
- * hello-world. The client is Node's own http module with a keep-alive agent (50 sockets), one request
- * in flight per socket, in this process.
+ * hello-world measured just before each call, and the server process's CPU time per request (the
+ * database's own processes are not in it) with its ratio to the hello-world's: the machine is shared,
+ * and CPU per request moves less with the neighbours than requests per second. The client is Node's own
+ * http module with a keep-alive agent (50 sockets), one request in flight per socket, in this process.
  * Goals on the 2-core machine: anonymous Popular ≥ 0.3 × hello-world, signed-in reads ≥ 0.15 ×, p99 ≤ 50 ms.
  * BENCH_SECONDS (default 5) per call; BENCH_UNCACHED=on measures the guest calls again with READ_CACHE_MS=0.
  * Needs BENCH_DATABASE_URL (any database on the server: a fresh one is made beside it and dropped).
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import { HttpSession } from '../server/testing/http-session';
 import { freePort, startServerProcess, type ServerProcess } from '../server/testing/server';
 import { emptyPostgresDatabase } from '../server/testing/tip-load';
-import { load, round, type LoadResult, writeResult } from './lib';
+import { load, round, writeResult } from './lib';
 
 const CONNECTIONS = 50;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -40,19 +43,39 @@ function get(base: string, c: Case): Promise<boolean> {
   });
 }
 
-/** A second unmeasured first (connections opened, code warmed), then the measured run. */
-async function measure(base: string, c: Case) {
-  await load(CONNECTIONS, 1, () => get(base, c));
-  return load(CONNECTIONS, SECONDS, () => get(base, c));
+/** CPU seconds the process has used (user + system), from /proc: what the neighbours' load does not change much. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-async function helloWorld(): Promise<{ url: string; stop(): Promise<void> }> {
+/** A second unmeasured first (connections opened, code warmed), then the measured run and the server's CPU per request. */
+async function measure(base: string, pid: number, c: Case) {
+  await load(CONNECTIONS, 1, () => get(base, c));
+  const cpuBefore = cpuSeconds(pid);
+  const result = await load(CONNECTIONS, SECONDS, () => get(base, c));
+  return { ...result, serverCpuMsPerRequest: round(((cpuSeconds(pid) - cpuBefore) * 1000) / Math.max(1, result.requests), 3) };
+}
+
+/** Waits until the server has been nearly idle for a second (the demo's history is written after it answers). */
+async function settled(pid: number) {
+  const until = Date.now() + 180_000;
+  let quiet = 0;
+  while (quiet < 2 && Date.now() < until) {
+    const before = cpuSeconds(pid);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    quiet = cpuSeconds(pid) - before < 0.05 ? quiet + 1 : 0;
+  }
+}
+
+async function helloWorld(): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/reads.ts', '--hello-world', String(port)], { stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
   while (!(await fetch(url).then((r) => r.ok).catch(() => false))) await new Promise((resolve) => setTimeout(resolve, 100));
   return {
     url,
+    pid: child.pid!,
     stop: () => new Promise<void>((resolve) => {
       child.once('exit', () => resolve());
       child.kill('SIGTERM');
@@ -85,30 +108,35 @@ async function cases(server: ServerProcess, signedIn: boolean): Promise<Case[]> 
   ];
 }
 
-const summary = (result: LoadResult, reference: LoadResult) => ({ ...result, ratio: round(result.perSecond / reference.perSecond, 3) });
-
 async function main() {
   const databaseUrl = process.env.BENCH_DATABASE_URL;
   if (!databaseUrl) throw new Error('BENCH_DATABASE_URL is required: the goals are set on PostgreSQL');
   const db = await emptyPostgresDatabase('ll_bench_reads');
   const hello = await helloWorld();
-  const runs: Array<{ readCacheMs: number; loadavgBefore: number[]; results: Record<string, unknown> }> = [];
-  let reference: LoadResult | undefined;
+  const runs: Array<{ readCacheMs: number; results: Record<string, unknown> }> = [];
   try {
     const configs = process.env.BENCH_UNCACHED === 'on' ? [1000, 0] : [1000];
     for (const readCacheMs of configs) {
       const server = await startServerProcess({ SEED_DEMO: 'on', DATABASE_URL: db.url, READ_CACHE_MS: String(readCacheMs) });
       try {
-        const loadavgBefore = os.loadavg().map((n) => round(n, 2));
-        // The reference is measured in each run beside the app's calls, so both see the same neighbours.
-        console.log(`[cache ${readCacheMs} ms] hello-world…`);
-        reference = await measure(hello.url, { label: 'hello-world', path: '/' });
-        const results: Record<string, unknown> = { 'hello-world': reference };
-        for (const c of await cases(server, readCacheMs > 0)) {
+        const list = await cases(server, readCacheMs > 0);
+        await settled(server.child.pid!);
+        const results: Record<string, unknown> = {};
+        for (const c of list) {
+          // The reference runs just before each call, so both see the same neighbours.
           console.log(`[cache ${readCacheMs} ms] ${c.label}…`);
-          results[c.label] = summary(await measure(server.url, c), reference);
+          const loadavg = round(os.loadavg()[0]!, 2);
+          const reference = await measure(hello.url, hello.pid, { label: 'hello-world', path: '/' });
+          const result = await measure(server.url, server.child.pid!, c);
+          results[c.label] = {
+            ...result,
+            ratio: round(result.perSecond / reference.perSecond, 3),
+            cpuRatio: round(reference.serverCpuMsPerRequest / Math.max(result.serverCpuMsPerRequest, 0.001), 3),
+            helloWorld: reference,
+            loadavg,
+          };
         }
-        runs.push({ readCacheMs, loadavgBefore, results });
+        runs.push({ readCacheMs, results });
       } finally {
         await server.stop();
       }
@@ -122,7 +150,6 @@ async function main() {
     connections: CONNECTIONS,
     secondsPerCall: SECONDS,
     goals: { guestPopularRatio: 0.3, signedInRatio: 0.15, p99Ms: 50 },
-    loadavgAfter: os.loadavg().map((n) => round(n, 2)),
     runs,
   });
 }
