@@ -9,7 +9,7 @@
  * http module with a keep-alive agent (50 sockets), one request in flight per socket, in this process.
  * Goals on the 2-core machine: anonymous Popular ≥ 0.3 × hello-world, signed-in reads ≥ 0.15 ×, p99 ≤ 50 ms.
  * BENCH_SECONDS (default 5) per call; BENCH_UNCACHED=on measures the guest calls again with READ_CACHE_MS=0.
- * Needs BENCH_DATABASE_URL (any database on the server: a fresh one is made beside it and dropped).
+ * Runs when BENCH_DATABASE_URL is set (any database on the server: a fresh one is made beside it and dropped).
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -108,12 +108,30 @@ async function cases(server: ServerProcess, signedIn: boolean): Promise<Case[]> 
   ];
 }
 
+const GOALS = { guestPopularRatio: 0.3, signedInRatio: 0.15, p99Ms: 50 };
+
+type Measured = Awaited<ReturnType<typeof measure>> & { ratio: number; cpuRatio: number; helloWorld: Awaited<ReturnType<typeof measure>>; loadavg: number };
+
+/** Each goal of the cached run: met or not. */
+function goalsOf(results: Record<string, Measured>) {
+  const popular = results['guest popular']!;
+  const signedIn = ['signed-in session-detail', 'signed-in popular'].map((label) => results[label]!);
+  return {
+    guestPopularRatio: popular.ratio >= GOALS.guestPopularRatio,
+    signedInRatio: signedIn.every((r) => r.ratio >= GOALS.signedInRatio),
+    p99Ms: Object.values(results).every((r) => r.p99Ms <= GOALS.p99Ms),
+  };
+}
+
 async function main() {
-  const databaseUrl = process.env.BENCH_DATABASE_URL;
-  if (!databaseUrl) throw new Error('BENCH_DATABASE_URL is required: the goals are set on PostgreSQL');
+  if (!process.env.BENCH_DATABASE_URL) {
+    console.log('reads: skipped, BENCH_DATABASE_URL is not set (the goals are set on PostgreSQL)');
+    return;
+  }
   const db = await emptyPostgresDatabase('ll_bench_reads');
   const hello = await helloWorld();
-  const runs: Array<{ readCacheMs: number; results: Record<string, unknown> }> = [];
+  const runs: Array<{ readCacheMs: number; results: Record<string, Measured> }> = [];
+  let goalsMet: Record<string, boolean> = {};
   try {
     const configs = process.env.BENCH_UNCACHED === 'on' ? [1000, 0] : [1000];
     for (const readCacheMs of configs) {
@@ -121,7 +139,7 @@ async function main() {
       try {
         const list = await cases(server, readCacheMs > 0);
         await settled(server.child.pid!);
-        const results: Record<string, unknown> = {};
+        const results: Record<string, Measured> = {};
         for (const c of list) {
           // The reference runs just before each call, so both see the same neighbours.
           console.log(`[cache ${readCacheMs} ms] ${c.label}…`);
@@ -137,6 +155,7 @@ async function main() {
           };
         }
         runs.push({ readCacheMs, results });
+        if (readCacheMs > 0) goalsMet = goalsOf(results);
       } finally {
         await server.stop();
       }
@@ -149,7 +168,8 @@ async function main() {
     client: 'node:http keep-alive agent, one request in flight per socket',
     connections: CONNECTIONS,
     secondsPerCall: SECONDS,
-    goals: { guestPopularRatio: 0.3, signedInRatio: 0.15, p99Ms: 50 },
+    goals: GOALS,
+    goalsMet,
     runs,
   });
 }

@@ -1,7 +1,7 @@
 /** `npm run bench`: runs every benchmark in turn; each writes bench/results/<name>.json. */
 import { spawnSync } from 'node:child_process';
 
-const BENCHMARKS = ['bench/http-baseline.ts', 'bench/user-search.ts', 'bench/ingest.ts', 'bench/chat-fanout.ts', 'bench/tips.ts', 'bench/renewals.ts', 'bench/uploads.ts', 'bench/transcode.ts', 'bench/first-visit.ts', 'bench/meetings.ts', 'bench/toy-commands.ts', 'bench/ad-presentation.ts', 'bench/analytics.ts', 'bench/notifications.ts'];
+const BENCHMARKS = ['bench/http-baseline.ts', 'bench/reads.ts', 'bench/user-search.ts', 'bench/ingest.ts', 'bench/chat-fanout.ts', 'bench/tips.ts', 'bench/renewals.ts', 'bench/uploads.ts', 'bench/transcode.ts', 'bench/first-visit.ts', 'bench/meetings.ts', 'bench/toy-commands.ts', 'bench/ad-presentation.ts', 'bench/analytics.ts', 'bench/notifications.ts'];
 let failed = 0;
 for (const file of BENCHMARKS) {
   console.log(`\n▶ ${file}`);
