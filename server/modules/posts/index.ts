@@ -56,7 +56,7 @@ export async function createPostsModule(ctx: ModuleContext): Promise<AppModule> 
     expireAfterMs: UPLOAD_EXPIRY_MS,
   });
   // Guests' channel listings are kept about a second; a post that appears, changes or goes drops them on every instance.
-  const cache = await createReadCache(ctx.bus, { name: 'post-listings', ttlMs: config.readCacheMs });
+  const cache = await createReadCache(ctx.bus, { name: 'post-listings', ttlMs: config.readCacheMs, log: ctx.log });
   const listingsChanged = () => cache.invalidate([POST_LISTINGS_TAG]);
   // Videos are transcoded where jobs run; an API-only instance queues them for the workers.
   const transcodes = createTranscodes({

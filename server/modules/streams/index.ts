@@ -48,7 +48,7 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
   // the control reads `media` once it exists.
   const mediaControl = createMediaControl(() => media, ctx.bus, mediaIsLocal, config.playbackTtlSeconds);
   // Listings every visitor sees alike are kept about a second; what changes a tile or a listing drops them on every instance.
-  const listingsCache = await createReadCache(ctx.bus, { name: 'stream-listings', ttlMs: config.readCacheMs });
+  const listingsCache = await createReadCache(ctx.bus, { name: 'stream-listings', ttlMs: config.readCacheMs, log: ctx.log });
   const listingsChanged = () => listingsCache.invalidate([LISTINGS_TAG]);
   for (const event of ['stream.went-live', 'stream.ended', 'stream.access-changed', 'account.deleted'] as const) events.on(event, listingsChanged);
   const streams = createStreamsService({ db, accounts, social, ledger: ctx.use('ledger'), media: mediaControl, events, listingsChanged });

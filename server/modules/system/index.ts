@@ -16,8 +16,8 @@ declare module '../../platform/module' {
   }
 }
 
-export async function createSystemModule({ db, bus, config }: ModuleContext): Promise<AppModule> {
-  const cache = await createReadCache(bus, { name: 'system-messages', ttlMs: config.readCacheMs });
+export async function createSystemModule({ db, bus, config, log }: ModuleContext): Promise<AppModule> {
+  const cache = await createReadCache(bus, { name: 'system-messages', ttlMs: config.readCacheMs, log });
   const system = createSystemService({ db, cache });
   const tracking = createTrackingService({ db });
   return {

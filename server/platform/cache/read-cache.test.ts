@@ -63,6 +63,17 @@ describe('read cache', () => {
     expect(await cache.get('broken', [], async () => 'recovered')).toBe('recovered');
   });
 
+  it('drops its own entries and tells the log when the bus cannot publish', async () => {
+    const bus = createMemoryBus();
+    bus.publish = async () => Promise.reject(new Error('redis down'));
+    const warnings: string[] = [];
+    const cache = await createReadCache(bus, { name: 'test', ttlMs: 60_000, log: { warn: (_details, message) => warnings.push(message) } });
+    await cache.get('popular', ['streams'], async () => 'old');
+    await expect(cache.invalidate(['streams'])).resolves.toBeUndefined();
+    expect(await cache.get('popular', ['streams'], async () => 'new')).toBe('new');
+    expect(warnings).toEqual(['read cache invalidation not published']);
+  });
+
   it('keeps at most maxEntries, dropping the oldest, and loads every time with ttlMs 0', async () => {
     const cache = await createReadCache(createMemoryBus(), { name: 'test', ttlMs: 60_000, maxEntries: 2 });
     for (const key of ['a', 'b', 'c']) await cache.get(key, ['t'], async () => key);

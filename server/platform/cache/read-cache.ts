@@ -13,12 +13,14 @@ export interface ReadCacheOptions {
   ttlMs: number;
   maxEntries?: number;
   now?: () => number;
+  /** Told when an invalidation could not be published (the other instances' entries then live out their ttl). */
+  log?: { warn(details: object, message: string): void };
 }
 
 export interface ReadCache {
   /** The value under `key`: a fresh entry's, else `load()`'s, shared with every caller asking meanwhile. A failed load is not kept. */
   get<T>(key: string, tags: readonly string[], load: () => Promise<T>): Promise<T>;
-  /** Drops the entries carrying any of `tags` here at once, and on every instance through the bus. */
+  /** Drops the entries carrying any of `tags` here at once, and on every instance through the bus; never fails. */
   invalidate(tags: readonly string[]): Promise<void>;
   readonly size: number;
   close(): Promise<void>;
@@ -86,7 +88,8 @@ export async function createReadCache(bus: Bus, options: ReadCacheOptions): Prom
     async invalidate(tags) {
       // Dropped here before the bus answers, so the instance that wrote the change reads it at once.
       dropTagged(tags);
-      await bus.publish(channel, { tags: [...tags] });
+      // The change is written: a bus that fails must not fail it, and other instances' entries expire anyway.
+      await bus.publish(channel, { tags: [...tags] }).catch((error: unknown) => options.log?.warn({ err: error, cache: options.name }, 'read cache invalidation not published'));
     },
 
     get size() {
