@@ -10,11 +10,13 @@
  * Goals on the 2-core machine: anonymous Popular ≥ 0.3 × hello-world, signed-in reads ≥ 0.15 ×, p99 ≤ 50 ms.
  * BENCH_SECONDS (default 5) per call; BENCH_UNCACHED=on measures the guest calls again with READ_CACHE_MS=0.
  * Runs when BENCH_DATABASE_URL is set (any database on the server: a fresh one is made beside it and dropped).
- * Measured 2026-11-27 (shared machine, load average 6–7, 5 s a call): guest Popular 388 req/s with
- * READ_CACHE_MS=0, 17,666 req/s (p99 11.5 ms) cached beside a hello-world at 17,687 — at that rate this
- * one client process is the limit, so the server's CPU per request says more: 1.50 ms → 0.029 ms
- * (hello-world 0.019 ms, 0.66 ×). Signed-in Popular 5,206 req/s (0.25 ×, p99 28 ms); signed-in
- * session-detail 1,677 req/s (0.08 ×, p99 82 ms), bound by resolving the session, not yet cached.
+ * Measured 2026-11-27 on PostgreSQL, 5 s a call, load average 0.7–2 (hello-world 28,000–37,000 req/s beside
+ * each call): guest Popular 628 req/s (p99 110 ms) with READ_CACHE_MS=0, 27,530 req/s cached (0.80 ×,
+ * p99 5.1 ms; server CPU per request 1.28 → 0.032 ms, the hello-world's 0.017); every stream 1,087 →
+ * 29,427; Discover posts 1,379 → 19,705; base channels 6,743 → 30,063. Signed-in Popular 8,671 req/s
+ * (0.23 ×, p99 12.5 ms); signed-in session-detail 2,372 req/s (0.08 ×, p99 40 ms), bound by resolving
+ * the session, which is not cached yet. Under neighbours' load (load average 6–7) the cached Popular
+ * still answered 17,666 req/s, p99 11.5 ms.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
