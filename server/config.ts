@@ -91,6 +91,8 @@ const envSchema = z.object({
    * audience change takes effect; the player joins again for a new one when the server answers 403.
    */
   PLAYBACK_TTL_SECONDS: numeric(z.number().int().min(1).max(86_400).default(600)),
+  /** Life of a read every visitor gets alike (listings, channels) in an instance's read cache; 0 turns it off (decision 0026). */
+  READ_CACHE_MS: numeric(z.number().int().min(0).max(60_000).default(1000)),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.url().optional(),
   DATABASE_POOL_SIZE: numeric(z.number().int().min(1).max(200).default(10)),
@@ -279,6 +281,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rtmpPort: c.RTMP_PORT,
     rtmpGraceMs: c.RTMP_GRACE_MS,
     playbackTtlSeconds: c.PLAYBACK_TTL_SECONDS,
+    readCacheMs: c.READ_CACHE_MS,
     dataDir,
     database: c.DATABASE_URL
       ? ({ kind: 'postgres', url: c.DATABASE_URL, poolSize: c.DATABASE_POOL_SIZE } as const)

@@ -1,4 +1,5 @@
 /** Channels: the browse categories and their broadcasters. */
+import { createReadCache } from '../../platform/cache/read-cache';
 import type { AppModule, ModuleContext } from '../../platform/module';
 import { registerChannelRoutes } from './routes';
 import { createChannelsService, type ChannelsService } from './service';
@@ -11,7 +12,8 @@ declare module '../../platform/module' {
   }
 }
 
-export function createChannelsModule({ db }: ModuleContext): AppModule {
-  const channels = createChannelsService({ db });
-  return { name: 'channels', services: { channels }, routes: (app) => registerChannelRoutes(app, { channels }) };
+export async function createChannelsModule({ db, bus, config }: ModuleContext): Promise<AppModule> {
+  const cache = await createReadCache(bus, { name: 'channels', ttlMs: config.readCacheMs });
+  const channels = createChannelsService({ db, cache });
+  return { name: 'channels', services: { channels }, routes: (app) => registerChannelRoutes(app, { channels }), stop: () => cache.close() };
 }

@@ -1,6 +1,7 @@
 /** Channels: the base channels of the channel selector. Stream listings arrive with live streaming. */
-import { asc, eq } from 'drizzle-orm';
+import { asc } from 'drizzle-orm';
 import { SKINS, type SkinId } from '../../../common/skins';
+import type { ReadCache } from '../../platform/cache/read-cache';
 import type { Db } from '../../platform/db/client';
 import { channels } from './tables';
 
@@ -15,8 +16,11 @@ export const BASE_CHANNELS = [
   { name: '18+', type: 'channel', rating: 'PLUS_18', selector: 'adult' },
 ] as const;
 
-export function createChannelsService(deps: { db: Db }) {
+export function createChannelsService(deps: { db: Db; cache?: ReadCache }) {
   const { db } = deps;
+  const read = () => db.select().from(channels).orderBy(asc(channels.sortOrder), asc(channels.id));
+  // Every visitor's first page asks for them; they change only when the base channels are ensured at start.
+  const rows = () => (deps.cache ? deps.cache.get('channels', ['channels'], read) : read());
   return {
     async ensureBaseChannels() {
       await db
@@ -27,8 +31,8 @@ export function createChannelsService(deps: { db: Db }) {
 
     /** A channel's listing rule, or null for an unknown id. */
     async find(id: number) {
-      const [row] = await db.select({ selector: channels.selector, rating: channels.rating, name: channels.name }).from(channels).where(eq(channels.id, id));
-      return row ?? null;
+      const row = (await rows()).find((c) => c.id === id);
+      return row ? { selector: row.selector, rating: row.rating, name: row.name } : null;
     },
 
     /** A group (type "group") and the channels it lists; the base channels form the one group there is. */
@@ -40,8 +44,7 @@ export function createChannelsService(deps: { db: Db }) {
 
     /** What the selector shows: Following only when signed in, 18+ only where the skin shows adult content. */
     async baseGroup(skin: SkinId, signedIn: boolean) {
-      const rows = await db.select().from(channels).orderBy(asc(channels.sortOrder), asc(channels.id));
-      return rows
+      return (await rows())
         .filter((c) => (c.selector !== 'following' || signedIn) && (c.rating !== 'PLUS_18' || SKINS[skin].flags.adultContent))
         .map((c) => ({
           id: c.id,

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { UPLOADS_PATH } from '../../../common/api/posts';
 import { canUpload, mayManageOffers } from '../../../common/permissions';
 import { MSG } from '../../../common/messages';
+import { createReadCache } from '../../platform/cache/read-cache';
 import { ACCESS } from '../../platform/http/access';
 import { forbidden } from '../../platform/http/errors';
 import { createPlaybackTokens } from '../../platform/media/playback-tokens';
@@ -13,7 +14,7 @@ import type { AppModule, ModuleContext } from '../../platform/module';
 import { createResumableUploads, mountResumableUploads, type ResumableUploads } from '../../platform/uploads/resumable';
 import { createPostAccess } from './access';
 import { createComments } from './comments';
-import { createPostListing } from './listing';
+import { createPostListing, POST_LISTINGS_TAG } from './listing';
 import { createPostModeration, type PostModeration } from './moderation';
 import { createMediaAddresses } from '../streams';
 import { MEDIA_PREFIX, registerPostMediaRoute } from './media';
@@ -54,18 +55,22 @@ export async function createPostsModule(ctx: ModuleContext): Promise<AppModule> 
     emptyMessage: MSG.notAnImage,
     expireAfterMs: UPLOAD_EXPIRY_MS,
   });
+  // Guests' channel listings are kept about a second; a post that appears, changes or goes drops them on every instance.
+  const cache = await createReadCache(ctx.bus, { name: 'post-listings', ttlMs: config.readCacheMs, log: ctx.log });
+  const listingsChanged = () => cache.invalidate([POST_LISTINGS_TAG]);
   // Videos are transcoded where jobs run; an API-only instance queues them for the workers.
   const transcodes = createTranscodes({
-    db, files, log: ctx.log, concurrency: config.role === 'all' || config.role === 'worker' ? config.transcodeConcurrency : 0,
+    db, files, log: ctx.log, concurrency: config.role === 'all' || config.role === 'worker' ? config.transcodeConcurrency : 0, listingsChanged,
   });
   const posts = createPostsService({
     db, files, uploads, ledger: ctx.use('ledger'), accounts, access, addresses,
     feePercent: config.platformFees.post_purchase ?? 0,
     onVideoQueued: () => transcodes.kick(),
+    listingsChanged,
   });
   const comments = createComments({ db, accounts, posts });
   ctx.events.on('account.deleted', ({ userId }) => posts.forgetAccount(userId));
-  const listing = createPostListing({ db, accounts, social, addresses });
+  const listing = createPostListing({ db, accounts, social, addresses, cache });
 
   return {
     name: 'posts',
@@ -88,6 +93,9 @@ export async function createPostsModule(ctx: ModuleContext): Promise<AppModule> 
     },
     jobs: [{ name: 'expired-uploads', everyMs: 3600_000, run: async () => void (await uploads.removeExpired()) }],
     start: async () => transcodes.start(),
-    stop: () => transcodes.stop(),
+    async stop() {
+      await transcodes.stop();
+      await cache.close();
+    },
   };
 }

@@ -5,6 +5,7 @@
  */
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PostTile } from '../../../common/api/posts';
+import type { ReadCache } from '../../platform/cache/read-cache';
 import type { Db } from '../../platform/db/client';
 import type { AccountsService } from '../accounts';
 import type { SocialService } from '../social';
@@ -19,12 +20,27 @@ interface Page {
   limit: number;
 }
 
-export function createPostListing(deps: { db: Db; accounts: AccountsService; social: SocialService; addresses: MediaAddresses }) {
+/** The tag of every cached channel listing of posts. */
+export const POST_LISTINGS_TAG = 'post-listings';
+
+interface Found {
+  rows: Array<{ post: typeof posts.$inferSelect; open: boolean; medium: number | null; duration: number | null }>;
+  total: number;
+  people: Map<number, { username: string; avatar: string | null }>;
+}
+
+const nothing: Found = { rows: [], total: 0, people: new Map() };
+
+/**
+ * `cache`: a guest's channel listing is the same for every guest of a skin, so its rows are kept in the
+ * read cache (decision 0026); the pictures are signed for each viewer when the tiles are made.
+ */
+export function createPostListing(deps: { db: Db; accounts: AccountsService; social: SocialService; addresses: MediaAddresses; cache?: ReadCache }) {
   const { db } = deps;
   const firstMedium = sql<number | null>`(select m.id from ${postMedia} m where m.post_id = ${posts.id} and (m.kind = 'image' or m.transcode_state = 'done') order by m.position limit 1)`;
   const duration = sql<number | null>`(select m.duration_seconds from ${postMedia} m where m.post_id = ${posts.id} order by m.position limit 1)`;
 
-  async function tiles(viewer: Viewer, where: SQL | undefined, order: SQL[], page: Page, from: 'posts' | 'saves' = 'posts') {
+  async function find(viewer: Viewer, where: SQL | undefined, order: SQL[], page: Page, from: 'posts' | 'saves' = 'posts'): Promise<Found> {
     const open = mediaOpenSql(viewer);
     const columns = { post: posts, open: sql<boolean>`${open}`, medium: firstMedium, duration };
     const [rows, [total]] = from === 'posts'
@@ -36,7 +52,10 @@ export function createPostListing(deps: { db: Db; accounts: AccountsService; soc
         db.select(columns).from(postSaves).innerJoin(posts, eq(posts.id, postSaves.postId)).where(where).orderBy(...order).offset(page.offset).limit(page.limit),
         db.select({ n: sql<number>`count(*)::int` }).from(postSaves).innerJoin(posts, eq(posts.id, postSaves.postId)).where(where),
       ]);
-    const people = await deps.accounts.publicUsers(rows.map((r) => r.post.userId));
+    return { rows, total: total?.n ?? 0, people: await deps.accounts.publicUsers(rows.map((r) => r.post.userId)) };
+  }
+
+  function present(viewer: Viewer, { rows, total, people }: Found) {
     const sign = deps.addresses(viewer);
     const list: PostTile[] = rows.map(({ post, open: isOpen, medium, duration: seconds }) => ({
       post_id: post.id,
@@ -55,10 +74,36 @@ export function createPostListing(deps: { db: Db; accounts: AccountsService; soc
       likes: post.likes,
       entry_date: post.createdAt.toISOString(),
     }));
-    return { posts: list, total: total?.n ?? 0 };
+    return { posts: list, total };
   }
 
+  const tiles = async (viewer: Viewer, where: SQL | undefined, order: SQL[], page: Page, from: 'posts' | 'saves' = 'posts') =>
+    present(viewer, await find(viewer, where, order, page, from));
+
   const newest = [desc(posts.createdAt), desc(posts.id)];
+
+  /** A channel's rows: its public posts, as the channel's selector picks broadcasters. */
+  async function channelRows(channel: { selector: string }, viewer: Viewer, page: Page): Promise<Found> {
+    const base = and(listableSql(viewer, { adult: channel.selector === 'adult' }), eq(posts.audience, 'public'));
+    switch (channel.selector) {
+      case 'popular':
+        return find(viewer, base, [desc(posts.featured), desc(posts.likes), ...newest], page);
+      case 'women':
+      case 'men':
+        return find(viewer, and(base, inGenderChannelSql(posts.userId, channel.selector)), newest, page);
+      case 'following': {
+        const ids = viewer.principal ? await deps.social.followeeIds(viewer.principal.userId) : [];
+        return ids.length === 0 ? nothing : find(viewer, and(base, inArray(posts.userId, ids)), newest, page);
+      }
+      case 'adult':
+        return find(viewer, and(base, eq(posts.rating, 'PLUS_18')), newest, page);
+      case 'live':
+        // Live is about broadcasts on now: a post is never live.
+        return nothing;
+      default:
+        return find(viewer, base, newest, page);
+    }
+  }
 
   return {
     ofUser: (userId: number, viewer: Viewer, page: Page) => tiles(viewer, and(eq(posts.userId, userId), listableSql(viewer, { adult: true })), newest, page),
@@ -66,27 +111,13 @@ export function createPostListing(deps: { db: Db; accounts: AccountsService; soc
     saved: (viewer: Viewer & { principal: NonNullable<Viewer['principal']> }, page: Page) =>
       tiles(viewer, and(eq(postSaves.userId, viewer.principal.userId), listableSql(viewer, { adult: true })), [desc(postSaves.createdAt), desc(posts.id)], page, 'saves'),
 
-    /** A channel's image tiles: its public posts, as the channel's selector picks broadcasters. */
+    /** A channel's image tiles; a guest's rows come from the read cache. */
     async channel(channel: { selector: string }, viewer: Viewer, page: Page) {
-      const base = and(listableSql(viewer, { adult: channel.selector === 'adult' }), eq(posts.audience, 'public'));
-      switch (channel.selector) {
-        case 'popular':
-          return tiles(viewer, base, [desc(posts.featured), desc(posts.likes), ...newest], page);
-        case 'women':
-        case 'men':
-          return tiles(viewer, and(base, inGenderChannelSql(posts.userId, channel.selector)), newest, page);
-        case 'following': {
-          const ids = viewer.principal ? await deps.social.followeeIds(viewer.principal.userId) : [];
-          return ids.length === 0 ? { posts: [], total: 0 } : tiles(viewer, and(base, inArray(posts.userId, ids)), newest, page);
-        }
-        case 'adult':
-          return tiles(viewer, and(base, eq(posts.rating, 'PLUS_18')), newest, page);
-        case 'live':
-          // Live is about broadcasts on now: a post is never live.
-          return { posts: [], total: 0 };
-        default:
-          return tiles(viewer, base, newest, page);
-      }
+      const read = () => channelRows(channel, viewer, page);
+      const found = viewer.principal === null && deps.cache
+        ? await deps.cache.get(`channel:${channel.selector}:${viewer.skin}:${page.offset}:${page.limit}`, [POST_LISTINGS_TAG], read)
+        : await read();
+      return present(viewer, found);
     },
   };
 }

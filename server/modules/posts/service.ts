@@ -49,6 +49,8 @@ export function createPostsService(deps: {
   feePercent: number;
   /** A video post was queued: look for work now. */
   onVideoQueued: () => void;
+  /** Drops the cached channel listings on every instance: a post appeared, changed or went. */
+  listingsChanged?: () => Promise<void>;
 }) {
   const { db, files, uploads, ledger, access } = deps;
 
@@ -116,7 +118,7 @@ export function createPostsService(deps: {
 
   /** The post and its media rows, in one transaction. */
   async function insertPost(userId: number, input: CreateInput, stored: Array<{ key: string; width: number; height: number; duration: number | null }>) {
-    return db.transaction(async (tx) => {
+    const id = await db.transaction(async (tx) => {
       const [row] = await tx.insert(posts).values({
         userId,
         kind: input.type,
@@ -142,12 +144,15 @@ export function createPostsService(deps: {
       })));
       return row!.id;
     });
+    await deps.listingsChanged?.();
+    return id;
   }
 
   /** Marks posts deleted and removes their files; buyers keep their purchases in the books. */
   async function removePosts(which: SQL) {
     const removed = await db.update(posts).set({ deletedAt: new Date() }).where(and(which, isNull(posts.deletedAt))).returning({ id: posts.id });
     if (removed.length === 0) return;
+    await deps.listingsChanged?.();
     const media = await db.select({ key: postMedia.key }).from(postMedia).where(inArray(postMedia.postId, removed.map((r) => r.id)));
     // A transcode in flight finds its folder gone and fails the (deleted) post.
     await Promise.all(media.map((m) => rm(files.localPath(m.key), { recursive: true, force: true })));
@@ -296,6 +301,7 @@ export function createPostsService(deps: {
         ...(input.title !== undefined ? { title: input.title } : {}),
         ...(input.description !== undefined ? { description: input.description } : {}),
       }).where(eq(posts.id, row.id)).returning();
+      await deps.listingsChanged?.();
       return present(updated!, await access.standing(updated!, viewer), viewer);
     },
 

@@ -31,7 +31,11 @@ interface Claimed {
   attempts: number;
 }
 
-export function createTranscodes(deps: { db: Db; files: FileStore; log: FastifyBaseLogger; concurrency: number; pollMs?: number }) {
+export function createTranscodes(deps: {
+  db: Db; files: FileStore; log: FastifyBaseLogger; concurrency: number; pollMs?: number;
+  /** A video post became ready (or failed): the cached channel listings are dropped. */
+  listingsChanged?: () => Promise<void>;
+}) {
   const { db, files, log } = deps;
   const running = new Map<number, AbortController>();
   let timer: NodeJS.Timeout | null = null;
@@ -62,6 +66,7 @@ export function createTranscodes(deps: { db: Db; files: FileStore; log: FastifyB
         await tx.update(posts).set({ state: 'ready' }).where(and(eq(posts.id, job.postId), eq(posts.state, 'processing')));
       }
     });
+    await deps.listingsChanged?.();
     await rm(files.localPath(`${job.key}/${SOURCE_FILE}`), { force: true });
   }
 

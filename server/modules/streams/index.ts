@@ -4,10 +4,12 @@
  * server's hooks; what happens to a stream goes out as domain events (./events.ts).
  */
 import { eq, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { createReadCache } from '../../platform/cache/read-cache';
 import { createMediaServer, type MediaServer } from '../../platform/media/media-server';
 import type { AppModule, ModuleContext } from '../../platform/module';
 import { broadcasterScores } from './broadcaster-scores';
 import { createBroadcastHooks, type BroadcastHooks } from './broadcast-hooks';
+import { createCachedListings, LISTINGS_TAG } from './cached-listings';
 import { createStreamInteractions } from './interactions';
 import { createStreamListing } from './listing';
 import { createMediaControl } from './media-control';
@@ -45,7 +47,11 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
   // The media server needs the hooks, the hooks need the service, the service needs media control:
   // the control reads `media` once it exists.
   const mediaControl = createMediaControl(() => media, ctx.bus, mediaIsLocal, config.playbackTtlSeconds);
-  const streams = createStreamsService({ db, accounts, social, ledger: ctx.use('ledger'), media: mediaControl, events });
+  // Listings every visitor sees alike are kept about a second; what changes a tile or a listing drops them on every instance.
+  const listingsCache = await createReadCache(ctx.bus, { name: 'stream-listings', ttlMs: config.readCacheMs, log: ctx.log });
+  const listingsChanged = () => listingsCache.invalidate([LISTINGS_TAG]);
+  for (const event of ['stream.went-live', 'stream.ended', 'stream.access-changed', 'account.deleted'] as const) events.on(event, listingsChanged);
+  const streams = createStreamsService({ db, accounts, social, ledger: ctx.use('ledger'), media: mediaControl, events, listingsChanged });
   const broadcastHooks = createBroadcastHooks({ db, accounts, streams, events });
   const media = createMediaServer({
     config,
@@ -80,10 +86,14 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
       );
       registerStreamRoutes(app, {
         streams,
-        listing: createStreamListing({ db, accounts, social, realtimeLikes: streams.realtimeLikesOn, onPromotedShown: (ownerIds, visitor) => void events.emit('stream.promoted-shown', { ownerIds, visitor }) }),
+        listing: createCachedListings({
+          listing: createStreamListing({ db, accounts, social, realtimeLikes: streams.realtimeLikesOn }),
+          channels: ctx.use('channels'),
+          cache: listingsCache,
+          onPromotedShown: (ownerIds, visitor) => void events.emit('stream.promoted-shown', { ownerIds, visitor }),
+        }),
         interactions: createStreamInteractions({ db, streams, accounts, events }),
         moderation,
-        channels: ctx.use('channels'),
         accounts,
         likeLimit: config.streamViewerLikeLimit,
         stopBroadcast: (streamId) => mediaControl.stopBroadcast(streamId),
@@ -96,7 +106,10 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
       await media.start();
     },
     // Ending live sessions still writes to the database: the media stops before it closes.
-    stop: () => media.stop(),
+    async stop() {
+      await media.stop();
+      await listingsCache.close();
+    },
   };
 }
 

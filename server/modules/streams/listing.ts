@@ -1,5 +1,6 @@
 /** Stream listings: channels, every stream, search, a user's streams. Tiles only show what may be watched. */
 import { and, desc, eq, inArray, isNotNull, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
+import type { StreamTile } from '../../../common/api/streams';
 import { SKINS, type SkinId } from '../../../common/skins';
 import type { Db } from '../../platform/db/client';
 import { channelMembersSql } from '../../platform/realtime/presence';
@@ -17,9 +18,16 @@ export interface Page {
 export interface ListingViewer {
   userId: number | null;
   skin: SkinId;
-  /** Who is looking, for counting showings: `user:<id>`, or a guest's `address:<ip>`. */
-  visitor?: string;
 }
+
+/** A page of tiles; `promotedOwners` are the owners of promoted tiles in Popular, whose showing spends an impression. */
+export interface Tiles {
+  streams: StreamTile[];
+  total: number;
+  promotedOwners: number[];
+}
+
+const none: Tiles = { streams: [], total: 0, promotedOwners: [] };
 
 /** Viewers watching now: members of the stream's realtime channel on every instance. */
 const viewersNow = channelMembersSql(sql`'stream:' || ${streams.id}`);
@@ -43,8 +51,6 @@ export function createStreamListing(deps: {
   social: SocialService;
   /** Likes given in realtime on each stream (the chat module's count), for the tiles' rlikes. */
   realtimeLikes: (streamIds: number[]) => Promise<Map<number, number>>;
-  /** Owners of promoted streams shown in Popular, one per tile: each showing spends an impression. */
-  onPromotedShown?: (ownerIds: number[], visitor: string) => void;
 }) {
   const { db } = deps;
 
@@ -63,23 +69,23 @@ export function createStreamListing(deps: {
     ));
   }
 
-  async function tiles(where: SQL | undefined, order: SQL[], page: Page, onPromoted?: (ownerIds: number[]) => void) {
+  async function tiles(where: SQL | undefined, order: SQL[], page: Page, countsPromoted = false): Promise<Tiles> {
     const [rows, [total]] = await Promise.all([
       db.select({ stream: streams, viewers: viewersNow, promoted }).from(streams).where(where).orderBy(...order).offset(page.offset).limit(page.limit),
       db.select({ n: sql<number>`count(*)::int` }).from(streams).where(where),
     ]);
-    onPromoted?.(rows.filter((r) => r.promoted).map((r) => r.stream.userId));
-    return { streams: await asTiles(rows), total: total?.n ?? 0 };
+    const promotedOwners = countsPromoted ? rows.filter((r) => r.promoted).map((r) => r.stream.userId) : [];
+    return { streams: await asTiles(rows), total: total?.n ?? 0, promotedOwners };
   }
 
   return {
-    async channel(channel: { selector: string }, viewer: ListingViewer, page: Page) {
+    async channel(channel: { selector: string }, viewer: ListingViewer, page: Page): Promise<Tiles> {
       const base = and(listed, ratingRule(viewer, channel.selector === 'adult'));
       switch (channel.selector) {
         case 'popular':
           // Featured by a moderator or promoted with impressions first, then the most watched.
           return tiles(base, [desc(streams.live), desc(sql`(${streams.featured} or ${promoted})`), desc(viewersNow), desc(streams.likes), ...liveFirst.slice(1)],
-            page, viewer.visitor === undefined ? undefined : (ownerIds) => deps.onPromotedShown?.(ownerIds, viewer.visitor!));
+            page, true);
         case 'live':
           return tiles(and(base, eq(streams.live, true)), liveFirst, page);
         case 'women':
@@ -89,10 +95,10 @@ export function createStreamListing(deps: {
         }
         case 'following': {
           const ids = viewer.userId ? await deps.social.followeeIds(viewer.userId) : [];
-          return ids.length === 0 ? { streams: [], total: 0 } : tiles(and(base, inArray(streams.userId, ids)), liveFirst, page);
+          return ids.length === 0 ? none : tiles(and(base, inArray(streams.userId, ids)), liveFirst, page);
         }
         case 'adult':
-          return SKINS[viewer.skin].flags.adultContent ? tiles(and(base, eq(streams.rating, 'PLUS_18')), liveFirst, page) : { streams: [], total: 0 };
+          return SKINS[viewer.skin].flags.adultContent ? tiles(and(base, eq(streams.rating, 'PLUS_18')), liveFirst, page) : none;
         default: // discover: the newest first, live or not
           return tiles(base, [desc(streams.startedAt), desc(streams.id)], page);
       }
@@ -120,7 +126,7 @@ export function createStreamListing(deps: {
           .orderBy(desc(streamSaves.createdAt), desc(streams.id)).offset(page.offset).limit(page.limit),
         db.select({ n: sql<number>`count(*)::int` }).from(streamSaves).innerJoin(streams, eq(streams.id, streamSaves.streamId)).where(where),
       ]);
-      return { streams: await asTiles(rows), total: total?.n ?? 0 };
+      return { streams: await asTiles(rows), total: total?.n ?? 0, promotedOwners: [] };
     },
 
     /** The profile Streams tab: the owner sees every stream of theirs; others what is listed. */

@@ -4,24 +4,22 @@ import * as interactionsApi from '../../../common/api/stream-interactions';
 import * as api from '../../../common/api/streams';
 import { MSG } from '../../../common/messages';
 import { canGoLive } from '../../../common/permissions';
-import { forbidden, notFound } from '../../platform/http/errors';
+import { forbidden } from '../../platform/http/errors';
 import { ACCESS } from '../../platform/http/access';
 import { addRoute } from '../../platform/http/route';
 import type { Principal } from '../../platform/http/auth';
 import type { AccountsService } from '../accounts';
-import type { ChannelsService } from '../channels';
 import type { StreamInteractions } from './interactions';
-import type { StreamListing } from './listing';
+import type { CachedListings } from './cached-listings';
 import type { createStreamModeration } from './moderation';
 import type { StreamsService } from './service';
 import { viewerOf } from './viewer';
 
 export interface StreamRoutesDeps {
   streams: StreamsService;
-  listing: StreamListing;
+  listing: CachedListings;
   interactions: StreamInteractions;
   moderation: ReturnType<typeof createStreamModeration>;
-  channels: ChannelsService;
   accounts: AccountsService;
   rtmpUrl(request: FastifyRequest): string;
   stopBroadcast(streamId: number): Promise<void>;
@@ -132,11 +130,9 @@ export function registerStreamRoutes(app: FastifyInstance, deps: StreamRoutesDep
     listing.user(input.id, listingViewer(request, principal), input.isAdult ?? false, input),
   );
 
-  addRoute(app, api.listChannelStreams, { auth: 'anonymous', access: ACCESS.public, tags: ['channels'] }, async ({ input, principal, request }) => {
-    const channel = await deps.channels.find(input.id);
-    if (!channel) throw notFound(MSG.noSuchChannel);
-    return listing.channel(channel, listingViewer(request, principal), input);
-  });
+  addRoute(app, api.listChannelStreams, { auth: 'anonymous', access: ACCESS.public, tags: ['channels'] }, async ({ input, principal, request }) =>
+    listing.channel(input.id, listingViewer(request, principal), input),
+  );
 
   addRoute(app, api.listStreams, { auth: 'anonymous', access: ACCESS.public, tags: ['channels'] }, async ({ input, principal, request }) =>
     listing.all(listingViewer(request, principal), input),

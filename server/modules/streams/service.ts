@@ -157,6 +157,8 @@ export function createStreamsService(deps: {
   ledger: Ledger;
   media: MediaControl;
   events: DomainEventHub;
+  /** Drops the cached listings on every instance: a title, an audience, a go-live or an end shows in them. */
+  listingsChanged?: () => Promise<void>;
 }) {
   const { db, accounts, social, events } = deps;
   // Realtime likes are the chat module's (after this one): it hands its count over when it is built.
@@ -392,6 +394,7 @@ export function createStreamsService(deps: {
       // Viewers hear the new price first; then sockets of those who now owe leave the channels.
       if (priceChanged) await events.emit('stream.price-changed', { streamId, tipViewerMinAmount: updated.tipViewerMinAmount });
       if (data.audience !== undefined || data.rating !== undefined || priceChanged) await events.emit('stream.access-changed', { streamId });
+      else await deps.listingsChanged?.();
       return updated;
     },
 
@@ -401,6 +404,7 @@ export function createStreamsService(deps: {
       if (!row.setupAt || row.title.trim() === '') throw badRequest(MSG.updateBroadcastInfoFirst);
       const [updated] = await db.update(streams).set({ hidden: false, updatedAt: new Date() }).where(eq(streams.id, streamId)).returning();
       if (updated!.live) await events.emit('stream.went-live', { streamId, ownerId: updated!.userId, title: updated!.title });
+      else await deps.listingsChanged?.();
       return updated!;
     },
 
@@ -416,6 +420,7 @@ export function createStreamsService(deps: {
       await deps.media.stopBroadcast(streamId);
       await db.update(streams).set({ live: false, endedAt: sql`coalesce(${streams.endedAt}, now())`, updatedAt: new Date() })
         .where(eq(streams.id, streamId));
+      await deps.listingsChanged?.();
       return findStream(streamId);
     },
 

@@ -1,4 +1,5 @@
 /** System: the app's public configuration, countries, system messages and event tracking. */
+import { createReadCache } from '../../platform/cache/read-cache';
 import type { AppModule, ModuleContext } from '../../platform/module';
 import { registerSystemRoutes } from './routes';
 import { createSystemService, type SystemService } from './service';
@@ -15,8 +16,9 @@ declare module '../../platform/module' {
   }
 }
 
-export function createSystemModule({ db, config }: ModuleContext): AppModule {
-  const system = createSystemService({ db });
+export async function createSystemModule({ db, bus, config, log }: ModuleContext): Promise<AppModule> {
+  const cache = await createReadCache(bus, { name: 'system-messages', ttlMs: config.readCacheMs, log });
+  const system = createSystemService({ db, cache });
   const tracking = createTrackingService({ db });
   return {
     name: 'system',
@@ -25,5 +27,6 @@ export function createSystemModule({ db, config }: ModuleContext): AppModule {
       registerSystemRoutes(app, { system, captchaEnabled: config.captcha, social: config.social, translate: config.translateUrl !== undefined, ads: config.ads });
       registerTrackingRoutes(app, { tracking });
     },
+    stop: () => cache.close(),
   };
 }

@@ -1,6 +1,7 @@
 /** Countries and system messages. */
 import { and, asc, desc, eq, gt, isNull, lte, or } from 'drizzle-orm';
 import { recordAudit } from '../../platform/audit/audit';
+import type { ReadCache } from '../../platform/cache/read-cache';
 import type { Db } from '../../platform/db/client';
 import { MSG } from '../../../common/messages';
 import { notFound } from '../../platform/http/errors';
@@ -38,8 +39,14 @@ const toMessage = (row: typeof systemMessages.$inferSelect) => ({
   frequency: row.frequency,
 });
 
-export function createSystemService(deps: { db: Db }) {
+/** The tag of the cached messages: every signed-in page asks for them. */
+const MESSAGES_TAG = 'system-messages';
+
+export function createSystemService(deps: { db: Db; cache?: ReadCache }) {
   const { db } = deps;
+  const read = (language: string) => db.select().from(systemMessages)
+    .where(and(inWindow(new Date()), eq(systemMessages.locale, language))).orderBy(asc(systemMessages.id));
+  const messagesChanged = () => deps.cache?.invalidate([MESSAGES_TAG]);
   return {
     /** Reference data every installation needs; safe to run at every start. */
     async ensureReferenceData() {
@@ -57,11 +64,8 @@ export function createSystemService(deps: { db: Db }) {
 
     async messagesFor(locale: string) {
       const language = locale.slice(0, 2);
-      const rows = await db
-        .select()
-        .from(systemMessages)
-        .where(and(inWindow(new Date()), eq(systemMessages.locale, language)))
-        .orderBy(asc(systemMessages.id));
+      // A scheduled message starts or ends within the entry's life (about a second).
+      const rows = deps.cache ? await deps.cache.get(`messages:${language}`, [MESSAGES_TAG], () => read(language)) : await read(language);
       return rows.map(toMessage);
     },
 
@@ -73,6 +77,7 @@ export function createSystemService(deps: { db: Db }) {
 
     async addMessage(message: NewSystemMessage) {
       await db.insert(systemMessages).values(message);
+      await messagesChanged();
     },
 
     /** Every message, newest first (the console's list: scheduled, shown and retired). */
@@ -83,17 +88,19 @@ export function createSystemService(deps: { db: Db }) {
 
     /** An administrator's new message (a start in the future schedules it), audited in the same transaction. */
     async createMessage(actorId: number, message: NewSystemMessage) {
-      return db.transaction(async (tx) => {
+      const created = await db.transaction(async (tx) => {
         const [row] = await tx.insert(systemMessages).values(message).returning();
         const record = toRecord(row!);
         await recordAudit(tx, { actorId, action: 'message.create', targetType: 'message', targetId: row!.id, before: null, after: record });
         return record;
       });
+      await messagesChanged();
+      return created;
     },
 
     /** Ends the message now (an ended one stays as it is); audited. */
     async retireMessage(actorId: number, id: number) {
-      return db.transaction(async (tx) => {
+      const retired = await db.transaction(async (tx) => {
         const [row] = await tx.select().from(systemMessages).where(and(eq(systemMessages.id, id), eq(systemMessages.active, true)));
         if (!row) throw notFound(MSG.noSuchMessage);
         const now = new Date();
@@ -102,6 +109,8 @@ export function createSystemService(deps: { db: Db }) {
         await recordAudit(tx, { actorId, action: 'message.retire', targetType: 'message', targetId: id, before: toRecord(row), after: toRecord(updated!) });
         return toRecord(updated!);
       });
+      await messagesChanged();
+      return retired;
     },
   };
 }

@@ -30,6 +30,16 @@ describe('system messages', () => {
     expect((await t.client().get('/api/user/system-message-lookup', { id: 987654 })).status).toBe(404);
     expect((await t.client().get('/api/user/get-system-messages', { locale: 'english!' })).status).toBe(400);
   });
+
+  it('are read from the read cache, and a new or retired message shows at once', async () => {
+    const titles = async () => ((await t.client().get('/api/user/get-system-messages', { locale: 'fr' })).body.messages as Array<{ title: string }>).map((m) => m.title);
+    expect(await titles()).toEqual([]);
+    const admin = await t.given.user({ role: 'admin' });
+    const created = await t.app.services.system.createMessage(admin.id, { title: 'Bonjour', content: '<p>Salut</p>', frequency: 'once', locale: 'fr' });
+    expect(await titles()).toEqual(['Bonjour']);
+    await t.app.services.system.retireMessage(admin.id, created.id);
+    expect(await titles()).toEqual([]);
+  });
 });
 
 describe('base channels', () => {

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { headersOf, IDEMPOTENCY_HEADER, type CallDef } from '../../../common/api/define';
 import type { Access } from './access';
 import { authorize, type AuthRule, type Principal } from './auth';
@@ -19,6 +19,22 @@ export interface RouteContext<C extends CallDef, P> {
 }
 
 type Data<C extends CallDef> = Omit<z.input<C['output']>, 'response'>;
+export type { Data as AnswerData };
+
+const SERIALISED = Symbol('serialised answer');
+
+/** A call's success answer as JSON, made once and sent as it is (a read cache keeps the same bytes for every visitor). */
+export interface SerialisedAnswer<C extends CallDef> {
+  readonly [SERIALISED]: C;
+  readonly json: string;
+}
+
+/** Shapes `data` as the route's serialiser would (the call's output schema, wrapped as a success) and keeps the JSON. */
+export function serialiseAnswer<C extends CallDef>(def: C, data: Data<C>): SerialisedAnswer<C> {
+  return { [SERIALISED]: def, json: JSON.stringify(z.encode(def.output, { response: 'success', ...data })) };
+}
+
+const isSerialised = (answer: object): answer is SerialisedAnswer<CallDef> => SERIALISED in answer;
 type PrincipalFor<R extends AuthRule> = R extends 'anonymous' ? Principal | null : Principal;
 
 export interface RouteOptions<R extends AuthRule> {
@@ -32,7 +48,7 @@ export function addRoute<C extends CallDef, R extends AuthRule>(
   app: FastifyInstance,
   def: C,
   options: RouteOptions<R>,
-  handler: (ctx: RouteContext<C, PrincipalFor<R>>) => Promise<Data<C>>,
+  handler: (ctx: RouteContext<C, PrincipalFor<R>>) => Promise<Data<C> | SerialisedAnswer<C>>,
 ): void {
   const inputKey = def.method === 'GET' ? 'querystring' : 'body';
   app.withTypeProvider<ZodTypeProvider>().route({
@@ -56,6 +72,11 @@ export function addRoute<C extends CallDef, R extends AuthRule>(
       const input = (def.method === 'GET' ? request.query : request.body) as z.output<C['input']>;
       const key = request.headers[IDEMPOTENCY_HEADER];
       const data = await handler({ input, principal, request, reply, idempotencyKey: (typeof key === 'string' ? key : undefined) as RouteContext<C, PrincipalFor<R>>['idempotencyKey'] });
+      if (isSerialised(data)) {
+        // A string with a JSON content type is sent without the serialiser: the schema shaped it when it was made.
+        reply.type('application/json; charset=utf-8');
+        return data.json;
+      }
       return { response: 'success', ...data };
     },
   });
