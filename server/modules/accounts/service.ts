@@ -77,16 +77,17 @@ export function createAccountsService(deps: { db: Db; sessions: SessionStore; en
   const signupThrottle = createThrottle(db, LOGIN_THROTTLE);
 
   /** A user row with its permissions, in one round trip. */
-  async function userWithPermissions(exec: Executor, userId: number) {
-    const [row] = await exec
-      .select({
-        user: users,
-        perms: sql<string[]>`coalesce(array_agg(${userPermissions.perm} order by ${userPermissions.perm}) filter (where ${userPermissions.perm} is not null), '{}')`,
-      })
-      .from(users)
-      .leftJoin(userPermissions, eq(userPermissions.userId, users.id))
-      .where(eq(users.id, userId))
-      .groupBy(users.id);
+  /** A user's row and permissions: one prepared query (every signed-in page asks for its session user). */
+  const userWithPermissionsQuery = preparedStatement(
+    db.select({
+      user: users,
+      perms: sql<string[]>`coalesce(array_agg(${userPermissions.perm} order by ${userPermissions.perm}) filter (where ${userPermissions.perm} is not null), '{}')`,
+    }).from(users).leftJoin(userPermissions, eq(userPermissions.userId, users.id)).where(eq(users.id, sql.placeholder('id'))).groupBy(users.id),
+    'accounts_user_with_permissions',
+  );
+
+  async function userWithPermissions(userId: number) {
+    const [row] = await userWithPermissionsQuery({ id: userId });
     return row ? { user: row.user, perms: row.perms.filter(isPermission) } : null;
   }
 
@@ -119,7 +120,7 @@ export function createAccountsService(deps: { db: Db; sessions: SessionStore; en
 
   /** The session user as seen from a skin, with links on the origin the person uses. */
   async function sessionUser(userId: number, view: { skin: SkinId; origin: string }) {
-    const found = await userWithPermissions(db, userId);
+    const found = await userWithPermissions(userId);
     if (!found) throw unauthorized();
     const referralCodeId = referralCodeOf && found.perms.includes('ALLOW REFERRAL_ACCESS') ? await referralCodeOf(userId) : null;
     return toSessionUser(found.user, found.perms, view.skin, deps.env, view.origin, referralCodeId);
@@ -154,7 +155,7 @@ export function createAccountsService(deps: { db: Db; sessions: SessionStore; en
     },
 
     async loadPrincipal(userId: number): Promise<Principal | null> {
-      const found = await userWithPermissions(db, userId);
+      const found = await userWithPermissions(userId);
       if (!found) return null;
       return {
         userId: found.user.id,
@@ -265,7 +266,7 @@ export function createAccountsService(deps: { db: Db; sessions: SessionStore; en
     /** The active account a broadcast key belongs to, with its permissions; null when none. */
     async publisherByKey(broadcastKey: string) {
       const [row] = await db.select({ id: users.id }).from(users).where(eq(users.broadcastKey, broadcastKey));
-      const found = row ? await userWithPermissions(db, row.id) : null;
+      const found = row ? await userWithPermissions(row.id) : null;
       return found && found.user.accountStatus === 'active' ? found : null;
     },
 
