@@ -142,6 +142,24 @@ describe('the realtime gateway on a live stream', () => {
     socket.send({ op: 'ping' });
     expect(await socket.next()).toEqual({ op: 'pong' });
   });
+
+  it('applies a sign-out to an open socket at once: its own channel is left and its next line refused', async () => {
+    const live = await t.given.liveStream();
+    const channel = `stream:${live.streamId}`;
+    const user = await t.given.user();
+    const client = await t.given.signedIn(user);
+    const socket = await connect(client.cookie('ll_session'));
+    expect((await socket.request({ op: 'subscribe', channel: `user:${user.id}` })).op).toBe('subscribed');
+    expect((await socket.request({ op: 'subscribe', channel })).op).toBe('subscribed');
+    const before = nextId();
+    expect(await socket.request({ op: 'send', channel, type: 'COMMENT', text: 'signed in', id: before })).toEqual({ op: 'ack', id: before });
+
+    expect((await client.post('/api/user/logout')).status).toBe(200);
+    // The principal a socket acts on lasts 30 s; the sign-out must not wait for it.
+    expect(await socket.next((f) => f.op === 'error' && f.channel === `user:${user.id}`)).toMatchObject({ code: 'unauthorized' });
+    const after = nextId();
+    expect(await socket.request({ op: 'send', channel, type: 'COMMENT', text: 'signed out', id: after })).toMatchObject({ op: 'error', id: after, code: 'unauthorized' });
+  });
 });
 
 describe('presence, priority chat, chat limits', () => {

@@ -8,7 +8,8 @@
  */
 import type { Bus } from '../bus/bus';
 
-const FORGET_CHANNEL = 'auth:forget';
+/** Where every instance hears that sessions changed (the realtime gateway listens too). */
+export const FORGET_CHANNEL = 'auth:forget';
 
 export type ForgetTarget = { sessionId: string } | { userId: number } | { everyone: true };
 

@@ -22,6 +22,7 @@ async function startGateway(options: Omit<GatewayOptions, 'presence'>, sendsSeen
   apps.push(app);
   app.decorateRequest('currentPrincipal', async () => member);
   app.decorateRequest('reloadPrincipal', async () => null);
+  app.decorateRequest('currentSession', async () => null);
   await installRealtimeGateway(app, bus, {
     authorizeSubscribe: async (channel) => {
       if (channel.startsWith('slow:')) await new Promise((resolve) => setTimeout(resolve, 20));

@@ -12,6 +12,7 @@ import {
 } from '../../../common/realtime';
 import type { Bus } from '../bus/bus';
 import type { Principal } from '../http/auth';
+import { FORGET_CHANNEL, type ForgetTarget } from '../http/session-cache';
 import { MSG } from '../../../common/messages';
 import { sendError } from '../http/error-handler';
 import { AppError, tooManyRequests } from '../http/errors';
@@ -81,6 +82,10 @@ interface Connection {
   recheck(channel: string): Promise<void>;
   /** Closes the socket (its close handler leaves the channels). */
   close(code: number, reason: string): void;
+  /** The session of the socket's cookie, once known. */
+  sessionId: string | null;
+  /** The session or its user changed: the next send reads the principal again; with `recheck`, each channel is asked again now. */
+  forget(recheck: boolean): void;
 }
 
 /**
@@ -212,6 +217,19 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
   });
   app.addHook('onClose', async () => stopDisconnects());
 
+  // A sign-out, suspension or permission change reaches open sockets at once, not after the principal's TTL.
+  const stopForgets = await bus.subscribe(FORGET_CHANNEL, (message) => {
+    const target = message as ForgetTarget;
+    const affected = 'userId' in target ? [...(connectionsOfUser.get(target.userId) ?? [])]
+      : 'sessionId' in target ? [...connections].filter((connection) => connection.sessionId === target.sessionId)
+        : [...connections];
+    // After this turn: the session cache on this instance drops its entry in the same message's handlers.
+    setImmediate(() => {
+      for (const connection of affected) connection.forget(!('everyone' in target));
+    });
+  });
+  app.addHook('onClose', async () => stopForgets());
+
   const upgradeSchema = { tags: ['realtime'], summary: 'The realtime WebSocket: chat, likes and stream events' };
   app.get('/ws', { websocket: true, preValidation: [refuseOtherSites, refuseCrowds], schema: upgradeSchema, config: { access: ACCESS.public, openapi: upgradeDocs } }, (socket, request) => {
     const principal = request.currentPrincipal().catch(() => null);
@@ -290,8 +308,23 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
       }
     }
 
-    const connection: Connection = { joined, deliver: write, unsubscribe, recheck, close: (code, reason) => socket.close(code, reason) };
+    const connection: Connection = {
+      joined,
+      deliver: write,
+      unsubscribe,
+      recheck,
+      close: (code, reason) => socket.close(code, reason),
+      sessionId: null,
+      forget(recheckChannels) {
+        checkedAt = Number.NEGATIVE_INFINITY;
+        if (!recheckChannels) return;
+        for (const channel of [...joined.keys()]) recheck(channel).catch((error: unknown) => request.log.warn({ err: error }, 'realtime recheck failed'));
+      },
+    };
     connections.add(connection);
+    void request.currentSession().then((session) => {
+      connection.sessionId = session?.id ?? null;
+    }, () => undefined);
     void principal.then((who) => {
       if (!who || socket.readyState > socket.OPEN) return;
       const mine = connectionsOfUser.get(who.userId) ?? new Set();
