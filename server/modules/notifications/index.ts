@@ -44,7 +44,7 @@ export async function createNotificationsModule(ctx: ModuleContext): Promise<App
   /** After a notification committed: the bell now, the mail and push soon. A failure here loses nothing (the outbox has it). */
   async function created(rows: Created[]) {
     if (rows.length === 0) return;
-    deliveries.wake();
+    if (rows.some((row) => row.delivering)) deliveries.wake();
     await announcer.created(rows).catch((error: unknown) => log.warn({ err: error }, 'notification frames not published'));
   }
 

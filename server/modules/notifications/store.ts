@@ -31,6 +31,8 @@ export interface NotificationSource {
 export interface Created {
   id: number;
   userId: number;
+  /** An e-mail or push delivery was queued with it (the delivery job has work). */
+  delivering: boolean;
 }
 
 /** A bigint[] parameter for `= any(...)`, written as PostgreSQL's array text (the same on pg and PGlite). */
@@ -53,7 +55,7 @@ export async function notifyEach(exec: Executor, kind: NotificationKind, notices
         and n.kind = ${kind} and n.created_at > now() - interval '1 hour')`
     : sql``;
   const wanted = JSON.stringify(notices.map((n) => ({ user_id: n.userId, actor_id: n.actorId, subject_id: n.subjectId, data: n.data, dedupe_key: n.dedupeKey })));
-  const result = await exec.execute<{ id: string | number; user_id: string | number }>(sql`
+  const result = await exec.execute<{ id: string | number; user_id: string | number; delivering: boolean }>(sql`
     with w as (
       select distinct on (user_id, dedupe_key) * from jsonb_to_recordset(${wanted}::jsonb) as w(user_id bigint, actor_id bigint, subject_id bigint, data jsonb, dedupe_key text)
     ), r as (
@@ -69,9 +71,10 @@ export async function notifyEach(exec: Executor, kind: NotificationKind, notices
       select ins.id, c.channel from ins join r using (user_id, dedupe_key) cross join (values ('email'), ('push')) c(channel)
       where (c.channel = 'email' and ${policy.email} and r.via_email)
          or (c.channel = 'push' and ${policy.push} and r.via_push and exists (select 1 from ${pushSubscriptions} s where s.user_id = ins.user_id))
+      returning notification_id
     )
-    select id, user_id from ins`);
-  return result.rows.map((row) => ({ id: Number(row.id), userId: Number(row.user_id) }));
+    select id, user_id, id in (select notification_id from deliveries) as delivering from ins`);
+  return result.rows.map((row) => ({ id: Number(row.id), userId: Number(row.user_id), delivering: row.delivering === true }));
 }
 
 /** Notifies these people of one thing, in the caller's transaction; answers the notifications written. */
