@@ -153,7 +153,8 @@ describe('the meeting form and calendar', () => {
       title: 'Later call', audience_ids: [fans[1]!.user.id, fans[2]!.user.id],
     });
     expect((await fans[0]!.client.get('/api/user/schedule-meeting', { id })).status).toBe(404);
-    expect((await listMail(served.t.resources.database.db, { to: fans[2]!.user.email, limit: 5 }))).toHaveLength(1);
+    // The invitation goes out by the delivery job, soon after the answer.
+    expect(await eventually(() => listMail(served.t.resources.database.db, { to: fans[2]!.user.email, limit: 5 }), (found) => found.length > 0)).toHaveLength(1);
 
     expect((await fans[1]!.client.post('/api/user/delete-schedule-meeting', { id })).status).toBe(403);
     const deleted = await host.client.post('/api/user/delete-schedule-meeting', { id });
