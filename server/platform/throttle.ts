@@ -61,14 +61,22 @@ export type Throttle = ReturnType<typeof createThrottle>;
  * keeps hammering stays refused until it pauses. `when` (SQL) takes no token unless it holds.
  */
 export function takeTokenSql(key: string, rate: { capacity: number; windowMs: number }, when: SQL = sql`true`): SQL {
+  return takeTokensSql(sql`select ${key}::text as key where ${when}`, rate);
+}
+
+/**
+ * takeTokenSql for many keys in one statement: `keys` is a query answering distinct keys in a column
+ * `key`; answers `key` and `allowed` per key.
+ */
+export function takeTokensSql(keys: SQL, rate: { capacity: number; windowMs: number }): SQL {
   const perSecond = (rate.capacity * 1000) / rate.windowMs;
   return sql`
     insert into ${throttleBuckets} as b (key, tokens, at)
-    select ${key}::text, ${rate.capacity - 1}::float8, now() where ${when}
+    select k.key, ${rate.capacity - 1}::float8, now() from (${keys}) k
     on conflict (key) do update set
       tokens = greatest(-1, least(${rate.capacity}::float8, b.tokens + greatest(0, extract(epoch from now() - b.at)) * ${perSecond}::float8) - 1),
       at = greatest(b.at, now())
-    returning tokens >= 0 as allowed`;
+    returning key, tokens >= 0 as allowed`;
 }
 
 /** takeTokenSql on its own: whether the key's bucket had a token for this action. */

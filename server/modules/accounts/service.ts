@@ -1,6 +1,6 @@
 /** Accounts: registration, credentials, permissions, interests, terms. The only writer of its tables. */
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { registerInput } from '../../../common/api/accounts';
 import { LOGIN_THROTTLE } from '../../../common/constants';
@@ -315,7 +315,7 @@ export function createAccountsService(deps: { db: Db; sessions: SessionStore; en
     },
 
     /** publicUsers' facts of one user as one JSON value in SQL (null for an unknown user), for one-statement paths. */
-    publicUserJsonSql: (userId: number) =>
+    publicUserJsonSql: (userId: number | SQL) =>
       sql`select json_build_object('username', username, 'fullname', fullname, 'avatar', avatar) from ${users} where id = ${userId}`,
 
     /** A new stream key: the old one no longer publishes. */

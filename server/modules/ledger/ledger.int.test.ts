@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectLedgerInvariants } from '../../testing/ledger-invariants';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { sqlState, type Db } from '../../platform/db/client';
-import { createLedger, InsufficientFunds, RECEIVING_SHARDS, type Ledger } from './service';
+import { accountKey, createLedger, InsufficientFunds, RECEIVING_SHARDS, type Ledger } from './service';
 
 let t: TestApp;
 let ledger: Ledger;
@@ -176,3 +176,94 @@ describe('the ledger', () => {
     await expectLedgerInvariants(db);
   });
 });
+
+describe('a batch of transfers', () => {
+  /** A batch of tips whose condition and guard read the rows' own values. */
+  const tipsBatch = () => ledger.prepareTransferBatch({
+    columns: { open: 'boolean', let_through: 'boolean' },
+    condition: sql`p.open`,
+    guard: sql`ready.let_through`,
+    select: { spent_before: sql`select coalesce(sum(amount), 0)::int from ledger_transfers x where x.from_user_id = p.from_user_id and x.kind = 'tip'` },
+  });
+  const tipRow = (from: number, to: number, coins: number, values: { open?: boolean; let_through?: boolean } = {}, idempotencyKey = key()) => ({
+    request: {
+      kind: 'tip' as const, idempotencyKey, fromUserId: from, toUserId: to, amount: coins, currency: 'CON' as const,
+      legs: [{ account: { userId: from, currency: 'CON' as const }, amount: -coins }, { account: { userId: to, currency: 'CON' as const, shard: from % RECEIVING_SHARDS }, amount: coins }],
+    },
+    values: { open: values.open ?? true, let_through: values.let_through ?? true },
+  });
+
+  it('moves each transfer whose own checks hold, in one statement, and nothing for the others', async () => {
+    const receiver = await t.given.user();
+    const payers: Array<{ id: number }> = [];
+    for (let i = 0; i < 6; i++) {
+      const payer = await t.given.user();
+      await t.given.coins(payer.id, 50);
+      payers.push(payer);
+    }
+    const replayed = tipRow(payers[2]!.id, receiver.id, 5);
+    await ledger.transfer(replayed.request);
+    const write = tipsBatch();
+    const outcomes = await write([
+      tipRow(payers[0]!.id, receiver.id, 20),
+      tipRow(payers[1]!.id, receiver.id, 51), // more than the wallet holds
+      replayed,
+      tipRow(payers[3]!.id, receiver.id, 10, { open: false }),
+      tipRow(payers[4]!.id, receiver.id, 10, { let_through: false }),
+      tipRow(payers[5]!.id, receiver.id, 50),
+    ]);
+    expect(outcomes.map(({ replay, covered, ready, allowed, transferId }) => ({ replay, covered, ready, allowed, moved: transferId !== null }))).toEqual([
+      { replay: false, covered: true, ready: true, allowed: true, moved: true },
+      { replay: false, covered: false, ready: false, allowed: false, moved: false },
+      { replay: true, covered: true, ready: false, allowed: false, moved: false },
+      { replay: false, covered: true, ready: false, allowed: false, moved: false },
+      { replay: false, covered: true, ready: true, allowed: false, moved: false },
+      { replay: false, covered: true, ready: true, allowed: true, moved: true },
+    ]);
+    // Reads answer as of before the batch; new balances come back per account.
+    expect(outcomes[2]!.selected.spent_before).toBe(5);
+    expect(outcomes[0]!.selected.spent_before).toBe(0);
+    expect(outcomes[0]!.balanceAfter.get(accountKey({ userId: payers[0]!.id, currency: 'CON' }))).toBe(30);
+    expect(outcomes[5]!.balanceAfter.get(accountKey({ userId: payers[5]!.id, currency: 'CON' }))).toBe(0);
+    expect(outcomes[1]!.balanceAfter.size).toBe(0);
+
+    const balances = await Promise.all(payers.map((p) => ledger.balances(p.id)));
+    expect(balances.map((b) => b.CON)).toEqual([30, 50, 45, 50, 50, 0]);
+    expect((await ledger.balances(receiver.id)).CON).toBe(5 + 20 + 50);
+    // A second run of the same rows moves nothing more.
+    const again = await write([tipRow(payers[0]!.id, receiver.id, 20, {}, outcomes[0] && (await transferKey(outcomes[0].transferId!)))]);
+    expect(again[0]).toMatchObject({ replay: true, transferId: null });
+    await expectLedgerInvariants(t.resources.database.db);
+  });
+
+  it('keeps the books when batches race single transfers on the same wallets', async () => {
+    const receiver = await t.given.user();
+    const payers: Array<{ id: number }> = [];
+    for (let i = 0; i < 8; i++) {
+      const payer = await t.given.user();
+      await t.given.coins(payer.id, 100);
+      payers.push(payer);
+    }
+    const write = tipsBatch();
+    // Every payer spends exactly their 100 coins, 10 at a time, half in batches and half alone: no
+    // wallet may go below zero or lose a coin, whatever order the statements take their locks in.
+    const batches = Array.from({ length: 5 }, () => write(payers.map((p) => tipRow(p.id, receiver.id, 10))));
+    const singles = payers.flatMap((p) => Array.from({ length: 5 }, () => tipToShard(p.id, receiver.id, 10, p.id % RECEIVING_SHARDS)));
+    const [outcomes] = await Promise.all([Promise.all(batches), Promise.all(singles)]);
+    expect(outcomes.flat().filter((o) => o.transferId !== null)).toHaveLength(40);
+    expect((await Promise.all(payers.map((p) => ledger.balances(p.id)))).map((b) => b.CON)).toEqual(payers.map(() => 0));
+    expect((await ledger.balances(receiver.id)).CON).toBe(800);
+    await expectLedgerInvariants(t.resources.database.db);
+  });
+
+  it('refuses a batch that names a key twice', async () => {
+    const [a, b] = [await t.given.user(), await t.given.user()];
+    const row = tipRow(a.id, b.id, 1);
+    await expect(tipsBatch()([row, row])).rejects.toThrow('a batch names each idempotency key once');
+  });
+});
+
+async function transferKey(transferId: number): Promise<string> {
+  const rows = await t.resources.database.db.execute(sql`select idempotency_key from ledger_transfers where id = ${transferId}`);
+  return (rows.rows[0] as { idempotency_key: string }).idempotency_key;
+}

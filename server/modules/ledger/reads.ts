@@ -14,16 +14,16 @@ const tipsOn = (streamId: number) =>
   and(eq(ledgerTransfers.streamId, streamId), eq(ledgerTransfers.kind, 'tip'), eq(ledgerTransfers.currency, 'CON'));
 
 /** Coins this user tipped on this stream, as SQL (one statement with the tip that reads it). */
-export const spendOnStreamSql = (streamId: number, userId: number) =>
+export const spendOnStreamSql = (streamId: number | SQL, userId: number | SQL) =>
   sql`select coalesce(sum(amount), 0) from ${ledgerTransfers}
     where stream_id = ${streamId} and from_user_id = ${userId} and kind = 'tip' and currency = 'CON'`;
 
 /** The user's coin wallet row (shard 0) balance, as SQL. */
-export const walletBalanceSql = (userId: number, currency: Currency) =>
+export const walletBalanceSql = (userId: number | SQL, currency: Currency) =>
   sql`select balance from ${ledgerAccounts} where user_id = ${userId} and currency = ${currency} and shard = 0`;
 
 /** Every currency's balance of the user, receiving shards included, as one JSON object in SQL. */
-export const balancesJsonSql = (userId: number) =>
+export const balancesJsonSql = (userId: number | SQL) =>
   sql`select json_object_agg(currency, total) from (
     select currency, sum(balance) as total from ${ledgerAccounts} where user_id = ${userId} group by currency) w`;
 

@@ -4,11 +4,12 @@
  * wallet that would go below zero fails the statement through its CHECK, so nothing moves.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { and, eq, gt, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, fillPlaceholders, gt, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import { sqlState, type Db, type Executor } from '../../platform/db/client';
 import { namedStatementRunner } from '../../platform/db/prepared';
+import { transferBatchStatement, type BatchOptions, type BatchRow, type BatchRowOutcome } from './batch';
 import { ledgerReads } from './reads';
 import { CURRENCIES, ledgerAccounts, ledgerTransfers, type Currency, type TransferKind } from './tables';
 
@@ -152,6 +153,8 @@ export function createLedger(deps: {
     return row!.id;
   }
 
+  const statementName = (text: string) => `ledger_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+
   /**
    * Runs a statement; on the pool (not in a transaction) as a named prepared statement, so PostgreSQL
    * parses and plans each text once per connection: on a tip that was most of the server's work.
@@ -160,7 +163,7 @@ export function createLedger(deps: {
     const client = clientOf(exec);
     if (!client) return exec.execute(statement);
     const query = dialect.sqlToQuery(statement);
-    const name = `ledger_${createHash('sha1').update(query.sql).digest('hex').slice(0, 20)}`;
+    const name = statementName(query.sql);
     return namedOrPlain(() => client.query({ name, text: query.sql, values: query.params }), () => exec.execute(statement));
   }
 
@@ -332,6 +335,42 @@ export function createLedger(deps: {
     return best;
   }
 
+  /**
+   * Several transfers as one statement (decision 0033), each moving money only when its own checks hold
+   * (batch.ts): for batches of concurrent payments, by distinct payers with distinct keys. The statement
+   * is built and compiled once; each batch only fills in its rows. Nothing is swept here: a row whose
+   * payer's wallet falls short answers `covered: false` and moved nothing.
+   */
+  function prepareTransferBatch(options: BatchOptions) {
+    const { statement, values, read } = transferBatchStatement(options);
+    const query = dialect.sqlToQuery(statement);
+    const name = statementName(query.sql);
+    const client = clientOf(db)!;
+    return async (items: Array<{ request: TransferRequest; values: BatchRow['values'] }>): Promise<Array<BatchRowOutcome & { balanceAfter: Map<string, number> }>> => {
+      const rows: Array<BatchRow & { legs: Array<{ ref: AccountRef; accountId: number; amount: number }> }> = [];
+      for (const item of items) {
+        const legs: Array<{ ref: AccountRef; accountId: number; amount: number }> = [];
+        for (const leg of netLegs(item.request.legs, item.request.kind).values()) legs.push({ ref: leg.ref, accountId: await accountId(db, leg.ref), amount: leg.amount });
+        rows.push({ request: item.request, values: item.values, legs });
+      }
+      const params = fillPlaceholders(query.params, values(rows));
+      const outcome = read(await retryingConflicts(db, () => namedOrPlain(
+        () => client.query({ name, text: query.sql, values: params }),
+        () => client.query({ text: query.sql, values: params }),
+      )));
+      return outcome.rows.map((row, i) => {
+        const balanceAfter = new Map<string, number>();
+        if (row.transferId !== null) {
+          for (const leg of rows[i]!.legs) {
+            const balance = outcome.balanceAfter.get(leg.accountId);
+            if (balance !== undefined) balanceAfter.set(refKey(leg.ref), balance);
+          }
+        }
+        return { ...row, balanceAfter };
+      });
+    };
+  }
+
   return {
     /**
      * Moves money. Retrying with the same idempotency key answers the first transfer and moves
@@ -345,6 +384,7 @@ export function createLedger(deps: {
     },
 
     guardedTransfer,
+    prepareTransferBatch,
     ...ledgerReads(db),
 
     /**

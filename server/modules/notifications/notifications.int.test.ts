@@ -151,6 +151,8 @@ describe('the bell', () => {
     await served.t.given.coins(tipper.user, 100);
     const tip = await tipper.client.request('POST', '/api/streams/send-tip', { body: { stream_id: live.streamId, amount: 10 }, headers: { 'idempotency-key': `n-tip-${process.pid}` } });
     expect(tip.status, JSON.stringify(tip.body)).toBe(200);
+    // A tip's notice is written with the others of its burst, a moment after the tip.
+    await eventually(async () => (await listOf(live)).notifications.length, (n) => n === 1);
     for (let i = 0; i < 3; i += 1) {
       await tipper.client.post('/api/user/toggle-following', { id: live.user.id, isFollowing: true });
       await tipper.client.post('/api/user/toggle-following', { id: live.user.id, isFollowing: false });

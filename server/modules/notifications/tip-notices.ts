@@ -1,8 +1,7 @@
 /**
  * Tips in the bell without costing the tip. A notice written in the tip's request would add two
  * statements to the busiest money path; instead this instance writes the notices of its tips together,
- * one statement for whatever arrived while the last one ran (a lone tip goes at once, a burst in one
- * batch). A notice lost with its instance (kill -9 between the tip's commit and its notice) or with a
+ * one statement for whatever arrived within a fifth of a second and while the last one ran. A notice lost with its instance (kill -9 between the tip's commit and its notice) or with a
  * failed statement is found by the sweep, which reads the ledger's tips once they are surely committed
  * and writes what is missing; the source key (`tip:<transfer>`) keeps every tip to one notice.
  */
@@ -25,6 +24,11 @@ const SETTLED_SECONDS = 10;
 /** Older tips than this are history: a sweep after a long stop does not ring the bell for them. */
 const NEWS_HOURS = 1;
 const BATCH = 5000;
+/**
+ * A notice waits this long for the others of its burst: the bell is not a race, and four statements a
+ * batch (the notices, their rows, the people, the unread counts) are worth sharing.
+ */
+const GATHER_MS = 200;
 const SOURCE = 'tip_received';
 
 const noticeOf = (tip: TipFact): Notice => ({
@@ -49,7 +53,7 @@ export function createTipNotices(deps: { db: Db; created: (created: Created[]) =
     /** A committed tip: its notice is written with the others waiting, soon. */
     add(tip: TipFact) {
       waiting.push(tip);
-      writing ??= writeWaiting().finally(() => {
+      writing ??= new Promise((resolve) => setTimeout(resolve, GATHER_MS)).then(writeWaiting).finally(() => {
         writing = null;
       });
     },

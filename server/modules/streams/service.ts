@@ -1,6 +1,6 @@
 /** Streams: the broadcaster's current stream, setup, go live, who may watch, join and leave. */
 import { createHash } from 'node:crypto';
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import { LIVE_TAG, type IngestHealth as IngestHealthAnswer, type updateStreamInfo } from '../../../common/api/streams';
 import { breaksPaidStaysPaid, owedTips } from '../../../common/rules/pay-wall';
@@ -106,7 +106,7 @@ export const playbackViewer = (viewer: Viewer) => `${viewerKey(viewer)}|${viewer
  * public, not 18+, no ban on the viewer, broadcaster active. The SQL form of assertMayWatch's common
  * case, for statements that must stay one round trip (a tip); anything else takes assertMayWatch.
  */
-export const plainlyWatchableSql = (streamId: number, ownerId: number, viewerId: number) => sql`exists (
+export const plainlyWatchableSql = (streamId: number | SQL, ownerId: number | SQL, viewerId: number | SQL) => sql`exists (
   select 1 from ${streams} s
   where s.id = ${streamId} and s.user_id = ${ownerId} and s.deleted_at is null and not s.hidden and s.audience = 'PUBLIC' and s.rating <> 'PLUS_18'
     and not exists (select 1 from ${streamBans} b where b.stream_id = s.id and b.user_id = ${viewerId})
@@ -116,7 +116,7 @@ export const plainlyWatchableSql = (streamId: number, ownerId: number, viewerId:
  * minimumFor as SQL, for the one-statement tip: a subscriber's minimum is ceil(minimum × (1 − discount)
  * / 10) × 10, none with no pay wall or a discount of 1 (subscriberMinimum; a test holds the two equal).
  */
-export const minimumSql = (streamId: number, viewerId: number) => sql`select case
+export const minimumSql = (streamId: number | SQL, viewerId: number | SQL) => sql`select case
     when b.benefits is null or st.tip_viewer_min_amount <= 0 then st.tip_viewer_min_amount
     when (b.benefits->>'no_paywall')::boolean or (b.benefits->>'discount')::float8 >= 1 then 0
     when (b.benefits->>'discount')::float8 <= 0 then st.tip_viewer_min_amount

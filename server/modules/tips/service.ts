@@ -3,7 +3,7 @@
  * one ledger transfer (one SQL statement, idempotent by key); its TIP message is published after it
  * committed, and only by the request that moved the coins (docs/architecture.md §7, §9).
  */
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { MSG } from '../../../common/messages';
 import { owedTips } from '../../../common/rules/pay-wall';
 import { shortNumber } from '../../../common/rules/format';
@@ -11,17 +11,24 @@ import { PAGE_SIZE } from '../../../common/constants';
 import type { DomainEventHub } from '../../platform/events';
 import type { Principal } from '../../platform/http/auth';
 import { appError, conflict, forbidden, notFound, tooManyRequests } from '../../platform/http/errors';
-import { takeTokenSql } from '../../platform/throttle';
+import { createBatcher } from '../../platform/batching';
+import { takeTokenSql, takeTokensSql } from '../../platform/throttle';
 import type { AccountsService } from '../accounts';
 import {
   accountKey, balancesJsonSql, CURRENCIES, InsufficientFunds, platformFee, receivingShard, spendOnStreamSql, walletBalanceSql,
-  type Currency, type Ledger, type TransferKind,
+  type Currency, type Ledger, type TransferKind, type TransferRequest,
 } from '../ledger';
 import { mayActOnAnyStream, type StreamsService, type Viewer } from '../streams';
 import './events';
 
 /** How many of the latest tips the owner's live view lists. */
 const LIVE_SESSION_TIPS = 20;
+
+/**
+ * Tips written together: at most this many in one statement, and this many statements at once per
+ * instance (the next batch gathers while one commits).
+ */
+const TIP_BATCH = { maxItems: 64, maxRunning: 1 };
 
 /** Tips one user may send per minute, counted in the database (every instance). */
 export const TIP_RATE = { tips: 30, windowMs: 60_000 };
@@ -70,45 +77,93 @@ export function createTipsService(deps: {
     checked: boolean;
   }
 
-  /**
-   * The tip as one statement: the throttle's token taken, the transfer (the broadcaster's and the fee
-   * legs on the tipper's receiving shard), and what the answer needs read alongside. Null when the
-   * stream is not plainly tippable (unchecked attempts only): nothing moved, no token taken.
-   */
-  async function transferTip(tip: TipAttempt) {
+  /** The tip as a ledger transfer: the broadcaster's and the fee legs on the tipper's receiving shard. */
+  function tipRequest(tip: TipAttempt): TransferRequest {
     const { streamId, ownerId, amount } = tip;
     const tipper = tip.viewer.principal.userId;
-    const open = tip.checked ? sql`true` : deps.streams.plainlyWatchableSql(streamId, ownerId, tipper);
     const percent = deps.fees.tip ?? 0;
     const fee = platformFee(amount, percent);
     const shard = receivingShard(tipper);
+    return {
+      kind: 'tip',
+      idempotencyKey: ledgerKey(tipper, tip.idempotencyKey),
+      fromUserId: tipper,
+      toUserId: ownerId,
+      streamId,
+      amount,
+      currency: 'CON',
+      details: { fee, fee_percent: percent, ...(tip.message ? { message: tip.message } : {}) },
+      legs: [
+        { account: { userId: tipper, currency: 'CON' }, amount: -amount },
+        { account: { userId: ownerId, currency: 'CON', shard }, amount: amount - fee },
+        { account: { system: 'fees', currency: 'CON', shard }, amount: fee },
+      ],
+    };
+  }
+
+  const tipRate = { capacity: tipsPerMinute, windowMs: TIP_RATE.windowMs };
+  const bucketKey = (userId: number) => `tip:${userId}`;
+
+  /** What the answer needs, read by the tip's statement as of before its transfer. */
+  const answerReads = (streamId: number | SQL, tipper: number | SQL) => ({
+    minimum: deps.streams.minimumSql(streamId, tipper),
+    spend: spendOnStreamSql(streamId, tipper),
+    wallet: walletBalanceSql(tipper, 'CON'),
+    wallets: balancesJsonSql(tipper),
+    tipper: deps.accounts.publicUserJsonSql(tipper),
+  });
+
+  /**
+   * Tips that arrive together go to the database as one statement (decision 0033), one per tipper in
+   * each: per tip the same checks as alone — the stream plainly open (unchecked attempts), the key
+   * unused, the wallet covering it, a throttle token — and a tip that fails any of them moves nothing.
+   */
+  const writeTips = ledger.prepareTransferBatch({
+    columns: { checked: 'boolean', bucket_key: 'text' },
+    condition: sql`p.checked or ${deps.streams.plainlyWatchableSql(sql`p.stream_id`, sql`p.to_user_id`, sql`p.from_user_id`)}`,
+    with: { bucket: takeTokensSql(sql`select bucket_key as key from ready`, tipRate) },
+    guard: sql`exists (select 1 from bucket where bucket.key = ready.bucket_key and bucket.allowed)`,
+    select: answerReads(sql`p.stream_id`, sql`p.from_user_id`),
+  });
+  const batches = createBatcher<TipAttempt, Awaited<ReturnType<typeof writeTips>>[number]>({
+    maxItems: TIP_BATCH.maxItems,
+    maxRunning: TIP_BATCH.maxRunning,
+    key: (tip) => tip.viewer.principal.userId,
+    run: (tips) => writeTips(tips.map((tip) => ({ request: tipRequest(tip), values: { checked: tip.checked, bucket_key: bucketKey(tip.viewer.principal.userId) } }))),
+  });
+
+  /**
+   * The tip, with the others that arrive with it. Null when the stream is not plainly tippable
+   * (unchecked attempts only): nothing moved, no token taken. A tip the batch leaves undone — a retried
+   * key, a wallet whose coins sit partly in receiving shards, a failed batch — goes alone.
+   */
+  async function transferTip(tip: TipAttempt) {
+    const batched = await batches.submit(tip).catch(() => null);
+    if (batched && !batched.replay && batched.covered) {
+      if (!batched.ready) return null;
+      if (!batched.allowed) throw tooManyRequests(MSG.tipsTooFast);
+      if (batched.transferId !== null) return settle(tip, { transferId: batched.transferId, created: true, selected: batched.selected, balanceAfter: batched.balanceAfter });
+    }
+    return transferTipAlone(tip);
+  }
+
+  /**
+   * The tip as one statement of its own: the throttle's token taken, the transfer, and what the answer
+   * needs read alongside; the ledger gathers the tipper's receiving shards when the wallet falls short.
+   */
+  async function transferTipAlone(tip: TipAttempt) {
+    const { streamId, ownerId } = tip;
+    const tipper = tip.viewer.principal.userId;
+    const open = tip.checked ? sql`true` : deps.streams.plainlyWatchableSql(streamId, ownerId, tipper);
     let outcome;
     try {
-      outcome = await ledger.guardedTransfer({
-        kind: 'tip',
-        idempotencyKey: ledgerKey(tipper, tip.idempotencyKey),
-        fromUserId: tipper,
-        toUserId: ownerId,
-        streamId,
-        amount,
-        currency: 'CON',
-        details: { fee, fee_percent: percent, ...(tip.message ? { message: tip.message } : {}) },
-        legs: [
-          { account: { userId: tipper, currency: 'CON' }, amount: -amount },
-          { account: { userId: ownerId, currency: 'CON', shard }, amount: amount - fee },
-          { account: { system: 'fees', currency: 'CON', shard }, amount: fee },
-        ],
-      }, {
-        with: { bucket: takeTokenSql(`tip:${tipper}`, { capacity: tipsPerMinute, windowMs: TIP_RATE.windowMs }, open) },
+      outcome = await ledger.guardedTransfer(tipRequest(tip), {
+        with: { bucket: takeTokenSql(bucketKey(tipper), tipRate, open) },
         guard: sql`coalesce((select allowed from bucket), false)`,
         select: {
           // The bucket answers a row exactly when the stream was open (its `when`).
           open: sql`exists (select 1 from bucket)`,
-          minimum: deps.streams.minimumSql(streamId, tipper),
-          spend: spendOnStreamSql(streamId, tipper),
-          wallet: walletBalanceSql(tipper, 'CON'),
-          wallets: balancesJsonSql(tipper),
-          tipper: deps.accounts.publicUserJsonSql(tipper),
+          ...answerReads(streamId, tipper),
         },
       });
     } catch (error) {
@@ -117,7 +172,13 @@ export function createTipsService(deps: {
     }
     if (!outcome.selected.open) return null;
     if (!outcome.allowed) throw tooManyRequests(MSG.tipsTooFast);
+    return settle(tip, outcome);
+  }
 
+  /** The answer to a tip that moved coins now or before (a retried key), with its announcement when now. */
+  async function settle(tip: TipAttempt, outcome: { transferId: number; created: boolean; selected: Record<string, unknown>; balanceAfter: Map<string, number> }) {
+    const { streamId, ownerId, amount } = tip;
+    const tipper = tip.viewer.principal.userId;
     if (outcome.created) {
       // The coins moved: a failed publish must not turn the answer into an error (the client would tip again).
       const person = (outcome.selected.tipper as { username: string; fullname: string; avatar: string | null } | null) ?? undefined;

@@ -151,6 +151,41 @@ describe('send-tip', () => {
     expect(await con(live.user.id)).toBe(0);
   });
 
+  it('answers each of many tippers at once as if they tipped alone: coins, refusals, replays, balances', async () => {
+    const live = await t.given.liveStream();
+    await tip((await viewer(100)).client, live.streamId, 1); // the stream's owner is known: the fast path
+    const fans = await Promise.all(Array.from({ length: 10 }, () => viewer(100)));
+    const poor = await viewer(5);
+    // Coins that sit in the tipper's receiving shard: the wallet alone cannot pay, the ledger gathers them.
+    const sharded = await viewer();
+    const owner = await viewer(60);
+    await ledger.transfer({
+      kind: 'tip', idempotencyKey: `shard-${newKey()}`, fromUserId: owner.user.id, toUserId: sharded.user.id, amount: 60, currency: 'CON',
+      legs: [{ account: { userId: owner.user.id, currency: 'CON' }, amount: -60 }, { account: { userId: sharded.user.id, currency: 'CON', shard: 3 }, amount: 60 }],
+    });
+    const replayKey = newKey();
+    const first = await tip(fans[0]!.client, live.streamId, 10, replayKey);
+    expect(first.status).toBe(200);
+
+    const answers = await Promise.all([
+      ...fans.map((fan, i) => tip(fan.client, live.streamId, 10 + i)),
+      tip(poor.client, live.streamId, 10),
+      tip(sharded.client, live.streamId, 50),
+      tip(fans[0]!.client, live.streamId, 10, replayKey),
+    ]);
+    fans.forEach((_, i) => {
+      expect(answers[i]!.status).toBe(200);
+      expect(answers[i]!.body.balance).toMatchObject({ CON: 100 - (10 + i) - (i === 0 ? 10 : 0) });
+    });
+    expect(answers[10]).toMatchObject({ status: 402 });
+    expect(answers[11]!.status).toBe(200);
+    expect(answers[11]!.body.balance).toMatchObject({ CON: 10 });
+    expect(answers[12]!.body.transfer_id).toBe(first.body.transfer_id);
+    expect(await con(poor.user.id)).toBe(5);
+    expect(await con(sharded.user.id)).toBe(10);
+    expect(await transfersWithKey(fans[0]!.user.id, replayKey)).toBe(1);
+  });
+
   it('answers a retried key with the first tip and moves nothing, even for 10 requests at once', async () => {
     const live = await t.given.liveStream();
     const fan = await viewer(1000);
