@@ -35,7 +35,8 @@
  * JSON.parse every frame), CHAT_RTMP (auto: push an ffmpeg test pattern only if the channel refuses
  * subscribers before media arrives; on; off), BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/test,
  * a fresh database is created per run and dropped), BENCH_REDIS_URL (redis://127.0.0.1:6379),
- * CHAT_SERVER_PROFILE=<dir> (the servers write `node --cpu-prof` profiles there).
+ * CHAT_SERVER_PROFILE=<dir> (the servers write `node --cpu-prof` profiles there), CHAT_CLIENT_PROFILE=<dir>
+ * (the client workers do).
  */
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
