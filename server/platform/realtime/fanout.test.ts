@@ -3,7 +3,7 @@ import { BATCH_MAX_MESSAGES, serverFrame } from '../../../common/realtime';
 import { sampleComment } from '../../../common/testing/realtime-samples';
 import { eventually } from '../../testing/eventually';
 import { createMemoryBus } from '../bus/memory-bus';
-import { createFanout, createWriteBudget, type Deliver, PACING } from './fanout';
+import { createFanout, createWriteBudget, type Deliver, PACING, SLICE_MS } from './fanout';
 import type { PreparedFrame } from './wire';
 
 const parsedLines = new WeakMap<PreparedFrame, string[]>();
@@ -131,7 +131,7 @@ describe('the pacing of a channel', () => {
 
   /** Runs turns of the event loop (immediates are real) without moving the clock: no timer fires. */
   async function turns() {
-    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    for (let i = 0; i < 100; i++) await new Promise((resolve) => setImmediate(resolve));
   }
 
   /**
@@ -168,8 +168,19 @@ describe('the pacing of a channel', () => {
     };
   }
 
+  it('gives the event loop back once a turn has written for SLICE_MS, however few sockets that was', async () => {
+    const channel = await simulated(3000, 0.02);
+    await channel.publish('hello');
+    // 5 ms at 0.02 ms a socket: the first turn stops after about 250 sockets, not 1,000.
+    const reached = () => channel.inboxes.filter((inbox) => inbox.length > 0).length;
+    expect(reached()).toBeGreaterThanOrEqual(SLICE_MS / 0.02);
+    expect(reached()).toBeLessThan(SLICE_MS / 0.02 + 64);
+    await turns();
+    expect(reached()).toBe(3000);
+  });
+
   it('sends the lines that waited for a frame in progress as soon as it ends, without a further wait', async () => {
-    // 3,000 members at 0.02 ms: a frame takes 60 ms of writing, over three turns of the event loop.
+    // 3,000 members at 0.02 ms: a frame takes 60 ms of writing, over a dozen turns of the event loop.
     const channel = await simulated(3000, 0.02);
     await channel.publish('first');
     await channel.publish('second');
