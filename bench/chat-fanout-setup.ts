@@ -94,7 +94,9 @@ export class Worker {
   private readonly pending = new Map<number, (body: unknown) => void>();
   readonly child: ChildProcess;
   constructor() {
-    this.child = fork('bench/chat-fanout-client.ts', [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const profile = process.env.CHAT_CLIENT_PROFILE;
+    const execArgv = ['--import', 'tsx', ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [])];
+    this.child = fork('bench/chat-fanout-client.ts', [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     this.child.on('message', (m: { rid: number; body: unknown }) => {
       this.pending.get(m.rid)?.(m.body);
       this.pending.delete(m.rid);

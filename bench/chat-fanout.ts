@@ -26,6 +26,34 @@
  * A lone line still costs one write per socket (~12 µs of server CPU on loopback, ~120 ms for 10,000
  * sockets on an idle core), so the latency goals need a quieter machine to judge; the CPU per delivery
  * is the figure that neighbours disturb least.
+ * Before decision 0031 (last quiet run, PostgreSQL + Redis, one instance): 1 line/s p99 182 ms; 10 lines/s
+ * p99 245 ms (server 68 % of a core, 42 % of it system time); 100 lines/s p99 618 ms, 973k deliveries/s, 0 lost.
+ * 2026-11-27, decision 0031 (frames built once and written straight to the TCP socket, a budget of
+ * writing time instead of the 40 ms window, 5 ms slices), 10,000 sockets, one instance; other engineers'
+ * benchmarks ran throughout (load average 5–13; otherProcessesCpuPctOfCore is in each line):
+ *   A/B at 1 line/s (one line per frame, so CPU per delivery = CPU per write; CHAT_QUICK=1 CHAT_RATES=1,10,
+ *   6 s, back to back, load 7–8, neighbours 1.2–1.8 cores): server 12.5 → 10.8 µs/delivery, system time
+ *   61 % → 80 % of it; clients 15.9 → 13.4 µs per frame received.
+ *   CHAT_CONFIGS=one CHAT_SECONDS=10 at 17:27 (load 4.8; neighbours 1.4 cores at 1 line/s, 0.08 at 10, 0.26 at 100):
+ *     1 line/s:    10,000 deliveries/s, p50 111 ms, p99 270 ms, server 11.5 µs/delivery, 0 lost
+ *     10 lines/s:  98,700 deliveries/s, 55,000 frames/s, p50 175 ms, p99 595 ms, server 72 % of a core
+ *                  (44 % system), 7.3 µs/delivery; clients 36 + 41 % of a core (ELU 0.53, 0.57), 0 lost
+ *     100 lines/s: 872,000 deliveries/s, 24,000 frames/s, p50 687 ms, p99 1.52 s, server 56 % (waiting for
+ *                  a CPU 45 % of the window), 0.60 µs/delivery; acks p99 453 ms, 1,000 of 1,000; clients
+ *                  52 + 55 % of a core with ELU 0.89 and 0.95: the clients were the bottleneck, 0 lost
+ *   The workers' Buffer.indexOf of `"text":"b` was half of their time (a profile with CHAT_CLIENT_PROFILE);
+ *   with the needle `xt":"b` (CHAT_QUICK=1 CHAT_RATES=100, 6 s, load 8.8, neighbours 0.24 cores):
+ *     100 lines/s: 932,000 deliveries/s, 26,700 frames/s, p50 443 ms, p99 918 ms, server 56 % (38 % waiting),
+ *                  0.61 µs/delivery; acks p99 263 ms; clients 44 + 47 % of a core, ELU 0.68, 0.70, 0 lost
+ *   The same full run at 17:37 met neighbours taking 1.4–1.7 cores (load 13 at the end): 10 lines/s p99 4.5 s,
+ *   and at 100 lines/s the server waited for a CPU 87 % of the window and 135 COMMENTs were not acked in the
+ *   drain; its CPU per delivery was unchanged (13.2 / 2.6 / 0.61 µs).
+ *   Where the time goes (CHAT_SERVER_PROFILE, 10 lines/s): ~83 % of the fan-out in the native writeBuffer
+ *   (the system call, which on loopback carries the receiver's TCP work), ~17 % in the JavaScript around
+ *   it; at 100 lines/s the COMMENT path (drizzle building ~8 statements per line) took about as much of
+ *   the server as the fan-out. A frame to 10,000 sockets costs ~110 ms of server CPU and ~130 ms of the
+ *   clients' here: ten lines a second, each alone, would need ~2.4 cores, so the 10 lines/s goal is out
+ *   of reach on this machine whatever the pacing.
  * Env: CHAT_QUICK=1 (1,000 sockets, 10 and 100 lines/s, one instance: ~1 min), CHAT_SOCKETS (10000),
  * CHAT_RATES (1,10,100 lines/s, in order; when the last one holds, ×1.5 up to CHAT_EXTRA_STEPS (0) more
  * times; when a rate misses while none has held, it is halved up to CHAT_DOWN_STEPS (0) times), CHAT_SECONDS
@@ -35,7 +63,8 @@
  * JSON.parse every frame), CHAT_RTMP (auto: push an ffmpeg test pattern only if the channel refuses
  * subscribers before media arrives; on; off), BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/test,
  * a fresh database is created per run and dropped), BENCH_REDIS_URL (redis://127.0.0.1:6379),
- * CHAT_SERVER_PROFILE=<dir> (the servers write `node --cpu-prof` profiles there).
+ * CHAT_SERVER_PROFILE=<dir> (the servers write `node --cpu-prof` profiles there), CHAT_CLIENT_PROFILE=<dir>
+ * (the client workers do).
  */
 import { readFileSync } from 'node:fs';
 import pg from 'pg';

@@ -1,29 +1,66 @@
 /**
  * Local subscribers per realtime channel, fed by the bus: the first local subscriber subscribes the
- * bus channel `rt:<channel>`, the last one leaving unsubscribes it. A frame is serialised once per
- * instance, not once per socket, and a busy channel's lines are coalesced into one `messages` frame
- * per socket (decision 0027): a write costs about the same for one line as for twenty, and a fan-out
- * of ten thousand sockets is almost all writes.
+ * bus channel `rt:<channel>`, the last one leaving unsubscribes it. A frame is serialised and framed
+ * once per instance, not once per socket, and a busy channel's lines are coalesced into one `messages`
+ * frame per socket (decisions 0027, 0031): a write costs about the same for one line as for twenty, and
+ * a fan-out of ten thousand sockets is almost all writes.
  */
 import { performance } from 'node:perf_hooks';
 import { BATCH_MAX_MESSAGES, busChannelOf, type RealtimeMessage, type ServerFrame } from '../../../common/realtime';
 import type { Bus } from '../bus/bus';
+import { type PreparedFrame, prepareFrame } from './wire';
 
-/** Takes a `message` or `messages` frame, already serialised. */
-export type Deliver = (frame: Buffer) => void;
+/** Takes a `message` or `messages` frame, already serialised and framed. */
+export type Deliver = (frame: PreparedFrame) => void;
 
 /**
- * Sockets written per turn of the event loop: a channel with ten thousand viewers takes tens of ms to
- * write to, and acks, pings and HTTP requests should not wait for all of it.
+ * A turn of the event loop writes at most this many sockets, for at most SLICE_MS: a channel with ten
+ * thousand viewers takes about 100 ms to write to, and acks, pings, HTTP requests and the database
+ * replies of the COMMENTs being stored (several round trips each) should not wait for all of it.
  */
 const SOCKETS_PER_TURN = 1000;
+export const SLICE_MS = 5;
+/** Sockets written between looks at the clock. */
+const CLOCK_EVERY = 64;
 
 /**
- * After a frame went out, the channel's next lines wait this long to go together. A line that finds
- * the channel quiet (no frame ended within the window) goes at once; on a busy channel a frame's
- * writes take at most about half of the channel's time, however many lines come.
+ * The pacing of a channel's frames (decision 0031): a budget of writing time that fills at
+ * `share` ms per ms up to `burstMs`, each frame's writes drawing on it (as at least `frameMinMs`).
+ * A frame starts as soon as the previous one ended and the budget is not overdrawn, so a quiet
+ * channel's line and the lines that waited for a frame in progress go at once; when lines keep coming,
+ * writing takes at most `share` of the channel's time, and the frame rate, not the line rate, sets the
+ * writes per second.
  */
-export const BATCH_WINDOW_MS = 40;
+export interface Pacing {
+  share: number;
+  burstMs: number;
+  frameMinMs: number;
+}
+
+export const PACING: Pacing = { share: 0.75, burstMs: 100, frameMinMs: 20 };
+
+/** A channel's budget of writing time, on the clock `now` (ms). */
+export function createWriteBudget({ share, burstMs, frameMinMs }: Pacing, now: () => number) {
+  let credit = burstMs;
+  let at = now();
+  const refill = () => {
+    const t = now();
+    credit = Math.min(burstMs, credit + (t - at) * share);
+    at = t;
+  };
+  return {
+    /** How long the next frame must wait, in ms (0: it may start now). */
+    delay(): number {
+      refill();
+      return credit >= 0 ? 0 : -credit / share;
+    },
+    /** A frame's writes took `ms`. */
+    spend(ms: number) {
+      refill();
+      credit -= Math.max(ms, frameMinMs);
+    },
+  };
+}
 
 export const messageFrame = (channel: string, message: RealtimeMessage) =>
   Buffer.from(JSON.stringify({ op: 'message', channel, message } satisfies ServerFrame));
@@ -36,47 +73,58 @@ export const linesFrame = (channel: string, messages: RealtimeMessage[]) =>
  * A channel's members and the pump that delivers its lines to them in order: one frame at a time, a
  * slice of the members per turn of the event loop, the lines that arrived meanwhile in the next frame.
  */
-function createChannelPump(channel: string, windowMs: number) {
+function createChannelPump(channel: string, pacing: Pacing, now: () => number) {
   const members = new Set<Deliver>();
   /** The members as an array, rebuilt only after a join or a leave (not per frame). */
   let targets: Deliver[] | null = null;
   const waiting: RealtimeMessage[] = [];
+  const budget = createWriteBudget(pacing, now);
   let sending = false;
   let timer: NodeJS.Timeout | null = null;
-  let lastEnded = Number.NEGATIVE_INFINITY;
 
-  let frame: Buffer = Buffer.alloc(0);
+  let frame: PreparedFrame | null = null;
   let slice: Deliver[] = [];
   let next = 0;
+  /** Time spent in this frame's slices (not the turns of other work between them). */
+  let writingMs = 0;
 
   function writeSlice() {
+    const began = now();
+    let at = began;
     const end = Math.min(next + SOCKETS_PER_TURN, slice.length);
-    for (; next < end; next++) {
-      const deliver = slice[next]!;
-      // A member that left meanwhile (unsubscribed, banned) hears nothing more.
-      if (members.has(deliver)) deliver(frame);
+    while (next < end && at - began < SLICE_MS) {
+      const stop = Math.min(next + CLOCK_EVERY, end);
+      for (; next < stop; next++) {
+        const deliver = slice[next]!;
+        // A member that left meanwhile (unsubscribed, banned) hears nothing more.
+        if (members.has(deliver)) deliver(frame!);
+      }
+      at = now();
     }
+    writingMs += at - began;
     if (next < slice.length) {
       setImmediate(writeSlice);
       return;
     }
     sending = false;
-    lastEnded = performance.now();
+    frame = null;
+    budget.spend(writingMs);
     schedule();
   }
 
   function start() {
     timer = null;
     sending = true;
-    frame = linesFrame(channel, waiting.splice(0, BATCH_MAX_MESSAGES));
+    frame = prepareFrame(linesFrame(channel, waiting.splice(0, BATCH_MAX_MESSAGES)));
     slice = targets ??= [...members];
     next = 0;
+    writingMs = 0;
     writeSlice();
   }
 
   function schedule() {
     if (sending || timer || waiting.length === 0) return;
-    const wait = lastEnded + windowMs - performance.now();
+    const wait = budget.delay();
     if (wait <= 0) start();
     else timer = setTimeout(start, wait);
   }
@@ -108,14 +156,15 @@ interface ChannelEntry {
   ready: Promise<() => Promise<void>>;
 }
 
-export function createFanout(bus: Bus, options: { windowMs?: number } = {}) {
-  const windowMs = options.windowMs ?? BATCH_WINDOW_MS;
+export function createFanout(bus: Bus, options: { pacing?: Partial<Pacing>; now?: () => number } = {}) {
+  const pacing = { ...PACING, ...options.pacing };
+  const now = options.now ?? (() => performance.now());
   const channels = new Map<string, ChannelEntry>();
   return {
     async join(channel: string, member: Deliver): Promise<void> {
       let entry = channels.get(channel);
       if (!entry) {
-        const pump = createChannelPump(channel, windowMs);
+        const pump = createChannelPump(channel, pacing, now);
         const ready = bus.subscribe(busChannelOf(channel), (message) => pump.push(message as RealtimeMessage));
         entry = { pump, ready };
         channels.set(channel, entry);

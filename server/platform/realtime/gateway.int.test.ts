@@ -90,8 +90,8 @@ describe('the realtime gateway', () => {
   });
 
   it('coalesces a burst of COMMENTs into messages frames that carry every line in order', async () => {
-    // A long window, so that the lines after the first surely find the channel busy.
-    const baseUrl = await startGateway({ heartbeatMs: 60_000, batchWindowMs: 500 });
+    // No saved-up budget and a long least cost per frame, so that the lines after the first surely wait.
+    const baseUrl = await startGateway({ heartbeatMs: 60_000, pacing: { burstMs: 0, frameMinMs: 250 } });
     const listener = await WsClient.connect(baseUrl);
     expect(await listener.request({ op: 'subscribe', channel: 'burst:1' })).toMatchObject({ op: 'subscribed' });
     const raw: Array<{ op: string; messages?: Array<{ text: string }>; message?: { text: string } }> = [];

@@ -17,8 +17,9 @@ import { MSG } from '../../../common/messages';
 import { sendError } from '../http/error-handler';
 import { AppError, tooManyRequests } from '../http/errors';
 import type { RouteDocs } from '../http/openapi';
-import { createFanout, type Deliver, messageFrame } from './fanout';
+import { createFanout, type Deliver, messageFrame, type Pacing } from './fanout';
 import type { Presence } from './presence';
+import { frameWriter, prepareFrame } from './wire';
 
 export type PresenceChange = 'CONNECTED' | 'DISCONNECTED';
 
@@ -48,16 +49,14 @@ export interface GatewayOptions {
   maxSocketsPerAddress?: number;
   /** Open sockets one signed-in user may hold on this instance. */
   maxSocketsPerUser?: number;
-  /** How long a busy channel's lines wait to go together in one frame (fanout.ts BATCH_WINDOW_MS). */
-  batchWindowMs?: number;
+  /** How a busy channel's lines are paced into frames (fanout.ts PACING). */
+  pacing?: Partial<Pacing>;
 }
 
 /** Subscribes a socket may send in a burst, refilled at one per second (a page joins a handful). */
 const SUBSCRIBE_BURST = 20;
 
 const MAX_CHANNELS_PER_SOCKET = 20;
-/** Frames are JSON text, even when handed over as a Buffer (one options object for every write). */
-const AS_TEXT = { binary: false } as const;
 /** A socket's frames are handled one after another; a client that queues more than this is dropped. */
 const MAX_QUEUED_FRAMES = 50;
 /** Removals and re-checks are broadcast to every instance: the sockets may be anywhere. */
@@ -76,7 +75,7 @@ interface Removal {
 /** What the gateway keeps of one socket, for removing a user from channels. */
 interface Connection {
   joined: Map<string, Deliver>;
-  deliver(frame: Buffer): void;
+  deliver: Deliver;
   unsubscribe(channel: string): Promise<void>;
   /** Asks the handlers again whether the socket may stay on the channel; takes it off if not. */
   recheck(channel: string): Promise<void>;
@@ -139,7 +138,7 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
   const maxBuffered = options.maxBufferedBytes ?? 1_048_576;
   const principalTtlMs = options.principalTtlMs ?? 30_000;
   const now = options.now ?? Date.now;
-  const fanout = createFanout(bus, { windowMs: options.batchWindowMs });
+  const fanout = createFanout(bus, { pacing: options.pacing });
   const alive = new WeakSet<WebSocket>();
   const connectionsOfUser = new Map<number, Set<Connection>>();
   const connections = new Set<Connection>();
@@ -195,7 +194,7 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
     for (const connection of connectionsOfUser.get(userId) ?? []) {
       for (const channel of channels) {
         if (!connection.joined.has(channel)) continue;
-        connection.deliver(messageFrame(channel, farewell));
+        connection.deliver(prepareFrame(messageFrame(channel, farewell)));
         connection.unsubscribe(channel).catch((error: unknown) => app.log.warn({ err: error }, 'realtime removal failed'));
       }
     }
@@ -247,16 +246,22 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
     const joined = new Map<string, Deliver>();
     alive.add(socket);
 
-    const write = (data: string | Buffer) => {
-      if (socket.readyState !== socket.OPEN) return;
+    const writable = () => {
+      if (socket.readyState !== socket.OPEN) return false;
       // A client that does not read is dropped before its backlog grows the server's memory.
       if (socket.bufferedAmount > maxBuffered) {
         socket.terminate();
-        return;
+        return false;
       }
-      socket.send(data, AS_TEXT);
+      return true;
     };
-    const send = (frame: ServerFrame) => write(JSON.stringify(frame));
+    const writeFrame = frameWriter(socket);
+    const deliver: Deliver = (frame) => {
+      if (writable()) writeFrame(frame);
+    };
+    const send = (frame: ServerFrame) => {
+      if (writable()) socket.send(JSON.stringify(frame));
+    };
 
     let subscribeTokens = SUBSCRIBE_BURST;
     let tokensAt = now();
@@ -276,7 +281,7 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
       if (socket.readyState !== socket.OPEN) return;
       // Subscribing again answers the history again, without a second membership.
       if (!joined.has(channel)) {
-        const member: Deliver = (frame) => write(frame);
+        const member: Deliver = (frame) => deliver(frame);
         joined.set(channel, member);
         const counted = handlers.countsPresence(channel);
         if (counted && presence.join(channel, key) && who) handlers.onPresenceChange(channel, who, 'CONNECTED');
@@ -310,7 +315,7 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
 
     const connection: Connection = {
       joined,
-      deliver: write,
+      deliver,
       unsubscribe,
       recheck,
       close: (code, reason) => socket.close(code, reason),
