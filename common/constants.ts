@@ -11,6 +11,9 @@ export const SEARCH_MIN_CHARS = 3;
 export const SESSION_CHECK_INTERVAL_MS = 10_000;
 export const DEFAULT_LOGIN_REDIRECT = '/channel/group';
 
+/** Unread notifications are counted up to this many (the bell shows 99+ long before). */
+export const UNREAD_COUNT_CAP = 1000;
+
 export const PAGE_SIZE = {
   subscriptions: 5,
   topLists: 5,

@@ -8,6 +8,7 @@
  * a Web Push message. A followed broadcaster going live notifies each follower at most once an hour.
  */
 import { z } from 'zod';
+import { UNREAD_COUNT_CAP } from '../constants';
 import { MSG } from '../messages';
 import { defineCall, success } from './define';
 import { wholeNumber } from './fields';
@@ -37,7 +38,7 @@ export type NotificationItem = z.infer<typeof notificationItem>;
 export const listNotifications = defineCall({
   method: 'GET',
   path: '/api/user/notifications',
-  summary: "The caller's notifications, newest first, and how many are unread",
+  summary: `The caller's notifications, newest first, and how many are unread (counted up to ${UNREAD_COUNT_CAP})`,
   input: z.strictObject({
     limit: wholeNumber(1, NOTIFICATIONS_PAGE_MAX).optional(),
     /** The id of the last notification already shown: the next page starts after it. */
@@ -49,7 +50,7 @@ export const listNotifications = defineCall({
 export const markNotificationsRead = defineCall({
   method: 'POST',
   path: '/api/user/notifications-read',
-  summary: "Marks the named notifications read (or all of the caller's with all: true); answers the unread count",
+  summary: `Marks the named notifications read (or all of the caller's with all: true); answers the unread count (up to ${UNREAD_COUNT_CAP})`,
   input: z
     .strictObject({
       ids: z.array(wholeNumber(1, Number.MAX_SAFE_INTEGER), { error: MSG.notificationIds }).max(READ_IDS_MAX, MSG.notificationIds).optional(),

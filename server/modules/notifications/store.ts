@@ -5,6 +5,7 @@
  */
 import { and, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { NotificationItem, NotificationKind } from '../../../common/api/notifications';
+import { UNREAD_COUNT_CAP } from '../../../common/constants';
 import type { Executor } from '../../platform/db/client';
 import { notificationReachSql, type AccountsService } from '../accounts';
 import { notificationDeliveries, notifications, pushSubscriptions, type NotificationData } from './tables';
@@ -83,16 +84,20 @@ export function notifyPeople(exec: Executor, source: NotificationSource, userIds
   return notifyEach(exec, kind, userIds.map((userId) => ({ ...facts, userId })));
 }
 
-/** Unread counts of these people (0 for those with none). */
+/**
+ * Unread counts of these people (0 for those with none), counted up to UNREAD_COUNT_CAP: the bell shows
+ * 99+ long before, and a popular broadcaster's tips would otherwise make every count read all their
+ * unread notices.
+ */
 export async function unreadCounts(exec: Executor, userIds: readonly number[]): Promise<Map<number, number>> {
   const counts = new Map(userIds.map((id) => [id, 0]));
   if (userIds.length === 0) return counts;
-  const rows = await exec
-    .select({ userId: notifications.userId, unread: sql<number>`count(*)::int` })
-    .from(notifications)
-    .where(and(inArray(notifications.userId, [...counts.keys()]), isNull(notifications.readAt)))
-    .groupBy(notifications.userId);
-  for (const row of rows) counts.set(row.userId, Number(row.unread));
+  const ids = `{${[...counts.keys()].join(',')}}`;
+  const result = await exec.execute<{ user_id: string | number; unread: number }>(sql`
+    select u.id as user_id, (select count(*) from (
+      select 1 from ${notifications} n where n.user_id = u.id and n.read_at is null limit ${UNREAD_COUNT_CAP}) c)::int as unread
+    from unnest(${ids}::bigint[]) as u(id)`);
+  for (const row of result.rows) counts.set(Number(row.user_id), Number(row.unread));
   return counts;
 }
 

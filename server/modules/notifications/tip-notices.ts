@@ -25,8 +25,9 @@ const SETTLED_SECONDS = 10;
 const NEWS_HOURS = 1;
 const BATCH = 5000;
 /**
- * A notice waits this long for the others of its burst: the bell is not a race, and four statements a
- * batch (the notices, their rows, the people, the unread counts) are worth sharing.
+ * Notices wait this long for the others of their burst, before each batch: the bell is not a race, and
+ * the four statements of a batch (the notices, their rows, the people, the unread counts) are worth
+ * sharing.
  */
 const GATHER_MS = 200;
 const SOURCE = 'tip_received';
@@ -42,6 +43,7 @@ export function createTipNotices(deps: { db: Db; created: (created: Created[]) =
 
   async function writeWaiting() {
     while (waiting.length > 0) {
+      await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
       const batch = waiting.splice(0, BATCH);
       // A failed batch is the sweep's to find: the tips are in the ledger.
       const created = await notifyEach(db, 'tip_received', batch.map(noticeOf)).catch(() => []);
@@ -53,7 +55,7 @@ export function createTipNotices(deps: { db: Db; created: (created: Created[]) =
     /** A committed tip: its notice is written with the others waiting, soon. */
     add(tip: TipFact) {
       waiting.push(tip);
-      writing ??= new Promise((resolve) => setTimeout(resolve, GATHER_MS)).then(writeWaiting).finally(() => {
+      writing ??= writeWaiting().finally(() => {
         writing = null;
       });
     },
