@@ -6,7 +6,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { notifications } from '../../../common/api';
+import { notifications } from '../../../common/api/calls';
 import { userChannelOf } from '../../../common/realtime';
 import type { RealtimeMessageOf } from '../../../common/realtime';
 import { call } from '../../api/client';
