@@ -1,14 +1,15 @@
 /**
  * The realtime wire protocol (docs/architecture.md §7): the messages (spec part 1 §3 Realtime message, §4
  * types), one schema per type, and the frames around them. The server publishes these types only;
- * the web parses every frame it receives with `serverFrame`.
+ * the web parses every frame it receives with `serverFrame` in development (decision 0032). The channel
+ * names and the chat's length limit, which pages need without zod, are in realtime-channels.ts.
  */
 import { z } from 'zod';
 import { toyAccessRecord, TOY_ROOMS, APP_CONNECTION_STATUSES, LOVENSE_EVENTS } from './api/toys';
 import { notificationItem } from './api/notifications';
 import { TOY_COMMAND_NAMES } from './rules/toys';
+import { CHAT_TEXT_MAX } from './realtime-channels';
 
-export const CHAT_TEXT_MAX = 300;
 /** A client frame's size limit: room for a WebRTC session description (SIGNAL), which runs to a few kilobytes. */
 export const FRAME_MAX_BYTES = 16_384;
 export const SDP_MAX_CHARS = 12_000;
@@ -252,17 +253,4 @@ export const serverFrame = z.discriminatedUnion('op', [
 ]);
 export type ServerFrame = z.infer<typeof serverFrame>;
 
-/** The bus channel carrying a realtime channel's messages between instances. */
-export const busChannelOf = (realtimeChannel: string) => `rt:${realtimeChannel}`;
-
-/** A stream's public realtime channel. */
-export const streamChannelOf = (streamId: number) => `stream:${streamId}`;
-
-/** A stream's priority chat channel (subscribers and the owner). */
-export const priorityChannelOf = (streamId: number) => `stream:${streamId}:priority`;
-
-/** A user's own channel (presence of their stream's viewers). */
-export const userChannelOf = (userId: number) => `user:${userId}`;
-
-/** A meeting room's channel: its chat, likes, tips, participants and end. */
-export const meetingChannelOf = (meetingId: number) => `meeting:${meetingId}`;
+export { busChannelOf, CHAT_TEXT_MAX, meetingChannelOf, priorityChannelOf, streamChannelOf, userChannelOf } from './realtime-channels';

@@ -35,25 +35,25 @@ export interface PageBudget {
 }
 
 /**
- * The budgets, in one place: each page's size at the last change to its code, plus about 10 %. Growing
- * past one fails `npm test`; a change that shrinks a page lowers its budget with it. The home and stream
- * pages' goals (150 and 300 KB) are not met yet and are shown beside them (decision 0029).
+ * The budgets, in one place: each page's size at the last change to its code, plus about 5 % (rounded up
+ * to 5 KB). Growing past one fails `npm test`; a change that shrinks a page lowers its budget with it. The
+ * home and stream pages' budgets are their goals, 150 and 300 KB (decisions 0029, 0032).
  */
 export const PAGE_BUDGETS: PageBudget[] = [
-  { page: 'home', path: '/', lazy: [], budgetKb: 190, goalKb: 150 },
-  { page: 'stream', path: '/streams/stream-view', lazy: ['features/streams/StreamViewPage.tsx', 'features/streams/HlsPlayer.tsx'], budgetKb: 415, goalKb: 300 },
-  { page: 'post', path: '/post/post-view', lazy: ['features/posts/PostViewPage.tsx', 'features/streams/HlsPlayer.tsx'], budgetKb: 430 },
-  { page: 'channel', path: '/channel/channel', lazy: ['features/channels/ChannelPage.tsx'], budgetKb: 210 },
-  { page: 'profile', path: '/u/:id', lazy: ['features/social/ProfilePage.tsx'], budgetKb: 275 },
-  { page: 'login', path: '/user/login', lazy: ['features/accounts/LoginPage.tsx'], budgetKb: 205 },
-  { page: 'sign-up', path: '/user/sign-up', lazy: ['features/accounts/SignUpPage.tsx'], budgetKb: 200 },
-  { page: 'wallet', path: '/user/account', lazy: ['features/wallet/WalletPage.tsx'], budgetKb: 200 },
-  { page: 'dashboard', path: '/dashboard', lazy: ['features/streams/DashboardPage.tsx', 'features/streams/HlsPlayer.tsx'], budgetKb: 410 },
-  { page: 'upload', path: '/user/upload', lazy: ['features/posts/UploadPage.tsx'], budgetKb: 250 },
-  { page: 'meetings', path: '/user/schedule-meetings', lazy: ['features/meetings/ScheduleMeetingsPage.tsx'], budgetKb: 295 },
-  { page: 'meeting room', path: '/streams/meeting-view', lazy: ['features/meetings/MeetingRoomPage.tsx'], budgetKb: 285 },
-  { page: 'analytics', path: '/user/analytics', lazy: ['features/analytics/AnalyticsPage.tsx'], budgetKb: 205 },
-  { page: 'console', path: '/admin', lazy: ['features/console/ConsolePage.tsx'], budgetKb: 275 },
+  { page: 'home', path: '/', lazy: [], budgetKb: 150 },
+  { page: 'stream', path: '/streams/stream-view', lazy: ['features/streams/StreamViewPage.tsx', 'features/streams/HlsPlayer.tsx'], budgetKb: 300 },
+  { page: 'post', path: '/post/post-view', lazy: ['features/posts/PostViewPage.tsx', 'features/streams/HlsPlayer.tsx'], budgetKb: 345 },
+  { page: 'channel', path: '/channel/channel', lazy: ['features/channels/ChannelPage.tsx'], budgetKb: 160 },
+  { page: 'profile', path: '/u/:id', lazy: ['features/social/ProfilePage.tsx'], budgetKb: 165 },
+  { page: 'login', path: '/user/login', lazy: ['features/accounts/LoginPage.tsx'], budgetKb: 190 },
+  { page: 'sign-up', path: '/user/sign-up', lazy: ['features/accounts/SignUpPage.tsx'], budgetKb: 190 },
+  { page: 'wallet', path: '/user/account', lazy: ['features/wallet/WalletPage.tsx'], budgetKb: 185 },
+  { page: 'dashboard', path: '/dashboard', lazy: ['features/streams/DashboardPage.tsx', 'features/streams/HlsPlayer.tsx'], budgetKb: 345 },
+  { page: 'upload', path: '/user/upload', lazy: ['features/posts/UploadPage.tsx'], budgetKb: 220 },
+  { page: 'meetings', path: '/user/schedule-meetings', lazy: ['features/meetings/ScheduleMeetingsPage.tsx'], budgetKb: 235 },
+  { page: 'meeting room', path: '/streams/meeting-view', lazy: ['features/meetings/MeetingRoomPage.tsx'], budgetKb: 215 },
+  { page: 'analytics', path: '/user/analytics', lazy: ['features/analytics/AnalyticsPage.tsx'], budgetKb: 185 },
+  { page: 'console', path: '/admin', lazy: ['features/console/ConsolePage.tsx'], budgetKb: 165 },
 ];
 
 const ENTRY = 'index.html';

@@ -44,7 +44,9 @@ export default defineConfig({
       output: {
         // React, then what the first page needs (`$initial`: statically imported from main.tsx) in two
         // chunks, libraries and ours; what several pages share is split by the set of pages that use it,
-        // so a page fetches none of another's code (decision 0029). Libraries outside LIBS — altcha,
+        // so a page fetches none of another's code (decision 0029); no piece is merged into a neighbour, however
+        // small, since a merged piece brings another page's code (and the contract's zod) along (decision 0032).
+        // Libraries outside LIBS — altcha,
         // marked, hls.js, the upload client (tus-js-client with js-base64 and url-parse's), the meetings
         // calendar (FullCalendar with its preact), the background blur's segmentation files (@mediapipe)
         // and the analytics charts (uPlot) — stay with the pages that load them.
@@ -53,8 +55,8 @@ export default defineConfig({
             { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/, priority: 4 },
             { name: 'vendor', test: LIBS, tags: ['$initial'], priority: 3 },
             { name: 'shell', test: OURS, tags: ['$initial'], priority: 2 },
-            { name: 'libs', test: LIBS, minShareCount: 2, priority: 1, entriesAware: true, entriesAwareMergeThreshold: 8_000 },
-            { name: 'shared', test: OURS, minShareCount: 2, priority: 0, entriesAware: true, entriesAwareMergeThreshold: 8_000 },
+            { name: 'libs', test: LIBS, minShareCount: 2, priority: 1, entriesAware: true, entriesAwareMergeThreshold: 0 },
+            { name: 'shared', test: OURS, minShareCount: 2, priority: 0, entriesAware: true, entriesAwareMergeThreshold: 0 },
           ],
         },
       },

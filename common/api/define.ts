@@ -1,8 +1,11 @@
 /** One call of the wire contract: method, path, input schema (query for GET, body otherwise), output. */
 import { z } from 'zod';
 import { fill, MSG } from '../messages';
+import type { CallDescriptor, HttpMethod } from './descriptor';
+import { IDEMPOTENCY_HEADER } from './descriptor';
 
-export type HttpMethod = 'GET' | 'POST';
+export { IDEMPOTENCY_HEADER, needsCsrf } from './descriptor';
+export type { CallDescriptor, HttpMethod } from './descriptor';
 
 /** Failure statuses a call can answer besides 400 (invalid input) and those of its auth rule and CSRF check. */
 export type RefusalStatus = 401 | 402 | 403 | 404 | 409 | 413 | 429 | 502 | 503;
@@ -21,7 +24,6 @@ export interface CallDef<M extends HttpMethod = HttpMethod, I extends z.ZodType 
   idempotencyKey?: 'required' | 'optional';
 }
 
-export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const IDEMPOTENCY_KEY_MAX = 100;
 
 /** The Idempotency-Key header of every call that declares one: printable ASCII, 1–100 characters. */
@@ -49,11 +51,10 @@ export function defineCall<M extends HttpMethod, I extends z.ZodType, O extends 
   return def as CallDef<M, I, O> & { idempotencyKey: K };
 }
 
-export type CallInput<C extends CallDef> = z.input<C['input']>;
-export type CallOutput<C extends CallDef> = z.output<C['output']>;
-
-/** Whether the call must carry the CSRF header: every POST, and a GET that changes state. */
-export const needsCsrf = (def: Pick<CallDef, 'method' | 'changesState'>) => def.method !== 'GET' || def.changesState === true;
+/** The call a definition or a descriptor (common/api/calls.ts) stands for. */
+type DefOf<C extends CallDescriptor> = C extends { output: unknown } ? C : C extends CallDescriptor<infer D> ? D : never;
+export type CallInput<C extends CallDescriptor> = z.input<DefOf<C>['input']>;
+export type CallOutput<C extends CallDescriptor> = z.output<DefOf<C>['output']>;
 
 /** A success envelope around the given fields: { response: "success", ...fields }. */
 export function success<S extends z.ZodRawShape>(shape: S) {

@@ -8,8 +8,7 @@ import { atMost, flag, oneOf, optionalText, userId, numeric } from './fields';
 
 export const AUDIENCES = ['PUBLIC', 'FOLLOWERS', 'SUBSCRIBERS', 'PRIVATE'] as const;
 export const RATINGS = ['G', 'PLUS_14', 'PLUS_18'] as const;
-/** Appended to the title of a live stream when missing (spec part 1 §5 Broadcast setup). */
-export const LIVE_TAG = '#live';
+export { LIVE_TAG } from '../rules/stream-display';
 
 /** Stream payment: coins a viewer tips to watch (spec part 1 §5 Broadcast setup, part 2 §9: 0–1000 step 10). */
 export const TIP_VIEWER_MIN_MAX = 1000;

@@ -47,8 +47,7 @@ export type LovenseEvent = (typeof LOVENSE_EVENTS)[number];
 /** The access of a record (part 2 §3). NONE: never asked (a record is then absent: GET_LOVENSE answers null). */
 export const TOY_ACCESS_STATES = ['NONE', 'PENDING', 'INIT', 'APPROVED', 'DECLINE', 'REVOKE'] as const;
 export type ToyAccess = (typeof TOY_ACCESS_STATES)[number];
-/** Access a viewer holds or is being offered: one viewer per room at a time. */
-export const OPEN_TOY_ACCESS: readonly ToyAccess[] = ['INIT', 'PENDING', 'APPROVED'];
+export { OPEN_TOY_ACCESS } from '../rules/toys';
 
 /**
  * What the broadcaster's page shows (part 2 §3, the spec's spelling kept):

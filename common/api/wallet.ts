@@ -6,6 +6,7 @@ import { atMost, flag, oneOf, numeric } from './fields';
 
 export const BALANCE_CURRENCIES = ['CON', 'IMP', 'USD', 'CAD'] as const;
 export const balance = z.object({ CON: z.number(), IMP: z.number(), USD: z.number(), CAD: z.number() });
+export type Balance = z.infer<typeof balance>;
 
 const packageId = numeric(z.number({ error: MSG.choosePackage }).int(MSG.choosePackage).positive(MSG.choosePackage)
   .max(Number.MAX_SAFE_INTEGER, MSG.choosePackage));

@@ -1,5 +1,7 @@
 /** How a stream's numbers and title read on screen (spec part 1 §2 Stream view, part 2 §10). */
-import { LIVE_TAG } from '../api/streams';
+
+/** Appended to the title of a live stream when missing (spec part 1 §5 Broadcast setup), for search. */
+export const LIVE_TAG = '#live';
 
 /** Viewers shown = live viewers − 2, floored at 0. */
 export const shownViewers = (viewers: number) => Math.max(0, viewers - 2);

@@ -2,7 +2,11 @@
  * Toy-device access rules shared by the server and the web (spec part 2 §3 Toy catalogue, §4, §5, §9):
  * the device tip, the commands each toy offers with their ranges, and the command selector's reset.
  */
+import type { ToyAccess } from '../api/toys';
 import { TOY } from '../constants';
+
+/** Access a viewer holds or is being offered: one viewer per room at a time. */
+export const OPEN_TOY_ACCESS: readonly ToyAccess[] = ['INIT', 'PENDING', 'APPROVED'];
 
 /** Every command a toy can take, with its range (spec part 2 §3: mostly Vibrate 0–20; Pump and Depth 0–3; Stroke and Position 0–100). */
 export const TOY_COMMANDS = {

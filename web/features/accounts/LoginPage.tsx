@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
-import { accounts } from '../../../common/api';
 import { MSG } from '../../../common/messages';
 import { safeRedirect, useSkin, useSkinPath } from '../../app/skin';
 import { isApiError } from '../../api/client';
@@ -23,6 +22,7 @@ import { SocialLoginFlow } from './social/SocialLoginFlow';
 import { readSocialTicket, socialErrorText } from './social/social-ticket';
 import { SocialSignIn } from './SocialSignIn';
 import { useCaptchaSubmit } from './use-captcha';
+import * as accounts from '../../../common/api/accounts';
 
 /** Refused credentials and throttling carry a message meant for the user; anything else gets the spec's generic text. */
 function loginFailure(error: unknown): Refusal {

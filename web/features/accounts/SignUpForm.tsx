@@ -1,6 +1,5 @@
 import type { FormEvent } from 'react';
 import { Link } from 'react-router';
-import { accounts } from '../../../common/api';
 import { useSkin, useSkinPath } from '../../app/skin';
 import { formRefusal, schemaErrors } from '../../api/field-errors';
 import { useFormState } from '../../api/use-form-state';
@@ -15,6 +14,7 @@ import form from './form.module.css';
 import { CountrySelect, SalutationSelect, TermsCheckbox } from './SignUpFields';
 import type { Salutation } from './SignUpFields';
 import { useCaptchaSubmit } from './use-captcha';
+import * as accounts from '../../../common/api/accounts';
 
 const FORM_FIELDS = new Set(['prefix', 'username', 'email', 'password', 'confirm_password', 'birthday', 'country', 'terms_accepted']);
 

@@ -2,8 +2,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { accounts, socialLogin } from '../../../common/api';
-import type { CallDef, CallInput } from '../../../common/api';
+import { accounts, socialLogin } from '../../../common/api/calls';
+import type { CallDef, CallDescriptor, CallInput } from '../../../common/api/define';
 import type { SessionUser } from '../../../common/api/accounts';
 import { LOGGED_IN_MIN_USER_ID, SESSION_CHECK_INTERVAL_MS } from '../../../common/constants';
 import { call, isApiError, resetCsrfToken } from '../../api/client';
@@ -81,7 +81,7 @@ export function signedOut(queryClient: QueryClient): void {
 }
 
 /** A call whose answer is a new session: the cached user is replaced and the event tracked. */
-function useSignInCall<C extends CallDef & { output: z.ZodType<{ user: SessionUser }> }>(def: C, action: 'user_login' | 'user_registered') {
+function useSignInCall<C extends CallDescriptor<CallDef & { output: z.ZodType<{ user: SessionUser }> }>>(def: C, action: 'user_login' | 'user_registered') {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: CallInput<C>) => call(def, input),

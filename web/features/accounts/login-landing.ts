@@ -2,7 +2,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { settings } from '../../../common/api';
+import { settings } from '../../../common/api/calls';
 import { DEFAULT_LOGIN_REDIRECT } from '../../../common/constants';
 import { useSkinPath } from '../../app/skin';
 import { call } from '../../api/client';

@@ -7,7 +7,6 @@
  */
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
-import { ads } from '../../../common/api';
 import { AD_TYPES } from '../../../common/api/ads';
 import type { AdType, ManagedOffer } from '../../../common/api/ads';
 import { RATINGS } from '../../../common/api/streams';
@@ -29,6 +28,7 @@ import type { OfferDraft } from './ad-rules';
 import { useCreateOffer, useUpdateOffer } from './api';
 import { CreativeField } from './CreativeField';
 import styles from './ads.module.css';
+import * as ads from '../../../common/api/ads';
 
 type Rating = (typeof RATINGS)[number];
 type Phase = 'editing' | 'uploading' | 'saving';

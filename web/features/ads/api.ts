@@ -5,7 +5,7 @@
  */
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { InfiniteData } from '@tanstack/react-query';
-import { ads } from '../../../common/api';
+import { ads } from '../../../common/api/calls';
 import type { CallInput, CallOutput } from '../../../common/api';
 import type { ManagedOffer, PresentedOffer, PublicOffer } from '../../../common/api/ads';
 import { PAGE_SIZE } from '../../../common/constants';

@@ -4,7 +4,7 @@
  * (spec part 2 §8): the page shows what loaded, zeros and empty lists for the rest, no toasts.
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { analytics } from '../../../common/api';
+import { analytics } from '../../../common/api/calls';
 import { DAILY_EVENTS, TOTAL_EVENTS, type AnalyticsEvent } from '../../../common/api/analytics';
 import { PAGE_SIZE } from '../../../common/constants';
 import { call } from '../../api/client';

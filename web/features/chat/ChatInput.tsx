@@ -1,9 +1,9 @@
 import { useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
-import { CHAT_TEXT_MAX } from '../../../common/realtime';
+import { CHAT_TEXT_MAX } from '../../../common/realtime-channels';
 import { HeartIcon, SendIcon } from '../../ui/icons';
 import { COUNTER_FROM, chatTextToSend } from './chat-lines';
-import { EmojiPicker } from './EmojiPicker';
+import { EmojiButton } from './EmojiButton';
 import { insertAt } from './emoji';
 import styles from './ChatInput.module.css';
 
@@ -75,7 +75,7 @@ export function ChatInput({ disabledNote, ready, isGuest, onGuest, onSend, onLik
         }}
       >
         <div className={styles.field}>
-          <EmojiPicker emoji={emoji} onPick={pick} disabled={!canWrite} />
+          <EmojiButton emoji={emoji} onPick={pick} disabled={!canWrite} />
           <input
             ref={input}
             className={styles.input}

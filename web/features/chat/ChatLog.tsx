@@ -1,9 +1,8 @@
-import { DropdownMenu } from 'radix-ui';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
+import { LoadOnUse, lazyPage } from '../../app/lazy-page';
 import { Avatar } from '../../ui/Avatar';
-import { BanIcon, MoreIcon, StarIcon } from '../../ui/icons';
-import menu from '../shell/menu.module.css';
+import { MoreIcon, StarIcon } from '../../ui/icons';
 import { useTranslation } from './api';
 import { interleave, showsTranslation } from './chat-lines';
 import type { ChatLine } from './chat-lines';
@@ -147,20 +146,19 @@ function Translation({ text, translate }: { text: string; translate: TranslateSt
   );
 }
 
+// The ban menu's library (Radix's dropdown) loads when a moderator first opens one (decision 0032).
+const ChatLineMenu = lazyPage(() => import('./ChatLineMenu'), 'ChatLineMenu');
+
 function LineMenu({ line, onBan }: { line: ChatLine; onBan: (line: ChatLine) => void }) {
   return (
-    <DropdownMenu.Root modal={false}>
-      <DropdownMenu.Trigger className={styles.menuButton} aria-label={`Actions for ${line.name}`}>
-        <MoreIcon size={16} />
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content className={menu.content} align="end" sideOffset={4}>
-          <DropdownMenu.Item className={menu.item} onSelect={() => onBan(line)}>
-            <BanIcon size={18} />
-            Ban from this stream
-          </DropdownMenu.Item>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
+    <LoadOnUse
+      standIn={(use) => (
+        <button type="button" className={styles.menuButton} aria-label={`Actions for ${line.name}`} aria-haspopup="menu" onClick={use}>
+          <MoreIcon size={16} />
+        </button>
+      )}
+    >
+      <ChatLineMenu line={line} onBan={onBan} />
+    </LoadOnUse>
   );
 }

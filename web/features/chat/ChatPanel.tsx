@@ -2,7 +2,7 @@ import { Tabs } from 'radix-ui';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { StreamInfo } from '../../../common/api/streams';
 import { MSG } from '../../../common/messages';
-import { priorityChannelOf, streamChannelOf } from '../../../common/realtime';
+import { priorityChannelOf, streamChannelOf } from '../../../common/realtime-channels';
 import { useSkin } from '../../app/skin';
 import { isRealtimeError, realtimeClient } from '../../api/realtime';
 import { Spinner } from '../../ui/Spinner';

@@ -3,15 +3,15 @@ import { useState } from 'react';
 import styles from './ChatInput.module.css';
 import { SmileIcon } from '../../ui/icons';
 
-interface EmojiPickerProps {
+export interface EmojiPickerProps {
   emoji: readonly string[];
   onPick: (emoji: string) => void;
   disabled?: boolean;
 }
 
-/** The Emoji button and its grid; picking keeps the picker open for more. */
+/** The Emoji button and its grid, open at first: it loads when the button is first clicked (EmojiButton.tsx). Picking keeps it open for more. */
 export function EmojiPicker({ emoji, onPick, disabled = false }: EmojiPickerProps) {
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useState(true);
   return (
     <Popover.Root open={open} onOpenChange={setOpen}>
       <Popover.Trigger className={styles.iconButton} aria-label="Emoji" disabled={disabled}>

@@ -1,7 +1,7 @@
 /** Chat server state: translations, banning a viewer, and the realtime channel of a stream. */
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import { streamInteractions, translation } from '../../../common/api';
+import { streamInteractions, translation } from '../../../common/api/calls';
 import type { RealtimeMessage, SendRequest } from '../../../common/realtime';
 import { call } from '../../api/client';
 import type { ApiError } from '../../api/client';

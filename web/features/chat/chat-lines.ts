@@ -1,5 +1,5 @@
 /** Chat lines (spec part 1 §3 Chat message) from realtime messages (§3 Realtime message, §4 types). */
-import { CHAT_TEXT_MAX } from '../../../common/realtime';
+import { CHAT_TEXT_MAX } from '../../../common/realtime-channels';
 import type { RealtimeMessage, RealtimeMessageOf, RealtimeType } from '../../../common/realtime';
 
 export interface ChatLine {

@@ -1,5 +1,5 @@
 /** Featured streams, and live ones that could be. */
-import { console as consoleApi } from '../../../common/api';
+import { console as consoleApi } from '../../../common/api/calls';
 import { failureMessage } from '../../api/field-errors';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';

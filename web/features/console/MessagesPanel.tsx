@@ -3,7 +3,7 @@
  * scheduled, shown and retired, retire one now. Users see them in the server notification modal.
  */
 import { useState } from 'react';
-import { console as consoleApi } from '../../../common/api';
+import { console as consoleApi } from '../../../common/api/calls';
 import type { ConsoleMessage } from '../../../common/api/console';
 import { failureMessage } from '../../api/field-errors';
 import { Alert } from '../../ui/Alert';

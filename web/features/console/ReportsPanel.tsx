@@ -1,7 +1,7 @@
 /** The reports queue: open reports with their actions, handled ones with who handled them. */
 import { useState } from 'react';
 import { ACTIONS_FOR, mayTakeAction, type ReportAction } from '../../../common/console';
-import { console as consoleApi } from '../../../common/api';
+import { console as consoleApi } from '../../../common/api/calls';
 import type { ConsoleReport } from '../../../common/api/console';
 import { relativeTime } from '../../../common/rules/format';
 import { failureMessage } from '../../api/field-errors';

@@ -1,6 +1,6 @@
 /** Users: find by username or e-mail, open one, suspend or lift, grant or revoke permissions, change the role. */
 import { useState } from 'react';
-import { console as consoleApi } from '../../../common/api';
+import { console as consoleApi } from '../../../common/api/calls';
 import { PERMISSIONS, ROLES, type Permission, type Role } from '../../../common/permissions';
 import { relativeTime } from '../../../common/rules/format';
 import { failureMessage } from '../../api/field-errors';

@@ -1,6 +1,7 @@
 /** The operator console's calls (common/api/console.ts), one query key per list. */
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
-import { console as consoleApi, type CallDef, type CallInput, type CallOutput } from '../../../common/api';
+import { console as consoleApi } from '../../../common/api/calls';
+import type { CallDescriptor, CallInput, CallOutput } from '../../../common/api/define';
 import { call, type ApiError } from '../../api/client';
 
 export const consoleKeys = {
@@ -55,7 +56,7 @@ export const useAudit = () =>
   });
 
 /** A console change: afterwards every console list is read again (the audit log too). */
-export function useConsoleAction<C extends CallDef>(def: C) {
+export function useConsoleAction<C extends CallDescriptor>(def: C) {
   const queryClient = useQueryClient();
   return useMutation<CallOutput<C>, ApiError, CallInput<C>>({
     mutationFn: (input) => call(def, input),

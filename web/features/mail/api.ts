@@ -1,6 +1,6 @@
 /** The development outbox: the newest mail the embedded default kept instead of sending. */
 import { useQuery } from '@tanstack/react-query';
-import { mail } from '../../../common/api';
+import { mail } from '../../../common/api/calls';
 import { call } from '../../api/client';
 
 export const mailKeys = {

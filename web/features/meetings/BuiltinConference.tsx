@@ -8,7 +8,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Conference } from '../../../common/api/meetings';
 import { MSG } from '../../../common/messages';
 import type { MeetingParticipant } from '../../../common/realtime';
-import { meetingChannelOf, userChannelOf } from '../../../common/realtime';
+import { meetingChannelOf, userChannelOf } from '../../../common/realtime-channels';
 import { realtimeClient } from '../../api/realtime';
 import { Avatar } from '../../ui/Avatar';
 import { Alert } from '../../ui/Alert';

@@ -1,9 +1,9 @@
 /** Meetings server state: the calendar, one meeting, followers to invite, and the room's calls. */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import * as meetings from '../../../common/api/meetings';
+import { meetings, social } from '../../../common/api/calls';
+import type { MeetingFields, MeetingRoom } from '../../../common/api/meetings';
 import type { CallOutput } from '../../../common/api';
-import { followers } from '../../../common/api/social';
-import { IDEMPOTENCY_HEADER } from '../../../common/api/define';
+import { IDEMPOTENCY_HEADER } from '../../../common/api/descriptor';
 import { PAGE_SIZE } from '../../../common/constants';
 import type { ApiError } from '../../api/client';
 import { call } from '../../api/client';
@@ -45,13 +45,13 @@ export const useMeetingDetail = (id: number | null) =>
 export const useFollowersToInvite = (search: string) =>
   useQuery({
     queryKey: meetingKeys.followers(search),
-    queryFn: () => call(followers, { ...(search ? { search_text: search } : {}), offset: 0, limit: PAGE_SIZE.followers }),
+    queryFn: () => call(social.followers, { ...(search ? { search_text: search } : {}), offset: 0, limit: PAGE_SIZE.followers }),
     placeholderData: keepPreviousData,
   });
 
 export function useSaveMeeting() {
   const queryClient = useQueryClient();
-  return useMutation<number, ApiError, { id: number | null; params: meetings.MeetingFields }>({
+  return useMutation<number, ApiError, { id: number | null; params: MeetingFields }>({
     mutationFn: async ({ id, params }) =>
       id === null ? (await call(meetings.createMeeting, params)).data.meeting_id : (await call(meetings.updateScheduleMeeting, { id, params })).data.meeting_id,
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: meetingKeys.all }),
@@ -79,7 +79,7 @@ export function usePayMeeting(id: number) {
     mutationFn: ({ amount, key }) => call(meetings.payMeeting, { id, amount }, { [IDEMPOTENCY_HEADER]: key }),
     onSuccess: (answer) => {
       queryClient.setQueryData(walletKeys.balance(), answer.balance);
-      queryClient.setQueryData<meetings.MeetingRoom>(meetingKeys.room(id), (room) => room && { ...room, paid: answer.paid, owed: answer.owed });
+      queryClient.setQueryData<MeetingRoom>(meetingKeys.room(id), (room) => room && { ...room, paid: answer.paid, owed: answer.owed });
     },
   });
 }

@@ -6,8 +6,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { notifications } from '../../../common/api';
-import { userChannelOf } from '../../../common/realtime';
+import { notifications } from '../../../common/api/calls';
+import { userChannelOf } from '../../../common/realtime-channels';
 import type { RealtimeMessageOf } from '../../../common/realtime';
 import { call } from '../../api/client';
 import { realtimeClient } from '../../api/realtime';

@@ -4,7 +4,7 @@
  */
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
-import { notifications } from '../../../common/api';
+import { notifications } from '../../../common/api/calls';
 import { call } from '../../api/client';
 import { fetchLatest, FRESH_MS, notificationKeys, PAGE_SIZE, setUnread, updateLists } from './api';
 import type { Pages } from './api';

@@ -4,7 +4,7 @@
  * Loaded with the settings page only.
  */
 import { useQuery } from '@tanstack/react-query';
-import { notifications } from '../../../common/api';
+import { notifications } from '../../../common/api/calls';
 import { call } from '../../api/client';
 import { notificationKeys } from './api';
 import { sameKey, urlBase64ToBytes } from './push-key';

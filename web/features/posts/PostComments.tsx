@@ -5,7 +5,6 @@
  */
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
-import { posts } from '../../../common/api';
 import { COMMENT } from '../../../common/api/posts';
 import type { Comment, Post } from '../../../common/api/posts';
 import { fill, MSG } from '../../../common/messages';
@@ -22,6 +21,7 @@ import { ReportModal } from '../streams/ReportModal';
 import { useComments, useCreateComment, useReportComment } from './api';
 import { mergeComments, remainingComments } from './comment-paging';
 import styles from './PostComments.module.css';
+import * as posts from '../../../common/api/posts';
 
 interface PostCommentsProps {
   post: Post;

@@ -7,7 +7,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { Dispatch, FormEvent, SetStateAction } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
-import { posts, subscriptions } from '../../../common/api';
+import { subscriptions } from '../../../common/api/calls';
 import { POST_AUDIENCES, POST_DESCRIPTION_MAX, POST_TITLE } from '../../../common/api/posts';
 import type { PostAudience, PostKind } from '../../../common/api/posts';
 import type { RATINGS } from '../../../common/api/streams';
@@ -39,6 +39,7 @@ import { MediaPicker } from './MediaPicker';
 import { AUDIENCE_LABEL } from './PostAudience';
 import { expiryError, expiryIso, localDateTimeValue, postPath, postTip, shownTip, uploadRatings } from './post-rules';
 import styles from './UploadPage.module.css';
+import * as posts from '../../../common/api/posts';
 
 type Rating = (typeof RATINGS)[number];
 

@@ -5,9 +5,9 @@
  */
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
-import { posts } from '../../../common/api';
+import { posts } from '../../../common/api/calls';
 import type { CallInput, CallOutput } from '../../../common/api';
-import { IDEMPOTENCY_HEADER } from '../../../common/api/define';
+import { IDEMPOTENCY_HEADER } from '../../../common/api/descriptor';
 import type { Comment, Post, PostTile } from '../../../common/api/posts';
 import { PAGE_SIZE } from '../../../common/constants';
 import { call, isApiError } from '../../api/client';

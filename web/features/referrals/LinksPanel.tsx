@@ -3,7 +3,6 @@
  * a copy button, and a small form that adds a link for a campaign in one of the programmes.
  */
 import { useId, useState, type FormEvent } from 'react';
-import { referrals } from '../../../common/api';
 import type { ReferralLink, ReferralType } from '../../../common/api/referrals';
 import { MSG } from '../../../common/messages';
 import { schemaErrors } from '../../api/field-errors';
@@ -19,6 +18,7 @@ import { useToast } from '../../ui/Toast';
 import { useCreateReferralLink } from './api';
 import { ALL_LINKS, linkLabel, parseLinkChoice, shownLink, TYPE_OPTIONS } from './referral-rules';
 import styles from './referrals.module.css';
+import * as referrals from '../../../common/api/referrals';
 
 interface LinksPanelProps {
   links: readonly ReferralLink[];

@@ -5,7 +5,7 @@
  * outside the programme: no referral call is made without a referral code id). Failures are shown.
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { referrals } from '../../../common/api';
+import { referrals } from '../../../common/api/calls';
 import type { CallInput, CallOutput } from '../../../common/api';
 import { REFERRED_PAGE_SIZE } from '../../../common/api/referrals';
 import { call } from '../../api/client';

@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import { accounts } from '../../../common/api';
 import { MSG } from '../../../common/messages';
 import { formRefusal, hasErrors, schemaErrors } from '../../api/field-errors';
 import type { FieldErrors } from '../../api/field-errors';
@@ -11,6 +10,7 @@ import { useToast } from '../../ui/Toast';
 import form from '../accounts/form.module.css';
 import { useChangePassword } from './api';
 import styles from './SettingsPage.module.css';
+import * as accounts from '../../../common/api/accounts';
 
 const FIELDS = new Set(['current_password', 'new_password', 'confirm_password']);
 const EMPTY = { current_password: '', new_password: '', confirm_password: '' };

@@ -1,10 +1,10 @@
 /** The account part of the settings form: its values, what changed, and what is wrong (spec part 2 §5 Settings). */
-import { accounts } from '../../../common/api';
 import type { CallInput } from '../../../common/api';
 import type { SALUTATIONS, SessionUser } from '../../../common/api/accounts';
 import { MSG } from '../../../common/messages';
 import { schemaErrors } from '../../api/field-errors';
 import type { FieldErrors } from '../../api/field-errors';
+import * as accounts from '../../../common/api/accounts';
 
 export type Salutation = (typeof SALUTATIONS)[number];
 export type AccountParams = CallInput<typeof accounts.updateUserInfo>['params'];

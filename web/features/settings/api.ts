@@ -1,7 +1,7 @@
 /** Settings server state: preferences, account fields, avatar, and the signed e-mail preference link. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
-import { accounts, settings } from '../../../common/api';
+import { accounts, settings } from '../../../common/api/calls';
 import type { CallInput } from '../../../common/api';
 import type { SessionUser } from '../../../common/api/accounts';
 import type { Preferences } from '../../../common/api/settings';

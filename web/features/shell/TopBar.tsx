@@ -3,13 +3,17 @@ import { Link } from 'react-router';
 import { lazyPage } from '../../app/lazy-page';
 import { useSkin, useSkinPath } from '../../app/skin';
 import { SkinLogo } from '../../skins/SkinLogo';
+import type { SessionUser } from '../../../common/api/accounts';
+import { Avatar } from '../../ui/Avatar';
 import { ButtonLink } from '../../ui/Button';
-import { CoinIcon, MenuIcon } from '../../ui/icons';
+import { BellIcon, ChevronDownIcon, CoinIcon, MenuIcon } from '../../ui/icons';
 import { Spinner } from '../../ui/Spinner';
 import { useSession } from '../accounts/api';
 import { SearchForm } from './SearchForm';
 import type { SidebarState } from './sidebar-state';
+import bellStyles from '../notifications/Bell.module.css';
 import styles from './TopBar.module.css';
+import menuStyles from './UserMenu.module.css';
 
 // A guest's first visit fetches none of what only a signed-in person sees (the bell, the balance, the menu).
 const NotificationBell = lazyPage(() => import('../notifications/NotificationBell'), 'NotificationBell');
@@ -46,7 +50,7 @@ export function TopBar({ sidebar }: { sidebar?: SidebarState }) {
           <SearchForm />
           <div className={styles.end}>
             {session.user && (
-              <Suspense fallback={null}>
+              <Suspense fallback={<BalanceStandIn />}>
                 <CoinBalance />
               </Suspense>
             )}
@@ -62,7 +66,7 @@ export function TopBar({ sidebar }: { sidebar?: SidebarState }) {
             {session.isPending ? (
               <Spinner size="sm" label="Loading your account" />
             ) : session.user ? (
-              <Suspense fallback={null}>
+              <Suspense fallback={<AccountStandIn user={session.user} />}>
                 <NotificationBell userId={session.user.user_id} />
                 <UserMenu user={session.user} />
               </Suspense>
@@ -96,6 +100,31 @@ function GuestButtons() {
       <ButtonLink to={skinPath('/user/sign-up')} variant="primary">
         Sign up for Free
       </ButtonLink>
+    </>
+  );
+}
+
+// While the signed-in parts' code arrives, boxes of their size and look hold their place: the bar does not move.
+function BalanceStandIn() {
+  return (
+    <span className={styles.balance} aria-hidden="true">
+      <CoinIcon size={16} />
+      <span className={styles.balanceSkeleton} />
+    </span>
+  );
+}
+
+function AccountStandIn({ user }: { user: SessionUser }) {
+  return (
+    <>
+      <span className={bellStyles.bell} aria-hidden="true">
+        <BellIcon size={22} />
+      </span>
+      <span className={menuStyles.trigger} aria-hidden="true">
+        <Avatar name={user.username} src={user.avatar} size={30} />
+        <span className={menuStyles.name}>{user.username}</span>
+        <ChevronDownIcon size={16} />
+      </span>
     </>
   );
 }

@@ -1,6 +1,6 @@
 /** The side bar's followed channels: everyone the signed-in user follows, those live now first. */
 import { useQuery } from '@tanstack/react-query';
-import { social, streams } from '../../../common/api';
+import { social, streams } from '../../../common/api/calls';
 import type { follower } from '../../../common/api/social';
 import type { StreamTile } from '../../../common/api/streams';
 import { PAGE_SIZE, SIDEBAR_FOLLOWED_REFRESH_MS } from '../../../common/constants';

@@ -5,7 +5,7 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { InfiniteData, QueryClient, QueryKey } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { social } from '../../../common/api';
+import { social } from '../../../common/api/calls';
 import type { follower, PublicProfile } from '../../../common/api/social';
 import { PAGE_SIZE } from '../../../common/constants';
 import { MSG } from '../../../common/messages';

@@ -12,7 +12,7 @@ import { Modal } from '../../ui/Modal';
 import { Select } from '../../ui/Select';
 import { TextArea } from '../../ui/TextArea';
 import { useToast } from '../../ui/Toast';
-import { checkComplaint, COMPLAINT_OPTIONS } from './stream-interactions';
+import { checkComplaint, COMPLAINT_OPTIONS } from './report-rules';
 import type { ComplaintType } from './stream-interactions';
 import styles from './ReportStreamModal.module.css';
 

@@ -10,7 +10,7 @@ import { EarningDetails } from '../tips/EarningDetails';
 import { mayLoadEarnings } from '../tips/earnings';
 import { useModerationAction, useReportStream } from './interactions-api';
 import { ReportModal } from './ReportModal';
-import { CONFIRM_FIRST, MODERATION_LABEL, moderationActionsFor } from './stream-interactions';
+import { CONFIRM_FIRST, MODERATION_LABEL, moderationActionsFor } from './report-rules';
 import type { ModerationEvent } from './stream-interactions';
 import styles from './ReportStreamModal.module.css';
 

@@ -1,5 +1,4 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { DropdownMenu } from 'radix-ui';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 import type { StreamInfo } from '../../../common/api/streams';
@@ -7,6 +6,7 @@ import { MSG } from '../../../common/messages';
 import { shortNumber } from '../../../common/rules/format';
 import { shownTitle } from '../../../common/rules/stream-display';
 import { failureMessage } from '../../api/field-errors';
+import { LoadOnUse, lazyOnDemand, lazyPage } from '../../app/lazy-page';
 import { SkinLink } from '../../app/skin';
 import { Avatar } from '../../ui/Avatar';
 import { Button } from '../../ui/Button';
@@ -14,17 +14,20 @@ import { BanIcon, BookmarkIcon, HeartIcon, MoreIcon, ShareIcon, UsersIcon } from
 import { useToast } from '../../ui/Toast';
 import { useSession } from '../accounts/api';
 import { LoginPrompt } from '../accounts/LoginPrompt';
-import menu from '../shell/menu.module.css';
 import { FollowButton } from '../social/FollowButton';
 import { TipSelector } from '../tips/TipSelector';
 import { streamKeys } from './api';
 import { useSaveStream } from './interactions-api';
 import { LiveBadge } from './LiveBadge';
-import { ReportStreamModal } from './ReportStreamModal';
 import { canSave } from './stream-interactions';
-import { DeleteStreamModal, ShareModal } from './StreamModals';
-import { StreamInfoModal } from './StreamInfoModal';
 import styles from './StreamViewPage.module.css';
+
+// What only some viewers open loads when it opens: the dialogs, the owner's menu (decision 0032).
+const ShareModal = lazyOnDemand(() => import('./StreamModals'), 'ShareModal');
+const DeleteStreamModal = lazyOnDemand(() => import('./StreamModals'), 'DeleteStreamModal');
+const StreamInfoModal = lazyOnDemand(() => import('./StreamInfoModal'), 'StreamInfoModal');
+const ReportStreamModal = lazyOnDemand(() => import('./ReportStreamModal'), 'ReportStreamModal');
+const OwnerMenuList = lazyPage(() => import('./OwnerMenu'), 'OwnerMenu');
 
 type Open = 'share' | 'edit' | 'delete' | 'report' | 'login' | null;
 
@@ -129,21 +132,13 @@ export function StreamDetails({ stream, interactionsPaused = false }: StreamDeta
   );
 }
 
-/** Deleting is rare and final: it waits behind "More options", away from Edit. */
+/** Deleting is rare and final: it waits behind "More options", away from Edit. The menu's code loads when first opened. */
 function OwnerMenu({ onDelete }: { onDelete: () => void }) {
+  const button = (use?: () => void) => <Button variant="ghost" size="sm" icon={<MoreIcon size={16} />} aria-label="More options" aria-haspopup="menu" onClick={use} />;
   return (
-    <DropdownMenu.Root modal={false}>
-      <DropdownMenu.Trigger asChild>
-        <Button variant="ghost" size="sm" icon={<MoreIcon size={16} />} aria-label="More options" />
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content className={menu.content} align="end" sideOffset={6}>
-          <DropdownMenu.Item className={`${menu.item} ${styles.dangerItem}`} onSelect={onDelete}>
-            Delete stream
-          </DropdownMenu.Item>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
+    <LoadOnUse standIn={button}>
+      <OwnerMenuList onDelete={onDelete} trigger={button()} />
+    </LoadOnUse>
   );
 }
 

@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import { streams } from '../../../common/api';
 import { AUDIENCES } from '../../../common/api/streams';
 import type { StreamInfo } from '../../../common/api/streams';
 import { shownTitle } from '../../../common/rules/stream-display';
@@ -19,6 +18,7 @@ import { PriceField } from './PriceField';
 import { AUDIENCE_LABEL, RATING_LABEL, allowedRatings } from './rating-options';
 import { isPaid, priceError, priceLabel } from './stream-payment';
 import styles from './StreamInfoModal.module.css';
+import * as streams from '../../../common/api/streams';
 
 const AUDIENCE_OPTIONS = AUDIENCES.map((a) => ({ value: a, label: AUDIENCE_LABEL[a] }));
 

@@ -1,7 +1,7 @@
 /** Stream server state: the broadcaster's own stream, lookups, joins and the stream listings. */
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { streamInteractions, streams } from '../../../common/api';
+import { streamInteractions, streams } from '../../../common/api/calls';
 import type { StreamInfo, StreamTile } from '../../../common/api/streams';
 import type { CallInput } from '../../../common/api';
 import { PAGE_SIZE } from '../../../common/constants';

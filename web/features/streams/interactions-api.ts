@@ -1,6 +1,6 @@
 /** What a viewer does to a stream (rate, bookmark, report) and moderators' actions; each keeps the cached lookup in step. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { streamInteractions, streams } from '../../../common/api';
+import { streamInteractions, streams } from '../../../common/api/calls';
 import type { StreamInfo } from '../../../common/api/streams';
 import { call } from '../../api/client';
 import { streamKeys } from './api';

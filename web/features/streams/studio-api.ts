@@ -1,6 +1,6 @@
 /** The broadcaster's live view: the session's earnings and tips, the ingest's health, ending the stream. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { streams, tips } from '../../../common/api';
+import { streams, tips } from '../../../common/api/calls';
 import { call, isApiError } from '../../api/client';
 import { streamKeys } from './api';
 

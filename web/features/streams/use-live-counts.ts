@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { StreamInfo } from '../../../common/api/streams';
-import { streamChannelOf } from '../../../common/realtime';
+import { streamChannelOf } from '../../../common/realtime-channels';
 import { shownLikes, shownViewers } from '../../../common/rules/stream-display';
 import { realtimeClient } from '../../api/realtime';
 

@@ -3,10 +3,10 @@ import { useState } from 'react';
 import type { ButtonSize } from '../../ui/Button';
 import { Button } from '../../ui/Button';
 import { CheckIcon, StarIcon } from '../../ui/icons';
+import { lazyOnDemand } from '../../app/lazy-page';
 import { useSession } from '../accounts/api';
 import { LoginPrompt } from '../accounts/LoginPrompt';
 import { usePlans } from './api';
-import { SubscribeModal } from './SubscribeModal';
 
 interface SubscribeButtonProps {
   creatorId: number;
@@ -14,6 +14,9 @@ interface SubscribeButtonProps {
   subscribed: boolean;
   size?: ButtonSize;
 }
+
+/** The plans and the payment load when the modal opens (decision 0032). */
+const SubscribeModal = lazyOnDemand(() => import('./SubscribeModal'), 'SubscribeModal');
 
 export function SubscribeButton({ creatorId, creatorName, subscribed, size = 'md' }: SubscribeButtonProps) {
   const { isLoggedIn } = useSession();

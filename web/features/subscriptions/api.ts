@@ -1,8 +1,8 @@
 /** Subscriptions server state: templates, plans, one's subscriptions and subscribers, figures, and the actions on them. */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import * as subs from '../../../common/api/subscriptions';
+import { subscriptions as subs } from '../../../common/api/calls';
 import type { CallOutput } from '../../../common/api';
-import { IDEMPOTENCY_HEADER } from '../../../common/api/define';
+import { IDEMPOTENCY_HEADER } from '../../../common/api/descriptor';
 import { PAGE_SIZE } from '../../../common/constants';
 import type { ApiError } from '../../api/client';
 import { call } from '../../api/client';

@@ -1,6 +1,6 @@
 /** System server state: installation config, countries, base channels and system messages. */
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { system } from '../../../common/api';
+import { system } from '../../../common/api/calls';
 import { call } from '../../api/client';
 
 export const systemKeys = {

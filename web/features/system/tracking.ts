@@ -4,7 +4,7 @@
  * sign-up calls, accounts/api.ts), all tied together by the tracker id the server hands out.
  * Tracking never gets in a person's way: every failure is swallowed.
  */
-import { tracking } from '../../../common/api';
+import { tracking } from '../../../common/api/calls';
 import type { CallInput } from '../../../common/api';
 import { call } from '../../api/client';
 

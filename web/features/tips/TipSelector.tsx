@@ -1,151 +1,26 @@
 /**
- * The Tip button of the stream page: hover (or click) lists the quick amounts (spec part 1 §2 Tip
- * selector, part 2 §9), then any other whole amount within the tip rules and an optional message that
- * goes with whichever tip is sent.
+ * The Tip button of the stream page (spec part 1 §2 Tip selector). The list of amounts, the custom amount's
+ * checks and the tip flow (TipPopover.tsx) load the first time someone signed in hovers or clicks it
+ * (decision 0032); a guest gets the login prompt instead.
  */
-import { Popover } from 'radix-ui';
-import { useEffect, useId, useRef, useState } from 'react';
-import type { FormEvent } from 'react';
-import type { StreamInfo } from '../../../common/api/streams';
-import { QUICK_TIPS, TIP_MESSAGE_MAX, tipAmount } from '../../../common/api/tips';
-import { Button } from '../../ui/Button';
-import { CoinIcon } from '../../ui/icons';
+import { LoadOnUse, lazyPage } from '../../app/lazy-page';
 import { useSession } from '../accounts/api';
-import { SubscriberDiscount } from './SubscriberDiscount';
-import { useTipping } from './use-tipping';
-import styles from './tips.module.css';
+import type { TipSelectorProps } from './TipPopover';
+import { TipButton } from './TipButton';
 
-const CLOSE_DELAY_MS = 250;
+const TipPopover = lazyPage(() => import('./TipPopover'), 'TipPopover');
 
-interface TipSelectorProps {
-  stream: Pick<StreamInfo, 'stream_id' | 'is_owner'> & Partial<Pick<StreamInfo, 'subscribed' | 'tip_subscriber_discount' | 'tip_viewer_min_amount'>>;
-  onGuest: () => void;
-  paused?: boolean;
-}
-
-/** Hidden on one's own stream; guests get the login prompt instead of the list. */
-export function TipSelector({ stream, onGuest, paused = false }: TipSelectorProps) {
+/** Hidden on one's own stream. */
+export function TipSelector(props: TipSelectorProps) {
   const session = useSession();
-  const tipping = useTipping(stream, { onGuest, paused });
-  const [open, setOpen] = useState(false);
-  const [custom, setCustom] = useState('');
-  const [customError, setCustomError] = useState<string | null>(null);
-  const [message, setMessage] = useState('');
-  const ids = useId();
-  const content = useRef<HTMLDivElement>(null);
-  const closeTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(() => () => {
-    if (closeTimer.current) clearTimeout(closeTimer.current);
-  }, []);
-  if (stream.is_owner) return null;
-
-  const stay = () => {
-    if (closeTimer.current) clearTimeout(closeTimer.current);
-    closeTimer.current = null;
-  };
-  const hoverOpen = (event: React.PointerEvent) => {
-    if (event.pointerType !== 'mouse' || !session.isLoggedIn) return;
-    stay();
-    setOpen(true);
-  };
-  const hoverClose = (event: React.PointerEvent) => {
-    if (event.pointerType !== 'mouse') return;
-    // Someone typing an amount or a message keeps the list open when the pointer wanders off.
-    if (content.current?.contains(document.activeElement)) return;
-    stay();
-    closeTimer.current = setTimeout(() => setOpen(false), CLOSE_DELAY_MS);
-  };
-
-  /** Sends `amount` with the message, if any, and starts the next tip from a clean form. */
-  const tip = (amount: number) => {
-    setOpen(false);
-    tipping.click(amount, message.trim() || undefined);
-    setMessage('');
-    setCustom('');
-    setCustomError(null);
-  };
-
-  const onCustom = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = tipAmount.safeParse(custom.trim());
-    if (!parsed.success) return setCustomError(parsed.error.issues[0]?.message ?? null);
-    tip(parsed.data);
-  };
-
+  if (props.stream.is_owner) return null;
   return (
-    <>
-      <Popover.Root
-        open={open}
-        onOpenChange={(next) => {
-          if (next && !session.isLoggedIn) return onGuest();
-          setOpen(next);
-        }}
-      >
-        <Popover.Trigger asChild>
-          <Button variant="primary" size="sm" icon={<CoinIcon size={16} />} loading={tipping.sending} onPointerEnter={hoverOpen} onPointerLeave={hoverClose}>
-            Tip
-          </Button>
-        </Popover.Trigger>
-        <Popover.Portal>
-          <Popover.Content ref={content} className={styles.popover} side="top" align="center" sideOffset={6} onPointerEnter={stay} onPointerLeave={hoverClose}>
-            <p className={styles.popoverTitle}>Send a tip</p>
-            <SubscriberDiscount stream={stream} />
-            <ul className={styles.amounts}>
-              {QUICK_TIPS.map((amount) => (
-                <li key={amount}>
-                  <button
-                    type="button"
-                    className={styles.amount}
-                    onClick={() => tip(amount)}
-                  >
-                    <CoinIcon size={16} />
-                    {amount} Coins
-                  </button>
-                </li>
-              ))}
-            </ul>
-            <form className={styles.customForm} onSubmit={onCustom} noValidate aria-label="Other amount">
-              <div className={styles.customRow}>
-                <label className={styles.customLabel}>
-                  Other amount
-                  <input
-                    className={styles.customInput}
-                    inputMode="numeric"
-                    placeholder="Coins"
-                    value={custom}
-                    onChange={(e) => {
-                      setCustom(e.target.value);
-                      setCustomError(null);
-                    }}
-                    aria-invalid={customError ? true : undefined}
-                    aria-describedby={customError ? `${ids}-error` : undefined}
-                  />
-                </label>
-                <Button type="submit" size="sm" className={styles.customSend}>
-                  Send Tip
-                </Button>
-              </div>
-              {customError && (
-                <p id={`${ids}-error`} className={styles.customError} role="alert">
-                  {customError}
-                </p>
-              )}
-              <label className={styles.customLabel}>
-                Message (optional)
-                <input
-                  className={styles.customInput}
-                  value={message}
-                  maxLength={TIP_MESSAGE_MAX}
-                  placeholder="Say something with your tip"
-                  onChange={(e) => setMessage(e.target.value)}
-                />
-              </label>
-            </form>
-            <Popover.Arrow className={styles.arrow} />
-          </Popover.Content>
-        </Popover.Portal>
-      </Popover.Root>
-      {tipping.dialogs}
-    </>
+    <LoadOnUse
+      standIn={(use) => (
+        <TipButton onPointerEnter={(event) => event.pointerType === 'mouse' && session.isLoggedIn && use()} onClick={session.isLoggedIn ? use : props.onGuest} />
+      )}
+    >
+      <TipPopover {...props} />
+    </LoadOnUse>
   );
 }

@@ -2,14 +2,14 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { CallOutput } from '../../../common/api';
 import type { StreamInfo } from '../../../common/api/streams';
-import { IDEMPOTENCY_HEADER } from '../../../common/api/define';
-import { sendTip } from '../../../common/api/tips';
+import { IDEMPOTENCY_HEADER } from '../../../common/api/descriptor';
+import { tips } from '../../../common/api/calls';
 import { call } from '../../api/client';
 import { streamKeys } from '../streams/api';
 import { walletKeys } from '../wallet/api';
 import { afterTip } from './tip-flow';
 
-export type TipAnswer = CallOutput<typeof sendTip>;
+export type TipAnswer = CallOutput<typeof tips.sendTip>;
 
 /** A random key per send; crypto.randomUUID needs a secure context, so plain http falls back to random bytes. */
 export function newIdempotencyKey(): string {
@@ -18,7 +18,7 @@ export function newIdempotencyKey(): string {
 }
 
 export function postTip(streamId: number, amount: number, key: string, message?: string): Promise<TipAnswer> {
-  return call(sendTip, { stream_id: streamId, amount, ...(message ? { message } : {}) }, { [IDEMPOTENCY_HEADER]: key });
+  return call(tips.sendTip, { stream_id: streamId, amount, ...(message ? { message } : {}) }, { [IDEMPOTENCY_HEADER]: key });
 }
 
 /** The answer of a tip in the caches; a tip that pays the wall makes the page join again. */

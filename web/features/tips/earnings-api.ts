@@ -1,6 +1,6 @@
 /** Earning details server state (GRANT PERMISSION holders and admins). */
 import { useQuery } from '@tanstack/react-query';
-import { tips } from '../../../common/api';
+import { tips } from '../../../common/api/calls';
 import { call, isApiError } from '../../api/client';
 
 export const earningKeys = {

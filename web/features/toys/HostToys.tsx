@@ -1,17 +1,20 @@
 /** The broadcaster's side of toy-device access: the device-access button and its modal, and their device (virtual or Lovense). */
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import type { MeetingParticipant } from '../../../common/realtime';
+import { lazyOnDemand, lazyPage } from '../../app/lazy-page';
 import { useHostAccessList, useToyDevice, useToyMessages } from './api';
 import { DeviceAccessButton } from './DeviceAccessButton';
-import { HostAccessModal } from './HostAccessModal';
-import { LovenseStatus } from './LovenseStatus';
 import { isOpenAccess, pickHostRecord, type ToyPlace } from './toy-rules';
 import { useHangUpOnLeave } from './use-hang-up';
 import { useLovenseHost } from './use-lovense-host';
 import { useReceivedCommands } from './use-received-commands';
 import { useToyToasts } from './use-toy-toasts';
-import { VirtualToy } from './VirtualToy';
 import styles from './toys.module.css';
+
+// The access dialog loads when opened; the device's status when there is a device (decision 0032).
+const HostAccessModal = lazyOnDemand(() => import('./HostAccessModal'), 'HostAccessModal');
+const LovenseStatus = lazyPage(() => import('./LovenseStatus'), 'LovenseStatus');
+const VirtualToy = lazyPage(() => import('./VirtualToy'), 'VirtualToy');
 
 export function HostToys({ place, myId, people }: { place: ToyPlace; myId: number; people: readonly MeetingParticipant[] | undefined }) {
   const [open, setOpen] = useState(false);
@@ -38,7 +41,11 @@ export function HostToys({ place, myId, people }: { place: ToyPlace; myId: numbe
   return (
     <div className={styles.bar}>
       <DeviceAccessButton record={record} onClick={() => setOpen(true)} />
-      {device.data && (lovense.active ? <LovenseStatus device={device.data} initialising={lovense.initialising} error={lovense.error} /> : <VirtualToy device={device.data} received={commands.received} />)}
+      {device.data && (
+        <Suspense fallback={null}>
+          {lovense.active ? <LovenseStatus device={device.data} initialising={lovense.initialising} error={lovense.error} /> : <VirtualToy device={device.data} received={commands.received} />}
+        </Suspense>
+      )}
       <HostAccessModal open={open} onClose={() => setOpen(false)} place={place} myId={myId} record={record} people={people} />
     </div>
   );

@@ -1,11 +1,16 @@
 /** The viewer's side of toy-device access: the offer, then the control panel (or 'Device not found'). */
+import { Suspense } from 'react';
+import type { ToyAccessRecord } from '../../../common/api/toys';
+import { lazyPage } from '../../app/lazy-page';
 import { useToyMessages, useViewerAccess } from './api';
-import { AccessOfferModal } from './AccessOfferModal';
-import { ControlPanel } from './ControlPanel';
-import { DeviceNotFound } from './DeviceNotFound';
 import { isOpenAccess, viewerView, type ToyPlace } from './toy-rules';
 import { useHangUpOnLeave } from './use-hang-up';
 import { useToyToasts } from './use-toy-toasts';
+
+// The offer, the controls and 'Device not found' load when the host offers access (decision 0032).
+const AccessOfferModal = lazyPage(() => import('./AccessOfferModal'), 'AccessOfferModal');
+const ControlPanel = lazyPage(() => import('./ControlPanel'), 'ControlPanel');
+const DeviceNotFound = lazyPage(() => import('./DeviceNotFound'), 'DeviceNotFound');
 
 export function ViewerToys({ place, myId, hostName }: { place: ToyPlace; myId: number; hostName: string }) {
   const mine = useViewerAccess(place, myId, true);
@@ -14,6 +19,14 @@ export function ViewerToys({ place, myId, hostName }: { place: ToyPlace; myId: n
   useHangUpOnLeave(place, 'lovense-viewer-end-call', record !== null && isOpenAccess(record.access));
 
   if (!record) return null;
+  return (
+    <Suspense fallback={null}>
+      <ViewerPart record={record} place={place} myId={myId} hostName={hostName} />
+    </Suspense>
+  );
+}
+
+function ViewerPart({ record, place, myId, hostName }: { record: ToyAccessRecord; place: ToyPlace; myId: number; hostName: string }) {
   switch (viewerView(record)) {
     case 'SHOW_ACCESS_OFFER':
     case 'SHOW_TIP_REQUEST':

@@ -5,10 +5,12 @@
  */
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { getLovenseDevice, lovenseAction, lovenseStreamViewers, lovenseToken, setLovenseDevice, type LovenseActionInput, type ToyAccessRecord, type ToyDevice } from '../../../common/api/toys';
+import { toys } from '../../../common/api/calls';
+import type { LovenseActionInput, ToyAccessRecord, ToyDevice } from '../../../common/api/toys';
 import type { CallOutput } from '../../../common/api';
-import { IDEMPOTENCY_HEADER } from '../../../common/api/define';
-import { userChannelOf, type RealtimeMessage, type RealtimeMessageOf, type SendRequest } from '../../../common/realtime';
+import { IDEMPOTENCY_HEADER } from '../../../common/api/descriptor';
+import { userChannelOf } from '../../../common/realtime-channels';
+import type { RealtimeMessage, RealtimeMessageOf, SendRequest } from '../../../common/realtime';
 import { call, type ApiError } from '../../api/client';
 import { realtimeClient } from '../../api/realtime';
 import { walletKeys } from '../wallet/api';
@@ -26,7 +28,7 @@ export const toyKeys = {
 export const useStreamWatchers = (streamId: number) =>
   useQuery({
     queryKey: toyKeys.watchers(streamId),
-    queryFn: async () => (await call(lovenseStreamViewers, { stream_id: streamId })).viewers.map((viewer) => ({ id: viewer.user_id, name: viewer.name, avatar: viewer.avatar })),
+    queryFn: async () => (await call(toys.lovenseStreamViewers, { stream_id: streamId })).viewers.map((viewer) => ({ id: viewer.user_id, name: viewer.name, avatar: viewer.avatar })),
     refetchInterval: 5_000,
   });
 
@@ -34,12 +36,12 @@ const isRecord = (data: unknown): data is ToyAccessRecord => data !== null && ty
 
 /** The caller's own device (the host's page): the provider, the SDK address, connected or not, the toys. */
 export const useToyDevice = (enabled: boolean) =>
-  useQuery({ queryKey: toyKeys.device(), queryFn: async () => (await call(getLovenseDevice, {})).data, enabled, retry: false, refetchOnWindowFocus: false });
+  useQuery({ queryKey: toyKeys.device(), queryFn: async () => (await call(toys.getLovenseDevice, {})).data, enabled, retry: false, refetchOnWindowFocus: false });
 
 export function useSetToyDevice() {
   const queryClient = useQueryClient();
   return useMutation<ToyDevice, ApiError, { connected: boolean }>({
-    mutationFn: async (input) => (await call(setLovenseDevice, input)).data,
+    mutationFn: async (input) => (await call(toys.setLovenseDevice, input)).data,
     onSuccess: (device) => queryClient.setQueryData(toyKeys.device(), device),
   });
 }
@@ -49,7 +51,7 @@ export const useHostAccessList = (place: ToyPlace, enabled: boolean) =>
   useQuery({
     queryKey: toyKeys.list(place),
     queryFn: async () => {
-      const { data } = await call(lovenseAction, { event: 'GET_LOVENSE_LIST', ...place });
+      const { data } = await call(toys.lovenseAction, { event: 'GET_LOVENSE_LIST', ...place });
       return Array.isArray(data) ? data : [];
     },
     enabled,
@@ -62,7 +64,7 @@ export const useViewerAccess = (place: ToyPlace, myId: number, enabled: boolean)
   useQuery({
     queryKey: toyKeys.mine(place),
     queryFn: async () => {
-      const { data } = await call(lovenseAction, { event: 'GET_LOVENSE', ...place, viewer_id: myId });
+      const { data } = await call(toys.lovenseAction, { event: 'GET_LOVENSE', ...place, viewer_id: myId });
       return isRecord(data) ? data : null;
     },
     enabled,
@@ -78,13 +80,13 @@ function applyRecord(queryClient: QueryClient, myId: number, record: ToyAccessRe
 }
 
 type ActionEvent = LovenseActionInput extends infer E ? (E extends { event: infer N } ? Omit<Extract<LovenseActionInput, { event: N }>, 'stream_id' | 'room'> : never) : never;
-export type ActionAnswer = CallOutput<typeof lovenseAction>;
+export type ActionAnswer = CallOutput<typeof toys.lovenseAction>;
 
 /** One `lovense-action` event in the room; a PAID_TIP_SUCCESS carries its Idempotency-Key. */
 export function useLovenseAction(place: ToyPlace, myId: number) {
   const queryClient = useQueryClient();
   return useMutation<ActionAnswer, ApiError, { action: ActionEvent; key?: string }>({
-    mutationFn: ({ action, key }) => call(lovenseAction, { ...action, ...place } as LovenseActionInput, key ? { [IDEMPOTENCY_HEADER]: key } : undefined),
+    mutationFn: ({ action, key }) => call(toys.lovenseAction, { ...action, ...place } as LovenseActionInput, key ? { [IDEMPOTENCY_HEADER]: key } : undefined),
     onSuccess: (answer) => {
       if (isRecord(answer.data)) applyRecord(queryClient, myId, answer.data);
       if (answer.balance) queryClient.setQueryData(walletKeys.balance(), answer.balance);
@@ -93,7 +95,7 @@ export function useLovenseAction(place: ToyPlace, myId: number) {
 }
 
 /** The broadcaster's Lovense auth token for the browser SDK. */
-export const fetchLovenseToken = (myId: number, place: ToyPlace) => call(lovenseToken, { user_id: myId, ...place }).then((answer) => answer.data);
+export const fetchLovenseToken = (myId: number, place: ToyPlace) => call(toys.lovenseToken, { user_id: myId, ...place }).then((answer) => answer.data);
 
 /** A toy operation on the room's channel (commands, the add-device request, the hang-ups). */
 export const sendToyOperation = (place: ToyPlace, request: Extract<SendRequest, { type: `lovense-${string}` }>) => realtimeClient().send(channelOfPlace(place), request);

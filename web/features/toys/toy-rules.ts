@@ -2,8 +2,9 @@
  * The device-access rules the pages apply to the server's records (spec part 2 §4): which record the
  * broadcaster's view follows, what each side shows, and where the room's toy operations go.
  */
-import { OPEN_TOY_ACCESS, type ToyAccess, type ToyAccessRecord, type ToyRoom } from '../../../common/api/toys';
-import { meetingChannelOf, streamChannelOf } from '../../../common/realtime';
+import type { ToyAccess, ToyAccessRecord, ToyRoom } from '../../../common/api/toys';
+import { OPEN_TOY_ACCESS } from '../../../common/rules/toys';
+import { meetingChannelOf, streamChannelOf } from '../../../common/realtime-channels';
 
 /** Where the access lives: a live stream or a meeting (whose id is its `stream_id`). */
 export interface ToyPlace {

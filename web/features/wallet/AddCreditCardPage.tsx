@@ -13,8 +13,8 @@ import { Spinner } from '../../ui/Spinner';
 import { useToast } from '../../ui/Toast';
 import { useAddCreditCard, useCreditCards } from './api';
 import { CardFields } from './CardForm';
-import { EMPTY_CARD, cardPayload, cardProblems } from './money';
-import type { CardValues } from './money';
+import { EMPTY_CARD, cardPayload, cardProblems } from './card';
+import type { CardValues } from './card';
 import styles from './wallet.module.css';
 
 const FORM_FIELDS = new Set(['number', 'exp_month', 'exp_year', 'cvc', 'name']);

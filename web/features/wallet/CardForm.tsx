@@ -4,8 +4,8 @@ import { Alert } from '../../ui/Alert';
 import { SelectControl } from '../../ui/Select';
 import { TextField } from '../../ui/TextField';
 import { Field } from '../../ui/Field';
-import { spacedCardNumber } from './money';
-import type { CardValues } from './money';
+import { spacedCardNumber } from './card';
+import type { CardValues } from './card';
 import styles from './wallet.module.css';
 
 const MONTHS = Array.from({ length: 12 }, (_, i) => ({ value: String(i + 1), label: String(i + 1).padStart(2, '0') }));

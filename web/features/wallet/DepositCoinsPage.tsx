@@ -15,8 +15,9 @@ import { SelectControl } from '../../ui/Select';
 import { Spinner } from '../../ui/Spinner';
 import { useBalance, useCoinPackages, useCreditCards, useDepositCoins, usePaymentMethods } from './api';
 import { CardFields, cardLabel } from './CardForm';
-import { EMPTY_CARD, cardPayload, cardProblems, formatCents, formatCoins } from './money';
-import type { CardValues } from './money';
+import { EMPTY_CARD, cardPayload, cardProblems } from './card';
+import type { CardValues } from './card';
+import { formatCents, formatCoins } from './money';
 import styles from './wallet.module.css';
 
 /**

@@ -1,14 +1,12 @@
 /** Wallet server state: balances, history, packages, cards and impressions (query keys per feature). */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import * as wallet from '../../../common/api/wallet';
+import { wallet } from '../../../common/api/calls';
+import type { Balance } from '../../../common/api/wallet';
 import type { CallInput, CallOutput } from '../../../common/api';
-import type { z } from 'zod';
 import type { ApiError } from '../../api/client';
 import { call } from '../../api/client';
-import { IDEMPOTENCY_HEADER } from '../../../common/api/define';
+import { IDEMPOTENCY_HEADER } from '../../../common/api/descriptor';
 import type { BuyAttempt } from './impressions';
-
-type Balance = z.infer<typeof wallet.balance>;
 
 export const walletKeys = {
   all: ['wallet'] as const,

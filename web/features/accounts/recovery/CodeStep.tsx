@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import { recovery } from '../../../../common/api';
+import { recovery } from '../../../../common/api/calls';
 import { MSG } from '../../../../common/messages';
 import { failureMessage } from '../../../api/field-errors';
 import { useCallMutation } from '../../../api/use-call-mutation';

@@ -1,5 +1,5 @@
 import type { FormEvent } from 'react';
-import { recovery } from '../../../../common/api';
+import { recovery } from '../../../../common/api/calls';
 import { formRefusal, hasErrors, schemaErrors } from '../../../api/field-errors';
 import { useCallMutation } from '../../../api/use-call-mutation';
 import { useFormState } from '../../../api/use-form-state';
@@ -7,6 +7,7 @@ import { Alert } from '../../../ui/Alert';
 import { Button } from '../../../ui/Button';
 import { NewPasswordFields, withPasswordMatch } from '../CredentialFields';
 import form from '../form.module.css';
+import * as recoverySchemas from '../../../../common/api/recovery';
 
 const FORM_FIELDS = new Set(['userPassword', 'confirmPassword']);
 
@@ -20,7 +21,7 @@ export function NewPasswordStep({ username, recoveryCode, onReset }: { username:
     event.preventDefault();
     state.setMessage(null);
     const input = { username, recoveryCode, ...values };
-    const problems = withPasswordMatch(schemaErrors(recovery.resetPassword.input, input), 'confirmPassword', values.userPassword, values.confirmPassword);
+    const problems = withPasswordMatch(schemaErrors(recoverySchemas.resetPassword.input, input), 'confirmPassword', values.userPassword, values.confirmPassword);
     state.setErrors(problems);
     if (hasErrors(problems)) return;
     reset.mutate(input, { onSuccess: onReset, onError: (error) => state.refuse(formRefusal(error, FORM_FIELDS)) });

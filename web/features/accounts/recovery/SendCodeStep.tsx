@@ -1,4 +1,4 @@
-import { recovery } from '../../../../common/api';
+import { recovery } from '../../../../common/api/calls';
 import { failureMessage } from '../../../api/field-errors';
 import { useCallMutation } from '../../../api/use-call-mutation';
 import { Alert } from '../../../ui/Alert';

@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import { recovery } from '../../../../common/api';
+import { recovery } from '../../../../common/api/calls';
 import { failureMessage, schemaErrors } from '../../../api/field-errors';
 import { useCallMutation } from '../../../api/use-call-mutation';
 import { Button } from '../../../ui/Button';
 import { SignInNameField } from '../CredentialFields';
 import form from '../form.module.css';
+import * as recoverySchemas from '../../../../common/api/recovery';
 
 /** Step 1: who is recovering. The answer is the masked address the code would go to. */
 export function UsernameStep({ initial, onFound }: { initial: string; onFound: (username: string, email: string) => void }) {
@@ -16,7 +17,7 @@ export function UsernameStep({ initial, onFound }: { initial: string; onFound: (
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     const input = { username: username.trim() };
-    const problem = schemaErrors(recovery.getRecoveryEmail.input, input).username;
+    const problem = schemaErrors(recoverySchemas.getRecoveryEmail.input, input).username;
     setError(problem);
     if (problem) return;
     lookup.mutate(input, {

@@ -1,5 +1,4 @@
 import type { FormEvent } from 'react';
-import { socialLogin } from '../../../../common/api';
 import { useSkin } from '../../../app/skin';
 import { formRefusal, schemaErrors } from '../../../api/field-errors';
 import { useFormState } from '../../../api/use-form-state';
@@ -13,6 +12,7 @@ import form from '../form.module.css';
 import { CountrySelect, TermsCheckbox } from '../SignUpFields';
 import { useCaptchaSubmit } from '../use-captcha';
 import type { SocialTicket } from './social-ticket';
+import * as socialLogin from '../../../../common/api/social-login';
 
 const FORM_FIELDS = new Set(['username', 'birthday', 'country', 'terms_accepted']);
 
