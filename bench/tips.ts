@@ -8,7 +8,7 @@
  * initialises a separate fresh database (-s 10) and runs TPC-B (-c 16 -j 2) for as long. Reports
  * tips/s, p50/p99, errors, database transactions per tip (autocommit statements: pg_stat_database),
  * pgbench TPS, the ratio, and the ledger invariants after the load.
- * Goal: ratio ≥ 0.5, aim past 1.0. Not met.
+ * Goal: ratio ≥ 0.5, aim past 1.0 (issue 21: ≥ 0.8). Not met.
  * Measured 2026-11-21 (2 cores shared by the load generator, the server and PostgreSQL 15; one stream):
  * - first version: 11 statements per tip, 397 tips/s, p50 39.7 ms, p99 62.0 ms; pgbench 3,653 TPS;
  *   ratio 0.109 (CPU per tip: server 1.9 ms, PostgreSQL 2.0 ms);
@@ -23,7 +23,13 @@
  *   0.22): 1,022 tips/s, p50 15.1 ms, p99 28.7 ms; pgbench 2,784; ratio 0.367. Quick runs vary
  *   0.32–0.41 with 16 tippers (pgbench itself moves between 2,500 and 3,600 TPS from run to run);
  *   0.42 with 32 (pgbench -c 32), 0.40 with 64 (pgbench -c 64 -s 64).
- * What limits it now: CPU. The three processes spend ~1.6 ms of CPU per tip on 2 cores against ~0.6 ms
+ * - tips written together (decision 0033: one statement per batch of concurrent tips, one batch at a
+ *   time per instance), 2026-11-27, quiet machine, 20 s windows: hand-made client 1,552 tips/s, p50
+ *   8.5 ms, p99 36.8 ms; Node fetch 872 tips/s, p50 15.2 ms, p99 62.8 ms; pgbench 3,190 TPS; ratios
+ *   0.487 / 0.273; 0.19 database transactions per tip; CPU per tip: server 0.39 ms, PostgreSQL 0.35 ms
+ *   (0.18 in other runs), hand-made client 0.06 ms, fetch client 0.88 ms. Quick runs of the hand-made
+ *   client gave 0.41–0.53 with pgbench between 2,900 and 4,050 TPS.
+ * What limited it before batches: CPU. The three processes spend ~1.6 ms of CPU per tip on 2 cores against ~0.6 ms
  * per TPC-B transaction; ~40 % of the server's share is the kernel's loopback TCP writes (one per
  * database round trip and per answer), and a tip writes 3 wallet rows, a transfer with 6 indexes and
  * 3 entries with 3 indexes and 2 foreign keys each. Lock waits are gone (`serverConnections`).
