@@ -74,6 +74,8 @@ describe('live streaming', () => {
     await screenshot(viewer.page, 'stream-view-live');
     await viewer.page.getByRole('button', { name: 'Share' }).click();
     const share = viewer.page.getByRole('dialog', { name: 'Share this stream' });
+    // The dialog's code arrives on its first opening.
+    await share.getByRole('link', { name: 'Email' }).waitFor();
     expect(await share.getByRole('link').allTextContents()).toEqual(['Facebook', 'X (Twitter)', 'WhatsApp', 'Telegram', 'Reddit', 'Email']);
     await screenshot(viewer.page, 'stream-view-share');
     await viewer.page.keyboard.press('Escape');
