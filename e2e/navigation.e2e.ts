@@ -86,6 +86,20 @@ async function networkQuiet(page: Page, inFlight: () => number): Promise<void> {
 const QUIET_MS = 150;
 const POLL_MS = 50;
 
+/**
+ * Follows an app link inside the running app, as a click on it would, after checking that the server also
+ * answers the address itself (a bookmark or a shared link): hundreds of full page loads would be most of
+ * the journey.
+ */
+async function followInApp(page: Page, path: string, who: string): Promise<void> {
+  const direct = await page.request.get(path);
+  expect(direct.status(), `${who}: ${path} answered`).not.toBe(404);
+  await page.evaluate((to) => {
+    window.history.pushState(null, '', to);
+    window.dispatchEvent(new PopStateEvent('popstate', { state: null }));
+  }, path);
+}
+
 /** Visits an app path and fails on an HTTP 404 (the page or anything it loads) or the Not Found page. */
 async function expectNoDeadEnd(page: Page, path: string, who: string): Promise<void> {
   const missing: string[] = [];
@@ -100,8 +114,7 @@ async function expectNoDeadEnd(page: Page, path: string, who: string): Promise<v
   page.on('requestfinished', ended);
   page.on('requestfailed', ended);
   try {
-    const answer = await page.goto(path);
-    expect(answer?.status(), `${who}: ${path} answered`).not.toBe(404);
+    await followInApp(page, path, who);
     // Settled: the session is known (no spinner left) and what the page loads has arrived.
     await page.waitForFunction(() => !document.querySelector('[role="status"][aria-label="Loading"], [aria-label="Loading your account"]'));
     await networkQuiet(page, () => inFlight);

@@ -78,6 +78,9 @@ describe('subscriptions', () => {
     await page.goto(streamPath);
     await page.getByRole('link', { name: 'broadcaster1' }).first().click();
     await page.waitForURL(/\/u\/\d+/);
+    // The address changes before the profile's code arrives: until then the stream page, with its own
+    // Follow and Subscribe, is still shown.
+    await page.getByRole('heading', { name: '@broadcaster1' }).waitFor();
     await page.getByRole('button', { name: 'Follow', exact: true }).waitFor();
     await page.getByRole('button', { name: 'Subscribe' }).click();
     const modal = page.getByRole('dialog', { name: MSG.selectSubscription });

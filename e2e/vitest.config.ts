@@ -11,6 +11,8 @@ export default defineConfig({
     // One migrated embedded database for the run, copied for each journey's server.
     globalSetup: ['e2e/global-setup.ts'],
     pool: 'forks',
+    // Each journey starts its own server and browser: the worker keeps the modules loaded for the next file.
+    isolate: false,
     fileParallelism: false,
   },
 });

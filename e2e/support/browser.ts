@@ -1,11 +1,12 @@
-/** playwright-core driving Debian's chromium, with the fake media devices of docs/architecture.md §10. */
-import { mkdirSync } from 'node:fs';
+/** playwright-core driving Debian's Chromium headless shell, with the fake media devices of docs/architecture.md §10. */
+import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, it, type TestContext } from 'vitest';
 import { startApp } from './app';
 import type { AppOptions, RunningApp } from './app';
+import { DEBIAN_CHROMIUM, DEBIAN_HEADLESS_SHELL } from '../../scripts/system-tools';
 
 const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -22,9 +23,12 @@ const CHROMIUM_ARGS = [
 
 const SCREENSHOT_DIR = fileURLToPath(new URL('../screenshots/', import.meta.url));
 
+/** The headless shell (scripts/system-tools.ts), or the full browser where only that is installed. */
+const journeyChromium = () => (existsSync(DEBIAN_HEADLESS_SHELL) ? DEBIAN_HEADLESS_SHELL : DEBIAN_CHROMIUM);
+
 /** `extraArgs`: a journey's own switches, e.g. a video file for the fake camera. */
 export function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...CHROMIUM_ARGS, ...extraArgs] });
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? journeyChromium(), args: [...CHROMIUM_ARGS, ...extraArgs] });
 }
 
 export interface TestPage {
@@ -34,38 +38,37 @@ export interface TestPage {
   errors: string[];
 }
 
-/** Every page still open, for the screenshots of a failed test. */
-const openPages = new Set<Page>();
+/** Every page still open, with the errors it logged, for the report of a failed test. */
+const openPages = new Map<Page, string[]>();
 
-function track(page: Page): Page {
-  openPages.add(page);
+function track(page: Page, errors: string[]): Page {
+  openPages.set(page, errors);
   page.once('close', () => openPages.delete(page));
+  collectErrors(page, errors);
   return page;
 }
 
 /** A fresh context (no cookies, no storage) on the app at `baseURL`. */
 export async function openPage(browser: Browser, baseURL: string, viewport = { width: 1366, height: 860 }): Promise<TestPage> {
   const context = await browser.newContext({ baseURL, viewport, locale: 'en-US' });
-  const page = track(await context.newPage());
   const errors: string[] = [];
-  collectErrors(page, errors);
+  const page = track(await context.newPage(), errors);
   return { context, page, errors };
 }
 
 /** A second tab in the same context (same signed-in user); its errors go to the same list. */
 export async function openTab({ context, errors }: TestPage): Promise<Page> {
-  const page = track(await context.newPage());
-  collectErrors(page, errors);
-  return page;
+  return track(await context.newPage(), errors);
 }
 
-/** Shoots every open page as `FAILED-<test>-<n>.png`, as it was when the test failed. */
+/** Shoots every open page as `FAILED-<test>-<n>.png`, as it was when the test failed, and prints its address and errors. */
 async function screenshotOpenPages(test: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const name = test.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').slice(0, 80);
   let n = 0;
-  for (const page of openPages) {
+  for (const [page, errors] of openPages) {
     n += 1;
+    console.error(`FAILED-${name}-${n}: ${page.url()}${errors.length ? `\n  ${errors.join('\n  ')}` : ' (no errors logged)'}`);
     await page.screenshot({ path: `${SCREENSHOT_DIR}FAILED-${name}-${n}.png`, timeout: 5_000 }).catch(() => undefined);
   }
 }

@@ -1,4 +1,5 @@
 /** Accounts server state: the session user, its watch, login / sign-up / logout and interests. */
+import { useCallback } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
@@ -40,6 +41,25 @@ export function useSession(): Session {
   const query = useQuery({ queryKey: accountKeys.session(), queryFn: fetchSessionUser, staleTime: Infinity });
   const user = query.data ?? null;
   return { user: isLoggedIn(user) ? user : null, isLoggedIn: isLoggedIn(user), isPending: query.isPending };
+}
+
+/**
+ * `asMember(action, guest)`: runs `action` for a signed-in visitor and `guest` (the login prompt) for a guest.
+ * A click that comes while the session is still loading waits for its answer rather than taking a member
+ * for a guest; once the session is known it runs at once.
+ */
+export function useMemberAction(): (action: (user: SessionUser) => void, guest: () => void) => void {
+  const client = useQueryClient();
+  return useCallback(
+    (action, guest) => {
+      const known = client.getQueryData<SessionUser | null>(accountKeys.session());
+      if (known !== undefined) return isLoggedIn(known) ? action(known) : guest();
+      void client
+        .fetchQuery({ queryKey: accountKeys.session(), queryFn: fetchSessionUser, staleTime: Infinity })
+        .then((user) => (isLoggedIn(user) ? action(user) : guest()), guest);
+    },
+    [client],
+  );
 }
 
 /** Polls the session while signed in; when the server says it ended, the cached user goes. */

@@ -17,7 +17,7 @@ import { Button } from '../../ui/Button';
 import { BanIcon, BookmarkIcon, HeartIcon, MoreIcon } from '../../ui/icons';
 import { Modal } from '../../ui/Modal';
 import { useToast } from '../../ui/Toast';
-import { useSession } from '../accounts/api';
+import { useMemberAction, useSession } from '../accounts/api';
 import menu from '../shell/menu.module.css';
 import { ShareButton } from '../social/ShareButton';
 import { ReportModal } from '../streams/ReportModal';
@@ -83,15 +83,15 @@ export function PostActions({ post, onGuest }: { post: Post; onGuest: () => void
 }
 
 function LikeButton({ post, onGuest }: { post: Post; onGuest: () => void }) {
-  const { isLoggedIn } = useSession();
+  const asMember = useMemberAction();
   const like = useLikePost(post.post_id);
   const toast = useToast();
   const liked = post.viewer_likes > 0;
-  const toggle = () => {
-    if (!isLoggedIn) return onGuest();
-    if (like.isPending) return;
-    like.mutate(!liked, { onError: (error) => toast({ title: fill(MSG.postLikeFailed, { message: failureMessage(error) }), tone: 'error' }) });
-  };
+  const toggle = () =>
+    asMember(() => {
+      if (like.isPending) return;
+      like.mutate(!liked, { onError: (error) => toast({ title: fill(MSG.postLikeFailed, { message: failureMessage(error) }), tone: 'error' }) });
+    }, onGuest);
   return (
     <Button variant={liked ? 'primary' : 'secondary'} icon={<HeartIcon size={16} />} aria-pressed={liked} onClick={toggle}>
       {liked ? 'Liked' : 'Like'} <span className={styles.countBadge}>{shortNumber(post.likes)}</span>
@@ -101,14 +101,14 @@ function LikeButton({ post, onGuest }: { post: Post; onGuest: () => void }) {
 
 /** The bookmark: on at once, back off with the server's reason when it refuses (spec part 1 §5 Bookmark). */
 function SaveButton({ post, onGuest }: { post: Post; onGuest: () => void }) {
-  const { isLoggedIn } = useSession();
+  const asMember = useMemberAction();
   const save = useSavePost(post.post_id);
   const toast = useToast();
-  const toggle = () => {
-    if (!isLoggedIn) return onGuest();
-    if (save.isPending) return;
-    save.mutate(!post.saved, { onError: (error) => toast({ title: failureMessage(error), tone: 'error' }) });
-  };
+  const toggle = () =>
+    asMember(() => {
+      if (save.isPending) return;
+      save.mutate(!post.saved, { onError: (error) => toast({ title: failureMessage(error), tone: 'error' }) });
+    }, onGuest);
   return (
     <Button variant={post.saved ? 'primary' : 'secondary'} icon={<BookmarkIcon size={16} />} aria-pressed={post.saved} onClick={toggle}>
       {post.saved ? 'Saved' : 'Save'}

@@ -12,7 +12,7 @@ import { Avatar } from '../../ui/Avatar';
 import { Button } from '../../ui/Button';
 import { BanIcon, BookmarkIcon, HeartIcon, MoreIcon, ShareIcon, UsersIcon } from '../../ui/icons';
 import { useToast } from '../../ui/Toast';
-import { useSession } from '../accounts/api';
+import { useMemberAction, useSession } from '../accounts/api';
 import { LoginPrompt } from '../accounts/LoginPrompt';
 import { FollowButton } from '../social/FollowButton';
 import { TipSelector } from '../tips/TipSelector';
@@ -95,11 +95,12 @@ export function StreamDetails({ stream, interactionsPaused = false }: StreamDeta
   const editable = stream.is_owner && !(stream.audience === 'PRIVATE' && stream.live === 'N');
   const session = useSession();
   const toast = useToast();
-  const openReport = () => {
-    if (!session.isLoggedIn) return setOpen('login');
-    if (interactionsPaused) return toast({ title: MSG.streamPaused });
-    setOpen('report');
-  };
+  const asMember = useMemberAction();
+  const openReport = () =>
+    asMember(
+      () => (interactionsPaused ? toast({ title: MSG.streamPaused }) : setOpen('report')),
+      () => setOpen('login'),
+    );
   return (
     <section className={styles.details} aria-label="Stream info">
       <div className={styles.metaRow}>
@@ -144,14 +145,14 @@ function OwnerMenu({ onDelete }: { onDelete: () => void }) {
 
 /** The bookmark: on at once, back off with the server's reason when it refuses (spec part 1 §4 Bookmark). */
 function SaveButton({ stream, onGuest }: { stream: StreamInfo; onGuest: () => void }) {
-  const session = useSession();
+  const asMember = useMemberAction();
   const save = useSaveStream(stream.stream_id);
   const toast = useToast();
-  const toggle = () => {
-    if (!session.user) return onGuest();
-    if (save.isPending) return;
-    save.mutate({ userId: session.user.user_id, save: !stream.saved }, { onError: (error) => toast({ title: failureMessage(error), tone: 'error' }) });
-  };
+  const toggle = () =>
+    asMember((user) => {
+      if (save.isPending) return;
+      save.mutate({ userId: user.user_id, save: !stream.saved }, { onError: (error) => toast({ title: failureMessage(error), tone: 'error' }) });
+    }, onGuest);
   return (
     <Button variant={stream.saved ? 'primary' : 'secondary'} size="sm" icon={<BookmarkIcon size={16} />} aria-pressed={stream.saved} onClick={toggle}>
       {stream.saved ? 'Saved' : 'Save'}

@@ -4,7 +4,7 @@ import type { ButtonSize } from '../../ui/Button';
 import { Button } from '../../ui/Button';
 import { CheckIcon, StarIcon } from '../../ui/icons';
 import { lazyOnDemand } from '../../app/lazy-page';
-import { useSession } from '../accounts/api';
+import { useMemberAction, useSession } from '../accounts/api';
 import { LoginPrompt } from '../accounts/LoginPrompt';
 import { usePlans } from './api';
 
@@ -20,6 +20,7 @@ const SubscribeModal = lazyOnDemand(() => import('./SubscribeModal'), 'Subscribe
 
 export function SubscribeButton({ creatorId, creatorName, subscribed, size = 'md' }: SubscribeButtonProps) {
   const { isLoggedIn } = useSession();
+  const asMember = useMemberAction();
   const [open, setOpen] = useState(false);
   const [loginOpen, setLoginOpen] = useState(false);
   // The modal stays while open: subscribing refreshes the page's data, which turns this into Subscribed.
@@ -36,7 +37,7 @@ export function SubscribeButton({ creatorId, creatorName, subscribed, size = 'md
   }
   return (
     <>
-      <Button variant="primary" size={size} icon={<StarIcon size={16} />} onClick={() => (isLoggedIn ? setOpen(true) : setLoginOpen(true))}>
+      <Button variant="primary" size={size} icon={<StarIcon size={16} />} onClick={() => asMember(() => setOpen(true), () => setLoginOpen(true))}>
         Subscribe
       </Button>
       {modal}

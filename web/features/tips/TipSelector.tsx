@@ -4,7 +4,7 @@
  * (decision 0032); a guest gets the login prompt instead.
  */
 import { LoadOnUse, lazyPage } from '../../app/lazy-page';
-import { useSession } from '../accounts/api';
+import { useMemberAction, useSession } from '../accounts/api';
 import type { TipSelectorProps } from './TipPopover';
 import { TipButton } from './TipButton';
 
@@ -13,11 +13,12 @@ const TipPopover = lazyPage(() => import('./TipPopover'), 'TipPopover');
 /** Hidden on one's own stream. */
 export function TipSelector(props: TipSelectorProps) {
   const session = useSession();
+  const asMember = useMemberAction();
   if (props.stream.is_owner) return null;
   return (
     <LoadOnUse
       standIn={(use) => (
-        <TipButton onPointerEnter={(event) => event.pointerType === 'mouse' && session.isLoggedIn && use()} onClick={session.isLoggedIn ? use : props.onGuest} />
+        <TipButton onPointerEnter={(event) => event.pointerType === 'mouse' && session.isLoggedIn && use()} onClick={() => asMember(use, props.onGuest)} />
       )}
     >
       <TipPopover {...props} />

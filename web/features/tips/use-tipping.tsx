@@ -5,7 +5,7 @@ import type { StreamInfo } from '../../../common/api/streams';
 import { MSG } from '../../../common/messages';
 import { isApiError } from '../../api/client';
 import { useToast } from '../../ui/Toast';
-import { useSession } from '../accounts/api';
+import { useMemberAction } from '../accounts/api';
 import { applyTip, newIdempotencyKey, postTip } from './api';
 import { TipConfirmDialog, TipFailureDialog } from './TipDialogs';
 import { attemptFor, initialGate, tipClick, tipFailure } from './tip-flow';
@@ -25,7 +25,7 @@ interface TippingOptions {
 }
 
 export function useTipping(stream: Pick<StreamInfo, 'stream_id'>, { onGuest, paused = false }: TippingOptions) {
-  const session = useSession();
+  const asMember = useMemberAction();
   const queryClient = useQueryClient();
   const toast = useToast();
   const gate = useRef<TipGate>(initialGate);
@@ -58,7 +58,10 @@ export function useTipping(stream: Pick<StreamInfo, 'stream_id'>, { onGuest, pau
 
   /** A tip of `amount` coins, with the tipper's message if they wrote one. */
   function click(amount: number, message?: string) {
-    if (!session.isLoggedIn) return onGuest();
+    asMember(() => tipAsMember(amount, message), onGuest);
+  }
+
+  function tipAsMember(amount: number, message?: string) {
     if (paused) return toast({ title: MSG.streamPaused });
     const { action, gate: next } = tipClick({ ...gate.current, confirmed: confirmedThisSession }, Date.now());
     gate.current = next;
