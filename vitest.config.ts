@@ -16,6 +16,21 @@ const NOT_ABOUT_THE_DATABASE = [
   'server/platform/http/web-app.int.test.ts',
 ];
 
+/**
+ * With PostgreSQL given, the embedded database runs again only the suites whose subject is its own
+ * engine or what depends on it: the platform (the database layer, jobs, HTTP, realtime, media), the
+ * ledger and what moves money through it, and the demo seed. The modules' other suites run on
+ * PostgreSQL, and every browser journey runs on the embedded database. Without PostgreSQL, every
+ * suite runs embedded.
+ */
+const EMBEDDED_SUBJECTS = [
+  'server/platform/**/*.int.test.ts',
+  'server/modules/ledger/**/*.int.test.ts',
+  'server/modules/tips/**/*.int.test.ts',
+  'server/modules/wallet/**/*.int.test.ts',
+  'server/demo/**/*.int.test.ts',
+];
+
 /** Instances sharing one PostgreSQL database (and Redis): they run on PostgreSQL whatever the project, so in its project only. */
 const SCALED_OUT = ['server/**/*-scale.int.test.ts'];
 
@@ -63,7 +78,7 @@ export default defineConfig({
           exclude: ['server/**/*.int.test.ts', 'node_modules/**'],
         },
       },
-      integration('integration', { TEST_DB_KIND: 'pglite' }, { exclude: [...REAL_TIME, ...SCALED_OUT] }, 0),
+      integration('integration', { TEST_DB_KIND: 'pglite' }, { ...(process.env.TEST_DATABASE_URL ? { include: EMBEDDED_SUBJECTS } : {}), exclude: [...REAL_TIME, ...SCALED_OUT] }, 0),
       integration('integration-media', { TEST_DB_KIND: 'pglite' }, { include: REAL_TIME, exclude: SCALED_OUT }, 1),
       // The same suites on PostgreSQL when a server is given (CI sets it on machines that have one).
       ...(process.env.TEST_DATABASE_URL

@@ -13,7 +13,8 @@ import { journeySteps, screenshot, useAppInBrowser } from './support/browser';
 import type { TestPage } from './support/browser';
 import { broadcastAs } from './support/live';
 
-const openAppPage = useAppInBrowser({ media: true, env: () => ({ RTMP_GRACE_MS: '1500' }) });
+// The whole browser: the headless shell has no notifications to show a pushed message with.
+const openAppPage = useAppInBrowser({ media: true, fullBrowser: true, env: () => ({ RTMP_GRACE_MS: '1500' }) });
 /** One journey: each step builds on the one before (see journeySteps). */
 const step = journeySteps();
 

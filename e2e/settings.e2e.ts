@@ -132,7 +132,7 @@ describe('settings', () => {
     await signInAt(page, 'viewer4', '/afterdark/user/settings');
     const adult = page.getByRole('switch', { name: 'Show 18+ streams' });
     await adult.waitFor();
-    await page.waitForFunction(() => !document.querySelector('button[role="switch"][disabled]'));
+    // Enabled once the saved preferences have arrived (a click waits for that).
     await adult.click();
     const sent = page.waitForRequest((r) => r.url().endsWith('/api/user/update-user-preferences'));
     await page.getByRole('button', { name: 'Save Changes' }).click();

@@ -7,7 +7,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { ensureChromium, ensureFfmpeg } from './system-tools';
+import { ensureChromium, ensureFfmpeg, ensureFullChromium } from './system-tools';
 
 interface VitestReport {
   numPassedTests: number;
@@ -114,8 +114,10 @@ if (webBuilt) {
   else totals.failed += 1;
   // The journeys need a Chromium: installed here when missing and possible, else the stage fails saying how.
   const chromium = ensureChromium();
-  if (chromium) {
+  const fullChromium = ensureFullChromium();
+  if (chromium && fullChromium) {
     process.env.CHROMIUM_PATH = chromium;
+    process.env.CHROMIUM_FULL_PATH = fullChromium;
     vitest('browser journeys', ['--config', 'e2e/vitest.config.ts']);
   } else {
     failedStages.push('browser journeys (no Chromium)');

@@ -45,5 +45,8 @@ export function ensureTool(tool: Tool, given: string | undefined = undefined): s
 
 export const ensureChromium = () => ensureTool({ path: DEBIAN_HEADLESS_SHELL, debianPackage: 'chromium-headless-shell' }, process.env.CHROMIUM_PATH);
 
+/** The whole browser, for the journeys that need what the headless shell lacks (notifications). */
+export const ensureFullChromium = () => ensureTool({ path: DEBIAN_CHROMIUM, debianPackage: 'chromium' }, process.env.CHROMIUM_FULL_PATH);
+
 /** Debian's ffmpeg, installed when missing and possible; null leaves the media code on the npm-shipped one. */
 export const ensureFfmpeg = () => ensureTool({ path: '/usr/bin/ffmpeg', debianPackage: 'ffmpeg' }, process.env.FFMPEG_PATH);

@@ -26,9 +26,13 @@ const SCREENSHOT_DIR = fileURLToPath(new URL('../screenshots/', import.meta.url)
 /** The headless shell (scripts/system-tools.ts), or the full browser where only that is installed. */
 const journeyChromium = () => (existsSync(DEBIAN_HEADLESS_SHELL) ? DEBIAN_HEADLESS_SHELL : DEBIAN_CHROMIUM);
 
-/** `extraArgs`: a journey's own switches, e.g. a video file for the fake camera. */
-export function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? journeyChromium(), args: [...CHROMIUM_ARGS, ...extraArgs] });
+/**
+ * `extraArgs`: a journey's own switches, e.g. a video file for the fake camera. `fullBrowser`: Debian's
+ * whole chromium, for what the headless shell lacks (it shows no notifications).
+ */
+export function launchBrowser(extraArgs: readonly string[] = [], fullBrowser = false): Promise<Browser> {
+  const executablePath = fullBrowser ? (process.env.CHROMIUM_FULL_PATH ?? DEBIAN_CHROMIUM) : (process.env.CHROMIUM_PATH ?? journeyChromium());
+  return chromium.launch({ executablePath, args: [...CHROMIUM_ARGS, ...extraArgs] });
 }
 
 export interface TestPage {
@@ -110,11 +114,11 @@ export async function screenshot(page: Page, name: string, options: { animations
  * Starts a fresh server and a browser for one journey file (closed after it) and returns the way to
  * open a page on it.
  */
-export function useAppInBrowser(options: AppOptions & { chromiumArgs?: readonly string[] } = {}) {
+export function useAppInBrowser(options: AppOptions & { chromiumArgs?: readonly string[]; fullBrowser?: boolean } = {}) {
   let app: RunningApp | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
-    [app, browser] = await Promise.all([startApp(options), launchBrowser(options.chromiumArgs)]);
+    [app, browser] = await Promise.all([startApp(options), launchBrowser(options.chromiumArgs, options.fullBrowser)]);
   });
   afterAll(async () => {
     await browser?.close();
