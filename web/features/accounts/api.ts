@@ -37,8 +37,11 @@ export interface Session {
   isPending: boolean;
 }
 
+/** The session user, asked once per page load (a sign-in or sign-out replaces it). */
+const sessionQuery = { queryKey: accountKeys.session(), queryFn: fetchSessionUser, staleTime: Infinity };
+
 export function useSession(): Session {
-  const query = useQuery({ queryKey: accountKeys.session(), queryFn: fetchSessionUser, staleTime: Infinity });
+  const query = useQuery(sessionQuery);
   const user = query.data ?? null;
   return { user: isLoggedIn(user) ? user : null, isLoggedIn: isLoggedIn(user), isPending: query.isPending };
 }
@@ -55,7 +58,7 @@ export function useMemberAction(): (action: (user: SessionUser) => void, guest: 
       const known = client.getQueryData<SessionUser | null>(accountKeys.session());
       if (known !== undefined) return isLoggedIn(known) ? action(known) : guest();
       void client
-        .fetchQuery({ queryKey: accountKeys.session(), queryFn: fetchSessionUser, staleTime: Infinity })
+        .fetchQuery(sessionQuery)
         .then((user) => (isLoggedIn(user) ? action(user) : guest()), guest);
     },
     [client],
