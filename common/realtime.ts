@@ -60,6 +60,9 @@ const tipEnforceMessage = z.object({ type: z.literal('TIP-ENFORCE'), data: z.obj
 
 const streamEndMessage = z.object({ type: z.literal('STREAM-END') });
 
+/** To the owner's user channel: their stream is on air, so the dashboard shows LIVE before its next 10 s look-up. */
+const streamLiveMessage = z.object({ type: z.literal('STREAM-LIVE'), data: z.object({ stream_id: z.number().int().positive() }) });
+
 const streamOptionsMessage = z.object({ type: z.literal('STREAM-OPTIONS'), options: z.object({ chat_enabled: z.boolean() }) });
 
 /** To the banned viewer only; the spec's text is the viewer's id, `data` says it without reading text. */
@@ -189,7 +192,7 @@ const notificationMessage = z.object({
 });
 
 export const realtimeMessage = z.discriminatedUnion('type', [
-  commentMessage, likeMessage, tipMessage, tipEnforceMessage, streamEndMessage, streamOptionsMessage, blockedMessage, viewersMessage,
+  commentMessage, likeMessage, tipMessage, tipEnforceMessage, streamEndMessage, streamLiveMessage, streamOptionsMessage, blockedMessage, viewersMessage,
   presenceMessage('CONNECTED'), presenceMessage('DISCONNECTED'), signalMessage, participantsMessage, meetingEndMessage, kickedMessage,
   lovenseAccessMessage, lovenseAppConnectionMessage, lovenseAddDeviceRequestMessage, lovenseViewerEndCallMessage, lovenseCommandMessage,
   notificationMessage,

@@ -1,10 +1,11 @@
 /**
  * `npm test`: typecheck, lint and unit tests side by side, integration tests (also on PostgreSQL when
- * TEST_DATABASE_URL is set) beside the web build, then the crash tests (scripts/crash-test.ts and
- * scripts/notifications-crash-test.ts, with PostgreSQL), the page weight budget and the browser journeys.
+ * TEST_DATABASE_URL is set) beside the web build, then the browser journeys with, beside them, the crash
+ * tests (scripts/crash-test.ts and scripts/notifications-crash-test.ts, with PostgreSQL) and the page
+ * weight budget.
  * Ends with one summary line "N passed, N failed".
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ensureChromium, ensureFfmpeg, ensureFullChromium } from './system-tools';
@@ -22,16 +23,6 @@ mkdirSync(reportsDir, { recursive: true });
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failedStages: string[] = [];
-
-function run(stage: string, command: string, args: string[]): boolean {
-  const started = Date.now();
-  console.log(`\n▶ ${stage}: ${command} ${args.join(' ')}`);
-  const result = spawnSync(command, args, { stdio: 'inherit', env: process.env });
-  const ok = result.status === 0;
-  console.log(`${ok ? '✔' : '✘'} ${stage} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-  if (!ok) failedStages.push(stage);
-  return ok;
-}
 
 interface Stage {
   stage: string;
@@ -80,11 +71,6 @@ function vitestStage(stage: string, args: string[]): Stage {
   };
 }
 
-function vitest(stage: string, args: string[]) {
-  const { command, args: all, done } = vitestStage(stage, args);
-  done!(run(stage, command, all));
-}
-
 // The RTMP ingest tests push video with ffmpeg: Debian's when it can be had (the media code falls back to the npm-shipped one).
 if (!ensureFfmpeg()) console.warn('Continuing with the npm-shipped ffmpeg.');
 
@@ -100,28 +86,51 @@ await runTogether([
   { ...vitestStage('integration', ['--project', 'integration*']), live: true },
   { stage: 'web build', command: 'npx', args: ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], done: (ok) => (webBuilt = ok) },
 ]);
-// The crash tests (kill -9 under tip load, then the books; and mid-fan-out): on PostgreSQL only.
+/** A check that is one test: a stage whose pass or failure joins the totals as one. */
+function checkStage(stage: string, script: string): Stage {
+  return {
+    stage,
+    command: 'npx',
+    args: ['tsx', script],
+    done: (ok) => {
+      if (ok) totals.passed += 1;
+      else totals.failed += 1;
+    },
+  };
+}
+
+/** Stages one after another, as one group. */
+async function runInTurn(stages: Stage[]): Promise<void> {
+  for (const stage of stages) await runTogether([stage]);
+}
+
+// The journeys spend most of their time waiting on a browser and a stream (about half a core busy), so the
+// crash tests and the page budgets run beside them.
+const besideJourneys: Stage[] = [];
 if (process.env.TEST_DATABASE_URL) {
-  if (run('crash test', 'npx', ['tsx', 'scripts/crash-test.ts'])) totals.passed += 1;
-  else totals.failed += 1;
-  // Kill -9 while a go-live is fanned out and mailed, then every follower told exactly once.
-  if (run('notifications crash test', 'npx', ['tsx', 'scripts/notifications-crash-test.ts'])) totals.passed += 1;
-  else totals.failed += 1;
+  // Kill -9 under tip load, then the books; kill -9 while a go-live is fanned out and mailed, then every
+  // follower told exactly once. On PostgreSQL only.
+  besideJourneys.push(checkStage('crash test', 'scripts/crash-test.ts'), checkStage('notifications crash test', 'scripts/notifications-crash-test.ts'));
 }
 if (webBuilt) {
   // Sizes, not timings: each main page's gzip'd JavaScript against its budget (scripts/page-weight.ts).
-  if (run('page weight budget', 'npx', ['tsx', 'scripts/page-weight.ts'])) totals.passed += 1;
-  else totals.failed += 1;
+  besideJourneys.push(checkStage('page weight budget', 'scripts/page-weight.ts'));
   // The journeys need a Chromium: installed here when missing and possible, else the stage fails saying how.
   const chromium = ensureChromium();
   const fullChromium = ensureFullChromium();
   if (chromium && fullChromium) {
     process.env.CHROMIUM_PATH = chromium;
     process.env.CHROMIUM_FULL_PATH = fullChromium;
-    vitest('browser journeys', ['--config', 'e2e/vitest.config.ts']);
+    await Promise.all([
+      runTogether([{ ...vitestStage('browser journeys', ['--config', 'e2e/vitest.config.ts']), live: true }]),
+      runInTurn(besideJourneys),
+    ]);
   } else {
     failedStages.push('browser journeys (no Chromium)');
+    await runInTurn(besideJourneys);
   }
+} else {
+  await runInTurn(besideJourneys);
 }
 
 console.log(`\nStages failed: ${failedStages.length === 0 ? 'none' : failedStages.join(', ')}`);

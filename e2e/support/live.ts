@@ -49,7 +49,7 @@ export async function goLiveAndPublish(page: Page, pattern: Pick<TestPatternOpti
   const publisher = publishTestPattern({ url: `${rtmpUrl}/${key}`, width: 640, height: 360, fps: 15, ...pattern });
 
   try {
-    // The dashboard looks the stream up every 10 s until it is live.
+    // The owner's channel says STREAM-LIVE; the dashboard's 10 s look-up is the fallback.
     await badge(page, 'LIVE').waitFor({ timeout: 15_000 });
   } catch (error) {
     await publisher.stop();

@@ -131,6 +131,24 @@ describe('the realtime gateway on a live stream', () => {
     expect(await viewer.message('STREAM-END')).toEqual({ op: 'message', channel, message: { type: 'STREAM-END' } });
   });
 
+
+  it('tells the owner’s own channel STREAM-LIVE once the encoder is on and Go Live pressed, whichever came last', async () => {
+    const owner = await t.given.signedInUser();
+    const stream = (await owner.client.post('/api/streams/get-live-stream', {})).body.stream as { stream_id: number; broadcast_key: string };
+    await owner.client.post('/api/streams/update-stream-info', { id: stream.stream_id, data: { title: 'Soon', audience: 'PUBLIC', rating: 'G' } });
+    const socket = await connect(owner.client.cookie('ll_session'));
+    const channel = `user:${owner.user.id}`;
+    await socket.request({ op: 'subscribe', channel });
+
+    const hooks = t.app.services.broadcastHooks;
+    await hooks.startBroadcast(stream.broadcast_key);
+    await hooks.onLive({ streamId: stream.stream_id, broadcastId: 'b1', playlistKey: `media/${stream.stream_id}/b1/index.m3u8`, width: 640, height: 360 });
+    // Still hidden: the encoder alone does not put it on air.
+    await expect(socket.message('STREAM-LIVE', 300)).rejects.toThrow(/no matching frame/);
+
+    expect((await owner.client.post('/api/streams/go-live', { id: stream.stream_id })).status).toBe(200);
+    expect(await socket.message('STREAM-LIVE')).toEqual({ op: 'message', channel, message: { type: 'STREAM-LIVE', data: { stream_id: stream.stream_id } } });
+  });
   it('answers bad frames with an error frame, pings with pong, and stays up', async () => {
     const socket = await connect();
     socket.send('{not json');

@@ -2,6 +2,7 @@
  * Chat and likes on streams, behind the realtime gateway (/ws): the gateway asks these rules who may
  * subscribe and what a client may send; what other modules report (domain events) goes out as frames.
  */
+import { userChannelOf } from '../../../common/realtime-channels';
 import { ACCESS } from '../../platform/http/access';
 import { installRealtimeGateway } from '../../platform/realtime/gateway';
 import { createPresence } from '../../platform/realtime/presence';
@@ -64,6 +65,7 @@ export async function createChatModule(ctx: ModuleContext): Promise<AppModule> {
   events.on('stream.viewer-banned', ({ streamId, userId }) => chat.blockViewer(streamId, userId));
   events.on('account.deleted', ({ userId }) => gateway.disconnectUser(userId));
   events.on('stream.ended', ({ streamId }) => chat.publishToStream(streamId, { type: 'STREAM-END' }));
+  events.on('stream.went-live', ({ streamId, ownerId }) => gateway.publish(userChannelOf(ownerId), { type: 'STREAM-LIVE', data: { stream_id: streamId } }));
   events.on('tip.received', async (tip) => {
     const tipper = tip.tipper ?? (await accounts.publicUsers([tip.tipperId])).get(tip.tipperId);
     await chat.publishToStream(tip.streamId, tipMessage({

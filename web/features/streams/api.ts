@@ -6,6 +6,8 @@ import type { StreamInfo, StreamTile } from '../../../common/api/streams';
 import type { CallInput } from '../../../common/api';
 import { PAGE_SIZE } from '../../../common/constants';
 import { call, callKeepalive, isApiError } from '../../api/client';
+import { realtimeClient } from '../../api/realtime';
+import { userChannelOf } from '../../../common/realtime-channels';
 
 export const streamKeys = {
   all: ['streams'] as const,
@@ -24,7 +26,10 @@ export const streamKeys = {
 const OWN_STREAM_POLL_MS = 10_000;
 const LIVE_RECHECK_MS = 15_000;
 
-/** The caller's stream with RTMP URL and key; then stream-lookup every 10 s until it is live. */
+/**
+ * The caller's stream with RTMP URL and key; then stream-lookup every 10 s until it is live, and at once
+ * when the owner's channel says STREAM-LIVE.
+ */
 export function useOwnStream() {
   const own = useQuery({
     queryKey: streamKeys.own(),
@@ -38,6 +43,15 @@ export function useOwnStream() {
     enabled: id !== undefined,
     refetchInterval: (query) => (query.state.data?.live === 'Y' || query.state.error ? false : OWN_STREAM_POLL_MS),
   });
+  const ownerId = own.data?.user_id;
+  const waiting = poll.data?.live !== 'Y';
+  const { refetch } = poll;
+  useEffect(() => {
+    if (!waiting || id === undefined || ownerId === undefined) return;
+    return realtimeClient().subscribe(userChannelOf(ownerId), (message) => {
+      if (message.type === 'STREAM-LIVE' && message.data.stream_id === id) void refetch();
+    });
+  }, [waiting, ownerId, id, refetch]);
   const stream = own.data && poll.data ? { ...own.data, ...poll.data } : own.data;
   return { own, stream, refetch: () => poll.refetch() };
 }
