@@ -62,6 +62,19 @@
  *   100 lines/s: 966,000 deliveries/s, 30,000 frames/s, p50 472 ms, p99 1.23 s, 0.63 µs, acks p99 410 ms
  *                (before: 736,000/s, p50 3.7 s, p99 5.2 s, 0.92 µs); nothing lost in either.
  *   The clients took 38 + 37 % of a core at 10 lines/s and 50 + 50 % (event loops 84 % busy) at 100.
+ * 2026-11-28 00:10, another machine of the same size (pgbench ran 1.4 × faster there), the same code,
+ * CHAT_CONFIGS=one CHAT_SECONDS=10, load 1–2:
+ *   1 line/s:    10,000 deliveries/s, p50 64 ms, p99 119 ms, 11.4 µs/delivery
+ *   10 lines/s:  99,800 deliveries/s, 93,000 frames/s, p50 106 ms, p99 208 ms (215 and 237 in two more
+ *                runs), server 73 % of a core (50 % system), 7.3 µs/delivery; clients 47 + 47 % with 38 %
+ *                of their time waiting for a CPU; machine 87 % busy
+ *   100 lines/s: 983,000 deliveries/s, 57,000 frames/s, p50 173 ms, p99 354 ms, 0.69 µs, acks p99 104 ms,
+ *                nothing lost: the 100 lines/s goal held on this machine, the 10 lines/s one did not.
+ *   At 10 lines/s, a smaller share of writing time (0.4 instead of 0.75) halved the CPU (3.3 frames a
+ *   second) but doubled p99 (425 ms): the lines waited for the budget. A COMMENT stored with a bare
+ *   insert, without its transaction of five round trips and the sender's lookup (a bound on what a
+ *   one-statement COMMENT could save; measured, not kept) left p99 at 215 ms: the latency is the writes
+ *   to 10,000 sockets and the clients' wait for a CPU, not the COMMENT path.
  * Env: CHAT_QUICK=1 (1,000 sockets, 10 and 100 lines/s, one instance: ~1 min), CHAT_SOCKETS (10000),
  * CHAT_RATES (1,10,100 lines/s, in order; when the last one holds, ×1.5 up to CHAT_EXTRA_STEPS (0) more
  * times; when a rate misses while none has held, it is halved up to CHAT_DOWN_STEPS (0) times), CHAT_SECONDS

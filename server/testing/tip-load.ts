@@ -286,4 +286,50 @@ export class FetchTipConnection implements TipConnection {
 
   close(): void {}
 }
+/**
+ * The same tips through Node's `http` module with a keep-alive agent (what axios and most Node HTTP
+ * libraries sit on): an ordinary client that, unlike `fetch`, does not build WHATWG streams per request.
+ */
+export class HttpTipConnection implements TipConnection {
+  private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  private readonly target: URL;
 
+  constructor(url: string, private readonly csrf: { secret: string; token: string }) {
+    this.target = new URL('/api/streams/send-tip', url);
+  }
+
+  tip(tipper: Tipper, streamId: number, amount: number, key: string): Promise<TipResponse> {
+    const body = JSON.stringify({ stream_id: streamId, amount });
+    return new Promise((resolve, reject) => {
+      const req = http.request(this.target, {
+        method: 'POST',
+        agent: this.agent,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          cookie: `ll_session=${tipper.token}; ll_csrf=${this.csrf.secret}`,
+          'x-csrf-token': this.csrf.token,
+          'idempotency-key': key,
+        },
+      }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString();
+          try {
+            resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as TipResponse['body'] });
+          } catch {
+            resolve({ status: res.statusCode ?? 0, body: { message: text.slice(0, 200) } });
+          }
+        });
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}
