@@ -8,8 +8,8 @@
  * initialises a separate fresh database (-s 10) and runs TPC-B (-c 16 -j 2) for as long. Reports
  * tips/s, p50/p99, errors, database transactions per tip (autocommit statements: pg_stat_database),
  * pgbench TPS, the ratio, and the ledger invariants after the load.
- * Goal (issue 21): ratio ≥ 0.8 with every client, aim past 1.0. Met by the hand-made client in three of
- * five runs on 2026-11-28; not by http or fetch.
+ * Goal (issue 21): ratio ≥ 0.8, aim past 1.0. Met by the hand-made client since decision 0035
+ * (0.85–0.90 on 2026-11-28); not by http (0.64–0.68) or fetch (0.48–0.50).
  * Measured 2026-11-21 (2 cores shared by the load generator, the server and PostgreSQL 15; one stream):
  * - first version: 11 statements per tip, 397 tips/s, p50 39.7 ms, p99 62.0 ms; pgbench 3,653 TPS;
  *   ratio 0.109 (CPU per tip: server 1.9 ms, PostgreSQL 2.0 ms);
@@ -40,6 +40,10 @@
  *   while the server read the other half of the clients' requests (16 clients alternate in two groups).
  *   Two batches at a time, or two lanes of batches on disjoint receiving shards, were no faster in the
  *   same runs (3,655 and 3,691 tips/s); four lanes were slower (smaller batches, 2,368/s).
+ * - two batches at once, each crediting its own receiving shards (decision 0035), 2026-11-28, same
+ *   machine, three full runs: hand-made client 4,468–4,637 tips/s, p50 3.0 ms, p99 12–13 ms, ratios
+ *   0.85 / 0.88 / 0.90; http 3,352–3,579, 0.64–0.68; fetch 2,415–2,598, 0.48–0.50; pgbench 5,072–5,266
+ *   TPS. CPU per tip: server 0.12–0.13 ms, PostgreSQL 0.16 ms. Ledger sound after each run.
  * What limited it before batches: CPU. The three processes spend ~1.6 ms of CPU per tip on 2 cores against ~0.6 ms
  * per TPC-B transaction; ~40 % of the server's share is the kernel's loopback TCP writes (one per
  * database round trip and per answer), and a tip writes 3 wallet rows, a transfer with 6 indexes and

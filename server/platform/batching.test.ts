@@ -3,9 +3,9 @@ import { createBatcher } from './batching';
 
 /** A batch runner whose batches the test ends by hand. */
 function heldRunner() {
-  const batches: Array<{ items: string[]; finish(results?: string[]): void; fail(error: Error): void }> = [];
-  const run = (items: string[]) => new Promise<string[]>((resolve, reject) => {
-    batches.push({ items, finish: (results) => resolve(results ?? items.map((i) => `done:${i}`)), fail: reject });
+  const batches: Array<{ items: string[]; slot: number; finish(results?: string[]): void; fail(error: Error): void }> = [];
+  const run = (items: string[], slot: number) => new Promise<string[]>((resolve, reject) => {
+    batches.push({ items, slot, finish: (results) => resolve(results ?? items.map((i) => `done:${i}`)), fail: reject });
   });
   return { batches, run };
 }
@@ -63,6 +63,25 @@ describe('batcher', () => {
     batches[0]!.finish();
     await turns();
     expect(batches.map((b) => b.items)).toEqual([['a'], ['b'], ['c']]);
+  });
+
+  it('gives each running batch its own slot, and a finished batch’s slot to the next', async () => {
+    const { batches, run } = heldRunner();
+    const batcher = createBatcher({ run, maxItems: 10, maxRunning: 2, key: keyOf });
+    void batcher.submit('a');
+    await turn();
+    void batcher.submit('b');
+    await turn();
+    void batcher.submit('c');
+    await turn();
+    expect(batches.map((b) => b.slot)).toEqual([0, 1]);
+    batches[1]!.finish();
+    await turns();
+    expect(batches.map((b) => [b.items[0], b.slot])).toEqual([['a', 0], ['b', 1], ['c', 1]]);
+    batches[0]!.finish();
+    void batcher.submit('d');
+    await turns();
+    expect(batches[3]).toMatchObject({ items: ['d'], slot: 0 });
   });
 
   it('rejects every call of a batch that failed, and of one that answered the wrong number of results', async () => {

@@ -6,8 +6,11 @@
  * set-based statement may treat its rows as independent.
  */
 export interface BatcherOptions<T, R> {
-  /** Answers one result per item, in order; a throw rejects every item of the batch. */
-  run(items: T[]): Promise<R[]>;
+  /**
+   * Answers one result per item, in order; a throw rejects every item of the batch. `slot` (0 to
+   * maxRunning − 1) is this batch's own among those running now: no two running batches share one.
+   */
+  run(items: T[], slot: number): Promise<R[]>;
   maxItems: number;
   maxRunning: number;
   key(item: T): string | number;
@@ -21,6 +24,7 @@ interface Waiting<T, R> {
 
 export function createBatcher<T, R>(options: BatcherOptions<T, R>) {
   const waiting: Array<Waiting<T, R>> = [];
+  const freeSlots = Array.from({ length: options.maxRunning }, (_, slot) => slot);
   let running = 0;
   let scheduled = false;
 
@@ -54,8 +58,9 @@ export function createBatcher<T, R>(options: BatcherOptions<T, R>) {
   function pump() {
     while (running < options.maxRunning && waiting.length > 0) {
       const batch = takeBatch();
+      const slot = freeSlots.shift()!;
       running += 1;
-      options.run(batch.map((call) => call.item)).then(
+      options.run(batch.map((call) => call.item), slot).then(
         (results) => {
           if (results.length !== batch.length) throw new Error(`a batch of ${batch.length} answered ${results.length} results`);
           batch.forEach((call, i) => call.resolve(results[i]!));
@@ -63,6 +68,7 @@ export function createBatcher<T, R>(options: BatcherOptions<T, R>) {
       ).catch((error: unknown) => {
         for (const call of batch) call.reject(error);
       }).finally(() => {
+        freeSlots.push(slot);
         running -= 1;
         schedule();
       });

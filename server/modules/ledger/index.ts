@@ -5,7 +5,7 @@
 import type { AppModule, ModuleContext } from '../../platform/module';
 import { createLedger, type Ledger } from './service';
 
-export { accountKey, InsufficientFunds, platformFee, receivingShard, type AccountRef, type Ledger, type TransferRequest } from './service';
+export { accountKey, InsufficientFunds, platformFee, receivingShard, receivingShardsBySlot, type AccountRef, type Ledger, type TransferRequest } from './service';
 export { balancesJsonSql, holdsImpressionsSql, paidActivitySql, spendOnStreamSql, tipFactsSql, walletBalanceSql } from './reads';
 export { CURRENCIES, TRANSFER_KINDS, type Currency, type TransferKind } from './tables';
 

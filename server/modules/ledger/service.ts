@@ -33,6 +33,23 @@ export const RECEIVING_SHARDS = 16;
 /** The shard a payer's credits land on: stable per payer, so one payer's payments queue only on their own. */
 export const receivingShard = (payerId: number) => payerId % RECEIVING_SHARDS;
 
+/**
+ * The receiving shard each batch credits, by its slot: slot s takes shards s, s + slots, s + 2 × slots, …
+ * in turn, so batches running at once never wait on each other's receiving rows, and the credits still
+ * spread over every shard (slots ≤ RECEIVING_SHARDS).
+ */
+export function receivingShardsBySlot(slots: number) {
+  const turns = Array.from({ length: slots }, () => 0);
+  const perSlot = Math.max(1, Math.floor(RECEIVING_SHARDS / slots));
+  return {
+    next(slot: number): number {
+      const turn = turns[slot]!;
+      turns[slot] = (turn + 1) % perSlot;
+      return slot + turn * slots;
+    },
+  };
+}
+
 export interface Leg {
   account: AccountRef;
   amount: number;

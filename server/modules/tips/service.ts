@@ -15,7 +15,7 @@ import { createBatcher } from '../../platform/batching';
 import { takeTokenSql, takeTokensSql } from '../../platform/throttle';
 import type { AccountsService } from '../accounts';
 import {
-  accountKey, balancesJsonSql, CURRENCIES, InsufficientFunds, platformFee, receivingShard, spendOnStreamSql, walletBalanceSql,
+  accountKey, balancesJsonSql, CURRENCIES, InsufficientFunds, platformFee, receivingShard, receivingShardsBySlot, spendOnStreamSql, walletBalanceSql,
   type Currency, type Ledger, type TransferKind, type TransferRequest,
 } from '../ledger';
 import { mayActOnAnyStream, type StreamsService, type Viewer } from '../streams';
@@ -26,14 +26,15 @@ const LIVE_SESSION_TIPS = 20;
 
 /**
  * Tips written together: at most this many in one statement, and this many statements at once per
- * instance (the next batch gathers while one commits).
+ * instance, each crediting its own receiving shards (one batch commits while the next runs).
  */
-const TIP_BATCH = { maxItems: 64, maxRunning: 1 };
+const TIP_BATCH = { maxItems: 64, maxRunning: 2 };
 
 /** Tips one user may send per minute, counted in the database (every instance). */
 export const TIP_RATE = { tips: 30, windowMs: 60_000 };
 
 type SignedInViewer = Viewer & { principal: Principal };
+
 
 export function createTipsService(deps: {
   ledger: Ledger;
@@ -77,13 +78,12 @@ export function createTipsService(deps: {
     checked: boolean;
   }
 
-  /** The tip as a ledger transfer: the broadcaster's and the fee legs on the tipper's receiving shard. */
-  function tipRequest(tip: TipAttempt): TransferRequest {
+  /** The tip as a ledger transfer: the broadcaster's and the fee legs on a receiving shard (the tipper's unless given). */
+  function tipRequest(tip: TipAttempt, shard = receivingShard(tip.viewer.principal.userId)): TransferRequest {
     const { streamId, ownerId, amount } = tip;
     const tipper = tip.viewer.principal.userId;
     const percent = deps.fees.tip ?? 0;
     const fee = platformFee(amount, percent);
-    const shard = receivingShard(tipper);
     return {
       kind: 'tip',
       idempotencyKey: ledgerKey(tipper, tip.idempotencyKey),
@@ -125,11 +125,15 @@ export function createTipsService(deps: {
     guard: sql`exists (select 1 from bucket where bucket.key = ready.bucket_key and bucket.allowed)`,
     select: answerReads(sql`p.stream_id`, sql`p.from_user_id`),
   });
+  const batchShards = receivingShardsBySlot(TIP_BATCH.maxRunning);
   const batches = createBatcher<TipAttempt, Awaited<ReturnType<typeof writeTips>>[number]>({
     maxItems: TIP_BATCH.maxItems,
     maxRunning: TIP_BATCH.maxRunning,
     key: (tip) => tip.viewer.principal.userId,
-    run: (tips) => writeTips(tips.map((tip) => ({ request: tipRequest(tip), values: { checked: tip.checked, bucket_key: bucketKey(tip.viewer.principal.userId) } }))),
+    run: (tips, slot) => {
+      const shard = batchShards.next(slot);
+      return writeTips(tips.map((tip) => ({ request: tipRequest(tip, shard), values: { checked: tip.checked, bucket_key: bucketKey(tip.viewer.principal.userId) } })));
+    },
   });
 
   /**
