@@ -35,7 +35,6 @@ export const TIP_RATE = { tips: 30, windowMs: 60_000 };
 
 type SignedInViewer = Viewer & { principal: Principal };
 
-
 export function createTipsService(deps: {
   ledger: Ledger;
   streams: StreamsService;
