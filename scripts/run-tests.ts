@@ -71,21 +71,6 @@ function vitestStage(stage: string, args: string[]): Stage {
   };
 }
 
-// The RTMP ingest tests push video with ffmpeg: Debian's when it can be had (the media code falls back to the npm-shipped one).
-if (!ensureFfmpeg()) console.warn('Continuing with the npm-shipped ffmpeg.');
-
-// Three stages that each leave a core idle much of the time: side by side.
-await runTogether([
-  { stage: 'typecheck', command: 'npx', args: ['tsc', '-p', 'tsconfig.json', '--noEmit'] },
-  { stage: 'lint', command: 'npx', args: ['eslint', '.'] },
-  vitestStage('unit', ['--project', 'unit']),
-]);
-// The web build needs nothing the integration tests use: it runs beside them.
-let webBuilt = false;
-await runTogether([
-  { ...vitestStage('integration', ['--project', 'integration*']), live: true },
-  { stage: 'web build', command: 'npx', args: ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], done: (ok) => (webBuilt = ok) },
-]);
 /** A check that is one test: a stage whose pass or failure joins the totals as one. */
 function checkStage(stage: string, script: string): Stage {
   return {
@@ -104,6 +89,21 @@ async function runInTurn(stages: Stage[]): Promise<void> {
   for (const stage of stages) await runTogether([stage]);
 }
 
+// The RTMP ingest tests push video with ffmpeg: Debian's when it can be had (the media code falls back to the npm-shipped one).
+if (!ensureFfmpeg()) console.warn('Continuing with the npm-shipped ffmpeg.');
+
+// Three stages that each leave a core idle much of the time: side by side.
+await runTogether([
+  { stage: 'typecheck', command: 'npx', args: ['tsc', '-p', 'tsconfig.json', '--noEmit'] },
+  { stage: 'lint', command: 'npx', args: ['eslint', '.'] },
+  vitestStage('unit', ['--project', 'unit']),
+]);
+// The web build needs nothing the integration tests use: it runs beside them.
+let webBuilt = false;
+await runTogether([
+  { ...vitestStage('integration', ['--project', 'integration*']), live: true },
+  { stage: 'web build', command: 'npx', args: ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], done: (ok) => (webBuilt = ok) },
+]);
 // The journeys spend most of their time waiting on a browser and a stream (about half a core busy), so the
 // crash tests and the page budgets run beside them.
 const besideJourneys: Stage[] = [];
@@ -112,6 +112,7 @@ if (process.env.TEST_DATABASE_URL) {
   // follower told exactly once. On PostgreSQL only.
   besideJourneys.push(checkStage('crash test', 'scripts/crash-test.ts'), checkStage('notifications crash test', 'scripts/notifications-crash-test.ts'));
 }
+let journeys: Promise<void> = Promise.resolve();
 if (webBuilt) {
   // Sizes, not timings: each main page's gzip'd JavaScript against its budget (scripts/page-weight.ts).
   besideJourneys.push(checkStage('page weight budget', 'scripts/page-weight.ts'));
@@ -121,17 +122,12 @@ if (webBuilt) {
   if (chromium && fullChromium) {
     process.env.CHROMIUM_PATH = chromium;
     process.env.CHROMIUM_FULL_PATH = fullChromium;
-    await Promise.all([
-      runTogether([{ ...vitestStage('browser journeys', ['--config', 'e2e/vitest.config.ts']), live: true }]),
-      runInTurn(besideJourneys),
-    ]);
+    journeys = runTogether([{ ...vitestStage('browser journeys', ['--config', 'e2e/vitest.config.ts']), live: true }]);
   } else {
     failedStages.push('browser journeys (no Chromium)');
-    await runInTurn(besideJourneys);
   }
-} else {
-  await runInTurn(besideJourneys);
 }
+await Promise.all([journeys, runInTurn(besideJourneys)]);
 
 console.log(`\nStages failed: ${failedStages.length === 0 ? 'none' : failedStages.join(', ')}`);
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
