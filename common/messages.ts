@@ -188,7 +188,7 @@ export const MSG = {
   idempotencyKeyRequired: 'Idempotency-Key header is required.',
   idempotencyKeyTooLong: 'Idempotency-Key must be at most {max} characters.',
   idempotencyKeyInvalid: 'The Idempotency-Key header is not valid.',
-  idempotencyKeyReused: 'This Idempotency-Key was used for another tip.',
+  idempotencyKeyReused: 'This Idempotency-Key was used for another request.',
 
   // Wallet and payments (part 1 §2 wallet pages; part 2 §5 Buy impressions)
   packageUnknown: 'This package is not available.',
@@ -259,7 +259,6 @@ export const MSG = {
   subscribedNow: 'You are now subscribed',
   subscribeRatingTooLow: 'Error! You cannot subscribe to a User with a rating of less than {n} Stars.',
   subscribeSelf: 'You cannot subscribe to yourself.',
-  subscribeKeyReused: 'This Idempotency-Key was used for another subscription.',
   subscriptionRenewed: 'Subscription Renewed',
   subscriptionCancelled: 'Subscription Cancelled',
   renewFailed: 'Fail to renew subscription',
@@ -372,6 +371,7 @@ export const MSG = {
   toyNotNow: 'This cannot be done while device access is {access}.',
   toyOtherViewer: 'Another viewer has device access. Revoke it first.',
   toyNothingToPay: 'There is no tip to pay.',
+  toyTipChanged: 'The broadcaster now asks {amount} Coins. Check the new amount before you pay.',
   toyRoomClosed: 'This stream is not live.',
   toyCommandNotOffered: 'The connected toys do not offer this command.',
   toyLevelRange: 'Level must be {min} to {max} for {command}.',
@@ -379,6 +379,7 @@ export const MSG = {
   toyTokenOwnOnly: 'A toy token is only for your own device.',
   toyServiceUnavailable: 'The toy service did not answer. Please try again.',
   toyCallbackUnverified: 'This toy callback is not verified.',
+  toyCallbackReplayed: 'This toy callback was already received or is too old.',
   mustBeToyCommand: 'Must be a toy command',
 
   // System (part 1 §2 Other)

@@ -17,6 +17,7 @@ import { ACCESS } from './platform/http/access';
 import { createCsrf } from './platform/http/csrf';
 import { installErrorHandling, installNotFound } from './platform/http/error-handler';
 import { installHealth } from './platform/http/health';
+import { installIdempotency } from './platform/http/idempotency';
 import { installNulGuard } from './platform/http/input-guard';
 import { requestLogFields } from './platform/http/log-redaction';
 import { installOpenApi } from './platform/http/openapi';
@@ -130,6 +131,7 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
 
   const csrf = createCsrf(await loadSecret(db, 'csrf'));
   csrf.install(app);
+  installIdempotency(app, db);
   const captcha = createCaptcha(db, { enabled: config.captcha, secret: await loadSecret(db, 'captcha') });
   const mailer = createMailer({ db, smtpUrl: config.smtpUrl, outbox: config.mail === 'outbox', from: config.mailFrom, log: app.log });
   app.addHook('onClose', async () => mailer.close());

@@ -19,7 +19,7 @@
  * |--------------------------------|------------------------------|--------------------------------------|
  * | GET_QR_CODE (broadcaster)      | none, NONE, DECLINE, REVOKE, INIT | INIT, then PENDING once the QR is made (INIT stays if the provider failed: 502 'Failed to Generate QR.') |
  * | REGENERATE_QR_CODE (broadc.)   | INIT, PENDING, APPROVED      | a new QR; INIT becomes PENDING       |
- * | PAID_TIP_SUCCESS (the viewer)  | PENDING; APPROVED with a tip request | APPROVED (the tip committed in the ledger first) |
+ * | PAID_TIP_SUCCESS (the viewer)  | PENDING; APPROVED with a tip request, for the `tip_amount` shown | APPROVED (the tip committed in the ledger first) |
  * | PAID_TIP_REQUEST (broadcaster) | APPROVED                     | APPROVED with `requested_tip`        |
  * | DECLINE_REQUEST (the viewer)   | INIT, PENDING, APPROVED      | DECLINE                              |
  * | REVOKE_ACCESS (broadcaster)    | INIT, PENDING, APPROVED      | REVOKE                               |
@@ -100,6 +100,9 @@ const toyCommand = z.enum(TOY_COMMAND_NAMES, { error: MSG.mustBeToyCommand });
 const tipAmount = numeric(z.number({ error: MSG.coinsNumber }).int(MSG.coinsWhole).min(0, MSG.coinsNumber).max(1_000_000, fill(MSG.coinsAtMost, { max: 1_000_000 })))
   .meta({ description: `Coins: rounded to a multiple of ${TOY.tip.step}, clamped to ${TOY.tip.min}–${TOY.tip.max}` });
 
+/** The tip the viewer was shown, in coins, exactly as shown (no rounding). */
+const seenTip = numeric(z.number({ error: MSG.coinsNumber }).int(MSG.coinsWhole).min(1, MSG.coinsAtLeastOne).max(1_000_000, fill(MSG.coinsAtMost, { max: 1_000_000 })));
+
 const streamId = numeric(z.number({ error: MSG.mustBeStreamId }).int(MSG.mustBeStreamId).positive(MSG.mustBeStreamId).max(Number.MAX_SAFE_INTEGER, MSG.mustBeStreamId));
 const room = z.enum(TOY_ROOMS, { error: oneOf(TOY_ROOMS) }).default('stream');
 const where = { stream_id: streamId, room };
@@ -109,7 +112,9 @@ export const lovenseActionInput = z.discriminatedUnion('event', [
   z.strictObject({ event: z.literal('GET_QR_CODE'), ...where, viewer_id: userId, tip_amount: tipAmount }),
   z.strictObject({ event: z.literal('REGENERATE_QR_CODE'), ...where, viewer_id: userId }),
   z.strictObject({ event: z.literal('DECLINE_REQUEST'), ...where, viewer_id: userId.optional() }),
-  z.strictObject({ event: z.literal('PAID_TIP_SUCCESS'), ...where }),
+  // The tip the viewer saw and agreed to (the offer's tip_amount or the request's requested_tip): when
+  // the host's ask has changed since, nothing moves and the answer is 409 (decision 0038).
+  z.strictObject({ event: z.literal('PAID_TIP_SUCCESS'), ...where, tip_amount: seenTip }),
   z.strictObject({ event: z.literal('GET_LOVENSE'), ...where, viewer_id: userId }),
   z.strictObject({ event: z.literal('GET_LOVENSE_LIST'), ...where }),
   z.strictObject({ event: z.literal('REVOKE_ACCESS'), ...where, viewer_id: userId }),
@@ -166,7 +171,8 @@ export const lovenseAction = defineCall({
   path: '/api/user/lovense-action',
   summary: 'Toy-device access, one event per call (the record after it is `data`; GET_LOVENSE_LIST answers a list, '
     + 'GET_LOVENSE null when there is none). PAID_TIP_SUCCESS pays the access tip or the extra tip request through '
-    + 'the ledger and needs an Idempotency-Key: a retry with the same key charges nothing again',
+    + 'the ledger for the `tip_amount` the viewer saw (409 when the host asks another amount now) and needs an Idempotency-Key: '
+    + 'a retry with the same key charges nothing again',
   refusals: [402, 403, 404, 409, 429, 502],
   idempotencyKey: 'optional',
   input: lovenseActionInput,

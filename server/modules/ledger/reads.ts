@@ -80,9 +80,9 @@ export function ledgerReads(db: Executor) {
 
     /** A tip's stream and amount, to answer a retried key. */
     async transferById(transferId: number) {
-      const [row] = await db.select({ streamId: ledgerTransfers.streamId, amount: ledgerTransfers.amount })
+      const [row] = await db.select({ streamId: ledgerTransfers.streamId, amount: ledgerTransfers.amount, details: ledgerTransfers.details })
         .from(ledgerTransfers).where(eq(ledgerTransfers.id, transferId));
-      return row ? { streamId: row.streamId === null ? null : Number(row.streamId), amount: Number(row.amount) } : null;
+      return row ? { streamId: row.streamId === null ? null : Number(row.streamId), amount: Number(row.amount), details: (row.details ?? {}) as Record<string, unknown> } : null;
     },
 
     /** The stream's top tippers, coins summed, most first. */

@@ -295,10 +295,8 @@ export function createSubscriptionsService(deps: SubscriptionsDeps) {
     if (creatorId === subscriberId) throw forbidden(MSG.subscribeSelf);
     const key = firstPaymentKey(subscriberId, idempotencyKey);
     const earlier = await paidWithKey(key);
-    if (earlier) {
-      if (earlier.planId !== input.plan_id || earlier.subscriberId !== subscriberId) throw conflict(MSG.subscribeKeyReused);
-      return answerSubscribed(principal, earlier);
-    }
+    // The same key with another body never gets here: the route layer refused it (platform/http/idempotency.ts).
+    if (earlier) return answerSubscribed(principal, earlier);
     if (!(await accounts.isActive(creatorId))) throw notFound(MSG.planNotFound);
     const plan = await activePlan(input.plan_id, creatorId);
     await assertRatedEnough(creatorId);

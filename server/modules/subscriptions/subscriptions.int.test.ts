@@ -196,7 +196,7 @@ describe('subscribing', () => {
     expect((await subscribeAs(fan, creator.user.id, creator.planIds[0]!, key)).status).toBe(200);
     const other = await subscribeAs(fan, creator.user.id, creator.planIds[1]!, key);
     expect(other.status).toBe(409);
-    expect(other.body.message).toBe(MSG.subscribeKeyReused);
+    expect(other.body.message).toBe(MSG.idempotencyKeyReused);
   });
 
   it('charges once when the same viewer subscribes many times at once', async () => {

@@ -10,7 +10,8 @@ import { shortNumber } from '../../../common/rules/format';
 import { PAGE_SIZE } from '../../../common/constants';
 import type { DomainEventHub } from '../../platform/events';
 import type { Principal } from '../../platform/http/auth';
-import { appError, conflict, forbidden, notFound, tooManyRequests } from '../../platform/http/errors';
+import { appError, forbidden, notFound, tooManyRequests } from '../../platform/http/errors';
+import { assertSameRequest, FINGERPRINT_DETAIL, type KeyedRequest } from '../../platform/http/idempotency';
 import { createBatcher } from '../../platform/batching';
 import { takeTokenSql, takeTokensSql } from '../../platform/throttle';
 import type { AccountsService } from '../accounts';
@@ -71,7 +72,7 @@ export function createTipsService(deps: {
     streamId: number;
     ownerId: number;
     amount: number;
-    idempotencyKey: string;
+    keyed: KeyedRequest;
     message: string | undefined;
     /** The stream passed the full checks already; otherwise the statement checks plainlyTippable. */
     checked: boolean;
@@ -85,13 +86,13 @@ export function createTipsService(deps: {
     const fee = platformFee(amount, percent);
     return {
       kind: 'tip',
-      idempotencyKey: ledgerKey(tipper, tip.idempotencyKey),
+      idempotencyKey: ledgerKey(tipper, tip.keyed.key),
       fromUserId: tipper,
       toUserId: ownerId,
       streamId,
       amount,
       currency: 'CON',
-      details: { fee, fee_percent: percent, ...(tip.message ? { message: tip.message } : {}) },
+      details: { fee, fee_percent: percent, ...(tip.message ? { message: tip.message } : {}), [FINGERPRINT_DETAIL]: tip.keyed.fingerprint },
       legs: [
         { account: { userId: tipper, currency: 'CON' }, amount: -amount },
         { account: { userId: ownerId, currency: 'CON', shard }, amount: amount - fee },
@@ -198,9 +199,9 @@ export function createTipsService(deps: {
         return answer(outcome.transferId, { spend, owed: owedTips(Number(outcome.selected.minimum ?? 0), spend) }, balance);
       }
     } else {
-      // A retry answers the first tip; the same key for a different tip is refused.
+      // A retry answers the first tip; the same key for another request is refused (the shared rule).
       const first = await ledger.transferById(outcome.transferId);
-      if (!first || first.streamId !== streamId || first.amount !== amount) throw conflict(MSG.idempotencyKeyReused);
+      assertSameRequest(first?.details[FINGERPRINT_DETAIL], tip.keyed);
     }
 
     // The coins moved (now or by the first request with this key): answer from the books, with no
@@ -216,11 +217,11 @@ export function createTipsService(deps: {
      * to the tipper. Any other stream, and any stream that fails that check, goes through the full
      * checks first (streams.lookup: audience, rating, bans; own stream; broadcaster status).
      */
-    async send(viewer: SignedInViewer, streamId: number, amount: number, idempotencyKey: string, message?: string) {
+    async send(viewer: SignedInViewer, streamId: number, amount: number, keyed: KeyedRequest, message?: string) {
       const tipper = viewer.principal.userId;
       const knownOwner = streamOwners.get(streamId);
       if (knownOwner !== undefined && knownOwner !== tipper) {
-        const done = await transferTip({ viewer, streamId, ownerId: knownOwner, amount, idempotencyKey, message, checked: false });
+        const done = await transferTip({ viewer, streamId, ownerId: knownOwner, amount, keyed, message, checked: false });
         if (done) return done;
       }
       // Watchable (audience, rating, bans), but the pay wall does not stop a tip: tipping lifts it.
@@ -228,7 +229,7 @@ export function createTipsService(deps: {
       rememberOwner(row.id, row.userId);
       if (row.userId === tipper) throw forbidden(MSG.cannotTipOwnStream);
       await assertMayReceiveTips(row.userId);
-      const done = await transferTip({ viewer, streamId: row.id, ownerId: row.userId, amount, idempotencyKey, message, checked: true });
+      const done = await transferTip({ viewer, streamId: row.id, ownerId: row.userId, amount, keyed, message, checked: true });
       if (!done) throw new Error('a checked tip was refused as unchecked');
       return done;
     },

@@ -12,6 +12,7 @@ import { userChannelOf } from '../../../common/realtime';
 import { deviceTip } from '../../../common/rules/toys';
 import type { Db, Executor } from '../../platform/db/client';
 import type { Principal } from '../../platform/http/auth';
+import type { KeyedRequest } from '../../platform/http/idempotency';
 import { appError, badRequest, conflict, forbidden, notFound } from '../../platform/http/errors';
 import type { AccountsService } from '../accounts';
 import type { ChatService } from '../chat';
@@ -153,18 +154,27 @@ export function createAccessMachine(deps: AccessDeps) {
   /**
    * PAID_TIP_SUCCESS: the tip moves from the viewer to the broadcaster in one ledger transfer (kind
    * `toy_tip`), in the transaction that approves the access — approval never precedes the commit. The
-   * ledger key is the record's payment number, so two calls never pay one step twice; a retry with the
-   * same Idempotency-Key answers the record, another key finds nothing to pay (409).
+   * viewer pays the amount they saw (`seen`): when the host's ask differs now, nothing moves (409 with
+   * the amount asked, which the viewer's page shows to accept). The ledger key is the record's payment
+   * number, so two calls never pay one step twice; the Idempotency-Key that paid the last step answers
+   * the record again (the route layer refused it already if its body differs), another key finds
+   * nothing to pay (409).
    */
-  async function pay(room: Room, caller: Caller, idempotencyKey: string | undefined) {
-    if (!idempotencyKey) throw badRequest(MSG.idempotencyKeyRequired, 'idempotency-key');
+  async function pay(room: Room, caller: Caller, keyed: KeyedRequest | undefined, seen: number) {
+    if (!keyed) throw badRequest(MSG.idempotencyKeyRequired, 'idempotency-key');
     const payerId = caller.principal.userId;
     const row = await recordOf(room, payerId);
-    const replay = (current: AccessRow) => owedOn(current) === 0 && current.lastPaymentKey === idempotencyKey;
-    if (owedOn(row) === 0) {
-      if (replay(row)) return { row, created: false };
-      throw row.access === 'APPROVED' ? conflict(MSG.toyNothingToPay) : notNow(row.access);
-    }
+    const replay = (current: AccessRow) => current.lastPaymentKey === keyed.key;
+    /** What stops a payment of `seen` on this record now, if anything. */
+    const refusal = (current: AccessRow) => {
+      const owed = owedOn(current);
+      if (owed === 0) return current.access === 'APPROVED' ? conflict(MSG.toyNothingToPay) : notNow(current.access);
+      if (owed !== seen) return appError('conflict', fill(MSG.toyTipChanged, { amount: owed }), { field: 'tip_amount', tip_amount: owed });
+      return null;
+    };
+    if (replay(row)) return { row, created: false };
+    const refused = refusal(row);
+    if (refused) throw refused;
     rooms.assertOpen(room);
     const device = await records.device(row.broadcasterId);
     const shard = receivingShard(payerId);
@@ -174,11 +184,10 @@ export function createAccessMachine(deps: AccessDeps) {
       return await db.transaction(async (tx) => {
         const [current] = await tx.select().from(toyAccess).where(eq(toyAccess.id, row.id)).for('update');
         if (!current) throw notFound(MSG.toyNoAccess);
+        if (replay(current)) return { row: current, created: false };
+        const refusedNow = refusal(current);
+        if (refusedNow) throw refusedNow;
         const amount = owedOn(current);
-        if (amount === 0) {
-          if (replay(current)) return { row: current, created: false };
-          throw current.access === 'APPROVED' ? conflict(MSG.toyNothingToPay) : notNow(current.access);
-        }
         const fee = platformFee(amount, deps.feePercent);
         await ledger.transfer({
           kind: 'toy_tip',
@@ -198,7 +207,7 @@ export function createAccessMachine(deps: AccessDeps) {
         const states = approvedStates(device, { broadcaster: current.broadcasterState, viewer: current.viewerState, requestedTip: 0 });
         const [approved] = await tx.update(toyAccess).set({
           access: 'APPROVED', isTipPaid: true, requestedTip: 0, paidTotal: current.paidTotal + amount, payments: current.payments + 1,
-          lastPaymentKey: idempotencyKey, ...states, updatedDate: sql`now()`,
+          lastPaymentKey: keyed.key, ...states, updatedDate: sql`now()`,
         }).where(eq(toyAccess.id, current.id)).returning();
         return { row: approved!, created: true, first: current.access === 'PENDING' };
       });
@@ -211,7 +220,7 @@ export function createAccessMachine(deps: AccessDeps) {
   // -------------------------------------------------------------------------------------------
 
   /** One `lovense-action` call: who may send which event is checked here (host-only, that viewer only). */
-  async function act(input: LovenseAction, caller: Caller, idempotencyKey: string | undefined): Promise<{ message?: string; data: ToyAccessRecord | ToyAccessRecord[] | null; balance?: { CON: number } }> {
+  async function act(input: LovenseAction, caller: Caller, keyed: KeyedRequest | undefined): Promise<{ message?: string; data: ToyAccessRecord | ToyAccessRecord[] | null; balance?: { CON: number } }> {
     const place: Place = { room: input.room, streamId: input.stream_id };
     const { room, host } = await rooms.partyOf(place, caller, 'hidden');
     const me = caller.principal.userId;
@@ -247,7 +256,7 @@ export function createAccessMachine(deps: AccessDeps) {
         return { data: await records.one(await decline(room, me, 'DECLINE_REQUEST'), false) };
       case 'PAID_TIP_SUCCESS': {
         viewerOnly();
-        const outcome = await pay(room, caller, idempotencyKey);
+        const outcome = await pay(room, caller, keyed, input.tip_amount);
         if (outcome.created) await records.tell(outcome.row, 'PAID_TIP_SUCCESS', 'first' in outcome && outcome.first ? { host: MSG.toyViewerTipped } : {});
         return { data: await records.one(outcome.row, false), balance: { CON: (await ledger.balances(me)).CON } };
       }

@@ -44,8 +44,8 @@ export async function registerToyRoutes(app: FastifyInstance, deps: { access: Ac
   const { access, control, rooms, provider } = deps;
   const tags = ['toys'];
 
-  addRoute(app, api.lovenseAction, { auth: 'user', access: ROOM_BROADCASTER, tags }, async ({ input, principal, request, idempotencyKey }) =>
-    access.act(input, viewerOf(request, principal), idempotencyKey));
+  addRoute(app, api.lovenseAction, { auth: 'user', access: ROOM_BROADCASTER, tags }, async ({ input, principal, request, keyed }) =>
+    access.act(input, viewerOf(request, principal), keyed));
 
   // The broadcaster's own token for their own device: a viewer never holds a token that reaches the host's toys.
   addRoute(app, api.lovenseToken, { auth: 'user', access: ROOM_BROADCASTER, tags }, async ({ input, principal, request }) => {

@@ -6,8 +6,9 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { TOY } from '../../../common/constants';
-import { MSG } from '../../../common/messages';
+import { fill, MSG } from '../../../common/messages';
 import { meetingChannelOf, streamChannelOf, userChannelOf } from '../../../common/realtime';
+import { coinChanges, coinHoldings } from '../../testing/coin-holdings';
 import type { SignedInUser } from '../../testing/harness';
 import { eventually } from '../../testing/eventually';
 import { useListeningTestApp } from '../../testing/listening-app';
@@ -78,7 +79,7 @@ const connectToy = (host: SignedInUser, toys?: Array<{ id: string; name: string 
 async function approved(room: Room, viewer: SignedInUser, tip = 50) {
   const asked = await act(room.host, room, 'GET_QR_CODE', { viewer_id: viewer.user.id, tip_amount: tip });
   expect(asked.status, JSON.stringify(asked.body)).toBe(200);
-  const paid = await act(viewer, room, 'PAID_TIP_SUCCESS', {}, key());
+  const paid = await act(viewer, room, 'PAID_TIP_SUCCESS', { tip_amount: tip }, key());
   expect(paid.status, JSON.stringify(paid.body)).toBe(200);
   expect(record(paid).access).toBe('APPROVED');
   return paid;
@@ -114,7 +115,7 @@ describe('toy-device access in a meeting', () => {
     // The viewer pays: the tip commits, then access is APPROVED and the broadcaster hears it.
     const before = await balanceOf(viewer);
     const payKey = key();
-    const paid = await act(viewer, room, 'PAID_TIP_SUCCESS', {}, payKey);
+    const paid = await act(viewer, room, 'PAID_TIP_SUCCESS', { tip_amount: 50 }, payKey);
     expect(paid.status, JSON.stringify(paid.body)).toBe(200);
     expect(record(paid)).toMatchObject({ access: 'APPROVED', is_tip_paid: 'Y', paid_total: 50, viewer_state: 'SHOW_CONTROLS', broadcaster_state: 'SHOW_LOVENCE_CONNECTED' });
     expect(paid.body.balance).toEqual({ CON: before - 50 });
@@ -123,10 +124,10 @@ describe('toy-device access in a meeting', () => {
     expect((await accessFrame(viewerSocket, 'PAID_TIP_SUCCESS')).data!.record.viewer_state).toBe('SHOW_CONTROLS');
 
     // Paying again: the same key answers the record and charges nothing, another key finds nothing to pay.
-    const replay = await act(viewer, room, 'PAID_TIP_SUCCESS', {}, payKey);
+    const replay = await act(viewer, room, 'PAID_TIP_SUCCESS', { tip_amount: 50 }, payKey);
     expect(replay.status).toBe(200);
     expect(record(replay).paid_total).toBe(50);
-    const again = await act(viewer, room, 'PAID_TIP_SUCCESS', {}, key());
+    const again = await act(viewer, room, 'PAID_TIP_SUCCESS', { tip_amount: 50 }, key());
     expect(again.status).toBe(409);
     expect(again.body.message).toBe(MSG.toyNothingToPay);
     expect(await balanceOf(viewer)).toBe(before - 50);
@@ -148,7 +149,7 @@ describe('toy-device access in a meeting', () => {
     expect(request.body.message).toBe(MSG.toyTipRequestSent);
     expect(record(request)).toMatchObject({ access: 'APPROVED', requested_tip: 30, broadcaster_state: 'SHOW_TIP_PENDING', viewer_state: 'SHOW_TIP_REQUEST' });
     expect((await accessFrame(viewerSocket, 'PAID_TIP_REQUEST')).data!.record).toMatchObject({ requested_tip: 30, viewer_state: 'SHOW_TIP_REQUEST' });
-    const extra = await act(viewer, room, 'PAID_TIP_SUCCESS', {}, key());
+    const extra = await act(viewer, room, 'PAID_TIP_SUCCESS', { tip_amount: 30 }, key());
     expect(record(extra)).toMatchObject({ access: 'APPROVED', requested_tip: 0, paid_total: 80, viewer_state: 'SHOW_CONTROLS', broadcaster_state: 'SHOW_LOVENCE_CONNECTED' });
     expect(extra.body.balance).toEqual({ CON: before - 80 });
 
@@ -179,7 +180,7 @@ describe('toy-device access in a meeting', () => {
     expect(record(declined)).toMatchObject({ access: 'DECLINE', viewer_state: 'NONE', broadcaster_state: 'NONE' });
     expect((await accessFrame(hostSocket, 'DECLINE_REQUEST')).text).toBe(MSG.toyViewerDeclined);
 
-    const pay = await act(viewer, room, 'PAID_TIP_SUCCESS', {}, key());
+    const pay = await act(viewer, room, 'PAID_TIP_SUCCESS', { tip_amount: 100 }, key());
     expect(pay.status).toBe(409);
     expect(pay.body.message).toBe('This cannot be done while device access is DECLINE.');
     expect((await act(viewer, room, 'DECLINE_REQUEST')).status).toBe(409);
@@ -211,14 +212,14 @@ describe('toy-device access in a meeting', () => {
       expect(res.body.message, event).toBe(MSG.toyBroadcasterOnly);
     }
     for (const event of ['PAID_TIP_SUCCESS', 'DECLINE_REQUEST']) {
-      const res = await act(room.host, room, event, { ...(event === 'DECLINE_REQUEST' ? { viewer_id: viewer.user.id } : {}) }, key());
+      const res = await act(room.host, room, event, { ...(event === 'DECLINE_REQUEST' ? { viewer_id: viewer.user.id } : { tip_amount: 10 }) }, key());
       expect(res.status, event).toBe(403);
       expect(res.body.message, event).toBe(MSG.toyViewerOnly);
     }
     // Another viewer: not theirs to read, decline or pay.
     expect((await act(other, room, 'GET_LOVENSE', { viewer_id: viewer.user.id })).status).toBe(403);
     expect((await act(other, room, 'DECLINE_REQUEST', { viewer_id: viewer.user.id })).status).toBe(403);
-    const notOffered = await act(other, room, 'PAID_TIP_SUCCESS', {}, key());
+    const notOffered = await act(other, room, 'PAID_TIP_SUCCESS', { tip_amount: 10 }, key());
     expect(notOffered.status).toBe(404);
     expect(notOffered.body.message).toBe(MSG.toyNoAccess);
     expect(record(await act(other, room, 'GET_LOVENSE', { viewer_id: other.user.id }))).toBeNull();
@@ -252,18 +253,46 @@ describe('toy-device access in a meeting', () => {
     expect(await send(viewerSocket, room, 'lovense-command', { command: 'Vibrate', level: 1 })).toMatchObject({ op: 'error', code: 'conflict', message: 'This cannot be done while device access is PENDING.' });
   });
 
+  it('charges the tip the viewer saw: a request changed since is refused (409) with the new amount, and nothing moves', async () => {
+    const room = await meetingRoom(1);
+    const [viewer] = room.viewers as [SignedInUser];
+    await connectToy(room.host);
+    const viewerSocket = await enter(viewer, room);
+    await approved(room, viewer, 50);
+    const db = served.t.resources.database.db;
+
+    // The host asks 10, the viewer's page shows 10; the host asks 900 before the viewer pays.
+    await act(room.host, room, 'PAID_TIP_REQUEST', { viewer_id: viewer.user.id, tip_amount: 10 });
+    expect((await accessFrame(viewerSocket, 'PAID_TIP_REQUEST')).data!.record.requested_tip).toBe(10);
+    await act(room.host, room, 'PAID_TIP_REQUEST', { viewer_id: viewer.user.id, tip_amount: 900 });
+    const before = await coinHoldings(db);
+    const stale = await act(viewer, room, 'PAID_TIP_SUCCESS', { tip_amount: 10 }, key());
+    expect(stale.status, JSON.stringify(stale.body)).toBe(409);
+    expect(stale.body).toMatchObject({ response: 'conflict', message: fill(MSG.toyTipChanged, { amount: 900 }), field: 'tip_amount', tip_amount: 900 });
+    expect(coinChanges(before, await coinHoldings(db))).toEqual({});
+    expect(record(await act(viewer, room, 'GET_LOVENSE', { viewer_id: viewer.user.id }))).toMatchObject({ requested_tip: 900, paid_total: 50, viewer_state: 'SHOW_TIP_REQUEST' });
+    // A payment that names no amount is not taken at all.
+    expect((await act(viewer, room, 'PAID_TIP_SUCCESS', {}, key())).status).toBe(400);
+
+    // The viewer accepts the new amount: 900 leaves the viewer, the host gets it less the 20 % fee.
+    const paid = await act(viewer, room, 'PAID_TIP_SUCCESS', { tip_amount: 900 }, key());
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+    expect(record(paid)).toMatchObject({ requested_tip: 0, paid_total: 950 });
+    expect(coinChanges(before, await coinHoldings(db))).toEqual({ [String(viewer.user.id)]: -900, [String(room.host.user.id)]: 720, fees: 180 });
+  });
+
   it('needs an Idempotency-Key to pay, refuses a viewer without coins (402) and keeps the offer open', async () => {
     const room = await meetingRoom(1, 0);
     const [viewer] = room.viewers as [SignedInUser];
     await act(room.host, room, 'GET_QR_CODE', { viewer_id: viewer.user.id, tip_amount: 40 });
-    const keyless = await act(viewer, room, 'PAID_TIP_SUCCESS');
+    const keyless = await act(viewer, room, 'PAID_TIP_SUCCESS', { tip_amount: 40 });
     expect(keyless.status).toBe(400);
-    const broke = await act(viewer, room, 'PAID_TIP_SUCCESS', {}, key());
+    const broke = await act(viewer, room, 'PAID_TIP_SUCCESS', { tip_amount: 40 }, key());
     expect(broke.status, JSON.stringify(broke.body)).toBe(402);
     expect(broke.body.response).toBe('insufficient_funds');
     expect(record(await act(viewer, room, 'GET_LOVENSE', { viewer_id: viewer.user.id }))).toMatchObject({ access: 'PENDING', is_tip_paid: 'N' });
     await served.t.given.coins(viewer.user, 40);
-    const paid = await act(viewer, room, 'PAID_TIP_SUCCESS', {}, key());
+    const paid = await act(viewer, room, 'PAID_TIP_SUCCESS', { tip_amount: 40 }, key());
     expect(paid.status).toBe(200);
     expect(paid.body.balance).toEqual({ CON: 0 });
   });
@@ -273,7 +302,7 @@ describe('toy-device access in a meeting', () => {
     const [viewer] = room.viewers as [SignedInUser];
     await act(room.host, room, 'GET_QR_CODE', { viewer_id: viewer.user.id, tip_amount: 100 });
     const same = key();
-    const answers = await Promise.all([act(viewer, room, 'PAID_TIP_SUCCESS', {}, same), act(viewer, room, 'PAID_TIP_SUCCESS', {}, same), act(viewer, room, 'PAID_TIP_SUCCESS', {}, key())]);
+    const answers = await Promise.all([act(viewer, room, 'PAID_TIP_SUCCESS', { tip_amount: 100 }, same), act(viewer, room, 'PAID_TIP_SUCCESS', { tip_amount: 100 }, same), act(viewer, room, 'PAID_TIP_SUCCESS', { tip_amount: 100 }, key())]);
     // Whichever key wins pays; the same key's twin answers as it did, the other key finds nothing to pay.
     const [a, b, c] = answers.map((x) => x.status);
     expect(a).toBe(b);

@@ -105,3 +105,19 @@ export const auditLog = pgTable(
   },
   (t) => [index('audit_log_created_idx').on(t.createdAt), index('audit_log_target_idx').on(t.targetType, t.targetId)],
 );
+
+/**
+ * The first request each Idempotency-Key of a user was sent with (platform/http/idempotency.ts): the
+ * fingerprint of its route and canonical body. The same key with another body is refused (409); kept
+ * as long as the ledger keeps the transfers those keys named.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: bigint('user_id', { mode: 'number' }).notNull(),
+    key: text('key').notNull(),
+    fingerprint: text('fingerprint').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] })],
+);

@@ -775,7 +775,7 @@ beforeAll(async () => {
   const toyAsk = await world.owner.client.post('/api/user/lovense-action', { event: 'GET_QR_CODE', stream_id: world.meetingId, room: 'meeting', viewer_id: world.other.user.id, tip_amount: 10 });
   if (toyAsk.status !== 200) throw new Error(`GET_QR_CODE: ${toyAsk.status} ${JSON.stringify(toyAsk.body)}`);
   const toyPaid = await world.other.client.request('POST', '/api/user/lovense-action', {
-    body: { event: 'PAID_TIP_SUCCESS', stream_id: world.meetingId, room: 'meeting' }, headers: { 'idempotency-key': unique('toy') },
+    body: { event: 'PAID_TIP_SUCCESS', stream_id: world.meetingId, room: 'meeting', tip_amount: 10 }, headers: { 'idempotency-key': unique('toy') },
   });
   if (toyPaid.status !== 200) throw new Error(`PAID_TIP_SUCCESS: ${toyPaid.status} ${JSON.stringify(toyPaid.body)}`);
   const comment = await ownerClient.post('/api/post/create-comment', { post_id: world.postId, body: 'First comment' });

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { headersOf, IDEMPOTENCY_HEADER, type CallDef } from '../../../common/api/define';
 import type { Access } from './access';
 import { authorize, type AuthRule, type Principal } from './auth';
+import { claimKey, requestFingerprint, type KeyedRequest } from './idempotency';
 
 export interface RouteContext<C extends CallDef, P> {
   input: z.output<C['input']>;
@@ -16,6 +17,8 @@ export interface RouteContext<C extends CallDef, P> {
   reply: FastifyReply;
   /** The Idempotency-Key header, validated, when the call declares one. */
   idempotencyKey: [C['idempotencyKey']] extends ['required'] ? string : string | undefined;
+  /** The key with the fingerprint of this request (idempotency.ts), when one was sent. */
+  keyed: [C['idempotencyKey']] extends ['required'] ? KeyedRequest : KeyedRequest | undefined;
 }
 
 type Data<C extends CallDef> = Omit<z.input<C['output']>, 'response'>;
@@ -42,6 +45,12 @@ export interface RouteOptions<R extends AuthRule> {
   /** Who may call it, as the spec says (`ACCESS` in access.ts); the refusal matrix checks it. */
   access: Access;
   tags?: readonly string[];
+  /**
+   * Where a key's first request is kept (idempotency.ts): claimed here before the handler (the
+   * default), or by the handler itself in its ledger transfer (`'transfer'`: the tip's hot path, which
+   * compares the fingerprint with assertSameRequest).
+   */
+  keyKept?: 'claimed' | 'transfer';
 }
 
 export function addRoute<C extends CallDef, R extends AuthRule>(
@@ -70,8 +79,13 @@ export function addRoute<C extends CallDef, R extends AuthRule>(
     handler: async (request, reply) => {
       const principal = (await authorize(request, options.auth)) as PrincipalFor<R>;
       const input = (def.method === 'GET' ? request.query : request.body) as z.output<C['input']>;
-      const key = request.headers[IDEMPOTENCY_HEADER];
-      const data = await handler({ input, principal, request, reply, idempotencyKey: (typeof key === 'string' ? key : undefined) as RouteContext<C, PrincipalFor<R>>['idempotencyKey'] });
+      const header = request.headers[IDEMPOTENCY_HEADER];
+      const key = def.idempotencyKey && typeof header === 'string' ? header : undefined;
+      const userId = (principal as Principal | null)?.userId;
+      const keyed = key !== undefined && userId !== undefined ? { key, fingerprint: requestFingerprint(def, userId, input) } : undefined;
+      if (keyed && userId !== undefined && options.keyKept !== 'transfer') await claimKey(app.idempotencyDb, userId, keyed);
+      type Context = RouteContext<C, PrincipalFor<R>>;
+      const data = await handler({ input, principal, request, reply, idempotencyKey: key as Context['idempotencyKey'], keyed: keyed as Context['keyed'] });
       if (isSerialised(data)) {
         // A string with a JSON content type is sent without the serialiser: the schema shaped it when it was made.
         reply.type('application/json; charset=utf-8');

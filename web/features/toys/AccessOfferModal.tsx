@@ -1,9 +1,12 @@
 /**
  * The viewer's offer (spec part 2 §2 screen 12, §4): 'Lovense Device Access Offer' (Decline, Get Access)
  * for the access tip, or 'Additional Tip Request' (Decline, Send Tip) for an extra tip. Paying is
- * PAID_TIP_SUCCESS with an Idempotency-Key kept for a retry after a lost answer; short of coins, the
- * tip failure modal offers the wallet.
+ * PAID_TIP_SUCCESS for the amount shown, with an Idempotency-Key kept for a retry after a lost answer;
+ * short of coins, the tip failure modal offers the wallet. When the host's ask changed before the tip
+ * (the server answers 409 on `tip_amount`, decision 0038), the record is read again, so the modal
+ * shows the new amount for the viewer to accept or decline.
  */
+import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import type { ToyAccessRecord } from '../../../common/api/toys';
 import { MSG } from '../../../common/messages';
@@ -15,12 +18,13 @@ import { newIdempotencyKey } from '../tips/api';
 import { TipFailureDialog } from '../tips/TipDialogs';
 import { attemptFor, tipFailure, type TipAttempt, type TipFailure } from '../tips/tip-flow';
 import { formatCoins } from '../wallet/money';
-import { useLovenseAction } from './api';
+import { toyKeys, useLovenseAction } from './api';
 import type { ToyPlace } from './toy-rules';
 import styles from './toys.module.css';
 
 export function AccessOfferModal({ record, place, myId, hostName }: { record: ToyAccessRecord; place: ToyPlace; myId: number; hostName: string }) {
   const action = useLovenseAction(place, myId);
+  const queryClient = useQueryClient();
   const toast = useToast();
   const unsettled = useRef<TipAttempt | null>(null);
   const [failure, setFailure] = useState<TipFailure | null>(null);
@@ -31,7 +35,7 @@ export function AccessOfferModal({ record, place, myId, hostName }: { record: To
     const attempt = attemptFor(unsettled.current, amount, newIdempotencyKey);
     unsettled.current = attempt;
     action.mutate(
-      { action: { event: 'PAID_TIP_SUCCESS' }, key: attempt.key },
+      { action: { event: 'PAID_TIP_SUCCESS', tip_amount: amount }, key: attempt.key },
       {
         onSuccess: () => {
           unsettled.current = null;
@@ -40,7 +44,10 @@ export function AccessOfferModal({ record, place, myId, hostName }: { record: To
           const lost = error.code === 'network';
           if (!lost) unsettled.current = null;
           if (lost || error.code === 'insufficient_funds') setFailure(tipFailure(error));
-          else toast({ title: MSG.toyGetAccessFailed, description: error.message, tone: 'error' });
+          else if (error.code === 'conflict' && error.field === 'tip_amount') {
+            toast({ title: error.message, tone: 'info' });
+            void queryClient.invalidateQueries({ queryKey: toyKeys.mine(place) });
+          } else toast({ title: MSG.toyGetAccessFailed, description: error.message, tone: 'error' });
         },
       },
     );
