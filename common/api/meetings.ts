@@ -183,7 +183,13 @@ export const meetingRoom = z.object({
   /** Coins still owed to enter: the meeting tip less what the caller already paid. */
   owed: z.number(),
   host_present: z.boolean(),
-  conference,
+  /** Which conference the room uses, told before payment (the page says at once when the browser cannot join the built-in one). */
+  conference_kind: z.enum(['builtin', 'jitsi']),
+  /**
+   * What opens the conference (the Jitsi token, the mesh's ICE servers): only for the host and for a
+   * guest who owes nothing; null until then, so the pay wall is the server's, not the page's (decision 0038).
+   */
+  conference: conference.nullable(),
 });
 export type MeetingRoom = z.infer<typeof meetingRoom>;
 

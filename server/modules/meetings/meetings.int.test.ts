@@ -192,7 +192,7 @@ describe('the meeting room', () => {
 
     const before = await payer.client.post('/api/user/join-meeting', { id });
     expect(before.status).toBe(200);
-    expect(before.body.data).toMatchObject({ paid: false, owed: 300, host_present: false, conference: { kind: 'builtin', ice_servers: [] }, meeting: { id, host: false } });
+    expect(before.body.data).toMatchObject({ paid: false, owed: 300, host_present: false, conference_kind: 'builtin', conference: null, meeting: { id, host: false } });
     const hosted = await host.client.post('/api/user/join-meeting', { id });
     expect(hosted.body.data).toMatchObject({ paid: true, owed: 0, host_present: true, meeting: { state: 'live', host: true } });
 
@@ -203,6 +203,7 @@ describe('the meeting room', () => {
     expect(first.body).toMatchObject({ paid: true, owed: 0, balance: { CON: 700 } });
     const again = await pay(payer, id, 300, k);
     expect(again.body).toMatchObject({ paid: true, owed: 0, balance: { CON: 700 } });
+    expect((await payer.client.post('/api/user/join-meeting', { id })).body.data).toMatchObject({ paid: true, conference: { kind: 'builtin', ice_servers: [] } });
     expect((await served.t.app.services.ledger.balances(host.user.id)).CON).toBe(300);
     await expectLedgerInvariants(served.t.resources.database.db);
 

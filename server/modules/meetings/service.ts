@@ -384,7 +384,9 @@ export function createMeetingsService(deps: MeetingsDeps) {
       paid: owed === 0,
       owed,
       host_present: host || present.includes(row.hostId),
-      conference: conferenceFor(row, principal, { name: nameOf(me), avatar: me?.avatar ?? null, email: contact?.email ?? '' }, host),
+      conference_kind: deps.conference.kind,
+      // A guest who still owes gets the pay wall's answer and nothing that opens the conference.
+      conference: owed === 0 ? conferenceFor(row, principal, { name: nameOf(me), avatar: me?.avatar ?? null, email: contact?.email ?? '' }, host) : null,
     };
   }
 

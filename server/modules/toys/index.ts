@@ -7,6 +7,7 @@
 import { ACCESS } from '../../platform/http/access';
 import type { AppModule, ModuleContext } from '../../platform/module';
 import { createAccessMachine, type AccessMachine } from './access';
+import { createCallbacks } from './callbacks';
 import { createControl, type Control } from './control';
 import { lovenseProvider, simulatedProvider } from './providers';
 import { createRecords } from './records';
@@ -37,6 +38,7 @@ export async function createToysModule(ctx: ModuleContext): Promise<AppModule> {
     db: ctx.db, ledger: ctx.use('ledger'), accounts, chat, rooms, records, provider, feePercent: ctx.config.platformFees.toy_tip ?? 0,
   });
   const control = createControl({ db: ctx.db, chat, rooms, records, access, provider, log: ctx.log });
+  const callbacks = createCallbacks({ db: ctx.db, provider, isUser: async (userId) => (await accounts.publicUsers([userId])).has(userId) });
   chat.useToyRules({ handleSend: (place, frame, viewer) => control.handleSend(place, frame, viewer) });
   // A broadcast or a call that ends takes every access of its room with it.
   ctx.events.on('stream.ended', ({ streamId }) => access.closeRoom({ room: 'stream', streamId }, 'ROOM_CLOSED'));
@@ -44,7 +46,8 @@ export async function createToysModule(ctx: ModuleContext): Promise<AppModule> {
   return {
     name: 'toys',
     services: { toys: { access, control } },
-    routes: (app) => registerToyRoutes(app, { access, control, rooms, provider, accounts, watcherIds: chat.watcherIds }),
+    routes: (app) => registerToyRoutes(app, { access, control, rooms, provider, callbacks, accounts, watcherIds: chat.watcherIds }),
+    jobs: [{ name: 'purge-toy-callback-nonces', everyMs: 60 * 60_000, run: callbacks.purgeOld }],
     realtime: [
       { op: 'send', name: 'lovense-command', auth: 'user', access: APPROVED_VIEWER, handler: RULES },
       { op: 'send', name: 'lovense-add-device-request', auth: 'user', access: APPROVED_VIEWER, handler: RULES },

@@ -1,12 +1,17 @@
 /**
  * TOYS=lovense against a local fake of Lovense's developer API, implementing its documented request and
- * answer shapes (getToken, getQrCode), and the Lovense app's callback with the host's toys.
+ * answer shapes (getToken, getQrCode), and the Lovense app's callback with the host's toys as Lovense
+ * documents it (uid, utoken, toys, the app's ports, domain, versions, platform; no time or signature of
+ * its own): proven by the one-time utoken we made for the QR, taken once, within its window.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../../common/messages';
 import { startTestApp, type SignedInUser, type TestApp } from '../../testing/harness';
 import { closeCheckingLedger } from '../../testing/ledger-invariants';
+import { loadSecret } from '../../platform/secrets';
+import { CALLBACK_WINDOW_MS } from './callbacks';
+import { utokenOf } from './providers';
 
 const DEVELOPER_TOKEN = 'dev-token-for-the-fake';
 let t: TestApp;
@@ -73,7 +78,7 @@ describe('the Lovense provider', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data).toEqual({ platform: 'Limelight Test', authToken: `auth-${host.user.id}`, uid: String(host.user.id) });
     const call = seen.findLast((s) => s.path === '/api/basicApi/getToken')!;
-    expect(call.body).toMatchObject({ token: DEVELOPER_TOKEN, uid: String(host.user.id), utoken: expect.stringMatching(/^[0-9a-f]{40}$/) });
+    expect(call.body).toMatchObject({ token: DEVELOPER_TOKEN, uid: String(host.user.id), utoken: expect.stringMatching(/^\d+\.[0-9a-f]{24}\.[0-9a-f]{40}$/) });
     // The developer token never reaches the browser.
     expect(JSON.stringify(res.body)).not.toContain(DEVELOPER_TOKEN);
     const device = await host.client.get('/api/user/lovense-device');
@@ -111,8 +116,25 @@ describe('the Lovense provider', () => {
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     const device = await host.client.get('/api/user/lovense-device');
     expect(device.body.data).toMatchObject({ connected: true, commands: ['Vibrate', 'Pump'], toys: [{ id: 'a1', name: 'max', online: true }, { id: 'b2', name: 'nora', online: false }] });
+
+    // The same callback again (a replay, or its body sent by anyone who saw it) is refused and changes nothing.
+    const replayed = await t.client().request('POST', '/api/lovense/callback', { body: { ...callback, toys: {} } });
+    expect(replayed.status).toBe(403);
+    expect(replayed.body).toMatchObject({ response: 'forbidden', message: MSG.toyCallbackReplayed });
+    expect(((await host.client.get('/api/user/lovense-device')).body.data as { toys: unknown[] }).toys).toHaveLength(2);
+    // A utoken made longer ago than the callback window (a QR left on screen, a token kept) is refused too.
+    const secret = await loadSecret(t.resources.database.db, 'toys-lovense');
+    const stale = utokenOf(secret, host.user.id, { at: new Date(Date.now() - CALLBACK_WINDOW_MS - 60_000), nonce: 'ab'.repeat(12) });
+    const late = await t.client().request('POST', '/api/lovense/callback', { body: { ...callback, utoken: stale } });
+    expect([late.status, late.body.message]).toEqual([403, MSG.toyCallbackReplayed]);
+    // A new QR carries a new utoken: the host's app is heard again, once.
+    await act(host, where, 'REGENERATE_QR_CODE', { viewer_id: viewer.user.id });
+    const again = { ...callback, utoken: seen.findLast((s) => s.path === '/api/lan/getQrCode')!.body.utoken, toys: { b2: { nickName: '', name: 'nora', id: 'b2', status: 1 } } };
+    expect(again.utoken).not.toBe(callback.utoken);
+    expect((await t.client().request('POST', '/api/lovense/callback', { body: again })).status).toBe(200);
+    expect((await host.client.get('/api/user/lovense-device')).body.data).toMatchObject({ toys: [{ id: 'b2', name: 'nora', online: true }] });
     // With Lovense the page reports the connection only: the toys stay the app's.
     await host.client.post('/api/user/lovense-device', { connected: true, toys: [{ id: 'x', name: 'solace' }] });
-    expect(((await host.client.get('/api/user/lovense-device')).body.data as { commands: string[] }).commands).toEqual(['Vibrate', 'Pump']);
+    expect(((await host.client.get('/api/user/lovense-device')).body.data as { toys: Array<{ id: string }> }).toys.map((toy) => toy.id)).toEqual(['b2']);
   });
 });

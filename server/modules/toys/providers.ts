@@ -6,6 +6,10 @@
  *   `POST {LOVENSE_API_URL}/api/basicApi/getToken` (the browser SDK's auth token for one user) and
  *   `POST {LOVENSE_API_URL}/api/lan/getQrCode` (the QR the host's Lovense Remote app scans); the app
  *   then calls our callback with the host's toys, carrying back the `utoken` we gave, which proves it.
+ *   Lovense's documented callback carries no time, nonce nor signature of its own (uid, utoken, toys,
+ *   the app's ports, domain, versions and platform), so our `utoken` is the one-time value: made for
+ *   each QR with the time it was made and a random nonce, under an HMAC of our secret. A callback is
+ *   taken once per utoken (callbacks.ts keeps the nonces) and only within CALLBACK_WINDOW_MS of its QR.
  * The developer token is never logged nor sent to a browser; failures answer 502 without Lovense's text.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -34,15 +38,37 @@ export interface ToyProviderApi {
   qrCode(host: ToyUser): Promise<QrCode>;
   /** The browser SDK's auth token for this user. */
   authToken(user: ToyUser): Promise<{ platform: string; authToken: string; uid: string }>;
-  /** The Lovense app's callback body, verified: whose toys they are; null when it does not prove itself. */
-  verifyCallback(body: unknown): { userId: number; toys: Toy[] } | null;
+  /**
+   * The Lovense app's callback body, verified: whose toys they are and the utoken's one-time value and
+   * time; null when it does not prove itself (its freshness and first use are callbacks.ts's to check).
+   */
+  verifyCallback(body: unknown): VerifiedCallback | null;
+}
+
+export interface VerifiedCallback {
+  userId: number;
+  toys: Toy[];
+  /** The utoken's nonce: a callback is taken once per nonce. */
+  nonce: string;
+  /** When the utoken (and its QR) was made. */
+  issuedAt: Date;
 }
 
 /** Lovense's `uid` for our user: the user id as text (the callback names it back). */
 const uidOf = (userId: number) => String(userId);
 
-/** `utoken`, Lovense's "user token for your own verification": an HMAC of the uid under our secret. */
-export const utokenOf = (secret: string, userId: number) => createHmac('sha256', secret).update(`lovense-utoken:${uidOf(userId)}`).digest('hex').slice(0, 40);
+/**
+ * `utoken`, Lovense's "user token for your own verification": `<seconds>.<nonce>.<mac>`, the time it was
+ * made and a random nonce, with an HMAC of both and the uid under our secret.
+ */
+export function utokenOf(secret: string, userId: number, issue: { at: Date; nonce: string }): string {
+  const seconds = Math.floor(issue.at.getTime() / 1000);
+  const mac = createHmac('sha256', secret).update(`lovense-utoken:${uidOf(userId)}:${seconds}:${issue.nonce}`).digest('hex').slice(0, 40);
+  return `${seconds}.${issue.nonce}.${mac}`;
+}
+
+const freshUtoken = (secret: string, userId: number) => utokenOf(secret, userId, { at: new Date(), nonce: randomBytes(12).toString('hex') });
+const UTOKEN = /^(\d{1,12})\.([0-9a-f]{24})\.([0-9a-f]{40})$/;
 
 const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
@@ -116,7 +142,7 @@ export function lovenseProvider(settings: LovenseSettings, secret: string, optio
     return parsed;
   }
 
-  const who = (user: ToyUser) => ({ token: settings.developerToken, uid: uidOf(user.userId), uname: user.name, utoken: utokenOf(secret, user.userId) });
+  const who = (user: ToyUser) => ({ token: settings.developerToken, uid: uidOf(user.userId), uname: user.name, utoken: freshUtoken(secret, user.userId) });
 
   return {
     kind: 'lovense',
@@ -135,11 +161,14 @@ export function lovenseProvider(settings: LovenseSettings, secret: string, optio
       const parsed = callbackBody.safeParse(body);
       if (!parsed.success) return null;
       const userId = Number(parsed.data.uid);
-      if (!Number.isSafeInteger(userId) || !sameText(parsed.data.utoken, utokenOf(secret, userId))) return null;
+      const token = UTOKEN.exec(parsed.data.utoken);
+      if (!Number.isSafeInteger(userId) || !token) return null;
+      const issue = { at: new Date(Number(token[1]) * 1000), nonce: token[2]! };
+      if (!sameText(parsed.data.utoken, utokenOf(secret, userId, issue))) return null;
       const toys = Object.values(parsed.data.toys).slice(0, 10).map((t) => ({
         id: t.id, name: (t.name || 'unknown').slice(0, 64), nickname: t.nickName, online: t.status === undefined || Number(t.status) === 1,
       }));
-      return { userId, toys };
+      return { userId, toys, nonce: issue.nonce, issuedAt: issue.at };
     },
   };
 }

@@ -9,6 +9,7 @@ import { addRoute } from '../../platform/http/route';
 import { viewerOf } from '../streams';
 import type { AccessMachine } from './access';
 import type { Control } from './control';
+import type { Callbacks } from './callbacks';
 import type { ToyProviderApi } from './providers';
 import type { Rooms } from './rooms';
 
@@ -30,7 +31,7 @@ const callbackDocs: RouteDocs = {
           required: ['uid', 'utoken'],
           properties: {
             uid: { type: 'string', description: 'The user id we gave Lovense (getQrCode)' },
-            utoken: { type: 'string', description: 'The token we gave with it: an HMAC of the uid, which proves the call' },
+            utoken: { type: 'string', description: 'The one-time token we gave with the QR (`<seconds>.<nonce>.<mac>`: its time, a nonce, an HMAC of both and the uid), which proves the call once' },
             toys: { type: 'object', additionalProperties: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, nickName: { type: 'string' }, status: { type: 'integer' } } } },
           },
         },
@@ -40,7 +41,7 @@ const callbackDocs: RouteDocs = {
   },
 };
 
-export async function registerToyRoutes(app: FastifyInstance, deps: { access: AccessMachine; control: Control; rooms: Rooms; provider: ToyProviderApi; accounts: { publicUsers(ids: number[]): Promise<Map<number, { username: string; fullname: string; avatar: string | null }>> }; watcherIds: (streamId: number) => Promise<number[]> }) {
+export async function registerToyRoutes(app: FastifyInstance, deps: { access: AccessMachine; control: Control; rooms: Rooms; provider: ToyProviderApi; callbacks: Callbacks; accounts: { publicUsers(ids: number[]): Promise<Map<number, { username: string; fullname: string; avatar: string | null }>> }; watcherIds: (streamId: number) => Promise<number[]> }) {
   const { access, control, rooms, provider } = deps;
   const tags = ['toys'];
 
@@ -78,12 +79,11 @@ export async function registerToyRoutes(app: FastifyInstance, deps: { access: Ac
 
   // Lovense's app calls this, not a browser: no session and no CSRF token; the utoken we gave it is the proof.
   app.post(api.LOVENSE_CALLBACK_PATH, {
-    schema: { tags, summary: "The Lovense app's callback with the host's toys (TOYS=lovense), proven by the utoken given with the QR; anything else 403" },
+    schema: { tags, summary: "The Lovense app's callback with the host's toys (TOYS=lovense), proven by the utoken made for the QR, taken once within 10 minutes of it; anything else 403" },
     config: { csrf: false, access: ACCESS.operations, openapi: callbackDocs },
     bodyLimit: 65_536,
   }, async (request) => {
-    const verified = provider.verifyCallback(request.body);
-    if (!verified || !(await deps.accounts.publicUsers([verified.userId])).has(verified.userId)) throw forbidden(MSG.toyCallbackUnverified);
+    const verified = await deps.callbacks.accept(request.body);
     await control.setDevice(verified.userId, { connected: true, toys: verified.toys });
     return { response: 'success' };
   });

@@ -49,3 +49,17 @@ export const toyDevices = pgTable('toy_devices', {
   toys: jsonb('toys').$type<Toy[]>().notNull().default([]),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * The utoken nonces of Lovense app callbacks already taken (callbacks.ts): a callback is taken once per
+ * nonce. Rows older than the callback window are purged (a stale utoken is refused before this table).
+ */
+export const toyCallbackNonces = pgTable(
+  'toy_callback_nonces',
+  {
+    nonce: text('nonce').primaryKey(),
+    userId: bigint('user_id', { mode: 'number' }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('toy_callback_nonces_used_idx').on(t.usedAt)],
+);

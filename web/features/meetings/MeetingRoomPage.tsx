@@ -106,8 +106,7 @@ function MeetingRoom({ meetingId, myId, myName }: { meetingId: number; myId: num
   if (!room) return <Spinner label="Opening the video call" />;
 
   const host = { id: room.meeting.creator.id, name: room.meeting.creator.first_name };
-  const builtin = room.conference.kind === 'builtin';
-  if (builtin && !conferenceSupported()) return <Notice title={MSG.meetingUnsupported} art={<BanIcon size={56} />} actions={<ButtonLink to={skinPath(CALENDAR_PATH)}>All Video Calls</ButtonLink>} />;
+  if (room.conference_kind === 'builtin' && !conferenceSupported()) return <Notice title={MSG.meetingUnsupported} art={<BanIcon size={56} />} actions={<ButtonLink to={skinPath(CALENDAR_PATH)}>All Video Calls</ButtonLink>} />;
 
   const hangUp = toCalendar;
   const endCall = isHost ? () => end.mutate(undefined, { onSuccess: () => setEnded({ byHost: true }), onError: (error) => toast({ title: fill(MSG.meetingError, { message: failureMessage(error) }), tone: 'error' }) }) : null;
@@ -116,6 +115,8 @@ function MeetingRoom({ meetingId, myId, myName }: { meetingId: number; myId: num
   let stage;
   if (!isHost && hostPresent === false) stage = <WaitingForHost onLeave={toCalendar} />;
   else if (!room.paid) stage = <MeetingPayWall meetingId={meetingId} owed={room.owed} hostName={host.name} />;
+  // The server gives what opens the conference once the guest owes nothing: just paid, the room is being asked again.
+  else if (!room.conference) stage = <Spinner label="Opening the video call" />;
   else if (room.conference.kind === 'builtin')
     stage = (
       <BuiltinConference

@@ -80,6 +80,8 @@ export function usePayMeeting(id: number) {
     onSuccess: (answer) => {
       queryClient.setQueryData(walletKeys.balance(), answer.balance);
       queryClient.setQueryData<MeetingRoom>(meetingKeys.room(id), (room) => room && { ...room, paid: answer.paid, owed: answer.owed });
+      // Paid up: the room is asked again for what opens the conference (the server withholds it until now).
+      if (answer.paid) void queryClient.invalidateQueries({ queryKey: meetingKeys.room(id) });
     },
   });
 }
