@@ -127,6 +127,9 @@ describe('the Lovense provider', () => {
     const stale = utokenOf(secret, host.user.id, { at: new Date(Date.now() - CALLBACK_WINDOW_MS - 60_000), nonce: 'ab'.repeat(12) });
     const late = await t.client().request('POST', '/api/lovense/callback', { body: { ...callback, utoken: stale } });
     expect([late.status, late.body.message]).toEqual([403, MSG.toyCallbackReplayed]);
+    // So is one dated ahead of our clock (made to outlive the window).
+    const ahead = utokenOf(secret, host.user.id, { at: new Date(Date.now() + 5 * 60_000), nonce: 'cd'.repeat(12) });
+    expect((await t.client().request('POST', '/api/lovense/callback', { body: { ...callback, utoken: ahead } })).status).toBe(403);
     // A new QR carries a new utoken: the host's app is heard again, once.
     await act(host, where, 'REGENERATE_QR_CODE', { viewer_id: viewer.user.id });
     const again = { ...callback, utoken: seen.findLast((s) => s.path === '/api/lan/getQrCode')!.body.utoken, toys: { b2: { nickName: '', name: 'nora', id: 'b2', status: 1 } } };
