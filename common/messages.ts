@@ -86,6 +86,7 @@ export const MSG = {
   internal: 'Something went wrong. Please try again later.',
   serviceUnavailable: 'The service is not available right now. Please try again in a few minutes.',
   databaseUnreachable: 'The database is not reachable.',
+  databaseBusy: 'The service is busy right now. Please try again in a moment.',
   searchMin: 'Please enter at least {n} characters',
   searchEmpty: "We couldn't find what you were looking for. Please try a different search term.",
 

@@ -36,7 +36,7 @@ export async function openResources(config: Config): Promise<OpenedResources> {
   let bus: Bus;
   try {
     database = await openDatabase(config.database);
-    await applyMigrations(database.db);
+    await applyMigrations(database.pool);
     await ensureReferenceData(database);
     bus = config.redisUrl ? await createRedisBus(config.redisUrl) : createMemoryBus();
   } catch (error) {

@@ -96,6 +96,9 @@ const envSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.url().optional(),
   DATABASE_POOL_SIZE: numeric(z.number().int().min(1).max(200).default(10)),
+  /** PostgreSQL: a statement running, or waiting for a lock, longer than this fails and its request answers 503. */
+  DATABASE_STATEMENT_TIMEOUT_MS: numeric(z.number().int().min(100).max(3_600_000).default(30_000)),
+  DATABASE_LOCK_TIMEOUT_MS: numeric(z.number().int().min(10).max(3_600_000).default(3_000)),
   REDIS_URL: z.url().optional(),
   PUBLIC_URL: z.url().optional(),
   RTMP_PUBLIC_URL: z.string().optional(),
@@ -284,7 +287,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     readCacheMs: c.READ_CACHE_MS,
     dataDir,
     database: c.DATABASE_URL
-      ? ({ kind: 'postgres', url: c.DATABASE_URL, poolSize: c.DATABASE_POOL_SIZE } as const)
+      ? ({ kind: 'postgres', url: c.DATABASE_URL, poolSize: c.DATABASE_POOL_SIZE, timeouts: { statementMs: c.DATABASE_STATEMENT_TIMEOUT_MS, lockMs: c.DATABASE_LOCK_TIMEOUT_MS } } as const)
       : ({ kind: 'pglite', dir: path.join(dataDir, 'db') } as const),
     redisUrl: c.REDIS_URL,
     publicUrl: c.PUBLIC_URL,

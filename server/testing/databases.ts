@@ -32,7 +32,7 @@ async function admin<T>(url: string, work: (client: pg.Client) => Promise<T>): P
 async function migrateInto(target: DatabaseTarget) {
   const database = await openDatabase(target);
   try {
-    await applyMigrations(database.db);
+    await applyMigrations(database.pool);
     await ensureReferenceData(database);
   } finally {
     await database.close();

@@ -81,6 +81,8 @@ export class HttpSession {
   async csrf(): Promise<string> {
     if (!this.csrfToken) {
       const res = await this.request('GET', '/api/csrf-token');
+      // A failed answer (503 while the database is away) leaves nothing cached: the next call asks again.
+      if (res.status !== 200) return '';
       this.csrfToken = String(res.body.token);
     }
     return this.csrfToken;

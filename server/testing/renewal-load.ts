@@ -28,7 +28,7 @@ export interface DueSubscriptions {
 export async function prepareDatabase(url: string): Promise<void> {
   const database = await openDatabase({ kind: 'postgres', url, poolSize: 2 });
   try {
-    await applyMigrations(database.db);
+    await applyMigrations(database.pool);
     await ensurePlanTemplates(database.db);
   } finally {
     await database.close();

@@ -10,8 +10,28 @@ export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type Executor = Db | Tx;
 
 export type DatabaseTarget =
-  | { kind: 'postgres'; url: string; poolSize: number }
+  | { kind: 'postgres'; url: string; poolSize: number; timeouts?: DatabaseTimeouts }
   | { kind: 'pglite'; dir: string };
+
+/** Bounds on waiting, per connection (PostgreSQL): past them the statement fails and the request answers 503. */
+export interface DatabaseTimeouts {
+  statementMs: number;
+  lockMs: number;
+}
+
+/**
+ * A connection that breaks while a request holds it (a terminated backend, a failover) emits 'error' on
+ * its client; pg-pool listens only while the client is idle, so without a listener of our own the event
+ * would end the process. The query that was running already failed with the same error, and the pool
+ * discards the broken client when it is released: there is nothing more to do here.
+ */
+function survivingBrokenConnections(pool: pg.Pool): void {
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
+}
+
+const sessionOptions = (timeouts: DatabaseTimeouts | undefined) =>
+  ['-c plan_cache_mode=force_generic_plan', ...(timeouts ? [`-c statement_timeout=${timeouts.statementMs}`, `-c lock_timeout=${timeouts.lockMs}`] : [])].join(' ');
 
 export interface Database {
   kind: DatabaseTarget['kind'];
@@ -34,8 +54,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if (target.kind === 'postgres') {
     // Only named prepared statements (the hot paths: sessions, money) are cached plans; planned anew on
     // every call, the one-statement tip spent more time planning than running.
-    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize, types, options: '-c plan_cache_mode=force_generic_plan' });
-    pool.on('error', () => {}); // an idle client's error is reported on its next use
+    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize, types, options: sessionOptions(target.timeouts) });
+    survivingBrokenConnections(pool);
     return { kind: 'postgres', db: drizzle({ client: pool }), pool, close: () => pool.end() };
   }
   const embedded = await startEmbeddedDatabase(target.dir);
@@ -50,7 +70,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     idleTimeoutMillis: 0,
     types,
   });
-  pool.on('error', () => {});
+  survivingBrokenConnections(pool);
   return {
     kind: 'pglite',
     db: drizzle({ client: pool }),

@@ -20,6 +20,7 @@ import type { RouteDocs } from '../http/openapi';
 import { createFanout, type Deliver, messageFrame, type Pacing } from './fanout';
 import type { Presence } from './presence';
 import { frameWriter, prepareFrame } from './wire';
+import { databaseUnavailable } from '../db/unavailable';
 
 export type PresenceChange = 'CONNECTED' | 'DISCONNECTED';
 
@@ -128,6 +129,11 @@ const upgradeDocs: RouteDocs = {
 
 function errorFrame(error: unknown, where: { channel?: string; id?: string }, request: FastifyRequest): ServerFrame {
   if (error instanceof AppError) return { op: 'error', ...where, code: error.code, message: error.message };
+  const unavailable = databaseUnavailable(error);
+  if (unavailable) {
+    request.log.warn({ err: error }, `database ${unavailable}: frame answered unavailable`);
+    return { op: 'error', ...where, code: 'unavailable', message: unavailable === 'timeout' ? MSG.databaseBusy : MSG.databaseUnreachable };
+  }
   request.log.error({ err: error }, 'realtime frame failed');
   return { op: 'error', ...where, code: 'internal', message: MSG.internal };
 }

@@ -1,0 +1,104 @@
+/**
+ * The database failing under a request: a connection terminated while a request's transaction holds it, a
+ * lock held too long, a statement running too long. The process goes on, the request answers 503 with
+ * Retry-After, and the next request is served on a new connection. PostgreSQL only: the embedded database
+ * has one backend and no server to lose.
+ */
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { MSG } from '../../../common/messages';
+import { eventually } from '../../testing/eventually';
+import { startTestApp, type TestApp } from '../../testing/harness';
+
+const onPostgres = inject('dbTemplate').kind === 'postgres';
+
+describe.skipIf(!onPostgres)('database faults', () => {
+  let t: TestApp;
+  let side: pg.Client;
+  beforeAll(async () => {
+    // A lock wait long enough for the test to terminate the waiting backend first.
+    t = await startTestApp({ DATABASE_LOCK_TIMEOUT_MS: '60000', DATABASE_STATEMENT_TIMEOUT_MS: '60000' });
+    const { rows } = await t.resources.database.pool.query<{ url: string }>('select current_database() as url');
+    side = new pg.Client({ connectionString: withDatabase(process.env.TEST_DATABASE_URL!, rows[0]!.url) });
+    await side.connect();
+  });
+  afterAll(async () => {
+    await side?.end();
+    await t?.close();
+  });
+
+  const interestIds = async (client: Awaited<ReturnType<TestApp['given']['signedInUser']>>['client']) =>
+    ((await client.get('/api/user/get-interest-list')).body.interests as Array<{ interest_id: number }>).map((i) => i.interest_id).slice(0, 3);
+
+  it('answers 503 when the connection of a running transaction is terminated, and serves the next request', async () => {
+    const { user, client } = await t.given.signedInUser();
+    const ids = await interestIds(client);
+    // The request's transaction reads the interests, then waits on this lock to replace the user's own.
+    await side.query('begin');
+    await side.query('lock table user_interests in access exclusive mode');
+    const pending = client.post('/api/user/add-user-interest', { id: user.id, interest_ids: ids });
+    const waiting = await eventually(
+      async () => (await side.query(`select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()`)).rows.length,
+      (n) => n > 0,
+    );
+    expect(waiting).toBeGreaterThan(0);
+    await side.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`);
+    await side.query('rollback');
+
+    const answer = await pending;
+    expect(answer.status).toBe(503);
+    expect(answer.headers['retry-after']).toMatch(/^\d+$/);
+    expect(answer.body).toMatchObject({ response: 'unavailable', message: MSG.databaseUnreachable });
+    // Nothing was committed, and the same call goes through on a new connection.
+    expect((await client.post('/api/user/user-interest-list', { id: user.id })).body.interests).toEqual([]);
+    expect((await client.post('/api/user/add-user-interest', { id: user.id, interest_ids: ids })).status).toBe(200);
+    expect((await t.client().get('/readyz')).status).toBe(200);
+  });
+
+  it('answers 503 with Retry-After when a lock is held past the lock timeout', async () => {
+    const short = await startTestApp({ DATABASE_LOCK_TIMEOUT_MS: '200' });
+    try {
+      const { rows } = await short.resources.database.pool.query<{ name: string }>('select current_database() as name');
+      const held = new pg.Client({ connectionString: withDatabase(process.env.TEST_DATABASE_URL!, rows[0]!.name) });
+      await held.connect();
+      const { user, client } = await short.given.signedInUser();
+      const ids = await interestIds(client);
+      await held.query('begin');
+      await held.query('lock table user_interests in access exclusive mode');
+      const answer = await client.post('/api/user/add-user-interest', { id: user.id, interest_ids: ids });
+      await held.query('rollback');
+      await held.end();
+      expect(answer.status).toBe(503);
+      expect(answer.headers['retry-after']).toMatch(/^\d+$/);
+      expect(answer.body).toMatchObject({ response: 'unavailable', message: MSG.databaseBusy });
+      expect((await client.post('/api/user/add-user-interest', { id: user.id, interest_ids: ids })).status).toBe(200);
+    } finally {
+      await short.close();
+    }
+  });
+
+  it('survives every connection of the pool terminated in rounds under requests', async () => {
+    const { user, client } = await t.given.signedInUser();
+    await client.csrf();
+    const statuses = new Map<number, number>();
+    for (let round = 0; round < 5; round++) {
+      const requests = Array.from({ length: 12 }, (_, i) => (i % 2 ? client.get('/api/user/get-interest-list') : client.post('/api/user/user-interest-list', { id: user.id })));
+      await side.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`);
+      for (const answer of await Promise.all(requests)) {
+        statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+      }
+    }
+    expect([...statuses.keys()].filter((status) => status !== 200 && status !== 503)).toEqual([]);
+    expect((await eventually(() => t.client().get('/readyz'), (answer) => answer.status === 200)).status).toBe(200);
+    expect((await client.get('/api/user/get-interest-list')).status).toBe(200);
+  });
+});
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  parsed.searchParams.set('application_name', `faults-${randomUUID().slice(0, 8)}`);
+  return parsed.toString();
+}
