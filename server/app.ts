@@ -13,6 +13,7 @@ import type { Bus } from './platform/bus/bus';
 import { createCaptcha } from './platform/captcha';
 import type { Database } from './platform/db/client';
 import { createDomainEventHub } from './platform/events';
+import { createEventOutbox } from './platform/event-outbox';
 import { ACCESS } from './platform/http/access';
 import { createCsrf } from './platform/http/csrf';
 import { installErrorHandling, installNotFound } from './platform/http/error-handler';
@@ -139,14 +140,16 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
 
   const sessionCache = config.sessionCache.ttlMs > 0 ? await createSessionCache<SessionCacheValue>(resources.bus, config.sessionCache) : undefined;
   app.addHook('onClose', async () => sessionCache?.close());
+  const events = createDomainEventHub(app.log);
+  const outbox = createEventOutbox({ db, events, log: app.log });
   const modules = await loadModules(app, {
     config,
     db,
     bus: resources.bus,
     files: resources.files,
-    events: createDomainEventHub(app.log),
+    events,
     log: app.log,
-    platform: { sessions: createSessionStore(db, { cache: sessionCache }), captcha, mailer, csrfTokenFor: csrf.tokenFor },
+    platform: { sessions: createSessionStore(db, { cache: sessionCache }), captcha, mailer, csrfTokenFor: csrf.tokenFor, outbox },
     secret: (name) => loadSecret(db, name),
   }, MODULES, table);
 
@@ -157,6 +160,7 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
     [
       { name: 'purge-throttle-events', everyMs: 15 * 60_000, run: throttle.purgeOld },
       { name: 'purge-throttle-buckets', everyMs: 15 * 60_000, run: () => purgeIdleBuckets(db) },
+      ...outbox.jobs,
       ...modules.jobs,
     ],
     app.log,

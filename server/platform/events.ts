@@ -21,12 +21,26 @@ export type DomainEventHandler<E extends DomainEventName> = (...args: Arguments<
 export interface DomainEventHub {
   on<E extends DomainEventName>(event: E, handler: DomainEventHandler<E>): void;
   emit<E extends DomainEventName>(event: E, ...args: Arguments<E>): Promise<void>;
+  /** emit, answering how many handlers failed (the event outbox delivers again when any did). */
+  emitCounted<E extends DomainEventName>(event: E, ...args: Arguments<E>): Promise<number>;
   /** Who listens to what (the route table prints it). */
   listeners(): Array<{ event: DomainEventName; count: number }>;
 }
 
 export function createDomainEventHub(log: { error(obj: object, msg: string): void }): DomainEventHub {
   const handlers = new Map<DomainEventName, Array<(...args: unknown[]) => Promise<void> | void>>();
+  async function emitCounted(event: DomainEventName, ...args: unknown[]): Promise<number> {
+    let failures = 0;
+    for (const handler of handlers.get(event) ?? []) {
+      try {
+        await handler(...args);
+      } catch (error) {
+        failures += 1;
+        log.error({ err: error, event }, 'domain event handler failed');
+      }
+    }
+    return failures;
+  }
   return {
     on(event, handler) {
       const list = handlers.get(event) ?? [];
@@ -34,14 +48,9 @@ export function createDomainEventHub(log: { error(obj: object, msg: string): voi
       handlers.set(event, list);
     },
     async emit(event, ...args) {
-      for (const handler of handlers.get(event) ?? []) {
-        try {
-          await handler(...args);
-        } catch (error) {
-          log.error({ err: error, event }, 'domain event handler failed');
-        }
-      }
+      await emitCounted(event, ...args);
     },
+    emitCounted,
     listeners: () => [...handlers].map(([event, list]) => ({ event, count: list.length })),
   };
 }

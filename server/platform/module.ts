@@ -11,6 +11,7 @@ import type { Bus } from './bus/bus';
 import type { Captcha } from './captcha';
 import type { Db } from './db/client';
 import type { DomainEventHub } from './events';
+import type { EventOutbox } from './event-outbox';
 import type { Access } from './http/access';
 import type { SessionStore } from './http/sessions';
 import type { Job } from './jobs/scheduler';
@@ -28,6 +29,8 @@ export interface PlatformServices {
   captcha: Captcha;
   mailer: Mailer;
   csrfTokenFor(request: FastifyRequest, reply: FastifyReply): string;
+  /** Domain events written in a change's transaction, handled after its commit at least once. */
+  outbox: EventOutbox;
 }
 
 export interface ModuleContext {

@@ -11,6 +11,7 @@ import { openDatabase, type Database } from '../platform/db/client';
 import { applyMigrations } from '../platform/db/migrate';
 import { createLedger } from '../modules/ledger/service';
 import { createRenewals } from '../modules/subscriptions/renewals';
+import { createEventOutbox } from '../platform/event-outbox';
 import { ensurePlanTemplates } from '../modules/subscriptions/templates';
 import { ledgerViolations, provisionTippers, violationCount } from './tip-load';
 
@@ -66,10 +67,12 @@ export async function seedDueSubscriptions(url: string, options: { count: number
 export async function renewalRunner(url: string, poolSize = 4) {
   const database: Database = await openDatabase({ kind: 'postgres', url, poolSize });
   const { db } = database;
+  const events = createDomainEventHub(quiet);
   const renewals = createRenewals({
     db,
     ledger: createLedger({ db, namedInTransactions: true }),
-    events: createDomainEventHub(quiet),
+    events,
+    outbox: createEventOutbox({ db, events, log: quiet }),
     feePercent: RENEWAL_FEE_PERCENT,
   });
   return { renewDue: renewals.renewDue, close: () => database.close() };

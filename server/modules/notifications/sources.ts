@@ -36,10 +36,11 @@ export function listenForNotifications(deps: {
   events.on('meeting.invited', ({ meetingId, hostId, userIds, title, startTime }) =>
     notify({ kind: 'meeting_invitation', actorId: hostId, subjectId: meetingId, data: { title, when: startTime.toISOString() }, dedupeKey: `meeting:${meetingId}` }, userIds));
 
-  events.on('subscription.changed', ({ reason, subscriptionId, subscriberId, creatorId, price, plan }) => {
+  // Delivered from the event outbox, at least once: the key makes a second delivery notify nobody again.
+  events.on('subscription.changed', ({ reason, subscriptionId, subscriberId, creatorId, price, plan, at }) => {
     if (reason !== 'renewal-failed') return;
     // One notice per subscription and day, however often the renewal is tried that day.
-    const day = new Date().toISOString().slice(0, 10);
+    const day = (at ?? new Date().toISOString()).slice(0, 10);
     return notify({ kind: 'subscription_renewal_failed', actorId: creatorId, subjectId: subscriptionId, data: { amount: price, title: plan }, dedupeKey: `renewal_failed:${subscriptionId}:${day}` }, [subscriberId]);
   });
 }

@@ -6,8 +6,8 @@ declare module '../../platform/events' {
      * withdrawn): whatever depends on their benefits (the priority chat) checks them again.
      */
     'subscription.changed': [{ subscriptionId: number; subscriberId: number; creatorId: number; reason: 'subscribed' | 'cancelled' | 'renewed' | 'renewal-failed' | 'plan-deleted' | 'auto-renew-on';
-      /** With a failed renewal: what it would have cost, and the plan's name. */
-      price?: number; plan?: string }];
+      /** With a failed renewal: what it would have cost, the plan's name, and when it failed (ISO). */
+      price?: number; plan?: string; at?: string }];
   }
 }
 

@@ -37,7 +37,7 @@ export function createSubscriptionsModule(ctx: ModuleContext): AppModule {
     ratingThreshold: ctx.config.ratingThreshold,
   });
   ctx.use('social').useSubscriptionStanding((viewerId, userId) => subscriptions.standing(viewerId, userId));
-  const renewals = createRenewals({ db: ctx.db, ledger, events: ctx.events, feePercent });
+  const renewals = createRenewals({ db: ctx.db, ledger, events: ctx.events, outbox: ctx.platform.outbox, feePercent });
   ctx.events.on('account.deleted', ({ userId }) => subscriptions.forgetAccount(userId));
   return {
     name: 'subscriptions',

@@ -13,6 +13,7 @@ import { and, asc, eq, lte, sql } from 'drizzle-orm';
 import { coins } from '../../../common/rules/format';
 import { periodEnd, periodLabel } from '../../../common/rules/plans';
 import { sqlState, type Db } from '../../platform/db/client';
+import type { EventOutbox } from '../../platform/event-outbox';
 import type { DomainEventHub } from '../../platform/events';
 import { InsufficientFunds, receivingShard, walletBalanceSql, type Ledger } from '../ledger';
 import { historyRow, paymentLegs, renewalKey } from './payments';
@@ -45,6 +46,8 @@ export interface RenewalDeps {
   db: Db;
   ledger: Ledger;
   events: DomainEventHub;
+  /** A failed renewal's notice is written with the failure, so a kill after the commit loses none. */
+  outbox: EventOutbox;
   feePercent: number;
 }
 
@@ -132,6 +135,10 @@ export function createRenewals(deps: RenewalDeps) {
         }
         await tx.update(subscriptions).set({ state: 'cancelled', autoRenew: false }).where(eq(subscriptions.id, row.id));
         await tx.insert(subscriptionHistory).values(historyRow(row.id, 'RENEWAL_FAILED', `Not renewed: the wallet did not hold ${coins(row.price)}`, null, now));
+        // The notifications module tells the subscriber (the bell, and a mail with the price and plan).
+        await deps.outbox.write(tx, 'subscription.changed', {
+          subscriptionId: row.id, subscriberId: row.subscriberId, creatorId: row.creatorId, reason: 'renewal-failed', price: row.price, plan: row.planName, at: now.toISOString(),
+        });
         failed.push(row);
       }
       return { claimed: due.length, renewed, failed, toGather };
@@ -153,12 +160,7 @@ export function createRenewals(deps: RenewalDeps) {
       for (const row of result.renewed) {
         await deps.events.emit('subscription.changed', { subscriptionId: row.id, subscriberId: row.subscriberId, creatorId: row.creatorId, reason: 'renewed' });
       }
-      for (const row of result.failed) {
-        // The notifications module tells the subscriber (the bell, and a mail with the price and plan).
-        await deps.events.emit('subscription.changed', {
-          subscriptionId: row.id, subscriberId: row.subscriberId, creatorId: row.creatorId, reason: 'renewal-failed', price: row.price, plan: row.planName,
-        });
-      }
+      if (result.failed.length > 0) deps.outbox.wake();
       // A short batch means nothing more was due (or the rest is another run's): done.
       if (result.claimed < batch && result.toGather.length === 0) break;
       if (result.claimed === 0) break;

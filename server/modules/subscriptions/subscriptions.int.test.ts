@@ -8,7 +8,7 @@ import { sendRating } from '../../../common/api/stream-interactions';
 import { DEFAULT_PERMISSIONS } from '../../../common/permissions';
 import { fill, MSG } from '../../../common/messages';
 import { periodEnd } from '../../../common/rules/plans';
-import { mailOutbox } from '../../platform/db/platform-tables';
+import { eventOutbox, mailOutbox } from '../../platform/db/platform-tables';
 import { startTestApp, type SignedInUser, type TestApp } from '../../testing/harness';
 import { eventually } from '../../testing/eventually';
 import { closeCheckingLedger, expectLedgerInvariants } from '../../testing/ledger-invariants';
@@ -416,6 +416,9 @@ describe('renewals', () => {
     await t.app.services.renewals.renewDue(new Date(sub.end_date));
     const row = await subscriptionRow(sub.subscription_id);
     expect(row).toMatchObject({ state: 'cancelled', autoRenew: false, periodNo: 1 });
+    // The notice was written with the failure, in its transaction: a kill after the commit cannot lose it.
+    const written = await db().select().from(eventOutbox).where(sql`${eventOutbox.payload}->>'subscriptionId' = ${String(sub.subscription_id)}`);
+    expect(written.map((w) => [w.event, (w.payload as { reason: string }).reason])).toEqual([['subscription.changed', 'renewal-failed']]);
     // Told through notifications: the mail goes out with the delivery job, moments later.
     const mails = await eventually(() => db().select().from(mailOutbox).where(eq(mailOutbox.to, fan.user.email)), (found) => found.length > 0);
     expect(mails.map((m) => m.subject)).toContain(fill(MSG.subscriptionRenewalFailedSubject, { name: creator.user.username }));

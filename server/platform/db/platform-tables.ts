@@ -121,3 +121,26 @@ export const idempotencyKeys = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.key] })],
 );
+
+/**
+ * Domain events written in the transaction of the change they report (platform/event-outbox.ts): committed
+ * with it or not at all, then handed to the event's handlers at least once, on whichever instance claims
+ * them. `available_at` is when the row may next be claimed: a claim holds it for a lease, so a claimer killed
+ * mid-delivery is followed by another once the lease runs out.
+ */
+export const eventOutbox = pgTable(
+  'event_outbox',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    event: text('event').notNull(),
+    payload: jsonb('payload').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    availableAt: timestamp('available_at', { withTimezone: true }).notNull().defaultNow(),
+    attempts: integer('attempts').notNull().default(0),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('event_outbox_due_idx').on(t.availableAt, t.id).where(sql`${t.deliveredAt} is null`),
+    index('event_outbox_delivered_idx').on(t.deliveredAt).where(sql`${t.deliveredAt} is not null`),
+  ],
+);
