@@ -71,5 +71,6 @@ export const AUDIT_ACTIONS = [
   'post.delete', 'comment.delete', 'report.dismiss',
   'user.suspend', 'user.lift', 'user.grant', 'user.revoke', 'user.role',
   'message.create', 'message.retire',
+  'coins.grant',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -16,7 +16,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { auditAcknowledgedTips, type TipTransferRow } from '../server/testing/crash-audit';
 import { startServerProcess, type ServerProcess } from '../server/testing/server';
-import { emptyPostgresDatabase, ledgerViolations, provisionTippers, publicStream, TipSender, violationCount, type Tipper } from '../server/testing/tip-load';
+import { conservationViolationsAt, emptyPostgresDatabase, ledgerViolations, provisionTippers, publicStream, TipSender, violationCount, type Tipper } from '../server/testing/tip-load';
 
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const KILLS = num('CRASH_KILLS', 4);
@@ -208,12 +208,14 @@ async function main() {
     problems.push(...auditAcknowledgedTips({ acknowledged, refused: refused.keys(), throttledRetries, tipTransfers: rows, keysMovedTwice: dup[0]?.n ?? 0 }));
     const violations = await ledgerViolations(db.url);
     if (violationCount(violations) > 0) problems.push(`ledger invariants: ${JSON.stringify(violations)}`);
+    const unconserved = await conservationViolationsAt(db.url);
+    problems.push(...unconserved.map((v) => `conservation: ${v}`));
 
     const retriedAcknowledged = [...retriedAfterCrash].filter((k) => acknowledged.has(k)).length;
     const summary = {
       runs: 1 + kills, kills, sent, replays, acknowledged: acknowledged.size, refused: refused.size,
       retriedAfterCrash: retriedAfterCrash.size, committedUnanswered, retriedThenAcknowledged: retriedAcknowledged, throttledRetries: throttledRetries.size, tipTransfers: rows.length,
-      invariants: violationCount(violations) === 0 ? 'sound' : 'VIOLATED', seconds: Math.round((Date.now() - started) / 1000),
+      invariants: violationCount(violations) === 0 ? 'sound' : 'VIOLATED', conservation: unconserved.length === 0 ? 'conserved' : 'VIOLATED', seconds: Math.round((Date.now() - started) / 1000),
     };
     const line = Object.entries(summary).map(([k, v]) => `${k}=${v}`).join(' ');
     if (kills < KILLS) problems.push(`only ${kills} of ${KILLS} kills happened`);

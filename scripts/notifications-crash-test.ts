@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { startServerProcess, type ServerProcess } from '../server/testing/server';
-import { emptyPostgresDatabase } from '../server/testing/tip-load';
+import { conservationViolationsAt, emptyPostgresDatabase } from '../server/testing/tip-load';
 
 const FOLLOWERS = Number(process.env.NOTIFY_CRASH_FOLLOWERS ?? 5_000);
 const SERVER_ENV = { MAIL_OUTBOX: 'on', NOTIFY_FANOUT_BATCH: '250', NOTIFY_JOB_SECONDS: '1', NOTIFY_DELIVERY_LEASE_SECONDS: '2' };
@@ -81,6 +81,8 @@ async function main() {
     if (deliveries !== FOLLOWERS) problems.push(`${deliveries} of ${FOLLOWERS} deliveries sent`);
     if (mails !== FOLLOWERS) problems.push(`${mails} of ${FOLLOWERS} mails in the outbox`);
     if (twice > 0) problems.push(`${twice} followers mailed twice`);
+    // The server's own money (the demo's deposits, its history) stays conserved through the kills.
+    problems.push(...(await conservationViolationsAt(db.url)).map((v) => `conservation: ${v}`));
     console.log(`notifications crash test: ${FOLLOWERS} followers, ${kills} kills (2 mid-fan-out, 1 mid-mail); ${total} notifications, ${mails} mails, `
       + `${twice} mailed twice; ${problems.length === 0 ? 'no violations' : problems.join('; ')}; ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } finally {

@@ -54,12 +54,15 @@ const platformFees = z
     return fees;
   });
 
-/** Each referral programme's rate, a fraction of its base: "AGENT=0.05,INFLUENCER=0.1" (shown × 100 %). */
+/**
+ * Each referral programme's rate, its share of the platform fee taken on a referred person's payments:
+ * "AGENT=0.25,INFLUENCER=0.5" (shown × 100 %). At most 1: a commission never exceeds the fee it is paid from.
+ */
 const referralRates = z
   .string()
   .optional()
   .transform((value, ctx) => {
-    const rates: Record<ReferralType, number> = { AGENT: 0.05, INFLUENCER: 0.1 };
+    const rates: Record<ReferralType, number> = { AGENT: 0.25, INFLUENCER: 0.5 };
     for (const item of (value ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '')) {
       const match = /^([A-Z]+)=(0(\.\d{1,4})?|1(\.0+)?)$/.exec(item);
       const type = match?.[1] as ReferralType | undefined;
@@ -179,9 +182,14 @@ const envSchema = z.object({
   /** Creator analytics (decision 0022): how often the fold runs, and how old a fact must be to be folded (its transaction surely committed). */
   ANALYTICS_FOLD_SECONDS: numeric(z.number().int().min(1).max(86_400).default(30)),
   ANALYTICS_FOLD_LAG_SECONDS: numeric(z.number().int().min(1).max(3_600).default(60)),
-  /** The referral programme (decision 0023): its rates, and the settlement period in seconds (a day). */
+  /**
+   * The referral programme (decisions 0023, 0036): each programme's share of the platform fee taken on the
+   * referred person's payments, and the settlement period in seconds (a day).
+   */
   REFERRAL_RATES: referralRates,
   REFERRAL_SETTLEMENT_SECONDS: numeric(z.number().int().min(10).max(2_678_400).default(86_400)),
+  /** Coins operators may grant (`npm run admin -- grant-coins`) per calendar month, UTC (decision 0036). */
+  GRANT_BUDGET_COINS: numeric(z.number().int().min(0).max(1_000_000_000).default(1_000)),
   /**
    * Notifications (decision 0025): how often the fan-out and delivery jobs look for work (they are also
    * woken at once on this instance), and the people a fan-out batch notifies in one transaction.
@@ -338,6 +346,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionCache: { ttlMs: c.SESSION_CACHE_SECONDS * 1000, maxEntries: c.SESSION_CACHE_ENTRIES },
     /** The referral programme (decision 0023). */
     referrals: { rates: c.REFERRAL_RATES, settlementMs: c.REFERRAL_SETTLEMENT_SECONDS * 1000 },
+    /** Operators' grants of coins (decision 0036). */
+    grants: { monthlyBudgetCoins: c.GRANT_BUDGET_COINS },
     /** Video calls' media (decision 0019); the Jitsi secret signs tokens and is never logged. */
     conference: c.CONFERENCE === 'jitsi'
       ? ({ kind: 'jitsi', domain: c.CONFERENCE_DOMAIN!, appId: c.JITSI_APP_ID!, appSecret: c.JITSI_APP_SECRET! } as const)

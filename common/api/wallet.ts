@@ -101,6 +101,7 @@ export const TRANSFER_KIND_LABELS = {
   refund: 'Refund',
   payout: 'Payout',
   adjustment: 'Adjustment',
+  grant: 'Coins granted',
 } as const;
 
 export const walletTransfer = z.object({

@@ -8,6 +8,7 @@
  */
 import type { Db } from '../platform/db/client';
 import type { ModuleServices } from '../platform/module';
+import { depositTransfer } from '../modules/ledger';
 import { pastTipTransfer } from '../modules/tips';
 import { recordPastFollow } from '../modules/social';
 import { recordPastViews, type PastView } from '../modules/streams';
@@ -42,11 +43,13 @@ export async function seedDemoHistory(
   const ago = (days: number, minutes: number) => new Date(now.getTime() - days * DAY_MS - minutes * 60_000);
   let keys = 0;
 
+  // The coins are bought as the sandbox's card payments would record them (decision 0036): a cent a coin.
   for (const viewer of viewers) {
-    await services.ledger.transfer({
-      kind: 'deposit', idempotencyKey: `demo-history-coins:${viewer}`, toUserId: viewer, amount: HISTORY_COINS, currency: 'CON',
-      legs: [{ account: { system: 'mint', currency: 'CON' }, amount: -HISTORY_COINS }, { account: { userId: viewer, currency: 'CON' }, amount: HISTORY_COINS }],
-    });
+    const key = `demo-history-coins:${viewer}`;
+    await services.ledger.transfer(depositTransfer({
+      userId: viewer, coins: HISTORY_COINS, money: { account: 'card-payments', currency: 'USD', cents: HISTORY_COINS },
+      paymentReference: `sandbox:${key}`, idempotencyKey: key, details: { provider: 'sandbox' }, bookedAt: ago(DAYS + 1, 0),
+    }));
   }
 
   for (const username of ['broadcaster1', 'broadcaster2']) {

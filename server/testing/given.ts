@@ -8,6 +8,7 @@ import { DEFAULT_PERMISSIONS, type Permission, type Role } from '../../common/pe
 import type { SkinId } from '../../common/skins';
 import type { OpenedResources } from '../bootstrap';
 import { createAccountAdmin } from '../modules/accounts/admin';
+import { depositTransfer } from '../modules/ledger/deposits';
 import { createLedger } from '../modules/ledger/service';
 import { pastTipTransfer, type PastTip } from '../modules/tips/past-tip';
 import type { Currency } from '../modules/ledger/tables';
@@ -82,14 +83,23 @@ export function createGiven(app: FastifyInstance, resources: OpenedResources) {
       return { user, client: await given.signedIn(user) };
     },
 
-    /** Coins (or another currency) deposited from the mint into a user's wallet through the ledger. */
+    /**
+     * Coins deposited into a user's wallet as a recorded payment (decision 0036): the mint issues them
+     * beside a money leg — a card payment of a cent a coin in USD — and a payment reference. A real
+     * currency (USD, CAD) is a card payment straight into the user's wallet in that currency.
+     */
     async coins(user: { id: number } | number, amount: number, options: { currency?: Currency; key?: string } = {}): Promise<{ transferId: number }> {
       const userId = typeof user === 'number' ? user : user.id;
       const currency = options.currency ?? 'CON';
-      const { transferId } = await ledger.transfer({
-        kind: 'deposit', idempotencyKey: options.key ?? `given-coins-${process.pid}-${(keys += 1)}`, toUserId: userId, amount, currency,
-        legs: [{ account: { system: 'mint', currency }, amount: -amount }, { account: { userId, currency }, amount }],
-      });
+      const idempotencyKey = options.key ?? `given-coins-${process.pid}-${(keys += 1)}`;
+      const paymentReference = `test:${idempotencyKey}`;
+      if (currency === 'IMP') throw new Error('impressions are bought with coins: give coins, then buy an impressions package');
+      const { transferId } = await ledger.transfer(currency === 'CON'
+        ? depositTransfer({ userId, coins: amount, money: { account: 'card-payments', currency: 'USD', cents: amount }, paymentReference, idempotencyKey })
+        : {
+          kind: 'deposit', idempotencyKey, toUserId: userId, amount, currency, details: { payment_reference: paymentReference },
+          legs: [{ account: { system: 'card-payments', currency }, amount: -amount }, { account: { userId, currency }, amount }],
+        });
       return { transferId };
     },
 

@@ -26,8 +26,8 @@ export type Transport = (request: { method: Method; url: string; headers: Record
   Promise<{ status: number; headers: Headers; body: Buffer }>;
 
 /** The app in this process, through Fastify's inject. */
-export const injectTransport = (app: FastifyInstance): Transport => async ({ method, url, headers, body }) => {
-  const res = await app.inject({ method, url, headers, payload: body });
+export const injectTransport = (app: FastifyInstance, remoteAddress?: string): Transport => async ({ method, url, headers, body }) => {
+  const res = await app.inject({ method, url, headers, payload: body, ...(remoteAddress ? { remoteAddress } : {}) });
   return { status: res.statusCode, headers: res.headers, body: res.rawPayload };
 };
 
@@ -61,8 +61,9 @@ export class HttpSession {
     private readonly defaultHeaders: Record<string, string> = {},
   ) {}
 
-  static over(app: FastifyInstance, headers?: Record<string, string>): HttpSession {
-    return new HttpSession(injectTransport(app), headers);
+  /** A client of the app in this process; `remoteAddress` is the address it calls from (127.0.0.1 otherwise). */
+  static over(app: FastifyInstance, headers?: Record<string, string>, remoteAddress?: string): HttpSession {
+    return new HttpSession(injectTransport(app, remoteAddress), headers);
   }
 
   static at(base: string, headers?: Record<string, string>): HttpSession {

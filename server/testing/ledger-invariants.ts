@@ -5,6 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
+import { checkConservation, conservationViolations } from '../modules/ledger/conservation';
 import type { Executor } from '../platform/db/client';
 
 export interface LedgerViolations {
@@ -48,9 +49,14 @@ export async function findLedgerViolations(db: Executor): Promise<LedgerViolatio
   };
 }
 
-/** Fails the test with every violation found. Usage: `afterAll(() => expectLedgerInvariants(t.resources.database.db))`. */
+/**
+ * Fails the test with every violation found: of the invariants, and of conservation (decision 0036: no
+ * coin issued without money in or an audited grant, no system account paying what nobody funded).
+ * Usage: `afterAll(() => expectLedgerInvariants(t.resources.database.db))`.
+ */
 export async function expectLedgerInvariants(db: Executor): Promise<void> {
   expect(await findLedgerViolations(db)).toEqual({ unbalancedCurrencies: [], negativeWallets: [], hollowTransfers: [], unbalancedTransfers: [], driftedAccounts: [] });
+  expect(conservationViolations(await checkConservation(db))).toEqual([]);
 }
 
 /** Closes a test app after checking its books: every test file that moves money ends with this. */

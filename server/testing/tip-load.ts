@@ -10,6 +10,7 @@ import net from 'node:net';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Db } from '../platform/db/client';
+import { checkConservation, conservationViolations } from '../modules/ledger/conservation';
 import { createLedger } from '../modules/ledger/service';
 import { findLedgerViolations, type LedgerViolations } from './ledger-invariants';
 import { DEMO_PASSWORD } from '../demo/demo-data';
@@ -69,18 +70,22 @@ export async function provisionTippers(databaseUrl: string, count: number, coins
        select h, u, true, now() + interval '7 days' from unnest($1::text[], $2::bigint[]) as s(h, u)`,
       [tokens.map((t) => createHash('sha256').update(t).digest('hex')), ids],
     );
-    // Wallets first (one statement), then one deposit transfer from the mint through the ledger.
+    // Wallets first (one statement), then one deposit transfer through the ledger: the coins issued
+    // beside their money leg (a cent a coin paid by card) and a payment reference (decision 0036).
     await pool.query(`insert into ledger_accounts (user_id, currency) select u, 'CON' from unnest($1::bigint[]) u on conflict do nothing`, [ids]);
     const ledger = createLedger({ db: drizzle({ client: pool }) as unknown as Db });
+    const total = coins * ids.length;
     if (coins > 0) await ledger.transfer({
       kind: 'deposit',
       idempotencyKey: `bench:funding:${tag}`,
-      amount: coins * ids.length,
-      currency: 'CON',
-      details: { bench: true },
+      amount: total,
+      currency: 'USD',
+      details: { bench: true, coins: total, payment_reference: `bench:funding:${tag}` },
       legs: [
-        { account: { system: 'mint', currency: 'CON' }, amount: -coins * ids.length },
+        { account: { system: 'mint', currency: 'CON' }, amount: -total },
         ...ids.map((userId) => ({ account: { userId, currency: 'CON' as const }, amount: coins })),
+        { account: { system: 'card-payments', currency: 'USD' }, amount: -total },
+        { account: { system: 'sales', currency: 'USD' }, amount: total },
       ],
     });
     return ids.map((userId, i) => ({ userId, token: tokens[i]! }));
@@ -94,6 +99,16 @@ export async function ledgerViolations(databaseUrl: string): Promise<LedgerViola
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
   try {
     return await findLedgerViolations(drizzle({ client: pool }) as unknown as Db);
+  } finally {
+    await pool.end();
+  }
+}
+
+/** Conservation's violations (decision 0036) read from a database URL, as sentences (empty when money is conserved). */
+export async function conservationViolationsAt(databaseUrl: string): Promise<string[]> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  try {
+    return conservationViolations(await checkConservation(drizzle({ client: pool }) as unknown as Db));
   } finally {
     await pool.end();
   }

@@ -172,9 +172,21 @@ export function ledgerReads(db: Executor) {
 export const tipFactsSql = sql`select id as transfer_id, to_user_id as creator_id, from_user_id as tipper_id, stream_id, amount as coins, created_at as at
   from ${ledgerTransfers} where kind = 'tip' and currency = 'CON' and to_user_id is not null`;
 
+/** Kinds one user pays another for (the platform's fee, when it takes one, goes to the `fees` account). */
+const PAYMENT_KINDS: TransferKind[] = ['tip', 'post_purchase', 'subscription', 'meeting_fee', 'toy_tip'];
+const paymentKinds = sql.raw(PAYMENT_KINDS.map((kind) => `'${kind}'`).join(', '));
+/** The platform's fee a transfer `t` actually took: what its legs put into (or, for a refund, took from) the fees account. */
+const feeTakenSql = sql`coalesce((select sum(e.amount) from ${ledgerEntries} e join ${ledgerAccounts} a on a.id = e.account_id
+  where e.transfer_id = t.id and a.system = 'fees'), 0)`;
+
 /**
- * Coins paid between users as facts (a subquery): `payer_id` paid `payee_id` `coins` at `at`, for what
- * one user pays another for. Both users' indexes serve a filter on either side.
+ * Coins paid between users as facts (a subquery): `payer_id` paid `payee_id` `coins` at `at`, of which the
+ * platform took `fee` (from the ledger's own legs, so it is the fee actually taken, whatever the rate
+ * was). A refund is the payment undone: the same payer and payee, coins and fee negative. Each branch
+ * keeps its plain columns, so both users' indexes serve a filter on either side.
  */
-export const paidActivitySql = sql`select from_user_id as payer_id, to_user_id as payee_id, amount as coins, created_at as at
-  from ${ledgerTransfers} where kind in ('tip', 'post_purchase', 'subscription', 'meeting_fee', 'toy_tip') and currency = 'CON'`;
+export const paidActivitySql = sql`select t.from_user_id as payer_id, t.to_user_id as payee_id, t.amount as coins, ${feeTakenSql} as fee, t.created_at as at
+    from ${ledgerTransfers} t where t.kind in (${paymentKinds}) and t.currency = 'CON'
+  union all
+  select t.to_user_id as payer_id, t.from_user_id as payee_id, -t.amount as coins, ${feeTakenSql} as fee, t.created_at as at
+    from ${ledgerTransfers} t where t.kind = 'refund' and t.currency = 'CON' and t.from_user_id is not null and t.to_user_id is not null`;

@@ -18,11 +18,12 @@ const DEADLOCK = '40P01';
 const SERIALIZATION_FAILURE = '40001';
 
 /**
- * A user's wallet, or a system account (mint, fees, sales, card-payments). `shard` (default 0) names a
+ * A user's wallet, or a system account (mint, fees, sales, card-payments, …). `shard` (default 0) names a
  * receiving shard: credits only (see RECEIVING_SHARDS).
  */
 export type AccountRef = ({ userId: number } | { system: SystemAccount }) & { currency: Currency; shard?: number };
-export type SystemAccount = 'mint' | 'fees' | 'sales' | 'card-payments' | 'advertising' | 'referrals';
+/** Issuers ('mint', and the money-in accounts 'card-payments', 'invoices') may go below zero; no other (decision 0036). */
+export type SystemAccount = 'mint' | 'fees' | 'sales' | 'card-payments' | 'invoices' | 'advertising';
 
 /**
  * A busy receiver's credits spread over this many rows per currency (decision 0012): every payment to a
@@ -310,29 +311,31 @@ export function createLedger(deps: {
   }
 
   /**
-   * Moves a wallet's receiving shards into shard 0 (a 'sweep' transfer, one statement like any other).
-   * Empty shards still answer 'empty', not 'no-shards': another payment's sweep may have just filled the
-   * wallet, so paying again is worth it once. Shards only gain
-   * between the read and the transfer, except by another sweep: then the transfer fails its CHECK and
-   * the other sweep did the work.
+   * Moves an account's receiving shards into shard 0 (a 'sweep' transfer, one statement like any other):
+   * a wallet's, or a system account's (the fees a commission is paid from). Empty shards still answer
+   * 'empty', not 'no-shards': another payment's sweep may have just filled the wallet, so paying again
+   * is worth it once. Shards only gain between the read and the transfer, except by another sweep: then
+   * the transfer fails its CHECK and the other sweep did the work.
    */
-  async function sweep(userId: number, currency: Currency): Promise<SweepResult> {
+  async function sweep(owner: { userId: number } | { system: SystemAccount }, currency: Currency): Promise<SweepResult> {
+    const ownedBy = 'userId' in owner ? eq(ledgerAccounts.userId, owner.userId) : and(eq(ledgerAccounts.system, owner.system), isNull(ledgerAccounts.userId));
     const rows = await db.select({ shard: ledgerAccounts.shard, balance: ledgerAccounts.balance }).from(ledgerAccounts)
-      .where(and(eq(ledgerAccounts.userId, userId), eq(ledgerAccounts.currency, currency), gt(ledgerAccounts.shard, 0)));
+      .where(and(ownedBy, eq(ledgerAccounts.currency, currency), gt(ledgerAccounts.shard, 0)));
     const shards = rows.filter((s) => Number(s.balance) > 0);
     if (shards.length === 0) return rows.length > 0 ? 'empty' : 'no-shards';
     const total = shards.reduce((sum, s) => sum + Number(s.balance), 0);
+    const users = 'userId' in owner ? { fromUserId: owner.userId, toUserId: owner.userId } : {};
+    const name = 'userId' in owner ? String(owner.userId) : owner.system;
     try {
       await retryingConflicts(db, () => transferOnce(db, {
         kind: 'sweep',
-        idempotencyKey: `sweep:${userId}:${currency}:${randomUUID()}`,
-        fromUserId: userId,
-        toUserId: userId,
+        idempotencyKey: `sweep:${name}:${currency}:${randomUUID()}`,
+        ...users,
         amount: total,
         currency,
         legs: [
-          ...shards.map((s) => ({ account: { userId, currency, shard: s.shard }, amount: -Number(s.balance) })),
-          { account: { userId, currency }, amount: total },
+          ...shards.map((s) => ({ account: { ...owner, currency, shard: s.shard }, amount: -Number(s.balance) })),
+          { account: { ...owner, currency }, amount: total },
         ],
       }, {}));
     } catch (error) {
@@ -346,7 +349,7 @@ export function createLedger(deps: {
     let best: SweepResult = 'no-shards';
     for (const { account, amount } of legs) {
       if (amount >= 0 || !('userId' in account)) continue;
-      const result = await sweep(account.userId, account.currency);
+      const result = await sweep({ userId: account.userId }, account.currency);
       if (SWEEP_RANK[result] > SWEEP_RANK[best]) best = result;
     }
     return best;
@@ -409,7 +412,12 @@ export function createLedger(deps: {
      * transaction, where the ledger cannot sweep by itself. Nothing when the shards are empty.
      */
     async gather(userId: number, currency: Currency): Promise<void> {
-      await sweep(userId, currency);
+      await sweep({ userId }, currency);
+    },
+
+    /** Moves a system account's receiving shards into shard 0, the only row that pays: before paying out of it. */
+    async gatherSystem(system: SystemAccount, currency: Currency): Promise<void> {
+      await sweep({ system }, currency);
     },
 
     /**

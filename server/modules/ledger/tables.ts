@@ -6,6 +6,17 @@ export const CURRENCIES = ['CON', 'IMP', 'USD', 'CAD'] as const;
 export type Currency = (typeof CURRENCIES)[number];
 
 /**
+ * The system accounts that stand for the world outside the books (decision 0036): the mint issues coins
+ * and impressions, the money-in accounts are what payers paid in (cards; invoices an operator recorded).
+ * They alone go below zero: every other system account pays out only what was paid into it.
+ */
+export const ISSUER_ACCOUNTS = ['mint', 'card-payments', 'invoices'] as const;
+/** The outside accounts money comes in through, in real currencies. */
+export const MONEY_IN_ACCOUNTS = ['card-payments', 'invoices'] as const;
+export const MONEY_CURRENCIES = ['USD', 'CAD'] as const;
+const issuerList = sql.raw(ISSUER_ACCOUNTS.map((name) => `'${name}'`).join(', '));
+
+/**
  * Every place money sits: a user's wallet per currency, or a system account (mint, fees, sales,
  * card payments) per currency. System accounts carry the negative side: each currency sums to zero.
  */
@@ -15,7 +26,7 @@ export const ledgerAccounts = pgTable(
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
     /** The wallet's owner; null for a system account. */
     userId: bigint('user_id', { mode: 'number' }).references(() => users.id, { onDelete: 'restrict' }),
-    /** A system account's name ('mint', 'fees', 'sales', 'card-payments'); null for a wallet. */
+    /** A system account's name ('mint', 'fees', 'sales', 'card-payments', …); null for a wallet. */
     system: text('system'),
     currency: text('currency', { enum: CURRENCIES }).notNull(),
     /**
@@ -34,10 +45,12 @@ export const ledgerAccounts = pgTable(
     check('ledger_accounts_owner', sql`(${t.userId} is null) <> (${t.system} is null)`),
     // A user can never owe: the statement that would overdraw a wallet fails whole.
     check('ledger_accounts_wallet_not_negative', sql`${t.userId} is null or ${t.balance} >= 0`),
+    // Nor can a system account that is not the outside world's: it pays only what it holds (decision 0036).
+    check('ledger_accounts_system_funded', sql`${t.system} is null or ${t.system} in (${issuerList}) or ${t.balance} >= 0`),
   ],
 );
 
-export const TRANSFER_KINDS = ['deposit', 'tip', 'post_purchase', 'subscription', 'meeting_fee', 'toy_tip', 'ad_commission', 'referral_commission', 'impressions', 'refund', 'payout', 'adjustment', 'sweep'] as const;
+export const TRANSFER_KINDS = ['deposit', 'tip', 'post_purchase', 'subscription', 'meeting_fee', 'toy_tip', 'ad_commission', 'referral_commission', 'impressions', 'refund', 'payout', 'adjustment', 'sweep', 'grant'] as const;
 export type TransferKind = (typeof TRANSFER_KINDS)[number];
 
 /** One movement of money: its entries sum to zero per currency. Written once, never changed. */

@@ -22,10 +22,17 @@ async function popular(client: HttpSession = t.client()) {
   return ((await client.get('/api/channel/list-channel-streams', { id })).body.streams as Array<{ stream_id: number }>).map((s) => s.stream_id);
 }
 
+/** Impressions bought with coins (a coin each), as the wallet's impressions packages sell them. */
 async function promote(userId: number, impressions: number) {
+  await t.given.coins(userId, impressions);
   await ledger().transfer({
-    kind: 'impressions', idempotencyKey: `promo-${userId}-${impressions}-${Math.random()}`, toUserId: userId, amount: impressions, currency: 'IMP',
-    legs: [{ account: { system: 'mint', currency: 'IMP' }, amount: -impressions }, { account: { userId, currency: 'IMP' }, amount: impressions }],
+    kind: 'impressions', idempotencyKey: `promo-${userId}-${impressions}-${Math.random()}`, fromUserId: userId, amount: impressions, currency: 'CON',
+    legs: [
+      { account: { userId, currency: 'CON' }, amount: -impressions },
+      { account: { system: 'sales', currency: 'CON' }, amount: impressions },
+      { account: { system: 'mint', currency: 'IMP' }, amount: -impressions },
+      { account: { userId, currency: 'IMP' }, amount: impressions },
+    ],
   });
 }
 

@@ -7,6 +7,7 @@ import { createWalletService, type WalletService } from './service';
 
 export type { WalletService } from './service';
 export type { CoinSubscriptionService } from './coin-subscriptions';
+export { shareCardSql } from './card-keys';
 
 declare module '../../platform/module' {
   interface ModuleServices {

@@ -8,7 +8,7 @@ import { MSG } from '../../../common/messages';
 import type { Db, Executor } from '../../platform/db/client';
 import { appError, badRequest, notFound } from '../../platform/http/errors';
 import type { AccountsService } from '../accounts';
-import { InsufficientFunds, type Currency, type Ledger, type TransferKind } from '../ledger';
+import { depositTransfer, InsufficientFunds, type Currency, type Ledger, type TransferKind } from '../ledger';
 import {
   CardRefused,
   PaymentMethodUnavailable,
@@ -19,6 +19,7 @@ import {
   type WebhookEvent,
 } from './payment-provider';
 import { lockRecurringPackageOf, openRecurringPackage, recurringPaymentRefused, recurringPaymentSucceeded, type RenewalNotices } from './coin-subscriptions';
+import { cardKeyOf } from './card-keys';
 import { coinPackages, coinSubscriptions, impressionPackages, paymentCards, payments } from './tables';
 
 const toAppError = (error: unknown): unknown => {
@@ -83,20 +84,14 @@ export function createWalletService(deps: {
       const [pkg] = await tx.select().from(coinPackages).where(eq(coinPackages.id, payment.packageId));
       if (!pkg) throw new Error(`payment ${paymentId} names a missing package`);
       const { transferId, created } = await ledger.transfer(
-        {
-          kind: 'deposit',
+        depositTransfer({
+          userId: payment.userId,
+          coins: pkg.coins,
+          money: { account: 'card-payments', currency: payment.currency, cents: payment.amount },
+          paymentReference: `${provider}:${providerRef}`,
           idempotencyKey: `payment:${provider}:${providerRef}`,
-          toUserId: payment.userId,
-          amount: payment.amount,
-          currency: payment.currency,
-          details: { payment_id: payment.id, package_id: pkg.id, coins: pkg.coins, provider },
-          legs: [
-            { account: { system: 'mint', currency: 'CON' }, amount: -pkg.coins },
-            { account: { userId: payment.userId, currency: 'CON' }, amount: pkg.coins },
-            { account: { system: 'card-payments', currency: payment.currency }, amount: -payment.amount },
-            { account: { system: 'sales', currency: payment.currency }, amount: payment.amount },
-          ],
-        },
+          details: { payment_id: payment.id, package_id: pkg.id, provider },
+        }),
         tx,
       );
       await tx.update(payments).set({ transferId }).where(eq(payments.id, paymentId));
@@ -124,10 +119,10 @@ export function createWalletService(deps: {
     });
   }
 
-  async function savedCard(userId: number, provider: string, given: string): Promise<{ id: number; token: string }> {
+  async function savedCard(userId: number, provider: string, given: string): Promise<{ id: number; token: string; last4: string; expMonth: number; expYear: number }> {
     const byId = /^[0-9]{1,15}$/.test(given) ? eq(paymentCards.id, Number(given)) : undefined;
     const [card] = await db
-      .select({ id: paymentCards.id, token: paymentCards.token })
+      .select({ id: paymentCards.id, token: paymentCards.token, last4: paymentCards.last4, expMonth: paymentCards.expMonth, expYear: paymentCards.expYear })
       .from(paymentCards)
       .where(and(eq(paymentCards.userId, userId), eq(paymentCards.provider, provider), isNull(paymentCards.deletedAt),
         byId ? or(byId, eq(paymentCards.token, given)) : eq(paymentCards.token, given)));
@@ -207,6 +202,8 @@ export function createWalletService(deps: {
             status: 'pending',
             coinSubscriptionId,
             periodNo: coinSubscriptionId === null ? null : 1,
+            cardKey: card ? cardKeyOf(card.last4, card.expMonth, card.expYear)
+              : request.card ? cardKeyOf(request.card.number.replace(/\D/g, '').slice(-4), request.card.exp_month, request.card.exp_year) : null,
           })
           .returning({ id: payments.id });
         return payment!.id;

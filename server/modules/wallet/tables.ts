@@ -74,9 +74,12 @@ export const payments = pgTable(
     /** The recurring coin package and period this charge renews, when it does (null for a one-off deposit). */
     coinSubscriptionId: bigint('coin_subscription_id', { mode: 'number' }).references(() => coinSubscriptions.id, { onDelete: 'restrict' }),
     periodNo: integer('period_no'),
+    /** The card charged, as its last four digits and expiry ('4242:12/2030'): accounts paying with one card are one person to the referral programme. */
+    cardKey: text('card_key'),
   },
   (t) => [
     uniqueIndex('payments_provider_ref_idx').on(t.provider, t.providerRef),
+    index('payments_card_key_idx').on(t.cardKey).where(sql`${t.cardKey} is not null`),
     index('payments_user_idx').on(t.userId, t.id),
     // A recurring package's period is charged once, whoever runs the renewal.
     uniqueIndex('payments_coin_subscription_period_idx').on(t.coinSubscriptionId, t.periodNo).where(sql`${t.coinSubscriptionId} is not null`),

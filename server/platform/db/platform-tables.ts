@@ -18,6 +18,25 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
 );
 
+/**
+ * The addresses each account signed up or signed in from, kept after its sessions end: accounts that
+ * share one are one person to the referral programme (decision 0036). One row per account and address.
+ */
+export const signInAddresses = pgTable(
+  'sign_in_addresses',
+  {
+    userId: bigint('user_id', { mode: 'number' }).notNull(),
+    ip: text('ip').notNull(),
+    firstAt: timestamp('first_at', { withTimezone: true }).notNull().defaultNow(),
+    lastAt: timestamp('last_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.ip] }), index('sign_in_addresses_ip_idx').on(t.ip)],
+);
+
+/** True (as SQL) when the two accounts signed up or signed in from a common address. */
+export const shareSignInAddressSql = (a: unknown, b: unknown) => sql<boolean>`exists (select 1 from ${signInAddresses} x
+  join ${signInAddresses} y on y.ip = x.ip and y.user_id = ${b} where x.user_id = ${a})`;
+
 /** Secrets generated once and shared by every instance (CSRF and captcha HMAC keys). */
 export const appSecrets = pgTable('app_secrets', {
   name: text('name').primaryKey(),

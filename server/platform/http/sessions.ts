@@ -1,10 +1,10 @@
 /** Server-side sessions: the cookie carries a random token, the database keeps its SHA-256. */
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, lt } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_TTL } from '../../../common/constants';
 import type { Db, Executor } from '../db/client';
-import { sessions } from '../db/platform-tables';
+import { sessions, signInAddresses } from '../db/platform-tables';
 import { isSecureRequest } from './public-origin';
 import type { SessionCache } from './session-cache';
 
@@ -65,6 +65,10 @@ export function createSessionStore(db: Db, options: SessionStoreOptions = {}) {
         userAgent: meta.userAgent?.slice(0, 300),
         ip: meta.ip,
       });
+      if (meta.ip) {
+        await exec.insert(signInAddresses).values({ userId, ip: meta.ip })
+          .onConflictDoUpdate({ target: [signInAddresses.userId, signInAddresses.ip], set: { lastAt: sql`now()` } });
+      }
       return { token, expiresAt };
     },
 
