@@ -1,6 +1,6 @@
 /**
- * The referral programme: links, sign-ups credited through the tracking calls (first touch), commissions
- * settled once per period through the ledger, the dashboard's reports, and the refusals.
+ * The referral programme: links, sign-ups credited through the tracking calls (first touch), the
+ * dashboard's reports, and the refusals (commissions settled per period: commissions.int.test.ts).
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -135,57 +135,5 @@ describe('attribution and settlement', () => {
     expect(await t.app.services.referrals.attribution.credit({ userId: holder.user.id, referralCodes: [linkOf('AGENT').code] })).toBe(false);
     expect((await get(holder.client, 'referral-summary')).summary.total_referral_count).toBe(3);
   });
-
-  it('pays each referrer once per closed period: rate × what the referred earned or spent', async () => {
-    // The referred broadcaster goes live; the referred viewer tips them 200 and someone else tips them 100.
-    await t.resources.database.db.execute(sql`insert into user_permissions (user_id, perm) values (${broadcaster.userId}, 'CREATE STREAM_LIVE_G'), (${broadcaster.userId}, 'ALLOW CUSTOM_STREAM_CLIENT') on conflict do nothing`);
-    const user = { id: broadcaster.userId, username: '', email: '', password: '' };
-    const live = await t.given.liveStream({ title: 'Referred show' }, { ...user, ...(await usernameOf(broadcaster.userId)) });
-    await t.given.coins(viewer.userId, 1_000);
-    const outsider = await t.given.signedInUser();
-    await t.given.coins(outsider.user, 1_000);
-    const tip = async (client: HttpSession, amount: number, key: string) =>
-      expect((await client.request('POST', '/api/streams/send-tip', { body: { stream_id: live.streamId, amount }, headers: { 'idempotency-key': key } })).status).toBe(200);
-    await tip(viewer.client, 200, 'ref-1');
-    await tip(outsider.client, 100, 'ref-2');
-
-    // AGENT: 5 % of 300 earned; INFLUENCER: 10 % of 200 spent.
-    const expected = Math.floor(300 * RATES.AGENT) + Math.floor(200 * RATES.INFLUENCER);
-    expect((await get(holder.client, 'referral-summary')).summary).toMatchObject({ pending_settlement: expected, last_settlement: 0, last_settlement_date_formatted: '' });
-
-    const before = (await t.app.services.ledger.balances(holder.user.id)).CON ?? 0;
-    const later = new Date(Date.now() + 2 * PERIOD_SECONDS * 1000 + 120_000);
-    const settlement = t.app.services.referrals.settlement;
-    const runs = await Promise.all([settlement.run(later), settlement.run(later)]);
-    expect(await settlement.run(later)).toBe(0);
-    expect(runs.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
-    expect((await t.app.services.ledger.balances(holder.user.id)).CON).toBe(before + expected);
-    const { rows } = await t.resources.database.db.execute<{ n: string }>(sql`select count(*) as n from ledger_transfers where kind = 'referral_commission' and to_user_id = ${holder.user.id}`);
-    expect(Number(rows[0]!.n)).toBe(1);
-
-    const summary = (await get(holder.client, 'referral-summary')).summary;
-    expect(summary).toMatchObject({ last_settlement: expected, last_settlement_amount_formatted: `${expected} Coins`, pending_settlement: 0 });
-    expect(summary.last_settlement_date_formatted).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}$/);
-    expect(summary.rates).toEqual([{ type: 'AGENT', commission_type: 'EARNINGS', rate: 0.05 }, { type: 'INFLUENCER', commission_type: 'SPENDING', rate: 0.1 }]);
-    const list = (await referredList()).referrals;
-    expect(list.map((r) => [r.user.user_id, r.commission])).toEqual([
-      [expect.any(Number), { base_total: 0, earn_total: 0 }],
-      [broadcaster.userId, { base_total: 300, earn_total: 15 }],
-      [viewer.userId, { base_total: 200, earn_total: 20 }],
-    ]);
-    const commission = (await get(holder.client, 'referral-summary-commission')).commission;
-    expect(commission).toMatchObject({ base_total: 500, earn_total: expected });
-    expect(commission.settlements as unknown[]).toHaveLength(1);
-    expect((await get(holder.client, 'referral-summary-streaming')).streaming).toMatchObject({ broadcasters: 1, streams: 1, tip_coins: 300 });
-    // A range before any of it shows nothing; the wallet names the commission.
-    expect((await get(holder.client, 'referral-summary-commission', { from: '2016-01-01', to: '2016-12-31' })).commission.earn_total).toBe(0);
-    const history = await holder.client.get('/api/wallet/transfers');
-    expect(history.status).toBe(200);
-    expect(JSON.stringify(history.body)).toContain('referral_commission');
-  });
+  // What a period's settlement pays, and what earns nothing: commissions.int.test.ts.
 });
-
-async function usernameOf(userId: number) {
-  const { rows } = await t.resources.database.db.execute<{ username: string }>(sql`select username from users where id = ${userId}`);
-  return { username: rows[0]!.username, password: 'a-good-password' };
-}
