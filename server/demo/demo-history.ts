@@ -8,8 +8,9 @@
  */
 import type { Db } from '../platform/db/client';
 import type { ModuleServices } from '../platform/module';
-import { depositTransfer } from '../modules/ledger';
-import { pastTipTransfer } from '../modules/tips';
+import { DEFAULT_PLATFORM_FEES } from '../config';
+import { depositTransfer, platformFee, type TransferRequest } from '../modules/ledger';
+import { pastTipTransfer, type PastTip } from '../modules/tips';
 import { recordPastFollow } from '../modules/social';
 import { recordPastViews, type PastView } from '../modules/streams';
 
@@ -20,6 +21,22 @@ const TIP_AMOUNTS = [5, 10, 10, 20, 20, 50, 100, 200];
 const HISTORY_COINS = 20_000;
 
 type Services = Pick<ModuleServices, 'ledger' | 'referrals' | 'analytics'>;
+
+/** A past tip with the platform's default fee taken, as a tip is today: referral commissions are a share of it (decision 0036). */
+function feeTakingTip(tip: PastTip): TransferRequest {
+  const request = pastTipTransfer(tip);
+  const percent = DEFAULT_PLATFORM_FEES.tip ?? 0;
+  const fee = platformFee(tip.amount, percent);
+  return {
+    ...request,
+    details: { ...request.details, fee, fee_percent: percent },
+    legs: [
+      { account: { userId: tip.tipperId, currency: 'CON' }, amount: -tip.amount },
+      { account: { userId: tip.creatorId, currency: 'CON' }, amount: tip.amount - fee },
+      { account: { system: 'fees', currency: 'CON' }, amount: fee },
+    ],
+  };
+}
 
 /** A small deterministic generator: the demo's history is the same on every fresh install. */
 function sequence(seed: number) {
@@ -62,7 +79,7 @@ export async function seedDemoHistory(
       for (let i = 0; i < tips; i++) {
         const tipperId = viewers[Math.floor(random() * random() * viewers.length)]!;
         const amount = TIP_AMOUNTS[Math.floor(random() * TIP_AMOUNTS.length)]!;
-        await services.ledger.transfer(pastTipTransfer({ tipperId, creatorId, streamId, amount, at: ago(day, 60 + Math.floor(random() * 600)), key: `demo-history-${(keys += 1)}` }));
+        await services.ledger.transfer(feeTakingTip({ tipperId, creatorId, streamId, amount, at: ago(day, 60 + Math.floor(random() * 600)), key: `demo-history-${(keys += 1)}` }));
       }
       const visitors = 2 + Math.floor(random() * 12);
       for (let i = 0; i < visitors; i++) views.push({ viewerKey: `demo-visitor-${day}-${i}`, at: ago(day, Math.floor(random() * 900)) });
@@ -94,7 +111,7 @@ async function referralHistory(
   if (agentBrought !== undefined) {
     for (let day = 89; day >= 1; day -= 3) {
       const tipperId = viewers[Math.floor(random() * viewers.length)]!;
-      await services.ledger.transfer(pastTipTransfer({ tipperId, creatorId: agentBrought, streamId: replays.get('broadcaster3') ?? null, amount: 50, at: ago(day, 120), key: nextKey() }));
+      await services.ledger.transfer(feeTakingTip({ tipperId, creatorId: agentBrought, streamId: replays.get('broadcaster3') ?? null, amount: 50, at: ago(day, 120), key: nextKey() }));
     }
   }
   const links = await services.referrals.codes.links(referrer);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_OFFERS } from './demo-offers';
 import { inject } from 'vitest';
 import { baseGroup } from '../../common/api/system';
+import { checkConservation, conservationViolations } from '../modules/ledger';
 import { freshDatabase, type FreshDatabase } from '../testing/databases';
 import { startSharedTestApps } from '../testing/harness';
 import { HttpSession } from '../testing/http-session';
@@ -112,6 +113,10 @@ describe('the demo content of a fresh install', () => {
     expect(referred.body.referrals.every((r) => r.commission.earn_total > 0)).toBe(true);
     const summary = await broadcaster.get<{ summary: { last_settlement: number } }>('/api/user/referral-summary');
     expect(summary.body.summary.last_settlement).toBeGreaterThan(0);
+  });
+
+  it('pays for every coin it hands out: its deposits are recorded card payments, its commissions come from fees taken', async () => {
+    expect(conservationViolations(await checkConservation(started.resources.database.db))).toEqual([]);
   });
 
   it("gives the console's reports queue two complaints about the replays", async () => {
