@@ -70,8 +70,8 @@ describe('creator analytics and referrals', () => {
     await page.getByRole('menuitem', { name: 'Referrals' }).click();
     await page.waitForURL('**/user/referral');
     const summary = page.getByRole('region', { name: 'Summary' });
-    await summary.getByText('Agent · Earnings 5%').waitFor();
-    await summary.getByText('Influencer · Spending 10%').waitFor();
+    await summary.getByText('Agent · Earnings 25% of the fee').waitFor();
+    await summary.getByText('Influencer · Spending 50% of the fee').waitFor();
     await page.getByLabel('Date range preset').selectOption({ label: 'All time' });
     const referred = page.getByRole('table', { name: 'Referred people' });
     await referred.getByText('broadcaster3').waitFor();

@@ -69,8 +69,8 @@ describe('rates', () => {
   });
 
   it('name their programme and commission type', () => {
-    expect(rateLabel({ type: 'AGENT', commission_type: 'EARNINGS', rate: 0.05 })).toBe('Agent · Earnings 5%');
-    expect(rateLabel({ type: 'INFLUENCER', commission_type: 'SPENDING', rate: 0.125 })).toBe('Influencer · Spending 12.5%');
+    expect(rateLabel({ type: 'AGENT', commission_type: 'EARNINGS', rate: 0.05 })).toBe('Agent · Earnings 5% of the fee');
+    expect(rateLabel({ type: 'INFLUENCER', commission_type: 'SPENDING', rate: 0.125 })).toBe('Influencer · Spending 12.5% of the fee');
   });
 });
 

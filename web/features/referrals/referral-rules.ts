@@ -85,9 +85,12 @@ export function ratePercent(rate: number): string {
   return `${percent.format(Math.round(rate * 1e6) / 1e4)}%`;
 }
 
-/** A programme's rate as the summary lists it: "Agent · Earnings 5%". */
+/**
+ * A programme's rate as the summary lists it: "Agent · Earnings 25% of the fee" — a share of the platform
+ * fee taken on the referred person's payments (decision 0036), not of the payments themselves.
+ */
 export function rateLabel({ type, commission_type, rate }: { type: ReferralType; commission_type: CommissionType; rate: number }): string {
-  return `${TYPE_LABELS[type]} · ${COMMISSION_LABELS[commission_type]} ${ratePercent(rate)}`;
+  return `${TYPE_LABELS[type]} · ${COMMISSION_LABELS[commission_type]} ${ratePercent(rate)} of the fee`;
 }
 
 const figures = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
