@@ -50,9 +50,9 @@ export const referralCommissions = pgTable(
     referrerId: userRef('referrer_id'),
     codeId: bigint('code_id', { mode: 'number' }).notNull(),
     type: text('type', { enum: REFERRAL_TYPES }).notNull(),
-    /** Coins the referred person earned (AGENT) or spent (INFLUENCER) in the period. */
+    /** The platform fees taken on what the referred person earned (AGENT) or spent (INFLUENCER) in the period, pairs that earn nothing left out (decision 0036). */
     base: bigint('base', { mode: 'number' }).notNull(),
-    /** The referrer's commission: base × the programme's rate, rounded down. */
+    /** The referrer's commission: base × the programme's share of the fee, rounded down; never more than the base. */
     earned: bigint('earned', { mode: 'number' }).notNull(),
     /** The ledger transfer that paid the referrer this period's commissions (null when they came to 0). */
     transferId: bigint('transfer_id', { mode: 'number' }),
