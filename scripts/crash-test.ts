@@ -4,7 +4,8 @@
  * started again. Requests without an answer are sent again after each restart with the same
  * Idempotency-Key. At the end, against the database: every acknowledged tip (200 with a transfer_id)
  * exists with its key and amount; every currency sums to zero, no wallet is negative, every transfer
- * balances and every balance equals its entries; no key moved money twice; a request answered with a
+ * balances and every balance equals its entries; money is conserved (decision 0036: every coin issued
+ * against recorded money in, no system account below zero); no key moved money twice; a request answered with a
  * refusal (402/429) moved nothing; a retried key answers its first transfer.
  * Prints one summary line; exits non-zero on any violation. Runs from `npm test` when TEST_DATABASE_URL
  * is set (scripts/run-tests.ts). Env: CRASH_KILLS (4), CRASH_CLIENTS (8), CRASH_INTERVAL_MS (5000

@@ -3,7 +3,8 @@
  * broadcaster with many followers goes live, and the server is killed with SIGKILL twice while it fans
  * the go-live out and once while it mails the followers, then started again each time. At the end,
  * against the database: every follower has exactly one notification and one mail in the outbox, every
- * delivery is sent, the fan-out is done — nothing lost, nothing twice.
+ * delivery is sent, the fan-out is done — nothing lost, nothing twice — and the books are conserved
+ * (decision 0036).
  * Prints one summary line; exits non-zero on any violation. Runs from `npm test` when TEST_DATABASE_URL
  * is set. Env: NOTIFY_CRASH_FOLLOWERS (5000), NOTIFY_CRASH_TRACE (print each kill), TEST_DATABASE_URL / BENCH_DATABASE_URL.
  */
