@@ -19,7 +19,8 @@ import './events';
 /** The longest a viewer whose access ended with no event (a paid period running out) may still fetch. */
 export const DECISION_TTL_MS = 3_000;
 const MAX_DECISIONS = 50_000;
-const REVOKED_CHANNEL = 'playback:revoked';
+/** The bus channel every instance's gate hears revocations on. */
+export const REVOKED_CHANNEL = 'playback:revoked';
 
 /** Whose playback decisions to forget: a stream's viewers, a user's on every stream, or that user's on one stream. */
 export type Revocation = { streamId: number; userId?: number } | { userId: number; streamId?: undefined };
