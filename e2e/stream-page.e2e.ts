@@ -1,8 +1,9 @@
 /**
  * Journey: the stream page as viewers meet it. The live player (LIVE badge back to the live edge, sound,
- * no seek bar), Follow beside the broadcaster, a viewer count that follows the spec as people arrive and
- * leave (the player's addresses refused in another browser), likes counted for everyone as they are given, video and chat together on a phone, a watcher given
- * control of the broadcaster's virtual toy until the broadcast ends, and a replay that seeks.
+ * no seek bar) and its addresses, refused in another browser; Follow beside the broadcaster, a viewer
+ * count that follows the spec as people arrive and leave, likes counted for everyone as they are given,
+ * video and chat together on a phone, a watcher given control of the broadcaster's virtual toy until the
+ * broadcast ends, and a replay that seeks.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect } from 'vitest';
