@@ -71,11 +71,15 @@ describe('the playback gate', () => {
     await here.events.emit('stream.viewer-banned', { streamId: 5, userId: 7 });
     expect(await there.gate(TOKEN, 5, fetchFromSession())).toBe(false);
 
+    // A subscription's change forgets the subscriber's decisions on every stream.
+    const onSix = tokens.sign(6, 'user:7|limelight', 600, 'session:s7');
     there.asked.answer = true;
     expect(await there.gate(TOKEN, 5, fetchFromSession())).toBe(true);
+    expect(await there.gate(onSix, 6, fetchFromSession())).toBe(true);
     there.asked.answer = false;
     await here.events.emit('subscription.changed', { subscriptionId: 1, subscriberId: 7, creatorId: 3, reason: 'renewal-failed' });
     expect(await there.gate(TOKEN, 5, fetchFromSession())).toBe(false);
+    expect(await there.gate(onSix, 6, fetchFromSession())).toBe(false);
   });
 
   it('does not keep a decision that was being made while access changed', async () => {

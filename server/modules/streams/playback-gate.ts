@@ -74,17 +74,32 @@ export function createPlaybackGate(deps: {
   });
 }
 
-/** The "may play" decisions of one instance: per stream, per viewer, with the user they are about. */
+/** The "may play" decisions of one instance: per stream, per viewer, with the user they are about (indexed by user too). */
 function createDecisions(now: () => number) {
   const byStream = new Map<number, Map<string, { at: number; userId: number | null }>>();
+  /** The streams each signed-in user has decisions on: a subscription's change forgets them without a scan. */
+  const streamsOfUser = new Map<number, Set<number>>();
   let size = 0;
   // Bumped by every revocation: a decision computed across one is not kept (it may predate the change).
   let generation = 0;
 
-  const drop = (streamId: number, viewers: Map<string, unknown>, key: string) => {
-    if (viewers.delete(key)) size -= 1;
+  function unindex(userId: number, streamId: number) {
+    const streams = streamsOfUser.get(userId);
+    streams?.delete(streamId);
+    if (streams?.size === 0) streamsOfUser.delete(userId);
+  }
+
+  function forgetOn(streamId: number, userId: number | undefined) {
+    const viewers = byStream.get(streamId);
+    if (!viewers) return;
+    for (const [key, decision] of viewers) {
+      if (userId !== undefined && decision.userId !== userId) continue;
+      viewers.delete(key);
+      size -= 1;
+      if (decision.userId !== null) unindex(decision.userId, streamId);
+    }
     if (viewers.size === 0) byStream.delete(streamId);
-  };
+  }
 
   return {
     generation: () => generation,
@@ -99,21 +114,17 @@ function createDecisions(now: () => number) {
       if (!viewers) byStream.set(streamId, (viewers = new Map()));
       if (!viewers.has(viewer)) size += 1;
       viewers.set(viewer, { at: now(), userId });
+      if (userId !== null) streamsOfUser.set(userId, (streamsOfUser.get(userId) ?? new Set()).add(streamId));
     },
     forget(revocation: Revocation) {
       generation += 1;
-      const streams = revocation.streamId === undefined ? [...byStream.keys()] : [revocation.streamId];
-      for (const streamId of streams) {
-        const viewers = byStream.get(streamId);
-        if (!viewers) continue;
-        for (const [key, decision] of viewers) {
-          if (revocation.userId === undefined || decision.userId === revocation.userId) drop(streamId, viewers, key);
-        }
-      }
+      if (revocation.streamId !== undefined) return forgetOn(revocation.streamId, revocation.userId);
+      for (const streamId of [...(streamsOfUser.get(revocation.userId) ?? [])]) forgetOn(streamId, revocation.userId);
     },
     forgetAll() {
       generation += 1;
       byStream.clear();
+      streamsOfUser.clear();
       size = 0;
     },
   };
