@@ -2,7 +2,7 @@
  * Reads every visitor hits, over real HTTP at 50 connections on PostgreSQL, side by side with a bare
  * Fastify hello-world started on the same machine in the same run: the home page's first-load calls as a
  * guest (the session check, every stream, the channels, Popular, the Discover channel's posts) and
- * signed-in reads (session-detail and Popular). Reported as requests/s, p50/p99 and the ratio to the
+ * signed-in reads (session-detail, Popular, and a replay's playlist and segment through the playback gate). Reported as requests/s, p50/p99 and the ratio to the
  * hello-world measured just before each call, and the server process's CPU time per request (the
  * database's own processes are not in it) with its ratio to the hello-world's: the machine is shared,
  * and CPU per request moves less with the neighbours than requests per second. The client is Node's own
@@ -16,7 +16,9 @@
  * 29,427; Discover posts 1,379 → 19,705; base channels 6,743 → 30,063. Signed-in Popular 8,671 req/s
  * (0.23 ×, p99 12.5 ms); signed-in session-detail 2,372 req/s (0.08 ×, p99 40 ms), bound by resolving
  * the session, which is not cached yet. Under neighbours' load (load average 6–7) the cached Popular
- * still answered 17,666 req/s, p99 11.5 ms.
+ * still answered 17,666 req/s, p99 11.5 ms. 2026-11-28 (load average 14–15 from other work): a replay's
+ * playlist 891 req/s and a segment 214 req/s through the playback gate, 0.69 and 0.92 ms of server CPU per
+ * request (decision 0039).
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -112,6 +114,21 @@ async function cases(server: ServerProcess, signedIn: boolean): Promise<Case[]> 
     ...anonymous,
     { label: 'signed-in session-detail', path: '/api/user/session-detail', cookie },
     { label: 'signed-in popular', path: popular, cookie },
+    ...(await playback(viewer, cookie)),
+  ];
+}
+
+/** A replay's playlist and one of its segments, as a player fetches them: each through the playback gate (decision 0039). */
+async function playback(viewer: HttpSession, cookie: string): Promise<Case[]> {
+  const tiles = (await viewer.get('/api/channel/list-streams', { offset: 0, limit: 20 })).body.streams as Array<{ stream_id: number; live: string }>;
+  const replay = tiles.find((tile) => tile.live === 'N');
+  if (!replay) return [];
+  const playlist = ((await viewer.post('/api/streams/stream-join', { stream_id: replay.stream_id })).body.url as { hls: string }).hls;
+  const listed = String((await viewer.request('GET', playlist)).body);
+  const segment = listed.split('\n').find((line) => line.startsWith('/media/hls/'));
+  return [
+    { label: 'signed-in replay playlist', path: playlist, cookie },
+    ...(segment ? [{ label: 'signed-in replay segment', path: segment, cookie }] : []),
   ];
 }
 

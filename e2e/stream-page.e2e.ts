@@ -1,8 +1,9 @@
 /**
  * Journey: the stream page as viewers meet it. The live player (LIVE badge back to the live edge, sound,
- * no seek bar), Follow beside the broadcaster, a viewer count that follows the spec as people arrive and
- * leave, likes counted for everyone as they are given, video and chat together on a phone, a watcher given
- * control of the broadcaster's virtual toy until the broadcast ends, and a replay that seeks.
+ * no seek bar) and its addresses, refused in another browser; Follow beside the broadcaster, a viewer
+ * count that follows the spec as people arrive and leave, likes counted for everyone as they are given,
+ * video and chat together on a phone, a watcher given control of the broadcaster's virtual toy until the
+ * broadcast ends, and a replay that seeks.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect } from 'vitest';
@@ -61,6 +62,10 @@ describe('the stream page', () => {
   step('plays live with its own controls: LIVE, sound, fullscreen, no seek bar; the title without #live; Follow beside the name', async () => {
     viewer1 = await openAppPage();
     const { page } = viewer1;
+    const segments: string[] = [];
+    page.on('request', (request) => {
+      if (/\/media\/hls\/\d+\/seg_/.test(request.url())) segments.push(request.url());
+    });
     await signInAt(page, 'viewer1', streamPath);
     await watch(page, streamPath);
     // The server tags the title for search; people read it without the tag.
@@ -89,6 +94,14 @@ describe('the stream page', () => {
     await header(page).getByRole('button', { name: 'Following' }).waitFor();
     await badge(page, 'LIVE').waitFor();
     await expect.poll(() => videoTime(page), { timeout: 20_000 }).toBeGreaterThan(0.5);
+
+    // What the player fetches is this session's: the same segment address in another browser is refused.
+    const segment = segments.at(-1)!;
+    expect((await viewer1.context.request.get(segment)).status()).toBe(200);
+    const elsewhere = await openAppPage();
+    expect((await elsewhere.context.request.get(segment)).status()).toBe(403);
+    await elsewhere.context.close();
+
     // The owner's Delete is nowhere near a viewer, and no Subscribe leads nowhere.
     expect(await page.getByRole('button', { name: /Delete|Subscribe/ }).count()).toBe(0);
   });

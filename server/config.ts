@@ -165,6 +165,8 @@ const envSchema = z.object({
   WS_MAX_PER_USER: numeric(z.number().int().min(1).max(1_000_000).default(20)),
   /** Sign-ups allowed from one address per 15 minutes. */
   SIGNUPS_PER_ADDRESS: numeric(z.number().int().min(1).max(100_000).default(10)),
+  /** stream-join calls one client address may make per minute (a player joins again only when its address expires). */
+  STREAM_JOINS_PER_ADDRESS: numeric(z.number().int().min(1).max(100_000).default(60)),
   /** Platform fee per ledger kind in percent, e.g. "tip=20,meeting_fee=0" (docs/architecture.md §9). */
   PLATFORM_FEES: platformFees,
   /** The largest file a post upload may be, in MB (the upload page's "Maximum upload size"). */
@@ -316,6 +318,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     streamViewerLikeLimit: c.STREAM_VIEWER_LIKE_LIMIT,
     ratingThreshold: c.RATING_THRESHOLD,
     signupsPerAddress: c.SIGNUPS_PER_ADDRESS,
+    streamJoinsPerAddress: c.STREAM_JOINS_PER_ADDRESS,
     realtimeCaps: { maxSocketsPerAddress: c.WS_MAX_PER_ADDRESS, maxSocketsPerUser: c.WS_MAX_PER_USER },
     translateUrl: c.TRANSLATE_URL,
     platformFees: c.PLATFORM_FEES,

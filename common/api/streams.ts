@@ -191,8 +191,8 @@ export const streamIngestHealth = defineCall({
 export const streamJoin = defineCall({
   method: 'POST',
   path: '/api/streams/stream-join',
-  refusals: [402, 403, 404],
-  summary: 'Join a stream: answers the signed HLS address; "block" for a banned viewer; 402 "payment_required" while tips are owed',
+  refusals: [402, 403, 404, 429],
+  summary: 'Join a stream: answers the signed HLS address; "block" for a banned viewer; 402 "payment_required" while tips are owed; 429 with Retry-After past the joins one address may make a minute',
   input: z.strictObject({
     stream_id: streamId,
     isHls: flag.optional(),

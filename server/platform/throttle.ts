@@ -76,7 +76,20 @@ export function takeTokensSql(keys: SQL, rate: { capacity: number; windowMs: num
     on conflict (key) do update set
       tokens = greatest(-1, least(${rate.capacity}::float8, b.tokens + greatest(0, extract(epoch from now() - b.at)) * ${perSecond}::float8) - 1),
       at = greatest(b.at, now())
-    returning key, tokens >= 0 as allowed`;
+    returning key, tokens >= 0 as allowed, tokens`;
+}
+
+/**
+ * takeTokenSql on its own, for a refusal that says when to come back: the seconds until the bucket
+ * holds a token again (the Retry-After of a 429), 0 when this take was allowed.
+ */
+export async function takeTokenOrWait(db: Db, key: string, rate: { capacity: number; windowMs: number }): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
+  const result = await db.execute(sql`with taken as (${takeTokenSql(key, rate)}) select allowed, tokens from taken`);
+  const row = result.rows[0] as { allowed?: boolean; tokens?: number | string } | undefined;
+  if (row?.allowed === true) return { allowed: true, retryAfterSeconds: 0 };
+  // The next take needs the bucket back at one token: (1 − tokens) tokens at capacity per window.
+  const missing = 1 - Number(row?.tokens ?? -1);
+  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((missing * rate.windowMs) / rate.capacity / 1000)) };
 }
 
 /** takeTokenSql on its own: whether the key's bucket had a token for this action. */

@@ -8,18 +8,18 @@ import { publishImagePost } from '../../testing/uploads';
 let t: TestApp;
 let base: string;
 beforeAll(async () => {
-  // A long life: only invalidation can make a change show.
-  t = await startTestApp({ READ_CACHE_MS: '60000' });
+  // A long life: only invalidation can make a change show. One proxy in front: a guest is an address.
+  t = await startTestApp({ READ_CACHE_MS: '60000', TRUST_PROXY: 'on' });
   base = await t.app.listen({ host: '127.0.0.1', port: 0 });
 });
 afterAll(() => t.close());
 
 describe('cached post listings', () => {
   it('show a new post at once, drop an edited or deleted one, and sign each guest’s pictures for that guest', async () => {
-    const guest = (agent: string) => HttpSession.at(base, { 'user-agent': agent });
+    const guest = (name: 'a' | 'b') => HttpSession.at(base, { 'x-forwarded-for': name === 'a' ? '198.51.100.1' : '198.51.100.2' });
     const channels = (await guest('a').get('/api/channel/base-group')).body.channels as Array<{ id: number; name: string }>;
-    const discover = async (agent = 'a') =>
-      (await guest(agent).get(api.listChannelPosts.path, { id: channels.find((c) => c.name === 'Discover')!.id })).body.posts as api.PostTile[];
+    const discover = async (name: 'a' | 'b' = 'a') =>
+      (await guest(name).get(api.listChannelPosts.path, { id: channels.find((c) => c.name === 'Discover')!.id })).body.posts as api.PostTile[];
     const ids = async () => (await discover()).map((tile) => tile.post_id);
     const before = await ids();
 

@@ -12,6 +12,7 @@ import { createBroadcastHooks, type BroadcastHooks } from './broadcast-hooks';
 import { createCachedListings, LISTINGS_TAG } from './cached-listings';
 import { createStreamInteractions } from './interactions';
 import { createStreamListing } from './listing';
+import { createJoinThrottle } from './join-throttle';
 import { createMediaControl } from './media-control';
 import { createPlaybackGate } from './playback-gate';
 import { createStreamModeration, type StreamModeration } from './moderation';
@@ -64,6 +65,8 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
   const moderation = createStreamModeration({ db, accountAdmin: ctx.use('accountAdmin'), media: mediaControl, events });
   social.useBroadcasterScores((userIds) => broadcasterScores(db, userIds));
   await mediaControl.listen();
+  const playbackGate = createPlaybackGate({ streams, tokens: media.tokens, events, bus: ctx.bus });
+  await playbackGate.listen();
 
   // A deleted account's streams leave every listing; a live one ends and its viewers are checked again.
   events.on('account.deleted', async ({ userId }) => {
@@ -82,7 +85,7 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
       media.registerRoutes(
         app,
         { playlist: broadcastHooks.locatePlaylist, thumbnail: broadcastHooks.locateThumbnail },
-        createPlaybackGate({ streams, tokens: media.tokens, events }),
+        playbackGate,
       );
       registerStreamRoutes(app, {
         streams,
@@ -96,6 +99,7 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
         moderation,
         accounts,
         likeLimit: config.streamViewerLikeLimit,
+        joinThrottle: createJoinThrottle(db, config.streamJoinsPerAddress),
         stopBroadcast: (streamId) => mediaControl.stopBroadcast(streamId),
         rtmpUrl: (request) => config.rtmpPublicUrl ?? `rtmp://${request.hostname}:${media.ingest.port || config.rtmpPort}/live`,
       });

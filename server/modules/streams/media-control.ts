@@ -38,8 +38,8 @@ export function createMediaControl(
   }
 
   return {
-    async playbackUrl(streamId, viewer) {
-      return media().playbackUrl(streamId, viewer, playbackTtlSeconds);
+    async playbackUrl(streamId, viewer, client) {
+      return media().playbackUrl(streamId, viewer, client, playbackTtlSeconds);
     },
     async stopBroadcast(streamId) {
       if (local) await media().stopBroadcast(streamId);

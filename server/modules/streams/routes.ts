@@ -13,7 +13,8 @@ import type { StreamInteractions } from './interactions';
 import type { CachedListings } from './cached-listings';
 import type { createStreamModeration } from './moderation';
 import type { StreamsService } from './service';
-import { viewerOf } from './viewer';
+import type { JoinThrottle } from './join-throttle';
+import { playbackClientOf, viewerOf } from './viewer';
 
 export interface StreamRoutesDeps {
   streams: StreamsService;
@@ -24,6 +25,7 @@ export interface StreamRoutesDeps {
   rtmpUrl(request: FastifyRequest): string;
   stopBroadcast(streamId: number): Promise<void>;
   likeLimit: number;
+  joinThrottle: JoinThrottle;
 }
 
 export function registerStreamRoutes(app: FastifyInstance, deps: StreamRoutesDeps): void {
@@ -66,9 +68,10 @@ export function registerStreamRoutes(app: FastifyInstance, deps: StreamRoutesDep
   }));
 
   // Checked on a stream with a price: on a free one the pay wall asks nothing of anyone.
-  addRoute(app, api.streamJoin, { auth: 'anonymous', access: ACCESS.payWall, tags }, async ({ input, principal, request }) => {
+  addRoute(app, api.streamJoin, { auth: 'anonymous', access: ACCESS.payWall, tags }, async ({ input, principal, request, reply }) => {
     const viewer = viewerOf(request, principal);
-    const { row, hls } = await streams.join(input.stream_id, viewer);
+    await deps.joinThrottle.take(request, reply);
+    const { row, hls } = await streams.join(input.stream_id, viewer, await playbackClientOf(request));
     return {
       stream: await streams.info(row, viewer),
       url: { hls, dash: null, file: null, width: row.width ?? 1280, height: row.height ?? 720 },

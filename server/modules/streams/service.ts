@@ -26,8 +26,11 @@ import './events';
 
 /** What the streams module asks of the media layer (wired in app.ts). */
 export interface MediaControl {
-  /** A signed, short-lived HLS address of the stream, for this viewer only (`viewer`: playbackViewer). */
-  playbackUrl(streamId: number, viewer: string): Promise<string>;
+  /**
+   * A signed, short-lived HLS address of the stream, for this viewer only (`viewer`: playbackViewer), played
+   * from this client only (`client`: the session or browser the gate finds on each fetch, playbackClientOf).
+   */
+  playbackUrl(streamId: number, viewer: string, client: string): Promise<string>;
   /** End the stream's broadcast if one runs (moderation, deletion). */
   stopBroadcast(streamId: number): Promise<void>;
   /** Grab a new thumbnail from the live video; false when not live. */
@@ -39,7 +42,7 @@ export interface MediaControl {
 export interface Viewer {
   principal: Principal | null;
   skin: SkinId;
-  /** Stable for a guest's browser, so a guest counts once per stream. */
+  /** Stable for a guest's address, so a guest counts once per stream. */
   guestKey: string;
 }
 
@@ -72,8 +75,12 @@ export const mayStreamWithRating = (perms: readonly string[], rating: Rating, sk
 
 const SIGNED_IN_KEY = 'user:';
 
-export const guestKeyOf = (ip: string, userAgent: string | undefined) =>
-  `guest:${createHash('sha256').update(`${ip}|${userAgent ?? ''}`).digest('base64url').slice(0, 22)}`;
+/**
+ * A guest is their address: views, presence and playback count a guest once per address, never by a
+ * header the client writes (a rotated User-Agent made one address forty viewers). The address is the
+ * one TRUST_PROXY allows (request.ip).
+ */
+export const guestKeyOf = (ip: string) => `guest:${createHash('sha256').update(ip).digest('base64url').slice(0, 22)}`;
 
 /**
  * The priority chat channel is for the owner, and for the broadcaster's subscribers whose plan gives
@@ -433,8 +440,8 @@ export function createStreamsService(deps: {
       return health && ingestHealthAnswer(health);
     },
 
-    /** Joining records the view and answers the signed playback address. */
-    async join(streamId: number, viewer: Viewer) {
+    /** Joining records the view and answers the playback address signed for this viewer on this client. */
+    async join(streamId: number, viewer: Viewer, client: string) {
       const row = await findStream(streamId);
       await assertMayWatch(row, viewer);
       if (!isPlayable(row)) throw notFound(MSG.streamNotAvailable);
@@ -447,7 +454,7 @@ export function createStreamsService(deps: {
         await db.update(streams).set({ totalViews: sql`${streams.totalViews} + 1` }).where(eq(streams.id, streamId));
       }
       if (row.featured) await followFeatured(row, viewer);
-      return { row: await findStream(streamId), hls: await deps.media.playbackUrl(streamId, playbackViewer(viewer)) };
+      return { row: await findStream(streamId), hls: await deps.media.playbackUrl(streamId, playbackViewer(viewer), client) };
     },
 
     /** Whether the viewer may play the stream now: the watch rules and the pay wall, as stream-join applies them. */
@@ -473,8 +480,8 @@ export function createStreamsService(deps: {
     /** Leaving saves a signed-in viewer's likes given while watching, up to the limit; the stream gains only what was added. */
     async leave(streamId: number, viewer: Viewer, likes: number, likeLimit: number) {
       const row = await findStream(streamId);
-      // A guest's key is the address and the browser's User-Agent, which anyone can change: likes count
-      // from signed-in viewers only, each capped by the limit.
+      // A guest's key is their address, which many people may share: likes count from signed-in viewers
+      // only, each capped by the limit.
       if (!viewer.principal) likes = 0;
       await db.transaction(async (tx) => {
         const viewOf = and(eq(streamViews.streamId, row.id), eq(streamViews.viewerKey, viewerKey(viewer)));

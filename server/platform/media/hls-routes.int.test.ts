@@ -1,4 +1,4 @@
-/** Signed HLS playback: tokens bound to a stream and an expiry, playlist rewriting, strict segment names. */
+/** Signed HLS playback: tokens bound to a stream, a viewer, a client and an expiry, playlist rewriting, sealed segment names. */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,7 +27,7 @@ beforeAll(async () => {
   // Stream 5 is listed; stream 8 has a thumbnail on disk but may not be shown (hidden, private or 18+).
   await files.put('media/8/thumb.jpg', Buffer.from([0xff, 0xd8, 0xff]));
   const thumbnailKey = async (streamId: number) => (streamId === 5 ? 'media/5/thumb.jpg' : null);
-  registerHlsRoutes(app, { files, locator, thumbnailKey, verify: (token, streamId) => tokens.verify(token, streamId) !== null });
+  registerHlsRoutes(app, { files, locator, thumbnailKey, verify: (token, streamId) => tokens.verify(token, streamId) !== null, seal: tokens.seal });
   await app.ready();
 });
 
@@ -37,6 +37,8 @@ afterAll(async () => {
 });
 
 const get = (url: string) => app.inject({ method: 'GET', url });
+/** A segment's address as the playlist lists it: its name sealed for the broadcast's directory. */
+const sealed = (segment: string) => `${segment.slice(0, -3)}.${tokens.seal(`media/5/b1/${segment}`)}.ts`;
 
 describe('playback tokens', () => {
   it('are bound to the stream and the viewer, and expire', () => {
@@ -47,6 +49,12 @@ describe('playback tokens', () => {
     expect(clock.sign(5, 'user:1000002|limelight', 60)).not.toBe(token);
     expect(clock.verify(token, 6)).toBeNull();
     expect(createPlaybackTokens('other-secret', () => now).verify(token, 5)).toBeNull();
+    // A token signed for one client (a session, a browser) is nobody's in another.
+    const bound = clock.sign(5, 'user:1000001|limelight', 60, 'session:a');
+    expect(clock.verify(bound, 5, 'session:a')).toBe('user:1000001|limelight');
+    expect(clock.verify(bound, 5, 'session:b')).toBeNull();
+    expect(clock.verify(bound, 5)).toBeNull();
+    expect(clock.verify(token, 5, 'session:a')).toBeNull();
     // Another viewer written into the token breaks its signature.
     const [expiry, , signature] = token.split('.');
     expect(clock.verify(`${expiry}.${Buffer.from('user:1000002|limelight').toString('base64url')}.${signature}`, 5)).toBeNull();
@@ -62,7 +70,7 @@ describe('HLS routes', () => {
     const expired = createPlaybackTokens('test-secret', () => Date.now() - 120_000).sign(5, VIEWER, 60);
     const forged = `${tokens.sign(5, VIEWER, 60).split('.').slice(0, 2).join('.')}.${'A'.repeat(43)}`;
     for (const query of ['', '?token=', `?token=${tokens.sign(6, VIEWER, 60)}`, `?token=${expired}`, `?token=${forged}`]) {
-      for (const file of ['index.m3u8', 'seg_00000.ts']) {
+      for (const file of ['index.m3u8', sealed('seg_00000.ts')]) {
         const res = await get(`/media/hls/5/${file}${query}`);
         expect(res.statusCode, `${file}${query}`).toBe(403);
         expect(res.json()).toMatchObject({ response: 'forbidden' });
@@ -76,11 +84,12 @@ describe('HLS routes', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/vnd.apple.mpegurl');
     expect(res.headers['cache-control']).toBe('no-store');
-    expect(res.body).toContain(`/media/hls/5/seg_00000.ts?token=${token}\n`);
-    expect(res.body).toContain(`/media/hls/5/seg_00001.ts?token=${token}\n`);
+    expect(res.body).toContain(`/media/hls/5/${sealed('seg_00000.ts')}?token=${token}\n`);
+    expect(res.body).toContain(`/media/hls/5/${sealed('seg_00001.ts')}?token=${token}\n`);
+    expect(res.body).not.toContain('seg_00000.ts');
     expect(res.body).toContain('#EXTINF:1.000000,');
 
-    const segment = await get(`/media/hls/5/seg_00000.ts?token=${token}`);
+    const segment = await get(`/media/hls/5/${sealed('seg_00000.ts')}?token=${token}`);
     expect(segment.statusCode).toBe(200);
     expect(segment.headers['content-type']).toBe('video/mp2t');
     // A listed segment never changes; the playlist changes every second and must reach the file each time (decision 0028).
@@ -90,12 +99,16 @@ describe('HLS routes', () => {
 
   it('serve nothing outside the playlist directory', async () => {
     const token = tokens.sign(5, VIEWER, 60);
-    for (const name of ['secret.txt', '..%2Fthumb.jpg', '..%2F..%2F5%2Fb1%2Fseg_00000.ts', 'seg_00000.ts%00', 'seg_0.ts', 'index.m3u8.tmp']) {
+    for (const name of ['secret.txt', '..%2Fthumb.jpg', '..%2F..%2F5%2Fb1%2Fseg_00000.ts', 'seg_00000.ts%00', 'seg_0.ts', 'index.m3u8.tmp', 'seg_00000.ts']) {
       const res = await get(`/media/hls/5/${name}?token=${token}`);
       expect(res.statusCode, name).toBeGreaterThanOrEqual(400);
       expect(res.statusCode, name).not.toBe(200);
     }
-    expect((await get(`/media/hls/5/seg_00001.ts?token=${token}`)).statusCode).toBe(404);
+    expect((await get(`/media/hls/5/${sealed('seg_00001.ts')}?token=${token}`)).statusCode).toBe(404);
+    // A name needs its own seal: counting from one listed segment finds nothing.
+    const [, tag] = sealed('seg_00000.ts').split('.');
+    expect((await get(`/media/hls/5/seg_00001.${tag}.ts?token=${token}`)).statusCode).toBe(404);
+    expect((await get(`/media/hls/5/seg_00000.${'A'.repeat(16)}.ts?token=${token}`)).statusCode).toBe(404);
     expect((await get(`/media/hls/7/index.m3u8?token=${tokens.sign(7, VIEWER, 60)}`)).statusCode).toBe(404);
   });
 

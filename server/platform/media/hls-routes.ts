@@ -1,9 +1,12 @@
 /**
- * Playback over HLS: the playlist and its segments need a token bound to the stream and the viewer;
- * thumbnails are plain images, shown only for streams the streams module lists. `verify` is the streams
- * module's: a segment needs a valid token, a playlist also passes the watch rules again (a ban, an
- * audience change or a price rise stops the next playlist fetch).
+ * Playback over HLS: the playlist and its segments need a token bound to the stream, the viewer and the
+ * viewer's client; thumbnails are plain images, shown only for streams the streams module lists. `verify`
+ * is the streams module's gate, asked for every playlist and every segment (decision 0039). Segment
+ * addresses are `seg_<n>.<seal>.ts?token=`: the seal is the same for every viewer, so a shared cache may
+ * key on the path, and cannot be made without the server's secret, so a token cannot count its way
+ * through the segments.
  */
+import { timingSafeEqual } from 'node:crypto';
 import { ACCESS } from '../http/access';
 import { buffer, text } from 'node:stream/consumers';
 import path from 'node:path';
@@ -15,18 +18,16 @@ import type { RouteDocs } from '../http/openapi';
 import type { FileStore } from '../storage/storage';
 import { rewriteSegmentUris, SEGMENT_NAME } from './hls-playlist';
 import type { PlaylistLocator } from './ingest-hooks';
+import { SEAL_LENGTH } from './playback-tokens';
 
-export type PlaybackVerifier = (
-  token: string | undefined,
-  streamId: number,
-  request: FastifyRequest,
-  fetching: 'playlist' | 'segment',
-) => boolean | Promise<boolean>;
+export type PlaybackVerifier = (token: string | undefined, streamId: number, request: FastifyRequest) => boolean | Promise<boolean>;
 
 export interface HlsRouteDeps {
   files: FileStore;
   locator: PlaylistLocator;
   verify: PlaybackVerifier;
+  /** The unguessable tag of a stored segment's key (PlaybackTokens.seal). */
+  seal: (key: string) => string;
   /** Where a stream's thumbnail is, or null when it may not be shown (the streams module decides). */
   thumbnailKey: (streamId: number) => Promise<string | null>;
 }
@@ -34,6 +35,7 @@ export interface HlsRouteDeps {
 const streamIdParam = numeric(z.number().int().positive().max(Number.MAX_SAFE_INTEGER));
 const tokenQuery = z.object({ token: z.string().max(200).optional() });
 const THUMB = /^(\d{1,15})\.jpg$/;
+const SEALED_SEGMENT = new RegExp(`^(seg_\\d{5,9})\\.([A-Za-z0-9_-]{${SEAL_LENGTH}})\\.ts$`);
 /** A player fetches a playlist and a segment every second or two: per-request info lines would flood the log. */
 const quiet = { logLevel: 'warn' as const };
 
@@ -43,7 +45,7 @@ const playback = (description: string, type: string): RouteDocs => ({
   parameters: [{ name: 'token', in: 'query', required: true, schema: { type: 'string', maxLength: 200 }, description: 'The signed playback token from stream-join' }],
   responses: { 200: { description, content: { [type]: { schema: { type: 'string', format: 'binary' } } } } },
   refusals: [403, 404],
-  description: 'The playback token from stream-join is bound to the stream and the viewer, and short-lived; a playlist fetch also checks the watch rules again.',
+  description: 'The playback token from stream-join is bound to the stream, the viewer and their session (or browser), and short-lived; every fetch checks the watch rules and the pay wall again.',
 });
 const playlistRoute = {
   ...quiet,
@@ -65,32 +67,42 @@ const thumbnailRoute = {
   },
 };
 
+const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
 export function registerHlsRoutes(app: FastifyInstance, deps: HlsRouteDeps): void {
   /** The playlist key of a stream the caller may play, else 403/404. */
-  async function authorizedPlaylist(request: FastifyRequest, params: unknown, fetching: 'playlist' | 'segment'): Promise<{ streamId: number; token: string; key: string }> {
+  async function authorizedPlaylist(request: FastifyRequest, params: unknown): Promise<{ streamId: number; token: string; key: string }> {
     const streamId = streamIdParam.safeParse((params as { streamId?: string }).streamId);
     const query = tokenQuery.safeParse(request.query ?? {});
     const token = query.success ? query.data.token : undefined;
-    if (!streamId.success || !token || !(await deps.verify(token, streamId.data, request, fetching))) throw forbidden();
+    if (!streamId.success || !token || !(await deps.verify(token, streamId.data, request))) throw forbidden();
     const key = await deps.locator(streamId.data);
     if (!key) throw notFound();
     return { streamId: streamId.data, token, key };
   }
 
   app.get('/media/hls/:streamId/index.m3u8', playlistRoute, async (request, reply) => {
-    const { streamId, token, key } = await authorizedPlaylist(request, request.params, 'playlist');
+    const { streamId, token, key } = await authorizedPlaylist(request, request.params);
     const stream = await deps.files.read(key);
     if (!stream) throw notFound();
     const query = `?token=${encodeURIComponent(token)}`;
-    const body = rewriteSegmentUris(await text(stream), (segment) => `/media/hls/${streamId}/${path.basename(segment)}${query}`);
+    const directory = path.posix.dirname(key);
+    const body = rewriteSegmentUris(await text(stream), (line) => {
+      const segment = path.basename(line);
+      if (!SEGMENT_NAME.test(segment)) return line;
+      const sealed = `${segment.slice(0, -'.ts'.length)}.${deps.seal(`${directory}/${segment}`)}.ts`;
+      return `/media/hls/${streamId}/${sealed}${query}`;
+    });
     return reply.header('content-type', 'application/vnd.apple.mpegurl').header('cache-control', 'no-store').send(body);
   });
 
   app.get('/media/hls/:streamId/:segment', segmentRoute, async (request, reply) => {
-    const { segment } = request.params as { segment: string };
-    if (!SEGMENT_NAME.test(segment)) throw notFound();
-    const { key } = await authorizedPlaylist(request, request.params, 'segment');
-    const stream = await deps.files.read(`${path.posix.dirname(key)}/${segment}`);
+    const match = SEALED_SEGMENT.exec((request.params as { segment: string }).segment);
+    if (!match) throw notFound();
+    const { key } = await authorizedPlaylist(request, request.params);
+    const stored = `${path.posix.dirname(key)}/${match[1]}.ts`;
+    if (!sameText(match[2] ?? '', deps.seal(stored))) throw notFound();
+    const stream = await deps.files.read(stored);
     if (!stream) throw notFound();
     return reply.header('content-type', 'video/mp2t').header('cache-control', 'private, max-age=3600').send(stream);
   });

@@ -45,16 +45,16 @@ export function createMediaServer(o: MediaServerOptions) {
     grabThumbnail: (streamId: number) => ingest.grabThumbnail(streamId),
     /** The stream's ingest health if this instance ingests it. */
     ingestHealth: (streamId: number) => ingest.health(streamId),
-    /** The signed playlist URL stream-join answers (`url.hls`), for this viewer only. */
-    playbackUrl: (streamId: number, viewer: string, ttlSeconds: number) =>
-      `/media/hls/${streamId}/index.m3u8?token=${encodeURIComponent(tokens.sign(streamId, viewer, ttlSeconds))}`,
+    /** The signed playlist URL stream-join answers (`url.hls`), for this viewer on this client only. */
+    playbackUrl: (streamId: number, viewer: string, client: string, ttlSeconds: number) =>
+      `/media/hls/${streamId}/index.m3u8?token=${encodeURIComponent(tokens.sign(streamId, viewer, ttlSeconds, client))}`,
     /** `verify` defaults to the token check; the streams module passes its gate (viewer and watch rules). */
     registerRoutes(
       app: FastifyInstance,
       locate: { playlist: PlaylistLocator; thumbnail: PlaylistLocator },
       verify: PlaybackVerifier = (token, id) => tokens.verify(token, id) !== null,
     ) {
-      registerHlsRoutes(app, { files: o.files, locator: locate.playlist, thumbnailKey: locate.thumbnail, verify });
+      registerHlsRoutes(app, { files: o.files, locator: locate.playlist, thumbnailKey: locate.thumbnail, verify, seal: tokens.seal });
     },
   };
 }
