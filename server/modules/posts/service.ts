@@ -5,14 +5,16 @@
 import { randomUUID } from 'node:crypto';
 import { extname } from 'node:path';
 import { mkdir, rename, rm } from 'node:fs/promises';
-import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type * as api from '../../../common/api/posts';
 import { uploadPermissionFor } from '../../../common/permissions';
 import { fill, MSG } from '../../../common/messages';
 import { postPrice } from '../../../common/rules/pay-wall';
 import { SKINS } from '../../../common/skins';
-import { sqlState, UNIQUE_VIOLATION, type Db } from '../../platform/db/client';
+import { mayModerate } from '../../../common/rules/moderation';
+import { recordAudit } from '../../platform/audit/audit';
+import { sqlState, UNIQUE_VIOLATION, type Db, type Tx } from '../../platform/db/client';
 import { AppError, appError, badRequest, conflict, forbidden, notFound } from '../../platform/http/errors';
 import type { FileStore } from '../../platform/storage/storage';
 import { ImageRefused, inspectImage, renderBlurred, renderImage } from '../../platform/uploads/images';
@@ -22,7 +24,7 @@ import type { AccountsService } from '../accounts';
 import { InsufficientFunds, platformFee, receivingShard, type Ledger } from '../ledger';
 import { offersPlan } from '../subscriptions';
 import type { Viewer } from '../streams';
-import { moderatesPosts, type PostAccess, type PostRow, type Standing } from './access';
+import { type PostAccess, type PostRow, type Standing } from './access';
 import type { MediaAddresses } from '../streams';
 import { MEDIA_FILES } from './media';
 import { postLikes, postMedia, postPurchases, postReports, posts, postSaves } from './tables';
@@ -148,14 +150,43 @@ export function createPostsService(deps: {
     return id;
   }
 
-  /** Marks posts deleted and removes their files; buyers keep their purchases in the books. */
-  async function removePosts(which: SQL) {
-    const removed = await db.update(posts).set({ deletedAt: new Date() }).where(and(which, isNull(posts.deletedAt))).returning({ id: posts.id });
+  /**
+   * Marks posts deleted and removes their files; buyers keep their purchases in the books. `within`
+   * runs in the same transaction with the posts it deleted (none: it does not run).
+   */
+  async function removePosts(which: SQL, within?: (tx: Tx, removed: number[]) => Promise<void>) {
+    const removed = await db.transaction(async (tx) => {
+      const rows = await tx.update(posts).set({ deletedAt: new Date() }).where(and(which, isNull(posts.deletedAt))).returning({ id: posts.id });
+      if (rows.length > 0) await within?.(tx, rows.map((r) => r.id));
+      return rows;
+    });
     if (removed.length === 0) return;
     await deps.listingsChanged?.();
     const media = await db.select({ key: postMedia.key }).from(postMedia).where(inArray(postMedia.postId, removed.map((r) => r.id)));
     // A transcode in flight finds its folder gone and fails the (deleted) post.
     await Promise.all(media.map((m) => rm(files.localPath(m.key), { recursive: true, force: true })));
+  }
+
+  /**
+   * A change its owner makes to a post that must not take a bought post from its buyers (deleting it,
+   * making it private): the post's row locked, refused once anyone bought it. A purchase locks the
+   * same row first, so the two cannot cross.
+   */
+  async function unlessSold(tx: Tx, postId: number) {
+    await tx.select({ id: posts.id }).from(posts).where(eq(posts.id, postId)).for('update');
+    const [sold] = await tx.select({ id: postPurchases.postId }).from(postPurchases).where(eq(postPurchases.postId, postId)).limit(1);
+    if (sold) throw conflict(MSG.postSoldStays);
+  }
+
+  /** A moderator's deletion, recorded in the audit log in its transaction (nothing when it was gone already). */
+  async function removeByModerator(actorId: number, postId: number) {
+    const [row] = await db.select().from(posts).where(eq(posts.id, postId));
+    if (!row) throw notFound(MSG.postNotAvailable);
+    await removePosts(eq(posts.id, postId), (tx) => recordAudit(tx, {
+      actorId, action: 'post.delete', targetType: 'post', targetId: postId,
+      before: { title: row.title, description: row.description, owner_id: row.userId, deleted: false },
+      after: { deleted: true },
+    }));
   }
 
   /** The post as the viewer sees it (spec part 1 §3 Post): media addresses only once its media is open to them. */
@@ -292,27 +323,37 @@ export function createPostsService(deps: {
     async edit(viewer: Viewer & { principal: NonNullable<Viewer['principal']> }, input: EditInput) {
       const row = await findPost(input.post_id);
       if (row.userId !== viewer.principal.userId) throw forbidden();
-      if (input.audience !== undefined && input.audience !== row.audience) {
+      const audience = input.audience !== undefined && input.audience !== row.audience ? input.audience : undefined;
+      if (audience !== undefined) {
         if (row.audience === 'private') throw forbidden(MSG.postPrivateAudience);
-        if (input.audience === 'subscribers' && !(await offersPlan(db, row.userId))) throw badRequest(MSG.createPlanFirst, 'audience');
+        if (audience === 'subscribers' && !(await offersPlan(db, row.userId))) throw badRequest(MSG.createPlanFirst, 'audience');
       }
-      const [updated] = await db.update(posts).set({
-        ...(input.audience !== undefined && row.audience !== 'private' ? { audience: input.audience } : {}),
-        ...(input.title !== undefined ? { title: input.title } : {}),
-        ...(input.description !== undefined ? { description: input.description } : {}),
-      }).where(eq(posts.id, row.id)).returning();
+      const updated = await db.transaction(async (tx) => {
+        if (audience === 'private') await unlessSold(tx, row.id);
+        const [changed] = await tx.update(posts).set({
+          ...(audience !== undefined ? { audience } : {}),
+          ...(input.title !== undefined ? { title: input.title } : {}),
+          ...(input.description !== undefined ? { description: input.description } : {}),
+        }).where(eq(posts.id, row.id)).returning();
+        return changed!;
+      });
       await deps.listingsChanged?.();
-      return present(updated!, await access.standing(updated!, viewer), viewer);
+      return present(updated, await access.standing(updated, viewer), viewer);
     },
 
+    /**
+     * Its owner deletes a post nobody bought; holders of the post.delete right (the shared moderation
+     * rule) delete anyone's, audited.
+     */
     async remove(postId: number, viewer: Viewer & { principal: NonNullable<Viewer['principal']> }) {
       const row = await findPost(postId);
-      if (row.userId !== viewer.principal.userId && !moderatesPosts(viewer)) throw forbidden();
-      await removePosts(eq(posts.id, postId));
+      if (row.userId === viewer.principal.userId) return removePosts(eq(posts.id, postId), (tx) => unlessSold(tx, postId));
+      if (!mayModerate(viewer.principal, 'post.delete')) throw forbidden();
+      await removeByModerator(viewer.principal.userId, postId);
     },
 
-    /** A moderator's Delete (the console's reports queue): as the owner's, for any post. */
-    removeByModerator: (postId: number) => removePosts(eq(posts.id, postId)),
+    /** A moderator's Delete (the console's reports queue): as the owner's, for any post, and audited. */
+    removeByModerator,
 
     /** A deleted account's posts go with it (idempotent: the event may come again). */
     forgetAccount: (userId: number) => removePosts(eq(posts.userId, userId)),
@@ -336,6 +377,10 @@ export function createPostsService(deps: {
       await ledger.warmAccounts(legs.map((l) => l.account));
       try {
         await db.transaction(async (tx) => {
+          // Deleted or made private meanwhile: nothing is sold (the owner's change locks the same row).
+          const [still] = await tx.select({ id: posts.id }).from(posts)
+            .where(and(eq(posts.id, postId), isNull(posts.deletedAt), ne(posts.audience, 'private'))).for('share');
+          if (!still) throw notFound(MSG.postNotAvailable);
           const { transferId } = await ledger.transfer({
             kind: 'post_purchase',
             idempotencyKey: purchaseKey(postId, buyerId),

@@ -86,7 +86,7 @@ export function registerStreamRoutes(app: FastifyInstance, deps: StreamRoutesDep
   });
 
   addRoute(app, api.deleteStream, { auth: 'user', access: ACCESS.stream('GRANT PERMISSION'), tags }, async ({ input, principal }) => {
-    await streams.remove(input.id, principal);
+    await deps.moderation.remove(principal, input.id);
     return {};
   });
 
