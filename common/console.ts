@@ -75,3 +75,6 @@ export const AUDIT_ACTIONS = [
   'message.create', 'message.retire',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+/** What an audit entry is about. */
+export const AUDIT_TARGET_TYPES = ['stream', 'post', 'comment', 'user', 'message'] as const;
+export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
