@@ -439,7 +439,7 @@ export const MSG = {
   pushEndpoint: 'Must be the push service address of a browser push subscription',
   pushKeys: "Must be the browser push subscription's keys (p256dh and auth)",
   pushServiceRefused: 'This push service is not one this site sends to.',
-  pushEndpointTaken: 'This browser already receives notifications for another account. Sign in to it again, or allow notifications anew.',
+  pushEndpointTaken: 'This browser receives notifications for another account. Turn notifications on again to receive yours here.',
   notifyStreamLive: '{name} is live: {title}',
   notifyStreamLiveUntitled: '{name} is live',
   notifyNewFollower: '{name} started following you',

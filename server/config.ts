@@ -100,6 +100,8 @@ const envSchema = z.object({
   DATABASE_STATEMENT_TIMEOUT_MS: numeric(z.number().int().min(100).max(3_600_000).default(30_000)),
   DATABASE_LOCK_TIMEOUT_MS: numeric(z.number().int().min(10).max(3_600_000).default(3_000)),
   REDIS_URL: z.url().optional(),
+  /** The prefix of every Redis channel and key; unset: one made per installation (its database), so deployments sharing a Redis do not hear each other. */
+  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'letters, digits and _ . : - (at most 64)').optional(),
   PUBLIC_URL: z.url().optional(),
   RTMP_PUBLIC_URL: z.string().optional(),
   SMTP_URL: z.url().optional(),
@@ -290,6 +292,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ? ({ kind: 'postgres', url: c.DATABASE_URL, poolSize: c.DATABASE_POOL_SIZE, timeouts: { statementMs: c.DATABASE_STATEMENT_TIMEOUT_MS, lockMs: c.DATABASE_LOCK_TIMEOUT_MS } } as const)
       : ({ kind: 'pglite', dir: path.join(dataDir, 'db') } as const),
     redisUrl: c.REDIS_URL,
+    redisPrefix: c.REDIS_PREFIX,
     publicUrl: c.PUBLIC_URL,
     rtmpPublicUrl: c.RTMP_PUBLIC_URL,
     smtpUrl: c.SMTP_URL,
