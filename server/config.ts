@@ -168,6 +168,13 @@ const envSchema = z.object({
   PLATFORM_FEES: platformFees,
   /** The largest file a post upload may be, in MB (the upload page's "Maximum upload size"). */
   UPLOAD_MAX_MB: numeric(z.number().int().min(1).max(100_000).default(1024)),
+  /** What one person may keep in posts and unfinished uploads together, in MB. */
+  UPLOAD_QUOTA_MB: numeric(z.number().int().min(1).max(10_000_000).default(10_000)),
+  /** Uploads one person may start, and posts one person may publish, in 24 hours. */
+  UPLOADS_PER_DAY: numeric(z.number().int().min(1).max(100_000).default(100)),
+  POSTS_PER_DAY: numeric(z.number().int().min(1).max(100_000).default(50)),
+  /** The pixels of all the images of one post together, in megapixels (each image alone: at most 50). */
+  POST_MAX_MEGAPIXELS: numeric(z.number().int().min(1).max(1_000).default(100)),
   /** Videos one instance transcodes at once (each ffmpeg takes the machine's cores). */
   TRANSCODE_CONCURRENCY: numeric(z.number().int().min(0).max(64).default(1)),
   /** Advertiser offers (decision 0021): the publisher network pages name, its ad unit ids per skin, the chat ad interval. */
@@ -315,6 +322,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     translateUrl: c.TRANSLATE_URL,
     platformFees: c.PLATFORM_FEES,
     uploadMaxBytes: c.UPLOAD_MAX_MB * 1_000_000,
+    /** Per-person limits on uploads and posts (checked before anything is stored). */
+    postQuotas: { storedBytes: c.UPLOAD_QUOTA_MB * 1_000_000, uploadsPerDay: c.UPLOADS_PER_DAY, postsPerDay: c.POSTS_PER_DAY, pixelsPerPost: c.POST_MAX_MEGAPIXELS * 1_000_000 },
     transcodeConcurrency: c.TRANSCODE_CONCURRENCY,
     /** Toy-device access (decision 0020); the developer token is never logged. */
     toys: c.TOYS === 'lovense'

@@ -27,6 +27,7 @@ import type { Viewer } from '../streams';
 import { type PostAccess, type PostRow, type Standing } from './access';
 import type { MediaAddresses } from '../streams';
 import { MEDIA_FILES } from './media';
+import type { PostQuotaChecks } from './quotas';
 import { postLikes, postMedia, postPurchases, postReports, posts, postSaves } from './tables';
 import { SOURCE_FILE } from './transcodes';
 
@@ -53,6 +54,8 @@ export function createPostsService(deps: {
   onVideoQueued: () => void;
   /** Drops the cached channel listings on every instance: a post appeared, changed or went. */
   listingsChanged?: () => Promise<void>;
+  /** The per-person limits on posts and their images. */
+  quotas: PostQuotaChecks;
 }) {
   const { db, files, uploads, ledger, access } = deps;
 
@@ -74,12 +77,20 @@ export function createPostsService(deps: {
     if (!perms.includes(needed) || (input.content_rating === 'PLUS_18' && !SKINS[viewer.skin].flags.adultContent)) throw forbidden(MSG.uploadPermissionNeeded);
   }
 
-  /** Renders each image upload into its folder (tile, full, blurred tile); refused files store nothing. */
+  /**
+   * Renders each image upload into its folder (tile, full, blurred tile); refused files store nothing.
+   * Every header is read first: the images' pixels together are refused before any is decoded.
+   */
   async function storeImages(sources: Array<string | Buffer>): Promise<Array<{ key: string; width: number; height: number }>> {
     const stored: Array<{ key: string; width: number; height: number }> = [];
     try {
+      let pixels = 0;
       for (const source of sources) {
-        await inspectImage(source);
+        const facts = await inspectImage(source);
+        pixels += facts.width * facts.height;
+      }
+      if (!deps.quotas.pixelsAllowed(pixels)) throw badRequest(fill(MSG.postTooManyPixels, { megapixels: deps.quotas.pixelsPerPost / 1_000_000 }), 'upload_ids');
+      for (const source of sources) {
         const [tile, full] = [await renderImage(source, 'tile'), await renderImage(source, 'full')];
         const key = `posts/${randomUUID()}`;
         stored.push({ key, width: full.width, height: full.height });
@@ -118,9 +129,10 @@ export function createPostsService(deps: {
     return (await db.select({ id: postLikes.postId }).from(postLikes).where(and(eq(postLikes.postId, postId), eq(postLikes.userId, viewerId))).limit(1)).length > 0;
   }
 
-  /** The post and its media rows, in one transaction. */
-  async function insertPost(userId: number, input: CreateInput, stored: Array<{ key: string; width: number; height: number; duration: number | null }>) {
+  /** The post and its media rows, in one transaction (`admit`: the person's quota, checked in it first). */
+  async function insertPost(userId: number, input: CreateInput, stored: Array<{ key: string; width: number; height: number; duration: number | null }>, bytes: number, admit?: (tx: Tx) => Promise<void>) {
     const id = await db.transaction(async (tx) => {
+      await admit?.(tx);
       const [row] = await tx.insert(posts).values({
         userId,
         kind: input.type,
@@ -133,6 +145,7 @@ export function createPostsService(deps: {
         commentsAllowed: input.comments_allowed,
         expiresAt: input.expires ? new Date(input.expires) : null,
         mediaCount: stored.length,
+        bytes,
       }).returning({ id: posts.id });
       await tx.insert(postMedia).values(stored.map((s, position) => ({
         postId: row!.id,
@@ -258,6 +271,9 @@ export function createPostsService(deps: {
         if (!upload) throw notFound(MSG.uploadUnknown);
         found.push(upload);
       }
+      // Refused before any file is read or stored; checked again, for good, in the post's transaction.
+      const admit = (tx: Tx) => deps.quotas.admitPost(tx, userId);
+      await db.transaction(admit);
       let stored: Array<{ key: string; width: number; height: number; duration: number | null }>;
       try {
         stored = input.type === 'image'
@@ -269,7 +285,7 @@ export function createPostsService(deps: {
         throw error;
       }
       try {
-        const postId = await insertPost(userId, input, stored);
+        const postId = await insertPost(userId, input, stored, found.reduce((sum, u) => sum + u.size, 0), admit);
         await Promise.all(found.map((u) => uploads.remove(u.id)));
         if (input.type === 'video') deps.onVideoQueued();
         return postId;
@@ -282,7 +298,7 @@ export function createPostsService(deps: {
     /** Publishes pictures the server holds (the demo's), as create does with uploads. */
     async publishImages(userId: number, input: Omit<CreateInput, 'upload_ids' | 'type'>, pictures: Buffer[]): Promise<number> {
       const stored = (await storeImages(pictures)).map((s) => ({ ...s, duration: null }));
-      return insertPost(userId, { ...input, type: 'image', upload_ids: [] }, stored);
+      return insertPost(userId, { ...input, type: 'image', upload_ids: [] }, stored, pictures.reduce((sum, p) => sum + p.length, 0));
     },
 
     async like(postId: number, viewer: Viewer & { principal: NonNullable<Viewer['principal']> }, like: boolean) {
