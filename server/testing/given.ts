@@ -82,6 +82,16 @@ export function createGiven(app: FastifyInstance, resources: OpenedResources) {
       return { user, client: await given.signedIn(user) };
     },
 
+    /** An administrator and one signed-in holder of each moderator permission, each with a new account's permissions besides. */
+    async moderators(): Promise<Record<'admin' | 'granter' | 'hider' | 'editor', SignedInUser>> {
+      return {
+        admin: await given.signedInUser({ role: 'admin' }),
+        granter: await given.signedInUser({ perms: [...DEFAULT_PERMISSIONS, 'GRANT PERMISSION'] }),
+        hider: await given.signedInUser({ perms: [...DEFAULT_PERMISSIONS, 'ALLOW REPORT_STREAM_HIDE'] }),
+        editor: await given.signedInUser({ perms: [...DEFAULT_PERMISSIONS, 'UPDATE STREAM_ANY'] }),
+      };
+    },
+
     /** Coins (or another currency) deposited from the mint into a user's wallet through the ledger. */
     async coins(user: { id: number } | number, amount: number, options: { currency?: Currency; key?: string } = {}): Promise<{ transferId: number }> {
       const userId = typeof user === 'number' ? user : user.id;

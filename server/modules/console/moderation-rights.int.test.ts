@@ -6,7 +6,6 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PERMISSIONS } from '../../../common/permissions';
 import { startTestApp, type SignedInUser, type TestApp } from '../../testing/harness';
 import { publishImagePost } from '../../testing/uploads';
 
@@ -27,10 +26,7 @@ const postExists = async (postId: number, by: SignedInUser) => (await by.client.
 
 beforeAll(async () => {
   t = await startTestApp();
-  admin = await t.given.signedInUser({ role: 'admin' });
-  granter = await t.given.signedInUser({ perms: [...DEFAULT_PERMISSIONS, 'GRANT PERMISSION'] });
-  hider = await t.given.signedInUser({ perms: [...DEFAULT_PERMISSIONS, 'ALLOW REPORT_STREAM_HIDE'] });
-  editor = await t.given.signedInUser({ perms: [...DEFAULT_PERMISSIONS, 'UPDATE STREAM_ANY'] });
+  ({ admin, granter, hider, editor } = await t.given.moderators());
 });
 afterAll(() => t.close());
 
