@@ -75,6 +75,7 @@ describe('stream moderation on the public routes', () => {
   it('deletes another\'s stream with GRANT PERMISSION only, audited; refused holders leave no entry', async () => {
     const live = await t.given.liveStream();
     for (const who of [hider, editor]) expect((await who.client.post('/api/streams/delete', { id: live.streamId })).status).toBe(404);
+    for (const who of [hider, granter]) expect((await who.client.post('/api/streams/add-stream-thumbnail', { id: live.streamId })).status).toBe(404);
     expect(await entriesOn('stream', live.streamId)).toEqual([]);
     expect((await granter.client.post('/api/streams/delete', { id: live.streamId })).status).toBe(200);
     expect(await entriesOn('stream', live.streamId)).toEqual([expect.objectContaining({

@@ -13,7 +13,7 @@ import { mayModerate, type ModerationRight } from '../../../common/rules/moderat
 import { recordAudit } from '../../platform/audit/audit';
 import type { Db, Executor } from '../../platform/db/client';
 import type { Principal } from '../../platform/http/auth';
-import { forbidden, notFound } from '../../platform/http/errors';
+import { badRequest, forbidden, notFound } from '../../platform/http/errors';
 import type { DomainEventHub } from '../../platform/events';
 import type { AccountAdmin } from '../accounts';
 import type { MediaControl } from './service';
@@ -140,6 +140,13 @@ export function createStreamModeration(deps: { db: Db; accountAdmin: AccountAdmi
     });
   }
 
+  /** A stream that was not deleted. */
+  async function findLive(streamId: number): Promise<StreamRow> {
+    const [row] = await db.select().from(streams).where(eq(streams.id, streamId));
+    if (!row || row.deletedAt) throw notFound(MSG.streamNotAvailable);
+    return row;
+  }
+
   /** One event on one stream: the change and its record in one transaction, then the media server, then the news. */
   async function applyTo(actorId: number, event: ModerationEvent, row: StreamRow, comment: string | undefined) {
     let step: MediaStep = null;
@@ -172,8 +179,7 @@ export function createStreamModeration(deps: { db: Db; accountAdmin: AccountAdmi
      * of the stream.delete right anyone's (audited as a moderator's Delete); for anyone else the stream is not there.
      */
     async remove(principal: Principal, streamId: number) {
-      const [row] = await db.select().from(streams).where(eq(streams.id, streamId));
-      if (!row || row.deletedAt) throw notFound(MSG.streamNotAvailable);
+      const row = await findLive(streamId);
       if (row.userId !== principal.userId) {
         if (!mayModerate(principal, 'stream.delete')) throw notFound(MSG.streamNotAvailable);
         return applyTo(principal.userId, 'DELETE_STREAM', row, undefined);
@@ -181,6 +187,19 @@ export function createStreamModeration(deps: { db: Db; accountAdmin: AccountAdmi
       await db.update(streams).set({ deletedAt: new Date(), hidden: true, updatedAt: new Date() }).where(eq(streams.id, streamId));
       if (row.live) await media.stopBroadcast(streamId);
       await deps.events.emit('stream.access-changed', { streamId });
+    },
+
+    /**
+     * Change Thumbnail from the stream's page (`streams/add-stream-thumbnail`): the owner's own, or anyone's
+     * for holders of the stream.edit right, audited once the media server took the picture.
+     */
+    async refreshThumbnail(principal: Principal, streamId: number): Promise<string> {
+      const row = await findLive(streamId);
+      const byModerator = row.userId !== principal.userId;
+      if (byModerator && !mayModerate(principal, 'stream.edit')) throw notFound(MSG.streamNotAvailable);
+      if (!(await media.grabThumbnail(streamId))) throw badRequest(MSG.noPictureWhileOffline);
+      if (byModerator) await db.transaction((tx) => record(tx, principal.userId, 'CHANGE_THUMBNAIL', row, undefined));
+      return `/media/thumbs/${streamId}.jpg?v=${Date.now()}`;
     },
 
     /** Suspends a user from the console's users list: as Suspend User on a stream of theirs. */

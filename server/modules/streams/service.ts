@@ -491,14 +491,6 @@ export function createStreamsService(deps: {
         }
       });
     },
-
-    async refreshThumbnail(streamId: number, principal: Principal) {
-      const row = await findStream(streamId);
-      const mayEdit = row.userId === principal.userId || mayActOnAnyStream(principal, 'UPDATE STREAM_ANY');
-      if (!mayEdit) throw notFound(MSG.streamNotAvailable);
-      if (!(await deps.media.grabThumbnail(streamId))) throw badRequest(MSG.noPictureWhileOffline);
-      return `/media/thumbs/${streamId}.jpg?v=${Date.now()}`;
-    },
   };
 }
 
