@@ -78,7 +78,7 @@ describe('the reports queue', () => {
     // The latest handling shows.
     expect(mine.map((r) => r.handled)).toEqual([expect.objectContaining({ resolution: 'SUSPEND_USER', by: expect.objectContaining({ user_id: granter.user.id }) })]);
 
-    expect(await lastAudit('stream.end', live.streamId)).toMatchObject({ actor: { user_id: granter.user.id }, target_type: 'stream', before: { live: true } });
+    expect(await lastAudit('stream.end', live.streamId)).toMatchObject({ actor: { user_id: granter.user.id }, target_type: 'stream', before: { live: true }, after: { live: false } });
     expect(await lastAudit('user.suspend', live.user.id)).toMatchObject({ actor: { user_id: granter.user.id }, before: { status: 'active' }, after: { status: 'suspended' } });
     expect(await lastAudit('stream.suspend-owner', live.streamId)).toBeDefined();
   });

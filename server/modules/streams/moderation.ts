@@ -131,12 +131,13 @@ export function createStreamModeration(deps: { db: Db; accountAdmin: AccountAdmi
   }
 
   /** The moderation log's row and the audit entry, in the change's transaction. */
-  async function record(tx: Executor, actorId: number, event: ModerationEvent, row: StreamRow, comment: string | undefined) {
+  async function record(tx: Executor, actorId: number, event: ModerationEvent, row: StreamRow, comment: string | undefined, step: MediaStep = null) {
     const [after] = await tx.select().from(streams).where(eq(streams.id, row.id));
     await tx.insert(streamModerationLog).values({ streamId: row.id, moderatorId: actorId, event, comment: comment || null });
     await recordAudit(tx, {
       actorId, action: AUDITED_AS[event], targetType: 'stream', targetId: row.id,
-      before: stateOf(row), after: { ...stateOf(after ?? row), ...(comment ? { comment } : {}) },
+      // A broadcast being ended is ended once this commits (the media server's stop follows).
+      before: stateOf(row), after: { ...stateOf(after ?? row), ...(step === 'stop' ? { live: false } : {}), ...(comment ? { comment } : {}) },
     });
   }
 
@@ -155,7 +156,7 @@ export function createStreamModeration(deps: { db: Db; accountAdmin: AccountAdmi
     } else {
       step = await db.transaction(async (tx) => {
         const next = await change(tx, event, row);
-        await record(tx, actorId, event, row, comment);
+        await record(tx, actorId, event, row, comment, next);
         return next;
       });
     }
