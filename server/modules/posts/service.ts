@@ -2,9 +2,7 @@
  * Posts: publishing from finished uploads, the post as a viewer sees it, likes, bookmarks, complaints,
  * edits, deletion and purchases. The only writer of the posts tables; money moves through the ledger.
  */
-import { randomUUID } from 'node:crypto';
-import { extname } from 'node:path';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { and, asc, eq, inArray, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type * as api from '../../../common/api/posts';
@@ -17,9 +15,7 @@ import { recordAudit } from '../../platform/audit/audit';
 import { sqlState, UNIQUE_VIOLATION, type Db, type Tx } from '../../platform/db/client';
 import { AppError, appError, badRequest, conflict, forbidden, notFound } from '../../platform/http/errors';
 import type { FileStore } from '../../platform/storage/storage';
-import { ImageRefused, inspectImage, renderBlurred, renderImage } from '../../platform/uploads/images';
 import type { ResumableUploads } from '../../platform/uploads/resumable';
-import { probeVideo, VideoRefused } from '../../platform/media/video-transcode';
 import type { AccountsService } from '../accounts';
 import { InsufficientFunds, platformFee, receivingShard, type Ledger } from '../ledger';
 import { offersPlan } from '../subscriptions';
@@ -27,16 +23,13 @@ import type { Viewer } from '../streams';
 import { type PostAccess, type PostRow, type Standing } from './access';
 import type { MediaAddresses } from '../streams';
 import { MEDIA_FILES } from './media';
+import { createPostFiles } from './post-files';
 import type { PostQuotaChecks } from './quotas';
 import { postLikes, postMedia, postPurchases, postReports, posts, postSaves } from './tables';
-import { SOURCE_FILE } from './transcodes';
 
 type CreateInput = z.output<typeof api.createPost.input>;
 type EditInput = z.output<typeof api.editPost.input>;
 type MediaRow = typeof postMedia.$inferSelect;
-
-/** Videos the upload page offers; the bytes decide (ffprobe), the name only picks the container. */
-const VIDEO_EXTENSIONS = new Set(['.mov', '.mp4']);
 
 /** The ledger key of a purchase: one per buyer and post, so a repeated purchase moves nothing again. */
 export const purchaseKey = (postId: number, buyerId: number) => `post:${postId}:buyer:${buyerId}`;
@@ -58,6 +51,7 @@ export function createPostsService(deps: {
   quotas: PostQuotaChecks;
 }) {
   const { db, files, uploads, ledger, access } = deps;
+  const { storeImages, storeVideo } = createPostFiles({ files, quotas: deps.quotas });
 
   async function findPost(postId: number): Promise<PostRow> {
     const [row] = await db.select().from(posts).where(eq(posts.id, postId));
@@ -75,48 +69,6 @@ export function createPostsService(deps: {
     const perms = viewer.principal?.perms ?? [];
     const needed = uploadPermissionFor(input.content_rating);
     if (!perms.includes(needed) || (input.content_rating === 'PLUS_18' && !SKINS[viewer.skin].flags.adultContent)) throw forbidden(MSG.uploadPermissionNeeded);
-  }
-
-  /**
-   * Renders each image upload into its folder (tile, full, blurred tile); refused files store nothing.
-   * Every header is read first: the images' pixels together are refused before any is decoded.
-   */
-  async function storeImages(sources: Array<string | Buffer>): Promise<Array<{ key: string; width: number; height: number }>> {
-    const stored: Array<{ key: string; width: number; height: number }> = [];
-    try {
-      let pixels = 0;
-      for (const source of sources) {
-        const facts = await inspectImage(source);
-        pixels += facts.width * facts.height;
-      }
-      if (!deps.quotas.pixelsAllowed(pixels)) throw badRequest(fill(MSG.postTooManyPixels, { megapixels: deps.quotas.pixelsPerPost / 1_000_000 }), 'upload_ids');
-      for (const source of sources) {
-        const [tile, full] = [await renderImage(source, 'tile'), await renderImage(source, 'full')];
-        const key = `posts/${randomUUID()}`;
-        stored.push({ key, width: full.width, height: full.height });
-        await files.put(`${key}/${MEDIA_FILES.tile}`, tile.data);
-        await files.put(`${key}/${MEDIA_FILES.full}`, full.data);
-        await files.put(`${key}/${MEDIA_FILES.locked}`, await renderBlurred(tile.data));
-      }
-      return stored;
-    } catch (error) {
-      await Promise.all(stored.map((s) => rm(files.localPath(s.key), { recursive: true, force: true })));
-      if (error instanceof ImageRefused) throw badRequest(error.message as typeof MSG.notAnImage, 'upload_ids');
-      throw error;
-    }
-  }
-
-  /** Moves a video upload into its folder, to wait for its transcode. */
-  async function storeVideo(path: string, filename: string | undefined) {
-    if (!VIDEO_EXTENSIONS.has(extname(filename ?? '').toLowerCase())) throw badRequest(MSG.notAVideo, 'upload_ids');
-    const facts = await probeVideo(path).catch((error: unknown) => {
-      if (error instanceof VideoRefused) throw badRequest(MSG.notAVideo, 'upload_ids');
-      throw error;
-    });
-    const key = `posts/${randomUUID()}`;
-    await mkdir(files.localPath(key), { recursive: true });
-    await rename(path, files.localPath(`${key}/${SOURCE_FILE}`));
-    return { key, width: facts.width, height: facts.height, duration: facts.durationSeconds };
   }
 
   async function isSaved(postId: number, viewerId: number | null) {
