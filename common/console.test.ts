@@ -17,6 +17,12 @@ describe('the console access rule', () => {
     expect(mayTakeAction(as(['GRANT PERMISSION']), 'HIDE')).toBe(false);
     expect(mayTakeAction(as(['ALLOW REPORT_STREAM_HIDE']), 'HIDE')).toBe(true);
     expect(mayTakeAction(as(['ALLOW REPORT_STREAM_HIDE']), 'DELETE')).toBe(false);
+    // Delete on a post or comment is that item's right: GRANT PERMISSION's, as on the public routes.
+    for (const kind of ['post', 'comment'] as const) {
+      expect(mayTakeAction(as(['GRANT PERMISSION']), 'DELETE', kind)).toBe(true);
+      expect(mayTakeAction(as(['ALLOW REPORT_STREAM_HIDE']), 'DELETE', kind)).toBe(false);
+      expect(mayTakeAction(as(['UPDATE STREAM_ANY']), 'DELETE', kind)).toBe(false);
+    }
     expect(mayTakeAction(as(['UPDATE STREAM_ANY']), 'DISMISS')).toBe(false);
   });
 

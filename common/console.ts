@@ -6,6 +6,7 @@
  * administrators' only. Anyone else is not told the console exists.
  */
 import type { Permission } from './permissions';
+import { mayModerate, type ModerationRight } from './rules/moderation';
 
 export const CONSOLE_AREAS = ['reports', 'users', 'featured', 'messages', 'outbox', 'audit'] as const;
 export type ConsoleArea = (typeof CONSOLE_AREAS)[number];
@@ -26,13 +27,13 @@ export const ACTIONS_FOR: Record<ReportKind, readonly ReportAction[]> = {
   comment: ['DELETE', 'SUSPEND_USER', 'DISMISS'],
 };
 
-/** The permissions that allow each action (administrators may do all). */
-export const ACTION_NEEDS: Record<ReportAction, readonly Permission[]> = {
-  END_STREAM: ['GRANT PERMISSION'],
-  DELETE: ['GRANT PERMISSION'],
-  SUSPEND_USER: ['GRANT PERMISSION'],
-  HIDE: ['ALLOW REPORT_STREAM_HIDE'],
-  DISMISS: ['GRANT PERMISSION', 'ALLOW REPORT_STREAM_HIDE'],
+/** The right each action needs (the shared moderation rule, `common/rules/moderation.ts`). */
+export const ACTION_NEEDS: Record<ReportAction, ModerationRight> = {
+  END_STREAM: 'stream.end',
+  DELETE: 'stream.delete',
+  SUSPEND_USER: 'user.suspend',
+  HIDE: 'stream.hide',
+  DISMISS: 'report.dismiss',
 };
 
 const AREA_NEEDS: Record<ConsoleArea, readonly Permission[]> = {
@@ -59,18 +60,22 @@ export const consoleAreas = (person: Person | null | undefined): ConsoleArea[] =
 
 export const mayUseConsole = (person: Person | null | undefined): boolean => consoleAreas(person).length > 0;
 
-export function mayTakeAction(person: Person | null | undefined, action: ReportAction): boolean {
-  if (!person) return false;
-  return person.role === 'admin' || ACTION_NEEDS[action].some((p) => person.perms.includes(p));
+/** Whether the person may take the action on an item of this kind (Delete: the stream's, post's or comment's right). */
+export function mayTakeAction(person: Person | null | undefined, action: ReportAction, kind: ReportKind = 'stream'): boolean {
+  const right = action === 'DELETE' && kind !== 'stream' ? (`${kind}.delete` as const) : ACTION_NEEDS[action];
+  return mayModerate(person, right);
 }
 
 /** Audit log actions, as recorded (`target_type` says on what). */
 export const AUDIT_ACTIONS = [
   'stream.end', 'stream.delete', 'stream.hide', 'stream.suspend-owner', 'stream.feature', 'stream.unfeature', 'stream.followers-only',
   'stream.move-to-18', 'stream.thumbnail', 'stream.move-to-men', 'stream.move-to-women',
-  'post.delete', 'comment.delete', 'report.dismiss',
+  'stream.ban-viewer', 'post.delete', 'comment.delete', 'report.dismiss',
   'user.suspend', 'user.lift', 'user.grant', 'user.revoke', 'user.role',
   'message.create', 'message.retire',
   'coins.grant',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+/** What an audit entry is about. */
+export const AUDIT_TARGET_TYPES = ['stream', 'post', 'comment', 'user', 'message'] as const;
+export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];

@@ -1,6 +1,7 @@
 /**
  * Journey: a viewer reports a live stream; an administrator finds the report in the console's queue at
- * /admin, ends the stream and suspends the broadcaster, and the audit log shows both. A plain viewer
+ * /admin, ends the stream and suspends the broadcaster, deletes another's post from its page, and the
+ * audit log shows all three. A plain viewer
  * finds no console (Not Found, no menu entry).
  */
 import { afterAll, describe, expect } from 'vitest';
@@ -10,6 +11,7 @@ import { signInAt, userMenu } from './support/app';
 import { journeySteps, screenshot, useAppInBrowser } from './support/browser';
 import type { TestPage } from './support/browser';
 import { badge, broadcastAs } from './support/live';
+import { testPicture } from '../server/testing/uploads';
 
 const openAppPage = useAppInBrowser({ media: true, env: () => ({ RTMP_GRACE_MS: '1500' }) });
 const step = journeySteps();
@@ -20,6 +22,7 @@ afterAll(async () => {
 });
 
 const TITLE = 'Console journey show';
+const POST_TITLE = 'Snapshot to remove';
 let streamPath = '';
 let streamId = 0;
 
@@ -89,7 +92,28 @@ describe('the operator console', () => {
     await handled.getByText('Suspend User by @admin').waitFor();
     await screenshot(page, 'console-reports-handled');
 
+    // A viewer's post, deleted by the administrator from its page (the post.delete right), is kept in the same log.
+    const upload = viewer.page;
+    await upload.goto('/user/upload');
+    const uploadForm = upload.getByRole('form', { name: 'Upload image' });
+    await uploadForm.getByLabel('Choose images').setInputFiles({ name: 'snap.png', mimeType: 'image/png', buffer: await testPicture() });
+    await uploadForm.getByLabel('Title').fill(POST_TITLE);
+    await uploadForm.getByLabel('Audience').selectOption('public');
+    await uploadForm.getByRole('button', { name: 'Publish' }).click();
+    await upload.waitForURL(/\/post\/post-view\?id=\d+/, { timeout: 30_000 });
+    const postId = Number(new URL(upload.url()).searchParams.get('id'));
+    await page.goto(`/post/post-view?id=${postId}`);
+    await page.getByRole('heading', { name: POST_TITLE }).waitFor();
+    await page.getByRole('button', { name: 'Post actions' }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    await page.getByRole('dialog', { name: 'Delete post' }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('The post is deleted').first().waitFor();
+    await page.goto('/admin');
+
     await page.getByRole('tab', { name: 'Audit log' }).click();
+    const deleted = page.getByTestId('audit-post.delete').first();
+    await deleted.getByText('@admin').waitFor();
+    await deleted.getByText(`post ${postId}`).waitFor();
     const end = page.getByTestId('audit-stream.end').first();
     await end.getByText('@admin').waitFor();
     await end.getByText(`stream ${streamId}`).waitFor();

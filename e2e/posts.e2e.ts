@@ -128,4 +128,20 @@ describe('posts', () => {
     await page.getByRole('tab', { name: 'Saved' }).click();
     await page.getByText(TITLE).waitFor();
   });
+
+  step('the broadcaster cannot delete the post once it was sold: the dialog says why, and the post stays', async () => {
+    const { page } = creator;
+    await page.goto(postPath);
+    await page.getByRole('heading', { name: TITLE }).waitFor();
+    await page.getByRole('button', { name: 'Post actions' }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete post' });
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await dialog.getByText(MSG.postSoldStays).waitFor();
+    await screenshot(page, 'posts-sold-cannot-delete');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await page.reload();
+    await page.getByRole('heading', { name: TITLE }).waitFor();
+    expect(creator.errors).toEqual([]);
+  });
 });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { AppResources } from './app';
 import type { Config } from './config';
 import { createMemoryBus } from './platform/bus/memory-bus';
-import { createRedisBus } from './platform/bus/redis-bus';
+import { createRedisBus, redisPrefix } from './platform/bus/redis-bus';
 import type { Bus } from './platform/bus/bus';
 import { openDatabase, type Database } from './platform/db/client';
 import { lockDataDir } from './platform/db/data-dir-lock';
@@ -38,7 +38,9 @@ export async function openResources(config: Config): Promise<OpenedResources> {
     database = await openDatabase(config.database);
     await applyMigrations(database.pool);
     await ensureReferenceData(database);
-    bus = config.redisUrl ? await createRedisBus(config.redisUrl) : createMemoryBus();
+    bus = config.redisUrl
+      ? await createRedisBus(config.redisUrl, { prefix: await redisPrefix(database.db, config.redisPrefix) })
+      : createMemoryBus();
   } catch (error) {
     await database?.close().catch(() => {});
     release();

@@ -103,6 +103,8 @@ const envSchema = z.object({
   DATABASE_STATEMENT_TIMEOUT_MS: numeric(z.number().int().min(100).max(3_600_000).default(30_000)),
   DATABASE_LOCK_TIMEOUT_MS: numeric(z.number().int().min(10).max(3_600_000).default(3_000)),
   REDIS_URL: z.url().optional(),
+  /** The prefix of every Redis channel and key; unset: one made per installation (its database), so deployments sharing a Redis do not hear each other. */
+  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'letters, digits and _ . : - (at most 64)').optional(),
   PUBLIC_URL: z.url().optional(),
   RTMP_PUBLIC_URL: z.string().optional(),
   SMTP_URL: z.url().optional(),
@@ -171,6 +173,13 @@ const envSchema = z.object({
   PLATFORM_FEES: platformFees,
   /** The largest file a post upload may be, in MB (the upload page's "Maximum upload size"). */
   UPLOAD_MAX_MB: numeric(z.number().int().min(1).max(100_000).default(1024)),
+  /** What one person may keep in posts and unfinished uploads together, in MB. */
+  UPLOAD_QUOTA_MB: numeric(z.number().int().min(1).max(10_000_000).default(10_000)),
+  /** Uploads one person may start, and posts one person may publish, in 24 hours. */
+  UPLOADS_PER_DAY: numeric(z.number().int().min(1).max(100_000).default(100)),
+  POSTS_PER_DAY: numeric(z.number().int().min(1).max(100_000).default(50)),
+  /** The pixels of all the images of one post together, in megapixels (each image alone: at most 50). */
+  POST_MAX_MEGAPIXELS: numeric(z.number().int().min(1).max(1_000).default(100)),
   /** Videos one instance transcodes at once (each ffmpeg takes the machine's cores). */
   TRANSCODE_CONCURRENCY: numeric(z.number().int().min(0).max(64).default(1)),
   /** Advertiser offers (decision 0021): the publisher network pages name, its ad unit ids per skin, the chat ad interval. */
@@ -300,6 +309,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ? ({ kind: 'postgres', url: c.DATABASE_URL, poolSize: c.DATABASE_POOL_SIZE, timeouts: { statementMs: c.DATABASE_STATEMENT_TIMEOUT_MS, lockMs: c.DATABASE_LOCK_TIMEOUT_MS } } as const)
       : ({ kind: 'pglite', dir: path.join(dataDir, 'db') } as const),
     redisUrl: c.REDIS_URL,
+    redisPrefix: c.REDIS_PREFIX,
     publicUrl: c.PUBLIC_URL,
     rtmpPublicUrl: c.RTMP_PUBLIC_URL,
     smtpUrl: c.SMTP_URL,
@@ -323,6 +333,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     translateUrl: c.TRANSLATE_URL,
     platformFees: c.PLATFORM_FEES,
     uploadMaxBytes: c.UPLOAD_MAX_MB * 1_000_000,
+    /** Per-person limits on uploads and posts (checked before anything is stored). */
+    postQuotas: { storedBytes: c.UPLOAD_QUOTA_MB * 1_000_000, uploadsPerDay: c.UPLOADS_PER_DAY, postsPerDay: c.POSTS_PER_DAY, pixelsPerPost: c.POST_MAX_MEGAPIXELS * 1_000_000 },
     transcodeConcurrency: c.TRANSCODE_CONCURRENCY,
     /** Toy-device access (decision 0020); the developer token is never logged. */
     toys: c.TOYS === 'lovense'

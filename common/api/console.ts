@@ -4,7 +4,7 @@
  * answered 404, as if the console were not there.
  */
 import { z } from 'zod';
-import { ACTIONS_FOR, REPORT_ACTIONS, REPORT_KINDS } from '../console';
+import { ACTIONS_FOR, AUDIT_TARGET_TYPES, REPORT_ACTIONS, REPORT_KINDS } from '../console';
 import { MSG } from '../messages';
 import { PERMISSIONS, ROLES } from '../permissions';
 import { defineCall, noInput, success } from './define';
@@ -187,8 +187,13 @@ export type AuditEntry = z.infer<typeof auditEntry>;
 export const auditLog = defineCall({
   method: 'GET',
   path: '/api/admin/audit-log',
-  summary: 'The audit log, newest first (read only)',
+  summary: 'The audit log, newest first (read only); optionally the entries about one target',
   refusals: [404],
-  input: z.strictObject({ before: numeric(z.number().int().positive().max(Number.MAX_SAFE_INTEGER)).optional(), limit: wholeNumber(1, 100).default(50) }),
+  input: z.strictObject({
+    before: numeric(z.number().int().positive().max(Number.MAX_SAFE_INTEGER)).optional(),
+    limit: wholeNumber(1, 100).default(50),
+    target_type: z.enum(AUDIT_TARGET_TYPES).optional(),
+    target_id: z.string().trim().regex(/^\d{1,19}$/, MSG.mustBeWholeNumber).optional(),
+  }),
   output: success({ entries: z.array(auditEntry) }),
 });

@@ -83,7 +83,7 @@ export const subscribePush = defineCall({
     keys: z.strictObject({ p256dh: pushKeyText(80, 100), auth: pushKeyText(16, 30) }, { error: MSG.pushKeys }),
   }),
   output: success({ subscribed: z.boolean() }),
-  refusals: [503],
+  refusals: [409, 503],
 });
 
 export const unsubscribePush = defineCall({

@@ -83,6 +83,16 @@ export function createGiven(app: FastifyInstance, resources: OpenedResources) {
       return { user, client: await given.signedIn(user) };
     },
 
+    /** An administrator and one signed-in holder of each moderator permission, each with a new account's permissions besides. */
+    async moderators(): Promise<Record<'admin' | 'granter' | 'hider' | 'editor', SignedInUser>> {
+      return {
+        admin: await given.signedInUser({ role: 'admin' }),
+        granter: await given.signedInUser({ perms: [...DEFAULT_PERMISSIONS, 'GRANT PERMISSION'] }),
+        hider: await given.signedInUser({ perms: [...DEFAULT_PERMISSIONS, 'ALLOW REPORT_STREAM_HIDE'] }),
+        editor: await given.signedInUser({ perms: [...DEFAULT_PERMISSIONS, 'UPDATE STREAM_ANY'] }),
+      };
+    },
+
     /**
      * Coins deposited into a user's wallet as a recorded payment (decision 0036): the mint issues them
      * beside a money leg — a card payment of a cent a coin in USD — and a payment reference. A real

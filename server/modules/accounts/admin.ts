@@ -77,14 +77,18 @@ export function createAccountAdmin(deps: AccountAdminDeps) {
       });
     },
 
-    /** Suspend User: the account can no longer sign in and its sessions end. Administrators are not suspended. */
-    async suspend(actor: Actor, ref: UserRef) {
+    /**
+     * Suspend User: the account can no longer sign in and its sessions end. Administrators are not
+     * suspended. `alongside` changes what else the suspension changes (the user's streams), in its transaction.
+     */
+    async suspend(actor: Actor, ref: UserRef, alongside?: (tx: Executor, userId: number) => Promise<void>) {
       await changeUser(async (tx) => {
         const user = await find(tx, ref);
         if (user.role === 'admin') throw forbidden(MSG.adminsNotSuspendable);
         await tx.update(users).set({ accountStatus: 'suspended' }).where(and(eq(users.id, user.id), eq(users.accountStatus, 'active')));
         await tx.delete(sessions).where(eq(sessions.userId, user.id));
         if (audited) await recordAudit(tx, { actorId: actor, action: 'user.suspend', targetType: 'user', targetId: user.id, before: { status: user.status }, after: { status: user.status === 'active' ? 'suspended' : user.status } });
+        await alongside?.(tx, user.id);
         return user.id;
       });
     },

@@ -6,7 +6,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../../common/messages';
-import { DEFAULT_PERMISSIONS } from '../../../common/permissions';
 import type { HttpSession } from '../../testing/http-session';
 import { startTestApp, type SignedInUser, type TestApp } from '../../testing/harness';
 import { publishImagePost } from '../../testing/uploads';
@@ -41,10 +40,7 @@ const as = (who: { client: HttpSession } | null) => who?.client ?? t.client();
 
 beforeAll(async () => {
   t = await startTestApp();
-  admin = await t.given.signedInUser({ role: 'admin' });
-  granter = await t.given.signedInUser({ perms: [...DEFAULT_PERMISSIONS, 'GRANT PERMISSION'] });
-  hider = await t.given.signedInUser({ perms: [...DEFAULT_PERMISSIONS, 'ALLOW REPORT_STREAM_HIDE'] });
-  editor = await t.given.signedInUser({ perms: [...DEFAULT_PERMISSIONS, 'UPDATE STREAM_ANY'] });
+  ({ admin, granter, hider, editor } = await t.given.moderators());
   plain = await t.given.signedInUser();
 });
 afterAll(() => t.close());
@@ -82,7 +78,7 @@ describe('the reports queue', () => {
     // The latest handling shows.
     expect(mine.map((r) => r.handled)).toEqual([expect.objectContaining({ resolution: 'SUSPEND_USER', by: expect.objectContaining({ user_id: granter.user.id }) })]);
 
-    expect(await lastAudit('stream.end', live.streamId)).toMatchObject({ actor: { user_id: granter.user.id }, target_type: 'stream', before: { live: true } });
+    expect(await lastAudit('stream.end', live.streamId)).toMatchObject({ actor: { user_id: granter.user.id }, target_type: 'stream', before: { live: true }, after: { live: false } });
     expect(await lastAudit('user.suspend', live.user.id)).toMatchObject({ actor: { user_id: granter.user.id }, before: { status: 'active' }, after: { status: 'suspended' } });
     expect(await lastAudit('stream.suspend-owner', live.streamId)).toBeDefined();
   });

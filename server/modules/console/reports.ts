@@ -86,17 +86,24 @@ export function createReportsQueue(deps: { db: Db; accounts: AccountsService; st
      * closes its open reports; answers how many were closed.
      */
     async act(principal: Principal, input: { kind: ReportKind; item_id: number; action: ReportAction }): Promise<number> {
-      if (!mayTakeAction(principal, input.action)) throw forbidden();
+      if (!mayTakeAction(principal, input.action, input.kind)) throw forbidden();
       if (!ACTIONS_FOR[input.kind].includes(input.action)) throw badRequest(fill(MSG.actionNotForReport, { kind: input.kind }), 'action');
       const { all, open } = await reportsOf(input.kind, input.item_id);
       if (all === 0) throw notFound(MSG.noSuchReport);
       const streamEvent = STREAM_EVENT[input.action];
+      const handling = { kind: input.kind, itemId: input.item_id, resolution: input.action, handledBy: principal.userId };
       if (input.action === 'DISMISS') {
-        await recordAudit(db, {
-          actorId: principal.userId, action: 'report.dismiss', targetType: input.kind, targetId: input.item_id,
-          before: { open_reports: open }, after: { open_reports: 0, resolution: 'DISMISS' },
+        // Dismissing changes nothing but the reports: their handling and its audit entry, together.
+        await db.transaction(async (tx) => {
+          await recordAudit(tx, {
+            actorId: principal.userId, action: 'report.dismiss', targetType: input.kind, targetId: input.item_id,
+            before: { open_reports: open }, after: { open_reports: 0, resolution: 'DISMISS' },
+          });
+          await tx.insert(reportHandlings).values(handling);
         });
-      } else if (input.kind === 'stream' && streamEvent) {
+        return open;
+      }
+      if (input.kind === 'stream' && streamEvent) {
         await deps.streamModeration.act(principal, [input.item_id], streamEvent, undefined);
       } else if (input.action === 'DELETE') {
         if (input.kind === 'post') await deps.postModeration.deletePost(principal.userId, input.item_id);
@@ -106,7 +113,7 @@ export function createReportsQueue(deps: { db: Db; accounts: AccountsService; st
         await deps.streamModeration.suspendOwner(principal.userId, Number(rows[0]!.owner_id));
       }
       // A handling a moment after the reports it closes (a report made in the same instant stays closed too).
-      await db.insert(reportHandlings).values({ kind: input.kind, itemId: input.item_id, resolution: input.action, handledBy: principal.userId });
+      await db.insert(reportHandlings).values(handling);
       return open;
     },
   };

@@ -147,7 +147,7 @@ export function registerConsoleRoutes(app: FastifyInstance, deps: {
   // The audit log: read only, here and everywhere (the table refuses changes).
   addRoute(app, api.auditLog, options(ADMINS), async ({ request, input }) => {
     await caller(request, 'audit');
-    const rows = await readAudit(db, input);
+    const rows = await readAudit(db, { before: input.before, limit: input.limit, targetType: input.target_type, targetId: input.target_id });
     const actor = await nameOf(rows.flatMap((r) => (r.actorId === null ? [] : [r.actorId])));
     return {
       entries: rows.map((r) => ({

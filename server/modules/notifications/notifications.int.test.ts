@@ -216,6 +216,22 @@ describe('Web Push', () => {
     expect((await db().execute(sql`select 1 from push_subscriptions where user_id = ${me.user.id}`)).rows).toHaveLength(0);
   });
 
+  it('keeps an endpoint with the person who registered it: another account presenting it is refused and takes nothing', async () => {
+    const me = await served.t.given.signedInUser();
+    const other = await served.t.given.signedInUser();
+    const browser = pushService.subscription();
+    expect((await me.client.post('/api/user/push-subscribe', browser)).status).toBe(200);
+    const stolen = await other.client.post('/api/user/push-subscribe', { ...browser, keys: pushService.subscription().keys });
+    expect([stolen.status, stolen.body.message]).toEqual([409, MSG.pushEndpointTaken]);
+    const kept = await db().execute<{ user_id: number; p256dh: string }>(sql`select user_id, p256dh from push_subscriptions where endpoint = ${browser.endpoint}`);
+    expect(kept.rows.map((r) => [Number(r.user_id), r.p256dh])).toEqual([[me.user.id, browser.keys.p256dh]]);
+    // Its owner may send it again (new keys after the browser renewed them).
+    const renewed = { ...browser, keys: pushService.subscription().keys };
+    expect((await me.client.post('/api/user/push-subscribe', renewed)).status).toBe(200);
+    const after = await db().execute<{ p256dh: string }>(sql`select p256dh from push_subscriptions where endpoint = ${browser.endpoint}`);
+    expect(after.rows.map((r) => r.p256dh)).toEqual([renewed.keys.p256dh]);
+  });
+
   it('refuses push services outside the list and malformed subscriptions', async () => {
     const me = await served.t.given.signedInUser();
     const valid = pushService.subscription();

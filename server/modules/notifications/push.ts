@@ -8,7 +8,7 @@ import { and, eq } from 'drizzle-orm';
 import webpush from 'web-push';
 import { MSG } from '../../../common/messages';
 import type { Db } from '../../platform/db/client';
-import { forbidden } from '../../platform/http/errors';
+import { conflict, forbidden } from '../../platform/http/errors';
 import { loadGeneratedSecret } from '../../platform/secrets';
 import { isAllowedPushEndpoint } from './push-endpoints';
 import { pushSubscriptions } from './tables';
@@ -43,11 +43,19 @@ export function createPush(deps: { db: Db; keys: { publicKey: string; privateKey
   return {
     publicKey: deps.keys.publicKey,
 
-    /** Keeps a browser's subscription for this person (a subscription moves to whoever signed in last). */
+    /**
+     * Keeps a browser's subscription for this person. An endpoint stays with the person who registered
+     * it: anyone else presenting it is refused (409), so nobody takes another's notifications away or
+     * has theirs sent to another's browser; the page then drops the browser's subscription, and a new
+     * one has an endpoint of its own.
+     */
     async subscribe(userId: number, subscription: PushSubscriptionJson) {
       if (!isAllowedPushEndpoint(subscription.endpoint, deps.allowedHosts)) throw forbidden(MSG.pushServiceRefused);
       const row = { userId, endpoint: subscription.endpoint, p256dh: subscription.keys.p256dh, auth: subscription.keys.auth, createdAt: new Date() };
-      await db.insert(pushSubscriptions).values(row).onConflictDoUpdate({ target: pushSubscriptions.endpoint, set: row });
+      const kept = await db.insert(pushSubscriptions).values(row)
+        .onConflictDoUpdate({ target: pushSubscriptions.endpoint, set: row, setWhere: eq(pushSubscriptions.userId, userId) })
+        .returning({ endpoint: pushSubscriptions.endpoint });
+      if (kept.length === 0) throw conflict(MSG.pushEndpointTaken);
     },
 
     async unsubscribe(userId: number, endpoint: string) {

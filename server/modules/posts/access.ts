@@ -30,7 +30,7 @@ export interface Standing {
   subscriberDiscount: number;
 }
 
-/** Moderators see every post and may delete any. */
+/** Moderators see every post, to judge what is reported; what they may do to it is the moderation rule's (`common/rules/moderation.ts`). */
 export const moderatesPosts = (viewer: Viewer) =>
   viewer.principal !== null && mayActOnAnyStream(viewer.principal, 'GRANT PERMISSION', 'UPDATE STREAM_ANY', 'ALLOW REPORT_STREAM_HIDE');
 

@@ -16,6 +16,7 @@ import { createPostAccess } from './access';
 import { createComments } from './comments';
 import { createPostListing, POST_LISTINGS_TAG } from './listing';
 import { createPostModeration, type PostModeration } from './moderation';
+import { createPostQuotas } from './quotas';
 import { createMediaAddresses } from '../streams';
 import { MEDIA_PREFIX, registerPostMediaRoute } from './media';
 import { registerPostRoutes } from './routes';
@@ -47,6 +48,7 @@ export async function createPostsModule(ctx: ModuleContext): Promise<AppModule> 
   const access = createPostAccess({ db, accounts, social });
   const tokens = createPlaybackTokens(await ctx.secret('post-media'));
   const addresses = createMediaAddresses(MEDIA_PREFIX, tokens, config.playbackTtlSeconds);
+  const quotas = createPostQuotas({ db, quotas: config.postQuotas, uploadExpiryMs: UPLOAD_EXPIRY_MS });
   const uploads = createResumableUploads({
     directory: path.join(config.dataDir, 'uploads'),
     path: UPLOADS_PATH,
@@ -54,6 +56,8 @@ export async function createPostsModule(ctx: ModuleContext): Promise<AppModule> 
     tooBigMessage: videoTooBigMessage(config.uploadMaxBytes),
     emptyMessage: MSG.notAnImage,
     expireAfterMs: UPLOAD_EXPIRY_MS,
+    admit: quotas.admitUpload,
+    onRemoved: quotas.settleUpload,
   });
   // Guests' channel listings are kept about a second; a post that appears, changes or goes drops them on every instance.
   const cache = await createReadCache(ctx.bus, { name: 'post-listings', ttlMs: config.readCacheMs, log: ctx.log });
@@ -67,6 +71,7 @@ export async function createPostsModule(ctx: ModuleContext): Promise<AppModule> 
     feePercent: config.platformFees.post_purchase ?? 0,
     onVideoQueued: () => transcodes.kick(),
     listingsChanged,
+    quotas,
   });
   const comments = createComments({ db, accounts, posts });
   ctx.events.on('account.deleted', ({ userId }) => posts.forgetAccount(userId));

@@ -1,7 +1,7 @@
 /**
  * Moderators on posts and comments (the operator console's reports queue): delete a reported post or
  * comment, and the reports' read model the queue unions with the streams'. The audit log keeps what
- * was removed.
+ * was removed, in the transaction of the removal.
  */
 import { eq, or, sql } from 'drizzle-orm';
 import { recordAudit } from '../../platform/audit/audit';
@@ -14,17 +14,8 @@ import { commentReports, postComments, postReports, posts } from './tables';
 export function createPostModeration(deps: { db: Db; posts: PostsService }) {
   const { db } = deps;
   return {
-    /** Deletes the post (its files go); the audit log keeps its caption. */
-    async deletePost(actorId: number, postId: number) {
-      const [row] = await db.select().from(posts).where(eq(posts.id, postId));
-      if (!row) throw notFound(MSG.postNotAvailable);
-      await deps.posts.removeByModerator(postId);
-      await recordAudit(db, {
-        actorId, action: 'post.delete', targetType: 'post', targetId: postId,
-        before: { title: row.title, description: row.description, owner_id: row.userId, deleted: row.deletedAt !== null },
-        after: { deleted: true },
-      });
-    },
+    /** Deletes the post (its files go); the audit log keeps its caption, in the deletion's transaction. */
+    deletePost: (actorId: number, postId: number) => deps.posts.removeByModerator(actorId, postId),
 
     /** Deletes the comment and its replies, in one transaction with the audit entry keeping its text. */
     async deleteComment(actorId: number, commentId: number) {

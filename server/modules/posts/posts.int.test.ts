@@ -198,6 +198,29 @@ describe('paid posts', () => {
     expect([own.status, own.body.message]).toEqual([409, MSG.postAlreadyYours]);
     await expectLedgerInvariants(t.resources.database.db);
   });
+
+  it('keeps a sold post for its buyers: its owner cannot delete it or make it private; an unsold one they can', async () => {
+    const seller = await person();
+    const sold = await publishImagePost(seller.client, { tip: 100, title: 'Sold once' });
+    const buyer = await person();
+    await t.given.coins(buyer.user, 100);
+    expect((await buyer.client.post(api.purchasePost.path, { post_id: sold })).status).toBe(200);
+
+    const deleted = await seller.client.post(api.deletePost.path, { post_id: sold });
+    expect([deleted.status, deleted.body.message]).toEqual([409, MSG.postSoldStays]);
+    const hidden = await seller.client.post(api.editPost.path, { post_id: sold, audience: 'private' });
+    expect([hidden.status, hidden.body.message]).toEqual([409, MSG.postSoldStays]);
+    // Still the buyer's, media and all; other edits stay open to the owner.
+    expect((await postOf(buyer.client, sold)).media).toHaveLength(1);
+    expect((await seller.client.post(api.editPost.path, { post_id: sold, title: 'Sold once, renamed' })).status).toBe(200);
+
+    const unsold = await publishImagePost(seller.client, { tip: 100 });
+    expect((await seller.client.post(api.editPost.path, { post_id: unsold, audience: 'private' })).status).toBe(200);
+    expect((await seller.client.post(api.deletePost.path, { post_id: unsold })).status).toBe(200);
+    // A private post is not for sale, so it cannot be bought after all.
+    const privateOne = await publishImagePost(seller.client, { tip: 100, audience: 'private' });
+    expect((await buyer.client.post(api.purchasePost.path, { post_id: privateOne })).status).toBe(404);
+  });
 });
 
 describe('audiences and listings', () => {

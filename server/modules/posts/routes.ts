@@ -12,9 +12,14 @@ import type { Comments } from './comments';
 import type { PostListing } from './listing';
 import type { PostsService } from './service';
 
-const MODERATORS_TOO = { 'GRANT PERMISSION': 'ok', 'UPDATE STREAM_ANY': 'ok', 'ALLOW REPORT_STREAM_HIDE': 'ok' } as const;
-/** Its owner deletes a post; moderators and admins delete anyone's (spec part 1 §6). */
-const OWNER_OR_MODERATOR: Access = ACCESS.with(ACCESS.ownerOnly, { cells: { moderator: 'ok', admin: 'ok' }, perms: MODERATORS_TOO });
+/**
+ * Its owner deletes a post; holders of the post.delete right (GRANT PERMISSION: the shared moderation
+ * rule, `common/rules/moderation.ts`) and admins delete anyone's; the other moderator permissions do not.
+ */
+const OWNER_OR_MODERATOR: Access = ACCESS.with(ACCESS.ownerOnly, {
+  cells: { moderator: 'ok', admin: 'ok' },
+  perms: { 'GRANT PERMISSION': 'ok', 'UPDATE STREAM_ANY': 403, 'ALLOW REPORT_STREAM_HIDE': 403 },
+});
 /** Buying someone else's paid post; the owner has nothing to buy (409). */
 const BUYER: Access = ACCESS.with(ACCESS.notOwner, { cells: { owner: 409 } });
 

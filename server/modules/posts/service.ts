@@ -2,38 +2,34 @@
  * Posts: publishing from finished uploads, the post as a viewer sees it, likes, bookmarks, complaints,
  * edits, deletion and purchases. The only writer of the posts tables; money moves through the ledger.
  */
-import { randomUUID } from 'node:crypto';
-import { extname } from 'node:path';
-import { mkdir, rename, rm } from 'node:fs/promises';
-import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { rm } from 'node:fs/promises';
+import { and, asc, eq, inArray, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type * as api from '../../../common/api/posts';
 import { uploadPermissionFor } from '../../../common/permissions';
 import { fill, MSG } from '../../../common/messages';
 import { postPrice } from '../../../common/rules/pay-wall';
 import { SKINS } from '../../../common/skins';
-import { sqlState, UNIQUE_VIOLATION, type Db } from '../../platform/db/client';
+import { mayModerate } from '../../../common/rules/moderation';
+import { recordAudit } from '../../platform/audit/audit';
+import { sqlState, UNIQUE_VIOLATION, type Db, type Tx } from '../../platform/db/client';
 import { AppError, appError, badRequest, conflict, forbidden, notFound } from '../../platform/http/errors';
 import type { FileStore } from '../../platform/storage/storage';
-import { ImageRefused, inspectImage, renderBlurred, renderImage } from '../../platform/uploads/images';
 import type { ResumableUploads } from '../../platform/uploads/resumable';
-import { probeVideo, VideoRefused } from '../../platform/media/video-transcode';
 import type { AccountsService } from '../accounts';
 import { InsufficientFunds, platformFee, receivingShard, type Ledger } from '../ledger';
 import { offersPlan } from '../subscriptions';
 import type { Viewer } from '../streams';
-import { moderatesPosts, type PostAccess, type PostRow, type Standing } from './access';
+import { type PostAccess, type PostRow, type Standing } from './access';
 import type { MediaAddresses } from '../streams';
 import { MEDIA_FILES } from './media';
+import { createPostFiles } from './post-files';
+import type { PostQuotaChecks } from './quotas';
 import { postLikes, postMedia, postPurchases, postReports, posts, postSaves } from './tables';
-import { SOURCE_FILE } from './transcodes';
 
 type CreateInput = z.output<typeof api.createPost.input>;
 type EditInput = z.output<typeof api.editPost.input>;
 type MediaRow = typeof postMedia.$inferSelect;
-
-/** Videos the upload page offers; the bytes decide (ffprobe), the name only picks the container. */
-const VIDEO_EXTENSIONS = new Set(['.mov', '.mp4']);
 
 /** The ledger key of a purchase: one per buyer and post, so a repeated purchase moves nothing again. */
 export const purchaseKey = (postId: number, buyerId: number) => `post:${postId}:buyer:${buyerId}`;
@@ -51,8 +47,11 @@ export function createPostsService(deps: {
   onVideoQueued: () => void;
   /** Drops the cached channel listings on every instance: a post appeared, changed or went. */
   listingsChanged?: () => Promise<void>;
+  /** The per-person limits on posts and their images. */
+  quotas: PostQuotaChecks;
 }) {
   const { db, files, uploads, ledger, access } = deps;
+  const { storeImages, storeVideo } = createPostFiles({ files, quotas: deps.quotas });
 
   async function findPost(postId: number): Promise<PostRow> {
     const [row] = await db.select().from(posts).where(eq(posts.id, postId));
@@ -72,40 +71,6 @@ export function createPostsService(deps: {
     if (!perms.includes(needed) || (input.content_rating === 'PLUS_18' && !SKINS[viewer.skin].flags.adultContent)) throw forbidden(MSG.uploadPermissionNeeded);
   }
 
-  /** Renders each image upload into its folder (tile, full, blurred tile); refused files store nothing. */
-  async function storeImages(sources: Array<string | Buffer>): Promise<Array<{ key: string; width: number; height: number }>> {
-    const stored: Array<{ key: string; width: number; height: number }> = [];
-    try {
-      for (const source of sources) {
-        await inspectImage(source);
-        const [tile, full] = [await renderImage(source, 'tile'), await renderImage(source, 'full')];
-        const key = `posts/${randomUUID()}`;
-        stored.push({ key, width: full.width, height: full.height });
-        await files.put(`${key}/${MEDIA_FILES.tile}`, tile.data);
-        await files.put(`${key}/${MEDIA_FILES.full}`, full.data);
-        await files.put(`${key}/${MEDIA_FILES.locked}`, await renderBlurred(tile.data));
-      }
-      return stored;
-    } catch (error) {
-      await Promise.all(stored.map((s) => rm(files.localPath(s.key), { recursive: true, force: true })));
-      if (error instanceof ImageRefused) throw badRequest(error.message as typeof MSG.notAnImage, 'upload_ids');
-      throw error;
-    }
-  }
-
-  /** Moves a video upload into its folder, to wait for its transcode. */
-  async function storeVideo(path: string, filename: string | undefined) {
-    if (!VIDEO_EXTENSIONS.has(extname(filename ?? '').toLowerCase())) throw badRequest(MSG.notAVideo, 'upload_ids');
-    const facts = await probeVideo(path).catch((error: unknown) => {
-      if (error instanceof VideoRefused) throw badRequest(MSG.notAVideo, 'upload_ids');
-      throw error;
-    });
-    const key = `posts/${randomUUID()}`;
-    await mkdir(files.localPath(key), { recursive: true });
-    await rename(path, files.localPath(`${key}/${SOURCE_FILE}`));
-    return { key, width: facts.width, height: facts.height, duration: facts.durationSeconds };
-  }
-
   async function isSaved(postId: number, viewerId: number | null) {
     if (viewerId === null) return false;
     return (await db.select({ id: postSaves.postId }).from(postSaves).where(and(eq(postSaves.postId, postId), eq(postSaves.userId, viewerId))).limit(1)).length > 0;
@@ -116,9 +81,10 @@ export function createPostsService(deps: {
     return (await db.select({ id: postLikes.postId }).from(postLikes).where(and(eq(postLikes.postId, postId), eq(postLikes.userId, viewerId))).limit(1)).length > 0;
   }
 
-  /** The post and its media rows, in one transaction. */
-  async function insertPost(userId: number, input: CreateInput, stored: Array<{ key: string; width: number; height: number; duration: number | null }>) {
+  /** The post and its media rows, in one transaction (`admit`: the person's quota, checked in it first). */
+  async function insertPost(userId: number, input: CreateInput, stored: Array<{ key: string; width: number; height: number; duration: number | null }>, bytes: number, admit?: (tx: Tx) => Promise<void>) {
     const id = await db.transaction(async (tx) => {
+      await admit?.(tx);
       const [row] = await tx.insert(posts).values({
         userId,
         kind: input.type,
@@ -131,6 +97,7 @@ export function createPostsService(deps: {
         commentsAllowed: input.comments_allowed,
         expiresAt: input.expires ? new Date(input.expires) : null,
         mediaCount: stored.length,
+        bytes,
       }).returning({ id: posts.id });
       await tx.insert(postMedia).values(stored.map((s, position) => ({
         postId: row!.id,
@@ -148,14 +115,43 @@ export function createPostsService(deps: {
     return id;
   }
 
-  /** Marks posts deleted and removes their files; buyers keep their purchases in the books. */
-  async function removePosts(which: SQL) {
-    const removed = await db.update(posts).set({ deletedAt: new Date() }).where(and(which, isNull(posts.deletedAt))).returning({ id: posts.id });
+  /**
+   * Marks posts deleted and removes their files; buyers keep their purchases in the books. `within`
+   * runs in the same transaction with the posts it deleted (none: it does not run).
+   */
+  async function removePosts(which: SQL, within?: (tx: Tx, removed: number[]) => Promise<void>) {
+    const removed = await db.transaction(async (tx) => {
+      const rows = await tx.update(posts).set({ deletedAt: new Date() }).where(and(which, isNull(posts.deletedAt))).returning({ id: posts.id });
+      if (rows.length > 0) await within?.(tx, rows.map((r) => r.id));
+      return rows;
+    });
     if (removed.length === 0) return;
     await deps.listingsChanged?.();
     const media = await db.select({ key: postMedia.key }).from(postMedia).where(inArray(postMedia.postId, removed.map((r) => r.id)));
     // A transcode in flight finds its folder gone and fails the (deleted) post.
     await Promise.all(media.map((m) => rm(files.localPath(m.key), { recursive: true, force: true })));
+  }
+
+  /**
+   * A change its owner makes to a post that must not take a bought post from its buyers (deleting it,
+   * making it private): the post's row locked, refused once anyone bought it. A purchase locks the
+   * same row first, so the two cannot cross.
+   */
+  async function unlessSold(tx: Tx, postId: number) {
+    await tx.select({ id: posts.id }).from(posts).where(eq(posts.id, postId)).for('update');
+    const [sold] = await tx.select({ id: postPurchases.postId }).from(postPurchases).where(eq(postPurchases.postId, postId)).limit(1);
+    if (sold) throw conflict(MSG.postSoldStays);
+  }
+
+  /** A moderator's deletion, recorded in the audit log in its transaction (nothing when it was gone already). */
+  async function removeByModerator(actorId: number, postId: number) {
+    const [row] = await db.select().from(posts).where(eq(posts.id, postId));
+    if (!row) throw notFound(MSG.postNotAvailable);
+    await removePosts(eq(posts.id, postId), (tx) => recordAudit(tx, {
+      actorId, action: 'post.delete', targetType: 'post', targetId: postId,
+      before: { title: row.title, description: row.description, owner_id: row.userId, deleted: false },
+      after: { deleted: true },
+    }));
   }
 
   /** The post as the viewer sees it (spec part 1 §3 Post): media addresses only once its media is open to them. */
@@ -227,6 +223,9 @@ export function createPostsService(deps: {
         if (!upload) throw notFound(MSG.uploadUnknown);
         found.push(upload);
       }
+      // Refused before any file is read or stored; checked again, for good, in the post's transaction.
+      const admit = (tx: Tx) => deps.quotas.admitPost(tx, userId);
+      await db.transaction(admit);
       let stored: Array<{ key: string; width: number; height: number; duration: number | null }>;
       try {
         stored = input.type === 'image'
@@ -238,7 +237,7 @@ export function createPostsService(deps: {
         throw error;
       }
       try {
-        const postId = await insertPost(userId, input, stored);
+        const postId = await insertPost(userId, input, stored, found.reduce((sum, u) => sum + u.size, 0), admit);
         await Promise.all(found.map((u) => uploads.remove(u.id)));
         if (input.type === 'video') deps.onVideoQueued();
         return postId;
@@ -251,7 +250,7 @@ export function createPostsService(deps: {
     /** Publishes pictures the server holds (the demo's), as create does with uploads. */
     async publishImages(userId: number, input: Omit<CreateInput, 'upload_ids' | 'type'>, pictures: Buffer[]): Promise<number> {
       const stored = (await storeImages(pictures)).map((s) => ({ ...s, duration: null }));
-      return insertPost(userId, { ...input, type: 'image', upload_ids: [] }, stored);
+      return insertPost(userId, { ...input, type: 'image', upload_ids: [] }, stored, pictures.reduce((sum, p) => sum + p.length, 0));
     },
 
     async like(postId: number, viewer: Viewer & { principal: NonNullable<Viewer['principal']> }, like: boolean) {
@@ -292,27 +291,37 @@ export function createPostsService(deps: {
     async edit(viewer: Viewer & { principal: NonNullable<Viewer['principal']> }, input: EditInput) {
       const row = await findPost(input.post_id);
       if (row.userId !== viewer.principal.userId) throw forbidden();
-      if (input.audience !== undefined && input.audience !== row.audience) {
+      const audience = input.audience !== undefined && input.audience !== row.audience ? input.audience : undefined;
+      if (audience !== undefined) {
         if (row.audience === 'private') throw forbidden(MSG.postPrivateAudience);
-        if (input.audience === 'subscribers' && !(await offersPlan(db, row.userId))) throw badRequest(MSG.createPlanFirst, 'audience');
+        if (audience === 'subscribers' && !(await offersPlan(db, row.userId))) throw badRequest(MSG.createPlanFirst, 'audience');
       }
-      const [updated] = await db.update(posts).set({
-        ...(input.audience !== undefined && row.audience !== 'private' ? { audience: input.audience } : {}),
-        ...(input.title !== undefined ? { title: input.title } : {}),
-        ...(input.description !== undefined ? { description: input.description } : {}),
-      }).where(eq(posts.id, row.id)).returning();
+      const updated = await db.transaction(async (tx) => {
+        if (audience === 'private') await unlessSold(tx, row.id);
+        const [changed] = await tx.update(posts).set({
+          ...(audience !== undefined ? { audience } : {}),
+          ...(input.title !== undefined ? { title: input.title } : {}),
+          ...(input.description !== undefined ? { description: input.description } : {}),
+        }).where(eq(posts.id, row.id)).returning();
+        return changed!;
+      });
       await deps.listingsChanged?.();
-      return present(updated!, await access.standing(updated!, viewer), viewer);
+      return present(updated, await access.standing(updated, viewer), viewer);
     },
 
+    /**
+     * Its owner deletes a post nobody bought; holders of the post.delete right (the shared moderation
+     * rule) delete anyone's, audited.
+     */
     async remove(postId: number, viewer: Viewer & { principal: NonNullable<Viewer['principal']> }) {
       const row = await findPost(postId);
-      if (row.userId !== viewer.principal.userId && !moderatesPosts(viewer)) throw forbidden();
-      await removePosts(eq(posts.id, postId));
+      if (row.userId === viewer.principal.userId) return removePosts(eq(posts.id, postId), (tx) => unlessSold(tx, postId));
+      if (!mayModerate(viewer.principal, 'post.delete')) throw forbidden();
+      await removeByModerator(viewer.principal.userId, postId);
     },
 
-    /** A moderator's Delete (the console's reports queue): as the owner's, for any post. */
-    removeByModerator: (postId: number) => removePosts(eq(posts.id, postId)),
+    /** A moderator's Delete (the console's reports queue): as the owner's, for any post, and audited. */
+    removeByModerator,
 
     /** A deleted account's posts go with it (idempotent: the event may come again). */
     forgetAccount: (userId: number) => removePosts(eq(posts.userId, userId)),
@@ -336,6 +345,10 @@ export function createPostsService(deps: {
       await ledger.warmAccounts(legs.map((l) => l.account));
       try {
         await db.transaction(async (tx) => {
+          // Deleted or made private meanwhile: nothing is sold (the owner's change locks the same row).
+          const [still] = await tx.select({ id: posts.id }).from(posts)
+            .where(and(eq(posts.id, postId), isNull(posts.deletedAt), ne(posts.audience, 'private'))).for('share');
+          if (!still) throw notFound(MSG.postNotAvailable);
           const { transferId } = await ledger.transfer({
             kind: 'post_purchase',
             idempotencyKey: purchaseKey(postId, buyerId),

@@ -29,6 +29,8 @@ export const posts = pgTable(
     likes: integer('likes').notNull().default(0),
     comments: integer('comments').notNull().default(0),
     mediaCount: integer('media_count').notNull(),
+    /** The bytes of the uploads it was made from: what it counts against its owner's storage quota. */
+    bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
@@ -36,7 +38,25 @@ export const posts = pgTable(
     index('posts_user_idx').on(t.userId, t.createdAt),
     index('posts_listed_idx').on(t.createdAt).where(sql`${t.deletedAt} is null and ${t.audience} = 'public'`),
     check('posts_price_range', sql`${t.price} >= 0`),
+    check('posts_bytes_range', sql`${t.bytes} >= 0`),
   ],
+);
+
+/**
+ * Each upload a person started (at its creation, before a byte is stored): how many they start a day,
+ * and the bytes an upload holds until it was published into a post or given up (`settled_at`), or
+ * expired. The per-user quotas are decided from these and the posts' bytes.
+ */
+export const uploadStarts = pgTable(
+  'upload_starts',
+  {
+    uploadId: text('upload_id').primaryKey(),
+    userId: userRef('user_id'),
+    bytes: bigint('bytes', { mode: 'number' }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+  },
+  (t) => [index('upload_starts_user_idx').on(t.userId, t.createdAt), check('upload_starts_bytes_range', sql`${t.bytes} > 0`)],
 );
 
 /**

@@ -2,13 +2,15 @@
 import { and, eq } from 'drizzle-orm';
 import type { COMPLAINT_TYPES } from '../../../common/api/stream-interactions';
 import { MSG, type Message } from '../../../common/messages';
+import { mayModerate } from '../../../common/rules/moderation';
+import { recordAudit } from '../../platform/audit/audit';
 import type { Db } from '../../platform/db/client';
 import type { Principal } from '../../platform/http/auth';
 import { badRequest, forbidden, notFound } from '../../platform/http/errors';
 import type { DomainEventHub } from '../../platform/events';
 import type { AccountsService } from '../accounts';
 import { broadcasterScores } from './broadcaster-scores';
-import { mayActOnAnyStream, type StreamsService, type Viewer } from './service';
+import { mayPassPaywall, type StreamsService, type Viewer } from './service';
 import { streamBans, streamRatings, streamReports, streamSaves } from './tables';
 
 type ComplaintType = (typeof COMPLAINT_TYPES)[number];
@@ -66,17 +68,22 @@ export function createStreamInteractions(deps: { db: Db; streams: StreamsService
         .onConflictDoUpdate({ target: [streamReports.streamId, streamReports.reporterId], set: values });
     },
 
-    /** The owner, admins and stream moderators ban a viewer: joining and looking up the stream answer "block". */
+    /** The owner, and holders of the viewer.ban right (audited), ban a viewer: joining and looking up the stream answer "block". */
     async banViewer(streamId: number, principal: Principal, userId: number) {
       const row = await streams.findStream(streamId);
-      const mayBan = row.userId === principal.userId || mayActOnAnyStream(principal, 'UPDATE STREAM_ANY', 'GRANT PERMISSION');
-      if (!mayBan) throw notFound(MSG.streamNotAvailable);
+      const byModerator = row.userId !== principal.userId;
+      if (byModerator && !mayModerate(principal, 'viewer.ban')) throw notFound(MSG.streamNotAvailable);
       if (userId === row.userId) throw badRequest(MSG.cannotBanOwner, 'user_id');
       const target = await deps.accounts.loadPrincipal(userId);
       if (!target) throw notFound(MSG.userNotFound);
       // Moderators must be able to watch whatever they moderate.
-      if (mayActOnAnyStream(target, 'UPDATE STREAM_ANY', 'GRANT PERMISSION', 'ALLOW REPORT_STREAM_HIDE')) throw forbidden(MSG.cannotBanModerator);
-      await db.insert(streamBans).values({ streamId, userId }).onConflictDoNothing();
+      if (mayPassPaywall(target)) throw forbidden(MSG.cannotBanModerator);
+      await db.transaction(async (tx) => {
+        const banned = await tx.insert(streamBans).values({ streamId, userId }).onConflictDoNothing().returning({ userId: streamBans.userId });
+        if (byModerator && banned.length > 0) {
+          await recordAudit(tx, { actorId: principal.userId, action: 'stream.ban-viewer', targetType: 'stream', targetId: streamId, before: { owner_id: row.userId }, after: { banned_user_id: userId } });
+        }
+      });
       await deps.events.emit('stream.viewer-banned', { streamId, userId });
     },
   };

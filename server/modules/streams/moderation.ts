@@ -1,16 +1,19 @@
 /**
  * Moderators' stream actions (spec part 1 §6 permission table; report-stream-action, and the operator
- * console's reports queue and featured streams). Each action on a stream is recorded in the audit log
- * with the stream's state before and after.
+ * console's reports queue and featured streams, a moderator's Delete Stream). Who may do what is the
+ * shared rule (`common/rules/moderation.ts`). Each action is recorded in the audit log, with the stream's
+ * state before and after, in the transaction of its change; the media server (ending a broadcast,
+ * grabbing a picture) acts after that commits.
  */
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { MODERATION_EVENTS } from '../../../common/api/streams';
 import type { AuditAction } from '../../../common/console';
-import type { Permission } from '../../../common/permissions';
+import { MSG } from '../../../common/messages';
+import { mayModerate, type ModerationRight } from '../../../common/rules/moderation';
 import { recordAudit } from '../../platform/audit/audit';
-import type { Db } from '../../platform/db/client';
+import type { Db, Executor } from '../../platform/db/client';
 import type { Principal } from '../../platform/http/auth';
-import { forbidden } from '../../platform/http/errors';
+import { badRequest, forbidden, notFound } from '../../platform/http/errors';
 import type { DomainEventHub } from '../../platform/events';
 import type { AccountAdmin } from '../accounts';
 import type { MediaControl } from './service';
@@ -19,18 +22,19 @@ import { broadcasterChannels, streamModerationLog, streamReports, streams } from
 /** The spec's events, and Hide (the console's, for holders of ALLOW REPORT_STREAM_HIDE). */
 export type ModerationEvent = (typeof MODERATION_EVENTS)[number] | 'HIDE_STREAM';
 
-const NEEDS: Record<ModerationEvent, Permission> = {
-  END_STREAM: 'GRANT PERMISSION',
-  DELETE_STREAM: 'GRANT PERMISSION',
-  SUSPEND_USER: 'GRANT PERMISSION',
-  HIDE_STREAM: 'ALLOW REPORT_STREAM_HIDE',
-  MAKE_FEATURED: 'UPDATE STREAM_ANY',
-  REMOVE_FEATURED: 'UPDATE STREAM_ANY',
-  MAKE_FOLLOWERS_ONLY: 'UPDATE STREAM_ANY',
-  MOVE_TO_18: 'UPDATE STREAM_ANY',
-  CHANGE_THUMBNAIL: 'UPDATE STREAM_ANY',
-  MOVE_USER_TO_MEN: 'UPDATE STREAM_ANY',
-  MOVE_USER_TO_WOMEN: 'UPDATE STREAM_ANY',
+/** The right each event needs (the shared rule, `common/rules/moderation.ts`). */
+const NEEDS: Record<ModerationEvent, ModerationRight> = {
+  END_STREAM: 'stream.end',
+  DELETE_STREAM: 'stream.delete',
+  SUSPEND_USER: 'user.suspend',
+  HIDE_STREAM: 'stream.hide',
+  MAKE_FEATURED: 'stream.edit',
+  REMOVE_FEATURED: 'stream.edit',
+  MAKE_FOLLOWERS_ONLY: 'stream.edit',
+  MOVE_TO_18: 'stream.edit',
+  CHANGE_THUMBNAIL: 'stream.edit',
+  MOVE_USER_TO_MEN: 'stream.edit',
+  MOVE_USER_TO_WOMEN: 'stream.edit',
 };
 
 const AUDITED_AS: Record<ModerationEvent, AuditAction> = {
@@ -55,77 +59,152 @@ const stateOf = (row: StreamRow) => ({
   audience: row.audience, rating: row.rating, owner_id: row.userId,
 });
 
+/** What the media server does once the change committed (it is no part of the database's transaction). */
+type MediaStep = 'stop' | 'thumbnail' | null;
+
 export function createStreamModeration(deps: { db: Db; accountAdmin: AccountAdmin; media: MediaControl; events: DomainEventHub }) {
   const { db, media } = deps;
 
-  /** The owner's account suspended, their streams hidden and the live one ended. */
-  async function suspendOwner(actorId: number, userId: number) {
-    await deps.accountAdmin.suspend(actorId, { userId });
-    const hidden = await db.update(streams).set({ hidden: true, updatedAt: new Date() }).where(eq(streams.userId, userId))
-      .returning({ id: streams.id, live: streams.live });
+  /** Hides the user's streams inside the transaction; answers them (the live ones are ended after it commits). */
+  const hideStreamsOf = (tx: Executor, userId: number) =>
+    tx.update(streams).set({ hidden: true, updatedAt: new Date() }).where(eq(streams.userId, userId)).returning({ id: streams.id, live: streams.live });
+
+  /** After a suspension committed: live streams ended, viewers checked again. */
+  async function afterHidden(hidden: Array<{ id: number; live: boolean }>) {
     for (const stream of hidden) {
       if (stream.live) await media.stopBroadcast(stream.id);
       await deps.events.emit('stream.access-changed', { streamId: stream.id });
     }
   }
 
-  async function apply(actorId: number, event: ModerationEvent, stream: StreamRow) {
+  /**
+   * The owner's account suspended and their streams hidden, in one transaction with the audit entries
+   * (`alongside`: more of the same transaction, e.g. the stream the suspension came from); then the live one ended.
+   */
+  async function suspendOwner(actorId: number, userId: number, alongside?: (tx: Executor) => Promise<void>) {
+    let hidden: Array<{ id: number; live: boolean }> = [];
+    await deps.accountAdmin.suspend(actorId, { userId }, async (tx) => {
+      hidden = await hideStreamsOf(tx, userId);
+      await alongside?.(tx);
+    });
+    await afterHidden(hidden);
+  }
+
+  /** The event's change to the stream's row (none for End Stream and Change Thumbnail: the media server's). */
+  async function change(tx: Executor, event: ModerationEvent, stream: StreamRow): Promise<MediaStep> {
     const now = new Date();
     const set = (values: Partial<typeof streams.$inferInsert>) =>
-      db.update(streams).set({ ...values, updatedAt: now }).where(eq(streams.id, stream.id));
+      tx.update(streams).set({ ...values, updatedAt: now }).where(eq(streams.id, stream.id));
     switch (event) {
       case 'END_STREAM':
-        return media.stopBroadcast(stream.id);
+        return 'stop';
       case 'DELETE_STREAM':
         await set({ deletedAt: now, hidden: true });
-        return media.stopBroadcast(stream.id);
+        return 'stop';
       case 'HIDE_STREAM':
-        return set({ hidden: true });
+        await set({ hidden: true });
+        return null;
       case 'SUSPEND_USER':
-        return suspendOwner(actorId, stream.userId);
+        return null;
       case 'MAKE_FEATURED':
-        return set({ featured: true });
+        await set({ featured: true });
+        return null;
       case 'REMOVE_FEATURED':
-        return set({ featured: false });
+        await set({ featured: false });
+        return null;
       case 'MAKE_FOLLOWERS_ONLY':
-        return set({ audience: 'FOLLOWERS', audienceLocked: true });
+        await set({ audience: 'FOLLOWERS', audienceLocked: true });
+        return null;
       case 'MOVE_TO_18':
-        return set({ rating: 'PLUS_18', ratingLocked: true });
+        await set({ rating: 'PLUS_18', ratingLocked: true });
+        return null;
       case 'CHANGE_THUMBNAIL':
-        return media.grabThumbnail(stream.id);
+        return 'thumbnail';
       case 'MOVE_USER_TO_MEN':
       case 'MOVE_USER_TO_WOMEN': {
         const gender = event === 'MOVE_USER_TO_MEN' ? 'men' : 'women';
-        await db.insert(broadcasterChannels).values({ userId: stream.userId, gender })
+        await tx.insert(broadcasterChannels).values({ userId: stream.userId, gender })
           .onConflictDoUpdate({ target: broadcasterChannels.userId, set: { gender } });
-        return;
+        return null;
       }
     }
+  }
+
+  /** The moderation log's row and the audit entry, in the change's transaction. */
+  async function record(tx: Executor, actorId: number, event: ModerationEvent, row: StreamRow, comment: string | undefined, step: MediaStep = null) {
+    const [after] = await tx.select().from(streams).where(eq(streams.id, row.id));
+    await tx.insert(streamModerationLog).values({ streamId: row.id, moderatorId: actorId, event, comment: comment || null });
+    await recordAudit(tx, {
+      actorId, action: AUDITED_AS[event], targetType: 'stream', targetId: row.id,
+      // A broadcast being ended is ended once this commits (the media server's stop follows).
+      before: stateOf(row), after: { ...stateOf(after ?? row), ...(step === 'stop' ? { live: false } : {}), ...(comment ? { comment } : {}) },
+    });
+  }
+
+  /** A stream that was not deleted. */
+  async function findLive(streamId: number): Promise<StreamRow> {
+    const [row] = await db.select().from(streams).where(eq(streams.id, streamId));
+    if (!row || row.deletedAt) throw notFound(MSG.streamNotAvailable);
+    return row;
+  }
+
+  /** One event on one stream: the change and its record in one transaction, then the media server, then the news. */
+  async function applyTo(actorId: number, event: ModerationEvent, row: StreamRow, comment: string | undefined) {
+    let step: MediaStep = null;
+    if (event === 'SUSPEND_USER') {
+      await suspendOwner(actorId, row.userId, (tx) => record(tx, actorId, event, row, comment));
+    } else {
+      step = await db.transaction(async (tx) => {
+        const next = await change(tx, event, row);
+        await record(tx, actorId, event, row, comment, next);
+        return next;
+      });
+    }
+    if (step === 'stop') await media.stopBroadcast(row.id);
+    if (step === 'thumbnail') await media.grabThumbnail(row.id);
+    // Deleted, suspended, 18+ or followers-only now: viewers already on the channel are checked again.
+    await deps.events.emit('stream.access-changed', { streamId: row.id });
   }
 
   return {
     /** Applies the event to each stream (unknown ids are skipped); answers how many were affected. */
     async act(principal: Principal, streamIds: number[], event: ModerationEvent, comment: string | undefined): Promise<number> {
-      if (principal.role !== 'admin' && !principal.perms.includes(NEEDS[event])) throw forbidden();
+      if (!mayModerate(principal, NEEDS[event])) throw forbidden();
       const rows = await db.select().from(streams).where(inArray(streams.id, [...new Set(streamIds)]));
-      for (const row of rows) {
-        await apply(principal.userId, event, row);
-        const [after] = await db.select().from(streams).where(eq(streams.id, row.id));
-        await db.transaction(async (tx) => {
-          await tx.insert(streamModerationLog).values({ streamId: row.id, moderatorId: principal.userId, event, comment: comment || null });
-          await recordAudit(tx, {
-            actorId: principal.userId, action: AUDITED_AS[event], targetType: 'stream', targetId: row.id,
-            before: stateOf(row), after: { ...stateOf(after ?? row), ...(comment ? { comment } : {}) },
-          });
-        });
-        // Deleted, suspended, 18+ or followers-only now: viewers already on the channel are checked again.
-        await deps.events.emit('stream.access-changed', { streamId: row.id });
-      }
+      for (const row of rows) await applyTo(principal.userId, event, row, comment);
       return rows.length;
     },
 
+    /**
+     * Delete Stream from the stream's page (`streams/stream-delete`): the owner deletes their own, holders
+     * of the stream.delete right anyone's (audited as a moderator's Delete); for anyone else the stream is not there.
+     */
+    async remove(principal: Principal, streamId: number) {
+      const row = await findLive(streamId);
+      if (row.userId !== principal.userId) {
+        if (!mayModerate(principal, 'stream.delete')) throw notFound(MSG.streamNotAvailable);
+        return applyTo(principal.userId, 'DELETE_STREAM', row, undefined);
+      }
+      await db.update(streams).set({ deletedAt: new Date(), hidden: true, updatedAt: new Date() }).where(eq(streams.id, streamId));
+      if (row.live) await media.stopBroadcast(streamId);
+      await deps.events.emit('stream.access-changed', { streamId });
+    },
+
+    /**
+     * Change Thumbnail from the stream's page (`streams/add-stream-thumbnail`): the owner's own, or anyone's
+     * for holders of the stream.edit right, audited once the media server took the picture.
+     */
+    async refreshThumbnail(principal: Principal, streamId: number): Promise<string> {
+      const row = await findLive(streamId);
+      const byModerator = row.userId !== principal.userId;
+      if (byModerator && !mayModerate(principal, 'stream.edit')) throw notFound(MSG.streamNotAvailable);
+      if (!(await media.grabThumbnail(streamId))) throw badRequest(MSG.noPictureWhileOffline);
+      if (byModerator) await db.transaction((tx) => record(tx, principal.userId, 'CHANGE_THUMBNAIL', row, undefined));
+      return `/media/thumbs/${streamId}.jpg?v=${Date.now()}`;
+    },
+
     /** Suspends a user from the console's users list: as Suspend User on a stream of theirs. */
-    suspendOwner,
+    suspendOwner: (actorId: number, userId: number) => suspendOwner(actorId, userId),
   };
 }
 

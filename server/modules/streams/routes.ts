@@ -89,12 +89,12 @@ export function registerStreamRoutes(app: FastifyInstance, deps: StreamRoutesDep
   });
 
   addRoute(app, api.deleteStream, { auth: 'user', access: ACCESS.stream('GRANT PERMISSION'), tags }, async ({ input, principal }) => {
-    await streams.remove(input.id, principal);
+    await deps.moderation.remove(principal, input.id);
     return {};
   });
 
   addRoute(app, api.addStreamThumbnail, { auth: 'user', access: ACCESS.stream('UPDATE STREAM_ANY'), tags }, async ({ input, principal }) => ({
-    thumbnail_url: await streams.refreshThumbnail(input.id, principal),
+    thumbnail_url: await deps.moderation.refreshThumbnail(principal, input.id),
   }));
 
   addRoute(app, api.reportStreamAction, { auth: 'user', access: ACCESS.with(ACCESS.permission('UPDATE STREAM_ANY'), { perms: { 'GRANT PERMISSION': 403 } }), tags }, async ({ input, principal }) => {

@@ -498,22 +498,6 @@ export function createStreamsService(deps: {
         }
       });
     },
-
-    async remove(streamId: number, principal: Principal) {
-      const row = await findStream(streamId);
-      if (row.userId !== principal.userId && !mayActOnAnyStream(principal, 'GRANT PERMISSION')) throw notFound(MSG.streamNotAvailable);
-      await db.update(streams).set({ deletedAt: new Date(), hidden: true, updatedAt: new Date() }).where(eq(streams.id, streamId));
-      if (row.live) await deps.media.stopBroadcast(streamId);
-      await events.emit('stream.access-changed', { streamId });
-    },
-
-    async refreshThumbnail(streamId: number, principal: Principal) {
-      const row = await findStream(streamId);
-      const mayEdit = row.userId === principal.userId || mayActOnAnyStream(principal, 'UPDATE STREAM_ANY');
-      if (!mayEdit) throw notFound(MSG.streamNotAvailable);
-      if (!(await deps.media.grabThumbnail(streamId))) throw badRequest(MSG.noPictureWhileOffline);
-      return `/media/thumbs/${streamId}.jpg?v=${Date.now()}`;
-    },
   };
 }
 

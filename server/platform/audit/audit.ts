@@ -4,7 +4,7 @@
  * transaction of the change where they have one (pass `tx`).
  */
 import { desc, eq, lt, sql } from 'drizzle-orm';
-import type { AuditAction } from '../../../common/console';
+import type { AuditAction, AuditTargetType } from '../../../common/console';
 import type { Db } from '../db/client';
 import { auditLog } from '../db/platform-tables';
 
@@ -14,7 +14,7 @@ export interface AuditEntry {
   /** Who acted; null for the command line. */
   actorId: number | null;
   action: AuditAction;
-  targetType: 'stream' | 'post' | 'comment' | 'user' | 'message';
+  targetType: AuditTargetType;
   targetId: number | string;
   before?: unknown;
   after?: unknown;

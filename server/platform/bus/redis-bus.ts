@@ -1,12 +1,30 @@
-/** The scale-out bus: Redis pub/sub, so a message published on one instance reaches every instance. */
+/**
+ * The scale-out bus: Redis pub/sub, so a message published on one instance reaches every instance of
+ * the same deployment. Every channel is named under the deployment's prefix: two deployments sharing
+ * one Redis do not hear each other (`redisPrefix`).
+ */
+import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import type { Db } from '../db/client';
+import { loadGeneratedSecret } from '../secrets';
 import type { Bus, BusHandler } from './bus';
 
-export async function createRedisBus(url: string): Promise<Bus> {
+/**
+ * The prefix of every channel and key this deployment uses on Redis: `REDIS_PREFIX` when set, else one
+ * made at the installation's first start and kept in its database, so the instances sharing the
+ * database share it and another installation has its own.
+ */
+export async function redisPrefix(db: Db, configured: string | undefined): Promise<string> {
+  return configured ?? loadGeneratedSecret(db, 'redis-prefix', () => `limelight:${randomBytes(6).toString('hex')}:`);
+}
+
+export async function createRedisBus(url: string, options: { prefix: string }): Promise<Bus> {
+  const { prefix } = options;
   // A connection in subscriber mode can do nothing else: one connection publishes, one listens.
   const publisher = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
   const subscriber = new Redis(url, { lazyConnect: true });
   await Promise.all([publisher.connect(), subscriber.connect()]);
+  /** Handlers by the channel's name on Redis (the prefix and the platform's name). */
   const handlers = new Map<string, Set<BusHandler>>();
 
   subscriber.on('message', (channel: string, payload: string) => {
@@ -30,20 +48,21 @@ export async function createRedisBus(url: string): Promise<Bus> {
 
   return {
     async publish(channel, message) {
-      await publisher.publish(channel, JSON.stringify(message));
+      await publisher.publish(prefix + channel, JSON.stringify(message));
     },
     async subscribe(channel, handler) {
-      let set = handlers.get(channel);
+      const name = prefix + channel;
+      let set = handlers.get(name);
       if (!set) {
-        handlers.set(channel, (set = new Set()));
-        await subscriber.subscribe(channel);
+        handlers.set(name, (set = new Set()));
+        await subscriber.subscribe(name);
       }
       set.add(handler);
       return async () => {
         set.delete(handler);
-        if (set.size === 0 && handlers.get(channel) === set) {
-          handlers.delete(channel);
-          await subscriber.unsubscribe(channel);
+        if (set.size === 0 && handlers.get(name) === set) {
+          handlers.delete(name);
+          await subscriber.unsubscribe(name);
         }
       };
     },

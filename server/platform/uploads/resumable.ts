@@ -6,8 +6,8 @@
  * Each upload belongs to the signed-in user who created it: the owner is written into the upload's
  * metadata by the server (a client's own `owner` key is replaced), and every later request on the upload
  * (HEAD, PATCH, DELETE) by anyone else is answered as if it did not exist. The size is declared at
- * creation and checked there, before any byte is stored: an unknown (deferred) length, an empty file
- * or one over the limit is refused with a message.
+ * creation and checked there, before any byte is stored: an unknown (deferred) length, an empty file,
+ * one over the limit or one the person's quotas do not admit (`admit`) is refused with a message.
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -41,6 +41,18 @@ export interface ResumableUploadsOptions {
   emptyMessage: string;
   /** Unfinished uploads older than this are removed by `removeExpired` (default a day). */
   expireAfterMs?: number;
+  /**
+   * Whether the person may start this upload (their quotas), asked after the size checks and before
+   * anything is stored: null admits it, a refusal is answered as it says.
+   */
+  admit?: (ownerId: number, upload: { id: string; size: number }) => Promise<UploadRefusal | null>;
+  /** Told when an upload's file went (taken into a post, or given up), so what it held is counted no longer. */
+  onRemoved?: (id: string) => Promise<void>;
+}
+
+export interface UploadRefusal {
+  status: 400 | 403 | 413 | 429;
+  message: string;
 }
 
 export interface FinishedUpload {
@@ -69,8 +81,20 @@ function endsWithCallback(res: ServerResponse): ServerResponse {
   return res;
 }
 
+/** The file store, telling `onRemoved` of each upload removed (by the server, or by its owner's tus termination). */
+class RemovalTellingStore extends FileStore {
+  constructor(options: ConstructorParameters<typeof FileStore>[0], private readonly onRemoved?: (id: string) => Promise<void>) {
+    super(options);
+  }
+
+  override async remove(id: string): Promise<void> {
+    await super.remove(id);
+    await this.onRemoved?.(id);
+  }
+}
+
 export function createResumableUploads(options: ResumableUploadsOptions) {
-  const datastore = new FileStore({ directory: options.directory, expirationPeriodInMilliseconds: options.expireAfterMs ?? 24 * 3600_000 });
+  const datastore = new RemovalTellingStore({ directory: options.directory, expirationPeriodInMilliseconds: options.expireAfterMs ?? 24 * 3600_000 }, options.onRemoved);
   /** Who sent each request in flight: set by `handle`, read by the hooks (which see tus's own request object). */
   const uploaders = new WeakMap<IncomingMessage, number>();
   const uploaderOf = (req: unknown): number | undefined => {
@@ -99,6 +123,8 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
       if (upload.sizeIsDeferred || upload.size === undefined) throw refusal(400, 'Say how large the file is (Upload-Length)');
       if (upload.size === 0) throw refusal(400, options.emptyMessage);
       if (upload.size > options.maxBytes) throw refusal(413, options.tooBigMessage);
+      const refused = await options.admit?.(owner, { id: upload.id, size: upload.size });
+      if (refused) throw refusal(refused.status, refused.message);
       return { metadata: { ...upload.metadata, [OWNER_KEY]: String(owner) } };
     },
   });
@@ -148,8 +174,8 @@ const TUS_DOCS: Record<Exclude<TusOperation, 'offset'>, RouteDocs> = {
       { name: 'Upload-Metadata', in: 'header', required: false, schema: { type: 'string' }, description: 'filename and filetype, each "key base64(value)", comma-separated' },
     ],
     responses: { 201: { description: 'Created: Location names the upload; send it with PATCH, ask its offset with HEAD.' } },
-    refusals: [413],
-    description: 'tus creation. The upload belongs to the caller; to anyone else it does not exist.',
+    refusals: [413, 429],
+    description: "tus creation. The upload belongs to the caller; to anyone else it does not exist. Refused (413) past the file's limit or the caller's storage, and (429) past the uploads a person may start in a day.",
   },
   patch: {
     parameters: [...TUS_PARAMETERS, UPLOAD_ID, { name: 'Upload-Offset', in: 'header', required: true, schema: { type: 'integer', minimum: 0 } }],

@@ -99,7 +99,7 @@ function ReportsTable({ status }: { status: 'open' | 'handled' }) {
                   )}
                   <td>
                     <div className={styles.actions}>
-                      {actionsFor(report).filter((action) => mayTakeAction(user, action)).map((action) => (
+                      {actionsFor(report).filter((action) => mayTakeAction(user, action, report.kind)).map((action) => (
                         <Button
                           key={action}
                           size="sm"

@@ -1,7 +1,7 @@
 /**
  * What a viewer does with a post (spec part 1 §2 Post view, §5): like, save, share, and the actions
- * menu — Edit Audience for the owner's posts that are not private, Delete (with its confirmation),
- * Report for others' posts. Owners cannot like, save or report their own post; a guest is asked to
+ * menu — Edit Audience for the owner's posts that are not private, Delete (with its confirmation) for
+ * the owner and for moderators holding the post.delete right (the shared rule), Report for others' posts. Owners cannot like, save or report their own post; a guest is asked to
  * log in.
  */
 import { DropdownMenu } from 'radix-ui';
@@ -10,6 +10,7 @@ import { useNavigate } from 'react-router';
 import type { Post } from '../../../common/api/posts';
 import { fill, MSG } from '../../../common/messages';
 import { shortNumber } from '../../../common/rules/format';
+import { mayModerate } from '../../../common/rules/moderation';
 import { failureMessage } from '../../api/field-errors';
 import { useSkinPath } from '../../app/skin';
 import { Alert } from '../../ui/Alert';
@@ -35,6 +36,7 @@ export function PostActions({ post, onGuest }: { post: Post; onGuest: () => void
   const modal = (which: Exclude<Open, null>) => ({ open: open === which, onOpenChange: (o: boolean) => setOpen(o ? which : null) });
   const own = isOwnPost(post, user?.user_id ?? null);
   const editable = canEditAudience(post, user?.user_id ?? null);
+  const deletable = own || mayModerate(user, 'post.delete');
   const report = () => (user ? setOpen('report') : onGuest());
   const shareUrl = `${window.location.origin}${skinPath(postPath(post.post_id))}`;
 
@@ -61,7 +63,7 @@ export function PostActions({ post, onGuest }: { post: Post; onGuest: () => void
                 Edit Audience
               </DropdownMenu.Item>
             )}
-            {own && (
+            {deletable && (
               <DropdownMenu.Item className={`${menu.item} ${styles.dangerItem}`} onSelect={() => setOpen('delete')}>
                 Delete
               </DropdownMenu.Item>
@@ -76,7 +78,7 @@ export function PostActions({ post, onGuest }: { post: Post; onGuest: () => void
         </DropdownMenu.Portal>
       </DropdownMenu.Root>
       {editable && <EditAudienceModal {...modal('audience')} post={post} />}
-      {own && <DeletePostModal {...modal('delete')} post={post} />}
+      {deletable && <DeletePostModal {...modal('delete')} post={post} own={own} />}
       {!own && user && <ReportPostModal {...modal('report')} post={post} />}
     </div>
   );
@@ -116,7 +118,7 @@ function SaveButton({ post, onGuest }: { post: Post; onGuest: () => void }) {
   );
 }
 
-function DeletePostModal({ post, open, onOpenChange }: { post: Post; open: boolean; onOpenChange: (open: boolean) => void }) {
+function DeletePostModal({ post, own, open, onOpenChange }: { post: Post; own: boolean; open: boolean; onOpenChange: (open: boolean) => void }) {
   const remove = useDeletePost(post.post_id);
   const navigate = useNavigate();
   const skinPath = useSkinPath();
@@ -124,7 +126,7 @@ function DeletePostModal({ post, open, onOpenChange }: { post: Post; open: boole
   const confirm = () =>
     remove.mutate(undefined, {
       onSuccess: () => {
-        toast({ title: 'Your post is deleted', tone: 'success' });
+        toast({ title: own ? 'Your post is deleted' : 'The post is deleted', tone: 'success' });
         void navigate(skinPath(`/u/${post.user_id}?type=post`), { replace: true });
       },
     });

@@ -1,7 +1,8 @@
 /** The report dialog's rules: the complaint's choices and check, the moderator's actions (spec part 1 §5 Report); loaded with the dialog. */
 import { COMPLAINT_TYPES } from '../../../common/api/stream-interactions';
 import { MSG } from '../../../common/messages';
-import type { Permission, Role } from '../../../common/permissions';
+import type { Role } from '../../../common/permissions';
+import { mayModerate, type ModerationRight } from '../../../common/rules/moderation';
 import type { ComplaintType, ModerationEvent } from './stream-interactions';
 
 export const COMPLAINT_LABEL: Record<ComplaintType, string> = {
@@ -22,18 +23,18 @@ export function checkComplaint(type: string, comment: string): { ok: true; input
   return { ok: true, input: trimmed ? { type, user_comment: trimmed } : { type } };
 }
 
-/** The spec's moderator table (part 1 §6): what each report action needs; an admin may take them all. */
-const ACTION_NEEDS: Record<ModerationEvent, Permission> = {
-  END_STREAM: 'GRANT PERMISSION',
-  DELETE_STREAM: 'GRANT PERMISSION',
-  SUSPEND_USER: 'GRANT PERMISSION',
-  REMOVE_FEATURED: 'UPDATE STREAM_ANY',
-  MAKE_FEATURED: 'UPDATE STREAM_ANY',
-  MAKE_FOLLOWERS_ONLY: 'UPDATE STREAM_ANY',
-  MOVE_TO_18: 'UPDATE STREAM_ANY',
-  CHANGE_THUMBNAIL: 'UPDATE STREAM_ANY',
-  MOVE_USER_TO_MEN: 'UPDATE STREAM_ANY',
-  MOVE_USER_TO_WOMEN: 'UPDATE STREAM_ANY',
+/** The right each report action needs (the shared moderation rule, common/rules/moderation.ts). */
+const ACTION_NEEDS: Record<ModerationEvent, ModerationRight> = {
+  END_STREAM: 'stream.end',
+  DELETE_STREAM: 'stream.delete',
+  SUSPEND_USER: 'user.suspend',
+  REMOVE_FEATURED: 'stream.edit',
+  MAKE_FEATURED: 'stream.edit',
+  MAKE_FOLLOWERS_ONLY: 'stream.edit',
+  MOVE_TO_18: 'stream.edit',
+  CHANGE_THUMBNAIL: 'stream.edit',
+  MOVE_USER_TO_MEN: 'stream.edit',
+  MOVE_USER_TO_WOMEN: 'stream.edit',
 };
 
 export const MODERATION_LABEL: Record<ModerationEvent, string> = {
@@ -55,5 +56,5 @@ export const CONFIRM_FIRST: ReadonlySet<ModerationEvent> = new Set(['SUSPEND_USE
 /** The moderator actions a user may take, in the table's order; none for a plain viewer. */
 export function moderationActionsFor(user: { role: Role; perms: readonly string[] } | null): ModerationEvent[] {
   if (!user) return [];
-  return (Object.keys(ACTION_NEEDS) as ModerationEvent[]).filter((event) => user.role === 'admin' || user.perms.includes(ACTION_NEEDS[event]));
+  return (Object.keys(ACTION_NEEDS) as ModerationEvent[]).filter((event) => mayModerate(user, ACTION_NEEDS[event]));
 }
