@@ -1,4 +1,4 @@
-/** The in-process bus of the embedded default: one process, so delivery is a function call. */
+/** The in-process bus of the embedded default: one process, so delivery is a function call and it is always up. */
 import type { Bus, BusHandler } from './bus';
 
 export function createMemoryBus(): Bus {
@@ -18,6 +18,8 @@ export function createMemoryBus(): Bus {
         if (set.size === 0) handlers.delete(channel);
       };
     },
+    state: () => 'up',
+    onStateChange: () => () => {},
     async close() {
       handlers.clear();
     },

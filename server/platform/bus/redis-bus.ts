@@ -2,12 +2,17 @@
  * The scale-out bus: Redis pub/sub, so a message published on one instance reaches every instance of
  * the same deployment. Every channel is named under the deployment's prefix: two deployments sharing
  * one Redis do not hear each other (`redisPrefix`).
+ *
+ * Redis is never on the answer path of what the database committed (decision 0044): a publish that
+ * cannot reach Redis now is kept in a bounded backlog and published in order once both connections are
+ * back, and listeners hear the bus go `down` and come `up` again.
  */
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import type { Db } from '../db/client';
 import { loadGeneratedSecret } from '../secrets';
-import type { Bus, BusHandler } from './bus';
+import type { Bus, BusHandler, BusState, BusStateChange } from './bus';
+import { createPublishBacklog } from './publish-backlog';
 
 /**
  * The prefix of every channel and key this deployment uses on Redis: `REDIS_PREFIX` when set, else one
@@ -18,14 +23,44 @@ export async function redisPrefix(db: Db, configured: string | undefined): Promi
   return configured ?? loadGeneratedSecret(db, 'redis-prefix', () => `limelight:${randomBytes(6).toString('hex')}:`);
 }
 
-export async function createRedisBus(url: string, options: { prefix: string }): Promise<Bus> {
+/** Waits between attempts to reach Redis again (reconnecting, or publishing the backlog): 100 ms doubling to 2 s. */
+export const retryDelayMs = (attempt: number) => Math.min(100 * 2 ** Math.max(0, attempt - 1), 2000);
+
+/**
+ * Commands fail at once when the connection is not there (no offline queue, no resending after a
+ * reconnection), and within a second when Redis hangs: the bus keeps what it could not publish itself.
+ */
+const CONNECTION: RedisOptions = {
+  lazyConnect: true,
+  enableOfflineQueue: false,
+  autoResendUnfulfilledCommands: false,
+  autoResubscribe: false,
+  maxRetriesPerRequest: 0,
+  commandTimeout: 1000,
+  retryStrategy: retryDelayMs,
+};
+
+export interface RedisBusOptions {
+  prefix: string;
+  /** The backlog's bound in bytes of payload (`BACKLOG_MAX_BYTES` unless given). */
+  backlogMaxBytes?: number;
+}
+
+export async function createRedisBus(url: string, options: RedisBusOptions): Promise<Bus> {
   const { prefix } = options;
   // A connection in subscriber mode can do nothing else: one connection publishes, one listens.
-  const publisher = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
-  const subscriber = new Redis(url, { lazyConnect: true });
+  const publisher = new Redis(url, CONNECTION);
+  const subscriber = new Redis(url, CONNECTION);
   await Promise.all([publisher.connect(), subscriber.connect()]);
   /** Handlers by the channel's name on Redis (the prefix and the platform's name). */
   const handlers = new Map<string, Set<BusHandler>>();
+  const backlog = createPublishBacklog(options.backlogMaxBytes);
+  const listeners = new Set<(change: BusStateChange) => void>();
+  let state: BusState = 'up';
+  let closed = false;
+  let recovering = false;
+  let retryTimer: NodeJS.Timeout | null = null;
+  let attempts = 0;
 
   subscriber.on('message', (channel: string, payload: string) => {
     const set = handlers.get(channel);
@@ -39,43 +74,109 @@ export async function createRedisBus(url: string, options: { prefix: string }): 
     for (const handler of set) handler(message);
   });
 
-  const resumeListeners = new Set<() => void>();
-  // Connected by now, so every later 'ready' is a reconnection: ioredis subscribes the channels again,
-  // and what was published in between is gone.
-  subscriber.on('ready', () => {
-    for (const listener of resumeListeners) listener();
-  });
+  function announce(change: BusStateChange) {
+    state = change.state;
+    for (const listener of listeners) listener(change);
+  }
+
+  function goDown() {
+    if (closed || state === 'down') return;
+    announce({ state: 'down', dropped: 0, redelivered: 0 });
+    // A dropped connection says when it is back ('ready'); a hung one does not: try again on a timer too.
+    retryLater();
+  }
+
+  function retryLater() {
+    if (closed || retryTimer) return;
+    attempts += 1;
+    retryTimer = setTimeout(() => {
+      retryTimer = null;
+      void recover();
+    }, retryDelayMs(attempts));
+  }
+
+  /** Once both connections are ready: listen again, publish the backlog in order, then say `up`. */
+  async function recover() {
+    if (closed || recovering || state === 'up') return;
+    if (publisher.status !== 'ready' || subscriber.status !== 'ready') return; // their 'ready' calls again
+    recovering = true;
+    let redelivered = 0;
+    try {
+      if (handlers.size > 0) await subscriber.subscribe(...handlers.keys());
+      for (let item = backlog.first(); item; item = backlog.first()) {
+        await publisher.publish(item.channel, item.payload);
+        backlog.done();
+        redelivered += 1;
+      }
+    } catch {
+      recovering = false;
+      retryLater();
+      return;
+    }
+    recovering = false;
+    attempts = 0;
+    announce({ state: 'up', dropped: backlog.takeDropped(), redelivered });
+  }
+
+  function onStateChange(listener: (change: BusStateChange) => void) {
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+    };
+  }
+
+  for (const connection of [publisher, subscriber]) {
+    // Reported as state changes; without a listener ioredis would print every failed reconnection.
+    connection.on('error', () => {});
+    connection.on('close', goDown);
+    connection.on('ready', () => void recover());
+  }
 
   return {
     async publish(channel, message) {
-      await publisher.publish(prefix + channel, JSON.stringify(message));
+      const item = { channel: prefix + channel, payload: JSON.stringify(message) };
+      if (state === 'up') {
+        try {
+          await publisher.publish(item.channel, item.payload);
+          return;
+        } catch {
+          goDown();
+        }
+      }
+      backlog.add(item);
     },
     async subscribe(channel, handler) {
       const name = prefix + channel;
       let set = handlers.get(name);
       if (!set) {
         handlers.set(name, (set = new Set()));
-        await subscriber.subscribe(name);
+        // While the bus is down, recovering subscribes every channel that has handlers by then.
+        if (state === 'up') await subscriber.subscribe(name).catch(() => goDown());
       }
       set.add(handler);
       return async () => {
         set.delete(handler);
         if (set.size === 0 && handlers.get(name) === set) {
           handlers.delete(name);
-          await subscriber.unsubscribe(name);
+          // A connection that is gone took the subscription with it.
+          if (state === 'up') await subscriber.unsubscribe(name).catch(() => {});
         }
       };
     },
-    onResume(listener) {
-      resumeListeners.add(listener);
-      return () => {
-        resumeListeners.delete(listener);
-      };
-    },
+    state: () => state,
+    onStateChange,
+    onResume: (listener) =>
+      onStateChange((change) => {
+        if (change.state === 'up') listener();
+      }),
     async close() {
+      closed = true;
+      if (retryTimer) clearTimeout(retryTimer);
       handlers.clear();
-      resumeListeners.clear();
+      listeners.clear();
       await Promise.allSettled([publisher.quit(), subscriber.quit()]);
+      publisher.disconnect();
+      subscriber.disconnect();
     },
   };
 }

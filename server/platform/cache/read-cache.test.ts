@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryBus } from '../bus/memory-bus';
+import { createSwitchableBus } from '../bus/switchable-bus';
 import { createReadCache } from './read-cache';
 
 function deferred<T>() {
@@ -72,6 +73,19 @@ describe('read cache', () => {
     await expect(cache.invalidate(['streams'])).resolves.toBeUndefined();
     expect(await cache.get('popular', ['streams'], async () => 'new')).toBe('new');
     expect(warnings).toEqual(['read cache invalidation not published']);
+  });
+
+  it('starts empty when the bus is up again, since invalidations published meanwhile may be lost', async () => {
+    const bus = createSwitchableBus();
+    const cache = await createReadCache(bus, { name: 'test', ttlMs: 60_000 });
+    await cache.get('popular', ['streams'], async () => 'before');
+    bus.setState('down');
+    expect(await cache.get('popular', ['streams'], async () => 'during')).toBe('before');
+    bus.setState('up');
+    expect(cache.size).toBe(0);
+    expect(await cache.get('popular', ['streams'], async () => 'after')).toBe('after');
+    await cache.close();
+    expect(bus.listeners()).toBe(0);
   });
 
   it('keeps at most maxEntries, dropping the oldest, and loads every time with ttlMs 0', async () => {

@@ -2,7 +2,8 @@
  * A short-lived read cache per instance for answers every visitor gets alike (decision 0026): entries
  * by key, kept `ttlMs`; one load per key at a time (concurrent misses share it); at most `maxEntries`,
  * the oldest dropped first; and invalidation by tag, published on the bus so every instance drops the
- * entries, not only the one where the change was written.
+ * entries, not only the one where the change was written. An invalidation published elsewhere while the
+ * bus was down may never have arrived: the cache starts empty each time the bus comes up (decision 0044).
  */
 import type { Bus } from '../bus/bus';
 
@@ -62,6 +63,11 @@ export async function createReadCache(bus: Bus, options: ReadCacheOptions): Prom
   const unsubscribe = await bus.subscribe(channel, (message) => {
     if (isInvalidation(message)) dropTagged(message.tags);
   });
+  const stopStates = bus.onStateChange((change) => {
+    if (change.state !== 'up') return;
+    entries.clear();
+    keysByTag.clear();
+  });
 
   return {
     get<T>(key: string, tags: readonly string[], load: () => Promise<T>): Promise<T> {
@@ -99,6 +105,7 @@ export async function createReadCache(bus: Bus, options: ReadCacheOptions): Prom
     async close() {
       entries.clear();
       keysByTag.clear();
+      stopStates();
       await unsubscribe();
     },
   };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryBus } from '../bus/memory-bus';
-import type { Bus } from '../bus/bus';
+import { createSwitchableBus } from '../bus/switchable-bus';
 import { createSessionCache, forgetOverBus } from './session-cache';
 
 function counter(userId: number) {
@@ -65,16 +65,22 @@ describe('session cache', () => {
     expect((await cache.get('s2', counter(2).load))?.cached).toBe(false);
   });
 
-  it('empties itself when the bus reconnects, since what was published meanwhile is lost', async () => {
-    const resume = new Set<() => void>();
-    const memory = createMemoryBus();
-    const bus: Bus = { ...memory, onResume: (listener) => (resume.add(listener), () => resume.delete(listener)) };
+  it('reads the database while the bus is down, keeps nothing, and starts empty when it is up again', async () => {
+    const bus = createSwitchableBus();
     const cache = await createSessionCache<string>(bus, { ttlMs: 60_000, maxEntries: 10 });
-    await cache.get('s1', counter(1).load);
-    for (const listener of resume) listener();
+    const s1 = counter(1);
+    await cache.get('s1', s1.load);
+    bus.setState('down');
     expect(cache.size()).toBe(0);
+    expect((await cache.get('s1', s1.load))?.cached).toBe(false);
+    expect((await cache.get('s1', s1.load))?.cached).toBe(false);
+    expect(s1.reads()).toBe(3);
+    expect(cache.size()).toBe(0);
+    bus.setState('up');
+    expect((await cache.get('s1', s1.load))?.cached).toBe(false);
+    expect((await cache.get('s1', s1.load))?.cached).toBe(true);
     await cache.close();
-    expect(resume.size).toBe(0);
+    expect(bus.listeners()).toBe(0);
   });
 
   it('answers null for an unknown session and keeps nothing', async () => {

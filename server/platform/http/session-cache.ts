@@ -3,8 +3,9 @@
  * from the database each time (decision 0030). Whatever ends a session or changes who its user is
  * (sign-out, a password reset, suspension, a permission, a role, a closed account) is forgotten on every
  * instance over the bus after it commits; an entry's short life is only the backstop for a change made
- * where no bus reaches (a direct SQL edit) and a message lost while the bus reconnected (the cache is
- * emptied then as well).
+ * where no bus reaches (a direct SQL edit). While the bus is down a forget from another instance cannot
+ * arrive, so every lookup reads the database and nothing is kept; the cache starts empty when the bus is
+ * up again (decision 0044): a session signed out elsewhere during an outage is refused at once.
  */
 import type { Bus } from '../bus/bus';
 
@@ -44,11 +45,15 @@ export async function createSessionCache<T>(bus: Bus, options: SessionCacheOptio
   }
 
   const unsubscribe = await bus.subscribe(FORGET_CHANNEL, (message) => drop(message as ForgetTarget));
-  const stopResume = bus.onResume?.(() => drop({ everyone: true }));
+  const stopStates = bus.onStateChange(() => drop({ everyone: true }));
 
   return {
     /** The cached value of a session id, or what `load` reads (kept unless a forget came meanwhile). */
     async get(sessionId: string, load: () => Promise<{ userId: number; value: T } | null>): Promise<{ value: T; cached: boolean } | null> {
+      if (bus.state() === 'down') {
+        const loaded = await load();
+        return loaded && { value: loaded.value, cached: false };
+      }
       const entry = entries.get(sessionId);
       if (entry && entry.until > now()) {
         // Least recently used goes first when the cache is full: a Map iterates in insertion order.
@@ -60,7 +65,7 @@ export async function createSessionCache<T>(bus: Bus, options: SessionCacheOptio
       const started = generation;
       const loaded = await load();
       if (!loaded) return null;
-      if (generation === started) {
+      if (generation === started && bus.state() === 'up') {
         if (entries.size >= options.maxEntries) entries.delete(entries.keys().next().value!);
         entries.set(sessionId, { userId: loaded.userId, value: loaded.value, until: now() + options.ttlMs });
       }
@@ -75,7 +80,7 @@ export async function createSessionCache<T>(bus: Bus, options: SessionCacheOptio
     },
     size: () => entries.size,
     async close() {
-      stopResume?.();
+      stopStates();
       await unsubscribe();
     },
   };
