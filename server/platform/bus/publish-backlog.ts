@@ -1,9 +1,10 @@
 /**
  * What the bus could not publish while it was down, oldest first, bounded in bytes: when full, the
- * oldest go first and are counted (decision 0044). The bound is half the realtime gateway's per-socket
- * buffer limit, so a socket that hears all of it at once is not taken for a client that does not read.
+ * oldest go first and are counted (decision 0044). The bound is a quarter of the realtime gateway's per-socket
+ * buffer limit (1 MiB), so a socket that hears the backlogs of up to four instances at once is not taken
+ * for a client that does not read.
  */
-export const BACKLOG_MAX_BYTES = 512 * 1024;
+export const BACKLOG_MAX_BYTES = 256 * 1024;
 
 export interface Pending {
   channel: string;

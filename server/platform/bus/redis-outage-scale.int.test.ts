@@ -1,0 +1,117 @@
+/**
+ * A Redis outage costs nothing committed (decision 0044): two instances on one PostgreSQL database share
+ * a `redis-server` of this file's own, killed and started again inside the test. Runs when
+ * TEST_DATABASE_URL is set (the scaled-out project).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startListeningSharedApps, type TestApp } from '../../testing/harness';
+import { HttpSession } from '../../testing/http-session';
+import { WsClient } from '../../testing/ws-client';
+import type { BusState } from './bus';
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** A redis-server of the test's own that keeps nothing on disk; answers once it accepts connections. */
+async function startRedis(port: number): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    let said = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      said += chunk.toString();
+      if (said.includes('Ready to accept connections')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`redis-server ended (${code}): ${said.slice(-500)}`)));
+  });
+  return child;
+}
+
+async function killRedis(child: ChildProcess) {
+  const ended = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await ended;
+}
+
+describe.runIf(process.env.TEST_DATABASE_URL)('a Redis outage', () => {
+  let port: number;
+  let redis: ChildProcess | undefined;
+  let a: TestApp;
+  let b: TestApp;
+  let baseA: string;
+  let baseB: string;
+  const sockets: WsClient[] = [];
+
+  beforeAll(async () => {
+    port = await freePort();
+    redis = await startRedis(port);
+    const [first, second] = await startListeningSharedApps(2, { REDIS_URL: `redis://127.0.0.1:${port}` });
+    ({ t: a, baseUrl: baseA } = first!);
+    ({ t: b, baseUrl: baseB } = second!);
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.close();
+    await a?.close();
+    await b?.close();
+    if (redis && redis.exitCode === null) await killRedis(redis);
+  });
+
+  const bothAre = (state: BusState) =>
+    expect.poll(() => [a.resources.bus.state(), b.resources.bus.state()], { timeout: 10_000 }).toEqual([state, state]);
+
+  it('acknowledges committed lines and tips, signs out everywhere, and carries lines again once Redis is back', async () => {
+    const live = await a.given.liveStream();
+    const channel = `stream:${live.streamId}`;
+    const fan = await a.given.signedInUser();
+    await a.given.coins(fan.user, 100);
+    const onA = await WsClient.connect(baseA, fan.client.cookie('ll_session'));
+    const onB = await WsClient.connect(baseB);
+    sockets.push(onA, onB);
+    for (const socket of [onA, onB]) expect(await socket.request({ op: 'subscribe', channel })).toMatchObject({ op: 'subscribed' });
+    expect(await onA.request({ op: 'send', channel, type: 'COMMENT', text: 'before the outage', id: 'c0' })).toEqual({ op: 'ack', id: 'c0' });
+    expect(await onB.message('COMMENT')).toMatchObject({ message: { text: 'before the outage' } });
+
+    // A second person signed in on A, whose session B has read (and keeps, while the bus is up).
+    const leaver = await a.given.signedInUser();
+    const leaverOnB = HttpSession.at(baseB);
+    leaverOnB.setCookie('ll_session', leaver.client.cookie('ll_session')!);
+    expect((await leaverOnB.get('/api/user/check-user-session')).body).toMatchObject({ is_logged_in: true, user_id: leaver.user.id });
+
+    await killRedis(redis!);
+    await bothAre('down');
+
+    // Committed while Redis is down: answered as committed, and stored.
+    for (const id of ['c1', 'c2', 'c3']) {
+      expect(await onA.request({ op: 'send', channel, type: 'COMMENT', text: `during the outage ${id}`, id })).toEqual({ op: 'ack', id });
+    }
+    const tip = (key: string) => fan.client.request('POST', '/api/streams/send-tip', { body: { stream_id: live.streamId, amount: 10 }, headers: { 'idempotency-key': key } });
+    expect((await tip('outage-tip-1')).status).toBe(200);
+    expect((await tip('outage-tip-2')).body).toMatchObject({ response: 'success', balance: { CON: 80 } });
+    const reader = await WsClient.connect(baseA);
+    sockets.push(reader);
+    const stored = await reader.request({ op: 'subscribe', channel });
+    const storedTexts = (stored.history as Array<{ type: string; text?: string }>).filter((line) => line.type === 'COMMENT').map((line) => line.text);
+    expect(storedTexts).toEqual(expect.arrayContaining(['during the outage c1', 'during the outage c2', 'during the outage c3']));
+
+    // Sign-out answers and clears the cookie; B, which cannot hear of it over the bus, reads the database.
+    const signedOut = await leaver.client.post('/api/user/logout');
+    expect(signedOut.status).toBe(200);
+    expect(String(signedOut.headers['set-cookie'])).toMatch(/ll_session=;/);
+    expect((await leaverOnB.get('/api/user/check-user-session')).body).toMatchObject({ is_logged_in: false });
+
+    redis = await startRedis(port);
+    await bothAre('up');
+
+    // The socket on B stayed (the backlog published on return is the platform's, not a slow reader's) and hears new lines.
+    expect(await onA.request({ op: 'send', channel, type: 'COMMENT', text: 'after the outage', id: 'c4' })).toEqual({ op: 'ack', id: 'c4' });
+    const heard = await onB.next((f) => (f.message as { text?: string } | undefined)?.text === 'after the outage', 10_000);
+    expect(heard).toMatchObject({ op: 'message', channel });
+    expect(onB.socket.readyState).toBe(onB.socket.OPEN);
+  }, 60_000);
+});
