@@ -9,7 +9,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { LOGIN_THROTTLE } from '../common/constants';
 import type { Config } from './config';
-import type { Bus } from './platform/bus/bus';
+import { type Bus, logBusStates } from './platform/bus/bus';
 import { createCaptcha } from './platform/captcha';
 import type { Database } from './platform/db/client';
 import { createDomainEventHub } from './platform/events';
@@ -138,6 +138,8 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
   app.addHook('onClose', async () => mailer.close());
   registerOutboxRoutes(app, { db, transport: mailer.transport });
 
+  const stopBusLog = logBusStates(resources.bus, app.log);
+  app.addHook('onClose', async () => stopBusLog());
   const sessionCache = config.sessionCache.ttlMs > 0 ? await createSessionCache<SessionCacheValue>(resources.bus, config.sessionCache) : undefined;
   app.addHook('onClose', async () => sessionCache?.close());
   const events = createDomainEventHub(app.log);

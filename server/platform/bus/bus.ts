@@ -33,3 +33,12 @@ export interface Bus {
   onResume?(listener: () => void): () => void;
   close(): Promise<void>;
 }
+
+/** Writes the bus's outages to the log: a warning when it goes down, and what was kept and dropped when it is up again. */
+export function logBusStates(bus: Bus, log: { warn(details: object, message: string): void; info(details: object, message: string): void }): () => void {
+  return bus.onStateChange(({ state, dropped, redelivered }) => {
+    if (state === 'down') log.warn({}, 'bus down: publishing into the backlog');
+    else if (dropped > 0) log.warn({ dropped, redelivered }, 'bus up again: the oldest messages of the outage were dropped');
+    else log.info({ redelivered }, 'bus up again');
+  });
+}

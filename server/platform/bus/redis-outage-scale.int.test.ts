@@ -3,41 +3,14 @@
  * a `redis-server` of this file's own, killed and started again inside the test. Runs when
  * TEST_DATABASE_URL is set (the scaled-out project).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startListeningSharedApps, type TestApp } from '../../testing/harness';
 import { HttpSession } from '../../testing/http-session';
+import { freePort, killRedis, startRedis } from '../../testing/redis-server';
 import { WsClient } from '../../testing/ws-client';
-import type { BusState } from './bus';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** A redis-server of the test's own that keeps nothing on disk; answers once it accepts connections. */
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise<void>((resolve, reject) => {
-    let said = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      said += chunk.toString();
-      if (said.includes('Ready to accept connections')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`redis-server ended (${code}): ${said.slice(-500)}`)));
-  });
-  return child;
-}
-
-async function killRedis(child: ChildProcess) {
-  const ended = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
-  await ended;
-}
+import type { BusState, BusStateChange } from './bus';
+import { createRedisBus } from './redis-bus';
 
 describe.runIf(process.env.TEST_DATABASE_URL)('a Redis outage', () => {
   let port: number;
@@ -114,4 +87,30 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a Redis outage', () => {
     expect(heard).toMatchObject({ op: 'message', channel });
     expect(onB.socket.readyState).toBe(onB.socket.OPEN);
   }, 60_000);
+
+  it('publishes what waited in its backlog in order once up, dropping the oldest beyond its bound and saying how many', async () => {
+    const bus = await createRedisBus(`redis://127.0.0.1:${port}`, { prefix: `backlog:${process.pid}:`, backlogMaxBytes: 30 });
+    try {
+      const heard: unknown[] = [];
+      await bus.subscribe('lines', (message) => heard.push(message));
+      const changes: BusStateChange[] = [];
+      bus.onStateChange((change) => changes.push(change));
+      await killRedis(redis!);
+      await expect.poll(() => bus.state(), { timeout: 10_000 }).toBe('down');
+      // Each is 10 bytes of JSON: three fill a 30-byte backlog, and each one more pushes out the oldest.
+      for (const n of [1, 2, 3, 4]) await bus.publish('lines', { line: n });
+      // One that subscribes while the bus is down hears what is published once it is up.
+      const late: unknown[] = [];
+      await bus.subscribe('late', (message) => late.push(message));
+      await bus.publish('late', { line: 5 });
+      redis = await startRedis(port);
+      await expect.poll(() => bus.state(), { timeout: 10_000 }).toBe('up');
+      await expect.poll(() => [heard, late], { timeout: 5000 }).toEqual([[{ line: 3 }, { line: 4 }], [{ line: 5 }]]);
+      expect(changes).toEqual([{ state: 'down', dropped: 0, redelivered: 0 }, { state: 'up', dropped: 2, redelivered: 3 }]);
+      await bus.publish('late', { line: 6 });
+      await expect.poll(() => late, { timeout: 5000 }).toEqual([{ line: 5 }, { line: 6 }]);
+    } finally {
+      await bus.close();
+    }
+  });
 });
