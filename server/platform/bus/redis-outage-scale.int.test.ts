@@ -15,30 +15,25 @@ import { createRedisBus } from './redis-bus';
 describe.runIf(process.env.TEST_DATABASE_URL)('a Redis outage', () => {
   let port: number;
   let redis: ChildProcess | undefined;
-  let a: TestApp;
-  let b: TestApp;
-  let baseA: string;
-  let baseB: string;
+  let instances: Array<{ t: TestApp; baseUrl: string }> = [];
   const sockets: WsClient[] = [];
 
   beforeAll(async () => {
     port = await freePort();
     redis = await startRedis(port);
-    const [first, second] = await startListeningSharedApps(2, { REDIS_URL: `redis://127.0.0.1:${port}` });
-    ({ t: a, baseUrl: baseA } = first!);
-    ({ t: b, baseUrl: baseB } = second!);
+    instances = await startListeningSharedApps(2, { REDIS_URL: `redis://127.0.0.1:${port}` });
   });
   afterAll(async () => {
     for (const socket of sockets) socket.close();
-    await a?.close();
-    await b?.close();
+    for (const { t } of instances) await t.close();
     if (redis && redis.exitCode === null) await killRedis(redis);
   });
 
   const bothAre = (state: BusState) =>
-    expect.poll(() => [a.resources.bus.state(), b.resources.bus.state()], { timeout: 10_000 }).toEqual([state, state]);
+    expect.poll(() => instances.map(({ t }) => t.resources.bus.state()), { timeout: 10_000 }).toEqual([state, state]);
 
   it('acknowledges committed lines and tips, signs out everywhere, and carries lines again once Redis is back', async () => {
+    const [{ t: a, baseUrl: baseA }, { baseUrl: baseB }] = instances as [{ t: TestApp; baseUrl: string }, { t: TestApp; baseUrl: string }];
     const live = await a.given.liveStream();
     const channel = `stream:${live.streamId}`;
     const fan = await a.given.signedInUser();
