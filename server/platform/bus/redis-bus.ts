@@ -23,8 +23,15 @@ export async function redisPrefix(db: Db, configured: string | undefined): Promi
   return configured ?? loadGeneratedSecret(db, 'redis-prefix', () => `limelight:${randomBytes(6).toString('hex')}:`);
 }
 
-/** Waits between attempts to reach Redis again (reconnecting, or publishing the backlog): 100 ms doubling to 2 s. */
-export const retryDelayMs = (attempt: number) => Math.min(100 * 2 ** Math.max(0, attempt - 1), 2000);
+/** Waits between attempts to reach Redis again (reconnecting, or publishing the backlog): 100 ms doubling to 500 ms. */
+export const retryDelayMs = (attempt: number) => Math.min(100 * 2 ** Math.max(0, attempt - 1), 500);
+
+/**
+ * How long a backlog waits after Redis is back before it is published: pub/sub keeps nothing, so a message
+ * reaches only the instances subscribed again by then, and every instance tries to reconnect at least every
+ * 500 ms. Twice that leaves room for their subscriptions.
+ */
+const BACKLOG_GRACE_MS = 1000;
 
 /**
  * Commands fail at once when the connection is not there (no offline queue, no resending after a
@@ -103,6 +110,7 @@ export async function createRedisBus(url: string, options: RedisBusOptions): Pro
     let redelivered = 0;
     try {
       if (handlers.size > 0) await subscriber.subscribe(...handlers.keys());
+      if (backlog.size() > 0) await new Promise((resolve) => setTimeout(resolve, BACKLOG_GRACE_MS));
       for (let item = backlog.first(); item; item = backlog.first()) {
         await publisher.publish(item.channel, item.payload);
         backlog.done();
