@@ -130,4 +130,8 @@ export const AD = {
   commissionMax: 1_000,
   /** A pre-roll creative's longest running time. */
   prerollMaxSeconds: 60,
+  /** Coins one funding may add to an offer's campaign. */
+  fundingMax: 1_000_000,
+  /** An impression id is good for this long after its presentation: the pre-roll's play, a banner clicked on the page. */
+  impressionTtlSeconds: 15 * 60,
 } as const;

@@ -14,6 +14,9 @@
  * - Activity: `impression_id` is signed for the viewer it was presented to; `offer-activity` counts an
  *   impression, click or completion once per viewer, offer and window; counted activity is paid to the
  *   broadcaster through the ledger once per settlement period (`ad_commission` in the wallet history).
+ * - Prepaid (decision 0037): each offer has a campaign balance its advertiser funds from their wallet
+ *   (`offer-fund`) and takes back while it is paused or when it is withdrawn (`offer-withdraw`);
+ *   commissions are paid from it only, and an offer whose balance cannot pay a showing is not shown.
  */
 import { z } from 'zod';
 import { AD, PAGE_SIZE } from '../constants';
@@ -83,6 +86,10 @@ export const managedOffer = z.object({
   owner: z.object({ user_id: z.number(), username: z.string() }),
   /** Activity counted so far. */
   counted: commissionAnswer.meta({ description: 'Counted impressions, clicks and completions' }),
+  /** Coins of the campaign balance not yet owed for counted activity: what new commissions are paid from. */
+  balance: z.number(),
+  /** Paused: not shown, nothing counted; its balance can be withdrawn. */
+  paused: z.boolean(),
   created_at: z.string(),
 });
 export type ManagedOffer = z.infer<typeof managedOffer>;
@@ -127,14 +134,38 @@ export const offerUpdate = defineCall({
     dim_y: offerFields.dim_y,
     commission: commission.optional(),
     upload_id: uploadId.optional(),
+    paused: z.boolean({ error: MSG.adsPausedTrueOrFalse }).optional(),
   }),
   output: success({ offer: managedOffer }),
+});
+
+const fundingCoins = numeric(z.number({ error: MSG.coinsNumber }).int(MSG.coinsWhole).min(1, MSG.coinsNumber)
+  .max(AD.fundingMax, fill(MSG.coinsAtMost, { max: AD.fundingMax })));
+
+export const offerFund = defineCall({
+  method: 'POST',
+  path: '/api/ads/offer-fund',
+  summary: "Moves coins from the advertiser's wallet to the offer's campaign balance, which pays its commissions",
+  refusals: [402, 403, 404],
+  idempotencyKey: 'required',
+  input: z.strictObject({ id: offerId, coins: fundingCoins }),
+  output: success({ offer: managedOffer }),
+});
+
+export const offerWithdraw = defineCall({
+  method: 'POST',
+  path: '/api/ads/offer-withdraw',
+  summary: "Moves what is left of a paused offer's campaign balance (less what counted activity is owed) back to the advertiser's wallet",
+  refusals: [403, 404, 409],
+  idempotencyKey: 'required',
+  input: z.strictObject({ id: offerId }),
+  output: success({ offer: managedOffer, coins: z.number() }),
 });
 
 export const offerDelete = defineCall({
   method: 'POST',
   path: '/api/ads/offer-delete',
-  summary: 'Withdraws an offer: it leaves every stream and the public list; counted activity is still paid',
+  summary: "Withdraws an offer: it leaves every stream and the public list; counted activity is still paid, what is left of its balance goes back to the advertiser's wallet",
   refusals: [403, 404],
   input: z.strictObject({ id: offerId }),
   output: success({}),

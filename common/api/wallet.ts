@@ -96,6 +96,8 @@ export const TRANSFER_KIND_LABELS = {
   meeting_fee: 'Video call',
   toy_tip: 'Device access',
   ad_commission: 'Ad commission',
+  ad_funding: 'Ad campaign funded',
+  ad_refund: 'Ad campaign withdrawn',
   referral_commission: 'Referral commission',
   impressions: 'Impressions bought',
   refund: 'Refund',

@@ -39,7 +39,8 @@ export async function seedDemoOffers(services: Pick<ModuleServices, 'accounts' |
   for (const offer of DEMO_OFFERS) {
     ids.push(await services.ads.offers.createFromPicture(admin, {
       name: offer.name, short_description: offer.shortDescription, type: offer.type, rating: 'G', ad_link: 'https://example.com/',
-      commission: { impression: 1, click: 5, complete: 0 },
+      // Unfunded, so free: shown on the demo streams, paying nobody (decision 0037).
+      commission: { impression: 0, click: 0, complete: 0 },
     }, await picture(offer)));
   }
   return ids;

@@ -1,65 +1,44 @@
 /** Advertiser offers: management, a broadcaster's selection, delivery with a frequency cap, counted activity and settlements. */
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as subscriptionsApi from '../../../common/api/subscriptions';
 import { MSG } from '../../../common/messages';
-import { resolveFfmpegPath } from '../../platform/media/ffmpeg-path';
 import type { HttpSession } from '../../testing/http-session';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { closeCheckingLedger } from '../../testing/ledger-invariants';
 import { testPicture, uploadFile } from '../../testing/uploads';
+import { adSteps, commission } from './ads-testing';
 
 let t: TestApp;
-let clip: Buffer;
 let admin: HttpSession;
+let adminUser: { id: number };
+let ads: ReturnType<typeof adSteps>;
 
 beforeAll(async () => {
   // Guests are told apart by the address each request names.
   t = await startTestApp({ TRUST_PROXY: 'on', ADS_UNITS: '{"personas":{"preroll":0}}' });
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'll-ad-clip-'));
-  const file = path.join(dir, 'ad.mp4');
-  execFileSync(resolveFfmpegPath(), ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=25:duration=3', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=3',
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', file]);
-  clip = readFileSync(file);
-  rmSync(dir, { recursive: true, force: true });
-  admin = (await t.given.signedInUser({ role: 'admin' })).client;
+  ads = adSteps(t);
+  const signedIn = await t.given.signedInUser({ role: 'admin' });
+  [admin, adminUser] = [signedIn.client, signedIn.user];
 });
 afterAll(() => closeCheckingLedger(t));
 
-const commission = { impression: 2, click: 5, complete: 3 };
-
-async function createOffer(client: HttpSession, fields: Record<string, unknown> = {}) {
-  const type = (fields.type as string | undefined) ?? 'BANNER';
-  const uploadId = type === 'PREROLL'
-    ? await uploadFile(client, clip, 'ad.mp4', 'video/mp4')
-    : await uploadFile(client, await testPicture({ r: 10, g: 200, b: 90 }, 728, 90), 'banner.png', 'image/png');
-  const res = await client.post('/api/ads/offer-create', {
-    name: 'Spring sale', short_description: 'Everything 20% off', type, rating: 'G', ad_link: 'https://shop.example/spring', commission, upload_id: uploadId, ...fields,
-  });
-  if (res.status !== 200) throw new Error(`offer-create: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.offer as { id: number; thumbnail: string; video: string | null; dim_x: number; dim_y: number; counted: Record<string, number> };
-}
-
-async function attach(owner: HttpSession, offerIds: number[]) {
-  const res = await owner.post('/api/ads/update-stream-offers', { offer_ids: offerIds });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as { stream_id: number; campaign_id: number | null };
-}
-
-const present = (client: HttpSession, streamId: number, type: string) => client.get('/api/ads/offer-presentation', { stream_id: streamId, type });
-const presented = async (client: HttpSession, streamId: number, type: string) => {
-  const res = await present(client, streamId, type);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.offer as { offer_id: number; impression_id: string; video: string | null; thumbnail: string } | null;
+/** An administrator's offer with a campaign balance enough for a hundred showings. */
+const createOffer = async (client: HttpSession, fields: Record<string, unknown> = {}) => {
+  const offer = await ads.createOffer(client, fields);
+  if (client !== admin) return offer;
+  await t.given.coins(adminUser, 1000);
+  expect((await ads.fund(admin, offer.id, 1000)).status).toBe(200);
+  return offer;
 };
-const activity = (client: HttpSession, impressionId: string, kind: string) => client.post('/api/ads/offer-activity', { impression_id: impressionId, activity: kind });
+type Steps = ReturnType<typeof adSteps>;
+const attach: Steps['attach'] = (...args) => ads.attach(...args);
+const present: Steps['present'] = (...args) => ads.present(...args);
+const presented: Steps['presented'] = (...args) => ads.presented(...args);
+const activity: Steps['activity'] = (...args) => ads.activity(...args);
+const balanceOf: Steps['balanceOf'] = (...args) => ads.balanceOf(...args);
 type Listed = { offers: Array<{ id: number; selected: boolean; counted: Record<string, number> }>; total: number; stream_id: number | null };
 const listed = (res: { body: unknown }) => res.body as Listed;
-const balanceOf = async (userId: number) => (await t.app.services.ledger.balances(userId)).CON;
 
 describe('offers', () => {
   it('are managed by administrators and advertisers (their own); everyone else is refused', async () => {
@@ -96,7 +75,7 @@ describe('offers', () => {
     const preroll = await admin.post('/api/ads/offer-create', { name: 'x', short_description: 'y', type: 'PREROLL', rating: 'G', ad_link: 'https://a.example', commission, upload_id: pictureUpload });
     expect(preroll.status).toBe(400);
     expect(preroll.body.message).toBe(MSG.notAVideo);
-    const videoUpload = await uploadFile(admin, clip, 'ad.mp4', 'video/mp4');
+    const videoUpload = await uploadFile(admin, ads.testClip(), 'ad.mp4', 'video/mp4');
     const banner = await admin.post('/api/ads/offer-create', { name: 'x', short_description: 'y', type: 'BANNER', rating: 'G', ad_link: 'https://a.example', commission, upload_id: videoUpload });
     expect(banner.status).toBe(400);
     expect(banner.body.message).toBe(MSG.notAnImage);
@@ -200,19 +179,22 @@ describe('delivery', () => {
     await attach(live.client, [offer.id]);
     const viewer = (await t.given.signedInUser()).client;
     const shown = (await presented(viewer, live.streamId, 'BANNER'))!;
-    const answers = await Promise.all(Array.from({ length: 1000 }, () => activity(viewer, shown.impression_id, 'click')));
+    const answers = await Promise.all(Array.from({ length: 1000 }, () => activity(viewer, shown.impression_id, 'impression')));
     expect(answers.every((r) => r.status === 200)).toBe(true);
     expect(answers.filter((r) => r.body.counted === true)).toHaveLength(1);
+    expect((await activity(viewer, shown.impression_id, 'click')).body.counted).toBe(true);
 
     const visitor = (agent: string) => t.client({ 'x-forwarded-for': '203.0.113.50', 'user-agent': agent });
-    const first = (await presented(visitor('one'), live.streamId, 'BANNER'))!;
-    expect((await activity(visitor('one'), first.impression_id, 'impression')).body.counted).toBe(true);
-    expect((await activity(visitor('two'), first.impression_id, 'impression')).body.counted).toBe(false);
+    const one = visitor('one');
+    const first = (await presented(one, live.streamId, 'BANNER'))!;
+    expect((await activity(one, first.impression_id, 'impression')).body.counted).toBe(true);
+    // Another browser at the address holds no ad-viewer cookie of this presentation.
+    expect((await activity(visitor('two'), first.impression_id, 'impression')).status).toBe(403);
     // The visitor's offer was seen in this window: a new browser at the address is not shown it again.
     expect(await presented(visitor('three'), live.streamId, 'BANNER')).toBeNull();
 
     const counted = listed(await admin.get('/api/ads/offer-list', { limit: 50 })).offers.find((o) => o.id === offer.id)!.counted;
-    expect(counted).toEqual({ impression: 1, click: 1, complete: 0 });
+    expect(counted).toEqual({ impression: 2, click: 1, complete: 0 });
   });
 
   it("refuses an impression id presented to someone else, and one that was tampered with", async () => {
@@ -274,7 +256,7 @@ describe('settlements', () => {
     for (let i = 0; i < 2; i += 1) {
       const viewer = (await t.given.signedInUser()).client;
       const ad = (await presented(viewer, live.streamId, 'PREROLL'))!;
-      for (const kind of ['impression', 'complete', 'click', 'click']) await activity(viewer, ad.impression_id, kind);
+      for (const kind of ['impression', 'click', 'complete', 'click']) await activity(viewer, ad.impression_id, kind);
       const shown = (await presented(viewer, live.streamId, 'BANNER'))!;
       await activity(viewer, shown.impression_id, 'impression');
       await activity(viewer, shown.impression_id, 'complete'); // not a pre-roll: not counted

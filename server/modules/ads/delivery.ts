@@ -1,16 +1,18 @@
 /**
- * Delivery and measured activity. `present` picks, for one viewer of a stream, one of the stream's
- * offers of a type: live, of a rating the stream allows, and not yet seen by this viewer in the current
- * window (the frequency cap: an offer whose impression counted is not shown again in it). The broadcaster
- * and viewers whose plan has 'no ads' get none. Its `impression_id` is signed for the viewer, the offer,
- * the stream and its broadcaster; `record` counts an impression, click or completion once per viewer,
- * offer and window (a unique row), with the commission the offer pays for it then.
+ * Delivery and measured activity (decisions 0021, 0037). `present` picks, for one viewer of a stream that
+ * is live or whose replay they may play, one of the stream's offers of a type: live, not paused, not the
+ * broadcaster's own, of a rating the stream allows, whose campaign budget pays what one showing can earn,
+ * and not yet seen by this viewer in the current window (the frequency cap). The broadcaster and viewers
+ * whose plan has 'no ads' get none. Its `impression_id` is issued then: a fresh presentation, good for
+ * AD.impressionTtlSeconds, signed for the viewer (ad-viewer.ts), the offer, the stream and its broadcaster.
  *
- * Who counts as one viewer: a signed-in user by account, a visitor by address alone (a header anyone can
- * change does not make a new visitor), as Get Popular's impressions count them.
+ * `record` counts, once per viewer, offer and window (a unique row): an impression of such an id; a click
+ * only after that presentation's impression counted; a completion (pre-rolls) only after both. Each count
+ * takes its commission from the offer's budget in the same transaction, or earns nothing when the budget
+ * cannot pay it (campaign.ts); an offer's activity on its own advertiser's stream is never counted.
  */
-import { createHash } from 'node:crypto';
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
 import type { AdActivity, AdType, PresentedOffer } from '../../../common/api/ads';
 import { AD } from '../../../common/constants';
 import { MSG } from '../../../common/messages';
@@ -20,24 +22,27 @@ import { forbidden } from '../../platform/http/errors';
 import type { PlaybackTokens } from '../../platform/media/playback-tokens';
 import type { MediaAddresses, StreamsService, Viewer } from '../streams';
 import { activeBenefits } from '../subscriptions';
+import type { AdViewer } from './ad-viewer';
 import { commissionFor, creativeAddresses, type OfferRow } from './offers';
 import { ratingsUpTo } from './selection';
 import { adActivity, adCampaignOffers, adCampaigns, adOffers } from './tables';
 
-/** An impression id stays usable this long after the offer was presented (a banner clicked late in a long stream). */
-export const IMPRESSION_TTL_SECONDS = 6 * 3600;
-
-/** The viewer activity counts for: `u:<user id>`, or `ip:<hash of the address>` for a visitor. */
-export const countingKey = (viewer: Viewer, ip: string) =>
-  viewer.principal ? `u:${viewer.principal.userId}` : `ip:${createHash('sha256').update(ip).digest('base64url').slice(0, 22)}`;
-
 const IMPRESSION_ID = /^(\d{1,15})\.(\S{1,280})$/;
-const SIGNED_FOR = /^(\d{1,15})\.(\d{1,15})\|(.+)$/;
+const SIGNED_FOR = /^(\d{1,15})\.(\d{1,15})\.([A-Za-z0-9_-]{12})\.([A-Za-z0-9_-]{22})$/;
+
+/** What a showing can earn at most: its impression, click and (a pre-roll's) completion. */
+const showingCostSql = sql`${adOffers.commissionImpression} + ${adOffers.commissionClick} + case when ${adOffers.type} = 'PREROLL' then ${adOffers.commissionComplete} else 0 end`;
+
+/** What must have counted for this presentation before an activity counts: nothing before an impression. */
+const PREREQUISITES: Record<AdActivity, AdActivity[]> = { impression: [], click: ['impression'], complete: ['impression', 'click'] };
+
+const bindingHash = (bindingKey: string) => createHash('sha256').update(bindingKey).digest('base64url').slice(0, 22);
 
 export interface Presented {
   offerId: number;
   streamId: number;
   broadcasterId: number;
+  presentation: string;
 }
 
 export function createDelivery(deps: { db: Db; streams: StreamsService; tokens: PlaybackTokens; addresses: MediaAddresses; windowMs: number; now?: () => number }) {
@@ -45,23 +50,26 @@ export function createDelivery(deps: { db: Db; streams: StreamsService; tokens: 
   const now = deps.now ?? Date.now;
   const windowStart = () => new Date(Math.floor(now() / deps.windowMs) * deps.windowMs);
 
-  const impressionIdOf = (offerId: number, streamId: number, broadcasterId: number, key: string) =>
-    `${offerId}.${deps.tokens.sign(offerId, `${streamId}.${broadcasterId}|${key}`, IMPRESSION_TTL_SECONDS)}`;
+  const impressionIdOf = (offerId: number, streamId: number, broadcasterId: number, viewer: AdViewer) => {
+    const presentation = randomBytes(9).toString('base64url');
+    return `${offerId}.${deps.tokens.sign(offerId, `${streamId}.${broadcasterId}.${presentation}.${bindingHash(viewer.bindingKey)}`, AD.impressionTtlSeconds)}`;
+  };
 
-  /** The presentation an impression id was signed for, when it was signed for this viewer; 403 otherwise. */
-  function presentedTo(impressionId: string, key: string): Presented {
+  /** The presentation an impression id was issued for, when it was issued to this viewer and has not expired; 403 otherwise. */
+  function presentedTo(impressionId: string, viewer: AdViewer): Presented {
     const [, offer = '', token = ''] = IMPRESSION_ID.exec(impressionId) ?? [];
     const offerId = Number(offer);
     const signedFor = offer ? deps.tokens.verify(token, offerId) : null;
-    const [, stream = '', broadcaster = '', signedKey] = (signedFor && SIGNED_FOR.exec(signedFor)) || [];
-    if (signedKey !== key) throw forbidden(MSG.adsImpressionInvalid);
-    return { offerId, streamId: Number(stream), broadcasterId: Number(broadcaster) };
+    const [, stream = '', broadcaster = '', presentation = '', binding] = (signedFor && SIGNED_FOR.exec(signedFor)) || [];
+    if (binding !== bindingHash(viewer.bindingKey)) throw forbidden(MSG.adsImpressionInvalid);
+    return { offerId, streamId: Number(stream), broadcasterId: Number(broadcaster), presentation };
   }
 
-  /** One offer of the stream's campaign for this viewer, or null; the watch rules of the stream apply. */
+  /** One offer of the stream's campaign for this viewer, or null; the watch rules of the stream apply, and it must be playing. */
   async function choose(streamId: number, type: AdType, viewer: Viewer, key: string): Promise<{ row: OfferRow; broadcasterId: number } | null> {
     const stream = await deps.streams.lookup(streamId, viewer);
     if (viewer.principal?.userId === stream.userId) return null;
+    if (!(await deps.streams.mayPlay(streamId, viewer))) return null;
     if (viewer.principal && SKINS[viewer.skin].flags.subscriptions && (await activeBenefits(db, viewer.principal.userId, stream.userId))?.no_ads) return null;
     const [row] = await db.select({ offer: adOffers }).from(adCampaignOffers)
       .innerJoin(adCampaigns, eq(adCampaigns.id, adCampaignOffers.campaignId))
@@ -69,6 +77,9 @@ export function createDelivery(deps: { db: Db; streams: StreamsService; tokens: 
       .where(and(
         eq(adCampaigns.streamId, streamId),
         isNull(adOffers.deletedAt),
+        isNull(adOffers.pausedAt),
+        sql`${adOffers.ownerId} <> ${stream.userId}`,
+        gte(adOffers.budget, showingCostSql),
         eq(adOffers.type, type),
         inArray(adOffers.rating, ratingsUpTo(stream.rating)),
         sql`not exists (select 1 from ${adActivity} a where a.offer_id = ${adOffers.id} and a.viewer = ${key}
@@ -78,16 +89,44 @@ export function createDelivery(deps: { db: Db; streams: StreamsService; tokens: 
     return row ? { row: row.offer, broadcasterId: stream.userId } : null;
   }
 
+  /** Whether the presentation's earlier activity this one needs has counted for this viewer. */
+  async function prerequisitesCounted(presented: Presented, activity: AdActivity, countingKey: string): Promise<boolean> {
+    const needed = PREREQUISITES[activity];
+    if (needed.length === 0) return true;
+    const rows = await db.select({ activity: adActivity.activity }).from(adActivity).where(and(
+      eq(adActivity.offerId, presented.offerId), eq(adActivity.viewer, countingKey), eq(adActivity.presentation, presented.presentation), inArray(adActivity.activity, needed),
+    ));
+    return needed.every((kind) => rows.some((row) => row.activity === kind));
+  }
+
+  /** The count's row, its commission taken from the offer's budget in the same transaction (0 when the budget cannot pay it). */
+  async function count(offer: OfferRow, presented: Presented, activity: AdActivity, countingKey: string): Promise<boolean> {
+    const commission = commissionFor(offer, activity);
+    return db.transaction(async (tx) => {
+      const [counted] = await tx.insert(adActivity).values({
+        offerId: offer.id, streamId: presented.streamId, broadcasterId: presented.broadcasterId, viewer: countingKey, activity,
+        windowStart: windowStart(), presentation: presented.presentation, commission,
+      }).onConflictDoNothing().returning({ id: adActivity.id });
+      if (!counted) return false;
+      if (commission > 0) {
+        const taken = await tx.update(adOffers).set({ budget: sql`${adOffers.budget} - ${commission}` })
+          .where(and(eq(adOffers.id, offer.id), gte(adOffers.budget, commission))).returning({ id: adOffers.id });
+        if (taken.length === 0) await tx.update(adActivity).set({ commission: 0 }).where(eq(adActivity.id, counted.id));
+      }
+      return true;
+    });
+  }
+
   return {
     presentedTo,
 
-    async present(streamId: number, type: AdType, viewer: Viewer, key: string): Promise<PresentedOffer | null> {
-      const chosen = await choose(streamId, type, viewer, key);
+    async present(streamId: number, type: AdType, viewer: Viewer, adViewer: AdViewer): Promise<PresentedOffer | null> {
+      const chosen = await choose(streamId, type, viewer, adViewer.countingKey);
       if (!chosen) return null;
       const { row } = chosen;
       return {
         offer_id: row.id,
-        impression_id: impressionIdOf(row.id, streamId, chosen.broadcasterId, key),
+        impression_id: impressionIdOf(row.id, streamId, chosen.broadcasterId, adViewer),
         type: row.type,
         name: row.name,
         short_description: row.shortDescription,
@@ -100,21 +139,18 @@ export function createDelivery(deps: { db: Db; streams: StreamsService; tokens: 
       };
     },
 
-    /** Counts the activity once per viewer, offer and window; true when this call counted it. A completion counts for pre-rolls only. */
-    async record(impressionId: string, activity: AdActivity, key: string): Promise<boolean> {
-      const presented = presentedTo(impressionId, key);
+    /**
+     * Counts the activity once per viewer, offer and window, in the presentation's order; true when this
+     * call counted it. A completion counts for pre-rolls only; a paused or withdrawn offer, and one on its
+     * own advertiser's stream, count nothing.
+     */
+    async record(impressionId: string, activity: AdActivity, adViewer: AdViewer): Promise<boolean> {
+      const presented = presentedTo(impressionId, adViewer);
       const [offer] = await db.select().from(adOffers).where(eq(adOffers.id, presented.offerId));
-      if (!offer || offer.deletedAt || (activity === 'complete' && offer.type !== 'PREROLL')) return false;
-      const counted = await db.insert(adActivity).values({
-        offerId: offer.id,
-        streamId: presented.streamId,
-        broadcasterId: presented.broadcasterId,
-        viewer: key,
-        activity,
-        windowStart: windowStart(),
-        commission: commissionFor(offer, activity),
-      }).onConflictDoNothing().returning({ id: adActivity.id });
-      return counted.length > 0;
+      if (!offer || offer.deletedAt || offer.pausedAt || offer.ownerId === presented.broadcasterId) return false;
+      if (activity === 'complete' && offer.type !== 'PREROLL') return false;
+      if (!(await prerequisitesCounted(presented, activity, adViewer.countingKey))) return false;
+      return count(offer, presented, activity, adViewer.countingKey);
     },
   };
 }

@@ -1,11 +1,13 @@
 /**
- * Advertiser offers (decision 0021): offers and their creatives (`offers.ts`, `creatives.ts`, `media.ts`),
+ * Advertiser offers (decisions 0021, 0037): offers and their creatives (`offers.ts`, `creatives.ts`, `media.ts`),
+ * their prepaid campaign balances (`campaign.ts`),
  * a broadcaster's choice for the current stream (`selection.ts`), delivery to viewers with measured
  * activity (`delivery.ts`, `vast.ts`) and the commission settlements through the ledger (`settlement.ts`).
  */
 import { createPlaybackTokens } from '../../platform/media/playback-tokens';
 import type { AppModule, ModuleContext } from '../../platform/module';
 import { createMediaAddresses } from '../streams';
+import { createCampaigns, type Campaigns } from './campaign';
 import { createDelivery, type Delivery } from './delivery';
 import { CREATIVES_PREFIX, registerCreativeRoute } from './media';
 import { createOffers, type Offers } from './offers';
@@ -16,7 +18,7 @@ import { registerVastRoutes } from './vast';
 
 declare module '../../platform/module' {
   interface ModuleServices {
-    ads: { offers: Offers; selection: Selection; delivery: Delivery; settlement: Settlement };
+    ads: { offers: Offers; campaigns: Campaigns; selection: Selection; delivery: Delivery; settlement: Settlement };
   }
 }
 
@@ -28,16 +30,18 @@ export async function createAdsModule(ctx: ModuleContext): Promise<AppModule> {
   const offers = createOffers({ db, files, uploads: ctx.use('uploads'), accounts: ctx.use('accounts'), addresses });
   const selection = createSelection({ db, streams, addresses });
   const delivery = createDelivery({ db, streams, tokens: createPlaybackTokens(await ctx.secret('ad-impressions')), addresses, windowMs: config.ads.windowMs });
-  const settlement = createSettlement({ db, ledger: ctx.use('ledger'), periodMs: config.ads.settlementMs, log: ctx.log });
+  const ledger = ctx.use('ledger');
+  const campaigns = createCampaigns({ db, ledger });
+  const settlement = createSettlement({ db, ledger, periodMs: config.ads.settlementMs, log: ctx.log });
   streams.useAdCampaigns((streamId) => selection.campaignOf(streamId));
 
   return {
     name: 'ads',
-    services: { ads: { offers, selection, delivery, settlement } },
+    services: { ads: { offers, campaigns, selection, delivery, settlement } },
     routes(app) {
       registerCreativeRoute(app, { db, files, tokens: creativeTokens });
       registerVastRoutes(app, { delivery });
-      registerAdRoutes(app, { offers, selection, delivery, settings: config.ads });
+      registerAdRoutes(app, { offers, campaigns, selection, delivery, settings: config.ads });
     },
     jobs: [{ name: 'settle-ad-commissions', everyMs: SETTLEMENT_EVERY_MS, run: async () => void (await settlement.run()) }],
   };

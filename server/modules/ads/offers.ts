@@ -1,7 +1,8 @@
 /**
  * Managing offers: administrators manage every offer, advertisers (CREATE AD_OFFER) their own. A creative
  * comes from the manager's finished upload; replacing it removes the old folder once the row points at
- * the new one. Deleting withdraws the offer (it leaves every stream); its counted activity is still paid.
+ * the new one. Pausing takes it off every stream for a while; withdrawing (campaign.ts) for good, its
+ * counted activity still paid. Its campaign balance is funded and given back in campaign.ts.
  */
 import { and, count, desc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
 import type { AdActivity, AdType, ManagedOffer } from '../../../common/api/ads';
@@ -28,6 +29,7 @@ interface OfferFields {
   dim_x?: number;
   dim_y?: number;
   commission?: { impression: number; click: number; complete: number };
+  paused?: boolean;
 }
 
 /** What a new offer needs besides its creative. */
@@ -98,6 +100,8 @@ export function createOffers(deps: { db: Db; files: FileStore; uploads: Resumabl
       duration_seconds: row.durationSeconds,
       owner: { user_id: row.ownerId, username: owners.get(row.ownerId)?.username ?? '' },
       counted: counted.get(row.id)!,
+      balance: row.budget,
+      paused: row.pausedAt !== null,
       created_at: row.createdAt.toISOString(),
     }));
   }
@@ -143,9 +147,18 @@ export function createOffers(deps: { db: Db; files: FileStore; uploads: Resumabl
     ...(input.commission
       ? { commissionImpression: input.commission.impression, commissionClick: input.commission.click, commissionComplete: input.commission.complete }
       : {}),
+    ...(input.paused !== undefined ? { pausedAt: input.paused ? new Date() : null } : {}),
   });
 
   return {
+    /** The offer the caller manages, not withdrawn; 404 otherwise. */
+    managed: managedOffer,
+
+    /** One managed offer as its manager sees it. */
+    async one(principal: Principal, viewer: Viewer, id: number): Promise<ManagedOffer> {
+      return (await toManaged([await managedOffer(principal, id)], viewer))[0]!;
+    },
+
     async list(principal: Principal, viewer: Viewer, offset: number, limit: number) {
       assertManager(principal);
       const where = and(isNull(adOffers.deletedAt), managedBy(principal));
@@ -185,11 +198,6 @@ export function createOffers(deps: { db: Db; files: FileStore; uploads: Resumabl
       }).where(eq(adOffers.id, before.id)).returning();
       if (creative) await removeCreative(files, before.creativeKey);
       return (await toManaged([row!], viewer))[0]!;
-    },
-
-    async remove(principal: Principal, id: number) {
-      const row = await managedOffer(principal, id);
-      await db.update(adOffers).set({ deletedAt: new Date(), updatedAt: new Date() }).where(eq(adOffers.id, row.id));
     },
   };
 }

@@ -7,7 +7,9 @@ import { ACCESS } from '../../platform/http/access';
 import { notFound } from '../../platform/http/errors';
 import { addRoute } from '../../platform/http/route';
 import { viewerOf } from '../streams';
-import { countingKey, type Delivery } from './delivery';
+import { adViewerOf, fromAnotherSite } from './ad-viewer';
+import type { Campaigns } from './campaign';
+import type { Delivery } from './delivery';
 import type { Offers } from './offers';
 import type { Selection } from './selection';
 import { VAST_PATH } from './vast';
@@ -23,7 +25,7 @@ const PRESENTED_TO = ACCESS.public;
 
 const PLACEMENT_TYPES = { preroll: 'PREROLL', banner: 'BANNER', chat: 'CHAT' } as const;
 
-export function registerAdRoutes(app: FastifyInstance, deps: { offers: Offers; selection: Selection; delivery: Delivery; settings: Config['ads'] }) {
+export function registerAdRoutes(app: FastifyInstance, deps: { offers: Offers; campaigns: Campaigns; selection: Selection; delivery: Delivery; settings: Config['ads'] }) {
   const { offers, selection, delivery } = deps;
   const tags = ['ads'];
 
@@ -37,8 +39,18 @@ export function registerAdRoutes(app: FastifyInstance, deps: { offers: Offers; s
     ({ offer: await offers.update(principal, viewerOf(request, principal), input) }));
 
   addRoute(app, api.offerDelete, { auth: 'user', access: OFFER_OWNER, tags }, async ({ input, principal }) => {
-    await offers.remove(principal, input.id);
+    await deps.campaigns.retire(await offers.managed(principal, input.id));
     return {};
+  });
+
+  addRoute(app, api.offerFund, { auth: 'user', access: OFFER_OWNER, tags }, async ({ input, principal, request, idempotencyKey }) => {
+    await deps.campaigns.fund(principal, await offers.managed(principal, input.id), input.coins, idempotencyKey);
+    return { offer: await offers.one(principal, viewerOf(request, principal), input.id) };
+  });
+
+  addRoute(app, api.offerWithdraw, { auth: 'user', access: OFFER_OWNER, tags }, async ({ input, principal, request, idempotencyKey }) => {
+    const coins = await deps.campaigns.withdraw(principal, await offers.managed(principal, input.id), idempotencyKey);
+    return { offer: await offers.one(principal, viewerOf(request, principal), input.id), coins };
   });
 
   addRoute(app, api.publicOfferList, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ input, principal, request }) =>
@@ -47,16 +59,14 @@ export function registerAdRoutes(app: FastifyInstance, deps: { offers: Offers; s
   addRoute(app, api.updateStreamOffers, { auth: 'user', access: STARTED_STREAM, tags }, async ({ input, principal, request }) =>
     selection.update(principal, request.skin, input.offer_ids));
 
-  addRoute(app, api.offerPresentation, { auth: 'anonymous', access: ACCESS.public, tags }, async ({ input, principal, request }) => {
-    const viewer = viewerOf(request, principal);
-    return { offer: await delivery.present(input.stream_id, input.type, viewer, countingKey(viewer, request.ip)) };
-  });
+  addRoute(app, api.offerPresentation, { auth: 'anonymous', access: ACCESS.public, tags }, async ({ input, principal, request, reply }) =>
+    ({ offer: await delivery.present(input.stream_id, input.type, viewerOf(request, principal), adViewerOf(request, principal, reply)) }));
 
   addRoute(app, api.offerActivity, { auth: 'anonymous', access: PRESENTED_TO, tags }, async ({ input, principal, request }) =>
-    ({ counted: await delivery.record(input.impression_id, input.activity, countingKey(viewerOf(request, principal), request.ip)) }));
+    ({ counted: !fromAnotherSite(request) && await delivery.record(input.impression_id, input.activity, adViewerOf(request, principal)) }));
 
   addRoute(app, api.exoClickTracking, { auth: 'anonymous', access: PRESENTED_TO, tags }, async ({ input, principal, request }) =>
-    ({ counted: await delivery.record(input.tracking_id, 'click', countingKey(viewerOf(request, principal), request.ip)) }));
+    ({ counted: !fromAnotherSite(request) && await delivery.record(input.tracking_id, 'click', adViewerOf(request, principal)) }));
 
   // The skin's ad units are configuration (ADS_NETWORK, ADS_UNITS); a unit that is not one of them is not there.
   addRoute(app, api.publisher, { auth: 'anonymous', access: ACCESS.public, tags }, async ({ input, request }) => {

@@ -3,7 +3,7 @@
  * selection: the public list, 10 a page, marks the ones attached; 'Update Stream Ads' replaces the set.
  * The stream must have started (Go Live); its set is its campaign, read by the stream info.
  */
-import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { PublicOffer } from '../../../common/api/ads';
 import { RATINGS } from '../../../common/api/streams';
 import { MSG } from '../../../common/messages';
@@ -46,7 +46,8 @@ export function createSelection(deps: { db: Db; streams: StreamsService; address
     async publicList(principal: Principal, viewer: Viewer, offset: number, limit: number) {
       assertAdSelection(viewer.skin);
       const stream = await startedStream(principal.userId);
-      const where = and(isNull(adOffers.deletedAt), stream ? inArray(adOffers.rating, ratingsUpTo(stream.rating)) : undefined);
+      // An advertiser's own offers earn nothing on their streams: they are not offered there.
+      const where = and(isNull(adOffers.deletedAt), ne(adOffers.ownerId, principal.userId), stream ? inArray(adOffers.rating, ratingsUpTo(stream.rating)) : undefined);
       const [rows, [total], selected] = await Promise.all([
         db.select().from(adOffers).where(where).orderBy(desc(adOffers.id)).offset(offset).limit(limit),
         db.select({ n: count() }).from(adOffers).where(where),
@@ -66,14 +67,14 @@ export function createSelection(deps: { db: Db; streams: StreamsService; address
       return { offers, total: total?.n ?? 0, stream_id: stream?.id ?? null };
     },
 
-    /** Replaces the offers of the broadcaster's started stream; every one must be live and of a rating the stream allows. */
+    /** Replaces the offers of the broadcaster's started stream; every one must be live, another advertiser's, and of a rating the stream allows. */
     async update(principal: Principal, skin: SkinId, offerIds: number[]) {
       assertAdSelection(skin);
       const stream = await startedStream(principal.userId);
       if (!stream) throw conflict(MSG.adsStartStreamingFirst);
       const ids = [...new Set(offerIds)];
       const found = ids.length === 0 ? [] : await db.select({ id: adOffers.id }).from(adOffers)
-        .where(and(inArray(adOffers.id, ids), isNull(adOffers.deletedAt), inArray(adOffers.rating, ratingsUpTo(stream.rating))));
+        .where(and(inArray(adOffers.id, ids), isNull(adOffers.deletedAt), ne(adOffers.ownerId, principal.userId), inArray(adOffers.rating, ratingsUpTo(stream.rating))));
       if (found.length !== ids.length) throw notFound(MSG.adsOfferUnknown);
       const campaignId = await db.transaction(async (tx) => {
         const [campaign] = await tx.insert(adCampaigns).values({ streamId: stream.id, broadcasterId: principal.userId })

@@ -2,13 +2,15 @@
  * Commission settlements: counted activity is paid to its broadcaster once per period, after the period
  * closed (plus a grace for counts still being written). Each (broadcaster, period) is one transaction:
  * it claims the period's unsettled rows (`settled_at`) and makes one ledger transfer of kind
- * `ad_commission` from the advertising account, keyed by broadcaster and period — so two instances
+ * `ad_commission` from the campaign accounts of the offers counted (decision 0037: each holds at least
+ * its offer's unsettled commissions), keyed by broadcaster and period — so two instances
  * never pay a period twice (the second finds the rows claimed, or the key taken), and a crash rolls back
  * the claim with the transfer. The clock is passed in.
  */
 import { and, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client';
 import type { Ledger } from '../ledger';
+import { campaignAccount } from './campaign';
 import { adActivity } from './tables';
 
 /**
@@ -35,11 +37,15 @@ export function createSettlement(deps: { db: Db; ledger: Ledger; periodMs: numbe
           isNull(adActivity.settledAt),
           sql`${adActivity.countedAt} >= ${periodStart.toISOString()}::timestamptz and ${adActivity.countedAt} < ${periodEnd.toISOString()}::timestamptz`,
         ))
-        .returning({ commission: adActivity.commission, activity: adActivity.activity });
+        .returning({ offerId: adActivity.offerId, commission: adActivity.commission, activity: adActivity.activity });
       const amount = claimed.reduce((sum, row) => sum + row.commission, 0);
       if (amount === 0) return;
       const counts = { impression: 0, click: 0, complete: 0 };
-      for (const row of claimed) counts[row.activity] += 1;
+      const perOffer = new Map<number, number>();
+      for (const row of claimed) {
+        counts[row.activity] += 1;
+        perOffer.set(row.offerId, (perOffer.get(row.offerId) ?? 0) + row.commission);
+      }
       const outcome = await ledger.transfer({
         kind: 'ad_commission',
         idempotencyKey: `ad-commission:${broadcasterId}:${periodStart.toISOString()}`,
@@ -48,7 +54,7 @@ export function createSettlement(deps: { db: Db; ledger: Ledger; periodMs: numbe
         currency: 'CON',
         details: { period_start: periodStart.toISOString(), period_end: periodEnd.toISOString(), counted: counts },
         legs: [
-          { account: { system: 'advertising', currency: 'CON' }, amount: -amount },
+          ...[...perOffer].map(([offerId, coins]) => ({ account: campaignAccount(offerId), amount: -coins })),
           { account: { userId: broadcasterId, currency: 'CON' }, amount },
         ],
       }, tx);

@@ -26,6 +26,14 @@ export const adOffers = pgTable(
     /** The storage folder of the creative (`ads/<random>`): image.webp, or creative.mp4 and poster.jpg. */
     creativeKey: text('creative_key').notNull(),
     durationSeconds: real('duration_seconds'),
+    /**
+     * Coins of the offer's campaign account (ledger system account `ad-campaign:<id>`) not yet owed for
+     * counted activity: a count takes its commission from here, funding adds, a withdrawal takes. The
+     * campaign account always holds this plus the unsettled commissions of the offer (decision 0037).
+     */
+    budget: bigint('budget', { mode: 'number' }).notNull().default(0),
+    /** Paused by its advertiser: not shown, nothing counted; its budget can be withdrawn. */
+    pausedAt: timestamp('paused_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     /** Withdrawn: off every stream and list; its counted activity is still paid. */
@@ -35,6 +43,7 @@ export const adOffers = pgTable(
     index('ad_offers_public_idx').on(t.id).where(sql`${t.deletedAt} is null`),
     index('ad_offers_owner_idx').on(t.ownerId, t.id),
     check('ad_offers_commission', sql`${t.commissionImpression} >= 0 and ${t.commissionClick} >= 0 and ${t.commissionComplete} >= 0`),
+    check('ad_offers_budget', sql`${t.budget} >= 0`),
   ],
 );
 
@@ -71,6 +80,8 @@ export const adActivity = pgTable(
     viewer: text('viewer').notNull(),
     activity: text('activity', { enum: AD_ACTIVITIES }).notNull(),
     windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    /** The presentation (the nonce of its impression id) it belongs to: a click needs its impression, a completion both. */
+    presentation: text('presentation'),
     commission: integer('commission').notNull(),
     countedAt: timestamp('counted_at', { withTimezone: true }).notNull().defaultNow(),
     settledAt: timestamp('settled_at', { withTimezone: true }),

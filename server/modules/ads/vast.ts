@@ -3,16 +3,19 @@
  * `GET /ads/vast?stream_id=` answers one InLine linear ad chosen for the fetcher as offer-presentation
  * chooses it, or an empty `<VAST/>` (no ad) when there is none or the fetcher may not watch the stream.
  * Its Impression, complete and ClickTracking addresses are `GET /ads/track` pixels that count like
- * offer-activity; the impression id in them is signed for the fetcher, so a pixel fired by anyone else
- * counts nothing.
+ * offer-activity; the impression id in them is signed for the fetcher (a visitor: their address and
+ * ad-viewer cookie), so a pixel fired by anyone else counts nothing, nor one fired from another site's
+ * page. No open CORS grant: the document is read by our own pages' player (same origin) or one at the
+ * configured public origin.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AD_ACTIVITIES, type AdActivity, type PresentedOffer } from '../../../common/api/ads';
 import { ACCESS } from '../../platform/http/access';
 import { AppError } from '../../platform/http/errors';
 import type { RouteDocs } from '../../platform/http/openapi';
 import { viewerOf } from '../streams';
-import { countingKey, type Delivery } from './delivery';
+import { adViewerOf, fromAnotherSite } from './ad-viewer';
+import type { Delivery } from './delivery';
 
 export const VAST_PATH = '/ads/vast';
 export const TRACK_PATH = '/ads/track';
@@ -86,39 +89,40 @@ const trackDocs: RouteDocs = {
   ],
   responses: { 204: { description: 'Recorded (counted once per viewer, offer and window).' } },
   refusals: [],
-  description: "A VAST tracking pixel: offer-activity for players that fire addresses. A pixel not signed for the fetcher counts nothing.",
+  description: "A VAST tracking pixel: offer-activity for players that fire addresses. A pixel not signed for the fetcher, or fired from another site's page, counts nothing.",
 };
 
 export function registerVastRoutes(app: FastifyInstance, deps: { delivery: Delivery }) {
   const route = (summary: string, openapi: RouteDocs) => ({ logLevel: 'warn' as const, schema: { tags: ['ads'], summary }, config: { access: ACCESS.public, openapi } });
 
-  const sendVast = (reply: FastifyReply, body: string) =>
-    reply.header('content-type', 'application/xml; charset=utf-8').header('cache-control', 'no-store')
-      // Players fetch VAST from other origins (the publisher's page); the document names no secret of the fetcher's.
-      .header('access-control-allow-origin', '*').send(body);
+  const sendVast = (request: FastifyRequest, reply: FastifyReply, body: string) => {
+    reply.header('content-type', 'application/xml; charset=utf-8').header('cache-control', 'no-store').header('vary', 'Origin');
+    // Only the configured public origin is granted a cross-origin read: the pixels in it are this viewer's.
+    if (request.headers.origin === request.publicOrigin) reply.header('access-control-allow-origin', request.publicOrigin).header('access-control-allow-credentials', 'true');
+    return reply.send(body);
+  };
 
   app.get(VAST_PATH, route("A stream's pre-roll as a VAST 4.2 document", vastDocs), async (request, reply) => {
     const { stream_id: streamId } = request.query as { stream_id?: unknown };
-    if (typeof streamId !== 'string' || !STREAM_ID.test(streamId)) return sendVast(reply, vastDocument(null, request.publicOrigin));
-    const viewer = viewerOf(request, await request.currentPrincipal());
+    if (typeof streamId !== 'string' || !STREAM_ID.test(streamId) || fromAnotherSite(request)) return sendVast(request, reply, vastDocument(null, request.publicOrigin));
+    const principal = await request.currentPrincipal();
     try {
-      const offer = await deps.delivery.present(Number(streamId), 'PREROLL', viewer, countingKey(viewer, request.ip));
-      return sendVast(reply, vastDocument(offer, request.publicOrigin));
+      const offer = await deps.delivery.present(Number(streamId), 'PREROLL', viewerOf(request, principal), adViewerOf(request, principal, reply));
+      return sendVast(request, reply, vastDocument(offer, request.publicOrigin));
     } catch (error) {
       // A stream the fetcher may not watch (or that is not there) has no ad for them.
-      if (error instanceof AppError) return sendVast(reply, vastDocument(null, request.publicOrigin));
+      if (error instanceof AppError) return sendVast(request, reply, vastDocument(null, request.publicOrigin));
       throw error;
     }
   });
 
   app.get(TRACK_PATH, route('A VAST tracking pixel (impression, click, complete)', trackDocs), async (request, reply) => {
     const { impression_id: impressionId, activity } = request.query as { impression_id?: unknown; activity?: unknown };
-    if (typeof impressionId === 'string' && impressionId.length <= 300 && AD_ACTIVITIES.includes(activity as AdActivity)) {
-      const viewer = viewerOf(request, await request.currentPrincipal());
-      await deps.delivery.record(impressionId, activity as AdActivity, countingKey(viewer, request.ip)).catch((error: unknown) => {
+    if (typeof impressionId === 'string' && impressionId.length <= 300 && AD_ACTIVITIES.includes(activity as AdActivity) && !fromAnotherSite(request)) {
+      await deps.delivery.record(impressionId, activity as AdActivity, adViewerOf(request, await request.currentPrincipal())).catch((error: unknown) => {
         if (!(error instanceof AppError)) throw error;
       });
     }
-    return reply.header('cache-control', 'no-store').header('access-control-allow-origin', '*').code(204).send();
+    return reply.header('cache-control', 'no-store').code(204).send();
   });
 }

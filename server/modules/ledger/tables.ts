@@ -50,7 +50,7 @@ export const ledgerAccounts = pgTable(
   ],
 );
 
-export const TRANSFER_KINDS = ['deposit', 'tip', 'post_purchase', 'subscription', 'meeting_fee', 'toy_tip', 'ad_commission', 'referral_commission', 'impressions', 'refund', 'payout', 'adjustment', 'sweep', 'grant'] as const;
+export const TRANSFER_KINDS = ['deposit', 'tip', 'post_purchase', 'subscription', 'meeting_fee', 'toy_tip', 'ad_commission', 'ad_funding', 'ad_refund', 'referral_commission', 'impressions', 'refund', 'payout', 'adjustment', 'sweep', 'grant'] as const;
 export type TransferKind = (typeof TRANSFER_KINDS)[number];
 
 /** One movement of money: its entries sum to zero per currency. Written once, never changed. */

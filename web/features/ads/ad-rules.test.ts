@@ -144,7 +144,7 @@ describe('the offer form', () => {
     const offer = {
       id: 4, name: 'Spring sale', short_description: 'Everything 20% off', description: '', type: 'PREROLL', rating: 'PLUS_14', ad_link: 'https://shop.example',
       dim_x: 640, dim_y: 360, commission: { impression: 1, click: 2, complete: 3 }, thumbnail: '/t.webp', video: '/v.mp4', duration_seconds: 12,
-      owner: { user_id: 1, username: 'ann' }, counted: { impression: 0, click: 0, complete: 0 }, created_at: '2026-01-01T00:00:00Z',
+      owner: { user_id: 1, username: 'ann' }, counted: { impression: 0, click: 0, complete: 0 }, balance: 0, paused: false, created_at: '2026-01-01T00:00:00Z',
     } satisfies ManagedOffer;
     const draft = draftOf(offer);
     expect(draft).toMatchObject({ type: 'PREROLL', dim_x: '640', impression: '1', complete: '3' });
