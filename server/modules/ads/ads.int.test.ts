@@ -33,7 +33,6 @@ const createOffer = async (client: HttpSession, fields: Record<string, unknown> 
 };
 type Steps = ReturnType<typeof adSteps>;
 const attach: Steps['attach'] = (...args) => ads.attach(...args);
-const present: Steps['present'] = (...args) => ads.present(...args);
 const presented: Steps['presented'] = (...args) => ads.presented(...args);
 const activity: Steps['activity'] = (...args) => ads.activity(...args);
 const balanceOf: Steps['balanceOf'] = (...args) => ads.balanceOf(...args);

@@ -1,7 +1,8 @@
 /**
  * /ads/offers: the offers of an advertiser (CREATE AD_OFFER) or of every advertiser (administrators)
  * (spec part 1 §3 Offer; decision 0021): a form for a new offer, and the list with each offer's creative,
- * type, rating, commission and counted activity, to edit (the creative can be replaced) or delete.
+ * type, rating, commission and counted activity, to edit (the creative can be replaced) or delete, and
+ * its prepaid campaign balance to fund, pause and withdraw (decision 0037).
  */
 import { LoadMore } from '../../ui/LoadMore';
 import { useState } from 'react';
@@ -17,6 +18,7 @@ import { Spinner } from '../../ui/Spinner';
 import { useToast } from '../../ui/Toast';
 import { useSession } from '../accounts/api';
 import { useDeleteOffer, useOffers } from './api';
+import { CampaignBalance } from './CampaignBalance';
 import { OfferCard } from './OfferCard';
 import { OfferForm } from './OfferForm';
 import styles from './ads.module.css';
@@ -73,6 +75,7 @@ function OfferList() {
                   </div>
                 ))}
               </dl>
+              <CampaignBalance offer={offer} />
               <div className={styles.cardActions}>
                 <Button size="sm" variant="secondary" onClick={() => setEditing(offer)}>
                   Edit
@@ -120,7 +123,7 @@ function DeleteOfferModal({ offer, onClose }: { offer: ManagedOffer; onClose: ()
       size="sm"
       onOpenChange={(open) => !open && onClose()}
       title="Delete offer"
-      description={`“${offer.name}” leaves every stream and the public list. Activity counted so far is still paid.`}
+      description={`“${offer.name}” leaves every stream and the public list. Activity counted so far is still paid; the rest of its campaign balance goes back to your wallet.`}
       footer={
         <>
           <Button variant="secondary" onClick={onClose}>

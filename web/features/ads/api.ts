@@ -9,6 +9,7 @@ import { ads } from '../../../common/api/calls';
 import type { CallInput, CallOutput } from '../../../common/api';
 import type { ManagedOffer, PresentedOffer, PublicOffer } from '../../../common/api/ads';
 import { PAGE_SIZE } from '../../../common/constants';
+import { IDEMPOTENCY_HEADER } from '../../../common/api/descriptor';
 import { call } from '../../api/client';
 import type { ApiError } from '../../api/client';
 import { streamKeys } from '../streams/api';
@@ -93,6 +94,24 @@ export function useDeleteOffer() {
   const refresh = useRefreshOffers();
   return useMutation<CallOutput<typeof ads.offerDelete>, ApiError, number>({
     mutationFn: (id) => call(ads.offerDelete, { id }),
+    onSuccess: refresh,
+  });
+}
+
+/** Moves coins from the wallet to the offer's campaign balance; `key` makes a retried submission move them once. */
+export function useFundOffer() {
+  const refresh = useRefreshOffers();
+  return useMutation<CallOutput<typeof ads.offerFund>, ApiError, CallInput<typeof ads.offerFund> & { key: string }>({
+    mutationFn: ({ key, ...input }) => call(ads.offerFund, input, { [IDEMPOTENCY_HEADER]: key }),
+    onSuccess: refresh,
+  });
+}
+
+/** Takes what is left of a paused offer's campaign balance back to the wallet. */
+export function useWithdrawOffer() {
+  const refresh = useRefreshOffers();
+  return useMutation<CallOutput<typeof ads.offerWithdraw>, ApiError, { id: number; key: string }>({
+    mutationFn: ({ key, id }) => call(ads.offerWithdraw, { id }, { [IDEMPOTENCY_HEADER]: key }),
     onSuccess: refresh,
   });
 }
