@@ -34,13 +34,17 @@ const CURL_REQUESTS = 200;
 /** Viewers of the second run: each comes back often enough to see all 20 offers and meet the cap. */
 const RETURNING = 100;
 
-/** 10,000 offers of three types and ratings, one live stream with 20 banners attached; answers the stream id. */
+/**
+ * 10,000 offers of three types and ratings, one live stream with 20 banners attached; answers the stream id.
+ * Their campaign budgets are written straight in (no settlement closes during a run): an offer is presented
+ * only while its budget pays a showing, and each counted impression takes its commission from it.
+ */
 async function seed(db: Db): Promise<number> {
   await db.execute(sql`insert into users (username, email, broadcast_key, country) values ('bench_advertiser', 'a@bench.example', 'bench_a', 'US'), ('bench_broadcaster', 'b@bench.example', 'bench_b', 'US')`);
   await db.execute(sql`
-    insert into ad_offers (owner_id, name, short_description, type, rating, ad_link, dim_x, dim_y, commission_impression, commission_click, creative_key)
+    insert into ad_offers (owner_id, name, short_description, type, rating, ad_link, dim_x, dim_y, commission_impression, commission_click, creative_key, budget)
     select (select id from users where username = 'bench_advertiser'), 'Offer ' || g, 'Offer number ' || g,
-      (array['BANNER','CHAT','PREROLL'])[1 + g % 3], (array['G','G','PLUS_14','PLUS_18'])[1 + g % 4], 'https://shop.example/' || g, 728, 90, 1, 5, 'ads/bench'
+      (array['BANNER','CHAT','PREROLL'])[1 + g % 3], (array['G','G','PLUS_14','PLUS_18'])[1 + g % 4], 'https://shop.example/' || g, 728, 90, 1, 5, 'ads/bench', 1000000
     from generate_series(1, ${OFFERS}) g`);
   const [stream] = (await db.execute(sql`
     insert into streams (user_id, title, rating, setup_at, hidden, live, started_at)

@@ -117,8 +117,9 @@ interface World {
   /** A meeting the owner hosts with `other` (a follower, who paid the meeting tip) invited, and an ended one. */
   meetingId: number;
   endedMeetingId: number;
-  /** An administrator's banner offer, attached to the paid stream (whose owner is none of the callers). */
+  /** An administrator's banner offer, attached to a free live stream whose owner is none of the callers (ads are presented only to viewers who may play the stream). */
   adOfferId: number;
+  adStreamId: number;
 }
 let world: World;
 
@@ -258,12 +259,16 @@ async function meetingOf(): Promise<number> {
 
 const OFFER_FIELDS = { name: 'Matrix offer', short_description: 'Seen by the matrix', type: 'BANNER', rating: 'G', ad_link: 'https://shop.example/matrix', commission: { impression: 1, click: 1, complete: 0 } };
 
-/** A new banner offer of the administrator's. */
+/** A new banner offer of the administrator's, its campaign funded (an unfunded offer is never presented). */
 async function adminOffer(): Promise<number> {
   const upload = await uploadFile(world.admin.client, await testPicture(), 'banner.png', 'image/png');
   const res = await world.admin.client.post('/api/ads/offer-create', { ...OFFER_FIELDS, upload_id: upload });
   if (res.status !== 200) throw new Error(`offer-create: ${res.status} ${JSON.stringify(res.body)}`);
-  return (res.body.offer as { id: number }).id;
+  const id = (res.body.offer as { id: number }).id;
+  await t.given.coins(world.admin.user, 1000);
+  const funded = await world.admin.client.request('POST', '/api/ads/offer-fund', { body: { id, coins: 500 }, headers: { 'idempotency-key': unique('fund') } });
+  if (funded.status !== 200) throw new Error(`offer-fund: ${funded.status} ${JSON.stringify(funded.body)}`);
+  return id;
 }
 
 /** The caller's upload of a picture, or an id that is none when the caller may not upload. */
@@ -271,7 +276,7 @@ const pictureUpload = (c: Cell) => testPicture().then((png) => uploadFile(c.clie
 
 /** The paid stream's offer as presented to the caller (signed for them). */
 async function presentedAd(c: Cell): Promise<{ impression_id: string; thumbnail: string }> {
-  const res = await c.client.get('/api/ads/offer-presentation', { stream_id: world.paid.streamId, type: 'BANNER' });
+  const res = await c.client.get('/api/ads/offer-presentation', { stream_id: world.adStreamId, type: 'BANNER' });
   const offer = res.body.offer as { impression_id: string; thumbnail: string } | null;
   if (!offer) throw new Error(`no offer presented to ${c.role}: ${res.status} ${JSON.stringify(res.body)}`);
   return offer;
@@ -308,14 +313,22 @@ const CASES: Record<string, Case> = {
   'POST /api/ads/offer-create': { send: async (c) => c.client.post('/api/ads/offer-create', { ...OFFER_FIELDS, upload_id: await pictureUpload(c) }) },
   'POST /api/ads/offer-update': { input: () => ({ id: world.adOfferId, description: unique('seen by the matrix ') }) },
   'POST /api/ads/offer-delete': { send: async (c) => c.client.post('/api/ads/offer-delete', { id: await adminOffer() }) },
+  'POST /api/ads/offer-fund': { input: () => ({ id: world.adOfferId, coins: 1 }) },
+  'POST /api/ads/offer-withdraw': {
+    send: async (c) => {
+      const id = await adminOffer();
+      await world.admin.client.post('/api/ads/offer-update', { id, paused: true });
+      return c.client.request('POST', '/api/ads/offer-withdraw', { body: { id }, headers: { 'idempotency-key': unique('withdraw') } });
+    },
+  },
   'POST /api/ads/update-stream-offers': { paidStream: true, input: () => ({ offer_ids: [world.adOfferId] }) },
-  'GET /api/ads/offer-presentation': { input: () => ({ stream_id: world.paid.streamId, type: 'BANNER' }) },
+  'GET /api/ads/offer-presentation': { input: () => ({ stream_id: world.adStreamId, type: 'BANNER' }) },
   'POST /api/ads/offer-activity': { send: async (c) => c.client.post('/api/ads/offer-activity', { impression_id: (await presentedAd(c)).impression_id, activity: 'click' }) },
   'GET /api/user/exo-click-tracking': {
     send: async (c) => c.client.request('GET', `/api/user/exo-click-tracking?tracking_id=${encodeURIComponent((await presentedAd(c)).impression_id)}`, { headers: { 'x-csrf-token': await c.client.csrf() } }),
   },
   'POST /api/ads/publisher': { paidStream: true, input: (c) => ({ network: 'limelight', user_id: c.owner.user.id, adunit_id: 1 }) },
-  'GET /ads/vast': { send: async (c) => c.client.get('/ads/vast', { stream_id: world.paid.streamId }) },
+  'GET /ads/vast': { send: async (c) => c.client.get('/ads/vast', { stream_id: world.adStreamId }) },
   'GET /ads/track': { send: async (c) => c.client.get('/ads/track', { impression_id: (await presentedAd(c)).impression_id, activity: 'click' }) },
   'GET /media/ads/:offerId/:file': { send: async (c) => c.client.request('GET', (await presentedAd(c)).thumbnail) },
   'GET /api/channel/group': { input: () => ({ id: world.channelId }) },
@@ -761,10 +774,13 @@ beforeAll(async () => {
     meetingId: 0,
     endedMeetingId: 0,
     adOfferId: 0,
+    adStreamId: 0,
   };
   world.meetingId = await meetingOf();
   world.adOfferId = await adminOffer();
-  const attached = await world.paid.client.post('/api/ads/update-stream-offers', { offer_ids: [world.adOfferId] });
+  const adLive = await t.given.liveStream();
+  world.adStreamId = adLive.streamId;
+  const attached = await adLive.client.post('/api/ads/update-stream-offers', { offer_ids: [world.adOfferId] });
   if (attached.status !== 200) throw new Error(`update-stream-offers: ${attached.status} ${JSON.stringify(attached.body)}`);
   world.endedMeetingId = await meetingOf();
   await world.owner.client.post('/api/user/end-meeting', { id: world.endedMeetingId });
