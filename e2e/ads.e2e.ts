@@ -1,6 +1,7 @@
 /**
  * Journey: advertiser offers on a live stream. The administrator creates a pre-roll and a banner offer
- * on the offers page (creatives uploaded); broadcaster1 goes live in the default skin (ad selection) and
+ * on the offers page (creatives uploaded) and funds their campaigns there with coins from the wallet
+ * (advertising is prepaid, decision 0037); broadcaster1 goes live in the default skin (ad selection) and
  * attaches both with 'Update Stream Ads'; viewer2, watching in afterdark (pre-roll ads), sees the
  * pre-roll, skips it after 5 s, then the stream, the banner 5 s later, and clicks it; a chat ad line comes
  * by. viewer3, subscribed to broadcaster1's VIP plan ('no ads'), sees none. When the period's settlement
@@ -99,6 +100,30 @@ describe('ads', () => {
     await createOffer(admin.page, { name: 'Spring sale chat', short: 'Spring sale in the shop today', type: 'Chat', link: `${origin}/help`, file: files.banner, impression: 1, click: 5 });
     await screenshot(admin.page, 'ads-offers-page');
   }, 120_000);
+
+  step('the administrator funds the campaigns from the wallet on the offers page', async () => {
+    const origin = new URL(admin.page.url()).origin;
+    const wallet = await HttpSession.at(origin).signIn('admin', DEMO_PASSWORD);
+    const packages = (await wallet.get('/api/wallet/coin-packages')).body.packages as Array<{ package_id: number; coins: number }>;
+    const card = { number: '4242 4242 4242 4242', exp_month: 12, exp_year: 2040, cvc: '123', name: 'Admin' };
+    expect((await wallet.post('/api/wallet/deposit-coins', { package_id: packages[0]!.package_id, payment_method: 'card', card })).status).toBe(200);
+    const offers = admin.page.getByRole('list', { name: 'Your offers' });
+    for (const name of ['Spring sale video', 'Spring sale banner', 'Spring sale chat']) {
+      const offer = offers.getByRole('article', { name });
+      await offer.getByRole('button', { name: MSG.adsFund }).click();
+      const dialog = admin.page.getByRole('dialog');
+      const coinsField = dialog.getByLabel(MSG.adsFundCoins);
+      await coinsField.fill('0');
+      await coinsField.blur();
+      await dialog.getByText(MSG.coinsNumber).waitFor();
+      await coinsField.fill('30');
+      await dialog.getByRole('button', { name: MSG.adsFund }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await offer.getByRole('region', { name: MSG.adsCampaignBalance }).getByText('30 Coins').waitFor();
+    }
+    await admin.page.getByText(MSG.adsFunded).first().waitFor();
+    await screenshot(admin.page, 'ads-offers-funded');
+  }, 90_000);
 
   step('broadcaster1 goes live and attaches both offers to the stream', async () => {
     broadcaster = await openAppPage();

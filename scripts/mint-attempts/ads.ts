@@ -87,7 +87,7 @@ async function uploadBanner(baseUrl: string, person: Pick<Person, 'username' | '
   const location = created.headers.get('location') ?? '';
   if (created.status !== 201) throw new Error(`upload: ${created.status} ${await created.text()}`);
   const id = location.slice(location.lastIndexOf('/') + 1);
-  const sent = await send('PATCH', `/uploads/${id}`, { body: picture, headers: { ...signedIn, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' } });
+  const sent = await send('PATCH', `/uploads/${id}`, { body: new Uint8Array(picture), headers: { ...signedIn, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' } });
   if (sent.status !== 204) throw new Error(`upload PATCH: ${sent.status} ${await sent.text()}`);
   return id;
 }
