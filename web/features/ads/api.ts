@@ -14,6 +14,7 @@ import { call } from '../../api/client';
 import type { ApiError } from '../../api/client';
 import { streamKeys } from '../streams/api';
 import { useAppConfig } from '../system/api';
+import { walletKeys } from '../wallet/api';
 import { markSelected, nextOffset } from './ad-rules';
 
 export const adKeys = {
@@ -90,8 +91,18 @@ export function useUpdateOffer() {
   });
 }
 
-export function useDeleteOffer() {
+/** Coins moved between the wallet and a campaign: both the offers and the wallet are read again. */
+function useRefreshOffersAndWallet() {
+  const queryClient = useQueryClient();
   const refresh = useRefreshOffers();
+  return () => {
+    refresh();
+    void queryClient.invalidateQueries({ queryKey: walletKeys.all });
+  };
+}
+
+export function useDeleteOffer() {
+  const refresh = useRefreshOffersAndWallet();
   return useMutation<CallOutput<typeof ads.offerDelete>, ApiError, number>({
     mutationFn: (id) => call(ads.offerDelete, { id }),
     onSuccess: refresh,
@@ -100,7 +111,7 @@ export function useDeleteOffer() {
 
 /** Moves coins from the wallet to the offer's campaign balance; `key` makes a retried submission move them once. */
 export function useFundOffer() {
-  const refresh = useRefreshOffers();
+  const refresh = useRefreshOffersAndWallet();
   return useMutation<CallOutput<typeof ads.offerFund>, ApiError, CallInput<typeof ads.offerFund> & { key: string }>({
     mutationFn: ({ key, ...input }) => call(ads.offerFund, input, { [IDEMPOTENCY_HEADER]: key }),
     onSuccess: refresh,
@@ -109,7 +120,7 @@ export function useFundOffer() {
 
 /** Takes what is left of a paused offer's campaign balance back to the wallet. */
 export function useWithdrawOffer() {
-  const refresh = useRefreshOffers();
+  const refresh = useRefreshOffersAndWallet();
   return useMutation<CallOutput<typeof ads.offerWithdraw>, ApiError, { id: number; key: string }>({
     mutationFn: ({ key, id }) => call(ads.offerWithdraw, { id }, { [IDEMPOTENCY_HEADER]: key }),
     onSuccess: refresh,
