@@ -10,7 +10,7 @@ import { eq, sql } from 'drizzle-orm';
 import { MSG } from '../../../common/messages';
 import type { Db, Executor } from '../../platform/db/client';
 import type { Principal } from '../../platform/http/auth';
-import { appError, conflict } from '../../platform/http/errors';
+import { appError, conflict, notFound } from '../../platform/http/errors';
 import { InsufficientFunds, type AccountRef, type Ledger } from '../ledger';
 import type { OfferRow } from './offers';
 import { adOffers } from './tables';
@@ -48,7 +48,8 @@ export function createCampaigns(deps: { db: Db; ledger: Pick<Ledger, 'transfer' 
       await ledger.gather(principal.userId, 'CON');
       try {
         await db.transaction(async (tx) => {
-          await locked(tx, offer.id);
+          // Withdrawn meanwhile: its budget went back already, nothing may be added to it.
+          if ((await locked(tx, offer.id)).deletedAt) throw notFound(MSG.adsOfferUnknown);
           const { created } = await ledger.transfer({
             kind: 'ad_funding', idempotencyKey, fromUserId: principal.userId, amount: coins, currency: 'CON', details: { offer_id: offer.id },
             legs: [{ account: { userId: principal.userId, currency: 'CON' }, amount: -coins }, { account: campaignAccount(offer.id), amount: coins }],
