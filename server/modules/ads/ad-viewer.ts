@@ -42,10 +42,24 @@ export function adViewerOf(request: FastifyRequest, principal: Principal | null,
   return { countingKey, bindingKey: `${countingKey}|v:${cookie}` };
 }
 
+const originOf = (address: string) => {
+  try {
+    return new URL(address).origin;
+  } catch {
+    return null;
+  }
+};
+
+/** Whether `origin` (an Origin header) is the installation's public origin, or the one the request came to; default ports aside. */
+export function isOwnOrigin(request: FastifyRequest, origin: string): boolean {
+  const given = originOf(origin);
+  return given !== null && (given === originOf(request.publicOrigin) || given === originOf(`${request.protocol}://${request.host}`));
+}
+
 /** Sent by another site's page: its Origin is not ours, or the browser says the fetch crossed sites. */
 export function fromAnotherSite(request: FastifyRequest): boolean {
   const origin = request.headers.origin;
-  if (origin !== undefined && origin !== request.publicOrigin && origin !== `${request.protocol}://${request.host}`) return true;
+  if (origin !== undefined && !isOwnOrigin(request, origin)) return true;
   const site = request.headers['sec-fetch-site'];
   return site === 'cross-site' || site === 'same-site';
 }

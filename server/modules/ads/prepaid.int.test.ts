@@ -205,6 +205,10 @@ describe('ad activity generated off-site', () => {
       const url = new URL(new RegExp(`<!\\[CDATA\\[([^\\]]+activity=${activity})\\]\\]>`).exec(String(vast.body))![1]!);
       return `${url.pathname}${url.search}`;
     };
+    // The installation's own public origin (where its pixels point) is granted the document.
+    const own = new URL(/<!\[CDATA\[(http[^\]]+\/ads\/track[^\]]*)\]\]>/.exec(String(vast.body))![1]!).origin;
+    const ours = await t.client({ 'x-forwarded-for': '198.51.100.10' }).request('GET', `/ads/vast?stream_id=${live.streamId}`, { headers: { origin: own } });
+    expect(ours.headers['access-control-allow-origin']).toBe(own);
     // Another site's script in the visitor's browser: its fetches name its origin, or cross sites.
     await visitor.request('GET', pixel('impression'), { headers: { origin: 'https://elsewhere.example' } });
     await visitor.request('GET', pixel('impression'), { headers: { 'sec-fetch-site': 'cross-site' } });

@@ -14,7 +14,7 @@ import { ACCESS } from '../../platform/http/access';
 import { AppError } from '../../platform/http/errors';
 import type { RouteDocs } from '../../platform/http/openapi';
 import { viewerOf } from '../streams';
-import { adViewerOf, fromAnotherSite } from './ad-viewer';
+import { adViewerOf, fromAnotherSite, isOwnOrigin } from './ad-viewer';
 import type { Delivery } from './delivery';
 
 export const VAST_PATH = '/ads/vast';
@@ -97,8 +97,9 @@ export function registerVastRoutes(app: FastifyInstance, deps: { delivery: Deliv
 
   const sendVast = (request: FastifyRequest, reply: FastifyReply, body: string) => {
     reply.header('content-type', 'application/xml; charset=utf-8').header('cache-control', 'no-store').header('vary', 'Origin');
-    // Only the configured public origin is granted a cross-origin read: the pixels in it are this viewer's.
-    if (request.headers.origin === request.publicOrigin) reply.header('access-control-allow-origin', request.publicOrigin).header('access-control-allow-credentials', 'true');
+    // Only our own origin is granted a cross-origin read (a player on the configured public address): the pixels in it are this viewer's.
+    const origin = request.headers.origin;
+    if (origin !== undefined && isOwnOrigin(request, origin)) reply.header('access-control-allow-origin', origin).header('access-control-allow-credentials', 'true');
     return reply.send(body);
   };
 
