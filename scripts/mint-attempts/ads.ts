@@ -15,41 +15,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
-
-interface Answer {
-  status: number;
-  body: Record<string, unknown>;
-}
-
-/** The runner's plain-fetch client (cookies kept, CSRF header on POSTs). */
-interface Client {
-  get(path: string): Promise<Answer>;
-  post(path: string, body?: unknown, headers?: Record<string, string>): Promise<Answer>;
-}
-
-interface Person {
-  client: Client;
-  userId: number;
-  username: string;
-  password: string;
-}
-
-/** What these attempts use of the runner's context (scripts/mint-attempts/context.ts). */
-export interface AdsAttemptContext {
-  baseUrl: string;
-  signUp(): Promise<Person>;
-  signIn(person: Pick<Person, 'username' | 'password'>): Promise<Person>;
-  deposit(person: Person, coins: 100 | 200 | 500 | 1000): Promise<number>;
-  grantPermission(person: Person, permission: string): Promise<void>;
-  coinsOf(person: Person): Promise<number>;
-  waitForSettlements(): Promise<void>;
-}
-
-export interface AttemptResult {
-  name: string;
-  coinsIn: number;
-  coinsOut: number;
-}
+import type { AttemptContext, AttemptResult, Person } from './context';
 
 /** The server's settings these attempts need beside the runner's own. */
 export const SERVER_SETTINGS = { ADS_SETTLEMENT_SECONDS: '10' } as const;
@@ -93,7 +59,7 @@ async function uploadBanner(baseUrl: string, person: Pick<Person, 'username' | '
 }
 
 /** An advertiser (CREATE AD_OFFER granted as an operator would) with a banner offer paying `commission`. */
-async function advertiserWithOffer(ctx: AdsAttemptContext, commission: typeof BIG): Promise<{ advertiser: Person; offerId: number }> {
+async function advertiserWithOffer(ctx: AttemptContext, commission: typeof BIG): Promise<{ advertiser: Person; offerId: number }> {
   const signedUp = await ctx.signUp();
   await ctx.grantPermission(signedUp, 'CREATE AD_OFFER');
   const advertiser = await ctx.signIn(signedUp);
@@ -120,13 +86,13 @@ async function takeBack(advertiser: Person, offerId: number) {
   await advertiser.client.post('/api/ads/offer-withdraw', { id: offerId }, key());
 }
 
-async function settled(ctx: AdsAttemptContext) {
+async function settled(ctx: AttemptContext) {
   await ctx.waitForSettlements();
   await sleep(SETTLEMENT_WAIT_MS);
 }
 
 /** Finding 2: an advertiser's offer on their own stream, watched by three accounts of theirs. */
-export async function selfPayingAdvertiser(ctx: AdsAttemptContext): Promise<AttemptResult> {
+export async function selfPayingAdvertiser(ctx: AttemptContext): Promise<AttemptResult> {
   const { advertiser, offerId } = await advertiserWithOffer(ctx, BIG);
   const coinsIn = await ctx.deposit(advertiser, 1000);
   await advertiser.client.post('/api/ads/offer-fund', { id: offerId, coins: 1000 }, key());
@@ -150,7 +116,7 @@ const fromElsewhere = (baseUrl: string, path: string) =>
   fetch(`${baseUrl}${path}`, { headers: { origin: FOREIGN_ORIGIN, 'sec-fetch-site': 'cross-site' } });
 
 /** Finding 3: ad activity for someone else's funded offer, generated off-site for a stream that is not live. */
-export async function offSiteActivity(ctx: AdsAttemptContext): Promise<AttemptResult> {
+export async function offSiteActivity(ctx: AttemptContext): Promise<AttemptResult> {
   // An honest advertiser's funded campaign: not the attacker's coins.
   const { advertiser, offerId } = await advertiserWithOffer(ctx, { impression: 10, click: 10, complete: 10 });
   await ctx.deposit(advertiser, 1000);
@@ -174,7 +140,7 @@ export async function offSiteActivity(ctx: AdsAttemptContext): Promise<AttemptRe
 }
 
 /** Both attempts as one, for a runner that takes one `attempt` per file. */
-export async function attempt(ctx: AdsAttemptContext): Promise<AttemptResult> {
+export async function attempt(ctx: AttemptContext): Promise<AttemptResult> {
   const own = await selfPayingAdvertiser(ctx);
   const offSite = await offSiteActivity(ctx);
   return { name: `${own.name}; ${offSite.name}`, coinsIn: own.coinsIn + offSite.coinsIn, coinsOut: own.coinsOut + offSite.coinsOut };
