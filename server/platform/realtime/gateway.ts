@@ -8,8 +8,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { z } from 'zod';
 import {
-  clientFrame, clientId, FRAME_MAX_BYTES, type HistoryMessage, type RealtimeMessage, type SendFrame, type ServerFrame,
+  clientFrame, clientId, FRAME_MAX_BYTES, type HistoryMessage, type RealtimeMessage, type ReplayCursor, type SendFrame, type ServerFrame,
 } from '../../../common/realtime';
+import { SERVER_RESTARTING } from '../../../common/realtime-channels';
 import type { Bus } from '../bus/bus';
 import type { Principal } from '../http/auth';
 import { FORGET_CHANNEL, type ForgetTarget } from '../http/session-cache';
@@ -25,8 +26,11 @@ import { databaseUnavailable } from '../db/unavailable';
 export type PresenceChange = 'CONNECTED' | 'DISCONNECTED';
 
 export interface RealtimeHandlers {
-  /** Throws an AppError to refuse; answers the history sent with `subscribed`. */
-  authorizeSubscribe(channel: string, principal: Principal | null, request: FastifyRequest): Promise<{ history: HistoryMessage[] }>;
+  /**
+   * Throws an AppError to refuse; answers the history sent with `subscribed`: with `after`, on a channel
+   * that keeps lines, what came after it and whether some of it was skipped (`replay`).
+   */
+  authorizeSubscribe(channel: string, principal: Principal | null, request: FastifyRequest, after?: ReplayCursor): Promise<SubscribeAnswer>;
   /** Throws an AppError to refuse; publishing is the handler's business. */
   handleSend(channel: string, frame: SendFrame, principal: Principal | null, request: FastifyRequest): Promise<void>;
   /** Channels whose members are counted (a stream's viewers). */
@@ -35,6 +39,11 @@ export interface RealtimeHandlers {
   presenceKey(principal: Principal | null, request: FastifyRequest): string;
   /** A signed-in member's first socket on this instance joined, or its last one left, a counted channel. */
   onPresenceChange(channel: string, principal: Principal, change: PresenceChange): void;
+}
+
+export interface SubscribeAnswer {
+  history: HistoryMessage[];
+  replay?: { skipped: boolean };
 }
 
 export interface GatewayOptions {
@@ -170,6 +179,12 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
     });
   }
 
+  // Registered before the plugin's own preClose (which closes sockets with no code): a graceful stop
+  // tells every socket to reconnect, and the pages spread their returns over RESTART_JITTER_MS.
+  app.addHook('preClose', async () => {
+    for (const socket of app.websocketServer.clients) socket.close(SERVER_RESTARTING.code, SERVER_RESTARTING.reason);
+  });
+
   await app.register(websocket, {
     options: { maxPayload: 64 * 1024 },
     // A frame over the size limit or a broken frame (ws's own checks, codes WS_ERR_…) is a client's
@@ -278,12 +293,12 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
       subscribeTokens -= 1;
     }
 
-    async function subscribe(channel: string) {
+    async function subscribe(channel: string, after: ReplayCursor | undefined) {
       takeSubscribeToken();
       if (!joined.has(channel) && joined.size >= MAX_CHANNELS_PER_SOCKET) throw tooManyRequests(MSG.tooManyChannels);
       const who = await currentPrincipal();
       const key = await memberKey;
-      const { history } = await handlers.authorizeSubscribe(channel, who, request);
+      const { history, replay } = await handlers.authorizeSubscribe(channel, who, request, after);
       if (socket.readyState !== socket.OPEN) return;
       // Subscribing again answers the history again, without a second membership.
       if (!joined.has(channel)) {
@@ -296,7 +311,7 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
           throw error;
         });
       }
-      send({ op: 'subscribed', channel, history });
+      send({ op: 'subscribed', channel, history, ...(replay ? { replay } : {}) });
     }
 
     async function unsubscribe(channel: string) {
@@ -362,7 +377,7 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
       if (f.op === 'unsubscribe') return unsubscribe(f.channel);
       if (f.op === 'subscribe') {
         try {
-          await subscribe(f.channel);
+          await subscribe(f.channel, f.after);
         } catch (error) {
           send(errorFrame(error, { channel: f.channel }, request));
         }
