@@ -92,7 +92,7 @@ describe('reconnecting to a live stream', () => {
     expect(again).toMatchObject({ history: [], replay: { skipped: false } });
   });
 
-  it('says when more lines came than a replay carries, and answers the newest of them', async () => {
+  it('says when more lines came than a replay carries, and answers the newest of them with every tip missed', async () => {
     const live = await t.given.liveStream();
     const channel = `stream:${live.streamId}`;
     const viewer = await connect();
@@ -101,9 +101,20 @@ describe('reconnecting to a live stream', () => {
     const rows = Array.from({ length: REPLAY_MAX_LINES + 20 }, (_, i) => ({ streamId: live.streamId, userId: live.user.id, type: 'COMMENT', text: `stored ${i}` }));
     await t.resources.database.db.insert(chatMessages).values(rows);
 
+    // And more tips than a first history carries: every one of them is replayed.
+    const tipper = await t.given.user();
+    await t.given.coins(tipper, 100_000);
+    const tipped: number[] = [];
+    for (let amount = 1; amount <= 60; amount++) {
+      await t.given.pastTip({ tipperId: tipper.id, creatorId: live.user.id, streamId: live.streamId, amount, at: new Date() });
+      tipped.push(amount);
+    }
+
     const replayed = await viewer.request({ op: 'subscribe', channel, after: cursorAfter(first.history as Line[]) });
     expect(replayed.replay).toEqual({ skipped: true });
-    const texts = (replayed.history as Line[]).map((l) => l.text);
+    const history = replayed.history as Line[];
+    expect(history.filter((l) => l.type === 'TIP').map((l) => (l as unknown as { data: { recipient_amount: number } }).data.recipient_amount)).toEqual(tipped);
+    const texts = history.filter((l) => l.type === 'COMMENT').map((l) => l.text);
     expect(texts).toHaveLength(REPLAY_MAX_LINES);
     expect(texts[0]).toBe('stored 20');
     expect(texts.at(-1)).toBe(`stored ${REPLAY_MAX_LINES + 19}`);

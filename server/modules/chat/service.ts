@@ -164,17 +164,29 @@ export function createChatService(deps: {
   }
 
   /**
+   * The stream's tips after transfer `afterId`, oldest first, at most REPLAY_MAX_LINES + 1 (the ledger reads
+   * the newest first): a short read is enough when it reaches the cursor or the stream's first tip.
+   */
+  async function tipsAfter(streamId: number, afterId: number): Promise<StoredTip[]> {
+    let newest: StoredTip[] = [];
+    for (const limit of [HISTORY_LINES + 1, REPLAY_MAX_LINES + 1]) {
+      newest = await deps.ledger.tipsOnStream(streamId, limit);
+      if (newest.length < limit || newest.some((tip) => tip.id <= afterId)) break;
+    }
+    return newest.filter((tip) => tip.id > afterId).reverse();
+  }
+
+  /**
    * What a resubscribing client missed: the COMMENTs and (on the public channel) tips after its cursor,
    * at most REPLAY_MAX_LINES of each, the newest; `skipped` when more came.
    */
   async function replay(streamId: number, ownerId: number, priority: boolean, after: ReplayCursor): Promise<SubscribeAnswer> {
     // A cursor past any id there can be (the client's own string) reads as "nothing after it".
     const afterId = (token: string) => Math.min(Number(token), Number.MAX_SAFE_INTEGER);
-    const [comments, recentTips] = await Promise.all([
+    const [comments, tips] = await Promise.all([
       lastComments(streamId, priority, REPLAY_MAX_LINES + 1, afterId(after.comment)),
-      priority ? Promise.resolve([]) : deps.ledger.tipsOnStream(streamId, REPLAY_MAX_LINES + 1),
+      priority ? Promise.resolve([]) : tipsAfter(streamId, afterId(after.tip)),
     ]);
-    const tips = recentTips.filter((tip) => tip.id > afterId(after.tip)).reverse();
     const skipped = comments.length > REPLAY_MAX_LINES || tips.length > REPLAY_MAX_LINES;
     return { history: await asHistory(comments.slice(-REPLAY_MAX_LINES), tips.slice(-REPLAY_MAX_LINES), ownerId), replay: { skipped } };
   }
