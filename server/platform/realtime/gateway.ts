@@ -20,7 +20,7 @@ import { AppError, tooManyRequests } from '../http/errors';
 import type { RouteDocs } from '../http/openapi';
 import { createFanout, type Deliver, messageFrame, type Pacing } from './fanout';
 import type { Presence } from './presence';
-import { frameWriter, prepareFrame } from './wire';
+import { frameWriter, prepareFrame, type PreparedFrame } from './wire';
 import { databaseUnavailable } from '../db/unavailable';
 
 export type PresenceChange = 'CONNECTED' | 'DISCONNECTED';
@@ -298,20 +298,31 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
       if (!joined.has(channel) && joined.size >= MAX_CHANNELS_PER_SOCKET) throw tooManyRequests(MSG.tooManyChannels);
       const who = await currentPrincipal();
       const key = await memberKey;
-      const { history, replay } = await handlers.authorizeSubscribe(channel, who, request, after);
-      if (socket.readyState !== socket.OPEN) return;
       // Subscribing again answers the history again, without a second membership.
-      if (!joined.has(channel)) {
-        const member: Deliver = (frame) => deliver(frame);
-        joined.set(channel, member);
-        const counted = handlers.countsPresence(channel);
-        if (counted && presence.join(channel, key) && who) handlers.onPresenceChange(channel, who, 'CONNECTED');
-        await fanout.join(channel, member).catch(async (error: unknown) => {
-          await unsubscribe(channel);
-          throw error;
-        });
+      if (joined.has(channel)) {
+        const { history, replay } = await handlers.authorizeSubscribe(channel, who, request, after);
+        send({ op: 'subscribed', channel, history, ...(replay ? { replay } : {}) });
+        return;
       }
-      send({ op: 'subscribed', channel, history, ...(replay ? { replay } : {}) });
+      // On the fan-out before the history is read, holding the channel's frames until `subscribed` has gone:
+      // a line published meanwhile is in the history or after it (the page keeps a line once), never lost.
+      const held: PreparedFrame[] = [];
+      let holding = true;
+      const member: Deliver = (frame) => (holding ? held.push(frame) : deliver(frame));
+      await fanout.join(channel, member);
+      let answer: SubscribeAnswer;
+      try {
+        answer = await handlers.authorizeSubscribe(channel, who, request, after);
+      } catch (error) {
+        await fanout.leave(channel, member);
+        throw error;
+      }
+      if (socket.readyState !== socket.OPEN || joined.has(channel)) return fanout.leave(channel, member);
+      joined.set(channel, member);
+      if (handlers.countsPresence(channel) && presence.join(channel, key) && who) handlers.onPresenceChange(channel, who, 'CONNECTED');
+      send({ op: 'subscribed', channel, history: answer.history, ...(answer.replay ? { replay: answer.replay } : {}) });
+      holding = false;
+      for (const frame of held.splice(0)) deliver(frame);
     }
 
     async function unsubscribe(channel: string) {
