@@ -17,3 +17,11 @@ export const userChannelOf = (userId: number) => `user:${userId}`;
 
 /** A meeting room's channel: its chat, likes, tips, participants and end. */
 export const meetingChannelOf = (meetingId: number) => `meeting:${meetingId}`;
+
+/**
+ * The close code and reason a socket gets when its server stops gracefully (a deploy, a restart): the
+ * page reconnects at once, after a random pause of at most RESTART_JITTER_MS, and resubscribes asking
+ * for what it missed (decision 0042). 4000–4999 are the application's own codes.
+ */
+export const SERVER_RESTARTING = { code: 4002, reason: 'server restarting' } as const;
+export const RESTART_JITTER_MS = 2_000;

@@ -13,7 +13,13 @@ import { CHAT_TEXT_MAX } from './realtime-channels';
 /** A client frame's size limit: room for a WebRTC session description (SIGNAL), which runs to a few kilobytes. */
 export const FRAME_MAX_BYTES = 16_384;
 export const SDP_MAX_CHARS = 12_000;
+/** The lines a first subscription's history carries (chat lines and tips together). */
 export const HISTORY_LINES = 50;
+/**
+ * A resubscribing client gets the lines of each kind after the last one it saw, at most this many of
+ * each (the newest); a longer gap is reported as skipped (decision 0042).
+ */
+export const REPLAY_MAX_LINES = 500;
 /** The most messages one `messages` frame carries; a longer backlog goes in several frames, in order. */
 export const BATCH_MAX_MESSAGES = 200;
 
@@ -35,7 +41,12 @@ export const realtimeSender = z.object({
 export type RealtimeSender = z.infer<typeof realtimeSender>;
 
 /** A stored chat line's place: when it was written and its id (the web keys lines by type and timetoken). */
-const stamped = { chatTime: z.iso.datetime(), timetoken: z.string().regex(/^\d{1,20}$/) };
+const timetoken = z.string().regex(/^\d{1,20}$/);
+const stamped = { chatTime: z.iso.datetime(), timetoken };
+
+/** Where a client's copy of a channel ends: the timetoken of the last chat line and of the last tip it saw ('0': none). */
+export const replayCursor = z.object({ comment: timetoken, tip: timetoken });
+export type ReplayCursor = z.infer<typeof replayCursor>;
 
 const commentMessage = z.object({ type: z.literal('COMMENT'), text: chatText, sender: realtimeSender, ...stamped });
 
@@ -209,7 +220,8 @@ const sendFrame = { op: z.literal('send'), channel, id: clientId };
 
 /** Clients send COMMENT and LIKE (one like per click), SIGNAL in a meeting and the toy operations; every other type comes from services. */
 export const clientFrame = z.discriminatedUnion('op', [
-  z.object({ op: z.literal('subscribe'), channel }),
+  /** With `after` (a resubscription), the history is what came after it rather than the channel's last lines. */
+  z.object({ op: z.literal('subscribe'), channel, after: replayCursor.optional() }),
   z.object({ op: z.literal('unsubscribe'), channel }),
   z.discriminatedUnion('type', [
     z.object({ ...sendFrame, type: z.literal('COMMENT'), text: z.string().max(FRAME_MAX_BYTES) }),
@@ -243,7 +255,12 @@ type WithoutAddress<F> = F extends unknown ? Omit<F, 'op' | 'channel' | 'id'> : 
 export type SendRequest = WithoutAddress<SendFrame>;
 
 export const serverFrame = z.discriminatedUnion('op', [
-  z.object({ op: z.literal('subscribed'), channel, history: z.array(historyMessage) }),
+  /**
+   * `replay` answers a subscribe with `after` on a channel that keeps lines: `history` is then every line
+   * and tip after the cursor, oldest first, unless more than REPLAY_MAX_LINES of a kind came (`skipped`:
+   * only the newest of them are there).
+   */
+  z.object({ op: z.literal('subscribed'), channel, history: z.array(historyMessage), replay: z.object({ skipped: z.boolean() }).optional() }),
   z.object({ op: z.literal('message'), channel, message: realtimeMessage }),
   /** Several messages of one channel, in publishing order: a busy channel's lines coalesced into one frame (decision 0027). */
   z.object({ op: z.literal('messages'), channel, messages: z.array(realtimeMessage).min(2).max(BATCH_MAX_MESSAGES) }),

@@ -1,10 +1,12 @@
 /**
  * Journey: two viewers and the broadcaster chat on a live stream, a viewer likes it, the broadcaster
- * switches chat off and on, a guest reads along, the stream ends and the rating wall asks for stars.
+ * switches chat off and on, a guest reads along, a viewer's socket is told the server is restarting and the
+ * chat catches up on what was said meanwhile, the stream ends and the rating wall asks for stars.
  */
-import type { Page } from 'playwright-core';
+import type { Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, describe, expect } from 'vitest';
 import { MSG } from '../common/messages';
+import { SERVER_RESTARTING } from '../common/realtime-channels';
 import type { RunningPublisher } from '../server/testing/rtmp-publisher';
 import { signInAt } from './support/app';
 import { journeySteps, openTab, screenshot, useAppInBrowser } from './support/browser';
@@ -61,6 +63,8 @@ async function watchLive(page: Page, path: string) {
 const HELLO = 'Hello everyone!';
 const ANSWER = 'Hey there, <b>bold</b> hello';
 const OWNER = 'Welcome both of you, thanks for coming';
+const AWAY_1 = 'Said while viewer1 was reconnecting';
+const AWAY_2 = 'And the broadcaster said this too';
 
 describe('chat on a live stream', () => {
   let broadcaster: TestPage;
@@ -169,6 +173,51 @@ describe('chat on a live stream', () => {
     await prompt.waitFor({ state: 'detached' });
     expect(guest.errors).toEqual([]);
     await guest.context.close();
+  });
+
+  step('tells a viewer the server is restarting: it reconnects and the chat shows the lines sent meanwhile', async () => {
+    const { page } = viewer1;
+    const connections: WebSocketRoute[] = [];
+    const fromPage: string[] = [];
+    let release = () => {};
+    await page.routeWebSocket(/\/ws(\?|$)/, (ws) => {
+      connections.push(ws);
+      if (connections.length !== 2) return void ws.connectToServer();
+      // The socket after the restart reaches the server only once the others have chatted: it has to ask for what it missed.
+      const held: string[] = [];
+      ws.onMessage((frame) => {
+        fromPage.push(String(frame));
+        held.push(String(frame));
+      });
+      release = () => {
+        const server = ws.connectToServer();
+        ws.onMessage((frame) => {
+          fromPage.push(String(frame));
+          server.send(frame);
+        });
+        for (const frame of held.splice(0)) server.send(frame);
+      };
+    });
+    await page.reload();
+    await chatLine(page, 'broadcaster1', OWNER).waitFor({ timeout: 20_000 });
+
+    await connections[0]!.close({ code: SERVER_RESTARTING.code, reason: SERVER_RESTARTING.reason });
+    await expect.poll(() => connections.length, { timeout: 10_000 }).toBe(2);
+    await say(viewer2.page, AWAY_1, 'Enter');
+    await say(ownerView, AWAY_2, 'Send');
+    await chatLine(viewer2.page, 'broadcaster1', AWAY_2).waitFor();
+    expect(await chatLog(page).getByText(AWAY_1, { exact: true }).count()).toBe(0);
+
+    release();
+    await chatLine(page, 'viewer2', AWAY_1).waitFor({ timeout: 15_000 });
+    await chatLine(page, 'broadcaster1', AWAY_2).waitFor();
+    const resubscribed = fromPage.map((raw) => JSON.parse(raw) as { op: string; after?: unknown }).find((frame) => frame.op === 'subscribe' && frame.after);
+    expect(resubscribed?.after).toMatchObject({ comment: expect.stringMatching(/^\d+$/), tip: expect.stringMatching(/^\d+$/) });
+    // Once each, in the order they were said.
+    const log = await chatLog(page).innerText();
+    expect(log.split(AWAY_1)).toHaveLength(2);
+    expect(log.indexOf(AWAY_1)).toBeLessThan(log.indexOf(AWAY_2));
+    await screenshot(page, 'chat-caught-up-after-restart');
   });
 
   step('ends the stream when the encoder stops: viewers meet the rating wall and rate', async () => {

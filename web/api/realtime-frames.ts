@@ -1,7 +1,8 @@
 /** The realtime wire frames as the browser sees them: errors, timings, backoff and frame routing (docs/architecture.md §7). */
 import { z } from 'zod';
 import { serverFrame } from '../../common/realtime';
-import type { HistoryMessage, RealtimeMessage, ServerFrame } from '../../common/realtime';
+import type { HistoryMessage, RealtimeMessage, ReplayCursor, ServerFrame } from '../../common/realtime';
+import { RESTART_JITTER_MS } from '../../common/realtime-channels';
 
 export type ConnectionStatus = 'idle' | 'connecting' | 'open' | 'reconnecting';
 
@@ -24,8 +25,11 @@ export function isRealtimeError(error: unknown, code?: string): error is Realtim
 
 export interface ChannelListener {
   onMessage: (message: RealtimeMessage) => void;
-  /** The server accepted the subscription (again after a reconnect) with the channel's recent lines. */
-  onSubscribed?: (history: HistoryMessage[]) => void;
+  /**
+   * The server accepted the subscription with the channel's recent lines; after a reconnect, with
+   * `replay`, with the lines that came after the last one this page saw (`skipped`: not all of them).
+   */
+  onSubscribed?: (history: HistoryMessage[], replay?: { skipped: boolean }) => void;
   /** The server refused the subscription ('block', 'forbidden', 'unauthorized'...). */
   onError?: (error: RealtimeError) => void;
 }
@@ -52,6 +56,26 @@ export function backoffDelay(attempt: number, random: () => number = Math.random
   const base = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempt));
   return Math.min(BACKOFF_MAX_MS, Math.round(base * (0.8 + 0.4 * random())));
 }
+
+/** The pause before reconnecting to a server that said it is restarting: at once, spread over RESTART_JITTER_MS. */
+export function restartDelay(random: () => number = Math.random): number {
+  return Math.floor(RESTART_JITTER_MS * random());
+}
+
+/** Whether timetoken `a` comes after `b` (both decimal ids, possibly past 2^53). */
+const later = (a: string, b: string) => a.length > b.length || (a.length === b.length && a > b);
+
+/** The cursor moved past the chat lines and tips among `messages`. */
+export function advanceCursor(cursor: ReplayCursor, messages: readonly RealtimeMessage[]): ReplayCursor {
+  let { comment, tip } = cursor;
+  for (const message of messages) {
+    if (message.type === 'COMMENT' && later(message.timetoken, comment)) comment = message.timetoken;
+    if (message.type === 'TIP' && later(message.timetoken, tip)) tip = message.timetoken;
+  }
+  return { comment, tip };
+}
+
+export const EMPTY_CURSOR: ReplayCursor = { comment: '0', tip: '0' };
 
 const SERVER_OPS: ReadonlySet<unknown> = new Set<ServerFrame['op']>(['subscribed', 'message', 'messages', 'ack', 'error', 'ping', 'pong']);
 

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { HistoryMessage, RealtimeMessage } from '../../common/realtime';
-import { SAMPLE_OF_EACH_TYPE, sampleComment } from '../../common/testing/realtime-samples';
+import { SERVER_RESTARTING } from '../../common/realtime-channels';
+import { SAMPLE_OF_EACH_TYPE, sampleComment, sampleTip } from '../../common/testing/realtime-samples';
 import {
   BACKOFF_MAX_MS,
   GOOD_CONNECTION_MS,
@@ -98,9 +99,9 @@ class FakeSocket implements SocketLike {
     this.onopen?.({});
   }
 
-  drop() {
+  drop(code = 1006) {
     this.readyState = 3;
-    this.onclose?.({});
+    this.onclose?.({ code });
   }
 
   receive(frame: object) {
@@ -261,6 +262,44 @@ describe('RealtimeClient', () => {
     vi.advanceTimersByTime(1000);
     expect(FakeSocket.all).toHaveLength(4);
     expect(statuses).toEqual(['connecting', 'open', 'reconnecting', 'open', 'reconnecting']);
+  });
+
+  it('comes back at once, jittered, when the server says it is restarting, and backs off as before on other closes', () => {
+    const client = new RealtimeClient({ url: 'ws://test/ws', createSocket: (url) => new FakeSocket(url), random: () => 0.25 });
+    client.subscribe('stream:1', () => undefined);
+    latest().open();
+    latest().drop(SERVER_RESTARTING.code);
+    expect(client.status).toBe('reconnecting');
+    vi.advanceTimersByTime(499);
+    expect(FakeSocket.all).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(FakeSocket.all).toHaveLength(2);
+    latest().drop(); // a plain failure: the backoff starts again at about 1 s
+    vi.advanceTimersByTime(899);
+    expect(FakeSocket.all).toHaveLength(2);
+    vi.advanceTimersByTime(1);
+    expect(FakeSocket.all).toHaveLength(3);
+  });
+
+  it('resubscribes after the last chat line and tip it saw on each channel, not for the last lines', () => {
+    const client = newClient();
+    const replays: Array<{ skipped: boolean } | undefined> = [];
+    client.subscribe('stream:1', { onMessage: () => undefined, onSubscribed: (_history, replay) => replays.push(replay) });
+    client.subscribe('stream:2', () => undefined);
+    latest().open();
+    latest().receive({ op: 'subscribed', channel: 'stream:1', history: [sampleComment('old', '9'), sampleTip(5, '40')] });
+    latest().receive({ op: 'subscribed', channel: 'stream:2', history: [] });
+    latest().receive({ op: 'messages', channel: 'stream:1', messages: [sampleComment('a', '10'), sampleTip(7, '41'), sampleComment('b', '11')] });
+    latest().receive({ op: 'message', channel: 'stream:1', message: SAMPLE_OF_EACH_TYPE.LIKE });
+    latest().drop();
+    vi.advanceTimersByTime(1000);
+    latest().open();
+    expect(latest().sent).toEqual([
+      { op: 'subscribe', channel: 'stream:1', after: { comment: '11', tip: '41' } },
+      { op: 'subscribe', channel: 'stream:2', after: { comment: '0', tip: '0' } },
+    ]);
+    latest().receive({ op: 'subscribed', channel: 'stream:1', history: [sampleComment('c', '100')], replay: { skipped: true } });
+    expect(replays).toEqual([undefined, { skipped: true }]);
   });
 
   it('pings every 25 s and reconnects when nothing answers', () => {

@@ -1,13 +1,15 @@
 /**
  * The page's one realtime connection (docs/architecture.md §7): a WebSocket to /ws that subscribes to
  * channels, sends COMMENT / LIKE requests answered by ack or error, keeps itself alive with an
- * app-level ping and reconnects with backoff, subscribing again to everything it had.
+ * app-level ping and reconnects with backoff (at once, jittered, when the server says it is restarting),
+ * subscribing again to everything it had and asking for the lines it missed (decision 0042).
  */
 import { currentSkin } from './client';
-import type { ClientFrame, RealtimeMessage, SendRequest } from '../../common/realtime';
+import type { ClientFrame, RealtimeMessage, ReplayCursor, SendRequest } from '../../common/realtime';
+import { SERVER_RESTARTING } from '../../common/realtime-channels';
 import {
-  ACK_TIMEOUT_MS, backoffDelay, GOOD_CONNECTION_MS, IDLE_CLOSE_MS, OFFLINE_MESSAGE, parseServerFrame, PING_INTERVAL_MS, PONG_TIMEOUT_MS,
-  RealtimeError, routeFrame, TIMEOUT_MESSAGE, type ChannelListener, type ConnectionStatus,
+  ACK_TIMEOUT_MS, advanceCursor, backoffDelay, EMPTY_CURSOR, GOOD_CONNECTION_MS, IDLE_CLOSE_MS, OFFLINE_MESSAGE, parseServerFrame, PING_INTERVAL_MS,
+  PONG_TIMEOUT_MS, RealtimeError, restartDelay, routeFrame, TIMEOUT_MESSAGE, type ChannelListener, type ConnectionStatus,
 } from './realtime-frames';
 
 export * from './realtime-frames';
@@ -46,6 +48,8 @@ export class RealtimeClient {
   private readonly statusListeners = new Set<(status: ConnectionStatus) => void>();
   private readonly channels = new Map<string, Set<ChannelListener>>();
   private readonly pending = new Map<string, PendingSend>();
+  /** Per channel, the last chat line and tip this page saw: a resubscription asks for what came after. */
+  private readonly cursors = new Map<string, ReplayCursor>();
   private attempt = 0;
   private nextId = 1;
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
@@ -115,6 +119,7 @@ export class RealtimeClient {
   /** Closes everything; the client may be used again by subscribing. */
   close(): void {
     this.channels.clear();
+    this.cursors.clear();
     this.teardown();
     this.setStatus('idle');
   }
@@ -147,7 +152,10 @@ export class RealtimeClient {
     socket.onopen = () => {
       if (this.socket !== socket) return;
       this.setStatus('open');
-      for (const channel of this.channels.keys()) this.write({ op: 'subscribe', channel });
+      for (const channel of this.channels.keys()) {
+        const after = this.cursors.get(channel);
+        this.write({ op: 'subscribe', channel, ...(after ? { after } : {}) });
+      }
       this.startHeartbeat();
       this.goodTimer = setTimeout(() => {
         this.attempt = 0;
@@ -159,13 +167,14 @@ export class RealtimeClient {
     socket.onerror = () => {
       // A close event follows; reconnecting happens there.
     };
-    socket.onclose = () => {
+    socket.onclose = (event) => {
       if (this.socket !== socket) return;
       this.socket = null;
       this.stopTimers();
       this.failPending();
-      if (this.channels.size > 0) this.scheduleReconnect();
-      else this.setStatus('idle');
+      if (this.channels.size === 0) this.setStatus('idle');
+      else if ((event as { code?: unknown } | null)?.code === SERVER_RESTARTING.code) this.reconnectSoon();
+      else this.scheduleReconnect();
     };
   }
 
@@ -188,6 +197,7 @@ export class RealtimeClient {
       return;
     }
     if (route.to !== 'channel') return;
+    this.moveCursor(route.channel, frame.op === 'messages' ? frame.messages : frame.op === 'message' ? [frame.message] : frame.op === 'subscribed' ? frame.history : []);
     // A batch is its messages one after another, each handed over as if it had come in a frame of its own.
     if (frame.op === 'messages') {
       for (const message of frame.messages) this.toListeners(route.channel, (listener) => listener.onMessage(message));
@@ -195,9 +205,15 @@ export class RealtimeClient {
     }
     this.toListeners(route.channel, (listener) => {
       if (frame.op === 'message') listener.onMessage(frame.message);
-      else if (frame.op === 'subscribed') listener.onSubscribed?.(frame.history);
+      else if (frame.op === 'subscribed') listener.onSubscribed?.(frame.history, frame.replay);
       else if (frame.op === 'error') listener.onError?.(new RealtimeError(frame.code, frame.message, route.channel));
     });
+  }
+
+  /** Remembers where the page's copy of a channel ends (from its first history on). */
+  private moveCursor(channel: string, messages: readonly RealtimeMessage[]): void {
+    if (!this.channels.has(channel)) return;
+    this.cursors.set(channel, advanceCursor(this.cursors.get(channel) ?? EMPTY_CURSOR, messages));
   }
 
   /** Calls each listener the channel has now (one that unsubscribes meanwhile still hears this one). */
@@ -211,14 +227,25 @@ export class RealtimeClient {
     const listeners = this.channels.get(channel);
     if (!listeners?.delete(entry) || listeners.size > 0) return;
     this.channels.delete(channel);
+    this.cursors.delete(channel);
     this.write({ op: 'unsubscribe', channel });
     if (this.channels.size === 0) this.scheduleIdleClose();
   }
 
   private scheduleReconnect(): void {
-    this.setStatus('reconnecting');
     const delay = backoffDelay(this.attempt, this.options.random);
     this.attempt += 1;
+    this.reconnectAfter(delay);
+  }
+
+  /** The server is restarting: come back at once, at a random moment of a short window, with the backoff reset. */
+  private reconnectSoon(): void {
+    this.attempt = 0;
+    this.reconnectAfter(restartDelay(this.options.random));
+  }
+
+  private reconnectAfter(delay: number): void {
+    this.setStatus('reconnecting');
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = null;
       this.connect();

@@ -38,7 +38,7 @@ export async function createChatModule(ctx: ModuleContext): Promise<AppModule> {
   });
   // The gateway calls the chat rules and the chat publishes through the gateway: each reaches the other once both exist.
   const gateway = await installRealtimeGateway(app, ctx.bus, {
-    authorizeSubscribe: (channel, principal, request) => chat.authorizeSubscribe(channel, viewerOf(request, principal)),
+    authorizeSubscribe: (channel, principal, request, after) => chat.authorizeSubscribe(channel, viewerOf(request, principal), after),
     handleSend: (channel, frame, principal, request) => chat.handleSend(channel, frame, viewerOf(request, principal)),
     countsPresence: (channel) => chat.countsPresence(channel),
     presenceKey: (principal, request) => viewerKey(viewerOf(request, principal)),

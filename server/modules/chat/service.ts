@@ -2,18 +2,18 @@
  * Chat and likes on a stream: the server validates what clients ask for, stores it and publishes it.
  * Clients send COMMENT and LIKE only; every other type is published by services.
  */
-import { and, count, desc, eq, gte, inArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, gte, inArray, sql } from 'drizzle-orm';
 import { MSG } from '../../../common/messages';
 import type { Permission } from '../../../common/permissions';
 import {
-  CHAT_TEXT_MAX, HISTORY_LINES, type HistoryMessage, isToySend, priorityChannelOf, type RealtimeMessage, type RealtimeSender, type SendFrame,
-  streamChannelOf, type ToySendFrame, userChannelOf,
+  CHAT_TEXT_MAX, HISTORY_LINES, type HistoryMessage, isToySend, priorityChannelOf, type RealtimeMessage, type RealtimeSender, REPLAY_MAX_LINES,
+  type ReplayCursor, type SendFrame, streamChannelOf, type ToySendFrame, userChannelOf,
 } from '../../../common/realtime';
 import { isSkinId, SKINS, type Rating } from '../../../common/skins';
 import type { Db, Executor } from '../../platform/db/client';
 import type { Principal } from '../../platform/http/auth';
 import { appError, badRequest, forbidden, notFound, tooManyRequests, unauthorized } from '../../platform/http/errors';
-import type { PresenceChange } from '../../platform/realtime/gateway';
+import type { PresenceChange, SubscribeAnswer } from '../../platform/realtime/gateway';
 import type { AccountsService } from '../accounts';
 import type { Ledger } from '../ledger';
 import type { StreamRow, StreamsService, Viewer } from '../streams';
@@ -109,21 +109,14 @@ export function createChatService(deps: {
     return (userId: number, priority: boolean) => senderOf(users, ownerId, userId, priority);
   }
 
-  /**
-   * The channel's last HISTORY_LINES lines, oldest first: on the public channel its COMMENTs and the
-   * stream's tips merged by time, on the priority channel its COMMENTs.
-   */
-  async function history(streamId: number, ownerId: number, priority: boolean): Promise<HistoryMessage[]> {
-    const [comments, tippers] = await Promise.all([
-      db.select().from(chatMessages)
-        .where(and(eq(chatMessages.streamId, streamId), eq(chatMessages.type, 'COMMENT'), eq(chatMessages.priority, priority)))
-        .orderBy(desc(chatMessages.id)).limit(HISTORY_LINES),
-      // Tips are read from the ledger (the tip path writes nothing more); they show on the public channel only.
-      priority ? Promise.resolve([]) : deps.ledger.tipsOnStream(streamId, HISTORY_LINES),
-    ]);
-    const people = await deps.accounts.publicUsers([...comments.map((r) => r.userId), ...tippers.map((tip) => tip.userId)]);
+  type StoredComment = typeof chatMessages.$inferSelect;
+  type StoredTip = Awaited<ReturnType<Ledger['tipsOnStream']>>[number];
+
+  /** Comments and tips (each oldest first) as one list of messages, merged by time. */
+  async function asHistory(comments: StoredComment[], tips: StoredTip[], ownerId: number): Promise<HistoryMessage[]> {
+    const people = await deps.accounts.publicUsers([...comments.map((r) => r.userId), ...tips.map((tip) => tip.userId)]);
     const lines = [
-      ...comments.reverse().map((r) => ({
+      ...comments.map((r) => ({
         at: r.createdAt,
         message: {
           type: 'COMMENT',
@@ -133,7 +126,7 @@ export function createChatService(deps: {
           timetoken: String(r.id),
         } satisfies HistoryMessage,
       })),
-      ...tippers.reverse().map((tip) => ({
+      ...tips.map((tip) => ({
         at: tip.createdAt,
         message: tipMessage({
           transferId: tip.id, tipperId: tip.userId, streamOwnerId: ownerId, amount: tip.amount, at: tip.createdAt, tipper: people.get(tip.userId),
@@ -141,9 +134,61 @@ export function createChatService(deps: {
         }),
       })),
     ];
-    // Oldest first; the sort is stable, so lines of the same instant keep their order (comments before tips).
+    // The sort is stable, so lines of the same instant keep their order (comments before tips).
     lines.sort((a, b) => a.at.getTime() - b.at.getTime());
-    return lines.slice(-HISTORY_LINES).map((line) => line.message);
+    return lines.map((line) => line.message);
+  }
+
+  /** The channel's newest COMMENTs (after `afterId` when given), oldest first. */
+  async function lastComments(streamId: number, priority: boolean, limit: number, afterId?: number): Promise<StoredComment[]> {
+    const rows = await db.select().from(chatMessages)
+      .where(and(
+        eq(chatMessages.streamId, streamId), eq(chatMessages.type, 'COMMENT'), eq(chatMessages.priority, priority),
+        afterId === undefined ? undefined : gt(chatMessages.id, afterId),
+      ))
+      .orderBy(desc(chatMessages.id)).limit(limit);
+    return rows.reverse();
+  }
+
+  /**
+   * The channel's last HISTORY_LINES lines, oldest first: on the public channel its COMMENTs and the
+   * stream's tips merged by time, on the priority channel its COMMENTs.
+   */
+  async function history(streamId: number, ownerId: number, priority: boolean): Promise<HistoryMessage[]> {
+    const [comments, tips] = await Promise.all([
+      lastComments(streamId, priority, HISTORY_LINES),
+      // Tips are read from the ledger (the tip path writes nothing more); they show on the public channel only.
+      priority ? Promise.resolve([]) : deps.ledger.tipsOnStream(streamId, HISTORY_LINES),
+    ]);
+    return (await asHistory(comments, tips.reverse(), ownerId)).slice(-HISTORY_LINES);
+  }
+
+  /**
+   * The stream's tips after transfer `afterId`, oldest first, at most REPLAY_MAX_LINES + 1 (the ledger reads
+   * the newest first): a short read is enough when it reaches the cursor or the stream's first tip.
+   */
+  async function tipsAfter(streamId: number, afterId: number): Promise<StoredTip[]> {
+    let newest: StoredTip[] = [];
+    for (const limit of [HISTORY_LINES + 1, REPLAY_MAX_LINES + 1]) {
+      newest = await deps.ledger.tipsOnStream(streamId, limit);
+      if (newest.length < limit || newest.some((tip) => tip.id <= afterId)) break;
+    }
+    return newest.filter((tip) => tip.id > afterId).reverse();
+  }
+
+  /**
+   * What a resubscribing client missed: the COMMENTs and (on the public channel) tips after its cursor,
+   * at most REPLAY_MAX_LINES of each, the newest; `skipped` when more came.
+   */
+  async function replay(streamId: number, ownerId: number, priority: boolean, after: ReplayCursor): Promise<SubscribeAnswer> {
+    // A cursor past any id there can be (the client's own string) reads as "nothing after it".
+    const afterId = (token: string) => Math.min(Number(token), Number.MAX_SAFE_INTEGER);
+    const [comments, tips] = await Promise.all([
+      lastComments(streamId, priority, REPLAY_MAX_LINES + 1, afterId(after.comment)),
+      priority ? Promise.resolve([]) : tipsAfter(streamId, afterId(after.tip)),
+    ]);
+    const skipped = comments.length > REPLAY_MAX_LINES || tips.length > REPLAY_MAX_LINES;
+    return { history: await asHistory(comments.slice(-REPLAY_MAX_LINES), tips.slice(-REPLAY_MAX_LINES), ownerId), replay: { skipped } };
   }
 
   /** Likes this user gave the stream: realtime likes stored here, or those saved by leave-stream if more. */
@@ -223,7 +268,7 @@ export function createChatService(deps: {
   }
 
   return {
-    async authorizeSubscribe(channel: string, viewer: Viewer): Promise<{ history: HistoryMessage[] }> {
+    async authorizeSubscribe(channel: string, viewer: Viewer, after?: ReplayCursor): Promise<SubscribeAnswer> {
       const parsed = parseChannel(channel);
       if (!parsed) throw notFound(MSG.noSuchChannel);
       // A user's, a priority and a meeting channel need a sign-in first (401), like every 'user' operation.
@@ -236,6 +281,7 @@ export function createChatService(deps: {
       const row = await deps.streams.lookup(parsed.streamId, viewer);
       await deps.streams.assertPaidUp(row, viewer);
       if (parsed.priority && !(await deps.streams.mayChatWithPriority(row, viewer))) throw forbidden(MSG.priorityChatOnly);
+      if (after) return replay(row.id, row.userId, parsed.priority, after);
       return { history: await history(row.id, row.userId, parsed.priority) };
     },
 

@@ -16,6 +16,20 @@ const apps: FastifyInstance[] = [];
 const uncounted = { join: () => false, leave: () => false };
 const member: Principal = { userId: 1_000_001, role: 'user', perms: [], suspended: false };
 
+/** Subscriptions to `gate:` channels wait here while they are checked, until the test opens the gate. */
+let gate = { reached: () => {}, opened: Promise.resolve() };
+const passGate = () => {
+  gate.reached();
+  return gate.opened;
+};
+function closeGate() {
+  let open = () => {};
+  let reached = () => {};
+  const wasReached = new Promise<void>((resolve) => (reached = resolve));
+  gate = { reached, opened: new Promise<void>((resolve) => (open = resolve)) };
+  return { wasReached, open };
+}
+
 /** A bare gateway whose sockets start signed in as `member` and are signed out when looked up again. */
 async function startGateway(options: Omit<GatewayOptions, 'presence'>, sendsSeenAs: Array<Principal | null> = [], logLines: string[] | null = null): Promise<string> {
   const app = Fastify(logLines ? { logger: { level: 'info', stream: { write: (line: string) => void logLines.push(line) } } } : {});
@@ -26,6 +40,7 @@ async function startGateway(options: Omit<GatewayOptions, 'presence'>, sendsSeen
   await installRealtimeGateway(app, bus, {
     authorizeSubscribe: async (channel) => {
       if (channel.startsWith('slow:')) await new Promise((resolve) => setTimeout(resolve, 20));
+      if (channel.startsWith('gate:')) await passGate();
       return { history: [] };
     },
     handleSend: async (channel, frame, principal) => {
@@ -50,6 +65,19 @@ const closeCode = (socket: WebSocket) => new Promise<number>((resolve) => socket
 const TERMINATED = 1006;
 
 describe('the realtime gateway', () => {
+  it('keeps what is published while a subscription is checked, and sends it after `subscribed`', async () => {
+    const baseUrl = await startGateway({});
+    const client = await WsClient.connect(baseUrl);
+    const checking = closeGate();
+    client.send({ op: 'subscribe', channel: 'gate:1' });
+    await checking.wasReached;
+    await bus.publish(busChannelOf('gate:1'), sampleComment('while the history was read'));
+    checking.open();
+    expect(await client.next()).toMatchObject({ op: 'subscribed', channel: 'gate:1' });
+    expect(await client.next()).toMatchObject({ op: 'message', channel: 'gate:1', message: { text: 'while the history was read' } });
+    client.close();
+  });
+
   it('drops a socket that stops answering pings, and keeps one that answers', async () => {
     const baseUrl = await startGateway({ heartbeatMs: 100 });
     const dead = new WebSocket(`${baseUrl.replace('http', 'ws')}/ws`, { autoPong: false });

@@ -8,8 +8,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { z } from 'zod';
 import {
-  clientFrame, clientId, FRAME_MAX_BYTES, type HistoryMessage, type RealtimeMessage, type SendFrame, type ServerFrame,
+  clientFrame, clientId, FRAME_MAX_BYTES, type HistoryMessage, type RealtimeMessage, type ReplayCursor, type SendFrame, type ServerFrame,
 } from '../../../common/realtime';
+import { SERVER_RESTARTING } from '../../../common/realtime-channels';
 import type { Bus } from '../bus/bus';
 import type { Principal } from '../http/auth';
 import { FORGET_CHANNEL, type ForgetTarget } from '../http/session-cache';
@@ -19,14 +20,17 @@ import { AppError, tooManyRequests } from '../http/errors';
 import type { RouteDocs } from '../http/openapi';
 import { createFanout, type Deliver, messageFrame, type Pacing } from './fanout';
 import type { Presence } from './presence';
-import { frameWriter, prepareFrame } from './wire';
+import { frameWriter, prepareFrame, type PreparedFrame } from './wire';
 import { databaseUnavailable } from '../db/unavailable';
 
 export type PresenceChange = 'CONNECTED' | 'DISCONNECTED';
 
 export interface RealtimeHandlers {
-  /** Throws an AppError to refuse; answers the history sent with `subscribed`. */
-  authorizeSubscribe(channel: string, principal: Principal | null, request: FastifyRequest): Promise<{ history: HistoryMessage[] }>;
+  /**
+   * Throws an AppError to refuse; answers the history sent with `subscribed`: with `after`, on a channel
+   * that keeps lines, what came after it and whether some of it was skipped (`replay`).
+   */
+  authorizeSubscribe(channel: string, principal: Principal | null, request: FastifyRequest, after?: ReplayCursor): Promise<SubscribeAnswer>;
   /** Throws an AppError to refuse; publishing is the handler's business. */
   handleSend(channel: string, frame: SendFrame, principal: Principal | null, request: FastifyRequest): Promise<void>;
   /** Channels whose members are counted (a stream's viewers). */
@@ -35,6 +39,11 @@ export interface RealtimeHandlers {
   presenceKey(principal: Principal | null, request: FastifyRequest): string;
   /** A signed-in member's first socket on this instance joined, or its last one left, a counted channel. */
   onPresenceChange(channel: string, principal: Principal, change: PresenceChange): void;
+}
+
+export interface SubscribeAnswer {
+  history: HistoryMessage[];
+  replay?: { skipped: boolean };
 }
 
 export interface GatewayOptions {
@@ -170,6 +179,12 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
     });
   }
 
+  // Registered before the plugin's own preClose (which closes sockets with no code): a graceful stop
+  // tells every socket to reconnect, and the pages spread their returns over RESTART_JITTER_MS.
+  app.addHook('preClose', async () => {
+    for (const socket of app.websocketServer.clients) socket.close(SERVER_RESTARTING.code, SERVER_RESTARTING.reason);
+  });
+
   await app.register(websocket, {
     options: { maxPayload: 64 * 1024 },
     // A frame over the size limit or a broken frame (ws's own checks, codes WS_ERR_…) is a client's
@@ -278,25 +293,36 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
       subscribeTokens -= 1;
     }
 
-    async function subscribe(channel: string) {
+    async function subscribe(channel: string, after: ReplayCursor | undefined) {
       takeSubscribeToken();
       if (!joined.has(channel) && joined.size >= MAX_CHANNELS_PER_SOCKET) throw tooManyRequests(MSG.tooManyChannels);
       const who = await currentPrincipal();
       const key = await memberKey;
-      const { history } = await handlers.authorizeSubscribe(channel, who, request);
-      if (socket.readyState !== socket.OPEN) return;
       // Subscribing again answers the history again, without a second membership.
-      if (!joined.has(channel)) {
-        const member: Deliver = (frame) => deliver(frame);
-        joined.set(channel, member);
-        const counted = handlers.countsPresence(channel);
-        if (counted && presence.join(channel, key) && who) handlers.onPresenceChange(channel, who, 'CONNECTED');
-        await fanout.join(channel, member).catch(async (error: unknown) => {
-          await unsubscribe(channel);
-          throw error;
-        });
+      if (joined.has(channel)) {
+        const { history, replay } = await handlers.authorizeSubscribe(channel, who, request, after);
+        send({ op: 'subscribed', channel, history, ...(replay ? { replay } : {}) });
+        return;
       }
-      send({ op: 'subscribed', channel, history });
+      // On the fan-out before the history is read, holding the channel's frames until `subscribed` has gone:
+      // a line published meanwhile is in the history or after it (the page keeps a line once), never lost.
+      const held: PreparedFrame[] = [];
+      let holding = true;
+      const member: Deliver = (frame) => (holding ? held.push(frame) : deliver(frame));
+      await fanout.join(channel, member);
+      let answer: SubscribeAnswer;
+      try {
+        answer = await handlers.authorizeSubscribe(channel, who, request, after);
+      } catch (error) {
+        await fanout.leave(channel, member);
+        throw error;
+      }
+      if (socket.readyState !== socket.OPEN || joined.has(channel)) return fanout.leave(channel, member);
+      joined.set(channel, member);
+      if (handlers.countsPresence(channel) && presence.join(channel, key) && who) handlers.onPresenceChange(channel, who, 'CONNECTED');
+      send({ op: 'subscribed', channel, history: answer.history, ...(answer.replay ? { replay: answer.replay } : {}) });
+      holding = false;
+      for (const frame of held.splice(0)) deliver(frame);
     }
 
     async function unsubscribe(channel: string) {
@@ -362,7 +388,7 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
       if (f.op === 'unsubscribe') return unsubscribe(f.channel);
       if (f.op === 'subscribe') {
         try {
-          await subscribe(f.channel);
+          await subscribe(f.channel, f.after);
         } catch (error) {
           send(errorFrame(error, { channel: f.channel }, request));
         }

@@ -7,7 +7,7 @@ import { call } from '../../api/client';
 import type { ApiError } from '../../api/client';
 import { realtimeClient } from '../../api/realtime';
 import type { ConnectionStatus, RealtimeError } from '../../api/realtime';
-import { appendLines, mergeHistory, toChatLine } from './chat-lines';
+import { appendLines, appendReplay, mergeHistory, toChatLine } from './chat-lines';
 import type { ChatLine } from './chat-lines';
 
 export const chatKeys = {
@@ -62,9 +62,9 @@ export function useChatChannel(channel: string | null, options: ChannelOptions) 
   useEffect(() => {
     if (!channel) return;
     return realtimeClient().subscribe(channel, {
-      onSubscribed: (history) => {
+      onSubscribed: (history, replay) => {
         const historyLines = history.map(toChatLine).filter((l): l is ChatLine => l !== null);
-        setLines((current) => mergeHistory(current, historyLines));
+        setLines((current) => (replay ? appendReplay(current, historyLines, replay.skipped) : mergeHistory(current, historyLines)));
         setState({ state: 'joined' });
       },
       onMessage: (message) => {

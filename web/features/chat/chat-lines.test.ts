@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SAMPLE_OF_EACH_TYPE, sampleComment as comment, sampleSender, sampleTip as tip } from '../../../common/testing/realtime-samples';
-import { appendLines, browserLanguage, chatTextToSend, interleave, isServiceMessage, localLineSeq, mergeHistory, showsTranslation, systemLine, toChatLine } from './chat-lines';
+import { appendLines, appendReplay, browserLanguage, chatTextToSend, interleave, isServiceMessage, localLineSeq, mergeHistory, showsTranslation, SKIPPED_LINES_TEXT, systemLine, toChatLine } from './chat-lines';
 import { FULL_EMOJI, REDUCED_EMOJI, insertAt } from './emoji';
 
 describe('toChatLine', () => {
@@ -54,6 +54,19 @@ describe('tips in the history', () => {
     const live = [toChatLine(comment('a', '1'))!, toChatLine(tip(10, '1'))!];
     const history = [toChatLine(comment('a', '1'))!, toChatLine(tip(10, '1'))!, toChatLine(comment('b', '2'))!];
     expect(mergeHistory(live, history).map((l) => l.key)).toEqual(['COMMENT:1', 'TIP:1', 'COMMENT:2']);
+  });
+});
+
+describe('a replay after a reconnect', () => {
+  it('keeps every line the page had and adds the missed ones after them, once', () => {
+    const had = [toChatLine(comment('a', '1'))!, toChatLine(tip(10, '3'))!, toChatLine(comment('b', '2'))!];
+    const replayed = [toChatLine(comment('b', '2'))!, toChatLine(comment('c', '4'))!, toChatLine(tip(20, '5'))!];
+    expect(appendReplay(had, replayed, false).map((l) => l.key)).toEqual(['COMMENT:1', 'TIP:3', 'COMMENT:2', 'COMMENT:4', 'TIP:5']);
+  });
+
+  it('says where lines were skipped when the server could not replay them all', () => {
+    const lines = appendReplay([toChatLine(comment('a', '1'))!], [toChatLine(comment('z', '900'))!], true);
+    expect(lines.map((l) => [l.kind, l.text])).toEqual([['comment', 'a'], ['system', SKIPPED_LINES_TEXT], ['comment', 'z']]);
   });
 });
 

@@ -104,6 +104,17 @@ export function mergeHistory(lines: readonly ChatLine[], history: readonly ChatL
   return appendLines(history, kept);
 }
 
+/** Shown where a reconnected page could not be given every line it missed (more than the server replays). */
+export const SKIPPED_LINES_TEXT = 'Some messages were skipped while you were reconnecting.';
+
+/**
+ * The list after a resubscription that replayed what the page missed: the lines it had, then the
+ * replayed ones it does not have yet, after a note when the server skipped some.
+ */
+export function appendReplay(lines: readonly ChatLine[], replayed: readonly ChatLine[], skipped: boolean): ChatLine[] {
+  return appendLines(lines, skipped ? [systemLine(SKIPPED_LINES_TEXT), ...replayed] : replayed);
+}
+
 /** The text as sent: trimmed and cut at 300 characters (spec part 1 §5 Chat message). */
 export function chatTextToSend(raw: string): string {
   return [...raw.trim()].slice(0, CHAT_TEXT_MAX).join('');
