@@ -24,4 +24,6 @@ export const meetingChannelOf = (meetingId: number) => `meeting:${meetingId}`;
  * for what it missed (decision 0042). 4000–4999 are the application's own codes.
  */
 export const SERVER_RESTARTING = { code: 4002, reason: 'server restarting' } as const;
+/** After an outage of the bus the sockets may have missed lines: the same code, so the page reconnects at once and replays them. */
+export const RESYNC_AFTER_OUTAGE = { code: SERVER_RESTARTING.code, reason: 'catching up after an outage' } as const;
 export const RESTART_JITTER_MS = 2_000;

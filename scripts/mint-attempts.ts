@@ -26,9 +26,10 @@ import type { Db } from '../server/platform/db/client';
 import { startServerProcess } from '../server/testing/server';
 import { emptyPostgresDatabase } from '../server/testing/tip-load';
 import { Client, type Attempt, type AttemptContext, type Person } from './mint-attempts/context';
+import { attempt as ads, SERVER_SETTINGS as ADS_SETTINGS } from './mint-attempts/ads';
 import { attempt as referrals } from './mint-attempts/referrals';
 
-const ATTEMPTS: Attempt[] = [referrals];
+const ATTEMPTS: Attempt[] = [referrals, ads];
 
 /** Referral periods this short, so the settlement job (every minute, a minute after a period closed) settles during the run. */
 const SETTLEMENT_SECONDS = 10;
@@ -91,7 +92,7 @@ async function main() {
   const db = drizzle({ client: pool }) as unknown as Db;
   const server = await startServerProcess({
     NODE_ENV: 'production', DATABASE_URL: database.url, PAYMENTS: 'sandbox', ALLOW_SANDBOX_PAYMENTS: 'on', MAIL_OUTBOX: 'off', CAPTCHA: 'altcha',
-    SEED_DEMO: 'off', REFERRAL_SETTLEMENT_SECONDS: String(SETTLEMENT_SECONDS),
+    SEED_DEMO: 'off', REFERRAL_SETTLEMENT_SECONDS: String(SETTLEMENT_SECONDS), ...ADS_SETTINGS,
   });
   let created = 0;
   let violations: string[];

@@ -8,7 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startListeningSharedApps, type TestApp } from '../../testing/harness';
 import { HttpSession } from '../../testing/http-session';
 import { freePort, killRedis, startRedis } from '../../testing/redis-server';
+import { RESYNC_AFTER_OUTAGE } from '../../../common/realtime-channels';
 import { WsClient } from '../../testing/ws-client';
+
+const closeOf = (client: WsClient) => new Promise<{ code: number; reason: string }>((resolve) => {
+  client.socket.once('close', (code: number, reason: Buffer) => resolve({ code, reason: reason.toString() }));
+});
 import type { BusState, BusStateChange } from './bus';
 import { createRedisBus } from './redis-bus';
 
@@ -43,7 +48,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a Redis outage', () => {
     sockets.push(onA, onB);
     for (const socket of [onA, onB]) expect(await socket.request({ op: 'subscribe', channel })).toMatchObject({ op: 'subscribed' });
     expect(await onA.request({ op: 'send', channel, type: 'COMMENT', text: 'before the outage', id: 'c0' })).toEqual({ op: 'ack', id: 'c0' });
-    expect(await onB.message('COMMENT')).toMatchObject({ message: { text: 'before the outage' } });
+    const lastSeenOnB = await onB.message('COMMENT');
+    expect(lastSeenOnB).toMatchObject({ message: { text: 'before the outage' } });
 
     // A second person signed in on A, whose session B has read (and keeps, while the bus is up).
     const leaver = await a.given.signedInUser();
@@ -73,14 +79,24 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a Redis outage', () => {
     expect(String(signedOut.headers['set-cookie'])).toMatch(/ll_session=;/);
     expect((await leaverOnB.get('/api/user/check-user-session')).body).toMatchObject({ is_logged_in: false });
 
+    const closes = [closeOf(onA), closeOf(onB)];
     redis = await startRedis(port);
     await bothAre('up');
 
-    // The socket on B stayed (the backlog published on return is the platform's, not a slow reader's) and hears new lines.
-    expect(await onA.request({ op: 'send', channel, type: 'COMMENT', text: 'after the outage', id: 'c4' })).toEqual({ op: 'ack', id: 'c4' });
-    const heard = await onB.next((f) => (f.message as { text?: string } | undefined)?.text === 'after the outage', 10_000);
+    // B's socket is told to resync; back, it asks for what came after the last line it saw and gets what the
+    // outage kept from it, then hears new lines.
+    for (const closed of await Promise.all(closes)) expect(closed).toEqual({ code: RESYNC_AFTER_OUTAGE.code, reason: RESYNC_AFTER_OUTAGE.reason });
+    const back = await WsClient.connect(baseB);
+    const sender = await WsClient.connect(baseA, fan.client.cookie('ll_session'));
+    sockets.push(back, sender);
+    expect(await sender.request({ op: 'subscribe', channel })).toMatchObject({ op: 'subscribed' });
+    const resynced = await back.request({ op: 'subscribe', channel, after: { comment: String(lastSeenOnB.message.timetoken), tip: '0' } });
+    const caughtUp = (resynced.history as Array<{ type: string; text?: string }>).map((line) => (line.type === 'TIP' ? 'TIP' : line.text));
+    expect(caughtUp).toEqual(['during the outage c1', 'during the outage c2', 'during the outage c3', 'TIP', 'TIP']);
+    expect(caughtUp).not.toContain('before the outage');
+    expect(await sender.request({ op: 'send', channel, type: 'COMMENT', text: 'after the outage', id: 'c4' })).toEqual({ op: 'ack', id: 'c4' });
+    const heard = await back.next((f) => (f.message as { text?: string } | undefined)?.text === 'after the outage', 10_000);
     expect(heard).toMatchObject({ op: 'message', channel });
-    expect(onB.socket.readyState).toBe(onB.socket.OPEN);
   }, 60_000);
 
   it('publishes what waited in its backlog in order once up, dropping the oldest beyond its bound and saying how many', async () => {

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import {
   clientFrame, clientId, FRAME_MAX_BYTES, type HistoryMessage, type RealtimeMessage, type ReplayCursor, type SendFrame, type ServerFrame,
 } from '../../../common/realtime';
-import { SERVER_RESTARTING } from '../../../common/realtime-channels';
+import { RESYNC_AFTER_OUTAGE, SERVER_RESTARTING } from '../../../common/realtime-channels';
 import type { Bus } from '../bus/bus';
 import type { Principal } from '../http/auth';
 import { FORGET_CHANNEL, type ForgetTarget } from '../http/session-cache';
@@ -249,6 +249,14 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
     });
   });
   app.addHook('onClose', async () => stopForgets());
+
+  // Frames published by other instances while the bus was down may never have reached these sockets: they
+  // reconnect (spread over RESTART_JITTER_MS) and ask for the lines and tips after the last they saw.
+  const stopResyncs = bus.onStateChange(({ state }) => {
+    if (state !== 'up') return;
+    for (const socket of app.websocketServer.clients) socket.close(RESYNC_AFTER_OUTAGE.code, RESYNC_AFTER_OUTAGE.reason);
+  });
+  app.addHook('onClose', async () => stopResyncs());
 
   const upgradeSchema = { tags: ['realtime'], summary: 'The realtime WebSocket: chat, likes and stream events' };
   app.get('/ws', { websocket: true, preValidation: [refuseOtherSites, refuseCrowds], schema: upgradeSchema, config: { access: ACCESS.public, openapi: upgradeDocs } }, (socket, request) => {
