@@ -447,7 +447,6 @@ export const MSG = {
   adsPauseBeforeWithdraw: 'Pause the offer before withdrawing its balance.',
   adsNothingToWithdraw: 'Nothing is left to withdraw.',
   adsCampaignEmpty: 'Fund the campaign: an offer is shown only while its balance pays what a showing can earn.',
-  adsOwnOffer: 'Your own offers cannot run on your streams.',
 
   // Notifications (part 1 §2 notification landing pages, §3 preferences)
   notificationIds: 'Name the notifications to mark read (up to 100 ids), or all: true',

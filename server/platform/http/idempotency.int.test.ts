@@ -9,10 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as contract from '../../../common/api';
 import type { CallDef } from '../../../common/api/define';
 import { MSG } from '../../../common/messages';
+import { DEFAULT_PERMISSIONS } from '../../../common/permissions';
 import { coinChanges, coinHoldings } from '../../testing/coin-holdings';
 import { expectLedgerInvariants } from '../../testing/ledger-invariants';
 import { startTestApp, type SignedInUser, type TestApp } from '../../testing/harness';
-import { publishImagePost } from '../../testing/uploads';
+import { publishImagePost, testPicture, uploadFile } from '../../testing/uploads';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -45,6 +46,23 @@ async function meetingWith(host: SignedInUser, guest: SignedInUser): Promise<num
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return (res.body.data as { meeting_id: number }).meeting_id;
+}
+
+/** A holder of CREATE AD_OFFER with coins. */
+async function advertiser(): Promise<SignedInUser> {
+  const payer = await t.given.signedInUser({ perms: [...DEFAULT_PERMISSIONS, 'CREATE AD_OFFER'] });
+  await t.given.coins(payer.user, COINS);
+  return payer;
+}
+
+/** A banner offer of `owner`'s, unfunded: its id. */
+async function bannerOffer(owner: SignedInUser): Promise<number> {
+  const res = await owner.client.post('/api/ads/offer-create', {
+    name: 'Keyed sale', short_description: 'Keyed', type: 'BANNER', rating: 'G', ad_link: 'https://shop.example/keyed', commission: { impression: 1, click: 1, complete: 1 },
+    upload_id: await uploadFile(owner.client, await testPicture({ r: 10, g: 200, b: 90 }, 728, 90), 'banner.png', 'image/png'),
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return (res.body.offer as { id: number }).id;
 }
 
 /** Per call (`METHOD path`): what a payer sends. */
@@ -82,6 +100,22 @@ const CASES: Record<string, () => Promise<KeyedCase>> = {
     const [one, two] = [await publishImagePost(author.client, { title: 'Paid one', tip: 100 }), await publishImagePost(author.client, { title: 'Paid two', tip: 100 })];
     const payer = await payerFollowing(author.user);
     return { payer, first: { post_id: one }, other: { post_id: two }, price: 100 };
+  },
+  async 'POST /api/ads/offer-fund'() {
+    const payer = await advertiser();
+    const [one, two] = [await bannerOffer(payer), await bannerOffer(payer)];
+    return { payer, first: { id: one, coins: 300 }, other: { id: two, coins: 300 }, price: 300 };
+  },
+  async 'POST /api/ads/offer-withdraw'() {
+    // The advertiser is paid back: what they "pay" is the balance, negative.
+    const payer = await advertiser();
+    const offers = [await bannerOffer(payer), await bannerOffer(payer)];
+    for (const id of offers) {
+      const funded = await payer.client.request('POST', '/api/ads/offer-fund', { body: { id, coins: 400 }, headers: { 'idempotency-key': randomUUID() } });
+      expect(funded.status, JSON.stringify(funded.body)).toBe(200);
+      expect((await payer.client.post('/api/ads/offer-update', { id, paused: true })).status).toBe(200);
+    }
+    return { payer, first: { id: offers[0] }, other: { id: offers[1] }, price: -400 };
   },
   async 'POST /api/user/lovense-action'() {
     const host = await t.given.signedInUser();
