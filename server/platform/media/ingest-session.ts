@@ -40,6 +40,8 @@ export interface IngestEvents {
   live: [{ streamId: number; broadcastId: string; playlistKey: string; width: number | null; height: number | null }];
   thumbnail: [{ streamId: number; thumbnailKey: string }];
   ended: [{ streamId: number; broadcastId: string; playlistKey: string; lengthSeconds: number }];
+  /** Stopped here without ending the broadcast: it goes on elsewhere (or after this instance's restart). */
+  left: [];
 }
 
 export interface IngestSessionOptions {
@@ -157,17 +159,29 @@ export class IngestSession extends EventEmitter<IngestEvents> {
 
   /** Ends the broadcast: the remuxer finishes, the playlist is closed and becomes the replay. */
   end(): Promise<void> {
-    this.ending ??= this.finish();
+    this.ending ??= this.finish(true);
     return this.ending;
   }
 
-  private async finish(): Promise<void> {
+  /** Stops ingesting here and leaves the playlist open: the broadcast continues where its lease goes. */
+  leave(): Promise<void> {
+    this.ending ??= this.finish(false);
+    return this.ending;
+  }
+
+  private async finish(closeReplay: boolean): Promise<void> {
     this.clearTimers();
     this.setState('ending');
     const publisher = this.publisher;
     this.publisher = null;
     await this.stopRemuxer();
     publisher?.close();
+    if (!closeReplay) {
+      this.setState('ended');
+      this.log.info('stopped ingesting; the broadcast continues');
+      this.emit('left');
+      return;
+    }
     const info = await closePlaylist(this.o.files.localPath(this.playlistKey)).catch((err: unknown) => {
       this.log.error({ err }, 'could not close the playlist');
       return null;

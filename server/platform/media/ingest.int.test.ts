@@ -6,6 +6,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalFileStore } from '../storage/storage';
+import { loneIngestLeases } from '../../testing/lone-ingest-leases';
 import { publishTestPattern } from '../../testing/rtmp-publisher';
 import { resolveFfmpegPath } from './ffmpeg-path';
 import { runFfmpeg } from './ffmpeg-process';
@@ -21,7 +22,8 @@ const streams = new Map([
   ['key-grace', 3],
   ['key-moderated', 4],
 ]);
-type Calls = { [K in keyof IngestHooks]: Parameters<IngestHooks[K]>[0][] };
+type Recorded = 'canPublish' | 'startBroadcast' | 'onLive' | 'onThumbnail' | 'onEnded';
+type Calls = { [K in Recorded]: Parameters<IngestHooks[K]>[0][] };
 const calls: Calls = { canPublish: [], startBroadcast: [], onLive: [], onThumbnail: [], onEnded: [] };
 const hooks: IngestHooks = {
   canPublish: (key) => (calls.canPublish.push(key), streams.has(key)),
@@ -33,6 +35,7 @@ const hooks: IngestHooks = {
   onLive: async (e) => void calls.onLive.push(e),
   onThumbnail: async (e) => void calls.onThumbnail.push(e),
   onEnded: async (e) => void calls.onEnded.push(e),
+  ...loneIngestLeases(),
 };
 const of = <T extends { streamId: number }>(list: T[], streamId: number) => list.filter((e) => e.streamId === streamId);
 
