@@ -119,6 +119,8 @@ export const MSG = {
   // Uploaded images (the posts' upload form).
   imageTooManyPixels: 'This image is too large to process: at most {megapixels} megapixels.',
   avatarNotSaved: 'Could not upload the photo',
+  // An upload that met a full disk (answered 507; nothing of it is kept).
+  diskFull: 'The server has no room for this file right now. Please try again later.',
   adultFilterNotOffered: 'The 18+ filter is not offered here.',
   passwordChanged: 'Your password has been changed. You were signed out everywhere else.',
   newPasswordSame: 'Choose a new password different from the current one.',
