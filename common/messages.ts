@@ -298,6 +298,7 @@ export const MSG = {
   videoTooBig: 'This Video is too big. Maximum upload size is {size}',
   notAVideo: 'Please choose a .mov or .mp4 video.',
   videoBroken: 'This video could not be processed. Please upload it again as .mov or .mp4.',
+  videoWaitsForRoom: 'The server ran out of room while processing this video. It will be tried again shortly.',
   videoProcessing: 'Processing video… {progress}%',
   postCreateFailed: 'Fail to create post!',
   postLookupFailed: 'Fail to lookup post, {message}',
