@@ -15,6 +15,7 @@ import { killFfmpeg, runFfmpeg, type FfmpegRun } from '../server/platform/media/
 import { readPlaylist } from '../server/platform/media/hls-playlist';
 import { createMediaServer } from '../server/platform/media/media-server';
 import { createLocalFileStore } from '../server/platform/storage/storage';
+import { loneIngestLeases } from '../server/testing/lone-ingest-leases';
 import { publishTestPattern } from '../server/testing/rtmp-publisher';
 import { percentile, writeResult } from './lib';
 
@@ -113,6 +114,7 @@ async function main() {
       },
       onThumbnail: async () => {},
       onEnded: async () => {},
+      ...loneIngestLeases(),
     },
   });
   await media.start();

@@ -119,6 +119,8 @@ export const MSG = {
   // Uploaded images (the posts' upload form).
   imageTooManyPixels: 'This image is too large to process: at most {megapixels} megapixels.',
   avatarNotSaved: 'Could not upload the photo',
+  // An upload that met a full disk (answered 507; nothing of it is kept).
+  diskFull: 'The server has no room for this file right now. Please try again later.',
   adultFilterNotOffered: 'The 18+ filter is not offered here.',
   passwordChanged: 'Your password has been changed. You were signed out everywhere else.',
   newPasswordSame: 'Choose a new password different from the current one.',
@@ -296,6 +298,7 @@ export const MSG = {
   videoTooBig: 'This Video is too big. Maximum upload size is {size}',
   notAVideo: 'Please choose a .mov or .mp4 video.',
   videoBroken: 'This video could not be processed. Please upload it again as .mov or .mp4.',
+  videoWaitsForRoom: 'The server ran out of room while processing this video. It will be tried again shortly.',
   videoProcessing: 'Processing video… {progress}%',
   postCreateFailed: 'Fail to create post!',
   postLookupFailed: 'Fail to lookup post, {message}',

@@ -101,7 +101,6 @@ export async function startServer(options: { captcha?: boolean; env?: Record<str
   await app.listen({ host: '127.0.0.1', port: 0 });
   await app.services.transcodes.start();
   if (options.media) {
-    await app.services.broadcastHooks.endStaleLiveStreams();
     await app.services.media.start();
   }
   const address = app.server.address();

@@ -13,6 +13,7 @@ import { MSG } from '../../../common/messages';
 import type { Db } from '../../platform/db/client';
 import { transcodeToHls, VideoRefused } from '../../platform/media/video-transcode';
 import type { FileStore } from '../../platform/storage/storage';
+import { isDiskFull } from '../../platform/uploads/disk-full';
 import { renderBlurred, renderImage } from '../../platform/uploads/images';
 import { MEDIA_FILES } from './media';
 import { postMedia, posts } from './tables';
@@ -21,6 +22,8 @@ export const LEASE_SECONDS = 30;
 const RENEW_EVERY_MS = 10_000;
 const PROGRESS_EVERY_MS = 1_000;
 export const MAX_ATTEMPTS = 3;
+/** A transcode that met a full disk is tried again after this long (its lease is set to run out then). */
+export const DISK_FULL_RETRY_SECONDS = 60;
 /** The uploaded file, kept in the medium's folder until its transcode is done. */
 export const SOURCE_FILE = 'source';
 
@@ -63,11 +66,22 @@ export function createTranscodes(deps: {
       } else {
         await tx.update(postMedia).set({ transcodeState: 'done', transcodeProgress: 100, leaseUntil: null, width: outcome.width, height: outcome.height, durationSeconds: outcome.duration })
           .where(eq(postMedia.id, job.id));
-        await tx.update(posts).set({ state: 'ready' }).where(and(eq(posts.id, job.postId), eq(posts.state, 'processing')));
+        await tx.update(posts).set({ state: 'ready', failure: null }).where(and(eq(posts.id, job.postId), eq(posts.state, 'processing')));
       }
     });
     await deps.listingsChanged?.();
     await rm(files.localPath(`${job.key}/${SOURCE_FILE}`), { force: true });
+  }
+
+  /** Failed for want of room, said so on the post, and claimable again once its lease runs out; the attempt does not count. */
+  async function waitForRoom(job: Claimed) {
+    await db.transaction(async (tx) => {
+      await tx.update(postMedia).set({
+        leaseUntil: sql`now() + interval '${sql.raw(String(DISK_FULL_RETRY_SECONDS))} seconds'`,
+        transcodeAttempts: sql`${postMedia.transcodeAttempts} - 1`,
+      }).where(eq(postMedia.id, job.id));
+      await tx.update(posts).set({ failure: MSG.videoWaitsForRoom }).where(and(eq(posts.id, job.postId), eq(posts.state, 'processing')));
+    });
   }
 
   async function run(job: Claimed) {
@@ -100,6 +114,9 @@ export function createTranscodes(deps: {
       if (error instanceof VideoRefused) {
         log.info({ mediaId: job.id, reason: error.message }, 'video refused');
         await finish(job, { failure: MSG.videoBroken });
+      } else if (isDiskFull(error)) {
+        log.error({ mediaId: job.id }, `disk full: the transcode stopped and is tried again in ${DISK_FULL_RETRY_SECONDS} s`);
+        await waitForRoom(job).catch(() => undefined);
       } else if (stopping) {
         // Shutting down: give the video back now rather than when the lease runs out.
         await db.update(postMedia).set({ transcodeState: 'queued', leaseUntil: null, transcodeAttempts: sql`${postMedia.transcodeAttempts} - 1` })

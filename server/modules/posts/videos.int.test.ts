@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eq, inArray, sql } from 'drizzle-orm';
@@ -11,7 +11,7 @@ import { startTestApp, type SignedInUser, type TestApp } from '../../testing/har
 import { HttpSession } from '../../testing/http-session';
 import { uploadFile } from '../../testing/uploads';
 import { postMedia } from './tables';
-import { createTranscodes } from './transcodes';
+import { createTranscodes, SOURCE_FILE } from './transcodes';
 
 let t: TestApp;
 let base: string;
@@ -117,6 +117,43 @@ describe('video posts', () => {
     expect(ready.state).toBe('ready');
     const [row] = await db.select().from(postMedia).where(eq(postMedia.postId, postId));
     expect(row).toMatchObject({ transcodeState: 'done', transcodeAttempts: 2, leaseUntil: null });
+    await transcodes.stop();
+  });
+
+  it('stops a transcode on a full disk, tells the owner, and takes it up again once there is room', async (context) => {
+    const transcodes = t.app.services.transcodes;
+    await transcodes.stop();
+    const owner = await person();
+    const postId = Number((await publishVideo(owner, clip)).body.post_id);
+    const db = t.resources.database.db;
+    const [medium] = await db.select().from(postMedia).where(eq(postMedia.postId, postId));
+    // The medium's folder on a disk with room for its source and little more.
+    const folder = t.resources.files.localPath(medium!.key);
+    const source = readFileSync(path.join(folder, SOURCE_FILE));
+    const size = Math.ceil((source.length + 64 * 1024) / 4096) * 4096;
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', folder], { stdio: 'ignore' });
+    } catch {
+      context.skip();
+    }
+    try {
+      writeFileSync(path.join(folder, SOURCE_FILE), source);
+      transcodes.start();
+      const waiting = await until(owner.client, postId, (p) => p.failure !== null);
+      expect(waiting).toMatchObject({ state: 'processing', failure: MSG.videoWaitsForRoom });
+      await transcodes.stop();
+      const [row] = await db.select().from(postMedia).where(eq(postMedia.postId, postId));
+      expect(row).toMatchObject({ transcodeState: 'running', transcodeAttempts: 0 });
+      expect(row!.leaseUntil!.getTime()).toBeGreaterThan(Date.now());
+    } finally {
+      execFileSync('umount', [folder]);
+    }
+    // Room again (the source back on the big disk), and the retry time come.
+    writeFileSync(path.join(folder, SOURCE_FILE), source);
+    await db.update(postMedia).set({ leaseUntil: sql`now() - interval '1 second'` }).where(eq(postMedia.postId, postId));
+    transcodes.start();
+    const ready = await until(owner.client, postId, (p) => p.state !== 'processing');
+    expect(ready).toMatchObject({ state: 'ready', failure: null });
     await transcodes.stop();
   });
 

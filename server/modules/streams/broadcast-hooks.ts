@@ -1,25 +1,36 @@
 /** The streams module's answers to the RTMP ingest (server/platform/media/ingest-hooks.ts). */
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { and, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { canGoLive } from '../../../common/permissions';
 import { isSkinId } from '../../../common/skins';
-import type { Db } from '../../platform/db/client';
-import type { IngestHooks, PlaylistLocator } from '../../platform/media/ingest-hooks';
+import type { Db, Tx } from '../../platform/db/client';
+import { LEASE_TTL_MS, type IngestHooks, type PlaylistLocator } from '../../platform/media/ingest-hooks';
 import type { DomainEventHub } from '../../platform/events';
 import { BROADCAST_KEY_PATTERN, type AccountsService } from '../accounts';
 import { mayStreamWithRating, type StreamsService } from './service';
 import { hasPublicPicture } from './stream-view';
-import { streams, streamViews } from './tables';
+import { broadcastLeases, streams, streamViews } from './tables';
 
 export interface BroadcastHooks extends IngestHooks {
-  /**
-   * At the media node's start nothing publishes yet: streams still marked live lost their end to a
-   * crash (boot cleanup reports the playlists it closes; these may have been closed already).
-   */
-  endStaleLiveStreams(): Promise<number>;
+  /** This process's name on the leases it holds. */
+  readonly instanceId: string;
   /** A playlist to serve (not for deleted streams); who may play it was decided when the token was signed. */
   locatePlaylist: PlaylistLocator;
   /** A thumbnail to show as a plain image: only for streams that listings may show. */
   locateThumbnail: PlaylistLocator;
+}
+
+/** The broadcast is over: no longer live, its viewers have left. */
+async function endStream(tx: Tx, streamId: number, replay: { playlistKey?: string; lengthSeconds: number | null }): Promise<void> {
+  await tx.update(streams).set({
+    live: false,
+    endedAt: sql`coalesce(${streams.endedAt}, now())`,
+    ...(replay.playlistKey ? { playlistKey: replay.playlistKey } : {}),
+    // Whole seconds, rounded up: a short replay still has a length.
+    ...(replay.lengthSeconds !== null ? { lengthSeconds: Math.ceil(replay.lengthSeconds) } : {}),
+    updatedAt: new Date(),
+  }).where(eq(streams.id, streamId));
+  await tx.update(streamViews).set({ leftAt: new Date() }).where(and(eq(streamViews.streamId, streamId), isNull(streamViews.leftAt)));
 }
 
 /** A key startBroadcast refused is refused from memory this long (a client retrying a wrong key costs no lookups). */
@@ -33,6 +44,8 @@ export function createBroadcastHooks(deps: {
   now?: () => number;
 }): BroadcastHooks {
   const { db } = deps;
+  const instanceId = randomUUID();
+  const leaseExpiry = (ms = LEASE_TTL_MS) => sql`now() + ${`${ms} milliseconds`}::interval`;
   const now = deps.now ?? Date.now;
   const refusedUntil = new Map<string, number>();
   const refuse = (streamKey: string) => {
@@ -45,11 +58,7 @@ export function createBroadcastHooks(deps: {
     // time, so a key works the moment it is shown and nothing loads every publisher's key.
     canPublish: (streamKey) => BROADCAST_KEY_PATTERN.test(streamKey) && (refusedUntil.get(streamKey) ?? 0) <= now(),
 
-    async endStaleLiveStreams() {
-      const ended = await db.update(streams).set({ live: false, endedAt: sql`coalesce(${streams.endedAt}, now())`, updatedAt: new Date() })
-        .where(eq(streams.live, true)).returning({ id: streams.id });
-      return ended.length;
-    },
+    instanceId,
 
     async startBroadcast(streamKey) {
       const publisher = await deps.accounts.publisherByKey(streamKey);
@@ -62,21 +71,31 @@ export function createBroadcastHooks(deps: {
       if (!mayStreamWithRating(publisher.perms, stream.rating, isSkinId(stream.skin) ? stream.skin : skin)) {
         throw new Error('the stream rating needs a permission this broadcaster lacks');
       }
-      return { streamId: stream.id };
+      if (!stream.live) return { streamId: stream.id };
+      // Still live under a lease: its instance went away (or the encoder moved); this one continues the broadcast.
+      const [taken] = await db.update(broadcastLeases).set({ instanceId, inGrace: false, expiresAt: leaseExpiry() })
+        .where(eq(broadcastLeases.streamId, stream.id)).returning({ broadcastId: broadcastLeases.broadcastId });
+      return taken ? { streamId: stream.id, continues: taken.broadcastId } : { streamId: stream.id };
     },
 
-    async onLive({ streamId, playlistKey, width, height }) {
-      const [row] = await db.select({ startedAt: streams.startedAt }).from(streams).where(eq(streams.id, streamId));
-      const [updated] = await db.update(streams).set({
-        live: true,
-        playlistKey,
-        width,
-        height,
-        startedAt: row?.startedAt ?? new Date(),
-        endedAt: null,
-        updatedAt: new Date(),
-      }).where(eq(streams.id, streamId)).returning({ ownerId: streams.userId, title: streams.title, hidden: streams.hidden });
-      if (updated && !updated.hidden) await deps.events.emit('stream.went-live', { streamId, ownerId: updated.ownerId, title: updated.title });
+    async onLive({ streamId, broadcastId, playlistKey, width, height }) {
+      const { row, updated } = await db.transaction(async (tx) => {
+        const [row] = await tx.select({ startedAt: streams.startedAt, live: streams.live }).from(streams).where(eq(streams.id, streamId));
+        const [updated] = await tx.update(streams).set({
+          live: true,
+          playlistKey,
+          width,
+          height,
+          startedAt: row?.startedAt ?? new Date(),
+          endedAt: null,
+          updatedAt: new Date(),
+        }).where(eq(streams.id, streamId)).returning({ ownerId: streams.userId, title: streams.title, hidden: streams.hidden });
+        const lease = { instanceId, broadcastId, inGrace: false, expiresAt: leaseExpiry() };
+        if (updated) await tx.insert(broadcastLeases).values({ streamId, ...lease }).onConflictDoUpdate({ target: broadcastLeases.streamId, set: lease });
+        return { row, updated };
+      });
+      // A broadcast continued on another instance is the same broadcast: its followers heard of it once.
+      if (updated && !updated.hidden && !row?.live) await deps.events.emit('stream.went-live', { streamId, ownerId: updated.ownerId, title: updated.title });
     },
 
     async onThumbnail({ streamId, thumbnailKey }) {
@@ -84,13 +103,60 @@ export function createBroadcastHooks(deps: {
     },
 
     async onEnded({ streamId, playlistKey, lengthSeconds }) {
-      await db.transaction(async (tx) => {
-        // Whole seconds, rounded up: a short replay still has a length.
-        await tx.update(streams).set({ live: false, endedAt: new Date(), playlistKey, lengthSeconds: Math.ceil(lengthSeconds), updatedAt: new Date() })
-          .where(eq(streams.id, streamId));
-        await tx.update(streamViews).set({ leftAt: new Date() }).where(and(eq(streamViews.streamId, streamId), isNull(streamViews.leftAt)));
+      const ended = await db.transaction(async (tx) => {
+        const [lease] = await tx.select().from(broadcastLeases).where(eq(broadcastLeases.streamId, streamId)).for('update');
+        const elsewhere = lease && lease.instanceId !== instanceId && lease.expiresAt.getTime() > Date.now();
+        if (elsewhere) return false;
+        if (lease) await tx.delete(broadcastLeases).where(eq(broadcastLeases.streamId, streamId));
+        await endStream(tx, streamId, { playlistKey, lengthSeconds });
+        return true;
       });
-      await deps.events.emit('stream.ended', { streamId });
+      if (ended) await deps.events.emit('stream.ended', { streamId });
+    },
+
+    async renewLeases(streamIds) {
+      if (!streamIds.length) return new Set();
+      const held = await db.update(broadcastLeases).set({ expiresAt: leaseExpiry() })
+        .where(and(eq(broadcastLeases.instanceId, instanceId), inArray(broadcastLeases.streamId, streamIds)))
+        .returning({ streamId: broadcastLeases.streamId });
+      return new Set(held.map((l) => l.streamId));
+    },
+
+    async releaseLeases(streamIds, graceMs) {
+      if (!streamIds.length) return;
+      await db.update(broadcastLeases).set({ inGrace: true, expiresAt: leaseExpiry(graceMs) })
+        .where(and(eq(broadcastLeases.instanceId, instanceId), inArray(broadcastLeases.streamId, streamIds)));
+    },
+
+    async endExpiredBroadcasts(closePlaylist) {
+      // Deleting the lease is the claim: of several sweeping instances, one gets each row.
+      const expired = await db.delete(broadcastLeases).where(lt(broadcastLeases.expiresAt, sql`now()`)).returning({ streamId: broadcastLeases.streamId });
+      // Live with no lease at all: a crash between claim and end, or a broadcast from before leases (not one just going live: that writes both at once).
+      const orphans = await db.select({ streamId: streams.id }).from(streams)
+        .where(and(eq(streams.live, true), lt(streams.updatedAt, sql`now() - ${`${LEASE_TTL_MS} milliseconds`}::interval`),
+          sql`not exists (select 1 from ${broadcastLeases} bl where bl.stream_id = ${streams.id})`));
+      let count = 0;
+      for (const { streamId } of [...expired, ...orphans]) {
+        const [row] = await db.select({ playlistKey: streams.playlistKey }).from(streams).where(and(eq(streams.id, streamId), eq(streams.live, true)));
+        if (!row) continue;
+        const lengthSeconds = row.playlistKey ? await closePlaylist(row.playlistKey) : null;
+        const ended = await db.transaction(async (tx) => {
+          const [again] = await tx.select({ streamId: broadcastLeases.streamId }).from(broadcastLeases).where(eq(broadcastLeases.streamId, streamId)).for('update');
+          if (again) return false; // its encoder came back meanwhile
+          await endStream(tx, streamId, { lengthSeconds });
+          return true;
+        });
+        if (!ended) continue;
+        count += 1;
+        await deps.events.emit('stream.ended', { streamId });
+      }
+      return count;
+    },
+
+    async isLeased(streamId) {
+      const [lease] = await db.select({ streamId: broadcastLeases.streamId }).from(broadcastLeases)
+        .where(and(eq(broadcastLeases.streamId, streamId), gt(broadcastLeases.expiresAt, sql`now()`)));
+      return lease !== undefined;
     },
 
     async locatePlaylist(streamId) {

@@ -105,11 +105,9 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
       });
     },
     async start() {
-      if (!mediaIsLocal) return;
-      await broadcastHooks.endStaleLiveStreams();
-      await media.start();
+      if (mediaIsLocal) await media.start();
     },
-    // Ending live sessions still writes to the database: the media stops before it closes.
+    // Putting live broadcasts in grace still writes to the database: the media stops before it closes.
     async stop() {
       await media.stop();
       await listingsCache.close();

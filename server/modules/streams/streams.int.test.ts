@@ -168,11 +168,39 @@ describe('publishing', () => {
 });
 
 describe('after a crash', () => {
-  it('ends streams still marked live when the media node starts', async () => {
+  const lookup = async (streamId: number) =>
+    (await t.client().get('/api/streams/stream-lookup', { id: streamId })).body.stream as { live: string; ended: boolean; stream_length: number };
+  const expireLease = (streamId: number) => t.resources.database.db.execute(sql`update broadcast_leases set expires_at = now() - interval '1 second' where stream_id = ${streamId}`);
+
+  it('ends a broadcast whose lease ran out, once, and leaves one still renewed alone', async () => {
+    const dead = await liveStream();
+    const alive = await liveStream();
+    await expireLease(dead.stream.stream_id);
+    const hooks = t.app.services.broadcastHooks;
+    const closed: string[] = [];
+    expect(await hooks.endExpiredBroadcasts(async (key) => (closed.push(key), 12.2))).toBe(1);
+    expect(closed).toEqual([`media/${dead.stream.stream_id}/b1/index.m3u8`]);
+    expect(await lookup(dead.stream.stream_id)).toMatchObject({ live: 'N', ended: true, stream_length: 13 });
+    expect(await lookup(alive.stream.stream_id)).toMatchObject({ live: 'Y', ended: false });
+    expect(await hooks.endExpiredBroadcasts(async () => null)).toBe(0);
+  });
+
+  it('continues a broadcast whose encoder comes back while its lease lives: same stream, no new hidden one', async () => {
     const { stream } = await liveStream();
-    expect(await t.app.services.broadcastHooks.endStaleLiveStreams()).toBeGreaterThanOrEqual(1);
-    const info = (await t.client().get('/api/streams/stream-lookup', { id: stream.stream_id })).body.stream as { live: string; ended: boolean };
-    expect(info).toMatchObject({ live: 'N', ended: true });
+    const hooks = t.app.services.broadcastHooks;
+    await hooks.releaseLeases([stream.stream_id], 60_000);
+    expect(await hooks.isLeased(stream.stream_id)).toBe(true);
+    expect(await hooks.startBroadcast(stream.broadcast_key)).toEqual({ streamId: stream.stream_id, continues: 'b1' });
+    expect(await lookup(stream.stream_id)).toMatchObject({ live: 'Y', ended: false });
+  });
+
+  it('does not end a broadcast another instance holds when this one lets go of it', async () => {
+    const { stream } = await liveStream();
+    await t.resources.database.db.execute(sql`update broadcast_leases set instance_id = 'another-instance' where stream_id = ${stream.stream_id}`);
+    const hooks = t.app.services.broadcastHooks;
+    await hooks.onEnded({ streamId: stream.stream_id, broadcastId: 'b1', playlistKey: `media/${stream.stream_id}/b1/index.m3u8`, lengthSeconds: 3 });
+    expect(await lookup(stream.stream_id)).toMatchObject({ live: 'Y', ended: false });
+    expect(await hooks.renewLeases([stream.stream_id])).toEqual(new Set());
   });
 });
 

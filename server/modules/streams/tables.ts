@@ -149,3 +149,22 @@ export const streamReports = pgTable(
   },
   (t) => [primaryKey({ columns: [t.streamId, t.reporterId] }), index('stream_reports_created_idx').on(t.createdAt)],
 );
+
+/**
+ * Who ingests a live broadcast now: the media instance that renews the lease every few seconds. A
+ * lease past `expires_at` (its instance died, or stopped gracefully and the encoder's grace ran out)
+ * is ended by any media instance; an encoder reconnecting to any instance before then takes it over.
+ */
+export const broadcastLeases = pgTable(
+  'broadcast_leases',
+  {
+    streamId: streamRef().primaryKey(),
+    instanceId: text('instance_id').notNull(),
+    /** The broadcast (playlist folder) a reconnecting encoder continues. */
+    broadcastId: text('broadcast_id').notNull(),
+    /** True after a graceful stop: nobody ingests, the encoder may come back until `expires_at`. */
+    inGrace: boolean('in_grace').notNull().default(false),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('broadcast_leases_expires_idx').on(t.expiresAt)],
+);

@@ -13,6 +13,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FileStore } from '../storage/storage';
+import { diskIsFull } from '../uploads/disk-full';
 import { closePlaylist, PLAYLIST_NAME, readPlaylist } from './hls-playlist';
 import type { IngestMeter, IngestReading } from './ingest-meter';
 import { startRemuxer, type Remuxer } from './remuxer';
@@ -40,6 +41,10 @@ export interface IngestEvents {
   live: [{ streamId: number; broadcastId: string; playlistKey: string; width: number | null; height: number | null }];
   thumbnail: [{ streamId: number; thumbnailKey: string }];
   ended: [{ streamId: number; broadcastId: string; playlistKey: string; lengthSeconds: number }];
+  /** Stopped here without ending the broadcast: it goes on elsewhere (or after this instance's restart). */
+  left: [];
+  /** The disk filled up: the broadcast ends with what was written (its replay). */
+  'disk-full': [];
 }
 
 export interface IngestSessionOptions {
@@ -54,6 +59,8 @@ export interface IngestSessionOptions {
 }
 
 const SEGMENT_POLL_MS = 150;
+/** ffmpeg's HLS muxer goes on without a word when its writes fail: the disk is looked at this often instead. */
+const DISK_CHECK_MS = 2_000;
 
 export const broadcastDirKey = (streamId: number, broadcastId: string) => `media/${streamId}/${broadcastId}`;
 export const thumbnailKeyOf = (streamId: number) => `media/${streamId}/thumb.jpg`;
@@ -138,7 +145,17 @@ export class IngestSession extends EventEmitter<IngestEvents> {
     else {
       this.setState('starting');
       this.every(SEGMENT_POLL_MS, () => this.checkFirstSegment());
+      this.watchDisk();
     }
+  }
+
+  private watchDisk() {
+    this.every(DISK_CHECK_MS, async () => {
+      if (this.state === 'ending' || this.state === 'ended' || !(await diskIsFull(path.dirname(this.o.files.localPath(this.playlistKey))))) return;
+      this.log.error('disk full: the broadcast ends with what was written');
+      this.emit('disk-full');
+      await this.end();
+    });
   }
 
   /** The encoder's connection closed: keep the broadcast for the grace window. */
@@ -157,17 +174,29 @@ export class IngestSession extends EventEmitter<IngestEvents> {
 
   /** Ends the broadcast: the remuxer finishes, the playlist is closed and becomes the replay. */
   end(): Promise<void> {
-    this.ending ??= this.finish();
+    this.ending ??= this.finish(true);
     return this.ending;
   }
 
-  private async finish(): Promise<void> {
+  /** Stops ingesting here and leaves the playlist open: the broadcast continues where its lease goes. */
+  leave(): Promise<void> {
+    this.ending ??= this.finish(false);
+    return this.ending;
+  }
+
+  private async finish(closeReplay: boolean): Promise<void> {
     this.clearTimers();
     this.setState('ending');
     const publisher = this.publisher;
     this.publisher = null;
     await this.stopRemuxer();
     publisher?.close();
+    if (!closeReplay) {
+      this.setState('ended');
+      this.log.info('stopped ingesting; the broadcast continues');
+      this.emit('left');
+      return;
+    }
     const info = await closePlaylist(this.o.files.localPath(this.playlistKey)).catch((err: unknown) => {
       this.log.error({ err }, 'could not close the playlist');
       return null;
@@ -213,6 +242,7 @@ export class IngestSession extends EventEmitter<IngestEvents> {
 
   private whileLive() {
     this.setState('live');
+    this.watchDisk();
     void this.grabThumbnail();
     this.every(this.o.thumbnailEveryMs, async () => void (await this.grabThumbnail()));
   }

@@ -1,4 +1,5 @@
 /** Real ffmpeg over real RTMP against the ingest, with in-test hooks recording every call. */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -6,6 +7,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalFileStore } from '../storage/storage';
+import { loneIngestLeases } from '../../testing/lone-ingest-leases';
 import { publishTestPattern } from '../../testing/rtmp-publisher';
 import { resolveFfmpegPath } from './ffmpeg-path';
 import { runFfmpeg } from './ffmpeg-process';
@@ -20,8 +22,10 @@ const streams = new Map([
   ['key-refused', 2],
   ['key-grace', 3],
   ['key-moderated', 4],
+  ['key-disk', 5],
 ]);
-type Calls = { [K in keyof IngestHooks]: Parameters<IngestHooks[K]>[0][] };
+type Recorded = 'canPublish' | 'startBroadcast' | 'onLive' | 'onThumbnail' | 'onEnded';
+type Calls = { [K in Recorded]: Parameters<IngestHooks[K]>[0][] };
 const calls: Calls = { canPublish: [], startBroadcast: [], onLive: [], onThumbnail: [], onEnded: [] };
 const hooks: IngestHooks = {
   canPublish: (key) => (calls.canPublish.push(key), streams.has(key)),
@@ -33,6 +37,7 @@ const hooks: IngestHooks = {
   onLive: async (e) => void calls.onLive.push(e),
   onThumbnail: async (e) => void calls.onThumbnail.push(e),
   onEnded: async (e) => void calls.onEnded.push(e),
+  ...loneIngestLeases(),
 };
 const of = <T extends { streamId: number }>(list: T[], streamId: number) => list.filter((e) => e.streamId === streamId);
 
@@ -145,6 +150,27 @@ describe('RTMP ingest', { timeout: 60_000 }, () => {
       expect(await media.grabThumbnail(4)).toBe(false);
     } finally {
       await publisher.stop();
+    }
+  });
+
+  it('ends a broadcast whose disk fills up, with what was written as its replay', async (context) => {
+    const folder = files.localPath('media/5');
+    await mkdir(folder, { recursive: true });
+    try {
+      // A little over the room counted as full: live first, full within seconds at 720p.
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1200k', 'tmpfs', folder], { stdio: 'ignore' });
+    } catch {
+      context.skip();
+    }
+    const publisher = publishTestPattern({ url: url('key-disk'), width: 1280, height: 720 });
+    try {
+      await expect.poll(() => of(calls.onLive, 5).length, WAIT).toBe(1);
+      await expect.poll(() => of(calls.onEnded, 5).length, WAIT).toBe(1);
+      expect(await publisher.exited).not.toBe(0);
+      expect(media.ingest.sessions().has(5)).toBe(false);
+    } finally {
+      await publisher.stop();
+      execFileSync('umount', [folder]);
     }
   });
 });

@@ -12,7 +12,8 @@ import nmsLogger from 'node-media-server/src/core/logger.js';
 import type { FileStore } from '../storage/storage';
 import { closeBrokenPlaylists } from './boot-cleanup';
 import { claimPort } from './free-port';
-import type { IngestHooks } from './ingest-hooks';
+import { closePlaylist } from './hls-playlist';
+import { LEASE_RENEW_MS, LEASE_SWEEP_MS, type IngestHooks } from './ingest-hooks';
 import { IngestMeter } from './ingest-meter';
 import { IngestSession, type IngestHealth, type Publisher } from './ingest-session';
 
@@ -30,7 +31,13 @@ export interface RtmpIngestOptions {
 
 export interface RtmpIngest {
   start(): Promise<void>;
+  /**
+   * A graceful stop (deploy): stops ingesting and puts this instance's broadcasts in grace, so their
+   * encoders may continue them on any instance; nothing is ended here.
+   */
   stop(): Promise<void>;
+  /** Stops ingesting without a word to the database, as a killed process would (fault drills, tests). */
+  halt(): Promise<void>;
   /** The bound RTMP port (after start). */
   readonly port: number;
   /** Current ingest sessions by stream id (diagnostics, tests, metrics). */
@@ -65,6 +72,9 @@ export function createRtmpIngest(o: RtmpIngestOptions): RtmpIngest {
   const admitting = new Set<string>();
   const accepted = new Set<string>();
   const hookCalls = new Set<Promise<void>>();
+  /** Streams whose lease this instance holds (taken over at connect, or written when the stream went live). */
+  const leased = new Set<number>();
+  const timers: NodeJS.Timeout[] = [];
   let nms: NodeMediaServer | null = null;
   let port = 0;
   let stopping = false;
@@ -129,11 +139,12 @@ export function createRtmpIngest(o: RtmpIngestOptions): RtmpIngest {
     });
     admitting.add(path);
     try {
-      const { streamId } = await o.hooks.startBroadcast(session.streamName);
+      const { streamId, continues } = await o.hooks.startBroadcast(session.streamName);
+      if (continues) leased.add(streamId);
       if (closed || stopping) return;
       let ingest = byStream.get(streamId);
       if (ingest && ingest.state !== 'grace') return refuse(session, 'stream already live from another connection');
-      ingest ??= openSession(streamId);
+      ingest ??= openSession(streamId, continues);
       byPath.set(path, ingest);
       await ingest.attach(publisher);
     } catch (err) {
@@ -144,10 +155,10 @@ export function createRtmpIngest(o: RtmpIngestOptions): RtmpIngest {
     }
   }
 
-  function openSession(streamId: number): IngestSession {
+  function openSession(streamId: number, continues?: string): IngestSession {
     const ingest = new IngestSession({
       streamId,
-      broadcastId: newBroadcastId(),
+      broadcastId: continues ?? newBroadcastId(),
       files: o.files,
       ffmpegPath: o.ffmpegPath,
       rtmpBase: `rtmp://${loopback(o.host)}:${port}`,
@@ -164,14 +175,55 @@ export function createRtmpIngest(o: RtmpIngestOptions): RtmpIngest {
       hookCalls.add(tracked);
       void tracked.then(() => hookCalls.delete(tracked));
     };
-    ingest.on('live', (event) => call('onLive', () => o.hooks.onLive(event)));
+    ingest.on('live', (event) => call('onLive', async () => {
+      await o.hooks.onLive(event);
+      leased.add(streamId);
+    }));
     ingest.on('thumbnail', (event) => call('onThumbnail', () => o.hooks.onThumbnail(event)));
-    ingest.on('ended', (event) => {
+    const forget = () => {
       if (byStream.get(streamId) === ingest) byStream.delete(streamId);
       for (const [path, s] of byPath) if (s === ingest) byPath.delete(path);
-      if (ingest.hasGoneLive) call('onEnded', () => o.hooks.onEnded(event));
+    };
+    ingest.on('ended', (event) => {
+      forget();
+      if (ingest.hasGoneLive || leased.has(streamId)) call('onEnded', () => o.hooks.onEnded(event));
+      leased.delete(streamId);
     });
+    ingest.on('left', forget);
     return ingest;
+  }
+
+  /** Keeps this instance's leases; a broadcast whose encoder went to another instance is left to it. */
+  async function renewLeases() {
+    const held = await o.hooks.renewLeases([...leased]);
+    for (const streamId of leased) {
+      if (held.has(streamId)) continue;
+      leased.delete(streamId);
+      await byStream.get(streamId)?.leave();
+    }
+  }
+
+  const closeLocalPlaylist = async (playlistKey: string) => (await closePlaylist(o.files.localPath(playlistKey)).catch(() => null))?.lengthSeconds ?? null;
+
+  async function endExpiredBroadcasts() {
+    const ended = await o.hooks.endExpiredBroadcasts(closeLocalPlaylist);
+    if (ended) log.info({ ended }, 'ended broadcasts whose instance stopped renewing their lease');
+  }
+
+  function every(ms: number, name: string, run: () => Promise<void>) {
+    timers.push(setInterval(() => void run().catch((err: unknown) => log.error({ err }, `${name} failed`)), ms));
+  }
+
+  async function closeListener() {
+    for (const timer of timers.splice(0)) clearInterval(timer);
+    if (!nms) return;
+    nmsContext.eventEmitter.off('prePublish', onPrePublish);
+    nmsContext.eventEmitter.off('postPublish', onPostPublish);
+    nmsContext.eventEmitter.off('prePlay', onPrePlay);
+    const server = nms.rtmpServer.tcpServer;
+    await nms.stop();
+    if (server?.listening) await once(server, 'close');
+    nms = null;
   }
 
   return {
@@ -183,7 +235,8 @@ export function createRtmpIngest(o: RtmpIngestOptions): RtmpIngest {
     grabThumbnail: async (streamId) => (await byStream.get(streamId)?.grabThumbnail()) ?? false,
     health: (streamId) => byStream.get(streamId)?.health() ?? null,
     async start() {
-      const closed = await closeBrokenPlaylists(o.files, o.hooks.onEnded);
+      await endExpiredBroadcasts();
+      const closed = await closeBrokenPlaylists(o.files, o.hooks);
       if (closed) log.info({ closed }, 'closed playlists of broadcasts broken by a restart');
       port = await claimPort(o.host, o.port);
       quietNmsLogs(log);
@@ -194,20 +247,28 @@ export function createRtmpIngest(o: RtmpIngestOptions): RtmpIngest {
       nms.rtmpServer.run();
       const server = nms.rtmpServer.tcpServer;
       if (server && !server.listening) await once(server, 'listening');
+      every(LEASE_RENEW_MS, 'lease renewal', renewLeases);
+      every(LEASE_SWEEP_MS, 'expired broadcasts sweep', endExpiredBroadcasts);
       log.info({ port }, 'RTMP ingest listening');
     },
     async stop() {
       stopping = true;
-      await Promise.all([...byStream.values()].map((s) => s.end()));
+      for (const timer of timers.splice(0)) clearInterval(timer);
       await Promise.all(hookCalls);
-      if (!nms) return;
-      nmsContext.eventEmitter.off('prePublish', onPrePublish);
-      nmsContext.eventEmitter.off('postPublish', onPostPublish);
-      nmsContext.eventEmitter.off('prePlay', onPrePlay);
-      const server = nms.rtmpServer.tcpServer;
-      await nms.stop();
-      if (server?.listening) await once(server, 'close');
-      nms = null;
+      const held = [...leased];
+      leased.clear();
+      await o.hooks.releaseLeases(held, o.graceMs).catch((err: unknown) => log.error({ err }, 'could not put broadcasts in grace'));
+      // Broadcasts that never went live have nothing to continue: they end as before.
+      await Promise.all([...byStream.values()].map((s) => (held.includes(s.streamId) ? s.leave() : s.end())));
+      await Promise.all(hookCalls);
+      await closeListener();
+    },
+    async halt() {
+      stopping = true;
+      for (const timer of timers.splice(0)) clearInterval(timer);
+      leased.clear();
+      await Promise.all([...byStream.values()].map((s) => s.leave()));
+      await closeListener();
     },
   };
 }

@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveFfmpegPath } from './ffmpeg-path';
+import { DiskFull } from '../uploads/disk-full';
 import { readPlaylist } from './hls-playlist';
 import { codecsOf, h264Level, MASTER_PLAYLIST, POSTER_FILE, probeVideo, renditionHeights, SEGMENT_FILE, transcodeToHls, VideoRefused } from './video-transcode';
 
@@ -259,4 +260,20 @@ describe('transcodeToHls', () => {
     expect(processesOnTestFiles()).toEqual([]);
     expect(readdirSync(out)).toEqual([]);
   }, 20_000);
+});
+
+describe('transcodeToHls on a full disk', () => {
+  it('stops with DiskFull (not a refused video) and leaves none of its output', async (context) => {
+    const out = clip('full-disk-hls');
+    await mkdir(out, { recursive: true });
+    const mounted = await execFile('mount', ['-t', 'tmpfs', '-o', 'size=128k', 'tmpfs', out]).then(() => true, () => false);
+    if (!mounted) context.skip();
+    try {
+      const failed = await transcodeToHls(clip('landscape.mov'), out, { threads: 2 }).catch((error: unknown) => error);
+      expect(failed).toBeInstanceOf(DiskFull);
+      expect(readdirSync(out)).toEqual([]);
+    } finally {
+      await execFile('umount', [out]);
+    }
+  }, 60_000);
 });

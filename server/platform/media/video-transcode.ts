@@ -19,6 +19,7 @@ import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { resolveFfmpegPath } from './ffmpeg-path';
 import { killFfmpeg, type FfmpegRun } from './ffmpeg-process';
+import { DISK_FULL_LOG, DiskFull, diskIsFull } from '../uploads/disk-full';
 import { parsePlaylist, PLAYLIST_NAME } from './hls-playlist';
 
 /** A file that is not a playable video. The message is for logs; callers show their own text. */
@@ -225,6 +226,7 @@ export async function transcodeToHls(input: string, outDir: string, options: Tra
     const code = await run.exited;
     signal?.throwIfAborted();
     if (code !== 0) {
+      if (DISK_FULL_LOG.test(run.tail())) throw new DiskFull(`the disk filled up during the transcode: ${run.tail()}`);
       if (INPUT_FAULT.test(run.tail())) throw new VideoRefused(`ffmpeg refused the input (exit ${code}): ${run.tail()}`);
       throw new Error(`ffmpeg could not transcode (exit ${code}): ${run.tail()}`);
     }
@@ -246,8 +248,10 @@ export async function transcodeToHls(input: string, outDir: string, options: Tra
     };
   } catch (error) {
     await killFfmpeg(run, 1000);
+    // A short output on a full disk is the disk's fault, not the video's: it is tried again later.
+    const diskFull = !(error instanceof DiskFull) && !signal?.aborted && (await diskIsFull(out));
     await Promise.all(written.map((file) => rm(file, { recursive: true, force: true })));
-    throw error;
+    throw diskFull ? new DiskFull(`the disk filled up during the transcode: ${error instanceof Error ? error.message : String(error)}`) : error;
   } finally {
     signal?.removeEventListener('abort', abort);
   }

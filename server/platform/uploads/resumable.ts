@@ -10,13 +10,18 @@
  * one over the limit or one the person's quotas do not admit (`admit`) is refused with a message.
  */
 import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { FileStore } from '@tus/file-store';
 import { Server } from '@tus/server';
-import type { Upload } from '@tus/utils';
+import { ERRORS, type Upload } from '@tus/utils';
 import type { OpenAPIV3 } from 'openapi-types';
-import type { CatalogueText } from '../../../common/messages';
+import { MSG, type CatalogueText } from '../../../common/messages';
+import { isDiskFull } from './disk-full';
 import { unauthorized } from '../http/errors';
 import type { RouteDocs } from '../http/openapi';
 
@@ -81,9 +86,15 @@ function endsWithCallback(res: ServerResponse): ServerResponse {
   return res;
 }
 
-/** The file store, telling `onRemoved` of each upload removed (by the server, or by its owner's tus termination). */
-class RemovalTellingStore extends FileStore {
-  constructor(options: ConstructorParameters<typeof FileStore>[0], private readonly onRemoved?: (id: string) => Promise<void>) {
+/** A full disk, answered plainly (not the system's words); the upload is gone, so a retry starts afresh. */
+const DISK_FULL = refusal(507, MSG.diskFull);
+
+/**
+ * The file store, telling `onRemoved` of each upload removed (by the server, or by its owner's tus
+ * termination), and removing an upload that meets a full disk: its bytes would keep the disk full.
+ */
+class UploadStore extends FileStore {
+  constructor(private readonly options: ConstructorParameters<typeof FileStore>[0] & { directory: string }, private readonly onRemoved?: (id: string) => Promise<void>) {
     super(options);
   }
 
@@ -91,10 +102,41 @@ class RemovalTellingStore extends FileStore {
     await super.remove(id);
     await this.onRemoved?.(id);
   }
+
+  override async create(file: Upload): Promise<Upload> {
+    try {
+      return await super.create(file);
+    } catch (err) {
+      throw await this.unlessDiskFull(file.id, err);
+    }
+  }
+
+  /** FileStore's own write, keeping the cause of a failure (it reports every one alike). */
+  override async write(readable: Readable, id: string, offset: number): Promise<number> {
+    let received = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        received += chunk.length;
+        done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(readable, counter, createWriteStream(path.join(this.options.directory, id), { flags: 'r+', start: offset }));
+    } catch (err) {
+      throw isDiskFull(err) ? await this.unlessDiskFull(id, err) : ERRORS.FILE_WRITE_ERROR;
+    }
+    return offset + received;
+  }
+
+  private async unlessDiskFull(id: string, err: unknown): Promise<unknown> {
+    if (!isDiskFull(err)) return err;
+    await this.remove(id).catch(() => undefined);
+    return DISK_FULL;
+  }
 }
 
 export function createResumableUploads(options: ResumableUploadsOptions) {
-  const datastore = new RemovalTellingStore({ directory: options.directory, expirationPeriodInMilliseconds: options.expireAfterMs ?? 24 * 3600_000 }, options.onRemoved);
+  const datastore = new UploadStore({ directory: options.directory, expirationPeriodInMilliseconds: options.expireAfterMs ?? 24 * 3600_000 }, options.onRemoved);
   /** Who sent each request in flight: set by `handle`, read by the hooks (which see tus's own request object). */
   const uploaders = new WeakMap<IncomingMessage, number>();
   const uploaderOf = (req: unknown): number | undefined => {
