@@ -35,5 +35,11 @@ export function databaseUnavailable(error: unknown): 'timeout' | 'unreachable' |
   return undefined;
 }
 
+/**
+ * What the log keeps of such a failure: its reason and SQLSTATE, never the error itself, whose message
+ * carries the failed statement's parameters (a password hash, an e-mail address, a session's digest).
+ */
+export const unavailableLogFields = (error: unknown, reason: 'timeout' | 'unreachable') => ({ reason, sqlState: sqlState(error) ?? null });
+
 /** Seconds a client should wait before trying again. */
 export const RETRY_AFTER_SECONDS = 2;

@@ -5,7 +5,7 @@ import { ERRORS, errorMessage, type ErrorCode } from '../../../common/errors';
 import { fill, MSG } from '../../../common/messages';
 import { AppError } from './errors';
 import { constraintRefusal } from './constraint-refusal';
-import { databaseUnavailable, RETRY_AFTER_SECONDS } from '../db/unavailable';
+import { databaseUnavailable, RETRY_AFTER_SECONDS, unavailableLogFields } from '../db/unavailable';
 
 /** One validation failure as fastify-type-provider-zod reports it: the zod issue, flattened. */
 interface ValidationIssue {
@@ -57,7 +57,7 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
     const unavailable = databaseUnavailable(error);
     if (unavailable) {
-      request.log.warn({ err: error }, `database ${unavailable}: answered 503`);
+      request.log.warn(unavailableLogFields(error, unavailable), 'database unavailable: answered 503');
       reply.header('retry-after', String(RETRY_AFTER_SECONDS));
       return sendError(reply, 'unavailable', unavailable === 'timeout' ? MSG.databaseBusy : MSG.databaseUnreachable);
     }

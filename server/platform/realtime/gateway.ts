@@ -21,7 +21,7 @@ import type { RouteDocs } from '../http/openapi';
 import { createFanout, type Deliver, messageFrame, type Pacing } from './fanout';
 import type { Presence } from './presence';
 import { frameWriter, prepareFrame, type PreparedFrame } from './wire';
-import { databaseUnavailable } from '../db/unavailable';
+import { databaseUnavailable, unavailableLogFields } from '../db/unavailable';
 
 export type PresenceChange = 'CONNECTED' | 'DISCONNECTED';
 
@@ -140,7 +140,7 @@ function errorFrame(error: unknown, where: { channel?: string; id?: string }, re
   if (error instanceof AppError) return { op: 'error', ...where, code: error.code, message: error.message };
   const unavailable = databaseUnavailable(error);
   if (unavailable) {
-    request.log.warn({ err: error }, `database ${unavailable}: frame answered unavailable`);
+    request.log.warn(unavailableLogFields(error, unavailable), 'database unavailable: frame answered unavailable');
     return { op: 'error', ...where, code: 'unavailable', message: unavailable === 'timeout' ? MSG.databaseBusy : MSG.databaseUnreachable };
   }
   request.log.error({ err: error }, 'realtime frame failed');
