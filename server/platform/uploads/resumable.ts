@@ -11,6 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
@@ -130,8 +131,14 @@ class UploadStore extends FileStore {
 
   private async unlessDiskFull(id: string, err: unknown): Promise<unknown> {
     if (!isDiskFull(err)) return err;
-    await this.remove(id).catch(() => undefined);
+    await this.discard(id);
     return DISK_FULL;
+  }
+
+  /** An upload that met a full disk: its bytes and its record gone, whichever of them exists (FileStore's remove stops at the first missing). */
+  async discard(id: string): Promise<void> {
+    await Promise.all([rm(path.join(this.options.directory, id), { force: true }), rm(path.join(this.options.directory, `${id}.json`), { force: true })]);
+    await this.onRemoved?.(id).catch(() => undefined);
   }
 }
 
@@ -164,7 +171,7 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
     async onResponseError(req, err) {
       if (!isDiskFull(err)) return undefined;
       const id = new URL(req.url, 'http://upload').pathname.split('/').pop();
-      if (id && id !== options.path.split('/').pop()) await datastore.remove(id).catch(() => undefined);
+      if (id && /^[\w-]{1,64}$/.test(id) && id !== options.path.split('/').pop()) await datastore.discard(id);
       return DISK_FULL;
     },
     async onUploadCreate(req, upload) {
