@@ -124,7 +124,7 @@ async function main() {
         for (const viewer of l.viewers) for (const close of viewer.closeLog) if (close.at >= t0) codes.set(close.code, (codes.get(close.code) ?? 0) + 1);
         row.closes = [...codes].map(([code, n]) => `${n}×${code}`).join(' ') || '—';
         const back = await timeUntil(measured.since ?? t0, allSubscribed, 120_000);
-        if (moved > 0 || back === null) row.socketsBack = back;
+        if (measured.socketsBack === undefined && (moved > 0 || back === null)) row.socketsBack = back;
         for (const viewer of l.viewers) viewer.lostAt = null;
         await l.settleTips();
         row.unavailable = unavailableCount() - unavailableBefore;
