@@ -170,8 +170,10 @@ async function main() {
       await c.startRedis();
       const since = Date.now();
       // Each instance tells its sockets to resync once its bus is up: every viewer closed and subscribed again.
-      const resynced = await timeUntil(since, () => l.viewers.every((viewer) => viewer.lastCloseAt >= since && viewer.subscribed), 30_000);
-      return { since, socketsBack: resynced, problems: resynced === null ? [`${l.viewers.filter((viewer) => viewer.lastCloseAt < since).length} viewers never told to resync`] : [] };
+      const resynced = await timeUntil(since, () => l.viewers.every((viewer) => viewer.lastCloseAt >= since && viewer.subscribed), 120_000);
+      const untold = l.viewers.filter((viewer) => viewer.lastCloseAt < since).length;
+      const unsubscribed = l.viewers.filter((viewer) => !viewer.subscribed).length;
+      return { since, socketsBack: resynced, problems: resynced === null ? [`${untold} viewers never told to resync, ${unsubscribed} not subscribed again within 120 s`] : [] };
     });
 
     // 3. Every backend of the database terminated, five rounds a second apart.
