@@ -21,6 +21,8 @@ export const ERRORS = {
   internal: { status: 500, message: 'internal' },
   unavailable: { status: 503, message: 'serviceUnavailable' },
   mail_unavailable: { status: 503, message: 'mailUnavailable' },
+  /** The server's disk (or its quota) is full: nothing of the upload is kept; try again later. */
+  disk_full: { status: 507, message: 'diskFull' },
   translation_unavailable: { status: 502, message: 'translationUnavailable' },
   /** The toy provider (Lovense's developer API) failed or did not answer. */
   toy_service_unavailable: { status: 502, message: 'toyServiceUnavailable' },

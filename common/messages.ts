@@ -121,6 +121,8 @@ export const MSG = {
   avatarNotSaved: 'Could not upload the photo',
   // An upload that met a full disk (answered 507; nothing of it is kept).
   diskFull: 'The server has no room for this file right now. Please try again later.',
+  // To a broadcaster whose broadcast the ingest ended because the server's disk filled up (STREAM-STOPPED).
+  broadcastStoppedDiskFull: 'Your broadcast was stopped: the server ran out of room to record it. What was recorded is kept as the replay. Please try again later.',
   adultFilterNotOffered: 'The 18+ filter is not offered here.',
   passwordChanged: 'Your password has been changed. You were signed out everywhere else.',
   newPasswordSame: 'Choose a new password different from the current one.',

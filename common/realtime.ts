@@ -74,6 +74,16 @@ const streamEndMessage = z.object({ type: z.literal('STREAM-END') });
 /** To the owner's user channel: their stream is on air, so the dashboard shows LIVE before its next 10 s look-up. */
 const streamLiveMessage = z.object({ type: z.literal('STREAM-LIVE'), data: z.object({ stream_id: z.number().int().positive() }) });
 
+/** Why the platform itself stopped a broadcast (not its owner, not the encoder). */
+export const BROADCAST_STOP_REASONS = ['disk-full'] as const;
+export type BroadcastStopReason = (typeof BROADCAST_STOP_REASONS)[number];
+
+/** To the owner's user channel: the platform stopped their broadcast, and why (the dashboard says so at once). */
+const streamStoppedMessage = z.object({
+  type: z.literal('STREAM-STOPPED'),
+  data: z.object({ stream_id: z.number().int().positive(), reason: z.enum(BROADCAST_STOP_REASONS) }),
+});
+
 const streamOptionsMessage = z.object({ type: z.literal('STREAM-OPTIONS'), options: z.object({ chat_enabled: z.boolean() }) });
 
 /** To the banned viewer only; the spec's text is the viewer's id, `data` says it without reading text. */
@@ -203,7 +213,7 @@ const notificationMessage = z.object({
 });
 
 export const realtimeMessage = z.discriminatedUnion('type', [
-  commentMessage, likeMessage, tipMessage, tipEnforceMessage, streamEndMessage, streamLiveMessage, streamOptionsMessage, blockedMessage, viewersMessage,
+  commentMessage, likeMessage, tipMessage, tipEnforceMessage, streamEndMessage, streamLiveMessage, streamStoppedMessage, streamOptionsMessage, blockedMessage, viewersMessage,
   presenceMessage('CONNECTED'), presenceMessage('DISCONNECTED'), signalMessage, participantsMessage, meetingEndMessage, kickedMessage,
   lovenseAccessMessage, lovenseAppConnectionMessage, lovenseAddDeviceRequestMessage, lovenseViewerEndCallMessage, lovenseCommandMessage,
   notificationMessage,

@@ -1,8 +1,8 @@
 /**
  * `npm test`: typecheck, lint and unit tests side by side, integration tests (also on PostgreSQL when
  * TEST_DATABASE_URL is set) beside the web build, then the browser journeys with, beside them, the crash
- * tests (scripts/crash-test.ts and scripts/notifications-crash-test.ts, with PostgreSQL) and the page
- * weight budget.
+ * tests (scripts/crash-test.ts and scripts/notifications-crash-test.ts) and the fault suite's quick part
+ * (scripts/faults.ts with FAULTS_QUICK=1), all three with PostgreSQL, and the page weight budget.
  * Ends with one summary line "N passed, N failed".
  */
 import { spawn } from 'node:child_process';
@@ -32,14 +32,16 @@ interface Stage {
   done?: (ok: boolean) => void;
   /** Its output printed as it comes (one stage of a group at most), not whole at the end. */
   live?: boolean;
+  /** Added to this process's environment. */
+  env?: Record<string, string>;
 }
 
 /** Stages that share nothing run side by side; each one's output is printed whole when it ends (or live). */
 async function runTogether(stages: Stage[]): Promise<void> {
-  await Promise.all(stages.map(({ stage, command, args, done, live }) => new Promise<void>((resolve) => {
+  await Promise.all(stages.map(({ stage, command, args, done, live, env }) => new Promise<void>((resolve) => {
     const started = Date.now();
     if (live) console.log(`\n▶ ${stage}: ${command} ${args.join(' ')}`);
-    const child = spawn(command, args, { env: process.env, stdio: ['ignore', live ? 'inherit' : 'pipe', live ? 'inherit' : 'pipe'] });
+    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', live ? 'inherit' : 'pipe', live ? 'inherit' : 'pipe'] });
     const output: Buffer[] = [];
     child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
     child.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
@@ -72,11 +74,12 @@ function vitestStage(stage: string, args: string[]): Stage {
 }
 
 /** A check that is one test: a stage whose pass or failure joins the totals as one. */
-function checkStage(stage: string, script: string): Stage {
+function checkStage(stage: string, script: string, env?: Record<string, string>): Stage {
   return {
     stage,
     command: 'npx',
     args: ['tsx', script],
+    env,
     done: (ok) => {
       if (ok) totals.passed += 1;
       else totals.failed += 1;
@@ -111,6 +114,8 @@ if (process.env.TEST_DATABASE_URL) {
   // Kill -9 under tip load, then the books; kill -9 while a go-live is fanned out and mailed, then every
   // follower told exactly once. On PostgreSQL only.
   besideJourneys.push(checkStage('crash test', 'scripts/crash-test.ts'), checkStage('notifications crash test', 'scripts/notifications-crash-test.ts'));
+  // The fault suite's quick part (decision 0045): two instances, 100 sockets, each fault in turn, nothing acknowledged lost.
+  besideJourneys.push(checkStage('fault suite (quick)', 'scripts/faults.ts', { FAULTS_QUICK: '1' }));
 }
 let journeys: Promise<void> = Promise.resolve();
 if (webBuilt) {

@@ -112,7 +112,7 @@ export const offerCreate = defineCall({
   method: 'POST',
   path: '/api/ads/offer-create',
   summary: 'A new offer from a finished upload (an image for BANNER and CHAT, a video for PREROLL)',
-  refusals: [403, 404],
+  refusals: [403, 404, 507],
   input: z.strictObject({ ...offerFields, upload_id: uploadId })
     .meta({ examples: [{ name: 'Spring sale', short_description: 'Everything 20% off', type: 'BANNER', rating: 'G', ad_link: 'https://shop.example/spring', commission: { impression: 1, click: 5, complete: 0 }, upload_id: 'q0Zt3x8yHk2mVb7wLr1sPa9c' }] }),
   output: success({ offer: managedOffer }),
@@ -122,7 +122,7 @@ export const offerUpdate = defineCall({
   method: 'POST',
   path: '/api/ads/offer-update',
   summary: "Changes an offer's fields; a new upload replaces its creative (same kind: image or video)",
-  refusals: [403, 404],
+  refusals: [403, 404, 507],
   input: z.strictObject({
     id: offerId,
     name: offerFields.name.optional(),

@@ -8,7 +8,7 @@ export { IDEMPOTENCY_HEADER, needsCsrf } from './descriptor';
 export type { CallDescriptor, HttpMethod } from './descriptor';
 
 /** Failure statuses a call can answer besides 400 (invalid input) and those of its auth rule and CSRF check. */
-export type RefusalStatus = 401 | 402 | 403 | 404 | 409 | 413 | 429 | 502 | 503;
+export type RefusalStatus = 401 | 402 | 403 | 404 | 409 | 413 | 429 | 502 | 503 | 507;
 
 export interface CallDef<M extends HttpMethod = HttpMethod, I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
   method: M;

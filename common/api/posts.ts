@@ -132,7 +132,7 @@ const reportFields = {
 export const createPost = defineCall({
   method: 'POST',
   path: '/api/post/create',
-  refusals: [403, 404, 429],
+  refusals: [403, 404, 429, 507],
   summary: 'Publishes a post from the caller’s finished uploads (images, or one .mov/.mp4 video that is then transcoded); tip above 0 makes it paid',
   input: z.strictObject({
     type: z.enum(POST_KINDS, { error: oneOf(POST_KINDS) }),

@@ -30,6 +30,7 @@ export const SAMPLE_OF_EACH_TYPE: { [T in RealtimeType]: RealtimeMessageOf<T> } 
   'TIP-ENFORCE': { type: 'TIP-ENFORCE', data: { tip_viewer_min_amount: 20 } },
   'STREAM-END': { type: 'STREAM-END' },
   'STREAM-LIVE': { type: 'STREAM-LIVE', data: { stream_id: 12 } },
+  'STREAM-STOPPED': { type: 'STREAM-STOPPED', data: { stream_id: 12, reason: 'disk-full' } },
   'STREAM-OPTIONS': { type: 'STREAM-OPTIONS', options: { chat_enabled: false } },
   BLOCKED: sampleBlocked(1_000_001),
   CONNECTED: { type: 'CONNECTED', sender: sampleSender(), data: { stream_id: 7 } },

@@ -6,7 +6,7 @@
  * server's CPU, profiles, and kill -9).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, cpSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -127,16 +127,19 @@ export interface ServerProcess {
 /**
  * The server as a child process on a free port, ready (`/readyz` answers) when this resolves.
  * `dataDir`: kept after stop (a restart continues on it); else a fresh one, removed on stop.
- * `nodeArgs`: flags for node itself, such as `--cpu-prof` (not allowed in NODE_OPTIONS).
+ * `nodeArgs`: flags for node itself, such as `--cpu-prof` (not allowed in NODE_OPTIONS). `logFile`: its log
+ * (stdout and stderr) appended there rather than to this process's stderr.
  */
-export async function startServerProcess(env: Record<string, string> = {}, options: { dataDir?: string; nodeArgs?: string[] } = {}): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string> = {}, options: { dataDir?: string; nodeArgs?: string[]; logFile?: string } = {}): Promise<ServerProcess> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'll-server-'));
   const port = await freePort();
+  const logFd = options.logFile ? openSync(options.logFile, 'a') : null;
   // node itself (not npx) so that stopping the child stops the server.
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'server/main.ts'], {
     env: { ...process.env, ...serverEnv(dataDir, { PORT: String(port), RTMP_PORT: String(await freePort()), ...env }) },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', logFd ?? 'ignore', logFd ?? 'inherit'],
   });
+  if (logFd !== null) closeSync(logFd);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;

@@ -30,9 +30,18 @@ export interface ChannelListener {
    * `replay`, with the lines that came after the last one this page saw (`skipped`: not all of them).
    */
   onSubscribed?: (history: HistoryMessage[], replay?: { skipped: boolean }) => void;
-  /** The server refused the subscription ('block', 'forbidden', 'unauthorized'...). */
+  /**
+   * The server refused the subscription ('block', 'forbidden', 'unauthorized'...). A subscription the
+   * server could not answer now (RETRIED_SUBSCRIBE_CODES) is asked again instead, and not told here.
+   */
   onError?: (error: RealtimeError) => void;
 }
+
+/**
+ * Answers to a subscription that say "not now" rather than "no": the database busy or away, a fault of the
+ * server, subscribing too fast. The client asks again with the reconnect backoff (jittered), quietly.
+ */
+export const RETRIED_SUBSCRIBE_CODES: ReadonlySet<string> = new Set(['unavailable', 'internal', 'rate_limited']);
 
 export const BACKOFF_BASE_MS = 1_000;
 export const BACKOFF_MAX_MS = 30_000;

@@ -302,6 +302,56 @@ describe('RealtimeClient', () => {
     expect(replays).toEqual([undefined, { skipped: true }]);
   });
 
+  it('asks again, backing off with jitter, for a subscription the server could not answer, and tells the page only a refusal', () => {
+    const jitters = [0.5, 0, 0.999, 0.5];
+    const client = new RealtimeClient({ url: 'ws://test/ws', createSocket: (url) => new FakeSocket(url), random: () => jitters.shift() ?? 0.5 });
+    const errors: string[] = [];
+    const histories: HistoryMessage[][] = [];
+    client.subscribe('stream:1', { onMessage: () => undefined, onSubscribed: (history) => histories.push(history), onError: (error) => errors.push(error.code) });
+    const socket = latest();
+    socket.open();
+    const subscribes = () => socket.sent.filter((frame) => frame.op === 'subscribe').length;
+    // The database is away: asked again after 1 s (the middle of ±20 %), then after 2 s at its shortest, then 4 s at its longest.
+    socket.receive({ op: 'error', channel: 'stream:1', code: 'unavailable', message: 'The service is unavailable' });
+    vi.advanceTimersByTime(999);
+    expect(subscribes()).toBe(1);
+    vi.advanceTimersByTime(1);
+    expect(subscribes()).toBe(2);
+    socket.receive({ op: 'error', channel: 'stream:1', code: 'internal', message: 'Something went wrong' });
+    vi.advanceTimersByTime(1600);
+    expect(subscribes()).toBe(3);
+    socket.receive({ op: 'error', channel: 'stream:1', code: 'rate_limited', message: 'Too fast' });
+    vi.advanceTimersByTime(4790);
+    expect(subscribes()).toBe(3);
+    vi.advanceTimersByTime(10);
+    expect(subscribes()).toBe(4);
+    expect(errors).toEqual([]);
+    expect(client.status).toBe('open');
+    socket.receive({ op: 'subscribed', channel: 'stream:1', history: [sampleComment('at last', '3')] });
+    expect(histories).toHaveLength(1);
+    // Back to the first delay after a success; a refusal is the page's to show, and not asked again.
+    socket.receive({ op: 'error', channel: 'stream:1', code: 'unavailable', message: 'The service is unavailable' });
+    vi.advanceTimersByTime(1000);
+    expect(subscribes()).toBe(5);
+    expect(socket.sent.at(-1)).toEqual({ op: 'subscribe', channel: 'stream:1', after: { comment: '3', tip: '0' } });
+    socket.receive({ op: 'error', channel: 'stream:1', code: 'block', message: 'You are blocked' });
+    vi.advanceTimersByTime(60_000);
+    expect(subscribes()).toBe(5);
+    expect(errors).toEqual(['block']);
+  });
+
+  it('forgets a pending subscription retry when the channel is left', () => {
+    const client = newClient();
+    const stop = client.subscribe('stream:1', () => undefined);
+    client.subscribe('stream:2', () => undefined);
+    const socket = latest();
+    socket.open();
+    socket.receive({ op: 'error', channel: 'stream:1', code: 'unavailable', message: 'The service is unavailable' });
+    stop();
+    vi.advanceTimersByTime(5000);
+    expect(socket.sent.filter((frame) => frame.channel === 'stream:1').map((frame) => frame.op)).toEqual(['subscribe', 'unsubscribe']);
+  });
+
   it('pings every 25 s and reconnects when nothing answers', () => {
     const client = newClient();
     client.subscribe('stream:1', () => undefined);

@@ -9,7 +9,7 @@ import type { ClientFrame, RealtimeMessage, ReplayCursor, SendRequest } from '..
 import { SERVER_RESTARTING } from '../../common/realtime-channels';
 import {
   ACK_TIMEOUT_MS, advanceCursor, backoffDelay, EMPTY_CURSOR, GOOD_CONNECTION_MS, IDLE_CLOSE_MS, OFFLINE_MESSAGE, parseServerFrame, PING_INTERVAL_MS,
-  PONG_TIMEOUT_MS, RealtimeError, restartDelay, routeFrame, TIMEOUT_MESSAGE, type ChannelListener, type ConnectionStatus,
+  PONG_TIMEOUT_MS, RealtimeError, restartDelay, RETRIED_SUBSCRIBE_CODES, routeFrame, TIMEOUT_MESSAGE, type ChannelListener, type ConnectionStatus,
 } from './realtime-frames';
 
 export * from './realtime-frames';
@@ -53,6 +53,8 @@ export class RealtimeClient {
   private attempt = 0;
   private nextId = 1;
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Subscriptions the server could not answer, asked again after a backoff: the attempt and its timer, per channel. */
+  private readonly resubscribing = new Map<string, { attempt: number; timer: ReturnType<typeof setTimeout> | null }>();
   private pingTimer: ReturnType<typeof setInterval> | null = null;
   private pongTimer: ReturnType<typeof setTimeout> | null = null;
   private goodTimer: ReturnType<typeof setTimeout> | null = null;
@@ -152,6 +154,7 @@ export class RealtimeClient {
     socket.onopen = () => {
       if (this.socket !== socket) return;
       this.setStatus('open');
+      this.clearResubscribe();
       for (const channel of this.channels.keys()) {
         const after = this.cursors.get(channel);
         this.write({ op: 'subscribe', channel, ...(after ? { after } : {}) });
@@ -197,6 +200,8 @@ export class RealtimeClient {
       return;
     }
     if (route.to !== 'channel') return;
+    if (frame.op === 'error' && RETRIED_SUBSCRIBE_CODES.has(frame.code)) return this.resubscribeLater(route.channel);
+    if (frame.op === 'subscribed') this.clearResubscribe(route.channel);
     this.moveCursor(route.channel, frame.op === 'messages' ? frame.messages : frame.op === 'message' ? [frame.message] : frame.op === 'subscribed' ? frame.history : []);
     // A batch is its messages one after another, each handed over as if it had come in a frame of its own.
     if (frame.op === 'messages') {
@@ -208,6 +213,29 @@ export class RealtimeClient {
       else if (frame.op === 'subscribed') listener.onSubscribed?.(frame.history, frame.replay);
       else if (frame.op === 'error') listener.onError?.(new RealtimeError(frame.code, frame.message, route.channel));
     });
+  }
+
+  /** A subscription the server could not answer now: asked again after the backoff, the listeners told nothing. */
+  private resubscribeLater(channel: string): void {
+    if (!this.channels.has(channel)) return;
+    const state = this.resubscribing.get(channel) ?? { attempt: 0, timer: null };
+    if (state.timer !== null) clearTimeout(state.timer);
+    state.timer = setTimeout(() => {
+      state.timer = null;
+      if (!this.channels.has(channel) || !this.isOpen()) return;
+      const after = this.cursors.get(channel);
+      this.write({ op: 'subscribe', channel, ...(after ? { after } : {}) });
+    }, backoffDelay(state.attempt, this.options.random));
+    state.attempt += 1;
+    this.resubscribing.set(channel, state);
+  }
+
+  private clearResubscribe(channel?: string): void {
+    for (const [name, state] of this.resubscribing) {
+      if (channel !== undefined && name !== channel) continue;
+      if (state.timer !== null) clearTimeout(state.timer);
+      this.resubscribing.delete(name);
+    }
   }
 
   /** Remembers where the page's copy of a channel ends (from its first history on). */
@@ -228,6 +256,7 @@ export class RealtimeClient {
     if (!listeners?.delete(entry) || listeners.size > 0) return;
     this.channels.delete(channel);
     this.cursors.delete(channel);
+    this.clearResubscribe(channel);
     this.write({ op: 'unsubscribe', channel });
     if (this.channels.size === 0) this.scheduleIdleClose();
   }
@@ -327,6 +356,7 @@ export class RealtimeClient {
 
   private teardown(): void {
     this.clearReconnect();
+    this.clearResubscribe();
     this.cancelIdleClose();
     this.stopTimers();
     this.failPending();

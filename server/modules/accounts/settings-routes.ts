@@ -30,7 +30,7 @@ const uploadAvatarDocs: RouteDocs = {
       },
     },
   },
-  refusals: [413],
+  refusals: [413, 507],
 };
 const avatarImageDocs: RouteDocs = {
   responses: { 200: { description: 'The avatar, WebP, cached for a year (names change with the image).', content: { 'image/webp': { schema: { type: 'string', format: 'binary' } } } } },

@@ -149,6 +149,25 @@ describe('the realtime gateway on a live stream', () => {
     expect((await owner.client.post('/api/streams/go-live', { id: stream.stream_id })).status).toBe(200);
     expect(await socket.message('STREAM-LIVE')).toEqual({ op: 'message', channel, message: { type: 'STREAM-LIVE', data: { stream_id: stream.stream_id } } });
   });
+  it('tells the owner’s own channel STREAM-STOPPED with the reason when the ingest ends a broadcast because the disk is full', async () => {
+    const owner = await t.given.signedInUser();
+    const live = await t.given.liveStream({}, owner.user);
+    const socket = await connect(owner.client.cookie('ll_session'));
+    const channel = `user:${owner.user.id}`;
+    await socket.request({ op: 'subscribe', channel });
+    const viewer = await connect();
+    await viewer.request({ op: 'subscribe', channel: `stream:${live.streamId}` });
+
+    await t.app.services.broadcastHooks.onEnded({ streamId: live.streamId, broadcastId: 'b1', playlistKey: `media/${live.streamId}/b1/index.m3u8`, lengthSeconds: 5, reason: 'disk-full' });
+    expect(await socket.message('STREAM-STOPPED')).toEqual({ op: 'message', channel, message: { type: 'STREAM-STOPPED', data: { stream_id: live.streamId, reason: 'disk-full' } } });
+    // Viewers see the stream end as any other.
+    expect(await viewer.message('STREAM-END')).toMatchObject({ message: { type: 'STREAM-END' } });
+    // An end the encoder or the owner chose says nothing of the kind.
+    const next = await t.given.liveStream({}, owner.user);
+    await t.app.services.broadcastHooks.onEnded({ streamId: next.streamId, broadcastId: 'b2', playlistKey: `media/${next.streamId}/b2/index.m3u8`, lengthSeconds: 5 });
+    await expect(socket.message('STREAM-STOPPED', 300)).rejects.toThrow(/no matching frame/);
+  });
+
   it('answers bad frames with an error frame, pings with pong, and stays up', async () => {
     const socket = await connect();
     socket.send('{not json');

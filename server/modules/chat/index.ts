@@ -66,6 +66,7 @@ export async function createChatModule(ctx: ModuleContext): Promise<AppModule> {
   events.on('account.deleted', ({ userId }) => gateway.disconnectUser(userId));
   events.on('stream.ended', ({ streamId }) => chat.publishToStream(streamId, { type: 'STREAM-END' }));
   events.on('stream.went-live', ({ streamId, ownerId }) => gateway.publish(userChannelOf(ownerId), { type: 'STREAM-LIVE', data: { stream_id: streamId } }));
+  events.on('stream.stopped', ({ streamId, ownerId, reason }) => gateway.publish(userChannelOf(ownerId), { type: 'STREAM-STOPPED', data: { stream_id: streamId, reason } }));
   events.on('tip.received', async (tip) => {
     const tipper = tip.tipper ?? (await accounts.publicUsers([tip.tipperId])).get(tip.tipperId);
     await chat.publishToStream(tip.streamId, tipMessage({

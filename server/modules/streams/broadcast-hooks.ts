@@ -102,7 +102,7 @@ export function createBroadcastHooks(deps: {
       await db.update(streams).set({ thumbnailKey, updatedAt: new Date() }).where(eq(streams.id, streamId));
     },
 
-    async onEnded({ streamId, playlistKey, lengthSeconds }) {
+    async onEnded({ streamId, playlistKey, lengthSeconds, reason }) {
       const ended = await db.transaction(async (tx) => {
         const [lease] = await tx.select().from(broadcastLeases).where(eq(broadcastLeases.streamId, streamId)).for('update');
         const elsewhere = lease && lease.instanceId !== instanceId && lease.expiresAt.getTime() > Date.now();
@@ -111,7 +111,13 @@ export function createBroadcastHooks(deps: {
         await endStream(tx, streamId, { playlistKey, lengthSeconds });
         return true;
       });
-      if (ended) await deps.events.emit('stream.ended', { streamId });
+      if (!ended) return;
+      await deps.events.emit('stream.ended', { streamId });
+      if (reason) {
+        // The platform stopped it, not its owner: they are told why on their dashboard.
+        const [row] = await db.select({ ownerId: streams.userId }).from(streams).where(eq(streams.id, streamId));
+        if (row) await deps.events.emit('stream.stopped', { streamId, ownerId: row.ownerId, reason });
+      }
     },
 
     async renewLeases(streamIds) {

@@ -1,4 +1,6 @@
 /** What the streams module says happened; the chat module turns these into realtime frames. */
+import type { BroadcastStopReason } from '../../../common/realtime';
+
 declare module '../../platform/events' {
   interface DomainEvents {
     /** The owner turned the chat on or off. */
@@ -13,6 +15,8 @@ declare module '../../platform/events' {
     'stream.went-live': [{ streamId: number; ownerId: number; title: string }];
     /** The broadcast ended (its replay is ready). */
     'stream.ended': [{ streamId: number }];
+    /** The platform ended the broadcast itself (its disk filled up): its owner is told why. After `stream.ended`. */
+    'stream.stopped': [{ streamId: number; ownerId: number; reason: BroadcastStopReason }];
     /** Promoted broadcasters' streams were shown in Popular to a visitor (`user:<id>` or `address:<ip>`), one entry per tile. */
     'stream.promoted-shown': [{ ownerIds: number[]; visitor: string }];
   }

@@ -11,6 +11,7 @@ import { inject } from 'vitest';
 import { MSG } from '../../../common/messages';
 import { eventually } from '../../testing/eventually';
 import { startTestApp, type TestApp } from '../../testing/harness';
+import { WsClient } from '../../testing/ws-client';
 
 const onPostgres = inject('dbTemplate').kind === 'postgres';
 
@@ -75,6 +76,46 @@ describe.skipIf(!onPostgres)('database faults', () => {
       expect(answer.body).toMatchObject({ response: 'unavailable', message: MSG.databaseBusy });
       expect((await client.post('/api/user/add-user-interest', { id: user.id, interest_ids: ids })).status).toBe(200);
     } finally {
+      await short.close();
+    }
+  });
+
+  it('answers 503 with Retry-After over HTTP and `unavailable` over the socket when a statement runs past the statement timeout', async () => {
+    const short = await startTestApp({ DATABASE_STATEMENT_TIMEOUT_MS: '300', DATABASE_LOCK_TIMEOUT_MS: '60000' });
+    const { rows } = await short.resources.database.pool.query<{ name: string }>('select current_database() as name');
+    const admin = new pg.Client({ connectionString: withDatabase(process.env.TEST_DATABASE_URL!, rows[0]!.name) });
+    await admin.connect();
+    try {
+      const { user, client } = await short.given.signedInUser();
+      const ids = await interestIds(client);
+      const live = await short.given.liveStream();
+      const channel = `stream:${live.streamId}`;
+      const base = await short.app.listen({ host: '127.0.0.1', port: 0 });
+      const socket = await WsClient.connect(base, client.cookie('ll_session'));
+      expect(await socket.request({ op: 'subscribe', channel })).toMatchObject({ op: 'subscribed' });
+      // Inserts into these tables now take a second: the statement runs past its 300 ms.
+      await admin.query(`create function slow_insert() returns trigger language plpgsql as $$ begin perform pg_sleep(1); return new; end $$`);
+      await admin.query('create trigger slow before insert on user_interests for each row execute function slow_insert()');
+      await admin.query('create trigger slow before insert on chat_messages for each row execute function slow_insert()');
+
+      const answer = await client.post('/api/user/add-user-interest', { id: user.id, interest_ids: ids });
+      expect(answer.status).toBe(503);
+      expect(answer.headers['retry-after']).toMatch(/^\d+$/);
+      expect(answer.body).toMatchObject({ response: 'unavailable', message: MSG.databaseBusy });
+      expect(await socket.request({ op: 'send', channel, type: 'COMMENT', text: 'too slow', id: 'slow-1' }))
+        .toEqual({ op: 'error', channel, id: 'slow-1', code: 'unavailable', message: MSG.databaseBusy });
+
+      // Nothing was half-written, and once statements are quick again both go through.
+      await admin.query('drop trigger slow on user_interests');
+      await admin.query('drop trigger slow on chat_messages');
+      expect((await client.post('/api/user/user-interest-list', { id: user.id })).body.interests).toEqual([]);
+      expect((await client.post('/api/user/add-user-interest', { id: user.id, interest_ids: ids })).status).toBe(200);
+      expect(await socket.request({ op: 'send', channel, type: 'COMMENT', text: 'quick again', id: 'slow-2' })).toEqual({ op: 'ack', id: 'slow-2' });
+      const { rows: lines } = await admin.query<{ text: string }>('select text from chat_messages where stream_id = $1', [live.streamId]);
+      expect(lines.map((line) => line.text)).toEqual(['quick again']);
+      socket.close();
+    } finally {
+      await admin.end();
       await short.close();
     }
   });

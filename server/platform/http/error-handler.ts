@@ -6,6 +6,7 @@ import { fill, MSG } from '../../../common/messages';
 import { AppError } from './errors';
 import { constraintRefusal } from './constraint-refusal';
 import { databaseUnavailable, RETRY_AFTER_SECONDS, unavailableLogFields } from '../db/unavailable';
+import { isDiskFull } from '../uploads/disk-full';
 
 /** One validation failure as fastify-type-provider-zod reports it: the zod issue, flattened. */
 interface ValidationIssue {
@@ -60,6 +61,11 @@ export function installErrorHandling(app: FastifyInstance): void {
       request.log.warn(unavailableLogFields(error, unavailable), 'database unavailable: answered 503');
       reply.header('retry-after', String(RETRY_AFTER_SECONDS));
       return sendError(reply, 'unavailable', unavailable === 'timeout' ? MSG.databaseBusy : MSG.databaseUnreachable);
+    }
+    if (isDiskFull(error)) {
+      // A write met a full disk: said plainly (never the system's words); the writer removed its partial file.
+      request.log.error({ code: (error as { code?: string }).code }, 'disk full: answered 507');
+      return sendError(reply, 'disk_full', MSG.diskFull);
     }
     const status = error.statusCode ?? 500;
     if (status < 500) {

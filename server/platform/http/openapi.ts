@@ -105,6 +105,7 @@ const refusals: Record<FailureStatus | 'default', { name: string; description: s
   429: { name: 'RateLimited', description: 'Too many attempts; wait and try again.', example: { response: 'rate_limited', message: MSG.tooManyAttempts } },
   502: { name: 'UpstreamFailed', description: 'A service the call depends on failed.', example: { response: 'translation_unavailable', message: MSG.translationUnavailable } },
   503: { name: 'Unavailable', description: 'The server cannot do this right now; try again later.', example: { response: 'unavailable', message: 'The database is not reachable.' } },
+  507: { name: 'InsufficientStorage', description: "The server's disk is full: nothing of the upload is kept; try again later.", example: { response: 'disk_full', message: MSG.diskFull } },
   default: { name: 'Failure', description: 'Any other failure, in the same envelope (500: `response: "error"`).', example: { response: 'error', message: MSG.internal } },
 };
 

@@ -35,7 +35,7 @@ export interface IngestHooks {
    * The playlist is closed (#EXT-X-ENDLIST): it is now the replay. Not ended when another instance
    * holds the stream's lease (its encoder moved there).
    */
-  onEnded(event: { streamId: number; broadcastId: string; playlistKey: string; lengthSeconds: number }): Promise<void>;
+  onEnded(event: { streamId: number; broadcastId: string; playlistKey: string; lengthSeconds: number; reason?: 'disk-full' }): Promise<void>;
   /** Renews this instance's leases: the stream ids it still holds (another instance may have taken one over). */
   renewLeases(streamIds: number[]): Promise<Set<number>>;
   /** A graceful stop: nobody ingests these now; their encoders may come back to any instance for `graceMs`. */

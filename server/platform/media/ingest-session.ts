@@ -40,7 +40,8 @@ export interface IngestEvents {
   state: [IngestState];
   live: [{ streamId: number; broadcastId: string; playlistKey: string; width: number | null; height: number | null }];
   thumbnail: [{ streamId: number; thumbnailKey: string }];
-  ended: [{ streamId: number; broadcastId: string; playlistKey: string; lengthSeconds: number }];
+  /** `reason`: the platform ended it (a full disk), not the encoder or its owner. */
+  ended: [{ streamId: number; broadcastId: string; playlistKey: string; lengthSeconds: number; reason?: 'disk-full' }];
   /** Stopped here without ending the broadcast: it goes on elsewhere (or after this instance's restart). */
   left: [];
   /** The disk filled up: the broadcast ends with what was written (its replay). */
@@ -74,6 +75,8 @@ export class IngestSession extends EventEmitter<IngestEvents> {
   private ending: Promise<void> | null = null;
   private grabbing: Promise<boolean> | null = null;
   private wentLive = false;
+  /** Set when the platform ends the broadcast itself (a full disk): told with `ended`. */
+  private endReason: 'disk-full' | null = null;
   private remuxerStopped: Promise<void> = Promise.resolve();
   private readonly log: FastifyBaseLogger;
 
@@ -153,6 +156,7 @@ export class IngestSession extends EventEmitter<IngestEvents> {
     this.every(DISK_CHECK_MS, async () => {
       if (this.state === 'ending' || this.state === 'ended' || !(await diskIsFull(path.dirname(this.o.files.localPath(this.playlistKey))))) return;
       this.log.error('disk full: the broadcast ends with what was written');
+      this.endReason = 'disk-full';
       this.emit('disk-full');
       await this.end();
     });
@@ -204,7 +208,7 @@ export class IngestSession extends EventEmitter<IngestEvents> {
     const lengthSeconds = info?.lengthSeconds ?? 0;
     this.setState('ended');
     this.log.info({ lengthSeconds }, 'broadcast ended');
-    this.emit('ended', { streamId: this.streamId, broadcastId: this.broadcastId, playlistKey: this.playlistKey, lengthSeconds });
+    this.emit('ended', { streamId: this.streamId, broadcastId: this.broadcastId, playlistKey: this.playlistKey, lengthSeconds, ...(this.endReason ? { reason: this.endReason } : {}) });
   }
 
   /** Stops the running remuxer; callers that write the playlist next wait for any stop in progress. */

@@ -166,6 +166,8 @@ describe('RTMP ingest', { timeout: 60_000 }, () => {
     try {
       await expect.poll(() => of(calls.onLive, 5).length, WAIT).toBe(1);
       await expect.poll(() => of(calls.onEnded, 5).length, WAIT).toBe(1);
+      // Said why, so that the broadcaster is told (STREAM-STOPPED on their channel).
+      expect(of(calls.onEnded, 5)[0]).toMatchObject({ reason: 'disk-full' });
       expect(await publisher.exited).not.toBe(0);
       expect(media.ingest.sessions().has(5)).toBe(false);
     } finally {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BATCH_MAX_MESSAGES, serverFrame } from '../../../common/realtime';
-import { sampleComment } from '../../../common/testing/realtime-samples';
+import { SAMPLE_OF_EACH_TYPE, sampleComment, sampleTip } from '../../../common/testing/realtime-samples';
+import type { Bus, BusState } from '../bus/bus';
 import { eventually } from '../../testing/eventually';
 import { createMemoryBus } from '../bus/memory-bus';
 import { createFanout, createWriteBudget, type Deliver, PACING, SLICE_MS } from './fanout';
@@ -26,6 +27,26 @@ function parseLines(frame: PreparedFrame): string[] {
 const LONG_WINDOW = { pacing: { burstMs: 0, frameMinMs: 250 } };
 
 describe('the fan-out', () => {
+  it('holds back chat lines and tips heard while the bus is not up (the sockets replay them), and lets the rest through', async () => {
+    let state: BusState = 'up';
+    const bus: Bus = { ...createMemoryBus(), state: () => state };
+    const fanout = createFanout(bus, LONG_WINDOW);
+    const types: string[] = [];
+    await fanout.join('stream:1', (frame) => {
+      const parsed = serverFrame.parse(JSON.parse(frame.text.toString()));
+      if (parsed.op === 'message') types.push(parsed.message.type);
+      else if (parsed.op === 'messages') types.push(...parsed.messages.map((m) => m.type));
+    });
+    state = 'down';
+    await fanout.publish('stream:1', sampleComment('held', '7'));
+    await fanout.publish('stream:1', sampleTip(5, '8'));
+    await fanout.publish('stream:1', SAMPLE_OF_EACH_TYPE.VIEWERS);
+    state = 'up';
+    await fanout.publish('stream:1', sampleComment('after', '9'));
+    await eventually(async () => types, (seen) => seen.length >= 2);
+    expect(types).toEqual(['VIEWERS', 'COMMENT']);
+  });
+
   it('sends a line on a quiet channel at once, as a message frame of its own', async () => {
     const fanout = createFanout(createMemoryBus(), LONG_WINDOW);
     const frames: PreparedFrame[] = [];

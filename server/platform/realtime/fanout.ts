@@ -156,6 +156,15 @@ interface ChannelEntry {
   ready: Promise<() => Promise<void>>;
 }
 
+/**
+ * Chat lines and tips heard while the bus is not up (Redis away, or back and its instances still publishing
+ * what they kept) are not delivered: the sockets are told to resync once it is up and replay them from the
+ * stored chat, after the last line and tip they saw. Delivered now, lines of one instance's backlog would reach
+ * a socket before older lines of another's still waiting, move its cursor past them, and the replay would
+ * skip those (the fault suite saw it). Other messages (presence, signals) keep no history: they go through.
+ */
+const isReplayed = (message: RealtimeMessage) => message.type === 'COMMENT' || message.type === 'TIP';
+
 export function createFanout(bus: Bus, options: { pacing?: Partial<Pacing>; now?: () => number } = {}) {
   const pacing = { ...PACING, ...options.pacing };
   const now = options.now ?? (() => performance.now());
@@ -165,7 +174,10 @@ export function createFanout(bus: Bus, options: { pacing?: Partial<Pacing>; now?
       let entry = channels.get(channel);
       if (!entry) {
         const pump = createChannelPump(channel, pacing, now);
-        const ready = bus.subscribe(busChannelOf(channel), (message) => pump.push(message as RealtimeMessage));
+        const ready = bus.subscribe(busChannelOf(channel), (message) => {
+          if (bus.state() !== 'up' && isReplayed(message as RealtimeMessage)) return;
+          pump.push(message as RealtimeMessage);
+        });
         entry = { pump, ready };
         channels.set(channel, entry);
         // A failed bus subscription is not kept: the next subscriber tries again.

@@ -93,12 +93,19 @@ describe('the realtime gateway', () => {
     healthy.close();
   });
 
-  it('terminates a subscriber that does not read instead of buffering for it', async () => {
+  it('terminates a subscriber that does not read instead of buffering for it, and the others of the channel get every line', async () => {
     // No heartbeat during the test: only the buffer limit can close the socket.
     const baseUrl = await startGateway({ heartbeatMs: 60_000, maxBufferedBytes: 256 * 1024 });
     const slow = await WsClient.connect(baseUrl);
     const slowClosed = closeCode(slow.socket);
     expect(await slow.request({ op: 'subscribe', channel: 'stream:1' })).toMatchObject({ op: 'subscribed' });
+    const reader = await WsClient.connect(baseUrl);
+    expect(await reader.request({ op: 'subscribe', channel: 'stream:1' })).toMatchObject({ op: 'subscribed' });
+    let read = 0;
+    reader.socket.on('message', (data) => {
+      const frame = JSON.parse(data.toString()) as { op: string; messages?: unknown[] };
+      read += frame.op === 'messages' ? frame.messages!.length : frame.op === 'message' ? 1 : 0;
+    });
     let received = 0;
     slow.socket.on('message', () => received++);
     // The client stops reading: the kernel buffers fill, then the server's own buffer grows.
@@ -115,7 +122,11 @@ describe('the realtime gateway', () => {
     // What was buffered for it when it was dropped never arrives.
     expect(received).toBeLessThan(published);
     slow.close();
-  });
+    // The socket that reads got all of it, and is still open.
+    expect(await eventually(async () => read, (n) => n >= published)).toBe(published);
+    expect(reader.socket.readyState).toBe(WebSocket.OPEN);
+    reader.close();
+  }, 60_000);
 
   it('coalesces a burst of COMMENTs into messages frames that carry every line in order', async () => {
     // No saved-up budget and a long least cost per frame, so that the lines after the first surely wait.

@@ -22,7 +22,11 @@ export function createLocalFileStore(root: string): FileStore {
     async put(key, data) {
       const full = resolveKey(key);
       await mkdir(path.dirname(full), { recursive: true });
-      await writeFile(full, data);
+      // A write cut short (a full disk) leaves nothing behind: its partial file would keep the disk full.
+      await writeFile(full, data).catch(async (error: unknown) => {
+        await rm(full, { force: true });
+        throw error;
+      });
     },
     async read(key) {
       const full = resolveKey(key);

@@ -11,6 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
@@ -130,8 +131,14 @@ class UploadStore extends FileStore {
 
   private async unlessDiskFull(id: string, err: unknown): Promise<unknown> {
     if (!isDiskFull(err)) return err;
-    await this.remove(id).catch(() => undefined);
+    await this.discard(id);
     return DISK_FULL;
+  }
+
+  /** An upload that met a full disk: its bytes and its record gone, whichever of them exists (FileStore's remove stops at the first missing). */
+  async discard(id: string): Promise<void> {
+    await Promise.all([rm(path.join(this.options.directory, id), { force: true }), rm(path.join(this.options.directory, `${id}.json`), { force: true })]);
+    await this.onRemoved?.(id).catch(() => undefined);
   }
 }
 
@@ -158,6 +165,14 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
       if (req.method === 'POST') return;
       const upload = await datastore.getUpload(uploadId).catch(() => null);
       if (!upload || ownerOf(upload) !== uploaderOf(req)) throw refusal(404, 'The upload was not found');
+    },
+    // The write's own failure can reach tus before the store's answer to it (the request stream is torn down by the
+    // same error): a full disk is answered plainly here too, and the upload removed, whichever came first.
+    async onResponseError(req, err) {
+      if (!isDiskFull(err)) return undefined;
+      const id = new URL(req.url, 'http://upload').pathname.split('/').pop();
+      if (id && /^[\w-]{1,64}$/.test(id) && id !== options.path.split('/').pop()) await datastore.discard(id);
+      return DISK_FULL;
     },
     async onUploadCreate(req, upload) {
       const owner = uploaderOf(req);
@@ -216,14 +231,14 @@ const TUS_DOCS: Record<Exclude<TusOperation, 'offset'>, RouteDocs> = {
       { name: 'Upload-Metadata', in: 'header', required: false, schema: { type: 'string' }, description: 'filename and filetype, each "key base64(value)", comma-separated' },
     ],
     responses: { 201: { description: 'Created: Location names the upload; send it with PATCH, ask its offset with HEAD.' } },
-    refusals: [413, 429],
+    refusals: [413, 429, 507],
     description: "tus creation. The upload belongs to the caller; to anyone else it does not exist. Refused (413) past the file's limit or the caller's storage, and (429) past the uploads a person may start in a day.",
   },
   patch: {
     parameters: [...TUS_PARAMETERS, UPLOAD_ID, { name: 'Upload-Offset', in: 'header', required: true, schema: { type: 'integer', minimum: 0 } }],
     requestBody: { required: true, content: { 'application/offset+octet-stream': { schema: { type: 'string', format: 'binary' } } } },
     responses: { 204: { description: 'Stored; Upload-Offset says how far the upload has come.' } },
-    refusals: [404, 409],
+    refusals: [404, 409, 507],
     description: 'One chunk at the offset the server holds (HEAD on the same address answers it, for resuming after a cut).',
   },
   remove: {

@@ -2,6 +2,8 @@ import { shownTitle } from '../../../common/rules/stream-display';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { StreamInfo } from '../../../common/api/streams';
+import { MSG } from '../../../common/messages';
+import type { BroadcastStopReason } from '../../../common/realtime';
 import { failureMessage } from '../../api/field-errors';
 import { useSkin, useSkinPath } from '../../app/skin';
 import { Alert } from '../../ui/Alert';
@@ -38,7 +40,7 @@ interface DashboardActions {
 /** /dashboard (spec part 1 §2 Broadcaster dashboard); `?layout=old` shows the old accordion. */
 export function DashboardPage() {
   const [query] = useSearchParams();
-  const { own, stream } = useOwnStream();
+  const { own, stream, stopped } = useOwnStream();
   const [modal, setModal] = useState<DashboardModal | null>(null);
   const { flags } = useSkin();
   if (own.isPending) return <PageSpinner />;
@@ -64,7 +66,7 @@ export function DashboardPage() {
   if (isOnAir(stream)) {
     return (
       <Page>
-        <DashboardHeader stream={stream} actions={actions} />
+        <DashboardHeader stream={stream} actions={actions} stopped={stopped} />
         <LivePanel key={stream.stream_id} stream={stream} preview={<Preview stream={stream} />} connection={connection} />
         {adsSection && <div className={styles.ads}>{adsSection}</div>}
         {modals}
@@ -73,7 +75,7 @@ export function DashboardPage() {
   }
   return (
     <Page>
-      <DashboardHeader stream={stream} actions={actions} />
+      <DashboardHeader stream={stream} actions={actions} stopped={stopped} />
       <div className={styles.grid}>
         <Section title="Preview">
           <Preview stream={stream} />
@@ -88,7 +90,10 @@ export function DashboardPage() {
   );
 }
 
-function DashboardHeader({ stream, actions }: { stream: OwnStream; actions: DashboardActions }) {
+/** What the dashboard says when the platform stopped the broadcast itself. */
+const STOPPED_NOTICE: Record<BroadcastStopReason, string> = { 'disk-full': MSG.broadcastStoppedDiskFull };
+
+function DashboardHeader({ stream, actions, stopped }: { stream: OwnStream; actions: DashboardActions; stopped: BroadcastStopReason | null }) {
   const goLive = useGoLive(stream.stream_id);
   const skinPath = useSkinPath();
   const live = isOnAir(stream);
@@ -127,6 +132,7 @@ function DashboardHeader({ stream, actions }: { stream: OwnStream; actions: Dash
       </div>
       <div className={styles.headerNote}>
         <Alert>{goLive.isError ? failureMessage(goLive.error) : null}</Alert>
+        {stopped && !live && <Alert>{STOPPED_NOTICE[stopped]}</Alert>}
         {!stream.hidden && !live && <Alert tone="info">Waiting for your encoder: start streaming in OBS with the URL and key below.</Alert>}
       </div>
     </header>

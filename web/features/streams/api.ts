@@ -1,6 +1,6 @@
 /** Stream server state: the broadcaster's own stream, lookups, joins and the stream listings. */
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { streamInteractions, streams } from '../../../common/api/calls';
 import type { StreamInfo, StreamTile } from '../../../common/api/streams';
 import type { CallInput } from '../../../common/api';
@@ -8,6 +8,7 @@ import { PAGE_SIZE } from '../../../common/constants';
 import { call, callKeepalive, isApiError } from '../../api/client';
 import { realtimeClient } from '../../api/realtime';
 import { userChannelOf } from '../../../common/realtime-channels';
+import type { BroadcastStopReason } from '../../../common/realtime';
 
 export const streamKeys = {
   all: ['streams'] as const,
@@ -28,7 +29,8 @@ const LIVE_RECHECK_MS = 15_000;
 
 /**
  * The caller's stream with RTMP URL and key; then stream-lookup every 10 s until it is live, and at once
- * when the owner's channel says STREAM-LIVE.
+ * when the owner's channel says STREAM-LIVE or STREAM-STOPPED (the platform stopped the broadcast: `stopped`
+ * says why, until the next go-live).
  */
 export function useOwnStream() {
   const own = useQuery({
@@ -44,16 +46,18 @@ export function useOwnStream() {
     refetchInterval: (query) => (query.state.data?.live === 'Y' || query.state.error ? false : OWN_STREAM_POLL_MS),
   });
   const ownerId = own.data?.user_id;
-  const waiting = poll.data?.live !== 'Y';
   const { refetch } = poll;
+  const [stopped, setStopped] = useState<BroadcastStopReason | null>(null);
   useEffect(() => {
-    if (!waiting || id === undefined || ownerId === undefined) return;
+    if (id === undefined || ownerId === undefined) return;
     return realtimeClient().subscribe(userChannelOf(ownerId), (message) => {
-      if (message.type === 'STREAM-LIVE' && message.data.stream_id === id) void refetch();
+      if ((message.type !== 'STREAM-LIVE' && message.type !== 'STREAM-STOPPED') || message.data.stream_id !== id) return;
+      setStopped(message.type === 'STREAM-STOPPED' ? message.data.reason : null);
+      void refetch();
     });
-  }, [waiting, ownerId, id, refetch]);
+  }, [ownerId, id, refetch]);
   const stream = own.data && poll.data ? { ...own.data, ...poll.data } : own.data;
-  return { own, stream, refetch: () => poll.refetch() };
+  return { own, stream, stopped, refetch: () => poll.refetch() };
 }
 
 export function useStreamLookup(id: number) {
