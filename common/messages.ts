@@ -310,6 +310,7 @@ export const MSG = {
   postNotAvailable: 'This post is not available',
   postFollowersOnly: 'This post is for followers of its creator.',
   postSubscribersOnly: 'This post is for subscribers of its creator.',
+  subscribersOnlyTitle: 'Subscribers Only',
   postAdultOnly: 'This post is for adults only.',
   postPrivateAudience: 'The audience of a private post cannot change.',
   postSoldStays: 'This post has been bought: it can no longer be deleted or made private.',
