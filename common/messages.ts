@@ -124,6 +124,9 @@ export const MSG = {
   // To a broadcaster whose broadcast the ingest ended because the server's disk filled up (STREAM-STOPPED).
   broadcastStoppedDiskFull: 'Your broadcast was stopped: the server ran out of room to record it. What was recorded is kept as the replay. Please try again later.',
   adultFilterNotOffered: 'The 18+ filter is not offered here.',
+  phoneInvalid: 'Enter your phone number with its country code, for example +1 555 123 4567.',
+  phoneNeededForText: 'Add your phone number first: text messages go to it.',
+  adultAgreementUnderAge: 'Your birthday says you are under 18: adult content is not available to you.',
   passwordChanged: 'Your password has been changed. You were signed out everywhere else.',
   newPasswordSame: 'Choose a new password different from the current one.',
   currentPasswordRequired: 'Enter your current password.',
