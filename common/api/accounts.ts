@@ -127,6 +127,7 @@ export const logout = defineCall({
 });
 
 export const interest = z.object({ interest_id: z.number(), interest_name: z.string() });
+export type Interest = z.infer<typeof interest>;
 
 export const getInterestList = defineCall({
   method: 'GET',
