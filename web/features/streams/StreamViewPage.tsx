@@ -15,6 +15,7 @@ import { CHAT_OVERLAY_SLOT_ID, ChatPanel } from '../chat/ChatPanel';
 import type { ServiceMessage } from '../chat/chat-lines';
 import { PayWall } from '../tips/PayWall';
 import { TipAnimations, useTipAnimations } from '../tips/TipAnimations';
+import { TipSelector } from '../tips/TipSelector';
 import { needsPayWall, owedFromRefusal, tipEventOf } from '../tips/tip-flow';
 import { freshPlaybackUrl, isBlockedFrom, streamKeys, useLeaveOnUnmount, useStreamJoin, useStreamLookup } from './api';
 import type { VideoState } from './HlsPlayer';
@@ -90,11 +91,11 @@ function StreamView({ id, preview }: { id: number; preview: boolean }) {
   };
 
   if (lookup.isPending) return <StreamPageSkeleton />;
-  if (lookup.isError) return <StreamWall kind={wallOf(lookup.error)} error={lookup.error} />;
+  if (lookup.isError) return <StreamWall kind={wallOf(lookup.error)} error={lookup.error} during="lookup" />;
   // Blocked: the wall replaces the player, so its source goes too (spec part 1 §4 Video state).
   if (blocked) return <StreamWall kind="block" />;
   const payRefusal = join.isError && isApiError(join.error, 'stream_payment_required') ? join.error : null;
-  if (join.isError && !payRefusal) return <StreamWall kind={wallOf(join.error)} error={join.error} />;
+  if (join.isError && !payRefusal) return <StreamWall kind={wallOf(join.error)} error={join.error} during="join" />;
   return (
     <StreamLayout
       stream={lookup.data}
@@ -162,6 +163,7 @@ function StreamLayout({ stream, join, payRefusal, walledByLookup, preview, state
           onServiceMessage={onServiceMessage}
           interactionsPaused={interactionsPaused(stream, state === 'paused')}
           localLines={chatAds}
+          tipSlot={(onGuest) => <TipSelector stream={stream} onGuest={onGuest} paused={interactionsPaused(stream, state === 'paused')} />}
         />
       </div>
       <div className={styles.info}>
