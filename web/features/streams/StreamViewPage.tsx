@@ -16,6 +16,7 @@ import type { ServiceMessage } from '../chat/chat-lines';
 import { PayWall } from '../tips/PayWall';
 import { TipAnimations, useTipAnimations } from '../tips/TipAnimations';
 import { TipSelector } from '../tips/TipSelector';
+import { supportersKey, TopSupporters } from '../tips/SupportersList';
 import { needsPayWall, owedFromRefusal, tipEventOf } from '../tips/tip-flow';
 import { freshPlaybackUrl, isBlockedFrom, streamKeys, useLeaveOnUnmount, useStreamJoin, useStreamLookup } from './api';
 import type { VideoState } from './HlsPlayer';
@@ -66,6 +67,7 @@ function StreamView({ id, preview }: { id: number; preview: boolean }) {
     if (message.type === 'TIP') {
       const isOwner = queryClient.getQueryData<StreamInfo>(streamKeys.lookup(id))?.is_owner ?? false;
       tips.add(tipEventOf(message), isOwner);
+      void queryClient.invalidateQueries({ queryKey: supportersKey(id) });
       return;
     }
     if (message.type === 'TIP-ENFORCE') return void enforcePayment();
@@ -169,6 +171,7 @@ function StreamLayout({ stream, join, payRefusal, walledByLookup, preview, state
       <div className={styles.info}>
         {stream.live === 'Y' && owed === 0 && <ToyDeviceAccess streamId={stream.stream_id} room="stream" isHost={stream.is_owner} hostName={stream.username} />}
         <StreamDetails stream={stream} interactionsPaused={interactionsPaused(stream, state === 'paused')} />
+        {!stream.is_owner && <TopSupporters streamId={stream.stream_id} />}
       </div>
       <TipAnimations slotId={CHAT_OVERLAY_SLOT_ID} bursts={tips.bursts} received={tips.received} />
     </div>
