@@ -38,7 +38,7 @@ export function InterestSettings({ userId }: { userId: number }) {
   return (
     <div className={styles.groups}>
       <InterestChips interests={all.data} chosen={current} onToggle={(id) => setChosen(toggled(current, id))} />
-      <div className={styles.footer}>
+      <div className={styles.interestsFooter}>
         <p aria-live="polite">{enough ? `${current.size} selected` : MSG.interestsMin}</p>
         <Button disabled={!changed || !enough} loading={save.isPending} onClick={submit}>
           Save Interests

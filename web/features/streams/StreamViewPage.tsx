@@ -165,7 +165,7 @@ function StreamLayout({ stream, join, payRefusal, walledByLookup, preview, state
           onServiceMessage={onServiceMessage}
           interactionsPaused={interactionsPaused(stream, state === 'paused')}
           localLines={chatAds}
-          tipSlot={(onGuest) => <TipSelector stream={stream} onGuest={onGuest} paused={interactionsPaused(stream, state === 'paused')} />}
+          tipSlot={(onGuest) => <TipSelector compact stream={stream} onGuest={onGuest} paused={interactionsPaused(stream, state === 'paused')} />}
         />
       </div>
       <div className={styles.info}>
