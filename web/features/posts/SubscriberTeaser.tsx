@@ -5,8 +5,7 @@
  */
 import type { Post } from '../../../common/api/posts';
 import { MSG } from '../../../common/messages';
-import { Avatar } from '../../ui/Avatar';
-import { LockIcon } from '../../ui/icons';
+import { LockedPostCard } from './LockedPostCard';
 import { SubscribeButton } from '../subscriptions/SubscribeButton';
 import { mediaCountLabel } from './post-rules';
 import styles from './PostViewPage.module.css';
@@ -15,32 +14,21 @@ const count = (n: number, noun: string) => `${n.toLocaleString('en-US')} ${noun}
 
 export function SubscriberTeaser({ post }: { post: Post }) {
   return (
-    <div className={styles.purchase} role="region" aria-label={MSG.subscribersOnlyTitle}>
-      {post.thumb_url && <img className={styles.purchaseBackdrop} src={post.thumb_url} alt="" />}
-      <div className={styles.purchaseCard}>
-        <span className={styles.lock}>
-          <LockIcon size={24} />
-        </span>
-        <h2 className={styles.purchaseTitle}>{MSG.subscribersOnlyTitle}</h2>
-        <div className={styles.creator}>
-          <Avatar name={post.user_name} src={post.user_avatar} size={56} />
-          <strong>@{post.user_name}</strong>
+    <LockedPostCard post={post} title={MSG.subscribersOnlyTitle}>
+      <p className={styles.note}>{MSG.postSubscribersOnly}</p>
+      <dl className={styles.facts}>
+        <div>
+          <dt>Content</dt>
+          <dd>{mediaCountLabel(post.kind, post.media_count)}</dd>
         </div>
-        <p className={styles.note}>{MSG.postSubscribersOnly}</p>
-        <dl className={styles.facts}>
-          <div>
-            <dt>Content</dt>
-            <dd>{mediaCountLabel(post.kind, post.media_count)}</dd>
-          </div>
-          <div>
-            <dt>Reactions</dt>
-            <dd>
-              {count(post.likes, 'like')} · {count(post.comments, 'comment')}
-            </dd>
-          </div>
-        </dl>
-        <SubscribeButton creatorId={post.user_id} creatorName={post.user_name} subscribed={false} size="lg" />
-      </div>
-    </div>
+        <div>
+          <dt>Reactions</dt>
+          <dd>
+            {count(post.likes, 'like')} · {count(post.comments, 'comment')}
+          </dd>
+        </div>
+      </dl>
+      <SubscribeButton creatorId={post.user_id} creatorName={post.user_name} subscribed={false} size="lg" />
+    </LockedPostCard>
   );
 }

@@ -7,6 +7,7 @@ import { Spinner } from '../../ui/Spinner';
 import { useToast } from '../../ui/Toast';
 import { useAddInterests, useInterestList, useUserInterests } from '../accounts/api';
 import { InterestChips, toggled } from '../accounts/InterestsStep';
+import stepStyles from '../accounts/InterestsStep.module.css';
 import styles from './SettingsPage.module.css';
 
 export function InterestSettings({ userId }: { userId: number }) {
@@ -38,8 +39,8 @@ export function InterestSettings({ userId }: { userId: number }) {
   return (
     <div className={styles.groups}>
       <InterestChips interests={all.data} chosen={current} onToggle={(id) => setChosen(toggled(current, id))} />
-      <div className={styles.interestsFooter}>
-        <p aria-live="polite">{enough ? `${current.size} selected` : MSG.interestsMin}</p>
+      <div className={stepStyles.footer}>
+        <p className={stepStyles.hint} aria-live="polite">{enough ? `${current.size} selected` : MSG.interestsMin}</p>
         <Button disabled={!changed || !enough} loading={save.isPending} onClick={submit}>
           Save Interests
         </Button>
