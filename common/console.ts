@@ -69,7 +69,7 @@ export function mayTakeAction(person: Person | null | undefined, action: ReportA
 /** Audit log actions, as recorded (`target_type` says on what). */
 export const AUDIT_ACTIONS = [
   'stream.end', 'stream.delete', 'stream.hide', 'stream.suspend-owner', 'stream.feature', 'stream.unfeature', 'stream.followers-only',
-  'stream.move-to-18', 'stream.thumbnail', 'stream.move-to-men', 'stream.move-to-women',
+  'stream.move-to-18', 'stream.thumbnail', 'stream.set-paid', 'stream.move-to-men', 'stream.move-to-women',
   'stream.ban-viewer', 'post.delete', 'comment.delete', 'report.dismiss',
   'user.suspend', 'user.lift', 'user.grant', 'user.revoke', 'user.role',
   'message.create', 'message.retire',

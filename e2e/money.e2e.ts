@@ -267,6 +267,20 @@ describe('coins, the pay wall and tips', () => {
     await chatLine(ownerView, 'viewer1', 'Sent 10 Coins!!').waitFor();
     await chatLine(page, 'viewer1', 'Sent 10 Coins!!').waitFor();
 
+    // The chat input has its own tip button; the viewers see the top supporters, brought up to date by the tip.
+    await page.getByRole('region', { name: 'Live chat' }).getByRole('button', { name: 'Tip the streamer' }).waitFor();
+    const supporters = page.getByRole('list', { name: 'Top supporters' });
+    await supporters.getByText('viewer1').waitFor();
+    await supporters.scrollIntoViewIfNeeded();
+    await screenshot(page, 'money-viewer-supporters');
+    // The share wall lists the spec's networks.
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    const networks = page.getByRole('dialog', { name: 'Share this stream' }).getByRole('list', { name: 'Share on' });
+    for (const name of ['Facebook', 'Reddit', 'WhatsApp', 'Skype', 'Email', 'SMS', 'Pinterest', 'Weibo']) await networks.getByRole('link', { name, exact: true }).waitFor();
+    await screenshot(page, 'money-share-networks');
+    await page.keyboard.press('Escape');
+    await networks.waitFor({ state: 'detached' });
+
     // Any other whole amount (the tip rules checked as typed), with a message the broadcaster reads in the chat.
     await tip.hover();
     await amounts.waitFor();

@@ -154,4 +154,59 @@ describe('settings', () => {
     await page.waitForURL('**/afterdark/user/login');
     await context.close();
   });
+
+  it('takes a phone number for text messages, edits the interests, and asks the 18+ question once per account', async () => {
+    const { page, context, errors } = await openAppPage();
+    await signInAt(page, 'viewer1', '/user/settings');
+    const texts = page.getByRole('switch', { name: 'By text message' });
+    await texts.waitFor();
+    // No number yet: text messages cannot be switched on, and the switch says why.
+    expect(await texts.isDisabled()).toBe(true);
+    await page.getByText(MSG.phoneNeededForText).waitFor();
+    const phone = page.getByLabel('Phone number (optional)');
+    await phone.fill('555 123');
+    await page.getByText(MSG.phoneInvalid).waitFor();
+    expect(await page.getByRole('button', { name: 'Save Changes' }).isDisabled()).toBe(true);
+    await phone.fill('+1 555 123 4567');
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await page.getByText(MSG.settingsUpdated).first().waitFor();
+    await expect.poll(() => texts.isDisabled()).toBe(false);
+    await texts.click();
+    await expect.poll(() => texts.getAttribute('aria-checked')).toBe('true');
+    await page.reload();
+    await expect.poll(() => phone.inputValue()).toBe('+15551234567');
+
+    const interests = page.getByRole('list', { name: 'Interests' }).getByRole('button');
+    await interests.first().waitFor();
+    const saveInterests = page.getByRole('button', { name: 'Save Interests' });
+    for (const i of [0, 1, 2]) if ((await interests.nth(i).getAttribute('aria-pressed')) !== 'true') await interests.nth(i).click();
+    await page.getByText('3 selected').waitFor();
+    await saveInterests.click();
+    await page.getByText(MSG.settingsUpdated).first().waitFor();
+    await interests.nth(1).click();
+    await page.getByText(MSG.interestsMin).waitFor();
+    expect(await saveInterests.isDisabled()).toBe(true);
+    await page.reload();
+    await expect.poll(() => interests.nth(1).getAttribute('aria-pressed')).toBe('true');
+    await page.getByRole('heading', { name: 'Interests' }).scrollIntoViewIfNeeded();
+    await screenshot(page, 'settings-phone-interests');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByLabel('Phone number (optional)').scrollIntoViewIfNeeded();
+    await screenshot(page, 'settings-phone-interests-phone');
+
+    // The 18+ confirmation, given on this browser, is not asked again on another one.
+    await page.goto('/afterdark/channel/group');
+    const adult = page.getByRole('navigation', { name: 'Channels' }).getByRole('link', { name: '18+', exact: true });
+    await adult.click();
+    await page.getByRole('dialog', { name: 'Adults only' }).getByRole('button', { name: 'I am 18 or older' }).click();
+    await page.getByText(MSG.noStreamsInChannel).waitFor();
+    const other = await openAppPage();
+    await signInAt(other.page, 'viewer1', '/afterdark/channel/group');
+    await other.page.getByRole('navigation', { name: 'Channels' }).getByRole('link', { name: '18+', exact: true }).click();
+    await other.page.getByText(MSG.noStreamsInChannel).waitFor();
+    expect(await other.page.getByRole('dialog', { name: 'Adults only' }).count()).toBe(0);
+    expect([...errors, ...other.errors]).toEqual([]);
+    await other.context.close();
+    await context.close();
+  });
 });

@@ -2,9 +2,11 @@
  * Journey: a creator adds a VIP package (priority chat, no pay wall) on the subscription dashboard and
  * puts a price on the stream; a viewer meets the pay wall, buys coins, subscribes from the creator's
  * profile (plan selector, Process My Payment), comes back to find no wall, writes in the priority
- * chat, and cancels from the dashboard, keeping the benefits to the end date.
+ * chat, and cancels from the dashboard, keeping the benefits to the end date. A pictures post for
+ * subscribers shows the viewer its teaser (creator, blurred preview, counts, Subscribe) until they subscribe.
  */
 import type { Page } from 'playwright-core';
+import sharp from 'sharp';
 import { describe, expect } from 'vitest';
 import { MSG } from '../common/messages';
 import { signInAt } from './support/app';
@@ -19,6 +21,10 @@ const step = journeySteps();
 const TITLE = 'E2E members show';
 const PRICE = 50;
 const PHONE = { width: 390, height: 844 };
+const MEMBERS_POST = 'E2E backstage, members only';
+
+const picture = (r: number, g: number, b: number) =>
+  sharp({ create: { width: 1600, height: 1200, channels: 3, background: { r, g, b } } }).jpeg({ quality: 90 }).toBuffer();
 
 const payWall = (page: Page) => page.getByRole('region', { name: 'Pay wall' });
 
@@ -26,6 +32,7 @@ describe('subscriptions', () => {
   let creator: TestPage;
   let viewer: TestPage;
   let streamPath = '';
+  let postPath = '';
 
   step('the creator adds a VIP package from the dashboard, after being told to pick a price', async () => {
     creator = await openAppPage();
@@ -46,6 +53,23 @@ describe('subscriptions', () => {
     // The price just added is no longer offered.
     await expect.poll(() => vip.getByLabel('VIP price').locator('option', { hasText: 'Monthly · 600 coins' }).count()).toBe(0);
     await screenshot(page, 'subscriptions-offers');
+  });
+
+  step('the creator posts pictures for subscribers only', async () => {
+    const { page } = creator;
+    await page.goto('/user/upload');
+    const form = page.getByRole('form', { name: 'Upload image' });
+    await form.getByLabel('Choose images').setInputFiles([
+      { name: 'backstage.jpg', mimeType: 'image/jpeg', buffer: await picture(200, 90, 160) },
+      { name: 'rehearsal.jpg', mimeType: 'image/jpeg', buffer: await picture(60, 160, 200) },
+    ]);
+    await form.getByLabel('Title').fill(MEMBERS_POST);
+    await form.getByLabel('Audience').selectOption('subscribers');
+    await form.getByLabel('Rating').selectOption('G');
+    await form.getByRole('button', { name: 'Publish' }).click();
+    await page.waitForURL(/\/post\/post-view\?id=\d+/, { timeout: 30_000 });
+    postPath = new URL(page.url()).pathname + new URL(page.url()).search;
+    await page.getByLabel('Image 1 of 2').waitFor();
   });
 
   step('the creator puts a price on the stream and shows it', async () => {
@@ -75,6 +99,23 @@ describe('subscriptions', () => {
     await buyThousandCoins(page);
     await page.getByRole('status').filter({ hasText: 'New balance: 1,000 Coins' }).waitFor();
 
+    // The subscribers-only post: its teaser, not a dead end — the creator, a blurred preview, the counts, Subscribe.
+    await page.goto(postPath);
+    const teaser = page.getByRole('region', { name: MSG.subscribersOnlyTitle });
+    await teaser.getByText('@broadcaster1').waitFor();
+    await teaser.getByText('2 images').waitFor();
+    await teaser.getByText('0 likes · 0 comments').waitFor();
+    await teaser.getByRole('button', { name: 'Subscribe' }).waitFor();
+    const preview = await teaser.locator('img').first().evaluate((img: HTMLImageElement) => ({ src: img.src, width: img.naturalWidth }));
+    expect(preview.src).toContain('locked.webp');
+    expect(preview.width).toBeLessThanOrEqual(640);
+    expect(await page.getByLabel('Image 1 of 2').count()).toBe(0);
+    await screenshot(page, 'subscriptions-post-teaser');
+    await page.setViewportSize(PHONE);
+    await teaser.getByRole('button', { name: 'Subscribe' }).scrollIntoViewIfNeeded();
+    await screenshot(page, 'subscriptions-post-teaser-phone');
+    await page.setViewportSize({ width: 1366, height: 900 });
+
     await page.goto(streamPath);
     await page.getByRole('link', { name: 'broadcaster1' }).first().click();
     await page.waitForURL(/\/u\/\d+/);
@@ -96,6 +137,10 @@ describe('subscriptions', () => {
     // A subscriber sees Subscribed, and no Follow.
     await page.getByRole('button', { name: 'Subscribed' }).waitFor();
     expect(await page.getByRole('button', { name: 'Follow', exact: true }).count()).toBe(0);
+    // The subscribers-only post now opens.
+    await page.goto(postPath);
+    await page.getByLabel('Image 1 of 2').waitFor();
+    expect(await page.getByRole('region', { name: MSG.subscribersOnlyTitle }).count()).toBe(0);
   });
 
   step('the paid stream opens without a wall, and the viewer writes in the priority chat', async () => {

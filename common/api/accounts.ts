@@ -5,7 +5,7 @@ import { MSG } from '../messages';
 import { PERMISSIONS, ROLES } from '../permissions';
 import { SKIN_IDS } from '../skins';
 import { defineCall, noInput, success } from './define';
-import { birthdayField, captchaField, countryField, emailField, flag, oneOf, optionalText, requiredText, skinField, termsField, userId, usernameField, numeric } from './fields';
+import { birthdayField, captchaField, phoneField, countryField, emailField, flag, oneOf, optionalText, requiredText, skinField, termsField, userId, usernameField, numeric } from './fields';
 
 export const SALUTATIONS = ['MISS', 'MS', 'MRS', 'MR', 'OTHER'] as const;
 
@@ -59,6 +59,10 @@ export const sessionUser = z.object({
   role: z.enum(ROLES),
   perms: z.array(z.enum(PERMISSIONS)),
   terms_accepted: z.boolean(),
+  /** Where text-message notifications go (international form), or null. */
+  phone: z.string().nullable(),
+  /** The person confirmed being 18 or older for adult channels within the agreement's time (spec part 1 §4). */
+  adult_agreed: z.boolean(),
   broadcast_key: z.string().optional(),
   account_status: z.string(),
   /** True for an account made through social sign-in that never set a password (settings ask it to sign in again instead). */
@@ -123,6 +127,7 @@ export const logout = defineCall({
 });
 
 export const interest = z.object({ interest_id: z.number(), interest_name: z.string() });
+export type Interest = z.infer<typeof interest>;
 
 export const getInterestList = defineCall({
   method: 'GET',
@@ -169,6 +174,8 @@ export const updateUserInfo = defineCall({
         email: emailField.optional(),
         description: optionalText(LIMITS.description.max),
         terms_accepted: flag.optional(),
+        /** Where text messages go ('' removes it, and text messages stop). */
+        phone: phoneField.optional(),
         /** Needed to change the email of an account that has a password. */
         current_password: z.string().max(LIMITS.password.max).optional(),
       })

@@ -141,6 +141,7 @@ export const referrals = {
 };
 
 export const settings = {
+  adultAgreement: { method: 'POST', path: '/api/user/adult-agreement' } as D<typeof $settings.adultAgreement>,
   emailNotificationSettings: { method: 'GET', path: '/api/user/email-notifications' } as D<typeof $settings.emailNotificationSettings>,
   getUserPreferences: { method: 'GET', path: '/api/user/get-user-preferences' } as D<typeof $settings.getUserPreferences>,
   updateEmailNotifications: { method: 'POST', path: '/api/user/email-notifications' } as D<typeof $settings.updateEmailNotifications>,

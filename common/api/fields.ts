@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ANALYTICS, LIMITS } from '../constants';
 import { fill, MSG } from '../messages';
 import { birthdayProblem } from '../rules/birthday';
+import { normalisePhone, PHONE_MAX_INPUT } from '../rules/phone';
 import { SKIN_IDS } from '../skins';
 
 const DECIMAL = /^\s*-?\d+(\.\d+)?\s*$/;
@@ -32,6 +33,20 @@ export function requiredText(message: string, max: number) {
 export function optionalText(max: number) {
   return z.string({ error: MSG.mustBeText }).trim().max(max, atMost(max)).optional();
 }
+
+/** A phone number in the international form (common/rules/phone.ts), stored normalised; '' clears it. */
+export const phoneField = z
+  .string({ error: MSG.mustBeText })
+  .max(PHONE_MAX_INPUT, MSG.phoneInvalid)
+  .transform((text, ctx) => {
+    if (text.trim() === '') return '';
+    const phone = normalisePhone(text);
+    if (phone === null) {
+      ctx.addIssue({ code: 'custom', message: MSG.phoneInvalid });
+      return z.NEVER;
+    }
+    return phone;
+  });
 
 export const emailField = requiredText(MSG.emailRequired, LIMITS.email.max).pipe(z.email(MSG.emailInvalid));
 

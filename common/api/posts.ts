@@ -81,6 +81,11 @@ export const post = z.object({
   comments: z.number(),
   comments_allowed: z.boolean(),
   saved: z.boolean(),
+  /**
+   * Only the teaser of a subscribers-only post, for someone not subscribed: no media nor description,
+   * the blurred tile, the counts; subscribing opens it.
+   */
+  teaser: z.boolean(),
   /** A tile image: the first image (or a video's poster), blurred while the viewer has not paid. */
   thumb_url: z.string().nullable(),
 });

@@ -1,7 +1,7 @@
 /** Preferences, avatar and the e-mail notification landing page (spec part 1 §3, part 2 §2, §7 Settings). */
 import { z } from 'zod';
 import { MSG } from '../messages';
-import { defineCall, success } from './define';
+import { defineCall, noInput, success } from './define';
 import { flag, userId } from './fields';
 
 export const NOTIFICATION_KEYS = [
@@ -48,6 +48,15 @@ export const updateUserPreferences = defineCall({
   summary: 'Change preferences (only the given ones); the 18+ switch only where the skin shows adult content',
   input: z.strictObject({ id: userId, params: preferenceParams }),
   output: success({ preferences }),
+});
+
+export const adultAgreement = defineCall({
+  method: 'POST',
+  path: '/api/user/adult-agreement',
+  refusals: [403],
+  summary: 'The signed-in person confirms being 18 or older for adult channels: remembered on the account for 43,200 minutes',
+  input: noInput,
+  output: success({ adult_agreed: z.literal(true) }),
 });
 
 /** Avatar upload is multipart (field "file"); its answer follows this schema. */

@@ -43,6 +43,7 @@ export const sendTip = defineCall({
 });
 
 export const supporter = z.object({ user_id: z.number(), name: z.string(), avatar: z.string().nullable(), amt: z.number(), amtFormatted: z.string() });
+export type Supporter = z.infer<typeof supporter>;
 
 export const streamSupporters = defineCall({
   method: 'GET',

@@ -79,6 +79,7 @@ function skinRoutes(): RouteObject[] {
         { path: 'channel/group', element: <ChannelPage /> },
         { path: 'channel/channel', element: <ChannelPage /> },
         { path: 'channel/custom', element: <ChannelPage /> },
+        { path: 'channel/channel-tab/group', element: <ChannelPage /> },
         { path: 'channel/search-all-stream', element: <SearchAllStreamsPage /> },
         // Each skin's Create Post page is its `uploadPath`; the other address leads there.
         { path: 'user/upload', element: signedIn(<UploadPage />, canUpload) },

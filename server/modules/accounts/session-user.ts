@@ -2,6 +2,7 @@
 import type { SessionUser } from '../../../common/api/accounts';
 import { canGoLive, type Permission } from '../../../common/permissions';
 import { SKINS, type SkinId } from '../../../common/skins';
+import { adultAgreementHolds } from '../../../common/rules/adult-agreement';
 import type { users } from './tables';
 
 export interface EnvSettings {
@@ -33,6 +34,8 @@ export function toSessionUser(
     role: row.role,
     perms,
     terms_accepted: row.termsAccepted,
+    phone: row.phone,
+    adult_agreed: adultAgreementHolds(row.adultAgreedAt),
     ...(canGoLive(perms) ? { broadcast_key: row.broadcastKey } : {}),
     account_status: row.accountStatus,
     social_only: row.passwordHash === null,

@@ -69,6 +69,11 @@ export function registerSettingsRoutes(
     return { preferences: await settings.updatePreferences(input.id, input.params, request.skin) };
   });
 
+  addRoute(app, api.adultAgreement, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ principal }) => {
+    await settings.agreeAdult(principal.userId, await accounts.ageOf(principal.userId));
+    return { adult_agreed: true as const };
+  });
+
   addRoute(app, api.emailNotificationSettings, { auth: 'anonymous', access: ACCESS.public, tags }, async ({ input }) =>
     settings.emailNotifications(input.id, input.token),
   );

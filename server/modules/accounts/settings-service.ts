@@ -4,10 +4,11 @@ import { eq, getTableColumns } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { updateUserInfo } from '../../../common/api/accounts';
 import { NOTIFICATION_KEYS, type NotificationKey, type Preferences } from '../../../common/api/settings';
+import { ADULT_AGE } from '../../../common/constants';
 import { MSG } from '../../../common/messages';
 import { SKINS, type SkinId } from '../../../common/skins';
 import { sqlState, UNIQUE_VIOLATION, type Db } from '../../platform/db/client';
-import { badRequest, conflict, notFound } from '../../platform/http/errors';
+import { badRequest, conflict, forbidden, notFound } from '../../platform/http/errors';
 import type { FileStore } from '../../platform/storage/storage';
 import { normaliseAvatar } from './avatar-image';
 import { verifyPassword } from './passwords';
@@ -68,8 +69,13 @@ export function createSettingsService(deps: { db: Db; files: FileStore; linkSecr
       if (params.email !== undefined) changes.email = params.email.toLowerCase();
       if (params.description !== undefined) changes.description = params.description;
       if (params.terms_accepted !== undefined) changes.termsAccepted = params.terms_accepted;
+      if (params.phone !== undefined) changes.phone = params.phone || null;
       try {
-        await db.update(users).set(changes).where(eq(users.id, userId));
+        await db.transaction(async (tx) => {
+          await tx.update(users).set(changes).where(eq(users.id, userId));
+          // Without a number there is nowhere to send text messages: removing it turns them off.
+          if (params.phone === '') await tx.update(userPreferences).set({ notifyViaText: false }).where(eq(userPreferences.userId, userId));
+        });
       } catch (error) {
         if (sqlState(error) === UNIQUE_VIOLATION) throw conflict(MSG.emailTaken, 'email');
         throw error;
@@ -84,6 +90,10 @@ export function createSettingsService(deps: { db: Db; files: FileStore; linkSecr
       }
       const changes: Partial<typeof userPreferences.$inferInsert> = {};
       if (params.stream_show_18plus !== undefined) changes.streamShow18plus = params.stream_show_18plus;
+      if (params.notify_via_text === true) {
+        const [row] = await db.select({ phone: users.phone }).from(users).where(eq(users.id, userId));
+        if (!row?.phone) throw badRequest(MSG.phoneNeededForText, 'params.notify_via_text');
+      }
       for (const key of NOTIFICATION_KEYS) {
         const value = params[key];
         if (value !== undefined) Object.assign(changes, { [COLUMN[key]]: value });
@@ -93,6 +103,16 @@ export function createSettingsService(deps: { db: Db; files: FileStore; linkSecr
         .values({ userId, ...changes })
         .onConflictDoUpdate({ target: userPreferences.userId, set: changes });
       return preferencesOf(userId);
+    },
+
+    /**
+     * The person confirms being 18 or older for adult channels (spec part 1 §4): remembered on the
+     * account, so the confirmation is not asked again on another browser. Refused to an account whose
+     * birthday says otherwise.
+     */
+    async agreeAdult(userId: number, age: number | null, now = new Date()) {
+      if (age !== null && age < ADULT_AGE) throw forbidden(MSG.adultAgreementUnderAge);
+      await db.update(users).set({ adultAgreedAt: now }).where(eq(users.id, userId));
     },
 
     /** Checks the image by content, stores a normalised copy and drops the previous one. */

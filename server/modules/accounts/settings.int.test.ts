@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../../common/messages';
@@ -74,8 +75,8 @@ describe('preferences', () => {
     const client = await t.given.signedIn(user);
     const initial = await client.get('/api/user/get-user-preferences', { id: user.id, sections: 'all' });
     expect(initial.body.preferences).toMatchObject({ filters: { stream_show_18plus: false }, notifications: { notify_stream_start: true, notify_via_text: false } });
-    const updated = await client.post('/api/user/update-user-preferences', { id: user.id, params: { notify_chat: false, notify_via_text: true } });
-    expect(updated.body.preferences).toMatchObject({ notifications: { notify_chat: false, notify_via_text: true, notify_stream_start: true } });
+    const updated = await client.post('/api/user/update-user-preferences', { id: user.id, params: { notify_chat: false, notify_via_push: false } });
+    expect(updated.body.preferences).toMatchObject({ notifications: { notify_chat: false, notify_via_push: false, notify_stream_start: true } });
     const filters = await client.get('/api/user/get-user-preferences', { id: user.id, sections: 'filters' });
     expect(filters.body.preferences).toEqual({ filters: { stream_show_18plus: false } });
   });
@@ -96,6 +97,45 @@ describe('preferences', () => {
     const client = await t.given.signedIn(await t.given.user());
     expect((await client.get('/api/user/get-user-preferences', { id: victim.id })).status).toBe(403);
     expect((await client.post('/api/user/update-user-preferences', { id: victim.id, params: { notify_chat: false } })).status).toBe(403);
+  });
+});
+
+describe('phone number and text messages', () => {
+  it('stores a valid number in the international form, refuses others, and sends texts only with a number', async () => {
+    const user = await t.given.user();
+    const client = await t.given.signedIn(user);
+    const texts = (on: boolean) => client.post('/api/user/update-user-preferences', { id: user.id, params: { notify_via_text: on } });
+    const early = await texts(true);
+    expect([early.status, early.body.message]).toEqual([400, MSG.phoneNeededForText]);
+    for (const wrong of ['555 123 4567', '+1 555', 'call me maybe', '+1'.padEnd(40, '5')]) {
+      const refused = await client.post('/api/user/update-user-info', { id: user.id, params: { phone: wrong } });
+      expect([refused.status, refused.body.message], wrong).toEqual([400, MSG.phoneInvalid]);
+    }
+    expect((await me(client)).phone).toBeNull();
+    const saved = await client.post('/api/user/update-user-info', { id: user.id, params: { phone: '+44 (20) 7946-0958' } });
+    expect(saved.body.user).toMatchObject({ phone: '+442079460958' });
+    expect((await texts(true)).body.preferences).toMatchObject({ notifications: { notify_via_text: true } });
+    // Removing the number turns text messages off.
+    await client.post('/api/user/update-user-info', { id: user.id, params: { phone: '' } });
+    expect((await me(client)).phone).toBeNull();
+    expect((await client.get('/api/user/get-user-preferences', { id: user.id })).body.preferences).toMatchObject({ notifications: { notify_via_text: false } });
+  });
+});
+
+describe('the 18+ confirmation', () => {
+  it('is remembered on the account, so another browser does not ask again; an under-18 birthday is refused', async () => {
+    const user = await t.given.user();
+    const laptop = await t.given.signedIn(user);
+    expect((await me(laptop)).adult_agreed).toBe(false);
+    expect((await laptop.post('/api/user/adult-agreement')).body).toMatchObject({ adult_agreed: true });
+    const phone = await t.given.signedIn(user);
+    expect((await me(phone)).adult_agreed).toBe(true);
+    expect((await t.client().post('/api/user/adult-agreement')).status).toBe(401);
+
+    const young = await t.given.user();
+    await t.resources.database.db.execute(sql`update users set birthday = (now() - interval '16 years')::date where id = ${young.id}`);
+    const refused = await (await t.given.signedIn(young)).post('/api/user/adult-agreement');
+    expect([refused.status, refused.body.message]).toEqual([403, MSG.adultAgreementUnderAge]);
   });
 });
 

@@ -15,6 +15,10 @@ export const users = pgTable(
     birthday: date('birthday', { mode: 'string' }),
     country: text('country').notNull().default(''),
     avatar: text('avatar'),
+    /** Where text-message notifications go, in the international form (common/rules/phone.ts). */
+    phone: text('phone'),
+    /** When the person last confirmed being 18 or older for adult channels (remembered 43,200 minutes). */
+    adultAgreedAt: timestamp('adult_agreed_at', { withTimezone: true }),
     role: text('role', { enum: ['user', 'admin'] }).notNull().default('user'),
     termsAccepted: boolean('terms_accepted').notNull().default(false),
     broadcastKey: text('broadcast_key').notNull(),

@@ -230,6 +230,26 @@ describe('the outbox and the audit log', () => {
     }
   });
 
+  it('sets a free stream to paid (the smallest price), audited; a viewer then owes it; a paid stream keeps its price', async () => {
+    const live = await t.given.liveStream();
+    const viewer = await t.given.signedInUser();
+    const lookup = async (id: number) => (await viewer.client.get('/api/streams/stream-lookup', { id })).body.stream as Record<string, unknown>;
+    expect(await lookup(live.streamId)).toMatchObject({ tip_viewer_min_amount: 0, tip_owed: 0 });
+    expect((await plain.client.post('/api/streams/report-stream-action', { stream_ids: [live.streamId], event: 'SET_STREAM_PAID' })).status).toBe(403);
+    await ok(editor.client.post('/api/streams/report-stream-action', { stream_ids: [live.streamId], event: 'SET_STREAM_PAID', user_comment: 'premium show' }));
+    expect(await lookup(live.streamId)).toMatchObject({ tip_viewer_min_amount: 10, tip_owed: 10 });
+    expect(await lastAudit('stream.set-paid', live.streamId)).toMatchObject({
+      actor: { user_id: editor.user.id }, before: { tip_viewer_min_amount: 0 }, after: { tip_viewer_min_amount: 10, comment: 'premium show' },
+    });
+    // The owner cannot make it free again.
+    const free = await live.client.post('/api/streams/update-stream-info', { id: live.streamId, data: { tip_viewer_min_amount: 0 } });
+    expect([free.status, free.body.message]).toEqual([400, MSG.paidStaysPaid]);
+
+    const dear = await t.given.liveStream({ tip_viewer_min_amount: 200 });
+    await ok(editor.client.post('/api/streams/report-stream-action', { stream_ids: [dear.streamId], event: 'SET_STREAM_PAID' }));
+    expect(await lookup(dear.streamId)).toMatchObject({ tip_viewer_min_amount: 200 });
+  });
+
   it('records report-stream-action too, and no one can change or remove an entry', async () => {
     const live = await t.given.liveStream();
     await ok(editor.client.post('/api/streams/report-stream-action', { stream_ids: [live.streamId], event: 'MOVE_TO_18', user_comment: 'adult' }));

@@ -28,6 +28,11 @@ export interface Standing {
   /** What this viewer pays (after a subscriber's discount). */
   price: number;
   subscriberDiscount: number;
+  /**
+   * Only the teaser: a subscribers-only post shown to someone who is not subscribed (the creator, the
+   * blurred tile, the counts and Subscribe; no media, description nor comments).
+   */
+  teaser: boolean;
 }
 
 /** Moderators see every post, to judge what is reported; what they may do to it is the moderation rule's (`common/rules/moderation.ts`). */
@@ -48,24 +53,30 @@ export function createPostAccess(deps: { db: Db; accounts: AccountsService; soci
   }
 
   return {
-    /** The viewer's standing with the post, or the refusal the post page shows ('not available'). */
-    async standing(row: PostRow, viewer: Viewer): Promise<Standing> {
+    /**
+     * The viewer's standing with the post, or the refusal the post page shows ('not available'). With
+     * `teaser`, a subscribers-only post is not refused to others but stands as its teaser.
+     */
+    async standing(row: PostRow, viewer: Viewer, options: { teaser?: boolean } = {}): Promise<Standing> {
       const viewerId = viewerIdOf(viewer);
       if (row.deletedAt) throw notFound(MSG.postNotAvailable);
       const owner = viewerId === row.userId;
-      if (owner || moderatesPosts(viewer)) return { owner, mediaOpen: true, hasPaid: true, price: row.price, subscriberDiscount: 0 };
+      if (owner || moderatesPosts(viewer)) return { owner, mediaOpen: true, hasPaid: true, price: row.price, subscriberDiscount: 0, teaser: false };
       if (row.state !== 'ready' || (row.expiresAt && row.expiresAt <= now()) || row.audience === 'private') throw notFound(MSG.postNotAvailable);
       if (row.rating === 'PLUS_18') {
         const adult = SKINS[viewer.skin].flags.adultContent && viewerId !== null && ((await deps.accounts.ageOf(viewerId)) ?? 0) >= ADULT_AGE;
         if (!adult) throw forbidden(MSG.postAdultOnly);
       }
       const benefits = await activeBenefits(db, viewerId, row.userId);
-      if (row.audience === 'subscribers' && !benefits) throw forbidden(MSG.postSubscribersOnly);
+      if (row.audience === 'subscribers' && !benefits) {
+        if (!options.teaser) throw forbidden(MSG.postSubscribersOnly);
+        return { owner: false, mediaOpen: false, hasPaid: false, price: row.price, subscriberDiscount: 0, teaser: true };
+      }
       if (row.audience === 'followers' && !(await deps.social.relation(viewerId, row.userId)).isFollowing) throw forbidden(MSG.postFollowersOnly);
       const discount = benefits ? (benefits.no_paywall ? 1 : benefits.discount) : 0;
       const price = subscriberPrice(row.price, discount);
       const hasPaid = row.price > 0 && (await bought(row.id, viewerId));
-      return { owner: false, mediaOpen: price === 0 || hasPaid, hasPaid, price, subscriberDiscount: discount };
+      return { owner: false, mediaOpen: price === 0 || hasPaid, hasPaid, price, subscriberDiscount: discount, teaser: false };
     },
   };
 }

@@ -60,7 +60,8 @@ export function registerPostMediaRoute(app: FastifyInstance, deps: { db: Db; fil
 
   async function standingOrNothing(post: PostRow | undefined, viewer: Viewer) {
     if (!post) return { open: false, visible: false };
-    const standing = await deps.access.standing(post, viewer).catch(() => null);
+    // The teaser of a subscribers-only post shows its blurred tile, never more.
+    const standing = await deps.access.standing(post, viewer, { teaser: true }).catch(() => null);
     return { open: standing?.mediaOpen ?? false, visible: standing !== null };
   }
 

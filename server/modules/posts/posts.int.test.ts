@@ -1,9 +1,10 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as api from '../../../common/api/posts';
+import * as subscriptionsApi from '../../../common/api/subscriptions';
 import { UPLOAD_CHUNK_BYTES } from '../../../common/constants';
 import { fill, MSG } from '../../../common/messages';
 import { startTestApp, type SignedInUser, type TestApp, type TestUser } from '../../testing/harness';
@@ -255,6 +256,45 @@ describe('audiences and listings', () => {
     const retitle = await owner.client.post(api.editPost.path, { post_id: open, title: 'For everyone', audience: 'followers' });
     expect((retitle.body.post as api.Post)).toMatchObject({ title: 'For everyone', audience: 'followers' });
     expect((await stranger.client.post(api.editPost.path, { post_id: open, title: 'Hacked' })).status).toBe(403);
+  });
+});
+
+describe('subscribers-only posts', () => {
+  it('shows others the teaser — the creator, the blurred tile, the counts — and subscribing opens the media', async () => {
+    const owner = await person();
+    const templates = (await owner.client.get(subscriptionsApi.planTemplates.path)).body.templates as subscriptionsApi.PlanTemplate[];
+    const fanPlan = templates.find((x) => x.name === 'Fan')!;
+    const added = await owner.client.post(subscriptionsApi.planAdd.path, { template_id: fanPlan.template_id, price: fanPlan.prices[0]!.price, currency: 'CON' });
+    const planId = (added.body.plan as subscriptionsApi.Plan).plan_id;
+    const postId = await publishImagePost(owner.client, { title: 'For subscribers', description: 'Behind the scenes', audience: 'subscribers' }, 3);
+    const full = (await postOf(owner.client, postId)).media[0]!.url;
+
+    for (const client of [visitor(), (await person()).client]) {
+      const teaser = await postOf(client, postId);
+      expect(teaser).toMatchObject({ teaser: true, media: [], media_count: 3, description: '', user_id: owner.user.id, title: 'For subscribers', likes: 0, comments: 0 });
+      expect(teaser.thumb_url).toContain('locked.webp');
+      const blurred = await fetchMedia(client, teaser.thumb_url!);
+      expect(blurred.status).toBe(200);
+      // The blurred tile is small: nothing of the full picture's size leaks through it.
+      const { width } = await sharp(blurred.body as unknown as Buffer).metadata();
+      expect(width).toBeLessThanOrEqual(640);
+      // Its own address for the full picture, with the teaser's token, is refused; so are comments and actions.
+      const token = teaser.thumb_url!.split('token=')[1]!;
+      expect((await fetchMedia(client, `${full.replace(/token=.*/, '')}token=${token}`)).status).toBe(403);
+      expect((await client.get(api.commentList.path, { post_id: postId })).status).toBe(403);
+    }
+
+    const fan = await person();
+    await t.given.coins(fan.user, fanPlan.prices[0]!.price);
+    const subscribed = await fan.client.request('POST', subscriptionsApi.subscribe.path, {
+      body: { plan_id: planId, user_id: owner.user.id }, headers: { 'idempotency-key': randomUUID() },
+    });
+    expect(subscribed.status, JSON.stringify(subscribed.body)).toBe(200);
+    const opened = await postOf(fan.client, postId);
+    expect(opened).toMatchObject({ teaser: false, media_count: 3, description: 'Behind the scenes' });
+    expect(opened.media).toHaveLength(3);
+    expect((await fetchMedia(fan.client, opened.media[0]!.url)).status).toBe(200);
+    await expectLedgerInvariants(t.resources.database.db);
   });
 });
 

@@ -59,10 +59,10 @@ export function createPostsService(deps: {
     return row;
   }
 
-  /** The post, the viewer's standing with it, or the refusal the post page shows. */
-  async function visiblePost(postId: number, viewer: Viewer) {
+  /** The post, the viewer's standing with it, or the refusal the post page shows (`teaser`: see `Standing`). */
+  async function visiblePost(postId: number, viewer: Viewer, options: { teaser?: boolean } = {}) {
     const row = await findPost(postId);
-    return { row, standing: await access.standing(row, viewer) };
+    return { row, standing: await access.standing(row, viewer, options) };
   }
 
   function assertMayPublish(viewer: Viewer, input: CreateInput) {
@@ -174,7 +174,7 @@ export function createPostsService(deps: {
       user_avatar: owner?.avatar ?? null,
       entry_date: row.createdAt.toISOString(),
       title: row.title,
-      description: row.description,
+      description: standing.teaser ? '' : row.description,
       kind: row.kind,
       state: row.state,
       progress: row.state === 'ready' ? 100 : (first?.transcodeProgress ?? 0),
@@ -203,6 +203,7 @@ export function createPostsService(deps: {
       comments: row.comments,
       comments_allowed: row.commentsAllowed,
       saved,
+      teaser: standing.teaser,
       thumb_url: first && ready(first) ? sign(first.id, standing.mediaOpen ? MEDIA_FILES.tile : MEDIA_FILES.locked) : null,
     };
   }

@@ -10,6 +10,7 @@ import type { MODERATION_EVENTS } from '../../../common/api/streams';
 import type { AuditAction } from '../../../common/console';
 import { MSG } from '../../../common/messages';
 import { mayModerate, type ModerationRight } from '../../../common/rules/moderation';
+import { PRICE_STEP } from '../../../common/rules/pay-wall';
 import { recordAudit } from '../../platform/audit/audit';
 import type { Db, Executor } from '../../platform/db/client';
 import type { Principal } from '../../platform/http/auth';
@@ -33,6 +34,7 @@ const NEEDS: Record<ModerationEvent, ModerationRight> = {
   MAKE_FOLLOWERS_ONLY: 'stream.edit',
   MOVE_TO_18: 'stream.edit',
   CHANGE_THUMBNAIL: 'stream.edit',
+  SET_STREAM_PAID: 'stream.edit',
   MOVE_USER_TO_MEN: 'stream.edit',
   MOVE_USER_TO_WOMEN: 'stream.edit',
 };
@@ -47,6 +49,7 @@ const AUDITED_AS: Record<ModerationEvent, AuditAction> = {
   MAKE_FOLLOWERS_ONLY: 'stream.followers-only',
   MOVE_TO_18: 'stream.move-to-18',
   CHANGE_THUMBNAIL: 'stream.thumbnail',
+  SET_STREAM_PAID: 'stream.set-paid',
   MOVE_USER_TO_MEN: 'stream.move-to-men',
   MOVE_USER_TO_WOMEN: 'stream.move-to-women',
 };
@@ -56,11 +59,11 @@ type StreamRow = typeof streams.$inferSelect;
 /** What the audit log keeps of a stream's state. */
 const stateOf = (row: StreamRow) => ({
   title: row.title, live: row.live, hidden: row.hidden, featured: row.featured, deleted: row.deletedAt !== null,
-  audience: row.audience, rating: row.rating, owner_id: row.userId,
+  audience: row.audience, rating: row.rating, owner_id: row.userId, tip_viewer_min_amount: row.tipViewerMinAmount,
 });
 
 /** What the media server does once the change committed (it is no part of the database's transaction). */
-type MediaStep = 'stop' | 'thumbnail' | null;
+type MediaStep = 'stop' | 'thumbnail' | 'price' | null;
 
 export function createStreamModeration(deps: { db: Db; accountAdmin: AccountAdmin; media: MediaControl; events: DomainEventHub }) {
   const { db, media } = deps;
@@ -120,6 +123,11 @@ export function createStreamModeration(deps: { db: Db; accountAdmin: AccountAdmi
         return null;
       case 'CHANGE_THUMBNAIL':
         return 'thumbnail';
+      case 'SET_STREAM_PAID':
+        // The smallest price; a paid stream keeps its own (paid stays paid, spec part 1 §4 Stream lifecycle).
+        if (stream.tipViewerMinAmount > 0) return null;
+        await set({ tipViewerMinAmount: PRICE_STEP });
+        return 'price';
       case 'MOVE_USER_TO_MEN':
       case 'MOVE_USER_TO_WOMEN': {
         const gender = event === 'MOVE_USER_TO_MEN' ? 'men' : 'women';
@@ -162,7 +170,9 @@ export function createStreamModeration(deps: { db: Db; accountAdmin: AccountAdmi
     }
     if (step === 'stop') await media.stopBroadcast(row.id);
     if (step === 'thumbnail') await media.grabThumbnail(row.id);
-    // Deleted, suspended, 18+ or followers-only now: viewers already on the channel are checked again.
+    // Viewers hear the new price (TIP-ENFORCE) before those who now owe are checked again.
+    if (step === 'price') await deps.events.emit('stream.price-changed', { streamId: row.id, tipViewerMinAmount: PRICE_STEP });
+    // Deleted, suspended, 18+, followers-only or paid now: viewers already on the channel are checked again.
     await deps.events.emit('stream.access-changed', { streamId: row.id });
   }
 

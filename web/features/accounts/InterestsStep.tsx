@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Navigate, useNavigate } from 'react-router';
+import type { Interest } from '../../../common/api/accounts';
 import { DEFAULT_LOGIN_REDIRECT, MIN_INTERESTS } from '../../../common/constants';
 import { MSG } from '../../../common/messages';
 import { useSkinPath } from '../../app/skin';
@@ -16,6 +17,28 @@ interface InterestsStepProps {
   destination?: string;
 }
 
+/** The interests as toggle chips (sign-up step two, and settings). */
+export function InterestChips({ interests, chosen, onToggle }: { interests: Interest[]; chosen: ReadonlySet<number>; onToggle: (id: number) => void }) {
+  return (
+    <ul className={styles.chips} aria-label="Interests">
+      {interests.map((interest) => (
+        <li key={interest.interest_id}>
+          <button type="button" className={styles.chip} aria-pressed={chosen.has(interest.interest_id)} onClick={() => onToggle(interest.interest_id)}>
+            {interest.interest_name}
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Toggles one id in a set of chosen ones. */
+export const toggled = (set: ReadonlySet<number>, id: number): ReadonlySet<number> => {
+  const next = new Set(set);
+  if (!next.delete(id)) next.add(id);
+  return next;
+};
+
 /** Step two of sign-up: at least three interests, then on to the login redirect. */
 export function InterestsStep({ userId, optional = false, destination: target }: InterestsStepProps) {
   const skinPath = useSkinPath();
@@ -30,12 +53,7 @@ export function InterestsStep({ userId, optional = false, destination: target }:
   if (interests.data?.length === 0 || interests.isError) return <Navigate to={destination} replace />;
   if (interests.isPending) return <Spinner size="lg" label="Loading interests" />;
 
-  const toggle = (id: number) =>
-    setChosen((set) => {
-      const next = new Set(set);
-      if (!next.delete(id)) next.add(id);
-      return next;
-    });
+  const toggle = (id: number) => setChosen((set) => toggled(set, id));
 
   const enough = chosen.size >= MIN_INTERESTS;
   const done = () =>
@@ -52,18 +70,7 @@ export function InterestsStep({ userId, optional = false, destination: target }:
 
   return (
     <div className={styles.step}>
-      <ul className={styles.chips} aria-label="Interests">
-        {interests.data.map((interest) => {
-          const on = chosen.has(interest.interest_id);
-          return (
-            <li key={interest.interest_id}>
-              <button type="button" className={styles.chip} aria-pressed={on} onClick={() => toggle(interest.interest_id)}>
-                {interest.interest_name}
-              </button>
-            </li>
-          );
-        })}
-      </ul>
+      <InterestChips interests={interests.data} chosen={chosen} onToggle={toggle} />
       <div className={styles.footer}>
         <p className={styles.hint} aria-live="polite">
           {enough ? `${chosen.size} selected` : MSG.interestsMin}

@@ -15,6 +15,7 @@ export const accountKeys = {
   session: () => [...accountKeys.all, 'session'] as const,
   sessionCheck: () => [...accountKeys.all, 'session-check'] as const,
   interests: () => [...accountKeys.all, 'interests'] as const,
+  userInterests: (userId: number) => [...accountKeys.all, 'interests', userId] as const,
 };
 
 async function fetchSessionUser(): Promise<SessionUser | null> {
@@ -153,8 +154,18 @@ export function useInterestList(enabled = true) {
 }
 
 export function useAddInterests() {
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: CallInput<typeof accounts.addUserInterest>) => call(accounts.addUserInterest, input),
+    onSuccess: (out, input) => queryClient.setQueryData(accountKeys.userInterests(Number(input.id)), out.interests),
+  });
+}
+
+/** The interests a person chose (settings). */
+export function useUserInterests(userId: number) {
+  return useQuery({
+    queryKey: accountKeys.userInterests(userId),
+    queryFn: async () => (await call(accounts.userInterestList, { id: userId })).interests,
   });
 }
 

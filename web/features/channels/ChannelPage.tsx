@@ -2,6 +2,8 @@ import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { MSG } from '../../../common/messages';
 import { useSkin, useSkinPath, withSkinPrefix } from '../../app/skin';
+import { failureMessage } from '../../api/field-errors';
+import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { Modal } from '../../ui/Modal';
 import { Page } from '../../ui/Page';
@@ -11,7 +13,7 @@ import { ChannelPosts } from '../posts/PostGrid';
 import { useChannelStreams } from '../streams/api';
 import { StreamGrid } from '../streams/StreamGrid';
 import { useBaseGroup } from '../system/api';
-import { hasAdultAgreement, saveAdultAgreement } from './adult-agreement';
+import { hasAdultAgreement, saveAdultAgreement, useAgreeAdult } from './adult-agreement';
 import styles from './ChannelPage.module.css';
 
 type View = 'stream' | 'post';
@@ -28,7 +30,18 @@ export function ChannelPage() {
   const requested = Number(query.get('id'));
   const selected = channels.data?.find((c) => c.id === requested) ?? (query.get('id') ? undefined : channels.data?.[0]);
   const adult = selected?.meta.rating === 'PLUS_18' && skin.flags.adultContent;
-  const [agreed, setAgreed] = useState(() => hasAdultAgreement());
+  const [agreedHere, setAgreedHere] = useState(() => hasAdultAgreement());
+  // Confirmed in this browser, or on the account from any browser.
+  const agreed = agreedHere || session.user?.adult_agreed === true;
+  const agree = useAgreeAdult();
+  const confirmAdult = () => {
+    const done = () => {
+      saveAdultAgreement();
+      setAgreedHere(true);
+    };
+    if (session.isLoggedIn) agree.mutate(undefined, { onSuccess: done });
+    else done();
+  };
   const open = selected && (!adult || agreed) ? selected.id : 0;
   const streams = useChannelStreams(open);
   const view: View = query.get('type') === 'post' ? 'post' : 'stream';
@@ -52,12 +65,7 @@ export function ChannelPage() {
         ))}
       </nav>
       {adult && !agreed ? (
-        <AdultConfirm
-          onConfirm={() => {
-            saveAdultAgreement();
-            setAgreed(true);
-          }}
-        />
+        <AdultConfirm onConfirm={confirmAdult} pending={agree.isPending} error={agree.error ? failureMessage(agree.error) : null} />
       ) : channels.isSuccess && !selected ? (
         <p className={styles.missing}>{MSG.noStreamsInChannel}</p>
       ) : (
@@ -75,7 +83,7 @@ export function ChannelPage() {
   );
 }
 
-function AdultConfirm({ onConfirm }: { onConfirm: () => void }) {
+function AdultConfirm({ onConfirm, pending, error }: { onConfirm: () => void; pending: boolean; error: string | null }) {
   const navigate = useNavigate();
   const skinPath = useSkinPath();
   return (
@@ -90,9 +98,13 @@ function AdultConfirm({ onConfirm }: { onConfirm: () => void }) {
           <Button variant="secondary" onClick={() => void navigate(skinPath('/channel/group'))}>
             Decline
           </Button>
-          <Button onClick={onConfirm}>I am 18 or older</Button>
+          <Button onClick={onConfirm} loading={pending} disabled={error !== null}>
+            I am 18 or older
+          </Button>
         </>
       }
-    />
+    >
+      <Alert>{error}</Alert>
+    </Modal>
   );
 }

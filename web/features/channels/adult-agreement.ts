@@ -1,5 +1,16 @@
-/** The 18+ channel's age confirmation is remembered this long (spec part 1 §2 Channels). */
-export const ADULT_AGREEMENT_MINUTES = 43_200;
+/**
+ * The 18+ channel's age confirmation (spec part 1 §2 Channels, §4): remembered in this browser for
+ * ADULT_AGREEMENT_MINUTES and, for a signed-in person, on their account (`adult_agreed`), so they are
+ * not asked again on another browser.
+ */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { settings } from '../../../common/api/calls';
+import type { SessionUser } from '../../../common/api/accounts';
+import { ADULT_AGREEMENT_MINUTES } from '../../../common/rules/adult-agreement';
+import { call } from '../../api/client';
+import { accountKeys } from '../accounts/api';
+
+export { ADULT_AGREEMENT_MINUTES };
 const STORAGE_KEY = 'limelight.adult-agreement';
 
 export function hasAdultAgreement(now = Date.now(), storage: Pick<Storage, 'getItem'> = localStorage): boolean {
@@ -17,4 +28,13 @@ export function saveAdultAgreement(now = Date.now(), storage: Pick<Storage, 'set
   } catch {
     // Private mode: the popup simply asks again next time.
   }
+}
+
+/** Records a signed-in person's confirmation on their account (refused when their birthday says under 18). */
+export function useAgreeAdult() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => call(settings.adultAgreement, {}),
+    onSuccess: () => queryClient.setQueryData<SessionUser | null>(accountKeys.session(), (user) => (user ? { ...user, adult_agreed: true } : user)),
+  });
 }

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import type { KeyboardEvent } from 'react';
+import type { KeyboardEvent, ReactNode } from 'react';
 import { CHAT_TEXT_MAX } from '../../../common/realtime-channels';
 import { HeartIcon, SendIcon } from '../../ui/icons';
 import { COUNTER_FROM, chatTextToSend } from './chat-lines';
@@ -18,13 +18,15 @@ interface ChatInputProps {
   onSend: (text: string) => Promise<boolean>;
   /** Null: no like button (the owner's own stream). */
   onLike: (() => void) | null;
+  /** The tip button, after like (none on the owner's own stream). */
+  tip?: ReactNode;
   emoji: readonly string[];
   /** A refusal or note under the input (like limit, paused stream, too fast...). */
   notice: string | null;
 }
 
-/** Emoji, text, send and like in one row (spec part 1 §2: the mobile row keeps the like button). */
-export function ChatInput({ disabledNote, ready, isGuest, onGuest, onSend, onLike, emoji, notice }: ChatInputProps) {
+/** Emoji, text, send, like and tip in one row (spec part 1 §2: the mobile chat input has tip and like buttons). */
+export function ChatInput({ disabledNote, ready, isGuest, onGuest, onSend, onLike, tip, emoji, notice }: ChatInputProps) {
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
   const input = useRef<HTMLInputElement | null>(null);
@@ -107,6 +109,7 @@ export function ChatInput({ disabledNote, ready, isGuest, onGuest, onSend, onLik
             <HeartIcon size={20} />
           </button>
         )}
+        {tip}
       </form>
       {(notice ?? disabledNote) && (
         <p className={styles.notice} role="status">

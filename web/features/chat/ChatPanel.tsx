@@ -1,10 +1,11 @@
 import { Tabs } from 'radix-ui';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { StreamInfo } from '../../../common/api/streams';
 import { MSG } from '../../../common/messages';
 import { priorityChannelOf, streamChannelOf } from '../../../common/realtime-channels';
 import { useSkin } from '../../app/skin';
 import { isRealtimeError, realtimeClient } from '../../api/realtime';
+import { useInteractionDisabled } from '../../ui/InteractionDisabled';
 import { Spinner } from '../../ui/Spinner';
 import { useSession } from '../accounts/api';
 import { LoginPrompt } from '../accounts/LoginPrompt';
@@ -33,6 +34,8 @@ export interface ChatPanelProps {
   interactionsPaused?: boolean;
   /** Lines of this viewer's public chat list alone, never sent (chat ads). */
   localLines?: readonly LocalLine[];
+  /** The tip button of the chat input (spec part 1 §2: the mobile chat input has tip and like); `onGuest` opens the login prompt. */
+  tipSlot?: (onGuest: () => void) => ReactNode;
 }
 
 /** The spec names a network-loss reconnecting message without its words (part 2 §8). */
@@ -44,7 +47,7 @@ const TRANSLATE_BACKLOG = 5;
 type Tab = 'public' | 'priority';
 
 /** The stream's chat: window, input, likes (spec part 1 §2 Stream view). */
-export function ChatPanel({ stream, onServiceMessage, interactionsPaused = false, localLines }: ChatPanelProps) {
+export function ChatPanel({ stream, onServiceMessage, interactionsPaused = false, localLines, tipSlot }: ChatPanelProps) {
   const { user, isLoggedIn, isPending: sessionPending } = useSession();
   const skin = useSkin();
   const appConfig = useAppConfig();
@@ -54,6 +57,7 @@ export function ChatPanel({ stream, onServiceMessage, interactionsPaused = false
   const [prompt, setPrompt] = useState<'login' | 'payment' | null>(null);
   const [banTarget, setBanTarget] = useState<ChatLine | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const interactionDisabled = useInteractionDisabled();
   // STREAM-OPTIONS switches chat live; a newer lookup of the stream wins over an older switch.
   const [chatSwitch, setChatSwitch] = useState<{ base: boolean; enabled: boolean } | null>(null);
   const chatEnabled = chatSwitch && chatSwitch.base === stream.chat_enabled ? chatSwitch.enabled : stream.chat_enabled;
@@ -142,7 +146,7 @@ export function ChatPanel({ stream, onServiceMessage, interactionsPaused = false
 
   function like() {
     if (!isLoggedIn) return setPrompt('login');
-    if (interactionsPaused) return showNotice(MSG.streamPaused);
+    if (interactionsPaused) return interactionDisabled.show();
     main.send({ type: 'LIKE', likes: 1 }).catch(refused);
   }
 
@@ -222,6 +226,7 @@ export function ChatPanel({ stream, onServiceMessage, interactionsPaused = false
           onGuest={() => setPrompt('login')}
           onSend={sendComment}
           onLike={stream.is_owner ? null : like}
+          tip={tipSlot?.(() => setPrompt('login'))}
           emoji={emojiSetFor(user)}
           notice={notice}
         />
@@ -230,6 +235,7 @@ export function ChatPanel({ stream, onServiceMessage, interactionsPaused = false
       <LoginPrompt open={prompt === 'login'} onOpenChange={(open) => setPrompt(open ? 'login' : null)} />
       <ChatPaymentPrompt open={prompt === 'payment'} onOpenChange={(open) => setPrompt(open ? 'payment' : null)} />
       <BanViewerDialog streamId={stream.stream_id} line={banTarget} onClose={() => setBanTarget(null)} />
+      {interactionDisabled.modal}
     </section>
   );
 }

@@ -14,15 +14,15 @@ import { isApiError } from '../../api/client';
 import { failureMessage } from '../../api/field-errors';
 import { useSkin, useSkinPath } from '../../app/skin';
 import { Alert } from '../../ui/Alert';
-import { Avatar } from '../../ui/Avatar';
 import { Button, ButtonLink } from '../../ui/Button';
-import { CheckIcon, CoinIcon, LockIcon } from '../../ui/icons';
+import { CheckIcon, CoinIcon } from '../../ui/icons';
 import { Modal } from '../../ui/Modal';
 import { useLater } from '../../ui/use-later';
 import { useSession } from '../accounts/api';
 import { useBalance } from '../wallet/api';
 import { formatCoins } from '../wallet/money';
 import { postKeys, usePurchasePost } from './api';
+import { LockedPostCard } from './LockedPostCard';
 import { mediaCountLabel, postPath } from './post-rules';
 import styles from './PostViewPage.module.css';
 
@@ -72,45 +72,34 @@ export function PurchaseConfirmation({ post, onGuest }: { post: Post; onGuest: (
   };
 
   return (
-    <div className={styles.purchase} role="region" aria-label={MSG.purchaseConfirmation}>
-      {post.thumb_url && <img className={styles.purchaseBackdrop} src={post.thumb_url} alt="" />}
-      <div className={styles.purchaseCard}>
-        <span className={styles.lock}>
-          <LockIcon size={24} />
-        </span>
-        <h2 className={styles.purchaseTitle}>{MSG.purchaseConfirmation}</h2>
-        <div className={styles.creator}>
-          <Avatar name={post.user_name} src={post.user_avatar} size={56} />
-          <strong>@{post.user_name}</strong>
+    <LockedPostCard post={post} title={MSG.purchaseConfirmation}>
+      <dl className={styles.facts}>
+        <div>
+          <dt>Content</dt>
+          <dd>{mediaCountLabel(post.kind, post.media_count)}</dd>
         </div>
-        <dl className={styles.facts}>
-          <div>
-            <dt>Content</dt>
-            <dd>{mediaCountLabel(post.kind, post.media_count)}</dd>
-          </div>
-          <div>
-            <dt>Price</dt>
-            <dd>
-              {formatCoins(post.price)}
-              {discounted && <span className={styles.was}> {formatCoins(post.tip_viewer_min_amount)}</span>}
-            </dd>
-          </div>
-        </dl>
-        {discounted && <p className={styles.note}>Your subscription takes {formatCoins(post.tip_viewer_min_amount - post.price)} off.</p>}
-        <Button size="lg" icon={<CoinIcon size={20} />} loading={purchase.isPending} onClick={buy}>
-          {MSG.confirmPurchase}
-        </Button>
-        {session.isLoggedIn && coins !== undefined && <p className={styles.note}>Your balance: {formatCoins(coins)}</p>}
-        {outcome?.kind === 'fund' && (
-          <div className={styles.fund}>
-            <Alert>{outcome.message}</Alert>
-            <ButtonLink to={skinPath('/user/account/deposit-coins')} variant="secondary" icon={<CoinIcon size={18} />}>
-              {skin.labels.getCoins}
-            </ButtonLink>
-          </div>
-        )}
-        {outcome?.kind === 'failed' && <Alert>{outcome.message}</Alert>}
-      </div>
+        <div>
+          <dt>Price</dt>
+          <dd>
+            {formatCoins(post.price)}
+            {discounted && <span className={styles.was}> {formatCoins(post.tip_viewer_min_amount)}</span>}
+          </dd>
+        </div>
+      </dl>
+      {discounted && <p className={styles.note}>Your subscription takes {formatCoins(post.tip_viewer_min_amount - post.price)} off.</p>}
+      <Button size="lg" icon={<CoinIcon size={20} />} loading={purchase.isPending} onClick={buy}>
+        {MSG.confirmPurchase}
+      </Button>
+      {session.isLoggedIn && coins !== undefined && <p className={styles.note}>Your balance: {formatCoins(coins)}</p>}
+      {outcome?.kind === 'fund' && (
+        <div className={styles.fund}>
+          <Alert>{outcome.message}</Alert>
+          <ButtonLink to={skinPath('/user/account/deposit-coins')} variant="secondary" icon={<CoinIcon size={18} />}>
+            {skin.labels.getCoins}
+          </ButtonLink>
+        </div>
+      )}
+      {outcome?.kind === 'failed' && <Alert>{outcome.message}</Alert>}
       <Modal open={paid} blocking size="sm" title="Purchase complete">
         <div className={styles.paid} role="status">
           <CheckIcon size={40} />
@@ -118,6 +107,6 @@ export function PurchaseConfirmation({ post, onGuest }: { post: Post; onGuest: (
           <span>Opening the post…</span>
         </div>
       </Modal>
-    </div>
+    </LockedPostCard>
   );
 }

@@ -1,7 +1,8 @@
 /**
  * /post/post-view?id= (spec part 1 §2 Post view): back to the creator's photos, the media (image
  * carousel, video, or the purchase confirmation of a paid post), the creator, likes, save, share, the
- * actions menu, and the comment tree. A post the viewer may not see shows the 'not available' view.
+ * actions menu, and the comment tree. A subscribers-only post shows others its teaser and Subscribe; a
+ * post the viewer may not see shows the 'not available' view.
  */
 import { useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
@@ -25,6 +26,7 @@ import { AUDIENCE_LABEL } from './PostAudience';
 import { PostComments } from './PostComments';
 import { PurchaseConfirmation } from './PostPurchase';
 import { PostVideo } from './PostVideo';
+import { SubscriberTeaser } from './SubscriberTeaser';
 import { needsPurchase } from './post-rules';
 import styles from './PostViewPage.module.css';
 
@@ -91,8 +93,9 @@ function PostLayout({ post, refresh, onGuest }: PostLayoutProps) {
             </p>
           )}
           {post.description && <p className={styles.description}>{post.description}</p>}
-          <PostActions post={post} onGuest={onGuest} />
-          <PostComments post={post} onGuest={onGuest} />
+          {/* A teaser has no actions nor comments until the viewer subscribes. */}
+          {!post.teaser && <PostActions post={post} onGuest={onGuest} />}
+          {!post.teaser && <PostComments post={post} onGuest={onGuest} />}
         </aside>
       </div>
     </div>
@@ -100,6 +103,7 @@ function PostLayout({ post, refresh, onGuest }: PostLayoutProps) {
 }
 
 function PostMediaView({ post, viewerId, refresh, onGuest }: PostLayoutProps & { viewerId: number | null }) {
+  if (post.teaser) return <SubscriberTeaser post={post} />;
   if (needsPurchase(post, viewerId)) return <PurchaseConfirmation post={post} onGuest={onGuest} />;
   if (post.kind === 'video') return <PostVideo post={post} refresh={refresh} />;
   if (post.media.length === 0) {

@@ -14,6 +14,7 @@ import { TextArea } from '../../ui/TextArea';
 import { TextField } from '../../ui/TextField';
 import { useToast } from '../../ui/Toast';
 import { LIMITS } from '../../../common/constants';
+import { PHONE_MAX_INPUT } from '../../../common/rules/phone';
 import form from '../accounts/form.module.css';
 import { SalutationSelect } from '../accounts/SignUpFields';
 import { accountProblems, accountValuesOf, changedParams } from './account-fields';
@@ -23,9 +24,9 @@ import styles from './SettingsPage.module.css';
 
 // The spec's order (part 2 §2 screen 1).
 const SALUTATION_ORDER = ['MS', 'MISS', 'MRS', 'MR', 'OTHER'] as const;
-const FIELDS = new Set(['prefix', 'name', 'email', 'description', 'terms_accepted', 'current_password']);
+const FIELDS = new Set(['prefix', 'name', 'email', 'description', 'terms_accepted', 'phone', 'current_password']);
 
-/** Salutation, full name, email, description, terms and (adult skins) the 18+ switch; only changes are sent. */
+/** Salutation, full name, email, phone, description, terms and (adult skins) the 18+ switch; only changes are sent. */
 export function AccountForm({ user }: { user: SessionUser }) {
   const skin = useSkin();
   const skinPath = useSkinPath();
@@ -89,6 +90,16 @@ export function AccountForm({ user }: { user: SessionUser }) {
           hint="Needed to change your email."
         />
       )}
+      <TextField
+        label="Phone number (optional)"
+        type="tel"
+        autoComplete="tel"
+        value={values.phone}
+        onChange={(e) => field('phone')(e.target.value)}
+        error={errors.phone}
+        maxLength={PHONE_MAX_INPUT}
+        hint="With your country code, for example +1 555 123 4567. Text-message notifications go here."
+      />
       <TextArea
         label="Description"
         value={values.description}

@@ -1,6 +1,7 @@
 import { Fragment } from 'react';
 import type { NotificationKey } from '../../../common/api/settings';
 import { MSG } from '../../../common/messages';
+import { isApiError } from '../../api/client';
 import { Spinner } from '../../ui/Spinner';
 import { Switch } from '../../ui/Switch';
 import { useToast } from '../../ui/Toast';
@@ -29,8 +30,8 @@ const GROUPS: Array<{ title: string; items: Array<{ key: NotificationKey; label:
   },
 ];
 
-/** The eight notify_* switches; each one is saved as soon as it moves. */
-export function NotificationSettings({ userId }: { userId: number }) {
+/** The eight notify_* switches; each one is saved as soon as it moves. Text messages need a phone number first. */
+export function NotificationSettings({ userId, phone }: { userId: number; phone: string | null }) {
   const preferences = usePreferences(userId);
   const update = useUpdatePreferences(userId);
   const toast = useToast();
@@ -43,7 +44,7 @@ export function NotificationSettings({ userId }: { userId: number }) {
       { [key]: on },
       {
         onSuccess: () => toast({ title: MSG.settingsUpdated, tone: 'success' }),
-        onError: () => toast({ title: MSG.notifyFailed, tone: 'error' }),
+        onError: (error) => toast({ title: isApiError(error) && error.status === 400 ? error.message : MSG.notifyFailed, tone: 'error' }),
       },
     );
 
@@ -56,9 +57,10 @@ export function NotificationSettings({ userId }: { userId: number }) {
             <Fragment key={item.key}>
               <Switch
                 label={item.label}
-                description={item.description}
+                description={item.key === 'notify_via_text' && !phone ? MSG.phoneNeededForText : item.description}
                 checked={notifications[item.key]}
                 onCheckedChange={(on) => toggle(item.key, on)}
+                disabled={item.key === 'notify_via_text' && !phone && !notifications.notify_via_text}
               />
               {/* This browser's Web Push subscription, under the preference that lets pushes be sent. */}
               {item.key === 'notify_via_push' && (

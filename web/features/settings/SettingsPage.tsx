@@ -3,10 +3,11 @@ import { useSession } from '../accounts/api';
 import { AccountForm } from './AccountForm';
 import { AvatarUpload } from './AvatarUpload';
 import { DeleteAccount } from './DeleteAccount';
+import { InterestSettings } from './InterestSettings';
 import { NotificationSettings } from './NotificationSettings';
 import { PasswordForm } from './PasswordForm';
 
-/** /user/settings (behind RequireLogin): profile and account fields, notifications, then password and account deletion. */
+/** /user/settings (behind RequireLogin): profile and account fields, interests, notifications, then password and account deletion. */
 export function SettingsPage() {
   const { user } = useSession();
   if (!user) return null;
@@ -16,8 +17,11 @@ export function SettingsPage() {
         <AvatarUpload user={user} />
         <AccountForm user={user} />
       </Section>
+      <Section title="Interests" description="What you like to watch: at least three.">
+        <InterestSettings userId={user.user_id} />
+      </Section>
       <Section title="Notifications" description="Choose what we tell you about, and where.">
-        <NotificationSettings userId={user.user_id} />
+        <NotificationSettings userId={user.user_id} phone={user.phone} />
       </Section>
       {!user.social_only && (
         <Section title="Password" description="Changing it signs you out on your other devices.">

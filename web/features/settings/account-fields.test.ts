@@ -3,7 +3,7 @@ import { MSG } from '../../../common/messages';
 import { accountProblems, changedParams } from './account-fields';
 import type { AccountValues } from './account-fields';
 
-const initial: AccountValues = { prefix: 'MS', name: 'Ann Lee', email: 'ann@example.com', description: 'Hi', terms: true };
+const initial: AccountValues = { prefix: 'MS', name: 'Ann Lee', email: 'ann@example.com', description: 'Hi', terms: true, phone: '' };
 
 describe('settings account fields', () => {
   it('sends nothing when nothing changed (spaces around text do not count)', () => {
@@ -26,5 +26,12 @@ describe('settings account fields', () => {
   it('says what is wrong with a changed email', () => {
     expect(accountProblems(initial, { email: '' })).toEqual({ email: MSG.emailRequired });
     expect(accountProblems(initial, { email: 'not-an-address' })).toEqual({ email: MSG.emailInvalid });
+  });
+
+  it('sends a changed phone number, and says what is wrong with one', () => {
+    expect(changedParams(initial, { ...initial, phone: ' +1 555 123 4567 ' })).toEqual({ phone: '+1 555 123 4567' });
+    expect(changedParams({ ...initial, phone: '+15551234567' }, { ...initial, phone: '' })).toEqual({ phone: '' });
+    expect(accountProblems(initial, { phone: '555 123' })).toEqual({ phone: MSG.phoneInvalid });
+    expect(accountProblems(initial, { phone: '+1 555 123 4567' })).toEqual({});
   });
 });

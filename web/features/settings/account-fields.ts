@@ -15,11 +15,13 @@ export interface AccountValues {
   email: string;
   description: string;
   terms: boolean;
+  /** Where text messages go, as typed (saved in the international form). */
+  phone: string;
 }
 
 export function accountValuesOf(user: SessionUser): AccountValues {
   const prefix = (user.gender ?? '') as Salutation | '';
-  return { prefix, name: user.fullname, email: user.email, description: user.description, terms: user.terms_accepted };
+  return { prefix, name: user.fullname, email: user.email, description: user.description, terms: user.terms_accepted, phone: user.phone ?? '' };
 }
 
 /** Only the fields that changed, under the names update-user-info takes. */
@@ -30,6 +32,7 @@ export function changedParams(initial: AccountValues, values: AccountValues): Ac
   if (values.email.trim() !== initial.email.trim()) params.email = values.email.trim();
   if (values.description.trim() !== initial.description.trim()) params.description = values.description.trim();
   if (values.terms !== initial.terms) params.terms_accepted = values.terms;
+  if (values.phone.trim() !== initial.phone.trim()) params.phone = values.phone.trim();
   return params;
 }
 

@@ -3,12 +3,12 @@
  * figures, the preview, the ingest's health, tips and supporters as they arrive, the chat with its
  * moderation, and End stream.
  */
+import { SupportersList } from '../tips/SupportersList';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import type { IngestHealth } from '../../../common/api/streams';
 import type { TipRecord } from '../../../common/api/tips';
 import { RECOMMENDED_KEYFRAME_INTERVAL_S } from '../../../common/constants';
-import { MSG } from '../../../common/messages';
 import { coins, relativeTime, shortNumber } from '../../../common/rules/format';
 import { failureMessage } from '../../api/field-errors';
 import { Alert } from '../../ui/Alert';
@@ -63,7 +63,7 @@ export function LivePanel({ stream, preview, connection }: { stream: StreamInfo;
           </div>
           <div className={styles.supporters}>
             <Section title="Top supporters">
-              <Supporters supporters={session.data?.supporters} pending={session.isPending} />
+              <SupportersList supporters={session.data?.supporters} pending={session.isPending} />
             </Section>
           </div>
           <div className={styles.connection}>
@@ -116,23 +116,6 @@ function TipFeed({ tips, pending, highlight }: { tips: TipRecord[] | undefined; 
             <time className={styles.when} dateTime={tip.time}>{relativeTime(tip.time)}</time>
           </span>
           <strong className={styles.amount}>{coins(tip.amount)}</strong>
-        </li>
-      ))}
-    </ol>
-  );
-}
-
-function Supporters({ supporters, pending }: { supporters: NonNullable<Session>['supporters'] | undefined; pending: boolean }) {
-  if (pending) return <Spinner />;
-  if (!supporters?.length) return <p className={styles.empty}>{MSG.noTippers}</p>;
-  return (
-    <ol className={styles.list} aria-label="Top supporters">
-      {supporters.map((s, index) => (
-        <li key={s.user_id} className={`${styles.row} ${styles.ranked}`}>
-          <span className={styles.rank}>{index + 1}</span>
-          <Avatar name={s.name} src={s.avatar} size={28} />
-          <span className={styles.who}>{s.name}</span>
-          <strong className={styles.amount}>{s.amtFormatted}</strong>
         </li>
       ))}
     </ol>

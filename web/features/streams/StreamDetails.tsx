@@ -2,7 +2,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 import type { StreamInfo } from '../../../common/api/streams';
-import { MSG } from '../../../common/messages';
 import { shortNumber } from '../../../common/rules/format';
 import { shownTitle } from '../../../common/rules/stream-display';
 import { failureMessage } from '../../api/field-errors';
@@ -11,6 +10,7 @@ import { SkinLink } from '../../app/skin';
 import { Avatar } from '../../ui/Avatar';
 import { Button } from '../../ui/Button';
 import { BanIcon, BookmarkIcon, HeartIcon, MoreIcon, ShareIcon, UsersIcon } from '../../ui/icons';
+import { useInteractionDisabled } from '../../ui/InteractionDisabled';
 import { useToast } from '../../ui/Toast';
 import { useMemberAction, useSession } from '../accounts/api';
 import { LoginPrompt } from '../accounts/LoginPrompt';
@@ -94,11 +94,11 @@ export function StreamDetails({ stream, interactionsPaused = false }: StreamDeta
   const modal = (which: Exclude<Open, null>) => ({ open: open === which, onOpenChange: (o: boolean) => setOpen(o ? which : null) });
   const editable = stream.is_owner && !(stream.audience === 'PRIVATE' && stream.live === 'N');
   const session = useSession();
-  const toast = useToast();
+  const interactionDisabled = useInteractionDisabled();
   const asMember = useMemberAction();
   const openReport = () =>
     asMember(
-      () => (interactionsPaused ? toast({ title: MSG.streamPaused }) : setOpen('report')),
+      () => (interactionsPaused ? interactionDisabled.show() : setOpen('report')),
       () => setOpen('login'),
     );
   return (
@@ -129,6 +129,7 @@ export function StreamDetails({ stream, interactionsPaused = false }: StreamDeta
       {stream.is_owner && <DeleteStreamModal {...modal('delete')} streamId={stream.stream_id} />}
       {!stream.is_owner && session.isLoggedIn && <ReportStreamModal {...modal('report')} stream={stream} />}
       <LoginPrompt {...modal('login')} />
+      {interactionDisabled.modal}
     </section>
   );
 }

@@ -1,3 +1,4 @@
+import { MSG } from '../../../common/messages';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { AUDIENCES } from '../../../common/api/streams';
@@ -116,7 +117,7 @@ function StreamInfoForm({ stream, mode, onDone }: { stream: StreamInfo; mode: 's
           />
         </>
       )}
-      <Alert>{update.isError ? failureMessage(update.error) : null}</Alert>
+      <Alert>{update.isError ? `${MSG.streamUpdateFailed} ${failureMessage(update.error)}` : null}</Alert>
       <div className={styles.actions}>
         <Button type="submit" loading={update.isPending} disabled={invalid}>
           Save

@@ -15,6 +15,8 @@ import { CHAT_OVERLAY_SLOT_ID, ChatPanel } from '../chat/ChatPanel';
 import type { ServiceMessage } from '../chat/chat-lines';
 import { PayWall } from '../tips/PayWall';
 import { TipAnimations, useTipAnimations } from '../tips/TipAnimations';
+import { TipSelector } from '../tips/TipSelector';
+import { supportersKey, TopSupporters } from '../tips/SupportersList';
 import { needsPayWall, owedFromRefusal, tipEventOf } from '../tips/tip-flow';
 import { freshPlaybackUrl, isBlockedFrom, streamKeys, useLeaveOnUnmount, useStreamJoin, useStreamLookup } from './api';
 import type { VideoState } from './HlsPlayer';
@@ -65,6 +67,7 @@ function StreamView({ id, preview }: { id: number; preview: boolean }) {
     if (message.type === 'TIP') {
       const isOwner = queryClient.getQueryData<StreamInfo>(streamKeys.lookup(id))?.is_owner ?? false;
       tips.add(tipEventOf(message), isOwner);
+      void queryClient.invalidateQueries({ queryKey: supportersKey(id) });
       return;
     }
     if (message.type === 'TIP-ENFORCE') return void enforcePayment();
@@ -90,11 +93,11 @@ function StreamView({ id, preview }: { id: number; preview: boolean }) {
   };
 
   if (lookup.isPending) return <StreamPageSkeleton />;
-  if (lookup.isError) return <StreamWall kind={wallOf(lookup.error)} error={lookup.error} />;
+  if (lookup.isError) return <StreamWall kind={wallOf(lookup.error)} error={lookup.error} during="lookup" />;
   // Blocked: the wall replaces the player, so its source goes too (spec part 1 §4 Video state).
   if (blocked) return <StreamWall kind="block" />;
   const payRefusal = join.isError && isApiError(join.error, 'stream_payment_required') ? join.error : null;
-  if (join.isError && !payRefusal) return <StreamWall kind={wallOf(join.error)} error={join.error} />;
+  if (join.isError && !payRefusal) return <StreamWall kind={wallOf(join.error)} error={join.error} during="join" />;
   return (
     <StreamLayout
       stream={lookup.data}
@@ -162,11 +165,13 @@ function StreamLayout({ stream, join, payRefusal, walledByLookup, preview, state
           onServiceMessage={onServiceMessage}
           interactionsPaused={interactionsPaused(stream, state === 'paused')}
           localLines={chatAds}
+          tipSlot={(onGuest) => <TipSelector compact stream={stream} onGuest={onGuest} paused={interactionsPaused(stream, state === 'paused')} />}
         />
       </div>
       <div className={styles.info}>
         {stream.live === 'Y' && owed === 0 && <ToyDeviceAccess streamId={stream.stream_id} room="stream" isHost={stream.is_owner} hostName={stream.username} />}
         <StreamDetails stream={stream} interactionsPaused={interactionsPaused(stream, state === 'paused')} />
+        {!stream.is_owner && <TopSupporters streamId={stream.stream_id} />}
       </div>
       <TipAnimations slotId={CHAT_OVERLAY_SLOT_ID} bursts={tips.bursts} received={tips.received} />
     </div>

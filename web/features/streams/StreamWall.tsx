@@ -1,5 +1,5 @@
 import { useLocation } from 'react-router';
-import { MSG } from '../../../common/messages';
+import { fill, MSG } from '../../../common/messages';
 import { isApiError } from '../../api/client';
 import { failureMessage } from '../../api/field-errors';
 import { useSkinPath } from '../../app/skin';
@@ -18,7 +18,8 @@ export function wallOf(error: unknown): WallKind {
   return 'error';
 }
 
-export function StreamWall({ kind, error }: { kind: WallKind; error?: unknown }) {
+/** `during`: which call failed, for the spec's words of an unexpected failure ('Fail to join stream, …', 'Fail to lookup stream, …'). */
+export function StreamWall({ kind, error, during }: { kind: WallKind; error?: unknown; during?: 'join' | 'lookup' }) {
   const skinPath = useSkinPath();
   const location = useLocation();
   const session = useSession();
@@ -46,6 +47,12 @@ export function StreamWall({ kind, error }: { kind: WallKind; error?: unknown })
       );
     }
     default:
-      return <Notice title={MSG.internal} art={<BanIcon size={56} />} actions={reload} />;
+      return (
+        <Notice
+          title={during ? fill(during === 'join' ? MSG.streamJoinFailed : MSG.streamLookupFailed, { message: failureMessage(error) }) : MSG.internal}
+          art={<BanIcon size={56} />}
+          actions={reload}
+        />
+      );
   }
 }

@@ -22,9 +22,11 @@ describe('moderationActionsFor', () => {
     expect(moderationActionsFor({ role: 'user', perms: ['GRANT PERMISSION'] })).toEqual(['END_STREAM', 'DELETE_STREAM', 'SUSPEND_USER']);
     const editor = moderationActionsFor({ role: 'user', perms: ['UPDATE STREAM_ANY'] });
     expect(editor).toContain('MAKE_FEATURED');
+    // The spec's table, in its order: Change Thumbnail, Set stream to paid, Move User to Men.
+    expect(editor.slice(editor.indexOf('CHANGE_THUMBNAIL'), editor.indexOf('CHANGE_THUMBNAIL') + 3)).toEqual(['CHANGE_THUMBNAIL', 'SET_STREAM_PAID', 'MOVE_USER_TO_MEN']);
     expect(editor).not.toContain('SUSPEND_USER');
   });
   it('gives an admin every action', () => {
-    expect(moderationActionsFor({ role: 'admin', perms: [] })).toHaveLength(10);
+    expect(moderationActionsFor({ role: 'admin', perms: [] })).toHaveLength(11);
   });
 });

@@ -33,6 +33,7 @@ const ACTION_NEEDS: Record<ModerationEvent, ModerationRight> = {
   MAKE_FOLLOWERS_ONLY: 'stream.edit',
   MOVE_TO_18: 'stream.edit',
   CHANGE_THUMBNAIL: 'stream.edit',
+  SET_STREAM_PAID: 'stream.edit',
   MOVE_USER_TO_MEN: 'stream.edit',
   MOVE_USER_TO_WOMEN: 'stream.edit',
 };
@@ -46,6 +47,7 @@ export const MODERATION_LABEL: Record<ModerationEvent, string> = {
   MAKE_FOLLOWERS_ONLY: 'Make Followers Only',
   MOVE_TO_18: 'Move to 18+',
   CHANGE_THUMBNAIL: 'Change Thumbnail',
+  SET_STREAM_PAID: 'Set stream to paid',
   MOVE_USER_TO_MEN: 'Move User to Men',
   MOVE_USER_TO_WOMEN: 'Move User to Women',
 };

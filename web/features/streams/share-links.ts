@@ -8,6 +8,10 @@ export function shareLinks(url: string, title: string): Array<{ name: string; hr
     { name: 'WhatsApp', href: `https://wa.me/?text=${t}%20${u}` },
     { name: 'Telegram', href: `https://t.me/share/url?url=${u}&text=${t}` },
     { name: 'Reddit', href: `https://www.reddit.com/submit?url=${u}&title=${t}` },
+    { name: 'Skype', href: `https://web.skype.com/share?url=${u}&text=${t}` },
     { name: 'Email', href: `mailto:?subject=${t}&body=${u}` },
+    { name: 'SMS', href: `sms:?&body=${t}%20${u}` },
+    { name: 'Pinterest', href: `https://pinterest.com/pin/create/button/?url=${u}&description=${t}` },
+    { name: 'Weibo', href: `https://service.weibo.com/share/share.php?url=${u}&title=${t}` },
   ];
 }

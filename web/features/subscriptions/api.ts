@@ -6,6 +6,7 @@ import { IDEMPOTENCY_HEADER } from '../../../common/api/descriptor';
 import { PAGE_SIZE } from '../../../common/constants';
 import type { ApiError } from '../../api/client';
 import { call } from '../../api/client';
+import { postKeys } from '../posts/api';
 import { socialKeys } from '../social/api';
 import { streamKeys } from '../streams/api';
 import { walletKeys } from '../wallet/api';
@@ -47,9 +48,9 @@ export const useSubscriptionHistory = (id: number, enabled: boolean) =>
 export const useSubscriberStats = (userId: number) =>
   useQuery({ queryKey: subscriptionKeys.stats(userId), queryFn: async () => (await call(subs.subscriberStats, { id: userId })).stats });
 
-/** Everything a subscription change may show elsewhere: lists, plans, profiles, streams, the wallet. */
+/** Everything a subscription change may show elsewhere: lists, plans, profiles, streams, posts, the wallet. */
 function refreshAfterChange(queryClient: ReturnType<typeof useQueryClient>) {
-  for (const key of [subscriptionKeys.all, socialKeys.all, streamKeys.all, walletKeys.all]) void queryClient.invalidateQueries({ queryKey: key });
+  for (const key of [subscriptionKeys.all, socialKeys.all, streamKeys.all, postKeys.all, walletKeys.all]) void queryClient.invalidateQueries({ queryKey: key });
 }
 
 export function useAddPlan() {

@@ -22,10 +22,12 @@ export interface TipSelectorProps {
   stream: Pick<StreamInfo, 'stream_id' | 'is_owner'> & Partial<Pick<StreamInfo, 'subscribed' | 'tip_subscriber_discount' | 'tip_viewer_min_amount'>>;
   onGuest: () => void;
   paused?: boolean;
+  /** The chat input's coin-only button. */
+  compact?: boolean;
 }
 
 /** The Tip button with its list, open at first: it loads when someone asked for the list. */
-export function TipPopover({ stream, onGuest, paused = false }: TipSelectorProps) {
+export function TipPopover({ stream, onGuest, paused = false, compact = false }: TipSelectorProps) {
   const session = useSession();
   const tipping = useTipping(stream, { onGuest, paused });
   const [open, setOpen] = useState(true);
@@ -81,7 +83,7 @@ export function TipPopover({ stream, onGuest, paused = false }: TipSelectorProps
         }}
       >
         <Popover.Trigger asChild>
-          <TipButton loading={tipping.sending} onPointerEnter={hoverOpen} onPointerLeave={hoverClose} />
+          <TipButton compact={compact} loading={tipping.sending} onPointerEnter={hoverOpen} onPointerLeave={hoverClose} />
         </Popover.Trigger>
         <Popover.Portal>
           <Popover.Content ref={content} className={styles.popover} side="top" align="center" sideOffset={6} onPointerEnter={stay} onPointerLeave={hoverClose}>

@@ -18,7 +18,7 @@ export function TipSelector(props: TipSelectorProps) {
   return (
     <LoadOnUse
       standIn={(use) => (
-        <TipButton onPointerEnter={(event) => event.pointerType === 'mouse' && session.isLoggedIn && use()} onClick={() => asMember(use, props.onGuest)} />
+        <TipButton compact={props.compact} onPointerEnter={(event) => event.pointerType === 'mouse' && session.isLoggedIn && use()} onClick={() => asMember(use, props.onGuest)} />
       )}
     >
       <TipPopover {...props} />

@@ -4,6 +4,7 @@ import { useRef, useState } from 'react';
 import type { StreamInfo } from '../../../common/api/streams';
 import { MSG } from '../../../common/messages';
 import { isApiError } from '../../api/client';
+import { useInteractionDisabled } from '../../ui/InteractionDisabled';
 import { useToast } from '../../ui/Toast';
 import { useMemberAction } from '../accounts/api';
 import { applyTip, newIdempotencyKey, postTip } from './api';
@@ -28,6 +29,7 @@ export function useTipping(stream: Pick<StreamInfo, 'stream_id'>, { onGuest, pau
   const asMember = useMemberAction();
   const queryClient = useQueryClient();
   const toast = useToast();
+  const interactionDisabled = useInteractionDisabled();
   const gate = useRef<TipGate>(initialGate);
   // The last send that failed on the network: the server may have moved the coins, so a retry keeps its key.
   const unsettled = useRef<TipAttempt | null>(null);
@@ -62,7 +64,7 @@ export function useTipping(stream: Pick<StreamInfo, 'stream_id'>, { onGuest, pau
   }
 
   function tipAsMember(amount: number, message?: string) {
-    if (paused) return toast({ title: MSG.streamPaused });
+    if (paused) return interactionDisabled.show();
     const { action, gate: next } = tipClick({ ...gate.current, confirmed: confirmedThisSession }, Date.now());
     gate.current = next;
     if (action === 'confirm') return setDialog({ kind: 'confirm', amount, ...(message ? { message } : {}) });
@@ -89,6 +91,7 @@ export function useTipping(stream: Pick<StreamInfo, 'stream_id'>, { onGuest, pau
         onRetry={dialog?.kind === 'failure' && dialog.failure.kind === 'network' ? () => void confirm(dialog.amount, dialog.message) : null}
         onClose={() => setDialog(null)}
       />
+      {interactionDisabled.modal}
     </>
   );
   return { click, sending, dialogs };
