@@ -164,6 +164,7 @@ export const MSG = {
   noPictureWhileOffline: 'The stream is not live: there is no picture to take.',
   streamNotLive: 'Your stream is not live.',
   noTippers: 'No tippers available.',
+  dashboardViewersHint: 'Watching now, not counting you; viewers see {shown}',
   keyframeIntervalTooLong: 'Keyframe interval is {seconds} s: set it to {max} s or less in your encoder (OBS: Settings → Output → Keyframe Interval), or viewers wait longer to start and buffer more.',
   adminsNotSuspendable: 'Administrators cannot be suspended here.',
   noSuchChannel: 'No such channel.',
