@@ -464,6 +464,11 @@ export const MSG = {
   notifyStreamLiveUntitled: '{name} is live',
   notifyNewFollower: '{name} started following you',
   notifyTipReceived: '{name} tipped you {amount} Coins',
+  notifyNewSubscriber: '{name} subscribed to you ({title}, {amount} Coins)',
+  notifyPostPurchased: '{name} bought your post "{title}" for {amount} Coins',
+  notifyPostComment: '{name} commented on your post "{title}"',
+  notifyMeetingPaid: '{name} paid {amount} Coins to join your video call "{title}"',
+  notifyToyPurchased: '{name} paid {amount} Coins for control of your toy',
   notifyMeetingInvitation: '{name} invited you to the video call "{title}" on {when} (UTC)',
   notifyMailFooter: 'You get this mail because e-mail notifications are on for your account. Turn them off: {link}',
 
