@@ -464,6 +464,7 @@ export const MSG = {
   notifyStreamLiveUntitled: '{name} is live',
   notifyNewFollower: '{name} started following you',
   notifyTipReceived: '{name} tipped you {amount} Coins',
+  postPriceRounded: '{typed} coins became {price}: a paid post costs {min} to {max} coins, in steps of {step}.',
   notifyNewSubscriber: '{name} subscribed to you ({title}, {amount} Coins)',
   notifyPostPurchased: '{name} bought your post "{title}" for {amount} Coins',
   notifyPostComment: '{name} commented on your post "{title}"',

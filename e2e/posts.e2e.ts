@@ -57,6 +57,9 @@ describe('posts', () => {
     await price.fill('45');
     await price.blur();
     await expect.poll(() => price.inputValue()).toBe('50');
+    // Rounded visibly, with the rule said.
+    await form.getByRole('status').filter({ hasText: '45 coins became 50: a paid post costs 10 to 1,000 coins, in steps of 10.' }).waitFor();
+    await screenshot(page, 'posts-price-rounded');
     await form.getByRole('button', { name: 'Publish' }).click();
     await page.getByRole('progressbar', { name: 'Upload progress' }).waitFor();
     await screenshot(page, 'posts-upload-progress');

@@ -54,7 +54,7 @@ export async function createNotificationsModule(ctx: ModuleContext): Promise<App
   const tipNotices = createTipNotices({ db, created });
   const tipSweep = createDrain(tipNotices.sweepStep, onError('sweep-tip-notifications'));
   listenForNotifications({ db, events: ctx.events, fanout, wakeFanout: fanouts.wake, tipNotices, created });
-  pushBalanceChanges({ events: ctx.events, ledger: ctx.use('ledger'), publish: chat.publish });
+  pushBalanceChanges({ events: ctx.events, ledger: ctx.use('ledger'), publish: chat.publish, log });
 
   return {
     name: 'notifications',
