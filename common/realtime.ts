@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { toyAccessRecord, TOY_ROOMS, APP_CONNECTION_STATUSES, LOVENSE_EVENTS } from './api/toys';
 import { notificationItem } from './api/notifications';
+import { balance } from './api/wallet';
 import { TOY_COMMAND_NAMES } from './rules/toys';
 import { CHAT_TEXT_MAX } from './realtime-channels';
 
@@ -212,11 +213,14 @@ const notificationMessage = z.object({
   data: z.object({ unread: z.number().int().min(0), notification: notificationItem.optional() }),
 });
 
+/** To a user's own channel: their balances after coins reached their wallet (a tip, a sale, a call's fee). */
+const balanceMessage = z.object({ type: z.literal('BALANCE'), balance });
+
 export const realtimeMessage = z.discriminatedUnion('type', [
   commentMessage, likeMessage, tipMessage, tipEnforceMessage, streamEndMessage, streamLiveMessage, streamStoppedMessage, streamOptionsMessage, blockedMessage, viewersMessage,
   presenceMessage('CONNECTED'), presenceMessage('DISCONNECTED'), signalMessage, participantsMessage, meetingEndMessage, kickedMessage,
   lovenseAccessMessage, lovenseAppConnectionMessage, lovenseAddDeviceRequestMessage, lovenseViewerEndCallMessage, lovenseCommandMessage,
-  notificationMessage,
+  notificationMessage, balanceMessage,
 ]);
 export type RealtimeMessage = z.infer<typeof realtimeMessage>;
 export type RealtimeType = RealtimeMessage['type'];

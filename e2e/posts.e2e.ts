@@ -57,6 +57,9 @@ describe('posts', () => {
     await price.fill('45');
     await price.blur();
     await expect.poll(() => price.inputValue()).toBe('50');
+    // Rounded visibly, with the rule said.
+    await form.getByRole('status').filter({ hasText: '45 coins became 50: a paid post costs 10 to 1,000 coins, in steps of 10.' }).waitFor();
+    await screenshot(page, 'posts-price-rounded');
     await form.getByRole('button', { name: 'Publish' }).click();
     await page.getByRole('progressbar', { name: 'Upload progress' }).waitFor();
     await screenshot(page, 'posts-upload-progress');
@@ -84,6 +87,15 @@ describe('posts', () => {
     await video.waitFor({ timeout: 60_000 });
     await expect.poll(() => video.evaluate((v: HTMLVideoElement) => { void v.play().catch(() => undefined); return v.currentTime; }), { timeout: 30_000 }).toBeGreaterThan(0.5);
     await screenshot(page, 'posts-video-playing');
+    // The Photos tab: each tile its own picture, the video's with its play badge and length.
+    await page.goto(`/u/${await page.evaluate(async () => ((await (await fetch('/api/user/session-detail')).json()) as { user: { user_id: number } }).user.user_id)}?type=post`);
+    const film = page.getByRole('article', { name: 'E2E evening film' });
+    await film.getByLabel(/^Video, 0:0\d$/).waitFor({ timeout: 15_000 });
+    const pictures = (await page.getByRole('article').locator('img').evaluateAll((images) => images.map((i) => (i as HTMLImageElement).src)))
+      .filter((src) => src.includes('/media/posts/')).map((src) => src.replace(/\/[^/?]*(\?.*)?$/, ''));
+    expect(pictures.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(pictures).size).toBe(pictures.length);
+    await screenshot(page, 'posts-profile-tiles');
   });
 
   step('a viewer buys coins, then the post from its Purchase Confirmation', async () => {

@@ -101,6 +101,9 @@ describe("the broadcaster's live view", () => {
 
     // A reload would lose this mark.
     await broadcaster.page.evaluate(() => Object.assign(window, { studioMark: 'still here' }));
+    const balanceLink = broadcaster.page.getByRole('link', { name: /^Your balance: / });
+    const coinsHeld = async () => Number(((await balanceLink.getAttribute('aria-label')) ?? '').replace(/\D/g, ''));
+    const before = await coinsHeld();
 
     const tip = page.getByRole('button', { name: 'Tip', exact: true });
     await tip.hover();
@@ -118,6 +121,11 @@ describe("the broadcaster's live view", () => {
     await figure(studio, 'Session earnings').getByText('16 Coins after fees').waitFor();
     await figure(studio, 'Tips').getByText('1', { exact: true }).waitFor();
     await section(studio, 'Top supporters').getByRole('listitem').filter({ hasText: 'viewer1' }).getByText('20', { exact: true }).waitFor();
+    // The top bar's coins follow the tip received, without a reload.
+    await expect.poll(coinsHeld, { timeout: 15_000 }).toBe(before + 16);
+    // One viewer on the stream page: the dashboard counts them (not the broadcaster) and says what viewers see.
+    await figure(studio, 'Viewers').getByText('Watching now, not counting you; viewers see 0').waitFor({ timeout: 20_000 });
+    await figure(studio, 'Viewers').getByText('1', { exact: true }).waitFor({ timeout: 20_000 });
     expect(await studio.evaluate(() => (window as unknown as { studioMark?: string }).studioMark)).toBe('still here');
     await studio.getByRole('heading', { name: TITLE }).scrollIntoViewIfNeeded();
     await screenshot(studio, 'studio-live-panel');

@@ -108,6 +108,8 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
     // A number of proxies trusts that many hops nearest to us (proxy-addr's rule, spelled as a function for the types).
     trustProxy: typeof config.trustProxy === 'number' ? (_address: string, hop: number) => hop < (config.trustProxy as number) : config.trustProxy,
     bodyLimit: 1_048_576,
+    // The spec writes a few paths with a trailing slash (`/api/user/user-lookup/`): every path answers both ways.
+    ignoreTrailingSlash: true,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

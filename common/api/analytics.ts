@@ -4,8 +4,9 @@
  * One call answers any set of events for one creator and one range of days (`from`..`to`, UTC days,
  * both included). Totals and the three daily series come from per-creator-per-day rollups; the top lists
  * are ranked over the range, `limit` a page (5 on the dashboard). Figures are folded from the books,
- * views and follows a minute or so after they happen; likes are those of the streams that started in
- * the range. Tips are counted in coins.
+ * views and follows a minute or so after they happen; likes (saved and realtime, as the streams show them)
+ * are those of the streams that started in the range; earnings are read from the books at once. Tips are
+ * counted in coins.
  */
 import { z } from 'zod';
 import { PAGE_SIZE } from '../constants';
@@ -13,7 +14,12 @@ import { MSG } from '../messages';
 import { defineCall, success } from './define';
 import { dayField as day, oneOf, userId, wholeNumber } from './fields';
 
-export const TOTAL_EVENTS = ['TOTAL_TIP_COUNT', 'TOTAL_STREAM_VIEW_COUNT', 'TOTAL_STREAM_LIKE_COUNT', 'TOTAL_FOLLOWERS_COUNT'] as const;
+/**
+ * The spec's four totals, and TOTAL_EARNINGS (ours): the coins that reached the creator's wallet in the
+ * range from every kind of earning — tips, subscriptions, post sales, call fees, toy tips, ad and referral
+ * commissions — net of the platform's fee, as the books say (decision 0046).
+ */
+export const TOTAL_EVENTS = ['TOTAL_EARNINGS', 'TOTAL_TIP_COUNT', 'TOTAL_STREAM_VIEW_COUNT', 'TOTAL_STREAM_LIKE_COUNT', 'TOTAL_FOLLOWERS_COUNT'] as const;
 export const DAILY_EVENTS = ['TOTAL_TIP_BY_DATE', 'TOTAL_STREAM_VIEWS_BY_DATE', 'TOTAL_FOLLOWERS_BY_DATE'] as const;
 export const TOP_EVENTS = ['TOP_TIPPERS', 'TOP_STREAMS_BY_TIP', 'TOP_STREAM_BY_VIEW'] as const;
 export const ANALYTICS_EVENTS = [...TOTAL_EVENTS, ...DAILY_EVENTS, ...TOP_EVENTS] as const;
@@ -53,6 +59,7 @@ const topStream = z.object({
 });
 
 export const analyticsResult = z.object({
+  TOTAL_EARNINGS: z.number().optional(),
   TOTAL_TIP_COUNT: z.number().optional(),
   TOTAL_STREAM_VIEW_COUNT: z.number().optional(),
   TOTAL_STREAM_LIKE_COUNT: z.number().optional(),

@@ -13,7 +13,11 @@ import { MSG } from '../messages';
 import { defineCall, success } from './define';
 import { wholeNumber } from './fields';
 
-export const NOTIFICATION_KINDS = ['stream_live', 'new_follower', 'tip_received', 'meeting_invitation', 'subscription_renewal_failed'] as const;
+export const NOTIFICATION_KINDS = [
+  'stream_live', 'new_follower', 'tip_received', 'meeting_invitation', 'subscription_renewal_failed',
+  // A creator's sales and their posts' comments.
+  'new_subscriber', 'post_purchased', 'post_comment', 'meeting_paid', 'toy_purchased',
+] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** Notifications a page of the list holds at most. */

@@ -43,7 +43,7 @@ export const streamInfo = z.object({
   likes: z.number(),
   rlikes: z.number(),
   stream_viewer_likes: z.number(),
-  /** Viewers watching now (the page shows this minus 2, floored at 0). */
+  /** Viewers watching now, the broadcaster not counted (the page shows this minus 2, floored at 0; the dashboard this itself). */
   viewers: z.number(),
   tviewers: z.number(),
   chat_enabled: z.boolean(),

@@ -3,7 +3,7 @@
 /** Appended to the title of a live stream when missing (spec part 1 §5 Broadcast setup), for search. */
 export const LIVE_TAG = '#live';
 
-/** Viewers shown = live viewers − 2, floored at 0. */
+/** Viewers shown to viewers = live viewers (the broadcaster never among them) − 2, floored at 0 (decision 0046). */
 export const shownViewers = (viewers: number) => Math.max(0, viewers - 2);
 
 /** Likes shown = saved likes (likes) + realtime likes (rlikes). */

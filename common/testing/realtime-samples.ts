@@ -77,6 +77,7 @@ export const SAMPLE_OF_EACH_TYPE: { [T in RealtimeType]: RealtimeMessageOf<T> } 
       },
     },
   },
+  BALANCE: { type: 'BALANCE', balance: { CON: 1_250, IMP: 0, USD: 0, CAD: 0 } },
 };
 
 export const SAMPLE_MESSAGES: RealtimeMessage[] = Object.values(SAMPLE_OF_EACH_TYPE);

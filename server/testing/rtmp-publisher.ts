@@ -11,6 +11,8 @@ export interface TestPatternOptions {
   fps?: number;
   /** Frames from one keyframe to the next (the encoder's keyframe interval is gop / fps seconds); default fps (1 s). */
   gop?: number;
+  /** A constant video bitrate (x264 CBR with filler), so the feed's rate is known; unset: x264's own rate control. */
+  videoKbps?: number;
   ffmpegPath?: string;
 }
 
@@ -31,6 +33,9 @@ export function rtmpPushUrl(rtmpUrl: string, streamKey: string): string {
   return rtmp.endsWith(`/${streamKey}`) ? rtmp : `${rtmp}/${streamKey}`;
 }
 
+/** The audio the test pattern carries, in kb/s. */
+export const TEST_PATTERN_AUDIO_KBPS = 96;
+
 export function publishTestPattern(o: TestPatternOptions): RunningPublisher {
   const { width = 1280, height = 720, fps = 30, gop = fps } = o;
   // prettier-ignore
@@ -41,7 +46,8 @@ export function publishTestPattern(o: TestPatternOptions): RunningPublisher {
     ...(o.seconds ? ['-t', String(o.seconds)] : []),
     '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-pix_fmt', 'yuv420p',
     '-g', String(gop), '-keyint_min', String(gop), '-sc_threshold', '0',
-    '-c:a', 'aac', '-b:a', '96k',
+    ...(o.videoKbps ? ['-b:v', `${o.videoKbps}k`, '-minrate', `${o.videoKbps}k`, '-maxrate', `${o.videoKbps}k`, '-bufsize', `${o.videoKbps / 2}k`, '-x264-params', 'nal-hrd=cbr'] : []),
+    '-c:a', 'aac', '-b:a', `${TEST_PATTERN_AUDIO_KBPS}k`,
     '-f', 'flv', o.url,
   ];
   const run = runFfmpeg(o.ffmpegPath ?? resolveFfmpegPath(), args);

@@ -8,7 +8,8 @@ import { ANALYTICS_EVENTS, type AnalyticsResult } from '../../../common/api/anal
 import { MSG } from '../../../common/messages';
 import type { HttpSession } from '../../testing/http-session';
 import { startTestApp, type LiveStream, type SignedInUser, type TestApp } from '../../testing/harness';
-import { closeCheckingLedger } from '../../testing/ledger-invariants';
+import { closeCheckingLedger, expectLedgerInvariants } from '../../testing/ledger-invariants';
+import { platformFee } from '../ledger';
 import { addDays, daysOf, utcDay } from './days';
 
 let t: TestApp;
@@ -55,8 +56,9 @@ async function direct(creatorId: number, from: string, to: string) {
     from stream_views v join streams s on s.id = v.stream_id where s.user_id = ${creatorId} and ${inRange('v.first_joined_at')} group by 1`);
   const follows = await rows<{ day: string; n: string }>(sql`select (created_at at time zone 'UTC')::date::text as day, count(*)::text as n
     from follows where followee_id = ${creatorId} and ${inRange('created_at')} group by 1`);
-  const [likes] = await rows<{ n: string }>(sql`select coalesce(sum(likes), 0)::text as n from streams
-    where user_id = ${creatorId} and deleted_at is null and ${inRange('started_at')}`);
+  // Likes as the streams show them: saved likes and likes given in realtime.
+  const [likes] = await rows<{ n: string }>(sql`select coalesce(sum(s.likes + (select count(*) from chat_messages m where m.stream_id = s.id and m.type = 'LIKE')), 0)::text as n
+    from streams s where s.user_id = ${creatorId} and s.deleted_at is null and ${inRange('s.started_at')}`);
   const tippers = await rows<{ tipper: string; coins: string }>(sql`select from_user_id::text as tipper, sum(amount)::text as coins from ledger_transfers
     where kind = 'tip' and currency = 'CON' and to_user_id = ${creatorId} and ${inRange('created_at')} group by from_user_id order by sum(amount) desc, from_user_id`);
   const streamTips = await rows<{ stream: string; coins: string }>(sql`select stream_id::text as stream, sum(amount)::text as coins from ledger_transfers
@@ -126,6 +128,8 @@ beforeAll(async () => {
     { fan: 2, amounts: [10, 10, 200], ago: [45, 31, 0] },
     { fan: 3, amounts: [20], ago: [0] },
   ];
+  // Five likes given in realtime on the first stream (LIKE lines, as the chat stores them), none saved yet.
+  for (const fan of [0, 1, 2, 3, 3]) await db().execute(sql`insert into chat_messages (stream_id, user_id, type) values (${creator.streamId}, ${fans[fan]!.user.id}, 'LIKE')`);
   for (const { fan, amounts, ago } of plan) {
     const client = fans[fan]!.client;
     expect((await client.post('/api/streams/stream-join', { stream_id: creator.streamId })).status).toBe(200);
@@ -157,11 +161,45 @@ describe('user-analytics', () => {
     await expectEveryEvent(addDays(today(), -120), addDays(today(), -40)); // whole months in the middle, edge days around them
     const all = await expectEveryEvent('2016-01-01', '2031-12-31');
     expect(all.TOTAL_TIP_COUNT).toBe(5 + 20 + 100 + 10 + 10 + 200 + 20 + 500);
+    // The stream shows 5 likes; so do its analytics and its broadcaster's profile.
+    const shown = (await t.client().get('/api/streams/stream-lookup', { id: creator.streamId })).body.stream as { likes: number; rlikes: number };
+    expect(shown.likes + shown.rlikes).toBe(5);
+    expect(all.TOTAL_STREAM_LIKE_COUNT).toBe(5);
+    expect(((await t.client().get('/api/user/user-lookup', { id: creator.user.id })).body.user as { likes: number }).likes).toBe(5);
     expect(all.TOP_TIPPERS!.list[0]).toMatchObject({ user_id: fans[1]!.user.id, sname: fans[1]!.user.username, tip_coin: 600 });
     expect(all.TOP_STREAMS_BY_TIP!.list[0]).toMatchObject({ stream_id: secondStream, title: expect.stringContaining('Second show'), tip_coin: 500 });
     // Every day from the first fact (400 days ago) to today, none after.
     expect(all.TOTAL_TIP_BY_DATE).toHaveLength(daysOf(utcDay(new Date(Date.now() - 400 * 86_400_000 - 3_600_000 - 10 * 60_000)), today()).length);
     expect(all.TOTAL_TIP_BY_DATE!.at(-1)!.date).toBe(today());
+  });
+
+  it('counts as earnings what the books credited the creator in the range: one of each kind of earning, no deposit', async () => {
+    const earner = await t.given.signedInUser();
+    const payer = await t.given.signedInUser();
+    await t.given.coins(payer.user, 10_000);
+    const ledger = t.app.services.ledger;
+    const wallet = (userId: number) => ({ userId, currency: 'CON' as const });
+    const fees = { system: 'fees' as const, currency: 'CON' as const };
+    const kinds = ['tip', 'post_purchase', 'subscription', 'meeting_fee', 'toy_tip', 'ad_commission', 'referral_commission'] as const;
+    for (const [i, kind] of kinds.entries()) {
+      const amount = 100 + i * 10;
+      const fee = platformFee(amount, 20);
+      await ledger.transfer({
+        kind, idempotencyKey: `analytics-earning-${kind}-${earner.user.id}`, fromUserId: payer.user.id, toUserId: earner.user.id, amount, currency: 'CON',
+        legs: [{ account: wallet(payer.user.id), amount: -amount }, { account: wallet(earner.user.id), amount: amount - fee }, { account: fees, amount: fee }],
+      });
+    }
+    // Bought coins are no earning.
+    await t.given.coins(earner.user, 1_000);
+    const [credited] = await rows<{ n: string }>(sql`select coalesce(sum(e.amount), 0)::text as n from ledger_entries e
+      join ledger_accounts a on a.id = e.account_id join ledger_transfers t on t.id = e.transfer_id
+      where a.user_id = ${earner.user.id} and a.currency = 'CON' and e.amount > 0 and t.kind <> 'deposit' and t.kind <> 'grant'`);
+    const expected = kinds.reduce((sum, _kind, i) => sum + (100 + i * 10) - platformFee(100 + i * 10, 20), 0);
+    expect(Number(credited!.n)).toBe(expected);
+    const result = await answered({ event: 'TOTAL_EARNINGS,TOTAL_TIP_COUNT', from: today(), to: today() }, earner.client);
+    expect(result.TOTAL_EARNINGS).toBe(expected);
+    expect((await answered({ event: 'TOTAL_EARNINGS', from: addDays(today(), -30), to: addDays(today(), -1) }, earner.client)).TOTAL_EARNINGS).toBe(0);
+    await expectLedgerInvariants(db());
   });
 
   it('pages the top lists, five by default', async () => {

@@ -1,6 +1,7 @@
 /**
  * Creator analytics (decision 0022): a job folds new tips, views and follows into per-creator-per-day
- * rollups (`fold.ts`), and `user-analytics` answers from the rollups alone (`reads.ts`).
+ * rollups (`fold.ts`), and `user-analytics` answers from the rollups (`reads.ts`); likes (saved and realtime)
+ * from the streams, and earnings from the books (decision 0046).
  */
 import type { AppModule, ModuleContext } from '../../platform/module';
 import { createFold, type Fold } from './fold';
@@ -13,9 +14,10 @@ declare module '../../platform/module' {
   }
 }
 
-export function createAnalyticsModule({ db, config }: ModuleContext): AppModule {
+export function createAnalyticsModule(ctx: ModuleContext): AppModule {
+  const { db, config } = ctx;
   const fold = createFold({ db, lagMs: config.analytics.foldLagMs });
-  const reads = createAnalyticsReads({ db });
+  const reads = createAnalyticsReads({ db, ledger: ctx.use('ledger'), streams: ctx.use('streams') });
   return {
     name: 'analytics',
     services: { analytics: { fold, reads } },

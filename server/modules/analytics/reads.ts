@@ -9,7 +9,8 @@ import { DAILY_EVENTS, TOTAL_EVENTS, type AnalyticsEvent, type AnalyticsResult, 
 import { ANALYTICS } from '../../../common/constants';
 import type { Db } from '../../platform/db/client';
 import { people } from '../accounts';
-import { likesOfStreamsStarted, streamCards } from '../streams';
+import type { Ledger } from '../ledger';
+import { likesOfStreamsStarted, streamCards, type StreamsService } from '../streams';
 import { analyticsDays, analyticsStreamDays, analyticsTipperDays, analyticsTipperMonths, analyticsTipperTotals } from './tables';
 import { addDays, daysOf, monthsWithin } from './days';
 
@@ -38,7 +39,8 @@ export function seriesDays(firstDay: string | null, query: { from: string; to: s
   return from <= to ? daysOf(from, to) : [];
 }
 
-export function createAnalyticsReads({ db }: { db: Db }) {
+export function createAnalyticsReads(deps: { db: Db; ledger: Pick<Ledger, 'earningsWithin'>; streams: Pick<StreamsService, 'realtimeLikesOn'> }) {
+  const { db } = deps;
   /** The creator's first day in the rollups (the key's first entry). */
   async function firstDayOf(creatorId: number): Promise<string | null> {
     const [row] = await db.select({ day: analyticsDays.day }).from(analyticsDays)
@@ -110,15 +112,18 @@ export function createAnalyticsReads({ db }: { db: Db }) {
     async answer(creatorId: number, query: AnalyticsQuery, today: string): Promise<AnalyticsResult> {
       const wants = new Set(query.events);
       const result: AnalyticsResult = {};
-      const needsDays = TOTAL_EVENTS.some((e) => e !== 'TOTAL_STREAM_LIKE_COUNT' && wants.has(e)) || DAILY_EVENTS.some((e) => wants.has(e));
+      const [rangeStart, rangeEnd] = [new Date(`${query.from}T00:00:00Z`), new Date(`${addDays(query.to, 1)}T00:00:00Z`)];
+      const needsDays = TOTAL_EVENTS.some((e) => e !== 'TOTAL_STREAM_LIKE_COUNT' && e !== 'TOTAL_EARNINGS' && wants.has(e)) || DAILY_EVENTS.some((e) => wants.has(e));
       const days = needsDays ? await dayRows(creatorId, query.from, query.to) : [];
       const sum = (pick: (row: (typeof days)[number]) => number) => days.reduce((total, row) => total + pick(row), 0);
       if (wants.has('TOTAL_TIP_COUNT')) result.TOTAL_TIP_COUNT = sum((row) => row.tipCoins);
       if (wants.has('TOTAL_STREAM_VIEW_COUNT')) result.TOTAL_STREAM_VIEW_COUNT = sum((row) => row.views);
       if (wants.has('TOTAL_FOLLOWERS_COUNT')) result.TOTAL_FOLLOWERS_COUNT = sum((row) => row.followers);
       if (wants.has('TOTAL_STREAM_LIKE_COUNT')) {
-        result.TOTAL_STREAM_LIKE_COUNT = await likesOfStreamsStarted(db, creatorId, new Date(`${query.from}T00:00:00Z`), new Date(`${addDays(query.to, 1)}T00:00:00Z`));
+        result.TOTAL_STREAM_LIKE_COUNT = await likesOfStreamsStarted(db, creatorId, rangeStart, rangeEnd, deps.streams.realtimeLikesOn);
       }
+      // Read from the books themselves: what reached the creator's wallet, every kind of earning (decision 0046).
+      if (wants.has('TOTAL_EARNINGS')) result.TOTAL_EARNINGS = await deps.ledger.earningsWithin(creatorId, rangeStart, rangeEnd);
       if (DAILY_EVENTS.some((e) => wants.has(e))) {
         const byDay = new Map(days.map((row) => [row.day, row]));
         const series = seriesDays(await firstDayOf(creatorId), query, today).map((day) => ({ day, row: byDay.get(day) }));

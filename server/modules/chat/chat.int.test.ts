@@ -200,12 +200,17 @@ describe('the realtime gateway on a live stream', () => {
 });
 
 describe('presence, priority chat, chat limits', () => {
-  it('counts the viewers on the stream’s channel and announces signed-in arrivals and departures', async () => {
+  it('counts the viewers on the stream’s channel, the broadcaster not among them, and announces signed-in arrivals and departures', async () => {
     const live = await t.given.liveStream();
     const channel = `stream:${live.streamId}`;
     const viewersNow = async () => ((await t.client().get(`/api/streams/stream-lookup?id=${live.streamId}`)).body.stream as { viewers: number }).viewers;
+    /** What the broadcaster's dashboard reads: the same count. */
+    const dashboardViewers = async () => ((await live.client.get('/api/streams/live-session', { id: live.streamId })).body as { viewers: number }).viewers;
+    // The broadcaster on their own stream, on two sockets (dashboard and stream page), is no viewer.
     const owner = await connect(live.client.cookie('ll_session'));
     await owner.request({ op: 'subscribe', channel });
+    const ownerPage = await connect(live.client.cookie('ll_session'));
+    await ownerPage.request({ op: 'subscribe', channel });
     // Arrivals are told to the owner alone, on the owner's own channel.
     await owner.request({ op: 'subscribe', channel: `user:${live.user.id}` });
     const guest = await connect();
@@ -215,17 +220,20 @@ describe('presence, priority chat, chat limits', () => {
     // The same user on a second socket is still one viewer.
     const again = await connect((await t.given.signedIn(user)).cookie('ll_session'));
     await again.request({ op: 'subscribe', channel });
-    expect(await eventually(viewersNow, (n) => n === 3)).toBe(3);
     const arrivalOf = (type: string) => owner.next((f) => f.op === 'message' && (f.message as { type: string; sender?: { user_id: number } }).type === type
       && (f.message as { sender?: { user_id: number } }).sender?.user_id === user.id);
     expect(await arrivalOf('CONNECTED')).toBeTruthy();
+    expect(await eventually(viewersNow, (n) => n === 2)).toBe(2);
+    expect(await dashboardViewers()).toBe(2);
 
     socket.close();
     again.close();
     expect(await arrivalOf('DISCONNECTED')).toBeTruthy();
-    expect(await eventually(viewersNow, (n) => n === 2)).toBe(2);
-    guest.request({ op: 'unsubscribe', channel }).catch(() => undefined);
     expect(await eventually(viewersNow, (n) => n === 1)).toBe(1);
+    expect(await dashboardViewers()).toBe(1);
+    guest.request({ op: 'unsubscribe', channel }).catch(() => undefined);
+    expect(await eventually(viewersNow, (n) => n === 0)).toBe(0);
+    expect(await dashboardViewers()).toBe(0);
   });
 
   it('tells everyone on the stream the new viewer count as viewers join and leave', async () => {

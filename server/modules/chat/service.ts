@@ -281,8 +281,10 @@ export function createChatService(deps: {
       const row = await deps.streams.lookup(parsed.streamId, viewer);
       await deps.streams.assertPaidUp(row, viewer);
       if (parsed.priority && !(await deps.streams.mayChatWithPriority(row, viewer))) throw forbidden(MSG.priorityChatOnly);
-      if (after) return replay(row.id, row.userId, parsed.priority, after);
-      return { history: await history(row.id, row.userId, parsed.priority) };
+      // The broadcaster watching their own stream is not one of its viewers (decision 0046).
+      const uncounted = row.userId === viewer.principal?.userId;
+      if (after) return { ...(await replay(row.id, row.userId, parsed.priority, after)), uncounted };
+      return { history: await history(row.id, row.userId, parsed.priority), uncounted };
     },
 
     async handleSend(channel: string, frame: SendFrame, viewer: Viewer): Promise<void> {

@@ -4,6 +4,7 @@
  * audited, budgeted grant (decision 0036); the reads other modules need of the books.
  */
 import type { AppModule, ModuleContext } from '../../platform/module';
+import './events';
 import { createLedger, type Ledger } from './service';
 
 export { accountKey, InsufficientFunds, platformFee, receivingShard, receivingShardsBySlot, type AccountRef, type Ledger, type TransferRequest } from './service';

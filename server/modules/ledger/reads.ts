@@ -3,7 +3,7 @@
  * tippers, a user's earnings, statement and promotion. Only the ledger knows its tables; these are
  * the reads it answers (the `*Sql` ones as SQL for statements that must stay one round trip).
  */
-import { and, asc, count, desc, eq, gte, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../platform/db/client';
 import { ledgerAccounts, ledgerEntries, ledgerTransfers, type Currency, type TransferKind } from './tables';
 
@@ -103,6 +103,26 @@ export function ledgerReads(db: Executor) {
         .where(and(eq(column, userId), eq(ledgerTransfers.kind, 'tip')))
         .orderBy(desc(ledgerTransfers.amount), desc(ledgerTransfers.id)).limit(1);
       return row ? new Date(row.at) : null;
+    },
+
+    /**
+     * Coins that reached the user's wallet from earning transfers paid to them (net of fees) in [from, to):
+     * tips, post sales, subscriptions, call fees, toy tips, ad and referral commissions.
+     */
+    async earningsWithin(userId: number, from: Date, to: Date): Promise<number> {
+      const [row] = await db.select({ total: sql<string | number>`coalesce(sum(${ledgerEntries.amount}), 0)` }).from(ledgerEntries)
+        .innerJoin(ledgerTransfers, eq(ledgerTransfers.id, ledgerEntries.transferId))
+        .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerEntries.accountId))
+        .where(and(
+          eq(ledgerTransfers.toUserId, userId),
+          inArray(ledgerTransfers.kind, EARNING_KINDS),
+          gte(ledgerTransfers.createdAt, from),
+          lt(ledgerTransfers.createdAt, to),
+          eq(ledgerAccounts.userId, userId),
+          eq(ledgerAccounts.currency, 'CON'),
+          gte(ledgerEntries.amount, 0),
+        ));
+      return Number(row?.total ?? 0);
     },
 
     /** Coins that reached the user's wallet from earning transfers paid to them (net of fees): all time and since `since`. */

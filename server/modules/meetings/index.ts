@@ -28,6 +28,7 @@ export function createMeetingsModule(ctx: ModuleContext): AppModule {
     chat,
     log: ctx.log,
     events: ctx.events,
+    outbox: ctx.platform.outbox,
     feePercent: ctx.config.platformFees.meeting_fee ?? 0,
     conference: ctx.config.conference,
   });

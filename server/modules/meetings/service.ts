@@ -12,6 +12,7 @@ import {
 } from '../../../common/realtime';
 import { meetingEnd, meetingTip } from '../../../common/rules/meeting';
 import type { Config } from '../../config';
+import type { EventOutbox } from '../../platform/event-outbox';
 import type { Db, Tx } from '../../platform/db/client';
 import { realtimePresence } from '../../platform/db/platform-tables';
 import type { Principal } from '../../platform/http/auth';
@@ -51,6 +52,8 @@ export interface MeetingsDeps {
   events: DomainEventHub;
   feePercent: number;
   conference: Config['conference'];
+  /** Events that follow a commit (a paid guest told to the host). */
+  outbox?: EventOutbox;
   clock?: () => Date;
 }
 
@@ -419,9 +422,13 @@ export function createMeetingsService(deps: MeetingsDeps) {
         if (moved.created) {
           await tx.update(meetingInvitees).set({ paid: sql`${meetingInvitees.paid} + ${amount}`, feesPaid: sql`${meetingInvitees.feesPaid} + ${fee}` })
             .where(and(eq(meetingInvitees.meetingId, id), eq(meetingInvitees.userId, payerId)));
+          await deps.outbox?.write(tx, 'payment.received', {
+            kind: 'meeting_fee', transferId: moved.transferId, payerId, payeeId: row.hostId, amount, subjectId: id, title: row.title,
+          });
         }
         return moved;
       });
+      deps.outbox?.wake();
     } catch (error) {
       if (error instanceof InsufficientFunds) throw appError('insufficient_funds');
       throw error;

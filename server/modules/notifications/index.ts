@@ -6,6 +6,7 @@
 import { createDrain } from '../../platform/jobs/drain';
 import type { AppModule, ModuleContext } from '../../platform/module';
 import { createAnnouncer } from './announce';
+import { pushBalanceChanges } from './balance-frames';
 import { createDelivery } from './delivery';
 import { createFanout } from './fanout';
 import { createPush, loadVapidKeys, type Push } from './push';
@@ -53,6 +54,7 @@ export async function createNotificationsModule(ctx: ModuleContext): Promise<App
   const tipNotices = createTipNotices({ db, created });
   const tipSweep = createDrain(tipNotices.sweepStep, onError('sweep-tip-notifications'));
   listenForNotifications({ db, events: ctx.events, fanout, wakeFanout: fanouts.wake, tipNotices, created });
+  pushBalanceChanges({ events: ctx.events, ledger: ctx.use('ledger'), publish: chat.publish, log });
 
   return {
     name: 'notifications',

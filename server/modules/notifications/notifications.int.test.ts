@@ -13,6 +13,8 @@ import { eventually } from '../../testing/eventually';
 import type { SignedInUser, TestUser } from '../../testing/harness';
 import { useListeningTestApp } from '../../testing/listening-app';
 import { LocalPushService } from '../../testing/push-service';
+import { HttpSession } from '../../testing/http-session';
+import { publishImagePost } from '../../testing/uploads';
 
 const pushService = new LocalPushService();
 beforeAll(async () => {
@@ -164,6 +166,82 @@ describe('the bell', () => {
       ['tip_received', `${tipper.user.username} tipped you 10 Coins`],
     ]);
     expect((await mailTo(live.user)).map((m) => m.subject)).toEqual([`${tipper.user.username} started following you`]);
+  });
+
+  it('tells a creator of a new subscriber, a post sold, a comment, a paid call guest and a toy bought, once each; the balance reaches their pages', async () => {
+    const creator = await served.t.given.signedInUser();
+    const creatorWeb = await HttpSession.at(served.baseUrl).signIn(creator.user.username, creator.user.password);
+    const fan = await served.t.given.follower(creator.user);
+    await served.t.given.coins(fan.user, 5_000);
+    const socket = await served.socketOf(creator);
+    expect(await socket.request({ op: 'subscribe', channel: userChannelOf(creator.user.id) })).toMatchObject({ op: 'subscribed' });
+    const balanceFrame = (con: number) => socket.next((f) => f.op === 'message' && (f.message as { type: string; balance?: { CON: number } }).type === 'BALANCE'
+      && (f.message as { balance: { CON: number } }).balance.CON === con);
+    const conOf = async () => (await served.t.app.services.ledger.balances(creator.user.id)).CON;
+    const idem = (name: string) => ({ 'idempotency-key': `sales-${name}-${creator.user.id}` });
+
+    // A subscription to the creator's plan.
+    const templates = (await creator.client.get('/api/subscription/plan-template')).body.templates as Array<{ template_id: number; name: string; prices: Array<{ price: number }> }>;
+    const template = templates[0]!;
+    const plan = await creator.client.post('/api/subscription/plan-add', { template_id: template.template_id, price: template.prices[0]!.price, currency: 'CON' });
+    expect(plan.status, JSON.stringify(plan.body)).toBe(200);
+    const planId = (plan.body.plan as { plan_id: number }).plan_id;
+    const subscribed = await fan.client.request('POST', '/api/subscription/subscribe', { body: { plan_id: planId, user_id: creator.user.id, auto_renew: false }, headers: idem('subscribe') });
+    expect(subscribed.status, JSON.stringify(subscribed.body)).toBe(200);
+    expect(await balanceFrame(await conOf())).toBeTruthy();
+
+    // A paid post bought, then commented on twice (one notice an hour per commenter).
+    const postId = await publishImagePost(creatorWeb, { tip: 100, title: 'Sunset set' });
+    expect((await fan.client.post('/api/post/purchase', { post_id: postId })).status).toBe(200);
+    expect(await balanceFrame(await conOf())).toBeTruthy();
+    for (const body of ['Lovely light', 'Where was this?']) expect((await fan.client.post('/api/post/create-comment', { post_id: postId, body })).status).toBe(200);
+    // The creator's own comment tells nobody.
+    expect((await creator.client.post('/api/post/create-comment', { post_id: postId, body: 'Thank you!' })).status).toBe(200);
+
+    // A video call's fee, paid by an invited guest.
+    const meeting = await creator.client.post('/api/user/create-meeting', {
+      audience: 'PRIVATE', audience_ids: String(fan.user.id), title: 'Evening call', start_time: new Date(Date.now() + 3_600_000).toISOString(), tip_rules: { currency: 'CON', viewer_min_amount: 300 },
+    });
+    expect(meeting.status, JSON.stringify(meeting.body)).toBe(200);
+    const meetingId = (meeting.body.data as { meeting_id: number }).meeting_id;
+    expect((await creator.client.post('/api/user/join-meeting', { id: meetingId })).status).toBe(200);
+    const paid = await fan.client.request('POST', '/api/user/pay-meeting', { body: { id: meetingId, amount: 300 }, headers: idem('meeting') });
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+    expect(await balanceFrame(await conOf())).toBeTruthy();
+
+    // Control of the creator's toy in the call, bought for 50.
+    expect((await creator.client.post('/api/user/lovense-device', { connected: true })).status).toBe(200);
+    const room = { room: 'meeting', stream_id: meetingId };
+    const asked = await creator.client.request('POST', '/api/user/lovense-action', { body: { event: 'GET_QR_CODE', ...room, viewer_id: fan.user.id, tip_amount: 50 } });
+    expect(asked.status, JSON.stringify(asked.body)).toBe(200);
+    const bought = await fan.client.request('POST', '/api/user/lovense-action', { body: { event: 'PAID_TIP_SUCCESS', ...room, tip_amount: 50 }, headers: idem('toy') });
+    expect(bought.status, JSON.stringify(bought.body)).toBe(200);
+    expect(await balanceFrame(await conOf())).toBeTruthy();
+
+    // A tip on the creator's stream moves the top bar too.
+    const live = await served.t.given.liveStream({}, creator.user);
+    const tip = await fan.client.request('POST', '/api/streams/send-tip', { body: { stream_id: live.streamId, amount: 10 }, headers: idem('tip') });
+    expect(tip.status, JSON.stringify(tip.body)).toBe(200);
+    expect(await balanceFrame(await conOf())).toBeTruthy();
+
+    await runJobs();
+    const name = fan.user.username;
+    const expected = [
+      ['tip_received', `${name} tipped you 10 Coins`],
+      ['toy_purchased', `${name} paid 50 Coins for control of your toy`],
+      ['meeting_paid', `${name} paid 300 Coins to join your video call "Evening call"`],
+      ['post_comment', `${name} commented on your post "Sunset set"`],
+      ['post_purchased', `${name} bought your post "Sunset set" for 100 Coins`],
+      ['new_subscriber', `${name} subscribed to you (${template.name}, ${template.prices[0]!.price} Coins)`],
+      ['new_follower', `${name} started following you`],
+    ];
+    const kinds = async () => (await listOf(creator)).notifications.map((n) => [n.kind, n.text]);
+    expect(await eventually(kinds, (seen) => seen.length >= expected.length)).toEqual(expected);
+    const links = (await listOf(creator)).notifications.map((n) => n.link);
+    expect(links).toContain(`/post/post-view?id=${postId}`);
+    expect(links).toContain(`/streams/meeting-view?id=${meetingId}`);
+    // A new subscriber is mailed as well; the sales are in the bell and on the phone only.
+    expect((await mailTo(creator.user)).map((m) => m.subject)).toContain(`${name} subscribed to you (${template.name}, ${template.prices[0]!.price} Coins)`);
   });
 
   it('finds, once settled, a tip whose notice was lost, tells each tip once, and leaves old history alone', async () => {

@@ -36,6 +36,14 @@ export function listenForNotifications(deps: {
   events.on('meeting.invited', ({ meetingId, hostId, userIds, title, startTime }) =>
     notify({ kind: 'meeting_invitation', actorId: hostId, subjectId: meetingId, data: { title, when: startTime.toISOString() }, dedupeKey: `meeting:${meetingId}` }, userIds));
 
+  // A creator's sales and comments, delivered from the event outbox at least once: keyed by transfer and comment.
+  const SALE_KINDS = { subscription: 'new_subscriber', post_purchase: 'post_purchased', meeting_fee: 'meeting_paid', toy_tip: 'toy_purchased' } as const;
+  events.on('payment.received', ({ kind, transferId, payerId, payeeId, amount, subjectId, title }) =>
+    notify({ kind: SALE_KINDS[kind], actorId: payerId, subjectId: kind === 'subscription' || kind === 'toy_tip' ? null : subjectId, data: { amount, ...(title ? { title } : {}) }, dedupeKey: `payment:${transferId}` }, [payeeId]));
+
+  events.on('post.commented', ({ commentId, postId, authorId, ownerId, title }) =>
+    notify({ kind: 'post_comment', actorId: authorId, subjectId: postId, data: { title }, dedupeKey: `comment:${commentId}` }, [ownerId]));
+
   // Delivered from the event outbox, at least once: the key makes a second delivery notify nobody again.
   events.on('subscription.changed', ({ reason, subscriptionId, subscriberId, creatorId, price, plan, at }) => {
     if (reason !== 'renewal-failed') return;

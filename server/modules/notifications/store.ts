@@ -19,6 +19,13 @@ export const POLICY: Record<NotificationKind, { gate: 'stream_start' | 'new_foll
   tip_received: { gate: null, hourlyCap: false, email: false, push: true },
   meeting_invitation: { gate: null, hourlyCap: false, email: true, push: true },
   subscription_renewal_failed: { gate: null, hourlyCap: false, email: true, push: true },
+  // Sales are told like tips: in the bell and on the phone (by the user's via-push switch), a new subscriber by mail too.
+  new_subscriber: { gate: null, hourlyCap: false, email: true, push: true },
+  post_purchased: { gate: null, hourlyCap: false, email: false, push: true },
+  meeting_paid: { gate: null, hourlyCap: false, email: false, push: true },
+  toy_purchased: { gate: null, hourlyCap: false, email: false, push: true },
+  // A chatty commenter rings the bell once an hour per post owner.
+  post_comment: { gate: null, hourlyCap: true, email: false, push: true },
 };
 
 export interface NotificationSource {

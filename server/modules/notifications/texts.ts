@@ -28,6 +28,16 @@ export function notificationText({ kind, actorName: name, data }: NotificationFa
       return fill(MSG.notifyMeetingInvitation, { name, title: data.title ?? '', when: when(data.when) });
     case 'subscription_renewal_failed':
       return fill(MSG.subscriptionRenewalFailedSubject, { name });
+    case 'new_subscriber':
+      return fill(MSG.notifyNewSubscriber, { name, title: data.title ?? '', amount: data.amount ?? 0 });
+    case 'post_purchased':
+      return fill(MSG.notifyPostPurchased, { name, title: data.title ?? '', amount: data.amount ?? 0 });
+    case 'post_comment':
+      return fill(MSG.notifyPostComment, { name, title: data.title ?? '' });
+    case 'meeting_paid':
+      return fill(MSG.notifyMeetingPaid, { name, title: data.title ?? '', amount: data.amount ?? 0 });
+    case 'toy_purchased':
+      return fill(MSG.notifyToyPurchased, { name, amount: data.amount ?? 0 });
   }
 }
 
@@ -44,6 +54,15 @@ export function notificationLink({ kind, actorId, subjectId }: NotificationFacts
       return `/streams/meeting-view?id=${subjectId}`;
     case 'subscription_renewal_failed':
       return '/user/account/deposit-coins';
+    case 'new_subscriber':
+      return `/u/${actorId}`;
+    case 'post_purchased':
+    case 'post_comment':
+      return `/post/post-view?id=${subjectId}`;
+    case 'meeting_paid':
+      return `/streams/meeting-view?id=${subjectId}`;
+    case 'toy_purchased':
+      return '/user/account';
   }
 }
 

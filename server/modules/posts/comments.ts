@@ -7,6 +7,7 @@ import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Comment } from '../../../common/api/posts';
 import type { COMPLAINT_TYPES } from '../../../common/api/stream-interactions';
 import { MSG } from '../../../common/messages';
+import type { EventOutbox } from '../../platform/event-outbox';
 import type { Db } from '../../platform/db/client';
 import { forbidden, notFound, tooManyRequests } from '../../platform/http/errors';
 import { createThrottle } from '../../platform/throttle';
@@ -21,7 +22,7 @@ export const COMMENTS_PER_MINUTE = 20;
 type CommentRow = typeof postComments.$inferSelect;
 type SignedIn = Viewer & { principal: NonNullable<Viewer['principal']> };
 
-export function createComments(deps: { db: Db; accounts: AccountsService; posts: PostsService }) {
+export function createComments(deps: { db: Db; accounts: AccountsService; posts: PostsService; outbox?: EventOutbox }) {
   const { db } = deps;
   const throttle = createThrottle(db, { windowMs: 60_000 });
 
@@ -75,8 +76,11 @@ export function createComments(deps: { db: Db; accounts: AccountsService; posts:
         }).returning();
         await tx.update(posts).set({ comments: sql`${posts.comments} + 1` }).where(eq(posts.id, input.post_id));
         if (parent) await tx.update(postComments).set({ replies: sql`${postComments.replies} + 1` }).where(eq(postComments.id, parent.id));
+        // The post's owner hears of it (not of their own comments: the notice skips its own actor).
+        await deps.outbox?.write(tx, 'post.commented', { commentId: inserted!.id, postId: row.id, authorId: viewer.principal.userId, ownerId: row.userId, title: row.title });
         return inserted!;
       });
+      deps.outbox?.wake();
       const [presented] = await present([created]);
       return presented!;
     },

@@ -2,6 +2,7 @@
  * Posts: image and video posts published from resumable uploads, their signed media, the video
  * transcode queue, paid posts bought through the ledger, likes, bookmarks, comments and complaints.
  */
+import './events';
 import path from 'node:path';
 import { UPLOADS_PATH } from '../../../common/api/posts';
 import { canUpload, mayManageOffers } from '../../../common/permissions';
@@ -72,8 +73,9 @@ export async function createPostsModule(ctx: ModuleContext): Promise<AppModule> 
     onVideoQueued: () => transcodes.kick(),
     listingsChanged,
     quotas,
+    outbox: ctx.platform.outbox,
   });
-  const comments = createComments({ db, accounts, posts });
+  const comments = createComments({ db, accounts, posts, outbox: ctx.platform.outbox });
   ctx.events.on('account.deleted', ({ userId }) => posts.forgetAccount(userId));
   const listing = createPostListing({ db, accounts, social, addresses, cache });
 

@@ -3,7 +3,7 @@
  * image tiles. Only posts the viewer may find are listed; a tile's picture is signed for the viewer and
  * blurred until its media is open to them.
  */
-import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PostTile } from '../../../common/api/posts';
 import type { ReadCache } from '../../platform/cache/read-cache';
 import type { Db } from '../../platform/db/client';
@@ -37,13 +37,28 @@ const nothing: Found = { rows: [], total: 0, people: new Map() };
  */
 export function createPostListing(deps: { db: Db; accounts: AccountsService; social: SocialService; addresses: MediaAddresses; cache?: ReadCache }) {
   const { db } = deps;
-  const firstMedium = sql<number | null>`(select m.id from ${postMedia} m where m.post_id = ${posts.id} and (m.kind = 'image' or m.transcode_state = 'done') order by m.position limit 1)`;
-  const duration = sql<number | null>`(select m.duration_seconds from ${postMedia} m where m.post_id = ${posts.id} order by m.position limit 1)`;
+  /**
+   * Each post's first shown medium (a picture, or a video once transcoded) and its video's length, read
+   * by post id in a second query: a subquery correlated on the outer post would lose its table name in a
+   * one-table select and match a medium to itself.
+   */
+  async function firstMedia(postIds: number[]): Promise<Map<number, { medium: number | null; duration: number | null }>> {
+    const found = new Map<number, { medium: number | null; duration: number | null }>();
+    if (postIds.length === 0) return found;
+    const media = await db.select({ id: postMedia.id, postId: postMedia.postId, kind: postMedia.kind, state: postMedia.transcodeState, seconds: postMedia.durationSeconds })
+      .from(postMedia).where(inArray(postMedia.postId, postIds)).orderBy(asc(postMedia.postId), asc(postMedia.position));
+    for (const m of media) {
+      const seen = found.get(m.postId) ?? { medium: null, duration: m.seconds === null ? null : Number(m.seconds) };
+      if (seen.medium === null && (m.kind === 'image' || m.state === 'done')) seen.medium = m.id;
+      found.set(m.postId, seen);
+    }
+    return found;
+  }
 
   async function find(viewer: Viewer, where: SQL | undefined, order: SQL[], page: Page, from: 'posts' | 'saves' = 'posts'): Promise<Found> {
     const open = mediaOpenSql(viewer);
-    const columns = { post: posts, open: sql<boolean>`${open}`, medium: firstMedium, duration };
-    const [rows, [total]] = from === 'posts'
+    const columns = { post: posts, open: sql<boolean>`${open}` };
+    const [found, [total]] = from === 'posts'
       ? await Promise.all([
         db.select(columns).from(posts).where(where).orderBy(...order).offset(page.offset).limit(page.limit),
         db.select({ n: sql<number>`count(*)::int` }).from(posts).where(where),
@@ -52,7 +67,9 @@ export function createPostListing(deps: { db: Db; accounts: AccountsService; soc
         db.select(columns).from(postSaves).innerJoin(posts, eq(posts.id, postSaves.postId)).where(where).orderBy(...order).offset(page.offset).limit(page.limit),
         db.select({ n: sql<number>`count(*)::int` }).from(postSaves).innerJoin(posts, eq(posts.id, postSaves.postId)).where(where),
       ]);
-    return { rows, total: total?.n ?? 0, people: await deps.accounts.publicUsers(rows.map((r) => r.post.userId)) };
+    const [media, people] = await Promise.all([firstMedia(found.map((r) => r.post.id)), deps.accounts.publicUsers(found.map((r) => r.post.userId))]);
+    const rows = found.map((r) => ({ ...r, medium: media.get(r.post.id)?.medium ?? null, duration: media.get(r.post.id)?.duration ?? null }));
+    return { rows, total: total?.n ?? 0, people };
   }
 
   function present(viewer: Viewer, { rows, total, people }: Found) {

@@ -298,6 +298,54 @@ describe('subscribers-only posts', () => {
   });
 });
 
+describe('tiles in every listing', () => {
+  it('shows each post its own picture, for several posts by several creators, in the profile, a channel and Saved', async () => {
+    const colours = [{ r: 250, g: 10, b: 10 }, { r: 10, g: 250, b: 10 }, { r: 10, g: 10, b: 250 }];
+    const creators = [await person(), await person()];
+    const made: Array<{ owner: SignedInUser; postId: number }> = [];
+    for (const [i, owner] of creators.entries()) {
+      for (const colour of colours.slice(i)) {
+        const upload = await uploadFile(owner.client, await testPicture(colour), 'tile.png', 'image/png');
+        const res = await owner.client.post(api.createPost.path, { type: 'image', title: `Tile ${made.length}`, audience: 'public', upload_ids: [upload] });
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        made.push({ owner, postId: Number(res.body.post_id) });
+      }
+    }
+    const viewer = await person();
+    for (const { postId } of made) expect((await viewer.client.post(api.savePost.path, { post_id: postId, save: true })).status).toBe(200);
+    /** The folder of a post's first picture, as the opened post names it. */
+    const folderOf = async (postId: number) => {
+      const post = await postOf(viewer.client, postId);
+      return post.media[0]!.thumb_url.replace(/\/[^/]*$/, '');
+    };
+    const expected = new Map<number, string>();
+    for (const { postId } of made) expected.set(postId, await folderOf(postId));
+    expect(new Set(expected.values()).size).toBe(made.length);
+
+    const checkTiles = (tiles: api.PostTile[]) => {
+      for (const tile of tiles.filter((p) => expected.has(p.post_id))) {
+        expect(tile.thumb_url, `post ${tile.post_id}`).toContain(`${expected.get(tile.post_id)}/`);
+        expect(tile.duration).toBeNull();
+      }
+    };
+    for (const owner of creators) {
+      const tiles = (await viewer.client.get(api.userPosts.path, { id: owner.user.id })).body.posts as api.PostTile[];
+      expect(tiles.length).toBeGreaterThan(0);
+      checkTiles(tiles);
+    }
+    const channels = (await visitor().get('/api/channel/base-group')).body.channels as Array<{ id: number; name: string }>;
+    const discover = channels.find((c) => c.name === 'Discover')!.id;
+    for (const client of [viewer.client, visitor()]) {
+      const tiles = (await client.get(api.listChannelPosts.path, { id: discover, limit: 50 })).body.posts as api.PostTile[];
+      expect(tiles.filter((p) => expected.has(p.post_id))).toHaveLength(made.length);
+      checkTiles(tiles);
+    }
+    const saved = (await viewer.client.get(api.savedPosts.path, {})).body.posts as api.PostTile[];
+    expect(saved.map((p) => p.post_id).sort()).toEqual(made.map((m) => m.postId).sort());
+    checkTiles(saved);
+  });
+});
+
 describe('likes, saves and complaints', () => {
   it('counts a person’s like once, refuses the owner, saves others’ posts only', async () => {
     const owner = await person();

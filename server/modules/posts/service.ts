@@ -5,6 +5,7 @@
 import { rm } from 'node:fs/promises';
 import { and, asc, eq, inArray, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
+import type { EventOutbox } from '../../platform/event-outbox';
 import type * as api from '../../../common/api/posts';
 import { uploadPermissionFor } from '../../../common/permissions';
 import { fill, MSG } from '../../../common/messages';
@@ -49,6 +50,8 @@ export function createPostsService(deps: {
   listingsChanged?: () => Promise<void>;
   /** The per-person limits on posts and their images. */
   quotas: PostQuotaChecks;
+  /** Events that follow a commit (a sale told to the seller). */
+  outbox?: EventOutbox;
 }) {
   const { db, files, uploads, ledger, access } = deps;
   const { storeImages, storeVideo } = createPostFiles({ files, quotas: deps.quotas });
@@ -361,7 +364,11 @@ export function createPostsService(deps: {
             legs,
           }, tx);
           await tx.insert(postPurchases).values({ postId, userId: buyerId, transferId }).onConflictDoNothing();
+          await deps.outbox?.write(tx, 'payment.received', {
+            kind: 'post_purchase', transferId, payerId: buyerId, payeeId: row.userId, amount: standing.price, subjectId: postId, title: row.title,
+          });
         });
+        deps.outbox?.wake();
       } catch (error) {
         if (error instanceof InsufficientFunds) throw appError('insufficient_funds', MSG.postNeedsCoins);
         // Two purchases at once: the ledger key lets one move money; the other finds it bought.

@@ -65,6 +65,11 @@ describe('video posts', () => {
     expect(ready).toMatchObject({ kind: 'video', progress: 100, media_count: 1 });
     const [video] = ready.media;
     expect(video!.duration).toBeCloseTo(3, 0);
+    // Its tile in the owner's listing: its own poster and its length, for the play badge.
+    const tiles = (await owner.client.get(api.userPosts.path, { id: owner.user.id })).body.posts as api.PostTile[];
+    expect(tiles).toHaveLength(1);
+    expect(tiles[0]!.thumb_url).toContain(`/posts/${video!.media_id}/`);
+    expect(tiles[0]!.duration).toBeCloseTo(3, 0);
     const viewer = await person();
     const seen = await postOf(viewer.client, postId);
     const master = await viewer.client.request('GET', seen.media[0]!.url);

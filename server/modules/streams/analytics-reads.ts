@@ -8,11 +8,18 @@ import { streams, streamViews } from './tables';
 export const viewFactsSql = sql`select s.user_id as creator_id, v.stream_id, v.first_joined_at as at
   from ${streamViews} v join ${streams} s on s.id = v.stream_id`;
 
-/** Likes of the creator's streams that started in [from, to). */
-export async function likesOfStreamsStarted(exec: Executor, creatorId: number, from: Date, to: Date): Promise<number> {
-  const [row] = await exec.select({ likes: sql<number>`coalesce(sum(${streams.likes}), 0)::bigint` }).from(streams)
+/** Likes given in realtime on each of these streams (the chat module's count). */
+export type RealtimeLikesOn = (streamIds: number[]) => Promise<Map<number, number>>;
+
+/**
+ * Likes, as the streams show them (saved likes + realtime likes), of the creator's streams started in
+ * [from, to) and not deleted.
+ */
+export async function likesOfStreamsStarted(exec: Executor, creatorId: number, from: Date, to: Date, realtimeLikesOn: RealtimeLikesOn): Promise<number> {
+  const rows = await exec.select({ id: streams.id, likes: streams.likes }).from(streams)
     .where(and(eq(streams.userId, creatorId), isNull(streams.deletedAt), gte(streams.startedAt, from), lt(streams.startedAt, to)));
-  return Number(row?.likes ?? 0);
+  const realtime = await realtimeLikesOn(rows.map((r) => r.id));
+  return rows.reduce((sum, r) => sum + r.likes + (realtime.get(r.id) ?? 0), 0);
 }
 
 export interface StreamCard {

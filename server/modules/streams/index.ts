@@ -27,7 +27,7 @@ export {
 export type { StreamRow } from './stream-view';
 export { featuredCandidatesSql, streamCountSql, streamReportsSql, type StreamModeration } from './moderation';
 export { viewerOf } from './viewer';
-export { likesOfStreamsStarted, type StreamCard, streamCards, streamingOf, viewFactsSql } from './analytics-reads';
+export { likesOfStreamsStarted, type RealtimeLikesOn, type StreamCard, streamCards, streamingOf, viewFactsSql } from './analytics-reads';
 export { type PastView, recordPastReport, recordPastViews } from './past-views';
 export { createMediaAddresses, type MediaAddresses, mediaViewerKey, signedMediaViewer } from './signed-media';
 
@@ -63,7 +63,7 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
     graceMs: config.rtmpGraceMs,
   });
   const moderation = createStreamModeration({ db, accountAdmin: ctx.use('accountAdmin'), media: mediaControl, events });
-  social.useBroadcasterScores((userIds) => broadcasterScores(db, userIds));
+  social.useBroadcasterScores((userIds) => broadcasterScores(db, userIds, streams.realtimeLikesOn));
   await mediaControl.listen();
   const playbackGate = createPlaybackGate({ streams, tokens: media.tokens, events, bus: ctx.bus });
   await playbackGate.listen();

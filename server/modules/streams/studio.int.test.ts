@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../../common/messages';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import type { HttpSession } from '../../testing/http-session';
-import { publishTestPattern, type RunningPublisher } from '../../testing/rtmp-publisher';
+import { publishTestPattern, TEST_PATTERN_AUDIO_KBPS, type RunningPublisher } from '../../testing/rtmp-publisher';
 
 let t: TestApp;
 let rtmp: string;
@@ -28,13 +28,14 @@ interface Health {
   width: number | null;
   height: number | null;
   keyframe_interval: number | null;
+  measured_seconds: number;
   video_codec: string | null;
   audio_codec: string | null;
   warnings: string[];
 }
 
 /** A broadcaster set up, shown, and publishing the test pattern with this keyframe interval (in frames at 30 fps). */
-async function publishing(gop: number) {
+async function publishing(gop: number, videoKbps?: number) {
   const { user, client, stream } = await (async () => {
     const user = await t.given.user();
     const client = await t.given.signedIn(user);
@@ -43,7 +44,7 @@ async function publishing(gop: number) {
   })();
   await client.post('/api/streams/update-stream-info', { id: stream.stream_id, data: { title: 'Health check', audience: 'PUBLIC', rating: 'G' } });
   await client.post('/api/streams/go-live', { id: stream.stream_id });
-  const publisher = publishTestPattern({ url: `${rtmp}/${stream.broadcast_key}`, width: 640, height: 360, fps: 30, gop });
+  const publisher = publishTestPattern({ url: `${rtmp}/${stream.broadcast_key}`, width: 640, height: 360, fps: 30, gop, videoKbps });
   publishers.push(publisher);
   return { user, client, id: stream.stream_id, publisher };
 }
@@ -81,11 +82,21 @@ describe('ingest health, read from the RTMP session', () => {
     expect((await client.get('/api/streams/ingest-health', { id: 'x' })).status).toBe(400);
   });
 
-  it('measures a 1 s keyframe interval without a warning', { timeout: 90_000 }, async () => {
-    const { client, id } = await publishing(30);
+  it('measures a 1 s keyframe interval without a warning, and the bitrate pushed within 15 %', { timeout: 90_000 }, async () => {
+    const videoKbps = 1200;
+    const { client, id } = await publishing(30, videoKbps);
     await measured(client, id);
     const ingest = (await health(client, id))!;
     expect(ingest).toMatchObject({ keyframe_interval: 1, width: 640, height: 360, warnings: [] });
+    // A constant 1,200 kb/s of video and 96 kb/s of audio: what arrived each second, over the last few.
+    const pushed = videoKbps + TEST_PATTERN_AUDIO_KBPS;
+    // Once a full window of arrivals was measured, several readings in a row.
+    await expect.poll(async () => (await health(client, id))?.measured_seconds ?? 0, { timeout: 30_000, interval: 500 }).toBeGreaterThanOrEqual(5);
+    for (let i = 0; i < 3; i++) {
+      const { bitrate_kbps: kbps } = (await health(client, id))!;
+      expect(kbps).toBeGreaterThanOrEqual(pushed * 0.85);
+      expect(kbps).toBeLessThanOrEqual(pushed * 1.15);
+    }
   });
 });
 

@@ -33,6 +33,7 @@ export function createSubscriptionsModule(ctx: ModuleContext): AppModule {
     accounts,
     social: ctx.use('social'),
     events: ctx.events,
+    outbox: ctx.platform.outbox,
     feePercent,
     ratingThreshold: ctx.config.ratingThreshold,
   });

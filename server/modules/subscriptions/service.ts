@@ -5,6 +5,7 @@
  * subscription last to the end of its paid period whatever happens to it (reads.ts).
  */
 import { and, asc, count, countDistinct, desc, eq, gt, inArray, isNull, or } from 'drizzle-orm';
+import type { EventOutbox } from '../../platform/event-outbox';
 import type { HistoryEntry, PlanTemplate, Subscription } from '../../../common/api/subscriptions';
 import { MSG, fill } from '../../../common/messages';
 import { coins } from '../../../common/rules/format';
@@ -49,6 +50,8 @@ export interface SubscriptionsDeps {
   feePercent: number;
   /** Stars a rated creator needs before anyone may subscribe (config RATING_THRESHOLD). */
   ratingThreshold: number;
+  /** Events that follow a commit (a new subscriber told to the creator). */
+  outbox?: EventOutbox;
   /** The clock: injected by tests that run months in seconds. */
   now?: () => Date;
 }
@@ -339,8 +342,10 @@ export function createSubscriptionsService(deps: SubscriptionsDeps) {
           legs,
         }, tx);
         await tx.insert(subscriptionHistory).values(historyRow(row!.id, 'SUBSCRIBED', `${plan.name}, ${periodLabel(plan.period)}: ${coins(plan.price)}`, transferId));
+        await deps.outbox?.write(tx, 'payment.received', { kind: 'subscription', transferId, payerId: subscriberId, payeeId: creatorId, amount: plan.price, subjectId: row!.id, title: plan.name });
         return row!;
       });
+      deps.outbox?.wake();
     } catch (error) {
       if (error instanceof InsufficientFunds) throw fundAccount();
       // Two subscribes at once: the one-enabled index lets one through; the same key's twin answers its outcome.

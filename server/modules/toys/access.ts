@@ -10,6 +10,7 @@ import {
 import { fill, MSG } from '../../../common/messages';
 import { userChannelOf } from '../../../common/realtime';
 import { deviceTip } from '../../../common/rules/toys';
+import type { EventOutbox } from '../../platform/event-outbox';
 import type { Db, Executor } from '../../platform/db/client';
 import type { Principal } from '../../platform/http/auth';
 import type { KeyedRequest } from '../../platform/http/idempotency';
@@ -45,6 +46,8 @@ export interface AccessDeps {
   records: Records;
   provider: ToyProviderApi;
   feePercent: number;
+  /** Events that follow a commit (a toy purchase told to the host). */
+  outbox?: EventOutbox;
 }
 
 export function createAccessMachine(deps: AccessDeps) {
@@ -181,7 +184,7 @@ export function createAccessMachine(deps: AccessDeps) {
     await ledger.gather(payerId, 'CON');
     await ledger.warmAccounts([{ userId: payerId, currency: 'CON' }, { userId: row.broadcasterId, currency: 'CON', shard }, { system: 'fees', currency: 'CON', shard }]);
     try {
-      return await db.transaction(async (tx) => {
+      const paid = await db.transaction(async (tx) => {
         const [current] = await tx.select().from(toyAccess).where(eq(toyAccess.id, row.id)).for('update');
         if (!current) throw notFound(MSG.toyNoAccess);
         if (replay(current)) return { row: current, created: false };
@@ -189,7 +192,7 @@ export function createAccessMachine(deps: AccessDeps) {
         if (refusedNow) throw refusedNow;
         const amount = owedOn(current);
         const fee = platformFee(amount, deps.feePercent);
-        await ledger.transfer({
+        const { transferId } = await ledger.transfer({
           kind: 'toy_tip',
           idempotencyKey: `toy:${current.id}:payment:${current.payments + 1}`,
           fromUserId: payerId,
@@ -204,6 +207,7 @@ export function createAccessMachine(deps: AccessDeps) {
             ...(fee > 0 ? [{ account: { system: 'fees' as const, currency: 'CON' as const, shard }, amount: fee }] : []),
           ],
         }, tx);
+        await deps.outbox?.write(tx, 'payment.received', { kind: 'toy_tip', transferId, payerId, payeeId: current.broadcasterId, amount, subjectId: current.id });
         const states = approvedStates(device, { broadcaster: current.broadcasterState, viewer: current.viewerState, requestedTip: 0 });
         const [approved] = await tx.update(toyAccess).set({
           access: 'APPROVED', isTipPaid: true, requestedTip: 0, paidTotal: current.paidTotal + amount, payments: current.payments + 1,
@@ -211,6 +215,8 @@ export function createAccessMachine(deps: AccessDeps) {
         }).where(eq(toyAccess.id, current.id)).returning();
         return { row: approved!, created: true, first: current.access === 'PENDING' };
       });
+      deps.outbox?.wake();
+      return paid;
     } catch (error) {
       if (error instanceof InsufficientFunds) throw appError('insufficient_funds');
       throw error;

@@ -35,7 +35,7 @@ export async function createToysModule(ctx: ModuleContext): Promise<AppModule> {
   const rooms = createRooms({ streams: ctx.use('streams'), meetings: ctx.use('meetings') });
   const records = createRecords({ db: ctx.db, accounts, publish: chat.publish });
   const access = createAccessMachine({
-    db: ctx.db, ledger: ctx.use('ledger'), accounts, chat, rooms, records, provider, feePercent: ctx.config.platformFees.toy_tip ?? 0,
+    db: ctx.db, ledger: ctx.use('ledger'), accounts, chat, rooms, records, provider, feePercent: ctx.config.platformFees.toy_tip ?? 0, outbox: ctx.platform.outbox,
   });
   const control = createControl({ db: ctx.db, chat, rooms, records, access, provider, log: ctx.log });
   const callbacks = createCallbacks({ db: ctx.db, provider, isUser: async (userId) => (await accounts.publicUsers([userId])).has(userId) });

@@ -65,7 +65,8 @@ describe('the API document', () => {
     const heads = routes.filter((r) => r.method === 'HEAD' && r.url !== `${UPLOADS_PATH}/:uploadId`);
     for (const head of heads) expect(routes, `HEAD ${head.url} without GET`).toContainEqual({ method: 'GET', url: head.url });
     const expected = routes
-      .filter((r) => r.method !== 'HEAD' && r.url !== DOCS_PREFIX && !r.url.startsWith(`${DOCS_PREFIX}/`))
+      // With trailing slashes ignored, the router prints the documentation's wildcard as `/api/docs*`.
+      .filter((r) => r.method !== 'HEAD' && r.url !== DOCS_PREFIX && r.url !== `${DOCS_PREFIX}*` && !r.url.startsWith(`${DOCS_PREFIX}/`))
       .map((r) => `${r.method} ${openapiPath(r.url)}`);
     expect(expected).toEqual(
       expect.arrayContaining(['POST /api/wallet/webhooks/sandbox', 'GET /ws', 'GET /metrics', 'GET /media/hls/{streamId}/{segment}', 'POST /ajax/tracking/track-event']),

@@ -21,6 +21,17 @@ describe('the route table', () => {
     expect(t.app.modules.realtime.map((op) => `${op.op} ${op.name}`)).toContain('send COMMENT');
   });
 
+  it('answers the paths the spec writes with a trailing slash as it writes them', async () => {
+    const user = await t.given.signedInUser();
+    const lookup = await t.client().get('/api/user/user-lookup/', { id: user.user.id });
+    expect([lookup.status, (lookup.body.user as { user_id: number }).user_id]).toEqual([200, user.user.id]);
+    expect((await user.client.get('/api/user/user-earning-details/', { id: user.user.id })).status).not.toBe(404);
+    expect((await t.client().get('/api/user/user-earning-details/', { id: user.user.id })).status).toBe(401);
+    expect((await t.client().get('/api/user/exo-click-tracking/', { tracking_id: 'nothing' })).status).not.toBe(404);
+    expect((await t.client().get('/api/user/exo-click-tracking', { tracking_id: 'nothing' })).status)
+      .toBe((await t.client().get('/api/user/exo-click-tracking/', { tracking_id: 'nothing' })).status);
+  });
+
   it('is what docs/routes.md says (regenerate it with `npm run routes -- --write`)', () => {
     const documented = readFileSync(new URL('../../../docs/routes.md', import.meta.url), 'utf8');
     expect(renderRouteTable(t.app.routeTable, t.app.modules.realtime)).toBe(documented);

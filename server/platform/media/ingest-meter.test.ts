@@ -24,6 +24,16 @@ describe('ingest meter', () => {
     expect(reading).toMatchObject({ videoCodec: 'H.264', audioCodec: 'AAC', measuredSeconds: 5 });
   });
 
+  it('counts each packet’s own size, not the longer buffer the RTMP parser reuses', () => {
+    let now = 0;
+    const meter = new IngestMeter(() => now);
+    // 2000-byte frames at 25 fps (400 kb/s) handed in a 5000-byte buffer, as node-media-server does.
+    for (let frame = 0; frame < 150; frame++) meter.observe({ ...video((now = frame * 40), frame % 25 === 0, 5000), size: 2000 });
+    const { bitrateKbps } = meter.reading();
+    expect(bitrateKbps).toBeGreaterThanOrEqual(390);
+    expect(bitrateKbps).toBeLessThanOrEqual(410);
+  });
+
   it('lets the bitrate fall when the encoder stalls', () => {
     let now = 0;
     const meter = new IngestMeter(() => now);

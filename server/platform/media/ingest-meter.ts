@@ -6,7 +6,7 @@
  * - the remuxer's HLS segments are cut by our `-hls_time`, so they hide the encoder's GOP;
  * - probing the remuxer's output would start one more ffmpeg per stream.
  * Bitrate counts the bytes that arrived in the last few seconds of wall time (a choked uplink shows
- * here); frame rate and keyframe interval use the packets' own timestamps (the encoder's clock), so
+ * here) — each packet's own size, not its buffer's, which node-media-server reuses and keeps longer; frame rate and keyframe interval use the packets' own timestamps (the encoder's clock), so
  * network jitter does not distort them; the resolution comes from the H.264 sequence header.
  */
 import { parseH264Sps } from 'node-media-server/src/protocol/sps_info.js';
@@ -20,6 +20,8 @@ export interface MediaPacket {
   flags: number;
   /** Milliseconds on the encoder's clock. */
   dts: number;
+  /** The packet's bytes: node-media-server hands its parser's reused buffer, longer than the packet. */
+  size?: number;
   data: Buffer;
 }
 
@@ -76,7 +78,7 @@ export class IngestMeter {
   observe(packet: MediaPacket): void {
     const at = this.now();
     this.firstAt ??= at;
-    this.arrivals.push({ at, bytes: packet.data.length });
+    this.arrivals.push({ at, bytes: packet.size ?? packet.data.length });
     if (packet.codec_type === AUDIO) this.audioCodec ??= AUDIO_CODECS[packet.codec_id] ?? `codec ${packet.codec_id}`;
     if (packet.codec_type === VIDEO) this.observeVideo(packet, at);
     this.forget(at);

@@ -44,6 +44,8 @@ export interface RealtimeHandlers {
 export interface SubscribeAnswer {
   history: HistoryMessage[];
   replay?: { skipped: boolean };
+  /** The subscriber is on the channel but not one of its counted members (a stream's own broadcaster). */
+  uncounted?: boolean;
 }
 
 export interface GatewayOptions {
@@ -327,7 +329,7 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
       }
       if (socket.readyState !== socket.OPEN || joined.has(channel)) return fanout.leave(channel, member);
       joined.set(channel, member);
-      if (handlers.countsPresence(channel) && presence.join(channel, key) && who) handlers.onPresenceChange(channel, who, 'CONNECTED');
+      if (handlers.countsPresence(channel) && !answer.uncounted && presence.join(channel, key) && who) handlers.onPresenceChange(channel, who, 'CONNECTED');
       send({ op: 'subscribed', channel, history: answer.history, ...(answer.replay ? { replay: answer.replay } : {}) });
       holding = false;
       for (const frame of held.splice(0)) deliver(frame);

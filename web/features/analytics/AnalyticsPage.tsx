@@ -33,6 +33,7 @@ import { DEFAULT_TOP_RANGE, isTopRange, TOP_RANGES, topRangeDays, type TopRange 
 const DailyChart = lazy(async () => ({ default: (await import('./DailyChart')).DailyChart }));
 
 const TOTALS = [
+  { key: 'TOTAL_EARNINGS', label: 'Earnings (coins, after fees)' },
   { key: 'TOTAL_TIP_COUNT', label: 'Tips (coins)' },
   { key: 'TOTAL_STREAM_VIEW_COUNT', label: 'Stream views' },
   { key: 'TOTAL_STREAM_LIKE_COUNT', label: 'Stream likes' },

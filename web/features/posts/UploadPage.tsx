@@ -12,7 +12,7 @@ import { POST_AUDIENCES, POST_DESCRIPTION_MAX, POST_TITLE } from '../../../commo
 import type { PostAudience, PostKind } from '../../../common/api/posts';
 import type { RATINGS } from '../../../common/api/streams';
 import { TOAST_DELAY_MS } from '../../../common/constants';
-import { MSG } from '../../../common/messages';
+import { fill, MSG } from '../../../common/messages';
 import { POST_PRICE, PRICE_STEP } from '../../../common/rules/pay-wall';
 import { call } from '../../api/client';
 import { failureMessage, formRefusal, hasErrors, schemaErrors } from '../../api/field-errors';
@@ -37,7 +37,7 @@ import { subscriptionKeys, usePlans } from '../subscriptions/api';
 import { useCreatePost } from './api';
 import { MediaPicker } from './MediaPicker';
 import { AUDIENCE_LABEL } from './PostAudience';
-import { expiryError, expiryIso, localDateTimeValue, postPath, postTip, shownTip, uploadRatings } from './post-rules';
+import { expiryError, expiryIso, localDateTimeValue, postPath, postTip, priceRoundedNote, shownTip, uploadRatings } from './post-rules';
 import styles from './UploadPage.module.css';
 import * as posts from '../../../common/api/posts';
 
@@ -111,6 +111,8 @@ interface PostFormProps {
 }
 
 function PostForm({ kind, values, onValues: setValues, files, onFiles: setFiles, onBusy }: PostFormProps) {
+  /** The price the server will keep, said when it differs from what was typed (the spec rounds it up to a step). */
+  const [priceNote, setPriceNote] = useState<string | null>(null);
   const skin = useSkin();
   const skinPath = useSkinPath();
   const navigate = useNavigate();
@@ -287,11 +289,18 @@ function PostForm({ kind, values, onValues: setValues, files, onFiles: setFiles,
             max={POST_PRICE.max}
             step={PRICE_STEP}
             value={values.tip}
-            onChange={(e) => set('tip', e.target.value)}
-            // The price it becomes, as the person leaves the field (rounded up to 10, 10 to 1000).
-            onBlur={() => set('tip', shownTip(values.tip))}
+            onChange={(e) => {
+              set('tip', e.target.value);
+              setPriceNote(null);
+            }}
+            // The price it becomes, as the person leaves the field (rounded up to 10, 10 to 1000), said when it changed.
+            onBlur={() => {
+              const note = priceRoundedNote(values.tip);
+              setPriceNote(note && fill(MSG.postPriceRounded, { ...note, min: POST_PRICE.min, max: POST_PRICE.max.toLocaleString('en-US'), step: PRICE_STEP }));
+              set('tip', shownTip(values.tip));
+            }}
             error={shown('tip')}
-            hint={`0 keeps the post free. A paid post costs ${POST_PRICE.min} to ${POST_PRICE.max.toLocaleString('en-US')} coins, in steps of ${PRICE_STEP}.`}
+            hint={priceNote ? <span role="status">{priceNote}</span> : `0 keeps the post free. A paid post costs ${POST_PRICE.min} to ${POST_PRICE.max.toLocaleString('en-US')} coins, in steps of ${PRICE_STEP}.`}
           />
           <TextField
             label="Expires (optional)"

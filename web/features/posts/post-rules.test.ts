@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MSG } from '../../../common/messages';
-import { canEditAudience, expiryError, expiryIso, formatDuration, localDateTimeValue, mediaCountLabel, needsPurchase, postTip, shownTip, uploadRatings, wrapIndex } from './post-rules';
+import { canEditAudience, expiryError, expiryIso, formatDuration, localDateTimeValue, mediaCountLabel, needsPurchase, postTip, priceRoundedNote, shownTip, uploadRatings, wrapIndex } from './post-rules';
 
 describe('the paid post tip', () => {
   it('rounds up to a multiple of 10 and holds it between 10 and 1000; 0 stays free', () => {
@@ -82,5 +82,16 @@ describe('how media read', () => {
     expect(formatDuration(42)).toBe('0:42');
     expect(formatDuration(725)).toBe('12:05');
     expect(formatDuration(3723)).toBe('1:02:03');
+  });
+});
+
+describe('priceRoundedNote', () => {
+  it('says when the typed price is not one a post can have, and what it became', () => {
+    expect(priceRoundedNote('55')).toEqual({ typed: '55', price: '60' });
+    expect(priceRoundedNote('5000')).toEqual({ typed: '5000', price: '1000' });
+    expect(priceRoundedNote('60')).toBeNull();
+    expect(priceRoundedNote('0')).toBeNull();
+    expect(priceRoundedNote('')).toBeNull();
+    expect(priceRoundedNote('abc')).toBeNull();
   });
 });

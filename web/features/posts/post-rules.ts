@@ -26,6 +26,13 @@ export function shownTip(text: string): string {
   return Number.isFinite(typed) ? String(postTip(typed)) : text;
 }
 
+/** What to tell the person when the price they typed is not one a post can have (the rounded price differs), else null. */
+export function priceRoundedNote(text: string): { typed: string; price: string } | null {
+  const trimmed = text.trim();
+  const shown = shownTip(text);
+  return trimmed === '' || !Number.isFinite(Number(trimmed)) || Number(trimmed) === Number(shown) ? null : { typed: trimmed, price: shown };
+}
+
 /** The page a carousel shows after moving to `index`: past the last comes the first, before the first the last. */
 export function wrapIndex(index: number, count: number): number {
   if (count <= 0) return 0;

@@ -1,16 +1,17 @@
 import { Link } from 'react-router';
 import { useSkinPath } from '../../app/skin';
 import { CoinIcon } from '../../ui/icons';
-import { useBalance } from '../wallet/api';
+import { useBalance, useBalanceFrames } from '../wallet/api';
 import { formatCoins } from '../wallet/money';
 import styles from './TopBar.module.css';
 
 const coins = new Intl.NumberFormat('en-US');
 
-/** The signed-in user's coins in the top bar, opening the wallet; deposits and tips update its cache. */
-export function CoinBalance() {
+/** The signed-in user's coins in the top bar, opening the wallet; deposits, tips and the coins received (BALANCE frames) update it. */
+export function CoinBalance({ userId }: { userId: number }) {
   const skinPath = useSkinPath();
   const balance = useBalance();
+  useBalanceFrames(userId);
   const amount = balance.data?.CON;
   return (
     <Link

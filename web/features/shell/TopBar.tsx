@@ -51,7 +51,7 @@ export function TopBar({ sidebar }: { sidebar?: SidebarState }) {
           <div className={styles.end}>
             {session.user && (
               <Suspense fallback={<BalanceStandIn />}>
-                <CoinBalance />
+                <CoinBalance userId={session.user.user_id} />
               </Suspense>
             )}
             <ButtonLink

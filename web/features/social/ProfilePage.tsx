@@ -19,7 +19,7 @@ import styles from './ProfilePage.module.css';
 
 type Tab = 'stream' | 'post' | 'saved';
 
-/** /u/:id and /user/profile?id= (spec part 1 §2 Profile); ?type=post opens Photos. /user/profile alone is your own. */
+/** /u/:id and /user/profile?id= (spec part 1 §2 Profile); ?type=post opens Photos, ?adult=true lists 18+ streams. /user/profile alone is your own. */
 export function ProfilePage() {
   const skinPath = useSkinPath();
   const params = useParams();
@@ -50,7 +50,7 @@ function ProfileView({ id }: { id: number }) {
   const requested = query.get('type');
   const tab: Tab = requested === 'post' || (requested === 'saved' && user.is_self) ? requested : 'stream';
   const tabs: Array<TabItem<Tab>> = [
-    { value: 'stream', label: 'Streams', content: <UserStreams userId={user.user_id} /> },
+    { value: 'stream', label: 'Streams', content: <UserStreams userId={user.user_id} adult={query.get('adult') === 'true'} /> },
     { value: 'post', label: 'Photos', content: <UserPosts userId={user.user_id} /> },
     ...(user.is_self ? [{ value: 'saved' as const, label: 'Saved', content: <SavedTab /> }] : []),
   ];

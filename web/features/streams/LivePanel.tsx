@@ -9,6 +9,8 @@ import { useState, type ReactNode } from 'react';
 import type { IngestHealth } from '../../../common/api/streams';
 import type { TipRecord } from '../../../common/api/tips';
 import { RECOMMENDED_KEYFRAME_INTERVAL_S } from '../../../common/constants';
+import { fill, MSG } from '../../../common/messages';
+import { shownViewers } from '../../../common/rules/stream-display';
 import { coins, relativeTime, shortNumber } from '../../../common/rules/format';
 import { failureMessage } from '../../api/field-errors';
 import { Alert } from '../../ui/Alert';
@@ -92,9 +94,10 @@ function SessionFigures({ stream, session }: { stream: StreamInfo; session: Sess
     </div>
   );
   const earnings = session?.earnings;
+  const viewers = session?.viewers ?? stream.viewers;
   return (
     <dl className={styles.figures} aria-label="This session">
-      {figure('Viewers', shortNumber(session?.viewers ?? stream.viewers))}
+      {figure('Viewers', shortNumber(viewers), fill(MSG.dashboardViewersHint, { shown: shortNumber(shownViewers(viewers)) }))}
       {figure('Total views', shortNumber(session?.tviewers ?? stream.tviewers))}
       {figure('Session earnings', earnings ? coins(earnings.gross) : '…', earnings ? `${coins(earnings.net)} after fees` : undefined)}
       {figure('Tips', earnings ? String(earnings.tips) : '…')}

@@ -19,7 +19,7 @@ export const streamKeys = {
   channel: (id: number) => [...streamKeys.lists(), 'channel', id] as const,
   everything: () => [...streamKeys.lists(), 'all'] as const,
   search: (term: string) => [...streamKeys.lists(), 'search', term] as const,
-  user: (id: number) => [...streamKeys.lists(), 'user', id] as const,
+  user: (id: number, adult = false) => [...streamKeys.lists(), 'user', id, ...(adult ? ['adult'] : [])] as const,
   saved: () => [...streamKeys.lists(), 'saved'] as const,
 };
 
@@ -164,6 +164,8 @@ export const useChannelStreams = (id: number) => useTilePages(streamKeys.channel
 export const useAllStreams = () => useTilePages(streamKeys.everything(), true, (page) => call(streams.listStreams, page));
 export const useStreamSearch = (term: string, enabled: boolean) =>
   useTilePages(streamKeys.search(term), enabled, (page) => call(streams.searchStream, { search: term, ...page }));
-export const useUserStreams = (id: number) => useTilePages(streamKeys.user(id), id > 0, (page) => call(streams.userStreams, { id, ...page }));
+/** A user's streams; `adult` (the profile's ?adult=true) lists their 18+ streams too, where the skin shows them. */
+export const useUserStreams = (id: number, adult = false) =>
+  useTilePages(streamKeys.user(id, adult), id > 0, (page) => call(streams.userStreams, { id, ...(adult ? { isAdult: true } : {}), ...page }));
 /** The caller's bookmarks (profile Saved tab). */
 export const useSavedStreams = () => useTilePages(streamKeys.saved(), true, (page) => call(streamInteractions.savedStreams, page));

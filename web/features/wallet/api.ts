@@ -1,5 +1,8 @@
 /** Wallet server state: balances, history, packages, cards and impressions (query keys per feature). */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { userChannelOf } from '../../../common/realtime-channels';
+import { realtimeClient } from '../../api/realtime';
 import { wallet } from '../../../common/api/calls';
 import type { Balance } from '../../../common/api/wallet';
 import type { CallInput, CallOutput } from '../../../common/api';
@@ -24,6 +27,19 @@ export const TRANSFERS_PAGE = 20;
 
 export function useBalance(enabled = true) {
   return useQuery({ queryKey: walletKeys.balance(), queryFn: async () => (await call(wallet.walletBalance, {})).balance, enabled });
+}
+
+/** Keeps the balance current while signed in: BALANCE frames on the user's own channel (tips and sales received). */
+export function useBalanceFrames(userId: number | null): void {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (userId === null) return;
+    return realtimeClient().subscribe(userChannelOf(userId), {
+      onMessage: (message) => {
+        if (message.type === 'BALANCE') queryClient.setQueryData(walletKeys.balance(), message.balance);
+      },
+    });
+  }, [userId, queryClient]);
 }
 
 export function useTransfers(offset: number) {
