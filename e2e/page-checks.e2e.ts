@@ -20,6 +20,7 @@ import { goLiveAndPublish, saveBroadcastTitle } from './support/live';
 const openAppPage = useAppInBrowser({ media: true });
 const step = journeySteps();
 const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1366, height: 900 };
 const TITLE = 'E2E page checks';
 
 let publisher: RunningPublisher | undefined;
@@ -41,10 +42,39 @@ async function checkPages(page: Page, paths: readonly string[], tag: string, sig
     await page.goto(path);
     await settled(page, signedIn);
     const name = `${tag}${path.replace(/[^a-z0-9]+/gi, '-')}`.replace(/-+$/, '');
-    await screenshot(page, `phone-${name}`, { check: false });
+    await screenshot(page, name.startsWith('desktop') ? name : `phone-${name}`, { check: false });
     await checkPage(page, name).catch((error: Error) => problems.push(error.message));
+    problems.push(...(await coveredOrSqueezed(page)).map((problem) => `${name}: ${problem}`));
   }
   return problems;
+}
+
+/**
+ * Scrolled to the end of the page, what text or control the floating Create button lies over (the
+ * page must end clear of it), and the top bar's controls narrower than a 24 px target (squeezed).
+ */
+function coveredOrSqueezed(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    const name = (e: Element) => `<${e.tagName.toLowerCase()}> "${(e.textContent ?? '').trim().slice(0, 30) || e.getAttribute('aria-label')}"`;
+    for (const control of Array.from(document.querySelectorAll('header a, header button'))) {
+      const r = control.getBoundingClientRect();
+      if (r.width > 0 && r.width < 24) problems.push(`top bar control squeezed to ${Math.round(r.width)} px: ${name(control)}`);
+    }
+    window.scrollTo(0, (document.scrollingElement ?? document.documentElement).scrollHeight);
+    const fab = document.querySelector('button[aria-label="Create"]')?.getBoundingClientRect();
+    if (!fab) return problems;
+    for (const element of Array.from(document.querySelectorAll('#main *'))) {
+      const control = element.matches('a, button, input, select, textarea');
+      const text = Array.from(element.childNodes).some((n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim());
+      if (!control && !text) continue;
+      const r = element.getBoundingClientRect();
+      if (r.width && r.height && r.right > fab.left && r.left < fab.right && r.bottom > fab.top && r.top < fab.bottom) {
+        problems.push(`under the Create button: ${name(element)}`);
+      }
+    }
+    return problems;
+  });
 }
 
 /** The app's pages everyone can open, and those a signed-in user can. */
@@ -116,7 +146,10 @@ describe('every page on a phone', () => {
     const { page } = broadcaster;
     await signInAt(page, 'broadcaster1', '/');
     const problems = await checkPages(page, BROADCASTER_PAGES, 'broadcaster');
+    // On a wide screen too, the button covers none of the pages' ends.
+    await page.setViewportSize(DESKTOP);
+    problems.push(...(await checkPages(page, ['/dashboard', '/user/analytics', '/user/account'], 'desktop-broadcaster')));
     expect(problems).toEqual([]);
     await broadcaster.context.close();
-  }, 120_000);
+  }, 150_000);
 });

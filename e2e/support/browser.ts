@@ -125,13 +125,15 @@ export function useAppInBrowser(options: AppOptions & { chromiumArgs?: readonly 
   beforeAll(async () => {
     [app, browser] = await Promise.all([startApp(options), launchBrowser(options.chromiumArgs, options.fullBrowser)]);
   });
-  afterAll(async (suite) => {
-    reportCheckCost(suite.name);
+  let file = '';
+  afterAll(async () => {
+    reportCheckCost(file);
     await browser?.close();
     await app?.close();
   });
   // A failed test leaves a screenshot of every page it had open.
   beforeEach((context) => {
+    file = context.task.file.name;
     context.onTestFailed(() => screenshotOpenPages(context.task.name));
   });
   const running = () => {
