@@ -77,6 +77,22 @@ function coveredOrSqueezed(page: Page): Promise<string[]> {
   });
 }
 
+/** Checks `paths` in the main skin and `skinPaths` in each of the others. */
+async function checkInSkins(page: Page, paths: readonly string[], skinPaths: readonly string[], tag: string): Promise<string[]> {
+  const problems = await checkPages(page, paths, tag);
+  for (const id of SKIN_IDS.filter((skin) => SKINS[skin].prefix)) {
+    problems.push(...(await checkPages(page, skinPaths.map((path) => SKINS[id].prefix + (path === '/' ? '' : path)), tag)));
+  }
+  return problems;
+}
+
+/** No problem found, no error logged; the person's browser closed. */
+async function finish(person: TestPage, problems: string[]): Promise<void> {
+  expect(problems).toEqual([]);
+  expect(person.errors).toEqual([]);
+  await person.context.close();
+}
+
 /** The app's pages everyone can open, and those a signed-in user can. */
 const PUBLIC_PAGES = ['/', '/channel/group', '/channel/search-all-stream', '/channel/search?search=broadcaster', '/legal/terms', '/help', '/download'];
 const GUEST_PAGES = ['/user/login', '/user/sign-up', '/user/forgot-password'];
@@ -117,14 +133,7 @@ describe('every page on a phone', () => {
     await screenshot(page, 'phone-guest-side-menu', { check: false });
     await page.getByRole('banner').getByRole('button', { name: 'Hide side bar' }).click();
 
-    const problems = await checkPages(page, [...PUBLIC_PAGES, ...GUEST_PAGES, streamPath, profilePath], 'guest');
-    for (const id of SKIN_IDS.filter((s) => SKINS[s].prefix)) {
-      problems.push(...(await checkPages(page, SKIN_PAGES.map((p) => SKINS[id].prefix + (p === '/' ? '' : p)), 'guest')));
-      problems.push(...(await checkPages(page, [SKINS[id].prefix + streamPath], 'guest')));
-    }
-    expect(problems).toEqual([]);
-    expect(guest.errors).toEqual([]);
-    await guest.context.close();
+    await finish(guest, await checkInSkins(page, [...PUBLIC_PAGES, ...GUEST_PAGES, streamPath, profilePath], [...SKIN_PAGES, streamPath], 'guest'));
   }, 180_000);
 
   step('a viewer with coins: every page fits and passes, in each skin', async () => {
@@ -132,13 +141,7 @@ describe('every page on a phone', () => {
     const { page } = viewer;
     await signInAt(page, 'viewer1', '/');
     await buyThousandCoins(page);
-    const problems = await checkPages(page, [...PUBLIC_PAGES, ...SIGNED_IN_PAGES, streamPath, profilePath], 'viewer');
-    for (const id of SKIN_IDS.filter((s) => SKINS[s].prefix)) {
-      problems.push(...(await checkPages(page, ['', '/user/settings', streamPath].map((p) => SKINS[id].prefix + p), 'viewer')));
-    }
-    expect(problems).toEqual([]);
-    expect(viewer.errors).toEqual([]);
-    await viewer.context.close();
+    await finish(viewer, await checkInSkins(page, [...PUBLIC_PAGES, ...SIGNED_IN_PAGES, streamPath, profilePath], ['/', '/user/settings', streamPath], 'viewer'));
   }, 180_000);
 
   step('a broadcaster: the creator pages fit and pass', async () => {
@@ -149,7 +152,6 @@ describe('every page on a phone', () => {
     // On a wide screen too, the button covers none of the pages' ends.
     await page.setViewportSize(DESKTOP);
     problems.push(...(await checkPages(page, ['/dashboard', '/user/analytics', '/user/account'], 'desktop-broadcaster')));
-    expect(problems).toEqual([]);
-    await broadcaster.context.close();
+    await finish(broadcaster, problems);
   }, 150_000);
 });
