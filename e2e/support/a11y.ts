@@ -16,9 +16,10 @@ const FAILING_IMPACTS = ['serious', 'critical'];
 let spentMs = 0;
 let checks = 0;
 export function reportCheckCost(file: string): void {
-  if (checks) console.log(`page checks, ${file}: ${checks} pages in ${(spentMs / 1000).toFixed(1)} s`);
+  if (checks) console.log(`page checks, ${file}: ${checks} pages (${checked.size} checked with axe) in ${(spentMs / 1000).toFixed(1)} s`);
   spentMs = 0;
   checks = 0;
+  checked.clear();
 }
 
 interface Violation {
@@ -26,6 +27,20 @@ interface Violation {
   impact: string | null;
   help: string;
   targets: string[];
+}
+
+/**
+ * The pages this journey file has checked, by address and the set of class names in the document (the
+ * components shown, each in its state): the same page shot again as it was is not checked again.
+ */
+const checked = new Set<string>();
+
+function fingerprint(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const classes = new Set<string>();
+    for (const element of Array.from(document.querySelectorAll('*'))) element.classList.forEach((c) => classes.add(c));
+    return `${location.pathname}|${[...classes].sort().join(' ')}`;
+  });
 }
 
 /** axe-core's violations of serious or critical impact on the page as it is now. */
@@ -85,7 +100,10 @@ export function horizontalOverflow(page: Page): Promise<string | null> {
 /** Fails with what is wrong on the page: axe violations and horizontal overflow. */
 export async function checkPage(page: Page, name: string): Promise<void> {
   const started = Date.now();
-  const [violations, overflow] = await Promise.all([axeViolations(page), horizontalOverflow(page)]);
+  const seen = await fingerprint(page);
+  const fresh = !checked.has(seen);
+  checked.add(seen);
+  const [violations, overflow] = await Promise.all([fresh ? axeViolations(page) : [], horizontalOverflow(page)]);
   spentMs += Date.now() - started;
   checks += 1;
   const problems = [
