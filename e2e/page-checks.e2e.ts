@@ -141,7 +141,8 @@ describe('every page on a phone', () => {
     const { page } = viewer;
     await signInAt(page, 'viewer1', '/');
     await buyThousandCoins(page);
-    await finish(viewer, await checkInSkins(page, [...PUBLIC_PAGES, ...SIGNED_IN_PAGES, streamPath, profilePath], ['/', '/user/settings', streamPath], 'viewer'));
+    // The public pages differ for a viewer by the top bar only: the home page and Browse show it.
+    await finish(viewer, await checkInSkins(page, [...PUBLIC_PAGES.slice(0, 2), ...SIGNED_IN_PAGES, streamPath, profilePath], ['/', '/user/settings', streamPath], 'viewer'));
   }, 180_000);
 
   step('a broadcaster: the creator pages fit and pass', async () => {
