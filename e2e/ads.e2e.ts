@@ -154,6 +154,16 @@ describe('ads', () => {
     const banner = viewer.page.getByRole('complementary', { name: 'Banner ad' });
     await banner.waitFor({ timeout: 15_000 });
     await screenshot(viewer.page, 'ads-banner');
+    // A strip along the bottom of the player, clear of its middle, on a wide screen and on a phone.
+    for (const size of [null, { width: 390, height: 844 }]) {
+      if (size) {
+        await viewer.page.setViewportSize(size);
+        await screenshot(viewer.page, 'ads-banner-phone');
+      }
+      const [player, ad] = await Promise.all([viewer.page.locator('video').boundingBox(), banner.boundingBox()]);
+      expect(ad!.y).toBeGreaterThan(player!.y + player!.height / 2);
+    }
+    await viewer.page.setViewportSize({ width: 1366, height: 860 });
     const [tab] = await Promise.all([viewer.page.context().waitForEvent('page'), banner.getByRole('link', { name: 'Spring sale: 20% off everything' }).click()]);
     await tab.waitForLoadState();
     expect(new URL(tab.url()).pathname).toBe('/help');

@@ -98,7 +98,7 @@ describe('toy-device access', () => {
     await manage.getByRole('button', { name: 'Send Tip Request' }).waitFor();
     await manage.getByText('paid 110 Coins').waitFor();
     await screenshot(host.page, 'toys-host-manage');
-  });
+  }, 90_000); // A video call on 2 cores, and the page checks of its shots (decision 0048).
 
   step('the host revokes: viewer1’s controls go with the spec’s message', async () => {
     await host.page.getByRole('dialog', { name: MSG.toyManageTitle }).getByRole('button', { name: 'Revoke Access' }).click();

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, it, type TestContext } from 'vitest';
+import { checkPage, reportCheckCost } from './a11y';
 import { startApp } from './app';
 import type { AppOptions, RunningApp } from './app';
 import { DEBIAN_CHROMIUM, DEBIAN_HEADLESS_SHELL } from '../../scripts/system-tools';
@@ -103,11 +104,15 @@ function collectErrors(page: Page, errors: string[]): void {
   });
 }
 
-/** `animations: 'allow'` shoots what is on screen mid-animation (floating hearts, lines fading out). */
-export async function screenshot(page: Page, name: string, options: { animations?: 'allow' | 'disabled' } = {}): Promise<void> {
+/**
+ * `animations: 'allow'` shoots what is on screen mid-animation (floating hearts, lines fading out).
+ * Then the page is checked (e2e/support/a11y.ts: accessibility and horizontal overflow) unless `check: false`.
+ */
+export async function screenshot(page: Page, name: string, options: { animations?: 'allow' | 'disabled'; check?: boolean } = {}): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   // Animations finished by default, so a drawer or chip is shot where it ends up.
   await page.screenshot({ path: `${SCREENSHOT_DIR}${name}.png`, animations: options.animations ?? 'disabled' });
+  if (options.check ?? true) await checkPage(page, name);
 }
 
 /**
@@ -120,12 +125,15 @@ export function useAppInBrowser(options: AppOptions & { chromiumArgs?: readonly 
   beforeAll(async () => {
     [app, browser] = await Promise.all([startApp(options), launchBrowser(options.chromiumArgs, options.fullBrowser)]);
   });
+  let file = '';
   afterAll(async () => {
+    reportCheckCost(file);
     await browser?.close();
     await app?.close();
   });
   // A failed test leaves a screenshot of every page it had open.
   beforeEach((context) => {
+    file = context.task.file.name;
     context.onTestFailed(() => screenshotOpenPages(context.task.name));
   });
   const running = () => {

@@ -31,7 +31,7 @@ export function AuditPanel() {
       <Alert>{audit.isError && failureMessage(audit.error)}</Alert>
       {audit.isSuccess && entries.length === 0 && <EmptyState icon={<LockIcon />}>Nothing recorded yet.</EmptyState>}
       {entries.length > 0 && (
-        <div className={table.tableWrap}>
+        <div className={table.tableWrap} tabIndex={0}>
           <table className={table.table}>
             <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">Action</th><th scope="col">On</th><th scope="col">Before</th><th scope="col">After</th></tr></thead>
             <tbody>

@@ -21,7 +21,7 @@ export function FeaturedPanel() {
       <Alert>{(list.isError && failureMessage(list.error)) || (set.isError && failureMessage(set.error))}</Alert>
       {list.isSuccess && rows.length === 0 && <EmptyState icon={<StarIcon />}>Nothing is featured or live.</EmptyState>}
       {rows.length > 0 && (
-        <div className={table.tableWrap}>
+        <div className={table.tableWrap} tabIndex={0}>
           <table className={table.table}>
             <thead><tr><th scope="col">Stream</th><th scope="col">Owner</th><th scope="col">State</th><th scope="col" /></tr></thead>
             <tbody>

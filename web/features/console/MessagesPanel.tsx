@@ -64,7 +64,7 @@ export function MessagesPanel() {
       <Alert>{(messages.isError && failureMessage(messages.error)) || (retire.isError && failureMessage(retire.error))}</Alert>
       {messages.isSuccess && rows.length === 0 && <EmptyState icon={<MegaphoneIcon />}>No system messages yet.</EmptyState>}
       {rows.length > 0 && (
-        <div className={table.tableWrap}>
+        <div className={table.tableWrap} tabIndex={0}>
           <table className={table.table}>
             <thead><tr><th scope="col">Title</th><th scope="col">Content</th><th scope="col">Locale</th><th scope="col">Show</th><th scope="col">Shown</th><th scope="col">State</th><th scope="col" /></tr></thead>
             <tbody>

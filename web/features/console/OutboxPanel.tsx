@@ -28,7 +28,7 @@ export function OutboxPanel() {
       <Alert>{outbox.isError && failureMessage(outbox.error)}</Alert>
       {outbox.isSuccess && messages.length === 0 && <EmptyState icon={<MailIcon />}>No mail yet.</EmptyState>}
       {messages.length > 0 && (
-        <div className={table.tableWrap}>
+        <div className={table.tableWrap} tabIndex={0}>
           <table className={table.table}>
             <thead><tr><th scope="col">To</th><th scope="col">Subject</th><th scope="col">Sent</th><th scope="col">Text</th></tr></thead>
             <tbody>

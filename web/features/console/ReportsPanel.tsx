@@ -63,7 +63,7 @@ function ReportsTable({ status }: { status: 'open' | 'handled' }) {
       <Alert>{(reports.isError && failureMessage(reports.error)) || (act.isError && failureMessage(act.error))}</Alert>
       {reports.isSuccess && rows.length === 0 && <EmptyState icon={<CheckIcon />}>{status === 'open' ? 'No open reports.' : 'No handled reports yet.'}</EmptyState>}
       {rows.length > 0 && (
-        <div className={table.tableWrap}>
+        <div className={table.tableWrap} tabIndex={0}>
           <table className={table.table}>
             <thead>
               <tr>

@@ -32,7 +32,7 @@ export function UsersPanel() {
       <Alert>{found.isError && failureMessage(found.error)}</Alert>
       {found.isSuccess && rows.length === 0 && <EmptyState icon={<UsersIcon />}>No one matches.</EmptyState>}
       {rows.length > 0 && (
-        <div className={table.tableWrap}>
+        <div className={table.tableWrap} tabIndex={0}>
           <table className={table.table}>
             <thead>
               <tr><th scope="col">Username</th><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Status</th><th scope="col">Joined</th><th scope="col" /></tr>

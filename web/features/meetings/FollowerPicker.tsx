@@ -46,8 +46,9 @@ export function FollowerPicker({ selected, onChange, error }: FollowerPickerProp
         <ul className={styles.chips} aria-label="Invited">
           {selected.map((person) => (
             <li key={person.id}>
-              <button type="button" className={styles.chip} onClick={() => toggle(person)} aria-label={`Remove ${person.name}`}>
-                <Avatar name={person.name} src={person.avatar} size={20} /> {person.name} ×
+              <button type="button" className={styles.chip} onClick={() => toggle(person)}>
+                <Avatar name={person.name} src={person.avatar} size={20} /> <span className="visually-hidden">Remove </span>
+                {person.name} <span aria-hidden="true">×</span>
               </button>
             </li>
           ))}

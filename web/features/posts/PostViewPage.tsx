@@ -154,7 +154,7 @@ function PostWall({ error, onRetry }: { error?: unknown; onRetry?: () => void })
 
 function PostSkeleton() {
   return (
-    <div className={styles.page} aria-busy="true" aria-label="Loading the post">
+    <div className={styles.page} role="status" aria-busy="true" aria-label="Loading the post">
       <div className={styles.layout}>
         <div className={styles.stage}>
           <div className={`${styles.skeletonMedia} ${styles.skeleton}`} />

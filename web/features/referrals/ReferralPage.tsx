@@ -190,7 +190,7 @@ function CommissionSummary({ filters }: { filters: ReferralFilters | null }) {
         <div aria-busy={commission.isPlaceholderData || undefined} className={styles.busyable}>
           <Figures rows={[['Base', coins(data.base_total)], ['Commission', coins(data.earn_total)]]} />
           {data.by_type.length > 0 && (
-            <div className={styles.tableWrap}>
+            <div className={styles.tableWrap} tabIndex={0}>
               <table className={styles.table} aria-label="Commission by type">
                 <thead>
                   <tr>

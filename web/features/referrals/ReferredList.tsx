@@ -37,7 +37,7 @@ export function ReferredList({ filters }: { filters: ReferralFilters | null }) {
         <EmptyState icon={<UsersIcon size={40} />}>{MSG.noReferrals}</EmptyState>
       ) : (
         <>
-          <div className={styles.tableWrap}>
+          <div className={styles.tableWrap} tabIndex={0}>
             <table className={styles.table} aria-label="Referred people" aria-busy={list.isPlaceholderData || undefined}>
               <thead>
                 <tr>

@@ -97,7 +97,7 @@ function GuestButtons() {
       <ButtonLink to={skinPath('/user/login')} variant="ghost" className={styles.login}>
         Log In
       </ButtonLink>
-      <ButtonLink to={skinPath('/user/sign-up')} variant="primary">
+      <ButtonLink to={skinPath('/user/sign-up')} variant="primary" className={styles.signUp}>
         Sign up for Free
       </ButtonLink>
     </>

@@ -10,9 +10,9 @@ const labels = (entries: typeof SIDEBAR, user: SessionUser | null, skin = SKINS.
   entriesFor(entries, { skin, user }).map((e) => [e.label, e.path({ skin, user })]);
 
 describe('shell menu entries', () => {
-  it('offers a guest only pages that exist: Download and Browse', () => {
-    expect(labels(SIDEBAR, null)).toEqual([['Download', '/download'], ['Browse', '/channel/group']]);
-    expect(labels(SIDEBAR, null, SKINS.miitv)).toEqual([['Download', '/miitv/download'], ['Browse', '/channel/group']]);
+  it('offers a guest only pages that exist: Log In, Download and Browse', () => {
+    expect(labels(SIDEBAR, null)).toEqual([['Log In', '/user/login'], ['Download', '/download'], ['Browse', '/channel/group']]);
+    expect(labels(SIDEBAR, null, SKINS.miitv)).toEqual([['Log In', '/user/login'], ['Download', '/miitv/download'], ['Browse', '/channel/group']]);
   });
 
   it('gives everyone signed in their profile, saved streams and analytics, and Dashboard and Go Live only to who may go live', () => {

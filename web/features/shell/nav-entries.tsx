@@ -13,7 +13,7 @@ import { mayUseConsole } from '../../../common/console';
 import { canGoLive, canUpload } from '../../../common/permissions';
 import type { Skin } from '../../../common/skins';
 import {
-  BookmarkIcon, BroadcastIcon, ChartIcon, CompassIcon, DashboardIcon, DownloadIcon, LinkIcon, LockIcon, MegaphoneIcon, PlusSquareIcon, SettingsIcon, StarIcon,
+  BookmarkIcon, BroadcastIcon, ChartIcon, CompassIcon, DashboardIcon, DownloadIcon, LinkIcon, LockIcon, LogInIcon, MegaphoneIcon, PlusSquareIcon, SettingsIcon, StarIcon,
   UsersIcon, VideoCallIcon, WalletIcon,
 } from '../../ui/icons';
 import { canManageOffers } from '../ads/ad-rules';
@@ -44,8 +44,10 @@ const broadcaster = ({ user }: NavContext) => !!user && canGoLive(user.perms);
 const canPost = ({ user }: NavContext) => !!user && canUpload(user.perms);
 const signedIn = ({ user }: NavContext) => !!user;
 const advertiser = ({ user }: NavContext) => canManageOffers(user);
+const guest = ({ user }: NavContext) => !user;
 
 export const SIDEBAR: NavEntry[] = [
+  { label: 'Log In', path: () => '/user/login', icon: <LogInIcon />, shows: guest },
   { label: 'Download', path: ({ skin }) => skin.links.download, icon: <DownloadIcon />, section: 'download' },
   { label: 'Browse', path: () => '/channel/group', icon: <CompassIcon />, section: 'browse' },
   { label: MSG.createPost, path: ({ skin }) => skin.uploadPath, icon: <PlusSquareIcon />, section: 'create-post', shows: canPost },

@@ -17,14 +17,14 @@ export function ProfileStats({ profile, onOpenList, centered = false }: ProfileS
   const stat = (value: number, label: string, list?: FollowListKind) => {
     const content = (
       <>
-        <strong className={styles.statValue}>{shortNumber(value)}</strong>
+        <strong className={styles.statValue}>{shortNumber(value)}</strong>{' '}
         <span className={styles.statLabel}>{label}</span>
       </>
     );
     return (
       <li key={label}>
         {list && onOpenList ? (
-          <button type="button" className={styles.stat} onClick={() => onOpenList(list)} aria-label={`${shortNumber(value)} ${label}`}>
+          <button type="button" className={styles.stat} onClick={() => onOpenList(list)}>
             {content}
           </button>
         ) : (

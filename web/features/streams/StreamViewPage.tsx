@@ -181,7 +181,7 @@ function StreamLayout({ stream, join, payRefusal, walledByLookup, preview, state
 /** The page's shape while the stream is looked up: player, line, chat. */
 function StreamPageSkeleton() {
   return (
-    <div className={styles.page} aria-busy="true" aria-label="Loading the stream">
+    <div className={styles.page} role="status" aria-busy="true" aria-label="Loading the stream">
       <div className={styles.stage}>
         <div className={`${styles.skeletonVideo} ${styles.skeleton}`} />
       </div>

@@ -77,28 +77,30 @@ export function SubscribeModal({ creatorId, creatorName, open, onOpenChange }: {
           {plans.isError && <Alert>{failureMessage(plans.error)}</Alert>}
           {plans.data && plans.data.plans.length === 0 && <p>{MSG.noOwnPackages}</p>}
           {plans.data && plans.data.plans.length > 0 && (
-            <ul className={styles.choices} role="radiogroup" aria-label="Packages">
-              {plans.data.plans.map((p) => (
-                <li key={p.plan_id}>
-                  <label className={`${styles.choice} ${chosen?.plan_id === p.plan_id ? styles.choiceChosen : ''}`}>
-                    <input type="radio" name="plan" checked={chosen?.plan_id === p.plan_id} onChange={() => setChosen(p)} />
-                    <span>
-                      <strong>{p.name}</strong> · {p.period_label}
-                      {p.discount > 0 && <span className={styles.badge}>Save {p.discount}%</span>}
-                      {p.bestPrice && <span className={styles.badge}>Best price</span>}
-                      <ul className={styles.features}>
-                        {p.features.map((f) => <li key={f}>{f}</li>)}
-                      </ul>
-                    </span>
-                    <span className={styles.choicePrice}>
-                      {formatCoins(p.price)}
-                      <br />
-                      <small>${p.price_by_currency.USD.toFixed(2)}</small>
-                    </span>
-                  </label>
-                </li>
-              ))}
-            </ul>
+            <div role="radiogroup" aria-label="Packages">
+              <ul className={styles.choices}>
+                {plans.data.plans.map((p) => (
+                  <li key={p.plan_id}>
+                    <label className={`${styles.choice} ${chosen?.plan_id === p.plan_id ? styles.choiceChosen : ''}`}>
+                      <input type="radio" name="plan" checked={chosen?.plan_id === p.plan_id} onChange={() => setChosen(p)} />
+                      <span>
+                        <strong>{p.name}</strong> · {p.period_label}
+                        {p.discount > 0 && <span className={styles.badge}>Save {p.discount}%</span>}
+                        {p.bestPrice && <span className={styles.badge}>Best price</span>}
+                        <ul className={styles.features}>
+                          {p.features.map((f) => <li key={f}>{f}</li>)}
+                        </ul>
+                      </span>
+                      <span className={styles.choicePrice}>
+                        {formatCoins(p.price)}
+                        <br />
+                        <small>${p.price_by_currency.USD.toFixed(2)}</small>
+                      </span>
+                    </label>
+                  </li>
+                ))}
+              </ul>
+            </div>
           )}
           {plans.data && plans.data.plans.length > 0 && (
             <Checkbox checked={autoRenew} onChange={(e) => setAutoRenew(e.target.checked)}>Renew automatically at the end of each period</Checkbox>

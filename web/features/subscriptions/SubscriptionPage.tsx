@@ -123,7 +123,7 @@ function SubscriptionTable({ label, rows, busy, party, actions }: {
   actions?: (s: Subscription) => ReactNode;
 }) {
   return (
-    <div className={walletStyles.tableWrap}>
+    <div className={walletStyles.tableWrap} tabIndex={0}>
       <table className={walletStyles.table} aria-label={label} aria-busy={busy || undefined}>
         <thead>
           <tr>
@@ -222,7 +222,7 @@ function CoinSubscriptionsTable() {
   }
   return (
     <>
-      <div className={walletStyles.tableWrap}>
+      <div className={walletStyles.tableWrap} tabIndex={0}>
         <table className={walletStyles.table} aria-label="Coins Subscriptions" aria-busy={list.isPlaceholderData || undefined}>
           <thead>
             <tr>

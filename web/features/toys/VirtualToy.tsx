@@ -38,7 +38,7 @@ export function VirtualToy({ device, received }: { device: ToyDevice; received: 
       {received.length === 0 ? (
         <p className={styles.muted}>No commands yet.</p>
       ) : (
-        <ol className={styles.received} aria-label="Commands received">
+        <ol className={styles.received} aria-label="Commands received" tabIndex={0}>
           {received.map((item) => (
             <li key={item.seq}>
               <span>

@@ -82,7 +82,7 @@ function History() {
   const pages = Math.max(1, Math.ceil(total / TRANSFERS_PAGE));
   return (
     <>
-      <div className={styles.tableWrap}>
+      <div className={styles.tableWrap} tabIndex={0}>
         <table className={styles.table} aria-busy={transfers.isPlaceholderData || undefined}>
           <thead>
             <tr>
