@@ -76,7 +76,7 @@ describe('live streaming', () => {
     const share = viewer.page.getByRole('dialog', { name: 'Share this stream' });
     // The dialog's code arrives on its first opening.
     await share.getByRole('link', { name: 'Email' }).waitFor();
-    expect(await share.getByRole('link').allTextContents()).toEqual(['Facebook', 'X (Twitter)', 'WhatsApp', 'Telegram', 'Reddit', 'Email']);
+    expect(await share.getByRole('link').allTextContents()).toEqual(['Facebook', 'X (Twitter)', 'WhatsApp', 'Telegram', 'Reddit', 'Skype', 'Email', 'SMS', 'Pinterest', 'Weibo']);
     await screenshot(viewer.page, 'stream-view-share');
     await viewer.page.keyboard.press('Escape');
 
