@@ -5,6 +5,11 @@ export const MSG = {
   passwordRequired: 'Password is required',
   loginGenericError: 'An error occured. Please try again.',
   invalidCredentials: 'The username or password you entered is incorrect.',
+  // A suspended account, told only after the password was right (the spec has no text for it).
+  accountSuspendedUntil: 'Your account is suspended until {until}. Reason: {reason}. If you think this is a mistake, write to {email}.',
+  accountSuspended: 'Your account is suspended until further notice. Reason: {reason}. If you think this is a mistake, write to {email}.',
+  suspensionReasonNotGiven: 'not given',
+  suspendReasonRequired: 'Please give a reason',
   tooManyAttempts: 'Too many failed attempts. Please wait a few minutes and try again.',
   loginProofRequired: 'Too many failed attempts. Your browser has to pass a longer check before you can log in: please try again.',
   tooManySignUps: 'Too many accounts were created from this address. Please wait a few minutes and try again.',
@@ -336,6 +341,8 @@ export const MSG = {
   commentNotFound: 'This comment is not available.',
   tooManyComments: 'You are commenting too fast. Please wait a moment.',
   backToPhotos: 'Back to photos',
+  // A video post goes back to the same profile tab, which is not only photos.
+  backToProfile: 'Back to profile',
   confirmDeletePost: 'Are you sure to delete this post?',
   purchaseConfirmation: 'Purchase Confirmation',
   confirmPurchase: 'Confirm Purchase',
@@ -415,6 +422,9 @@ export const MSG = {
   waitingForHost: 'Please wait for the host to start the video call.',
   meetingEndedTitle: 'Meeting Ended',
   meetingEndedByHost: 'The meeting was ended by the host.',
+  meetingEndedByYou: 'You ended the meeting.',
+  meetingEndConfirmTitle: 'End the call for everyone?',
+  meetingEndConfirm: 'Everyone in the call, paying guests too, is sent out and the meeting ends. To leave and let it go on, use Hang up.',
   meetingNetworkLost: 'You lost your network connection. Trying to reconnect....',
   meetingCallEnded: 'Call Ended',
   meetingUnsupported: 'Your browser cannot join video calls. Please use a recent Chrome, Firefox, Safari or Edge.',
@@ -491,7 +501,8 @@ export const MSG = {
   analyticsOthersRefused: 'You may only see your own analytics.',
 
   // Referral programme (part 1 §2 Referral dashboard, part 2 §8)
-  referralIneligible: 'You are not eligible for the Peeks Social referral program yet, please contact our sales team.',
+  // The spec names its own brand here; each skin says its own name ({brand}).
+  referralIneligible: 'You are not eligible for the {brand} referral program yet, please contact our sales team.',
   noReferrals: 'No referrals',
   mustBeReferralLink: 'Must be one of your referral links',
   referralLinkUnknown: 'This referral link was not found.',

@@ -14,6 +14,12 @@ import { userPermissions, users } from './tables';
 
 /** Who acts: a user id, or null for the command line. */
 export type Actor = number | null;
+
+/** How long a suspension lasts (until: null, until lifted) and the reason the person is told at sign-in. */
+export interface SuspensionTerms {
+  reason: string | null;
+  until: Date | null;
+}
 /** A user named by username (the command line) or by id (the console). */
 export type UserRef = { username: string } | { userId: number };
 
@@ -81,13 +87,15 @@ export function createAccountAdmin(deps: AccountAdminDeps) {
      * Suspend User: the account can no longer sign in and its sessions end. Administrators are not
      * suspended. `alongside` changes what else the suspension changes (the user's streams), in its transaction.
      */
-    async suspend(actor: Actor, ref: UserRef, alongside?: (tx: Executor, userId: number) => Promise<void>) {
+    async suspend(actor: Actor, ref: UserRef, alongside?: (tx: Executor, userId: number) => Promise<void>, terms: SuspensionTerms = { reason: null, until: null }) {
       await changeUser(async (tx) => {
         const user = await find(tx, ref);
         if (user.role === 'admin') throw forbidden(MSG.adminsNotSuspendable);
-        await tx.update(users).set({ accountStatus: 'suspended' }).where(and(eq(users.id, user.id), eq(users.accountStatus, 'active')));
+        const changed = await tx.update(users).set({ accountStatus: 'suspended', suspendedUntil: terms.until, suspensionReason: terms.reason })
+          .where(and(eq(users.id, user.id), eq(users.accountStatus, 'active'))).returning({ id: users.id });
         await tx.delete(sessions).where(eq(sessions.userId, user.id));
-        if (audited) await recordAudit(tx, { actorId: actor, action: 'user.suspend', targetType: 'user', targetId: user.id, before: { status: user.status }, after: { status: user.status === 'active' ? 'suspended' : user.status } });
+        const after = changed.length > 0 ? { status: 'suspended', reason: terms.reason, until: terms.until?.toISOString() ?? null } : { status: user.status };
+        if (audited) await recordAudit(tx, { actorId: actor, action: 'user.suspend', targetType: 'user', targetId: user.id, before: { status: user.status }, after });
         await alongside?.(tx, user.id);
         return user.id;
       });
@@ -97,7 +105,7 @@ export function createAccountAdmin(deps: AccountAdminDeps) {
     async lift(actor: Actor, ref: UserRef) {
       await changeUser(async (tx) => {
         const user = await find(tx, ref);
-        await tx.update(users).set({ accountStatus: 'active' }).where(and(eq(users.id, user.id), eq(users.accountStatus, 'suspended')));
+        await tx.update(users).set({ accountStatus: 'active', suspendedUntil: null, suspensionReason: null }).where(and(eq(users.id, user.id), eq(users.accountStatus, 'suspended')));
         if (audited) await recordAudit(tx, { actorId: actor, action: 'user.lift', targetType: 'user', targetId: user.id, before: { status: user.status }, after: { status: user.status === 'suspended' ? 'active' : user.status } });
         return user.id;
       });
