@@ -110,6 +110,11 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
     bodyLimit: 1_048_576,
     // The spec writes a few paths with a trailing slash (`/api/user/user-lookup/`): every path answers both ways.
     ignoreTrailingSlash: true,
+    // One line per request only at LOG_LEVEL=debug (below): at info the console keeps what needs reading.
+    disableRequestLogging: true,
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.debug({ req: request, res: { statusCode: reply.statusCode }, responseTime: Math.round(reply.elapsedTime) }, 'request completed');
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -4,12 +4,14 @@
  * administrator). Each change is recorded in the audit log in its own transaction.
  */
 import { and, asc, eq, ilike, or, sql } from 'drizzle-orm';
+import { LIMITS } from '../../../common/constants';
 import { isPermission, ROLES, type Permission, type Role } from '../../../common/permissions';
 import { fill, MSG } from '../../../common/messages';
 import { recordAudit } from '../../platform/audit/audit';
 import type { Db, Executor } from '../../platform/db/client';
 import { sessions } from '../../platform/db/platform-tables';
 import { badRequest, forbidden, notFound } from '../../platform/http/errors';
+import { hashPassword } from './passwords';
 import { userPermissions, users } from './tables';
 
 /** Who acts: a user id, or null for the command line. */
@@ -97,6 +99,23 @@ export function createAccountAdmin(deps: AccountAdminDeps) {
         const after = changed.length > 0 ? { status: 'suspended', reason: terms.reason, until: terms.until?.toISOString() ?? null } : { status: user.status };
         if (audited) await recordAudit(tx, { actorId: actor, action: 'user.suspend', targetType: 'user', targetId: user.id, before: { status: user.status }, after });
         await alongside?.(tx, user.id);
+        return user.id;
+      });
+    },
+
+    /**
+     * A new password (the command line's reset-password): hashed, every session of the account ended,
+     * audited without the password itself.
+     */
+    async resetPassword(actor: Actor, ref: UserRef, password: string) {
+      if (password.length < LIMITS.password.min) throw badRequest(MSG.passwordTooShort, 'password');
+      if (password.length > LIMITS.password.max) throw badRequest(fill(MSG.atMostChars, { max: LIMITS.password.max }), 'password');
+      const hash = await hashPassword(password);
+      await changeUser(async (tx) => {
+        const user = await find(tx, ref);
+        await tx.update(users).set({ passwordHash: hash }).where(eq(users.id, user.id));
+        await tx.delete(sessions).where(eq(sessions.userId, user.id));
+        if (audited) await recordAudit(tx, { actorId: actor, action: 'user.password_reset', targetType: 'user', targetId: user.id, after: { sessions_ended: true } });
         return user.id;
       });
     },
