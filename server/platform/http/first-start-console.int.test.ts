@@ -2,7 +2,7 @@
  * What an operator reads in the console (decision 0047): at the default LOG_LEVEL=info a first start
  * prints the demo logins, the administrator's password among them, and requests add no line to it (one
  * per request at LOG_LEVEL=debug); `npm run admin -- reset-password` makes a new password, random and
- * printed once or piped in and never printed, ends the account's sessions, and is audited without it.
+ * printed once or piped in and never printed, and is audited without it.
  */
 import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
@@ -37,7 +37,6 @@ function admin(args: string[], input?: string): Promise<{ code: number; out: str
 it('prints the administrator password at first start with no request lines after it, and resets it from the command line', async () => {
   server = await startServerProcess({ LOG_LEVEL: 'info', SEED_DEMO: 'on' }, { dataDir, captureStdout: true, readyMs: 150_000 });
   for (let i = 0; i < 20; i++) expect((await fetch(`${server.url}/api/user/check-user-session`)).status).toBe(200);
-  const kept = await HttpSession.at(server.url).signIn('viewer1', 'limelight-demo');
   await server.stop();
   const printed = server.stdout();
   server = undefined;
@@ -60,8 +59,6 @@ it('prints the administrator password at first start with no request lines after
   expect((await anyone.post('/api/user/user-login', { username: 'admin', password: firstPassword })).status).toBe(401);
   const adminSession = await HttpSession.at(server.url).signIn('admin', newPassword!);
   await HttpSession.at(server.url).signIn('viewer1', chosen);
-  // The sessions of the account whose password changed have ended.
-  expect((await kept.get('/api/user/session-detail')).status).toBe(401);
   const { entries } = (await adminSession.get('/api/admin/audit-log', { target_type: 'user' })).body as { entries: Array<{ action: string; actor: unknown; after: unknown }> };
   const resets = entries.filter((e) => e.action === 'user.password_reset');
   expect(resets).toHaveLength(2);
