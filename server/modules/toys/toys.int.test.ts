@@ -320,6 +320,7 @@ describe('toy-device access in a meeting', () => {
   it('charges once when the same payment is sent twice at the same time', async () => {
     const room = await meetingRoom(1);
     const [viewer] = room.viewers as [SignedInUser];
+    await connectToy(room.host);
     await act(room.host, room, 'GET_QR_CODE', { viewer_id: viewer.user.id, tip_amount: 100 });
     const same = key();
     const answers = await Promise.all([act(viewer, room, 'PAID_TIP_SUCCESS', { tip_amount: 100 }, same), act(viewer, room, 'PAID_TIP_SUCCESS', { tip_amount: 100 }, same), act(viewer, room, 'PAID_TIP_SUCCESS', { tip_amount: 100 }, key())]);
