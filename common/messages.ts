@@ -444,6 +444,7 @@ export const MSG = {
   adsStartStreamingFirst: 'Please start streaming first',
   adsUpdateStreamAds: 'Update Stream Ads',
   adsStreamAdsUpdated: 'Your stream ads are updated!',
+  adsPrerollNotPlayed: 'Pre-roll: {skin} plays no pre-rolls, so it cannot be chosen here.',
   adsNoOffers: 'No offers available.',
   adsSelectionUnavailable: 'Ad selection is not available on this site.',
   adsSponsored: 'Sponsored',
