@@ -14,6 +14,7 @@ const NOT_ABOUT_THE_DATABASE = [
   'server/platform/media/hls-routes.int.test.ts',
   'server/platform/bus/redis-bus.int.test.ts',
   'server/platform/http/web-app.int.test.ts',
+  'server/platform/http/first-start-console.int.test.ts',
 ];
 
 /**

@@ -71,7 +71,7 @@ export const AUDIT_ACTIONS = [
   'stream.end', 'stream.delete', 'stream.hide', 'stream.suspend-owner', 'stream.feature', 'stream.unfeature', 'stream.followers-only',
   'stream.move-to-18', 'stream.thumbnail', 'stream.set-paid', 'stream.move-to-men', 'stream.move-to-women',
   'stream.ban-viewer', 'post.delete', 'comment.delete', 'report.dismiss',
-  'user.suspend', 'user.lift', 'user.grant', 'user.revoke', 'user.role',
+  'user.suspend', 'user.lift', 'user.grant', 'user.revoke', 'user.role', 'user.password_reset',
   'message.create', 'message.retire',
   'coins.grant',
 ] as const;

@@ -120,8 +120,12 @@ describe('creator analytics and referrals', () => {
     const { page } = viewer;
     await signIn(page, 'viewer1');
     await page.goto('/user/referral');
-    await page.getByText(MSG.referralIneligible).waitFor();
+    await page.getByText('You are not eligible for the Limelight referral program yet, please contact our sales team.').waitFor();
     expect(await page.getByRole('link', { name: 'Contact' }).getAttribute('href')).toMatch(/^mailto:support@/);
     await screenshot(page, 'referral-ineligible');
+    // Every skin names itself, never another brand.
+    await page.goto('/miitv/user/referral');
+    await page.getByText('You are not eligible for the MiiTV referral program yet, please contact our sales team.').waitFor();
+    expect(await page.getByText(/Peeks/).count()).toBe(0);
   }, 60_000);
 });

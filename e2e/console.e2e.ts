@@ -7,7 +7,7 @@
 import { afterAll, describe, expect } from 'vitest';
 import { MSG } from '../common/messages';
 import type { RunningPublisher } from '../server/testing/rtmp-publisher';
-import { signInAt, userMenu } from './support/app';
+import { DEMO_PASSWORD, logIn, signInAt, userMenu } from './support/app';
 import { journeySteps, screenshot, useAppInBrowser } from './support/browser';
 import type { TestPage } from './support/browser';
 import { badge, broadcastAs } from './support/live';
@@ -126,8 +126,29 @@ describe('the operator console', () => {
     const user = page.getByRole('row').filter({ hasText: '@broadcaster1' });
     await user.getByText('suspended').waitFor();
     await user.getByRole('button', { name: 'Open' }).click();
-    await page.getByRole('region', { name: 'User broadcaster1' }).getByRole('button', { name: 'Lift suspension' }).waitFor();
+    const detail = page.getByRole('region', { name: 'User broadcaster1' });
+    await detail.getByRole('button', { name: 'Lift suspension' }).waitFor();
     await screenshot(page, 'console-users');
+
+    // Suspending from the users list asks first, for a reason and how long; the person is told both at sign-in.
+    await detail.getByRole('button', { name: 'Lift suspension' }).click();
+    await detail.getByRole('button', { name: 'Suspend' }).click();
+    const suspend = page.getByRole('dialog', { name: 'Suspend User' });
+    await suspend.getByRole('button', { name: 'Suspend' }).click();
+    await suspend.getByText(MSG.suspendReasonRequired).waitFor();
+    await suspend.getByLabel('Reason').fill('Rude language on air');
+    await suspend.getByLabel('For').selectOption({ label: '3 days' });
+    await screenshot(page, 'console-suspend-reason');
+    await suspend.getByRole('button', { name: 'Suspend' }).click();
+    await suspend.waitFor({ state: 'detached' });
+    await detail.getByRole('button', { name: 'Lift suspension' }).waitFor();
+
+    const suspended = await openAppPage({ width: 390, height: 844 });
+    await suspended.page.goto('/user/login');
+    await logIn(suspended.page, 'broadcaster1', DEMO_PASSWORD);
+    await suspended.page.getByText(/^Your account is suspended until \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\. Reason: Rude language on air\. If you think this is a mistake, write to support@limelight\.example\.$/).waitFor();
+    await screenshot(suspended.page, 'login-suspended-phone');
+    await suspended.page.close();
 
     // A system message written here reaches the viewer through the server notification modal, made safe.
     await page.getByRole('tab', { name: 'System messages' }).click();

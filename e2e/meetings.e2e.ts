@@ -112,7 +112,7 @@ describe('meetings', () => {
     const wall = page.getByRole('region', { name: 'This is a paid video call' });
     await wall.waitFor();
     await screenshot(page, 'meetings-pay-wall');
-    await payMeetingTip(page, roomPath);
+    await payMeetingTip(page, roomPath, 250, 'meetings-pay-confirm');
   });
 
   step('host and viewer both receive moving video', async () => {
@@ -174,9 +174,16 @@ describe('meetings', () => {
   });
 
   step('the host ends the call; the first viewer sees Meeting Ended and rates it', async () => {
+    // Ending is asked first: it sends the paying guests out too.
     await host.page.getByRole('button', { name: 'End call' }).click();
+    const confirmEnd = host.page.getByRole('dialog', { name: MSG.meetingEndConfirmTitle });
+    await screenshot(host.page, 'meetings-end-confirm');
+    await confirmEnd.getByRole('button', { name: 'Keep the call' }).click();
+    await confirmEnd.waitFor({ state: 'detached' });
+    await host.page.getByRole('button', { name: 'End call' }).click();
+    await confirmEnd.getByRole('button', { name: 'End call for everyone' }).click();
     const hostEnded = host.page.getByRole('dialog', { name: MSG.meetingEndedTitle });
-    await hostEnded.waitFor();
+    await hostEnded.getByText(MSG.meetingEndedByYou).waitFor();
     const ended = first.page.getByRole('dialog', { name: MSG.meetingEndedTitle });
     await ended.getByText(MSG.meetingEndedByHost).waitFor({ timeout: 15_000 });
     await screenshot(first.page, 'meetings-ended');

@@ -86,6 +86,9 @@ describe('posts', () => {
     const video = page.locator('video');
     await video.waitFor({ timeout: 60_000 });
     await expect.poll(() => video.evaluate((v: HTMLVideoElement) => { void v.play().catch(() => undefined); return v.currentTime; }), { timeout: 30_000 }).toBeGreaterThan(0.5);
+    // The way back names the profile, not photos, under a video.
+    await page.getByRole('link', { name: MSG.backToProfile }).waitFor();
+    expect(await page.getByRole('link', { name: MSG.backToPhotos }).count()).toBe(0);
     await screenshot(page, 'posts-video-playing');
     // The Photos tab: each tile its own picture, the video's with its play badge and length.
     await page.goto(`/u/${await page.evaluate(async () => ((await (await fetch('/api/user/session-detail')).json()) as { user: { user_id: number } }).user.user_id)}?type=post`);

@@ -40,7 +40,7 @@ describe('session', () => {
     await page.waitForURL('**/user/referral');
     await dismissMessages();
     // Outside the referral programme: the page says so (spec part 1 §2 Referral dashboard), with a way to ask.
-    await page.getByText(MSG.referralIneligible).waitFor();
+    await page.getByText('You are not eligible for the Limelight referral program yet, please contact our sales team.').waitFor();
     await page.getByRole('link', { name: 'Contact' }).waitFor();
     await screenshot(page, 'viewer-referral-not-allowed');
 

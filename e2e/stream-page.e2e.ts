@@ -228,6 +228,9 @@ describe('the stream page', () => {
     await viewer2.page.getByRole('region', { name: 'Device control' }).waitFor({ state: 'detached' });
     await page.reload();
     await badge(page, 'REPLAY').waitFor();
+    // A replay's chat is not called live.
+    await page.getByRole('region', { name: 'Chat replay' }).waitFor();
+    expect(await page.getByRole('region', { name: 'Live chat' }).count()).toBe(0);
     const seek = controls(page).getByRole('slider', { name: 'Seek' });
     await seek.waitFor({ timeout: 20_000 });
     expect(await controls(page).getByRole('button', { name: /LIVE/ }).count()).toBe(0);

@@ -166,7 +166,9 @@ describe('subscriptions', () => {
     const row = table.getByRole('row').filter({ hasText: 'VIP' });
     await row.getByText('Active').waitFor();
     await row.getByText('600 Coins').waitFor();
-    expect(await row.getByRole('button', { name: 'Renew' }).isDisabled()).toBe(true);
+    // Auto-renewing and active: no Renew to press, the day it renews instead.
+    await row.getByText(/^Renews automatically on /).waitFor();
+    expect(await row.getByRole('button', { name: 'Renew' }).count()).toBe(0);
     await row.getByRole('button', { name: 'Cancel' }).click();
     const confirm = page.getByRole('dialog', { name: 'Cancel subscription' });
     await confirm.getByText(/Your benefits last until/).waitFor();

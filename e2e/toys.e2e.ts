@@ -41,8 +41,11 @@ describe('toy-device access', () => {
     await connectVirtualToy(host.page);
     await offerAccess(host.page, 'viewer1', 8);
     const modal = host.page.getByRole('dialog', { name: MSG.toyAccessTitle });
-    await modal.getByRole('button', { name: 'Scan QR Code' }).click();
+    // The simulated provider says what it is: no app to scan with.
+    expect(await modal.getByRole('button', { name: 'Scan QR Code' }).count()).toBe(0);
+    await modal.getByRole('button', { name: 'Show access code' }).click();
     await modal.getByRole('img', { name: /^QR code/ }).waitFor();
+    await modal.getByText(/^Virtual toy: no app to scan/).waitFor();
     await screenshot(host.page, 'toys-host-waiting');
   });
 

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import cookie from '@fastify/cookie';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { LOGIN_THROTTLE } from '../common/constants';
 import type { Config } from './config';
@@ -110,6 +110,11 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
     bodyLimit: 1_048_576,
     // The spec writes a few paths with a trailing slash (`/api/user/user-lookup/`): every path answers both ways.
     ignoreTrailingSlash: true,
+    // One line per request only at LOG_LEVEL=debug (below): at info the console keeps what needs reading.
+    logController: new LogController({ disableRequestLogging: true }),
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.debug({ req: request, res: { statusCode: reply.statusCode }, responseTime: Math.round(reply.elapsedTime) }, 'request completed');
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -26,7 +26,7 @@ async function main() {
       const lines = seeded.accounts.map((a) => `  ${a.username.padEnd(14)} ${a.password.padEnd(18)} (${a.note})`);
       app.log.info({ accounts: seeded.accounts.map((a) => a.username), replays: seeded.replays }, 'demo data created');
       if (seeded.replayError) app.log.warn({ reason: seeded.replayError }, 'demo replays could not be made');
-      console.log(`\nDemo logins (username / password; the administrator's is shown only now):\n${lines.join('\n')}\n`);
+      console.log(`\nDemo logins (username / password; the administrator's is shown only now: \`npm run admin -- reset-password admin\` makes a new one):\n${lines.join('\n')}\n`);
     }
   }
 

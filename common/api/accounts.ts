@@ -86,7 +86,7 @@ export const register = defineCall({
 export const login = defineCall({
   method: 'POST',
   path: '/api/user/user-login',
-  refusals: [401],
+  refusals: [401, 403],
   summary: 'Sign in with username or email',
   input: z.strictObject({
     username: requiredText(MSG.usernameOrEmailRequired, LIMITS.email.max),

@@ -89,7 +89,13 @@ export const user = defineCall({
 const userChange = <S extends z.ZodRawShape>(path: string, summary: string, extra: S) =>
   defineCall({ method: 'POST', path, summary, refusals: [403, 404], input: z.strictObject({ id: userId, ...extra }), output: success({}) });
 
-export const suspendUser = userChange('/api/admin/user-suspend', 'Suspends the account (administrators cannot be suspended): its sessions end, its streams are hidden', {});
+/** How long a suspension from the console may last, in days (none: until lifted). */
+export const SUSPENSION_DAYS = [1, 3, 7, 30] as const;
+const suspensionDays = oneOf(SUSPENSION_DAYS.map(String));
+export const suspendUser = userChange('/api/admin/user-suspend', 'Suspends the account (administrators cannot be suspended) for `days` (absent or null: until lifted), with the reason the person is told at sign-in: its sessions end, its streams are hidden', {
+  reason: requiredText(MSG.suspendReasonRequired, 300),
+  days: numeric(z.number({ error: suspensionDays }).int().refine((n) => (SUSPENSION_DAYS as readonly number[]).includes(n), suspensionDays)).nullable().optional(),
+});
 export const liftSuspension = userChange('/api/admin/user-lift', 'Lifts the suspension: the account may sign in again', {});
 export const grantPermission = userChange('/api/admin/user-grant', 'Grants a permission', { perm: z.enum(PERMISSIONS, { error: MSG.mustBePermission }) });
 export const revokePermission = userChange('/api/admin/user-revoke', 'Revokes a permission', { perm: z.enum(PERMISSIONS, { error: MSG.mustBePermission }) });

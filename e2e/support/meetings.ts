@@ -1,6 +1,7 @@
 /** What the video-call journeys share: reading the room's video from the page, and paying the meeting tip. */
 import type { Page } from 'playwright-core';
 import { MSG } from '../../common/messages';
+import { screenshot } from './browser';
 import { buyThousandCoins } from './wallet';
 
 export const CALENDAR = '/user/schedule-meetings';
@@ -31,7 +32,7 @@ export async function joinFromCalendar(page: Page, title: string): Promise<strin
 }
 
 /** At the room's pay wall: coins bought first when the wallet is short, then the meeting tip paid; the call shows. */
-export async function payMeetingTip(page: Page, roomPath: string, tip = 250): Promise<void> {
+export async function payMeetingTip(page: Page, roomPath: string, tip = 250, screenshotName?: string): Promise<void> {
   const wall = page.getByRole('region', { name: 'This is a paid video call' });
   await wall.waitFor();
   if (await wall.getByRole('link', { name: 'Buy coins' }).count()) {
@@ -40,5 +41,10 @@ export async function payMeetingTip(page: Page, roomPath: string, tip = 250): Pr
     await wall.waitFor();
   }
   await wall.getByRole('button', { name: new RegExp(`^Pay ${tip.toLocaleString('en-US')} Coins`) }).click();
+  // Paying is confirmed first, as a tip is.
+  const confirm = page.getByRole('dialog', { name: 'Pay for the video call' });
+  await confirm.getByText(`${tip.toLocaleString('en-US')} Coins`).waitFor();
+  if (screenshotName) await screenshot(page, screenshotName);
+  await confirm.getByRole('button', { name: 'Confirm Payment' }).click();
   await page.getByRole('toolbar', { name: 'Call controls' }).waitFor();
 }

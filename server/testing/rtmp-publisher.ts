@@ -14,6 +14,8 @@ export interface TestPatternOptions {
   /** A constant video bitrate (x264 CBR with filler), so the feed's rate is known; unset: x264's own rate control. */
   videoKbps?: number;
   ffmpegPath?: string;
+  /** In its own process group: a Ctrl-C in the terminal does not reach it (the caller stops it). */
+  ownProcessGroup?: boolean;
 }
 
 export interface RunningPublisher {
@@ -50,7 +52,7 @@ export function publishTestPattern(o: TestPatternOptions): RunningPublisher {
     '-c:a', 'aac', '-b:a', `${TEST_PATTERN_AUDIO_KBPS}k`,
     '-f', 'flv', o.url,
   ];
-  const run = runFfmpeg(o.ffmpegPath ?? resolveFfmpegPath(), args);
+  const run = runFfmpeg(o.ffmpegPath ?? resolveFfmpegPath(), args, { detached: o.ownProcessGroup ?? false });
   return {
     exited: run.exited,
     tail: run.tail,

@@ -118,6 +118,8 @@ export async function startServer(options: { captcha?: boolean; env?: Record<str
 export interface ServerProcess {
   url: string;
   child: ChildProcess;
+  /** What it printed on stdout so far (empty unless started with `captureStdout`). */
+  stdout(): string;
   /** Resolves when the process has ended (however it ended). */
   exited: Promise<void>;
   /** SIGTERM (a clean shutdown), then the data dir is removed unless it was given. */
@@ -128,21 +130,26 @@ export interface ServerProcess {
  * The server as a child process on a free port, ready (`/readyz` answers) when this resolves.
  * `dataDir`: kept after stop (a restart continues on it); else a fresh one, removed on stop.
  * `nodeArgs`: flags for node itself, such as `--cpu-prof` (not allowed in NODE_OPTIONS). `logFile`: its log
- * (stdout and stderr) appended there rather than to this process's stderr.
+ * (stdout and stderr) appended there rather than to this process's stderr. `captureStdout`: keep what it
+ * prints (`stdout()`), e.g. to read its log. `readyMs`: how long it may take to start (60 s).
  */
-export async function startServerProcess(env: Record<string, string> = {}, options: { dataDir?: string; nodeArgs?: string[]; logFile?: string } = {}): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string> = {}, options: { dataDir?: string; nodeArgs?: string[]; logFile?: string; captureStdout?: boolean; readyMs?: number } = {}): Promise<ServerProcess> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'll-server-'));
   const port = await freePort();
   const logFd = options.logFile ? openSync(options.logFile, 'a') : null;
   // node itself (not npx) so that stopping the child stops the server.
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'server/main.ts'], {
     env: { ...process.env, ...serverEnv(dataDir, { PORT: String(port), RTMP_PORT: String(await freePort()), ...env }) },
-    stdio: ['ignore', logFd ?? 'ignore', logFd ?? 'inherit'],
+    stdio: ['ignore', options.captureStdout ? 'pipe' : (logFd ?? 'ignore'), logFd ?? 'inherit'],
+  });
+  let printed = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    printed += chunk.toString();
   });
   if (logFd !== null) closeSync(logFd);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + (options.readyMs ?? 60_000);
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error('server exited during start');
     const ok = await fetch(`${url}/readyz`).then((r) => r.ok).catch(() => false);
@@ -156,6 +163,7 @@ export async function startServerProcess(env: Record<string, string> = {}, optio
   return {
     url,
     child,
+    stdout: () => printed,
     exited,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

@@ -178,7 +178,27 @@ describe('login and sessions', () => {
     await t.resources.database.db.execute(sql`update users set account_status = 'suspended' where id = ${user.id}`);
     expect((await client.get('/api/user/session-detail')).status).toBe(401);
     const again = await t.client().post('/api/user/user-login', { username: user.username, password: user.password });
-    expect(again.status).toBe(401);
+    expect(again.status).toBe(403);
+    expect(again.body.message).toBe('Your account is suspended until further notice. Reason: not given. If you think this is a mistake, write to support@limelight.example.');
+    // A wrong password says nothing of the suspension.
+    const wrong = await t.client().post('/api/user/user-login', { username: user.username, password: 'not-the-password' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.message).toBe(MSG.invalidCredentials);
+  });
+
+  it('tells a suspended person until when and why, in their skin, and lets them in once it is over (audited)', async () => {
+    const user = await t.given.user();
+    const until = new Date(Date.now() + 3 * 86_400_000);
+    await t.resources.database.db.execute(sql`update users set account_status = 'suspended', suspended_until = ${until.toISOString()}, suspension_reason = 'Spam in chat' where id = ${user.id}`);
+    const refused = await t.client({ 'x-service': 'miitv' }).post('/api/user/user-login', { username: user.username, password: user.password });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ suspended_until: until.toISOString() });
+    expect(refused.body.message).toBe(`Your account is suspended until ${until.toISOString().slice(0, 16).replace('T', ' ')} UTC. Reason: Spam in chat. If you think this is a mistake, write to support@miitv.example.`);
+    await t.resources.database.db.execute(sql`update users set suspended_until = now() - interval '1 minute' where id = ${user.id}`);
+    expect((await t.client().post('/api/user/user-login', { username: user.username, password: user.password })).status).toBe(200);
+    const { rows } = await t.resources.database.db.execute<{ account_status: string; actor_id: number | null }>(sql`select u.account_status, a.actor_id from users u
+      join audit_log a on a.target_type = 'user' and a.target_id = u.id::text and a.action = 'user.lift' where u.id = ${user.id}`);
+    expect(rows).toEqual([{ account_status: 'active', actor_id: null }]);
   });
 
   it('asks for the strong captcha after repeated failures, and lets the owner in with it', async () => {

@@ -4,16 +4,24 @@
  * administrator). Each change is recorded in the audit log in its own transaction.
  */
 import { and, asc, eq, ilike, or, sql } from 'drizzle-orm';
+import { LIMITS } from '../../../common/constants';
 import { isPermission, ROLES, type Permission, type Role } from '../../../common/permissions';
 import { fill, MSG } from '../../../common/messages';
 import { recordAudit } from '../../platform/audit/audit';
 import type { Db, Executor } from '../../platform/db/client';
 import { sessions } from '../../platform/db/platform-tables';
 import { badRequest, forbidden, notFound } from '../../platform/http/errors';
+import { hashPassword } from './passwords';
 import { userPermissions, users } from './tables';
 
 /** Who acts: a user id, or null for the command line. */
 export type Actor = number | null;
+
+/** How long a suspension lasts (until: null, until lifted) and the reason the person is told at sign-in. */
+export interface SuspensionTerms {
+  reason: string | null;
+  until: Date | null;
+}
 /** A user named by username (the command line) or by id (the console). */
 export type UserRef = { username: string } | { userId: number };
 
@@ -81,14 +89,33 @@ export function createAccountAdmin(deps: AccountAdminDeps) {
      * Suspend User: the account can no longer sign in and its sessions end. Administrators are not
      * suspended. `alongside` changes what else the suspension changes (the user's streams), in its transaction.
      */
-    async suspend(actor: Actor, ref: UserRef, alongside?: (tx: Executor, userId: number) => Promise<void>) {
+    async suspend(actor: Actor, ref: UserRef, alongside?: (tx: Executor, userId: number) => Promise<void>, terms: SuspensionTerms = { reason: null, until: null }) {
       await changeUser(async (tx) => {
         const user = await find(tx, ref);
         if (user.role === 'admin') throw forbidden(MSG.adminsNotSuspendable);
-        await tx.update(users).set({ accountStatus: 'suspended' }).where(and(eq(users.id, user.id), eq(users.accountStatus, 'active')));
+        const changed = await tx.update(users).set({ accountStatus: 'suspended', suspendedUntil: terms.until, suspensionReason: terms.reason })
+          .where(and(eq(users.id, user.id), eq(users.accountStatus, 'active'))).returning({ id: users.id });
         await tx.delete(sessions).where(eq(sessions.userId, user.id));
-        if (audited) await recordAudit(tx, { actorId: actor, action: 'user.suspend', targetType: 'user', targetId: user.id, before: { status: user.status }, after: { status: user.status === 'active' ? 'suspended' : user.status } });
+        const after = changed.length > 0 ? { status: 'suspended', reason: terms.reason, until: terms.until?.toISOString() ?? null } : { status: user.status };
+        if (audited) await recordAudit(tx, { actorId: actor, action: 'user.suspend', targetType: 'user', targetId: user.id, before: { status: user.status }, after });
         await alongside?.(tx, user.id);
+        return user.id;
+      });
+    },
+
+    /**
+     * A new password (the command line's reset-password): hashed, every session of the account ended,
+     * audited without the password itself.
+     */
+    async resetPassword(actor: Actor, ref: UserRef, password: string) {
+      if (password.length < LIMITS.password.min) throw badRequest(MSG.passwordTooShort, 'password');
+      if (password.length > LIMITS.password.max) throw badRequest(fill(MSG.atMostChars, { max: LIMITS.password.max }), 'password');
+      const hash = await hashPassword(password);
+      await changeUser(async (tx) => {
+        const user = await find(tx, ref);
+        await tx.update(users).set({ passwordHash: hash }).where(eq(users.id, user.id));
+        await tx.delete(sessions).where(eq(sessions.userId, user.id));
+        if (audited) await recordAudit(tx, { actorId: actor, action: 'user.password_reset', targetType: 'user', targetId: user.id, after: { sessions_ended: true } });
         return user.id;
       });
     },
@@ -97,7 +124,7 @@ export function createAccountAdmin(deps: AccountAdminDeps) {
     async lift(actor: Actor, ref: UserRef) {
       await changeUser(async (tx) => {
         const user = await find(tx, ref);
-        await tx.update(users).set({ accountStatus: 'active' }).where(and(eq(users.id, user.id), eq(users.accountStatus, 'suspended')));
+        await tx.update(users).set({ accountStatus: 'active', suspendedUntil: null, suspensionReason: null }).where(and(eq(users.id, user.id), eq(users.accountStatus, 'suspended')));
         if (audited) await recordAudit(tx, { actorId: actor, action: 'user.lift', targetType: 'user', targetId: user.id, before: { status: user.status }, after: { status: user.status === 'suspended' ? 'active' : user.status } });
         return user.id;
       });

@@ -25,7 +25,7 @@ export type { ClosureService } from './closure-service';
 import './events';
 export { activeUserSql, people } from './people';
 export { notificationReachSql } from './notification-reach';
-export type { AccountAdmin, Actor, UserRef } from './admin';
+export type { AccountAdmin, Actor, SuspensionTerms, UserRef } from './admin';
 
 declare module '../../platform/module' {
   interface ModuleServices {

@@ -4,6 +4,7 @@ import * as api from '../../../common/api/accounts';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { oneOf } from '../../../common/api/fields';
+import { SKINS } from '../../../common/skins';
 import { CAPTCHA_STRENGTHS, type Captcha } from '../../platform/captcha';
 import type { Db } from '../../platform/db/client';
 import type { RouteDocs } from '../../platform/http/openapi';
@@ -69,7 +70,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRoutesD
   addRoute(app, api.login, { auth: 'anonymous', access: ACCESS.public, tags }, async ({ input, request, reply }) => {
     const remember = input.rememberMe ?? true;
     const { userId, session } = await accounts.login(input.username, input.password, remember, meta(request), (strong) =>
-      requireLoginProof(captcha, input.altcha, strong),
+      requireLoginProof(captcha, input.altcha, strong), SKINS[input.service ?? request.skin].supportEmail,
     );
     await startSession(request, reply, session);
     return { user: await accounts.sessionUser(userId, { skin: input.service ?? request.skin, origin: request.publicOrigin }) };

@@ -4,15 +4,16 @@ import { and, asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { registerInput } from '../../../common/api/accounts';
 import { LOGIN_THROTTLE } from '../../../common/constants';
-import { MSG } from '../../../common/messages';
+import { fill, MSG } from '../../../common/messages';
 import { DEFAULT_PERMISSIONS, isPermission, type Permission, type Role } from '../../../common/permissions';
 import { ageOn, birthdayToIso, calendarDateOf } from '../../../common/rules/birthday';
-import type { SkinId } from '../../../common/skins';
+import { DEFAULT_SKIN, SKINS, type SkinId } from '../../../common/skins';
+import { recordAudit } from '../../platform/audit/audit';
 import { sqlState, UNIQUE_VIOLATION, type Db, type Executor } from '../../platform/db/client';
 import { sessions as sessionsTable } from '../../platform/db/platform-tables';
 import { preparedStatement } from '../../platform/db/prepared';
 import type { Principal } from '../../platform/http/auth';
-import { badRequest, conflict, forbidden, tooManyRequests, unauthorized } from '../../platform/http/errors';
+import { appError, badRequest, conflict, forbidden, tooManyRequests, unauthorized } from '../../platform/http/errors';
 import type { SessionStore } from '../../platform/http/sessions';
 import { createThrottle } from '../../platform/throttle';
 import { hashPassword, verifyPassword } from './passwords';
@@ -36,6 +37,15 @@ export interface NewAccount {
   skin: SkinId;
   role?: Role;
   extraPermissions?: Permission[];
+}
+
+/** What a suspended person is told at sign-in: until when (UTC, when known), why, and whom to write to (403, `suspended_until`). */
+export function suspendedRefusal(row: { suspendedUntil: Date | null; suspensionReason: string | null }, contact: string) {
+  const until = row.suspendedUntil ? row.suspendedUntil.toISOString().slice(0, 16).replace('T', ' ') + ' UTC' : null;
+  const message = until
+    ? fill(MSG.accountSuspendedUntil, { until, reason: row.suspensionReason ?? MSG.suspensionReasonNotGiven, email: contact })
+    : fill(MSG.accountSuspended, { reason: row.suspensionReason ?? MSG.suspensionReasonNotGiven, email: contact });
+  return appError('forbidden', message, { suspended_until: row.suspendedUntil?.toISOString() ?? null });
 }
 
 export interface ClientMeta {
@@ -124,6 +134,19 @@ export function createAccountsService(deps: { db: Db; sessions: SessionStore; en
     if (!found) throw unauthorized();
     const referralCodeId = referralCodeOf && found.perms.includes('ALLOW REFERRAL_ACCESS') ? await referralCodeOf(userId) : null;
     return toSessionUser(found.user, found.perms, view.skin, deps.env, view.origin, referralCodeId);
+  }
+
+  /** A suspension whose end has passed is lifted at the next sign-in (audited); true when it was. */
+  async function liftIfOver(userId: number, until: Date | null): Promise<boolean> {
+    if (!until || until > new Date()) return false;
+    return db.transaction(async (tx) => {
+      const lifted = await tx.update(users).set({ accountStatus: 'active', suspendedUntil: null, suspensionReason: null })
+        .where(and(eq(users.id, userId), eq(users.accountStatus, 'suspended'), sql`${users.suspendedUntil} <= now()`)).returning({ id: users.id });
+      if (lifted.length > 0) {
+        await recordAudit(tx, { actorId: null, action: 'user.lift', targetType: 'user', targetId: userId, before: { status: 'suspended', until: until.toISOString() }, after: { status: 'active' } });
+      }
+      return lifted.length > 0;
+    });
   }
 
   async function openSession(exec: Executor, userId: number, remember: boolean, meta: ClientMeta): Promise<NewSession> {
@@ -219,7 +242,7 @@ export function createAccountsService(deps: { db: Db; sessions: SessionStore; en
      * and asks for the strong captcha once either count is over its limit. A refused proof does not
      * count: only passwords tried do.
      */
-    async login(login: string, password: string, remember: boolean, meta: ClientMeta, proveHuman: (strong: boolean) => Promise<void>) {
+    async login(login: string, password: string, remember: boolean, meta: ClientMeta, proveHuman: (strong: boolean) => Promise<void>, contact = SKINS[DEFAULT_SKIN].supportEmail) {
       const account = loginAccountKey(login);
       const attempt = await loginThrottle.attempt([account, { key: `login:ip:${meta.ip}`, limit: LOGIN_THROTTLE.perAddress }]);
       try {
@@ -230,7 +253,12 @@ export function createAccountsService(deps: { db: Db; sessions: SessionStore; en
       }
       const row = await findByLogin(login);
       const valid = await verifyPassword(row?.passwordHash ?? null, password);
-      if (!row || !valid || row.accountStatus !== 'active') throw unauthorized(MSG.invalidCredentials);
+      // Only once the password was right is a suspended person told so (and until when, and why).
+      if (row && valid && row.accountStatus === 'suspended' && !(await liftIfOver(row.id, row.suspendedUntil))) {
+        await loginThrottle.forget(attempt.ids);
+        throw suspendedRefusal(row, contact);
+      }
+      if (!row || !valid || (row.accountStatus !== 'active' && row.accountStatus !== 'suspended')) throw unauthorized(MSG.invalidCredentials);
       await loginThrottle.forget(attempt.ids);
       await loginThrottle.clear([account]);
       return { userId: row.id, session: await openSession(db, row.id, remember, meta) };

@@ -23,6 +23,9 @@ export const users = pgTable(
     termsAccepted: boolean('terms_accepted').notNull().default(false),
     broadcastKey: text('broadcast_key').notNull(),
     accountStatus: text('account_status', { enum: ['active', 'suspended', 'deleted'] }).notNull().default('active'),
+    /** A suspension's end (null: until lifted) and the reason the person is told at sign-in. */
+    suspendedUntil: timestamp('suspended_until', { withTimezone: true }),
+    suspensionReason: text('suspension_reason'),
     service: text('service').notNull().default('limelight'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -52,7 +52,7 @@ describe('the reports queue', () => {
     const report = (queue.reports as Array<Record<string, unknown>>).find((r) => r.kind === 'stream' && r.item_id === live.streamId);
     expect(report).toMatchObject({
       reporter: { user_id: viewer.user.id, username: viewer.user.username }, type: 'inappropriate', comment: 'Not for here',
-      owner: { user_id: live.user.id, username: live.user.username }, preview: expect.stringContaining('Reported show'), item_state: 'live', handled: null,
+      owner: { user_id: live.user.id, username: live.user.username }, preview: 'Reported show', item_state: 'live', handled: null,
     });
     expect((await hider.client.get('/api/admin/reports')).status).toBe(200);
     for (const who of [null, plain, editor]) expect((await as(who).get('/api/admin/reports')).status).toBe(404);
@@ -143,7 +143,7 @@ describe('users', () => {
     }
     expect(await lastAudit('user.grant', person.user.id)).toMatchObject({ after: { perms: expect.arrayContaining(['ALLOW REFERRAL_ACCESS']) } });
     expect(await lastAudit('user.role', person.user.id)).toMatchObject({ before: { role: 'user' }, after: { role: 'admin' } });
-    const refused = await admin.client.post('/api/admin/user-suspend', { id: person.user.id });
+    const refused = await admin.client.post('/api/admin/user-suspend', { id: person.user.id, reason: 'Spam' });
     expect(refused.status).toBe(403);
     expect(refused.body.message).toBe(MSG.adminsNotSuspendable);
     await ok(admin.client.post('/api/admin/user-role', { id: person.user.id, role: 'user' }));
@@ -151,8 +151,17 @@ describe('users', () => {
     expect(own.status).toBe(403);
     expect(own.body.message).toBe(MSG.ownRoleUnchangeable);
 
-    for (const who of [null, plain, granter]) expect((await as(who).post('/api/admin/user-suspend', { id: person.user.id })).status).toBe(404);
-    await ok(admin.client.post('/api/admin/user-suspend', { id: person.user.id }));
+    for (const who of [null, plain, granter]) expect((await as(who).post('/api/admin/user-suspend', { id: person.user.id, reason: 'Spam' })).status).toBe(404);
+    // A suspension needs a reason, and lasts one of the offered durations (or until lifted).
+    const noReason = await admin.client.post('/api/admin/user-suspend', { id: person.user.id, reason: '  ' });
+    expect(noReason.status).toBe(400);
+    expect(noReason.body.message).toBe(MSG.suspendReasonRequired);
+    expect((await admin.client.post('/api/admin/user-suspend', { id: person.user.id, reason: 'Spam', days: 2 })).status).toBe(400);
+    await ok(admin.client.post('/api/admin/user-suspend', { id: person.user.id, reason: 'Spam in chat', days: 7 }));
+    expect(await lastAudit('user.suspend', person.user.id)).toMatchObject({ actor: { user_id: admin.user.id }, after: { status: 'suspended', reason: 'Spam in chat', until: expect.any(String) } });
+    const told = await t.client().post('/api/user/user-login', { username: person.user.username, password: person.user.password });
+    expect(told.status).toBe(403);
+    expect(told.body.message).toMatch(/^Your account is suspended until \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\. Reason: Spam in chat\./);
     expect((await person.client.get('/api/user/session-detail')).body.user).toBeUndefined();
     expect((await ok(admin.client.get('/api/admin/user', { id: person.user.id }))).user).toMatchObject({ status: 'suspended' });
     await ok(admin.client.post('/api/admin/user-lift', { id: person.user.id }));

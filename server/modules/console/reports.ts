@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import { ACTIONS_FOR, mayTakeAction, type ReportAction, type ReportKind } from '../../../common/console';
 import type { ConsoleReport } from '../../../common/api/console';
 import { fill, MSG } from '../../../common/messages';
+import { shownTitle } from '../../../common/rules/stream-display';
 import { recordAudit } from '../../platform/audit/audit';
 import type { Db } from '../../platform/db/client';
 import type { Principal } from '../../platform/http/auth';
@@ -65,7 +66,8 @@ export function createReportsQueue(deps: { db: Db; accounts: AccountsService; st
           comment: r.comment,
           created_at: iso(r.created_at),
           owner: { user_id: Number(r.owner_id), username: nameOf(r.owner_id) },
-          preview: r.preview,
+          // A stream's title as people read it: the search tag stays out of sight.
+          preview: r.kind === 'stream' ? shownTitle(r.preview) : r.preview,
           image: r.image,
           item_state: r.item_state as ConsoleReport['item_state'],
           handled: r.handled_at && r.resolution && r.handled_by !== null

@@ -77,7 +77,8 @@ export function registerConsoleRoutes(app: FastifyInstance, deps: {
   addRoute(app, api.suspendUser, options(ADMINS), async ({ request, input }) => {
     const principal = await caller(request, 'users');
     await deps.accountAdmin.view(input.id);
-    await deps.streamModeration.suspendOwner(principal.userId, input.id);
+    const until = input.days ? new Date(Date.now() + input.days * 86_400_000) : null;
+    await deps.streamModeration.suspendOwner(principal.userId, input.id, { reason: input.reason, until });
     return {};
   });
   addRoute(app, api.liftSuspension, options(ADMINS), async ({ request, input }) => {

@@ -4,6 +4,7 @@
  */
 import type { NotificationKind } from '../../../common/api/notifications';
 import { fill, MSG } from '../../../common/messages';
+import { shownTitle } from '../../../common/rules/stream-display';
 import type { NotificationData } from './tables';
 
 export interface NotificationFacts {
@@ -19,7 +20,7 @@ const when = (iso: string | undefined) => (iso ? iso.slice(0, 16).replace('T', '
 export function notificationText({ kind, actorName: name, data }: NotificationFacts): string {
   switch (kind) {
     case 'stream_live':
-      return data.title ? fill(MSG.notifyStreamLive, { name, title: data.title }) : fill(MSG.notifyStreamLiveUntitled, { name });
+      return data.title ? fill(MSG.notifyStreamLive, { name, title: shownTitle(data.title) }) : fill(MSG.notifyStreamLiveUntitled, { name });
     case 'new_follower':
       return fill(MSG.notifyNewFollower, { name });
     case 'tip_received':

@@ -89,7 +89,7 @@ describe('referral links', () => {
     for (const path of ['referral-summary', 'referral-referred-list', 'referral-summary-referred', 'referral-summary-commission', 'referral-summary-streaming']) {
       const res = await plain.client.get(`/api/user/${path}`);
       expect(res.status, path).toBe(403);
-      expect(res.body.message).toBe(MSG.referralIneligible);
+      expect(res.body.message).toBe('You are not eligible for the Limelight referral program yet, please contact our sales team.');
     }
     expect((await plain.client.post('/api/user/referral-link-create', { type: 'AGENT', campaign: 'x' })).status).toBe(403);
     expect((await t.client().get('/api/user/referral-summary')).status).toBe(401);

@@ -1,7 +1,8 @@
 /** HTTP handlers of the referral programme (spec part 2 §7 referral calls): holders of ALLOW REFERRAL_ACCESS only. */
 import type { FastifyInstance } from 'fastify';
 import * as api from '../../../common/api/referrals';
-import { MSG } from '../../../common/messages';
+import { fill, MSG } from '../../../common/messages';
+import { SKINS, type SkinId } from '../../../common/skins';
 import { ACCESS } from '../../platform/http/access';
 import { forbidden } from '../../platform/http/errors';
 import { addRoute } from '../../platform/http/route';
@@ -15,20 +16,20 @@ const HOLDERS = ACCESS.with(ACCESS.permission('ALLOW REFERRAL_ACCESS'), { cells:
 export function registerReferralRoutes(app: FastifyInstance, deps: { codes: ReferralCodes; reports: ReferralReports }) {
   const { codes, reports } = deps;
   const options = { auth: 'user', access: HOLDERS, tags: ['referrals'] } as const;
-  const filterOf = (principal: Principal, input: { referral_code_id?: number; from?: string; to?: string }): ReferralFilter => {
-    if (!principal.perms.includes('ALLOW REFERRAL_ACCESS')) throw forbidden(MSG.referralIneligible);
+  const filterOf = (principal: Principal, input: { referral_code_id?: number; from?: string; to?: string }, skin: SkinId): ReferralFilter => {
+    if (!principal.perms.includes('ALLOW REFERRAL_ACCESS')) throw forbidden(fill(MSG.referralIneligible, { brand: SKINS[skin].name }));
     return { referrerId: principal.userId, codeId: input.referral_code_id, from: input.from, to: input.to };
   };
 
   addRoute(app, api.referralSummary, options, async ({ input, principal, request }) =>
-    reports.summary(filterOf(principal, input), { skin: request.skin, origin: request.publicOrigin }));
-  addRoute(app, api.referralReferredList, options, async ({ input, principal }) =>
-    reports.referredList({ ...filterOf(principal, input), offset: input.offset, limit: input.limit }));
-  addRoute(app, api.referralSummaryReferred, options, async ({ input, principal }) => reports.referred(filterOf(principal, input)));
-  addRoute(app, api.referralSummaryCommission, options, async ({ input, principal }) => reports.commission(filterOf(principal, input)));
-  addRoute(app, api.referralSummaryStreaming, options, async ({ input, principal }) => reports.streaming(filterOf(principal, input)));
+    reports.summary(filterOf(principal, input, request.skin), { skin: request.skin, origin: request.publicOrigin }));
+  addRoute(app, api.referralReferredList, options, async ({ input, principal, request }) =>
+    reports.referredList({ ...filterOf(principal, input, request.skin), offset: input.offset, limit: input.limit }));
+  addRoute(app, api.referralSummaryReferred, options, async ({ input, principal, request }) => reports.referred(filterOf(principal, input, request.skin)));
+  addRoute(app, api.referralSummaryCommission, options, async ({ input, principal, request }) => reports.commission(filterOf(principal, input, request.skin)));
+  addRoute(app, api.referralSummaryStreaming, options, async ({ input, principal, request }) => reports.streaming(filterOf(principal, input, request.skin)));
   addRoute(app, api.referralLinkCreate, options, async ({ input, principal, request }) => {
-    const { referrerId } = filterOf(principal, {});
+    const { referrerId } = filterOf(principal, {}, request.skin);
     return { link: linkOf(await codes.create(referrerId, input.type, input.campaign ?? null), { skin: request.skin, origin: request.publicOrigin }) };
   });
 }

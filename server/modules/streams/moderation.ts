@@ -16,7 +16,7 @@ import type { Db, Executor } from '../../platform/db/client';
 import type { Principal } from '../../platform/http/auth';
 import { badRequest, forbidden, notFound } from '../../platform/http/errors';
 import type { DomainEventHub } from '../../platform/events';
-import type { AccountAdmin } from '../accounts';
+import type { AccountAdmin, SuspensionTerms } from '../accounts';
 import type { MediaControl } from './service';
 import { broadcasterChannels, streamModerationLog, streamReports, streams } from './tables';
 
@@ -84,12 +84,12 @@ export function createStreamModeration(deps: { db: Db; accountAdmin: AccountAdmi
    * The owner's account suspended and their streams hidden, in one transaction with the audit entries
    * (`alongside`: more of the same transaction, e.g. the stream the suspension came from); then the live one ended.
    */
-  async function suspendOwner(actorId: number, userId: number, alongside?: (tx: Executor) => Promise<void>) {
+  async function suspendOwner(actorId: number, userId: number, alongside?: (tx: Executor) => Promise<void>, terms?: SuspensionTerms) {
     let hidden: Array<{ id: number; live: boolean }> = [];
     await deps.accountAdmin.suspend(actorId, { userId }, async (tx) => {
       hidden = await hideStreamsOf(tx, userId);
       await alongside?.(tx);
-    });
+    }, terms);
     await afterHidden(hidden);
   }
 
@@ -214,7 +214,7 @@ export function createStreamModeration(deps: { db: Db; accountAdmin: AccountAdmi
     },
 
     /** Suspends a user from the console's users list: as Suspend User on a stream of theirs. */
-    suspendOwner: (actorId: number, userId: number) => suspendOwner(actorId, userId),
+    suspendOwner: (actorId: number, userId: number, terms?: SuspensionTerms) => suspendOwner(actorId, userId, undefined, terms),
   };
 }
 

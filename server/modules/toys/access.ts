@@ -180,6 +180,8 @@ export function createAccessMachine(deps: AccessDeps) {
     if (refused) throw refused;
     rooms.assertOpen(room);
     const device = await records.device(row.broadcasterId);
+    // No device connected: nothing to control, so nothing is charged (the offer waits for the device).
+    if (!device.connected) throw conflict(MSG.toyNoDeviceToPay);
     const shard = receivingShard(payerId);
     await ledger.gather(payerId, 'CON');
     await ledger.warmAccounts([{ userId: payerId, currency: 'CON' }, { userId: row.broadcasterId, currency: 'CON', shard }, { system: 'fees', currency: 'CON', shard }]);

@@ -82,7 +82,9 @@ export function createControl(deps: {
       const { connected } = await records.device(hostId);
       const open = (await records.openOf(hostId)).filter((r) => r.access === 'APPROVED');
       const status = connected ? ('connected' as const) : ('disconnected' as const);
-      const text = connected ? MSG.toyAppConnected : MSG.toyAppDisconnected;
+      // The spec's lines name Lovense's app; the simulated provider says what it is.
+      const simulated = deps.provider.kind === 'simulated';
+      const text = connected ? (simulated ? MSG.toyVirtualConnected : MSG.toyAppConnected) : (simulated ? MSG.toyVirtualDisconnected : MSG.toyAppDisconnected);
       if (open.length === 0) {
         await chat.publish(userChannelOf(hostId), { type: 'lovense-app-connection', receiver: hostId, sender: hostId, payload: { status }, text });
         return;

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { TOY } from '../../../common/constants';
 import { fill, MSG } from '../../../common/messages';
 import { meetingChannelOf, streamChannelOf, userChannelOf } from '../../../common/realtime';
+import { checkConservation, conservationViolations } from '../ledger/conservation';
 import { coinChanges, coinHoldings } from '../../testing/coin-holdings';
 import type { SignedInUser } from '../../testing/harness';
 import { eventually } from '../../testing/eventually';
@@ -95,7 +96,7 @@ describe('toy-device access in a meeting', () => {
     const device = await connectToy(room.host);
     expect(device.body.data).toMatchObject({ provider: 'simulated', sdk_url: null, connected: true, commands: ['Vibrate'] });
     const hello = messageOf(await hostSocket.message('lovense-app-connection'));
-    expect(hello).toMatchObject({ text: MSG.toyAppConnected, receiver: room.host.user.id, payload: { status: 'connected' } });
+    expect(hello).toMatchObject({ text: MSG.toyVirtualConnected, receiver: room.host.user.id, payload: { status: 'connected' } });
 
     // The broadcaster asks: a QR for the host's app, PENDING, the offer to the viewer (without the QR).
     const asked = await act(room.host, room, 'GET_QR_CODE', { viewer_id: viewer.user.id, tip_amount: 52 });
@@ -281,9 +282,28 @@ describe('toy-device access in a meeting', () => {
     expect(coinChanges(before, await coinHoldings(db))).toEqual({ [String(viewer.user.id)]: -900, [String(room.host.user.id)]: 720, fees: 180 });
   });
 
+  it('takes no payment while the host has no device connected (409, nothing moves), and takes it once one is', async () => {
+    const room = await meetingRoom(1);
+    const [viewer] = room.viewers as [SignedInUser];
+    const db = served.t.resources.database.db;
+    await act(room.host, room, 'GET_QR_CODE', { viewer_id: viewer.user.id, tip_amount: 40 });
+    const before = await coinHoldings(db);
+    const refused = await act(viewer, room, 'PAID_TIP_SUCCESS', { tip_amount: 40 }, key());
+    expect(refused.status, JSON.stringify(refused.body)).toBe(409);
+    expect(refused.body).toMatchObject({ response: 'conflict', message: MSG.toyNoDeviceToPay });
+    expect(coinChanges(before, await coinHoldings(db))).toEqual({});
+    expect(record(await act(viewer, room, 'GET_LOVENSE', { viewer_id: viewer.user.id }))).toMatchObject({ access: 'PENDING', is_tip_paid: 'N' });
+    await connectToy(room.host);
+    const paid = await act(viewer, room, 'PAID_TIP_SUCCESS', { tip_amount: 40 }, key());
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+    expect(coinChanges(before, await coinHoldings(db))).toEqual({ [String(viewer.user.id)]: -40, [String(room.host.user.id)]: 32, fees: 8 });
+    expect(conservationViolations(await checkConservation(db))).toEqual([]);
+  });
+
   it('needs an Idempotency-Key to pay, refuses a viewer without coins (402) and keeps the offer open', async () => {
     const room = await meetingRoom(1, 0);
     const [viewer] = room.viewers as [SignedInUser];
+    await connectToy(room.host);
     await act(room.host, room, 'GET_QR_CODE', { viewer_id: viewer.user.id, tip_amount: 40 });
     const keyless = await act(viewer, room, 'PAID_TIP_SUCCESS', { tip_amount: 40 });
     expect(keyless.status).toBe(400);
@@ -300,6 +320,7 @@ describe('toy-device access in a meeting', () => {
   it('charges once when the same payment is sent twice at the same time', async () => {
     const room = await meetingRoom(1);
     const [viewer] = room.viewers as [SignedInUser];
+    await connectToy(room.host);
     await act(room.host, room, 'GET_QR_CODE', { viewer_id: viewer.user.id, tip_amount: 100 });
     const same = key();
     const answers = await Promise.all([act(viewer, room, 'PAID_TIP_SUCCESS', { tip_amount: 100 }, same), act(viewer, room, 'PAID_TIP_SUCCESS', { tip_amount: 100 }, same), act(viewer, room, 'PAID_TIP_SUCCESS', { tip_amount: 100 }, key())]);
@@ -378,7 +399,7 @@ describe('toy-device access in a meeting', () => {
 
     // The app disconnects: both sides are told, and again a little later.
     await room.host.client.post('/api/user/lovense-device', { connected: false });
-    const disconnected = (f: Frame) => f.op === 'message' && messageOf(f).type === 'lovense-app-connection' && messageOf(f).text === MSG.toyAppDisconnected;
+    const disconnected = (f: Frame) => f.op === 'message' && messageOf(f).type === 'lovense-app-connection' && messageOf(f).text === MSG.toyVirtualDisconnected;
     const gone = messageOf(await viewerSocket.next(disconnected));
     expect(gone).toMatchObject({ receiver: viewer.user.id, sender: room.host.user.id, payload: { status: 'disconnected', room: 'meeting', stream_id: room.where.stream_id } });
     expect(messageOf(await viewerSocket.next(disconnected, 8000)).payload).toMatchObject({ status: 'disconnected' });

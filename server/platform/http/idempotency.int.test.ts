@@ -122,6 +122,8 @@ const CASES: Record<string, () => Promise<KeyedCase>> = {
     const payer = await payerFollowing(host.user);
     const id = await meetingWith(host, payer);
     const where = { stream_id: id, room: 'meeting' };
+    // Access is paid only while the host's device is connected.
+    expect((await host.client.post('/api/user/lovense-device', { connected: true })).status).toBe(200);
     const asked = await host.client.post('/api/user/lovense-action', { event: 'GET_QR_CODE', ...where, viewer_id: payer.user.id, tip_amount: 50 });
     expect(asked.status, JSON.stringify(asked.body)).toBe(200);
     return { payer, first: { event: 'PAID_TIP_SUCCESS', ...where, tip_amount: 50 }, other: { event: 'PAID_TIP_SUCCESS', ...where, tip_amount: 60 }, price: 50 };

@@ -105,6 +105,26 @@ describe('the API document', () => {
     expect(document.paths['/api/wallet/webhooks/sandbox']?.post?.security).toEqual([{ sandboxSignature: [] }]);
   });
 
+  it('reads as text on the docs page: no markup outside code spans, and the skin\'s name and mark instead of the framework\'s', async () => {
+    // The page renders descriptions as Markdown: an angle-bracketed word outside a code span is an HTML tag that swallows the text after it.
+    const texts: Array<[string, string]> = [['info', document.info.description ?? '']];
+    for (const [url, item] of Object.entries(document.paths)) {
+      for (const method of METHODS) {
+        const operation = item?.[method];
+        if (operation) texts.push([`${method.toUpperCase()} ${url}`, `${operation.summary ?? ''}\n${operation.description ?? ''}`]);
+      }
+    }
+    for (const [where, text] of texts) expect(text.replace(/`[^`]*`/g, ''), where).not.toMatch(/<\/?[A-Za-z][^>]*>/);
+    expect(document.info.title).toBe('Limelight API');
+    const { port } = t.app.server.address() as AddressInfo;
+    const initializer = await (await fetch(`http://127.0.0.1:${port}${DOCS_PREFIX}/static/swagger-initializer.js`)).text();
+    const logo = /img\.src = 'data:image\/svg\+xml;base64,([^']+)'/.exec(initializer)?.[1];
+    expect(logo).toBeDefined();
+    expect(Buffer.from(logo!, 'base64').toString()).toContain('Limelight API');
+    const page = await (await fetch(`http://127.0.0.1:${port}${DOCS_PREFIX}/`)).text();
+    expect(page).toContain('<title>Limelight API</title>');
+  });
+
   it('generates a typed client that a program can use', async () => {
     // One directory per run: the PostgreSQL project runs this file at the same time.
     const root = fileURLToPath(new URL('../../../.tmp/', import.meta.url));

@@ -8,6 +8,8 @@
  * for answers that are not the JSON envelope (redirects, media, metrics, the WebSocket upgrade), the
  * route's `config.openapi`. Installed before any route, so that every route is seen.
  */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
@@ -16,6 +18,7 @@ import type { OpenAPIV3 } from 'openapi-types';
 import { z } from 'zod';
 import { failureEnvelope, type RefusalStatus } from '../../../common/api/define';
 import { MSG } from '../../../common/messages';
+import { DEFAULT_SKIN, SKINS } from '../../../common/skins';
 import type { AuthRule } from './auth';
 import { CSRF_COOKIE, checksCsrf } from './csrf';
 import { SESSION_COOKIE } from './sessions';
@@ -221,19 +224,39 @@ function finishDocument({ openapiObject }: { openapiObject: Partial<OpenAPIV3.Do
   return openapiObject;
 }
 
+/** The documentation's brand: the default skin's mark (its favicon) and name, never the framework's logo. */
+const DOCS_SKIN = SKINS[DEFAULT_SKIN];
+function docsLogo(): string {
+  const mark = readFileSync(fileURLToPath(new URL('../../../web/public/favicon.svg', import.meta.url)), 'utf8')
+    .replace(/^<svg[^>]*>/, '').replace(/<\/svg>\s*$/, '');
+  const name = `${DOCS_SKIN.name} API`.replace(/[<>&]/g, '');
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="220" height="40" viewBox="0 0 220 40" role="img" aria-label="${name}">`
+    + `<svg x="0" y="4" width="32" height="32" viewBox="0 0 32 32">${mark}</svg>`
+    + `<text x="42" y="27" font-family="system-ui, sans-serif" font-size="20" font-weight="700" fill="#ffffff">${name}</text></svg>`;
+}
+
 export async function installOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
       info: {
-        title: 'Limelight API',
+        title: `${DOCS_SKIN.name} API`,
+        // Markdown: the envelopes are code spans, so their angle brackets are shown and not read as HTML.
         description:
-          'Every call answers { "response": "success", ... } or { "response": "<code>", "message": "..." }. ' +
-          'State-changing calls need the X-CSRF-Token header from GET /api/csrf-token; X-Service selects the skin.',
+          'Every call answers `{ "response": "success", ... }` or `{ "response": "<code>", "message": "..." }`. ' +
+          'State-changing calls need the `X-CSRF-Token` header from `GET /api/csrf-token`; `X-Service` selects the skin.',
         version: '1.0.0',
       },
     },
     transform,
     transformObject: (document) => finishDocument(document as { openapiObject: Partial<OpenAPIV3.Document> }),
   });
-  await app.register(swaggerUi, { routePrefix: DOCS_PREFIX });
+  const logo = docsLogo();
+  await app.register(swaggerUi, {
+    routePrefix: DOCS_PREFIX,
+    logo: { type: 'image/svg+xml', content: logo, href: '/', target: '_self' },
+    theme: {
+      title: `${DOCS_SKIN.name} API`,
+      favicon: [{ filename: 'favicon.svg', rel: 'icon', type: 'image/svg+xml', sizes: 'any', content: readFileSync(fileURLToPath(new URL('../../../web/public/favicon.svg', import.meta.url))) }],
+    },
+  });
 }

@@ -294,7 +294,7 @@ const CASES: Record<string, Case> = {
     },
   },
   'GET /api/admin/user': { input: () => ({ id: world.victim.user.id }) },
-  'POST /api/admin/user-suspend': { send: async (c) => c.client.post('/api/admin/user-suspend', { id: (await t.given.user()).id }) },
+  'POST /api/admin/user-suspend': { send: async (c) => c.client.post('/api/admin/user-suspend', { id: (await t.given.user()).id, reason: 'Spam' }) },
   'POST /api/admin/user-lift': { input: () => ({ id: world.victim.user.id }) },
   'POST /api/admin/user-grant': { input: () => ({ id: world.victim.user.id, perm: 'ALLOW REFERRAL_ACCESS' }) },
   'POST /api/admin/user-revoke': { input: () => ({ id: world.victim.user.id, perm: 'ALLOW REFERRAL_ACCESS' }) },

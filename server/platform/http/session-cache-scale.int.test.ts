@@ -56,7 +56,7 @@ describe.runIf(redisUrl && process.env.TEST_DATABASE_URL)('signed-in sessions ca
     const user = await a.given.user();
     const there = onB(await a.given.signedIn(user));
     expect(await status(there)()).toBe(200);
-    expect((await admin.post('/api/admin/user-suspend', { id: user.id })).status).toBe(200);
+    expect((await admin.post('/api/admin/user-suspend', { id: user.id, reason: 'Spam' })).status).toBe(200);
     expect(await eventually(status(there), (s) => s === 401)).toBe(401);
   });
 

@@ -12,9 +12,10 @@ export interface FfmpegRun {
 export function runFfmpeg(
   ffmpegPath: string,
   args: string[],
-  options: { mask?: string; onLine?: (line: string) => void } = {},
+  options: { mask?: string; onLine?: (line: string) => void; detached?: boolean } = {},
 ): FfmpegRun {
-  const child = spawn(ffmpegPath, ['-hide_banner', '-nostdin', '-nostats', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  // `detached`: its own process group, so a terminal's Ctrl-C reaches the caller alone (which stops it).
+  const child = spawn(ffmpegPath, ['-hide_banner', '-nostdin', '-nostats', ...args], { stdio: ['ignore', 'ignore', 'pipe'], detached: options.detached ?? false });
   const lines: string[] = [];
   let partial = '';
   const mask = (line: string) => (options.mask ? line.replaceAll(options.mask, '***') : line);

@@ -27,7 +27,8 @@ import * as accounts from '../../../common/api/accounts';
 /** Refused credentials and throttling carry a message meant for the user; anything else gets the spec's generic text. */
 function loginFailure(error: unknown): Refusal {
   if (!isApiError(error)) return { fields: {}, message: MSG.loginGenericError };
-  if (error.code === 'unauthorized' || error.code === 'rate_limited' || error.code === 'proof_required') return { fields: {}, message: error.message };
+  // 'forbidden': the password was right but the account is suspended (until when, why, whom to write to).
+  if (error.code === 'unauthorized' || error.code === 'forbidden' || error.code === 'rate_limited' || error.code === 'proof_required') return { fields: {}, message: error.message };
   if (error.code === 'validation') {
     const fields = serverFieldErrors(error);
     if (fields.username || fields.password) return { fields, message: null };

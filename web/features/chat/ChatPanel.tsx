@@ -177,8 +177,10 @@ export function ChatPanel({ stream, onServiceMessage, interactionsPaused = false
     />
   );
 
+  // A replay's chat is the one that was live: it is not live now.
+  const chatTitle = stream.live === 'Y' ? 'Live chat' : 'Chat replay';
   return (
-    <section className={styles.panel} aria-label="Live chat">
+    <section className={styles.panel} aria-label={chatTitle}>
       <div className={styles.inner}>
         <Tabs.Root className={styles.tabs} value={activeTab} onValueChange={(v) => setTab(v as Tab)}>
           <header className={styles.header}>
@@ -192,7 +194,7 @@ export function ChatPanel({ stream, onServiceMessage, interactionsPaused = false
                 </Tabs.Trigger>
               </Tabs.List>
             ) : (
-              <h2 className={styles.heading}>Live chat</h2>
+              <h2 className={styles.heading}>{chatTitle}</h2>
             )}
             {appConfig.data?.translate && (
               <button

@@ -1,5 +1,6 @@
 /** Featured streams, and live ones that could be. */
 import { console as consoleApi } from '../../../common/api/calls';
+import { shownTitle } from '../../../common/rules/stream-display';
 import { failureMessage } from '../../api/field-errors';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
@@ -27,7 +28,7 @@ export function FeaturedPanel() {
             <tbody>
               {rows.map((s) => (
                 <tr key={s.stream_id}>
-                  <td className={styles.wrap}>{s.title || '(untitled)'}</td>
+                  <td className={styles.wrap}>{shownTitle(s.title) || '(untitled)'}</td>
                   <td>@{s.owner.username}</td>
                   <td>
                     {s.live && <span className={`${styles.badge} ${styles.live}`}>live</span>} {s.featured && <span className={styles.badge}>featured</span>}

@@ -1,6 +1,8 @@
 /** Users: find by username or e-mail, open one, suspend or lift, grant or revoke permissions, change the role. */
 import { useState } from 'react';
 import { console as consoleApi } from '../../../common/api/calls';
+import { SUSPENSION_DAYS } from '../../../common/api/console';
+import { MSG } from '../../../common/messages';
 import { PERMISSIONS, ROLES, type Permission, type Role } from '../../../common/permissions';
 import { relativeTime } from '../../../common/rules/format';
 import { failureMessage } from '../../api/field-errors';
@@ -9,9 +11,11 @@ import { Button } from '../../ui/Button';
 import table from '../../ui/DataTable.module.css';
 import { EmptyState } from '../../ui/EmptyState';
 import { LoadMore } from '../../ui/LoadMore';
+import { Modal } from '../../ui/Modal';
 import { UsersIcon } from '../../ui/icons';
 import { Select } from '../../ui/Select';
 import { Spinner } from '../../ui/Spinner';
+import { TextArea } from '../../ui/TextArea';
 import { TextField } from '../../ui/TextField';
 import { useConsoleAction, useConsoleUser, useUsers } from './api';
 import styles from './Console.module.css';
@@ -67,6 +71,7 @@ function UserDetail({ id }: { id: number }) {
   const revoke = useConsoleAction(consoleApi.revokePermission);
   const role = useConsoleAction(consoleApi.changeRole);
   const [perm, setPerm] = useState<Permission>(PERMISSIONS[0]);
+  const [suspending, setSuspending] = useState(false);
   const failed = [suspend, lift, grant, revoke, role].find((m) => m.isError);
   const u = shown.data?.user;
   if (!u) return shown.isPending ? <Spinner label="Loading user" /> : <Alert>{shown.isError && failureMessage(shown.error)}</Alert>;
@@ -80,7 +85,7 @@ function UserDetail({ id }: { id: number }) {
       <div className={styles.toolbar}>
         {u.status === 'suspended'
           ? <Button variant="secondary" onClick={() => lift.mutate({ id })}>Lift suspension</Button>
-          : <Button variant="danger" onClick={() => suspend.mutate({ id })}>Suspend</Button>}
+          : <Button variant="danger" onClick={() => setSuspending(true)}>Suspend</Button>}
         <Select
           label="Role"
           value={u.role}
@@ -101,6 +106,54 @@ function UserDetail({ id }: { id: number }) {
         <Select label="Permission" value={perm} options={PERMISSIONS.map((p) => ({ value: p, label: p }))} onChange={(e) => setPerm(e.target.value as Permission)} />
         <Button variant="secondary" onClick={() => grant.mutate({ id, perm })}>Grant</Button>
       </div>
+      <SuspendDialog
+        username={suspending ? u.username : null}
+        pending={suspend.isPending}
+        onCancel={() => setSuspending(false)}
+        onSuspend={(terms) => suspend.mutate({ id, ...terms }, { onSuccess: () => setSuspending(false) })}
+      />
     </section>
+  );
+}
+
+const UNTIL_LIFTED = 'lifted';
+const DURATIONS = [
+  ...SUSPENSION_DAYS.map((days) => ({ value: String(days), label: days === 1 ? '1 day' : `${days} days` })),
+  { value: UNTIL_LIFTED, label: 'Until lifted' },
+];
+
+/** Suspend: a confirmation with the reason the person is told at sign-in and how long it lasts (audited by the server). */
+function SuspendDialog({ username, pending, onCancel, onSuspend }: {
+  username: string | null;
+  pending: boolean;
+  onCancel: () => void;
+  onSuspend: (terms: { reason: string; days: number | null }) => void;
+}) {
+  const [reason, setReason] = useState('');
+  const [duration, setDuration] = useState<string>(String(SUSPENSION_DAYS[2]));
+  const [tried, setTried] = useState(false);
+  const missing = reason.trim() === '';
+  const submit = () => {
+    setTried(true);
+    if (!missing) onSuspend({ reason: reason.trim(), days: duration === UNTIL_LIFTED ? null : Number(duration) });
+  };
+  return (
+    <Modal
+      open={username !== null}
+      onOpenChange={(open) => !open && onCancel()}
+      title="Suspend User"
+      description={`Suspend @${username ?? ''}? They are signed out, cannot sign in until it ends, and their streams are hidden. They are told the reason when they try to sign in.`}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onCancel}>Cancel</Button>
+          <Button variant="danger" loading={pending} onClick={submit}>Suspend</Button>
+        </>
+      }
+    >
+      <form className={styles.detail} onSubmit={(e) => { e.preventDefault(); submit(); }}>
+        <TextArea label="Reason" value={reason} maxLength={300} rows={3} onChange={(e) => setReason(e.target.value)} error={tried && missing ? MSG.suspendReasonRequired : undefined} />
+        <Select label="For" value={duration} options={DURATIONS} onChange={(e) => setDuration(e.target.value)} />
+      </form>
+    </Modal>
   );
 }

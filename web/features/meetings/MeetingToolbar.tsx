@@ -1,7 +1,9 @@
 /** The call's toolbar (spec part 2 §2 screen 10): microphone, camera, background blur, fullscreen (desktop), hang up, and the host's End call. */
 import { useEffect, useState, type ReactNode, type RefObject } from 'react';
+import { MSG } from '../../../common/messages';
 import { Button } from '../../ui/Button';
 import { ExitFullscreenIcon, FullscreenIcon, MicIcon, MicOffIcon, VideoCallIcon } from '../../ui/icons';
+import { Modal } from '../../ui/Modal';
 import styles from './room.module.css';
 
 interface Toggle {
@@ -68,15 +70,32 @@ export function MeetingToolbar({ audio, video, blur, stage, onHangUp, onEnd, end
 
 /** Hang up (back to the calendar) and, for the host, End call: the built-in and the Jitsi room both have them. */
 export function ExitButtons({ onHangUp, onEnd, ending }: Pick<ToolbarProps, 'onHangUp' | 'onEnd' | 'ending'>) {
+  // Ending sends every guest out, paying ones too: asked first, unlike Hang up beside it.
+  const [confirming, setConfirming] = useState(false);
   return (
     <>
       <Button variant="danger" size="sm" onClick={onHangUp}>
         Hang up
       </Button>
       {onEnd && (
-        <Button variant="danger" size="sm" loading={ending} onClick={onEnd}>
+        <Button variant="danger" size="sm" loading={ending} onClick={() => setConfirming(true)}>
           End call
         </Button>
+      )}
+      {onEnd && (
+        <Modal
+          open={confirming}
+          onOpenChange={setConfirming}
+          size="sm"
+          title={MSG.meetingEndConfirmTitle}
+          description={MSG.meetingEndConfirm}
+          footer={
+            <>
+              <Button variant="secondary" onClick={() => setConfirming(false)}>Keep the call</Button>
+              <Button variant="danger" loading={ending} onClick={() => { setConfirming(false); onEnd(); }}>End call for everyone</Button>
+            </>
+          }
+        />
       )}
     </>
   );

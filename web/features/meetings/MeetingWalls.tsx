@@ -14,7 +14,7 @@ import { Modal } from '../../ui/Modal';
 import { Notice } from '../../ui/Notice';
 import { StarRatingInput } from '../../ui/StarRatingInput';
 import { ReportModal } from '../streams/ReportModal';
-import { TipFailureDialog } from '../tips/TipDialogs';
+import { TipConfirmDialog, TipFailureDialog } from '../tips/TipDialogs';
 import { useBalance } from '../wallet/api';
 import { formatCoins } from '../wallet/money';
 import { useRateMeeting, useReportMeeting } from './api';
@@ -51,6 +51,8 @@ export function MeetingPayWall({ meetingId, owed, hostName }: { meetingId: numbe
   const skinPath = useSkinPath();
   const balance = useBalance();
   const pay = useMeetingPay(meetingId);
+  // Paying is confirmed first, as a tip is.
+  const [confirming, setConfirming] = useState(false);
   const coins = balance.data?.CON;
   const short = coins !== undefined && coins < owed;
   return (
@@ -71,10 +73,17 @@ export function MeetingPayWall({ meetingId, owed, hostName }: { meetingId: numbe
             Buy coins
           </ButtonLink>
         )}
-        <Button size="lg" icon={<CoinIcon size={20} />} loading={pay.sending} onClick={() => pay.send(owed)}>
+        <Button size="lg" icon={<CoinIcon size={20} />} loading={pay.sending} onClick={() => setConfirming(true)}>
           Pay {formatCoins(owed)}
         </Button>
       </div>
+      <TipConfirmDialog
+        amount={confirming ? owed : null}
+        sending={pay.sending}
+        wording={{ title: 'Pay for the video call', description: `The coins go to ${hostName}, and you join the call.`, confirm: 'Confirm Payment' }}
+        onClose={() => setConfirming(false)}
+        onConfirm={(amount) => { setConfirming(false); pay.send(amount); }}
+      />
       <TipFailureDialog failure={pay.failure} onRetry={pay.retry} retrying={pay.sending} onClose={pay.dismiss} />
     </section>
   );
@@ -105,7 +114,7 @@ export function MeetingEnded({ meetingId, isHost, hostName, endedByHost, onDone 
         blocking
         size="sm"
         title={MSG.meetingEndedTitle}
-        description={endedByHost ? MSG.meetingEndedByHost : MSG.meetingCallEnded}
+        description={endedByHost ? (isHost ? MSG.meetingEndedByYou : MSG.meetingEndedByHost) : MSG.meetingCallEnded}
         footer={<Button onClick={ok}>{endedByHost ? 'Ok' : 'Leave'}</Button>}
       />
       {acknowledged && (

@@ -66,7 +66,7 @@ function PostLayout({ post, refresh, onGuest }: PostLayoutProps) {
   return (
     <div className={styles.page}>
       <SkinLink to={`/u/${post.user_id}?type=post`} className={styles.back}>
-        <span aria-hidden="true">‹</span> {MSG.backToPhotos}
+        <span aria-hidden="true">‹</span> {post.kind === 'video' ? MSG.backToProfile : MSG.backToPhotos}
       </SkinLink>
       <div className={styles.layout}>
         <div className={styles.stage}>

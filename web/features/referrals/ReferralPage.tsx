@@ -7,7 +7,7 @@
  * referral call is made.
  */
 import { useId, useState, type ReactNode } from 'react';
-import { MSG } from '../../../common/messages';
+import { fill, MSG } from '../../../common/messages';
 import { useSkin } from '../../app/skin';
 import { buttonClass } from '../../ui/Button';
 import { daysOf, type DateRangeValue } from '../../ui/date-range';
@@ -38,7 +38,7 @@ function NotEligible() {
   return (
     <Page title="Referrals" width="narrow">
       <section className={`${pageStyles.section} ${styles.ineligible}`} aria-label="Referral program">
-        <p>{MSG.referralIneligible}</p>
+        <p>{fill(MSG.referralIneligible, { brand: skin.name })}</p>
         <a className={buttonClass({ variant: 'secondary' })} href={`mailto:${skin.supportEmail}`}>
           <MailIcon size={16} />
           <span>Contact</span>

@@ -92,9 +92,14 @@ function SubscriptionsTable() {
         party={(s) => <><strong>{s.plan_name}</strong> · <SkinLink to={`/u/${s.user_id}`}>@{s.username}</SkinLink></>}
         actions={(s) => (
           <>
-            <Button size="sm" variant="secondary" disabled={!mayRenew(s)} onClick={() => setActing({ kind: 'renew', subscription: s })}>
-              Renew
-            </Button>
+            {/* An active auto-renewing subscription needs no Renew: it says when it renews. */}
+            {s.auto_renew && s.state === 'enabled' ? (
+              <span className={styles.renews}>Renews automatically{s.renewal_date ? <> on {day(s.renewal_date)}</> : null}</span>
+            ) : (
+              <Button size="sm" variant="secondary" disabled={!mayRenew(s)} onClick={() => setActing({ kind: 'renew', subscription: s })}>
+                Renew
+              </Button>
+            )}
             <Button size="sm" variant="ghost" disabled={!mayCancel(s)} onClick={() => setActing({ kind: 'cancel', subscription: s })}>
               Cancel
             </Button>

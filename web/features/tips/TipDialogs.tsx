@@ -16,23 +16,27 @@ interface ConfirmProps {
   sending: boolean;
   onConfirm: (amount: number) => void;
   onClose: () => void;
+  /** Another payment confirmed the same way (a video call's fee): its own title, words and button. */
+  wording?: { title: string; description: string; confirm: string };
 }
 
-export function TipConfirmDialog({ amount, message, sending, onConfirm, onClose }: ConfirmProps) {
+const TIP_WORDING = { title: 'Send a Tip', description: 'The coins go to the broadcaster straight away.', confirm: 'Confirm Tip' };
+
+export function TipConfirmDialog({ amount, message, sending, onConfirm, onClose, wording = TIP_WORDING }: ConfirmProps) {
   return (
     <Modal
       open={amount !== null}
       onOpenChange={(open) => !open && onClose()}
       size="sm"
-      title="Send a Tip"
-      description="The coins go to the broadcaster straight away."
+      title={wording.title}
+      description={wording.description}
       footer={
         <>
           <Button variant="secondary" onClick={onClose} disabled={sending}>
             Close
           </Button>
           <Button loading={sending} onClick={() => amount !== null && onConfirm(amount)}>
-            Confirm Tip
+            {wording.confirm}
           </Button>
         </>
       }

@@ -30,6 +30,8 @@ export function AccessOfferModal({ record, place, myId, hostName }: { record: To
   const [failure, setFailure] = useState<TipFailure | null>(null);
   const extra = record.viewer_state === 'SHOW_TIP_REQUEST';
   const amount = extra ? record.requested_tip : record.tip_amount;
+  // No device connected on the host's side: nothing to pay for yet (the server refuses it too).
+  const noDevice = record.app_connection_status !== 'connected';
 
   const pay = () => {
     const attempt = attemptFor(unsettled.current, amount, newIdempotencyKey);
@@ -68,7 +70,7 @@ export function AccessOfferModal({ record, place, myId, hostName }: { record: To
             <Button variant="secondary" loading={busy('DECLINE_REQUEST')} disabled={action.isPending} onClick={decline}>
               Decline
             </Button>
-            <Button loading={busy('PAID_TIP_SUCCESS')} disabled={action.isPending} onClick={pay}>
+            <Button loading={busy('PAID_TIP_SUCCESS')} disabled={action.isPending || noDevice} onClick={pay}>
               {extra ? 'Send Tip' : 'Get Access'}
             </Button>
           </>
@@ -78,6 +80,7 @@ export function AccessOfferModal({ record, place, myId, hostName }: { record: To
           <CoinIcon size={28} />
           {formatCoins(amount)}
         </p>
+        {noDevice && <p className={styles.muted}>{MSG.toyWaitingForDevice}</p>}
       </Modal>
       <TipFailureDialog
         failure={failure}

@@ -16,7 +16,7 @@ import { Button } from '../../ui/Button';
 import { Modal } from '../../ui/Modal';
 import { useToast } from '../../ui/Toast';
 import { formatCoins } from '../wallet/money';
-import { useLovenseAction } from './api';
+import { useLovenseAction, useToyDevice } from './api';
 import { TipSlider } from './TipSlider';
 import { hostView, type ToyPlace } from './toy-rules';
 import { MeetingViewerPicker, StreamViewerPicker, type ToyViewer } from './ViewerPicker';
@@ -151,17 +151,21 @@ function AccessLayout({ record, footer, children }: { record: ToyAccessRecord; f
 /** 'Scan QR Code': the picture the host's Lovense app scans (the simulated toy's stands in for it). */
 function QrCode({ record }: { record: ToyAccessRecord }) {
   const [shown, setShown] = useState(false);
+  // The simulated provider has no app to scan with: it says so rather than borrow Lovense's words.
+  const simulated = useToyDevice(true).data?.provider === 'simulated';
   if (!record.qr_data) return null;
   if (!shown)
     return (
       <Button variant="secondary" onClick={() => setShown(true)}>
-        Scan QR Code
+        {simulated ? 'Show access code' : 'Scan QR Code'}
       </Button>
     );
   return (
     <figure className={styles.qr}>
       <img src={record.qr_data.qr} alt={`QR code ${record.qr_data.code}`} />
-      <figcaption className={styles.muted}>Scan with the Lovense Remote app · {record.qr_data.code}</figcaption>
+      <figcaption className={styles.muted}>
+        {simulated ? `Virtual toy: no app to scan, this code stands in for a real device's QR · ${record.qr_data.code}` : `Scan with the Lovense Remote app · ${record.qr_data.code}`}
+      </figcaption>
     </figure>
   );
 }
