@@ -128,6 +128,11 @@ export const MSG = {
   diskFull: 'The server has no room for this file right now. Please try again later.',
   // To a broadcaster whose broadcast the ingest ended because the server's disk filled up (STREAM-STOPPED).
   broadcastStoppedDiskFull: 'Your broadcast was stopped: the server ran out of room to record it. What was recorded is kept as the replay. Please try again later.',
+  // To a broadcaster whose encoder the ingest refused (STREAM-STOPPED with a refusal reason), instead of "Waiting for your encoder".
+  ingestRefusedRating: 'Your encoder was refused: your account may not broadcast this stream’s rating where it was set up. Choose another rating under Edit, or set the stream up in a site that allows its rating, then start streaming again.',
+  ingestRefusedMayNotBroadcast: 'Your encoder was refused: your account may not broadcast live. Please contact support if you think this is a mistake.',
+  // The owner's rating menu when the stored rating cannot be offered in the skin they are on.
+  ratingPlaysElsewhere: '{rating} is stored for this stream: it plays only in sites that allow it. Choose another rating here, or edit the stream where {rating} is offered.',
   adultFilterNotOffered: 'The 18+ filter is not offered here.',
   phoneInvalid: 'Enter your phone number with its country code, for example +1 555 123 4567.',
   phoneNeededForText: 'Add your phone number first: text messages go to it.',

@@ -75,11 +75,15 @@ const streamEndMessage = z.object({ type: z.literal('STREAM-END') });
 /** To the owner's user channel: their stream is on air, so the dashboard shows LIVE before its next 10 s look-up. */
 const streamLiveMessage = z.object({ type: z.literal('STREAM-LIVE'), data: z.object({ stream_id: z.number().int().positive() }) });
 
-/** Why the platform itself stopped a broadcast (not its owner, not the encoder). */
-export const BROADCAST_STOP_REASONS = ['disk-full'] as const;
+/**
+ * Why the platform itself stopped a broadcast (not its owner, not the encoder): its disk filled up; or why
+ * the ingest refused the owner's encoder for their stream (its rating may not be broadcast by them where the
+ * stream was set up; their account may not broadcast live).
+ */
+export const BROADCAST_STOP_REASONS = ['disk-full', 'rating-not-allowed', 'may-not-broadcast'] as const;
 export type BroadcastStopReason = (typeof BROADCAST_STOP_REASONS)[number];
 
-/** To the owner's user channel: the platform stopped their broadcast, and why (the dashboard says so at once). */
+/** To the owner's user channel: the platform stopped their broadcast or refused their encoder, and why (the dashboard says so at once). */
 const streamStoppedMessage = z.object({
   type: z.literal('STREAM-STOPPED'),
   data: z.object({ stream_id: z.number().int().positive(), reason: z.enum(BROADCAST_STOP_REASONS) }),

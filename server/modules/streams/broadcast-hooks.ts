@@ -62,14 +62,23 @@ export function createBroadcastHooks(deps: {
 
     async startBroadcast(streamKey) {
       const publisher = await deps.accounts.publisherByKey(streamKey);
-      if (!publisher || !canGoLive(publisher.perms)) {
+      if (!publisher) {
         refuse(streamKey);
         throw new Error('this key may not publish');
+      }
+      if (!canGoLive(publisher.perms)) {
+        refuse(streamKey);
+        // Their key is known: the dashboard of their open stream (if any) says why, rather than waiting.
+        const [open] = await db.select({ id: streams.id }).from(streams)
+          .where(and(eq(streams.userId, publisher.user.id), isNull(streams.endedAt), isNull(streams.deletedAt))).limit(1);
+        if (open) await deps.events.emit('stream.stopped', { streamId: open.id, ownerId: publisher.user.id, reason: 'may-not-broadcast' });
+        throw new Error('this account may not broadcast live');
       }
       const skin = isSkinId(publisher.user.service) ? publisher.user.service : 'limelight';
       const stream = await deps.streams.currentStream(publisher.user.id, skin);
       if (!mayStreamWithRating(publisher.perms, stream.rating, isSkinId(stream.skin) ? stream.skin : skin)) {
-        throw new Error('the stream rating needs a permission this broadcaster lacks');
+        await deps.events.emit('stream.stopped', { streamId: stream.id, ownerId: publisher.user.id, reason: 'rating-not-allowed' });
+        throw new Error(`the stream's rating ${stream.rating} may not be broadcast by this account in ${stream.skin}`);
       }
       if (!stream.live) return { streamId: stream.id };
       // Still live under a lease: its instance went away (or the encoder moved); this one continues the broadcast.

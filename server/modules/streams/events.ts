@@ -15,7 +15,10 @@ declare module '../../platform/events' {
     'stream.went-live': [{ streamId: number; ownerId: number; title: string }];
     /** The broadcast ended (its replay is ready). */
     'stream.ended': [{ streamId: number }];
-    /** The platform ended the broadcast itself (its disk filled up): its owner is told why. After `stream.ended`. */
+    /**
+     * The platform ended the broadcast itself (its disk filled up; after `stream.ended`), or the ingest refused the
+     * owner's encoder for this stream: its owner is told why.
+     */
     'stream.stopped': [{ streamId: number; ownerId: number; reason: BroadcastStopReason }];
     /** Promoted broadcasters' streams were shown in Popular to a visitor (`user:<id>` or `address:<ip>`), one entry per tile. */
     'stream.promoted-shown': [{ ownerIds: number[]; visitor: string }];

@@ -1,17 +1,26 @@
 /** Going live for real: ffmpeg pushes a test pattern over RTMP through the whole app, then it replays. */
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { publishTestPattern } from '../../testing/rtmp-publisher';
 import type { HttpSession } from '../../testing/http-session';
+import { WsClient } from '../../testing/ws-client';
+import { streams } from './tables';
 
 let t: TestApp;
 let rtmp: string;
+let baseUrl: string;
+const sockets: WsClient[] = [];
 beforeAll(async () => {
   t = await startTestApp({ RTMP_GRACE_MS: '1500' });
   await t.app.services.media.start();
   rtmp = `rtmp://127.0.0.1:${t.app.services.media.ingest.port}/live`;
+  baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  for (const socket of sockets) socket.close();
+  await t.close();
+});
 
 interface Stream {
   stream_id: number;
@@ -75,9 +84,57 @@ describe('live over RTMP', () => {
     expect(String(closed.body)).toContain('#EXT-X-ENDLIST');
   });
 
+  it('puts an 18+ stream set up in AfterDark on air, after the main skin\'s dashboard was opened first', { timeout: 90_000 }, async () => {
+    const { streamId, key } = await adultStreamSetUpInAfterDark();
+    const publisher = publishTestPattern({ url: `${rtmp}/${key}`, width: 320, height: 180 });
+    try {
+      await expect.poll(() => isLive(streamId), { timeout: 20_000, interval: 250 }).toBe(true);
+    } finally {
+      await publisher.stop();
+    }
+  });
+
+  it('tells the owner at once why the ingest refused their encoder (the rating may not be broadcast where the stream belongs)', { timeout: 90_000 }, async () => {
+    const { owner, streamId, key, userId } = await adultStreamSetUpInAfterDark();
+    // As a stream saved before the skin followed its setup: 18+ stored, but it belongs to the main skin.
+    await t.resources.database.db.update(streams).set({ skin: 'limelight' }).where(eq(streams.id, streamId));
+    const socket = await WsClient.connect(baseUrl, owner.cookie('ll_session'));
+    sockets.push(socket);
+    const channel = `user:${userId}`;
+    await socket.request({ op: 'subscribe', channel });
+
+    const publisher = publishTestPattern({ url: `${rtmp}/${key}`, seconds: 5, width: 320, height: 180 });
+    try {
+      expect(await socket.message('STREAM-STOPPED', 20_000)).toEqual({
+        op: 'message', channel, message: { type: 'STREAM-STOPPED', data: { stream_id: streamId, reason: 'rating-not-allowed' } },
+      });
+      expect(await publisher.exited).not.toBe(0);
+      expect(await isLive(streamId)).toBe(false);
+    } finally {
+      await publisher.stop();
+    }
+  });
+
   it('refuses an unknown key: nothing goes live', async () => {
     const publisher = publishTestPattern({ url: `${rtmp}/live_not-a-real-key`, seconds: 3, width: 320, height: 180 });
     const code = await publisher.exited;
     expect(code).not.toBe(0);
   });
 });
+
+const isLive = async (streamId: number) =>
+  (await t.resources.database.db.select({ live: streams.live }).from(streams).where(eq(streams.id, streamId)))[0]?.live === true;
+
+/** A broadcaster allowed 18+ opens the main skin's dashboard, then AfterDark's, and sets up an 18+ stream there. */
+async function adultStreamSetUpInAfterDark() {
+  const user = await t.given.user({ perms: ['ALLOW CUSTOM_STREAM_CLIENT', 'CREATE STREAM_LIVE_G', 'CREATE STREAM_LIVE_PLUS18'] });
+  const owner = await t.given.signedIn(user);
+  const inAfterDark = (path: string, body: unknown) => owner.request('POST', path, { body, headers: { 'x-service': 'afterdark' } });
+  const main = (await owner.post('/api/streams/get-live-stream', {})).body.stream as Stream;
+  const own = (await inAfterDark('/api/streams/get-live-stream', {})).body.stream as Stream;
+  expect(own.stream_id).toBe(main.stream_id);
+  const saved = await inAfterDark('/api/streams/update-stream-info', { id: own.stream_id, data: { title: 'After dark', audience: 'PUBLIC', rating: 'PLUS_18' } });
+  expect(saved.status).toBe(200);
+  expect((await inAfterDark('/api/streams/go-live', { id: own.stream_id })).status).toBe(200);
+  return { owner, streamId: own.stream_id, key: own.broadcast_key, userId: user.id };
+}

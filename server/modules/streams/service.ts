@@ -70,8 +70,11 @@ export const mayPassPaywall = (p: Principal | null) =>
 /** 402 with the coins still owed; the web shows the pay wall. */
 export const paymentRequired = (owed: number) => appError('stream_payment_required', fill(MSG.tipToWatch, { owed }), { tip_owed: owed });
 
+/** Whether a stream with this rating may belong to the skin (18+ only where adult content is offered). */
+const skinKeepsRating = (rating: Rating, skin: SkinId) => rating !== 'PLUS_18' || SKINS[skin].flags.adultContent;
+
 export const mayStreamWithRating = (perms: readonly string[], rating: Rating, skin: SkinId) =>
-  perms.includes(LIVE_PERMISSION[rating]) && (rating !== 'PLUS_18' || SKINS[skin].flags.adultContent);
+  perms.includes(LIVE_PERMISSION[rating]) && skinKeepsRating(rating, skin);
 
 const SIGNED_IN_KEY = 'user:';
 
@@ -386,6 +389,8 @@ export function createStreamsService(deps: {
         ...(data.description !== undefined ? { description: data.description } : {}),
         ...(data.audience ? { audience: data.audience } : {}),
         ...(data.rating ? { rating: data.rating } : {}),
+        // The stream is set up where it is saved, unless its 18+ rating cannot play there (it stays where it can).
+        ...(skinKeepsRating(data.rating ?? row.rating, skin) ? { skin } : {}),
         ...(data.chat_enabled !== undefined ? { chatEnabled: data.chat_enabled } : {}),
         ...(data.tip_viewer_min_amount !== undefined ? { tipViewerMinAmount: data.tip_viewer_min_amount } : {}),
         setupAt: row.setupAt ?? new Date(),

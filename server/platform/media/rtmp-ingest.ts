@@ -148,7 +148,8 @@ export function createRtmpIngest(o: RtmpIngestOptions): RtmpIngest {
       byPath.set(path, ingest);
       await ingest.attach(publisher);
     } catch (err) {
-      log.info({ err }, 'publish refused by startBroadcast');
+      // Said without the key (the error names no key); the owner's dashboard is told why by the hook.
+      log.warn({ err: err instanceof Error ? err.message : String(err), session: session.id }, 'publish refused by startBroadcast');
       session.close();
     } finally {
       admitting.delete(path);

@@ -90,8 +90,12 @@ export function DashboardPage() {
   );
 }
 
-/** What the dashboard says when the platform stopped the broadcast itself. */
-const STOPPED_NOTICE: Record<BroadcastStopReason, string> = { 'disk-full': MSG.broadcastStoppedDiskFull };
+/** What the dashboard says when the platform stopped the broadcast itself or refused the encoder. */
+const STOPPED_NOTICE: Record<BroadcastStopReason, string> = {
+  'disk-full': MSG.broadcastStoppedDiskFull,
+  'rating-not-allowed': MSG.ingestRefusedRating,
+  'may-not-broadcast': MSG.ingestRefusedMayNotBroadcast,
+};
 
 function DashboardHeader({ stream, actions, stopped }: { stream: OwnStream; actions: DashboardActions; stopped: BroadcastStopReason | null }) {
   const goLive = useGoLive(stream.stream_id);
@@ -133,7 +137,7 @@ function DashboardHeader({ stream, actions, stopped }: { stream: OwnStream; acti
       <div className={styles.headerNote}>
         <Alert>{goLive.isError ? failureMessage(goLive.error) : null}</Alert>
         {stopped && !live && <Alert>{STOPPED_NOTICE[stopped]}</Alert>}
-        {!stream.hidden && !live && <Alert tone="info">Waiting for your encoder: start streaming in OBS with the URL and key below.</Alert>}
+        {!stream.hidden && !live && !stopped && <Alert tone="info">Waiting for your encoder: start streaming in OBS with the URL and key below.</Alert>}
       </div>
     </header>
   );

@@ -1,4 +1,4 @@
-import { MSG } from '../../../common/messages';
+import { MSG, fill } from '../../../common/messages';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { AUDIENCES } from '../../../common/api/streams';
@@ -16,7 +16,7 @@ import { TextField } from '../../ui/TextField';
 import { useSession } from '../accounts/api';
 import { useUpdateStream } from './api';
 import { PriceField } from './PriceField';
-import { AUDIENCE_LABEL, RATING_LABEL, allowedRatings } from './rating-options';
+import { AUDIENCE_LABEL, RATING_LABEL, ratingMenu } from './rating-options';
 import { isPaid, priceError, priceLabel } from './stream-payment';
 import styles from './StreamInfoModal.module.css';
 import * as streams from '../../../common/api/streams';
@@ -61,7 +61,7 @@ function StreamInfoForm({ stream, mode, onDone }: { stream: StreamInfo; mode: 's
   const [price, setPrice] = useState(String(currentPrice));
   const priceProblem = mode === 'setup' && !paid ? priceError(price, currentPrice) : undefined;
   const priceChanged = mode === 'setup' && !paid && !priceProblem && Number(price) !== currentPrice;
-  const ratings = allowedRatings(user?.perms ?? [], skin.flags.adultContent);
+  const { ratings, elsewhere } = ratingMenu(user?.perms ?? [], skin.flags.adultContent, stream.rating);
   const data =
     mode === 'setup' ? { ...values, ...(priceChanged ? { tip_viewer_min_amount: Number(price) } : {}) } : { title: values.title, audience: values.audience };
   const errors = schemaErrors(streams.updateStreamInfo.input, { id: stream.stream_id, data }, 'data');
@@ -97,6 +97,7 @@ function StreamInfoForm({ stream, mode, onDone }: { stream: StreamInfo; mode: 's
             options={ratings.map((r) => ({ value: r, label: RATING_LABEL[r] }))}
             value={values.rating}
             onChange={(e) => set('rating', e.target.value as Values['rating'])}
+            hint={elsewhere && values.rating === stream.rating ? fill(MSG.ratingPlaysElsewhere, { rating: RATING_LABEL[stream.rating] }) : undefined}
           />
           <Switch label="Chat enabled" description="Viewers can chat while you stream." checked={values.chat_enabled} onCheckedChange={(on) => set('chat_enabled', on)} />
           <PriceField
