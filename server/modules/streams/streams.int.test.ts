@@ -434,8 +434,10 @@ describe('moderation', () => {
     const granter = await t.given.signedIn(await t.given.user({ perms: ['GRANT PERMISSION'] }));
     const suspended = await granter.post('/api/streams/report-stream-action', { stream_ids: [stream.stream_id], event: 'SUSPEND_USER', user_comment: 'spam' });
     expect(suspended.body).toMatchObject({ affected: 1 });
+    // The right password is told the account is suspended, and no session is opened.
     const login = await t.client().post('/api/user/user-login', { username: user.username, password: user.password });
-    expect(login.status).toBe(401);
+    expect(login.status).toBe(403);
+    expect(JSON.stringify(login.body)).toContain('suspended');
     const bad = await granter.post('/api/streams/report-stream-action', { stream_ids: [stream.stream_id], event: 'EXPLODE' });
     expect(bad.status).toBe(400);
   });
