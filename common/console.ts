@@ -79,3 +79,6 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 /** What an audit entry is about. */
 export const AUDIT_TARGET_TYPES = ['stream', 'post', 'comment', 'user', 'message'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
+
+/** How long a suspension from the console may last, in days (none: until lifted). */
+export const SUSPENSION_DAYS = [1, 3, 7, 30] as const;

@@ -4,7 +4,7 @@
  * answered 404, as if the console were not there.
  */
 import { z } from 'zod';
-import { ACTIONS_FOR, AUDIT_TARGET_TYPES, REPORT_ACTIONS, REPORT_KINDS } from '../console';
+import { ACTIONS_FOR, AUDIT_TARGET_TYPES, REPORT_ACTIONS, REPORT_KINDS, SUSPENSION_DAYS } from '../console';
 import { MSG } from '../messages';
 import { PERMISSIONS, ROLES } from '../permissions';
 import { defineCall, noInput, success } from './define';
@@ -89,8 +89,6 @@ export const user = defineCall({
 const userChange = <S extends z.ZodRawShape>(path: string, summary: string, extra: S) =>
   defineCall({ method: 'POST', path, summary, refusals: [403, 404], input: z.strictObject({ id: userId, ...extra }), output: success({}) });
 
-/** How long a suspension from the console may last, in days (none: until lifted). */
-export const SUSPENSION_DAYS = [1, 3, 7, 30] as const;
 const suspensionDays = oneOf(SUSPENSION_DAYS.map(String));
 export const suspendUser = userChange('/api/admin/user-suspend', 'Suspends the account (administrators cannot be suspended) for `days` (absent or null: until lifted), with the reason the person is told at sign-in: its sessions end, its streams are hidden', {
   reason: requiredText(MSG.suspendReasonRequired, 300),

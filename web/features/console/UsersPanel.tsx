@@ -1,7 +1,7 @@
 /** Users: find by username or e-mail, open one, suspend or lift, grant or revoke permissions, change the role. */
 import { useState } from 'react';
 import { console as consoleApi } from '../../../common/api/calls';
-import { SUSPENSION_DAYS } from '../../../common/api/console';
+import { SUSPENSION_DAYS } from '../../../common/console';
 import { MSG } from '../../../common/messages';
 import { PERMISSIONS, ROLES, type Permission, type Role } from '../../../common/permissions';
 import { relativeTime } from '../../../common/rules/format';
