@@ -449,7 +449,6 @@ export const MSG = {
   adsStartStreamingFirst: 'Please start streaming first',
   adsUpdateStreamAds: 'Update Stream Ads',
   adsStreamAdsUpdated: 'Your stream ads are updated!',
-  adsPrerollNotPlayed: 'Pre-roll: {skin} plays no pre-rolls, so it cannot be chosen here.',
   adsNoOffers: 'No offers available.',
   adsSelectionUnavailable: 'Ad selection is not available on this site.',
   adsSponsored: 'Sponsored',

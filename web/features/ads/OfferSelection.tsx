@@ -22,7 +22,6 @@ import { useToast } from '../../ui/Toast';
 import { chosenIds, isChosen, roomForMore, toggleOffer } from './ad-rules';
 import type { Selection } from './ad-rules';
 import { usePublicOffers, useUpdateStreamOffers } from './api';
-import { useSkin } from '../../app/skin';
 import { OfferCard } from './OfferCard';
 import styles from './ads.module.css';
 
@@ -31,7 +30,6 @@ const NOTHING_CHOSEN: Selection = new Map();
 /** `startedStreamId`: the broadcaster's stream once Go Live was pressed (not hidden), else null. */
 export function OfferSelection({ startedStreamId }: { startedStreamId: number | null }) {
   const list = usePublicOffers(startedStreamId);
-  const skin = useSkin();
   const update = useUpdateStreamOffers();
   const toast = useToast();
   const [selection, setSelection] = useState<Selection>(NOTHING_CHOSEN);
@@ -81,19 +79,14 @@ export function OfferSelection({ startedStreamId }: { startedStreamId: number | 
             return (
               <li key={offer.id}>
                 <OfferCard offer={offer} chosen={on}>
-                  {offer.type === 'PREROLL' && !skin.flags.prerollAds && !on ? (
-                    // This skin's player plays no pre-roll: it is not offered here rather than paid for nothing.
-                    <span className={styles.hint}>{fill(MSG.adsPrerollNotPlayed, { skin: skin.name })}</span>
-                  ) : (
-                    <Button
-                      size="sm"
-                      variant={on ? 'secondary' : 'primary'}
-                      disabled={!on && full}
-                      onClick={() => setSelection((current) => toggleOffer(current, offer))}
-                    >
-                      {on ? 'Remove' : 'Select'}
-                    </Button>
-                  )}
+                  <Button
+                    size="sm"
+                    variant={on ? 'secondary' : 'primary'}
+                    disabled={!on && full}
+                    onClick={() => setSelection((current) => toggleOffer(current, offer))}
+                  >
+                    {on ? 'Remove' : 'Select'}
+                  </Button>
                 </OfferCard>
               </li>
             );
