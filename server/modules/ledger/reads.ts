@@ -33,6 +33,28 @@ export const holdsImpressionsSql = (userId: SQL | unknown) =>
     and ${ledgerAccounts.currency} = 'IMP' and ${ledgerAccounts.balance} > 0)`;
 
 export function ledgerReads(db: Executor) {
+  /**
+   * Credits of earning transfers paid into the user's own coin wallet (net of fees), within `extra`:
+   * their sum, and the part of it since `since`.
+   */
+  const earned = async (userId: number, since: Date | null, ...extra: SQL[]) => {
+    const sinceSum = since
+      ? sql<string | number>`coalesce(sum(${ledgerEntries.amount}) filter (where ${ledgerTransfers.createdAt} >= ${since.toISOString()}::timestamptz), 0)`
+      : sql<string | number>`0`;
+    const [row] = await db.select({ total: sql<string | number>`coalesce(sum(${ledgerEntries.amount}), 0)`, since: sinceSum }).from(ledgerEntries)
+      .innerJoin(ledgerTransfers, eq(ledgerTransfers.id, ledgerEntries.transferId))
+      .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerEntries.accountId))
+      .where(and(
+        eq(ledgerAccounts.userId, userId),
+        eq(ledgerAccounts.currency, 'CON'),
+        eq(ledgerTransfers.toUserId, userId),
+        inArray(ledgerTransfers.kind, EARNING_KINDS),
+        gte(ledgerEntries.amount, 0),
+        ...extra,
+      ));
+    return { total: Number(row?.total ?? 0), since: Number(row?.since ?? 0) };
+  };
+
   return {
     /** Coins this user tipped on this stream (the pay wall counts these). */
     async spendOnStream(streamId: number, userId: number | null, exec: Executor = db): Promise<number> {
@@ -110,36 +132,12 @@ export function ledgerReads(db: Executor) {
      * tips, post sales, subscriptions, call fees, toy tips, ad and referral commissions.
      */
     async earningsWithin(userId: number, from: Date, to: Date): Promise<number> {
-      const [row] = await db.select({ total: sql<string | number>`coalesce(sum(${ledgerEntries.amount}), 0)` }).from(ledgerEntries)
-        .innerJoin(ledgerTransfers, eq(ledgerTransfers.id, ledgerEntries.transferId))
-        .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerEntries.accountId))
-        .where(and(
-          eq(ledgerTransfers.toUserId, userId),
-          inArray(ledgerTransfers.kind, EARNING_KINDS),
-          gte(ledgerTransfers.createdAt, from),
-          lt(ledgerTransfers.createdAt, to),
-          eq(ledgerAccounts.userId, userId),
-          eq(ledgerAccounts.currency, 'CON'),
-          gte(ledgerEntries.amount, 0),
-        ));
-      return Number(row?.total ?? 0);
+      return (await earned(userId, null, gte(ledgerTransfers.createdAt, from), lt(ledgerTransfers.createdAt, to))).total;
     },
 
     /** Coins that reached the user's wallet from earning transfers paid to them (net of fees): all time and since `since`. */
     async earnings(userId: number, since: Date) {
-      const earned = sql<string | number>`coalesce(sum(${ledgerEntries.amount}), 0)`;
-      const earnedSince = sql<string | number>`coalesce(sum(${ledgerEntries.amount}) filter (where ${ledgerTransfers.createdAt} >= ${since.toISOString()}::timestamptz), 0)`;
-      const [row] = await db.select({ total: earned, since: earnedSince }).from(ledgerEntries)
-        .innerJoin(ledgerTransfers, eq(ledgerTransfers.id, ledgerEntries.transferId))
-        .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerEntries.accountId))
-        .where(and(
-          eq(ledgerAccounts.userId, userId),
-          eq(ledgerAccounts.currency, 'CON'),
-          eq(ledgerTransfers.toUserId, userId),
-          inArray(ledgerTransfers.kind, EARNING_KINDS),
-          gte(ledgerEntries.amount, 0),
-        ));
-      return { total: Number(row?.total ?? 0), since: Number(row?.since ?? 0) };
+      return earned(userId, since);
     },
 
     /** The user's statement: one line per transfer and currency, with the signed change to their wallet and the other party. */
