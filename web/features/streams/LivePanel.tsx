@@ -14,6 +14,7 @@ import { shownViewers } from '../../../common/rules/stream-display';
 import { coins, relativeTime, shortNumber } from '../../../common/rules/format';
 import { failureMessage } from '../../api/field-errors';
 import { Alert } from '../../ui/Alert';
+import rows from '../../ui/RowList.module.css';
 import { Avatar } from '../../ui/Avatar';
 import { Button } from '../../ui/Button';
 import { Modal } from '../../ui/Modal';
@@ -107,12 +108,12 @@ function SessionFigures({ stream, session }: { stream: StreamInfo; session: Sess
 
 function TipFeed({ tips, pending, highlight }: { tips: TipRecord[] | undefined; pending: boolean; highlight: number | null }) {
   if (pending) return <Spinner />;
-  if (!tips?.length) return <p className={styles.empty}>No tips yet this session.</p>;
+  if (!tips?.length) return <p className={rows.empty}>No tips yet this session.</p>;
   return (
-    <ol className={styles.list} aria-label="Latest tips">
+    <ol className={rows.list} aria-label="Latest tips">
       {tips.map((tip, index) => (
         // The newest tip flashes once when a TIP frame brought it.
-        <li key={tip.transfer_id} className={`${styles.row} ${index === 0 && highlight !== null ? styles.fresh : ''}`}>
+        <li key={tip.transfer_id} className={`${rows.row} ${index === 0 && highlight !== null ? styles.fresh : ''}`}>
           <Avatar name={tip.name} src={tip.avatar} size={28} />
           <span className={styles.tipper}>
             <span className={styles.who}>{tip.name}</span>
@@ -137,7 +138,7 @@ function IngestHealthCard({ streamId }: { streamId: number }) {
   if (health.isPending) return <Spinner />;
   if (health.isError) return <Alert>{failureMessage(health.error)}</Alert>;
   const ingest = health.data;
-  if (!ingest) return <p className={styles.empty}>Your encoder is not connected.</p>;
+  if (!ingest) return <p className={rows.empty}>Your encoder is not connected.</p>;
   const dash = (value: string | null) => value ?? '—';
   const keyframes = ingest.keyframe_interval;
   return (

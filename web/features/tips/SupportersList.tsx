@@ -5,17 +5,18 @@ import { tips } from '../../../common/api/calls';
 import { MSG } from '../../../common/messages';
 import { call } from '../../api/client';
 import { Avatar } from '../../ui/Avatar';
+import rows from '../../ui/RowList.module.css';
 import { Spinner } from '../../ui/Spinner';
 import { streamKeys } from '../streams/api';
 import styles from './tips.module.css';
 
 export function SupportersList({ supporters, pending }: { supporters: readonly Supporter[] | undefined; pending: boolean }) {
   if (pending) return <Spinner label="Loading supporters" />;
-  if (!supporters?.length) return <p className={styles.supportersEmpty}>{MSG.noTippers}</p>;
+  if (!supporters?.length) return <p className={rows.empty}>{MSG.noTippers}</p>;
   return (
-    <ol className={styles.supporters} aria-label="Top supporters">
+    <ol className={rows.list} aria-label="Top supporters">
       {supporters.map((s, index) => (
-        <li key={s.user_id} className={styles.supporter}>
+        <li key={s.user_id} className={`${rows.row} ${rows.ranked}`}>
           <span className={styles.supporterRank}>{index + 1}</span>
           <Avatar name={s.name} src={s.avatar} size={28} />
           <span className={styles.supporterName}>{s.name}</span>
