@@ -4,9 +4,8 @@
  */
 import { useState, type ReactNode } from 'react';
 import { consoleAreas, type ConsoleArea } from '../../../common/console';
-import { PageSpinner } from '../accounts/gates';
-import { useSession } from '../accounts/api';
-import { NotFoundPage } from '../system/NotFoundPage';
+import { PageSpinner, useSession } from '../accounts';
+import { NotFoundPage } from '../system';
 import { Page } from '../../ui/Page';
 import { Tabs } from '../../ui/Tabs';
 import { AuditPanel } from './AuditPanel';

@@ -16,7 +16,7 @@ import { Select } from '../../ui/Select';
 import { Spinner } from '../../ui/Spinner';
 import { TextArea } from '../../ui/TextArea';
 import { TextField } from '../../ui/TextField';
-import { safeHtml } from '../system/safe-html';
+import { safeHtml } from '../system';
 import { useConsoleAction, useConsoleMessages } from './api';
 import styles from './Console.module.css';
 

@@ -15,7 +15,7 @@ import { CheckIcon } from '../../ui/icons';
 import { Modal } from '../../ui/Modal';
 import { Spinner } from '../../ui/Spinner';
 import { Tabs } from '../../ui/Tabs';
-import { useSession } from '../accounts/api';
+import { useSession } from '../accounts';
 import { useConsoleAction, useReports } from './api';
 import styles from './Console.module.css';
 

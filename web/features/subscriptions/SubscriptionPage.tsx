@@ -21,14 +21,14 @@ import { SelectControl } from '../../ui/Select';
 import { Spinner } from '../../ui/Spinner';
 import { Tabs } from '../../ui/Tabs';
 import { useToast } from '../../ui/Toast';
-import { useSession } from '../accounts/api';
+import { useSession } from '../accounts';
 import walletStyles from '../wallet/wallet.module.css';
 import {
   useAddPlan, useCancelSubscription, useCoinSubscriptions, useDeletePlan, useMargin, useMySubscribers, useMySubscriptions, usePlans,
   usePlanTemplates, useRenewSubscription, useSubscriberStats, useSubscriptionHistory,
 } from './api';
 import { CANCEL_REQUEST_COOLDOWN_MS, coinCancelMailto } from './coin-cancel';
-import { Paginator } from './Paginator';
+import { Paginator } from '../../ui/Paginator';
 import styles from './subscriptions.module.css';
 
 const PAGE = PAGE_SIZE.subscriptions;

@@ -11,7 +11,7 @@ import { CoinIcon, ImageIcon, PlusIcon, WalletIcon } from '../../ui/icons';
 import { Page, Section } from '../../ui/Page';
 import { Spinner } from '../../ui/Spinner';
 import { TRANSFERS_PAGE, useBalance, useTransfers } from './api';
-import { formatCents, formatCoins, formatImpressions, signedAmount } from './money';
+import { formatCents, formatCoins, formatImpressions, signedAmount } from '../../../common/rules/wallet-amounts';
 import styles from './wallet.module.css';
 
 export function WalletPage() {
