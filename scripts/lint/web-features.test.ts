@@ -1,3 +1,4 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
@@ -44,6 +45,17 @@ describe('the web features under the module rule', () => {
     const { edges } = featureGraph();
     expect(edges.get('streams')).toContain('wallet');
     expect(cycleIn(edges)).toBeNull();
+  });
+
+  it('have entries that only re-export, so a page takes what it imports through one and nothing else (web/vite.config.ts)', () => {
+    const features = path.join(ROOT, 'web/features');
+    const entries = readdirSync(features).map((name) => path.join(features, name, 'index.ts')).filter((file) => existsSync(file));
+    expect(entries.length).toBeGreaterThan(10);
+    for (const entry of entries) {
+      const code = readFileSync(entry, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+      const statements = code.split(';').map((statement) => statement.trim()).filter(Boolean);
+      expect(statements.filter((statement) => !/^export (type )?\{[^}]*\} from '\.\/[^']+'$/.test(statement)), path.relative(ROOT, entry)).toEqual([]);
+    }
   });
 
   it("read a style sheet's imports: @import and composes from", () => {
