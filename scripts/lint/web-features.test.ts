@@ -1,22 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Linter } from 'eslint';
-import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
-import boundaries, { cssImportsOf, cycleIn, featureGraph } from './module-boundaries.js';
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
-
-/** Lints `code` as if it were the file at `file` (relative to the repository). */
-function lint(file: string, code: string) {
-  const linter = new Linter({ configType: 'flat' });
-  return linter.verify(code, [{
-    files: ['**/*.{ts,tsx}'],
-    languageOptions: { parser: tseslint.parser as Linter.Parser },
-    plugins: { limelight: boundaries },
-    rules: { 'limelight/module-entry': 'error', 'limelight/no-cycles': 'error' },
-  }], { filename: path.join(ROOT, file) }).map((message) => message.message);
-}
+import { lintAs as lint, ROOT } from './lint-as';
+import { cssImportsOf, cycleIn, featureGraph } from './module-boundaries.js';
 
 describe('the web features under the module rule', () => {
   it("refuse another feature's components, hooks and style sheets, and take its index", () => {
