@@ -40,7 +40,13 @@ export default defineConfig({
     manifest: true,
     rolldownOptions: {
       // common/ runs nothing on import, so a page takes only the contract files it calls, not all of common/api's index.
-      treeshake: { moduleSideEffects: [{ test: /[\\/]common[\\/][^\\/].*\.ts$/, sideEffects: false }] },
+      // Nor does a feature's entry (index.ts, decision 0050): a page takes what it imports through one, not all it re-exports.
+      treeshake: {
+        moduleSideEffects: [
+          { test: /[\\/]common[\\/][^\\/].*\.ts$/, sideEffects: false },
+          { test: /[\\/]web[\\/]features[\\/][^\\/]+[\\/]index\.ts$/, sideEffects: false },
+        ],
+      },
       output: {
         // React, then what the first page needs (`$initial`: statically imported from main.tsx) in two
         // chunks, libraries and ours; what several pages share is split by the set of pages that use it,

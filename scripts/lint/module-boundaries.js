@@ -3,12 +3,16 @@
  *
  * - `module-entry`: code in server/modules/<a> reaches another module only through its entry
  *   (`../<b>`, i.e. server/modules/<b>/index.ts), never its tables, routes or other files. One
- *   exception: a tables.ts may import another module's tables.ts for its foreign keys.
- * - `no-cycles`: no import cycle between modules, nor between the top folders (common, server, web,
- *   e2e, bench, scripts). Tests are left out of both graphs.
+ *   exception: a tables.ts may import another module's tables.ts for its foreign keys. The same holds
+ *   for the web's features (decision 0050): code in web/features/<a> reaches another feature only
+ *   through web/features/<b>/index.ts, never its components, hooks or style sheets.
+ * - `no-cycles`: no import cycle between modules, between web features, nor between the top folders
+ *   (common, server, web, e2e, bench, scripts). Tests are left out of the graphs.
  *
  * The graphs are read once per lint run from the files on disk (a regular expression over imports is
- * enough for our own relative imports).
+ * enough for our own relative imports). The features' graph counts their style sheets too: a CSS
+ * module composing another's class (`composes: x from '...'`) is an import ESLint never sees, so
+ * `featureGraph()` hands the graph, with such crossings, to a unit test (web-features.test.ts).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -26,6 +30,15 @@ function moduleOf(file) {
   const match = /^server\/modules\/([^/]+)\//.exec(relative(file));
   return match ? match[1] : null;
 }
+
+/** `web/features/<name>` for a file inside a web feature, else null. */
+function featureOf(file) {
+  const match = /^web\/features\/([^/]+)\//.exec(relative(file));
+  return match ? match[1] : null;
+}
+
+/** Whether `target` is the entry (index.ts) of web feature `feature`. */
+const isFeatureEntry = (target, feature) => path.basename(target) === 'index.ts' && path.dirname(target) === path.join(ROOT, 'web/features', feature);
 
 function topOf(file) {
   const first = relative(file).split('/')[0];
@@ -58,15 +71,71 @@ function importsOf(file, text) {
   return found;
 }
 
+/** What a style sheet imports: `@import '...'` and `composes: a b from '...'`. */
+const CSS_IMPORT = /@import\s+(?:url\()?['"]([^'"]+)['"]|composes:[^;{}]*?\sfrom\s+['"]([^'"]+)['"]/g;
+
+export function cssImportsOf(file, text) {
+  const found = [];
+  for (const match of text.matchAll(CSS_IMPORT)) {
+    const target = resolveImport(file, match[1] ?? match[2]);
+    if (target) found.push(target);
+  }
+  return found;
+}
+
+function* styleSheets(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) yield* styleSheets(full);
+    else if (entry.name.endsWith('.css')) yield full;
+  }
+}
+
+const addEdge = (graph, from, to) => {
+  if (!graph.has(from)) graph.set(from, new Set());
+  graph.get(from).add(to);
+};
+
+/**
+ * The web features' import graph, scripts and style sheets alike (tests left out): `edges` maps a
+ * feature to those it imports, and `crossings` lists every import of another feature other than its
+ * index.ts (`file` imports `target`), style sheets' included.
+ */
+export function featureGraph() {
+  const edges = new Map();
+  const crossings = [];
+  const dir = path.join(ROOT, 'web/features');
+  const visit = (file, targets) => {
+    const from = featureOf(file);
+    for (const target of targets) {
+      const to = featureOf(target);
+      if (!from || !to || from === to) continue;
+      addEdge(edges, from, to);
+      if (!isFeatureEntry(target, to)) crossings.push({ file: relative(file), target: relative(target) });
+    }
+  };
+  for (const file of sourceFiles(dir)) if (!isTest(file)) visit(file, importsOf(file, readFileSync(file, 'utf8')));
+  for (const file of styleSheets(dir)) visit(file, cssImportsOf(file, readFileSync(file, 'utf8')));
+  return { edges, crossings };
+}
+
+/** A cycle in the graph as a list of nodes (first one repeated at the end), or null. */
+export function cycleIn(graph) {
+  for (const start of graph.keys()) {
+    for (const next of graph.get(start)) {
+      const back = pathBetween(graph, next, start);
+      if (back) return [start, ...back];
+    }
+  }
+  return null;
+}
+
 let graphs;
 /** Edges between modules and between top folders, from every non-test source file. */
 function buildGraphs() {
   const modules = new Map();
   const tops = new Map();
-  const add = (graph, from, to) => {
-    if (!graph.has(from)) graph.set(from, new Set());
-    graph.get(from).add(to);
-  };
+  const add = addEdge;
   for (const top of TOP_FOLDERS) {
     const dir = path.join(ROOT, top);
     if (!existsSync(dir)) continue;
@@ -80,7 +149,7 @@ function buildGraphs() {
       }
     }
   }
-  return { modules, tops };
+  return { modules, tops, features: featureGraph().edges };
 }
 
 /** A path from `from` to `to` in the graph, or null. */
@@ -112,11 +181,21 @@ function visitImports(check) {
 }
 
 const moduleEntry = {
-  meta: { type: 'problem', docs: { description: "reach another module only through its entry (index.ts)" }, schema: [] },
+  meta: { type: 'problem', docs: { description: "reach another module or web feature only through its entry (index.ts)" }, schema: [] },
   create(context) {
     const file = context.filename;
+    if (isTest(file)) return {};
+    const feature = featureOf(file);
+    if (feature) {
+      return visitImports((node, specifier) => {
+        const target = resolveImport(file, specifier);
+        const to = target && featureOf(target);
+        if (!to || to === feature || isFeatureEntry(target, to)) return;
+        context.report({ node, message: `Feature "${feature}" reaches "${to}" through its internals (${relative(target)}): import from '../${to}' (its index.ts) instead.` });
+      });
+    }
     const from = moduleOf(file);
-    if (!from || isTest(file)) return {};
+    if (!from) return {};
     return visitImports((node, specifier) => {
       const target = resolveImport(file, specifier);
       const to = target && moduleOf(target);
@@ -130,7 +209,7 @@ const moduleEntry = {
 };
 
 const noCycles = {
-  meta: { type: 'problem', docs: { description: 'no import cycle between modules or top folders' }, schema: [] },
+  meta: { type: 'problem', docs: { description: 'no import cycle between modules, web features or top folders' }, schema: [] },
   create(context) {
     const file = context.filename;
     if (isTest(file)) return {};
@@ -138,7 +217,7 @@ const noCycles = {
     return visitImports((node, specifier) => {
       const target = resolveImport(file, specifier);
       if (!target) return;
-      for (const [kind, graph, of] of [['modules', graphs.modules, moduleOf], ['top folders', graphs.tops, topOf]]) {
+      for (const [kind, graph, of] of [['modules', graphs.modules, moduleOf], ['web features', graphs.features, featureOf], ['top folders', graphs.tops, topOf]]) {
         const [from, to] = [of(file), of(target)];
         if (!from || !to || from === to) continue;
         const back = pathBetween(graph, to, from);

@@ -1,21 +1,5 @@
-import path from 'node:path';
-import { Linter } from 'eslint';
-import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
-import boundaries from './module-boundaries.js';
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
-
-/** Lints `code` as if it were the file at `file` (relative to the repository). */
-function lint(file: string, code: string) {
-  const linter = new Linter({ configType: 'flat' });
-  return linter.verify(code, [{
-    files: ['**/*.ts'],
-    languageOptions: { parser: tseslint.parser as Linter.Parser },
-    plugins: { limelight: boundaries },
-    rules: { 'limelight/module-entry': 'error', 'limelight/no-cycles': 'error' },
-  }], { filename: path.join(ROOT, file) }).map((message) => message.message);
-}
+import { lintAs as lint } from './lint-as';
 
 describe('the module boundary rules', () => {
   it("refuse another module's tables, routes and internals, and take its entry", () => {

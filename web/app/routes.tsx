@@ -24,7 +24,7 @@ const OutboxPage = lazyPage(() => import('../features/mail/OutboxPage'), 'Outbox
 const EmailNotificationsPage = lazyPage(() => import('../features/settings/EmailNotificationsPage'), 'EmailNotificationsPage');
 const SettingsPage = lazyPage(() => import('../features/settings/SettingsPage'), 'SettingsPage');
 const FollowLandingPage = lazyPage(() => import('../features/social/FollowLandingPage'), 'FollowLandingPage');
-const ProfilePage = lazyPage(() => import('../features/social/ProfilePage'), 'ProfilePage');
+const ProfilePage = lazyPage(() => import('../features/profiles/ProfilePage'), 'ProfilePage');
 const DashboardPage = lazyPage(() => import('../features/streams/DashboardPage'), 'DashboardPage');
 const StreamViewPage = lazyPage(() => import('../features/streams/StreamViewPage'), 'StreamViewPage');
 const DownloadPage = lazyPage(() => import('../features/system/DownloadPage'), 'DownloadPage');

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import type { CSSProperties, ReactNode } from 'react';
+import type { ComponentProps, CSSProperties, ReactNode } from 'react';
 import styles from './Tile.module.css';
 
 interface TileProps {
@@ -63,4 +63,18 @@ export function TileSkeleton() {
       </div>
     </div>
   );
+}
+
+/** A listing's tile as one named item (a stream, a post). */
+export function TileCard({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <article aria-label={label} className={styles.card}>
+      {children}
+    </article>
+  );
+}
+
+/** A small label over a tile's picture (its rating, price, length, likes). */
+export function TileChip({ className, ...props }: ComponentProps<'span'>) {
+  return <span className={className ? `${styles.chip} ${className}` : styles.chip} {...props} />;
 }

@@ -4,7 +4,7 @@ import type { FieldErrors } from '../../api/field-errors';
 import { PasswordField } from '../../ui/PasswordField';
 import { TextField } from '../../ui/TextField';
 import type { TextFieldProps } from '../../ui/TextField';
-import form from './form.module.css';
+import form from '../../ui/form.module.css';
 
 type NameFieldProps = Omit<TextFieldProps, 'label' | 'value' | 'onChange'> & { value: string; onChange: (value: string) => void };
 

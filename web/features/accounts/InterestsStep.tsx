@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { ReactNode } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import type { Interest } from '../../../common/api/accounts';
 import { DEFAULT_LOGIN_REDIRECT, MIN_INTERESTS } from '../../../common/constants';
@@ -71,10 +72,7 @@ export function InterestsStep({ userId, optional = false, destination: target }:
   return (
     <div className={styles.step}>
       <InterestChips interests={interests.data} chosen={chosen} onToggle={toggle} />
-      <div className={styles.footer}>
-        <p className={styles.hint} aria-live="polite">
-          {enough ? `${chosen.size} selected` : MSG.interestsMin}
-        </p>
+      <InterestsFooter chosen={chosen.size}>
         <div className={styles.buttons}>
           {optional && (
             <Button size="lg" variant="ghost" onClick={() => void navigate(destination)} disabled={save.isPending}>
@@ -85,7 +83,19 @@ export function InterestsStep({ userId, optional = false, destination: target }:
             Done
           </Button>
         </div>
-      </div>
+      </InterestsFooter>
+    </div>
+  );
+}
+
+/** Under the interest chips: how many are chosen (or how many are needed), and the step's buttons. */
+export function InterestsFooter({ chosen, children }: { chosen: number; children: ReactNode }) {
+  return (
+    <div className={styles.footer}>
+      <p className={styles.hint} aria-live="polite">
+        {chosen >= MIN_INTERESTS ? `${chosen} selected` : MSG.interestsMin}
+      </p>
+      {children}
     </div>
   );
 }

@@ -15,7 +15,7 @@ import { useToast } from '../../ui/Toast';
 import { useLogin, useSession } from './api';
 import { AuthCard } from './AuthCard';
 import { SignInNameField } from './CredentialFields';
-import form from './form.module.css';
+import form from '../../ui/form.module.css';
 import { useLoginLanding } from './login-landing';
 import type { LoginLanding } from './login-landing';
 import { SocialLoginFlow } from './social/SocialLoginFlow';

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { useSkinPath } from '../../app/skin';
+import { loadPush } from '../notifications';
 import { useLogout } from './api';
 import { PageSpinner } from './gates';
 
@@ -9,7 +10,7 @@ import { PageSpinner } from './gates';
  * dropped while the session still lets the server forget it.
  */
 async function forgetPushOnThisBrowser(): Promise<void> {
-  const push = await import('../notifications/push');
+  const push = await loadPush();
   if (push.pushSupported()) await push.turnPushOff().catch(() => undefined);
 }
 

@@ -5,7 +5,7 @@ import { SALUTATIONS } from '../../../common/api/accounts';
 import { useSkin } from '../../app/skin';
 import { Checkbox } from '../../ui/Checkbox';
 import { Select } from '../../ui/Select';
-import { useCountries } from '../system/api';
+import { useCountries } from '../system';
 
 type CountrySelectProps = Omit<SelectHTMLAttributes<HTMLSelectElement>, 'onChange' | 'id'> & {
   value: string;

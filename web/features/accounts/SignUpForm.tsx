@@ -10,7 +10,7 @@ import { useRegister } from './api';
 import { BirthdayField, birthdayText } from './BirthdayField';
 import type { BirthdayParts } from './BirthdayField';
 import { NewPasswordFields, NewUsernameField, withPasswordMatch } from './CredentialFields';
-import form from './form.module.css';
+import form from '../../ui/form.module.css';
 import { CountrySelect, SalutationSelect, TermsCheckbox } from './SignUpFields';
 import type { Salutation } from './SignUpFields';
 import { useCaptchaSubmit } from './use-captcha';

@@ -2,7 +2,7 @@ import { socialStartPath } from '../../../common/api/social-login';
 import type { SocialProvider } from '../../../common/api/social-login';
 import { useSkin, useSkinPath } from '../../app/skin';
 import { ButtonLink, buttonClass } from '../../ui/Button';
-import { useAppConfig } from '../system/api';
+import { useAppConfig } from '../system';
 import styles from './SocialSignIn.module.css';
 
 const PROVIDERS = [

@@ -10,7 +10,7 @@ import { Modal } from '../../ui/Modal';
 import prose from '../../ui/prose.module.css';
 import { Spinner } from '../../ui/Spinner';
 import { useToast } from '../../ui/Toast';
-import { useLegalHtml } from '../system/legal';
+import { useLegalHtml } from '../system';
 import { useAcceptTerms } from './api';
 import styles from './TermsModal.module.css';
 

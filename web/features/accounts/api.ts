@@ -8,7 +8,7 @@ import type { CallDef, CallDescriptor, CallInput } from '../../../common/api/def
 import type { SessionUser } from '../../../common/api/accounts';
 import { LOGGED_IN_MIN_USER_ID, SESSION_CHECK_INTERVAL_MS } from '../../../common/constants';
 import { call, isApiError, resetCsrfToken } from '../../api/client';
-import { trackEvent } from '../system/tracking';
+import { trackEvent } from '../system';
 
 export const accountKeys = {
   all: ['accounts'] as const,

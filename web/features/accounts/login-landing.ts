@@ -6,7 +6,7 @@ import { settings } from '../../../common/api/calls';
 import { DEFAULT_LOGIN_REDIRECT } from '../../../common/constants';
 import { useSkinPath } from '../../app/skin';
 import { call } from '../../api/client';
-import { baseGroupQuery } from '../system/api';
+import { baseGroupQuery } from '../system';
 
 /** The channel a viewer of 18+ streams lands on, by its name in the base group. */
 const ADULT_LANDING_CHANNEL = 'Women';

@@ -4,7 +4,7 @@ import { MSG } from '../../../common/messages';
 import { isApiError } from '../../api/client';
 import { hasErrors } from '../../api/field-errors';
 import type { FieldErrors, Refusal } from '../../api/field-errors';
-import { useAppConfig } from '../system/api';
+import { useAppConfig } from '../system';
 import { Captcha } from './Captcha';
 import type { CaptchaHandle, CaptchaStrength } from './Captcha';
 

@@ -7,7 +7,7 @@ import { useMemo } from 'react';
 import type { PresentedOffer } from '../../../common/api/ads';
 import type { StreamInfo } from '../../../common/api/streams';
 import { MSG } from '../../../common/messages';
-import type { LocalLine } from '../chat/ChatLog';
+import type { LocalLine } from '../chat';
 import { useChatAds } from './use-chat-ads';
 import styles from './ads.module.css';
 

@@ -16,7 +16,7 @@ import { Modal } from '../../ui/Modal';
 import { Page, Section } from '../../ui/Page';
 import { Spinner } from '../../ui/Spinner';
 import { useToast } from '../../ui/Toast';
-import { useSession } from '../accounts/api';
+import { useSession } from '../accounts';
 import { useDeleteOffer, useOffers } from './api';
 import { CampaignBalance } from './CampaignBalance';
 import { OfferCard } from './OfferCard';

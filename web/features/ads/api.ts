@@ -12,9 +12,9 @@ import { PAGE_SIZE } from '../../../common/constants';
 import { IDEMPOTENCY_HEADER } from '../../../common/api/descriptor';
 import { call } from '../../api/client';
 import type { ApiError } from '../../api/client';
-import { streamKeys } from '../streams/api';
-import { useAppConfig } from '../system/api';
-import { walletKeys } from '../wallet/api';
+import { streamKeys } from '../../api/content-keys';
+import { useAppConfig } from '../system';
+import { walletKeys } from '../wallet';
 import { markSelected, nextOffset } from './ad-rules';
 
 export const adKeys = {

@@ -7,7 +7,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PresentedOffer } from '../../../common/api/ads';
 import type { StreamInfo } from '../../../common/api/streams';
-import { localLineSeq, MAX_LINES } from '../chat/chat-lines';
+import { localLineSeq, MAX_LINES } from '../chat';
 import { useAdsSettings, useOfferPresentation } from './api';
 import { wantsAd, withChatAd, withoutChatAd } from './ad-rules';
 import type { ChatAd } from './ad-rules';

@@ -23,7 +23,7 @@ import pageStyles from '../../ui/Page.module.css';
 import { SelectControl } from '../../ui/Select';
 import { Spinner } from '../../ui/Spinner';
 import { TileArtwork } from '../../ui/Tile';
-import { Paginator } from '../subscriptions/Paginator';
+import { Paginator } from '../../ui/Paginator';
 import { useRangeAnalytics, useTodayAnalytics, useTopList, type TopEvent } from './api';
 import styles from './analytics.module.css';
 import { dailyCsv, dailyCsvFileName, dailyRows, type DailyRow } from './daily';

@@ -8,11 +8,10 @@ import { Button } from '../../ui/Button';
 import { Modal } from '../../ui/Modal';
 import { Page } from '../../ui/Page';
 import { Tabs } from '../../ui/Tabs';
-import { useSession } from '../accounts/api';
-import { ChannelPosts } from '../posts/PostGrid';
-import { useChannelStreams } from '../streams/api';
-import { StreamGrid } from '../streams/StreamGrid';
-import { useBaseGroup } from '../system/api';
+import { useSession } from '../accounts';
+import { ChannelPosts } from '../posts';
+import { useChannelStreams, StreamGrid } from '../streams';
+import { useBaseGroup } from '../system';
 import { hasAdultAgreement, saveAdultAgreement, useAgreeAdult } from './adult-agreement';
 import styles from './ChannelPage.module.css';
 

@@ -4,8 +4,7 @@ import { MSG, fill } from '../../../common/messages';
 import { EmptyState } from '../../ui/EmptyState';
 import { SearchIcon } from '../../ui/icons';
 import { Page } from '../../ui/Page';
-import { useStreamSearch } from '../streams/api';
-import { StreamGrid } from '../streams/StreamGrid';
+import { useStreamSearch, StreamGrid } from '../streams';
 
 /** /channel/search-all-stream?search= (spec part 2 §2 screen 5): every matching stream, 50 a page. */
 export function SearchAllStreamsPage() {

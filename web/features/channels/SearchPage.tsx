@@ -6,10 +6,9 @@ import { failureMessage } from '../../api/field-errors';
 import { EmptyState } from '../../ui/EmptyState';
 import { SearchIcon } from '../../ui/icons';
 import { Page, Section } from '../../ui/Page';
-import { useUserSearch } from '../social/api';
-import { useStreamSearch } from '../streams/api';
+import { useUserSearch, UserTile, UserTileSkeleton } from '../social';
+import { useStreamSearch } from '../streams';
 import { StreamSection } from './StreamSection';
-import { UserTile, UserTileSkeleton } from '../social/UserTile';
 import styles from './SearchPage.module.css';
 
 /** /channel/search?search= (spec part 2 §2 screen 4): streams, then users. */

@@ -2,8 +2,8 @@ import type { UseInfiniteQueryResult, InfiniteData } from '@tanstack/react-query
 import type { StreamTile } from '../../../common/api/streams';
 import { SkinLink } from '../../app/skin';
 import { Section } from '../../ui/Page';
-import { StreamTileCard, StreamTileSkeleton } from '../streams/StreamTileCard';
-import grid from '../streams/StreamGrid.module.css';
+import { StreamTileCard, StreamTileSkeleton } from '../streams';
+import grid from '../../ui/TileGrid.module.css';
 import styles from './SearchPage.module.css';
 
 /** The search page shows one row of streams; the rest are on /channel/search-all-stream. */

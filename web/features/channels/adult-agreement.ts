@@ -8,7 +8,7 @@ import { settings } from '../../../common/api/calls';
 import type { SessionUser } from '../../../common/api/accounts';
 import { ADULT_AGREEMENT_MINUTES } from '../../../common/rules/adult-agreement';
 import { call } from '../../api/client';
-import { accountKeys } from '../accounts/api';
+import { accountKeys } from '../accounts';
 
 export { ADULT_AGREEMENT_MINUTES };
 const STORAGE_KEY = 'limelight.adult-agreement';

@@ -1,6 +1,6 @@
 import { DropdownMenu } from 'radix-ui';
 import { BanIcon, MoreIcon } from '../../ui/icons';
-import menu from '../shell/menu.module.css';
+import menu from '../../ui/Menu.module.css';
 import type { ChatLine } from './chat-lines';
 import styles from './ChatLog.module.css';
 

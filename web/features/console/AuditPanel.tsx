@@ -1,7 +1,7 @@
 /** The audit log: every moderator and administrator action, newest first. Read only. */
 import { failureMessage } from '../../api/field-errors';
 import { Alert } from '../../ui/Alert';
-import table from '../../ui/DataTable.module.css';
+import { DataTable } from '../../ui/DataTable';
 import { EmptyState } from '../../ui/EmptyState';
 import { LoadMore } from '../../ui/LoadMore';
 import { LockIcon } from '../../ui/icons';
@@ -31,27 +31,20 @@ export function AuditPanel() {
       <Alert>{audit.isError && failureMessage(audit.error)}</Alert>
       {audit.isSuccess && entries.length === 0 && <EmptyState icon={<LockIcon />}>Nothing recorded yet.</EmptyState>}
       {entries.length > 0 && (
-        <div className={table.tableWrap} tabIndex={0}>
-          <table className={table.table}>
-            <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">Action</th><th scope="col">On</th><th scope="col">Before</th><th scope="col">After</th></tr></thead>
-            <tbody>
-              {entries.map((e) => {
-                const [before, after] = changes(e.before, e.after);
-                return (
-                <tr key={e.id} data-testid={`audit-${e.action}`}>
-                  <td>{new Date(e.created_at).toLocaleString()}</td>
-                  <td>{e.actor ? `@${e.actor.username}` : <span className={styles.muted}>command line</span>}</td>
-                  <td><strong>{e.action}</strong></td>
-                  <td>{e.target_type} {e.target_id}</td>
-                  <td><pre className={styles.json}>{shown(before)}</pre></td>
-                  <td><pre className={styles.json}>{shown(after)}</pre></td>
-                </tr>
-                );
-              })}
-            </tbody>
-          </table>
-          <LoadMore list={audit} />
-        </div>
+        <DataTable
+          rows={entries}
+          rowKey={(e) => e.id}
+          rowTestId={(e) => `audit-${e.action}`}
+          footer={<LoadMore list={audit} />}
+          columns={[
+            { header: 'When', cell: (e) => new Date(e.created_at).toLocaleString() },
+            { header: 'Who', cell: (e) => (e.actor ? `@${e.actor.username}` : <span className={styles.muted}>command line</span>) },
+            { header: 'Action', cell: (e) => <strong>{e.action}</strong> },
+            { header: 'On', cell: (e) => `${e.target_type} ${e.target_id}` },
+            { header: 'Before', cell: (e) => <pre className={styles.json}>{shown(changes(e.before, e.after)[0])}</pre> },
+            { header: 'After', cell: (e) => <pre className={styles.json}>{shown(changes(e.before, e.after)[1])}</pre> },
+          ]}
+        />
       )}
     </>
   );

@@ -4,15 +4,14 @@
  */
 import { useState, type ReactNode } from 'react';
 import { consoleAreas, type ConsoleArea } from '../../../common/console';
-import { PageSpinner } from '../accounts/gates';
-import { useSession } from '../accounts/api';
-import { NotFoundPage } from '../system/NotFoundPage';
+import { PageSpinner, useSession } from '../accounts';
+import { Outbox } from '../mail';
+import { NotFoundPage } from '../system';
 import { Page } from '../../ui/Page';
 import { Tabs } from '../../ui/Tabs';
 import { AuditPanel } from './AuditPanel';
 import { FeaturedPanel } from './FeaturedPanel';
 import { MessagesPanel } from './MessagesPanel';
-import { OutboxPanel } from './OutboxPanel';
 import { ReportsPanel } from './ReportsPanel';
 import { UsersPanel } from './UsersPanel';
 
@@ -21,7 +20,7 @@ const TABS: Record<ConsoleArea, { label: string; content: () => ReactNode }> = {
   users: { label: 'Users', content: () => <UsersPanel /> },
   featured: { label: 'Featured', content: () => <FeaturedPanel /> },
   messages: { label: 'System messages', content: () => <MessagesPanel /> },
-  outbox: { label: 'Outbox', content: () => <OutboxPanel /> },
+  outbox: { label: 'Outbox', content: () => <Outbox source="console" /> },
   audit: { label: 'Audit log', content: () => <AuditPanel /> },
 };
 

@@ -4,7 +4,7 @@ import { shownTitle } from '../../../common/rules/stream-display';
 import { failureMessage } from '../../api/field-errors';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
-import table from '../../ui/DataTable.module.css';
+import { DataTable } from '../../ui/DataTable';
 import { EmptyState } from '../../ui/EmptyState';
 import { StarIcon } from '../../ui/icons';
 import { Spinner } from '../../ui/Spinner';
@@ -22,27 +22,26 @@ export function FeaturedPanel() {
       <Alert>{(list.isError && failureMessage(list.error)) || (set.isError && failureMessage(set.error))}</Alert>
       {list.isSuccess && rows.length === 0 && <EmptyState icon={<StarIcon />}>Nothing is featured or live.</EmptyState>}
       {rows.length > 0 && (
-        <div className={table.tableWrap} tabIndex={0}>
-          <table className={table.table}>
-            <thead><tr><th scope="col">Stream</th><th scope="col">Owner</th><th scope="col">State</th><th scope="col" /></tr></thead>
-            <tbody>
-              {rows.map((s) => (
-                <tr key={s.stream_id}>
-                  <td className={styles.wrap}>{shownTitle(s.title) || '(untitled)'}</td>
-                  <td>@{s.owner.username}</td>
-                  <td>
-                    {s.live && <span className={`${styles.badge} ${styles.live}`}>live</span>} {s.featured && <span className={styles.badge}>featured</span>}
-                  </td>
-                  <td>
-                    <Button size="sm" variant={s.featured ? 'secondary' : 'primary'} disabled={set.isPending} onClick={() => set.mutate({ stream_id: s.stream_id, featured: !s.featured })}>
-                      {s.featured ? 'Remove from Featured' : 'Make Featured'}
-                    </Button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          rows={rows}
+          rowKey={(s) => s.stream_id}
+          columns={[
+            { header: 'Stream', cell: (s) => shownTitle(s.title) || '(untitled)', className: () => styles.wrap },
+            { header: 'Owner', cell: (s) => `@${s.owner.username}` },
+            {
+              header: 'State',
+              cell: (s) => <>{s.live && <span className={`${styles.badge} ${styles.live}`}>live</span>} {s.featured && <span className={styles.badge}>featured</span>}</>,
+            },
+            {
+              header: '',
+              cell: (s) => (
+                <Button size="sm" variant={s.featured ? 'secondary' : 'primary'} disabled={set.isPending} onClick={() => set.mutate({ stream_id: s.stream_id, featured: !s.featured })}>
+                  {s.featured ? 'Remove from Featured' : 'Make Featured'}
+                </Button>
+              ),
+            },
+          ]}
+        />
       )}
     </>
   );

@@ -8,7 +8,7 @@ import type { ConsoleMessage } from '../../../common/api/console';
 import { failureMessage } from '../../api/field-errors';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
-import table from '../../ui/DataTable.module.css';
+import { DataTable } from '../../ui/DataTable';
 import { EmptyState } from '../../ui/EmptyState';
 import { MegaphoneIcon } from '../../ui/icons';
 import prose from '../../ui/prose.module.css';
@@ -16,7 +16,7 @@ import { Select } from '../../ui/Select';
 import { Spinner } from '../../ui/Spinner';
 import { TextArea } from '../../ui/TextArea';
 import { TextField } from '../../ui/TextField';
-import { safeHtml } from '../system/safe-html';
+import { safeHtml } from '../system';
 import { useConsoleAction, useConsoleMessages } from './api';
 import styles from './Console.module.css';
 
@@ -64,30 +64,30 @@ export function MessagesPanel() {
       <Alert>{(messages.isError && failureMessage(messages.error)) || (retire.isError && failureMessage(retire.error))}</Alert>
       {messages.isSuccess && rows.length === 0 && <EmptyState icon={<MegaphoneIcon />}>No system messages yet.</EmptyState>}
       {rows.length > 0 && (
-        <div className={table.tableWrap} tabIndex={0}>
-          <table className={table.table}>
-            <thead><tr><th scope="col">Title</th><th scope="col">Content</th><th scope="col">Locale</th><th scope="col">Show</th><th scope="col">Shown</th><th scope="col">State</th><th scope="col" /></tr></thead>
-            <tbody>
-              {rows.map((m) => {
-                const state = stateOf(m);
-                return (
-                  <tr key={m.id}>
-                    <td className={styles.wrap}><strong>{m.title}</strong></td>
-                    <td className={styles.wrap}><div className={prose.prose} dangerouslySetInnerHTML={{ __html: safeHtml(m.content) }} /></td>
-                    <td>{m.locale}</td>
-                    <td>{m.frequency}</td>
-                    <td>
-                      from {new Date(m.starts_at ?? m.created_at).toLocaleString()}
-                      <div className={styles.muted}>{m.ends_at ? `until ${new Date(m.ends_at).toLocaleString()}` : 'until retired'}</div>
-                    </td>
-                    <td><span className={styles.badge}>{state}</span></td>
-                    <td>{state !== 'retired' && <Button size="sm" variant="secondary" disabled={retire.isPending} onClick={() => retire.mutate({ id: m.id })}>Retire</Button>}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          rows={rows}
+          rowKey={(m) => m.id}
+          columns={[
+            { header: 'Title', cell: (m) => <strong>{m.title}</strong>, className: () => styles.wrap },
+            { header: 'Content', cell: (m) => <div className={prose.prose} dangerouslySetInnerHTML={{ __html: safeHtml(m.content) }} />, className: () => styles.wrap },
+            { header: 'Locale', cell: (m) => m.locale },
+            { header: 'Show', cell: (m) => m.frequency },
+            {
+              header: 'Shown',
+              cell: (m) => (
+                <>
+                  from {new Date(m.starts_at ?? m.created_at).toLocaleString()}
+                  <div className={styles.muted}>{m.ends_at ? `until ${new Date(m.ends_at).toLocaleString()}` : 'until retired'}</div>
+                </>
+              ),
+            },
+            { header: 'State', cell: (m) => <span className={styles.badge}>{stateOf(m)}</span> },
+            {
+              header: '',
+              cell: (m) => stateOf(m) !== 'retired' && <Button size="sm" variant="secondary" disabled={retire.isPending} onClick={() => retire.mutate({ id: m.id })}>Retire</Button>,
+            },
+          ]}
+        />
       )}
     </>
   );

@@ -8,14 +8,14 @@ import { failureMessage } from '../../api/field-errors';
 import { useSkinPath } from '../../app/skin';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
-import table from '../../ui/DataTable.module.css';
+import { DataTable } from '../../ui/DataTable';
 import { EmptyState } from '../../ui/EmptyState';
 import { LoadMore } from '../../ui/LoadMore';
 import { CheckIcon } from '../../ui/icons';
 import { Modal } from '../../ui/Modal';
 import { Spinner } from '../../ui/Spinner';
 import { Tabs } from '../../ui/Tabs';
-import { useSession } from '../accounts/api';
+import { useSession } from '../accounts';
 import { useConsoleAction, useReports } from './api';
 import styles from './Console.module.css';
 
@@ -63,61 +63,56 @@ function ReportsTable({ status }: { status: 'open' | 'handled' }) {
       <Alert>{(reports.isError && failureMessage(reports.error)) || (act.isError && failureMessage(act.error))}</Alert>
       {reports.isSuccess && rows.length === 0 && <EmptyState icon={<CheckIcon />}>{status === 'open' ? 'No open reports.' : 'No handled reports yet.'}</EmptyState>}
       {rows.length > 0 && (
-        <div className={table.tableWrap} tabIndex={0}>
-          <table className={table.table}>
-            <thead>
-              <tr>
-                <th scope="col">Reported</th>
-                <th scope="col">Owner</th>
-                <th scope="col">Reporter</th>
-                <th scope="col">Reason</th>
-                <th scope="col">When</th>
-                {status === 'handled' && <th scope="col">Handled</th>}
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((report) => (
-                <tr key={`${report.kind}-${report.item_id}-${report.reporter.user_id}-${report.created_at}`} data-testid={`report-${report.kind}-${report.item_id}`}>
-                  <td><Preview report={report} /></td>
-                  <td>@{report.owner.username}</td>
-                  <td>@{report.reporter.username}</td>
-                  <td className={styles.wrap}>
-                    <strong>{report.type}</strong>
-                    {report.comment && <div className={styles.muted}>{report.comment}</div>}
-                  </td>
-                  <td><time dateTime={report.created_at} title={new Date(report.created_at).toLocaleString()}>{relativeTime(report.created_at)}</time></td>
-                  {status === 'handled' && (
-                    <td>
-                      {report.handled && (
-                        <span>
-                          {ACTION_LABELS[report.handled.resolution]} by @{report.handled.by.username}
-                          <div className={styles.muted}>{relativeTime(report.handled.at)}</div>
-                        </span>
-                      )}
-                    </td>
-                  )}
-                  <td>
-                    <div className={styles.actions}>
-                      {actionsFor(report).filter((action) => mayTakeAction(user, action, report.kind)).map((action) => (
-                        <Button
-                          key={action}
-                          size="sm"
-                          variant={action === 'DISMISS' ? 'ghost' : action === 'SUSPEND_USER' || action === 'DELETE' ? 'danger' : 'secondary'}
-                          disabled={act.isPending}
-                          onClick={() => (action === 'SUSPEND_USER' ? setConfirming(report) : run(report, action))}
-                        >
-                          {ACTION_LABELS[action]}
-                        </Button>
-                      ))}
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <LoadMore list={reports} />
-        </div>
+        <DataTable
+          rows={rows}
+          rowKey={(report) => `${report.kind}-${report.item_id}-${report.reporter.user_id}-${report.created_at}`}
+          rowTestId={(report) => `report-${report.kind}-${report.item_id}`}
+          footer={<LoadMore list={reports} />}
+          columns={[
+            { header: 'Reported', cell: (report) => <Preview report={report} /> },
+            { header: 'Owner', cell: (report) => `@${report.owner.username}` },
+            { header: 'Reporter', cell: (report) => `@${report.reporter.username}` },
+            {
+              header: 'Reason',
+              className: () => styles.wrap,
+              cell: (report) => (
+                <>
+                  <strong>{report.type}</strong>
+                  {report.comment && <div className={styles.muted}>{report.comment}</div>}
+                </>
+              ),
+            },
+            { header: 'When', cell: (report) => <time dateTime={report.created_at} title={new Date(report.created_at).toLocaleString()}>{relativeTime(report.created_at)}</time> },
+            status === 'handled' && {
+              header: 'Handled',
+              cell: (report) =>
+                report.handled && (
+                  <span>
+                    {ACTION_LABELS[report.handled.resolution]} by @{report.handled.by.username}
+                    <div className={styles.muted}>{relativeTime(report.handled.at)}</div>
+                  </span>
+                ),
+            },
+            {
+              header: 'Actions',
+              cell: (report) => (
+                <div className={styles.actions}>
+                  {actionsFor(report).filter((action) => mayTakeAction(user, action, report.kind)).map((action) => (
+                    <Button
+                      key={action}
+                      size="sm"
+                      variant={action === 'DISMISS' ? 'ghost' : action === 'SUSPEND_USER' || action === 'DELETE' ? 'danger' : 'secondary'}
+                      disabled={act.isPending}
+                      onClick={() => (action === 'SUSPEND_USER' ? setConfirming(report) : run(report, action))}
+                    >
+                      {ACTION_LABELS[action]}
+                    </Button>
+                  ))}
+                </div>
+              ),
+            },
+          ]}
+        />
       )}
       <Modal
         open={confirming !== null}

@@ -8,7 +8,7 @@ import { relativeTime } from '../../../common/rules/format';
 import { failureMessage } from '../../api/field-errors';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
-import table from '../../ui/DataTable.module.css';
+import { DataTable } from '../../ui/DataTable';
 import { EmptyState } from '../../ui/EmptyState';
 import { LoadMore } from '../../ui/LoadMore';
 import { Modal } from '../../ui/Modal';
@@ -36,27 +36,24 @@ export function UsersPanel() {
       <Alert>{found.isError && failureMessage(found.error)}</Alert>
       {found.isSuccess && rows.length === 0 && <EmptyState icon={<UsersIcon />}>No one matches.</EmptyState>}
       {rows.length > 0 && (
-        <div className={table.tableWrap} tabIndex={0}>
-          <table className={table.table}>
-            <thead>
-              <tr><th scope="col">Username</th><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Status</th><th scope="col">Joined</th><th scope="col" /></tr>
-            </thead>
-            <tbody>
-              {rows.map((u) => (
-                <tr key={u.user_id}>
-                  <td>@{u.username}</td>
-                  <td>{u.email}</td>
-                  <td>{u.role}</td>
-                  <td>{u.status}</td>
-                  <td>{relativeTime(u.joined)}</td>
-                  <td><Button size="sm" variant="secondary" onClick={() => setOpenId(u.user_id)}>Open</Button></td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <p className={styles.muted}>{found.data?.pages[0]?.total} in all.</p>
-          <LoadMore list={found} />
-        </div>
+        <DataTable
+          rows={rows}
+          rowKey={(u) => u.user_id}
+          footer={
+            <>
+              <p className={styles.muted}>{found.data?.pages[0]?.total} in all.</p>
+              <LoadMore list={found} />
+            </>
+          }
+          columns={[
+            { header: 'Username', cell: (u) => `@${u.username}` },
+            { header: 'E-mail', cell: (u) => u.email },
+            { header: 'Role', cell: (u) => u.role },
+            { header: 'Status', cell: (u) => u.status },
+            { header: 'Joined', cell: (u) => relativeTime(u.joined) },
+            { header: '', cell: (u) => <Button size="sm" variant="secondary" onClick={() => setOpenId(u.user_id)}>Open</Button> },
+          ]}
+        />
       )}
       {openId !== null && <UserDetail id={openId} />}
     </>

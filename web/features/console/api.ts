@@ -11,7 +11,6 @@ export const consoleKeys = {
   user: (id: number) => [...consoleKeys.all, 'user', id] as const,
   featured: () => [...consoleKeys.all, 'featured'] as const,
   messages: () => [...consoleKeys.all, 'messages'] as const,
-  outbox: (to: string) => [...consoleKeys.all, 'outbox', to] as const,
   audit: () => [...consoleKeys.all, 'audit'] as const,
 };
 
@@ -43,8 +42,6 @@ export const useConsoleUser = (id: number | null) =>
   useQuery({ queryKey: consoleKeys.user(id ?? 0), queryFn: () => call(consoleApi.user, { id: id! }), enabled: id !== null, staleTime: 0 });
 export const useFeatured = () => useQuery({ queryKey: consoleKeys.featured(), queryFn: () => call(consoleApi.featured, {}), staleTime: 0 });
 export const useConsoleMessages = () => useQuery({ queryKey: consoleKeys.messages(), queryFn: () => call(consoleApi.systemMessages, {}), staleTime: 0 });
-export const useConsoleOutbox = (to: string) =>
-  useQuery({ queryKey: consoleKeys.outbox(to), queryFn: () => call(consoleApi.outbox, { limit: 50, ...(to ? { to } : {}) }), staleTime: 0 });
 /** The audit log, newest first, a page at a time before the last entry shown. */
 export const useAudit = () =>
   useInfiniteQuery({

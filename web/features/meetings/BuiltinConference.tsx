@@ -12,7 +12,7 @@ import { meetingChannelOf, userChannelOf } from '../../../common/realtime-channe
 import { realtimeClient } from '../../api/realtime';
 import { Avatar } from '../../ui/Avatar';
 import { Alert } from '../../ui/Alert';
-import { useConnectionStatus } from '../chat/api';
+import { useConnectionStatus } from '../chat';
 import { LocalTile, RemoteTile } from './ConferenceTiles';
 import { MeetingMesh, type RemotePeer } from './mesh';
 import { peersToConnect } from './negotiation';

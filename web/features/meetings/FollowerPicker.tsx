@@ -5,8 +5,7 @@ import { FieldError } from '../../ui/Field';
 import { Spinner } from '../../ui/Spinner';
 import { MEETING } from '../../../common/constants';
 import { MSG } from '../../../common/messages';
-import { useFollowersToInvite } from './api';
-import { useFollowerSearch } from '../social/follower-search';
+import { useFollowersToInvite, useFollowerSearch } from '../social';
 import { toggleInvitee } from './meeting-rules';
 import styles from './meetings.module.css';
 

@@ -1,5 +1,5 @@
 /** The side bar's count of video-call invitations the calendar has not shown yet (nothing when there are none). */
-import { useSession } from '../accounts/api';
+import { useSession } from '../accounts';
 import { useNewInvitations } from './api';
 import styles from './meetings.module.css';
 

@@ -1,21 +1,19 @@
-/** Meetings server state: the calendar, one meeting, followers to invite, and the room's calls. */
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { meetings, social } from '../../../common/api/calls';
+/** Meetings server state: the calendar, one meeting, and the room's calls. */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { meetings } from '../../../common/api/calls';
 import type { MeetingFields, MeetingRoom } from '../../../common/api/meetings';
 import type { CallOutput } from '../../../common/api';
 import { IDEMPOTENCY_HEADER } from '../../../common/api/descriptor';
-import { PAGE_SIZE } from '../../../common/constants';
 import type { ApiError } from '../../api/client';
 import { call } from '../../api/client';
-import { walletKeys } from '../wallet/api';
-import type { ComplaintType } from '../streams/stream-interactions';
+import { walletKeys } from '../wallet';
+import type { ComplaintType } from '../streams';
 
 export const meetingKeys = {
   all: ['meetings'] as const,
   list: () => [...meetingKeys.all, 'list'] as const,
   detail: (id: number) => [...meetingKeys.all, 'detail', id] as const,
   room: (id: number) => [...meetingKeys.all, 'room', id] as const,
-  followers: (search: string) => [...meetingKeys.all, 'followers', search] as const,
   invitations: () => [...meetingKeys.all, 'invitations'] as const,
 };
 
@@ -42,13 +40,6 @@ export const useMeetingDetail = (id: number | null) =>
   useQuery({ queryKey: meetingKeys.detail(id ?? 0), queryFn: async () => (await call(meetings.scheduleMeeting, { id: id ?? 0 })).data, enabled: id !== null, retry: false });
 
 /** The host's followers to invite, 200 a page (the first page; a search narrows it). */
-export const useFollowersToInvite = (search: string) =>
-  useQuery({
-    queryKey: meetingKeys.followers(search),
-    queryFn: () => call(social.followers, { ...(search ? { search_text: search } : {}), offset: 0, limit: PAGE_SIZE.followers }),
-    placeholderData: keepPreviousData,
-  });
-
 export function useSaveMeeting() {
   const queryClient = useQueryClient();
   return useMutation<number, ApiError, { id: number | null; params: MeetingFields }>({

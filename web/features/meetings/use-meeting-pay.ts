@@ -4,8 +4,8 @@
  */
 import { useRef, useState } from 'react';
 import { isApiError } from '../../api/client';
-import { newIdempotencyKey } from '../tips/api';
-import { attemptFor, tipFailure, type TipAttempt, type TipFailure } from '../tips/tip-flow';
+import { newIdempotencyKey } from '../../api/idempotency';
+import { attemptFor, tipFailure, type TipAttempt, type TipFailure } from '../tips';
 import { usePayMeeting, type PayAnswer } from './api';
 
 export function useMeetingPay(meetingId: number, onPaid?: (answer: PayAnswer, amount: number) => void) {

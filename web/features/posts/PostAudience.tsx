@@ -10,7 +10,7 @@ import { Button } from '../../ui/Button';
 import { Modal } from '../../ui/Modal';
 import { Select } from '../../ui/Select';
 import { useToast } from '../../ui/Toast';
-import { usePlans } from '../subscriptions/api';
+import { usePlans } from '../subscriptions';
 import { useEditPost } from './api';
 import styles from './posts.module.css';
 

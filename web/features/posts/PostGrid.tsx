@@ -2,7 +2,7 @@ import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query
 import type { PostTile } from '../../../common/api/posts';
 import { MSG } from '../../../common/messages';
 import { ImageIcon } from '../../ui/icons';
-import { TileGrid } from '../streams/StreamGrid';
+import { TileGrid } from '../../ui/TileGrid';
 import { useChannelPosts, useSavedPosts, useUserPosts } from './api';
 import { PostTileCard } from './PostTileCard';
 

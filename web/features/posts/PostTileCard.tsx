@@ -3,9 +3,8 @@ import { relativeTime, shortNumber } from '../../../common/rules/format';
 import { useSkinPath } from '../../app/skin';
 import { Avatar } from '../../ui/Avatar';
 import { HeartIcon, ImageIcon, LockIcon, PlayIcon } from '../../ui/icons';
-import { Tile } from '../../ui/Tile';
-import chip from '../streams/StreamTileCard.module.css';
-import { formatCoins } from '../wallet/money';
+import { Tile, TileCard, TileChip } from '../../ui/Tile';
+import { formatCoins } from '../../../common/rules/wallet-amounts';
 import { formatDuration, postPath } from './post-rules';
 import styles from './posts.module.css';
 
@@ -17,7 +16,7 @@ export function PostTileCard({ post, showAuthor = true }: { post: PostTile; show
   const paid = post.tip_viewer_min_amount > 0;
   const audience = AUDIENCE_CHIP[post.audience];
   return (
-    <article aria-label={post.title} className={chip.card}>
+    <TileCard label={post.title}>
       <Tile
         to={skinPath(postPath(post.post_id))}
         title={post.title}
@@ -26,30 +25,30 @@ export function PostTileCard({ post, showAuthor = true }: { post: PostTile; show
         meta={showAuthor ? `${post.username} · ${relativeTime(post.entry_date)}` : relativeTime(post.entry_date)}
         overlay={
           <>
-            {post.state === 'processing' && <span className={`${chip.chip} ${styles.stateChip}`}>Processing</span>}
-            {post.state === 'failed' && <span className={`${chip.chip} ${styles.failedChip}`}>Failed</span>}
-            {audience && <span className={chip.chip}>{audience}</span>}
+            {post.state === 'processing' && <TileChip className={styles.stateChip}>Processing</TileChip>}
+            {post.state === 'failed' && <TileChip className={styles.failedChip}>Failed</TileChip>}
+            {audience && <TileChip>{audience}</TileChip>}
             {paid && (
-              <span className={`${chip.chip} ${post.has_paid ? '' : styles.lockChip}`} aria-label={post.has_paid ? 'Bought' : `Paid post, ${formatCoins(post.tip_viewer_min_amount)}`}>
+              <TileChip className={post.has_paid ? '' : styles.lockChip} aria-label={post.has_paid ? 'Bought' : `Paid post, ${formatCoins(post.tip_viewer_min_amount)}`}>
                 <LockIcon size={12} /> {post.has_paid ? 'Bought' : formatCoins(post.tip_viewer_min_amount)}
-              </span>
+              </TileChip>
             )}
             {post.kind === 'video' && post.duration !== null && (
-              <span className={chip.chip} aria-label={`Video, ${formatDuration(post.duration)}`}>
+              <TileChip aria-label={`Video, ${formatDuration(post.duration)}`}>
                 <PlayIcon size={12} /> {formatDuration(post.duration)}
-              </span>
+              </TileChip>
             )}
             {post.kind === 'image' && post.media_count > 1 && (
-              <span className={chip.chip} aria-label={`${post.media_count} images`}>
+              <TileChip aria-label={`${post.media_count} images`}>
                 <ImageIcon size={12} /> {post.media_count}
-              </span>
+              </TileChip>
             )}
-            <span className={chip.chip} aria-label={`${shortNumber(post.likes)} likes`}>
+            <TileChip aria-label={`${shortNumber(post.likes)} likes`}>
               <HeartIcon size={12} /> {shortNumber(post.likes)}
-            </span>
+            </TileChip>
           </>
         }
       />
-    </article>
+    </TileCard>
   );
 }

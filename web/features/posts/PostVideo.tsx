@@ -8,7 +8,7 @@ import { fill, MSG } from '../../../common/messages';
 import { BanIcon } from '../../ui/icons';
 import { ProgressBar } from '../../ui/ProgressBar';
 import { Spinner } from '../../ui/Spinner';
-import { Player } from '../streams/Player';
+import { Player } from '../streams';
 import styles from './PostViewPage.module.css';
 
 interface PostVideoProps {

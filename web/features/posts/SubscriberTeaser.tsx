@@ -6,7 +6,7 @@
 import type { Post } from '../../../common/api/posts';
 import { MSG } from '../../../common/messages';
 import { LockedPostCard } from './LockedPostCard';
-import { SubscribeButton } from '../subscriptions/SubscribeButton';
+import { SubscribeButton } from '../subscriptions';
 import { mediaCountLabel } from './post-rules';
 import styles from './PostViewPage.module.css';
 

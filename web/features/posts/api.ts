@@ -12,20 +12,11 @@ import type { Comment, Post, PostTile } from '../../../common/api/posts';
 import { PAGE_SIZE } from '../../../common/constants';
 import { call, isApiError } from '../../api/client';
 import type { ApiError } from '../../api/client';
-import { walletKeys } from '../wallet/api';
+import { postKeys } from '../../api/content-keys';
+import { walletKeys } from '../wallet';
 import { nextCommentOffset } from './comment-paging';
 import type { CommentPage } from './comment-paging';
 
-export const postKeys = {
-  all: ['posts'] as const,
-  lookup: (id: number) => [...postKeys.all, 'lookup', id] as const,
-  /** A post's comments (parent 0), or the replies to one comment. */
-  comments: (postId: number, parentId: number | null) => [...postKeys.all, 'comments', postId, parentId ?? 0] as const,
-  lists: () => [...postKeys.all, 'list'] as const,
-  user: (id: number) => [...postKeys.lists(), 'user', id] as const,
-  saved: () => [...postKeys.lists(), 'saved'] as const,
-  channel: (id: number) => [...postKeys.lists(), 'channel', id] as const,
-};
 
 /** A video being transcoded is looked up again this often, for its progress and then its player (spec part 1 §2 Post view). */
 export const PROCESSING_POLL_MS = 3000;

@@ -16,7 +16,7 @@ import { MailIcon } from '../../ui/icons';
 import { Page } from '../../ui/Page';
 import pageStyles from '../../ui/Page.module.css';
 import { Spinner } from '../../ui/Spinner';
-import { useSession } from '../accounts/api';
+import { useSession } from '../accounts';
 import { useCommissionSummary, useReferralSummary, useReferredSummary, useStreamingSummary } from './api';
 import { LinksPanel } from './LinksPanel';
 import { LoadFailed } from './LoadFailed';

@@ -8,7 +8,7 @@ import { EmptyState } from '../../ui/EmptyState';
 import { UsersIcon } from '../../ui/icons';
 import pageStyles from '../../ui/Page.module.css';
 import { Spinner } from '../../ui/Spinner';
-import { Paginator } from '../subscriptions/Paginator';
+import { Paginator } from '../../ui/Paginator';
 import { useReferredList } from './api';
 import { LoadFailed } from './LoadFailed';
 import { coins, filtersKey, REFERRAL_TEXT, shownDate, TYPE_LABELS, type ReferralFilters } from './referral-rules';

@@ -10,11 +10,9 @@ import { Checkbox } from '../../ui/Checkbox';
 import { MailIcon } from '../../ui/icons';
 import { Notice } from '../../ui/Notice';
 import { useToast } from '../../ui/Toast';
-import { AuthCard } from '../accounts/AuthCard';
-import { useSession } from '../accounts/api';
-import form from '../accounts/form.module.css';
-import { PageSpinner } from '../accounts/gates';
-import { parseUserId } from '../social/user-id';
+import { AuthCard, useSession, PageSpinner } from '../accounts';
+import form from '../../ui/form.module.css';
+import { parseUserId } from '../social';
 import { useEmailLink, useUpdateEmailLink } from './api';
 
 /**

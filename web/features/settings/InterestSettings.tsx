@@ -5,9 +5,7 @@ import { MSG } from '../../../common/messages';
 import { Button } from '../../ui/Button';
 import { Spinner } from '../../ui/Spinner';
 import { useToast } from '../../ui/Toast';
-import { useAddInterests, useInterestList, useUserInterests } from '../accounts/api';
-import { InterestChips, toggled } from '../accounts/InterestsStep';
-import stepStyles from '../accounts/InterestsStep.module.css';
+import { useAddInterests, useInterestList, useUserInterests, InterestChips, InterestsFooter, toggled } from '../accounts';
 import styles from './SettingsPage.module.css';
 
 export function InterestSettings({ userId }: { userId: number }) {
@@ -39,12 +37,11 @@ export function InterestSettings({ userId }: { userId: number }) {
   return (
     <div className={styles.groups}>
       <InterestChips interests={all.data} chosen={current} onToggle={(id) => setChosen(toggled(current, id))} />
-      <div className={stepStyles.footer}>
-        <p className={stepStyles.hint} aria-live="polite">{enough ? `${current.size} selected` : MSG.interestsMin}</p>
+      <InterestsFooter chosen={current.size}>
         <Button disabled={!changed || !enough} loading={save.isPending} onClick={submit}>
           Save Interests
         </Button>
-      </div>
+      </InterestsFooter>
     </div>
   );
 }

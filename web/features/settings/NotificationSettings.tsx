@@ -5,7 +5,7 @@ import { isApiError } from '../../api/client';
 import { Spinner } from '../../ui/Spinner';
 import { Switch } from '../../ui/Switch';
 import { useToast } from '../../ui/Toast';
-import { PushSwitch } from '../notifications/PushSwitch';
+import { PushSwitch } from '../notifications';
 import { usePreferences, useUpdatePreferences } from './api';
 import styles from './SettingsPage.module.css';
 

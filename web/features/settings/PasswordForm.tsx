@@ -7,7 +7,7 @@ import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { PasswordField } from '../../ui/PasswordField';
 import { useToast } from '../../ui/Toast';
-import form from '../accounts/form.module.css';
+import form from '../../ui/form.module.css';
 import { useChangePassword } from './api';
 import styles from './SettingsPage.module.css';
 import * as accounts from '../../../common/api/accounts';

@@ -1,5 +1,5 @@
 import { Page, Section } from '../../ui/Page';
-import { useSession } from '../accounts/api';
+import { useSession } from '../accounts';
 import { AccountForm } from './AccountForm';
 import { AvatarUpload } from './AvatarUpload';
 import { DeleteAccount } from './DeleteAccount';

@@ -6,9 +6,9 @@ import type { CallInput } from '../../../common/api';
 import type { SessionUser } from '../../../common/api/accounts';
 import type { Preferences } from '../../../common/api/settings';
 import { call, upload } from '../../api/client';
-import { accountKeys, setSessionUser, signedOut } from '../accounts/api';
-import { socialKeys } from '../social/api';
-import { systemKeys } from '../system/api';
+import { accountKeys, setSessionUser, signedOut } from '../accounts';
+import { socialKeys } from '../social';
+import { systemKeys } from '../system';
 
 export const settingsKeys = {
   all: ['settings'] as const,

@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
 import { useSkinPath } from '../../app/skin';
 import { CoinIcon } from '../../ui/icons';
-import { useBalance, useBalanceFrames } from '../wallet/api';
-import { formatCoins } from '../wallet/money';
+import { useBalance, useBalanceFrames } from '../wallet';
+import { formatCoins } from '../../../common/rules/wallet-amounts';
 import styles from './TopBar.module.css';
 
 const coins = new Intl.NumberFormat('en-US');

@@ -2,9 +2,9 @@ import { DropdownMenu } from 'radix-ui';
 import { Link } from 'react-router';
 import { useSkin, useSkinPath } from '../../app/skin';
 import { PlusIcon } from '../../ui/icons';
-import { useSession } from '../accounts/api';
+import { useSession } from '../accounts';
 import styles from './CreateButton.module.css';
-import menu from './menu.module.css';
+import menu from '../../ui/Menu.module.css';
 import { CREATE, entriesFor } from './nav-entries';
 
 /** The floating action button of the signed-in shell (Go Live...); absent when nothing applies. */

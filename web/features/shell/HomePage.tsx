@@ -4,15 +4,12 @@ import { MSG } from '../../../common/messages';
 import { SkinLink, useSkin, withSkinPrefix } from '../../app/skin';
 import { EmptyState } from '../../ui/EmptyState';
 import { VideoCallIcon } from '../../ui/icons';
-import { useSession } from '../accounts/api';
-import { ChannelCard, ChannelCardSkeleton } from '../channels/ChannelCard';
-import { FeaturedStream, FeaturedStreamSkeleton } from '../channels/FeaturedStream';
-import { useChannelPosts } from '../posts/api';
-import { PostTileCard } from '../posts/PostTileCard';
-import { useAllStreams } from '../streams/api';
-import { StreamTileCard, StreamTileSkeleton } from '../streams/StreamTileCard';
-import grid from '../streams/StreamGrid.module.css';
-import { useBaseGroup } from '../system/api';
+import { useSession } from '../accounts';
+import { ChannelCard, ChannelCardSkeleton, FeaturedStream, FeaturedStreamSkeleton } from '../channels';
+import { PostTileCard, useChannelPosts } from '../posts';
+import { StreamTileCard, StreamTileSkeleton, useAllStreams } from '../streams';
+import grid from '../../ui/TileGrid.module.css';
+import { useBaseGroup } from '../system';
 import styles from './HomePage.module.css';
 
 /** The spec shows at most 8 channel tiles on the home page, in rows of 3. */

@@ -6,17 +6,17 @@ import { SkinLogo } from '../../skins/SkinLogo';
 import type { SessionUser } from '../../../common/api/accounts';
 import { Avatar } from '../../ui/Avatar';
 import { ButtonLink } from '../../ui/Button';
-import { BellIcon, ChevronDownIcon, CoinIcon, MenuIcon } from '../../ui/icons';
+import { ChevronDownIcon, CoinIcon, MenuIcon } from '../../ui/icons';
 import { Spinner } from '../../ui/Spinner';
-import { useSession } from '../accounts/api';
+import { useSession } from '../accounts';
 import { SearchForm } from './SearchForm';
 import type { SidebarState } from './sidebar-state';
-import bellStyles from '../notifications/Bell.module.css';
+import { BellStandIn, loadNotificationBell } from '../notifications';
 import styles from './TopBar.module.css';
 import menuStyles from './UserMenu.module.css';
 
 // A guest's first visit fetches none of what only a signed-in person sees (the bell, the balance, the menu).
-const NotificationBell = lazyPage(() => import('../notifications/NotificationBell'), 'NotificationBell');
+const NotificationBell = lazyPage(loadNotificationBell, 'NotificationBell');
 const CoinBalance = lazyPage(() => import('./CoinBalance'), 'CoinBalance');
 const UserMenu = lazyPage(() => import('./UserMenu'), 'UserMenu');
 
@@ -117,9 +117,7 @@ function BalanceStandIn() {
 function AccountStandIn({ user }: { user: SessionUser }) {
   return (
     <>
-      <span className={bellStyles.bell} aria-hidden="true">
-        <BellIcon size={22} />
-      </span>
+      <BellStandIn />
       <span className={menuStyles.trigger} aria-hidden="true">
         <Avatar name={user.username} src={user.avatar} size={30} />
         <span className={menuStyles.name}>{user.username}</span>

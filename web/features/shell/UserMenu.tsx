@@ -4,7 +4,7 @@ import type { SessionUser } from '../../../common/api/accounts';
 import { useSkin, useSkinPath } from '../../app/skin';
 import { Avatar } from '../../ui/Avatar';
 import { ChevronDownIcon, LogOutIcon } from '../../ui/icons';
-import menu from './menu.module.css';
+import menu from '../../ui/Menu.module.css';
 import { USER_MENU, entriesFor } from './nav-entries';
 import styles from './UserMenu.module.css';
 

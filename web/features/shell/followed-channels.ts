@@ -6,8 +6,8 @@ import type { StreamTile } from '../../../common/api/streams';
 import { PAGE_SIZE, SIDEBAR_FOLLOWED_REFRESH_MS } from '../../../common/constants';
 import type { z } from 'zod';
 import { call } from '../../api/client';
-import { socialKeys } from '../social/api';
-import { useBaseGroup } from '../system/api';
+import { socialKeys } from '../social';
+import { useBaseGroup } from '../system';
 
 /** The base channel that lists the streams of followed users, live first. */
 const FOLLOWING_CHANNEL = 'Following';

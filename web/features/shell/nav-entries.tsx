@@ -16,9 +16,9 @@ import {
   BookmarkIcon, BroadcastIcon, ChartIcon, CompassIcon, DashboardIcon, DownloadIcon, LinkIcon, LockIcon, LogInIcon, MegaphoneIcon, PlusSquareIcon, SettingsIcon, StarIcon,
   UsersIcon, VideoCallIcon, WalletIcon,
 } from '../../ui/icons';
-import { canManageOffers } from '../ads/ad-rules';
-import { NewInvitationsBadge } from '../meetings/NewInvitationsBadge';
-import { hasReferralAccess } from '../referrals/referral-rules';
+import { canManageOffers } from '../ads';
+import { NewInvitationsBadge } from '../meetings';
+import { hasReferralAccess } from '../referrals';
 import type { NavSection } from './nav-active';
 
 export interface NavContext {

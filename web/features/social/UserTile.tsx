@@ -4,7 +4,7 @@ import { useSkinPath } from '../../app/skin';
 import { Avatar } from '../../ui/Avatar';
 import { HeartIcon } from '../../ui/icons';
 import { StarRating } from '../../ui/StarRating';
-import { useSession } from '../accounts/api';
+import { useSession } from '../accounts';
 import type { ListedUser } from './api';
 import { FollowButton } from './FollowButton';
 import styles from './UserTile.module.css';

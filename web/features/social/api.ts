@@ -2,7 +2,7 @@
  * Social server state: profiles, follow and bell, follower lists and user search. Every cached list
  * of users is kept as pages of `ListedUser`, so a follow toggle can patch them all at once.
  */
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { InfiniteData, QueryClient, QueryKey } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { social } from '../../../common/api/calls';
@@ -21,6 +21,8 @@ export const socialKeys = {
   search: (term: string) => [...socialKeys.lists(), 'search', term] as const,
   /** The side bar's followed channels (not a list a toggle patches: it is read again instead). */
   followedChannels: () => [...socialKeys.all, 'followed-channels'] as const,
+  /** The viewer's own followers matching a search, for an invitation picker (meetings, toy access). */
+  toInvite: (search: string) => [...socialKeys.all, 'to-invite', search] as const,
 };
 
 /** A user in any list: what a UserTile shows. Unknown values (a follower list has no likes) are left out. */
@@ -185,3 +187,11 @@ export function useToggleNotification() {
     failure: MSG.notifyFailed,
   });
 }
+
+/** The first page of the viewer's followers matching `search`: the people a meeting or a toy offer can invite. */
+export const useFollowersToInvite = (search: string) =>
+  useQuery({
+    queryKey: socialKeys.toInvite(search),
+    queryFn: () => call(social.followers, { ...(search ? { search_text: search } : {}), offset: 0, limit: PAGE_SIZE.followers }),
+    placeholderData: keepPreviousData,
+  });

@@ -1,5 +1,4 @@
-import { useSession } from '../accounts/api';
-import { useSendToLogin } from '../accounts/use-require-login';
+import { useSession, useSendToLogin } from '../accounts';
 
 /**
  * The click of a social switch (follow, bell): a guest goes to log in (or `onGuest`); a signed-in

@@ -7,7 +7,7 @@ import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { Modal } from '../../ui/Modal';
 import { useToast } from '../../ui/Toast';
-import { formatCoins } from '../wallet/money';
+import { formatCoins } from '../../../common/rules/wallet-amounts';
 import { useUpdateStream } from './api';
 import { PriceField } from './PriceField';
 import { isPaid, priceError, priceLabel } from './stream-payment';

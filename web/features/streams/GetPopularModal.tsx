@@ -3,9 +3,8 @@ import { failureMessage } from '../../api/field-errors';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { Modal } from '../../ui/Modal';
-import { useImpressionBalance } from '../wallet/api';
-import { BuyImpressionsForm } from '../wallet/BuyImpressionsForm';
-import { formatImpressions } from '../wallet/money';
+import { useImpressionBalance, BuyImpressionsForm } from '../wallet';
+import { formatImpressions } from '../../../common/rules/wallet-amounts';
 import styles from './GetPopularModal.module.css';
 
 interface ModalProps {

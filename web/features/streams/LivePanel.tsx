@@ -3,7 +3,7 @@
  * figures, the preview, the ingest's health, tips and supporters as they arrive, the chat with its
  * moderation, and End stream.
  */
-import { SupportersList } from '../tips/SupportersList';
+import { SupportersList } from '../tips';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import type { IngestHealth } from '../../../common/api/streams';
@@ -21,11 +21,11 @@ import { Modal } from '../../ui/Modal';
 import { Section } from '../../ui/Page';
 import { Spinner } from '../../ui/Spinner';
 import { useToast } from '../../ui/Toast';
-import { ChatPanel } from '../chat/ChatPanel';
-import { ToyDeviceAccess } from '../toys/ToyDeviceAccess';
-import type { ServiceMessage } from '../chat/chat-lines';
+import { ChatPanel } from '../chat';
+import { ToyDeviceAccess } from '../toys';
+import type { ServiceMessage } from '../chat';
 import type { StreamInfo } from '../../../common/api/streams';
-import { streamKeys } from './api';
+import { streamKeys } from '../../api/content-keys';
 import { studioKeys, useEndStream, useIngestHealth, useLiveSession } from './studio-api';
 import styles from './LivePanel.module.css';
 

@@ -1,6 +1,6 @@
 import { DropdownMenu } from 'radix-ui';
 import type { ReactElement } from 'react';
-import menu from '../shell/menu.module.css';
+import menu from '../../ui/Menu.module.css';
 import styles from './StreamViewPage.module.css';
 
 /** The stream owner's "More options" menu (Radix's dropdown), open at first: it loads when first opened (StreamDetails.tsx). */

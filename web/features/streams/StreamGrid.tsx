@@ -1,50 +1,7 @@
-import type { UseInfiniteQueryResult, InfiniteData } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
 import type { StreamTile } from '../../../common/api/streams';
-import { failureMessage } from '../../api/field-errors';
-import { EmptyState } from '../../ui/EmptyState';
-import { VideoCallIcon } from '../../ui/icons';
-import { TileSkeleton } from '../../ui/Tile';
+import { TileGrid } from '../../ui/TileGrid';
+import type { Pages } from '../../ui/TileGrid';
 import { StreamTileCard } from './StreamTileCard';
-import { useInfiniteScroll } from './use-infinite-scroll';
-import styles from './StreamGrid.module.css';
-
-type Pages<T> = UseInfiniteQueryResult<InfiniteData<T>>;
-
-interface TileGridProps<P, T> {
-  query: Pages<P>;
-  /** The tiles of one page. */
-  itemsOf: (page: P) => T[];
-  keyOf: (item: T) => number | string;
-  render: (item: T) => ReactNode;
-  empty: string;
-  emptyIcon?: ReactNode;
-  label: string;
-}
-
-/** Tiles of a paged listing (streams, posts), skeletons while a page loads, more pages as the end comes into view. */
-export function TileGrid<P, T>({ query, itemsOf, keyOf, render, empty, emptyIcon = <VideoCallIcon />, label }: TileGridProps<P, T>) {
-  const tiles = query.data?.pages.flatMap(itemsOf) ?? [];
-  const sentinel = useInfiniteScroll(() => void query.fetchNextPage(), query.hasNextPage && !query.isFetchingNextPage);
-  if (query.isError) return <p role="alert">{failureMessage(query.error)}</p>;
-  if (query.isSuccess && tiles.length === 0) return <EmptyState icon={emptyIcon}>{empty}</EmptyState>;
-  const skeletons = query.isPending ? 6 : query.isFetchingNextPage ? 3 : 0;
-  return (
-    <>
-      <ul className={styles.grid} aria-label={label} aria-busy={query.isFetching}>
-        {tiles.map((tile) => (
-          <li key={keyOf(tile)}>{render(tile)}</li>
-        ))}
-        {Array.from({ length: skeletons }, (_, i) => (
-          <li key={`skeleton-${i}`}>
-            <TileSkeleton />
-          </li>
-        ))}
-      </ul>
-      <div ref={sentinel} aria-hidden="true" />
-    </>
-  );
-}
 
 const streamsOf = (page: { streams: StreamTile[] }) => page.streams;
 const streamKey = (stream: StreamTile) => stream.stream_id;

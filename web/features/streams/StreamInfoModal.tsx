@@ -13,7 +13,7 @@ import { Select } from '../../ui/Select';
 import { Switch } from '../../ui/Switch';
 import { TextArea } from '../../ui/TextArea';
 import { TextField } from '../../ui/TextField';
-import { useSession } from '../accounts/api';
+import { useSession } from '../accounts';
 import { useUpdateStream } from './api';
 import { PriceField } from './PriceField';
 import { AUDIENCE_LABEL, RATING_LABEL, ratingMenu } from './rating-options';

@@ -3,9 +3,8 @@ import { relativeTime, shortNumber } from '../../../common/rules/format';
 import { useSkinPath } from '../../app/skin';
 import { Avatar } from '../../ui/Avatar';
 import { HeartIcon, UsersIcon } from '../../ui/icons';
-import { Tile, TileSkeleton } from '../../ui/Tile';
+import { Tile, TileCard, TileChip, TileSkeleton } from '../../ui/Tile';
 import { shownLikes, shownTitle, shownViewers } from '../../../common/rules/stream-display';
-import styles from './StreamTileCard.module.css';
 
 const RATING_CHIP = { G: null, PLUS_14: '14+', PLUS_18: '18+' } as const;
 const AUDIENCE_CHIP = { PUBLIC: null, FOLLOWERS: 'Followers', SUBSCRIBERS: 'Subscribers', PRIVATE: 'Private' } as const;
@@ -17,7 +16,7 @@ export function StreamTileCard({ stream }: { stream: StreamTile }) {
   const likes = shownLikes(stream);
   const chips = [RATING_CHIP[stream.rating], AUDIENCE_CHIP[stream.audience], stream.tip_viewer_min_amount > 0 ? 'Paid' : null].filter(Boolean);
   return (
-    <article aria-label={shownTitle(stream.title)} className={styles.card}>
+    <TileCard label={shownTitle(stream.title)}>
       <Tile
         to={skinPath(`/streams/stream-view?id=${stream.stream_id}`)}
         title={shownTitle(stream.title)}
@@ -28,23 +27,23 @@ export function StreamTileCard({ stream }: { stream: StreamTile }) {
         overlay={
           <>
             {chips.map((chip) => (
-              <span key={chip} className={styles.chip}>
+              <TileChip key={chip}>
                 {chip}
-              </span>
+              </TileChip>
             ))}
-            {!live && stream.started_time && <span className={styles.chip}>{relativeTime(stream.started_time)}</span>}
-            <span className={styles.chip} aria-label={`${shortNumber(likes)} likes`}>
+            {!live && stream.started_time && <TileChip>{relativeTime(stream.started_time)}</TileChip>}
+            <TileChip aria-label={`${shortNumber(likes)} likes`}>
               <HeartIcon size={12} /> {shortNumber(likes)}
-            </span>
+            </TileChip>
             {live && (
-              <span className={styles.chip} aria-label={`${shownViewers(stream.viewers)} viewers`}>
+              <TileChip aria-label={`${shownViewers(stream.viewers)} viewers`}>
                 <UsersIcon size={12} /> {shortNumber(shownViewers(stream.viewers))}
-              </span>
+              </TileChip>
             )}
           </>
         }
       />
-    </article>
+    </TileCard>
   );
 }
 

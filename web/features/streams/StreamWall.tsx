@@ -6,7 +6,7 @@ import { useSkinPath } from '../../app/skin';
 import { Button, ButtonLink } from '../../ui/Button';
 import { BanIcon, LockIcon, RefreshIcon, VideoCallIcon } from '../../ui/icons';
 import { Notice } from '../../ui/Notice';
-import { useSession } from '../accounts/api';
+import { useSession } from '../accounts';
 
 /** Why the stream page shows no player (spec part 1 §2 Stream view walls). */
 export type WallKind = 'error' | 'block' | 'not-available' | 'disconnected' | 'refused';

@@ -6,22 +6,11 @@ import type { StreamInfo, StreamTile } from '../../../common/api/streams';
 import type { CallInput } from '../../../common/api';
 import { PAGE_SIZE } from '../../../common/constants';
 import { call, callKeepalive, isApiError } from '../../api/client';
+import { streamKeys } from '../../api/content-keys';
 import { realtimeClient } from '../../api/realtime';
 import { userChannelOf } from '../../../common/realtime-channels';
 import type { BroadcastStopReason } from '../../../common/realtime';
 
-export const streamKeys = {
-  all: ['streams'] as const,
-  own: () => [...streamKeys.all, 'own'] as const,
-  lookup: (id: number) => [...streamKeys.all, 'lookup', id] as const,
-  join: (id: number, preview: boolean) => [...streamKeys.all, 'join', id, preview] as const,
-  lists: () => [...streamKeys.all, 'list'] as const,
-  channel: (id: number) => [...streamKeys.lists(), 'channel', id] as const,
-  everything: () => [...streamKeys.lists(), 'all'] as const,
-  search: (term: string) => [...streamKeys.lists(), 'search', term] as const,
-  user: (id: number, adult = false) => [...streamKeys.lists(), 'user', id, ...(adult ? ['adult'] : [])] as const,
-  saved: () => [...streamKeys.lists(), 'saved'] as const,
-};
 
 /** The dashboard polls for its stream going live this often (spec part 1 §2 Broadcaster dashboard). */
 const OWN_STREAM_POLL_MS = 10_000;

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { streamInteractions, streams } from '../../../common/api/calls';
 import type { StreamInfo } from '../../../common/api/streams';
 import { call } from '../../api/client';
-import { streamKeys } from './api';
+import { streamKeys } from '../../api/content-keys';
 import type { ComplaintType, ModerationEvent } from './stream-interactions';
 
 export function useSendRating(streamId: number) {

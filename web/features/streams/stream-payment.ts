@@ -7,7 +7,7 @@
 import { TIP_VIEWER_MIN_MAX, tipViewerMinAmount } from '../../../common/api/streams';
 import { MSG } from '../../../common/messages';
 import { breaksPaidStaysPaid, clamp, isPaid, lowestPrice } from '../../../common/rules/pay-wall';
-import { formatCoins } from '../wallet/money';
+import { formatCoins } from '../../../common/rules/wallet-amounts';
 
 export { isPaid, PRICE_STEP } from '../../../common/rules/pay-wall';
 export const PRICE_MAX = TIP_VIEWER_MIN_MAX;

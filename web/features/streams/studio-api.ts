@@ -2,7 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { streams, tips } from '../../../common/api/calls';
 import { call, isApiError } from '../../api/client';
-import { streamKeys } from './api';
+import { streamKeys } from '../../api/content-keys';
 
 export const studioKeys = {
   session: (id: number) => [...streamKeys.all, 'live-session', id] as const,

@@ -4,8 +4,7 @@ import type { ButtonSize } from '../../ui/Button';
 import { Button } from '../../ui/Button';
 import { CheckIcon, StarIcon } from '../../ui/icons';
 import { lazyOnDemand } from '../../app/lazy-page';
-import { useMemberAction, useSession } from '../accounts/api';
-import { LoginPrompt } from '../accounts/LoginPrompt';
+import { useMemberAction, useSession, LoginPrompt } from '../accounts';
 import { usePlans } from './api';
 
 interface SubscribeButtonProps {

@@ -15,8 +15,8 @@ import { Checkbox } from '../../ui/Checkbox';
 import { CheckIcon, CoinIcon } from '../../ui/icons';
 import { Modal } from '../../ui/Modal';
 import { Spinner } from '../../ui/Spinner';
-import { useBalance } from '../wallet/api';
-import { formatCoins } from '../wallet/money';
+import { useBalance } from '../wallet';
+import { formatCoins } from '../../../common/rules/wallet-amounts';
 import { usePlans, useSubscribe, type SubscribeAttempt } from './api';
 import styles from './subscriptions.module.css';
 

@@ -6,10 +6,10 @@ import { IDEMPOTENCY_HEADER } from '../../../common/api/descriptor';
 import { PAGE_SIZE } from '../../../common/constants';
 import type { ApiError } from '../../api/client';
 import { call } from '../../api/client';
-import { postKeys } from '../posts/api';
-import { socialKeys } from '../social/api';
-import { streamKeys } from '../streams/api';
-import { walletKeys } from '../wallet/api';
+import { postKeys } from '../../api/content-keys';
+import { socialKeys } from '../social';
+import { streamKeys } from '../../api/content-keys';
+import { walletKeys } from '../wallet';
 
 export const subscriptionKeys = {
   all: ['subscriptions'] as const,

@@ -3,11 +3,11 @@ import { useState } from 'react';
 import type { StreamInfo } from '../../../common/api/streams';
 import { useSkinPath } from '../../app/skin';
 import { Button, ButtonLink } from '../../ui/Button';
-import { CoinIcon, LockIcon } from '../../ui/icons';
-import { useSession } from '../accounts/api';
-import { LoginPrompt } from '../accounts/LoginPrompt';
-import { useBalance } from '../wallet/api';
-import { formatCoins } from '../wallet/money';
+import { CoinIcon } from '../../ui/icons';
+import { PayWallCard } from '../../ui/PayWallCard';
+import { useSession, LoginPrompt } from '../accounts';
+import { useBalance } from '../wallet';
+import { formatCoins } from '../../../common/rules/wallet-amounts';
 import { SubscriberDiscount } from './SubscriberDiscount';
 import { useTipping } from './use-tipping';
 import styles from './tips.module.css';
@@ -23,13 +23,8 @@ export function PayWall({ stream, owed }: { stream: WalledStream; owed: number }
   const coins = balance.data?.CON;
   const short = coins !== undefined && coins < owed;
   return (
-    <div className={styles.wall} role="region" aria-label="Pay wall">
-      {stream.thumbnail_url && <img className={styles.wallBackdrop} src={stream.thumbnail_url} alt="" />}
-      <div className={styles.wallCard}>
-        <span className={styles.wallIcon}>
-          <LockIcon size={28} />
-        </span>
-        <h2 className={styles.wallTitle}>This is a paid stream</h2>
+    <>
+      <PayWallCard label="Pay wall" title="This is a paid stream" backdrop={stream.thumbnail_url} shape="player">
         <p>
           Tip <strong>{formatCoins(owed)}</strong> to {stream.username} to watch.
           {stream.viewer_spend.amount > 0 && <> You have tipped {formatCoins(stream.viewer_spend.amount)} already.</>}
@@ -47,9 +42,9 @@ export function PayWall({ stream, owed }: { stream: WalledStream; owed: number }
           </p>
         )}
         {short && <p className={styles.wallShort}>You need {formatCoins(owed - coins)} more.</p>}
-      </div>
+      </PayWallCard>
       {tipping.dialogs}
       <LoginPrompt open={loginOpen} onOpenChange={setLoginOpen} />
-    </div>
+    </>
   );
 }

@@ -7,7 +7,7 @@ import { call } from '../../api/client';
 import { Avatar } from '../../ui/Avatar';
 import rows from '../../ui/RowList.module.css';
 import { Spinner } from '../../ui/Spinner';
-import { streamKeys } from '../streams/api';
+import { streamKeys } from '../../api/content-keys';
 import styles from './tips.module.css';
 
 export function SupportersList({ supporters, pending }: { supporters: readonly Supporter[] | undefined; pending: boolean }) {

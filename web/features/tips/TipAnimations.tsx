@@ -4,7 +4,7 @@ import type { CSSProperties } from 'react';
 import { createPortal } from 'react-dom';
 import { useLater } from '../../ui/use-later';
 import { CoinIcon } from '../../ui/icons';
-import { formatCoins } from '../wallet/money';
+import { formatCoins } from '../../../common/rules/wallet-amounts';
 import { TIP_RECEIVED_MS, tipSize } from './tip-flow';
 import type { TipEvent, TipSize } from './tip-flow';
 import styles from './tips.module.css';

@@ -4,7 +4,7 @@ import { Button, buttonClass } from '../../ui/Button';
 import { CoinIcon } from '../../ui/icons';
 import { Modal } from '../../ui/Modal';
 import { SkinLink } from '../../app/skin';
-import { formatCoins } from '../wallet/money';
+import { formatCoins } from '../../../common/rules/wallet-amounts';
 import { MSG } from '../../../common/messages';
 import type { TipFailure } from './tip-flow';
 import styles from './tips.module.css';

@@ -11,7 +11,7 @@ import { QUICK_TIPS, TIP_MESSAGE_MAX, tipAmount } from '../../../common/api/tips
 import { Button } from '../../ui/Button';
 import { TipButton } from './TipButton';
 import { CoinIcon } from '../../ui/icons';
-import { useSession } from '../accounts/api';
+import { useSession } from '../accounts';
 import { SubscriberDiscount } from './SubscriberDiscount';
 import { useTipping } from './use-tipping';
 import styles from './tips.module.css';

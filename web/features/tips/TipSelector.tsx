@@ -4,7 +4,7 @@
  * (decision 0032); a guest gets the login prompt instead.
  */
 import { LoadOnUse, lazyPage } from '../../app/lazy-page';
-import { useMemberAction, useSession } from '../accounts/api';
+import { useMemberAction, useSession } from '../accounts';
 import type { TipSelectorProps } from './TipPopover';
 import { TipButton } from './TipButton';
 

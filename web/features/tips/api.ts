@@ -5,17 +5,11 @@ import type { StreamInfo } from '../../../common/api/streams';
 import { IDEMPOTENCY_HEADER } from '../../../common/api/descriptor';
 import { tips } from '../../../common/api/calls';
 import { call } from '../../api/client';
-import { streamKeys } from '../streams/api';
-import { walletKeys } from '../wallet/api';
+import { streamKeys } from '../../api/content-keys';
+import { walletKeys } from '../wallet';
 import { afterTip } from './tip-flow';
 
 export type TipAnswer = CallOutput<typeof tips.sendTip>;
-
-/** A random key per send; crypto.randomUUID needs a secure context, so plain http falls back to random bytes. */
-export function newIdempotencyKey(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
-}
 
 export function postTip(streamId: number, amount: number, key: string, message?: string): Promise<TipAnswer> {
   return call(tips.sendTip, { stream_id: streamId, amount, ...(message ? { message } : {}) }, { [IDEMPOTENCY_HEADER]: key });

@@ -2,7 +2,7 @@
 import type { CallOutput } from '../../../common/api';
 import type { userEarningDetails } from '../../../common/api/tips';
 import type { Role } from '../../../common/permissions';
-import { formatCoins } from '../wallet/money';
+import { formatCoins } from '../../../common/rules/wallet-amounts';
 
 export type EarningDetails = CallOutput<typeof userEarningDetails>;
 

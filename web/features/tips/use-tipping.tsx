@@ -6,12 +6,13 @@ import { MSG } from '../../../common/messages';
 import { isApiError } from '../../api/client';
 import { useInteractionDisabled } from '../../ui/InteractionDisabled';
 import { useToast } from '../../ui/Toast';
-import { useMemberAction } from '../accounts/api';
-import { applyTip, newIdempotencyKey, postTip } from './api';
+import { useMemberAction } from '../accounts';
+import { applyTip, postTip } from './api';
+import { newIdempotencyKey } from '../../api/idempotency';
 import { TipConfirmDialog, TipFailureDialog } from './TipDialogs';
 import { attemptFor, initialGate, tipClick, tipFailure } from './tip-flow';
 import type { TipAttempt, TipFailure, TipGate } from './tip-flow';
-import { formatCoins } from '../wallet/money';
+import { formatCoins } from '../../../common/rules/wallet-amounts';
 
 /** One confirmed tip lets later ones send directly for the rest of the page session (spec part 1 §4 Tip dialog). */
 let confirmedThisSession = false;

@@ -15,7 +15,7 @@ import { Avatar } from '../../ui/Avatar';
 import { Button } from '../../ui/Button';
 import { Modal } from '../../ui/Modal';
 import { useToast } from '../../ui/Toast';
-import { formatCoins } from '../wallet/money';
+import { formatCoins } from '../../../common/rules/wallet-amounts';
 import { useLovenseAction, useToyDevice } from './api';
 import { TipSlider } from './TipSlider';
 import { hostView, type ToyPlace } from './toy-rules';

@@ -1,7 +1,7 @@
 /** The device tip's slider (spec part 2 §5, §9): 10–2000 coins in steps of 5, with the amount shown. */
 import { useId } from 'react';
 import { TOY } from '../../../common/constants';
-import { formatCoins } from '../wallet/money';
+import { formatCoins } from '../../../common/rules/wallet-amounts';
 import styles from './toys.module.css';
 
 export function TipSlider({ label, value, onChange }: { label: string; value: number; onChange: (value: number) => void }) {

@@ -4,7 +4,7 @@
  */
 import type { ToyRoom } from '../../../common/api/toys';
 import type { MeetingParticipant } from '../../../common/realtime';
-import { useSession } from '../accounts/api';
+import { useSession } from '../accounts';
 import { HostToys } from './HostToys';
 import { ViewerToys } from './ViewerToys';
 

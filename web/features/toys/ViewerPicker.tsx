@@ -7,8 +7,7 @@ import { useState } from 'react';
 import type { MeetingParticipant } from '../../../common/realtime';
 import { Avatar } from '../../ui/Avatar';
 import { Spinner } from '../../ui/Spinner';
-import { useFollowersToInvite } from '../meetings/api';
-import { useFollowerSearch } from '../social/follower-search';
+import { useFollowersToInvite, useFollowerSearch } from '../social';
 import { useStreamWatchers } from './api';
 import styles from './toys.module.css';
 

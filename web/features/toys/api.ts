@@ -13,7 +13,7 @@ import { userChannelOf } from '../../../common/realtime-channels';
 import type { RealtimeMessage, RealtimeMessageOf, SendRequest } from '../../../common/realtime';
 import { call, type ApiError } from '../../api/client';
 import { realtimeClient } from '../../api/realtime';
-import { walletKeys } from '../wallet/api';
+import { walletKeys } from '../wallet';
 import { channelOfPlace, samePlace, withRecord, type ToyPlace } from './toy-rules';
 
 export const toyKeys = {

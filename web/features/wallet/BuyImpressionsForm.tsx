@@ -9,10 +9,10 @@ import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { Select } from '../../ui/Select';
 import { useToast } from '../../ui/Toast';
-import { newIdempotencyKey } from '../tips/api';
+import { newIdempotencyKey } from '../../api/idempotency';
 import { useBalance, useBuyImpressions, useImpressionPackages } from './api';
 import { buyAttempt, packageOptions, type BuyAttempt } from './impressions';
-import { formatCoins, formatImpressions } from './money';
+import { formatCoins, formatImpressions } from '../../../common/rules/wallet-amounts';
 import styles from './wallet.module.css';
 
 export function BuyImpressionsForm({ onBought, showCoins = false }: { onBought?: () => void; showCoins?: boolean }) {

@@ -4,7 +4,7 @@ import { ButtonLink } from '../../ui/Button';
 import { Page, Section } from '../../ui/Page';
 import { useBalance, useImpressionBalance } from './api';
 import { BuyImpressionsForm } from './BuyImpressionsForm';
-import { formatCoins, formatImpressions } from './money';
+import { formatCoins, formatImpressions } from '../../../common/rules/wallet-amounts';
 import styles from './wallet.module.css';
 
 export function BuyImpressionsPage() {

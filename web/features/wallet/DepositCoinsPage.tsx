@@ -17,7 +17,7 @@ import { useBalance, useCoinPackages, useCreditCards, useDepositCoins, usePaymen
 import { CardFields, cardLabel } from './CardForm';
 import { EMPTY_CARD, cardPayload, cardProblems } from './card';
 import type { CardValues } from './card';
-import { formatCents, formatCoins } from './money';
+import { formatCents, formatCoins } from '../../../common/rules/wallet-amounts';
 import styles from './wallet.module.css';
 
 /**

@@ -1,17 +1,20 @@
 /** /user/account: balances, then the wallet history 20 a page (spec part 1 §2 wallet routes, §3 balance). */
 import { useState } from 'react';
+import type { z } from 'zod';
 import { TRANSFER_KIND_LABELS } from '../../../common/api/wallet';
+import type { walletTransfer } from '../../../common/api/wallet';
 import { failureMessage } from '../../api/field-errors';
 import { SkinLink } from '../../app/skin';
 import { useSkinPath } from '../../app/skin';
 import { Alert } from '../../ui/Alert';
 import { Button, ButtonLink } from '../../ui/Button';
+import { DataTable } from '../../ui/DataTable';
 import { EmptyState } from '../../ui/EmptyState';
 import { CoinIcon, ImageIcon, PlusIcon, WalletIcon } from '../../ui/icons';
 import { Page, Section } from '../../ui/Page';
 import { Spinner } from '../../ui/Spinner';
 import { TRANSFERS_PAGE, useBalance, useTransfers } from './api';
-import { formatCents, formatCoins, formatImpressions, signedAmount } from './money';
+import { formatCents, formatCoins, formatImpressions, signedAmount } from '../../../common/rules/wallet-amounts';
 import styles from './wallet.module.css';
 
 export function WalletPage() {
@@ -82,42 +85,18 @@ function History() {
   const pages = Math.max(1, Math.ceil(total / TRANSFERS_PAGE));
   return (
     <>
-      <div className={styles.tableWrap} tabIndex={0}>
-        <table className={styles.table} aria-busy={transfers.isPlaceholderData || undefined}>
-          <thead>
-            <tr>
-              <th scope="col">Type</th>
-              <th scope="col" className={styles.num}>
-                Amount
-              </th>
-              <th scope="col">With</th>
-              <th scope="col">Date</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={`${row.transfer_id}-${row.currency}`}>
-                <td>{TRANSFER_KIND_LABELS[row.kind]}</td>
-                <td className={`${styles.num} ${row.amount < 0 ? styles.out : styles.in}`}>{signedAmount(row.amount, row.currency)}</td>
-                <td>
-                  {row.counterparty ? <SkinLink to={`/u/${row.counterparty.user_id}`}>{row.counterparty.username}</SkinLink> : <span className={styles.muted}>—</span>}
-                  {row.stream_id !== null && (
-                    <>
-                      {' '}
-                      <SkinLink to={`/streams/stream-view?id=${row.stream_id}`} className={styles.muted}>
-                        (stream)
-                      </SkinLink>
-                    </>
-                  )}
-                </td>
-                <td>
-                  <time dateTime={row.created_at}>{dateFormat.format(new Date(row.created_at))}</time>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        rows={rows}
+        rowKey={(row) => `${row.transfer_id}-${row.currency}`}
+        busy={transfers.isPlaceholderData}
+        accentLinks
+        columns={[
+          { header: 'Type', cell: (row) => TRANSFER_KIND_LABELS[row.kind] },
+          { header: 'Amount', cell: (row) => signedAmount(row.amount, row.currency), numeric: true, className: (row) => (row.amount < 0 ? styles.out : styles.in) },
+          { header: 'With', cell: (row) => <TransferParties row={row} /> },
+          { header: 'Date', cell: (row) => <time dateTime={row.created_at}>{dateFormat.format(new Date(row.created_at))}</time> },
+        ]}
+      />
       {pages > 1 && (
         <nav className={styles.pager} aria-label="History pages">
           <Button variant="secondary" size="sm" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - TRANSFERS_PAGE))}>
@@ -130,6 +109,23 @@ function History() {
             Older
           </Button>
         </nav>
+      )}
+    </>
+  );
+}
+
+/** Who the money moved with, and the stream it moved on. */
+function TransferParties({ row }: { row: z.infer<typeof walletTransfer> }) {
+  return (
+    <>
+      {row.counterparty ? <SkinLink to={`/u/${row.counterparty.user_id}`}>{row.counterparty.username}</SkinLink> : <span className={styles.muted}>—</span>}
+      {row.stream_id !== null && (
+        <>
+          {' '}
+          <SkinLink to={`/streams/stream-view?id=${row.stream_id}`} className={styles.muted}>
+            (stream)
+          </SkinLink>
+        </>
       )}
     </>
   );

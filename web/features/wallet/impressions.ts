@@ -1,7 +1,7 @@
 /** Buying impressions from the dashboard (Get Popular, spec part 1 §2, §5 Buy impressions). */
 import type { z } from 'zod';
 import type { impressionPackage } from '../../../common/api/wallet';
-import { formatCoins, formatImpressions } from './money';
+import { formatCoins, formatImpressions } from '../../../common/rules/wallet-amounts';
 
 export type ImpressionPackage = z.infer<typeof impressionPackage>;
 

@@ -9,7 +9,7 @@ import { CodeInput } from '../../../ui/CodeInput';
 import { emptyCode } from '../../../ui/code-input';
 import { FieldError } from '../../../ui/Field';
 import { useToast } from '../../../ui/Toast';
-import form from '../form.module.css';
+import form from '../../../ui/form.module.css';
 import styles from './recovery.module.css';
 
 const CODE_LENGTH = 6;

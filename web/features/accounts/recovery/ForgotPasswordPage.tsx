@@ -4,7 +4,7 @@ import { MSG } from '../../../../common/messages';
 import { useSkinPath } from '../../../app/skin';
 import { ButtonLink } from '../../../ui/Button';
 import { AuthCard } from '../AuthCard';
-import form from '../form.module.css';
+import form from '../../../ui/form.module.css';
 import { CodeStep } from './CodeStep';
 import { NewPasswordStep } from './NewPasswordStep';
 import styles from './recovery.module.css';

@@ -6,7 +6,7 @@ import { useFormState } from '../../../api/use-form-state';
 import { Alert } from '../../../ui/Alert';
 import { Button } from '../../../ui/Button';
 import { NewPasswordFields, withPasswordMatch } from '../CredentialFields';
-import form from '../form.module.css';
+import form from '../../../ui/form.module.css';
 import * as recoverySchemas from '../../../../common/api/recovery';
 
 const FORM_FIELDS = new Set(['userPassword', 'confirmPassword']);

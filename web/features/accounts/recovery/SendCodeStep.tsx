@@ -3,7 +3,7 @@ import { failureMessage } from '../../../api/field-errors';
 import { useCallMutation } from '../../../api/use-call-mutation';
 import { Alert } from '../../../ui/Alert';
 import { Button } from '../../../ui/Button';
-import form from '../form.module.css';
+import form from '../../../ui/form.module.css';
 import styles from './recovery.module.css';
 
 interface SendCodeStepProps {

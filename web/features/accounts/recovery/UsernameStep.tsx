@@ -5,7 +5,7 @@ import { failureMessage, schemaErrors } from '../../../api/field-errors';
 import { useCallMutation } from '../../../api/use-call-mutation';
 import { Button } from '../../../ui/Button';
 import { SignInNameField } from '../CredentialFields';
-import form from '../form.module.css';
+import form from '../../../ui/form.module.css';
 import * as recoverySchemas from '../../../../common/api/recovery';
 
 /** Step 1: who is recovering. The answer is the masked address the code would go to. */

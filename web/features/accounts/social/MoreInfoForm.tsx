@@ -8,7 +8,7 @@ import { useSocialRegister } from '../api';
 import { BirthdayField, birthdayText } from '../BirthdayField';
 import type { BirthdayParts } from '../BirthdayField';
 import { NewUsernameField } from '../CredentialFields';
-import form from '../form.module.css';
+import form from '../../../ui/form.module.css';
 import { CountrySelect, TermsCheckbox } from '../SignUpFields';
 import { useCaptchaSubmit } from '../use-captcha';
 import type { SocialTicket } from './social-ticket';

@@ -1,13 +1,10 @@
 import type { PublicProfile } from '../../../common/api/social';
 import { useSkin } from '../../app/skin';
 import { Avatar } from '../../ui/Avatar';
-import { SubscribeButton } from '../subscriptions/SubscribeButton';
-import { BellButton } from './BellButton';
-import { FollowButton } from './FollowButton';
+import { SubscribeButton } from '../subscriptions';
+import { BellButton, FollowButton, ProfileStats, ShareButton } from '../social';
 import styles from './ProfilePage.module.css';
-import { ProfileStats } from './ProfileStats';
-import type { FollowListKind } from './ProfileStats';
-import { ShareButton } from './ShareButton';
+import type { FollowListKind } from '../social';
 
 /**
  * The public link of a profile. The address the visitor is on, not the session's profile_share_url:

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCents, formatCoins, signedAmount } from './money';
+import { formatCents, formatCoins, signedAmount } from './wallet-amounts';
 
 describe('money formatting', () => {
   it('shows dollars from cents', () => {

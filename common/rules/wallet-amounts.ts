@@ -1,6 +1,6 @@
 /** How the wallet reads: coins and impressions as counts, dollars from cents (spec part 1 §3, part 2 §9). */
-import { formatCents } from '../../../common/rules/format';
-import type { BALANCE_CURRENCIES } from '../../../common/api/wallet';
+import { formatCents } from './format';
+import type { BALANCE_CURRENCIES } from '../api/wallet';
 
 export type BalanceCurrency = (typeof BALANCE_CURRENCIES)[number];
 

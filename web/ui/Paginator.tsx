@@ -1,7 +1,7 @@
-/** Page numbers under a subscription table: at most five around the current one, with previous and next. */
-import { Button } from '../../ui/Button';
+/** Page numbers under a paged table (subscriptions, analytics, referrals): at most five around the current one, with previous and next. */
+import { Button } from './Button';
 import { pageWindow, pagesOf } from './paging';
-import styles from './subscriptions.module.css';
+import styles from './Paginator.module.css';
 
 interface PaginatorProps {
   label: string;

@@ -1,4 +1,4 @@
-/** The subscription tables' paginator (spec part 2 §9: 5 rows a page, at most 5 page numbers shown). */
+/** The paged tables' paginator (spec part 2 §9: 5 rows a page, at most 5 page numbers shown). */
 export const PAGE_NUMBERS_SHOWN = 5;
 
 /** The page numbers (1-based) to show around the current page: a window of at most five, kept inside 1…pages. */

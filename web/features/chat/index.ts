@@ -1,0 +1,10 @@
+/** The public face of chat: The stream chat panel and its parts (log, input, overlay), for streams and meeting rooms. Other features import chat only from here. */
+export { ChatInput } from './ChatInput';
+export { ChatLog } from './ChatLog';
+export type { LocalLine } from './ChatLog';
+export { ChatOverlay, useOverlayFeed } from './ChatOverlay';
+export { CHAT_OVERLAY_SLOT_ID, ChatPanel } from './ChatPanel';
+export { useChatChannel, useConnectionStatus } from './api';
+export { localLineSeq, MAX_LINES } from './chat-lines';
+export type { ChatLine, ServiceMessage } from './chat-lines';
+export { emojiSetFor } from './emoji';
