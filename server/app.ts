@@ -12,7 +12,7 @@ import type { Config } from './config';
 import { type Bus, logBusStates } from './platform/bus/bus';
 import { createCaptcha } from './platform/captcha';
 import type { Database } from './platform/db/client';
-import { createDomainEventHub } from './platform/events';
+import { createDomainEventHub, type DomainEventHub } from './platform/events';
 import { createEventOutbox } from './platform/event-outbox';
 import { ACCESS } from './platform/http/access';
 import { createCsrf } from './platform/http/csrf';
@@ -30,7 +30,7 @@ import { createSessionStore, type SessionCacheValue } from './platform/http/sess
 import { installSkinResolution } from './platform/http/skin';
 import { installWebApp } from './platform/http/web-app';
 import { recordJobRun } from './platform/jobs/job-runs';
-import { assertDistinctJobs, jobsOfRole, startJobs, type Job } from './platform/jobs/scheduler';
+import { assertDistinctJobs, jobsOfRole, startJobs, type OwnedJob } from './platform/jobs/scheduler';
 import { createMailer } from './platform/mail/mailer';
 import { registerOutboxRoutes } from './platform/mail/outbox-routes';
 import { installMetrics, observeJobRuns } from './platform/metrics';
@@ -153,7 +153,7 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
   const events = createDomainEventHub(app.log);
   const outbox = createEventOutbox({ db, events, log: app.log });
   // Every job of the app, whichever role runs it: filled once every module is built.
-  const jobs: Job[] = [];
+  const jobs: OwnedJob[] = [];
   const modules = await loadModules(app, {
     config,
     db,
@@ -169,9 +169,11 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
 
   const throttle = createThrottle(db, LOGIN_THROTTLE);
   jobs.push(
-    { name: 'purge-throttle-events', everyMs: 15 * 60_000, roles: ['worker'], run: throttle.purgeOld },
-    { name: 'purge-throttle-buckets', everyMs: 15 * 60_000, roles: ['worker'], run: () => purgeIdleBuckets(db) },
-    ...outbox.jobs,
+    ...[
+      { name: 'purge-throttle-events', everyMs: 15 * 60_000, roles: ['worker'] as const, run: throttle.purgeOld },
+      { name: 'purge-throttle-buckets', everyMs: 15 * 60_000, roles: ['worker'] as const, run: () => purgeIdleBuckets(db) },
+      ...outbox.jobs,
+    ].map((job) => ({ ...job, module: 'platform' })),
     ...modules.jobs,
   );
   assertDistinctJobs(jobs);
@@ -188,6 +190,7 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
   app.decorate('services', modules.services);
   app.decorate('modules', modules);
   app.decorate('jobs', jobs);
+  app.decorate('domainEvents', events);
   app.decorate('routeTable', table.routes);
   return app;
 }
@@ -197,7 +200,8 @@ declare module 'fastify' {
     services: ModuleServices;
     modules: LoadedModules;
     /** Every job of the app with the roles that run it (this instance runs those of its ROLE). */
-    jobs: readonly Job[];
+    jobs: readonly OwnedJob[];
+    domainEvents: DomainEventHub;
     routeTable: RouteRecord[];
   }
 }

@@ -42,7 +42,7 @@ describe('the module loader', () => {
   it('builds modules in order, gives each the services before it, and tags their routes', async () => {
     const { app, loaded } = await load([createProbeClockModule, createProbeUserModule]);
     expect(loaded.services.probeClock.now()).toBe(42);
-    expect(loaded.jobs.map((job) => job.name)).toEqual(['tick']);
+    expect(loaded.jobs.map((job) => [job.name, job.module])).toEqual([['tick', 'probeClock']]);
     expect(loaded.realtime).toEqual([expect.objectContaining({ name: 'PROBE', module: 'probeUser' })]);
     expect((await app.inject({ url: '/probe/now' })).json()).toEqual({ now: 42 });
     await app.close();

@@ -1,14 +1,14 @@
 /** Builds the app's modules in list order and installs what they answer (platform/module.ts). */
 import type { FastifyInstance } from 'fastify';
 import { createHookBoard, type HookRecord } from './hooks';
-import type { Job } from './jobs/scheduler';
+import type { OwnedJob } from './jobs/scheduler';
 import type { AppModule, ModuleContext, ModuleFactory, ModuleServices, RealtimeOp, ServiceName } from './module';
 import type { recordRoutes } from './http/route-table';
 
 export interface LoadedModules {
   services: ModuleServices;
   modules: AppModule[];
-  jobs: Job[];
+  jobs: OwnedJob[];
   realtime: Array<RealtimeOp & { module: string }>;
   /** The cross-module hooks: who declares each and who fills it. */
   hooks: HookRecord[];
@@ -45,6 +45,7 @@ export async function loadModules(
     building = name;
     const module = await table.as(name, () => factory({
       ...context, app, use,
+      events: context.events.as(name),
       hook: (hook, filledBy) => hooks.declare(hook, name, filledBy),
       fill: (hook, value) => hooks.fill(hook, name, value),
     }));
@@ -64,7 +65,7 @@ export async function loadModules(
   return {
     services: services as ModuleServices,
     modules,
-    jobs: modules.flatMap((m) => m.jobs ?? []),
+    jobs: modules.flatMap((m) => (m.jobs ?? []).map((job) => ({ ...job, module: m.name }))),
     realtime: modules.flatMap((m) => (m.realtime ?? []).map((op) => ({ ...op, module: m.name }))),
     hooks: hooks.list(),
     async start() {

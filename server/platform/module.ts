@@ -15,7 +15,7 @@ import type { DomainEventHub } from './events';
 import type { EventOutbox } from './event-outbox';
 import type { Access } from './http/access';
 import type { SessionStore } from './http/sessions';
-import type { Job } from './jobs/scheduler';
+import type { Job, OwnedJob } from './jobs/scheduler';
 import type { Mailer } from './mail/mailer';
 import type { FileStore } from './storage/storage';
 
@@ -41,7 +41,7 @@ export interface PlatformServices {
   /** Domain events written in a change's transaction, handled after its commit at least once. */
   outbox: EventOutbox;
   /** Every job of the app, whichever role runs it (complete once every module is built: read it when asked). */
-  jobs: readonly Job[];
+  jobs: readonly OwnedJob[];
 }
 
 export interface ModuleContext {

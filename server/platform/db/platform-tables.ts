@@ -174,7 +174,7 @@ export const jobRuns = pgTable('job_runs', {
   failures: bigint('failures', { mode: 'number' }).notNull().default(0),
   lastStartedAt: timestamp('last_started_at', { withTimezone: true }).notNull(),
   lastDurationMs: integer('last_duration_ms').notNull(),
-  /** Null while the last run succeeded. */
+  /** The last failure's message and moment (null: it never failed); kept when later runs succeed. */
   lastError: text('last_error'),
   lastFailedAt: timestamp('last_failed_at', { withTimezone: true }),
   /** The host and process that ran it last. */

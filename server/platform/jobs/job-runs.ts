@@ -34,8 +34,8 @@ export async function recordJobRun(db: Db, run: JobRun): Promise<void> {
       failures: sql`${jobRuns.failures} + ${values.failures}`,
       lastStartedAt: values.lastStartedAt,
       lastDurationMs: values.lastDurationMs,
-      lastError: values.lastError,
       // The last failure stays known after later runs succeed.
+      lastError: failed ? values.lastError : sql`${jobRuns.lastError}`,
       lastFailedAt: failed ? values.lastFailedAt : sql`${jobRuns.lastFailedAt}`,
       lastInstance: values.lastInstance,
     },

@@ -19,6 +19,9 @@ export interface Job {
   run(): Promise<void>;
 }
 
+/** A job with the module that declared it (`platform` for the platform's own). */
+export type OwnedJob = Job & { module: string };
+
 /** One finished run: when it started, how long it took, and its error when it failed. */
 export interface JobRun {
   job: Job;
