@@ -178,7 +178,8 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
   );
   assertDistinctJobs(jobs);
   const observeJobRun = observeJobRuns(metrics);
-  const stopJobs = startJobs(jobsOfRole(jobs, config.role), {
+  const localJobs = jobsOfRole(jobs, config.role);
+  const stopJobs = startJobs(localJobs, {
     log: app.log,
     onRun: async (run) => {
       observeJobRun(run);
@@ -190,6 +191,7 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
   app.decorate('services', modules.services);
   app.decorate('modules', modules);
   app.decorate('jobs', jobs);
+  app.decorate('localJobs', localJobs);
   app.decorate('domainEvents', events);
   app.decorate('routeTable', table.routes);
   return app;
@@ -201,6 +203,8 @@ declare module 'fastify' {
     modules: LoadedModules;
     /** Every job of the app with the roles that run it (this instance runs those of its ROLE). */
     jobs: readonly OwnedJob[];
+    /** The jobs this instance runs: those of its ROLE. */
+    localJobs: readonly OwnedJob[];
     domainEvents: DomainEventHub;
     routeTable: RouteRecord[];
   }
