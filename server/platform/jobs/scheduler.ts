@@ -31,7 +31,7 @@ export interface JobRun {
 }
 
 /** The jobs an instance of this role runs. */
-export function jobsOfRole(jobs: readonly Job[], role: Config['role']): Job[] {
+export function jobsOfRole<J extends Job>(jobs: readonly J[], role: Config['role']): J[] {
   return role === 'all' ? [...jobs] : jobs.filter((job) => (job.roles as readonly string[]).includes(role));
 }
 
