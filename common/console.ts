@@ -2,13 +2,13 @@
  * Who may use which part of the operator console (`/admin`), one rule for the server's calls and the
  * web's gate (spec part 1 §6): administrators everything; GRANT PERMISSION the reports queue with End
  * Stream, Delete, Suspend User and Dismiss; ALLOW REPORT_STREAM_HIDE the queue with Hide and Dismiss;
- * UPDATE STREAM_ANY the featured streams. Users, system messages, the outbox and the audit log are
- * administrators' only. Anyone else is not told the console exists.
+ * UPDATE STREAM_ANY the featured streams. Users, system messages, the outbox, the audit log and the jobs
+ * are administrators' only. Anyone else is not told the console exists.
  */
 import type { Permission } from './permissions';
 import { mayModerate, type ModerationRight } from './rules/moderation';
 
-export const CONSOLE_AREAS = ['reports', 'users', 'featured', 'messages', 'outbox', 'audit'] as const;
+export const CONSOLE_AREAS = ['reports', 'users', 'featured', 'messages', 'outbox', 'audit', 'jobs'] as const;
 export type ConsoleArea = (typeof CONSOLE_AREAS)[number];
 
 export const REPORT_KINDS = ['stream', 'post', 'comment'] as const;
@@ -43,6 +43,7 @@ const AREA_NEEDS: Record<ConsoleArea, readonly Permission[]> = {
   messages: [],
   outbox: [],
   audit: [],
+  jobs: [],
 };
 
 interface Person {

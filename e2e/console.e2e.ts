@@ -120,6 +120,12 @@ describe('the operator console', () => {
     await page.getByTestId('audit-user.suspend').first().getByText('@admin').waitFor();
     await screenshot(page, 'console-audit-log');
 
+    // The periodic jobs and their runs, over every instance (this server runs them all: ROLE=all).
+    await page.getByRole('tab', { name: 'Jobs' }).click();
+    const outbox = page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'event-outbox', exact: true }) });
+    await outbox.getByRole('cell', { name: 'worker', exact: true }).waitFor();
+    await screenshot(page, 'console-jobs');
+
     await page.getByRole('tab', { name: 'Users' }).click();
     await page.getByLabel('Username or e-mail').fill('broadcaster1');
     await page.getByRole('main').getByRole('button', { name: 'Search', exact: true }).click();

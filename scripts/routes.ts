@@ -1,7 +1,8 @@
 /**
  * `npm run routes`: every HTTP route and realtime operation of the app (method, path, auth, module,
- * handler file). `npm run routes -- --write` regenerates docs/routes.md. The app is built on a
- * throwaway embedded database: nothing listens.
+ * handler file), then what runs besides them (jobs, domain events, hooks). `npm run routes -- --write`
+ * regenerates docs/routes.md and docs/runtime.md. The app is built on a throwaway embedded database:
+ * nothing listens.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -9,18 +10,19 @@ import path from 'node:path';
 import { buildApp } from '../server/app';
 import { openResources } from '../server/bootstrap';
 import { loadConfig } from '../server/config';
-import { renderRouteTable } from '../server/platform/http/route-table';
+import { generatedDocs } from '../server/generated-docs';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'll-routes-'));
 try {
   const resources = await openResources(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', SEED_DEMO: 'off' }));
   const app = await buildApp(resources);
-  const table = renderRouteTable(app.routeTable, app.modules.realtime);
+  const docs = generatedDocs(app);
   if (process.argv.includes('--write')) {
-    writeFileSync(path.resolve(import.meta.dirname, '../docs/routes.md'), table);
+    for (const [file, text] of Object.entries(docs)) writeFileSync(path.resolve(import.meta.dirname, '..', file), text);
     console.log(`docs/routes.md: ${app.routeTable.length} HTTP routes, ${app.modules.realtime.length} realtime operations`);
+    console.log(`docs/runtime.md: ${app.jobs.length} jobs, ${app.domainEvents.listeners().length} event handlers, ${app.modules.hooks.length} hooks`);
   } else {
-    console.log(table);
+    console.log(Object.values(docs).join('\n'));
   }
   await app.close();
   await resources.close();

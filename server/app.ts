@@ -12,7 +12,7 @@ import type { Config } from './config';
 import { type Bus, logBusStates } from './platform/bus/bus';
 import { createCaptcha } from './platform/captcha';
 import type { Database } from './platform/db/client';
-import { createDomainEventHub } from './platform/events';
+import { createDomainEventHub, type DomainEventHub } from './platform/events';
 import { createEventOutbox } from './platform/event-outbox';
 import { ACCESS } from './platform/http/access';
 import { createCsrf } from './platform/http/csrf';
@@ -29,10 +29,11 @@ import { createSessionCache } from './platform/http/session-cache';
 import { createSessionStore, type SessionCacheValue } from './platform/http/sessions';
 import { installSkinResolution } from './platform/http/skin';
 import { installWebApp } from './platform/http/web-app';
-import { startJobs } from './platform/jobs/scheduler';
+import { recordJobRun } from './platform/jobs/job-runs';
+import { assertDistinctJobs, jobsOfRole, startJobs, type OwnedJob } from './platform/jobs/scheduler';
 import { createMailer } from './platform/mail/mailer';
 import { registerOutboxRoutes } from './platform/mail/outbox-routes';
-import { installMetrics } from './platform/metrics';
+import { installMetrics, observeJobRuns } from './platform/metrics';
 import type { ModuleFactory, ModuleServices } from './platform/module';
 import { loadModules, type LoadedModules } from './platform/module-loader';
 import { loadSecret } from './platform/secrets';
@@ -134,7 +135,7 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
   });
   // The API document collects routes as they are registered: it comes before any.
   await table.as('platform', () => installOpenApi(app), 'server/platform/http/openapi.ts', ACCESS.public);
-  installMetrics(app, { token: config.metricsToken });
+  const metrics = installMetrics(app, { token: config.metricsToken });
   installHealth(app, db);
 
   const csrf = createCsrf(await loadSecret(db, 'csrf'));
@@ -151,6 +152,8 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
   app.addHook('onClose', async () => sessionCache?.close());
   const events = createDomainEventHub(app.log);
   const outbox = createEventOutbox({ db, events, log: app.log });
+  // Every job of the app, whichever role runs it: filled once every module is built.
+  const jobs: OwnedJob[] = [];
   const modules = await loadModules(app, {
     config,
     db,
@@ -158,26 +161,38 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
     files: resources.files,
     events,
     log: app.log,
-    platform: { sessions: createSessionStore(db, { cache: sessionCache }), captcha, mailer, csrfTokenFor: csrf.tokenFor, outbox },
+    platform: { sessions: createSessionStore(db, { cache: sessionCache }), captcha, mailer, csrfTokenFor: csrf.tokenFor, outbox, jobs },
     secret: (name) => loadSecret(db, name),
   }, MODULES, table);
 
   installNotFound(app, await table.as(WEB_APP, () => installWebApp(app, config.webDist), 'server/platform/http/web-app.ts', ACCESS.public));
 
   const throttle = createThrottle(db, LOGIN_THROTTLE);
-  const stopJobs = startJobs(
-    [
-      { name: 'purge-throttle-events', everyMs: 15 * 60_000, run: throttle.purgeOld },
-      { name: 'purge-throttle-buckets', everyMs: 15 * 60_000, run: () => purgeIdleBuckets(db) },
+  jobs.push(
+    ...[
+      { name: 'purge-throttle-events', everyMs: 15 * 60_000, roles: ['worker'] as const, run: throttle.purgeOld },
+      { name: 'purge-throttle-buckets', everyMs: 15 * 60_000, roles: ['worker'] as const, run: () => purgeIdleBuckets(db) },
       ...outbox.jobs,
-      ...modules.jobs,
-    ],
-    app.log,
+    ].map((job) => ({ ...job, module: 'platform' })),
+    ...modules.jobs,
   );
+  assertDistinctJobs(jobs);
+  const observeJobRun = observeJobRuns(metrics);
+  const localJobs = jobsOfRole(jobs, config.role);
+  const stopJobs = startJobs(localJobs, {
+    log: app.log,
+    onRun: async (run) => {
+      observeJobRun(run);
+      await recordJobRun(db, run);
+    },
+  });
   app.addHook('onClose', async () => stopJobs());
 
   app.decorate('services', modules.services);
   app.decorate('modules', modules);
+  app.decorate('jobs', jobs);
+  app.decorate('localJobs', localJobs);
+  app.decorate('domainEvents', events);
   app.decorate('routeTable', table.routes);
   return app;
 }
@@ -186,6 +201,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     services: ModuleServices;
     modules: LoadedModules;
+    /** Every job of the app with the roles that run it (this instance runs those of its ROLE). */
+    jobs: readonly OwnedJob[];
+    /** The jobs this instance runs: those of its ROLE. */
+    localJobs: readonly OwnedJob[];
+    domainEvents: DomainEventHub;
     routeTable: RouteRecord[];
   }
 }

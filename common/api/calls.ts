@@ -66,6 +66,7 @@ export const console = {
   createSystemMessage: { method: 'POST', path: '/api/admin/system-message-create' } as D<typeof $console.createSystemMessage>,
   featured: { method: 'GET', path: '/api/admin/featured' } as D<typeof $console.featured>,
   grantPermission: { method: 'POST', path: '/api/admin/user-grant' } as D<typeof $console.grantPermission>,
+  jobs: { method: 'GET', path: '/api/admin/jobs' } as D<typeof $console.jobs>,
   liftSuspension: { method: 'POST', path: '/api/admin/user-lift' } as D<typeof $console.liftSuspension>,
   outbox: { method: 'GET', path: '/api/admin/outbox' } as D<typeof $console.outbox>,
   reportAction: { method: 'POST', path: '/api/admin/report-action' } as D<typeof $console.reportAction>,

@@ -1,6 +1,6 @@
 /**
  * The operator console (`/admin`; decision 0024): the reports queue, users, featured streams, system
- * messages, the mail outbox and the audit log. Who may call which: `common/console.ts`; anyone else is
+ * messages, the mail outbox, the audit log and the periodic jobs. Who may call which: `common/console.ts`; anyone else is
  * answered 404, as if the console were not there.
  */
 import { z } from 'zod';
@@ -200,4 +200,29 @@ export const auditLog = defineCall({
     target_id: z.string().trim().regex(/^\d{1,19}$/, MSG.mustBeWholeNumber).optional(),
   }),
   output: success({ entries: z.array(auditEntry) }),
+});
+
+export const consoleJob = z.object({
+  name: z.string(),
+  every_ms: z.number(),
+  /** The instance roles that run it (decision 0051); an instance with ROLE=all runs every job. */
+  roles: z.array(z.string()),
+  /** Its runs over every instance; the last run's start, duration and instance; the last failure's message and moment. */
+  runs: z.number(),
+  failures: z.number(),
+  last_started_at: z.string().nullable(),
+  last_duration_ms: z.number().nullable(),
+  last_instance: z.string().nullable(),
+  last_error: z.string().nullable(),
+  last_failed_at: z.string().nullable(),
+});
+export type ConsoleJob = z.infer<typeof consoleJob>;
+
+export const jobs = defineCall({
+  method: 'GET',
+  path: '/api/admin/jobs',
+  summary: 'The periodic jobs: the roles that run each, and its runs over every instance (last run, its duration, failures)',
+  refusals: [404],
+  input: noInput,
+  output: success({ jobs: z.array(consoleJob) }),
 });

@@ -34,6 +34,14 @@ export function relativeTime(then: Date | string | number, now: Date = new Date(
   return 'now';
 }
 
+/** An interval as people say it: "15 min", "2 s", "1 h", "250 ms". */
+export function spokenInterval(ms: number): string {
+  for (const [unit, size] of [['h', HOUR], ['min', MINUTE], ['s', 1000]] as const) {
+    if (ms >= size && ms % size === 0) return `${ms / size} ${unit}`;
+  }
+  return `${ms} ms`;
+}
+
 export function coins(amount: number): string {
   return `${amount} ${amount === 1 ? 'Coin' : 'Coins'}`;
 }

@@ -1,10 +1,12 @@
 /**
  * The event outbox: a domain event that must follow a commit (a notice of a failed renewal) is written as a
- * row in that same transaction, so a kill between the commit and the handlers loses nothing. A job on every
- * instance claims due rows (skip-locked, under a lease), runs the event's handlers and marks them delivered;
- * a row whose handlers failed, or whose claimer died, is claimed again after its lease, with a longer one
- * each time. Delivery is at least once: handlers of outbox events must be idempotent (a key of their own).
- * Payloads are stored as JSON: numbers, strings, booleans, null, arrays and objects of them.
+ * row in that same transaction, so a kill between the commit and the handlers loses nothing. The writer wakes
+ * delivery on its own instance after the commit; the workers' job (decision 0051) delivers whatever else is
+ * due (what failed, what a dead instance left). Delivery claims due rows (skip-locked, under a lease), runs
+ * the event's handlers and marks them delivered; a row whose handlers failed, or whose claimer died, is
+ * claimed again after its lease, with a longer one each time. Delivery is at least once: handlers of outbox
+ * events must be idempotent (a key of their own). Payloads are stored as JSON: numbers, strings, booleans,
+ * null, arrays and objects of them.
  */
 import { sql } from 'drizzle-orm';
 import type { Db, Executor } from './db/client';
@@ -64,10 +66,11 @@ export function createEventOutbox(deps: { db: Db; events: DomainEventHub; log: {
     wake: drain.wake,
     deliverBatch,
     jobs: [
-      { name: 'event-outbox', everyMs: deps.everyMs ?? 2_000, run: drain.run },
+      { name: 'event-outbox', everyMs: deps.everyMs ?? 2_000, roles: ['worker'], run: drain.run },
       {
         name: 'event-outbox-purge',
         everyMs: 60 * 60_000,
+        roles: ['worker'],
         run: async () => void (await db.execute(sql`delete from ${eventOutbox} where delivered_at < now() - make_interval(hours => ${KEEP_DELIVERED_HOURS})`)),
       },
     ],

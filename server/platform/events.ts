@@ -23,15 +23,19 @@ export interface DomainEventHub {
   emit<E extends DomainEventName>(event: E, ...args: Arguments<E>): Promise<void>;
   /** emit, answering how many handlers failed (the event outbox delivers again when any did). */
   emitCounted<E extends DomainEventName>(event: E, ...args: Arguments<E>): Promise<number>;
-  /** Who listens to what (the route table prints it). */
-  listeners(): Array<{ event: DomainEventName; count: number }>;
+  /** Who listens to what, one entry per handler in the order added (docs/runtime.md lists them). */
+  listeners(): Array<{ event: DomainEventName; module: string }>;
+  /** The same hub, its handlers put down to `module` (each module's context holds such a view). */
+  as(module: string): DomainEventHub;
 }
 
+type Handler = (...args: unknown[]) => Promise<void> | void;
+
 export function createDomainEventHub(log: { error(obj: object, msg: string): void }): DomainEventHub {
-  const handlers = new Map<DomainEventName, Array<(...args: unknown[]) => Promise<void> | void>>();
+  const handlers = new Map<DomainEventName, Array<{ handler: Handler; module: string }>>();
   async function emitCounted(event: DomainEventName, ...args: unknown[]): Promise<number> {
     let failures = 0;
-    for (const handler of handlers.get(event) ?? []) {
+    for (const { handler } of handlers.get(event) ?? []) {
       try {
         await handler(...args);
       } catch (error) {
@@ -41,16 +45,20 @@ export function createDomainEventHub(log: { error(obj: object, msg: string): voi
     }
     return failures;
   }
-  return {
-    on(event, handler) {
-      const list = handlers.get(event) ?? [];
-      list.push(handler as (...args: unknown[]) => Promise<void> | void);
-      handlers.set(event, list);
-    },
-    async emit(event, ...args) {
-      await emitCounted(event, ...args);
-    },
-    emitCounted,
-    listeners: () => [...handlers].map(([event, list]) => ({ event, count: list.length })),
-  };
+  function view(module: string): DomainEventHub {
+    return {
+      on(event, handler) {
+        const list = handlers.get(event) ?? [];
+        list.push({ handler: handler as Handler, module });
+        handlers.set(event, list);
+      },
+      async emit(event, ...args) {
+        await emitCounted(event, ...args);
+      },
+      emitCounted,
+      listeners: () => [...handlers].flatMap(([event, list]) => list.map((entry) => ({ event, module: entry.module }))),
+      as: view,
+    };
+  }
+  return view('platform');
 }

@@ -1,10 +1,11 @@
-/** Prometheus metrics at GET /metrics: process defaults plus request counts and durations. */
+/** Prometheus metrics at GET /metrics: process defaults, request counts and durations, and the jobs' runs. */
 import { ACCESS } from './http/access';
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { sendError } from './http/error-handler';
 import type { RouteDocs } from './http/openapi';
+import type { JobRun } from './jobs/scheduler';
 
 const metricsDocs: RouteDocs = {
   description: 'Only from this machine (a loopback address, not through a proxy), or with `Authorization: Bearer <METRICS_TOKEN>` when that is set.',
@@ -60,4 +61,26 @@ export function installMetrics(app: FastifyInstance, options: { token?: string }
     return registry.metrics();
   });
   return registry;
+}
+
+/** Counts this instance's job runs, their failures and durations, and when each last ran (the scheduler's `onRun`). */
+export function observeJobRuns(registry: Registry): (run: JobRun) => void {
+  const runs = new Counter({ name: 'limelight_job_runs_total', help: 'Job runs by job and outcome (ok, failed)', labelNames: ['job', 'outcome'], registers: [registry] });
+  const duration = new Histogram({
+    name: 'limelight_job_duration_seconds',
+    help: 'Job run duration by job',
+    labelNames: ['job'],
+    buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300],
+    registers: [registry],
+  });
+  const lastRun = new Gauge({ name: 'limelight_job_last_run_timestamp_seconds', help: 'When each job last started (Unix time)', labelNames: ['job'], registers: [registry] });
+  const lastFailure = new Gauge({ name: 'limelight_job_last_failure_timestamp_seconds', help: 'When each job last failed (Unix time)', labelNames: ['job'], registers: [registry] });
+  return (run) => {
+    const job = run.job.name;
+    const failed = run.error !== undefined;
+    runs.inc({ job, outcome: failed ? 'failed' : 'ok' });
+    duration.observe({ job }, run.durationMs / 1000);
+    lastRun.set({ job }, run.startedAt.getTime() / 1000);
+    if (failed) lastFailure.set({ job }, run.startedAt.getTime() / 1000);
+  };
 }

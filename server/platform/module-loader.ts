@@ -1,14 +1,17 @@
 /** Builds the app's modules in list order and installs what they answer (platform/module.ts). */
 import type { FastifyInstance } from 'fastify';
-import type { Job } from './jobs/scheduler';
+import { createHookBoard, type HookRecord } from './hooks';
+import type { OwnedJob } from './jobs/scheduler';
 import type { AppModule, ModuleContext, ModuleFactory, ModuleServices, RealtimeOp, ServiceName } from './module';
 import type { recordRoutes } from './http/route-table';
 
 export interface LoadedModules {
   services: ModuleServices;
   modules: AppModule[];
-  jobs: Job[];
+  jobs: OwnedJob[];
   realtime: Array<RealtimeOp & { module: string }>;
+  /** The cross-module hooks: who declares each and who fills it. */
+  hooks: HookRecord[];
   /** Starts what waits for the server to listen, in list order. */
   start(): Promise<void>;
 }
@@ -22,7 +25,7 @@ const nameOf = (factory: ModuleFactory) => {
 
 export async function loadModules(
   app: FastifyInstance,
-  context: Omit<ModuleContext, 'use' | 'app'>,
+  context: Omit<ModuleContext, 'use' | 'app' | 'hook' | 'fill'>,
   factories: readonly ModuleFactory[],
   table: ReturnType<typeof recordRoutes>,
 ): Promise<LoadedModules> {
@@ -35,9 +38,17 @@ export async function loadModules(
     return service as ModuleServices[K];
   };
 
+  const hooks = createHookBoard();
+
   for (const factory of factories) {
-    building = nameOf(factory);
-    const module = await table.as(building, () => factory({ ...context, app, use }));
+    const name = nameOf(factory);
+    building = name;
+    const module = await table.as(name, () => factory({
+      ...context, app, use,
+      events: context.events.as(name),
+      hook: (hook, filledBy) => hooks.declare(hook, name, filledBy),
+      fill: (hook, value) => hooks.fill(hook, name, value),
+    }));
     if (module.name !== building) throw new Error(`${factory.name} answers a module named "${module.name}"`);
     for (const [name, service] of Object.entries(module.services ?? {})) {
       if (name in services) throw new Error(`module "${module.name}" provides "${name}", which another module provides already`);
@@ -45,6 +56,7 @@ export async function loadModules(
     }
     modules.push(module);
   }
+  hooks.assertFilled(modules.map((m) => m.name));
   for (const module of modules) await table.as(module.name, () => module.routes?.(app));
   app.addHook('onClose', async () => {
     for (const module of [...modules].reverse()) await module.stop?.();
@@ -53,8 +65,9 @@ export async function loadModules(
   return {
     services: services as ModuleServices,
     modules,
-    jobs: modules.flatMap((m) => m.jobs ?? []),
+    jobs: modules.flatMap((m) => (m.jobs ?? []).map((job) => ({ ...job, module: m.name }))),
     realtime: modules.flatMap((m) => (m.realtime ?? []).map((op) => ({ ...op, module: m.name }))),
+    hooks: hooks.list(),
     async start() {
       for (const module of modules) await module.start?.();
     },

@@ -12,7 +12,7 @@ import { createClosureService, type ClosureService } from './closure-service';
 import { registerRecoveryRoutes } from './recovery-routes';
 import { createRecoveryService } from './recovery-service';
 import { registerAccountRoutes } from './routes';
-import { createAccountsService, type AccountsService } from './service';
+import { createAccountsService, type AccountsService, type ReferralCodes } from './service';
 import { registerSettingsRoutes } from './settings-routes';
 import { createSettingsService, type SettingsService } from './settings-service';
 import { registerSocialLoginRoutes } from './social-login-routes';
@@ -35,6 +35,9 @@ declare module '../../platform/module' {
     /** Permissions, roles and suspension, by the rules `npm run admin` shares (audited). */
     accountAdmin: AccountAdmin;
   }
+  interface ModuleHooks {
+    referralCodes: ReferralCodes;
+  }
 }
 
 export async function createAccountsModule(ctx: ModuleContext): Promise<AppModule> {
@@ -44,6 +47,7 @@ export async function createAccountsModule(ctx: ModuleContext): Promise<AppModul
     sessions: platform.sessions,
     env: { streamViewerLikeLimit: config.streamViewerLikeLimit, ratingThreshold: config.ratingThreshold },
     signupsPerAddress: config.signupsPerAddress,
+    referralCodes: ctx.hook('referralCodes', 'referrals'),
   });
   installAuth(ctx.app, accounts.resolveSession);
   const settings = createSettingsService({ db, files: ctx.files, linkSecret: await ctx.secret('email-links') });
@@ -62,12 +66,13 @@ export async function createAccountsModule(ctx: ModuleContext): Promise<AppModul
       registerSocialLoginRoutes(app, { db, sessions: platform.sessions, accounts, socialLogin, captcha: platform.captcha });
     },
     jobs: [
-      { name: 'purge-expired-sessions', everyMs: 15 * 60_000, run: platform.sessions.purgeExpired },
-      { name: 'purge-spent-captchas', everyMs: 15 * 60_000, run: platform.captcha.purgeSpent },
-      { name: 'purge-social-sign-ins', everyMs: 15 * 60_000, run: socialLogin.purgeExpired },
+      { name: 'purge-expired-sessions', everyMs: 15 * 60_000, roles: ['worker'], run: platform.sessions.purgeExpired },
+      { name: 'purge-spent-captchas', everyMs: 15 * 60_000, roles: ['worker'], run: platform.captcha.purgeSpent },
+      { name: 'purge-social-sign-ins', everyMs: 15 * 60_000, roles: ['worker'], run: socialLogin.purgeExpired },
       {
         name: 'deleted-accounts',
         everyMs: 60 * 60_000,
+        roles: ['worker'],
         // Clean-up missed by a crash right after a deletion is done again; archives past 3 months go.
         run: async () => {
           await closure.redeliverRecentDeletions(3 * 60 * 60_000);

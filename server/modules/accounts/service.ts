@@ -81,7 +81,17 @@ export function uniqueViolationToConflict(error: unknown): never {
   throw error;
 }
 
-export function createAccountsService(deps: { db: Db; sessions: SessionStore; env: EnvSettings; signupsPerAddress: number }) {
+/** A referral holder's first referral link (its id). */
+export type ReferralCodes = (userId: number) => Promise<number>;
+
+export function createAccountsService(deps: {
+  db: Db;
+  sessions: SessionStore;
+  env: EnvSettings;
+  signupsPerAddress: number;
+  /** A referral holder's first referral link, made on first use: the hook the referral programme (a later module) fills. */
+  referralCodes: () => ReferralCodes;
+}) {
   const { db, sessions } = deps;
   const loginThrottle = createThrottle(db, LOGIN_THROTTLE);
   const signupThrottle = createThrottle(db, LOGIN_THROTTLE);
@@ -125,14 +135,11 @@ export function createAccountsService(deps: { db: Db; sessions: SessionStore; en
     return row ?? null;
   }
 
-  /** The referral programme's (a later module): a holder's first referral link. */
-  let referralCodeOf: ((userId: number) => Promise<number>) | null = null;
-
   /** The session user as seen from a skin, with links on the origin the person uses. */
   async function sessionUser(userId: number, view: { skin: SkinId; origin: string }) {
     const found = await userWithPermissions(userId);
     if (!found) throw unauthorized();
-    const referralCodeId = referralCodeOf && found.perms.includes('ALLOW REFERRAL_ACCESS') ? await referralCodeOf(userId) : null;
+    const referralCodeId = found.perms.includes('ALLOW REFERRAL_ACCESS') ? await deps.referralCodes()(userId) : null;
     return toSessionUser(found.user, found.perms, view.skin, deps.env, view.origin, referralCodeId);
   }
 
@@ -156,11 +163,6 @@ export function createAccountsService(deps: { db: Db; sessions: SessionStore; en
 
   return {
     sessionUser,
-    /** Installs how a referral holder's first link is found (made on first use). */
-    useReferralCodes(find: (userId: number) => Promise<number>) {
-      referralCodeOf = find;
-    },
-
     /** The session of a cookie token and its principal (installAuth's resolver). */
     async resolveSession(token: string) {
       const found = await sessions.resolveWith(token, async (id) => {

@@ -33,7 +33,7 @@ export async function createAdsModule(ctx: ModuleContext): Promise<AppModule> {
   const ledger = ctx.use('ledger');
   const campaigns = createCampaigns({ db, ledger });
   const settlement = createSettlement({ db, ledger, periodMs: config.ads.settlementMs, log: ctx.log });
-  streams.useAdCampaigns((streamId) => selection.campaignOf(streamId));
+  ctx.fill('adCampaigns', (streamId) => selection.campaignOf(streamId));
 
   return {
     name: 'ads',
@@ -43,6 +43,6 @@ export async function createAdsModule(ctx: ModuleContext): Promise<AppModule> {
       registerVastRoutes(app, { delivery });
       registerAdRoutes(app, { offers, campaigns, selection, delivery, settings: config.ads });
     },
-    jobs: [{ name: 'settle-ad-commissions', everyMs: SETTLEMENT_EVERY_MS, run: async () => void (await settlement.run()) }],
+    jobs: [{ name: 'settle-ad-commissions', everyMs: SETTLEMENT_EVERY_MS, roles: ['worker'], run: async () => void (await settlement.run()) }],
   };
 }

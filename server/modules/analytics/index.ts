@@ -22,6 +22,6 @@ export function createAnalyticsModule(ctx: ModuleContext): AppModule {
     name: 'analytics',
     services: { analytics: { fold, reads } },
     routes: (app) => registerAnalyticsRoutes(app, { reads, fold }),
-    jobs: [{ name: 'fold-analytics', everyMs: config.analytics.foldEveryMs, run: async () => void (await fold.run()) }],
+    jobs: [{ name: 'fold-analytics', everyMs: config.analytics.foldEveryMs, roles: ['worker'], run: async () => void (await fold.run()) }],
   };
 }

@@ -8,7 +8,7 @@ import { installRealtimeGateway } from '../../platform/realtime/gateway';
 import { createPresence } from '../../platform/realtime/presence';
 import type { AppModule, ModuleContext } from '../../platform/module';
 import { userIdOfViewerKey, viewerKey, viewerOf } from '../streams';
-import { createChatService, type ChatService } from './service';
+import { createChatService, type ChatService, type MeetingRules, type ToyRules } from './service';
 import { tipMessage } from './tip-message';
 
 export type { ChatService, MeetingRules, ToyRules } from './service';
@@ -17,6 +17,10 @@ export { tipMessage } from './tip-message';
 declare module '../../platform/module' {
   interface ModuleServices {
     chat: ChatService;
+  }
+  interface ModuleHooks {
+    meetingRules: MeetingRules;
+    toyRules: ToyRules;
   }
 }
 
@@ -49,9 +53,11 @@ export async function createChatModule(ctx: ModuleContext): Promise<AppModule> {
     publish: gateway.publish, removeFromChannels: gateway.removeFromChannels, recheckChannel: gateway.recheckChannel,
     presenceInstanceId: presence.instanceId,
     signedInMembers: (channel) => presence.userIds(channel),
+    meetingRules: ctx.hook('meetingRules', 'meetings'),
+    toyRules: ctx.hook('toyRules', 'toys'),
   });
 
-  streams.useRealtimeLikes(chat.realtimeLikes);
+  ctx.fill('realtimeLikes', chat.realtimeLikes);
 
   events.on('stream.options-changed', ({ streamId, chatEnabled }) =>
     chat.publishToStream(streamId, { type: 'STREAM-OPTIONS', options: { chat_enabled: chatEnabled } }));

@@ -37,10 +37,7 @@ const lockViewerOnStream = (tx: Executor, purpose: string, streamId: number, use
 
 type Publish = (channel: string, message: RealtimeMessage) => Promise<void>;
 
-/**
- * A meeting room's channel (`meeting:<id>`): the meetings module, later in MODULES, hands its rules over
- * (`useMeetingRules`); until then meeting channels do not exist.
- */
+/** A meeting room's channel (`meeting:<id>`): the meetings module, later in MODULES, fills the hook `meetingRules`. */
 export interface MeetingRules {
   /** Throws to refuse (the caller is signed in); answers the room's chat history. */
   authorizeSubscribe(meetingId: number, principal: Principal): Promise<{ history: HistoryMessage[] }>;
@@ -52,22 +49,11 @@ export interface MeetingRules {
   onPresenceWritten(meetingId: number): Promise<void>;
 }
 
-const NO_MEETINGS: MeetingRules = {
-  authorizeSubscribe: () => Promise.reject(notFound(MSG.noSuchChannel)),
-  handleSend: () => Promise.reject(forbidden(MSG.channelNotWritable)),
-  onPresenceChange: () => undefined,
-  onPresenceWritten: () => Promise.resolve(),
-};
-/**
- * Toy-device operations sent on a room's channel (`stream:<id>` or `meeting:<id>`): the toys module, later
- * in MODULES, hands its rules over (`useToyRules`); until then they are refused.
- */
+/** Toy-device operations sent on a room's channel (`stream:<id>` or `meeting:<id>`): the toys module, later in MODULES, fills the hook `toyRules`. */
 export interface ToyRules {
   /** Throws to refuse; the viewer is signed in. */
   handleSend(place: { room: 'stream' | 'meeting'; streamId: number }, frame: ToySendFrame, viewer: Viewer & { principal: Principal }): Promise<void>;
 }
-
-const NO_TOYS: ToyRules = { handleSend: () => Promise.reject(forbidden(MSG.channelNotWritable)) };
 type RemoveFromChannels = (userId: number, channels: string[], farewell: RealtimeMessage) => Promise<void>;
 type PublicUsers = Awaited<ReturnType<AccountsService['publicUsers']>>;
 
@@ -99,10 +85,11 @@ export function createChatService(deps: {
   presenceInstanceId: string;
   /** The signed-in members of a channel on every instance. */
   signedInMembers: (channel: string) => Promise<number[]>;
+  /** The hooks the meetings and toys modules fill. */
+  meetingRules: () => MeetingRules;
+  toyRules: () => ToyRules;
 }) {
-  const { db } = deps;
-  let meetingRules: MeetingRules = NO_MEETINGS;
-  let toyRules: ToyRules = NO_TOYS;
+  const { db, meetingRules, toyRules } = deps;
 
   async function senders(userIds: number[], ownerId: number) {
     const users = await deps.accounts.publicUsers([...new Set(userIds)]);
@@ -277,7 +264,7 @@ export function createChatService(deps: {
         if (viewer.principal?.userId !== parsed.userId) throw forbidden();
         return { history: [] };
       }
-      if (parsed.kind === 'meeting') return meetingRules.authorizeSubscribe(parsed.meetingId, viewer.principal!);
+      if (parsed.kind === 'meeting') return meetingRules().authorizeSubscribe(parsed.meetingId, viewer.principal!);
       const row = await deps.streams.lookup(parsed.streamId, viewer);
       await deps.streams.assertPaidUp(row, viewer);
       if (parsed.priority && !(await deps.streams.mayChatWithPriority(row, viewer))) throw forbidden(MSG.priorityChatOnly);
@@ -294,11 +281,11 @@ export function createChatService(deps: {
         if (!principal) throw unauthorized();
         if (!parsed || parsed.kind === 'user' || (parsed.kind === 'stream' && parsed.priority)) throw forbidden(MSG.channelNotWritable);
         const place = parsed.kind === 'meeting' ? { room: 'meeting' as const, streamId: parsed.meetingId } : { room: 'stream' as const, streamId: parsed.streamId };
-        return toyRules.handleSend(place, frame, { ...viewer, principal });
+        return toyRules().handleSend(place, frame, { ...viewer, principal });
       }
       if (parsed?.kind === 'meeting') {
         if (!principal) throw unauthorized();
-        return meetingRules.handleSend(parsed.meetingId, frame, principal);
+        return meetingRules().handleSend(parsed.meetingId, frame, principal);
       }
       if (!parsed || parsed.kind !== 'stream') throw forbidden(MSG.channelNotWritable);
       if (!principal) throw unauthorized();
@@ -324,7 +311,7 @@ export function createChatService(deps: {
     async publishViewerCounts(channels: string[]): Promise<void> {
       for (const channel of channels) {
         const parsed = parseChannel(channel);
-        if (parsed?.kind === 'meeting') await meetingRules.onPresenceWritten(parsed.meetingId);
+        if (parsed?.kind === 'meeting') await meetingRules().onPresenceWritten(parsed.meetingId);
         if (parsed?.kind !== 'stream' || parsed.priority) continue;
         const viewers = await deps.streams.activeViewers(parsed.streamId);
         await deps.publish(channel, { type: 'VIEWERS', viewers });
@@ -350,7 +337,7 @@ export function createChatService(deps: {
     /** CONNECTED / DISCONNECTED to the owner when a signed-in viewer arrives or goes. */
     onPresenceChange(channel: string, principal: Principal, change: PresenceChange) {
       const parsed = parseChannel(channel);
-      if (parsed?.kind === 'meeting') meetingRules.onPresenceChange(parsed.meetingId, principal, change);
+      if (parsed?.kind === 'meeting') meetingRules().onPresenceChange(parsed.meetingId, principal, change);
       if (parsed?.kind !== 'stream') return;
       announcePresence(parsed.streamId, principal, change).catch((error: unknown) => deps.log.warn({ err: error }, 'presence not announced'));
     },
@@ -370,14 +357,6 @@ export function createChatService(deps: {
     /** A service-originated message on a stream's channel (STREAM-END, STREAM-OPTIONS, TIP...). */
     publishToStream: (streamId: number, message: RealtimeMessage) => deps.publish(streamChannelOf(streamId), message),
 
-    /** The meetings module's rules for `meeting:<id>` channels (it comes later in MODULES). */
-    useMeetingRules(rules: MeetingRules) {
-      meetingRules = rules;
-    },
-    /** The toys module's rules for its operations on rooms' channels (it comes later in MODULES). */
-    useToyRules(rules: ToyRules) {
-      toyRules = rules;
-    },
     /** The signed-in people watching a stream now, on every instance (the broadcaster's picker of viewers). */
     watcherIds: (streamId: number) => deps.signedInMembers(streamChannelOf(streamId)),
     /** The gateway's fan-out, for the meeting rooms' frames. */

@@ -1,6 +1,6 @@
 /**
  * The operator console (decision 0024): the reports queue, users, featured streams, system messages, the
- * mail outbox and the audit log, for administrators and the moderators' permissions (common/console.ts).
+ * mail outbox, the audit log and the periodic jobs, for administrators and the moderators' permissions (common/console.ts).
  * It owns `report_handlings`; every change goes through the module that owns the item, audited.
  */
 import type { AppModule, ModuleContext } from '../../platform/module';
@@ -17,7 +17,7 @@ export function createConsoleModule(ctx: ModuleContext): AppModule {
     routes(app) {
       registerConsoleRoutes(app, {
         db, accounts, accountAdmin: ctx.use('accountAdmin'), streamModeration, system: ctx.use('system'), queue,
-        mailTransport: ctx.platform.mailer.transport,
+        mailTransport: ctx.platform.mailer.transport, jobs: ctx.platform.jobs,
       });
     },
   };

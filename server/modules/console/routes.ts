@@ -8,6 +8,8 @@ import * as api from '../../../common/api/console';
 import { mayUseArea, type ConsoleArea } from '../../../common/console';
 import { readAudit } from '../../platform/audit/audit';
 import type { Db } from '../../platform/db/client';
+import { jobStatuses } from '../../platform/jobs/job-runs';
+import type { OwnedJob } from '../../platform/jobs/scheduler';
 import { ACCESS, type Access } from '../../platform/http/access';
 import type { Principal } from '../../platform/http/auth';
 import { notFound } from '../../platform/http/errors';
@@ -35,7 +37,7 @@ const iso = (value: Date | string | null) => (value === null ? null : new Date(v
 
 export function registerConsoleRoutes(app: FastifyInstance, deps: {
   db: Db; accounts: AccountsService; accountAdmin: AccountAdmin; streamModeration: StreamModeration; system: SystemService;
-  queue: ReportsQueue; mailTransport: MailTransport;
+  queue: ReportsQueue; mailTransport: MailTransport; jobs: readonly OwnedJob[];
 }) {
   const { db } = deps;
   const options = (access: Access) => ({ auth: 'anonymous' as const, access, tags });
@@ -143,6 +145,20 @@ export function registerConsoleRoutes(app: FastifyInstance, deps: {
     await caller(request, 'outbox');
     reply.header('cache-control', 'no-store');
     return { messages: await listMail(db, input), transport: deps.mailTransport };
+  });
+
+  // The periodic jobs, as run by whichever instances run them
+  addRoute(app, api.jobs, options(ADMINS), async ({ request, reply }) => {
+    await caller(request, 'jobs');
+    reply.header('cache-control', 'no-store');
+    const statuses = await jobStatuses(db, deps.jobs);
+    return {
+      jobs: statuses.map((j) => ({
+        name: j.name, every_ms: j.everyMs, roles: [...j.roles], runs: j.runs, failures: j.failures,
+        last_started_at: iso(j.lastStartedAt), last_duration_ms: j.lastDurationMs, last_instance: j.lastInstance,
+        last_error: j.lastError, last_failed_at: iso(j.lastFailedAt),
+      })),
+    };
   });
 
   // The audit log: read only, here and everywhere (the table refuses changes).

@@ -32,7 +32,7 @@ export function createMeetingsModule(ctx: ModuleContext): AppModule {
     feePercent: ctx.config.platformFees.meeting_fee ?? 0,
     conference: ctx.config.conference,
   });
-  chat.useMeetingRules(meetings.rules);
+  ctx.fill('meetingRules', meetings.rules);
   // The account's row stays as a shell (its wallets are in the books): its meetings and invitations go here.
   ctx.events.on('account.deleted', ({ userId }) => meetings.forgetAccount(userId));
   return {

@@ -71,9 +71,9 @@ export async function createNotificationsModule(ctx: ModuleContext): Promise<App
     },
     routes: (app) => registerNotificationRoutes(app, { reads, push, announcer }),
     jobs: [
-      { name: 'fan-out-notifications', everyMs: config.notifications.jobEveryMs, run: fanouts.run },
-      { name: 'deliver-notifications', everyMs: config.notifications.jobEveryMs, run: deliveries.run },
-      { name: 'sweep-tip-notifications', everyMs: 5_000, run: tipSweep.run },
+      { name: 'fan-out-notifications', everyMs: config.notifications.jobEveryMs, roles: ['worker'], run: fanouts.run },
+      { name: 'deliver-notifications', everyMs: config.notifications.jobEveryMs, roles: ['worker'], run: deliveries.run },
+      { name: 'sweep-tip-notifications', everyMs: 5_000, roles: ['worker'], run: tipSweep.run },
     ],
     stop: tipNotices.flush,
   };

@@ -98,7 +98,7 @@ export async function createPostsModule(ctx: ModuleContext): Promise<AppModule> 
       registerPostMediaRoute(app, { db, files, tokens, access });
       registerPostRoutes(app, { posts, comments, listing, channels: ctx.use('channels') });
     },
-    jobs: [{ name: 'expired-uploads', everyMs: 3600_000, run: async () => void (await uploads.removeExpired()) }],
+    jobs: [{ name: 'expired-uploads', everyMs: 3600_000, roles: ['worker'], run: async () => void (await uploads.removeExpired()) }],
     start: async () => transcodes.start(),
     async stop() {
       await transcodes.stop();

@@ -18,8 +18,8 @@ export function createPromotionModule(ctx: ModuleContext): AppModule {
     name: 'promotion',
     services: { promotion: impressions },
     jobs: [
-      { name: 'spend-shown-impressions', everyMs: 30_000, run: impressions.settle },
-      { name: 'purge-impression-showings', everyMs: 15 * 60_000, run: impressions.purgeClosedWindows },
+      { name: 'spend-shown-impressions', everyMs: 30_000, roles: ['worker'], run: impressions.settle },
+      { name: 'purge-impression-showings', everyMs: 15 * 60_000, roles: ['worker'], run: impressions.purgeClosedWindows },
     ],
   };
 }

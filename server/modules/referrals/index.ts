@@ -22,12 +22,12 @@ export function createReferralsModule(ctx: ModuleContext): AppModule {
   const attribution = createAttribution({ db, codes });
   const settlement = createReferralSettlement({ db, ledger: ctx.use('ledger'), rates: config.referrals.rates, periodMs: config.referrals.settlementMs, log: ctx.log });
   const reports = createReferralReports({ db, codes, settlement, rates: config.referrals.rates });
-  ctx.use('tracking').useRegistrations(async (registration) => void (await attribution.credit(registration)));
-  ctx.use('accounts').useReferralCodes((userId) => codes.firstId(userId));
+  ctx.fill('registrations', async (registration) => void (await attribution.credit(registration)));
+  ctx.fill('referralCodes', (userId) => codes.firstId(userId));
   return {
     name: 'referrals',
     services: { referrals: { codes, attribution, settlement } },
     routes: (app) => registerReferralRoutes(app, { codes, reports }),
-    jobs: [{ name: 'settle-referral-commissions', everyMs: SETTLEMENT_EVERY_MS, run: async () => void (await settlement.run()) }],
+    jobs: [{ name: 'settle-referral-commissions', everyMs: SETTLEMENT_EVERY_MS, roles: ['worker'], run: async () => void (await settlement.run()) }],
   };
 }

@@ -4,7 +4,7 @@ import { follows } from './tables';
 import type { Executor } from '../../platform/db/client';
 import type { AppModule, ModuleContext } from '../../platform/module';
 import { registerSocialRoutes } from './routes';
-import { createSocialService, type SocialService } from './service';
+import { createSocialService, type BroadcasterScores, type SocialService, type SubscriptionStanding } from './service';
 import './events';
 
 export { NO_SCORE, type BroadcasterScore, type BroadcasterScores, type SocialService } from './service';
@@ -13,10 +13,19 @@ declare module '../../platform/module' {
   interface ModuleServices {
     social: SocialService;
   }
+  interface ModuleHooks {
+    /** Profiles and user search show what the streams module reports of each broadcaster. */
+    broadcasterScores: BroadcasterScores;
+    /** Profiles show whether the caller is subscribed to the user, and may subscribe. */
+    subscriptionStanding: SubscriptionStanding;
+  }
 }
 
-export function createSocialModule({ db, events }: ModuleContext): AppModule {
-  const social = createSocialService({ db, events });
+export function createSocialModule(ctx: ModuleContext): AppModule {
+  const { db, events } = ctx;
+  const social = createSocialService({
+    db, events, broadcasterScores: ctx.hook('broadcasterScores', 'streams'), subscriptionStanding: ctx.hook('subscriptionStanding', 'subscriptions'),
+  });
   // A deleted account follows no one and has no followers.
   events.on('account.deleted', ({ userId }) => social.forgetFollows(userId));
   return { name: 'social', services: { social }, routes: (app) => registerSocialRoutes(app, { social }) };

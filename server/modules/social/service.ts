@@ -60,7 +60,7 @@ const toFollower = (row: { user_id: number; username: string; avatar: string | n
   address: '',
 });
 
-/** A broadcaster's likes and overall rating (the streams module answers them: see useBroadcasterScores). */
+/** A broadcaster's likes and overall rating (the streams module answers them: the hook `broadcasterScores`). */
 export interface BroadcasterScore {
   likes: number;
   overall_rating: number;
@@ -68,15 +68,19 @@ export interface BroadcasterScore {
 export const NO_SCORE: BroadcasterScore = { likes: 0, overall_rating: 0 };
 export type BroadcasterScores = (userIds: number[]) => Promise<Map<number, BroadcasterScore>>;
 
-/** The caller's subscription standing towards a user (the subscriptions module answers it: see useSubscriptionStanding). */
+/** The caller's subscription standing towards a user (the subscriptions module answers it: the hook `subscriptionStanding`). */
 export type SubscriptionStanding = (viewerId: number | null, userId: number) => Promise<{ subscribed: boolean; can_subscribe: boolean }>;
 
-export function createSocialService(deps: { db: Db; events: DomainEventHub }) {
+export function createSocialService(deps: {
+  db: Db;
+  events: DomainEventHub;
+  /** The hooks the streams and subscriptions modules (after this one) fill. */
+  broadcasterScores: () => BroadcasterScores;
+  subscriptionStanding: () => SubscriptionStanding;
+}) {
   const { db } = deps;
-  // Streams comes after this module: it hands its scores over when it is built.
-  let broadcasterScores: BroadcasterScores = async () => new Map();
-  // Subscriptions come after this module too.
-  let subscriptionStanding: SubscriptionStanding = async () => ({ subscribed: false, can_subscribe: false });
+  const broadcasterScores: BroadcasterScores = (userIds) => deps.broadcasterScores()(userIds);
+  const subscriptionStanding: SubscriptionStanding = (viewerId, userId) => deps.subscriptionStanding()(viewerId, userId);
 
   async function followState(viewerId: number | null, userId: number) {
     if (!viewerId || viewerId === userId) return { am_following: false, following_notify: false, following_me: false };
@@ -123,16 +127,6 @@ export function createSocialService(deps: { db: Db; events: DomainEventHub }) {
     /** Removes every follow from and to the user (a deleted account). */
     async forgetFollows(userId: number) {
       await db.delete(follows).where(sql`${follows.followerId} = ${userId} or ${follows.followeeId} = ${userId}`);
-    },
-
-    /** Profiles and user search show what the streams module reports of each broadcaster. */
-    useBroadcasterScores(source: BroadcasterScores) {
-      broadcasterScores = source;
-    },
-
-    /** Profiles show whether the caller is subscribed to the user, and may subscribe. */
-    useSubscriptionStanding(source: SubscriptionStanding) {
-      subscriptionStanding = source;
     },
 
     /** Whether the viewer follows the user, and with the bell on. */

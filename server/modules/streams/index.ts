@@ -17,7 +17,7 @@ import { createMediaControl } from './media-control';
 import { createPlaybackGate } from './playback-gate';
 import { createStreamModeration, type StreamModeration } from './moderation';
 import { registerStreamRoutes } from './routes';
-import { createStreamsService, type StreamsService } from './service';
+import { createStreamsService, type AdCampaigns, type RealtimeLikes, type StreamsService } from './service';
 import { broadcasterChannels, streams as streamsTable } from './tables';
 import './events';
 
@@ -38,6 +38,10 @@ declare module '../../platform/module' {
     media: MediaServer;
     streamModeration: StreamModeration;
   }
+  interface ModuleHooks {
+    realtimeLikes: RealtimeLikes;
+    adCampaigns: AdCampaigns;
+  }
 }
 
 export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule> {
@@ -52,7 +56,10 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
   const listingsCache = await createReadCache(ctx.bus, { name: 'stream-listings', ttlMs: config.readCacheMs, log: ctx.log });
   const listingsChanged = () => listingsCache.invalidate([LISTINGS_TAG]);
   for (const event of ['stream.went-live', 'stream.ended', 'stream.access-changed', 'account.deleted'] as const) events.on(event, listingsChanged);
-  const streams = createStreamsService({ db, accounts, social, ledger: ctx.use('ledger'), media: mediaControl, events, listingsChanged });
+  const streams = createStreamsService({
+    db, accounts, social, ledger: ctx.use('ledger'), media: mediaControl, events, listingsChanged,
+    realtimeLikes: ctx.hook('realtimeLikes', 'chat'), adCampaigns: ctx.hook('adCampaigns', 'ads'),
+  });
   const broadcastHooks = createBroadcastHooks({ db, accounts, streams, events });
   const media = createMediaServer({
     config,
@@ -63,7 +70,7 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
     graceMs: config.rtmpGraceMs,
   });
   const moderation = createStreamModeration({ db, accountAdmin: ctx.use('accountAdmin'), media: mediaControl, events });
-  social.useBroadcasterScores((userIds) => broadcasterScores(db, userIds, streams.realtimeLikesOn));
+  ctx.fill('broadcasterScores', (userIds) => broadcasterScores(db, userIds, streams.realtimeLikesOn));
   await mediaControl.listen();
   const playbackGate = createPlaybackGate({ streams, tokens: media.tokens, events, bus: ctx.bus });
   await playbackGate.listen();

@@ -154,7 +154,13 @@ export function ingestHealthAnswer({ state, reading }: IngestHealth): IngestHeal
   };
 }
 
-/** Likes given on streams in realtime (LIKE): by every viewer (stream id → likes), and by one. */
+/** A stream's ad campaign and whether it has offers (the stream info's campaign_id and has_offers). */
+export type AdCampaigns = (streamId: number) => Promise<AdCampaign>;
+
+/**
+ * Likes given on streams in realtime (LIKE): by every viewer (stream id → likes), and by one; stored by
+ * the chat module (the stream info's rlikes).
+ */
 export interface RealtimeLikes {
   onStreams(streamIds: number[]): Promise<Map<number, number>>;
   byViewer(streamId: number, userId: number, exec: Executor): Promise<number>;
@@ -169,11 +175,16 @@ export function createStreamsService(deps: {
   events: DomainEventHub;
   /** Drops the cached listings on every instance: a title, an audience, a go-live or an end shows in them. */
   listingsChanged?: () => Promise<void>;
+  /** The hooks the chat module (realtime likes) and the ads module (a stream's campaign), after this one, fill. */
+  realtimeLikes: () => RealtimeLikes;
+  adCampaigns: () => AdCampaigns;
 }) {
   const { db, accounts, social, events } = deps;
-  // Realtime likes are the chat module's (after this one): it hands its count over when it is built.
-  let realtimeLikes: RealtimeLikes = { onStreams: async () => new Map(), byViewer: async () => 0 };
-  let adCampaignOf: (streamId: number) => Promise<AdCampaign> = async () => ({ id: null, hasOffers: false });
+  const realtimeLikes: RealtimeLikes = {
+    onStreams: (streamIds) => deps.realtimeLikes().onStreams(streamIds),
+    byViewer: (streamId, userId, exec) => deps.realtimeLikes().byViewer(streamId, userId, exec),
+  };
+  const adCampaignOf: AdCampaigns = (streamId) => deps.adCampaigns()(streamId);
 
   async function findStream(streamId: number): Promise<StreamRow> {
     const [row] = await db.select().from(streams).where(and(eq(streams.id, streamId), isNull(streams.deletedAt)));
@@ -295,14 +306,6 @@ export function createStreamsService(deps: {
     findStream,
     info,
     activeViewers,
-    /** The stream info's rlikes come from whoever stores realtime likes (the chat module). */
-    useRealtimeLikes(source: RealtimeLikes) {
-      realtimeLikes = source;
-    },
-    /** The stream info's campaign_id and has_offers come from the ads module. */
-    useAdCampaigns(source: (streamId: number) => Promise<AdCampaign>) {
-      adCampaignOf = source;
-    },
     /** Realtime likes of each stream (tiles' rlikes). */
     realtimeLikesOn: (streamIds: number[]) => realtimeLikes.onStreams(streamIds),
     payment,

@@ -37,13 +37,13 @@ export function createSubscriptionsModule(ctx: ModuleContext): AppModule {
     feePercent,
     ratingThreshold: ctx.config.ratingThreshold,
   });
-  ctx.use('social').useSubscriptionStanding((viewerId, userId) => subscriptions.standing(viewerId, userId));
+  ctx.fill('subscriptionStanding', (viewerId, userId) => subscriptions.standing(viewerId, userId));
   const renewals = createRenewals({ db: ctx.db, ledger, events: ctx.events, outbox: ctx.platform.outbox, feePercent });
   ctx.events.on('account.deleted', ({ userId }) => subscriptions.forgetAccount(userId));
   return {
     name: 'subscriptions',
     services: { subscriptions, renewals },
     routes: (app) => registerSubscriptionRoutes(app, { subscriptions }),
-    jobs: [{ name: 'subscription-renewals', everyMs: RENEWAL_EVERY_MS, run: async () => void (await renewals.renewDue(new Date())) }],
+    jobs: [{ name: 'subscription-renewals', everyMs: RENEWAL_EVERY_MS, roles: ['worker'], run: async () => void (await renewals.renewDue(new Date())) }],
   };
 }

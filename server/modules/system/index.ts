@@ -4,7 +4,7 @@ import type { AppModule, ModuleContext } from '../../platform/module';
 import { registerSystemRoutes } from './routes';
 import { createSystemService, type SystemService } from './service';
 import { registerTrackingRoutes } from './tracking-routes';
-import { createTrackingService, type TrackingService } from './tracking-service';
+import { createTrackingService, type Registration, type TrackingService } from './tracking-service';
 
 export type { SystemService } from './service';
 export type { Registration, TrackingService } from './tracking-service';
@@ -14,12 +14,17 @@ declare module '../../platform/module' {
     system: SystemService;
     tracking: TrackingService;
   }
+  interface ModuleHooks {
+    /** Who is told of sign-ups with the referral codes the new account's visits carried. */
+    registrations: (registration: Registration) => Promise<void>;
+  }
 }
 
-export async function createSystemModule({ db, bus, config, log }: ModuleContext): Promise<AppModule> {
+export async function createSystemModule(ctx: ModuleContext): Promise<AppModule> {
+  const { db, bus, config, log } = ctx;
   const cache = await createReadCache(bus, { name: 'system-messages', ttlMs: config.readCacheMs, log });
   const system = createSystemService({ db, cache });
-  const tracking = createTrackingService({ db });
+  const tracking = createTrackingService({ db, registrations: ctx.hook('registrations', 'referrals') });
   return {
     name: 'system',
     services: { system, tracking },

@@ -39,10 +39,13 @@ const RETURNING_ACTIONS = ['user_login', 'user_registered'] as const;
 /** Anonymous writes need a ceiling: this many events per address per window (the throttle's 15 minutes). */
 const EVENTS_PER_ADDRESS = 100;
 
-export function createTrackingService(deps: { db: Db }) {
+export function createTrackingService(deps: {
+  db: Db;
+  /** Who is told of sign-ups: the hook the referral programme, a later module, fills. */
+  registrations: () => (registration: Registration) => Promise<void>;
+}) {
   const { db } = deps;
   const throttle = createThrottle(db, LOGIN_THROTTLE);
-  let onRegistered: ((registration: Registration) => Promise<void>) | null = null;
 
   /** The referral codes this tracker carried, earliest first (first touch), each once. */
   async function referralCodesOf(tracker: string): Promise<string[]> {
@@ -53,11 +56,6 @@ export function createTrackingService(deps: { db: Db }) {
   }
 
   return {
-    /** Installs who is told of sign-ups (the referral programme, a later module). */
-    useRegistrations(handler: (registration: Registration) => Promise<void>) {
-      onRegistered = handler;
-    },
-
     /** Stores the event; answers the tracker id, made up when the client has none yet. */
     async track(event: TrackEvent, context: TrackContext): Promise<string> {
       const perAddress = [{ key: `tracking:ip:${context.ip}`, limit: EVENTS_PER_ADDRESS }];
@@ -74,8 +72,8 @@ export function createTrackingService(deps: { db: Db }) {
         ip: context.ip,
         userAgent: context.userAgent?.slice(0, 300) ?? null,
       });
-      if (event.action === 'user_registered' && context.userId !== null && onRegistered) {
-        await onRegistered({ userId: context.userId, referralCodes: await referralCodesOf(tracker) });
+      if (event.action === 'user_registered' && context.userId !== null) {
+        await deps.registrations()({ userId: context.userId, referralCodes: await referralCodesOf(tracker) });
       }
       return tracker;
     },

@@ -39,7 +39,7 @@ export async function createToysModule(ctx: ModuleContext): Promise<AppModule> {
   });
   const control = createControl({ db: ctx.db, chat, rooms, records, access, provider, log: ctx.log });
   const callbacks = createCallbacks({ db: ctx.db, provider, isUser: async (userId) => (await accounts.publicUsers([userId])).has(userId) });
-  chat.useToyRules({ handleSend: (place, frame, viewer) => control.handleSend(place, frame, viewer) });
+  ctx.fill('toyRules', { handleSend: (place, frame, viewer) => control.handleSend(place, frame, viewer) });
   // A broadcast or a call that ends takes every access of its room with it.
   ctx.events.on('stream.ended', ({ streamId }) => access.closeRoom({ room: 'stream', streamId }, 'ROOM_CLOSED'));
   ctx.events.on('meeting.ended', ({ meetingId }) => access.closeRoom({ room: 'meeting', streamId: meetingId }, 'ROOM_CLOSED'));
@@ -47,7 +47,7 @@ export async function createToysModule(ctx: ModuleContext): Promise<AppModule> {
     name: 'toys',
     services: { toys: { access, control } },
     routes: (app) => registerToyRoutes(app, { access, control, rooms, provider, callbacks, accounts, watcherIds: chat.watcherIds }),
-    jobs: [{ name: 'purge-toy-callback-nonces', everyMs: 60 * 60_000, run: callbacks.purgeOld }],
+    jobs: [{ name: 'purge-toy-callback-nonces', everyMs: 60 * 60_000, roles: ['worker'], run: callbacks.purgeOld }],
     realtime: [
       { op: 'send', name: 'lovense-command', auth: 'user', access: APPROVED_VIEWER, handler: RULES },
       { op: 'send', name: 'lovense-add-device-request', auth: 'user', access: APPROVED_VIEWER, handler: RULES },

@@ -29,6 +29,6 @@ export async function createWalletModule(ctx: ModuleContext): Promise<AppModule>
     services: { wallet, coinSubscriptions },
     routes: (app) => registerWalletRoutes(app, { db: ctx.db, wallet, coinSubscriptions, providers }),
     // Several instances may run it at once: each period is charged once (coin-subscriptions.ts).
-    jobs: [{ name: 'renew-coin-subscriptions', everyMs: 60_000, run: async () => void (await coinSubscriptions.renewDue(new Date())) }],
+    jobs: [{ name: 'renew-coin-subscriptions', everyMs: 60_000, roles: ['worker'], run: async () => void (await coinSubscriptions.renewDue(new Date())) }],
   };
 }

@@ -163,3 +163,20 @@ export const eventOutbox = pgTable(
     index('event_outbox_delivered_idx').on(t.deliveredAt).where(sql`${t.deliveredAt} is not null`),
   ],
 );
+
+/**
+ * Each periodic job's runs, over every instance that runs it (decision 0051): the operator console reads
+ * it from any instance, an API one included, though only workers run the jobs.
+ */
+export const jobRuns = pgTable('job_runs', {
+  job: text('job').primaryKey(),
+  runs: bigint('runs', { mode: 'number' }).notNull().default(0),
+  failures: bigint('failures', { mode: 'number' }).notNull().default(0),
+  lastStartedAt: timestamp('last_started_at', { withTimezone: true }).notNull(),
+  lastDurationMs: integer('last_duration_ms').notNull(),
+  /** The last failure's message and moment (null: it never failed); kept when later runs succeed. */
+  lastError: text('last_error'),
+  lastFailedAt: timestamp('last_failed_at', { withTimezone: true }),
+  /** The host and process that ran it last. */
+  lastInstance: text('last_instance').notNull(),
+});

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing/harness';
-import { renderRouteTable } from './route-table';
+import { generatedDocs } from '../../generated-docs';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -32,8 +32,15 @@ describe('the route table', () => {
       .toBe((await t.client().get('/api/user/exo-click-tracking/', { tracking_id: 'nothing' })).status);
   });
 
-  it('is what docs/routes.md says (regenerate it with `npm run routes -- --write`)', () => {
-    const documented = readFileSync(new URL('../../../docs/routes.md', import.meta.url), 'utf8');
-    expect(renderRouteTable(t.app.routeTable, t.app.modules.realtime)).toBe(documented);
+  it('is what docs/routes.md and docs/runtime.md say (regenerate them with `npm run routes -- --write`)', () => {
+    for (const [file, text] of Object.entries(generatedDocs(t.app))) {
+      expect(text, file).toBe(readFileSync(new URL(`../../../${file}`, import.meta.url), 'utf8'));
+    }
+  });
+
+  it('says who may call the console\'s calls, which answer 404 to anyone else', () => {
+    const routes = generatedDocs(t.app)['docs/routes.md'];
+    expect(routes).toContain('| GET | `/api/admin/audit-log` | admin (404 otherwise) | console |');
+    expect(routes).toContain('| GET | `/api/admin/featured` | admin or UPDATE STREAM_ANY (404 otherwise) | console |');
   });
 });

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { Access } from './access';
+import { CALLERS, type Access } from './access';
 
 export interface RouteRecord {
   method: string;
@@ -80,12 +80,29 @@ const byPath = (a: RouteRecord, b: RouteRecord) => a.path.localeCompare(b.path) 
 export const WEB_APP = 'web';
 
 /** A markdown table: a header row, its rule, and the rows. */
-function markdownTable(header: string[], rows: string[][]): string[] {
+export function markdownTable(header: string[], rows: string[][]): string[] {
   const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
   return [row(header), row(header.map(() => '---')), ...rows.map(row)];
 }
 
-const code = (text: string) => `\`${text}\``;
+export const code = (text: string) => `\`${text}\``;
+
+/**
+ * The auth column: the route's own rule, but for a route open to anyone at the door that answers 404 to
+ * whoever may not use it (the console's calls: the handler decides, and tells no one else it exists),
+ * who may call it, from its access data: `admin or UPDATE STREAM_ANY (404 otherwise)`.
+ */
+export function authLabel(route: Pick<RouteRecord, 'auth' | 'access'>): string {
+  const { access } = route;
+  if (route.auth !== 'anonymous' || !access || access.cells.anonymous === 'ok') return route.auth;
+  const perms = Object.entries(access.perms ?? {});
+  const refusals = new Set([...Object.values(access.cells), ...perms.map(([, outcome]) => outcome)].filter((outcome) => outcome !== 'ok'));
+  if (refusals.size !== 1 || !refusals.has(404)) return route.auth;
+  const permitted = perms.filter(([, outcome]) => outcome === 'ok').map(([perm]) => perm);
+  // The moderator is a bundle of permissions: the permissions say it better when there are some.
+  const callers = CALLERS.filter((caller) => access.cells[caller] === 'ok' && !(caller === 'moderator' && permitted.length > 0));
+  return `${[...callers, ...permitted].join(' or ')} (404 otherwise)`;
+}
 
 /** The route table as docs/routes.md holds it. */
 export function renderRouteTable(routes: readonly RouteRecord[], realtime: readonly RealtimeRecord[]): string {
@@ -102,7 +119,7 @@ export function renderRouteTable(routes: readonly RouteRecord[], realtime: reado
     '## HTTP',
     '',
     ...markdownTable(['method', 'path', 'auth', 'module', 'handler'],
-      listed.sort(byPath).map((r) => [r.method, code(r.path), r.auth, r.module, code(r.handler)])),
+      listed.sort(byPath).map((r) => [r.method, code(r.path), authLabel(r), r.module, code(r.handler)])),
     '',
     'Every other GET outside these prefixes answers the built web app (its files, else `index.html`): `server/platform/http/web-app.ts`.',
     '',

@@ -11,6 +11,7 @@ import { Page } from '../../ui/Page';
 import { Tabs } from '../../ui/Tabs';
 import { AuditPanel } from './AuditPanel';
 import { FeaturedPanel } from './FeaturedPanel';
+import { JobsPanel } from './JobsPanel';
 import { MessagesPanel } from './MessagesPanel';
 import { ReportsPanel } from './ReportsPanel';
 import { UsersPanel } from './UsersPanel';
@@ -22,6 +23,7 @@ const TABS: Record<ConsoleArea, { label: string; content: () => ReactNode }> = {
   messages: { label: 'System messages', content: () => <MessagesPanel /> },
   outbox: { label: 'Outbox', content: () => <Outbox source="console" /> },
   audit: { label: 'Audit log', content: () => <AuditPanel /> },
+  jobs: { label: 'Jobs', content: () => <JobsPanel /> },
 };
 
 export function ConsolePage() {
