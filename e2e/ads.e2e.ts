@@ -68,7 +68,7 @@ async function createOffer(page: Page, fields: { name: string; short: string; ty
 /** broadcaster1's VIP plan (priority chat, no pay wall, no ads) and viewer3 subscribed to it, through the calls the subscription pages make. */
 async function subscribeToVip(origin: string) {
   const creator = await HttpSession.at(origin).signIn('broadcaster1', DEMO_PASSWORD);
-  const templates = (await creator.call(subscriptionsApi.planTemplates, {})).body.templates as subscriptionsApi.PlanTemplate[];
+  const templates = (await creator.send(subscriptionsApi.planTemplates, {})).body.templates as subscriptionsApi.PlanTemplate[];
   const vip = templates.find((x) => x.benefits.no_ads)!;
   const added = await creator.post(subscriptionsApi.planAdd.path, { template_id: vip.template_id, price: vip.prices[0]!.price, currency: 'CON' });
   const plan = added.body.plan as subscriptionsApi.Plan;

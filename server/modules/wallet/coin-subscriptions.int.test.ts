@@ -32,7 +32,7 @@ const renewDue = (now: Date, batch?: number) => t.app.services.coinSubscriptions
 interface Pkg { package_id: number; coins: number; price: number; currency: 'USD' | 'CAD'; name: string }
 let pkg: Pkg;
 beforeAll(async () => {
-  pkg = ((await t.client().call(api.coinPackages, {})).body.packages as Pkg[])[0]!;
+  pkg = ((await t.client().send(api.coinPackages, {})).body.packages as Pkg[])[0]!;
 });
 
 async function buyer(): Promise<{ user: TestUser; client: HttpSession }> {
@@ -50,7 +50,7 @@ async function subscriber(number: string = SANDBOX_CARDS.succeeds) {
 }
 
 async function coinsOf(client: HttpSession) {
-  return ((await client.call(api.walletBalance, {})).body.balance as { CON: number }).CON;
+  return ((await client.send(api.walletBalance, {})).body.balance as { CON: number }).CON;
 }
 
 async function row(id: number) {
@@ -78,13 +78,13 @@ describe('starting a recurring package', () => {
     expect(new Date(sub.expiryDate).toISOString()).toBe(periodEnd(new Date(sub.startDate), RENEWAL_PERIOD).toISOString());
     expect(expiry.toISOString()).toBe(new Date(sub.expiryDate).toISOString());
     expect(await coinsOf(client)).toBe(pkg.coins);
-    const cards = (await client.call(api.creditCards, {})).body.cards as Array<{ card_id: number; last4: string }>;
+    const cards = (await client.send(api.creditCards, {})).body.cards as Array<{ card_id: number; last4: string }>;
     expect(cards).toHaveLength(1);
     expect(sub.cardId).toBe(cards[0]!.card_id);
     const [first] = await paymentsOf(id);
     expect(first).toMatchObject({ status: 'succeeded', periodNo: 1, amount: pkg.price });
 
-    const list = await client.call(subscriptionsApi.listCoinSubscriptions, {});
+    const list = await client.send(subscriptionsApi.listCoinSubscriptions, {});
     expect(list.status).toBe(200);
     expect(list.body).toEqual({
       response: 'success',
@@ -114,15 +114,15 @@ describe('starting a recurring package', () => {
       expect(res.status).toBe(200);
       ids.push((res.body.coin_subscription as { id: number }).id);
     }
-    const first = await client.call(subscriptionsApi.listCoinSubscriptions, {});
+    const first = await client.send(subscriptionsApi.listCoinSubscriptions, {});
     expect(first.body.total).toBe(6);
     expect((first.body.subscriptions as Array<{ id: number }>).map((s) => s.id)).toEqual(ids.slice(1).reverse());
-    const second = await client.call(subscriptionsApi.listCoinSubscriptions, { offset: 5 });
+    const second = await client.send(subscriptionsApi.listCoinSubscriptions, { offset: 5 });
     expect((second.body.subscriptions as Array<{ id: number }>).map((s) => s.id)).toEqual([ids[0]]);
     // Someone else's are not theirs.
     const other = await buyer();
-    expect((await other.client.call(subscriptionsApi.listCoinSubscriptions, {})).body).toMatchObject({ subscriptions: [], total: 0 });
-    expect((await t.client().call(subscriptionsApi.listCoinSubscriptions, {})).status).toBe(401);
+    expect((await other.client.send(subscriptionsApi.listCoinSubscriptions, {})).body).toMatchObject({ subscriptions: [], total: 0 });
+    expect((await t.client().send(subscriptionsApi.listCoinSubscriptions, {})).status).toBe(401);
   });
 
   it('answers a one-off purchase without a recurring package, and refuses renewal for other methods', async () => {
@@ -130,7 +130,7 @@ describe('starting a recurring package', () => {
     const once = await client.post(api.depositCoins.path, { package_id: pkg.package_id, payment_method: 'card', card: card(SANDBOX_CARDS.succeeds) });
     expect(once.status).toBe(200);
     expect(once.body.coin_subscription).toBeNull();
-    expect((await client.call(api.creditCards, {})).body.cards).toEqual([]);
+    expect((await client.send(api.creditCards, {})).body.cards).toEqual([]);
     const paypal = await client.post(api.depositCoins.path, { package_id: pkg.package_id, payment_method: 'paypal', renew_monthly: true });
     expect(paypal.status).toBe(400);
     expect(paypal.body).toMatchObject({ message: MSG.renewMonthlyCardOnly, field: 'renew_monthly' });
@@ -146,7 +146,7 @@ describe('starting a recurring package', () => {
     expect(await db().select().from(coinSubscriptions).where(eq(coinSubscriptions.userId, user.id))).toEqual([]);
     const [payment] = await db().select().from(payments).where(eq(payments.userId, user.id));
     expect(payment).toMatchObject({ status: 'declined', coinSubscriptionId: null, periodNo: null });
-    expect((await client.call(subscriptionsApi.listCoinSubscriptions, {})).body.total).toBe(0);
+    expect((await client.send(subscriptionsApi.listCoinSubscriptions, {})).body.total).toBe(0);
   });
 
   it('starts the package once when the webhook and the deposit call settle the first payment together', async () => {
@@ -173,7 +173,7 @@ describe('starting a recurring package', () => {
     expect(answers.filter((a) => a.body.moved === true)).toHaveLength(1);
     expect(await row(sub!.id)).toMatchObject({ state: 'enabled', periodNo: 1 });
     expect(await coinsOf(client)).toBe(pkg.coins);
-    expect((await client.call(subscriptionsApi.listCoinSubscriptions, {})).body.total).toBe(1);
+    expect((await client.send(subscriptionsApi.listCoinSubscriptions, {})).body.total).toBe(1);
   });
 });
 
@@ -235,7 +235,7 @@ describe('the renewal job', () => {
       text: fill(MSG.coinSubscriptionRefusedText, { package: pkg.name, price: '$5.00' }),
     }]);
     expect(JSON.stringify(mails)).not.toContain('tok_sbx');
-    const listed = (await client.call(subscriptionsApi.listCoinSubscriptions, {})).body.subscriptions as Array<{ state: string; next_renewal_date: unknown }>;
+    const listed = (await client.send(subscriptionsApi.listCoinSubscriptions, {})).body.subscriptions as Array<{ state: string; next_renewal_date: unknown }>;
     expect(listed[0]).toMatchObject({ state: 'cancelled', next_renewal_date: null });
     // Not charged again later.
     await renewDue(after(expiry, 40 * 24 * 60 * 60_000));
@@ -247,7 +247,7 @@ describe('the renewal job', () => {
     const gone = await subscriber();
     await db().update(paymentCards).set({ deletedAt: new Date() }).where(eq(paymentCards.id, (await row(gone.id)).cardId));
     const closing = await subscriber();
-    const res = await closing.client.call(deleteAccount, { id: closing.user.id, current_password: closing.user.password });
+    const res = await closing.client.send(deleteAccount, { id: closing.user.id, current_password: closing.user.password });
     expect(res.status).toBe(200);
     await expect.poll(async () => (await row(closing.id)).state).toBe('cancelled');
     const [kept] = await db().select().from(paymentCards).where(eq(paymentCards.id, (await row(closing.id)).cardId));
@@ -329,14 +329,14 @@ describe('a run that died after the processor took the money', () => {
 describe('support applying a cancellation request', () => {
   it('is refused to the subscriber and to visitors; an admin cancels it and the job charges it no more', async () => {
     const { client, id, expiry } = await subscriber();
-    expect((await client.call(subscriptionsApi.updateCoinSubscription, { id, state: 'cancelled' })).status).toBe(403);
-    expect((await t.client().call(subscriptionsApi.updateCoinSubscription, { id, state: 'cancelled' })).status).toBe(401);
+    expect((await client.send(subscriptionsApi.updateCoinSubscription, { id, state: 'cancelled' })).status).toBe(403);
+    expect((await t.client().send(subscriptionsApi.updateCoinSubscription, { id, state: 'cancelled' })).status).toBe(401);
     expect((await row(id)).state).toBe('enabled');
 
     const admin = await t.given.signedInUser({ role: 'admin' });
-    expect((await admin.client.call(subscriptionsApi.updateCoinSubscription, { id: 987654321, state: 'cancelled' })).status).toBe(404);
+    expect((await admin.client.send(subscriptionsApi.updateCoinSubscription, { id: 987654321, state: 'cancelled' })).status).toBe(404);
     expect((await admin.client.post(subscriptionsApi.updateCoinSubscription.path, { id, state: 'paused' })).body).toMatchObject({ field: 'state' });
-    const res = await admin.client.call(subscriptionsApi.updateCoinSubscription, { id, state: 'cancelled' });
+    const res = await admin.client.send(subscriptionsApi.updateCoinSubscription, { id, state: 'cancelled' });
     expect(res.status).toBe(200);
     expect(res.body.subscription).toMatchObject({ id, state: 'cancelled', next_renewal_date: null, expiry_date: expiry.toISOString() });
 
@@ -354,7 +354,7 @@ describe('support applying a cancellation request', () => {
       userId: user.id, packageId: pkg.package_id, cardId: cardRow!.id, salePrice: pkg.price, currency: pkg.currency, state: 'cancelled', startDate: now, expiryDate: now,
     }).returning();
     const admin = await t.given.signedInUser({ role: 'admin' });
-    expect((await admin.client.call(subscriptionsApi.updateCoinSubscription, { id: placeholder!.id, state: 'enabled' })).status).toBe(404);
+    expect((await admin.client.send(subscriptionsApi.updateCoinSubscription, { id: placeholder!.id, state: 'enabled' })).status).toBe(404);
     expect((await db().select().from(coinSubscriptions).where(and(eq(coinSubscriptions.id, placeholder!.id), eq(coinSubscriptions.state, 'cancelled'))))).toHaveLength(1);
   });
 });
@@ -373,7 +373,7 @@ describe.runIf(process.env.TEST_DB_KIND === 'postgres')('two instances on one Po
     try {
       const user = await paying!.given.user();
       const client = await paying!.given.signedIn(user);
-      const [cheapest] = (await paying!.client().call(api.coinPackages, {})).body.packages as Pkg[];
+      const [cheapest] = (await paying!.client().send(api.coinPackages, {})).body.packages as Pkg[];
       const res = await client.post(api.depositCoins.path, { package_id: cheapest!.package_id, payment_method: 'card', card: card(SANDBOX_CARDS.succeeds), renew_monthly: true });
       const sub = res.body.coin_subscription as { id: number; next_renewal_date: string };
       const now = after(sub.next_renewal_date, minutes(1));
@@ -394,7 +394,7 @@ describe.runIf(process.env.TEST_DB_KIND === 'postgres')('two instances on one Po
     apps = await startSharedTestApps(2);
     const [one, two] = apps as [TestApp, TestApp];
     const shared: Executor = one.resources.database.db;
-    const [cheapest] = (await one.client().call(api.coinPackages, {})).body.packages as Pkg[];
+    const [cheapest] = (await one.client().send(api.coinPackages, {})).body.packages as Pkg[];
     const started: Array<{ id: number; expiry: Date; client: HttpSession }> = [];
     for (let i = 0; i < 6; i++) {
       const user = await one.given.user();
