@@ -3,19 +3,15 @@
  * TEST_DATABASE_URL is set) beside the web build, then the browser journeys with, beside them, the crash
  * tests (scripts/crash-test.ts and scripts/notifications-crash-test.ts) and the fault suite's quick part
  * (scripts/faults.ts with FAULTS_QUICK=1), all three with PostgreSQL, and the page weight budget.
- * Ends with one summary line "N passed, N failed".
+ * Ends with what did not run and why (a missing service, a suite that runs elsewhere) and one summary
+ * line "N passed, N failed, N skipped". With CI=true a missing service fails the run (decision 0053).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { absentServices, describeAbsence, mustRunEverything } from '../server/testing/services';
 import { ensureChromium, ensureFfmpeg, ensureFullChromium } from './system-tools';
-
-interface VitestReport {
-  numPassedTests: number;
-  numFailedTests: number;
-  numPendingTests: number;
-  numTodoTests: number;
-}
+import { skippedGroups, type SkippedGroup, type VitestReport } from './test-report';
 
 const reportsDir = path.resolve('.tmp/test-reports');
 rmSync(reportsDir, { recursive: true, force: true });
@@ -23,6 +19,9 @@ mkdirSync(reportsDir, { recursive: true });
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failedStages: string[] = [];
+/** Whole stages or projects that did not run, with why; the suites skipped inside a vitest run come from its report. */
+const notRun: Array<{ what: string; why: string }> = [];
+const skipped: SkippedGroup[] = [];
 
 interface Stage {
   stage: string;
@@ -69,6 +68,7 @@ function vitestStage(stage: string, args: string[]): Stage {
       totals.passed += r.numPassedTests;
       totals.failed += r.numFailedTests;
       totals.skipped += r.numPendingTests + r.numTodoTests;
+      skipped.push(...skippedGroups(r, process.cwd()));
     },
   };
 }
@@ -94,6 +94,27 @@ async function runInTurn(stages: Stage[]): Promise<void> {
 
 // The RTMP ingest tests push video with ffmpeg: Debian's when it can be had (the media code falls back to the npm-shipped one).
 if (!ensureFfmpeg()) console.warn('Continuing with the npm-shipped ffmpeg.');
+// The journeys need a Chromium: installed here when missing and possible, else their stage fails saying how.
+const chromium = ensureChromium();
+const fullChromium = ensureFullChromium();
+if (chromium && fullChromium) {
+  process.env.CHROMIUM_PATH = chromium;
+  process.env.CHROMIUM_FULL_PATH = fullChromium;
+}
+
+// The services the suites need, asked once: what is missing is named in the summary; with CI=true it fails the run.
+const absent = await absentServices(['postgres', 'redis', 'redis-server', 'ffmpeg']);
+if (Object.keys(absent).length > 0) {
+  console.log(`Missing: ${describeAbsence(absent)}`);
+  if (mustRunEverything()) failedStages.push(`services (CI=true): ${describeAbsence(absent)}`);
+}
+const postgresAbsent = absent.postgres;
+if (postgresAbsent !== undefined) {
+  // Given but not answering: locally the PostgreSQL projects and checks are left out, named, rather than failing at setup.
+  if (!mustRunEverything()) delete process.env.TEST_DATABASE_URL;
+  notRun.push({ what: 'integration projects integration-postgres and integration-postgres-media', why: `PostgreSQL: ${postgresAbsent}` });
+  notRun.push({ what: 'crash test, notifications crash test, fault suite (quick)', why: `PostgreSQL: ${postgresAbsent}` });
+}
 
 // Three stages that each leave a core idle much of the time: side by side.
 await runTogether([
@@ -118,15 +139,12 @@ if (process.env.TEST_DATABASE_URL) {
   besideJourneys.push(checkStage('fault suite (quick)', 'scripts/faults.ts', { FAULTS_QUICK: '1' }));
 }
 let journeys: Promise<void> = Promise.resolve();
-if (webBuilt) {
+if (!webBuilt) {
+  notRun.push({ what: 'browser journeys, page weight budget', why: 'the web build failed' });
+} else {
   // Sizes, not timings: each main page's gzip'd JavaScript against its budget (scripts/page-weight.ts).
   besideJourneys.push(checkStage('page weight budget', 'scripts/page-weight.ts'));
-  // The journeys need a Chromium: installed here when missing and possible, else the stage fails saying how.
-  const chromium = ensureChromium();
-  const fullChromium = ensureFullChromium();
   if (chromium && fullChromium) {
-    process.env.CHROMIUM_PATH = chromium;
-    process.env.CHROMIUM_FULL_PATH = fullChromium;
     journeys = runTogether([{ ...vitestStage('browser journeys', ['--config', 'e2e/vitest.config.ts']), live: true }]);
   } else {
     failedStages.push('browser journeys (no Chromium)');
@@ -134,6 +152,11 @@ if (webBuilt) {
 }
 await Promise.all([journeys, runInTurn(besideJourneys)]);
 
+if (notRun.length + skipped.length > 0) {
+  console.log('\nNot run:');
+  for (const { what, why } of notRun) console.log(`  ${what}: ${why}`);
+  for (const { where, tests, why } of skipped) console.log(`  ${where} (${tests} test${tests === 1 ? '' : 's'}): ${why}`);
+}
 console.log(`\nStages failed: ${failedStages.length === 0 ? 'none' : failedStages.join(', ')}`);
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(failedStages.length === 0 && totals.failed === 0 ? 0 : 1);

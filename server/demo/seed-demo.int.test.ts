@@ -1,5 +1,6 @@
 /** A fresh demo install's content: made once, whatever the number of starts; the replays list and play. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { suiteOnPostgres } from '../testing/suite-needing';
 import { DEMO_OFFERS } from './demo-offers';
 import { inject } from 'vitest';
 import { baseGroup } from '../../common/api/system';
@@ -162,7 +163,7 @@ describe('the demo content of a fresh install', () => {
 });
 
 // On PostgreSQL whatever the project: run by the PostgreSQL one only.
-describe.runIf(process.env.TEST_DB_KIND === 'postgres')('two instances starting on one fresh database', () => {
+suiteOnPostgres('two instances starting on one fresh database', () => {
   it('make the demo content once between them', async () => {
     const apps = await startSharedTestApps(2);
     try {

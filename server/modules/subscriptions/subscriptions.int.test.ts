@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testOnPostgres } from '../../testing/suite-needing';
 import * as api from '../../../common/api/subscriptions';
 import { deleteAccount } from '../../../common/api/accounts';
 import { sendRating } from '../../../common/api/stream-interactions';
@@ -358,7 +359,7 @@ describe('cancelling, renewing, withdrawing a plan', () => {
     expect((await creator.client.post(api.planDelete.path, { plan_id: creator.planIds[0] })).status).toBe(404);
   });
 
-  it.runIf(process.env.TEST_DB_KIND === 'postgres')('refuses withdrawing a plan while a subscription to it is being paid', async () => {
+  testOnPostgres('refuses withdrawing a plan while a subscription to it is being paid', async () => {
     const creator = await creatorWithPlans('Fan', [150]);
     const holder = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL!.replace(/\/[^/]*$/, `/${(await db().execute(sql`select current_database() as d`)).rows[0]!.d as string}`) });
     await holder.connect();

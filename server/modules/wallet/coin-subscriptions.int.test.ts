@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { suiteOnPostgres } from '../../testing/suite-needing';
 import * as subscriptionsApi from '../../../common/api/subscriptions';
 import * as api from '../../../common/api/wallet';
 import { deleteAccount } from '../../../common/api/accounts';
@@ -360,7 +361,7 @@ describe('support applying a cancellation request', () => {
 });
 
 // On PostgreSQL whatever the project: run by the PostgreSQL one only.
-describe.runIf(process.env.TEST_DB_KIND === 'postgres')('two instances on one PostgreSQL database', () => {
+suiteOnPostgres('two instances on one PostgreSQL database', () => {
   let apps: TestApp[] = [];
   afterAll(async () => {
     const [first, ...rest] = apps;
