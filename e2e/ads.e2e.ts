@@ -16,6 +16,7 @@ import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, describe, expect } from 'vitest';
 import * as subscriptionsApi from '../common/api/subscriptions';
+import { AD } from '../common/constants';
 import { MSG } from '../common/messages';
 import { resolveFfmpegPath } from '../server/platform/media/ffmpeg-path';
 import { HttpSession } from '../server/testing/http-session';
@@ -182,9 +183,9 @@ describe('ads', () => {
     await subscribeToVip(origin);
     const fan = await openAppPage();
     await signInAt(fan.page, 'viewer3', `/afterdark${streamPath}`);
-    await expect.poll(() => videoTime(fan.page), { timeout: 20_000 }).toBeGreaterThan(0.5);
-    // Past the banner's 5 s while playing: still nothing.
-    await fan.page.waitForTimeout(7_000);
+    // Played past the banner's moment (AD.bannerDelayMs after the page opened, so sooner than this) and
+    // a presentation's round trip more: still nothing.
+    await expect.poll(() => videoTime(fan.page), { timeout: 30_000 }).toBeGreaterThan(AD.bannerDelayMs / 1000 + 1.5);
     expect(await fan.page.getByRole('region', { name: 'Pre-roll ad' }).count()).toBe(0);
     expect(await fan.page.getByRole('complementary', { name: 'Banner ad' }).count()).toBe(0);
     await screenshot(fan.page, 'ads-no-ads-subscriber');
