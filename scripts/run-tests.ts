@@ -1,8 +1,8 @@
 /**
- * `npm test`: typecheck, lint and unit tests side by side, integration tests (also on PostgreSQL when
- * TEST_DATABASE_URL is set) beside the web build, then the browser journeys with, beside them, the crash
- * tests (scripts/crash-test.ts and scripts/notifications-crash-test.ts) and the fault suite's quick part
- * (scripts/faults.ts with FAULTS_QUICK=1), all three with PostgreSQL, and the page weight budget.
+ * `npm test`: integration tests (also on PostgreSQL when TEST_DATABASE_URL is set) beside the web build,
+ * then the browser journeys with, beside them in turn, the crash tests (scripts/crash-test.ts and
+ * scripts/notifications-crash-test.ts) and the fault suite's quick part (scripts/faults.ts with
+ * FAULTS_QUICK=1), all three with PostgreSQL, the page weight budget, then typecheck, lint and unit tests.
  * Ends with what did not run and why (a missing service, a suite that runs elsewhere) and one summary
  * line "N passed, N failed, N skipped". With CI=true a missing service fails the run (decision 0053).
  */
@@ -117,11 +117,6 @@ if (postgresAbsent !== undefined) {
 }
 
 // Three stages that each leave a core idle much of the time: side by side.
-await runTogether([
-  { stage: 'typecheck', command: 'npx', args: ['tsc', '-p', 'tsconfig.json', '--noEmit'] },
-  { stage: 'lint', command: 'npx', args: ['eslint', '.'] },
-  vitestStage('unit', ['--project', 'unit']),
-]);
 // The web build needs nothing the integration tests use: it runs beside them.
 let webBuilt = false;
 await runTogether([
@@ -129,7 +124,7 @@ await runTogether([
   { stage: 'web build', command: 'npx', args: ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], done: (ok) => (webBuilt = ok) },
 ]);
 // The journeys spend most of their time waiting on a browser and a stream (about half a core busy), so the
-// crash tests and the page budgets run beside them.
+// crash tests, the page budgets and the static checks run beside them.
 const besideJourneys: Stage[] = [];
 if (process.env.TEST_DATABASE_URL) {
   // Kill -9 under tip load, then the books; kill -9 while a go-live is fanned out and mailed, then every
@@ -138,7 +133,7 @@ if (process.env.TEST_DATABASE_URL) {
   // The fault suite's quick part (decision 0045): two instances, 100 sockets, each fault in turn, nothing acknowledged lost.
   besideJourneys.push(checkStage('fault suite (quick)', 'scripts/faults.ts', { FAULTS_QUICK: '1' }));
 }
-let journeys: Promise<void> = Promise.resolve();
+let journeys: Promise<void> | null = null;
 if (!webBuilt) {
   notRun.push({ what: 'browser journeys, page weight budget', why: 'the web build failed' });
 } else {
@@ -150,7 +145,16 @@ if (!webBuilt) {
     failedStages.push('browser journeys (no Chromium)');
   }
 }
-await Promise.all([journeys, runInTurn(besideJourneys)]);
+// Typecheck, lint and unit tests (about 200 s of one core together) fill the half core the journeys leave
+// after the crash tests, instead of a stage of their own before the integration tests (decision 0053).
+const staticChecks: Stage[] = [
+  { stage: 'typecheck', command: 'npx', args: ['tsc', '-p', 'tsconfig.json', '--noEmit'] },
+  { stage: 'lint', command: 'npx', args: ['eslint', '.'] },
+  vitestStage('unit', ['--project', 'unit']),
+];
+await (journeys
+  ? Promise.all([journeys, runInTurn([...besideJourneys, ...staticChecks])])
+  : Promise.all([runInTurn(besideJourneys), runTogether(staticChecks)]));
 
 if (notRun.length + skipped.length > 0) {
   console.log('\nNot run:');
