@@ -16,7 +16,9 @@ declare module 'vitest' {
 type Body = () => void;
 
 export function suiteNeeding(...services: Service[]) {
-  const missing = describeAbsence(inject('absentServices'), services);
+  const absent = inject('absentServices');
+  if (!absent) throw new Error('suiteNeeding() runs in the integration projects, whose global setup asks after the services');
+  const missing = describeAbsence(absent, services);
   return (name: string, ...rest: [Body] | [TestOptions, Body]) => {
     if (!missing) return describe(name, ...(rest as [TestOptions, Body]));
     if (mustRunEverything()) {
