@@ -133,7 +133,7 @@ describe('deposits', () => {
     expect(rows.map((r) => r.status)).toEqual(['declined', 'declined', 'declined']);
     expect(rows.every((r) => r.transferId === null)).toBe(true);
     expect((await client.call(api.walletBalance, {})).balance).toEqual({ CON: 0, IMP: 0, USD: 0, CAD: 0 });
-    expect((await client.call(api.walletTransfers, {}))).toMatchObject({ transfers: [], total: 0 });
+    expect(await client.call(api.walletTransfers, {})).toMatchObject({ transfers: [], total: 0 });
   });
 
   it('refuses an expired card, an unknown package, a missing card and the methods without a processor', async () => {
@@ -385,7 +385,7 @@ describe('history', () => {
 
     // Someone else's history holds none of this.
     const other = await buyer();
-    expect((await other.client.call(api.walletTransfers, {}))).toMatchObject({ transfers: [], total: 0 });
+    expect(await other.client.call(api.walletTransfers, {})).toMatchObject({ transfers: [], total: 0 });
     expect(user.id).not.toBe(other.user.id);
   });
 
