@@ -16,6 +16,8 @@ import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, describe, expect } from 'vitest';
 import * as subscriptionsApi from '../common/api/subscriptions';
+import * as walletApi from '../common/api/wallet';
+import { AD } from '../common/constants';
 import { MSG } from '../common/messages';
 import { resolveFfmpegPath } from '../server/platform/media/ffmpeg-path';
 import { HttpSession } from '../server/testing/http-session';
@@ -68,19 +70,15 @@ async function createOffer(page: Page, fields: { name: string; short: string; ty
 /** broadcaster1's VIP plan (priority chat, no pay wall, no ads) and viewer3 subscribed to it, through the calls the subscription pages make. */
 async function subscribeToVip(origin: string) {
   const creator = await HttpSession.at(origin).signIn('broadcaster1', DEMO_PASSWORD);
-  const templates = (await creator.call(subscriptionsApi.planTemplates, {})).body.templates as subscriptionsApi.PlanTemplate[];
+  const { templates } = await creator.call(subscriptionsApi.planTemplates, {});
   const vip = templates.find((x) => x.benefits.no_ads)!;
-  const added = await creator.post(subscriptionsApi.planAdd.path, { template_id: vip.template_id, price: vip.prices[0]!.price, currency: 'CON' });
-  const plan = added.body.plan as subscriptionsApi.Plan;
+  const { plan } = await creator.call(subscriptionsApi.planAdd, { template_id: vip.template_id, price: vip.prices[0]!.price, currency: 'CON' });
   const fan = await HttpSession.at(origin).signIn('viewer3', DEMO_PASSWORD);
-  const packages = (await fan.get('/api/wallet/coin-packages')).body.packages as Array<{ package_id: number; coins: number }>;
+  const { packages } = await fan.call(walletApi.coinPackages, {});
   const largest = packages.reduce((a, b) => (b.coins > a.coins ? b : a));
   const card = { number: '4242 4242 4242 4242', exp_month: 12, exp_year: 2040, cvc: '123', name: 'Viewer Three' };
-  expect((await fan.post('/api/wallet/deposit-coins', { package_id: largest.package_id, payment_method: 'card', card })).status).toBe(200);
-  const res = await fan.request('POST', subscriptionsApi.subscribe.path, {
-    body: { plan_id: plan.plan_id, user_id: plan.user_id }, headers: { 'idempotency-key': randomUUID() },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  await fan.call(walletApi.depositCoins, { package_id: largest.package_id, payment_method: 'card', card });
+  await fan.call(subscriptionsApi.subscribe, { plan_id: plan.plan_id, user_id: plan.user_id }, { idempotencyKey: randomUUID() });
 }
 
 describe('ads', () => {
@@ -104,9 +102,9 @@ describe('ads', () => {
   step('the administrator funds the campaigns from the wallet on the offers page', async () => {
     const origin = new URL(admin.page.url()).origin;
     const wallet = await HttpSession.at(origin).signIn('admin', DEMO_PASSWORD);
-    const packages = (await wallet.get('/api/wallet/coin-packages')).body.packages as Array<{ package_id: number; coins: number }>;
+    const { packages } = await wallet.call(walletApi.coinPackages, {});
     const card = { number: '4242 4242 4242 4242', exp_month: 12, exp_year: 2040, cvc: '123', name: 'Admin' };
-    expect((await wallet.post('/api/wallet/deposit-coins', { package_id: packages[0]!.package_id, payment_method: 'card', card })).status).toBe(200);
+    await wallet.call(walletApi.depositCoins, { package_id: packages[0]!.package_id, payment_method: 'card', card });
     const offers = admin.page.getByRole('list', { name: 'Your offers' });
     for (const name of ['Spring sale video', 'Spring sale banner', 'Spring sale chat']) {
       const offer = offers.getByRole('article', { name });
@@ -182,9 +180,9 @@ describe('ads', () => {
     await subscribeToVip(origin);
     const fan = await openAppPage();
     await signInAt(fan.page, 'viewer3', `/afterdark${streamPath}`);
-    await expect.poll(() => videoTime(fan.page), { timeout: 20_000 }).toBeGreaterThan(0.5);
-    // Past the banner's 5 s while playing: still nothing.
-    await fan.page.waitForTimeout(7_000);
+    // Played past the banner's moment (AD.bannerDelayMs after the page opened, so sooner than this) and
+    // a presentation's round trip more: still nothing.
+    await expect.poll(() => videoTime(fan.page), { timeout: 30_000 }).toBeGreaterThan(AD.bannerDelayMs / 1000 + 1.5);
     expect(await fan.page.getByRole('region', { name: 'Pre-roll ad' }).count()).toBe(0);
     expect(await fan.page.getByRole('complementary', { name: 'Banner ad' }).count()).toBe(0);
     await screenshot(fan.page, 'ads-no-ads-subscriber');

@@ -15,11 +15,12 @@ const FAILING_IMPACTS = ['serious', 'critical'];
 /** Time spent in the checks by this journey file, printed when it ends (what the checks cost the run). */
 let spentMs = 0;
 let checks = 0;
+let axeRuns = 0;
 export function reportCheckCost(file: string): void {
-  if (checks) console.log(`page checks, ${file}: ${checks} pages (${checked.size} checked with axe) in ${(spentMs / 1000).toFixed(1)} s`);
+  if (checks) console.log(`page checks, ${file}: ${checks} pages (${axeRuns} checked with axe) in ${(spentMs / 1000).toFixed(1)} s`);
   spentMs = 0;
   checks = 0;
-  checked.clear();
+  axeRuns = 0;
 }
 
 interface Violation {
@@ -30,8 +31,10 @@ interface Violation {
 }
 
 /**
- * The pages this journey file has checked, by address and the set of class names in the document (the
- * components shown, each in its state): the same page shot again as it was is not checked again.
+ * The pages checked with axe in this run, by address, skin, screen width and the set of class names in the
+ * document (the components shown, each in its state): the same page shot again as it was,
+ * by this journey or an earlier one (the journeys run one file at a time in one worker that keeps its
+ * modules), is not checked by axe again (decision 0053).
  */
 const checked = new Set<string>();
 
@@ -39,7 +42,9 @@ function fingerprint(page: Page): Promise<string> {
   return page.evaluate(() => {
     const classes = new Set<string>();
     for (const element of Array.from(document.querySelectorAll('*'))) element.classList.forEach((c) => classes.add(c));
-    return `${location.pathname}|${[...classes].sort().join(' ')}`;
+    // The skin and its colour tokens too: an installation can dress a path otherwise than another.
+    const skin = `${document.documentElement.dataset.skin ?? ''}${document.documentElement.getAttribute('style') ?? ''}`;
+    return `${location.pathname}|${window.innerWidth}|${skin}|${[...classes].sort().join(' ')}`;
   });
 }
 
@@ -103,6 +108,7 @@ export async function checkPage(page: Page, name: string): Promise<void> {
   const seen = await fingerprint(page);
   const fresh = !checked.has(seen);
   checked.add(seen);
+  if (fresh) axeRuns += 1;
   const [violations, overflow] = await Promise.all([fresh ? axeViolations(page) : [], horizontalOverflow(page)]);
   spentMs += Date.now() - started;
   checks += 1;

@@ -1,5 +1,6 @@
 /** A fresh demo install's content: made once, whatever the number of starts; the replays list and play. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { suiteOnPostgres } from '../testing/suite-needing';
 import { DEMO_OFFERS } from './demo-offers';
 import { inject } from 'vitest';
 import { baseGroup } from '../../common/api/system';
@@ -132,7 +133,7 @@ describe('the demo content of a fresh install', () => {
 
   it('publishes the demo image posts once, the paid one with blurred tiles for visitors', async () => {
     const guest = HttpSession.over(started.app);
-    const channels = (await guest.call(baseGroup, {})).body.channels as Array<{ id: number; name: string }>;
+    const channels = (await guest.send(baseGroup, {})).body.channels as Array<{ id: number; name: string }>;
     const discover = channels.find((c) => c.name === 'Discover')!;
     const tiles = (await guest.get('/api/channel/list-channel-posts', { id: discover.id })).body.posts as Array<{ title: string; thumb_url: string; tip_viewer_min_amount: number }>;
     const publicOnes = DEMO_POSTS.filter((p) => p.audience === 'public');
@@ -152,7 +153,7 @@ describe('the demo content of a fresh install', () => {
 
   it('fills the Women and Men channels too', async () => {
     const guest = HttpSession.over(started.app);
-    const channels = (await guest.call(baseGroup, {})).body.channels as Array<{ id: number; name: string }>;
+    const channels = (await guest.send(baseGroup, {})).body.channels as Array<{ id: number; name: string }>;
     for (const name of ['Popular', 'Discover', 'Women', 'Men']) {
       const id = channels.find((c) => c.name === name)!.id;
       const res = await guest.get<{ streams: Tile[] }>('/api/channel/list-channel-streams', { id, offset: 0, limit: 50 });
@@ -162,7 +163,7 @@ describe('the demo content of a fresh install', () => {
 });
 
 // On PostgreSQL whatever the project: run by the PostgreSQL one only.
-describe.runIf(process.env.TEST_DB_KIND === 'postgres')('two instances starting on one fresh database', () => {
+suiteOnPostgres('two instances starting on one fresh database', () => {
   it('make the demo content once between them', async () => {
     const apps = await startSharedTestApps(2);
     try {

@@ -20,12 +20,12 @@ afterAll(() => t.close());
 describe('a deployment without a mail transport or a payment processor', () => {
   it('answers recovery with 503 and keeps no code that anyone could read', async () => {
     const user = await t.given.user();
-    const res = await t.client().call(sendRecoveryCode, { username: user.username });
+    const res = await t.client().send(sendRecoveryCode, { username: user.username });
     expect(res.status).toBe(503);
     expect(res.body).toMatchObject({ response: 'mail_unavailable', message: MSG.mailUnavailable });
 
     const admin = await t.given.signedIn(await t.given.user({ role: 'admin' }));
-    const outbox = await admin.call(listOutbox, { to: user.email });
+    const outbox = await admin.send(listOutbox, { to: user.email });
     expect(outbox.body.transport).toBe('none');
     expect(outbox.body.messages).toEqual([expect.objectContaining({ to: user.email, text: NOT_SENT })]);
     expect(JSON.stringify(outbox.body)).not.toMatch(/\d{6}/);
@@ -33,12 +33,12 @@ describe('a deployment without a mail transport or a payment processor', () => {
 
   it('says card deposits are not available, and moves nothing', async () => {
     const client = await t.given.signedIn(await t.given.user());
-    const [pkg] = (await client.call(coinPackages, {})).body.packages as Array<{ package_id: number }>;
+    const [pkg] = (await client.send(coinPackages, {})).body.packages as Array<{ package_id: number }>;
     const card = { number: '4242 4242 4242 4242', exp_month: 12, exp_year: new Date().getFullYear() + 1, cvc: '123', name: 'Test Card' };
     const res = await client.post(depositCoins.path, { package_id: pkg!.package_id, payment_method: 'card', card });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ response: 'validation', message: MSG.paymentMethodUnavailable, field: 'payment_method' });
-    expect((await client.call(walletBalance, {})).body.balance).toMatchObject({ CON: 0 });
+    expect((await client.send(walletBalance, {})).body.balance).toMatchObject({ CON: 0 });
   });
 });
 

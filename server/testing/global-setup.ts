@@ -1,6 +1,7 @@
-/** Vitest global setup of the integration projects: one migrated template database per run. */
+/** Vitest global setup of the integration projects: one migrated template database per run, and which services are missing. */
 import type { TestProject } from 'vitest/node';
 import { createTemplate, dropTemplate, type DatabaseTemplate } from './databases';
+import { absentServices } from './services';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -10,7 +11,11 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject) {
   const kind = project.config.env?.TEST_DB_KIND === 'postgres' ? 'postgres' : 'pglite';
-  const template = await createTemplate(kind, process.env.TEST_DATABASE_URL);
+  const [template, absent] = await Promise.all([
+    createTemplate(kind, process.env.TEST_DATABASE_URL),
+    absentServices(['postgres', 'redis', 'redis-server']),
+  ]);
   project.provide('dbTemplate', template);
+  project.provide('absentServices', absent);
   return async () => dropTemplate(template);
 }

@@ -9,9 +9,11 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { FastifyInstance } from 'fastify';
-import type { CallDef, CallInput } from '../../common/api/define';
+import type { CallDescriptor, CallInput, CallOutput, Failure } from '../../common/api/define';
+import { IDEMPOTENCY_HEADER, needsCsrf } from '../../common/api/descriptor';
 
 type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+type Query = Record<string, string | number | boolean>;
 type Headers = Record<string, string | string[] | number | undefined>;
 
 export interface HttpResponse<T = Record<string, unknown>> {
@@ -19,6 +21,22 @@ export interface HttpResponse<T = Record<string, unknown>> {
   /** Parsed JSON; the text of a text/* answer; else the raw bytes. */
   body: T;
   headers: Headers;
+}
+
+/** What a call of the contract may carry besides its input: the Idempotency-Key of a call that moves money, other headers. */
+export interface CallOptions {
+  idempotencyKey?: string;
+  headers?: Record<string, string>;
+}
+
+/** A call's input with any value in its fields, for a test of what the call refuses (wrong types, out of range). */
+export type Malformed<I> = { [K in keyof I]?: unknown } & Record<string, unknown>;
+
+/** A call that did not answer its success envelope: the status and failure envelope it answered instead. */
+export class CallRefused extends Error {
+  constructor(readonly status: number, readonly body: Failure, path: string) {
+    super(`${path} answered ${status}: ${body.message ?? JSON.stringify(body)}`);
+  }
 }
 
 /** Sends one request: the session adds cookies and the CSRF header, and reads Set-Cookie. */
@@ -95,7 +113,8 @@ export class HttpSession {
     options: { body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string>; csrf?: boolean } = {},
   ): Promise<HttpResponse<T>> {
     const headers: Record<string, string> = { ...this.defaultHeaders, ...options.headers };
-    if (method !== 'GET' && options.csrf !== false) headers['x-csrf-token'] = await this.csrf();
+    // Every call but a GET carries the token unless told not to; a GET that changes state asks for it.
+    if (options.csrf ?? method !== 'GET') headers['x-csrf-token'] = await this.csrf();
     if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     let payload: string | Buffer | undefined = options.rawBody;
     if (options.body !== undefined) {
@@ -122,11 +141,30 @@ export class HttpSession {
     return this.request<T>('POST', url, { body: body ?? {} });
   }
 
-  /** Calls one call of the contract with typed input. */
-  call<C extends CallDef>(def: C, input: CallInput<C>) {
-    return def.method === 'GET'
-      ? this.get(def.path, input as Record<string, string | number | boolean>)
-      : this.post(def.path, input);
+  /**
+   * Sends one call of the contract with typed input (the query of a GET, the JSON body otherwise) and
+   * answers whatever came back, for a test about statuses or headers.
+   */
+  send<C extends CallDescriptor>(def: C, input: CallInput<C>, options: CallOptions = {}): Promise<HttpResponse> {
+    const headers = { ...options.headers, ...(options.idempotencyKey !== undefined ? { [IDEMPOTENCY_HEADER]: options.idempotencyKey } : {}) };
+    if (def.method !== 'GET') return this.request('POST', def.path, { body: input ?? {}, headers });
+    const query = Object.entries((input ?? {}) as Query).map(([k, v]) => [k, String(v)]);
+    const url = query.length > 0 ? `${def.path}?${new URLSearchParams(query)}` : def.path;
+    return this.request('GET', url, { headers, csrf: needsCsrf(def) });
+  }
+
+  /** One call of the contract: its success answer, typed as the contract's output; throws `CallRefused` on any other answer. */
+  async call<C extends CallDescriptor>(def: C, input: CallInput<C>, options?: CallOptions): Promise<CallOutput<C>> {
+    const res = await this.send(def, input, options);
+    if (res.status < 200 || res.status >= 300 || res.body.response !== 'success') throw new CallRefused(res.status, res.body as Failure, def.path);
+    return res.body as CallOutput<C>;
+  }
+
+  /** One call of the contract that must be refused: its status and failure envelope; throws when it succeeded. */
+  async refusal<C extends CallDescriptor>(def: C, input: CallInput<C> | Malformed<CallInput<C>>, options?: CallOptions): Promise<{ status: number; body: Failure; headers: Headers }> {
+    const res = await this.send(def, input as CallInput<C>, options);
+    if (res.status >= 200 && res.status < 300) throw new Error(`${def.path} succeeded (${res.status}) where a refusal was expected: ${JSON.stringify(res.body)}`);
+    return { status: res.status, body: res.body as Failure, headers: res.headers };
   }
 
   /** GET without a body, POST with one; answers the success envelope, throws on anything else. */

@@ -20,7 +20,7 @@ describe('recovery through a real SMTP server', () => {
   it('delivers the code over SMTP, keeps a copy marked smtp, and the code resets the password', async () => {
     const user = await t.given.user();
     const client = t.client();
-    const sent = await client.call(api.sendRecoveryCode, { username: user.username });
+    const sent = await client.send(api.sendRecoveryCode, { username: user.username });
     expect(sent.status).toBe(200);
 
     expect(sink.received).toHaveLength(1);
@@ -31,11 +31,11 @@ describe('recovery through a real SMTP server', () => {
     const code = recoveryCodeIn(bodyOf(mail!.raw));
 
     const admin = await t.given.signedIn(await t.given.user({ role: 'admin' }));
-    const outbox = await admin.call(listOutbox, { to: user.email });
+    const outbox = await admin.send(listOutbox, { to: user.email });
     expect(outbox.body).toMatchObject({ transport: 'smtp', messages: [{ to: user.email, subject: 'Your Limelight recovery code' }] });
 
     const password = 'delivered-by-smtp';
-    const reset = await client.call(api.resetPassword, { username: user.username, recoveryCode: code, userPassword: password });
+    const reset = await client.send(api.resetPassword, { username: user.username, recoveryCode: code, userPassword: password });
     expect(reset.status).toBe(200);
     expect((await t.client().post('/api/user/user-login', { username: user.username, password })).status).toBe(200);
   });
@@ -43,7 +43,7 @@ describe('recovery through a real SMTP server', () => {
   it('answers 503 with a clear message when the mail server is down', async () => {
     await sink.close();
     const user = await t.given.user();
-    const res = await t.client().call(api.sendRecoveryCode, { username: user.username });
+    const res = await t.client().send(api.sendRecoveryCode, { username: user.username });
     expect(res.status).toBe(503);
     expect(res.body).toEqual({ response: 'mail_unavailable', message: MSG.mailUnavailable });
   });

@@ -24,12 +24,12 @@ function guest(headers: Record<string, string> = {}) {
 }
 
 async function mailsTo(email: string) {
-  const res = await admin.call(listOutbox, { to: email });
+  const res = await admin.send(listOutbox, { to: email });
   return res.body.messages as Array<{ to: string; subject: string; text: string }>;
 }
 
 async function sendCode(user: TestUser, client = guest()) {
-  const res = await client.call(api.sendRecoveryCode, { username: user.username });
+  const res = await client.send(api.sendRecoveryCode, { username: user.username });
   expect(res.status).toBe(200);
   const [latest] = await mailsTo(user.email);
   return recoveryCodeIn(latest!.text);
@@ -51,11 +51,11 @@ describe('the five steps', () => {
     const signedIn = await t.given.signedIn(user);
     const client = guest();
 
-    const step2 = await client.call(api.getRecoveryEmail, { username: user.username });
+    const step2 = await client.send(api.getRecoveryEmail, { username: user.username });
     expect(step2.status).toBe(200);
     expect(step2.body).toEqual({ response: 'success', email: `${user.username[0]}***@t***.example` });
 
-    const step3 = await client.call(api.sendRecoveryCode, { username: user.username });
+    const step3 = await client.send(api.sendRecoveryCode, { username: user.username });
     expect(step3.body).toEqual({ response: 'success', email: step2.body.email, expires_in_seconds: 900 });
     const [mail] = await mailsTo(user.email);
     expect(mail).toMatchObject({ to: user.email, subject: 'Your Limelight recovery code' });
@@ -68,8 +68,8 @@ describe('the five steps', () => {
     expect(expiresIn).toBeGreaterThan(14 * 60_000);
     expect(expiresIn).toBeLessThanOrEqual(15 * 60_000);
 
-    expect((await client.call(api.checkRecoveryCode, { username: user.username, recoveryCode: code })).status).toBe(200);
-    const step4 = await client.call(api.resetPassword, {
+    expect((await client.send(api.checkRecoveryCode, { username: user.username, recoveryCode: code })).status).toBe(200);
+    const step4 = await client.send(api.resetPassword, {
       username: user.username,
       recoveryCode: code,
       userPassword: newPassword,
@@ -84,7 +84,7 @@ describe('the five steps', () => {
     expect(newLogin.status).toBe(200);
 
     expect(await codeRow(user)).toBeUndefined();
-    const reused = await client.call(api.checkRecoveryCode, { username: user.username, recoveryCode: code });
+    const reused = await client.send(api.checkRecoveryCode, { username: user.username, recoveryCode: code });
     expect(reused.status).toBe(400);
     expect(reused.body.message).toBe(MSG.recoveryCodeInvalid);
   });
@@ -96,14 +96,14 @@ describe('the five steps', () => {
     const locked = await guest().post('/api/user/user-login', { username: user.email, password: user.password });
     expect(locked.body.response).toBe('proof_required');
     const code = await sendCode(user);
-    await guest().call(api.resetPassword, { username: user.username, recoveryCode: code, userPassword: newPassword });
+    await guest().send(api.resetPassword, { username: user.username, recoveryCode: code, userPassword: newPassword });
     const after = await guest().post('/api/user/user-login', { username: user.email, password: newPassword });
     expect(after.status).toBe(200);
   });
 
   it('finds the account by email too, whatever the case, and names the skin in the subject', async () => {
     const user = await t.given.user();
-    const res = await guest({ 'x-service': 'miitv' }).call(api.sendRecoveryCode, { username: ` ${user.email.toUpperCase()} ` });
+    const res = await guest({ 'x-service': 'miitv' }).send(api.sendRecoveryCode, { username: ` ${user.email.toUpperCase()} ` });
     expect(res.status).toBe(200);
     expect((await mailsTo(user.email))[0]!.subject).toBe('Your MiiTV recovery code');
   });
@@ -117,7 +117,7 @@ describe('the five steps', () => {
       [api.checkRecoveryCode, { username, recoveryCode: '123456' }],
       [api.resetPassword, { username, recoveryCode: '123456', userPassword: newPassword }],
     ] as const) {
-      const res = await client.call(def, input);
+      const res = await client.send(def, input);
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ response: 'not_found', message: MSG.recoveryUserNotFound });
     }
@@ -131,14 +131,14 @@ describe('codes', () => {
     const user = await t.given.user();
     // Nine codes of the day are spent already (the bucket refills over 24 hours).
     await t.resources.database.db.execute(sql`insert into throttle_buckets (key, tokens, at) values (${`recovery:day:${user.id}`}, 1, now())`);
-    expect((await guest().call(api.sendRecoveryCode, { username: user.username })).status).toBe(200);
-    const refused = await guest().call(api.sendRecoveryCode, { username: user.username });
+    expect((await guest().send(api.sendRecoveryCode, { username: user.username })).status).toBe(200);
+    const refused = await guest().send(api.sendRecoveryCode, { username: user.username });
     expect(refused.status).toBe(429);
     expect(refused.body).toMatchObject({ response: 'rate_limited', message: MSG.recoveryTooManyRequests });
     expect(await mailsTo(user.email)).toHaveLength(1);
     // Another account is not held back.
     const other = await t.given.user();
-    expect((await guest().call(api.sendRecoveryCode, { username: other.username })).status).toBe(200);
+    expect((await guest().send(api.sendRecoveryCode, { username: other.username })).status).toBe(200);
   });
 
   it('counts wrong codes on both calls; the fifth ends the code until a new one is sent', async () => {
@@ -147,19 +147,19 @@ describe('codes', () => {
     const code = await sendCode(user);
     const wrong = otherThan(code);
     for (let i = 0; i < 3; i++) {
-      const res = await client.call(api.checkRecoveryCode, { username: user.username, recoveryCode: wrong });
+      const res = await client.send(api.checkRecoveryCode, { username: user.username, recoveryCode: wrong });
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ response: 'validation', message: MSG.recoveryCodeInvalid, field: 'recoveryCode' });
     }
-    const viaReset = await client.call(api.resetPassword, { username: user.username, recoveryCode: wrong, userPassword: newPassword });
+    const viaReset = await client.send(api.resetPassword, { username: user.username, recoveryCode: wrong, userPassword: newPassword });
     expect(viaReset.body.message).toBe(MSG.recoveryCodeInvalid);
     expect(await codeRow(user)).toMatchObject({ failed_attempts: 4 });
 
-    const fifth = await client.call(api.checkRecoveryCode, { username: user.username, recoveryCode: wrong });
+    const fifth = await client.send(api.checkRecoveryCode, { username: user.username, recoveryCode: wrong });
     expect(fifth.body.message).toBe(MSG.recoveryTooManyTries);
     for (const res of [
-      await client.call(api.checkRecoveryCode, { username: user.username, recoveryCode: code }),
-      await client.call(api.resetPassword, { username: user.username, recoveryCode: code, userPassword: newPassword }),
+      await client.send(api.checkRecoveryCode, { username: user.username, recoveryCode: code }),
+      await client.send(api.resetPassword, { username: user.username, recoveryCode: code, userPassword: newPassword }),
     ]) {
       expect(res.status).toBe(400);
       expect(res.body.message).toBe(MSG.recoveryTooManyTries);
@@ -168,7 +168,7 @@ describe('codes', () => {
 
     const fresh = await sendCode(user);
     expect(await codeRow(user)).toMatchObject({ failed_attempts: 0 });
-    expect((await client.call(api.checkRecoveryCode, { username: user.username, recoveryCode: fresh })).status).toBe(200);
+    expect((await client.send(api.checkRecoveryCode, { username: user.username, recoveryCode: fresh })).status).toBe(200);
   });
 
   it('a new code replaces the earlier one', async () => {
@@ -177,10 +177,10 @@ describe('codes', () => {
     const second = await sendCode(user);
     const client = guest();
     if (first !== second) {
-      const old = await client.call(api.checkRecoveryCode, { username: user.username, recoveryCode: first });
+      const old = await client.send(api.checkRecoveryCode, { username: user.username, recoveryCode: first });
       expect(old.body.message).toBe(MSG.recoveryCodeInvalid);
     }
-    expect((await client.call(api.checkRecoveryCode, { username: user.username, recoveryCode: second })).status).toBe(200);
+    expect((await client.send(api.checkRecoveryCode, { username: user.username, recoveryCode: second })).status).toBe(200);
   });
 
   it('refuses an expired code at both calls and leaves the password alone', async () => {
@@ -188,17 +188,17 @@ describe('codes', () => {
     const code = await sendCode(user);
     await t.resources.database.db.execute(sql`update recovery_codes set expires_at = now() - interval '1 second' where user_id = ${user.id}`);
     const client = guest();
-    const check = await client.call(api.checkRecoveryCode, { username: user.username, recoveryCode: code });
+    const check = await client.send(api.checkRecoveryCode, { username: user.username, recoveryCode: code });
     expect(check.status).toBe(400);
     expect(check.body.message).toBe(MSG.recoveryCodeExpired);
-    const reset = await client.call(api.resetPassword, { username: user.username, recoveryCode: code, userPassword: newPassword });
+    const reset = await client.send(api.resetPassword, { username: user.username, recoveryCode: code, userPassword: newPassword });
     expect(reset.body.message).toBe(MSG.recoveryCodeExpired);
     expect((await t.client().post('/api/user/user-login', { username: user.username, password: user.password })).status).toBe(200);
   });
 
   it('refuses a code when none was sent', async () => {
     const user = await t.given.user();
-    const res = await guest().call(api.checkRecoveryCode, { username: user.username, recoveryCode: '123456' });
+    const res = await guest().send(api.checkRecoveryCode, { username: user.username, recoveryCode: '123456' });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe(MSG.recoveryCodeInvalid);
   });
@@ -208,11 +208,11 @@ describe('rate limits', () => {
   it('mails at most five codes per account in 15 minutes, from any address', async () => {
     const user = await t.given.user();
     for (let i = 0; i < 5; i++) await sendCode(user);
-    const limited = await guest().call(api.sendRecoveryCode, { username: user.username });
+    const limited = await guest().send(api.sendRecoveryCode, { username: user.username });
     expect(limited.status).toBe(429);
     expect(limited.body).toEqual({ response: 'rate_limited', message: MSG.recoveryTooManyRequests });
     expect(await mailsTo(user.email)).toHaveLength(5);
-    expect((await guest().call(api.sendRecoveryCode, { username: (await t.given.user()).username })).status).toBe(200);
+    expect((await guest().send(api.sendRecoveryCode, { username: (await t.given.user()).username })).status).toBe(200);
   });
 
   it('mails at most 30 codes per address in 15 minutes, whatever the account', async () => {
@@ -221,7 +221,7 @@ describe('rate limits', () => {
       const user = await t.given.user();
       for (let j = 0; j < 5; j++) await sendCode(user, client);
     }
-    const limited = await client.call(api.sendRecoveryCode, { username: (await t.given.user()).username });
+    const limited = await client.send(api.sendRecoveryCode, { username: (await t.given.user()).username });
     expect(limited.status).toBe(429);
     expect(limited.body.message).toBe(MSG.recoveryTooManyRequests);
   });
@@ -229,12 +229,12 @@ describe('rate limits', () => {
   it('slows down guessing usernames: 30 unknown names per address, then 429 for every name', async () => {
     const client = guest();
     for (let i = 0; i < 30; i++) {
-      expect((await client.call(api.getRecoveryEmail, { username: `guess-${i}` })).status).toBe(404);
+      expect((await client.send(api.getRecoveryEmail, { username: `guess-${i}` })).status).toBe(404);
     }
     const known = await t.given.user();
-    const limited = await client.call(api.getRecoveryEmail, { username: known.username });
+    const limited = await client.send(api.getRecoveryEmail, { username: known.username });
     expect(limited.status).toBe(429);
-    expect((await guest().call(api.getRecoveryEmail, { username: known.username })).status).toBe(200);
+    expect((await guest().send(api.getRecoveryEmail, { username: known.username })).status).toBe(200);
   });
 });
 
@@ -264,7 +264,7 @@ describe('validation', () => {
   it('does not count a malformed code as a wrong try', async () => {
     const user = await t.given.user();
     await sendCode(user);
-    await guest().call(api.checkRecoveryCode, { username: user.username, recoveryCode: 'abcdef' });
+    await guest().send(api.checkRecoveryCode, { username: user.username, recoveryCode: 'abcdef' });
     expect(await codeRow(user)).toMatchObject({ failed_attempts: 0 });
   });
 

@@ -158,7 +158,7 @@ describe('delivery', () => {
     const offer = await createOffer(admin);
     const live = await t.given.liveStream();
     await attach(live.client, [offer.id]);
-    const templates = (await live.client.call(subscriptionsApi.planTemplates, {})).body.templates as subscriptionsApi.PlanTemplate[];
+    const templates = (await live.client.send(subscriptionsApi.planTemplates, {})).body.templates as subscriptionsApi.PlanTemplate[];
     const vip = templates.find((x) => x.benefits.no_ads)!;
     const added = await live.client.post(subscriptionsApi.planAdd.path, { template_id: vip.template_id, price: vip.prices[0]!.price, currency: 'CON' });
     const fan = await t.given.signedInUser();

@@ -1,12 +1,13 @@
 /** Two instances on one PostgreSQL database and one Redis: runs when TEST_DATABASE_URL and TEST_REDIS_URL are set. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { suiteNeeding } from '../../testing/suite-needing';
 import { startSharedTestApps, type TestApp } from '../../testing/harness';
 import { eventually } from '../../testing/eventually';
 import { WsClient } from '../../testing/ws-client';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 
-describe.runIf(redisUrl && process.env.TEST_DATABASE_URL)('chat scaled out over Redis', () => {
+suiteNeeding('postgres', 'redis')('chat scaled out over Redis', () => {
   let a: TestApp;
   let b: TestApp;
   let baseA: string;

@@ -1,12 +1,13 @@
 /** Two instances on one PostgreSQL database and one Redis: runs when TEST_DATABASE_URL and TEST_REDIS_URL are set. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { suiteNeeding } from '../../testing/suite-needing';
 import { meetingChannelOf, userChannelOf } from '../../../common/realtime';
 import { startListeningSharedApps, type TestApp } from '../../testing/harness';
 import { WsClient } from '../../testing/ws-client';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 
-describe.runIf(redisUrl && process.env.TEST_DATABASE_URL)('a meeting room across instances', () => {
+suiteNeeding('postgres', 'redis')('a meeting room across instances', () => {
   let instances: Array<{ t: TestApp; baseUrl: string }> = [];
   const sockets: WsClient[] = [];
   beforeAll(async () => {

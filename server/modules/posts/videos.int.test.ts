@@ -8,6 +8,7 @@ import * as api from '../../../common/api/posts';
 import { MSG } from '../../../common/messages';
 import { resolveFfmpegPath } from '../../platform/media/ffmpeg-path';
 import { startTestApp, type SignedInUser, type TestApp } from '../../testing/harness';
+import { eventually } from '../../testing/eventually';
 import { HttpSession } from '../../testing/http-session';
 import { uploadFile } from '../../testing/uploads';
 import { postMedia } from './tables';
@@ -39,12 +40,9 @@ async function person(): Promise<SignedInUser> {
 const postOf = async (client: HttpSession, id: number) => (await client.get(api.postLookup.path, { id })).body.post as api.Post;
 
 async function until(client: HttpSession, id: number, done: (post: api.Post) => boolean): Promise<api.Post> {
-  for (let i = 0; i < 240; i += 1) {
-    const post = await postOf(client, id);
-    if (done(post)) return post;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`post ${id} stayed ${(await postOf(client, id)).state}`);
+  const post = await eventually(() => postOf(client, id), done, 60_000, 250);
+  if (!done(post)) throw new Error(`post ${id} stayed ${post.state}`);
+  return post;
 }
 
 async function publishVideo(owner: SignedInUser, bytes: Buffer, name = 'clip.mov') {

@@ -2,13 +2,14 @@
  * Cached listings on two instances sharing PostgreSQL and Redis: a change written through one instance
  * drops the other's entries over the bus. Runs when TEST_DATABASE_URL and TEST_REDIS_URL are set.
  */
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, it } from 'vitest';
+import { suiteNeeding } from '../../testing/suite-needing';
 import { startSharedTestApps, type TestApp } from '../../testing/harness';
 import { listingsFollowChanges } from './listing-invalidation.scenario';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 
-describe.runIf(redisUrl && process.env.TEST_DATABASE_URL)('cached listings scaled out over Redis', () => {
+suiteNeeding('postgres', 'redis')('cached listings scaled out over Redis', () => {
   let a: TestApp;
   let b: TestApp;
 

@@ -76,7 +76,7 @@ describe('playback addresses', () => {
 
   it('stop serving a subscriber as soon as the subscription ends without renewal', async () => {
     const live = await t.given.liveStream({ audience: 'SUBSCRIBERS' });
-    const templates = (await live.client.call(subscriptionsApi.planTemplates, {})).body.templates as subscriptionsApi.PlanTemplate[];
+    const templates = (await live.client.send(subscriptionsApi.planTemplates, {})).body.templates as subscriptionsApi.PlanTemplate[];
     const fan = templates.find((x) => x.name === 'Fan')!;
     const added = await live.client.post(subscriptionsApi.planAdd.path, { template_id: fan.template_id, price: fan.prices[0]!.price, currency: 'CON' });
     const subscriber = await t.given.signedInUser();

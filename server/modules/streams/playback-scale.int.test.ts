@@ -2,7 +2,8 @@
  * Playback scaled out: a ban made on one instance stops the segments another instance serves at its
  * next fetch (the revocation crosses over Redis). Runs when TEST_DATABASE_URL and TEST_REDIS_URL are set.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { suiteNeeding } from '../../testing/suite-needing';
 import { SESSION_COOKIE } from '../../platform/http/sessions';
 import { CSRF_COOKIE } from '../../platform/http/csrf';
 import { startSharedTestApps, type TestApp } from '../../testing/harness';
@@ -11,7 +12,7 @@ import { REVOKED_CHANNEL } from './playback-gate';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 
-describe.runIf(redisUrl && process.env.TEST_DATABASE_URL)('playback revoked on every instance', () => {
+suiteNeeding('postgres', 'redis')('playback revoked on every instance', () => {
   let first: TestApp;
   let second: TestApp;
 

@@ -3,13 +3,14 @@
  * ends the broadcast on, the media instance that holds the encoder's connection (over Redis).
  * Runs when TEST_DATABASE_URL and TEST_REDIS_URL are set.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { suiteNeeding } from '../../testing/suite-needing';
 import { startSharedTestApps, type TestApp } from '../../testing/harness';
 import { publishTestPattern, type RunningPublisher } from '../../testing/rtmp-publisher';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 
-describe.runIf(redisUrl && process.env.TEST_DATABASE_URL)('live view scaled out over Redis', () => {
+suiteNeeding('postgres', 'redis')('live view scaled out over Redis', () => {
   let media: TestApp;
   let api: TestApp;
   let publisher: RunningPublisher | undefined;

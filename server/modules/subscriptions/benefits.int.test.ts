@@ -20,7 +20,7 @@ const db = () => served.t.resources.database.db;
 /** A creator live with a paid stream (the viewer minimum given) and a plan of the template. */
 async function paidCreator(template: 'Fan' | 'Supporter' | 'VIP', minimum = 100, info: Record<string, unknown> = {}) {
   const live = await served.t.given.liveStream({ tip_viewer_min_amount: minimum, ...info });
-  const templates = (await live.client.call(api.planTemplates, {})).body.templates as api.PlanTemplate[];
+  const templates = (await live.client.send(api.planTemplates, {})).body.templates as api.PlanTemplate[];
   const chosen = templates.find((x) => x.name === template)!;
   const added = await live.client.post(api.planAdd.path, { template_id: chosen.template_id, price: chosen.prices[0]!.price, currency: 'CON' });
   return { ...live, planId: (added.body.plan as api.Plan).plan_id, price: chosen.prices[0]!.price };

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditRenewals, prepareDatabase, renewalRunner, seedDueSubscriptions, type DueSubscriptions } from '../../testing/renewal-load';
 import { emptyPostgresDatabase } from '../../testing/tip-load';
+import { eventually } from '../../testing/eventually';
 
 const COINS = 1000;
 const PRICE = 10;
@@ -53,7 +54,7 @@ describe.runIf(process.env.TEST_DB_KIND === 'postgres')('renewals at scale', () 
       const worker = spawn(process.execPath, ['--import', 'tsx', 'server/testing/renewal-worker.ts', database.url, end.toISOString(), '10'], { stdio: ['ignore', 'pipe', 'inherit'] });
       const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
       // Killed once it has renewed some, well before all.
-      for (let i = 0; i < 600 && (await renewedSoFar()) < 100; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      await eventually(renewedSoFar, (n) => n >= 100, 30_000, 50);
       worker.kill('SIGKILL');
       await exited;
       const before = await renewedSoFar();

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testOnPostgres } from '../../testing/suite-needing';
 import * as api from '../../../common/api/subscriptions';
 import { deleteAccount } from '../../../common/api/accounts';
 import { sendRating } from '../../../common/api/stream-interactions';
@@ -30,7 +31,7 @@ type Template = api.PlanTemplate;
 type Sub = api.Subscription;
 
 async function templateOf(client: HttpSession, code: (typeof PLAN_TEMPLATES)[number]['name']): Promise<Template> {
-  const res = await client.call(api.planTemplates, {});
+  const res = await client.send(api.planTemplates, {});
   expect(res.status).toBe(200);
   return (res.body.templates as Template[]).find((x) => x.name === code)!;
 }
@@ -70,7 +71,7 @@ async function subscriptionRow(id: number) {
 describe('plan templates and plans', () => {
   it('offers the seeded templates with period labels, USD prices and the prices already added', async () => {
     const creator = await t.given.signedInUser();
-    const res = await creator.client.call(api.planTemplates, {});
+    const res = await creator.client.send(api.planTemplates, {});
     expect(res.status).toBe(200);
     const templates = res.body.templates as Template[];
     expect(templates.map((x) => x.name)).toEqual(['Fan', 'Supporter', 'VIP']);
@@ -86,7 +87,7 @@ describe('plan templates and plans', () => {
   });
 
   it('asks a visitor to log in for templates', async () => {
-    expect((await t.client().call(api.planTemplates, {})).status).toBe(401);
+    expect((await t.client().send(api.planTemplates, {})).status).toBe(401);
   });
 
   it('adds a plan only at a price the template offers, once per price and currency', async () => {
@@ -123,7 +124,7 @@ describe('plan templates and plans', () => {
   it('lists a creator\'s plans by group then price, with per-day discounts and the best price', async () => {
     const creator = await creatorWithPlans('Fan', [1500, 150, 400]);
     const fan = await t.given.signedInUser();
-    const res = await fan.client.call(api.planList, { id: creator.user.id });
+    const res = await fan.client.send(api.planList, { id: creator.user.id });
     expect(res.status).toBe(200);
     const plans = res.body.plans as api.Plan[];
     expect(plans.map((p) => [p.price, p.period_label, p.discount, p.bestPrice, p.qualified])).toEqual([
@@ -132,11 +133,11 @@ describe('plan templates and plans', () => {
       [1500, 'Yearly', 18, true, true],
     ]);
     expect(res.body.subscribed).toBe(false);
-    const anonymous = await t.client().call(api.planList, { id: creator.user.id });
+    const anonymous = await t.client().send(api.planList, { id: creator.user.id });
     expect((anonymous.body.plans as api.Plan[]).every((p) => !p.qualified)).toBe(true);
-    const own = await creator.client.call(api.planList, { id: creator.user.id });
+    const own = await creator.client.send(api.planList, { id: creator.user.id });
     expect((own.body.plans as api.Plan[]).every((p) => !p.qualified)).toBe(true);
-    expect((await t.client().call(api.planList, { id: 999_999_999 })).status).toBe(404);
+    expect((await t.client().send(api.planList, { id: 999_999_999 })).status).toBe(404);
   });
 
   it('tells the platform\'s margin', async () => {
@@ -170,7 +171,7 @@ describe('subscribing', () => {
     const again = await subscribeAs(fan, creator.user.id, creator.planIds[0]!);
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ response: 'already_subscribed', message: MSG.alreadySubscribed, error_code: 20002 });
-    const plans = await fan.client.call(api.planList, { id: creator.user.id });
+    const plans = await fan.client.send(api.planList, { id: creator.user.id });
     expect(plans.body.subscribed).toBe(true);
     expect(await activeBenefits(db(), fan.user.id, creator.user.id)).toMatchObject({ no_paywall: true, priority_chat: true });
     await expectLedgerInvariants(db());
@@ -275,20 +276,20 @@ describe('lists, lookups and figures', () => {
     const stranger = await t.given.signedInUser();
     expect((await stranger.client.post(api.listSubscribers.path, { user_id: creator.user.id })).status).toBe(403);
     expect((await stranger.client.post(api.listSubscriptions.path, { user_id: fans[0]!.user.id })).status).toBe(403);
-    expect((await stranger.client.call(api.subscriberStats, { id: creator.user.id })).status).toBe(403);
-    expect((await stranger.client.call(api.lookupSubscription, { id: first.subscription_id })).status).toBe(404);
-    expect((await stranger.client.call(api.subscriptionHistory, { id: first.subscription_id })).status).toBe(404);
+    expect((await stranger.client.send(api.subscriberStats, { id: creator.user.id })).status).toBe(403);
+    expect((await stranger.client.send(api.lookupSubscription, { id: first.subscription_id })).status).toBe(404);
+    expect((await stranger.client.send(api.subscriptionHistory, { id: first.subscription_id })).status).toBe(404);
 
     const moderator = await t.given.signedInUser({ perms: [...DEFAULT_PERMISSIONS, 'GRANT PERMISSION'] });
     expect((await moderator.client.post(api.listSubscribers.path, { user_id: creator.user.id })).body.total).toBe(6);
-    expect((await moderator.client.call(api.lookupSubscription, { id: first.subscription_id })).status).toBe(200);
+    expect((await moderator.client.send(api.lookupSubscription, { id: first.subscription_id })).status).toBe(200);
 
-    const byCreator = await creator.client.call(api.lookupSubscription, { id: first.subscription_id });
+    const byCreator = await creator.client.send(api.lookupSubscription, { id: first.subscription_id });
     expect(byCreator.body.subscription).toMatchObject({ user_id: fans[0]!.user.id });
-    const history = await fans[0]!.client.call(api.subscriptionHistory, { id: first.subscription_id });
+    const history = await fans[0]!.client.send(api.subscriptionHistory, { id: first.subscription_id });
     expect((history.body.history as api.HistoryEntry[])[0]).toMatchObject({ category: 'SUBSCRIBED', detail: 'Fan, Monthly: 150 Coins' });
 
-    const stats = await creator.client.call(api.subscriberStats, { id: creator.user.id });
+    const stats = await creator.client.send(api.subscriberStats, { id: creator.user.id });
     expect(stats.body.stats).toEqual({ active_subscribers: 6, total_subscribers: 6, plans: 1, coins_total: 900, revenue_usd: 45, coins_this_month: 900 });
   });
 });
@@ -348,17 +349,17 @@ describe('cancelling, renewing, withdrawing a plan', () => {
     expect((await fan.client.post(api.planDelete.path, { plan_id: creator.planIds[0] })).status).toBe(404);
     const res = await creator.client.post(api.planDelete.path, { plan_id: creator.planIds[0] });
     expect(res.body).toMatchObject({ plan_id: creator.planIds[0], subscribers: 1 });
-    const after = (await fan.client.call(api.lookupSubscription, { id: sub.subscription_id })).body.subscription as Sub;
+    const after = (await fan.client.send(api.lookupSubscription, { id: sub.subscription_id })).body.subscription as Sub;
     expect(after).toMatchObject({ state: 'deleted', auto_renew: false, active: true });
     expect(after.history?.[0]?.category).toBe('PLAN_DELETED');
-    expect((await creator.client.call(api.planList, { id: creator.user.id })).body.plans).toEqual([]);
+    expect((await creator.client.send(api.planList, { id: creator.user.id })).body.plans).toEqual([]);
     const outcome = await t.app.services.renewals.renewDue(new Date(new Date(sub.end_date).getTime() + 1000));
     expect((await subscriptionRow(sub.subscription_id)).periodNo).toBe(1);
     expect(outcome.renewed).toBeGreaterThanOrEqual(0);
     expect((await creator.client.post(api.planDelete.path, { plan_id: creator.planIds[0] })).status).toBe(404);
   });
 
-  it.runIf(process.env.TEST_DB_KIND === 'postgres')('refuses withdrawing a plan while a subscription to it is being paid', async () => {
+  testOnPostgres('refuses withdrawing a plan while a subscription to it is being paid', async () => {
     const creator = await creatorWithPlans('Fan', [150]);
     const holder = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL!.replace(/\/[^/]*$/, `/${(await db().execute(sql`select current_database() as d`)).rows[0]!.d as string}`) });
     await holder.connect();
@@ -404,7 +405,7 @@ describe('renewals', () => {
     expect(await coinsOf(fan.user.id)).toBe(0);
     const charges = await db().execute(sql`select count(*)::int as n from ledger_transfers where kind = 'subscription' and from_user_id = ${fan.user.id}`);
     expect((charges.rows[0] as { n: number }).n).toBe(13);
-    const history = await fan.client.call(api.subscriptionHistory, { id: sub.subscription_id });
+    const history = await fan.client.send(api.subscriptionHistory, { id: sub.subscription_id });
     expect((history.body.history as api.HistoryEntry[]).filter((h) => h.category === 'RENEWED')).toHaveLength(12);
     await expectLedgerInvariants(db());
   });
@@ -422,7 +423,7 @@ describe('renewals', () => {
     // Told through notifications: the mail goes out with the delivery job, moments later.
     const mails = await eventually(() => db().select().from(mailOutbox).where(eq(mailOutbox.to, fan.user.email)), (found) => found.length > 0);
     expect(mails.map((m) => m.subject)).toContain(fill(MSG.subscriptionRenewalFailedSubject, { name: creator.user.username }));
-    const history = await fan.client.call(api.subscriptionHistory, { id: sub.subscription_id });
+    const history = await fan.client.send(api.subscriptionHistory, { id: sub.subscription_id });
     expect((history.body.history as api.HistoryEntry[])[0]?.category).toBe('RENEWAL_FAILED');
   });
 

@@ -23,7 +23,7 @@ async function eventsOf(tracker: string) {
 describe('POST track-event', () => {
   it('stores a guest event and makes up a tracker id when none is given', async () => {
     const client = t.client({ 'user-agent': 'TrackingTest/1.0' });
-    const res = await client.call(trackEventPost, { action: 'app_opened', referralCode: ' REF42 ', campaign: 'spring', id: 'ad-7' });
+    const res = await client.send(trackEventPost, { action: 'app_opened', referralCode: ' REF42 ', campaign: 'spring', id: 'ad-7' });
     expect(res.status).toBe(200);
     const tracker = (res.body.result as { tracker: string }).tracker;
     expect(tracker).toMatch(/^[A-Za-z0-9_-]{20,}$/);
@@ -40,7 +40,7 @@ describe('POST track-event', () => {
       },
     ]);
 
-    const again = await client.call(trackEventPost, { action: 'app_opened', tracker });
+    const again = await client.send(trackEventPost, { action: 'app_opened', tracker });
     expect(again.body.result).toEqual({ tracker });
     expect(await eventsOf(tracker)).toHaveLength(2);
   });
@@ -49,10 +49,10 @@ describe('POST track-event', () => {
     const me = await t.given.user();
     const someoneElse = await t.given.user();
     const client = await t.given.signedIn(me);
-    await client.call(trackEventPost, { action: 'user_login', tracker: 'tracker-of-me', user_id: someoneElse.id });
+    await client.send(trackEventPost, { action: 'user_login', tracker: 'tracker-of-me', user_id: someoneElse.id });
     expect(await eventsOf('tracker-of-me')).toMatchObject([{ action: 'user_login', userId: me.id }]);
 
-    await t.client().call(trackEventPost, { action: 'user_registered', tracker: 'tracker-of-guest', user_id: someoneElse.id });
+    await t.client().send(trackEventPost, { action: 'user_registered', tracker: 'tracker-of-guest', user_id: someoneElse.id });
     expect(await eventsOf('tracker-of-guest')).toMatchObject([{ userId: null }]);
   });
 
@@ -77,9 +77,9 @@ describe('POST track-event', () => {
     const client = t.client({ 'x-forwarded-for': '10.9.9.9' });
     const tracker = `flood-${Date.now()}`;
     for (let i = 0; i < 100; i++) {
-      expect((await client.call(trackEventPost, { action: 'app_opened', tracker })).status).toBe(200);
+      expect((await client.send(trackEventPost, { action: 'app_opened', tracker })).status).toBe(200);
     }
-    const refused = await client.call(trackEventPost, { action: 'app_opened', tracker });
+    const refused = await client.send(trackEventPost, { action: 'app_opened', tracker });
     expect(refused.status).toBe(429);
     expect(await eventsOf(tracker)).toHaveLength(100);
   });
@@ -94,30 +94,30 @@ describe('POST track-event', () => {
 describe('GET track-event', () => {
   it('answers a guest: not logged in, new until a login or registration is tracked for the tracker', async () => {
     const client = t.client();
-    const opened = await client.call(trackEventPost, { action: 'app_opened' });
+    const opened = await client.send(trackEventPost, { action: 'app_opened' });
     const tracker = (opened.body.result as { tracker: string }).tracker;
-    expect((await client.call(trackEventGet, { tracker })).body).toEqual({
+    expect((await client.send(trackEventGet, { tracker })).body).toEqual({
       response: 'success',
       is_logged_in: false,
       is_new_user: true,
       user_id: 0,
     });
-    await client.call(trackEventPost, { action: 'user_registered', tracker });
-    expect((await client.call(trackEventGet, { tracker })).body).toMatchObject({ is_new_user: false });
-    expect((await client.call(trackEventGet, {})).body).toMatchObject({ is_logged_in: false, is_new_user: true, user_id: 0 });
+    await client.send(trackEventPost, { action: 'user_registered', tracker });
+    expect((await client.send(trackEventGet, { tracker })).body).toMatchObject({ is_new_user: false });
+    expect((await client.send(trackEventGet, {})).body).toMatchObject({ is_logged_in: false, is_new_user: true, user_id: 0 });
   });
 
   it('answers a signed-in user from their own events, whichever tracker recorded them', async () => {
     const user = await t.given.user();
     const client = await t.given.signedIn(user);
-    expect((await client.call(trackEventGet, {})).body).toEqual({
+    expect((await client.send(trackEventGet, {})).body).toEqual({
       response: 'success',
       is_logged_in: true,
       is_new_user: true,
       user_id: user.id,
     });
-    await client.call(trackEventPost, { action: 'user_login', tracker: 'phone-tracker' });
-    const fromLaptop = await client.call(trackEventGet, { tracker: 'laptop-tracker' });
+    await client.send(trackEventPost, { action: 'user_login', tracker: 'phone-tracker' });
+    const fromLaptop = await client.send(trackEventGet, { tracker: 'laptop-tracker' });
     expect(fromLaptop.body).toMatchObject({ is_logged_in: true, is_new_user: false, user_id: user.id });
   });
 

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../../common/messages';
 import { DEFAULT_PERMISSIONS } from '../../../common/permissions';
 import { HISTORY_LINES } from '../../../common/realtime';
-import { TIP_MAX, TIP_MESSAGE_MAX } from '../../../common/api/tips';
+import { sendTip, streamSupporters, TIP_MAX, TIP_MESSAGE_MAX, userEarningDetails } from '../../../common/api/tips';
+import { streamJoin, streamLookup, updateStreamInfo } from '../../../common/api/streams';
 import { startTestApp, type SignedInUser, type TestApp } from '../../testing/harness';
 import type { UserOptions } from '../../testing/given';
 import { closeCheckingLedger } from '../../testing/ledger-invariants';
@@ -37,8 +38,15 @@ const ledgerTip = (fromUserId: number, streamId: number, toUserId: number) =>
     legs: [{ account: { userId: fromUserId, currency: 'CON' }, amount: -1 }, { account: { userId: toUserId, currency: 'CON' }, amount: 1 }],
   });
 
-const tip = (client: HttpSession, streamId: number, amount: unknown, key: string | null = newKey()) =>
-  client.request('POST', '/api/streams/send-tip', { body: { stream_id: streamId, amount }, headers: key === null ? {} : { 'idempotency-key': key } });
+/** A tip that goes through: the contract's answer (a refusal throws). */
+const tip = (client: HttpSession, streamId: number, amount: number, key = newKey()) =>
+  client.call(sendTip, { stream_id: streamId, amount }, { idempotencyKey: key });
+/** A tip that is refused: its status and failure envelope. The amount may break the rules; a null key sends none. */
+const refusedTip = (client: HttpSession, streamId: number, amount: unknown, key: string | null = newKey()) =>
+  client.refusal(sendTip, { stream_id: streamId, amount }, key === null ? {} : { idempotencyKey: key });
+/** A tip among many whose outcome varies: whatever it answered. */
+const sentTip = (client: HttpSession, streamId: number, amount: number, key = newKey()) =>
+  client.send(sendTip, { stream_id: streamId, amount }, { idempotencyKey: key });
 
 async function viewer(coins = 0, options: UserOptions = {}): Promise<SignedInUser> {
   const signedIn = await t.given.signedInUser(options);
@@ -68,11 +76,10 @@ describe('send-tip', () => {
     const fan = await viewer(500);
     const feesBefore = await feesBalance();
     const res = await tip(fan.client, live.streamId, 100);
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({
+    expect(res).toMatchObject({
       response: 'success', has_paid: true, viewer_spend: { currency: 'CON', amount: 100 }, balance: { CON: 400, IMP: 0, USD: 0, CAD: 0 },
     });
-    expect(typeof res.body.transfer_id).toBe('number');
+    expect(typeof res.transfer_id).toBe('number');
     expect(await con(live.user.id)).toBe(80);
     expect((await feesBalance()) - feesBefore).toBe(20);
 
@@ -80,44 +87,44 @@ describe('send-tip', () => {
     await tip(fan.client, live.streamId, 7);
     expect(await con(live.user.id)).toBe(80 + 5);
     const again = await tip(fan.client, live.streamId, 5);
-    expect(again.body.viewer_spend).toEqual({ currency: 'CON', amount: 112 });
+    expect(again.viewer_spend).toEqual({ currency: 'CON', amount: 112 });
   });
 
   it('refuses logged-out callers, missing or over-long keys, bad amounts and unknown streams', async () => {
     const live = await t.given.liveStream();
     const fan = await viewer(100);
     const anonymous = t.client();
-    expect((await tip(anonymous, live.streamId, 5)).status).toBe(401);
+    expect((await refusedTip(anonymous, live.streamId, 5)).status).toBe(401);
 
-    const missing = await tip(fan.client, live.streamId, 5, null);
+    const missing = await refusedTip(fan.client, live.streamId, 5, null);
     expect(missing.status).toBe(400);
     expect(missing.body).toMatchObject({ response: 'validation', message: 'Idempotency-Key header is required.' });
-    expect((await tip(fan.client, live.streamId, 5, '  ')).status).toBe(400);
-    expect((await tip(fan.client, live.streamId, 5, 'x'.repeat(101))).status).toBe(400);
+    expect((await refusedTip(fan.client, live.streamId, 5, '  ')).status).toBe(400);
+    expect((await refusedTip(fan.client, live.streamId, 5, 'x'.repeat(101))).status).toBe(400);
 
     for (const amount of [0, -5, 1.5, 'many', 100_001]) {
-      const res = await tip(fan.client, live.streamId, amount);
+      const res = await refusedTip(fan.client, live.streamId, amount);
       expect(res.status, String(amount)).toBe(400);
       expect(res.body.response).toBe('validation');
     }
-    expect((await tip(fan.client, 999_999_999, 5)).status).toBe(404);
+    expect((await refusedTip(fan.client, 999_999_999, 5)).status).toBe(404);
     expect(await con(fan.user.id)).toBe(100);
   });
 
   it('refuses a tip on the caller’s own stream, on a stream they may not watch, and to a suspended broadcaster', async () => {
     const live = await t.given.liveStream();
     await t.given.coins(live.user.id, 100);
-    const own = await tip(live.client, live.streamId, 5);
+    const own = await refusedTip(live.client, live.streamId, 5);
     expect(own.status).toBe(403);
     expect(own.body.message).toBe('You cannot tip your own stream.');
 
     const followersOnly = await t.given.liveStream({ audience: 'FOLLOWERS' });
     const fan = await viewer(100);
-    const hidden = await tip(fan.client, followersOnly.streamId, 5);
+    const hidden = await refusedTip(fan.client, followersOnly.streamId, 5);
     expect(hidden.status).toBe(403);
 
     await t.app.services.accounts.suspend(live.user.id);
-    const suspended = await tip(fan.client, live.streamId, 5);
+    const suspended = await refusedTip(fan.client, live.streamId, 5);
     expect(suspended.status).toBe(403);
     expect(suspended.body).toEqual({ response: 'cannot_tip', message: MSG.cannotTipUser });
     expect(await con(fan.user.id)).toBe(100);
@@ -127,26 +134,26 @@ describe('send-tip', () => {
   it('checks the stream again on every tip: a ban or a private stream stops the next one', async () => {
     const live = await t.given.liveStream();
     const [fan, other] = [await viewer(100), await viewer(100)];
-    expect((await tip(fan.client, live.streamId, 5)).status).toBe(200);
-    expect((await tip(other.client, live.streamId, 5)).status).toBe(200);
+    await tip(fan.client, live.streamId, 5);
+    await tip(other.client, live.streamId, 5);
 
     expect((await live.client.post('/api/streams/ban-viewer', { stream_id: live.streamId, user_id: fan.user.id })).status).toBe(200);
-    expect((await tip(fan.client, live.streamId, 5)).status).toBe(403);
-    expect((await tip(other.client, live.streamId, 5)).status).toBe(200);
+    expect((await refusedTip(fan.client, live.streamId, 5)).status).toBe(403);
+    await tip(other.client, live.streamId, 5);
 
-    await live.client.post('/api/streams/update-stream-info', { id: live.streamId, data: { audience: 'PRIVATE' } });
-    expect((await tip(other.client, live.streamId, 5)).status).toBe(403);
+    await live.client.call(updateStreamInfo, { id: live.streamId, data: { audience: 'PRIVATE' } });
+    expect((await refusedTip(other.client, live.streamId, 5)).status).toBe(403);
     expect([await con(fan.user.id), await con(other.user.id)]).toEqual([95, 90]);
   });
 
   it('answers 402 insufficient_funds and moves nothing when the wallet cannot cover the tip', async () => {
     const live = await t.given.liveStream();
     const fan = await viewer(10);
-    const res = await tip(fan.client, live.streamId, 20);
+    const res = await refusedTip(fan.client, live.streamId, 20);
     expect(res.status).toBe(402);
     expect(res.body).toEqual({ response: 'insufficient_funds', message: MSG.insufficientFunds });
     const broke = await viewer(0);
-    expect((await tip(broke.client, live.streamId, 5)).status).toBe(402);
+    expect((await refusedTip(broke.client, live.streamId, 5)).status).toBe(402);
     expect(await con(fan.user.id)).toBe(10);
     expect(await con(live.user.id)).toBe(0);
   });
@@ -165,13 +172,12 @@ describe('send-tip', () => {
     });
     const replayKey = newKey();
     const first = await tip(fans[0]!.client, live.streamId, 10, replayKey);
-    expect(first.status).toBe(200);
 
     const answers = await Promise.all([
-      ...fans.map((fan, i) => tip(fan.client, live.streamId, 10 + i)),
-      tip(poor.client, live.streamId, 10),
-      tip(sharded.client, live.streamId, 50),
-      tip(fans[0]!.client, live.streamId, 10, replayKey),
+      ...fans.map((fan, i) => sentTip(fan.client, live.streamId, 10 + i)),
+      sentTip(poor.client, live.streamId, 10),
+      sentTip(sharded.client, live.streamId, 50),
+      sentTip(fans[0]!.client, live.streamId, 10, replayKey),
     ]);
     fans.forEach((_, i) => {
       expect(answers[i]!.status).toBe(200);
@@ -180,7 +186,7 @@ describe('send-tip', () => {
     expect(answers[10]).toMatchObject({ status: 402 });
     expect(answers[11]!.status).toBe(200);
     expect(answers[11]!.body.balance).toMatchObject({ CON: 10 });
-    expect(answers[12]!.body.transfer_id).toBe(first.body.transfer_id);
+    expect(answers[12]!.body.transfer_id).toBe(first.transfer_id);
     expect(await con(poor.user.id)).toBe(5);
     expect(await con(sharded.user.id)).toBe(10);
     expect(await transfersWithKey(fans[0]!.user.id, replayKey)).toBe(1);
@@ -192,25 +198,23 @@ describe('send-tip', () => {
     const key = newKey();
     const first = await tip(fan.client, live.streamId, 50, key);
     const retry = await tip(fan.client, live.streamId, 50, key);
-    expect(retry.status).toBe(200);
-    expect(retry.body.transfer_id).toBe(first.body.transfer_id);
-    expect(retry.body.viewer_spend).toEqual({ currency: 'CON', amount: 50 });
+    expect(retry.transfer_id).toBe(first.transfer_id);
+    expect(retry.viewer_spend).toEqual({ currency: 'CON', amount: 50 });
     expect(await con(fan.user.id)).toBe(950);
 
     // The same key for another tip is a client error, not a second tip.
-    expect((await tip(fan.client, live.streamId, 60, key)).status).toBe(409);
+    expect((await refusedTip(fan.client, live.streamId, 60, key)).status).toBe(409);
 
     const together = newKey();
     const answers = await Promise.all(Array.from({ length: 10 }, () => tip(fan.client, live.streamId, 20, together)));
-    expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
-    expect(new Set(answers.map((a) => a.body.transfer_id)).size).toBe(1);
+    expect(new Set(answers.map((a) => a.transfer_id)).size).toBe(1);
     expect(await transfersWithKey(fan.user.id, together)).toBe(1);
     expect(await con(fan.user.id)).toBe(930);
     expect(await con(live.user.id)).toBe(40 + 16);
 
     // Keys belong to their user: another viewer's identical key is another tip.
     const other = await viewer(100);
-    expect((await tip(other.client, live.streamId, 20, together)).body.transfer_id).not.toBe(answers[0]!.body.transfer_id);
+    expect((await tip(other.client, live.streamId, 20, together)).transfer_id).not.toBe(answers[0]!.transfer_id);
   });
 
   it('publishes TIP after the commit, once, with the tipper’s name and the coins', async () => {
@@ -229,12 +233,12 @@ describe('send-tip', () => {
         text: `${fan.user.username} tipped the streamer.`,
         data: { recipient_amount: 100, recipient_currency: 'CON' },
         sender: { user_id: fan.user.id, name: fan.user.username, is_owner: false, is_priority: false },
-        timetoken: String(res.body.transfer_id),
+        timetoken: String(res.transfer_id),
       },
     });
     // A retry moves nothing and says nothing; a failed tip says nothing.
     await tip(fan.client, live.streamId, 100, key);
-    await tip(fan.client, live.streamId, 1000);
+    expect((await refusedTip(fan.client, live.streamId, 1000)).status).toBe(402);
     await tip(fan.client, live.streamId, 5);
     const next = await watcher.message('TIP');
     expect((next.message.data as { recipient_amount: number }).recipient_amount).toBe(5);
@@ -246,21 +250,21 @@ describe('send-tip', () => {
     const owner = await socketOf(live.client);
     const channel = `stream:${live.streamId}`;
     expect(await owner.request({ op: 'subscribe', channel })).toMatchObject({ op: 'subscribed' });
-    const send = (body: Record<string, unknown>) =>
-      fan.client.request('POST', '/api/streams/send-tip', { body: { stream_id: live.streamId, ...body }, headers: { 'idempotency-key': newKey() } });
+    const send = (body: { amount: number; message?: string }) => fan.client.call(sendTip, { stream_id: live.streamId, ...body }, { idempotencyKey: newKey() });
+    const refused = (body: { amount: unknown; message?: unknown }) =>
+      fan.client.refusal(sendTip, { stream_id: live.streamId, ...body }, { idempotencyKey: newKey() });
 
     const res = await send({ amount: 37, message: '  <b>Great</b> show!  ' });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
     const got = await owner.message('TIP');
     // Stored and sent as typed (trimmed): the page shows it as text, never as markup.
     expect(got.message).toMatchObject({ data: { recipient_amount: 37, recipient_currency: 'CON', message: '<b>Great</b> show!' } });
-    const [stored] = (await t.resources.database.db.execute(sql`select details->>'message' as message from ledger_transfers where id = ${res.body.transfer_id}`)).rows;
+    const [stored] = (await t.resources.database.db.execute(sql`select details->>'message' as message from ledger_transfers where id = ${res.transfer_id}`)).rows;
     expect(stored).toEqual({ message: '<b>Great</b> show!' });
 
     // A blank message is no message; emoji count as one character each.
-    expect((await send({ amount: 5, message: '   ' })).status).toBe(200);
+    await send({ amount: 5, message: '   ' });
     expect((await owner.message('TIP')).message.data).not.toHaveProperty('message');
-    expect((await send({ amount: 5, message: '🎉'.repeat(TIP_MESSAGE_MAX) })).status).toBe(200);
+    await send({ amount: 5, message: '🎉'.repeat(TIP_MESSAGE_MAX) });
     await owner.message('TIP');
 
     // The tip rules apply to a custom amount, and the message has a bound.
@@ -272,9 +276,9 @@ describe('send-tip', () => {
       [{ amount: 5, message: 42 }, MSG.mustBeText],
       [{ amount: 5, message: 'nul\u0000byte' }, MSG.textHasNul],
     ] as const) {
-      const refused = await send(body);
-      expect(refused.status, JSON.stringify(body)).toBe(400);
-      expect(refused.body.message, JSON.stringify(body)).toBe(text);
+      const answer = await refused(body);
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+      expect(answer.body.message, JSON.stringify(body)).toBe(text);
     }
     expect(await con(fan.user.id)).toBe(300 - 37 - 5 - 5);
 
@@ -289,20 +293,19 @@ describe('send-tip', () => {
     const live = await t.given.liveStream();
     const fan = await viewer(1000);
     const first = await tip(fan.client, live.streamId, 1, 'first-of-many');
-    expect(first.status).toBe(200);
-    for (let i = 1; i < TIP_RATE.tips; i++) expect((await tip(fan.client, live.streamId, 1)).status).toBe(200);
-    const res = await tip(fan.client, live.streamId, 1);
+    for (let i = 1; i < TIP_RATE.tips; i++) await tip(fan.client, live.streamId, 1);
+    const res = await refusedTip(fan.client, live.streamId, 1);
     expect(res.status).toBe(429);
     // A retried key still answers its tip, however empty the bucket.
     const retried = await tip(fan.client, live.streamId, 1, 'first-of-many');
-    expect([retried.status, retried.body.transfer_id]).toEqual([200, first.body.transfer_id]);
+    expect(retried.transfer_id).toBe(first.transfer_id);
     expect(await con(fan.user.id)).toBe(1000 - TIP_RATE.tips);
   });
 
   it(`lets exactly ${TIP_RATE.tips} of a burst of parallel tips through`, async () => {
     const live = await t.given.liveStream();
     const fan = await viewer(1000);
-    const answers = await Promise.all(Array.from({ length: TIP_RATE.tips + 10 }, () => tip(fan.client, live.streamId, 1)));
+    const answers = await Promise.all(Array.from({ length: TIP_RATE.tips + 10 }, () => sentTip(fan.client, live.streamId, 1)));
     expect(answers.filter((r) => r.status === 200)).toHaveLength(TIP_RATE.tips);
     expect(answers.filter((r) => r.status === 429)).toHaveLength(10);
     expect(await con(fan.user.id)).toBe(1000 - TIP_RATE.tips);
@@ -343,9 +346,9 @@ describe('tips in the chat history', () => {
       type: 'TIP',
       text: 'Fan Fullname tipped the streamer.',
       sender: { user_id: fan.user.id, name: 'Fan Fullname', is_owner: false, is_priority: false },
-      timetoken: String(first.body.transfer_id),
+      timetoken: String(first.transfer_id),
     });
-    expect(history[3]).toMatchObject({ timetoken: String(second.body.transfer_id) });
+    expect(history[3]).toMatchObject({ timetoken: String(second.transfer_id) });
     expect(Math.abs(Date.parse(storedAt as string) - Date.parse(publishedAt as string))).toBeLessThan(5_000);
 
     const owner = await socketOf(live.client);
@@ -369,14 +372,14 @@ describe('tips in the chat history', () => {
 
   it('shows a viewer who tipped past the pay wall their own tip line when they then subscribe', async () => {
     const live = await t.given.liveStream();
-    expect((await live.client.post('/api/streams/update-stream-info', { id: live.streamId, data: { tip_viewer_min_amount: 40 } })).status).toBe(200);
+    await live.client.call(updateStreamInfo, { id: live.streamId, data: { tip_viewer_min_amount: 40 } });
     const channel = `stream:${live.streamId}`;
     const fan = await viewer(100);
     const socket = await socketOf(fan.client);
     expect(await socket.request({ op: 'subscribe', channel })).toMatchObject({ op: 'error', code: 'stream_payment_required' });
 
     const paid = await tip(fan.client, live.streamId, 40);
-    expect(paid.body).toMatchObject({ has_paid: true });
+    expect(paid).toMatchObject({ has_paid: true });
     const subscribed = await socket.request({ op: 'subscribe', channel });
     expect(subscribed).toMatchObject({ op: 'subscribed', channel });
     expect(subscribed.history).toEqual([expect.objectContaining({
@@ -384,34 +387,34 @@ describe('tips in the chat history', () => {
       text: `${fan.user.username} tipped the streamer.`,
       data: { recipient_amount: 40, recipient_currency: 'CON' },
       sender: expect.objectContaining({ user_id: fan.user.id }),
-      timetoken: String(paid.body.transfer_id),
+      timetoken: String(paid.transfer_id),
     })]);
   });
 });
 
 describe('paid streams', () => {
-  const setPrice = (client: HttpSession, id: number, amount: unknown) =>
-    client.post('/api/streams/update-stream-info', { id, data: { tip_viewer_min_amount: amount } });
-  const lookup = (client: HttpSession, id: number) => client.get('/api/streams/stream-lookup', { id });
-  const join = (client: HttpSession, id: number) => client.post('/api/streams/stream-join', { stream_id: id });
+  const setPrice = (client: HttpSession, id: number, amount: number) => client.call(updateStreamInfo, { id, data: { tip_viewer_min_amount: amount } });
+  const refusedPrice = (client: HttpSession, id: number, amount: number) => client.refusal(updateStreamInfo, { id, data: { tip_viewer_min_amount: amount } });
+  const lookup = (client: HttpSession, id: number) => client.call(streamLookup, { id });
+  const join = (client: HttpSession, id: number) => client.call(streamJoin, { stream_id: id });
+  const refusedJoin = (client: HttpSession, id: number) => client.refusal(streamJoin, { stream_id: id });
 
   it('validates the price and never lets a paid stream become free again', async () => {
     const live = await t.given.liveStream();
     for (const [amount, message] of [[15, 'Must be multiple of 10, ie. 10, 20, 100'], [-10, 'Must be a positive number'], [1010, 'Must be at most 1000 coins']] as const) {
-      const res = await setPrice(live.client, live.streamId, amount);
+      const res = await refusedPrice(live.client, live.streamId, amount);
       expect(res.status).toBe(400);
       expect(res.body.message).toBe(message);
     }
-    expect((await setPrice(live.client, live.streamId, 0)).status).toBe(200);
+    await setPrice(live.client, live.streamId, 0);
     const paid = await setPrice(live.client, live.streamId, 50);
-    expect(paid.status).toBe(200);
-    expect((paid.body.stream as { tip_viewer_min_amount: number }).tip_viewer_min_amount).toBe(50);
-    const back = await setPrice(live.client, live.streamId, 0);
+    expect(paid.stream.tip_viewer_min_amount).toBe(50);
+    const back = await refusedPrice(live.client, live.streamId, 0);
     expect(back.status).toBe(400);
     expect(back.body.message).toBe('A paid stream cannot be made free again.');
-    expect((await setPrice(live.client, live.streamId, 100)).status).toBe(200);
+    await setPrice(live.client, live.streamId, 100);
     const stranger = await viewer();
-    expect((await setPrice(stranger.client, live.streamId, 200)).status).toBe(404);
+    expect((await refusedPrice(stranger.client, live.streamId, 200)).status).toBe(404);
   });
 
   it('keeps an unpaid viewer out of the video and the chat until they tip the minimum', async () => {
@@ -421,14 +424,13 @@ describe('paid streams', () => {
     const channel = `stream:${live.streamId}`;
 
     const before = await lookup(fan.client, live.streamId);
-    expect(before.status).toBe(200);
-    expect(before.body.stream).toMatchObject({ tip_viewer_min_amount: 30, has_paid: false, tip_owed: 30, viewer_spend: { currency: 'CON', amount: 0 }, skip_paywall: false });
+    expect(before.stream).toMatchObject({ tip_viewer_min_amount: 30, has_paid: false, tip_owed: 30, viewer_spend: { currency: 'CON', amount: 0 }, skip_paywall: false });
 
-    const refused = await join(fan.client, live.streamId);
+    const refused = await refusedJoin(fan.client, live.streamId);
     expect(refused.status).toBe(402);
     expect(refused.body).toMatchObject({ response: 'stream_payment_required', message: 'Tip 30 coins to watch this stream.', tip_owed: 30 });
     expect(JSON.stringify(refused.body)).not.toContain('m3u8');
-    expect((await join(t.client(), live.streamId)).status).toBe(402);
+    expect((await refusedJoin(t.client(), live.streamId)).status).toBe(402);
 
     const socket = await socketOf(fan.client);
     expect(await socket.request({ op: 'subscribe', channel })).toMatchObject({ op: 'error', channel, code: 'stream_payment_required' });
@@ -437,21 +439,19 @@ describe('paid streams', () => {
       .toMatchObject({ op: 'error', id: sendId, code: 'stream_payment_required' });
 
     const partial = await tip(fan.client, live.streamId, 20);
-    expect(partial.body).toMatchObject({ has_paid: false, viewer_spend: { amount: 20 } });
-    expect((await join(fan.client, live.streamId)).body.message).toBe('Tip 10 coins to watch this stream.');
+    expect(partial).toMatchObject({ has_paid: false, viewer_spend: { amount: 20 } });
+    expect((await refusedJoin(fan.client, live.streamId)).body.message).toBe('Tip 10 coins to watch this stream.');
 
     const rest = await tip(fan.client, live.streamId, 10);
-    expect(rest.body).toMatchObject({ has_paid: true, viewer_spend: { currency: 'CON', amount: 30 } });
+    expect(rest).toMatchObject({ has_paid: true, viewer_spend: { currency: 'CON', amount: 30 } });
     const joined = await join(fan.client, live.streamId);
-    expect(joined.status).toBe(200);
-    expect((joined.body.url as { hls: string }).hls).toContain('m3u8');
-    expect(joined.body.stream).toMatchObject({ has_paid: true, tip_owed: 0, viewer_spend: { amount: 30 } });
+    expect(joined.url.hls).toContain('m3u8');
+    expect(joined.stream).toMatchObject({ has_paid: true, tip_owed: 0, viewer_spend: { amount: 30 } });
     expect(await socket.request({ op: 'subscribe', channel })).toMatchObject({ op: 'subscribed', channel });
 
     // The owner is never asked to pay.
     const own = await join(live.client, live.streamId);
-    expect(own.status).toBe(200);
-    expect(own.body.stream).toMatchObject({ skip_paywall: true });
+    expect(own.stream).toMatchObject({ skip_paywall: true });
   });
 
   it('lets admins and holders of GRANT PERMISSION, UPDATE STREAM_ANY or ALLOW REPORT_STREAM_HIDE past the wall', async () => {
@@ -465,8 +465,7 @@ describe('paid streams', () => {
     ];
     for (const { client } of privileged) {
       const res = await join(client, live.streamId);
-      expect(res.status).toBe(200);
-      expect(res.body.stream).toMatchObject({ skip_paywall: true, tip_owed: 100 });
+      expect(res.stream).toMatchObject({ skip_paywall: true, tip_owed: 100 });
       const socket = await socketOf(client);
       expect(await socket.request({ op: 'subscribe', channel: `stream:${live.streamId}` })).toMatchObject({ op: 'subscribed' });
     }
@@ -485,7 +484,7 @@ describe('paid streams', () => {
     await ownerSocket.message('TIP');
     await fanSocket.message('TIP');
 
-    expect((await setPrice(live.client, live.streamId, 20)).status).toBe(200);
+    await setPrice(live.client, live.streamId, 20);
     const enforce = await ownerSocket.message('TIP-ENFORCE');
     expect(enforce.message).toMatchObject({ type: 'TIP-ENFORCE', data: { tip_viewer_min_amount: 20 } });
     // The unpaid viewer's socket no longer gets the stream's messages; the payer may subscribe.
@@ -512,16 +511,15 @@ describe('supporters and earnings', () => {
     await tip(b.client, live.streamId, 200);
     await tip(c.client, live.streamId, 5);
     await tip(c.client, live.streamId, 5);
-    const res = await t.client().get('/api/streams/supporters', { id: live.streamId });
-    expect(res.status).toBe(200);
-    expect(res.body.supporters).toEqual([
+    const res = await t.client().call(streamSupporters, { id: live.streamId });
+    expect(res.supporters).toEqual([
       { user_id: b.user.id, name: b.user.username, avatar: null, amt: 1200, amtFormatted: '1.2k' },
       { user_id: a.user.id, name: a.user.username, avatar: null, amt: 200, amtFormatted: '200' },
       { user_id: c.user.id, name: c.user.username, avatar: null, amt: 10, amtFormatted: '10' },
     ]);
-    expect((await t.client().get('/api/streams/supporters', { id: live.streamId, limit: 1 })).body.supporters).toHaveLength(1);
+    expect((await t.client().call(streamSupporters, { id: live.streamId, limit: 1 })).supporters).toHaveLength(1);
     const empty = await t.given.liveStream();
-    expect((await t.client().get('/api/streams/supporters', { id: empty.streamId })).body.supporters).toEqual([]);
+    expect((await t.client().call(streamSupporters, { id: empty.streamId })).supporters).toEqual([]);
   });
 
   it('answers earning details to GRANT PERMISSION holders and admins only', async () => {
@@ -535,20 +533,19 @@ describe('supporters and earnings', () => {
     await tip(live.client, other.streamId, 30);
 
     const moderator = await viewer(0, { perms: [...DEFAULT_PERMISSIONS, 'GRANT PERMISSION'] });
-    const res = await moderator.client.get('/api/user/user-earning-details', { id: live.user.id });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ response: 'success', totalEarnings: 520, totalMonthlyEarnings: 520 });
-    const body = res.body as Record<string, string | null>;
-    for (const field of ['accountCreated', 'lastStreamDate', 'maxTipReceivedDate', 'maxTipSentDate']) {
-      expect(Number.isNaN(Date.parse(body[field] ?? 'x')), field).toBe(false);
+    const res = await moderator.client.call(userEarningDetails, { id: live.user.id });
+    expect(res).toMatchObject({ response: 'success', totalEarnings: 520, totalMonthlyEarnings: 520 });
+    for (const field of ['accountCreated', 'lastStreamDate', 'maxTipReceivedDate', 'maxTipSentDate'] as const) {
+      expect(Number.isNaN(Date.parse(res[field] ?? 'x')), field).toBe(false);
     }
-    const fanDetails = await (await viewer(0, { role: 'admin' })).client.get('/api/user/user-earning-details', { id: fan.user.id });
-    expect(fanDetails.body).toMatchObject({ totalEarnings: 0, maxTipReceivedDate: null, lastStreamDate: null });
-    expect(fanDetails.body.maxTipSentDate).not.toBeNull();
+    const fanDetails = await (await viewer(0, { role: 'admin' })).client.call(userEarningDetails, { id: fan.user.id });
+    expect(fanDetails).toMatchObject({ totalEarnings: 0, maxTipReceivedDate: null, lastStreamDate: null });
+    expect(fanDetails.maxTipSentDate).not.toBeNull();
 
-    expect((await fan.client.get('/api/user/user-earning-details', { id: live.user.id })).status).toBe(403);
-    expect((await live.client.get('/api/user/user-earning-details', { id: live.user.id })).status).toBe(403);
-    expect((await t.client().get('/api/user/user-earning-details', { id: live.user.id })).status).toBe(401);
-    expect((await moderator.client.get('/api/user/user-earning-details', { id: 999_999_999 })).status).toBe(404);
+    const details = (client: HttpSession, id: number) => client.refusal(userEarningDetails, { id });
+    expect((await details(fan.client, live.user.id)).status).toBe(403);
+    expect((await details(live.client, live.user.id)).status).toBe(403);
+    expect((await details(t.client(), live.user.id)).status).toBe(401);
+    expect((await details(moderator.client, 999_999_999)).status).toBe(404);
   });
 });

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { suiteOnPostgres } from '../../testing/suite-needing';
 import * as subscriptionsApi from '../../../common/api/subscriptions';
 import * as api from '../../../common/api/wallet';
+import type { CallOutput } from '../../../common/api/define';
 import { deleteAccount } from '../../../common/api/accounts';
 import { fill, MSG } from '../../../common/messages';
 import { periodEnd } from '../../../common/rules/plans';
@@ -29,10 +31,9 @@ const minutes = (n: number) => n * 60_000;
 const after = (at: Date | string, ms: number) => new Date(new Date(at).getTime() + ms);
 const renewDue = (now: Date, batch?: number) => t.app.services.coinSubscriptions.renewDue(now, batch);
 
-interface Pkg { package_id: number; coins: number; price: number; currency: 'USD' | 'CAD'; name: string }
-let pkg: Pkg;
+let pkg: CallOutput<typeof api.coinPackages>['packages'][number];
 beforeAll(async () => {
-  pkg = ((await t.client().call(api.coinPackages, {})).body.packages as Pkg[])[0]!;
+  pkg = (await t.client().call(api.coinPackages, {})).packages[0]!;
 });
 
 async function buyer(): Promise<{ user: TestUser; client: HttpSession }> {
@@ -43,14 +44,12 @@ async function buyer(): Promise<{ user: TestUser; client: HttpSession }> {
 /** A buyer whose package renews monthly, bought with a card typed in. */
 async function subscriber(number: string = SANDBOX_CARDS.succeeds) {
   const { user, client } = await buyer();
-  const res = await client.post(api.depositCoins.path, { package_id: pkg.package_id, payment_method: 'card', card: card(number), renew_monthly: true });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  const started = res.body.coin_subscription as { id: number; next_renewal_date: string };
-  return { user, client, id: started.id, expiry: new Date(started.next_renewal_date) };
+  const { coin_subscription: started } = await client.call(api.depositCoins, { package_id: pkg.package_id, payment_method: 'card', card: card(number), renew_monthly: true });
+  return { user, client, id: started!.id, expiry: new Date(started!.next_renewal_date) };
 }
 
 async function coinsOf(client: HttpSession) {
-  return ((await client.call(api.walletBalance, {})).body.balance as { CON: number }).CON;
+  return (await client.call(api.walletBalance, {})).balance.CON;
 }
 
 async function row(id: number) {
@@ -78,13 +77,13 @@ describe('starting a recurring package', () => {
     expect(new Date(sub.expiryDate).toISOString()).toBe(periodEnd(new Date(sub.startDate), RENEWAL_PERIOD).toISOString());
     expect(expiry.toISOString()).toBe(new Date(sub.expiryDate).toISOString());
     expect(await coinsOf(client)).toBe(pkg.coins);
-    const cards = (await client.call(api.creditCards, {})).body.cards as Array<{ card_id: number; last4: string }>;
+    const cards = (await client.call(api.creditCards, {})).cards;
     expect(cards).toHaveLength(1);
     expect(sub.cardId).toBe(cards[0]!.card_id);
     const [first] = await paymentsOf(id);
     expect(first).toMatchObject({ status: 'succeeded', periodNo: 1, amount: pkg.price });
 
-    const list = await client.call(subscriptionsApi.listCoinSubscriptions, {});
+    const list = await client.send(subscriptionsApi.listCoinSubscriptions, {});
     expect(list.status).toBe(200);
     expect(list.body).toEqual({
       response: 'success',
@@ -106,23 +105,22 @@ describe('starting a recurring package', () => {
 
   it('renews on a saved card too, and lists the caller\'s newest first, five a page, with the total', async () => {
     const { client } = await buyer();
-    const saved = await client.post(api.addCreditCard.path, { card: card(SANDBOX_CARDS.succeeds) });
-    const cardId = String((saved.body.card as { card_id: number }).card_id);
+    const saved = await client.call(api.addCreditCard, { card: card(SANDBOX_CARDS.succeeds) });
+    const cardId = String(saved.card.card_id);
     const ids: number[] = [];
     for (let i = 0; i < 6; i++) {
-      const res = await client.post(api.depositCoins.path, { package_id: pkg.package_id, payment_method: 'card', card_token: cardId, renew_monthly: true });
-      expect(res.status).toBe(200);
-      ids.push((res.body.coin_subscription as { id: number }).id);
+      const res = await client.call(api.depositCoins, { package_id: pkg.package_id, payment_method: 'card', card_token: cardId, renew_monthly: true });
+      ids.push(res.coin_subscription!.id);
     }
     const first = await client.call(subscriptionsApi.listCoinSubscriptions, {});
-    expect(first.body.total).toBe(6);
-    expect((first.body.subscriptions as Array<{ id: number }>).map((s) => s.id)).toEqual(ids.slice(1).reverse());
+    expect(first.total).toBe(6);
+    expect(first.subscriptions.map((s) => s.id)).toEqual(ids.slice(1).reverse());
     const second = await client.call(subscriptionsApi.listCoinSubscriptions, { offset: 5 });
-    expect((second.body.subscriptions as Array<{ id: number }>).map((s) => s.id)).toEqual([ids[0]]);
+    expect(second.subscriptions.map((s) => s.id)).toEqual([ids[0]]);
     // Someone else's are not theirs.
     const other = await buyer();
-    expect((await other.client.call(subscriptionsApi.listCoinSubscriptions, {})).body).toMatchObject({ subscriptions: [], total: 0 });
-    expect((await t.client().call(subscriptionsApi.listCoinSubscriptions, {})).status).toBe(401);
+    expect((await other.client.send(subscriptionsApi.listCoinSubscriptions, {})).body).toMatchObject({ subscriptions: [], total: 0 });
+    expect((await t.client().send(subscriptionsApi.listCoinSubscriptions, {})).status).toBe(401);
   });
 
   it('answers a one-off purchase without a recurring package, and refuses renewal for other methods', async () => {
@@ -130,7 +128,7 @@ describe('starting a recurring package', () => {
     const once = await client.post(api.depositCoins.path, { package_id: pkg.package_id, payment_method: 'card', card: card(SANDBOX_CARDS.succeeds) });
     expect(once.status).toBe(200);
     expect(once.body.coin_subscription).toBeNull();
-    expect((await client.call(api.creditCards, {})).body.cards).toEqual([]);
+    expect((await client.call(api.creditCards, {})).cards).toEqual([]);
     const paypal = await client.post(api.depositCoins.path, { package_id: pkg.package_id, payment_method: 'paypal', renew_monthly: true });
     expect(paypal.status).toBe(400);
     expect(paypal.body).toMatchObject({ message: MSG.renewMonthlyCardOnly, field: 'renew_monthly' });
@@ -146,13 +144,12 @@ describe('starting a recurring package', () => {
     expect(await db().select().from(coinSubscriptions).where(eq(coinSubscriptions.userId, user.id))).toEqual([]);
     const [payment] = await db().select().from(payments).where(eq(payments.userId, user.id));
     expect(payment).toMatchObject({ status: 'declined', coinSubscriptionId: null, periodNo: null });
-    expect((await client.call(subscriptionsApi.listCoinSubscriptions, {})).body.total).toBe(0);
+    expect((await client.call(subscriptionsApi.listCoinSubscriptions, {})).total).toBe(0);
   });
 
   it('starts the package once when the webhook and the deposit call settle the first payment together', async () => {
     const { user, client } = await buyer();
-    const saved = await client.post(api.addCreditCard.path, { card: card(SANDBOX_CARDS.succeeds) });
-    const cardId = (saved.body.card as { card_id: number }).card_id;
+    const cardId = (await client.call(api.addCreditCard, { card: card(SANDBOX_CARDS.succeeds) })).card.card_id;
     // A charge the processor made whose answer never reached the call: its row is pending.
     const providerRef = `ch_sbx_${randomBytes(16).toString('hex')}`;
     const now = new Date();
@@ -173,7 +170,7 @@ describe('starting a recurring package', () => {
     expect(answers.filter((a) => a.body.moved === true)).toHaveLength(1);
     expect(await row(sub!.id)).toMatchObject({ state: 'enabled', periodNo: 1 });
     expect(await coinsOf(client)).toBe(pkg.coins);
-    expect((await client.call(subscriptionsApi.listCoinSubscriptions, {})).body.total).toBe(1);
+    expect((await client.call(subscriptionsApi.listCoinSubscriptions, {})).total).toBe(1);
   });
 });
 
@@ -235,7 +232,7 @@ describe('the renewal job', () => {
       text: fill(MSG.coinSubscriptionRefusedText, { package: pkg.name, price: '$5.00' }),
     }]);
     expect(JSON.stringify(mails)).not.toContain('tok_sbx');
-    const listed = (await client.call(subscriptionsApi.listCoinSubscriptions, {})).body.subscriptions as Array<{ state: string; next_renewal_date: unknown }>;
+    const listed = (await client.call(subscriptionsApi.listCoinSubscriptions, {})).subscriptions;
     expect(listed[0]).toMatchObject({ state: 'cancelled', next_renewal_date: null });
     // Not charged again later.
     await renewDue(after(expiry, 40 * 24 * 60 * 60_000));
@@ -247,7 +244,7 @@ describe('the renewal job', () => {
     const gone = await subscriber();
     await db().update(paymentCards).set({ deletedAt: new Date() }).where(eq(paymentCards.id, (await row(gone.id)).cardId));
     const closing = await subscriber();
-    const res = await closing.client.call(deleteAccount, { id: closing.user.id, current_password: closing.user.password });
+    const res = await closing.client.send(deleteAccount, { id: closing.user.id, current_password: closing.user.password });
     expect(res.status).toBe(200);
     await expect.poll(async () => (await row(closing.id)).state).toBe('cancelled');
     const [kept] = await db().select().from(paymentCards).where(eq(paymentCards.id, (await row(closing.id)).cardId));
@@ -329,14 +326,14 @@ describe('a run that died after the processor took the money', () => {
 describe('support applying a cancellation request', () => {
   it('is refused to the subscriber and to visitors; an admin cancels it and the job charges it no more', async () => {
     const { client, id, expiry } = await subscriber();
-    expect((await client.call(subscriptionsApi.updateCoinSubscription, { id, state: 'cancelled' })).status).toBe(403);
-    expect((await t.client().call(subscriptionsApi.updateCoinSubscription, { id, state: 'cancelled' })).status).toBe(401);
+    expect((await client.send(subscriptionsApi.updateCoinSubscription, { id, state: 'cancelled' })).status).toBe(403);
+    expect((await t.client().send(subscriptionsApi.updateCoinSubscription, { id, state: 'cancelled' })).status).toBe(401);
     expect((await row(id)).state).toBe('enabled');
 
     const admin = await t.given.signedInUser({ role: 'admin' });
-    expect((await admin.client.call(subscriptionsApi.updateCoinSubscription, { id: 987654321, state: 'cancelled' })).status).toBe(404);
+    expect((await admin.client.send(subscriptionsApi.updateCoinSubscription, { id: 987654321, state: 'cancelled' })).status).toBe(404);
     expect((await admin.client.post(subscriptionsApi.updateCoinSubscription.path, { id, state: 'paused' })).body).toMatchObject({ field: 'state' });
-    const res = await admin.client.call(subscriptionsApi.updateCoinSubscription, { id, state: 'cancelled' });
+    const res = await admin.client.send(subscriptionsApi.updateCoinSubscription, { id, state: 'cancelled' });
     expect(res.status).toBe(200);
     expect(res.body.subscription).toMatchObject({ id, state: 'cancelled', next_renewal_date: null, expiry_date: expiry.toISOString() });
 
@@ -354,13 +351,13 @@ describe('support applying a cancellation request', () => {
       userId: user.id, packageId: pkg.package_id, cardId: cardRow!.id, salePrice: pkg.price, currency: pkg.currency, state: 'cancelled', startDate: now, expiryDate: now,
     }).returning();
     const admin = await t.given.signedInUser({ role: 'admin' });
-    expect((await admin.client.call(subscriptionsApi.updateCoinSubscription, { id: placeholder!.id, state: 'enabled' })).status).toBe(404);
+    expect((await admin.client.send(subscriptionsApi.updateCoinSubscription, { id: placeholder!.id, state: 'enabled' })).status).toBe(404);
     expect((await db().select().from(coinSubscriptions).where(and(eq(coinSubscriptions.id, placeholder!.id), eq(coinSubscriptions.state, 'cancelled'))))).toHaveLength(1);
   });
 });
 
 // On PostgreSQL whatever the project: run by the PostgreSQL one only.
-describe.runIf(process.env.TEST_DB_KIND === 'postgres')('two instances on one PostgreSQL database', () => {
+suiteOnPostgres('two instances on one PostgreSQL database', () => {
   let apps: TestApp[] = [];
   afterAll(async () => {
     const [first, ...rest] = apps;
@@ -373,9 +370,8 @@ describe.runIf(process.env.TEST_DB_KIND === 'postgres')('two instances on one Po
     try {
       const user = await paying!.given.user();
       const client = await paying!.given.signedIn(user);
-      const [cheapest] = (await paying!.client().call(api.coinPackages, {})).body.packages as Pkg[];
-      const res = await client.post(api.depositCoins.path, { package_id: cheapest!.package_id, payment_method: 'card', card: card(SANDBOX_CARDS.succeeds), renew_monthly: true });
-      const sub = res.body.coin_subscription as { id: number; next_renewal_date: string };
+      const [cheapest] = (await paying!.client().call(api.coinPackages, {})).packages;
+      const sub = (await client.call(api.depositCoins, { package_id: cheapest!.package_id, payment_method: 'card', card: card(SANDBOX_CARDS.succeeds), renew_monthly: true })).coin_subscription!;
       const now = after(sub.next_renewal_date, minutes(1));
       expect(await none!.app.services.coinSubscriptions.renewDue(now)).toEqual({ renewed: 0, cancelled: 0, retry: 0 });
       const shared = paying!.resources.database.db;
@@ -394,14 +390,12 @@ describe.runIf(process.env.TEST_DB_KIND === 'postgres')('two instances on one Po
     apps = await startSharedTestApps(2);
     const [one, two] = apps as [TestApp, TestApp];
     const shared: Executor = one.resources.database.db;
-    const [cheapest] = (await one.client().call(api.coinPackages, {})).body.packages as Pkg[];
+    const [cheapest] = (await one.client().call(api.coinPackages, {})).packages;
     const started: Array<{ id: number; expiry: Date; client: HttpSession }> = [];
     for (let i = 0; i < 6; i++) {
       const user = await one.given.user();
       const client = await one.given.signedIn(user);
-      const res = await client.post(api.depositCoins.path, { package_id: cheapest!.package_id, payment_method: 'card', card: card(SANDBOX_CARDS.succeeds), renew_monthly: true });
-      expect(res.status).toBe(200);
-      const sub = res.body.coin_subscription as { id: number; next_renewal_date: string };
+      const sub = (await client.call(api.depositCoins, { package_id: cheapest!.package_id, payment_method: 'card', card: card(SANDBOX_CARDS.succeeds), renew_monthly: true })).coin_subscription!;
       started.push({ id: sub.id, expiry: new Date(sub.next_renewal_date), client });
     }
     const now = after(started.reduce((m, s) => (s.expiry > m ? s.expiry : m), started[0]!.expiry), minutes(1));

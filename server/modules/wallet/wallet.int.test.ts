@@ -32,8 +32,7 @@ async function buyer(): Promise<{ user: TestUser; client: HttpSession }> {
 }
 
 async function packages() {
-  const res = await t.client().call(api.coinPackages, {});
-  return res.body.packages as Array<{ package_id: number; coins: number; price: number; currency: string; name: string }>;
+  return (await t.client().call(api.coinPackages, {})).packages;
 }
 
 const deposit = (client: HttpSession, body: Body) => client.post(api.depositCoins.path, body);
@@ -56,11 +55,9 @@ describe('packages', () => {
   });
 
   it('lists impression packages, fewest impressions first, to signed-in users', async () => {
-    expect((await t.client().call(api.getImpressionPackages, {})).status).toBe(401);
+    expect((await t.client().refusal(api.getImpressionPackages, {})).status).toBe(401);
     const { client } = await buyer();
-    const res = await client.call(api.getImpressionPackages, {});
-    expect(res.status).toBe(200);
-    const list = res.body.impression_packages as Array<{ impressions: number; currency: string; price: number }>;
+    const list = (await client.call(api.getImpressionPackages, {})).impression_packages;
     expect(list.map((p) => p.impressions)).toEqual([...IMPRESSION_PACKAGES].map((p) => p.impressions).sort((a, b) => a - b));
     expect(list[0]).toMatchObject({ currency: 'CON', price: 50, impressions: 1000 });
   });
@@ -69,8 +66,7 @@ describe('packages', () => {
 describe('payment methods', () => {
   it('says which methods this installation can take, and why not the others', async () => {
     const res = await t.client().call(api.paymentMethods, {});
-    expect(res.status).toBe(200);
-    expect(res.body.methods).toEqual([
+    expect(res.methods).toEqual([
       { id: 'card', available: true, reason: null },
       { id: 'paypal', available: false, reason: MSG.paymentMethodUnavailable },
       { id: 'bitcoin', available: false, reason: MSG.paymentMethodUnavailable },
@@ -81,10 +77,10 @@ describe('payment methods', () => {
     const off = await startTestApp({ PAYMENTS: 'none' });
     try {
       const res = await off.client().call(api.paymentMethods, {});
-      expect((res.body.methods as Array<{ available: boolean }>).every((m) => !m.available)).toBe(true);
+      expect(res.methods.every((m) => !m.available)).toBe(true);
       const { client } = await off.given.signedInUser();
-      const pkg = ((await off.client().call(api.coinPackages, {})).body.packages as Array<{ package_id: number }>)[0]!;
-      const refused = await client.call(api.depositCoins, { package_id: pkg.package_id, payment_method: 'card', card: card(SANDBOX_CARDS.succeeds) });
+      const pkg = (await off.client().call(api.coinPackages, {})).packages[0]!;
+      const refused = await client.refusal(api.depositCoins, { package_id: pkg.package_id, payment_method: 'card', card: card(SANDBOX_CARDS.succeeds) });
       expect(refused.status).toBe(400);
       expect(refused.body.message).toBe(MSG.paymentMethodUnavailable);
     } finally {
@@ -97,7 +93,7 @@ describe('deposits', () => {
   it('refuses logged-out callers on every wallet call', async () => {
     const guest = t.client();
     for (const def of [api.walletBalance, api.walletTransfers, api.creditCards, api.getImpressionBalance]) {
-      expect((await guest.call(def, {})).status, def.path).toBe(401);
+      expect((await guest.send(def, {})).status, def.path).toBe(401);
     }
     for (const [path, body] of [
       [api.depositCoins.path, { package_id: 1, payment_method: 'card', card: card(SANDBOX_CARDS.succeeds) }],
@@ -118,7 +114,7 @@ describe('deposits', () => {
     expect(payment).toMatchObject({ status: 'succeeded', amount: pkg.price, currency: 'USD', transferId: res.body.transfer_id });
     expect(payment!.providerRef).toMatch(/^ch_sbx_/);
     const balance = await client.call(api.walletBalance, {});
-    expect(balance.body).toEqual({ response: 'success', balance: { CON: pkg.coins, IMP: 0, USD: 0, CAD: 0 } });
+    expect(balance).toEqual({ response: 'success', balance: { CON: pkg.coins, IMP: 0, USD: 0, CAD: 0 } });
   });
 
   it('answers 402 with a code of its own for declined and insufficient-funds cards, and moves nothing', async () => {
@@ -136,8 +132,8 @@ describe('deposits', () => {
     const rows = await db().select().from(payments).where(eq(payments.userId, user.id));
     expect(rows.map((r) => r.status)).toEqual(['declined', 'declined', 'declined']);
     expect(rows.every((r) => r.transferId === null)).toBe(true);
-    expect((await client.call(api.walletBalance, {})).body.balance).toEqual({ CON: 0, IMP: 0, USD: 0, CAD: 0 });
-    expect((await client.call(api.walletTransfers, {})).body).toMatchObject({ transfers: [], total: 0 });
+    expect((await client.call(api.walletBalance, {})).balance).toEqual({ CON: 0, IMP: 0, USD: 0, CAD: 0 });
+    expect(await client.call(api.walletTransfers, {})).toMatchObject({ transfers: [], total: 0 });
   });
 
   it('refuses an expired card, an unknown package, a missing card and the methods without a processor', async () => {
@@ -161,7 +157,7 @@ describe('deposits', () => {
       expect(res.status, method).toBe(400);
       expect(res.body.message).toBe('This payment method is not available yet.');
     }
-    expect((await client.call(api.walletBalance, {})).body.balance).toMatchObject({ CON: 0 });
+    expect((await client.call(api.walletBalance, {})).balance).toMatchObject({ CON: 0 });
   });
 
   it('limits deposits per user', async () => {
@@ -172,19 +168,17 @@ describe('deposits', () => {
     }
     const limited = await deposit(client, { package_id: pkg.package_id, payment_method: 'card', card: card(SANDBOX_CARDS.succeeds) });
     expect(limited.status).toBe(429);
-    expect((await client.call(api.walletBalance, {})).body.balance).toMatchObject({ CON: 0 });
+    expect((await client.call(api.walletBalance, {})).balance).toMatchObject({ CON: 0 });
   });
 });
 
 describe('saved cards', () => {
   it('keeps only a token, the brand, the last four digits and the expiry, and pays with it', async () => {
     const { user, client } = await buyer();
-    const saved = await client.post(api.addCreditCard.path, { card: card('4242-4242-4242-4242') });
-    expect(saved.status).toBe(200);
-    const savedCard = saved.body.card as { card_id: number };
-    expect(saved.body.card).toEqual({ card_id: savedCard.card_id, brand: 'Visa', last4: '4242', exp_month: 12, exp_year: nextYear });
+    const { card: savedCard } = await client.call(api.addCreditCard, { card: card('4242-4242-4242-4242') });
+    expect(savedCard).toEqual({ card_id: savedCard.card_id, brand: 'Visa', last4: '4242', exp_month: 12, exp_year: nextYear });
     const list = await client.call(api.creditCards, {});
-    expect(list.body.cards).toEqual([saved.body.card]);
+    expect(list.cards).toEqual([savedCard]);
 
     const stored = (await db().execute(sql`select * from payment_cards where user_id = ${user.id}`)).rows;
     expect(stored).toHaveLength(1);
@@ -211,10 +205,9 @@ describe('saved cards', () => {
 
   it('saves a declining card whose charges are then refused, and refuses expired cards', async () => {
     const { client } = await buyer();
-    const saved = await client.post(api.addCreditCard.path, { card: card(SANDBOX_CARDS.insufficientFunds) });
-    expect(saved.status).toBe(200);
+    const saved = await client.call(api.addCreditCard, { card: card(SANDBOX_CARDS.insufficientFunds) });
     const pkg = (await packages())[0]!;
-    const res = await deposit(client, { package_id: pkg.package_id, payment_method: 'card', card_token: String((saved.body.card as { card_id: number }).card_id) });
+    const res = await deposit(client, { package_id: pkg.package_id, payment_method: 'card', card_token: String(saved.card.card_id) });
     expect(res.status).toBe(402);
     expect(res.body).toEqual({ response: 'card_insufficient_funds', message: MSG.cardInsufficientFunds });
     const expired = await client.post(api.addCreditCard.path, { card: card(SANDBOX_CARDS.succeeds, { exp_year: 2021, exp_month: 1 }) });
@@ -274,7 +267,7 @@ describe('the sandbox webhook', () => {
     expect(second.body).toMatchObject({ status: 'succeeded', moved: false });
     const parallel = await Promise.all([webhook(event), webhook(event), webhook(event)]);
     expect(parallel.map((r) => r.body.moved)).toEqual([false, false, false]);
-    expect((await client.call(api.walletBalance, {})).body.balance).toMatchObject({ CON: pkg.coins });
+    expect((await client.call(api.walletBalance, {})).balance).toMatchObject({ CON: pkg.coins });
     const [after] = await db().select().from(payments).where(eq(payments.id, payment.id));
     expect(after).toMatchObject({ status: 'succeeded' });
     expect(after!.transferId).not.toBeNull();
@@ -287,7 +280,7 @@ describe('the sandbox webhook', () => {
     const results = await Promise.all(Array.from({ length: 4 }, () => webhook(event)));
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
     expect(results.filter((r) => r.body.moved === true)).toHaveLength(1);
-    expect((await client.call(api.walletBalance, {})).body.balance).toMatchObject({ CON: pkg.coins });
+    expect((await client.call(api.walletBalance, {})).balance).toMatchObject({ CON: pkg.coins });
   });
 
   it('moves nothing for a payment the deposit call already settled', async () => {
@@ -299,7 +292,7 @@ describe('the sandbox webhook', () => {
     const again = await webhook({ type: 'charge.succeeded', provider_ref: payment!.providerRef });
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ status: 'succeeded', moved: false });
-    expect((await client.call(api.walletBalance, {})).body.balance).toMatchObject({ CON: pkg.coins });
+    expect((await client.call(api.walletBalance, {})).balance).toMatchObject({ CON: pkg.coins });
   });
 
   it('marks a pending payment declined on a failure event, and a later success moves nothing', async () => {
@@ -311,14 +304,14 @@ describe('the sandbox webhook', () => {
     expect(late.body).toMatchObject({ status: 'declined', moved: false });
     const [after] = await db().select().from(payments).where(eq(payments.id, payment.id));
     expect(after).toMatchObject({ status: 'declined', failure: 'Your card was declined.', transferId: null });
-    expect((await client.call(api.walletBalance, {})).body.balance).toMatchObject({ CON: 0 });
+    expect((await client.call(api.walletBalance, {})).balance).toMatchObject({ CON: 0 });
   });
 });
 
 describe('impressions', () => {
   async function impressionPackage(index: number) {
     const { client } = await buyer();
-    const list = (await client.call(api.getImpressionPackages, {})).body.impression_packages as Array<{ package_id: number; price: number; impressions: number }>;
+    const list = (await client.call(api.getImpressionPackages, {})).impression_packages;
     return list[index]!;
   }
 
@@ -327,11 +320,10 @@ describe('impressions', () => {
     const coins = (await packages())[0]!; // 100 coins
     await deposit(client, { package_id: coins.package_id, payment_method: 'card', card: card(SANDBOX_CARDS.succeeds) });
     const pkg = await impressionPackage(0); // 1,000 for 50 coins
-    const res = await client.post(api.buyImpressionsPackage.path, { id: pkg.package_id });
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ response: 'success', impression_balance: pkg.impressions, balance: { CON: 100 - pkg.price, IMP: pkg.impressions, USD: 0, CAD: 0 } });
+    const res = await client.call(api.buyImpressionsPackage, { id: pkg.package_id });
+    expect(res).toEqual({ response: 'success', impression_balance: pkg.impressions, balance: { CON: 100 - pkg.price, IMP: pkg.impressions, USD: 0, CAD: 0 } });
     const balance = await client.call(api.getImpressionBalance, {});
-    expect(balance.body).toEqual({ response: 'success', impression_balance: pkg.impressions });
+    expect(balance).toEqual({ response: 'success', impression_balance: pkg.impressions });
   });
 
   it('buys once per Idempotency-Key', async () => {
@@ -339,34 +331,34 @@ describe('impressions', () => {
     const coins = (await packages())[1]!; // 200 coins
     await deposit(client, { package_id: coins.package_id, payment_method: 'card', card: card(SANDBOX_CARDS.succeeds) });
     const pkg = await impressionPackage(0);
-    const send = (key: string) => client.request('POST', api.buyImpressionsPackage.path, { body: { id: pkg.package_id }, headers: { 'idempotency-key': key } });
-    const [a, b] = [await send('buy-1'), await send('buy-1')];
-    expect(a.body).toEqual(b.body);
-    expect(a.body.impression_balance).toBe(pkg.impressions);
-    const c = await send('buy-2');
-    expect(c.body.impression_balance).toBe(2 * pkg.impressions);
-    expect((c.body.balance as { CON: number }).CON).toBe(200 - 2 * pkg.price);
-    const bad = await send('has space');
+    const buy = (idempotencyKey: string) => client.call(api.buyImpressionsPackage, { id: pkg.package_id }, { idempotencyKey });
+    const [a, b] = [await buy('buy-1'), await buy('buy-1')];
+    expect(a).toEqual(b);
+    expect(a.impression_balance).toBe(pkg.impressions);
+    const c = await buy('buy-2');
+    expect(c.impression_balance).toBe(2 * pkg.impressions);
+    expect(c.balance.CON).toBe(200 - 2 * pkg.price);
+    const bad = await client.refusal(api.buyImpressionsPackage, { id: pkg.package_id }, { idempotencyKey: 'has space' });
     expect(bad.status).toBe(400);
     // Without a key, every call is a new purchase.
-    await client.post(api.buyImpressionsPackage.path, { id: pkg.package_id });
-    expect((await client.call(api.getImpressionBalance, {})).body.impression_balance).toBe(3 * pkg.impressions);
+    await client.call(api.buyImpressionsPackage, { id: pkg.package_id });
+    expect((await client.call(api.getImpressionBalance, {})).impression_balance).toBe(3 * pkg.impressions);
   });
 
   it('refuses without enough coins (402), a missing package (400) and an unknown one (404)', async () => {
     const { client } = await buyer();
     const pkg = await impressionPackage(2);
-    const poor = await client.post(api.buyImpressionsPackage.path, { id: pkg.package_id });
+    const poor = await client.refusal(api.buyImpressionsPackage, { id: pkg.package_id });
     expect(poor.status).toBe(402);
     expect(poor.body).toEqual({ response: 'insufficient_funds', message: MSG.insufficientFunds });
     for (const body of [{}, { id: '' }, { id: 0 }, { id: 'abc' }]) {
-      const res = await client.post(api.buyImpressionsPackage.path, body);
+      const res = await client.refusal(api.buyImpressionsPackage, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.message).toBe('Impression Package cannot be blank.');
     }
-    const unknown = await client.post(api.buyImpressionsPackage.path, { id: 987_654 });
+    const unknown = await client.refusal(api.buyImpressionsPackage, { id: 987_654 });
     expect(unknown.status).toBe(404);
-    expect((await client.call(api.walletBalance, {})).body.balance).toEqual({ CON: 0, IMP: 0, USD: 0, CAD: 0 });
+    expect((await client.call(api.walletBalance, {})).balance).toEqual({ CON: 0, IMP: 0, USD: 0, CAD: 0 });
   });
 });
 
@@ -375,13 +367,11 @@ describe('history', () => {
     const { user, client } = await buyer();
     const coins = (await packages())[0]!;
     await deposit(client, { package_id: coins.package_id, payment_method: 'card', card: card(SANDBOX_CARDS.succeeds) });
-    const list = (await client.call(api.getImpressionPackages, {})).body.impression_packages as Array<{ package_id: number; price: number; impressions: number }>;
-    await client.post(api.buyImpressionsPackage.path, { id: list[0]!.package_id });
+    const list = (await client.call(api.getImpressionPackages, {})).impression_packages;
+    await client.call(api.buyImpressionsPackage, { id: list[0]!.package_id });
 
-    const res = await client.call(api.walletTransfers, {});
-    expect(res.status).toBe(200);
-    const transfers = res.body.transfers as Array<Body>;
-    expect(res.body.total).toBe(3);
+    const { transfers, total } = await client.call(api.walletTransfers, {});
+    expect(total).toBe(3);
     expect(transfers.map((x) => [x.kind, x.currency, x.amount])).toEqual([
       ['impressions', 'CON', -list[0]!.price],
       ['impressions', 'IMP', list[0]!.impressions],
@@ -391,11 +381,11 @@ describe('history', () => {
     expect(Date.parse(String(transfers[2]!.created_at))).not.toBeNaN();
 
     const page = await client.call(api.walletTransfers, { offset: 2, limit: 1 });
-    expect(page.body).toMatchObject({ total: 3, transfers: [{ kind: 'deposit' }] });
+    expect(page).toMatchObject({ total: 3, transfers: [{ kind: 'deposit' }] });
 
     // Someone else's history holds none of this.
     const other = await buyer();
-    expect((await other.client.call(api.walletTransfers, {})).body).toMatchObject({ transfers: [], total: 0 });
+    expect(await other.client.call(api.walletTransfers, {})).toMatchObject({ transfers: [], total: 0 });
     expect(user.id).not.toBe(other.user.id);
   });
 
@@ -413,9 +403,9 @@ describe('history', () => {
         { account: { system: 'fees', currency: 'CON' }, amount: 4 },
       ],
     });
-    const sent = (await tipper.client.call(api.walletTransfers, {})).body.transfers as Array<Body>;
+    const sent = (await tipper.client.call(api.walletTransfers, {})).transfers;
     expect(sent[0]).toMatchObject({ transfer_id: transferId, kind: 'tip', amount: -20, currency: 'CON', counterparty: { user_id: recipient.user.id, username: recipient.user.username } });
-    const received = (await recipient.client.call(api.walletTransfers, {})).body.transfers as Array<Body>;
+    const received = (await recipient.client.call(api.walletTransfers, {})).transfers;
     expect(received).toEqual([expect.objectContaining({ transfer_id: transferId, kind: 'tip', amount: 16, counterparty: { user_id: tipper.user.id, username: tipper.user.username } })]);
   });
 });
@@ -450,7 +440,7 @@ describe('logs', () => {
     try {
       const user = await traced.given.user();
       const client = await traced.given.signedIn(user);
-      const pkg = ((await traced.client().call(api.coinPackages, {})).body.packages as Array<{ package_id: number }>)[0]!;
+      const pkg = ((await traced.client().call(api.coinPackages, {})).packages)[0]!;
       const secretCard = { ...card(SANDBOX_CARDS.succeeds), cvc: '8642' };
       expect((await client.post(api.depositCoins.path, { package_id: pkg.package_id, payment_method: 'card', card: secretCard })).status).toBe(200);
       expect((await client.post(api.depositCoins.path, { package_id: pkg.package_id, payment_method: 'card', card: { ...secretCard, number: SANDBOX_CARDS.declined } })).status).toBe(402);

@@ -1,5 +1,6 @@
 /** Runs when a Redis server is given (TEST_REDIS_URL); CI sets it on machines that have one. */
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
+import { suiteNeeding } from '../../testing/suite-needing';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import type { Bus } from './bus';
 import { createRedisBus, redisPrefix } from './redis-bus';
@@ -20,7 +21,7 @@ async function publishThenMark(from: Bus, to: Bus, channel: string, message: unk
   await off();
 }
 
-describe.runIf(url)('redis bus', () => {
+suiteNeeding('redis')('redis bus', () => {
   const opened: Array<{ close(): Promise<void> }> = [];
   afterAll(async () => {
     for (const o of opened) await o.close();
@@ -71,7 +72,7 @@ describe.runIf(url)('redis bus', () => {
   });
 });
 
-describe.runIf(url)('the default prefix', () => {
+suiteNeeding('redis')('the default prefix', () => {
   const apps: TestApp[] = [];
   afterAll(async () => {
     for (const app of apps) await app.close();

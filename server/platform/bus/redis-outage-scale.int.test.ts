@@ -4,7 +4,8 @@
  * TEST_DATABASE_URL is set (the scaled-out project).
  */
 import type { ChildProcess } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { suiteNeeding } from '../../testing/suite-needing';
 import { startListeningSharedApps, type TestApp } from '../../testing/harness';
 import { HttpSession } from '../../testing/http-session';
 import { freePort, killRedis, startRedis } from '../../testing/redis-server';
@@ -17,7 +18,7 @@ const closeOf = (client: WsClient) => new Promise<{ code: number; reason: string
 import type { BusState, BusStateChange } from './bus';
 import { createRedisBus } from './redis-bus';
 
-describe.runIf(process.env.TEST_DATABASE_URL)('a Redis outage', () => {
+suiteNeeding('postgres', 'redis-server')('a Redis outage', () => {
   let port: number;
   let redis: ChildProcess | undefined;
   let instances: Array<{ t: TestApp; baseUrl: string }> = [];

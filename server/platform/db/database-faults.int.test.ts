@@ -6,16 +6,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { suiteOnPostgres } from '../../testing/suite-needing';
 import { MSG } from '../../../common/messages';
 import { eventually } from '../../testing/eventually';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { WsClient } from '../../testing/ws-client';
 
-const onPostgres = inject('dbTemplate').kind === 'postgres';
-
-describe.skipIf(!onPostgres)('database faults', () => {
+suiteOnPostgres('database faults', () => {
   let t: TestApp;
   let side: pg.Client;
   beforeAll(async () => {

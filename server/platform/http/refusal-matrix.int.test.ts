@@ -22,6 +22,7 @@ import { ERRORS, type ErrorCode } from '../../../common/errors';
 import { MSG } from '../../../common/messages';
 import { DEFAULT_PERMISSIONS, type Permission } from '../../../common/permissions';
 import { startTestApp, type TestApp, type TestUser } from '../../testing/harness';
+import { eventually } from '../../testing/eventually';
 import { startTestOidcProvider, type TestOidcProvider } from '../../testing/oidc-provider';
 import { HttpSession, type HttpResponse, type Transport } from '../../testing/http-session';
 import { multipartFile } from '../../testing/multipart';
@@ -211,12 +212,8 @@ async function publishVideoPost(client: HttpSession): Promise<number> {
 }
 
 async function videoReady(postId: number): Promise<void> {
-  for (let i = 0; i < 240; i += 1) {
-    const res = await world.owner.client.get('/api/post/post-lookup', { id: postId });
-    if ((res.body.post as { state: string }).state === 'ready') return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error('the matrix video did not become ready');
+  const state = async () => ((await world.owner.client.get('/api/post/post-lookup', { id: postId })).body.post as { state: string }).state;
+  if ((await eventually(state, (s) => s === 'ready', 60_000, 250)) !== 'ready') throw new Error('the matrix video did not become ready');
 }
 
 /** One media address of a post as the caller gets it (the caller's own signature). */

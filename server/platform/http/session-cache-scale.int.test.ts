@@ -5,7 +5,8 @@
  * Runs when TEST_DATABASE_URL and TEST_REDIS_URL are set.
  */
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { suiteNeeding } from '../../testing/suite-needing';
 import { DEFAULT_PERMISSIONS } from '../../../common/permissions';
 import { eventually } from '../../testing/eventually';
 import { startSharedTestApps, type TestApp } from '../../testing/harness';
@@ -14,7 +15,7 @@ import { SESSION_COOKIE } from './sessions';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 
-describe.runIf(redisUrl && process.env.TEST_DATABASE_URL)('signed-in sessions cached per instance, scaled out over Redis', () => {
+suiteNeeding('postgres', 'redis')('signed-in sessions cached per instance, scaled out over Redis', () => {
   let a: TestApp;
   let b: TestApp;
   let admin: HttpSession;

@@ -55,7 +55,7 @@ describe('the outbox (no SMTP_URL)', () => {
     await mailer.send({ to: 'someone-else@example.com', subject: 'Other', text: 'Other' });
     const admin = await t.given.signedIn(await t.given.user({ role: 'admin' }));
 
-    const mine = await admin.call(listOutbox, { to: 'listed@example.COM' });
+    const mine = await admin.send(listOutbox, { to: 'listed@example.COM' });
     expect(mine.status).toBe(200);
     expect(mine.headers['cache-control']).toBe('no-store');
     expect(mine.body.transport).toBe('outbox');
@@ -64,7 +64,7 @@ describe('the outbox (no SMTP_URL)', () => {
     expect(messages[0]).toMatchObject({ to: 'Listed@Example.com', text: 'Body 3' });
     expect(Number.isNaN(Date.parse(messages[0]!.created_at))).toBe(false);
 
-    const limited = await admin.call(listOutbox, { limit: 2 });
+    const limited = await admin.send(listOutbox, { limit: 2 });
     expect((limited.body.messages as Array<{ subject: string }>).map((m) => m.subject)).toEqual(['Other', 'Message 3']);
     expect((await admin.get(listOutbox.path, { limit: 0 })).status).toBe(400);
     expect((await admin.get(listOutbox.path, { limit: 'many' })).status).toBe(400);
