@@ -20,7 +20,7 @@ import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { isPermission } from '../common/permissions';
-import { createAccountAdmin } from '../server/modules/accounts/admin';
+import { createAccountAdmin } from '../server/modules/accounts';
 import { checkConservation, conservationViolations, formatConservation } from '../server/modules/ledger';
 import type { Db } from '../server/platform/db/client';
 import { startServerProcess } from '../server/testing/server';

@@ -9,11 +9,11 @@ import { openDatabase, type Database } from './platform/db/client';
 import { lockDataDir } from './platform/db/data-dir-lock';
 import { applyMigrations } from './platform/db/migrate';
 import { createLocalFileStore } from './platform/storage/storage';
-import { ensureInterests } from './modules/accounts/interests';
-import { createChannelsService } from './modules/channels/service';
-import { createSystemService } from './modules/system/service';
-import { ensurePlanTemplates } from './modules/subscriptions/templates';
-import { ensureWalletPackages } from './modules/wallet/packages';
+import { ensureInterests } from './modules/accounts';
+import { ensureBaseChannels } from './modules/channels';
+import { ensurePlanTemplates } from './modules/subscriptions';
+import { ensureSystemReferenceData } from './modules/system';
+import { ensureWalletPackages } from './modules/wallet';
 
 export interface OpenedResources extends AppResources {
   close(): Promise<void>;
@@ -23,8 +23,8 @@ export interface OpenedResources extends AppResources {
 export async function ensureReferenceData(database: Database): Promise<void> {
   const db = database.db;
   await ensureInterests(db);
-  await createSystemService({ db }).ensureReferenceData();
-  await createChannelsService({ db }).ensureBaseChannels();
+  await ensureSystemReferenceData(db);
+  await ensureBaseChannels(db);
   await ensureWalletPackages(db);
   await ensurePlanTemplates(db);
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { numeric } from '../common/api/fields';
 import { REFERRAL_TYPES, type ReferralType } from '../common/api/referrals';
 import { SKIN_IDS, type SkinId } from '../common/skins';
-import { TRANSFER_KINDS, type TransferKind } from './modules/ledger/tables';
+import { TRANSFER_KINDS, type TransferKind } from '../common/rules/transfer-kinds';
 
 const isOn = (value: string) => ['on', 'true', '1'].includes(value);
 

@@ -3,7 +3,8 @@
  *
  * - `module-entry`: code in server/modules/<a> reaches another module only through its entry
  *   (`../<b>`, i.e. server/modules/<b>/index.ts), never its tables, routes or other files. One
- *   exception: a tables.ts may import another module's tables.ts for its foreign keys. The same holds
+ *   exception: a tables.ts may import another module's tables.ts for its foreign keys. Code outside
+ *   the modules (start-up, config, demo data, test helpers, scripts, benchmarks) is held to the same entries. The same holds
  *   for the web's features (decision 0050): code in web/features/<a> reaches another feature only
  *   through web/features/<b>/index.ts, never its components, hooks or style sheets.
  * - `no-cycles`: no import cycle between modules, between web features, nor between the top folders
@@ -194,16 +195,17 @@ const moduleEntry = {
         context.report({ node, message: `Feature "${feature}" reaches "${to}" through its internals (${relative(target)}): import from '../${to}' (its index.ts) instead.` });
       });
     }
+    // A module's own files, and every file outside the modules (start-up, demo data, test helpers, scripts, benchmarks).
     const from = moduleOf(file);
-    if (!from) return {};
     return visitImports((node, specifier) => {
       const target = resolveImport(file, specifier);
       const to = target && moduleOf(target);
       if (!to || to === from) return;
       const entry = path.basename(target) === 'index.ts' && path.dirname(target) === path.join(ROOT, 'server/modules', to);
-      const foreignKey = path.basename(file) === 'tables.ts' && path.basename(target) === 'tables.ts';
+      const foreignKey = from !== null && path.basename(file) === 'tables.ts' && path.basename(target) === 'tables.ts';
       if (entry || foreignKey) return;
-      context.report({ node, message: `Module "${from}" reaches "${to}" through its internals (${relative(target)}): import from '../${to}' (its index.ts) instead.` });
+      const who = from ? `Module "${from}"` : relative(file);
+      context.report({ node, message: `${who} reaches module "${to}" through its internals (${relative(target)}): import from its index.ts instead.` });
     });
   },
 };

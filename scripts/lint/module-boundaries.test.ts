@@ -4,12 +4,23 @@ import { lintAs as lint } from './lint-as';
 describe('the module boundary rules', () => {
   it("refuse another module's tables, routes and internals, and take its entry", () => {
     expect(lint('server/modules/chat/probe.ts', "import { streams } from '../streams/tables';")).toEqual([
-      expect.stringContaining('Module "chat" reaches "streams" through its internals (server/modules/streams/tables.ts)'),
+      expect.stringContaining('Module "chat" reaches module "streams" through its internals (server/modules/streams/tables.ts)'),
     ]);
     expect(lint('server/modules/chat/probe.ts', "import { viewerOf } from '../streams/viewer';")).toHaveLength(1);
     expect(lint('server/modules/chat/probe.ts', "export { registerStreamRoutes } from '../streams/routes';")).toHaveLength(1);
     expect(lint('server/modules/chat/probe.ts', "import { viewerOf } from '../streams';")).toEqual([]);
     expect(lint('server/modules/chat/probe.ts', "import { parseChannel } from './channels';")).toEqual([]);
+  });
+
+  it('hold start-up, demo data, test helpers, scripts and benchmarks to the same entries', () => {
+    expect(lint('server/probe.ts', "import { users } from './modules/accounts/tables';")).toEqual([
+      expect.stringContaining('server/probe.ts reaches module "accounts" through its internals (server/modules/accounts/tables.ts)'),
+    ]);
+    expect(lint('server/testing/probe.ts', "import { createLedger } from '../modules/ledger/service';")).toHaveLength(1);
+    expect(lint('scripts/probe.ts', "import { createFold } from '../server/modules/analytics/fold';")).toHaveLength(1);
+    expect(lint('bench/probe.ts', "import { createLedger } from '../server/modules/ledger';")).toEqual([]);
+    // Tests may reach inside the module they test (and its neighbours' tables for their set-up).
+    expect(lint('server/probe.int.test.ts', "import { users } from './modules/accounts/tables';")).toEqual([]);
   });
 
   it("let a tables file refer to another module's tables for its foreign keys", () => {

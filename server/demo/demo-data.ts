@@ -1,11 +1,9 @@
 /** Demo data for a fresh installation: an admin, three broadcasters, five viewers, a welcome message. */
 import { randomBytes } from 'node:crypto';
-import { count } from 'drizzle-orm';
 import type { Permission } from '../../common/permissions';
 import type { Db } from '../platform/db/client';
-import type { AccountsService } from '../modules/accounts/service';
-import { users } from '../modules/accounts/tables';
-import type { SystemService } from '../modules/system/service';
+import { hasAnyAccount, type AccountsService } from '../modules/accounts';
+import type { SystemService } from '../modules/system';
 
 /** The password of every demo account but the administrator's. */
 export const DEMO_PASSWORD = 'limelight-demo';
@@ -46,10 +44,7 @@ export async function seedDemoData(
   deps: { db: Db; accounts: AccountsService; system: SystemService },
   options: { adminPassword?: string } = {},
 ): Promise<CreatedDemoAccount[]> {
-  const hasUsers = async () => {
-    const [existing] = await deps.db.select({ n: count() }).from(users);
-    return (existing?.n ?? 0) > 0;
-  };
+  const hasUsers = () => hasAnyAccount(deps.db);
   if (await hasUsers()) return [];
   const adminPassword = options.adminPassword ?? randomBytes(12).toString('base64url');
   const created: CreatedDemoAccount[] = [];

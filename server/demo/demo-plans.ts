@@ -1,6 +1,6 @@
 /** Subscription plans of the demo broadcasters, so a new visitor of the demo meets Subscribe (made once, with the accounts). */
 import type { ModuleServices } from '../platform/module';
-import { PLAN_TEMPLATES } from '../modules/subscriptions/templates';
+import { PLAN_TEMPLATES } from '../modules/subscriptions';
 
 /** Each demo broadcaster offers the Fan and VIP templates monthly. */
 const DEMO_OFFERS: ReadonlyArray<{ code: (typeof PLAN_TEMPLATES)[number]['code']; period: string }> = [

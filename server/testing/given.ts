@@ -7,11 +7,9 @@ import type { FastifyInstance } from 'fastify';
 import { DEFAULT_PERMISSIONS, type Permission, type Role } from '../../common/permissions';
 import type { SkinId } from '../../common/skins';
 import type { OpenedResources } from '../bootstrap';
-import { createAccountAdmin } from '../modules/accounts/admin';
-import { depositTransfer } from '../modules/ledger/deposits';
-import { createLedger } from '../modules/ledger/service';
-import { pastTipTransfer, type PastTip } from '../modules/tips/past-tip';
-import type { Currency } from '../modules/ledger/tables';
+import { createAccountAdmin } from '../modules/accounts';
+import { depositTransfer, createLedger, type Currency } from '../modules/ledger';
+import { pastTipTransfer, type PastTip } from '../modules/tips';
 import { HttpSession } from './http-session';
 
 export interface TestUser {

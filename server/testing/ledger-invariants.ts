@@ -5,7 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { checkConservation, conservationViolations } from '../modules/ledger/conservation';
+import { checkConservation, conservationViolations } from '../modules/ledger';
 import type { Executor } from '../platform/db/client';
 
 export interface LedgerViolations {

@@ -9,10 +9,9 @@ import pg from 'pg';
 import { createDomainEventHub } from '../platform/events';
 import { openDatabase, type Database } from '../platform/db/client';
 import { applyMigrations } from '../platform/db/migrate';
-import { createLedger } from '../modules/ledger/service';
-import { createRenewals } from '../modules/subscriptions/renewals';
+import { createLedger } from '../modules/ledger';
+import { createRenewals, ensurePlanTemplates } from '../modules/subscriptions';
 import { createEventOutbox } from '../platform/event-outbox';
-import { ensurePlanTemplates } from '../modules/subscriptions/templates';
 import { ledgerViolations, provisionTippers, violationCount } from './tip-load';
 
 /** The fee the runners charge (config PLATFORM_FEES' default for subscriptions). */

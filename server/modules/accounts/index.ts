@@ -24,6 +24,10 @@ export type { SettingsService } from './settings-service';
 export type { ClosureService } from './closure-service';
 import './events';
 export { activeUserSql, people } from './people';
+export { hasAnyAccount } from './people';
+export { createAccountAdmin } from './admin';
+export { ensureInterests } from './interests';
+export { hashPassword } from './passwords';
 export { notificationReachSql } from './notification-reach';
 export type { AccountAdmin, Actor, SuspensionTerms, UserRef } from './admin';
 

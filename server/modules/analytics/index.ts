@@ -8,6 +8,9 @@ import { createFold, type Fold } from './fold';
 import { createAnalyticsReads, type AnalyticsReads } from './reads';
 import { registerAnalyticsRoutes } from './routes';
 
+export { addDays, utcDay } from './days';
+export { createFold } from './fold';
+
 declare module '../../platform/module' {
   interface ModuleServices {
     analytics: { fold: Fold; reads: AnalyticsReads };

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, jsonb, pgTable, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from '../accounts/tables';
+import { TRANSFER_KINDS, type TransferKind } from '../../../common/rules/transfer-kinds';
 
 export const CURRENCIES = ['CON', 'IMP', 'USD', 'CAD'] as const;
 export type Currency = (typeof CURRENCIES)[number];
@@ -50,8 +51,7 @@ export const ledgerAccounts = pgTable(
   ],
 );
 
-export const TRANSFER_KINDS = ['deposit', 'tip', 'post_purchase', 'subscription', 'meeting_fee', 'toy_tip', 'ad_commission', 'ad_funding', 'ad_refund', 'referral_commission', 'impressions', 'refund', 'payout', 'adjustment', 'sweep', 'grant'] as const;
-export type TransferKind = (typeof TRANSFER_KINDS)[number];
+export { TRANSFER_KINDS, type TransferKind };
 
 /** One movement of money: its entries sum to zero per currency. Written once, never changed. */
 export const ledgerTransfers = pgTable(

@@ -12,6 +12,8 @@ export { activeBenefits, activeBenefitsSql, isSubscribedSql, offersPlan, subscri
 export type { Benefits } from './tables';
 export type { SubscriptionsService } from './service';
 export type { Renewals } from './renewals';
+export { createRenewals } from './renewals';
+export { ensurePlanTemplates, PLAN_TEMPLATES } from './templates';
 
 declare module '../../platform/module' {
   interface ModuleServices {

@@ -1,5 +1,6 @@
 /** System: the app's public configuration, countries, system messages and event tracking. */
 import { createReadCache } from '../../platform/cache/read-cache';
+import type { Db } from '../../platform/db/client';
 import type { AppModule, ModuleContext } from '../../platform/module';
 import { registerSystemRoutes } from './routes';
 import { createSystemService, type SystemService } from './service';
@@ -7,6 +8,9 @@ import { registerTrackingRoutes } from './tracking-routes';
 import { createTrackingService, type Registration, type TrackingService } from './tracking-service';
 
 export type { SystemService } from './service';
+
+/** Countries and the app's settings, present in every installation (inserted when missing, at start). */
+export const ensureSystemReferenceData = (db: Db) => createSystemService({ db }).ensureReferenceData();
 export type { Registration, TrackingService } from './tracking-service';
 
 declare module '../../platform/module' {

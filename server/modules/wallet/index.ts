@@ -8,6 +8,7 @@ import { createWalletService, type WalletService } from './service';
 export type { WalletService } from './service';
 export type { CoinSubscriptionService } from './coin-subscriptions';
 export { shareCardSql } from './card-keys';
+export { ensureWalletPackages } from './packages';
 
 declare module '../../platform/module' {
   interface ModuleServices {
