@@ -5,7 +5,7 @@
  * finds no console (Not Found, no menu entry).
  */
 import { afterAll, describe, expect } from 'vitest';
-import { MSG } from '../common/messages';
+import { fill, MSG } from '../common/messages';
 import type { RunningPublisher } from '../server/testing/rtmp-publisher';
 import { DEMO_PASSWORD, logIn, signInAt, userMenu } from './support/app';
 import { journeySteps, screenshot, useAppInBrowser } from './support/browser';
@@ -175,5 +175,33 @@ describe('the operator console', () => {
     expect(await viewer.page.title()).not.toBe('hacked');
     await screenshot(viewer.page, 'console-system-message-modal');
     await notice.getByRole('button', { name: 'Got it' }).click();
+  });
+
+  step('an administrator makes a custom channel of broadcaster2, and a visitor browses it', async () => {
+    const admin = await openAppPage();
+    const { page } = admin;
+    await signInAt(page, 'admin', '/admin');
+    await page.getByRole('tab', { name: 'Channels' }).click();
+    const form = page.getByRole('form', { name: 'New custom channel' });
+    await form.getByLabel('Channel name').fill('Staff picks');
+    await form.getByLabel('Broadcasters').fill('broadcaster2, nobody-here');
+    await form.getByRole('button', { name: 'Create channel' }).click();
+    await page.getByText(fill(MSG.channelUnknownBroadcasters, { names: 'nobody-here' })).waitFor();
+    await form.getByLabel('Broadcasters').fill('@broadcaster2');
+    await form.getByRole('button', { name: 'Create channel' }).click();
+    await page.getByRole('table', { name: 'Custom channels' }).getByRole('row').filter({ hasText: '@broadcaster2' }).waitFor();
+    await screenshot(page, 'console-custom-channels');
+    expect(admin.errors).toEqual([]);
+
+    const visitor = await openAppPage({ width: 390, height: 844 });
+    await visitor.page.goto('/channel/group');
+    await visitor.page.getByRole('navigation', { name: 'Channels' }).getByRole('link', { name: 'Staff picks' }).click();
+    await visitor.page.waitForURL((url) => url.pathname === '/channel/custom' && url.searchParams.get('metaType') === 'G');
+    await visitor.page.getByRole('link', { name: /Moving test card/ }).first().waitFor();
+    expect(await visitor.page.getByRole('link', { name: /Colour bars and tone/ }).count()).toBe(0);
+    await screenshot(visitor.page, 'channel-custom-phone');
+    await visitor.page.getByRole('tab', { name: 'Images' }).click();
+    await visitor.page.getByText('Studio set, full resolution').first().waitFor();
+    expect(await visitor.page.getByText('Sunset over the bay').count()).toBe(0);
   });
 });
