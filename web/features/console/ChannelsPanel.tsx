@@ -13,7 +13,7 @@ import { failureMessage } from '../../api/field-errors';
 import { useSkinPath } from '../../app/skin';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
-import table from '../../ui/DataTable.module.css';
+import { DataTable } from '../../ui/DataTable';
 import { EmptyState } from '../../ui/EmptyState';
 import { HashIcon } from '../../ui/icons';
 import { Modal } from '../../ui/Modal';
@@ -71,21 +71,17 @@ export function ChannelsPanel() {
       <Alert>{(list.isError && failureMessage(list.error)) || (remove.isError && failureMessage(remove.error))}</Alert>
       {list.isSuccess && rows.length === 0 && <EmptyState icon={<HashIcon />}>No custom channels yet.</EmptyState>}
       {rows.length > 0 && (
-        <div className={table.tableWrap} tabIndex={0}>
-          <table className={table.table} aria-label="Custom channels">
-            <thead><tr><th scope="col">Channel</th><th scope="col">Rating</th><th scope="col">Broadcasters</th><th scope="col" /></tr></thead>
-            <tbody>
-              {rows.map((c) => (
-                <tr key={c.id}>
-                  <td><a href={skinPath(c.link)}>{c.name}</a></td>
-                  <td>{RATING_LABEL[c.rating]}</td>
-                  <td className={styles.wrap}>{c.broadcasters.map((b) => `@${b.username}`).join(', ')}</td>
-                  <td><Button size="sm" variant="secondary" disabled={remove.isPending} onClick={() => setRemoving(c)}>Remove</Button></td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="Custom channels"
+          rows={rows}
+          rowKey={(c) => c.id}
+          columns={[
+            { header: 'Channel', cell: (c) => <a href={skinPath(c.link)}>{c.name}</a> },
+            { header: 'Rating', cell: (c) => RATING_LABEL[c.rating] },
+            { header: 'Broadcasters', cell: (c) => c.broadcasters.map((b) => `@${b.username}`).join(', '), className: () => styles.wrap },
+            { header: '', cell: (c) => <Button size="sm" variant="secondary" disabled={remove.isPending} onClick={() => setRemoving(c)}>Remove</Button> },
+          ]}
+        />
       )}
       <Modal
         open={removing !== null}
