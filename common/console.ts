@@ -2,13 +2,13 @@
  * Who may use which part of the operator console (`/admin`), one rule for the server's calls and the
  * web's gate (spec part 1 §6): administrators everything; GRANT PERMISSION the reports queue with End
  * Stream, Delete, Suspend User and Dismiss; ALLOW REPORT_STREAM_HIDE the queue with Hide and Dismiss;
- * UPDATE STREAM_ANY the featured streams. Users, system messages, the outbox, the audit log and the jobs
+ * UPDATE STREAM_ANY the featured streams. Users, custom channels, system messages, the outbox, the audit log and the jobs
  * are administrators' only. Anyone else is not told the console exists.
  */
 import type { Permission } from './permissions';
 import { mayModerate, type ModerationRight } from './rules/moderation';
 
-export const CONSOLE_AREAS = ['reports', 'users', 'featured', 'messages', 'outbox', 'audit', 'jobs'] as const;
+export const CONSOLE_AREAS = ['reports', 'users', 'featured', 'channels', 'messages', 'outbox', 'audit', 'jobs'] as const;
 export type ConsoleArea = (typeof CONSOLE_AREAS)[number];
 
 export const REPORT_KINDS = ['stream', 'post', 'comment'] as const;
@@ -40,6 +40,7 @@ const AREA_NEEDS: Record<ConsoleArea, readonly Permission[]> = {
   reports: ['GRANT PERMISSION', 'ALLOW REPORT_STREAM_HIDE'],
   featured: ['UPDATE STREAM_ANY'],
   users: [],
+  channels: [],
   messages: [],
   outbox: [],
   audit: [],
@@ -75,10 +76,12 @@ export const AUDIT_ACTIONS = [
   'user.suspend', 'user.lift', 'user.grant', 'user.revoke', 'user.role', 'user.password_reset',
   'message.create', 'message.retire',
   'coins.grant',
+  'channel.create',
+  'channel.delete',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 /** What an audit entry is about. */
-export const AUDIT_TARGET_TYPES = ['stream', 'post', 'comment', 'user', 'message'] as const;
+export const AUDIT_TARGET_TYPES = ['stream', 'post', 'comment', 'user', 'message', 'channel'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** How long a suspension from the console may last, in days (none: until lifted). */

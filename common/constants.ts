@@ -41,6 +41,9 @@ export const SIDEBAR_FOLLOWED_REFRESH_MS = 60_000;
 export const TOAST_DELAY_MS = 2000;
 
 /** Field bounds used by every schema, so a client and the server refuse the same input. */
+/** A custom channel's name and how many broadcasters it lists. */
+export const CUSTOM_CHANNEL = { nameMax: 40, broadcastersMax: 50 } as const;
+
 export const LIMITS = {
   username: { min: 3, max: 30 },
   password: { min: 8, max: 128 },

@@ -18,7 +18,7 @@ import { afterAll, describe, expect } from 'vitest';
 import * as subscriptionsApi from '../common/api/subscriptions';
 import * as walletApi from '../common/api/wallet';
 import { AD } from '../common/constants';
-import { MSG } from '../common/messages';
+import { fill, MSG } from '../common/messages';
 import { resolveFfmpegPath } from '../server/platform/media/ffmpeg-path';
 import { HttpSession } from '../server/testing/http-session';
 import type { RunningPublisher } from '../server/testing/rtmp-publisher';
@@ -129,6 +129,8 @@ describe('ads', () => {
     publisher = onAir.publisher;
     streamPath = onAir.streamPath;
     const offers = broadcaster.page.getByRole('list', { name: 'Public offers' });
+    // The main site plays no pre-roll: the card says where this one will.
+    await offers.getByRole('article', { name: 'Spring sale video' }).getByText(fill(MSG.adsPrerollPlaysIn, { skins: 'AfterDark' })).waitFor();
     for (const name of ['Spring sale video', 'Spring sale banner', 'Spring sale chat']) await offers.getByRole('article', { name }).getByRole('button', { name: 'Select' }).click();
     await broadcaster.page.getByRole('button', { name: MSG.adsUpdateStreamAds }).click();
     await broadcaster.page.getByText(MSG.adsStreamAdsUpdated).first().waitFor();

@@ -5,13 +5,14 @@
  * finds no console (Not Found, no menu entry).
  */
 import { afterAll, describe, expect } from 'vitest';
-import { MSG } from '../common/messages';
+import { fill, MSG } from '../common/messages';
 import type { RunningPublisher } from '../server/testing/rtmp-publisher';
 import { DEMO_PASSWORD, logIn, signInAt, userMenu } from './support/app';
 import { journeySteps, screenshot, useAppInBrowser } from './support/browser';
 import type { TestPage } from './support/browser';
 import { badge, broadcastAs } from './support/live';
-import { testPicture } from '../server/testing/uploads';
+import { HttpSession } from '../server/testing/http-session';
+import { publishImagePost, testPicture } from '../server/testing/uploads';
 
 const openAppPage = useAppInBrowser({ media: true, env: () => ({ RTMP_GRACE_MS: '1500' }) });
 const step = journeySteps();
@@ -36,6 +37,36 @@ describe('the operator console', () => {
     publisher = onAir.publisher;
     streamPath = onAir.streamPath;
     streamId = Number(new URL(streamPath, 'http://x').searchParams.get('id'));
+  });
+
+  step('an administrator makes a custom channel of broadcaster1, and a visitor on a phone browses it', async () => {
+    const origin = new URL(broadcaster.page.url()).origin;
+    await publishImagePost(await HttpSession.at(origin).signIn('broadcaster1', DEMO_PASSWORD), { title: 'Backstage picture' });
+    const admin = await openAppPage();
+    const { page } = admin;
+    await signInAt(page, 'admin', '/admin');
+    await page.getByRole('tab', { name: 'Channels' }).click();
+    const form = page.getByRole('form', { name: 'New custom channel' });
+    await form.getByLabel('Channel name').fill('Staff picks');
+    await form.getByLabel('Broadcasters').fill('broadcaster1, nobody-here');
+    await form.getByRole('button', { name: 'Create channel' }).click();
+    await page.getByText(fill(MSG.channelUnknownBroadcasters, { names: 'nobody-here' })).waitFor();
+    await form.getByLabel('Broadcasters').fill('@broadcaster1');
+    await form.getByRole('button', { name: 'Create channel' }).click();
+    await page.getByRole('table', { name: 'Custom channels' }).getByRole('row').filter({ hasText: '@broadcaster1' }).waitFor();
+    await screenshot(page, 'console-custom-channels');
+    expect(admin.errors).toEqual([]);
+    await page.close();
+
+    const visitor = await openAppPage({ width: 390, height: 844 });
+    await visitor.page.goto('/channel/group');
+    await visitor.page.getByRole('navigation', { name: 'Channels' }).getByRole('link', { name: 'Staff picks' }).click();
+    await visitor.page.waitForURL((url) => url.pathname === '/channel/custom' && url.searchParams.get('metaType') === 'G');
+    await visitor.page.getByRole('main').getByText(TITLE).first().waitFor();
+    await screenshot(visitor.page, 'channel-custom-phone');
+    await visitor.page.getByRole('tab', { name: 'Images' }).click();
+    await visitor.page.getByRole('main').getByText('Backstage picture').first().waitFor();
+    await visitor.page.close();
   });
 
   step('a viewer reports the live stream, and finds no console', async () => {
@@ -176,4 +207,5 @@ describe('the operator console', () => {
     await screenshot(viewer.page, 'console-system-message-modal');
     await notice.getByRole('button', { name: 'Got it' }).click();
   });
+
 });

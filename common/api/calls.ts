@@ -63,7 +63,10 @@ export const analytics = {
 export const console = {
   auditLog: { method: 'GET', path: '/api/admin/audit-log' } as D<typeof $console.auditLog>,
   changeRole: { method: 'POST', path: '/api/admin/user-role' } as D<typeof $console.changeRole>,
+  createCustomChannel: { method: 'POST', path: '/api/admin/channel-create' } as D<typeof $console.createCustomChannel>,
   createSystemMessage: { method: 'POST', path: '/api/admin/system-message-create' } as D<typeof $console.createSystemMessage>,
+  customChannels: { method: 'GET', path: '/api/admin/channels' } as D<typeof $console.customChannels>,
+  deleteCustomChannel: { method: 'POST', path: '/api/admin/channel-delete' } as D<typeof $console.deleteCustomChannel>,
   featured: { method: 'GET', path: '/api/admin/featured' } as D<typeof $console.featured>,
   grantPermission: { method: 'POST', path: '/api/admin/user-grant' } as D<typeof $console.grantPermission>,
   jobs: { method: 'GET', path: '/api/admin/jobs' } as D<typeof $console.jobs>,

@@ -5,9 +5,11 @@
  */
 import { z } from 'zod';
 import { ACTIONS_FOR, AUDIT_TARGET_TYPES, REPORT_ACTIONS, REPORT_KINDS, SUSPENSION_DAYS } from '../console';
-import { MSG } from '../messages';
+import { CUSTOM_CHANNEL, LIMITS } from '../constants';
+import { fill, MSG } from '../messages';
 import { PERMISSIONS, ROLES } from '../permissions';
 import { defineCall, noInput, success } from './define';
+import { RATINGS } from './streams';
 import { numeric, oneOf, requiredText, userId, wholeNumber } from './fields';
 
 const itemId = numeric(z.number({ error: MSG.mustBeStreamId }).int().positive().max(Number.MAX_SAFE_INTEGER));
@@ -118,6 +120,45 @@ export const setFeatured = defineCall({
   summary: 'Makes a stream featured, or removes it from featured',
   refusals: [404],
   input: z.strictObject({ stream_id: itemId, featured: z.boolean({ error: MSG.mustBeTrueOrFalse }) }),
+  output: success({}),
+});
+
+/** A custom channel: one an administrator makes of chosen broadcasters, shown in the channel selector. */
+export const customChannel = z.object({
+  id: z.number(), name: z.string(), rating: z.enum(RATINGS), link: z.string(), broadcasters: z.array(person),
+});
+export type CustomChannel = z.infer<typeof customChannel>;
+
+export const customChannels = defineCall({
+  method: 'GET',
+  path: '/api/admin/channels',
+  summary: 'The custom channels and their broadcasters',
+  refusals: [404],
+  input: noInput,
+  output: success({ channels: z.array(customChannel) }),
+});
+
+export const createCustomChannel = defineCall({
+  method: 'POST',
+  path: '/api/admin/channel-create',
+  summary: 'Makes a custom channel listing the streams and posts of the named broadcasters',
+  refusals: [404, 409],
+  input: z.strictObject({
+    name: requiredText(MSG.channelNameRequired, CUSTOM_CHANNEL.nameMax),
+    rating: z.enum(RATINGS, { error: oneOf(RATINGS) }),
+    broadcasters: z.array(requiredText(MSG.usernameRequired, LIMITS.username.max), { error: MSG.channelBroadcastersRequired })
+      .min(1, MSG.channelBroadcastersRequired)
+      .max(CUSTOM_CHANNEL.broadcastersMax, fill(MSG.channelTooManyBroadcasters, { max: CUSTOM_CHANNEL.broadcastersMax })),
+  }),
+  output: success({ channel: customChannel }),
+});
+
+export const deleteCustomChannel = defineCall({
+  method: 'POST',
+  path: '/api/admin/channel-delete',
+  summary: 'Removes a custom channel (its streams and posts stay)',
+  refusals: [404],
+  input: z.strictObject({ id: numeric(z.number({ error: MSG.noSuchChannel }).int().positive().max(2_147_483_647)) }),
   output: success({}),
 });
 

@@ -316,6 +316,16 @@ export function createAccountsService(deps: {
       return rows.map((r) => r.id);
     },
 
+    /** Ids of the active accounts with these usernames (case-insensitive), by the name as asked. */
+    async activeIdsByUsername(names: string[]): Promise<Map<string, number>> {
+      if (names.length === 0) return new Map();
+      const lowered = [...new Set(names.map((n) => n.toLowerCase()))];
+      const rows = await db.select({ id: users.id, username: users.username }).from(users)
+        .where(and(eq(users.accountStatus, 'active'), inArray(sql`lower(${users.username})`, lowered)));
+      const byLowered = new Map(rows.map((r) => [r.username.toLowerCase(), r.id]));
+      return new Map(names.flatMap((n) => (byLowered.has(n.toLowerCase()) ? [[n, byLowered.get(n.toLowerCase())!] as const] : [])));
+    },
+
     /** Public facts about users, for listings of other modules. */
     async publicUsers(userIds: number[]) {
       if (userIds.length === 0) return new Map<number, { username: string; fullname: string; avatar: string | null }>();

@@ -5,7 +5,7 @@ import type { AppModule, ModuleContext } from '../../platform/module';
 import { registerChannelRoutes } from './routes';
 import { createChannelsService, type ChannelsService } from './service';
 
-export type { ChannelsService } from './service';
+export type { ChannelsService, ListedChannel } from './service';
 
 /** The base channels, present in every installation (inserted when missing, at start). */
 export const ensureBaseChannels = (db: Db) => createChannelsService({ db }).ensureBaseChannels();

@@ -1,9 +1,25 @@
-/** Channels: the base channels of the channel selector. Stream listings arrive with live streaming. */
-import { asc } from 'drizzle-orm';
+/**
+ * Channels: the base channels of the channel selector, and custom channels an administrator makes of
+ * chosen broadcasters (decision 0054). The streams and posts modules list what a channel's selector picks.
+ */
+import { and, asc, eq } from 'drizzle-orm';
+import type { CustomChannel } from '../../../common/api/console';
+import { MSG } from '../../../common/messages';
 import { SKINS, type SkinId } from '../../../common/skins';
+import { recordAudit } from '../../platform/audit/audit';
 import type { ReadCache } from '../../platform/cache/read-cache';
 import type { Db } from '../../platform/db/client';
-import { channels } from './tables';
+import { conflict, notFound } from '../../platform/http/errors';
+import { channelBroadcasters, channels } from './tables';
+
+type Rating = CustomChannel['rating'];
+type ChannelRow = typeof channels.$inferSelect;
+
+/** Where a channel's page is: a custom one carries its rating (`metaType`) so the page can ask for 18+ before anything loads. */
+export const channelLink = (c: Pick<ChannelRow, 'id' | 'type' | 'rating'>) =>
+  c.type === 'group' ? `/channel/group?id=${c.id}` : c.type === 'custom' ? `/channel/custom?id=${c.id}&metaType=${c.rating}` : `/channel/channel?id=${c.id}`;
+
+const CHANNELS_TAG = 'channels';
 
 /** The base channels of the spec, in selector order. */
 export const BASE_CHANNELS = [
@@ -18,9 +34,16 @@ export const BASE_CHANNELS = [
 
 export function createChannelsService(deps: { db: Db; cache?: ReadCache }) {
   const { db } = deps;
-  const read = () => db.select().from(channels).orderBy(asc(channels.sortOrder), asc(channels.id));
-  // Every visitor's first page asks for them; they change only when the base channels are ensured at start.
-  const rows = () => (deps.cache ? deps.cache.get('channels', ['channels'], read) : read());
+  const read = async () => {
+    const [all, members] = await Promise.all([
+      db.select().from(channels).orderBy(asc(channels.sortOrder), asc(channels.id)),
+      db.select().from(channelBroadcasters).orderBy(asc(channelBroadcasters.userId)),
+    ]);
+    return all.map((c) => ({ ...c, broadcasterIds: members.filter((m) => m.channelId === c.id).map((m) => m.userId) }));
+  };
+  // Every visitor's first page asks for them; they change when an administrator changes a custom channel.
+  const rows = () => (deps.cache ? deps.cache.get('channels', [CHANNELS_TAG], read) : read());
+  const changed = () => deps.cache?.invalidate([CHANNELS_TAG]);
   return {
     async ensureBaseChannels() {
       await db
@@ -32,7 +55,37 @@ export function createChannelsService(deps: { db: Db; cache?: ReadCache }) {
     /** A channel's listing rule, or null for an unknown id. */
     async find(id: number) {
       const row = (await rows()).find((c) => c.id === id);
-      return row ? { selector: row.selector, rating: row.rating, name: row.name } : null;
+      return row ? { id: row.id, selector: row.selector, rating: row.rating, name: row.name, broadcasterIds: row.broadcasterIds } : null;
+    },
+
+    /** The custom channels, newest last, with their broadcasters' ids. */
+    async customChannels() {
+      return (await rows()).filter((c) => c.type === 'custom').map((c) => ({ id: c.id, name: c.name, rating: c.rating, link: channelLink(c), broadcasterIds: c.broadcasterIds }));
+    },
+
+    /** Makes a custom channel of these broadcasters (active accounts, resolved by the caller); audited. */
+    async createCustom(actorId: number, channel: { name: string; rating: Rating; broadcasterIds: number[] }) {
+      const id = await db.transaction(async (tx) => {
+        const [row] = await tx.insert(channels)
+          .values({ name: channel.name, type: 'custom', rating: channel.rating, selector: 'custom', sortOrder: 1000 })
+          .onConflictDoNothing({ target: channels.name }).returning();
+        if (!row) throw conflict(MSG.channelNameTaken, 'name');
+        await tx.insert(channelBroadcasters).values(channel.broadcasterIds.map((userId) => ({ channelId: row.id, userId })));
+        await recordAudit(tx, { actorId, action: 'channel.create', targetType: 'channel', targetId: row.id, before: null, after: { ...channel } });
+        return row.id;
+      });
+      await changed();
+      return id;
+    },
+
+    /** Removes a custom channel (base channels stay); audited. */
+    async deleteCustom(actorId: number, id: number) {
+      await db.transaction(async (tx) => {
+        const [row] = await tx.delete(channels).where(and(eq(channels.id, id), eq(channels.type, 'custom'))).returning();
+        if (!row) throw notFound(MSG.noSuchChannel);
+        await recordAudit(tx, { actorId, action: 'channel.delete', targetType: 'channel', targetId: id, before: { name: row.name, rating: row.rating }, after: null });
+      });
+      await changed();
     },
 
     /** A group (type "group") and the channels it lists; the base channels form the one group there is. */
@@ -42,7 +95,7 @@ export function createChannelsService(deps: { db: Db; cache?: ReadCache }) {
       return group ? { group, channels: visible } : null;
     },
 
-    /** What the selector shows: Following only when signed in, 18+ only where the skin shows adult content. */
+    /** What the selector shows: Following only when signed in, 18+ (a base or custom channel) only where the skin shows adult content. */
     async baseGroup(skin: SkinId, signedIn: boolean) {
       return (await rows())
         .filter((c) => (c.selector !== 'following' || signedIn) && (c.rating !== 'PLUS_18' || SKINS[skin].flags.adultContent))
@@ -51,7 +104,7 @@ export function createChannelsService(deps: { db: Db; cache?: ReadCache }) {
           name: c.name,
           meta: { rating: c.rating },
           type: c.type,
-          link: c.type === 'group' ? `/channel/group?id=${c.id}` : `/channel/channel?id=${c.id}`,
+          link: channelLink(c),
           thumbnail: c.thumbnail,
         }));
     },
@@ -59,3 +112,5 @@ export function createChannelsService(deps: { db: Db; cache?: ReadCache }) {
 }
 
 export type ChannelsService = ReturnType<typeof createChannelsService>;
+/** A channel as the listings read it: what its selector picks, and a custom channel's broadcasters. */
+export type ListedChannel = NonNullable<Awaited<ReturnType<ChannelsService['find']>>>;

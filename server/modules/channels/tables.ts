@@ -1,4 +1,4 @@
-import { integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 
 export const channels = pgTable('channels', {
   id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
@@ -10,3 +10,9 @@ export const channels = pgTable('channels', {
   thumbnail: text('thumbnail'),
   sortOrder: integer('sort_order').notNull().default(0),
 });
+
+/** A custom channel's broadcasters, chosen by an administrator: the channel lists their streams and posts. */
+export const channelBroadcasters = pgTable('channel_broadcasters', {
+  channelId: integer('channel_id').notNull().references(() => channels.id, { onDelete: 'cascade' }),
+  userId: integer('user_id').notNull(),
+}, (t) => [primaryKey({ columns: [t.channelId, t.userId] })]);

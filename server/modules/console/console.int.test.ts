@@ -5,7 +5,8 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MSG } from '../../../common/messages';
+import { fill, MSG } from '../../../common/messages';
+import { eventually } from '../../testing/eventually';
 import type { HttpSession } from '../../testing/http-session';
 import { startTestApp, type SignedInUser, type TestApp } from '../../testing/harness';
 import { publishImagePost } from '../../testing/uploads';
@@ -198,6 +199,56 @@ describe('featured streams', () => {
     expect(await lastAudit('stream.feature', live.streamId)).toMatchObject({ actor: { user_id: editor.user.id }, before: { featured: false }, after: { featured: true } });
     await ok(admin.client.post('/api/admin/featured-set', { stream_id: live.streamId, featured: false }));
     expect(await lastAudit('stream.unfeature', live.streamId)).toMatchObject({ actor: { user_id: admin.user.id }, after: { featured: false } });
+  });
+});
+
+describe('custom channels', () => {
+  it('makes a channel of named broadcasters that lists their streams and posts, for everyone; removes it; audited; admins only', async () => {
+    const star = await t.given.liveStream({ title: 'Picked show' });
+    const other = await t.given.liveStream({ title: 'Not picked' });
+    await publishImagePost(star.client, { title: 'Picked picture' });
+    const input = { name: `Picks ${star.user.id}`, rating: 'G', broadcasters: [star.user.username.toUpperCase()] };
+    for (const who of [null, plain, editor, granter]) expect((await as(who).post('/api/admin/channel-create', input)).status).toBe(404);
+    for (const who of [null, plain, editor]) expect((await as(who).get('/api/admin/channels')).status).toBe(404);
+
+    const unknown = await admin.client.post('/api/admin/channel-create', { ...input, broadcasters: [star.user.username, 'nobody-here'] });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.message).toBe(fill(MSG.channelUnknownBroadcasters, { names: 'nobody-here' }));
+    expect((await admin.client.post('/api/admin/channel-create', { ...input, broadcasters: [] })).body.message).toBe(MSG.channelBroadcastersRequired);
+    expect((await admin.client.post('/api/admin/channel-create', { ...input, name: ' ' })).status).toBe(400);
+
+    const { channel } = (await ok(admin.client.post('/api/admin/channel-create', input))) as { channel: { id: number; link: string; broadcasters: unknown[] } };
+    expect(channel).toMatchObject({ link: `/channel/custom?id=${channel.id}&metaType=G`, broadcasters: [{ user_id: star.user.id, username: star.user.username }] });
+    expect((await admin.client.post('/api/admin/channel-create', input)).status).toBe(409);
+    expect(await lastAudit('channel.create', channel.id)).toMatchObject({ actor: { user_id: admin.user.id }, after: { name: input.name, broadcasterIds: [star.user.id] } });
+
+    const visitor = t.client();
+    const selector = (await visitor.get('/api/channel/base-group')).body.channels as Array<{ id: number; type: string; link: string }>;
+    expect(selector.find((c) => c.id === channel.id)).toMatchObject({ type: 'custom', link: channel.link });
+    const streams = await eventually(() => visitor.get('/api/channel/list-channel-streams', { id: channel.id }), (r) => r.body.total === 1);
+    expect((streams.body.streams as Array<{ stream_id: number }>).map((s) => s.stream_id)).toEqual([star.streamId]);
+    expect((streams.body.streams as Array<{ stream_id: number }>).map((s) => s.stream_id)).not.toContain(other.streamId);
+    const posts = (await visitor.get('/api/channel/list-channel-posts', { id: channel.id })).body.posts as Array<{ user_id: number }>;
+    expect(posts.length).toBeGreaterThan(0);
+    expect(posts.every((p) => p.user_id === star.user.id)).toBe(true);
+
+    for (const who of [null, plain, editor]) expect((await as(who).post('/api/admin/channel-delete', { id: channel.id })).status).toBe(404);
+    const base = selector.find((c) => c.type === 'group')!;
+    expect((await admin.client.post('/api/admin/channel-delete', { id: base.id })).status).toBe(404);
+    await ok(admin.client.post('/api/admin/channel-delete', { id: channel.id }));
+    expect(await lastAudit('channel.delete', channel.id)).toMatchObject({ before: { name: input.name }, after: null });
+    const after = await eventually(() => visitor.get('/api/channel/base-group'), (r) => !(r.body.channels as Array<{ id: number }>).some((c) => c.id === channel.id));
+    expect(after.status).toBe(200);
+    expect((await visitor.get('/api/channel/list-channel-streams', { id: channel.id })).status).toBe(404);
+  });
+
+  it('shows an 18+ custom channel only where the site shows adult content', async () => {
+    const owner = await t.given.user({ perms: ['ALLOW CUSTOM_STREAM_CLIENT', 'CREATE STREAM_LIVE_G', 'CREATE STREAM_LIVE_PLUS18'] });
+    const { channel } = (await ok(admin.client.post('/api/admin/channel-create', { name: `Late picks ${owner.id}`, rating: 'PLUS_18', broadcasters: [owner.username] }))) as { channel: { id: number; link: string } };
+    expect(channel.link).toBe(`/channel/custom?id=${channel.id}&metaType=PLUS_18`);
+    const listed = async (skin?: string) => ((await t.client().request('GET', '/api/channel/base-group', { headers: skin ? { 'x-service': skin } : {} })).body.channels as Array<{ id: number }>).map((c) => c.id);
+    expect(await listed()).not.toContain(channel.id);
+    expect(await listed('afterdark')).toContain(channel.id);
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * The operator console (decision 0024): the reports queue, users, featured streams, system messages, the
+ * The operator console (decision 0024): the reports queue, users, featured streams, custom channels, system messages, the
  * mail outbox, the audit log and the periodic jobs, for administrators and the moderators' permissions (common/console.ts).
  * It owns `report_handlings`; every change goes through the module that owns the item, audited.
  */
@@ -16,7 +16,7 @@ export function createConsoleModule(ctx: ModuleContext): AppModule {
     name: 'console',
     routes(app) {
       registerConsoleRoutes(app, {
-        db, accounts, accountAdmin: ctx.use('accountAdmin'), streamModeration, system: ctx.use('system'), queue,
+        db, accounts, accountAdmin: ctx.use('accountAdmin'), channels: ctx.use('channels'), streamModeration, system: ctx.use('system'), queue,
         mailTransport: ctx.platform.mailer.transport, jobs: ctx.platform.jobs,
       });
     },

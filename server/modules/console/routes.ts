@@ -6,16 +6,18 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import * as api from '../../../common/api/console';
 import { mayUseArea, type ConsoleArea } from '../../../common/console';
+import { fill, MSG } from '../../../common/messages';
 import { readAudit } from '../../platform/audit/audit';
 import type { Db } from '../../platform/db/client';
 import { jobStatuses } from '../../platform/jobs/job-runs';
 import type { OwnedJob } from '../../platform/jobs/scheduler';
 import { ACCESS, type Access } from '../../platform/http/access';
 import type { Principal } from '../../platform/http/auth';
-import { notFound } from '../../platform/http/errors';
+import { badRequest, notFound } from '../../platform/http/errors';
 import { addRoute } from '../../platform/http/route';
 import { listMail, type MailTransport } from '../../platform/mail/outbox';
 import type { AccountAdmin, AccountsService } from '../accounts';
+import type { ChannelsService } from '../channels';
 import { postCountSql } from '../posts';
 import { featuredCandidatesSql, streamCountSql, type StreamModeration } from '../streams';
 import type { SystemService } from '../system';
@@ -36,7 +38,7 @@ async function caller(request: { currentPrincipal(): Promise<Principal | null> }
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
 export function registerConsoleRoutes(app: FastifyInstance, deps: {
-  db: Db; accounts: AccountsService; accountAdmin: AccountAdmin; streamModeration: StreamModeration; system: SystemService;
+  db: Db; accounts: AccountsService; accountAdmin: AccountAdmin; channels: ChannelsService; streamModeration: StreamModeration; system: SystemService;
   queue: ReportsQueue; mailTransport: MailTransport; jobs: readonly OwnedJob[];
 }) {
   const { db } = deps;
@@ -138,6 +140,30 @@ export function registerConsoleRoutes(app: FastifyInstance, deps: {
   addRoute(app, api.retireSystemMessage, options(ADMINS), async ({ request, input }) => {
     const principal = await caller(request, 'messages');
     return { message: await deps.system.retireMessage(principal.userId, input.id) };
+  });
+
+  // Custom channels
+  addRoute(app, api.customChannels, options(ADMINS), async ({ request }) => {
+    await caller(request, 'channels');
+    const found = await deps.channels.customChannels();
+    const name = await nameOf(found.flatMap((c) => c.broadcasterIds));
+    return { channels: found.map(({ broadcasterIds, ...c }) => ({ ...c, broadcasters: broadcasterIds.map(name) })) };
+  });
+  addRoute(app, api.createCustomChannel, options(ADMINS), async ({ request, input }) => {
+    const principal = await caller(request, 'channels');
+    const ids = await deps.accounts.activeIdsByUsername(input.broadcasters);
+    const unknown = input.broadcasters.filter((n) => !ids.has(n));
+    if (unknown.length > 0) throw badRequest(fill(MSG.channelUnknownBroadcasters, { names: unknown.join(', ') }), 'broadcasters');
+    const broadcasterIds = [...new Set(ids.values())];
+    const id = await deps.channels.createCustom(principal.userId, { name: input.name, rating: input.rating, broadcasterIds });
+    const created = (await deps.channels.customChannels()).find((c) => c.id === id)!;
+    const name = await nameOf(created.broadcasterIds);
+    return { channel: { id, name: created.name, rating: created.rating, link: created.link, broadcasters: created.broadcasterIds.map(name) } };
+  });
+  addRoute(app, api.deleteCustomChannel, options(ADMINS), async ({ request, input }) => {
+    const principal = await caller(request, 'channels');
+    await deps.channels.deleteCustom(principal.userId, input.id);
+    return {};
   });
 
   // The mail outbox

@@ -8,6 +8,7 @@ import type { PostTile } from '../../../common/api/posts';
 import type { ReadCache } from '../../platform/cache/read-cache';
 import type { Db } from '../../platform/db/client';
 import type { AccountsService } from '../accounts';
+import type { ListedChannel } from '../channels';
 import type { SocialService } from '../social';
 import { inGenderChannelSql, type Viewer } from '../streams';
 import { listableSql, mediaOpenSql } from './access';
@@ -100,8 +101,9 @@ export function createPostListing(deps: { db: Db; accounts: AccountsService; soc
   const newest = [desc(posts.createdAt), desc(posts.id)];
 
   /** A channel's rows: its public posts, as the channel's selector picks broadcasters. */
-  async function channelRows(channel: { selector: string }, viewer: Viewer, page: Page): Promise<Found> {
-    const base = and(listableSql(viewer, { adult: channel.selector === 'adult' }), eq(posts.audience, 'public'));
+  async function channelRows(channel: ListedChannel, viewer: Viewer, page: Page): Promise<Found> {
+    const adult = channel.selector === 'adult' || (channel.selector === 'custom' && channel.rating === 'PLUS_18');
+    const base = and(listableSql(viewer, { adult }), eq(posts.audience, 'public'));
     switch (channel.selector) {
       case 'popular':
         return find(viewer, base, [desc(posts.featured), desc(posts.likes), ...newest], page);
@@ -114,6 +116,8 @@ export function createPostListing(deps: { db: Db; accounts: AccountsService; soc
       }
       case 'adult':
         return find(viewer, and(base, eq(posts.rating, 'PLUS_18')), newest, page);
+      case 'custom':
+        return channel.broadcasterIds.length === 0 ? nothing : find(viewer, and(base, inArray(posts.userId, channel.broadcasterIds)), newest, page);
       case 'live':
         // Live is about broadcasts on now: a post is never live.
         return nothing;
@@ -129,10 +133,10 @@ export function createPostListing(deps: { db: Db; accounts: AccountsService; soc
       tiles(viewer, and(eq(postSaves.userId, viewer.principal.userId), listableSql(viewer, { adult: true })), [desc(postSaves.createdAt), desc(posts.id)], page, 'saves'),
 
     /** A channel's image tiles; a guest's rows come from the read cache. */
-    async channel(channel: { selector: string }, viewer: Viewer, page: Page) {
+    async channel(channel: ListedChannel, viewer: Viewer, page: Page) {
       const read = () => channelRows(channel, viewer, page);
       const found = viewer.principal === null && deps.cache
-        ? await deps.cache.get(`channel:${channel.selector}:${viewer.skin}:${page.offset}:${page.limit}`, [POST_LISTINGS_TAG], read)
+        ? await deps.cache.get(`channel:${channel.id}:${viewer.skin}:${page.offset}:${page.limit}`, [POST_LISTINGS_TAG], read)
         : await read();
       return present(viewer, found);
     },

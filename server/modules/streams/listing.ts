@@ -5,6 +5,7 @@ import { SKINS, type SkinId } from '../../../common/skins';
 import type { Db } from '../../platform/db/client';
 import { channelMembersSql } from '../../platform/realtime/presence';
 import type { AccountsService } from '../accounts';
+import type { ListedChannel } from '../channels';
 import { holdsImpressionsSql } from '../ledger';
 import type { SocialService } from '../social';
 import { toStreamTile, type StreamRow } from './stream-view';
@@ -79,8 +80,8 @@ export function createStreamListing(deps: {
   }
 
   return {
-    async channel(channel: { selector: string }, viewer: ListingViewer, page: Page): Promise<Tiles> {
-      const base = and(listed, ratingRule(viewer, channel.selector === 'adult'));
+    async channel(channel: ListedChannel, viewer: ListingViewer, page: Page): Promise<Tiles> {
+      const base = and(listed, ratingRule(viewer, channel.selector === 'adult' || (channel.selector === 'custom' && channel.rating === 'PLUS_18')));
       switch (channel.selector) {
         case 'popular':
           // Featured by a moderator or promoted with impressions first, then the most watched.
@@ -99,6 +100,8 @@ export function createStreamListing(deps: {
         }
         case 'adult':
           return SKINS[viewer.skin].flags.adultContent ? tiles(and(base, eq(streams.rating, 'PLUS_18')), liveFirst, page) : none;
+        case 'custom':
+          return channel.broadcasterIds.length === 0 ? none : tiles(and(base, inArray(streams.userId, channel.broadcasterIds)), liveFirst, page);
         default: // discover: the newest first, live or not
           return tiles(base, [desc(streams.startedAt), desc(streams.id)], page);
       }

@@ -460,6 +460,21 @@ describe('moderation', () => {
     expect(listed.body.total).toBe(0);
   });
 
+  it("lists a profile's 18+ streams only when asked (?adult=true, isAdult) and in the skin that shows them", async () => {
+    const owner = await t.given.user({ perms: ['ALLOW CUSTOM_STREAM_CLIENT', 'CREATE STREAM_LIVE_G', 'CREATE STREAM_LIVE_PLUS18'] });
+    const { streamId } = await t.given.liveStream({}, owner);
+    const ownerClient = await t.given.signedIn(owner);
+    const afterdark = { 'x-service': 'afterdark' };
+    expect((await ownerClient.request('POST', '/api/streams/update-stream-info', { body: { id: streamId, data: { rating: 'PLUS_18' } }, headers: afterdark })).status).toBe(200);
+    const visitor = t.client();
+    const listed = async (adult: string, headers: Record<string, string> = {}) =>
+      ((await visitor.request('GET', `/api/streams/user-streams?id=${owner.id}${adult}`, { headers })).body.streams as Array<{ stream_id: number }>).map((s) => s.stream_id);
+    expect(await listed('', afterdark)).toEqual([]);
+    expect(await listed('&isAdult=true')).toEqual([]);
+    expect(await listed('&isAdult=true', afterdark)).toEqual([streamId]);
+    expect((await visitor.get('/api/streams/user-streams', { id: owner.id, isAdult: 'maybe' })).status).toBe(400);
+  });
+
   it('lets an owner or a GRANT PERMISSION moderator delete, nobody else', async () => {
     const { stream } = await liveStream();
     const granter = await t.given.signedIn(await t.given.user({ perms: ['GRANT PERMISSION'] }));

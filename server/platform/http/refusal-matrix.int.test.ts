@@ -297,6 +297,13 @@ const CASES: Record<string, Case> = {
   'POST /api/admin/user-revoke': { input: () => ({ id: world.victim.user.id, perm: 'ALLOW REFERRAL_ACCESS' }) },
   'POST /api/admin/user-role': { input: () => ({ id: world.victim.user.id, role: 'user' }) },
   'POST /api/admin/featured-set': { input: () => ({ stream_id: world.owner.streamId, featured: false }) },
+  'POST /api/admin/channel-create': { input: () => ({ name: unique('Matrix channel '), rating: 'G', broadcasters: [world.owner.user.username] }) },
+  'POST /api/admin/channel-delete': {
+    send: async (c) => {
+      const id = await t.app.services.channels.createCustom(world.admin.user.id, { name: unique('Matrix gone '), rating: 'G', broadcasterIds: [world.owner.user.id] });
+      return c.client.post('/api/admin/channel-delete', { id });
+    },
+  },
   'POST /api/admin/system-message-create': {
     input: () => ({ title: 'Matrix notice', content: '<p>later</p>', frequency: 'once', locale: 'en', starts_at: new Date(Date.now() + 86_400_000).toISOString() }),
   },

@@ -19,7 +19,7 @@ import { Button } from '../../ui/Button';
 import { EmptyState } from '../../ui/EmptyState';
 import { Spinner } from '../../ui/Spinner';
 import { useToast } from '../../ui/Toast';
-import { chosenIds, isChosen, roomForMore, toggleOffer } from './ad-rules';
+import { chosenIds, isChosen, prerollReach, roomForMore, toggleOffer } from './ad-rules';
 import type { Selection } from './ad-rules';
 import { usePublicOffers, useUpdateStreamOffers } from './api';
 import { OfferCard } from './OfferCard';
@@ -79,6 +79,7 @@ export function OfferSelection({ startedStreamId }: { startedStreamId: number | 
             return (
               <li key={offer.id}>
                 <OfferCard offer={offer} chosen={on}>
+                  {offer.type === 'PREROLL' && <p className={styles.hint}>{prerollReach()}</p>}
                   <Button
                     size="sm"
                     variant={on ? 'secondary' : 'primary'}

@@ -5,7 +5,7 @@ import { AD } from '../../../common/constants';
 import { fill, MSG } from '../../../common/messages';
 import {
   canManageOffers, chosenIds, creativeKind, creativeProblem, creativeSize, dottedErrors, draftOf, EMPTY_DRAFT, FIELD_NAME, isChosen, markSelected,
-  nextOffset, OFFER_FORM_FIELDS, offerFields, prerollDecision, roomForMore, skipSecondsLeft, toggleOffer, wantsAd, withChatAd, withoutChatAd,
+  nextOffset, OFFER_FORM_FIELDS, offerFields, prerollDecision, prerollReach, roomForMore, skipSecondsLeft, toggleOffer, wantsAd, withChatAd, withoutChatAd,
 } from './ad-rules';
 import type { Selection } from './ad-rules';
 
@@ -26,6 +26,11 @@ describe('who manages offers', () => {
 });
 
 describe('the pre-roll', () => {
+  it('tells the broadcaster which sites play it, whichever site the dashboard is on', () => {
+    expect(prerollReach()).toBe(fill(MSG.adsPrerollPlaysIn, { skins: 'AfterDark' }));
+    expect(prerollReach(['limelight', 'miitv'])).toBe(MSG.adsPrerollPlaysNowhere);
+  });
+
   const base = { prerollAds: true, stream, settings: settings(), settingsPending: false, replaying: false };
 
   it('is asked for when the skin plays pre-rolls, the stream has a campaign and the unit is set', () => {

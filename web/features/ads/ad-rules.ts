@@ -9,6 +9,7 @@ import type { AdsSettings, AdType, ManagedOffer, PresentedOffer, PublicOffer } f
 import type { RATINGS, StreamInfo } from '../../../common/api/streams';
 import { AD } from '../../../common/constants';
 import { fill, MSG } from '../../../common/messages';
+import { SKIN_IDS, SKINS, type SkinId } from '../../../common/skins';
 import type { FieldErrors } from '../../api/field-errors';
 import { isImageFile, isVideoFile } from '../../uploads/files';
 
@@ -22,6 +23,15 @@ export const AD_TYPE_LABEL: Record<AdType, string> = { PREROLL: 'Pre-roll', BANN
 
 /** Ratings as offers show them (G, 14+, 18+). */
 export const AD_RATING_LABEL: Record<Rating, string> = { G: 'G', PLUS_14: '14+', PLUS_18: '18+' };
+
+/**
+ * Where a pre-roll plays, for the dashboard's offer selection: only skins with pre-roll ads play one, and a
+ * stream is watched in every skin, so a broadcaster choosing one on any skin is told which.
+ */
+export function prerollReach(skins: readonly SkinId[] = SKIN_IDS): string {
+  const names = skins.filter((id) => SKINS[id].flags.prerollAds).map((id) => SKINS[id].name);
+  return names.length === 0 ? MSG.adsPrerollPlaysNowhere : fill(MSG.adsPrerollPlaysIn, { skins: names.join(', ') });
+}
 
 export const COMMISSION_LABEL = { impression: 'Impression', click: 'Click', complete: 'Completion' } as const;
 

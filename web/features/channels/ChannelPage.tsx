@@ -18,7 +18,7 @@ import styles from './ChannelPage.module.css';
 type View = 'stream' | 'post';
 
 /**
- * /channel/group, /channel/channel?id=, /channel/custom?id= (spec part 1 §2 Channels): the channel's
+ * /channel/group, /channel/channel?id=, /channel/custom?id=&metaType= (spec part 1 §2 Channels): the channel's
  * streams, and its image tiles under Images (`&type=post`, as on a profile).
  */
 export function ChannelPage() {
@@ -28,7 +28,9 @@ export function ChannelPage() {
   const channels = useBaseGroup(session.user?.user_id ?? null);
   const requested = Number(query.get('id'));
   const selected = channels.data?.find((c) => c.id === requested) ?? (query.get('id') ? undefined : channels.data?.[0]);
-  const adult = selected?.meta.rating === 'PLUS_18' && skin.flags.adultContent;
+  // A custom channel's address carries its rating (metaType): an 18+ one asks before the channel list has loaded.
+  const rating = selected ? selected.meta.rating : query.get('metaType');
+  const adult = rating === 'PLUS_18' && skin.flags.adultContent;
   const [agreedHere, setAgreedHere] = useState(() => hasAdultAgreement());
   // Confirmed in this browser, or on the account from any browser.
   const agreed = agreedHere || session.user?.adult_agreed === true;

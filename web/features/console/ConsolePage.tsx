@@ -10,6 +10,7 @@ import { NotFoundPage } from '../system';
 import { Page } from '../../ui/Page';
 import { Tabs } from '../../ui/Tabs';
 import { AuditPanel } from './AuditPanel';
+import { ChannelsPanel } from './ChannelsPanel';
 import { FeaturedPanel } from './FeaturedPanel';
 import { JobsPanel } from './JobsPanel';
 import { MessagesPanel } from './MessagesPanel';
@@ -20,6 +21,7 @@ const TABS: Record<ConsoleArea, { label: string; content: () => ReactNode }> = {
   reports: { label: 'Reports', content: () => <ReportsPanel /> },
   users: { label: 'Users', content: () => <UsersPanel /> },
   featured: { label: 'Featured', content: () => <FeaturedPanel /> },
+  channels: { label: 'Channels', content: () => <ChannelsPanel /> },
   messages: { label: 'System messages', content: () => <MessagesPanel /> },
   outbox: { label: 'Outbox', content: () => <Outbox source="console" /> },
   audit: { label: 'Audit log', content: () => <AuditPanel /> },

@@ -10,6 +10,7 @@ export const consoleKeys = {
   users: (query: string) => [...consoleKeys.all, 'users', query] as const,
   user: (id: number) => [...consoleKeys.all, 'user', id] as const,
   featured: () => [...consoleKeys.all, 'featured'] as const,
+  channels: () => [...consoleKeys.all, 'channels'] as const,
   messages: () => [...consoleKeys.all, 'messages'] as const,
   audit: () => [...consoleKeys.all, 'audit'] as const,
   jobs: () => [...consoleKeys.all, 'jobs'] as const,
@@ -43,6 +44,7 @@ export const useConsoleUser = (id: number | null) =>
   useQuery({ queryKey: consoleKeys.user(id ?? 0), queryFn: () => call(consoleApi.user, { id: id! }), enabled: id !== null, staleTime: 0 });
 export const useFeatured = () => useQuery({ queryKey: consoleKeys.featured(), queryFn: () => call(consoleApi.featured, {}), staleTime: 0 });
 export const useConsoleJobs = () => useQuery({ queryKey: consoleKeys.jobs(), queryFn: () => call(consoleApi.jobs, {}), staleTime: 0 });
+export const useCustomChannels = () => useQuery({ queryKey: consoleKeys.channels(), queryFn: () => call(consoleApi.customChannels, {}), staleTime: 0 });
 export const useConsoleMessages = () => useQuery({ queryKey: consoleKeys.messages(), queryFn: () => call(consoleApi.systemMessages, {}), staleTime: 0 });
 /** The audit log, newest first, a page at a time before the last entry shown. */
 export const useAudit = () =>

@@ -9,7 +9,7 @@ const LIVE_PERMISSION: Record<Rating, string> = {
   PLUS_18: 'CREATE STREAM_LIVE_PLUS18',
 };
 
-export const RATING_LABEL: Record<Rating, string> = { G: 'G (all ages)', PLUS_14: '14+', PLUS_18: '18+' };
+export { RATING_LABEL } from '../../../common/rules/rating-labels';
 
 export function allowedRatings(perms: readonly string[], adultSkin: boolean): Rating[] {
   return (Object.keys(LIVE_PERMISSION) as Rating[]).filter((r) => perms.includes(LIVE_PERMISSION[r]) && (r !== 'PLUS_18' || adultSkin));
