@@ -24,7 +24,7 @@ const db = () => t.resources.database.db;
 /** An outbox of its own (the app's job would deliver the probes too), with a handler that records what it saw. */
 function probeOutbox(handle: (n: number) => void) {
   const events = createDomainEventHub(quiet);
-  events.on('outbox-probe.happened', ({ n }) => handle(n));
+  events.onDurable('outbox-probe.happened', ({ n }) => handle(n));
   return createEventOutbox({ db: db(), events, log: quiet });
 }
 
@@ -75,6 +75,23 @@ describe('the event outbox', () => {
     await outbox.deliverBatch();
     expect(seen).toEqual([3]);
     expect(await probeRows(3)).toEqual([{ attempts: 2, delivered: true }]);
+  });
+
+  it('is written by a statement of the caller\'s own; after the commit its immediate handlers run at once, its durable ones once delivered', async () => {
+    const events = createDomainEventHub(quiet);
+    const frames: number[] = [];
+    const notices: number[] = [];
+    events.on('outbox-probe.happened', ({ n }) => void frames.push(n));
+    events.onDurable('outbox-probe.happened', ({ n }) => void notices.push(n));
+    const outbox = createEventOutbox({ db: db(), events, log: quiet });
+    await db().execute(sql`with written as (${outbox.insertSql('outbox-probe.happened', sql`select jsonb_build_object('n', g) as payload from generate_series(4, 5) g`)}) select 1`);
+    expect([...(await probeRows(4)), ...(await probeRows(5))]).toEqual([{ attempts: 0, delivered: false }, { attempts: 0, delivered: false }]);
+    await outbox.afterCommit('outbox-probe.happened', { n: 4 });
+    expect(frames).toEqual([4]);
+    await outbox.deliverDue();
+    expect(notices.sort()).toEqual([4, 5]);
+    expect(frames).toEqual([4]);
+    expect(await probeRows(4)).toEqual([{ attempts: 1, delivered: true }]);
   });
 
   it('gives each due event to one of two instances delivering at once', async () => {

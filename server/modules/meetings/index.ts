@@ -34,7 +34,7 @@ export function createMeetingsModule(ctx: ModuleContext): AppModule {
   });
   ctx.fill('meetingRules', meetings.rules);
   // The account's row stays as a shell (its wallets are in the books): its meetings and invitations go here.
-  ctx.events.on('account.deleted', ({ userId }) => meetings.forgetAccount(userId));
+  ctx.events.onDurable('account.deleted', ({ userId }) => meetings.forgetAccount(userId));
   return {
     name: 'meetings',
     services: { meetings },

@@ -52,8 +52,8 @@ export interface MeetingsDeps {
   events: DomainEventHub;
   feePercent: number;
   conference: Config['conference'];
-  /** Events that follow a commit (a paid guest told to the host). */
-  outbox?: EventOutbox;
+  /** Events that follow a commit at least once (a paid guest told to the host, invitations). */
+  outbox: EventOutbox;
   clock?: () => Date;
 }
 
@@ -175,10 +175,16 @@ export function createMeetingsService(deps: MeetingsDeps) {
     };
   }
 
-  /** Newly invited people hear of it after the commit (the notifications module tells them). */
+  const invitationOf = (row: MeetingRow, userIds: number[]) => ({ meetingId: row.id, hostId: row.hostId, userIds, title: row.title, startTime: iso(row.startTime) });
+
+  /** Newly invited people hear of it at least once (the notifications module tells them): written in the invitation's transaction. */
+  async function writeInvited(tx: Tx, row: MeetingRow, userIds: number[]) {
+    if (userIds.length > 0) await deps.outbox.write(tx, 'meeting.invited', invitationOf(row, userIds));
+  }
+
+  /** After the commit of writeInvited. */
   async function tellInvited(row: MeetingRow, userIds: number[]) {
-    if (userIds.length === 0) return;
-    await deps.events.emit('meeting.invited', { meetingId: row.id, hostId: row.hostId, userIds, title: row.title, startTime: row.startTime });
+    if (userIds.length > 0) await deps.outbox.afterCommit('meeting.invited', invitationOf(row, userIds));
   }
 
   /**
@@ -219,6 +225,7 @@ export function createMeetingsService(deps: MeetingsDeps) {
     const row = await db.transaction(async (tx) => {
       const [created] = await tx.insert(meetings).values({ hostId: principal.userId, ...columns }).returning();
       await tx.insert(meetingInvitees).values(fields.audience_ids.map((userId) => ({ meetingId: created!.id, userId })));
+      await writeInvited(tx, created!, fields.audience_ids);
       return created!;
     });
     await tellInvited(row, fields.audience_ids);
@@ -241,6 +248,7 @@ export function createMeetingsService(deps: MeetingsDeps) {
         await tx.delete(meetingInvitees).where(and(eq(meetingInvitees.meetingId, id), inArray(meetingInvitees.userId, removed.map((r) => r.userId))));
       }
       if (added.length > 0) await tx.insert(meetingInvitees).values(added.map((userId) => ({ meetingId: id, userId })));
+      await writeInvited(tx, updated!, added);
       return { row: updated!, added };
     }));
     await chat.recheckChannel(meetingChannelOf(id));
@@ -422,13 +430,13 @@ export function createMeetingsService(deps: MeetingsDeps) {
         if (moved.created) {
           await tx.update(meetingInvitees).set({ paid: sql`${meetingInvitees.paid} + ${amount}`, feesPaid: sql`${meetingInvitees.feesPaid} + ${fee}` })
             .where(and(eq(meetingInvitees.meetingId, id), eq(meetingInvitees.userId, payerId)));
-          await deps.outbox?.write(tx, 'payment.received', {
+          await deps.outbox.write(tx, 'payment.received', {
             kind: 'meeting_fee', transferId: moved.transferId, payerId, payeeId: row.hostId, amount, subjectId: id, title: row.title,
           });
         }
         return moved;
       });
-      deps.outbox?.wake();
+      deps.outbox.wake();
     } catch (error) {
       if (error instanceof InsufficientFunds) throw appError('insufficient_funds');
       throw error;
