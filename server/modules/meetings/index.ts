@@ -15,7 +15,7 @@ declare module '../../platform/module' {
   }
 }
 
-const RULES = 'server/modules/meetings/service.ts';
+const RULES = 'server/modules/meetings/signalling.ts';
 /** The room's people: the host (`owner`) and an invitee (`other`); others 403, visitors 401. */
 const ROOM = ACCESS.with(ACCESS.signedIn, { cells: { user: 403, moderator: 403, admin: 403 } });
 
