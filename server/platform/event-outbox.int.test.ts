@@ -1,7 +1,8 @@
 /** The event outbox: written with the change or not at all, handled after the commit at least once. */
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../testing/harness';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { freshDatabase, type FreshDatabase } from '../testing/databases';
+import { openDatabase, type Database } from './db/client';
 import { eventOutbox } from './db/platform-tables';
 import { createEventOutbox } from './event-outbox';
 import { createDomainEventHub } from './events';
@@ -12,16 +13,22 @@ declare module './events' {
   }
 }
 
-let t: TestApp;
+// A database of its own and no app: an app's delivery job would claim the probes too.
+let fresh: FreshDatabase;
+let database: Database;
 beforeAll(async () => {
-  t = await startTestApp();
+  fresh = await freshDatabase(inject('dbTemplate'));
+  database = await openDatabase(fresh.target);
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await database.close();
+  await fresh.dispose();
+});
 
 const quiet = { warn: () => {}, error: () => {} };
-const db = () => t.resources.database.db;
+const db = () => database.db;
 
-/** An outbox of its own (the app's job would deliver the probes too), with a handler that records what it saw. */
+/** An outbox with a handler that records what it saw. */
 function probeOutbox(handle: (n: number) => void) {
   const events = createDomainEventHub(quiet);
   events.onDurable('outbox-probe.happened', ({ n }) => handle(n));

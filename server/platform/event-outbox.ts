@@ -22,6 +22,11 @@ const LEASE_SECONDS = 30;
 const MAX_LEASE_SECONDS = 86_400;
 /** Delivered rows are kept this long (to see what was delivered), then purged. */
 const KEEP_DELIVERED_HOURS = 24;
+/**
+ * After a commit, delivery waits this long for the other events of its burst: one claim and one mark for
+ * a burst of tips rather than one each (the immediate handlers, the TIP frame among them, do not wait).
+ */
+const GATHER_MS = 50;
 
 type PayloadOf<E extends DomainEventName> = DomainEvents[E] extends [infer P] ? P : never;
 
@@ -33,7 +38,7 @@ export interface EventOutbox {
    * statement): `payloads` is a query answering one jsonb column `payload` per event to write.
    */
   insertSql(event: DomainEventName, payloads: SQL): SQL;
-  /** After the commit of a write: the event's immediate handlers run now, its durable ones soon. */
+  /** After the commit of a write: the event's immediate handlers run now, its durable ones within moments. */
   afterCommit<E extends DomainEventName>(event: E, payload: PayloadOf<E>): Promise<void>;
   /** Delivers what is due on this instance now rather than at the next tick. */
   wake(): void;
@@ -69,6 +74,15 @@ export function createEventOutbox(deps: { db: Db; events: DomainEventHub; log: {
   }
 
   const drain = createDrain(deliverBatch, (error) => deps.log.warn({ err: error }, 'outbox delivery failed'));
+  let gathering = false;
+  function wakeSoon() {
+    if (gathering) return;
+    gathering = true;
+    setTimeout(() => {
+      gathering = false;
+      drain.wake();
+    }, GATHER_MS).unref();
+  }
 
   return {
     async write(tx, event, payload) {
@@ -76,7 +90,7 @@ export function createEventOutbox(deps: { db: Db; events: DomainEventHub; log: {
     },
     insertSql: (event, payloads) => sql`insert into ${eventOutbox} (event, payload) select ${event}, e.payload from (${payloads}) e`,
     async afterCommit(event, payload) {
-      drain.wake();
+      wakeSoon();
       await events.emit(event, ...([payload] as never));
     },
     wake: drain.wake,

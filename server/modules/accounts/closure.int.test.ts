@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGIN_THROTTLE } from '../../../common/constants';
 import { MSG } from '../../../common/messages';
+import { eventually } from '../../testing/eventually';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import type { HttpSession } from '../../testing/http-session';
 import type { EventOutbox } from '../../platform/event-outbox';
@@ -105,8 +106,12 @@ describe('delete account', () => {
     const [shell] = await rows<{ username: string; email: string; password_hash: string | null; account_status: string }>(
       sql`select username, email, password_hash, account_status from users where id = ${star.id}`);
     expect(shell).toEqual({ username: `deleted-${star.id}`, email: `deleted-${star.id}`, password_hash: null, account_status: 'deleted' });
-    expect(await rows(sql`select 1 from follows where follower_id = ${star.id} or followee_id = ${star.id}`)).toHaveLength(0);
-    expect(await rows(sql`select 1 from streams where user_id = ${star.id} and not hidden`)).toHaveLength(0);
+    // The other modules' clean-up follows the deletion from the event outbox, at once.
+    const leftOver = async () => [
+      ...(await rows(sql`select 'follow' as what from follows where follower_id = ${star.id} or followee_id = ${star.id}`)),
+      ...(await rows(sql`select 'stream' as what from streams where user_id = ${star.id} and not hidden`)),
+    ];
+    expect(await eventually(leftOver, (left) => left.length === 0)).toEqual([]);
     expect(await rows(sql`select 1 from sessions where user_id = ${star.id}`)).toHaveLength(0);
 
     // The books are untouched: the same transfers, the same entries, the balance still there.
