@@ -4,7 +4,7 @@
  * handlers loses nothing. After the commit the writer calls `afterCommit`: the event's immediate handlers
  * run then (realtime frames) and delivery on its own instance is woken; the workers' job (decision 0051)
  * delivers whatever else is due (what failed, what a dead instance left). Delivery claims due rows
- * (skip-locked, under a lease), runs their durable handlers (`onDurable`), and marks them delivered; a row
+ * (skip-locked, under a lease), runs their durable handlers (`onDurable`) row by row, and marks them delivered; a row
  * whose handlers failed, or whose claimer died, is claimed again after its lease, with a longer one each
  * time. Delivery is at least once: durable handlers must be idempotent (a key of their own). Payloads are
  * stored as JSON: numbers, strings, booleans, null, arrays and objects of them (a time is an ISO string).
@@ -61,12 +61,13 @@ export function createEventOutbox(deps: { db: Db; events: DomainEventHub; log: {
         order by available_at, id limit ${BATCH} for update skip locked)
       returning o.id, o.event, o.payload, o.attempts`);
     const delivered: number[] = [];
-    // Side by side: the handlers of a batch's rows may write theirs together (a burst of tips, one statement of notices).
-    await Promise.all(rows.map(async (row) => {
+    // One after another: handlers that check before they write (a new follower's notice, once an hour) see
+    // what the previous row wrote.
+    for (const row of rows) {
       const failures = await events.deliver(row.event, ...([row.payload] as never));
       if (failures === 0) delivered.push(Number(row.id));
       else deps.log.warn({ outboxId: row.id, event: row.event, attempts: row.attempts }, 'outbox event handlers failed; delivered again after its lease');
-    }));
+    }
     if (delivered.length > 0) {
       await db.execute(sql`update ${eventOutbox} set delivered_at = now() where id = any(${`{${delivered.join(',')}}`}::bigint[])`);
     }

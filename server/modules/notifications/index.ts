@@ -73,6 +73,5 @@ export async function createNotificationsModule(ctx: ModuleContext): Promise<App
       { name: 'fan-out-notifications', everyMs: config.notifications.jobEveryMs, roles: ['worker'], run: fanouts.run },
       { name: 'deliver-notifications', everyMs: config.notifications.jobEveryMs, roles: ['worker'], run: deliveries.run },
     ],
-    stop: tipNotices.flush,
   };
 }

@@ -117,6 +117,7 @@ describe('the bell', () => {
   it('lists newest first in pages, marks read (only the caller’s own), and tells the other pages the count', async () => {
     const me = await served.t.given.signedInUser();
     for (let i = 0; i < 3; i += 1) await served.t.given.follower(me.user);
+    await runJobs(); // the follows' notices follow from the event outbox
     const first = await listOf(me, { limit: 2 });
     expect([first.notifications.length, first.unread, first.has_more]).toEqual([2, 3, true]);
     const rest = await listOf(me, { limit: 2, before: first.notifications[1]!.id });
@@ -125,6 +126,7 @@ describe('the bell', () => {
 
     const someoneElse = await served.t.given.signedInUser();
     await served.t.given.follower(someoneElse.user);
+    await runJobs();
     const theirs = (await listOf(someoneElse)).notifications[0]!.id;
     const socket = await served.socketOf(me);
     await socket.request({ op: 'subscribe', channel: userChannelOf(me.user.id) });

@@ -2,8 +2,8 @@
  * What becomes a notification: the domain events of other modules, delivered from the event outbox at
  * least once (decision 0052), each turned into a source with its own key so that an event delivered twice
  * notifies once. A go-live is queued for the fan-out job (a broadcaster with many followers must not slow
- * the go-live; the fan-out's key is the stream); tips are written together (tip-notices.ts); the others
- * notify one person, or a few, at once in one statement.
+ * the go-live; the fan-out's key is the stream); tips by tip-notices.ts; the others notify one person, or a
+ * few, at once in one statement.
  */
 import type { Db } from '../../platform/db/client';
 import type { DomainEventHub } from '../../platform/events';
@@ -33,7 +33,7 @@ export function listenForNotifications(deps: {
   events.onDurable('social.followed', ({ followerId, followeeId, at }) =>
     notify({ kind: 'new_follower', actorId: followerId, subjectId: null, data: {}, dedupeKey: `new_follower:${followerId}:${at}` }, [followeeId]));
 
-  events.onDurable('tip.received', ({ transferId, tipperId, ownerId, streamId, amount }) => deps.tipNotices.add({ transferId, ownerId, tipperId, streamId, amount }));
+  events.onDurable('tip.received', ({ transferId, tipperId, ownerId, streamId, amount }) => deps.tipNotices({ transferId, ownerId, tipperId, streamId, amount }));
 
   events.onDurable('meeting.invited', ({ meetingId, hostId, userIds, title, startTime }) =>
     notify({ kind: 'meeting_invitation', actorId: hostId, subjectId: meetingId, data: { title, when: startTime }, dedupeKey: `meeting:${meetingId}` }, userIds));
