@@ -1,7 +1,8 @@
 /**
  * The notifications crash test (decision 0025): the real server on a fresh PostgreSQL database, a
- * broadcaster with many followers goes live, and the server is killed with SIGKILL twice while it fans
- * the go-live out and once while it mails the followers, then started again each time. At the end,
+ * broadcaster with many followers goes live (its `stream.went-live` committed to the event outbox, decision
+ * 0052), and the server is killed with SIGKILL right after that commit, before any handler ran, twice
+ * while it fans the go-live out and once while it mails the followers, then started again each time. At the end,
  * against the database: every follower has exactly one notification and one mail in the outbox, every
  * delivery is sent, the fan-out is done — nothing lost, nothing twice — and the books are conserved
  * (decision 0036).
@@ -41,8 +42,6 @@ async function main() {
        select 'crashfan' || g, 'crashfan' || g || '@crash.local', md5(g || random()::text), true, '1990-06-15', 'CA' from generate_series(1, $1::int) g`, [FOLLOWERS]);
     await pool.query(`insert into follows (follower_id, followee_id) select id, $1 from users where username like 'crashfan%'`, [star!.id]);
     const source = 'stream_live:900001';
-    // What the go-live writes (stream.went-live → the fan-out queue): the job does the rest.
-    await pool.query(`insert into notification_fanouts (source_key, kind, actor_id, subject_id, data) values ($1, 'stream_live', $2, 900001, '{"title":"Crash set"}')`, [source, star!.id]);
     const notified = () => count(`select count(*) as n from notifications where dedupe_key = $1`, [source]);
     const mailed = () => count(`select count(*) as n from mail_outbox where message_key like 'notification-%'`);
 
@@ -58,6 +57,10 @@ async function main() {
       if (process.env.NOTIFY_CRASH_TRACE) console.log(`killed at ${what} ${atLeast} after ${((Date.now() - started) / 1000).toFixed(1)} s`);
       server = await start();
     };
+    // What the go-live's transaction writes with it, and the kill before its handlers: the restarted
+    // server's outbox delivery queues the fan-out; the job does the rest.
+    await pool.query(`insert into event_outbox (event, payload) values ('stream.went-live', $1)`, [{ streamId: 900001, ownerId: Number(star!.id), title: 'Crash set' }]);
+    await killWhen('the commit', async () => 1, 1);
     await killWhen('the fan-out', notified, Math.floor(FOLLOWERS * 0.25));
     await killWhen('the fan-out', notified, Math.floor(FOLLOWERS * 0.6));
     await killWhen('the mail', mailed, Math.floor(FOLLOWERS * 0.3));
@@ -82,9 +85,13 @@ async function main() {
     if (deliveries !== FOLLOWERS) problems.push(`${deliveries} of ${FOLLOWERS} deliveries sent`);
     if (mails !== FOLLOWERS) problems.push(`${mails} of ${FOLLOWERS} mails in the outbox`);
     if (twice > 0) problems.push(`${twice} followers mailed twice`);
+    const fanouts = await count(`select count(*) as n from notification_fanouts where source_key = $1`, [source]);
+    if (fanouts !== 1) problems.push(`${fanouts} fan-outs of the go-live`);
+    const undelivered = await count(`select count(*) as n from event_outbox where delivered_at is null`);
+    if (undelivered > 0) problems.push(`${undelivered} outbox events undelivered`);
     // The server's own money (the demo's deposits, its history) stays conserved through the kills.
     problems.push(...(await conservationViolationsAt(db.url)).map((v) => `conservation: ${v}`));
-    console.log(`notifications crash test: ${FOLLOWERS} followers, ${kills} kills (2 mid-fan-out, 1 mid-mail); ${total} notifications, ${mails} mails, `
+    console.log(`notifications crash test: ${FOLLOWERS} followers, ${kills} kills (1 after the go-live's commit, 2 mid-fan-out, 1 mid-mail); ${total} notifications, ${mails} mails, `
       + `${twice} mailed twice; ${problems.length === 0 ? 'no violations' : problems.join('; ')}; ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } finally {
     await pool.end();

@@ -1,7 +1,8 @@
 /** The event outbox: written with the change or not at all, handled after the commit at least once. */
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../testing/harness';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { freshDatabase, type FreshDatabase } from '../testing/databases';
+import { openDatabase, type Database } from './db/client';
 import { eventOutbox } from './db/platform-tables';
 import { createEventOutbox } from './event-outbox';
 import { createDomainEventHub } from './events';
@@ -12,19 +13,25 @@ declare module './events' {
   }
 }
 
-let t: TestApp;
+// A database of its own and no app: an app's delivery job would claim the probes too.
+let fresh: FreshDatabase;
+let database: Database;
 beforeAll(async () => {
-  t = await startTestApp();
+  fresh = await freshDatabase(inject('dbTemplate'));
+  database = await openDatabase(fresh.target);
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await database.close();
+  await fresh.dispose();
+});
 
 const quiet = { warn: () => {}, error: () => {} };
-const db = () => t.resources.database.db;
+const db = () => database.db;
 
-/** An outbox of its own (the app's job would deliver the probes too), with a handler that records what it saw. */
+/** An outbox with a handler that records what it saw. */
 function probeOutbox(handle: (n: number) => void) {
   const events = createDomainEventHub(quiet);
-  events.on('outbox-probe.happened', ({ n }) => handle(n));
+  events.onDurable('outbox-probe.happened', ({ n }) => handle(n));
   return createEventOutbox({ db: db(), events, log: quiet });
 }
 
@@ -75,6 +82,23 @@ describe('the event outbox', () => {
     await outbox.deliverBatch();
     expect(seen).toEqual([3]);
     expect(await probeRows(3)).toEqual([{ attempts: 2, delivered: true }]);
+  });
+
+  it('is written by a statement of the caller\'s own; after the commit its immediate handlers run at once, its durable ones once delivered', async () => {
+    const events = createDomainEventHub(quiet);
+    const frames: number[] = [];
+    const notices: number[] = [];
+    events.on('outbox-probe.happened', ({ n }) => void frames.push(n));
+    events.onDurable('outbox-probe.happened', ({ n }) => void notices.push(n));
+    const outbox = createEventOutbox({ db: db(), events, log: quiet });
+    await db().execute(sql`with written as (${outbox.insertSql('outbox-probe.happened', sql`select jsonb_build_object('n', g) as payload from generate_series(4, 5) g`)}) select 1`);
+    expect([...(await probeRows(4)), ...(await probeRows(5))]).toEqual([{ attempts: 0, delivered: false }, { attempts: 0, delivered: false }]);
+    await outbox.afterCommit('outbox-probe.happened', { n: 4 });
+    expect(frames).toEqual([4]);
+    await outbox.deliverDue();
+    expect(notices.sort()).toEqual([4, 5]);
+    expect(frames).toEqual([4]);
+    expect(await probeRows(4)).toEqual([{ attempts: 1, delivered: true }]);
   });
 
   it('gives each due event to one of two instances delivering at once', async () => {

@@ -22,7 +22,7 @@ describe('the domain event hub', () => {
     expect(seen).toEqual(['first 1', 'second 1']);
     hub.as('probe').on('probe.happened', () => undefined);
     expect(hub.listeners()).toEqual([
-      { event: 'probe.happened', module: 'platform' }, { event: 'probe.happened', module: 'platform' }, { event: 'probe.happened', module: 'probe' },
+      { event: 'probe.happened', module: 'platform', durable: false }, { event: 'probe.happened', module: 'platform', durable: false }, { event: 'probe.happened', module: 'probe', durable: false },
     ]);
   });
 
@@ -39,6 +39,21 @@ describe('the domain event hub', () => {
     await expect(hub.emit('probe.happened', { n: 7 })).resolves.toBeUndefined();
     expect(seen).toEqual([7]);
     expect(logged).toEqual([expect.objectContaining({ event: 'probe.happened' })]);
+  });
+
+  it('keeps immediate and durable handlers apart: emit runs the one, the outbox\'s deliver the other', async () => {
+    const hub = createDomainEventHub({ error: () => {} });
+    const seen: string[] = [];
+    hub.on('probe.happened', ({ n }) => void seen.push(`frame ${n}`));
+    hub.onDurable('probe.happened', ({ n }) => void seen.push(`notice ${n}`));
+    hub.onDurable('probe.happened', () => {
+      throw new Error('database down');
+    });
+    await hub.emit('probe.happened', { n: 1 });
+    expect(seen).toEqual(['frame 1']);
+    expect(await hub.deliver('probe.happened', { n: 2 })).toBe(1);
+    expect(seen).toEqual(['frame 1', 'notice 2']);
+    expect(hub.listeners().map((l) => l.durable)).toEqual([false, true, true]);
   });
 
   it('emits to no one without handlers', async () => {

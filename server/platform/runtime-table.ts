@@ -3,7 +3,7 @@
  * event with who emits it and who listens, every cross-module hook with who declares and who fills it.
  * `npm run routes -- --write` writes it to docs/runtime.md next to the route table; a test fails when it
  * is stale. Jobs, listeners and hooks come from the built app; emitters from the source, as the code
- * writes them (`events.emit('x'`, `outbox.write(tx, 'x'`), since an emitter registers nothing.
+ * writes them (`events.emit('x'`, `outbox.write(tx, 'x'`, `outbox.insertSql('x'`), since an emitter registers nothing.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -30,8 +30,8 @@ export interface EventEmitterRecord {
 
 const DECLARATIONS = /interface DomainEvents \{\n([\s\S]*?)\n {2}\}/g;
 const DECLARED_NAME = /^\s*'([\w.-]+)':/gm;
-const EMIT = /\.emit(?:Counted)?\(\s*'([\w.-]+)'/g;
-const OUTBOX_WRITE = /\boutbox\??\.write\(\s*[\w.]+\s*,\s*'([\w.-]+)'/g;
+const EMIT = /\.emit\(\s*'([\w.-]+)'/g;
+const OUTBOX_WRITE = /\boutbox\??\.(?:write\(\s*[\w.]+\s*,|insertSql\()\s*'([\w.-]+)'/g;
 
 /** The server's source files, tests and the test harness left out, relative to the repository. */
 function sourceFiles(): string[] {
@@ -68,16 +68,22 @@ export function scanDomainEvents(): { declared: EventDeclaration[]; emitters: Ev
   return { declared, emitters };
 }
 
-/** `chat, notifications ×2`: each module once, with how many handlers it added when more than one. */
-function listenersOf(modules: readonly string[]): string {
+/**
+ * `chat, notifications ×2, streams (outbox)`: each module once, with how many handlers it added when more
+ * than one; `(outbox)` for durable handlers, run when the event outbox delivers the event (decision 0052).
+ */
+function listenersOf(listeners: ReadonlyArray<{ module: string; durable: boolean }>): string {
   const counts = new Map<string, number>();
-  for (const module of modules) counts.set(module, (counts.get(module) ?? 0) + 1);
+  for (const { module, durable } of listeners) {
+    const label = durable ? `${module} (outbox)` : module;
+    counts.set(label, (counts.get(label) ?? 0) + 1);
+  }
   return [...counts].map(([module, n]) => (n > 1 ? `${module} ×${n}` : module)).join(', ') || '(none)';
 }
 
 export interface RuntimeFacts {
   jobs: readonly OwnedJob[];
-  listeners: ReadonlyArray<{ event: DomainEventName; module: string }>;
+  listeners: ReadonlyArray<{ event: DomainEventName; module: string; durable: boolean }>;
   hooks: readonly HookRecord[];
   events: ReturnType<typeof scanDomainEvents>;
 }
@@ -103,11 +109,12 @@ export function renderRuntimeTable(facts: RuntimeFacts): string {
     '',
     '## Domain events',
     '',
-    'Emitters are found in the source (`events.emit(…)`, and `outbox.write(…)`: written in the change\'s transaction, handled',
-    'after its commit, at least once); listeners are the handlers the modules added, in the order they run.',
+    'Emitters are found in the source (`events.emit(…)`, and `outbox.write(…)` or `outbox.insertSql(…)`: written in the change\'s',
+    'transaction, handled after its commit, at least once); listeners are the handlers the modules added, in the order they run:',
+    'immediate ones after the commit in the emitting process, `(outbox)` ones when the event outbox delivers the event (decision 0052).',
     '',
     ...markdownTable(['event', 'emitted by', 'listened to by'],
-      events.map((event) => [code(event), emittersOf(event), listenersOf(facts.listeners.filter((l) => l.event === event).map((l) => l.module))])),
+      events.map((event) => [code(event), emittersOf(event), listenersOf(facts.listeners.filter((l) => l.event === event))])),
     '',
     '## Hooks',
     '',

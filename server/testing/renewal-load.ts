@@ -70,7 +70,6 @@ export async function renewalRunner(url: string, poolSize = 4) {
   const renewals = createRenewals({
     db,
     ledger: createLedger({ db, namedInTransactions: true }),
-    events,
     outbox: createEventOutbox({ db, events, log: quiet }),
     feePercent: RENEWAL_FEE_PERCENT,
   });

@@ -12,7 +12,7 @@ import { DELETED_ACCOUNT_ARCHIVE_MONTHS, LOGIN_THROTTLE, REAUTH_WINDOW_MS } from
 import { MSG } from '../../../common/messages';
 import type { Db } from '../../platform/db/client';
 import { sessions as sessionsTable } from '../../platform/db/platform-tables';
-import type { DomainEventHub } from '../../platform/events';
+import type { EventOutbox } from '../../platform/event-outbox';
 import type { Principal } from '../../platform/http/auth';
 import { badRequest, forbidden, notFound, tooManyRequests } from '../../platform/http/errors';
 import type { FileStore } from '../../platform/storage/storage';
@@ -48,7 +48,8 @@ export function archivePurgeDate(deletedAt: Date): Date {
 
 export interface ClosureDeps {
   db: Db;
-  events: DomainEventHub;
+  /** `account.deleted` is written with the deletion: every module's clean-up follows it at least once. */
+  outbox: EventOutbox;
   files: FileStore;
   /** Tells every instance to read the user's sessions afresh, after they ended. */
   forgetUser: (userId: number) => Promise<void>;
@@ -139,12 +140,13 @@ export function createClosureService(deps: ClosureDeps) {
         for (const table of [socialIdentities, recoveryCodes, userPreferences, userInterests, userPermissions]) {
           await tx.delete(table).where(eq(table.userId, userId));
         }
+        await deps.outbox.write(tx, 'account.deleted', { userId });
       });
       await deps.forgetUser(userId);
       if (row.avatar?.startsWith(AVATAR_MEDIA_PREFIX)) {
         await deps.files.remove(row.avatar.slice('/media/'.length)).catch(() => undefined);
       }
-      await deps.events.emit('account.deleted', { userId });
+      await deps.outbox.afterCommit('account.deleted', { userId });
     },
 
     /**
@@ -163,18 +165,6 @@ export function createClosureService(deps: ClosureDeps) {
         purged += count;
         if (count < batch) return purged;
       }
-    },
-
-    /**
-     * Tells the other modules again about deletions of the last `withinMs`: their clean-up runs after
-     * the deletion committed, so a process killed in between would leave it undone. Each handler is
-     * idempotent; the hourly job calls this with a window longer than its period.
-     */
-    async redeliverRecentDeletions(withinMs: number): Promise<number> {
-      const since = new Date(now().getTime() - withinMs);
-      const rows = await db.select({ userId: accountArchives.userId }).from(accountArchives).where(gt(accountArchives.deletedAt, since));
-      for (const { userId } of rows) await deps.events.emit('account.deleted', { userId });
-      return rows.length;
     },
 
     /** For tests and support: the archive of a deleted account, if still kept. */

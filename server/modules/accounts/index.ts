@@ -55,7 +55,7 @@ export async function createAccountsModule(ctx: ModuleContext): Promise<AppModul
   });
   installAuth(ctx.app, accounts.resolveSession);
   const settings = createSettingsService({ db, files: ctx.files, linkSecret: await ctx.secret('email-links') });
-  const closure = createClosureService({ db, events: ctx.events, files: ctx.files, forgetUser: platform.sessions.forgetUser });
+  const closure = createClosureService({ db, outbox: platform.outbox, files: ctx.files, forgetUser: platform.sessions.forgetUser });
   const recovery = createRecoveryService({ db, sessions: platform.sessions, mailer: platform.mailer, codeKey: await ctx.secret('recovery') });
   const socialLogin = createSocialLoginService({ db, accounts, sessions: platform.sessions, providers: createSocialProviders(config.oauth) });
 
@@ -77,11 +77,8 @@ export async function createAccountsModule(ctx: ModuleContext): Promise<AppModul
         name: 'deleted-accounts',
         everyMs: 60 * 60_000,
         roles: ['worker'],
-        // Clean-up missed by a crash right after a deletion is done again; archives past 3 months go.
-        run: async () => {
-          await closure.redeliverRecentDeletions(3 * 60 * 60_000);
-          await closure.purgeArchives();
-        },
+        // Archives past their 3 months go (the other modules' clean-up follows each deletion through the event outbox).
+        run: async () => void (await closure.purgeArchives()),
       },
     ],
   };

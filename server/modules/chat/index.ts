@@ -64,19 +64,21 @@ export async function createChatModule(ctx: ModuleContext): Promise<AppModule> {
   events.on('stream.price-changed', ({ streamId, tipViewerMinAmount }) =>
     chat.publishToStream(streamId, { type: 'TIP-ENFORCE', data: { tip_viewer_min_amount: tipViewerMinAmount } }));
   events.on('stream.access-changed', ({ streamId }) => chat.recheckStream(streamId));
-  // A subscription that ends (a failed renewal) or changes takes its priority chat and pay-wall rights with it.
-  events.on('subscription.changed', async ({ creatorId }) => {
+  // A subscription that ends (a failed renewal) or changes takes its priority chat and pay-wall rights with it:
+  // from the event outbox, so a crash does not leave the rights behind; checking again twice is harmless.
+  events.onDurable('subscription.changed', async ({ creatorId }) => {
     for (const streamId of await streams.openStreamIdsOf(creatorId)) await chat.recheckStream(streamId);
   });
   events.on('stream.viewer-banned', ({ streamId, userId }) => chat.blockViewer(streamId, userId));
-  events.on('account.deleted', ({ userId }) => gateway.disconnectUser(userId));
+  // A deleted account's sockets close on every instance, even after a crash (closing none twice is harmless).
+  events.onDurable('account.deleted', ({ userId }) => gateway.disconnectUser(userId));
   events.on('stream.ended', ({ streamId }) => chat.publishToStream(streamId, { type: 'STREAM-END' }));
   events.on('stream.went-live', ({ streamId, ownerId }) => gateway.publish(userChannelOf(ownerId), { type: 'STREAM-LIVE', data: { stream_id: streamId } }));
   events.on('stream.stopped', ({ streamId, ownerId, reason }) => gateway.publish(userChannelOf(ownerId), { type: 'STREAM-STOPPED', data: { stream_id: streamId, reason } }));
   events.on('tip.received', async (tip) => {
     const tipper = tip.tipper ?? (await accounts.publicUsers([tip.tipperId])).get(tip.tipperId);
     await chat.publishToStream(tip.streamId, tipMessage({
-      transferId: tip.transferId, tipperId: tip.tipperId, streamOwnerId: tip.ownerId, amount: tip.amount, at: tip.at, tipper, message: tip.message,
+      transferId: tip.transferId, tipperId: tip.tipperId, streamOwnerId: tip.ownerId, amount: tip.amount, at: new Date(tip.at), tipper, message: tip.message,
     }));
   });
 

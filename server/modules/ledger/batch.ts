@@ -31,6 +31,12 @@ export interface BatchOptions {
   guard?: SQL;
   /** Per-row reads (over `p`), answered as of before the batch. */
   select?: Record<string, SQL>;
+  /**
+   * Statements run with the transfers, by name, in the same statement (so in its transaction), reading
+   * `done` (`i`, the new transfer's `id`) joined to `ok` (the rows that moved money): e.g. their domain
+   * events written to the event outbox.
+   */
+  after?: Record<string, SQL>;
 }
 
 export interface BatchRowOutcome {
@@ -69,6 +75,7 @@ export function transferBatchStatement(options: BatchOptions): {
   const columnNames = Object.keys(options.columns);
   const extraColumns = columnNames.map((name) => sql`, ${sql.identifier(name)} ${sql.raw(options.columns[name]!)}`);
   const prelude = Object.entries(options.with ?? {}).map(([name, body]) => sql`${sql.identifier(name)} as (${body}),`);
+  const epilogue = Object.entries(options.after ?? {}).map(([name, body]) => sql`, ${sql.identifier(name)} as (${body})`);
   const extras = Object.entries(options.select ?? {});
   const extraSelect = extras.map(([name, expr]) => sql`, (${expr}) as ${sql.identifier(name)}`);
   const requestsJson = sql.placeholder('requests');
@@ -114,7 +121,7 @@ export function transferBatchStatement(options: BatchOptions): {
       insert into ledger_entries (transfer_id, account_id, amount)
       select done.id, l.account_id, l.amount from done join legs l using (i) order by done.id
       returning 1
-    )
+    ) ${sql.join(epilogue, sql` `)}
     select p.i, done.id as transfer_id, p.replay, p.covered, exists (select 1 from ready where ready.i = p.i) as ready,
       exists (select 1 from ok where ok.i = p.i) as allowed${sql.join(extraSelect, sql``)},
       (select count(*) from entries)::int as entries,

@@ -87,6 +87,11 @@ export interface TransferOptions {
   guard?: SQL;
   /** Extra scalar SQL expressions answered by the same statement, by name. */
   select?: Record<string, SQL>;
+  /**
+   * Statements run with the transfer, by name, in the same statement (so in its transaction), reading `t`:
+   * the new transfer's `id`, no row when nothing moved (e.g. its domain event written to the event outbox).
+   */
+  after?: Record<string, SQL>;
 }
 
 export interface TransferExtras {
@@ -227,6 +232,7 @@ export function createLedger(deps: {
     // list runs the CTEs in its order: the transfer row, the reads, the entries, and the balance updates
     // last, so the wallet row locks (held until commit) are taken as late as possible.
     const prelude = Object.entries(options.with ?? {}).map(([name, body]) => sql`${sql.identifier(name)} as (${body}),`);
+    const epilogue = Object.entries(options.after ?? {}).map(([name, body]) => sql`, ${sql.identifier(name)} as (${body})`);
     const statement: SQL = sql`
       with ${sql.join(prelude, sql` `)} t as (
         insert into ${ledgerTransfers} (kind, idempotency_key, from_user_id, to_user_id, stream_id, amount, currency, details, created_at)
@@ -251,7 +257,7 @@ export function createLedger(deps: {
         insert into ledger_entries (transfer_id, account_id, amount)
         select t.id, legs.account_id, legs.amount from t, legs
         returning 1
-      )
+      ) ${sql.join(epilogue, sql` `)}
       select (select id from t) as id, (select ${guard}) as allowed${extraColumns}, (select count(*) from entries)::int as entries,
         (select json_agg(json_build_array(moved.id, moved.balance)) from moved) as balances`;
     const result = await run(exec, statement);

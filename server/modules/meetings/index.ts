@@ -15,7 +15,7 @@ declare module '../../platform/module' {
   }
 }
 
-const RULES = 'server/modules/meetings/service.ts';
+const RULES = 'server/modules/meetings/signalling.ts';
 /** The room's people: the host (`owner`) and an invitee (`other`); others 403, visitors 401. */
 const ROOM = ACCESS.with(ACCESS.signedIn, { cells: { user: 403, moderator: 403, admin: 403 } });
 
@@ -34,7 +34,7 @@ export function createMeetingsModule(ctx: ModuleContext): AppModule {
   });
   ctx.fill('meetingRules', meetings.rules);
   // The account's row stays as a shell (its wallets are in the books): its meetings and invitations go here.
-  ctx.events.on('account.deleted', ({ userId }) => meetings.forgetAccount(userId));
+  ctx.events.onDurable('account.deleted', ({ userId }) => meetings.forgetAccount(userId));
   return {
     name: 'meetings',
     services: { meetings },

@@ -30,5 +30,5 @@ export function pushBalanceChanges(deps: {
     }, GATHER_MS).unref();
   };
   deps.events.on('tip.received', ({ ownerId }) => soon(ownerId));
-  deps.events.on('payment.received', ({ payeeId }) => soon(payeeId));
+  deps.events.onDurable('payment.received', ({ payeeId }) => soon(payeeId));
 }

@@ -52,7 +52,6 @@ export async function createNotificationsModule(ctx: ModuleContext): Promise<App
   const fanout = createFanout({ db, batch: config.notifications.fanoutBatch, announce: created });
   const fanouts = createDrain(fanout.step, onError('fan-out-notifications'));
   const tipNotices = createTipNotices({ db, created });
-  const tipSweep = createDrain(tipNotices.sweepStep, onError('sweep-tip-notifications'));
   listenForNotifications({ db, events: ctx.events, fanout, wakeFanout: fanouts.wake, tipNotices, created });
   pushBalanceChanges({ events: ctx.events, ledger: ctx.use('ledger'), publish: chat.publish, log });
 
@@ -63,8 +62,8 @@ export async function createNotificationsModule(ctx: ModuleContext): Promise<App
         reads,
         push,
         runJobs: async () => {
-          await tipNotices.flush();
-          await Promise.all([fanouts.run(), tipSweep.run()]);
+          await ctx.platform.outbox.deliverDue();
+          await fanouts.run();
           await deliveries.run();
         },
       },
@@ -73,8 +72,6 @@ export async function createNotificationsModule(ctx: ModuleContext): Promise<App
     jobs: [
       { name: 'fan-out-notifications', everyMs: config.notifications.jobEveryMs, roles: ['worker'], run: fanouts.run },
       { name: 'deliver-notifications', everyMs: config.notifications.jobEveryMs, roles: ['worker'], run: deliveries.run },
-      { name: 'sweep-tip-notifications', everyMs: 5_000, roles: ['worker'], run: tipSweep.run },
     ],
-    stop: tipNotices.flush,
   };
 }

@@ -1,8 +1,9 @@
 /**
- * What becomes a notification: the domain events of other modules, each turned into a source with its
- * own key so that an event handled twice notifies once. A go-live is queued for the fan-out job (a
- * broadcaster with many followers must not slow the go-live); tips are written together, after their
- * requests (tip-notices.ts); the others notify one person, or a few, at once in one statement.
+ * What becomes a notification: the domain events of other modules, delivered from the event outbox at
+ * least once (decision 0052), each turned into a source with its own key so that an event delivered twice
+ * notifies once. A go-live is queued for the fan-out job (a broadcaster with many followers must not slow
+ * the go-live; the fan-out's key is the stream); tips by tip-notices.ts; the others notify one person, or a
+ * few, at once in one statement.
  */
 import type { Db } from '../../platform/db/client';
 import type { DomainEventHub } from '../../platform/events';
@@ -23,29 +24,30 @@ export function listenForNotifications(deps: {
   const { db, events } = deps;
   const notify = async (source: NotificationSource, userIds: number[]) => deps.created(await notifyPeople(db, source, userIds));
 
-  events.on('stream.went-live', async (live) => {
+  events.onDurable('stream.went-live', async (live) => {
     await deps.fanout.queueGoLive(db, live);
     deps.wakeFanout();
   });
 
-  events.on('social.followed', ({ followerId, followeeId }) =>
-    notify({ kind: 'new_follower', actorId: followerId, subjectId: null, data: {}, dedupeKey: `new_follower:${followerId}:${Date.now()}` }, [followeeId]));
+  // A follow is news once: keyed by the follow (unfollowing and following again is a new follow).
+  events.onDurable('social.followed', ({ followerId, followeeId, at }) =>
+    notify({ kind: 'new_follower', actorId: followerId, subjectId: null, data: {}, dedupeKey: `new_follower:${followerId}:${at}` }, [followeeId]));
 
-  events.on('tip.received', ({ transferId, tipperId, ownerId, streamId, amount }) => deps.tipNotices.add({ transferId, ownerId, tipperId, streamId, amount }));
+  events.onDurable('tip.received', ({ transferId, tipperId, ownerId, streamId, amount }) => deps.tipNotices({ transferId, ownerId, tipperId, streamId, amount }));
 
-  events.on('meeting.invited', ({ meetingId, hostId, userIds, title, startTime }) =>
-    notify({ kind: 'meeting_invitation', actorId: hostId, subjectId: meetingId, data: { title, when: startTime.toISOString() }, dedupeKey: `meeting:${meetingId}` }, userIds));
+  events.onDurable('meeting.invited', ({ meetingId, hostId, userIds, title, startTime }) =>
+    notify({ kind: 'meeting_invitation', actorId: hostId, subjectId: meetingId, data: { title, when: startTime }, dedupeKey: `meeting:${meetingId}` }, userIds));
 
-  // A creator's sales and comments, delivered from the event outbox at least once: keyed by transfer and comment.
+  // A creator's sales and comments: keyed by transfer and comment.
   const SALE_KINDS = { subscription: 'new_subscriber', post_purchase: 'post_purchased', meeting_fee: 'meeting_paid', toy_tip: 'toy_purchased' } as const;
-  events.on('payment.received', ({ kind, transferId, payerId, payeeId, amount, subjectId, title }) =>
+  events.onDurable('payment.received', ({ kind, transferId, payerId, payeeId, amount, subjectId, title }) =>
     notify({ kind: SALE_KINDS[kind], actorId: payerId, subjectId: kind === 'subscription' || kind === 'toy_tip' ? null : subjectId, data: { amount, ...(title ? { title } : {}) }, dedupeKey: `payment:${transferId}` }, [payeeId]));
 
-  events.on('post.commented', ({ commentId, postId, authorId, ownerId, title }) =>
+  events.onDurable('post.commented', ({ commentId, postId, authorId, ownerId, title }) =>
     notify({ kind: 'post_comment', actorId: authorId, subjectId: postId, data: { title }, dedupeKey: `comment:${commentId}` }, [ownerId]));
 
-  // Delivered from the event outbox, at least once: the key makes a second delivery notify nobody again.
-  events.on('subscription.changed', ({ reason, subscriptionId, subscriberId, creatorId, price, plan, at }) => {
+  // The key makes a second delivery notify nobody again.
+  events.onDurable('subscription.changed', ({ reason, subscriptionId, subscriberId, creatorId, price, plan, at }) => {
     if (reason !== 'renewal-failed') return;
     // One notice per subscription and day, however often the renewal is tried that day.
     const day = (at ?? new Date().toISOString()).slice(0, 10);

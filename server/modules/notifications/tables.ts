@@ -78,12 +78,6 @@ export const notificationFanouts = pgTable(
   (t) => [index('notification_fanouts_open_idx').on(t.id).where(sql`${t.doneAt} is null`)],
 );
 
-/** How far a job that notifies from another module's records has read them (`last_id`), per source. */
-export const notificationCursors = pgTable('notification_cursors', {
-  source: text('source').primaryKey(),
-  lastId: bigint('last_id', { mode: 'number' }).notNull(),
-});
-
 /** A browser's Web Push subscription (RFC 8030/8291), kept for the person who made it. */
 export const pushSubscriptions = pgTable(
   'push_subscriptions',

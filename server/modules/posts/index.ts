@@ -76,7 +76,7 @@ export async function createPostsModule(ctx: ModuleContext): Promise<AppModule> 
     outbox: ctx.platform.outbox,
   });
   const comments = createComments({ db, accounts, posts, outbox: ctx.platform.outbox });
-  ctx.events.on('account.deleted', ({ userId }) => posts.forgetAccount(userId));
+  ctx.events.onDurable('account.deleted', ({ userId }) => posts.forgetAccount(userId));
   const listing = createPostListing({ db, accounts, social, addresses, cache });
 
   return {

@@ -22,12 +22,12 @@ declare module '../../platform/module' {
 }
 
 export function createSocialModule(ctx: ModuleContext): AppModule {
-  const { db, events } = ctx;
+  const { db, events, platform } = ctx;
   const social = createSocialService({
-    db, events, broadcasterScores: ctx.hook('broadcasterScores', 'streams'), subscriptionStanding: ctx.hook('subscriptionStanding', 'subscriptions'),
+    db, outbox: platform.outbox, broadcasterScores: ctx.hook('broadcasterScores', 'streams'), subscriptionStanding: ctx.hook('subscriptionStanding', 'subscriptions'),
   });
   // A deleted account follows no one and has no followers.
-  events.on('account.deleted', ({ userId }) => social.forgetFollows(userId));
+  events.onDurable('account.deleted', ({ userId }) => social.forgetFollows(userId));
   return { name: 'social', services: { social }, routes: (app) => registerSocialRoutes(app, { social }) };
 }
 

@@ -4,7 +4,7 @@ import type { PublicProfile } from '../../../common/api/social';
 import { SEARCH_MIN_CHARS } from '../../../common/constants';
 import { MSG } from '../../../common/messages';
 import type { Db } from '../../platform/db/client';
-import type { DomainEventHub } from '../../platform/events';
+import type { EventOutbox } from '../../platform/event-outbox';
 import { badRequest, forbidden, notFound } from '../../platform/http/errors';
 import { people } from '../accounts';
 import { follows } from './tables';
@@ -73,7 +73,8 @@ export type SubscriptionStanding = (viewerId: number | null, userId: number) => 
 
 export function createSocialService(deps: {
   db: Db;
-  events: DomainEventHub;
+  /** `social.followed` is written with the follow: the followee's notice follows it at least once. */
+  outbox: EventOutbox;
   /** The hooks the streams and subscriptions modules (after this one) fill. */
   broadcasterScores: () => BroadcasterScores;
   subscriptionStanding: () => SubscriptionStanding;
@@ -164,12 +165,18 @@ export function createSocialService(deps: {
       if (followerId === followeeId) throw forbidden(MSG.cannotFollowSelf);
       await requireUser(followeeId);
       if (follow) {
-        const [row] = await db.insert(follows).values({ followerId, followeeId, notify }).onConflictDoUpdate({
-          target: [follows.followerId, follows.followeeId],
-          set: { notify },
-        }).returning({ isNew: sql<boolean>`xmax = 0` });
-        // Only a follow that did not exist is news for the followee (xmax is 0 on a row just inserted).
-        if (row?.isNew) await deps.events.emit('social.followed', { followerId, followeeId });
+        const followed = await db.transaction(async (tx) => {
+          const [row] = await tx.insert(follows).values({ followerId, followeeId, notify }).onConflictDoUpdate({
+            target: [follows.followerId, follows.followeeId],
+            set: { notify },
+          }).returning({ isNew: sql<boolean>`xmax = 0`, at: follows.createdAt });
+          // Only a follow that did not exist is news for the followee (xmax is 0 on a row just inserted).
+          if (!row?.isNew) return null;
+          const news = { followerId, followeeId, at: row.at.toISOString() };
+          await deps.outbox.write(tx, 'social.followed', news);
+          return news;
+        });
+        if (followed) await deps.outbox.afterCommit('social.followed', followed);
       } else {
         await db.delete(follows).where(and(eq(follows.followerId, followerId), eq(follows.followeeId, followeeId)));
       }

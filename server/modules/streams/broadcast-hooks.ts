@@ -6,6 +6,7 @@ import { isSkinId } from '../../../common/skins';
 import type { Db, Tx } from '../../platform/db/client';
 import { LEASE_TTL_MS, type IngestHooks, type PlaylistLocator } from '../../platform/media/ingest-hooks';
 import type { DomainEventHub } from '../../platform/events';
+import type { EventOutbox } from '../../platform/event-outbox';
 import { BROADCAST_KEY_PATTERN, type AccountsService } from '../accounts';
 import { mayStreamWithRating, type StreamsService } from './service';
 import { hasPublicPicture } from './stream-view';
@@ -41,6 +42,8 @@ export function createBroadcastHooks(deps: {
   accounts: AccountsService;
   streams: StreamsService;
   events: DomainEventHub;
+  /** `stream.went-live` is written with the go-live: the followers' notices follow it at least once. */
+  outbox: EventOutbox;
   now?: () => number;
 }): BroadcastHooks {
   const { db } = deps;
@@ -88,7 +91,7 @@ export function createBroadcastHooks(deps: {
     },
 
     async onLive({ streamId, broadcastId, playlistKey, width, height }) {
-      const { row, updated } = await db.transaction(async (tx) => {
+      const wentLive = await db.transaction(async (tx) => {
         const [row] = await tx.select({ startedAt: streams.startedAt, live: streams.live }).from(streams).where(eq(streams.id, streamId));
         const [updated] = await tx.update(streams).set({
           live: true,
@@ -101,10 +104,12 @@ export function createBroadcastHooks(deps: {
         }).where(eq(streams.id, streamId)).returning({ ownerId: streams.userId, title: streams.title, hidden: streams.hidden });
         const lease = { instanceId, broadcastId, inGrace: false, expiresAt: leaseExpiry() };
         if (updated) await tx.insert(broadcastLeases).values({ streamId, ...lease }).onConflictDoUpdate({ target: broadcastLeases.streamId, set: lease });
-        return { row, updated };
+        // A broadcast continued on another instance is the same broadcast: its followers heard of it once.
+        const wentLive = updated && !updated.hidden && !row?.live ? { streamId, ownerId: updated.ownerId, title: updated.title } : null;
+        if (wentLive) await deps.outbox.write(tx, 'stream.went-live', wentLive);
+        return wentLive;
       });
-      // A broadcast continued on another instance is the same broadcast: its followers heard of it once.
-      if (updated && !updated.hidden && !row?.live) await deps.events.emit('stream.went-live', { streamId, ownerId: updated.ownerId, title: updated.title });
+      if (wentLive) await deps.outbox.afterCommit('stream.went-live', wentLive);
     },
 
     async onThumbnail({ streamId, thumbnailKey }) {

@@ -11,7 +11,10 @@ declare module '../../platform/events' {
     'stream.access-changed': [{ streamId: number }];
     /** The owner banned a viewer from the stream. */
     'stream.viewer-banned': [{ streamId: number; userId: number }];
-    /** The stream is on air and listed: live from the encoder and shown (go live), whichever came last. */
+    /**
+     * The stream is on air and listed: live from the encoder and shown (go live), whichever came last.
+     * Written to the event outbox with the change (the followers' notices); its realtime frame goes at once.
+     */
     'stream.went-live': [{ streamId: number; ownerId: number; title: string }];
     /** The broadcast ended (its replay is ready). */
     'stream.ended': [{ streamId: number }];

@@ -55,12 +55,12 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
   // Listings every visitor sees alike are kept about a second; what changes a tile or a listing drops them on every instance.
   const listingsCache = await createReadCache(ctx.bus, { name: 'stream-listings', ttlMs: config.readCacheMs, log: ctx.log });
   const listingsChanged = () => listingsCache.invalidate([LISTINGS_TAG]);
-  for (const event of ['stream.went-live', 'stream.ended', 'stream.access-changed', 'account.deleted'] as const) events.on(event, listingsChanged);
+  for (const event of ['stream.went-live', 'stream.ended', 'stream.access-changed'] as const) events.on(event, listingsChanged);
   const streams = createStreamsService({
-    db, accounts, social, ledger: ctx.use('ledger'), media: mediaControl, events, listingsChanged,
+    db, accounts, social, ledger: ctx.use('ledger'), media: mediaControl, events, outbox: ctx.platform.outbox, listingsChanged,
     realtimeLikes: ctx.hook('realtimeLikes', 'chat'), adCampaigns: ctx.hook('adCampaigns', 'ads'),
   });
-  const broadcastHooks = createBroadcastHooks({ db, accounts, streams, events });
+  const broadcastHooks = createBroadcastHooks({ db, accounts, streams, events, outbox: ctx.platform.outbox });
   const media = createMediaServer({
     config,
     files: ctx.files,
@@ -75,10 +75,12 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
   const playbackGate = createPlaybackGate({ streams, tokens: media.tokens, events, bus: ctx.bus });
   await playbackGate.listen();
 
-  // A deleted account's streams leave every listing; a live one ends and its viewers are checked again.
-  events.on('account.deleted', async ({ userId }) => {
+  // A deleted account's streams leave every listing; a live one ends and its viewers are checked again
+  // (from the event outbox: hiding, stopping and checking again are all harmless when delivered twice).
+  events.onDurable('account.deleted', async ({ userId }) => {
     const hidden = await db.update(streamsTable).set({ hidden: true, updatedAt: new Date() })
       .where(eq(streamsTable.userId, userId)).returning({ id: streamsTable.id, live: streamsTable.live });
+    await listingsChanged();
     for (const stream of hidden.filter((s) => s.live)) {
       await mediaControl.stopBroadcast(stream.id);
       await events.emit('stream.access-changed', { streamId: stream.id });

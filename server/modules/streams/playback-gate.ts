@@ -41,7 +41,8 @@ export function createPlaybackGate(deps: {
   };
   deps.events.on('stream.access-changed', ({ streamId }) => revoke({ streamId }));
   deps.events.on('stream.viewer-banned', ({ streamId, userId }) => revoke({ streamId, userId }));
-  deps.events.on('subscription.changed', ({ subscriberId }) => revoke({ userId: subscriberId }));
+  // From the event outbox: a subscription's end revokes its playback even after a crash (revoking twice is harmless).
+  deps.events.onDurable('subscription.changed', ({ subscriberId }) => revoke({ userId: subscriberId }));
 
   /** The fetcher as the viewer the token names, or null when it is someone else. */
   async function fetcherAs(signedFor: string, request: FastifyRequest): Promise<Viewer | null> {

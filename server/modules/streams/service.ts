@@ -12,6 +12,7 @@ import { SKINS, type Rating, type SkinId } from '../../../common/skins';
 import { streamChannelOf } from '../../../common/realtime';
 import type { Db, Executor } from '../../platform/db/client';
 import type { DomainEventHub } from '../../platform/events';
+import type { EventOutbox } from '../../platform/event-outbox';
 import type { IngestHealth } from '../../platform/media/ingest-session';
 import { channelMembersSql } from '../../platform/realtime/presence';
 import type { Principal } from '../../platform/http/auth';
@@ -173,6 +174,8 @@ export function createStreamsService(deps: {
   ledger: Ledger;
   media: MediaControl;
   events: DomainEventHub;
+  /** `stream.went-live` is written with the go-live: the followers' notices follow it at least once. */
+  outbox: EventOutbox;
   /** Drops the cached listings on every instance: a title, an audience, a go-live or an end shows in them. */
   listingsChanged?: () => Promise<void>;
   /** The hooks the chat module (realtime likes) and the ads module (a stream's campaign), after this one, fill. */
@@ -417,10 +420,15 @@ export function createStreamsService(deps: {
       const row = await findStream(streamId);
       assertOwner(row, principal);
       if (!row.setupAt || row.title.trim() === '') throw badRequest(MSG.updateBroadcastInfoFirst);
-      const [updated] = await db.update(streams).set({ hidden: false, updatedAt: new Date() }).where(eq(streams.id, streamId)).returning();
-      if (updated!.live) await events.emit('stream.went-live', { streamId, ownerId: updated!.userId, title: updated!.title });
+      const { updated, wentLive } = await db.transaction(async (tx) => {
+        const [shown] = await tx.update(streams).set({ hidden: false, updatedAt: new Date() }).where(eq(streams.id, streamId)).returning();
+        const live = shown!.live ? { streamId, ownerId: shown!.userId, title: shown!.title } : null;
+        if (live) await deps.outbox.write(tx, 'stream.went-live', live);
+        return { updated: shown!, wentLive: live };
+      });
+      if (wentLive) await deps.outbox.afterCommit('stream.went-live', wentLive);
       else await deps.listingsChanged?.();
-      return updated!;
+      return updated;
     },
 
     /**

@@ -34,14 +34,13 @@ export function createSubscriptionsModule(ctx: ModuleContext): AppModule {
     ledger,
     accounts,
     social: ctx.use('social'),
-    events: ctx.events,
     outbox: ctx.platform.outbox,
     feePercent,
     ratingThreshold: ctx.config.ratingThreshold,
   });
   ctx.fill('subscriptionStanding', (viewerId, userId) => subscriptions.standing(viewerId, userId));
-  const renewals = createRenewals({ db: ctx.db, ledger, events: ctx.events, outbox: ctx.platform.outbox, feePercent });
-  ctx.events.on('account.deleted', ({ userId }) => subscriptions.forgetAccount(userId));
+  const renewals = createRenewals({ db: ctx.db, ledger, outbox: ctx.platform.outbox, feePercent });
+  ctx.events.onDurable('account.deleted', ({ userId }) => subscriptions.forgetAccount(userId));
   return {
     name: 'subscriptions',
     services: { subscriptions, renewals },

@@ -14,7 +14,6 @@ import { coins } from '../../../common/rules/format';
 import { periodEnd, periodLabel } from '../../../common/rules/plans';
 import { sqlState, type Db } from '../../platform/db/client';
 import type { EventOutbox } from '../../platform/event-outbox';
-import type { DomainEventHub } from '../../platform/events';
 import { InsufficientFunds, receivingShard, walletBalanceSql, type Ledger } from '../ledger';
 import { historyRow, paymentLegs, renewalKey } from './payments';
 import { subscriptionHistory, subscriptions } from './tables';
@@ -45,7 +44,6 @@ export interface RenewalOutcome {
 export interface RenewalDeps {
   db: Db;
   ledger: Ledger;
-  events: DomainEventHub;
   /** A failed renewal's notice is written with the failure, so a kill after the commit loses none. */
   outbox: EventOutbox;
   feePercent: number;
@@ -123,6 +121,7 @@ export function createRenewals(deps: RenewalDeps) {
               where id = ${row.id})
             insert into ${subscriptionHistory} (subscription_id, category, detail, transfer_id, created_at)
             values (${row.id}, 'RENEWED', ${`${row.planName}, ${periodLabel(row.period)}: ${coins(row.price)}`}, ${charge.transferId}, ${now})`);
+          await deps.outbox.write(tx, 'subscription.changed', { subscriptionId: row.id, subscriberId: row.subscriberId, creatorId: row.creatorId, reason: 'renewed' });
           renewed.push(row);
           continue;
         }
@@ -157,10 +156,8 @@ export function createRenewals(deps: RenewalDeps) {
         gatheredOnce.add(row.id);
         await ledger.gather(row.subscriberId, 'CON');
       }
-      for (const row of result.renewed) {
-        await deps.events.emit('subscription.changed', { subscriptionId: row.id, subscriberId: row.subscriberId, creatorId: row.creatorId, reason: 'renewed' });
-      }
-      if (result.failed.length > 0) deps.outbox.wake();
+      // Every change of the batch is in the outbox: its handlers run on whichever instance delivers them.
+      if (result.renewed.length + result.failed.length > 0) deps.outbox.wake();
       // A short batch means nothing more was due (or the rest is another run's): done.
       if (result.claimed < batch && result.toGather.length === 0) break;
       if (result.claimed === 0) break;

@@ -11,7 +11,7 @@ import { MSG, fill } from '../../../common/messages';
 import { coins } from '../../../common/rules/format';
 import { comparePlans, coinsToUsd, mayCancel, mayRenew, periodEnd, periodLabel } from '../../../common/rules/plans';
 import { sqlState, type Db, type Executor } from '../../platform/db/client';
-import type { DomainEventHub, DomainEvents } from '../../platform/events';
+import type { DomainEvents } from '../../platform/events';
 import type { Principal } from '../../platform/http/auth';
 import { appError, conflict, forbidden, notFound } from '../../platform/http/errors';
 import type { AccountsService } from '../accounts';
@@ -45,13 +45,12 @@ export interface SubscriptionsDeps {
   ledger: Ledger;
   accounts: AccountsService;
   social: SocialService;
-  events: DomainEventHub;
   /** Platform percent of a subscription payment (config PLATFORM_FEES, kind `subscription`). */
   feePercent: number;
   /** Stars a rated creator needs before anyone may subscribe (config RATING_THRESHOLD). */
   ratingThreshold: number;
-  /** Events that follow a commit (a new subscriber told to the creator). */
-  outbox?: EventOutbox;
+  /** Events that follow a commit at least once (a new subscriber told to the creator, a change to whatever depends on it). */
+  outbox: EventOutbox;
   /** The clock: injected by tests that run months in seconds. */
   now?: () => Date;
 }
@@ -167,8 +166,16 @@ export function createSubscriptionsService(deps: SubscriptionsDeps) {
     return row !== undefined;
   }
 
-  async function emitChanged(row: SubscriptionRow, reason: ChangeReason) {
-    await deps.events.emit('subscription.changed', { subscriptionId: row.id, subscriberId: row.subscriberId, creatorId: row.creatorId, reason });
+  const changeOf = (row: SubscriptionRow, reason: ChangeReason) => ({ subscriptionId: row.id, subscriberId: row.subscriberId, creatorId: row.creatorId, reason });
+
+  /** In the change's transaction: what depends on the subscriber's benefits follows it at least once. */
+  async function writeChanged(tx: Executor, row: SubscriptionRow, reason: ChangeReason) {
+    await deps.outbox.write(tx, 'subscription.changed', changeOf(row, reason));
+  }
+
+  /** After the commit of writeChanged. */
+  async function announceChanged(row: SubscriptionRow, reason: ChangeReason) {
+    await deps.outbox.afterCommit('subscription.changed', changeOf(row, reason));
   }
 
   /** The ledger key of a subscription's first payment: scoped to the subscriber, so nobody can use (or block) another's keys. */
@@ -286,9 +293,10 @@ export function createSubscriptionsService(deps: SubscriptionsDeps) {
       if (ended.length > 0) {
         await tx.insert(subscriptionHistory).values(ended.map((s) => historyRow(s.id, 'PLAN_DELETED', `The creator withdrew the ${s.planName} plan: it ends on ${iso(s.endDate).slice(0, 10)}`)));
       }
+      for (const row of ended) await writeChanged(tx, row, 'plan-deleted');
       return ended;
     });
-    for (const row of withdrawn) await emitChanged(row, 'plan-deleted');
+    for (const row of withdrawn) await announceChanged(row, 'plan-deleted');
     return { plan_id: planId, subscribers: withdrawn.length };
   }
 
@@ -342,10 +350,10 @@ export function createSubscriptionsService(deps: SubscriptionsDeps) {
           legs,
         }, tx);
         await tx.insert(subscriptionHistory).values(historyRow(row!.id, 'SUBSCRIBED', `${plan.name}, ${periodLabel(plan.period)}: ${coins(plan.price)}`, transferId));
-        await deps.outbox?.write(tx, 'payment.received', { kind: 'subscription', transferId, payerId: subscriberId, payeeId: creatorId, amount: plan.price, subjectId: row!.id, title: plan.name });
+        await deps.outbox.write(tx, 'payment.received', { kind: 'subscription', transferId, payerId: subscriberId, payeeId: creatorId, amount: plan.price, subjectId: row!.id, title: plan.name });
+        await writeChanged(tx, row!, 'subscribed');
         return row!;
       });
-      deps.outbox?.wake();
     } catch (error) {
       if (error instanceof InsufficientFunds) throw fundAccount();
       // Two subscribes at once: the one-enabled index lets one through; the same key's twin answers its outcome.
@@ -356,7 +364,7 @@ export function createSubscriptionsService(deps: SubscriptionsDeps) {
       }
       throw error;
     }
-    await emitChanged(created, 'subscribed');
+    await announceChanged(created, 'subscribed');
     return answerSubscribed(principal, created);
   }
 
@@ -371,9 +379,10 @@ export function createSubscriptionsService(deps: SubscriptionsDeps) {
       if (!mayCancel(current)) throw conflict(MSG.subscriptionNotCancellable);
       const [updated] = await tx.update(subscriptions).set({ state: 'cancelled', autoRenew: false }).where(eq(subscriptions.id, id)).returning();
       await tx.insert(subscriptionHistory).values(historyRow(id, 'CANCELLED', `Cancelled: the benefits last until ${iso(current.endDate).slice(0, 10)}`));
+      await writeChanged(tx, updated!, 'cancelled');
       return updated!;
     });
-    await emitChanged(row, 'cancelled');
+    await announceChanged(row, 'cancelled');
     return { subscription: await answerFor(principal, row) };
   }
 
@@ -398,6 +407,7 @@ export function createSubscriptionsService(deps: SubscriptionsDeps) {
         if (new Date(current.endDate) > now) {
           const [updated] = await tx.update(subscriptions).set({ autoRenew: true }).where(eq(subscriptions.id, id)).returning();
           await tx.insert(subscriptionHistory).values(historyRow(id, 'AUTO_RENEW_ON', `Renews automatically from ${iso(current.endDate).slice(0, 10)}`));
+          await writeChanged(tx, updated!, 'auto-renew-on');
           return updated!;
         }
         const [plan] = await tx.select({ id: subscriptionPlans.id }).from(subscriptionPlans)
@@ -418,13 +428,14 @@ export function createSubscriptionsService(deps: SubscriptionsDeps) {
           .set({ autoRenew: true, periodNo, beginDate: now, endDate: periodEnd(now, current.period) })
           .where(eq(subscriptions.id, id)).returning();
         await tx.insert(subscriptionHistory).values(historyRow(id, 'RENEWED', `${current.planName}: ${coins(current.price)}`, transferId));
+        await writeChanged(tx, updated!, 'auto-renew-on');
         return updated!;
       });
     } catch (error) {
       if (error instanceof InsufficientFunds) throw fundAccount();
       throw error;
     }
-    await emitChanged(row, 'auto-renew-on');
+    await announceChanged(row, 'auto-renew-on');
     const [subscription, balance] = await Promise.all([answerFor(principal, row), ledger.balances(principal.userId)]);
     return { subscription, balance };
   }
@@ -529,9 +540,11 @@ export function createSubscriptionsService(deps: SubscriptionsDeps) {
         const rows = [...cancelled.map((s) => historyRow(s.id, 'CANCELLED', 'The account was deleted')),
           ...withdrawn.map((s) => historyRow(s.id, 'PLAN_DELETED', 'The creator\'s account was deleted'))];
         if (rows.length > 0) await tx.insert(subscriptionHistory).values(rows);
+        for (const row of cancelled) await writeChanged(tx, row, 'cancelled');
+        for (const row of withdrawn) await writeChanged(tx, row, 'plan-deleted');
         return [...cancelled, ...withdrawn];
       });
-      for (const row of ended) await emitChanged(row, row.subscriberId === userId ? 'cancelled' : 'plan-deleted');
+      for (const row of ended) await announceChanged(row, row.subscriberId === userId ? 'cancelled' : 'plan-deleted');
     },
 
   };

@@ -381,7 +381,8 @@ describe('cancelling, renewing, withdrawing a plan', () => {
     const sub = (await subscribeAs(fan, creator.user.id, creator.planIds[0]!)).body.subscription as Sub;
     const gone = await fan.client.post(deleteAccount.path, { id: fan.user.id, current_password: fan.user.password });
     expect(gone.status, JSON.stringify(gone.body)).toBe(200);
-    expect(await subscriptionRow(sub.subscription_id)).toMatchObject({ state: 'cancelled', autoRenew: false });
+    // The subscriptions module's clean-up follows the deletion from the event outbox, at once.
+    expect(await eventually(() => subscriptionRow(sub.subscription_id), (row) => row.state === 'cancelled')).toMatchObject({ state: 'cancelled', autoRenew: false });
   });
 });
 
@@ -418,8 +419,8 @@ describe('renewals', () => {
     const row = await subscriptionRow(sub.subscription_id);
     expect(row).toMatchObject({ state: 'cancelled', autoRenew: false, periodNo: 1 });
     // The notice was written with the failure, in its transaction: a kill after the commit cannot lose it.
-    const written = await db().select().from(eventOutbox).where(sql`${eventOutbox.payload}->>'subscriptionId' = ${String(sub.subscription_id)}`);
-    expect(written.map((w) => [w.event, (w.payload as { reason: string }).reason])).toEqual([['subscription.changed', 'renewal-failed']]);
+    const written = await db().select().from(eventOutbox).where(sql`${eventOutbox.payload}->>'subscriptionId' = ${String(sub.subscription_id)}`).orderBy(eventOutbox.id);
+    expect(written.map((w) => [w.event, (w.payload as { reason: string }).reason])).toEqual([['subscription.changed', 'subscribed'], ['subscription.changed', 'renewal-failed']]);
     // Told through notifications: the mail goes out with the delivery job, moments later.
     const mails = await eventually(() => db().select().from(mailOutbox).where(eq(mailOutbox.to, fan.user.email)), (found) => found.length > 0);
     expect(mails.map((m) => m.subject)).toContain(fill(MSG.subscriptionRenewalFailedSubject, { name: creator.user.username }));

@@ -19,7 +19,7 @@ export function createTipsModule(ctx: ModuleContext): AppModule {
     streams: ctx.use('streams'),
     accounts: ctx.use('accounts'),
     fees: ctx.config.platformFees,
-    events: ctx.events,
+    outbox: ctx.platform.outbox,
   });
   return { name: 'tips', services: { tips }, routes: (app) => registerTipRoutes(app, { tips }) };
 }

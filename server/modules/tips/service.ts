@@ -8,7 +8,7 @@ import { MSG } from '../../../common/messages';
 import { owedTips } from '../../../common/rules/pay-wall';
 import { shortNumber } from '../../../common/rules/format';
 import { PAGE_SIZE } from '../../../common/constants';
-import type { DomainEventHub } from '../../platform/events';
+import type { EventOutbox } from '../../platform/event-outbox';
 import type { Principal } from '../../platform/http/auth';
 import { appError, forbidden, notFound, tooManyRequests } from '../../platform/http/errors';
 import { assertSameRequest, FINGERPRINT_DETAIL, type KeyedRequest } from '../../platform/http/idempotency';
@@ -42,7 +42,8 @@ export function createTipsService(deps: {
   accounts: AccountsService;
   /** Percent per kind (config PLATFORM_FEES). */
   fees: Partial<Record<TransferKind, number>>;
-  events: DomainEventHub;
+  /** `tip.received`: written by the tip's statement, its immediate handlers run after it. */
+  outbox: EventOutbox;
   tipsPerMinute?: number;
 }) {
   const { ledger } = deps;
@@ -101,6 +102,11 @@ export function createTipsService(deps: {
     };
   }
 
+  /** `tip.received` as the outbox keeps it, from the transfer the statement wrote (at: the transfer's time). */
+  const tipEventSql = (f: Record<'transferId' | 'streamId' | 'ownerId' | 'tipperId' | 'amount', SQL>, from: SQL) => deps.outbox.insertSql('tip.received', sql`
+    select jsonb_build_object('transferId', ${f.transferId}, 'streamId', ${f.streamId}, 'ownerId', ${f.ownerId}, 'tipperId', ${f.tipperId},
+      'amount', ${f.amount}, 'at', now()) as payload from ${from}`);
+
   const tipRate = { capacity: tipsPerMinute, windowMs: TIP_RATE.windowMs };
   const bucketKey = (userId: number) => `tip:${userId}`;
 
@@ -124,6 +130,9 @@ export function createTipsService(deps: {
     with: { bucket: takeTokensSql(sql`select bucket_key as key from ready`, tipRate) },
     guard: sql`exists (select 1 from bucket where bucket.key = ready.bucket_key and bucket.allowed)`,
     select: answerReads(sql`p.stream_id`, sql`p.from_user_id`),
+    after: {
+      tip_events: tipEventSql({ transferId: sql`done.id`, streamId: sql`ok.stream_id`, ownerId: sql`ok.to_user_id`, tipperId: sql`ok.from_user_id`, amount: sql`ok.amount` }, sql`done join ok using (i)`),
+    },
   });
   const batchShards = receivingShardsBySlot(TIP_BATCH.maxRunning);
   const batches = createBatcher<TipAttempt, Awaited<ReturnType<typeof writeTips>>[number]>({
@@ -169,6 +178,9 @@ export function createTipsService(deps: {
           open: sql`exists (select 1 from bucket)`,
           ...answerReads(streamId, tipper),
         },
+        after: {
+          tip_event: tipEventSql({ transferId: sql`t.id`, streamId: sql`${streamId}::bigint`, ownerId: sql`${ownerId}::bigint`, tipperId: sql`${tipper}::bigint`, amount: sql`${tip.amount}::bigint` }, sql`t`),
+        },
       });
     } catch (error) {
       if (error instanceof InsufficientFunds) throw appError('insufficient_funds');
@@ -186,7 +198,9 @@ export function createTipsService(deps: {
     if (outcome.created) {
       // The coins moved: a failed publish must not turn the answer into an error (the client would tip again).
       const person = (outcome.selected.tipper as { username: string; fullname: string; avatar: string | null } | null) ?? undefined;
-      await deps.events.emit('tip.received', { transferId: outcome.transferId, streamId, ownerId, tipperId: tipper, amount, at: new Date(), tipper: person, message: tip.message });
+      await deps.outbox.afterCommit('tip.received', {
+        transferId: outcome.transferId, streamId, ownerId, tipperId: tipper, amount, at: new Date().toISOString(), tipper: person, message: tip.message,
+      });
       // What the statement read before its transfer, plus the transfer: exact unless another movement on
       // the tipper's coin wallet committed in between (then read again, as without the shortcut).
       const wallets = (outcome.selected.wallets ?? {}) as Partial<Record<Currency, number | string>>;

@@ -24,7 +24,7 @@ export async function createWalletModule(ctx: ModuleContext): Promise<AppModule>
   const coinSubscriptions = createCoinSubscriptionService({ db: ctx.db, provider: providers.card, settlement: wallet.settlement, notices, log: ctx.log });
   // Saved cards are the person's, not the books': they go with the account (balances stay in the ledger),
   // and the recurring packages paid with them end.
-  ctx.events.on('account.deleted', ({ userId }) => wallet.forgetCards(userId));
+  ctx.events.onDurable('account.deleted', ({ userId }) => wallet.forgetCards(userId));
   return {
     name: 'wallet',
     services: { wallet, coinSubscriptions },
