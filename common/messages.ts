@@ -186,7 +186,6 @@ export const MSG = {
   channelBroadcastersRequired: 'Name at least one broadcaster.',
   channelTooManyBroadcasters: 'A channel lists at most {max} broadcasters.',
   channelUnknownBroadcasters: 'No active account is named {names}.',
-  channelNotCustom: 'Only custom channels can be changed here.',
   liveConnectionRefused: 'This page may not open a live connection here.',
   tooManyChannels: 'Too many channels.',
   alreadySignedIn: 'You are already signed in. Sign out first to use another account.',

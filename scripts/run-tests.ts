@@ -2,7 +2,8 @@
  * `npm test`: integration tests (also on PostgreSQL when TEST_DATABASE_URL is set) beside the web build,
  * then the browser journeys with, beside them in turn, the crash tests (scripts/crash-test.ts and
  * scripts/notifications-crash-test.ts) and the fault suite's quick part (scripts/faults.ts with
- * FAULTS_QUICK=1), all three with PostgreSQL, the page weight budget, then typecheck, lint and unit tests.
+ * FAULTS_QUICK=1), all three with PostgreSQL, the page weight budget, then typecheck and lint. The unit tests
+ * run first, alone.
  * Ends with what did not run and why (a missing service, a suite that runs elsewhere) and one summary
  * line "N passed, N failed, N skipped". With CI=true a missing service fails the run (decision 0053).
  */
@@ -116,7 +117,9 @@ if (postgresAbsent !== undefined) {
   notRun.push({ what: 'crash test, notifications crash test, fault suite (quick)', why: `PostgreSQL: ${postgresAbsent}` });
 }
 
-// Three stages that each leave a core idle much of the time: side by side.
+// The unit tests first, on an idle machine: a few of them measure how a loop shares its time, which a
+// machine busy with journeys would distort.
+await runTogether([vitestStage('unit', ['--project', 'unit'])]);
 // The web build needs nothing the integration tests use: it runs beside them.
 let webBuilt = false;
 await runTogether([
@@ -145,12 +148,11 @@ if (!webBuilt) {
     failedStages.push('browser journeys (no Chromium)');
   }
 }
-// Typecheck, lint and unit tests (about 200 s of one core together) fill the half core the journeys leave
-// after the crash tests, instead of a stage of their own before the integration tests (decision 0053).
+// Typecheck and lint (about 150 s of one core together) fill the half core the journeys leave after the
+// crash tests, instead of a stage of their own before the integration tests (decision 0053).
 const staticChecks: Stage[] = [
   { stage: 'typecheck', command: 'npx', args: ['tsc', '-p', 'tsconfig.json', '--noEmit'] },
   { stage: 'lint', command: 'npx', args: ['eslint', '.'] },
-  vitestStage('unit', ['--project', 'unit']),
 ];
 await (journeys
   ? Promise.all([journeys, runInTurn([...besideJourneys, ...staticChecks])])

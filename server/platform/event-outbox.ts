@@ -26,7 +26,7 @@ const KEEP_DELIVERED_HOURS = 24;
  * After a commit, delivery waits this long for the other events of its burst: one claim and one mark for
  * a burst of tips rather than one each (the immediate handlers, the TIP frame among them, do not wait).
  */
-const GATHER_MS = 50;
+export const GATHER_MS = 50;
 
 type PayloadOf<E extends DomainEventName> = DomainEvents[E] extends [infer P] ? P : never;
 

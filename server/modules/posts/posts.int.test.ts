@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
+import { eventually } from '../../testing/eventually';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as api from '../../../common/api/posts';
 import * as subscriptionsApi from '../../../common/api/subscriptions';
@@ -433,7 +434,8 @@ describe('deleting', () => {
     const postId = await publishImagePost(owner.client);
     const res = await owner.client.post('/api/user/delete-account', { id: owner.user.id, current_password: owner.user.password });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect((await lookup(visitor(), postId)).status).toBe(404);
+    // The posts go with the account's deletion event, delivered through the outbox after the commit.
+    await eventually(() => lookup(visitor(), postId), (r) => r.status === 404);
     expect((await visitor().get(api.userPosts.path, { id: owner.user.id })).body.posts).toEqual([]);
   });
 });

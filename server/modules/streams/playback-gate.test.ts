@@ -77,7 +77,8 @@ describe('the playback gate', () => {
     expect(await there.gate(TOKEN, 5, fetchFromSession())).toBe(true);
     expect(await there.gate(onSix, 6, fetchFromSession())).toBe(true);
     there.asked.answer = false;
-    await here.events.emit('subscription.changed', { subscriptionId: 1, subscriberId: 7, creatorId: 3, reason: 'renewal-failed' });
+    // Handled from the event outbox (as its delivery runs it).
+    await here.events.deliver('subscription.changed', { subscriptionId: 1, subscriberId: 7, creatorId: 3, reason: 'renewal-failed' });
     expect(await there.gate(TOKEN, 5, fetchFromSession())).toBe(false);
     expect(await there.gate(onSix, 6, fetchFromSession())).toBe(false);
   });

@@ -5,7 +5,6 @@
  */
 import { useState } from 'react';
 import { console as consoleApi } from '../../../common/api/calls';
-import { RATINGS } from '../../../common/api/streams';
 import type { CustomChannel } from '../../../common/api/console';
 import { CUSTOM_CHANNEL } from '../../../common/constants';
 import { RATING_LABEL } from '../../../common/rules/rating-labels';
@@ -23,7 +22,8 @@ import { TextField } from '../../ui/TextField';
 import { useConsoleAction, useCustomChannels } from './api';
 import styles from './Console.module.css';
 
-const RATING_OPTIONS = RATINGS.map((r) => ({ value: r, label: RATING_LABEL[r] }));
+// From the labels, not the streams contract: the contract's schemas would weigh the console page down.
+const RATING_OPTIONS = (Object.keys(RATING_LABEL) as Array<CustomChannel['rating']>).map((r) => ({ value: r, label: RATING_LABEL[r] }));
 
 /** "ann, bob  carl" → ['ann', 'bob', 'carl']: names as typed, separated by commas or spaces. */
 export const broadcasterNames = (typed: string) => typed.split(/[\s,]+/).map((n) => n.replace(/^@/, '')).filter(Boolean);
