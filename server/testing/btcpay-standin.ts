@@ -107,6 +107,20 @@ export class LocalBtcPay {
     await this.emit(invoice, 'InvoiceInvalid', { manuallyMarked: true });
   }
 
+  /** The payer claims a refund's pull payment with a bitcoin address, and the store pays the payout. */
+  async claimRefund(pullPaymentId: string): Promise<void> {
+    if (!this.pullPayments.some((p) => p.id === pullPaymentId)) throw new Error(`no pull payment ${pullPaymentId}`);
+    const payoutId = newId(16);
+    await this.emitStoreEvent('PayoutCreated', { payoutId, pullPaymentId, payoutState: 'AwaitingApproval' });
+    await this.emitStoreEvent('PayoutApproved', { payoutId, pullPaymentId, payoutState: 'AwaitingPayment' });
+    await this.emitStoreEvent('PayoutUpdated', { payoutId, pullPaymentId, payoutState: 'Completed' });
+  }
+
+  /** The deliveries about one pull payment's payouts, oldest first. */
+  payoutDeliveries(pullPaymentId: string): (DeliveredWebhook & { deliveryId: string; event: Record<string, unknown> })[] {
+    return this.deliveries.filter((d) => d.event.pullPaymentId === pullPaymentId);
+  }
+
   /** Sends a delivery again as the server's "Redeliver" does. */
   async redeliver(deliveryId: string): Promise<DeliveredWebhook & { deliveryId: string }> {
     const earlier = this.deliveries.find((d) => d.deliveryId === deliveryId);
@@ -130,7 +144,11 @@ export class LocalBtcPay {
     await this.emit(invoice, 'InvoiceExpired', { partiallyPaid: invoice.paidCents > 0 });
   }
 
-  private async emit(invoice: StandinInvoice, type: string, extra: Record<string, unknown>): Promise<void> {
+  private emit(invoice: StandinInvoice, type: string, extra: Record<string, unknown>): Promise<unknown> {
+    return this.emitStoreEvent(type, { invoiceId: invoice.id, metadata: invoice.metadata, ...extra });
+  }
+
+  private async emitStoreEvent(type: string, fields: Record<string, unknown>): Promise<void> {
     const deliveryId = newId(16);
     await this.deliver({
       deliveryId,
@@ -139,10 +157,8 @@ export class LocalBtcPay {
       isRedelivery: false,
       type,
       timestamp: Math.floor(Date.now() / 1000),
-      storeId: invoice.storeId,
-      invoiceId: invoice.id,
-      metadata: invoice.metadata,
-      ...extra,
+      storeId: this.storeId,
+      ...fields,
     });
   }
 
@@ -187,7 +203,12 @@ export class LocalBtcPay {
     if (request.headers.authorization !== `token ${this.apiKey}`) return { status: 401, json: { code: 'unauthenticated', message: 'Authentication is required for accessing this endpoint' } };
     const [, storeId, collection, id, action] = api;
     if (storeId !== undefined && storeId !== this.storeId) return { status: 403, json: { code: 'missing-permission', message: 'Insufficient API Permissions' } };
-    if (collection === 'pull-payments') return request.method === 'GET' && !id ? { status: 200, json: this.pullPayments.map((p) => this.pullPaymentData(p)) } : { status: 404, json: { code: 'not-found', message: 'Not found' } };
+    if (collection === 'pull-payments') {
+      const found = id ? this.pullPayments.find((p) => p.id === id) : undefined;
+      if (request.method === 'GET' && !id && storeId) return { status: 200, json: this.pullPayments.map((p) => this.pullPaymentData(p)) };
+      if (request.method === 'GET' && found && !action) return { status: 200, json: this.pullPaymentData(found) };
+      return { status: 404, json: { code: 'pullpayment-not-found', message: 'Pull payment not found' } };
+    }
     if (!id) {
       if (request.method === 'POST' && storeId) return this.createInvoice(request);
       if (request.method === 'GET' && storeId) return this.listInvoices(request.query);

@@ -130,6 +130,29 @@ describe('the BTCPay Server adapter', () => {
       ['Refund refund_1', '25.00', 'USD'],
       ['Refund refund_2', '10.00', 'USD'],
     ]);
+    const description = btcpay.pullPayments[0]!.description;
+    expect(description).toBe(`Refund of ${btcpay.invoices.get(started.providerRef)!.metadata.orderId} (invoice ${started.providerRef})`);
+
+    // Paid out once the payer claims it: the money went back.
+    await btcpay.claimRefund(part.refundRef);
+    const [created, approved, completed] = btcpay.payoutDeliveries(part.refundRef);
+    expect(await verify(created!)).toEqual({ ok: true, events: [] });
+    expect(await verify(approved!)).toEqual({ ok: true, events: [] });
+    expect(await verify(completed!)).toEqual({
+      ok: true,
+      events: [
+        {
+          eventId: completed!.deliveryId,
+          kind: 'refund.succeeded',
+          providerRef: started.providerRef,
+          reference: btcpay.invoices.get(started.providerRef)!.metadata.orderId,
+          subjectRef: part.refundRef,
+          amountCents: 1000,
+          occurredAt: expect.any(Date),
+        },
+      ],
+    });
+
     const unpaid = await provider.startCheckout(checkout());
     expect(await provider.refund(unpaid.providerRef, 100, 'refund_3')).toEqual({ refundRef: '', status: 'failed', message: 'Cannot refund this invoice' });
   });

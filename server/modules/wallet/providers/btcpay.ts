@@ -10,7 +10,8 @@
  * - A redelivery carries a new deliveryId and the first delivery's originalDeliveryId: the event's id
  *   is the original one, so a replay is stored once.
  * - A refund is a pull payment the payer claims with a bitcoin address: it answers `pending` with the
- *   link to send the payer; BTCPay sends no webhook when it is paid out.
+ *   link to send the payer. When a payout of it is Completed (PayoutUpdated), that is refund.succeeded,
+ *   keyed by the pull payment (one refund however many payouts the payer claimed it in).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { CheckoutRequest, HostedPaymentProvider, ProviderEvent, ProviderEventKind, StartedCheckout, VerifiedWebhook } from '../hosted-payment';
@@ -93,6 +94,9 @@ function outcomeOf(invoice: Invoice): { kind: ProviderEventKind; amountCents?: n
   }
 }
 
+const REFUND_DESCRIPTION = /\(invoice ([A-Za-z0-9_-]{1,100})\)$/;
+const refundDescription = (invoice: Invoice) => `Refund of ${invoice.orderId ?? 'a payment'} (invoice ${invoice.id})`;
+
 function problemOf(answer: ProcessorAnswer): string {
   // Greenfield answers a list of {path, message} for a validation error, else {code, message}.
   const first = Array.isArray(answer.body) ? answer.body[0] : answer.body;
@@ -100,11 +104,12 @@ function problemOf(answer: ProcessorAnswer): string {
 }
 
 export function createBtcPayProvider(options: BtcPayOptions): HostedPaymentProvider {
-  const store = `${options.url}/api/v1/stores/${encodeURIComponent(options.storeId)}`;
+  const store = `/stores/${encodeURIComponent(options.storeId)}`;
+  /** `path` under /api/v1. */
   const call = (method: 'GET' | 'POST', path: string, body?: unknown) =>
     callProcessor(PROCESSOR, {
       method,
-      url: `${store}${path}`,
+      url: `${options.url}/api/v1${path}`,
       headers: { authorization: `token ${options.apiKey}`, accept: 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
@@ -115,7 +120,7 @@ export function createBtcPayProvider(options: BtcPayOptions): HostedPaymentProvi
 
   const getInvoice = async (invoiceId: string): Promise<Invoice | null> => {
     if (!INVOICE_ID.test(invoiceId)) return null;
-    const answer = await call('GET', `/invoices/${encodeURIComponent(invoiceId)}`);
+    const answer = await call('GET', `${store}/invoices/${encodeURIComponent(invoiceId)}`);
     if (answer.status === 404) return null;
     const invoice = readInvoice(expect(answer, 'reading an invoice'));
     if (!invoice) throw new ProcessorUnavailable(PROCESSOR, 'an invoice without id or status');
@@ -137,7 +142,7 @@ export function createBtcPayProvider(options: BtcPayOptions): HostedPaymentProvi
 
   /** An invoice still open for this reference and amount (a deposit started twice): reused rather than a second one made. */
   const openInvoiceFor = async (request: CheckoutRequest): Promise<Invoice | null> => {
-    const body = expect(await call('GET', `/invoices?orderId=${encodeURIComponent(request.reference)}&status=New`), 'searching invoices');
+    const body = expect(await call('GET', `${store}/invoices?orderId=${encodeURIComponent(request.reference)}&status=New`), 'searching invoices');
     const invoices = (Array.isArray(body) ? body : []).map(readInvoice);
     return (
       invoices.find(
@@ -149,6 +154,33 @@ export function createBtcPayProvider(options: BtcPayOptions): HostedPaymentProvi
           invoice.expiresAt.getTime() > Date.now(),
       ) ?? null
     );
+  };
+
+  /**
+   * A refund's pull payment paid out to the payer (a payout of it Completed): the money went back. The
+   * pull payment names its invoice in its description (refundDescription); a pull payment that does
+   * not is none of our refunds.
+   */
+  const refundPaidOut = async (eventId: string, body: unknown): Promise<ProviderEvent[]> => {
+    const pullPaymentId = text(field(body, 'pullPaymentId'), 100);
+    if (field(body, 'payoutState') !== 'Completed' || !pullPaymentId || !INVOICE_ID.test(pullPaymentId)) return [];
+    const answer = await call('GET', `/pull-payments/${encodeURIComponent(pullPaymentId)}`);
+    if (answer.status === 404) return [];
+    const pullPayment = expect(answer, 'reading a pull payment');
+    const invoiceId = REFUND_DESCRIPTION.exec(text(field(pullPayment, 'description'), 500) ?? '')?.[1];
+    const invoice = invoiceId ? await getInvoice(invoiceId) : null;
+    if (!invoice) return [];
+    return [
+      {
+        eventId,
+        kind: 'refund.succeeded',
+        providerRef: invoice.id,
+        reference: invoice.orderId,
+        subjectRef: pullPaymentId,
+        amountCents: field(pullPayment, 'currency') === invoice.currency ? (decimalToCents(field(pullPayment, 'amount')) ?? undefined) : undefined,
+        occurredAt: dateOf(field(body, 'timestamp')),
+      },
+    ];
   };
 
   const started = (invoice: Invoice): StartedCheckout => {
@@ -163,7 +195,7 @@ export function createBtcPayProvider(options: BtcPayOptions): HostedPaymentProvi
     async startCheckout(request) {
       const open = await openInvoiceFor(request);
       if (open) return started(open);
-      const answer = await call('POST', '/invoices', {
+      const answer = await call('POST', `${store}/invoices`, {
         amount: centsToDecimal(request.amountCents),
         currency: request.currency,
         metadata: { orderId: request.reference, itemDesc: request.description },
@@ -199,12 +231,14 @@ export function createBtcPayProvider(options: BtcPayOptions): HostedPaymentProvi
       const type = text(field(body, 'type'), 100);
       const deliveryId = text(field(body, 'deliveryId'), 200);
       if (!type || !deliveryId) return { ok: false, reason: 'malformed' };
-      // Not an invoice's event (payouts, payment requests), or another store's under the same secret.
-      if (!type.startsWith('Invoice') || field(body, 'storeId') !== options.storeId) return { ok: true, events: [] };
-      const invoiceId = text(field(body, 'invoiceId'), 100);
-      if (!invoiceId || !INVOICE_ID.test(invoiceId)) return { ok: false, reason: 'malformed' };
+      // Another store's under the same secret.
+      if (field(body, 'storeId') !== options.storeId) return { ok: true, events: [] };
       // Older servers spelled it `orignalDeliveryId`.
       const eventId = text(field(body, 'originalDeliveryId'), 200) ?? text(field(body, 'orignalDeliveryId'), 200) ?? deliveryId;
+      if (type.startsWith('Payout')) return { ok: true, events: await refundPaidOut(eventId, body) };
+      if (!type.startsWith('Invoice')) return { ok: true, events: [] };
+      const invoiceId = text(field(body, 'invoiceId'), 100);
+      if (!invoiceId || !INVOICE_ID.test(invoiceId)) return { ok: false, reason: 'malformed' };
       const base = { eventId, providerRef: invoiceId, reference: text(field(field(body, 'metadata'), 'orderId'), 200), occurredAt: dateOf(field(body, 'timestamp')) };
       switch (type) {
         case 'InvoiceSettled':
@@ -227,15 +261,15 @@ export function createBtcPayProvider(options: BtcPayOptions): HostedPaymentProvi
 
     async refund(providerRef, amountCents, reference) {
       const name = `Refund ${reference}`;
-      const earlier = expect(await call('GET', '/pull-payments?includeArchived=true'), 'listing pull payments');
+      const earlier = expect(await call('GET', `${store}/pull-payments?includeArchived=true`), 'listing pull payments');
       const existing = (Array.isArray(earlier) ? earlier : []).find((pullPayment) => field(pullPayment, 'name') === name);
       if (existing) return { refundRef: String(field(existing, 'id')), status: 'pending', message: text(field(existing, 'viewLink'), 2000) };
       const invoice = await getInvoice(providerRef);
       if (!invoice) return { refundRef: '', status: 'failed', message: 'BTCPay Server has no such invoice.' };
       const whole = invoice.amountCents !== null && amountCents >= invoice.amountCents;
-      const answer = await call('POST', `/invoices/${encodeURIComponent(invoice.id)}/refund`, {
+      const answer = await call('POST', `${store}/invoices/${encodeURIComponent(invoice.id)}/refund`, {
         name,
-        description: `Refund of ${reference}`,
+        description: refundDescription(invoice),
         ...(whole ? { refundVariant: 'Fiat' } : { refundVariant: 'Custom', customAmount: centsToDecimal(amountCents), customCurrency: invoice.currency }),
       });
       if (answer.status !== 200) return { refundRef: '', status: 'failed', message: problemOf(answer) };

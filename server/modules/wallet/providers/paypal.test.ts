@@ -59,11 +59,15 @@ describe('the PayPal adapter', () => {
     // Captured once, however often the payer comes back.
     expect(await provider.completeReturn(started.providerRef)).toEqual(event);
     expect(paypal.captures.size).toBe([...paypal.orders.values()].filter((o) => o.captureId).length);
+    const captureId = paypal.orders.get(started.providerRef)!.captureId!;
+    expect(event!.paymentRef).toBe(captureId);
 
     const completed = paypal.deliveriesOf('PAYMENT.CAPTURE.COMPLETED').at(-1)!;
     expect(await verify(completed)).toEqual({
       ok: true,
-      events: [{ eventId: completed.event.id, kind: 'payment.succeeded', providerRef: started.providerRef, reference: request.reference, amountCents: 1999, occurredAt: expect.any(Date) }],
+      events: [
+        { eventId: completed.event.id, kind: 'payment.succeeded', providerRef: started.providerRef, reference: request.reference, paymentRef: captureId, amountCents: 1999, occurredAt: expect.any(Date) },
+      ],
     });
   });
 
@@ -132,8 +136,14 @@ describe('the PayPal adapter', () => {
     expect(await provider.refund(started.providerRef, 1000, 'refund_a')).toEqual(part);
     expect(paypal.refunds.filter((r) => r.id === part.refundRef)).toHaveLength(1);
     const refunded = paypal.deliveriesOf('PAYMENT.CAPTURE.REFUNDED').at(-1)!;
-    expect(await verify(refunded)).toMatchObject({ ok: true, events: [{ kind: 'refund.succeeded', providerRef: started.providerRef, amountCents: 1000, eventId: refunded.event.id }] });
-    expect(await provider.refund(started.providerRef, 2000, 'refund_b')).toEqual({ refundRef: '', status: 'failed', message: expect.stringContaining('not yet been refunded') });
+    const captureId = paypal.orders.get(started.providerRef)!.captureId!;
+    expect(await verify(refunded)).toMatchObject({
+      ok: true,
+      events: [{ kind: 'refund.succeeded', providerRef: started.providerRef, paymentRef: captureId, subjectRef: part.refundRef, amountCents: 1000, eventId: refunded.event.id }],
+    });
+    // Given the capture (the payment's paymentRef) rather than the order.
+    expect(await provider.refund(captureId, 500, 'refund_by_capture')).toMatchObject({ status: 'succeeded' });
+    expect(await provider.refund(started.providerRef, 1500, 'refund_b')).toEqual({ refundRef: '', status: 'failed', message: expect.stringContaining('not yet been refunded') });
     const uncaptured = await provider.startCheckout(checkout());
     expect(await provider.refund(uncaptured.providerRef, 100, 'refund_c')).toMatchObject({ status: 'failed' });
   });
@@ -152,10 +162,10 @@ describe('the PayPal adapter', () => {
     const disputeId = await paypal.openDispute(started.providerRef);
     expect(await verify(paypal.deliveriesOf('CUSTOMER.DISPUTE.CREATED').at(-1)!)).toMatchObject({
       ok: true,
-      events: [{ kind: 'dispute.opened', providerRef: started.providerRef, reference: request.reference, amountCents: 1999, message: 'MERCHANDISE_OR_SERVICE_NOT_RECEIVED' }],
+      events: [{ kind: 'dispute.opened', providerRef: started.providerRef, reference: request.reference, subjectRef: disputeId, amountCents: 1999, message: 'MERCHANDISE_OR_SERVICE_NOT_RECEIVED' }],
     });
     await paypal.resolveDispute(disputeId, 'RESOLVED_SELLER_FAVOUR');
-    expect(await verify(paypal.deliveriesOf('CUSTOMER.DISPUTE.RESOLVED').at(-1)!)).toMatchObject({ ok: true, events: [{ kind: 'dispute.closed', won: true }] });
+    expect(await verify(paypal.deliveriesOf('CUSTOMER.DISPUTE.RESOLVED').at(-1)!)).toMatchObject({ ok: true, events: [{ kind: 'dispute.closed', won: true, subjectRef: disputeId }] });
     await paypal.resolveDispute(disputeId, 'RESOLVED_BUYER_FAVOUR');
     expect(await verify(paypal.deliveriesOf('CUSTOMER.DISPUTE.RESOLVED').at(-1)!)).toMatchObject({ ok: true, events: [{ kind: 'dispute.closed', won: false }] });
   });

@@ -123,14 +123,19 @@ export function createPayPalProvider(options: PayPalOptions): HostedPaymentProvi
     return answer.body;
   };
 
-  /** The order a capture belongs to (refunds, reversals and disputes name only the capture). */
-  const orderOfCapture = async (captureId: string | undefined): Promise<{ orderId: string; reference?: string } | null> => {
+  const getCapture = async (captureId: string | undefined): Promise<unknown | null> => {
     if (!captureId || !RESOURCE_ID.test(captureId)) return null;
     const answer = await api('GET', `/v2/payments/captures/${captureId}`);
     if (answer.status === 404) return null;
     if (answer.status !== 200) throw new ProcessorUnavailable(PROCESSOR, `reading a capture: ${issueOf(answer).issue}`);
-    const orderId = text(field(field(field(answer.body, 'supplementary_data'), 'related_ids'), 'order_id'), 64);
-    return orderId ? { orderId, reference: text(field(answer.body, 'custom_id'), 200) } : null;
+    return answer.body;
+  };
+
+  /** The order a capture belongs to (refunds, reversals and disputes name only the capture). */
+  const orderOfCapture = async (captureId: string | undefined): Promise<{ orderId: string; reference?: string } | null> => {
+    const found = await getCapture(captureId);
+    const orderId = text(field(field(field(found, 'supplementary_data'), 'related_ids'), 'order_id'), 64);
+    return orderId ? { orderId, reference: text(field(found, 'custom_id'), 200) } : null;
   };
 
   const orderEvent = (orderId: string, kind: ProviderEventKind, extra: Partial<ProviderEvent> = {}): ProviderEvent => ({
@@ -151,7 +156,7 @@ export function createPayPalProvider(options: PayPalOptions): HostedPaymentProvi
     if (status !== 'COMPLETED') return null;
     const capture = captureOf(order);
     const captureStatus = field(capture, 'status');
-    const at = { reference, occurredAt: dateOf(field(capture, 'update_time') ?? field(capture, 'create_time')) };
+    const at = { reference, paymentRef: text(field(capture, 'id'), 64), occurredAt: dateOf(field(capture, 'update_time') ?? field(capture, 'create_time')) };
     if (captureStatus === 'COMPLETED' || captureStatus === 'REFUNDED' || captureStatus === 'PARTIALLY_REFUNDED') {
       return orderEvent(orderId, 'payment.succeeded', { ...at, amountCents: amountCentsOf(capture) });
     }
@@ -215,6 +220,7 @@ export function createPayPalProvider(options: PayPalOptions): HostedPaymentProvi
             kind: succeeded ? 'payment.succeeded' : 'payment.failed',
             providerRef: orderId,
             reference: text(field(resource, 'custom_id'), 200),
+            paymentRef: text(field(resource, 'id'), 64),
             amountCents: amountCentsOf(resource),
             ...(succeeded ? {} : { message: 'PayPal declined the payment.' }),
             occurredAt,
@@ -228,17 +234,31 @@ export function createPayPalProvider(options: PayPalOptions): HostedPaymentProvi
         const captureId = text(field(up, 'href'), 2000)?.split('/').pop() ?? text(field(resource, 'id'), 64);
         const order = await orderOfCapture(captureId);
         if (!order) return [];
-        return [{ eventId, kind: 'refund.succeeded', providerRef: order.orderId, reference: order.reference, amountCents: amountCentsOf(resource), occurredAt }];
+        return [
+          {
+            eventId,
+            kind: 'refund.succeeded',
+            providerRef: order.orderId,
+            reference: order.reference,
+            paymentRef: captureId,
+            subjectRef: text(field(resource, 'id'), 64),
+            amountCents: amountCentsOf(resource),
+            occurredAt,
+          },
+        ];
       }
       case 'CUSTOMER.DISPUTE.CREATED':
       case 'CUSTOMER.DISPUTE.RESOLVED': {
         const transaction = (field(resource, 'disputed_transactions') as unknown[] | undefined)?.[0];
-        const order = await orderOfCapture(text(field(transaction, 'seller_transaction_id'), 64));
+        const captureId = text(field(transaction, 'seller_transaction_id'), 64);
+        const order = await orderOfCapture(captureId);
         if (!order) return [];
         const base = {
           eventId,
           providerRef: order.orderId,
           reference: order.reference,
+          paymentRef: captureId,
+          subjectRef: text(field(resource, 'dispute_id'), 64),
           amountCents: decimalToCents(field(field(resource, 'dispute_amount'), 'value')) ?? undefined,
           message: text(field(resource, 'reason'), 100),
           occurredAt,
@@ -299,10 +319,10 @@ export function createPayPalProvider(options: PayPalOptions): HostedPaymentProvi
     },
 
     async refund(providerRef, amountCents, reference) {
-      const order = await getOrder(providerRef);
-      const captured = captureOf(order);
+      // Given the capture (the payment's paymentRef) or, for a payment stored without one, its order.
+      const captured = (await getCapture(providerRef)) ?? captureOf(await getOrder(providerRef));
       const captureId = text(field(captured, 'id'), 64);
-      if (!order || !captureId) return { refundRef: '', status: 'failed', message: 'The PayPal order was not captured.' };
+      if (!captureId) return { refundRef: '', status: 'failed', message: 'The PayPal order was not captured.' };
       const currency = text(field(field(captured, 'amount'), 'currency_code'), 3) ?? 'USD';
       const answer = await api(
         'POST',
