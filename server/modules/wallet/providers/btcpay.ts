@@ -22,7 +22,10 @@ import { baseUrl, readSettings, type SettingsCheck } from './settings';
 export interface BtcPayOptions {
   /** The server's address, e.g. https://btcpay.example.com */
   url: string;
-  /** A Greenfield API key of the store with btcpay.store.cancreateinvoice, canviewinvoices, cancreatenonapprovedpullpayments. */
+  /**
+   * A Greenfield API key of the store with btcpay.store.cancreateinvoice, btcpay.store.canviewinvoices,
+   * btcpay.store.cancreatenonapprovedpullpayments and btcpay.store.canviewpullpayments.
+   */
   apiKey: string;
   storeId: string;
   /** The secret of the store's webhook pointing at /api/wallet/webhooks/btcpay. */
