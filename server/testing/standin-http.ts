@@ -78,3 +78,13 @@ export async function sendWebhook(url: string | undefined, delivery: DeliveredWe
   }
   return delivery;
 }
+
+/** An endpoint that takes webhooks as the app would (tests of the stand-ins' delivery): raw body and headers. */
+export async function startWebhookReceiver(): Promise<{ url: string; received: { headers: StandinRequest['headers']; body: Buffer }[]; close(): Promise<void> }> {
+  const received: { headers: StandinRequest['headers']; body: Buffer }[] = [];
+  const { origin, server } = await listenStandin(async (request) => {
+    received.push({ headers: request.headers, body: request.body });
+    return { status: 200, json: { received: true } };
+  });
+  return { url: `${origin}/api/wallet/webhooks/test`, received, close: () => closeStandin(server) };
+}

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalBtcPay } from '../../../testing/btcpay-standin';
+import { startWebhookReceiver } from '../../../testing/standin-http';
 import type { CheckoutRequest, HostedPaymentProvider } from '../hosted-payment';
 import { btcPaySettings, createBtcPayProvider } from './btcpay';
 
@@ -155,6 +156,36 @@ describe('the BTCPay Server adapter', () => {
 
     const unpaid = await provider.startCheckout(checkout());
     expect(await provider.refund(unpaid.providerRef, 100, 'refund_3')).toEqual({ refundRef: '', status: 'failed', message: 'Cannot refund this invoice' });
+  });
+
+  it('receives the webhooks the server POSTs, and checks them over the raw body', async () => {
+    const receiver = await startWebhookReceiver();
+    btcpay.webhookUrl = receiver.url;
+    try {
+      const started = await provider.startCheckout(checkout());
+      await btcpay.pay(started.providerRef, 'full');
+      expect(btcpay.deliveriesOf(started.providerRef).map((d) => d.status)).toEqual([200, 200, 200]);
+      const settled = receiver.received.at(-1)!;
+      expect(settled.headers['content-type']).toBe('application/json');
+      expect(await provider.verifyWebhook(settled.body, settled.headers)).toMatchObject({ ok: true, events: [{ kind: 'payment.succeeded', providerRef: started.providerRef }] });
+    } finally {
+      btcpay.webhookUrl = undefined;
+      await receiver.close();
+    }
+  });
+
+  it('lets a browser pay on the checkout page and sends it back to our return URL', async () => {
+    const request = checkout();
+    const started = await provider.startCheckout(request);
+    expect(await (await fetch(started.redirectUrl)).text()).toContain('Pay partially');
+    const partly = await fetch(`${started.redirectUrl}/pay-partial`, { method: 'POST', redirect: 'manual' });
+    expect(await partly.text()).toContain('Paid so far: 9.99 USD.');
+    const paidUp = await fetch(`${started.redirectUrl}/pay-full`, { method: 'POST', redirect: 'manual' });
+    expect([paidUp.status, paidUp.headers.get('location')]).toEqual([303, request.returnUrl]);
+    expect(await provider.completeReturn(started.providerRef)).toMatchObject({ kind: 'payment.succeeded' });
+    const other = await provider.startCheckout(checkout());
+    const ranOut = await fetch(`${other.redirectUrl}/expire`, { method: 'POST', redirect: 'manual' });
+    expect(await ranOut.text()).toContain('Expired');
   });
 
   it('answers nothing for an invoice the server does not know', async () => {

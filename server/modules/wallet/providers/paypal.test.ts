@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalPayPal } from '../../../testing/paypal-standin';
+import { startWebhookReceiver } from '../../../testing/standin-http';
 import type { CheckoutRequest, HostedPaymentProvider } from '../hosted-payment';
 import { createPayPalProvider, payPalSettings, PAYPAL_LIVE_API } from './paypal';
 
@@ -101,6 +102,18 @@ describe('the PayPal adapter', () => {
     expect(await provider.lookup(started.providerRef)).toBeNull();
   });
 
+  it('lets a browser approve on the approval page and sends it back to our return URL', async () => {
+    const request = checkout();
+    const started = await provider.startCheckout(request);
+    const approve = await fetch(`${paypal.url}/checkoutnow/approve?token=${started.providerRef}`, { method: 'POST', redirect: 'manual' });
+    expect(approve.status).toBe(303);
+    expect(approve.headers.get('location')).toContain(`${request.returnUrl}&token=${started.providerRef}&PayerID=`);
+    expect(await provider.completeReturn(started.providerRef)).toMatchObject({ kind: 'payment.succeeded' });
+    const declined = await provider.startCheckout(checkout());
+    await fetch(`${paypal.url}/checkoutnow/decline?token=${declined.providerRef}`, { method: 'POST', redirect: 'manual' });
+    expect(await provider.completeReturn(declined.providerRef)).toMatchObject({ kind: 'payment.failed' });
+  });
+
   it('reports a declined capture as a failed payment, on return and by webhook', async () => {
     const started = await provider.startCheckout(checkout());
     await paypal.approve(started.providerRef, 'declined');
@@ -197,6 +210,21 @@ describe('the PayPal adapter', () => {
       await expect(wrong.lookup(first.providerRef)).rejects.toThrow('PayPal is unavailable: no access token (HTTP 401)');
     } finally {
       await own.close();
+    }
+  });
+
+  it('receives the webhooks PayPal POSTs, and has PayPal check them over the raw body', async () => {
+    const receiver = await startWebhookReceiver();
+    paypal.webhookUrl = receiver.url;
+    try {
+      const { started } = await paid();
+      expect(receiver.received.map((r) => JSON.parse(r.body.toString()).event_type)).toEqual(['CHECKOUT.ORDER.APPROVED', 'PAYMENT.CAPTURE.COMPLETED']);
+      const completed = receiver.received[1]!;
+      expect(completed.headers['paypal-auth-algo']).toBe('SHA256withRSA');
+      expect(await provider.verifyWebhook(completed.body, completed.headers)).toMatchObject({ ok: true, events: [{ kind: 'payment.succeeded', providerRef: started.providerRef }] });
+    } finally {
+      paypal.webhookUrl = undefined;
+      await receiver.close();
     }
   });
 
