@@ -26,7 +26,7 @@ export async function listenStandin(handle: (request: StandinRequest) => Promise
     request.on('end', () => {
       const url = new URL(request.url ?? '/', 'http://standin');
       handle({ method: request.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: request.headers, body: Buffer.concat(chunks) })
-        .catch((error: unknown) => ({ status: 500, json: { message: error instanceof Error ? error.message : 'failed' } }))
+        .catch((error: unknown): StandinAnswer => ({ status: 500, json: { message: error instanceof Error ? error.message : 'failed' } }))
         .then((answer) => {
           if ('location' in answer) response.writeHead(303, { location: answer.location }).end();
           else if ('html' in answer) response.writeHead(answer.status, { 'content-type': 'text/html; charset=utf-8' }).end(answer.html);

@@ -116,7 +116,7 @@ export function createBtcPayProvider(options: BtcPayOptions): HostedPaymentProvi
       headers: { authorization: `token ${options.apiKey}`, accept: 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-  const expect = (answer: ProcessorAnswer, what: string): unknown => {
+  const bodyOf = (answer: ProcessorAnswer, what: string): unknown => {
     if (answer.status !== 200) throw new ProcessorUnavailable(PROCESSOR, `${what}: ${problemOf(answer)}`);
     return answer.body;
   };
@@ -125,7 +125,7 @@ export function createBtcPayProvider(options: BtcPayOptions): HostedPaymentProvi
     if (!INVOICE_ID.test(invoiceId)) return null;
     const answer = await call('GET', `${store}/invoices/${encodeURIComponent(invoiceId)}`);
     if (answer.status === 404) return null;
-    const invoice = readInvoice(expect(answer, 'reading an invoice'));
+    const invoice = readInvoice(bodyOf(answer, 'reading an invoice'));
     if (!invoice) throw new ProcessorUnavailable(PROCESSOR, 'an invoice without id or status');
     return invoice;
   };
@@ -145,7 +145,7 @@ export function createBtcPayProvider(options: BtcPayOptions): HostedPaymentProvi
 
   /** An invoice still open for this reference and amount (a deposit started twice): reused rather than a second one made. */
   const openInvoiceFor = async (request: CheckoutRequest): Promise<Invoice | null> => {
-    const body = expect(await call('GET', `${store}/invoices?orderId=${encodeURIComponent(request.reference)}&status=New`), 'searching invoices');
+    const body = bodyOf(await call('GET', `${store}/invoices?orderId=${encodeURIComponent(request.reference)}&status=New`), 'searching invoices');
     const invoices = (Array.isArray(body) ? body : []).map(readInvoice);
     return (
       invoices.find(
@@ -169,7 +169,7 @@ export function createBtcPayProvider(options: BtcPayOptions): HostedPaymentProvi
     if (field(body, 'payoutState') !== 'Completed' || !pullPaymentId || !INVOICE_ID.test(pullPaymentId)) return [];
     const answer = await call('GET', `/pull-payments/${encodeURIComponent(pullPaymentId)}`);
     if (answer.status === 404) return [];
-    const pullPayment = expect(answer, 'reading a pull payment');
+    const pullPayment = bodyOf(answer, 'reading a pull payment');
     const invoiceId = REFUND_DESCRIPTION.exec(text(field(pullPayment, 'description'), 500) ?? '')?.[1];
     const invoice = invoiceId ? await getInvoice(invoiceId) : null;
     if (!invoice) return [];
@@ -204,7 +204,7 @@ export function createBtcPayProvider(options: BtcPayOptions): HostedPaymentProvi
         metadata: { orderId: request.reference, itemDesc: request.description },
         checkout: { redirectURL: request.returnUrl, redirectAutomatically: true },
       });
-      const invoice = readInvoice(expect(answer, 'creating an invoice'));
+      const invoice = readInvoice(bodyOf(answer, 'creating an invoice'));
       if (!invoice) throw new ProcessorUnavailable(PROCESSOR, 'an invoice without id or status');
       return started(invoice);
     },
@@ -264,7 +264,7 @@ export function createBtcPayProvider(options: BtcPayOptions): HostedPaymentProvi
 
     async refund(providerRef, amountCents, reference) {
       const name = `Refund ${reference}`;
-      const earlier = expect(await call('GET', `${store}/pull-payments?includeArchived=true`), 'listing pull payments');
+      const earlier = bodyOf(await call('GET', `${store}/pull-payments?includeArchived=true`), 'listing pull payments');
       const existing = (Array.isArray(earlier) ? earlier : []).find((pullPayment) => field(pullPayment, 'name') === name);
       if (existing) return { refundRef: String(field(existing, 'id')), status: 'pending', message: text(field(existing, 'viewLink'), 2000) };
       const invoice = await getInvoice(providerRef);

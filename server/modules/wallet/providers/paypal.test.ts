@@ -48,7 +48,7 @@ describe('the PayPal adapter', () => {
     expect(create.headers['paypal-request-id']).toBe(`order-${request.reference}`);
     expect(JSON.parse(create.body)).toMatchObject({
       intent: 'CAPTURE',
-      purchase_units: [{ custom_id: request.reference, invoice_id: request.reference, amount: { currency_code: 'USD', value: '19.99' } }],
+      purchase_units: [{ custom_id: request.reference, amount: { currency_code: 'USD', value: '19.99' } }],
       payment_source: { paypal: { experience_context: { return_url: request.returnUrl, cancel_url: request.cancelUrl } } },
     });
     expect(await provider.completeReturn(started.providerRef)).toBeNull();

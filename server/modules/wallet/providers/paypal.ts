@@ -279,8 +279,9 @@ export function createPayPalProvider(options: PayPalOptions): HostedPaymentProvi
     async startCheckout(request: CheckoutRequest) {
       const unit = {
         reference_id: request.reference,
+        // Not also invoice_id: PayPal refuses a second payment with an invoice id it has seen on the
+        // account (a database started afresh against the same account would number payments again).
         custom_id: request.reference,
-        invoice_id: request.reference,
         description: request.description.slice(0, 127),
         amount: { currency_code: request.currency, value: centsToDecimal(request.amountCents) },
       };
