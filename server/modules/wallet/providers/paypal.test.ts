@@ -228,6 +228,17 @@ describe('the PayPal adapter', () => {
     }
   });
 
+  it('never captures an order approved after its time ran out, and reports it expired', async () => {
+    const started = await provider.startCheckout(checkout());
+    expect(started.expiresAt.getTime() - Date.now()).toBeGreaterThan(2.9 * 3600 * 1000);
+    paypal.orders.get(started.providerRef)!.createTime = new Date(Date.now() - 4 * 3600 * 1000).toISOString();
+    expect(await provider.lookup(started.providerRef)).toMatchObject({ kind: 'payment.expired' });
+    await paypal.approve(started.providerRef);
+    expect(await verify(paypal.deliveriesOf('CHECKOUT.ORDER.APPROVED').at(-1)!)).toMatchObject({ ok: true, events: [{ kind: 'payment.expired' }] });
+    expect(await provider.completeReturn(started.providerRef)).toMatchObject({ kind: 'payment.expired' });
+    expect(paypal.orders.get(started.providerRef)!.captureId).toBeUndefined();
+  });
+
   it('reports an order PayPal no longer has as expired', async () => {
     expect(await provider.lookup('5O190127TN364715T')).toMatchObject({ kind: 'payment.expired', providerRef: '5O190127TN364715T' });
     expect(await provider.lookup('../v1/oauth2')).toBeNull();

@@ -12,7 +12,8 @@
  *   order's id, so a repeated create, capture or refund answers what was done the first time.
  * - The payer's return captures the approved order. The payer may approve and never come back:
  *   CHECKOUT.ORDER.APPROVED, and `lookup` of an approved order, capture it too (the same
- *   PayPal-Request-Id, and PayPal captures an order once).
+ *   PayPal-Request-Id, and PayPal captures an order once). An order not captured within three hours
+ *   of its creation (StartedCheckout.expiresAt) is expired and never captured later.
  * - Refund, reversal and dispute events name the capture; its order (our providerRef) is asked of PayPal.
  */
 import type { CheckoutRequest, HostedPaymentProvider, ProviderEvent, ProviderEventKind, VerifiedWebhook } from '../hosted-payment';
@@ -46,7 +47,7 @@ export function payPalSettings(env: Record<string, string | undefined>): Setting
 const NAME = 'paypal';
 const PROCESSOR = 'PayPal';
 const RESOURCE_ID = /^[A-Za-z0-9-]{1,64}$/;
-/** PayPal keeps an order that was not approved for about three hours. */
+/** PayPal keeps an order that was not approved for about three hours; we capture none older than that. */
 const ORDER_LIFETIME_MS = 3 * 60 * 60 * 1000;
 const TRANSMISSION_HEADERS = ['paypal-transmission-id', 'paypal-transmission-time', 'paypal-transmission-sig', 'paypal-cert-url', 'paypal-auth-algo'] as const;
 /** Outcomes of a resolved dispute in which the money stays with us. */
@@ -181,11 +182,21 @@ export function createPayPalProvider(options: PayPalOptions): HostedPaymentProvi
     throw new ProcessorUnavailable(PROCESSOR, `capturing an order: ${issue}`);
   };
 
-  /** The order's outcome; an approved order is captured first (captured only once it is approved, so that no refusal is kept under its PayPal-Request-Id). */
+  /**
+   * The order's outcome. An approved order is captured (only once approved, so that no refusal is kept
+   * under its PayPal-Request-Id). An order not captured within its lifetime is expired for good: it is
+   * never captured afterwards, so that no money is taken for a payment the wallet gave up on.
+   */
   const settle = async (orderId: string): Promise<ProviderEvent | null> => {
     const order = await getOrder(orderId);
     if (!order) return RESOURCE_ID.test(orderId) ? orderEvent(orderId, 'payment.expired') : null;
-    return field(order, 'status') === 'APPROVED' ? capture(orderId) : eventOfOrder(order);
+    const status = field(order, 'status');
+    const open = status === 'CREATED' || status === 'PAYER_ACTION_REQUIRED' || status === 'APPROVED' || status === 'SAVED';
+    const created = dateOf(field(order, 'create_time'));
+    if (open && created.getTime() + ORDER_LIFETIME_MS <= Date.now()) {
+      return orderEvent(orderId, 'payment.expired', { reference: text(field(firstUnit(order), 'custom_id'), 200) });
+    }
+    return status === 'APPROVED' ? capture(orderId) : eventOfOrder(order);
   };
 
   /** PayPal says whether it sent this delivery (the signature is PayPal's to check: its certificate, its CRC of the body). */
@@ -206,8 +217,8 @@ export function createPayPalProvider(options: PayPalOptions): HostedPaymentProvi
     const occurredAt = dateOf(field(resource, 'update_time') ?? event.create_time);
     switch (event.event_type) {
       case 'CHECKOUT.ORDER.APPROVED': {
-        const captured = await capture(String(field(resource, 'id') ?? ''));
-        return captured ? [{ ...captured, eventId }] : [];
+        const settled = await settle(String(field(resource, 'id') ?? ''));
+        return settled ? [{ ...settled, eventId }] : [];
       }
       case 'PAYMENT.CAPTURE.COMPLETED':
       case 'PAYMENT.CAPTURE.DENIED': {
