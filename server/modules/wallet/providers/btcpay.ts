@@ -9,6 +9,8 @@
  * - InvoiceCreated, InvoiceReceivedPayment, InvoiceProcessing, InvoicePaymentSettled: nothing final.
  * - A redelivery carries a new deliveryId and the first delivery's originalDeliveryId: the event's id
  *   is the original one, so a replay is stored once.
+ * - A deposit started again reuses the invoice still open for its reference (found by orderId); two
+ *   starts at the same instant may each make one, and the one the payer is not sent to just expires.
  * - A refund is a pull payment the payer claims with a bitcoin address: it answers `pending` with the
  *   link to send the payer. When a payout of it is Completed (PayoutUpdated), that is refund.succeeded,
  *   keyed by the pull payment (one refund however many payouts the payer claimed it in).
