@@ -36,8 +36,8 @@ interface StandinOrder {
   unit: Json & { amount: Money };
   returnUrl: string;
   cancelUrl: string;
-  /** The payer chose funding that the capture will decline. */
-  declines: boolean;
+  /** The payer chose funding that the capture will decline: a capture DECLINED, or a 422 INSTRUMENT_DECLINED. */
+  declines: 'no' | 'capture' | 'instrument';
   captureId?: string;
   createTime: string;
   updateTime: string;
@@ -116,12 +116,15 @@ export class LocalPayPal {
     this.tokens.clear();
   }
 
-  /** The payer approves on PayPal's page; `declined`: with funding the capture will decline. */
-  async approve(orderId: string, how: 'approve' | 'declined' = 'approve'): Promise<string> {
+  /**
+   * The payer approves on PayPal's page. `declined`: with funding the capture will decline (a capture
+   * DECLINED); `instrument_declined`: with funding PayPal refuses at capture (422 INSTRUMENT_DECLINED).
+   */
+  async approve(orderId: string, how: 'approve' | 'declined' | 'instrument_declined' = 'approve'): Promise<string> {
     const order = this.orders.get(orderId);
     if (!order || (order.status !== 'CREATED' && order.status !== 'PAYER_ACTION_REQUIRED')) throw new Error(`order ${orderId} cannot be approved`);
     order.status = 'APPROVED';
-    order.declines = how === 'declined';
+    order.declines = how === 'declined' ? 'capture' : how === 'instrument_declined' ? 'instrument' : 'no';
     order.updateTime = now();
     await this.emit('CHECKOUT.ORDER.APPROVED', 'checkout-order', `An order has been approved by buyer`, this.orderData(order));
     return `${order.returnUrl}${order.returnUrl.includes('?') ? '&' : '?'}token=${order.id}&PayerID=${paypalId().slice(0, 13)}`;
@@ -346,7 +349,7 @@ export class LocalPayPal {
       unit: unit as Json & { amount: Money },
       returnUrl,
       cancelUrl,
-      declines: false,
+      declines: 'no',
       createTime: now(),
       updateTime: now(),
     };
@@ -357,10 +360,13 @@ export class LocalPayPal {
   private async captureOrder(order: StandinOrder): Promise<StandinAnswer> {
     if (order.status === 'COMPLETED') return problem(422, 'UNPROCESSABLE_ENTITY', 'ORDER_ALREADY_CAPTURED', 'Order already captured.If \'intent=CAPTURE\' only one capture per order is allowed.');
     if (order.status !== 'APPROVED') return problem(422, 'UNPROCESSABLE_ENTITY', 'ORDER_NOT_APPROVED', 'Payer has not yet approved the Order for payment. Please redirect the payer to the \'rel\':\'approve\' url returned as part of the HATEOAS links within the Create Order call or provide a valid payment_source in the request.');
+    if (order.declines === 'instrument') {
+      return problem(422, 'UNPROCESSABLE_ENTITY', 'INSTRUMENT_DECLINED', 'The instrument presented  was either declined by the processor or bank, or it can\'t be used for this payment.');
+    }
     const capture: StandinCapture = {
       id: paypalId(),
       orderId: order.id,
-      status: order.declines ? 'DECLINED' : 'COMPLETED',
+      status: order.declines === 'capture' ? 'DECLINED' : 'COMPLETED',
       amount: order.unit.amount,
       refundedCents: 0,
       customId: typeof order.unit.custom_id === 'string' ? order.unit.custom_id : undefined,

@@ -120,6 +120,11 @@ describe('the PayPal adapter', () => {
     expect(await provider.completeReturn(started.providerRef)).toMatchObject({ kind: 'payment.failed', message: 'DECLINED_BY_RISK_FRAUD_FILTERS' });
     const denied = paypal.deliveriesOf('PAYMENT.CAPTURE.DENIED').at(-1)!;
     expect(await verify(denied)).toMatchObject({ ok: true, events: [{ kind: 'payment.failed', providerRef: started.providerRef }] });
+
+    const refusedFunding = await provider.startCheckout(checkout());
+    await paypal.approve(refusedFunding.providerRef, 'instrument_declined');
+    expect(await provider.completeReturn(refusedFunding.providerRef)).toMatchObject({ kind: 'payment.failed', message: expect.stringContaining('declined by the processor or bank') });
+    expect(paypal.orders.get(refusedFunding.providerRef)!.captureId).toBeUndefined();
   });
 
   it('gives a resent webhook the same event id', async () => {
