@@ -34,6 +34,8 @@ export interface StartedCheckout {
 /** A method a provider kept for later charges (Stripe's PaymentMethod on a Customer); only what may be shown. */
 export interface SavedMethod {
   token: string;
+  /** The provider's customer the method is kept on (Stripe's `cus_…`), when it needs one to charge it. */
+  customer?: string;
   brand: string;
   last4: string;
   expMonth: number;
@@ -65,6 +67,13 @@ export interface ProviderEvent {
   providerRef: string;
   /** Our reference when the provider echoes it. */
   reference?: string;
+  /**
+   * The provider's id of the money actually taken, when it differs from the checkout's (Stripe's
+   * PaymentIntent, PayPal's capture): stored on the payment, and what `refund` is given.
+   */
+  paymentRef?: string;
+  /** refund.* and dispute.*: the refund's or the dispute's own id; its movement of coins is keyed by it, once. */
+  subjectRef?: string;
   /** The amount the event is about, in cents of the payment's currency (a partial refund, an underpayment). */
   amountCents?: number;
   /** For the payer or the operator: the provider's words when it refused. */
@@ -92,7 +101,10 @@ export interface HostedPaymentProvider {
   lookup(providerRef: string): Promise<ProviderEvent | null>;
   /** Checks a webhook delivery over its raw body (PayPal's check is a call to PayPal, hence async). */
   verifyWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): Promise<VerifiedWebhook>;
-  /** Gives money back; idempotent per `reference`. The coins leave when its `refund.succeeded` arrives. */
+  /**
+   * Gives money back (`providerRef`: the payment's `paymentRef` when the provider gave one, else its
+   * checkout's); idempotent per `reference`. The coins leave when its `refund.succeeded` arrives.
+   */
   refund(providerRef: string, amountCents: number, reference: string): Promise<{ refundRef: string; status: 'succeeded' | 'pending' | 'failed'; message?: string }>;
   /** Card only: charges a saved method off-session (a recurring package); idempotent per `reference`. */
   chargeSaved?(request: { token: string; customer?: string; amountCents: number; currency: 'USD' | 'CAD'; reference: string }): Promise<{
