@@ -34,7 +34,7 @@ export const DEMO_REPLAYS: readonly DemoReplay[] = [
 const REPLAY_SECONDS = 8;
 const SKIN: SkinId = 'limelight';
 
-type Services = Pick<ModuleServices, 'accounts' | 'streams' | 'broadcastHooks' | 'media' | 'streamModeration' | 'ads'>;
+type Services = Pick<ModuleServices, 'accounts' | 'streamReads' | 'broadcasting' | 'broadcastHooks' | 'media' | 'streamModeration' | 'ads'>;
 
 /**
  * Makes each demo replay whose broadcaster exists and never streamed (so a second call adds nothing).
@@ -49,7 +49,7 @@ export async function seedDemoReplays(
   const moderator = await services.accounts.loadPrincipal(users.moderatorId);
   const made = await Promise.all(DEMO_REPLAYS.map(async (replay): Promise<[string, number] | null> => {
     const userId = users.broadcasters.get(replay.username);
-    if (userId === undefined || (await services.streams.lastStreamStartedAt(userId)) !== null) return null;
+    if (userId === undefined || (await services.streamReads.lastStreamStartedAt(userId)) !== null) return null;
     const principal = await services.accounts.loadPrincipal(userId);
     if (!principal) return null;
     const streamId = await makeReplay(services, files, principal, replay, users.offerIds ?? []);
@@ -61,10 +61,10 @@ export async function seedDemoReplays(
 
 /** `offerIds`: attached while it is live, as its broadcaster would on the dashboard. */
 async function makeReplay(services: Services, files: FileStore, principal: Principal, replay: DemoReplay, offerIds: number[]): Promise<number> {
-  const { streams, broadcastHooks: hooks, media } = services;
-  const stream = await streams.currentStream(principal.userId, SKIN);
-  await streams.updateSetup(stream.id, principal, { title: replay.title, description: replay.description, audience: 'PUBLIC', rating: 'G' }, SKIN);
-  await streams.goLive(stream.id, principal);
+  const { broadcasting, broadcastHooks: hooks, media } = services;
+  const stream = await broadcasting.currentStream(principal.userId, SKIN);
+  await broadcasting.updateSetup(stream.id, principal, { title: replay.title, description: replay.description, audience: 'PUBLIC', rating: 'G' }, SKIN);
+  await broadcasting.goLive(stream.id, principal);
 
   const broadcastId = newBroadcastId();
   const dirKey = broadcastDirKey(stream.id, broadcastId);

@@ -20,7 +20,7 @@ import { SKINS } from '../../../common/skins';
 import type { Db } from '../../platform/db/client';
 import { forbidden } from '../../platform/http/errors';
 import type { PlaybackTokens } from '../../platform/media/playback-tokens';
-import type { MediaAddresses, StreamsService, Viewer } from '../streams';
+import type { MediaAddresses, StreamAccess, Viewer } from '../streams';
 import { activeBenefits } from '../subscriptions';
 import type { AdViewer } from './ad-viewer';
 import { commissionFor, creativeAddresses, type OfferRow } from './offers';
@@ -45,7 +45,7 @@ export interface Presented {
   presentation: string;
 }
 
-export function createDelivery(deps: { db: Db; streams: StreamsService; tokens: PlaybackTokens; addresses: MediaAddresses; windowMs: number; now?: () => number }) {
+export function createDelivery(deps: { db: Db; streamAccess: Pick<StreamAccess, 'lookup' | 'mayPlay'>; tokens: PlaybackTokens; addresses: MediaAddresses; windowMs: number; now?: () => number }) {
   const { db } = deps;
   const now = deps.now ?? Date.now;
   const windowStart = () => new Date(Math.floor(now() / deps.windowMs) * deps.windowMs);
@@ -67,9 +67,9 @@ export function createDelivery(deps: { db: Db; streams: StreamsService; tokens: 
 
   /** One offer of the stream's campaign for this viewer, or null; the watch rules of the stream apply, and it must be playing. */
   async function choose(streamId: number, type: AdType, viewer: Viewer, key: string): Promise<{ row: OfferRow; broadcasterId: number } | null> {
-    const stream = await deps.streams.lookup(streamId, viewer);
+    const stream = await deps.streamAccess.lookup(streamId, viewer);
     if (viewer.principal?.userId === stream.userId) return null;
-    if (!(await deps.streams.mayPlay(streamId, viewer))) return null;
+    if (!(await deps.streamAccess.mayPlay(streamId, viewer))) return null;
     if (viewer.principal && SKINS[viewer.skin].flags.subscriptions && (await activeBenefits(db, viewer.principal.userId, stream.userId))?.no_ads) return null;
     const [row] = await db.select({ offer: adOffers }).from(adCampaignOffers)
       .innerJoin(adCampaigns, eq(adCampaigns.id, adCampaignOffers.campaignId))

@@ -8,7 +8,7 @@ import { LEASE_TTL_MS, type IngestHooks, type PlaylistLocator } from '../../plat
 import type { DomainEventHub } from '../../platform/events';
 import type { EventOutbox } from '../../platform/event-outbox';
 import { BROADCAST_KEY_PATTERN, type AccountsService } from '../accounts';
-import { mayStreamWithRating, type StreamsService } from './service';
+import { mayStreamWithRating, type Broadcasting } from './broadcasting';
 import { hasPublicPicture } from './stream-view';
 import { broadcastLeases, streams, streamViews } from './tables';
 
@@ -40,7 +40,7 @@ const REFUSED_KEY_MS = 10_000;
 export function createBroadcastHooks(deps: {
   db: Db;
   accounts: AccountsService;
-  streams: StreamsService;
+  broadcasting: Pick<Broadcasting, 'currentStream'>;
   events: DomainEventHub;
   /** `stream.went-live` is written with the go-live: the followers' notices follow it at least once. */
   outbox: EventOutbox;
@@ -78,7 +78,7 @@ export function createBroadcastHooks(deps: {
         throw new Error('this account may not broadcast live');
       }
       const skin = isSkinId(publisher.user.service) ? publisher.user.service : 'limelight';
-      const stream = await deps.streams.currentStream(publisher.user.id, skin);
+      const stream = await deps.broadcasting.currentStream(publisher.user.id, skin);
       if (!mayStreamWithRating(publisher.perms, stream.rating, isSkinId(stream.skin) ? stream.skin : skin)) {
         await deps.events.emit('stream.stopped', { streamId: stream.id, ownerId: publisher.user.id, reason: 'rating-not-allowed' });
         throw new Error(`the stream's rating ${stream.rating} may not be broadcast by this account in ${stream.skin}`);

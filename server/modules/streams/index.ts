@@ -17,13 +17,18 @@ import { createMediaControl } from './media-control';
 import { createPlaybackGate } from './playback-gate';
 import { createStreamModeration, type StreamModeration } from './moderation';
 import { registerStreamRoutes } from './routes';
-import { createStreamsService, type AdCampaigns, type RealtimeLikes, type StreamsService } from './service';
+import { createStreamAccess, type StreamAccess } from './access';
+import { createBroadcasting, type Broadcasting } from './broadcasting';
+import { createStreamReads, type StreamReads } from './stream-reads';
+import { createStreamViewing, type AdCampaigns, type RealtimeLikes, type StreamViewing } from './viewing';
 import { broadcasterChannels, streams as streamsTable } from './tables';
 import './events';
 
-export {
-  mayActOnAnyStream, mayUsePriorityChat, minimumSql, plainlyWatchableSql, type StreamsService, userIdOfViewerKey, type Viewer, viewerKey,
-} from './service';
+export { mayActOnAnyStream, mayUsePriorityChat, minimumSql, plainlyWatchableSql, type StreamAccess } from './access';
+export type { Broadcasting } from './broadcasting';
+export type { StreamReads } from './stream-reads';
+export type { StreamViewing } from './viewing';
+export { userIdOfViewerKey, type Viewer, viewerKey } from './viewer';
 export type { StreamRow } from './stream-view';
 export { featuredCandidatesSql, streamCountSql, streamReportsSql, type StreamModeration } from './moderation';
 export { viewerOf } from './viewer';
@@ -33,7 +38,14 @@ export { createMediaAddresses, type MediaAddresses, mediaViewerKey, signedMediaV
 
 declare module '../../platform/module' {
   interface ModuleServices {
-    streams: StreamsService;
+    /** Streams as they are, whoever asks. */
+    streamReads: StreamReads;
+    /** What a viewer may do with a stream: watch rules, pay wall, priority chat. */
+    streamAccess: StreamAccess;
+    /** Joining, the stream as its viewer sees it, who watches, likes. */
+    streamViewing: StreamViewing;
+    /** The broadcaster's side: setup, Go Live, End Stream, ingest health. */
+    broadcasting: Broadcasting;
     broadcastHooks: BroadcastHooks;
     media: MediaServer;
     streamModeration: StreamModeration;
@@ -56,11 +68,14 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
   const listingsCache = await createReadCache(ctx.bus, { name: 'stream-listings', ttlMs: config.readCacheMs, log: ctx.log });
   const listingsChanged = () => listingsCache.invalidate([LISTINGS_TAG]);
   for (const event of ['stream.went-live', 'stream.ended', 'stream.access-changed'] as const) events.on(event, listingsChanged);
-  const streams = createStreamsService({
-    db, accounts, social, ledger: ctx.use('ledger'), media: mediaControl, events, outbox: ctx.platform.outbox, listingsChanged,
+  const reads = createStreamReads(db);
+  const access = createStreamAccess({ db, reads, accounts, social, ledger: ctx.use('ledger') });
+  const viewing = createStreamViewing({
+    db, reads, access, accounts, social, media: mediaControl,
     realtimeLikes: ctx.hook('realtimeLikes', 'chat'), adCampaigns: ctx.hook('adCampaigns', 'ads'),
   });
-  const broadcastHooks = createBroadcastHooks({ db, accounts, streams, events, outbox: ctx.platform.outbox });
+  const broadcasting = createBroadcasting({ db, reads, media: mediaControl, events, outbox: ctx.platform.outbox, listingsChanged });
+  const broadcastHooks = createBroadcastHooks({ db, accounts, broadcasting, events, outbox: ctx.platform.outbox });
   const media = createMediaServer({
     config,
     files: ctx.files,
@@ -70,9 +85,9 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
     graceMs: config.rtmpGraceMs,
   });
   const moderation = createStreamModeration({ db, accountAdmin: ctx.use('accountAdmin'), media: mediaControl, events });
-  ctx.fill('broadcasterScores', (userIds) => broadcasterScores(db, userIds, streams.realtimeLikesOn));
+  ctx.fill('broadcasterScores', (userIds) => broadcasterScores(db, userIds, viewing.realtimeLikesOn));
   await mediaControl.listen();
-  const playbackGate = createPlaybackGate({ streams, tokens: media.tokens, events, bus: ctx.bus });
+  const playbackGate = createPlaybackGate({ access, tokens: media.tokens, events, bus: ctx.bus });
   await playbackGate.listen();
 
   // A deleted account's streams leave every listing; a live one ends and its viewers are checked again
@@ -89,7 +104,7 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
 
   return {
     name: 'streams',
-    services: { streams, broadcastHooks, media, streamModeration: moderation },
+    services: { streamReads: reads, streamAccess: access, streamViewing: viewing, broadcasting, broadcastHooks, media, streamModeration: moderation },
     routes(app) {
       media.registerRoutes(
         app,
@@ -97,14 +112,16 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
         playbackGate,
       );
       registerStreamRoutes(app, {
-        streams,
+        broadcasting,
+        viewing,
+        access,
         listing: createCachedListings({
-          listing: createStreamListing({ db, accounts, social, realtimeLikes: streams.realtimeLikesOn }),
+          listing: createStreamListing({ db, accounts, social, realtimeLikes: viewing.realtimeLikesOn }),
           channels: ctx.use('channels'),
           cache: listingsCache,
           onPromotedShown: (ownerIds, visitor) => void events.emit('stream.promoted-shown', { ownerIds, visitor }),
         }),
-        interactions: createStreamInteractions({ db, streams, accounts, events }),
+        interactions: createStreamInteractions({ db, reads, access, accounts, events }),
         moderation,
         accounts,
         likeLimit: config.streamViewerLikeLimit,
