@@ -468,7 +468,7 @@ export const MSG = {
   adsPrerollPlaysIn: 'Plays before the stream for viewers on {skins} only.',
   adsPrerollPlaysNowhere: 'Pre-roll ads are switched off on every site: this offer will not play.',
   adsOfferPermissionNeeded: 'You do not have permission to manage offers.',
-  adsImpressionInvalid: 'This ad has expired. Please reload the page.',
+  adsPresentationInvalid: 'This ad has expired. Please reload the page.',
   adsUnitUnknown: 'This ad unit is not configured for this site.',
   adsUnitZero: 'Ad unit 0 is not requested.',
   adsSkipAd: 'Skip Ad',

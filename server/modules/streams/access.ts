@@ -17,7 +17,7 @@ import type { Ledger } from '../ledger';
 import type { SocialService } from '../social';
 import { activeBenefits, activeBenefitsSql, type Benefits } from '../subscriptions';
 import type { StreamReads } from './stream-reads';
-import { isPlayable, type StreamRow } from './stream-view';
+import { isPlayable, type StreamRow } from './stream-info';
 import { streamBans, streams } from './tables';
 import type { Viewer } from './viewer';
 

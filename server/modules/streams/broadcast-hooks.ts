@@ -9,7 +9,7 @@ import type { DomainEventHub } from '../../platform/events';
 import type { EventOutbox } from '../../platform/event-outbox';
 import { BROADCAST_KEY_PATTERN, type AccountsService } from '../accounts';
 import { mayStreamWithRating, type Broadcasting } from './broadcasting';
-import { hasPublicPicture } from './stream-view';
+import { hasPublicPicture } from './stream-info';
 import { broadcastLeases, streams, streamViews } from './tables';
 
 export interface BroadcastHooks extends IngestHooks {

@@ -15,7 +15,7 @@ import type { Principal } from '../../platform/http/auth';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/http/errors';
 import type { MediaControl } from './media-control';
 import type { StreamReads } from './stream-reads';
-import type { StreamRow } from './stream-view';
+import type { StreamRow } from './stream-info';
 import { streams } from './tables';
 import './events';
 

@@ -29,7 +29,7 @@ export type { Broadcasting } from './broadcasting';
 export type { StreamReads } from './stream-reads';
 export type { StreamViewing } from './viewing';
 export { userIdOfViewerKey, type Viewer, viewerKey } from './viewer';
-export type { StreamRow } from './stream-view';
+export type { StreamRow } from './stream-info';
 export { featuredCandidatesSql, streamCountSql, streamReportsSql, type StreamModeration } from './moderation';
 export { viewerOf } from './viewer';
 export { likesOfStreamsStarted, type RealtimeLikesOn, type StreamCard, streamCards, streamingOf, viewFactsSql } from './analytics-reads';
@@ -119,7 +119,7 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
           listing: createStreamListing({ db, accounts, social, realtimeLikes: viewing.realtimeLikesOn }),
           channels: ctx.use('channels'),
           cache: listingsCache,
-          onPromotedShown: (ownerIds, visitor) => void events.emit('stream.promoted-shown', { ownerIds, visitor }),
+          onPromotedShown: (ownerIds, viewerKey) => void events.emit('stream.promoted-shown', { ownerIds, viewerKey }),
         }),
         interactions: createStreamInteractions({ db, reads, access, accounts, events }),
         moderation,

@@ -16,7 +16,7 @@ import type { StreamAccess } from './access';
 import type { Broadcasting } from './broadcasting';
 import type { StreamViewing } from './viewing';
 import type { JoinThrottle } from './join-throttle';
-import { playbackClientOf, viewerOf } from './viewer';
+import { playbackClientOf, viewerKey, viewerOf } from './viewer';
 
 export interface StreamRoutesDeps {
   broadcasting: Broadcasting;
@@ -130,7 +130,7 @@ export function registerStreamRoutes(app: FastifyInstance, deps: StreamRoutesDep
   const listingViewer = (request: FastifyRequest, principal: Principal | null) => ({
     userId: principal?.userId ?? null,
     skin: request.skin,
-    visitor: principal ? `user:${principal.userId}` : `address:${request.ip}`,
+    viewerKey: viewerKey(viewerOf(request, principal)),
   });
 
   addRoute(app, api.userStreams, { auth: 'anonymous', access: ACCESS.public, tags }, async ({ input, principal, request }) =>

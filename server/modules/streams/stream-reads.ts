@@ -3,7 +3,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { MSG } from '../../../common/messages';
 import type { Db } from '../../platform/db/client';
 import { notFound } from '../../platform/http/errors';
-import type { StreamRow } from './stream-view';
+import type { StreamRow } from './stream-info';
 import { streams } from './tables';
 
 export function createStreamReads(db: Db) {

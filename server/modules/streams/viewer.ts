@@ -23,7 +23,7 @@ export const guestKeyOf = (ip: string) => `guest:${createHash('sha256').update(i
 
 /** The viewer as views, likes and playback know them: the signed-in user, else the guest's browser. */
 export const viewerKey = (viewer: Viewer) => (viewer.principal ? `${SIGNED_IN_KEY}${viewer.principal.userId}` : viewer.guestKey);
-/** The user id a viewer key stands for, or null for a visitor's. */
+/** The user id a viewer key stands for, or null for a guest's. */
 export const userIdOfViewerKey = (key: string): number | null => (key.startsWith(SIGNED_IN_KEY) ? Number(key.slice(SIGNED_IN_KEY.length)) : null);
 
 /** Who a playback address is for: the viewer and the skin they watch in (an 18+ stream plays only in its skin). */

@@ -13,7 +13,7 @@ import type { SocialService } from '../social';
 import { mayUsePriorityChat, skipsPaywall, subscriberBenefits, type StreamAccess } from './access';
 import type { MediaControl } from './media-control';
 import type { StreamReads } from './stream-reads';
-import { toStreamInfo, isPlayable, type AdCampaign, type StreamRow } from './stream-view';
+import { toStreamInfo, isPlayable, type AdCampaign, type StreamRow } from './stream-info';
 import { streamRatings, streams, streamSaves, streamViews } from './tables';
 import { playbackViewer, viewerKey, type Viewer } from './viewer';
 
