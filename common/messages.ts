@@ -486,7 +486,7 @@ export const MSG = {
   adsFundNeedsCoins: "You don't have enough coins to fund this campaign.",
   adsPauseBeforeWithdraw: 'Pause the offer before withdrawing its balance.',
   adsNothingToWithdraw: 'Nothing is left to withdraw.',
-  adsCampaignEmpty: 'Fund the campaign: an offer is shown only while its balance pays what a showing can earn.',
+  adsCampaignEmpty: 'Fund the campaign: an offer is shown only while its balance pays what one presentation can earn.',
 
   // Notifications (part 1 §2 notification landing pages, §3 preferences)
   notificationIds: 'Name the notifications to mark read (up to 100 ids), or all: true',
