@@ -61,7 +61,7 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
   const accounts = ctx.use('accounts');
   const social = ctx.use('social');
   const mediaIsLocal = config.role === 'all' || config.role === 'media';
-  // The media server needs the hooks, the hooks need the service, the service needs media control:
+  // The media server needs the hooks, the hooks need broadcasting, which needs media control:
   // the control reads `media` once it exists.
   const mediaControl = createMediaControl(() => media, ctx.bus, mediaIsLocal, config.playbackTtlSeconds);
   // Listings every visitor sees alike are kept about a second; what changes a tile or a listing drops them on every instance.
