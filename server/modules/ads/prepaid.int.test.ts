@@ -186,7 +186,7 @@ describe('ad activity generated off-site', () => {
 
   it('presents nothing for a stream that is not live and has no replay', async () => {
     const { live } = await funded('PREROLL');
-    await t.app.services.broadcastHooks.onEnded({ streamId: live.streamId, broadcastId: 'b1', playlistKey: `media/${live.streamId}/b1/index.m3u8`, lengthSeconds: 0 });
+    await t.app.services.broadcastCallbacks.onEnded({ streamId: live.streamId, broadcastId: 'b1', playlistKey: `media/${live.streamId}/b1/index.m3u8`, lengthSeconds: 0 });
     const visitor = t.client({ 'x-forwarded-for': '198.51.100.8' });
     expect(await ads.presented(visitor, live.streamId, 'PREROLL')).toBeNull();
     expect(String((await visitor.get('/ads/vast', { stream_id: live.streamId })).body)).toMatch(/<VAST version="4.2"\/>/);

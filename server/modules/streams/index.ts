@@ -1,14 +1,14 @@
 /**
  * Streams: broadcast setup, go live over RTMP, who may watch, join and leave, the pay wall, listings,
- * ratings, saves, reports, bans and moderator actions. It owns the streams tables and the media
- * server's hooks; what happens to a stream goes out as domain events (./events.ts).
+ * ratings, saves, reports, bans and moderator actions. It owns the streams tables and answers the
+ * ingest's callbacks; what happens to a stream goes out as domain events (./events.ts).
  */
 import { eq, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { createReadCache } from '../../platform/cache/read-cache';
 import { createMediaServer, type MediaServer } from '../../platform/media/media-server';
 import type { AppModule, ModuleContext } from '../../platform/module';
 import { broadcasterScores } from './broadcaster-scores';
-import { createBroadcastHooks, type BroadcastHooks } from './broadcast-hooks';
+import { createBroadcastCallbacks, type BroadcastCallbacks } from './broadcast-callbacks';
 import { createCachedListings, LISTINGS_TAG } from './cached-listings';
 import { createStreamInteractions } from './interactions';
 import { createStreamListing } from './listing';
@@ -46,7 +46,7 @@ declare module '../../platform/module' {
     streamViewing: StreamViewing;
     /** The broadcaster's side: setup, Go Live, End Stream, ingest health. */
     broadcasting: Broadcasting;
-    broadcastHooks: BroadcastHooks;
+    broadcastCallbacks: BroadcastCallbacks;
     media: MediaServer;
     streamModeration: StreamModeration;
   }
@@ -61,7 +61,7 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
   const accounts = ctx.use('accounts');
   const social = ctx.use('social');
   const mediaIsLocal = config.role === 'all' || config.role === 'media';
-  // The media server needs the hooks, the hooks need broadcasting, which needs media control:
+  // The media server needs the callbacks, the callbacks need broadcasting, which needs media control:
   // the control reads `media` once it exists.
   const mediaControl = createMediaControl(() => media, ctx.bus, mediaIsLocal, config.playbackTtlSeconds);
   // Listings every visitor sees alike are kept about a second; what changes a tile or a listing drops them on every instance.
@@ -75,11 +75,11 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
     realtimeLikes: ctx.hook('realtimeLikes', 'chat'), adCampaigns: ctx.hook('adCampaigns', 'ads'),
   });
   const broadcasting = createBroadcasting({ db, reads, media: mediaControl, events, outbox: ctx.platform.outbox, listingsChanged });
-  const broadcastHooks = createBroadcastHooks({ db, accounts, broadcasting, events, outbox: ctx.platform.outbox });
+  const broadcastCallbacks = createBroadcastCallbacks({ db, accounts, broadcasting, events, outbox: ctx.platform.outbox });
   const media = createMediaServer({
     config,
     files: ctx.files,
-    hooks: broadcastHooks,
+    callbacks: broadcastCallbacks,
     log: ctx.log,
     secret: await ctx.secret('playback'),
     graceMs: config.rtmpGraceMs,
@@ -104,11 +104,11 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
 
   return {
     name: 'streams',
-    services: { streamReads: reads, streamAccess: access, streamViewing: viewing, broadcasting, broadcastHooks, media, streamModeration: moderation },
+    services: { streamReads: reads, streamAccess: access, streamViewing: viewing, broadcasting, broadcastCallbacks, media, streamModeration: moderation },
     routes(app) {
       media.registerRoutes(
         app,
-        { playlist: broadcastHooks.locatePlaylist, thumbnail: broadcastHooks.locateThumbnail },
+        { playlist: broadcastCallbacks.locatePlaylist, thumbnail: broadcastCallbacks.locateThumbnail },
         playbackGate,
       );
       registerStreamRoutes(app, {

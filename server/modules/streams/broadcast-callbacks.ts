@@ -1,10 +1,10 @@
-/** The streams module's answers to the RTMP ingest (server/platform/media/ingest-hooks.ts). */
+/** The streams module's answers to the RTMP ingest (server/platform/media/ingest-callbacks.ts). */
 import { randomUUID } from 'node:crypto';
 import { and, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { canGoLive } from '../../../common/permissions';
 import { isSkinId } from '../../../common/skins';
 import type { Db, Tx } from '../../platform/db/client';
-import { LEASE_TTL_MS, type IngestHooks, type PlaylistLocator } from '../../platform/media/ingest-hooks';
+import { LEASE_TTL_MS, type IngestCallbacks, type PlaylistLocator } from '../../platform/media/ingest-callbacks';
 import type { DomainEventHub } from '../../platform/events';
 import type { EventOutbox } from '../../platform/event-outbox';
 import { BROADCAST_KEY_PATTERN, type AccountsService } from '../accounts';
@@ -12,7 +12,7 @@ import { mayStreamWithRating, type Broadcasting } from './broadcasting';
 import { hasPublicPicture } from './stream-info';
 import { broadcastLeases, streams, streamViews } from './tables';
 
-export interface BroadcastHooks extends IngestHooks {
+export interface BroadcastCallbacks extends IngestCallbacks {
   /** This process's name on the leases it holds. */
   readonly instanceId: string;
   /** A playlist to serve (not for deleted streams); who may play it was decided when the token was signed. */
@@ -37,7 +37,7 @@ async function endStream(tx: Tx, streamId: number, replay: { playlistKey?: strin
 /** A key startBroadcast refused is refused from memory this long (a client retrying a wrong key costs no lookups). */
 const REFUSED_KEY_MS = 10_000;
 
-export function createBroadcastHooks(deps: {
+export function createBroadcastCallbacks(deps: {
   db: Db;
   accounts: AccountsService;
   broadcasting: Pick<Broadcasting, 'currentStream'>;
@@ -45,7 +45,7 @@ export function createBroadcastHooks(deps: {
   /** `stream.went-live` is written with the go-live: the followers' notices follow it at least once. */
   outbox: EventOutbox;
   now?: () => number;
-}): BroadcastHooks {
+}): BroadcastCallbacks {
   const { db } = deps;
   const instanceId = randomUUID();
   const leaseExpiry = (ms = LEASE_TTL_MS) => sql`now() + ${`${ms} milliseconds`}::interval`;
