@@ -37,7 +37,7 @@ const RETURNING = 100;
 /**
  * 10,000 offers of three types and ratings, one live stream with 20 banners attached; answers the stream id.
  * Their campaign budgets are written straight in (no settlement closes during a run): an offer is presented
- * only while its budget pays a showing, and each counted impression takes its commission from it.
+ * only while its budget pays a presentation, and each counted impression takes its commission from it.
  */
 async function seed(db: Db): Promise<number> {
   await db.execute(sql`insert into users (username, email, broadcast_key, country) values ('bench_advertiser', 'a@bench.example', 'bench_a', 'US'), ('bench_broadcaster', 'b@bench.example', 'bench_b', 'US')`);

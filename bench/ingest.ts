@@ -101,7 +101,7 @@ async function main() {
     log: pino({ level: 'warn' }),
     secret: 'bench',
     thumbnailEveryMs: 10_000,
-    hooks: {
+    callbacks: {
       canPublish: (key) => /^bench-\d+$/.test(key),
       startBroadcast: async (key) => {
         const streamId = Number(key.slice(6));

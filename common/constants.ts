@@ -135,6 +135,6 @@ export const AD = {
   prerollMaxSeconds: 60,
   /** Coins one funding may add to an offer's campaign. */
   fundingMax: 1_000_000,
-  /** An impression id is good for this long after its presentation: the pre-roll's play, a banner clicked on the page. */
-  impressionTtlSeconds: 15 * 60,
+  /** A presentation id (the API's impression_id) is good for this long after the offer was presented: the pre-roll's play, a banner clicked on the page. */
+  presentationTtlSeconds: 15 * 60,
 } as const;

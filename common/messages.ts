@@ -468,7 +468,7 @@ export const MSG = {
   adsPrerollPlaysIn: 'Plays before the stream for viewers on {skins} only.',
   adsPrerollPlaysNowhere: 'Pre-roll ads are switched off on every site: this offer will not play.',
   adsOfferPermissionNeeded: 'You do not have permission to manage offers.',
-  adsImpressionInvalid: 'This ad has expired. Please reload the page.',
+  adsPresentationInvalid: 'This ad has expired. Please reload the page.',
   adsUnitUnknown: 'This ad unit is not configured for this site.',
   adsUnitZero: 'Ad unit 0 is not requested.',
   adsSkipAd: 'Skip Ad',
@@ -486,7 +486,7 @@ export const MSG = {
   adsFundNeedsCoins: "You don't have enough coins to fund this campaign.",
   adsPauseBeforeWithdraw: 'Pause the offer before withdrawing its balance.',
   adsNothingToWithdraw: 'Nothing is left to withdraw.',
-  adsCampaignEmpty: 'Fund the campaign: an offer is shown only while its balance pays what a showing can earn.',
+  adsCampaignEmpty: 'Fund the campaign: an offer is shown only while its balance pays what one presentation can earn.',
 
   // Notifications (part 1 §2 notification landing pages, §3 preferences)
   notificationIds: 'Name the notifications to mark read (up to 100 ids), or all: true',

@@ -16,7 +16,7 @@
  *   broadcaster through the ledger once per settlement period (`ad_commission` in the wallet history).
  * - Prepaid (decision 0037): each offer has a campaign balance its advertiser funds from their wallet
  *   (`offer-fund`) and takes back while it is paused or when it is withdrawn (`offer-withdraw`);
- *   commissions are paid from it only, and an offer whose balance cannot pay a showing is not shown.
+ *   commissions are paid from it only, and an offer whose balance cannot pay a presentation is not presented.
  */
 import { z } from 'zod';
 import { AD, PAGE_SIZE } from '../constants';
@@ -236,14 +236,14 @@ export const offerPresentation = defineCall({
   output: success({ offer: presentedOffer.nullable() }),
 });
 
-export const impressionId = z.string({ error: MSG.adsImpressionInvalid }).min(1, MSG.adsImpressionInvalid).max(300, MSG.adsImpressionInvalid);
+export const presentationId = z.string({ error: MSG.adsPresentationInvalid }).min(1, MSG.adsPresentationInvalid).max(300, MSG.adsPresentationInvalid);
 
 export const offerActivity = defineCall({
   method: 'POST',
   path: '/api/ads/offer-activity',
   summary: 'Records an impression, click or completion of a presented offer: counted once per viewer, offer and window',
   refusals: [403],
-  input: z.strictObject({ impression_id: impressionId, activity: z.enum(AD_ACTIVITIES, { error: oneOf(AD_ACTIVITIES) }) }),
+  input: z.strictObject({ impression_id: presentationId, activity: z.enum(AD_ACTIVITIES, { error: oneOf(AD_ACTIVITIES) }) }),
   output: success({ counted: z.boolean() }),
 });
 
@@ -280,7 +280,7 @@ export const exoClickTracking = defineCall({
   summary: "Records the click of a publisher network's ad (its tracking id is the presented offer's impression id)",
   changesState: true,
   refusals: [403],
-  input: z.strictObject({ tracking_id: impressionId }),
+  input: z.strictObject({ tracking_id: presentationId }),
   output: success({ counted: z.boolean() }),
 });
 

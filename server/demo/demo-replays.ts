@@ -2,7 +2,7 @@
  * Replays for a fresh demo installation, so the listings are not empty before anyone goes live. Each
  * goes the way a broadcast goes: the broadcaster's stream is set up and shown through the streams
  * service, a few seconds of a generated test pattern are written as HLS where the ingest would write
- * them, and the ingest's hooks record it live, give it a thumbnail and end it into a replay.
+ * them, and the ingest's callbacks record it live, give it a thumbnail and end it into a replay.
  */
 import path from 'node:path';
 import type { SkinId } from '../../common/skins';
@@ -34,7 +34,7 @@ export const DEMO_REPLAYS: readonly DemoReplay[] = [
 const REPLAY_SECONDS = 8;
 const SKIN: SkinId = 'limelight';
 
-type Services = Pick<ModuleServices, 'accounts' | 'streams' | 'broadcastHooks' | 'media' | 'streamModeration' | 'ads'>;
+type Services = Pick<ModuleServices, 'accounts' | 'streamReads' | 'broadcasting' | 'broadcastCallbacks' | 'media' | 'streamModeration' | 'ads'>;
 
 /**
  * Makes each demo replay whose broadcaster exists and never streamed (so a second call adds nothing).
@@ -49,7 +49,7 @@ export async function seedDemoReplays(
   const moderator = await services.accounts.loadPrincipal(users.moderatorId);
   const made = await Promise.all(DEMO_REPLAYS.map(async (replay): Promise<[string, number] | null> => {
     const userId = users.broadcasters.get(replay.username);
-    if (userId === undefined || (await services.streams.lastStreamStartedAt(userId)) !== null) return null;
+    if (userId === undefined || (await services.streamReads.lastStreamStartedAt(userId)) !== null) return null;
     const principal = await services.accounts.loadPrincipal(userId);
     if (!principal) return null;
     const streamId = await makeReplay(services, files, principal, replay, users.offerIds ?? []);
@@ -61,22 +61,22 @@ export async function seedDemoReplays(
 
 /** `offerIds`: attached while it is live, as its broadcaster would on the dashboard. */
 async function makeReplay(services: Services, files: FileStore, principal: Principal, replay: DemoReplay, offerIds: number[]): Promise<number> {
-  const { streams, broadcastHooks: hooks, media } = services;
-  const stream = await streams.currentStream(principal.userId, SKIN);
-  await streams.updateSetup(stream.id, principal, { title: replay.title, description: replay.description, audience: 'PUBLIC', rating: 'G' }, SKIN);
-  await streams.goLive(stream.id, principal);
+  const { broadcasting, broadcastCallbacks: callbacks, media } = services;
+  const stream = await broadcasting.currentStream(principal.userId, SKIN);
+  await broadcasting.updateSetup(stream.id, principal, { title: replay.title, description: replay.description, audience: 'PUBLIC', rating: 'G' }, SKIN);
+  await broadcasting.goLive(stream.id, principal);
 
   const broadcastId = newBroadcastId();
   const dirKey = broadcastDirKey(stream.id, broadcastId);
   const playlistKey = `${dirKey}/${PLAYLIST_NAME}`;
   const recorded = await recordTestPattern(media.ffmpegPath, files.localPath(dirKey), { pattern: replay.pattern, seconds: REPLAY_SECONDS, toneHz: replay.toneHz });
-  await hooks.onLive({ streamId: stream.id, broadcastId, playlistKey, width: 640, height: 360 });
+  await callbacks.onLive({ streamId: stream.id, broadcastId, playlistKey, width: 640, height: 360 });
   if (offerIds.length > 0) await services.ads.selection.update(principal, SKIN, offerIds);
   const thumbnailKey = thumbnailKeyOf(stream.id);
   const middle = recorded.segments[Math.floor(recorded.segments.length / 2)]!;
   if (await grabThumbnail(media.ffmpegPath, path.join(files.localPath(dirKey), middle), files.localPath(thumbnailKey))) {
-    await hooks.onThumbnail({ streamId: stream.id, thumbnailKey });
+    await callbacks.onThumbnail({ streamId: stream.id, thumbnailKey });
   }
-  await hooks.onEnded({ streamId: stream.id, broadcastId, playlistKey, lengthSeconds: recorded.lengthSeconds });
+  await callbacks.onEnded({ streamId: stream.id, broadcastId, playlistKey, lengthSeconds: recorded.lengthSeconds });
   return stream.id;
 }

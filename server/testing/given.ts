@@ -119,7 +119,7 @@ export function createGiven(app: FastifyInstance, resources: OpenedResources) {
 
     /**
      * A broadcaster's stream set up (public, G unless `info` says otherwise) and live: the ingest's
-     * part is played through the streams module's hooks. A new broadcaster unless `owner` is given.
+     * part is played through the streams module's callbacks. A new broadcaster unless `owner` is given.
      */
     async liveStream(info: Record<string, unknown> = {}, owner?: TestUser): Promise<LiveStream> {
       const user = owner ?? (await given.user());
@@ -129,10 +129,10 @@ export function createGiven(app: FastifyInstance, resources: OpenedResources) {
       if (own.status !== 200 || !stream) throw new Error(`get-live-stream failed: ${own.status} ${JSON.stringify(own.body)}`);
       await client.post('/api/streams/update-stream-info', { id: stream.stream_id, data: { title: 'Chat show', audience: 'PUBLIC', rating: 'G', ...info } });
       await client.post('/api/streams/go-live', { id: stream.stream_id });
-      const hooks = app.services.broadcastHooks;
-      const started = await hooks.startBroadcast(stream.broadcast_key);
+      const callbacks = app.services.broadcastCallbacks;
+      const started = await callbacks.startBroadcast(stream.broadcast_key);
       if (started.streamId !== stream.stream_id) throw new Error(`the ingest started stream ${started.streamId}, not ${stream.stream_id}`);
-      await hooks.onLive({ streamId: stream.stream_id, broadcastId: 'b1', playlistKey: `media/${stream.stream_id}/b1/index.m3u8`, width: 1280, height: 720 });
+      await callbacks.onLive({ streamId: stream.stream_id, broadcastId: 'b1', playlistKey: `media/${stream.stream_id}/b1/index.m3u8`, width: 1280, height: 720 });
       return { user, client, streamId: stream.stream_id, stream };
     },
 

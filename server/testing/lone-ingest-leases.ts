@@ -1,13 +1,13 @@
 /**
- * The lease hooks of an ingest that runs alone, without the streams module (the ingest's own tests,
+ * The lease callbacks of an ingest that runs alone, without the streams module (the ingest's own tests,
  * benchmarks): this process holds every broadcast it renews, and no other instance exists to hand
  * one to or to take one over from.
  */
-import type { IngestHooks } from '../platform/media/ingest-hooks';
+import type { IngestCallbacks } from '../platform/media/ingest-callbacks';
 
-export type LeaseHooks = Pick<IngestHooks, 'renewLeases' | 'releaseLeases' | 'endExpiredBroadcasts' | 'isLeased'>;
+export type LeaseCallbacks = Pick<IngestCallbacks, 'renewLeases' | 'releaseLeases' | 'endExpiredBroadcasts' | 'isLeased'>;
 
-export function loneIngestLeases(): LeaseHooks & { released: number[] } {
+export function loneIngestLeases(): LeaseCallbacks & { released: number[] } {
   const released: number[] = [];
   return {
     released,

@@ -1,10 +1,10 @@
 /**
  * Who an ad is shown to and counted for (decision 0037). Two keys:
- * - the counting key, one per person and window: the signed-in account, or a visitor's address alone (a
- *   header or cookie anyone can change makes no new visitor);
- * - the binding key an impression id is signed for: the account, or for a visitor the address and the
- *   ad-viewer cookie set at presentation, so an id (or a VAST pixel) works only in the browser it was
- *   presented to.
+ * - the counting key, one per person and window: the signed-in account, or a guest's address alone (a
+ *   header or cookie anyone can change makes no new guest);
+ * - the binding key a presentation id (the API's impression_id) is signed for: the account, or for a
+ *   guest the address and the ad-viewer cookie set at presentation, so an id (or a VAST pixel) works only
+ *   in the browser it was presented to.
  * Activity sent from another site's page counts nothing: our pages send their own origin, or none.
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -18,14 +18,14 @@ const COOKIE_VALUE = /^[A-Za-z0-9_-]{24}$/;
 export interface AdViewer {
   /** `u:<user id>` or `ip:<hash of the address>`: activity counts once per window for it. */
   countingKey: string;
-  /** What an impression id is signed for. */
+  /** What a presentation id is signed for. */
   bindingKey: string;
 }
 
 const addressKey = (ip: string) => `ip:${createHash('sha256').update(ip).digest('base64url').slice(0, 22)}`;
 
 /**
- * The viewer of a request. With `reply` (a presentation), a visitor without the ad-viewer cookie is given
+ * The viewer of a request. With `reply` (a presentation), a guest without the ad-viewer cookie is given
  * one; without it (recording activity) a missing cookie binds to nothing any id was signed for.
  */
 export function adViewerOf(request: FastifyRequest, principal: Principal | null, reply?: FastifyReply): AdViewer {

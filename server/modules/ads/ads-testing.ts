@@ -89,7 +89,7 @@ export function adSteps(t: TestApp) {
       return res.body.offer as Shown | null;
     },
 
-    activity: (client: HttpSession, impressionId: string, kind: string) => client.post('/api/ads/offer-activity', { impression_id: impressionId, activity: kind }),
+    activity: (client: HttpSession, presentationId: string, kind: string) => client.post('/api/ads/offer-activity', { impression_id: presentationId, activity: kind }),
 
     /** The offer as its manager lists it (counted activity, balance). */
     async managed(client: HttpSession, offerId: number): Promise<CreatedOffer> {

@@ -23,7 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => closeCheckingLedger(t));
 
-/** An administrator's offer with a campaign balance enough for a hundred showings. */
+/** An administrator's offer with a campaign balance enough for a hundred presentations. */
 const createOffer = async (client: HttpSession, fields: Record<string, unknown> = {}) => {
   const offer = await ads.createOffer(client, fields);
   if (client !== admin) return offer;
@@ -196,7 +196,7 @@ describe('delivery', () => {
     expect(counted).toEqual({ impression: 2, click: 1, complete: 0 });
   });
 
-  it("refuses an impression id presented to someone else, and one that was tampered with", async () => {
+  it("refuses a presentation id (impression_id) presented to someone else, and one that was tampered with", async () => {
     const offer = await createOffer(admin);
     const live = await t.given.liveStream();
     await attach(live.client, [offer.id]);
@@ -204,7 +204,7 @@ describe('delivery', () => {
     const other = (await t.given.signedInUser()).client;
     const stolen = await activity(other, shown.impression_id, 'click');
     expect(stolen.status).toBe(403);
-    expect(stolen.body.message).toBe(MSG.adsImpressionInvalid);
+    expect(stolen.body.message).toBe(MSG.adsPresentationInvalid);
     expect((await activity(other, `${offer.id + 1}${shown.impression_id.slice(String(offer.id).length)}`, 'click')).status).toBe(403);
     expect((await other.get('/api/user/exo-click-tracking', { tracking_id: shown.impression_id })).status).toBe(403);
   });

@@ -63,7 +63,7 @@ describe('a self-paying advertiser', () => {
 describe("commissions on another's stream", () => {
   it('come out of the campaign balance, stop when it is spent, and move no coin that was not paid in', async () => {
     const owner = await advertiser();
-    // One showing of a banner can earn 2,000 (impression and click): 2,500 pays one and part of another.
+    // One presentation of a banner can earn 2,000 (impression and click): 2,500 pays one and part of another.
     const offer = await ads.fundedOffer(owner, 2500, { commission: big });
     expect(offer.balance).toBe(2500);
     expect(await ads.balanceOf(owner.user.id)).toBe(0);
@@ -73,7 +73,7 @@ describe("commissions on another's stream", () => {
     const [first, second] = [(await t.given.signedInUser()).client, (await t.given.signedInUser()).client];
     const shown = (await ads.presented(first, live.streamId, 'BANNER'))!;
     for (const kind of ['impression', 'click']) expect((await ads.activity(first, shown.impression_id, kind)).body.counted).toBe(true);
-    // 500 left cannot pay a showing: the offer is no longer presented.
+    // 500 left cannot pay a presentation: the offer is no longer presented.
     expect((await ads.managed(owner.client, offer.id)).balance).toBe(500);
     expect(await ads.presented(second, live.streamId, 'BANNER')).toBeNull();
 
@@ -105,7 +105,7 @@ describe("commissions on another's stream", () => {
     const live = await t.given.liveStream();
     await ads.attach(live.client, [offer.id]);
     const viewers = [(await t.given.signedInUser()).client, (await t.given.signedInUser()).client, (await t.given.signedInUser()).client];
-    // All three are shown it while 2,000 pays a showing; their activity then competes for it.
+    // All three are shown it while 2,000 pays a presentation; their activity then competes for it.
     const shown = [];
     for (const viewer of viewers) shown.push((await ads.presented(viewer, live.streamId, 'BANNER'))!);
     for (const [i, viewer] of viewers.entries()) {
@@ -142,7 +142,7 @@ describe("commissions on another's stream", () => {
     await ads.activity(viewer, shown.impression_id, 'impression');
     expect((await owner.client.post('/api/ads/offer-delete', { id: offer.id })).status).toBe(200);
     expect(await ads.balanceOf(owner.user.id)).toBe(2000);
-    // Withdrawn: its impression id counts nothing more.
+    // Withdrawn: its presentation id counts nothing more.
     expect((await ads.activity(viewer, shown.impression_id, 'click')).body.counted).toBe(false);
     await ads.settleLater();
     expect(await ads.balanceOf(live.user.id)).toBe(1000);
@@ -186,7 +186,7 @@ describe('ad activity generated off-site', () => {
 
   it('presents nothing for a stream that is not live and has no replay', async () => {
     const { live } = await funded('PREROLL');
-    await t.app.services.broadcastHooks.onEnded({ streamId: live.streamId, broadcastId: 'b1', playlistKey: `media/${live.streamId}/b1/index.m3u8`, lengthSeconds: 0 });
+    await t.app.services.broadcastCallbacks.onEnded({ streamId: live.streamId, broadcastId: 'b1', playlistKey: `media/${live.streamId}/b1/index.m3u8`, lengthSeconds: 0 });
     const visitor = t.client({ 'x-forwarded-for': '198.51.100.8' });
     expect(await ads.presented(visitor, live.streamId, 'PREROLL')).toBeNull();
     expect(String((await visitor.get('/ads/vast', { stream_id: live.streamId })).body)).toMatch(/<VAST version="4.2"\/>/);

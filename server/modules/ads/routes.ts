@@ -20,7 +20,7 @@ const OFFER_MANAGERS = ACCESS.permission('CREATE AD_OFFER');
 const OFFER_OWNER = ACCESS.with(OFFER_MANAGERS, { perms: { 'CREATE AD_OFFER': 404 } });
 /** A broadcaster's started stream: without one, 'Please start streaming first' (409). */
 const STARTED_STREAM = ACCESS.with(ACCESS.signedIn, { cells: { user: 409, other: 409, moderator: 409, admin: 409, owner: 'ok' } });
-/** Anyone records the activity of an offer presented to them; an impression id presented to someone else is refused (403). */
+/** Anyone records the activity of an offer presented to them; a presentation id (impression_id) issued to someone else is refused (403). */
 const PRESENTED_TO = ACCESS.public;
 
 const PLACEMENT_TYPES = { preroll: 'PREROLL', banner: 'BANNER', chat: 'CHAT' } as const;

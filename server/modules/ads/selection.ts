@@ -11,14 +11,14 @@ import { SKINS, type Rating, type SkinId } from '../../../common/skins';
 import type { Db } from '../../platform/db/client';
 import type { Principal } from '../../platform/http/auth';
 import { conflict, forbidden, notFound } from '../../platform/http/errors';
-import type { MediaAddresses, StreamRow, StreamsService, Viewer } from '../streams';
+import type { MediaAddresses, StreamRow, StreamReads, Viewer } from '../streams';
 import { commissionOf, creativeAddresses } from './offers';
 import { adCampaignOffers, adCampaigns, adOffers } from './tables';
 
 /** Offer ratings a stream of this rating may carry: its own and the milder ones. */
 export const ratingsUpTo = (rating: Rating): Rating[] => RATINGS.slice(0, RATINGS.indexOf(rating) + 1);
 
-export function createSelection(deps: { db: Db; streams: StreamsService; addresses: MediaAddresses }) {
+export function createSelection(deps: { db: Db; streamReads: Pick<StreamReads, 'findStream' | 'openStreamIdsOf'>; addresses: MediaAddresses }) {
   const { db } = deps;
 
   function assertAdSelection(skin: SkinId) {
@@ -27,8 +27,8 @@ export function createSelection(deps: { db: Db; streams: StreamsService; address
 
   /** The broadcaster's stream that has started and not ended; null before Go Live. */
   async function startedStream(userId: number): Promise<StreamRow | null> {
-    for (const id of await deps.streams.openStreamIdsOf(userId)) {
-      const row = await deps.streams.findStream(id);
+    for (const id of await deps.streamReads.openStreamIdsOf(userId)) {
+      const row = await deps.streamReads.findStream(id);
       if (!row.hidden) return row;
     }
     return null;

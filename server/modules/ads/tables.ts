@@ -80,7 +80,7 @@ export const adActivity = pgTable(
     viewer: text('viewer').notNull(),
     activity: text('activity', { enum: AD_ACTIVITIES }).notNull(),
     windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
-    /** The presentation (the nonce of its impression id) it belongs to: a click needs its impression, a completion both. */
+    /** The presentation (the nonce in its presentation id, the API's impression_id) it belongs to: a click needs its impression, a completion both. */
     presentation: text('presentation'),
     commission: integer('commission').notNull(),
     countedAt: timestamp('counted_at', { withTimezone: true }).notNull().defaultNow(),

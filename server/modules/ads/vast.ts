@@ -3,7 +3,7 @@
  * `GET /ads/vast?stream_id=` answers one InLine linear ad chosen for the fetcher as offer-presentation
  * chooses it, or an empty `<VAST/>` (no ad) when there is none or the fetcher may not watch the stream.
  * Its Impression, complete and ClickTracking addresses are `GET /ads/track` pixels that count like
- * offer-activity; the impression id in them is signed for the fetcher (a visitor: their address and
+ * offer-activity; the presentation id in them is signed for the fetcher (a guest: their address and
  * ad-viewer cookie), so a pixel fired by anyone else counts nothing, nor one fired from another site's
  * page. No open CORS grant: the document is read by our own pages' player (same origin) or one at the
  * configured public origin.
@@ -118,9 +118,9 @@ export function registerVastRoutes(app: FastifyInstance, deps: { delivery: Deliv
   });
 
   app.get(TRACK_PATH, route('A VAST tracking pixel (impression, click, complete)', trackDocs), async (request, reply) => {
-    const { impression_id: impressionId, activity } = request.query as { impression_id?: unknown; activity?: unknown };
-    if (typeof impressionId === 'string' && impressionId.length <= 300 && AD_ACTIVITIES.includes(activity as AdActivity) && !fromAnotherSite(request)) {
-      await deps.delivery.record(impressionId, activity as AdActivity, adViewerOf(request, await request.currentPrincipal())).catch((error: unknown) => {
+    const { impression_id: presentationId, activity } = request.query as { impression_id?: unknown; activity?: unknown };
+    if (typeof presentationId === 'string' && presentationId.length <= 300 && AD_ACTIVITIES.includes(activity as AdActivity) && !fromAnotherSite(request)) {
+      await deps.delivery.record(presentationId, activity as AdActivity, adViewerOf(request, await request.currentPrincipal())).catch((error: unknown) => {
         if (!(error instanceof AppError)) throw error;
       });
     }

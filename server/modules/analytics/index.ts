@@ -20,7 +20,7 @@ declare module '../../platform/module' {
 export function createAnalyticsModule(ctx: ModuleContext): AppModule {
   const { db, config } = ctx;
   const fold = createFold({ db, lagMs: config.analytics.foldLagMs });
-  const reads = createAnalyticsReads({ db, ledger: ctx.use('ledger'), streams: ctx.use('streams') });
+  const reads = createAnalyticsReads({ db, ledger: ctx.use('ledger'), streamViewing: ctx.use('streamViewing') });
   return {
     name: 'analytics',
     services: { analytics: { fold, reads } },

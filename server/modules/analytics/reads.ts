@@ -10,7 +10,7 @@ import { ANALYTICS } from '../../../common/constants';
 import type { Db } from '../../platform/db/client';
 import { people } from '../accounts';
 import type { Ledger } from '../ledger';
-import { likesOfStreamsStarted, streamCards, type StreamsService } from '../streams';
+import { likesOfStreamsStarted, streamCards, type StreamViewing } from '../streams';
 import { analyticsDays, analyticsStreamDays, analyticsTipperDays, analyticsTipperMonths, analyticsTipperTotals } from './tables';
 import { addDays, daysOf, monthsWithin } from './days';
 
@@ -39,7 +39,7 @@ export function seriesDays(firstDay: string | null, query: { from: string; to: s
   return from <= to ? daysOf(from, to) : [];
 }
 
-export function createAnalyticsReads(deps: { db: Db; ledger: Pick<Ledger, 'earningsWithin'>; streams: Pick<StreamsService, 'realtimeLikesOn'> }) {
+export function createAnalyticsReads(deps: { db: Db; ledger: Pick<Ledger, 'earningsWithin'>; streamViewing: Pick<StreamViewing, 'realtimeLikesOn'> }) {
   const { db } = deps;
   /** The creator's first day in the rollups (the key's first entry). */
   async function firstDayOf(creatorId: number): Promise<string | null> {
@@ -120,7 +120,7 @@ export function createAnalyticsReads(deps: { db: Db; ledger: Pick<Ledger, 'earni
       if (wants.has('TOTAL_STREAM_VIEW_COUNT')) result.TOTAL_STREAM_VIEW_COUNT = sum((row) => row.views);
       if (wants.has('TOTAL_FOLLOWERS_COUNT')) result.TOTAL_FOLLOWERS_COUNT = sum((row) => row.followers);
       if (wants.has('TOTAL_STREAM_LIKE_COUNT')) {
-        result.TOTAL_STREAM_LIKE_COUNT = await likesOfStreamsStarted(db, creatorId, rangeStart, rangeEnd, deps.streams.realtimeLikesOn);
+        result.TOTAL_STREAM_LIKE_COUNT = await likesOfStreamsStarted(db, creatorId, rangeStart, rangeEnd, deps.streamViewing.realtimeLikesOn);
       }
       // Read from the books themselves: what reached the creator's wallet, every kind of earning (decision 0046).
       if (wants.has('TOTAL_EARNINGS')) result.TOTAL_EARNINGS = await deps.ledger.earningsWithin(creatorId, rangeStart, rangeEnd);

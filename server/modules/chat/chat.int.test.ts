@@ -127,7 +127,7 @@ describe('the realtime gateway on a live stream', () => {
     const channel = `stream:${live.streamId}`;
     const viewer = await connect();
     await viewer.request({ op: 'subscribe', channel });
-    await t.app.services.broadcastHooks.onEnded({ streamId: live.streamId, broadcastId: 'b1', playlistKey: `media/${live.streamId}/b1/index.m3u8`, lengthSeconds: 5 });
+    await t.app.services.broadcastCallbacks.onEnded({ streamId: live.streamId, broadcastId: 'b1', playlistKey: `media/${live.streamId}/b1/index.m3u8`, lengthSeconds: 5 });
     expect(await viewer.message('STREAM-END')).toEqual({ op: 'message', channel, message: { type: 'STREAM-END' } });
   });
 
@@ -140,9 +140,9 @@ describe('the realtime gateway on a live stream', () => {
     const channel = `user:${owner.user.id}`;
     await socket.request({ op: 'subscribe', channel });
 
-    const hooks = t.app.services.broadcastHooks;
-    await hooks.startBroadcast(stream.broadcast_key);
-    await hooks.onLive({ streamId: stream.stream_id, broadcastId: 'b1', playlistKey: `media/${stream.stream_id}/b1/index.m3u8`, width: 640, height: 360 });
+    const callbacks = t.app.services.broadcastCallbacks;
+    await callbacks.startBroadcast(stream.broadcast_key);
+    await callbacks.onLive({ streamId: stream.stream_id, broadcastId: 'b1', playlistKey: `media/${stream.stream_id}/b1/index.m3u8`, width: 640, height: 360 });
     // Still hidden: the encoder alone does not put it on air.
     await expect(socket.message('STREAM-LIVE', 300)).rejects.toThrow(/no matching frame/);
 
@@ -158,13 +158,13 @@ describe('the realtime gateway on a live stream', () => {
     const viewer = await connect();
     await viewer.request({ op: 'subscribe', channel: `stream:${live.streamId}` });
 
-    await t.app.services.broadcastHooks.onEnded({ streamId: live.streamId, broadcastId: 'b1', playlistKey: `media/${live.streamId}/b1/index.m3u8`, lengthSeconds: 5, reason: 'disk-full' });
+    await t.app.services.broadcastCallbacks.onEnded({ streamId: live.streamId, broadcastId: 'b1', playlistKey: `media/${live.streamId}/b1/index.m3u8`, lengthSeconds: 5, reason: 'disk-full' });
     expect(await socket.message('STREAM-STOPPED')).toEqual({ op: 'message', channel, message: { type: 'STREAM-STOPPED', data: { stream_id: live.streamId, reason: 'disk-full' } } });
     // Viewers see the stream end as any other.
     expect(await viewer.message('STREAM-END')).toMatchObject({ message: { type: 'STREAM-END' } });
     // An end the encoder or the owner chose says nothing of the kind.
     const next = await t.given.liveStream({}, owner.user);
-    await t.app.services.broadcastHooks.onEnded({ streamId: next.streamId, broadcastId: 'b2', playlistKey: `media/${next.streamId}/b2/index.m3u8`, lengthSeconds: 5 });
+    await t.app.services.broadcastCallbacks.onEnded({ streamId: next.streamId, broadcastId: 'b2', playlistKey: `media/${next.streamId}/b2/index.m3u8`, lengthSeconds: 5 });
     await expect(socket.message('STREAM-STOPPED', 300)).rejects.toThrow(/no matching frame/);
   });
 

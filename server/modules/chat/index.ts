@@ -34,7 +34,7 @@ const PRIORITY_CHAT = ACCESS.with(ACCESS.signedIn, { cells: { user: 403, other: 
 
 export async function createChatModule(ctx: ModuleContext): Promise<AppModule> {
   const { app, db, events } = ctx;
-  const streams = ctx.use('streams');
+  const streamReads = ctx.use('streamReads');
   const accounts = ctx.use('accounts');
   const presence = createPresence(db, ctx.log, {
     userIdOf: userIdOfViewerKey,
@@ -49,7 +49,7 @@ export async function createChatModule(ctx: ModuleContext): Promise<AppModule> {
     onPresenceChange: (channel, principal, change) => chat.onPresenceChange(channel, principal, change),
   }, { presence, ...ctx.config.realtimeCaps });
   const chat = createChatService({
-    db, streams, accounts, ledger: ctx.use('ledger'), likeLimit: ctx.config.streamViewerLikeLimit, log: ctx.log,
+    db, streamReads, streamAccess: ctx.use('streamAccess'), streamViewing: ctx.use('streamViewing'), accounts, ledger: ctx.use('ledger'), likeLimit: ctx.config.streamViewerLikeLimit, log: ctx.log,
     publish: gateway.publish, removeFromChannels: gateway.removeFromChannels, recheckChannel: gateway.recheckChannel,
     presenceInstanceId: presence.instanceId,
     signedInMembers: (channel) => presence.userIds(channel),
@@ -67,7 +67,7 @@ export async function createChatModule(ctx: ModuleContext): Promise<AppModule> {
   // A subscription that ends (a failed renewal) or changes takes its priority chat and pay-wall rights with it:
   // from the event outbox, so a crash does not leave the rights behind; checking again twice is harmless.
   events.onDurable('subscription.changed', async ({ creatorId }) => {
-    for (const streamId of await streams.openStreamIdsOf(creatorId)) await chat.recheckStream(streamId);
+    for (const streamId of await streamReads.openStreamIdsOf(creatorId)) await chat.recheckStream(streamId);
   });
   events.on('stream.viewer-banned', ({ streamId, userId }) => chat.blockViewer(streamId, userId));
   // A deleted account's sockets close on every instance, even after a crash (closing none twice is harmless).

@@ -16,7 +16,7 @@ import { appError, badRequest, forbidden, notFound, tooManyRequests, unauthorize
 import type { PresenceChange, SubscribeAnswer } from '../../platform/realtime/gateway';
 import type { AccountsService } from '../accounts';
 import type { Ledger } from '../ledger';
-import type { StreamRow, StreamsService, Viewer } from '../streams';
+import type { StreamAccess, StreamReads, StreamRow, StreamViewing, Viewer } from '../streams';
 import { tipMessage } from './tip-message';
 import { parseChannel } from './channels';
 import { chatMessages } from './tables';
@@ -73,7 +73,9 @@ const PRESENCE_ANNOUNCE_MS = 10_000;
 
 export function createChatService(deps: {
   db: Db;
-  streams: StreamsService;
+  streamReads: Pick<StreamReads, 'findStream'>;
+  streamAccess: Pick<StreamAccess, 'lookup' | 'assertPaidUp' | 'mayChatWithPriority'>;
+  streamViewing: Pick<StreamViewing, 'activeViewers' | 'savedLikes'>;
   accounts: AccountsService;
   ledger: Ledger;
   publish: Publish;
@@ -182,7 +184,7 @@ export function createChatService(deps: {
   async function likesGiven(tx: Executor, streamId: number, userId: number): Promise<number> {
     const [live] = await tx.select({ n: sql<number>`count(*)::int` }).from(chatMessages)
       .where(and(eq(chatMessages.streamId, streamId), eq(chatMessages.userId, userId), eq(chatMessages.type, 'LIKE')));
-    return Math.max(live?.n ?? 0, await deps.streams.savedLikes(streamId, userId, tx));
+    return Math.max(live?.n ?? 0, await deps.streamViewing.savedLikes(streamId, userId, tx));
   }
 
   function assertMayChat(row: StreamRow, principal: Principal) {
@@ -248,7 +250,7 @@ export function createChatService(deps: {
     if (now - (lastAnnounced.get(key) ?? 0) < PRESENCE_ANNOUNCE_MS) return;
     if (lastAnnounced.size > 10_000) lastAnnounced.clear();
     lastAnnounced.set(key, now);
-    const row = await deps.streams.findStream(streamId);
+    const row = await deps.streamReads.findStream(streamId);
     if (row.userId === principal.userId) return;
     const senderOf = await senders([principal.userId], row.userId);
     await deps.publish(userChannelOf(row.userId), { type: change, sender: senderOf(principal.userId, false), data: { stream_id: streamId } });
@@ -265,9 +267,9 @@ export function createChatService(deps: {
         return { history: [] };
       }
       if (parsed.kind === 'meeting') return meetingRules().authorizeSubscribe(parsed.meetingId, viewer.principal!);
-      const row = await deps.streams.lookup(parsed.streamId, viewer);
-      await deps.streams.assertPaidUp(row, viewer);
-      if (parsed.priority && !(await deps.streams.mayChatWithPriority(row, viewer))) throw forbidden(MSG.priorityChatOnly);
+      const row = await deps.streamAccess.lookup(parsed.streamId, viewer);
+      await deps.streamAccess.assertPaidUp(row, viewer);
+      if (parsed.priority && !(await deps.streamAccess.mayChatWithPriority(row, viewer))) throw forbidden(MSG.priorityChatOnly);
       // The broadcaster watching their own stream is not one of its viewers (decision 0046).
       const uncounted = row.userId === viewer.principal?.userId;
       if (after) return { ...(await replay(row.id, row.userId, parsed.priority, after)), uncounted };
@@ -289,9 +291,9 @@ export function createChatService(deps: {
       }
       if (!parsed || parsed.kind !== 'stream') throw forbidden(MSG.channelNotWritable);
       if (!principal) throw unauthorized();
-      const row = await deps.streams.lookup(parsed.streamId, viewer);
-      await deps.streams.assertPaidUp(row, viewer);
-      if (parsed.priority && !(await deps.streams.mayChatWithPriority(row, viewer))) throw forbidden(MSG.priorityChatOnly);
+      const row = await deps.streamAccess.lookup(parsed.streamId, viewer);
+      await deps.streamAccess.assertPaidUp(row, viewer);
+      if (parsed.priority && !(await deps.streamAccess.mayChatWithPriority(row, viewer))) throw forbidden(MSG.priorityChatOnly);
       if (frame.type === 'LIKE') {
         if (parsed.priority) throw forbidden(MSG.likesNotOnPriority);
         return like(row, principal);
@@ -313,7 +315,7 @@ export function createChatService(deps: {
         const parsed = parseChannel(channel);
         if (parsed?.kind === 'meeting') await meetingRules().onPresenceWritten(parsed.meetingId);
         if (parsed?.kind !== 'stream' || parsed.priority) continue;
-        const viewers = await deps.streams.activeViewers(parsed.streamId);
+        const viewers = await deps.streamViewing.activeViewers(parsed.streamId);
         await deps.publish(channel, { type: 'VIEWERS', viewers });
       }
     },

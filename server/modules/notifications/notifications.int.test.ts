@@ -44,7 +44,7 @@ async function broadcasterWithFollowers(count: number) {
 }
 
 const endBroadcast = (streamId: number) =>
-  served.t.app.services.broadcastHooks.onEnded({ streamId, broadcastId: 'b1', playlistKey: `media/${streamId}/b1/index.m3u8`, lengthSeconds: 30 });
+  served.t.app.services.broadcastCallbacks.onEnded({ streamId, broadcastId: 'b1', playlistKey: `media/${streamId}/b1/index.m3u8`, lengthSeconds: 30 });
 
 describe('going live', () => {
   it('notifies each follower who wants it, once an hour, in the bell at once and by mail with a signed unsubscribe link', async () => {

@@ -21,7 +21,7 @@ export function createImpressionMeter(deps: {
   now?: () => number;
 }) {
   const now = deps.now ?? Date.now;
-  /** `owner visitor window` keys seen since the last settlement. */
+  /** `owner viewer-key window` keys seen since the last settlement. */
   let seen = new Map<string, { ownerId: number; visitor: string; windowStart: Date }>();
 
   async function spend(ownerId: number, shown: number) {
@@ -48,9 +48,9 @@ export function createImpressionMeter(deps: {
 
   return {
     /** The owners of promoted streams just shown in Popular to this visitor (one per stream tile). */
-    shown(ownerIds: number[], visitor: string) {
+    shown(ownerIds: number[], viewerKey: string) {
       const windowStart = new Date(Math.floor(now() / SHOWING_WINDOW_MS) * SHOWING_WINDOW_MS);
-      for (const ownerId of ownerIds) seen.set(`${ownerId} ${visitor} ${windowStart.getTime()}`, { ownerId, visitor, windowStart });
+      for (const ownerId of ownerIds) seen.set(`${ownerId} ${viewerKey} ${windowStart.getTime()}`, { ownerId, visitor: viewerKey, windowStart });
     },
 
     /** Spends one impression per showing new in its window; an owner with fewer left spends what remains. */

@@ -3,7 +3,7 @@ import { users } from '../accounts/tables';
 
 /**
  * Who has been shown a promoted broadcaster in a window: a showing spends an impression once per
- * visitor (a signed-in user, or a guest's address) and broadcaster per window, on every instance.
+ * visitor (their viewer key: a signed-in user, or a guest's address) and broadcaster per window, on every instance.
  */
 export const impressionShowings = pgTable(
   'impression_showings',

@@ -1,7 +1,7 @@
 /** What creator analytics reads of streams: views as facts, likes of a range's streams, and stream cards. */
 import { and, eq, gte, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../platform/db/client';
-import { thumbnailUrl } from './stream-view';
+import { thumbnailUrl } from './stream-info';
 import { streams, streamViews } from './tables';
 
 /** Views as analytics facts (a subquery): a viewer's first join of `stream_id`, owned by `creator_id`, at `at`. */

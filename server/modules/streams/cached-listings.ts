@@ -17,9 +17,9 @@ import type { ListingViewer, Page, StreamListing, Tiles } from './listing';
 /** The tag of every cached listing: any change to what a tile shows or where it is listed drops them all. */
 export const LISTINGS_TAG = 'stream-listings';
 
-export interface Visitor extends ListingViewer {
+export interface CountedViewer extends ListingViewer {
   /** Who is looking, for counting showings: `user:<id>`, or a guest's `address:<ip>`. */
-  visitor: string;
+  viewerKey: string;
 }
 
 type TilesCall = typeof api.listChannelStreams | typeof api.listStreams | typeof api.searchStream | typeof api.userStreams;
@@ -36,18 +36,18 @@ export function createCachedListings(deps: {
   channels: ChannelsService;
   cache: ReadCache;
   /** Owners of promoted streams shown in Popular, one per tile: each showing spends an impression. */
-  onPromotedShown(ownerIds: number[], visitor: string): void;
+  onPromotedShown(ownerIds: number[], viewerKey: string): void;
 }) {
   const { listing, cache } = deps;
 
-  /** The listing's answer, from the cache under `key`; the promoted tiles it shows are counted for this visitor. */
-  async function answer<C extends TilesCall>(def: C, key: string, viewer: Visitor, read: () => Promise<Tiles>) {
+  /** The listing's answer, from the cache under `key`; the promoted tiles it shows are counted for this viewer. */
+  async function answer<C extends TilesCall>(def: C, key: string, viewer: CountedViewer, read: () => Promise<Tiles>) {
     const cached = await cache.get<Cached<C>>(key, [LISTINGS_TAG], async () => {
       const { promotedOwners, ...tiles } = await read();
       // Every listing call answers the same page of tiles (its output schema checks it).
       return { answer: serialiseAnswer(def, tiles as unknown as AnswerData<C>), promotedOwners };
     });
-    if (cached.promotedOwners.length > 0) deps.onPromotedShown(cached.promotedOwners, viewer.visitor);
+    if (cached.promotedOwners.length > 0) deps.onPromotedShown(cached.promotedOwners, viewer.viewerKey);
     return cached.answer;
   }
 
@@ -57,19 +57,19 @@ export function createCachedListings(deps: {
   };
 
   return {
-    async channel(id: number, viewer: Visitor, page: Page) {
+    async channel(id: number, viewer: CountedViewer, page: Page) {
       const channel = await deps.channels.find(id);
       if (!channel) throw notFound(MSG.noSuchChannel);
       if (channel.selector === 'following') return uncached(listing.channel(channel, viewer, page));
       return answer(api.listChannelStreams, `channel:${id}:${viewer.skin}:${pageKey(page)}`, viewer, () => listing.channel(channel, viewer, page));
     },
 
-    all: (viewer: Visitor, page: Page) => answer(api.listStreams, `all:${viewer.skin}:${pageKey(page)}`, viewer, () => listing.all(viewer, page)),
+    all: (viewer: CountedViewer, page: Page) => answer(api.listStreams, `all:${viewer.skin}:${pageKey(page)}`, viewer, () => listing.all(viewer, page)),
 
-    search: (text: string, viewer: Visitor, page: Page) =>
+    search: (text: string, viewer: CountedViewer, page: Page) =>
       answer(api.searchStream, `search:${viewer.skin}:${pageKey(page)}:${text}`, viewer, () => listing.search(text, viewer, page)),
 
-    async user(userId: number, viewer: Visitor, adult: boolean, page: Page) {
+    async user(userId: number, viewer: CountedViewer, adult: boolean, page: Page) {
       if (viewer.userId === userId) return uncached(listing.user(userId, viewer, adult, page));
       return answer(api.userStreams, `user:${userId}:${viewer.skin}:${adult}:${pageKey(page)}`, viewer, () => listing.user(userId, viewer, adult, page));
     },

@@ -23,8 +23,8 @@ declare module '../../platform/events' {
      * owner's encoder for this stream: its owner is told why.
      */
     'stream.stopped': [{ streamId: number; ownerId: number; reason: BroadcastStopReason }];
-    /** Promoted broadcasters' streams were shown in Popular to a visitor (`user:<id>` or `address:<ip>`), one entry per tile. */
-    'stream.promoted-shown': [{ ownerIds: number[]; visitor: string }];
+    /** Promoted broadcasters' streams were shown in Popular to a viewer (their viewer key), one entry per tile. */
+    'stream.promoted-shown': [{ ownerIds: number[]; viewerKey: string }];
   }
 }
 

@@ -1,14 +1,14 @@
 /**
  * Streams: broadcast setup, go live over RTMP, who may watch, join and leave, the pay wall, listings,
- * ratings, saves, reports, bans and moderator actions. It owns the streams tables and the media
- * server's hooks; what happens to a stream goes out as domain events (./events.ts).
+ * ratings, saves, reports, bans and moderator actions. It owns the streams tables and answers the
+ * ingest's callbacks; what happens to a stream goes out as domain events (./events.ts).
  */
 import { eq, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { createReadCache } from '../../platform/cache/read-cache';
 import { createMediaServer, type MediaServer } from '../../platform/media/media-server';
 import type { AppModule, ModuleContext } from '../../platform/module';
 import { broadcasterScores } from './broadcaster-scores';
-import { createBroadcastHooks, type BroadcastHooks } from './broadcast-hooks';
+import { createBroadcastCallbacks, type BroadcastCallbacks } from './broadcast-callbacks';
 import { createCachedListings, LISTINGS_TAG } from './cached-listings';
 import { createStreamInteractions } from './interactions';
 import { createStreamListing } from './listing';
@@ -17,14 +17,19 @@ import { createMediaControl } from './media-control';
 import { createPlaybackGate } from './playback-gate';
 import { createStreamModeration, type StreamModeration } from './moderation';
 import { registerStreamRoutes } from './routes';
-import { createStreamsService, type AdCampaigns, type RealtimeLikes, type StreamsService } from './service';
+import { createStreamAccess, type StreamAccess } from './access';
+import { createBroadcasting, type Broadcasting } from './broadcasting';
+import { createStreamReads, type StreamReads } from './stream-reads';
+import { createStreamViewing, type AdCampaigns, type RealtimeLikes, type StreamViewing } from './viewing';
 import { broadcasterChannels, streams as streamsTable } from './tables';
 import './events';
 
-export {
-  mayActOnAnyStream, mayUsePriorityChat, minimumSql, plainlyWatchableSql, type StreamsService, userIdOfViewerKey, type Viewer, viewerKey,
-} from './service';
-export type { StreamRow } from './stream-view';
+export { mayActOnAnyStream, mayUsePriorityChat, minimumSql, plainlyWatchableSql, type StreamAccess } from './access';
+export type { Broadcasting } from './broadcasting';
+export type { StreamReads } from './stream-reads';
+export type { StreamViewing } from './viewing';
+export { userIdOfViewerKey, type Viewer, viewerKey } from './viewer';
+export type { StreamRow } from './stream-info';
 export { featuredCandidatesSql, streamCountSql, streamReportsSql, type StreamModeration } from './moderation';
 export { viewerOf } from './viewer';
 export { likesOfStreamsStarted, type RealtimeLikesOn, type StreamCard, streamCards, streamingOf, viewFactsSql } from './analytics-reads';
@@ -33,8 +38,15 @@ export { createMediaAddresses, type MediaAddresses, mediaViewerKey, signedMediaV
 
 declare module '../../platform/module' {
   interface ModuleServices {
-    streams: StreamsService;
-    broadcastHooks: BroadcastHooks;
+    /** Streams as they are, whoever asks. */
+    streamReads: StreamReads;
+    /** What a viewer may do with a stream: watch rules, pay wall, priority chat. */
+    streamAccess: StreamAccess;
+    /** Joining, the stream as its viewer sees it, who watches, likes. */
+    streamViewing: StreamViewing;
+    /** The broadcaster's side: setup, Go Live, End Stream, ingest health. */
+    broadcasting: Broadcasting;
+    broadcastCallbacks: BroadcastCallbacks;
     media: MediaServer;
     streamModeration: StreamModeration;
   }
@@ -49,30 +61,33 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
   const accounts = ctx.use('accounts');
   const social = ctx.use('social');
   const mediaIsLocal = config.role === 'all' || config.role === 'media';
-  // The media server needs the hooks, the hooks need the service, the service needs media control:
+  // The media server needs the callbacks, the callbacks need broadcasting, which needs media control:
   // the control reads `media` once it exists.
   const mediaControl = createMediaControl(() => media, ctx.bus, mediaIsLocal, config.playbackTtlSeconds);
   // Listings every visitor sees alike are kept about a second; what changes a tile or a listing drops them on every instance.
   const listingsCache = await createReadCache(ctx.bus, { name: 'stream-listings', ttlMs: config.readCacheMs, log: ctx.log });
   const listingsChanged = () => listingsCache.invalidate([LISTINGS_TAG]);
   for (const event of ['stream.went-live', 'stream.ended', 'stream.access-changed'] as const) events.on(event, listingsChanged);
-  const streams = createStreamsService({
-    db, accounts, social, ledger: ctx.use('ledger'), media: mediaControl, events, outbox: ctx.platform.outbox, listingsChanged,
+  const reads = createStreamReads(db);
+  const access = createStreamAccess({ db, reads, accounts, social, ledger: ctx.use('ledger') });
+  const viewing = createStreamViewing({
+    db, reads, access, accounts, social, media: mediaControl,
     realtimeLikes: ctx.hook('realtimeLikes', 'chat'), adCampaigns: ctx.hook('adCampaigns', 'ads'),
   });
-  const broadcastHooks = createBroadcastHooks({ db, accounts, streams, events, outbox: ctx.platform.outbox });
+  const broadcasting = createBroadcasting({ db, reads, media: mediaControl, events, outbox: ctx.platform.outbox, listingsChanged });
+  const broadcastCallbacks = createBroadcastCallbacks({ db, accounts, broadcasting, events, outbox: ctx.platform.outbox });
   const media = createMediaServer({
     config,
     files: ctx.files,
-    hooks: broadcastHooks,
+    callbacks: broadcastCallbacks,
     log: ctx.log,
     secret: await ctx.secret('playback'),
     graceMs: config.rtmpGraceMs,
   });
   const moderation = createStreamModeration({ db, accountAdmin: ctx.use('accountAdmin'), media: mediaControl, events });
-  ctx.fill('broadcasterScores', (userIds) => broadcasterScores(db, userIds, streams.realtimeLikesOn));
+  ctx.fill('broadcasterScores', (userIds) => broadcasterScores(db, userIds, viewing.realtimeLikesOn));
   await mediaControl.listen();
-  const playbackGate = createPlaybackGate({ streams, tokens: media.tokens, events, bus: ctx.bus });
+  const playbackGate = createPlaybackGate({ access, tokens: media.tokens, events, bus: ctx.bus });
   await playbackGate.listen();
 
   // A deleted account's streams leave every listing; a live one ends and its viewers are checked again
@@ -89,22 +104,24 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
 
   return {
     name: 'streams',
-    services: { streams, broadcastHooks, media, streamModeration: moderation },
+    services: { streamReads: reads, streamAccess: access, streamViewing: viewing, broadcasting, broadcastCallbacks, media, streamModeration: moderation },
     routes(app) {
       media.registerRoutes(
         app,
-        { playlist: broadcastHooks.locatePlaylist, thumbnail: broadcastHooks.locateThumbnail },
+        { playlist: broadcastCallbacks.locatePlaylist, thumbnail: broadcastCallbacks.locateThumbnail },
         playbackGate,
       );
       registerStreamRoutes(app, {
-        streams,
+        broadcasting,
+        viewing,
+        access,
         listing: createCachedListings({
-          listing: createStreamListing({ db, accounts, social, realtimeLikes: streams.realtimeLikesOn }),
+          listing: createStreamListing({ db, accounts, social, realtimeLikes: viewing.realtimeLikesOn }),
           channels: ctx.use('channels'),
           cache: listingsCache,
-          onPromotedShown: (ownerIds, visitor) => void events.emit('stream.promoted-shown', { ownerIds, visitor }),
+          onPromotedShown: (ownerIds, viewerKey) => void events.emit('stream.promoted-shown', { ownerIds, viewerKey }),
         }),
-        interactions: createStreamInteractions({ db, streams, accounts, events }),
+        interactions: createStreamInteractions({ db, reads, access, accounts, events }),
         moderation,
         accounts,
         likeLimit: config.streamViewerLikeLimit,

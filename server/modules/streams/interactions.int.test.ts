@@ -23,10 +23,10 @@ async function rate(client: HttpSession, query: Record<string, number>, withCsrf
 
 /** The broadcaster's next stream, live: the previous one ends with a replay. */
 async function nextStream(live: LiveStream): Promise<number> {
-  await served.t.app.services.broadcastHooks.onEnded({ streamId: live.streamId, broadcastId: 'b1', playlistKey: `media/${live.streamId}/b1/index.m3u8`, lengthSeconds: 30 });
+  await served.t.app.services.broadcastCallbacks.onEnded({ streamId: live.streamId, broadcastId: 'b1', playlistKey: `media/${live.streamId}/b1/index.m3u8`, lengthSeconds: 30 });
   const next = ((await live.client.post('/api/streams/get-live-stream', {})).body.stream as { stream_id: number }).stream_id;
   await live.client.post('/api/streams/go-live', { id: next });
-  await served.t.app.services.broadcastHooks.onLive({ streamId: next, broadcastId: 'b2', playlistKey: `media/${next}/b2/index.m3u8`, width: 640, height: 360 });
+  await served.t.app.services.broadcastCallbacks.onLive({ streamId: next, broadcastId: 'b2', playlistKey: `media/${next}/b2/index.m3u8`, width: 640, height: 360 });
   return next;
 }
 

@@ -10,8 +10,10 @@ import { badRequest, forbidden, notFound } from '../../platform/http/errors';
 import type { DomainEventHub } from '../../platform/events';
 import type { AccountsService } from '../accounts';
 import { broadcasterScores } from './broadcaster-scores';
-import { mayPassPaywall, type StreamsService, type Viewer } from './service';
+import { mayPassPaywall, type StreamAccess } from './access';
+import type { StreamReads } from './stream-reads';
 import { streamBans, streamRatings, streamReports, streamSaves } from './tables';
+import type { Viewer } from './viewer';
 
 type ComplaintType = (typeof COMPLAINT_TYPES)[number];
 type SignedInViewer = Viewer & { principal: Principal };
@@ -21,12 +23,18 @@ function assertIsCaller(principal: Principal, userId: number) {
   if (principal.userId !== userId) throw forbidden();
 }
 
-export function createStreamInteractions(deps: { db: Db; streams: StreamsService; accounts: AccountsService; events: DomainEventHub }) {
-  const { db, streams } = deps;
+export function createStreamInteractions(deps: {
+  db: Db;
+  reads: Pick<StreamReads, 'findStream'>;
+  access: Pick<StreamAccess, 'lookup'>;
+  accounts: Pick<AccountsService, 'loadPrincipal'>;
+  events: DomainEventHub;
+}) {
+  const { db, reads, access } = deps;
 
   /** A stream the caller may watch and does not own. */
   async function othersWatchable(streamId: number, viewer: SignedInViewer, ownMessage: Message) {
-    const row = await streams.lookup(streamId, viewer);
+    const row = await access.lookup(streamId, viewer);
     if (row.userId === viewer.principal.userId) throw forbidden(ownMessage);
     return row;
   }
@@ -51,11 +59,11 @@ export function createStreamInteractions(deps: { db: Db; streams: StreamsService
         await db.delete(streamSaves).where(mine);
         return { saved: false };
       }
-      const row = await streams.findStream(streamId);
+      const row = await reads.findStream(streamId);
       if (row.userId === callerId) throw forbidden(MSG.cannotSaveOwn);
       // A hidden stream stays unknown (the look-up answers 404) rather than telling its audience.
       if (row.audience === 'PRIVATE' && !row.hidden) throw forbidden(MSG.cannotSavePrivate);
-      await streams.lookup(streamId, viewer);
+      await access.lookup(streamId, viewer);
       await db.insert(streamSaves).values({ userId: callerId, streamId }).onConflictDoNothing();
       return { saved: true };
     },
@@ -70,7 +78,7 @@ export function createStreamInteractions(deps: { db: Db; streams: StreamsService
 
     /** The owner, and holders of the viewer.ban right (audited), ban a viewer: joining and looking up the stream answer "block". */
     async banViewer(streamId: number, principal: Principal, userId: number) {
-      const row = await streams.findStream(streamId);
+      const row = await reads.findStream(streamId);
       const byModerator = row.userId !== principal.userId;
       if (byModerator && !mayModerate(principal, 'viewer.ban')) throw notFound(MSG.streamNotAvailable);
       if (userId === row.userId) throw badRequest(MSG.cannotBanOwner, 'user_id');

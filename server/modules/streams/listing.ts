@@ -8,7 +8,7 @@ import type { AccountsService } from '../accounts';
 import type { ListedChannel } from '../channels';
 import { holdsImpressionsSql } from '../ledger';
 import type { SocialService } from '../social';
-import { toStreamTile, type StreamRow } from './stream-view';
+import { toStreamTile, type StreamRow } from './stream-info';
 import { broadcasterChannels, streamBans, streams, streamSaves } from './tables';
 
 export interface Page {

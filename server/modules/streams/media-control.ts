@@ -8,7 +8,21 @@ import { randomUUID } from 'node:crypto';
 import type { Bus } from '../../platform/bus/bus';
 import type { IngestHealth } from '../../platform/media/ingest-session';
 import type { MediaServer } from '../../platform/media/media-server';
-import type { MediaControl } from './service';
+
+/** What the streams module asks of the media layer. */
+export interface MediaControl {
+  /**
+   * A signed, short-lived HLS address of the stream, for this viewer only (`viewer`: playbackViewer), played
+   * from this client only (`client`: the session or browser the gate finds on each fetch, playbackClientOf).
+   */
+  playbackUrl(streamId: number, viewer: string, client: string): Promise<string>;
+  /** End the stream's broadcast if one runs (moderation, deletion). */
+  stopBroadcast(streamId: number): Promise<void>;
+  /** Grab a new thumbnail from the live video; false when not live. */
+  grabThumbnail(streamId: number): Promise<boolean>;
+  /** The stream's ingest health from the media instance that ingests it; null when none does. */
+  ingestHealth(streamId: number): Promise<IngestHealth | null>;
+}
 
 const CHANNEL = 'media:control';
 const REPLY_TIMEOUT_MS = 1500;

@@ -17,7 +17,7 @@ import type { Principal } from '../../platform/http/auth';
 import { badRequest, forbidden, notFound } from '../../platform/http/errors';
 import type { DomainEventHub } from '../../platform/events';
 import type { AccountAdmin, SuspensionTerms } from '../accounts';
-import type { MediaControl } from './service';
+import type { MediaControl } from './media-control';
 import { broadcasterChannels, streamModerationLog, streamReports, streams } from './tables';
 
 /** The spec's events, and Hide (the console's, for holders of ALLOW REPORT_STREAM_HIDE). */

@@ -26,7 +26,7 @@ function gateOn(bus = createMemoryBus(), clock = { now: 1_000_000 }) {
   const events = createDomainEventHub({ error: () => {} });
   const asked = { count: 0, answer: true as boolean | Promise<boolean> };
   const gate = createPlaybackGate({
-    streams: { mayPlay: async () => ((asked.count += 1), asked.answer) },
+    access: { mayPlay: async () => ((asked.count += 1), asked.answer) },
     tokens,
     events,
     bus,

@@ -12,8 +12,8 @@ import type { Bus } from '../../platform/bus/bus';
 import type { DomainEventHub } from '../../platform/events';
 import type { PlaybackVerifier } from '../../platform/media/hls-routes';
 import type { PlaybackTokens } from '../../platform/media/playback-tokens';
-import { playbackViewer, type StreamsService, type Viewer } from './service';
-import { playbackClientOf, viewerOf } from './viewer';
+import type { StreamAccess } from './access';
+import { playbackClientOf, playbackViewer, viewerOf, type Viewer } from './viewer';
 import './events';
 
 /** The longest a viewer whose access ended with no event (a paid period running out) may still fetch. */
@@ -26,7 +26,7 @@ export const REVOKED_CHANNEL = 'playback:revoked';
 export type Revocation = { streamId: number; userId?: number } | { userId: number; streamId?: undefined };
 
 export function createPlaybackGate(deps: {
-  streams: Pick<StreamsService, 'mayPlay'>;
+  access: Pick<StreamAccess, 'mayPlay'>;
   tokens: PlaybackTokens;
   events: DomainEventHub;
   bus: Bus;
@@ -59,7 +59,7 @@ export function createPlaybackGate(deps: {
     if (!viewer) return false;
     if (allowed.has(streamId, signedFor)) return true;
     const since = allowed.generation();
-    const mayPlay = await deps.streams.mayPlay(streamId, viewer);
+    const mayPlay = await deps.access.mayPlay(streamId, viewer);
     // A refusal is not kept: a viewer who pays or subscribes plays at their next fetch.
     if (mayPlay) allowed.keep(streamId, signedFor, viewer.principal?.userId ?? null, since);
     return mayPlay;

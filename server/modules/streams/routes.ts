@@ -12,12 +12,16 @@ import type { AccountsService } from '../accounts';
 import type { StreamInteractions } from './interactions';
 import type { CachedListings } from './cached-listings';
 import type { createStreamModeration } from './moderation';
-import type { StreamsService } from './service';
+import type { StreamAccess } from './access';
+import type { Broadcasting } from './broadcasting';
+import type { StreamViewing } from './viewing';
 import type { JoinThrottle } from './join-throttle';
-import { playbackClientOf, viewerOf } from './viewer';
+import { playbackClientOf, viewerKey, viewerOf } from './viewer';
 
 export interface StreamRoutesDeps {
-  streams: StreamsService;
+  broadcasting: Broadcasting;
+  viewing: Pick<StreamViewing, 'info' | 'join' | 'leave'>;
+  access: Pick<StreamAccess, 'lookup'>;
   listing: CachedListings;
   interactions: StreamInteractions;
   moderation: ReturnType<typeof createStreamModeration>;
@@ -29,62 +33,62 @@ export interface StreamRoutesDeps {
 }
 
 export function registerStreamRoutes(app: FastifyInstance, deps: StreamRoutesDeps): void {
-  const { streams, listing } = deps;
+  const { broadcasting, viewing, access, listing } = deps;
   const tags = ['streams'];
 
   addRoute(app, api.getLiveStream, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ principal, request }) => {
     if (!canGoLive(principal.perms)) throw forbidden(MSG.cannotGoLive);
-    const row = await streams.currentStream(principal.userId, request.skin);
+    const row = await broadcasting.currentStream(principal.userId, request.skin);
     const me = (await deps.accounts.sessionUser(principal.userId, { skin: request.skin, origin: request.publicOrigin }));
     return {
-      stream: { ...(await streams.info(row, viewerOf(request, principal))), rtmp_url: deps.rtmpUrl(request), broadcast_key: me.broadcast_key ?? '' },
+      stream: { ...(await viewing.info(row, viewerOf(request, principal))), rtmp_url: deps.rtmpUrl(request), broadcast_key: me.broadcast_key ?? '' },
     };
   });
 
   addRoute(app, api.regenerateKey, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ principal, request }) => {
     if (!canGoLive(principal.perms)) throw forbidden(MSG.cannotGoLive);
     const broadcastKey = await deps.accounts.regenerateBroadcastKey(principal.userId);
-    const current = await streams.currentStream(principal.userId, request.skin);
+    const current = await broadcasting.currentStream(principal.userId, request.skin);
     if (current.live) await deps.stopBroadcast(current.id);
     return { broadcast_key: broadcastKey };
   });
 
   // The setup form is the owner's: UPDATE STREAM_ANY acts through the report actions (spec §6).
   addRoute(app, api.updateStreamInfo, { auth: 'user', access: ACCESS.stream(), tags }, async ({ input, principal, request }) => {
-    const row = await streams.updateSetup(input.id, principal, input.data, request.skin);
-    return { stream: await streams.info(row, viewerOf(request, principal)) };
+    const row = await broadcasting.updateSetup(input.id, principal, input.data, request.skin);
+    return { stream: await viewing.info(row, viewerOf(request, principal)) };
   });
 
   addRoute(app, api.goLive, { auth: 'user', access: ACCESS.stream(), tags }, async ({ input, principal, request }) => ({
-    stream: await streams.info(await streams.goLive(input.id, principal), viewerOf(request, principal)),
+    stream: await viewing.info(await broadcasting.goLive(input.id, principal), viewerOf(request, principal)),
   }));
 
   addRoute(app, api.endStream, { auth: 'user', access: ACCESS.stream(), tags }, async ({ input, principal, request }) => ({
-    stream: await streams.info(await streams.endStream(input.id, principal), viewerOf(request, principal)),
+    stream: await viewing.info(await broadcasting.endStream(input.id, principal), viewerOf(request, principal)),
   }));
 
   addRoute(app, api.streamIngestHealth, { auth: 'user', access: ACCESS.stream(), tags }, async ({ input, principal }) => ({
-    ingest: await streams.ingestHealth(input.id, principal),
+    ingest: await broadcasting.ingestHealth(input.id, principal),
   }));
 
   // Checked on a stream with a price: on a free one the pay wall asks nothing of anyone.
   addRoute(app, api.streamJoin, { auth: 'anonymous', access: ACCESS.payWall, tags }, async ({ input, principal, request, reply }) => {
     const viewer = viewerOf(request, principal);
     await deps.joinThrottle.take(request, reply);
-    const { row, hls } = await streams.join(input.stream_id, viewer, await playbackClientOf(request));
+    const { row, hls } = await viewing.join(input.stream_id, viewer, await playbackClientOf(request));
     return {
-      stream: await streams.info(row, viewer),
+      stream: await viewing.info(row, viewer),
       url: { hls, dash: null, file: null, width: row.width ?? 1280, height: row.height ?? 720 },
     };
   });
 
   addRoute(app, api.streamLookup, { auth: 'anonymous', access: ACCESS.public, tags }, async ({ input, principal, request }) => {
     const viewer = viewerOf(request, principal);
-    return { stream: await streams.info(await streams.lookup(input.id, viewer), viewer) };
+    return { stream: await viewing.info(await access.lookup(input.id, viewer), viewer) };
   });
 
   addRoute(app, api.leaveStream, { auth: 'anonymous', access: ACCESS.public, tags }, async ({ input, principal, request }) => {
-    await streams.leave(input.id, viewerOf(request, principal), input.likes ?? 0, deps.likeLimit);
+    await viewing.leave(input.id, viewerOf(request, principal), input.likes ?? 0, deps.likeLimit);
     return {};
   });
 
@@ -126,7 +130,7 @@ export function registerStreamRoutes(app: FastifyInstance, deps: StreamRoutesDep
   const listingViewer = (request: FastifyRequest, principal: Principal | null) => ({
     userId: principal?.userId ?? null,
     skin: request.skin,
-    visitor: principal ? `user:${principal.userId}` : `address:${request.ip}`,
+    viewerKey: viewerKey(viewerOf(request, principal)),
   });
 
   addRoute(app, api.userStreams, { auth: 'anonymous', access: ACCESS.public, tags }, async ({ input, principal, request }) =>

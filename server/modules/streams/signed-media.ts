@@ -5,8 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { PlaybackTokens } from '../../platform/media/playback-tokens';
-import type { Viewer } from './service';
-import { viewerOf } from './viewer';
+import { viewerOf, type Viewer } from './viewer';
 
 /** Who a media token is signed for: the signed-in user or the guest, and the skin they look from (18+ rules). */
 export const mediaViewerKey = (viewer: Viewer) => `${viewer.principal ? `u:${viewer.principal.userId}` : viewer.guestKey}|${viewer.skin}`;

@@ -35,7 +35,7 @@ async function liveStream(data: Record<string, unknown> = {}) {
 }
 
 async function endStream(streamId: number, seconds = 42) {
-  await t.app.services.broadcastHooks.onEnded({ streamId, broadcastId: 'b1', playlistKey: `media/${streamId}/b1/index.m3u8`, lengthSeconds: seconds });
+  await t.app.services.broadcastCallbacks.onEnded({ streamId, broadcastId: 'b1', playlistKey: `media/${streamId}/b1/index.m3u8`, lengthSeconds: seconds });
 }
 
 describe('the broadcaster’s stream', () => {
@@ -118,36 +118,36 @@ describe('the broadcaster’s stream', () => {
 
 describe('publishing', () => {
   it('regenerates the stream key: the new one publishes at once, the old one no longer', async () => {
-    const hooks = t.app.services.broadcastHooks;
+    const callbacks = t.app.services.broadcastCallbacks;
     const { client, stream } = await broadcaster();
     const res = await client.post('/api/streams/regenerate-key', {});
     const fresh = res.body.broadcast_key as string;
     expect(fresh).toMatch(/^live_/);
     expect(fresh).not.toBe(stream.broadcast_key);
-    expect(hooks.canPublish(fresh)).toBe(true);
-    expect(await hooks.startBroadcast(fresh)).toEqual({ streamId: stream.stream_id });
-    await expect(hooks.startBroadcast(stream.broadcast_key)).rejects.toThrow();
+    expect(callbacks.canPublish(fresh)).toBe(true);
+    expect(await callbacks.startBroadcast(fresh)).toEqual({ streamId: stream.stream_id });
+    await expect(callbacks.startBroadcast(stream.broadcast_key)).rejects.toThrow();
     // Refused once, the old key is refused from memory for a while: retries cost no lookups.
-    expect(hooks.canPublish(stream.broadcast_key)).toBe(false);
+    expect(callbacks.canPublish(stream.broadcast_key)).toBe(false);
     expect(((await client.post('/api/streams/get-live-stream', {})).body.stream as OwnStream).broadcast_key).toBe(fresh);
     expect((await t.client().post('/api/streams/regenerate-key', {})).status).toBe(401);
   });
 
   it('accepts only keys of broadcasters who may go live', async () => {
-    const hooks = t.app.services.broadcastHooks;
+    const callbacks = t.app.services.broadcastCallbacks;
     const { stream } = await broadcaster();
-    expect(hooks.canPublish(stream.broadcast_key)).toBe(true);
-    expect(hooks.canPublish('live_not-a-key')).toBe(false);
+    expect(callbacks.canPublish(stream.broadcast_key)).toBe(true);
+    expect(callbacks.canPublish('live_not-a-key')).toBe(false);
     const unknown = `live_${'x'.repeat(24)}`;
-    expect(hooks.canPublish(unknown)).toBe(true);
-    await expect(hooks.startBroadcast(unknown)).rejects.toThrow();
-    expect(hooks.canPublish(unknown)).toBe(false);
+    expect(callbacks.canPublish(unknown)).toBe(true);
+    await expect(callbacks.startBroadcast(unknown)).rejects.toThrow();
+    expect(callbacks.canPublish(unknown)).toBe(false);
     // A real key of someone who may not go live: refused at the lookup.
     const viewer = await t.given.user({ perms: [] });
     const rows = await t.resources.database.db.execute(sql`select broadcast_key from users where id = ${viewer.id}`);
     const viewerKey = (rows.rows[0] as { broadcast_key: string }).broadcast_key;
-    expect(hooks.canPublish(viewerKey)).toBe(true);
-    await expect(hooks.startBroadcast(viewerKey)).rejects.toThrow();
+    expect(callbacks.canPublish(viewerKey)).toBe(true);
+    await expect(callbacks.startBroadcast(viewerKey)).rejects.toThrow();
   });
 
   it('goes LIVE, then REPLAY after the end; the next stream starts from the same setup, hidden', async () => {
@@ -176,31 +176,31 @@ describe('after a crash', () => {
     const dead = await liveStream();
     const alive = await liveStream();
     await expireLease(dead.stream.stream_id);
-    const hooks = t.app.services.broadcastHooks;
+    const callbacks = t.app.services.broadcastCallbacks;
     const closed: string[] = [];
-    expect(await hooks.endExpiredBroadcasts(async (key) => (closed.push(key), 12.2))).toBe(1);
+    expect(await callbacks.endExpiredBroadcasts(async (key) => (closed.push(key), 12.2))).toBe(1);
     expect(closed).toEqual([`media/${dead.stream.stream_id}/b1/index.m3u8`]);
     expect(await lookup(dead.stream.stream_id)).toMatchObject({ live: 'N', ended: true, stream_length: 13 });
     expect(await lookup(alive.stream.stream_id)).toMatchObject({ live: 'Y', ended: false });
-    expect(await hooks.endExpiredBroadcasts(async () => null)).toBe(0);
+    expect(await callbacks.endExpiredBroadcasts(async () => null)).toBe(0);
   });
 
   it('continues a broadcast whose encoder comes back while its lease lives: same stream, no new hidden one', async () => {
     const { stream } = await liveStream();
-    const hooks = t.app.services.broadcastHooks;
-    await hooks.releaseLeases([stream.stream_id], 60_000);
-    expect(await hooks.isLeased(stream.stream_id)).toBe(true);
-    expect(await hooks.startBroadcast(stream.broadcast_key)).toEqual({ streamId: stream.stream_id, continues: 'b1' });
+    const callbacks = t.app.services.broadcastCallbacks;
+    await callbacks.releaseLeases([stream.stream_id], 60_000);
+    expect(await callbacks.isLeased(stream.stream_id)).toBe(true);
+    expect(await callbacks.startBroadcast(stream.broadcast_key)).toEqual({ streamId: stream.stream_id, continues: 'b1' });
     expect(await lookup(stream.stream_id)).toMatchObject({ live: 'Y', ended: false });
   });
 
   it('does not end a broadcast another instance holds when this one lets go of it', async () => {
     const { stream } = await liveStream();
     await t.resources.database.db.execute(sql`update broadcast_leases set instance_id = 'another-instance' where stream_id = ${stream.stream_id}`);
-    const hooks = t.app.services.broadcastHooks;
-    await hooks.onEnded({ streamId: stream.stream_id, broadcastId: 'b1', playlistKey: `media/${stream.stream_id}/b1/index.m3u8`, lengthSeconds: 3 });
+    const callbacks = t.app.services.broadcastCallbacks;
+    await callbacks.onEnded({ streamId: stream.stream_id, broadcastId: 'b1', playlistKey: `media/${stream.stream_id}/b1/index.m3u8`, lengthSeconds: 3 });
     expect(await lookup(stream.stream_id)).toMatchObject({ live: 'Y', ended: false });
-    expect(await hooks.renewLeases([stream.stream_id])).toEqual(new Set());
+    expect(await callbacks.renewLeases([stream.stream_id])).toEqual(new Set());
   });
 });
 
@@ -342,11 +342,11 @@ describe('thumbnails', () => {
     const followersOnly = await liveStream({ audience: 'FOLLOWERS' });
     const paid = await liveStream({ tip_viewer_min_amount: 50 });
     const hidden = await broadcaster();
-    const hooks = t.app.services.broadcastHooks;
+    const callbacks = t.app.services.broadcastCallbacks;
     const ids = [shown, privateOne, followersOnly, paid, hidden].map((s) => s.stream.stream_id);
     for (const id of ids) {
       await t.resources.files.put(`media/${id}/thumb.jpg`, Buffer.from([0xff, 0xd8, 0xff, 0xe0]));
-      await hooks.onThumbnail({ streamId: id, thumbnailKey: `media/${id}/thumb.jpg` });
+      await callbacks.onThumbnail({ streamId: id, thumbnailKey: `media/${id}/thumb.jpg` });
     }
     expect((await t.client().request('GET', `/media/thumbs/${shown.stream.stream_id}.jpg`)).status).toBe(200);
     expect((await t.client().request('GET', `/media/thumbs/${privateOne.stream.stream_id}.jpg`)).status).toBe(404);
@@ -454,7 +454,7 @@ describe('moderation', () => {
     await endStream(first.stream.stream_id);
     const second = (await first.client.post('/api/streams/get-live-stream', {})).body.stream as OwnStream;
     await first.client.post('/api/streams/go-live', { id: second.stream_id });
-    await t.app.services.broadcastHooks.onLive({ streamId: second.stream_id, broadcastId: 'b2', playlistKey: `media/${second.stream_id}/b2/index.m3u8`, width: 640, height: 360 });
+    await t.app.services.broadcastCallbacks.onLive({ streamId: second.stream_id, broadcastId: 'b2', playlistKey: `media/${second.stream_id}/b2/index.m3u8`, width: 640, height: 360 });
     await granter.post('/api/streams/report-stream-action', { stream_ids: [second.stream_id], event: 'SUSPEND_USER' });
     const listed = await t.client().get('/api/streams/user-streams', { id: first.user.id });
     expect(listed.body.total).toBe(0);

@@ -16,7 +16,9 @@ declare module '../../platform/module' {
 export function createTipsModule(ctx: ModuleContext): AppModule {
   const tips = createTipsService({
     ledger: ctx.use('ledger'),
-    streams: ctx.use('streams'),
+    streamReads: ctx.use('streamReads'),
+    streamAccess: ctx.use('streamAccess'),
+    streamViewing: ctx.use('streamViewing'),
     accounts: ctx.use('accounts'),
     fees: ctx.config.platformFees,
     outbox: ctx.platform.outbox,

@@ -19,7 +19,7 @@ import {
   accountKey, balancesJsonSql, CURRENCIES, InsufficientFunds, platformFee, receivingShard, receivingShardsBySlot, spendOnStreamSql, walletBalanceSql,
   type Currency, type Ledger, type TransferKind, type TransferRequest,
 } from '../ledger';
-import { mayActOnAnyStream, type StreamsService, type Viewer } from '../streams';
+import { mayActOnAnyStream, minimumSql, plainlyWatchableSql, type StreamAccess, type StreamReads, type StreamViewing, type Viewer } from '../streams';
 import './events';
 
 /** How many of the latest tips the owner's live view lists. */
@@ -38,7 +38,9 @@ type SignedInViewer = Viewer & { principal: Principal };
 
 export function createTipsService(deps: {
   ledger: Ledger;
-  streams: StreamsService;
+  streamReads: Pick<StreamReads, 'findStream' | 'lastStreamStartedAt'>;
+  streamAccess: Pick<StreamAccess, 'lookup' | 'paymentById'>;
+  streamViewing: Pick<StreamViewing, 'activeViewers'>;
   accounts: AccountsService;
   /** Percent per kind (config PLATFORM_FEES). */
   fees: Partial<Record<TransferKind, number>>;
@@ -112,7 +114,7 @@ export function createTipsService(deps: {
 
   /** What the answer needs, read by the tip's statement as of before its transfer. */
   const answerReads = (streamId: number | SQL, tipper: number | SQL) => ({
-    minimum: deps.streams.minimumSql(streamId, tipper),
+    minimum: minimumSql(streamId, tipper),
     spend: spendOnStreamSql(streamId, tipper),
     wallet: walletBalanceSql(tipper, 'CON'),
     wallets: balancesJsonSql(tipper),
@@ -126,7 +128,7 @@ export function createTipsService(deps: {
    */
   const writeTips = ledger.prepareTransferBatch({
     columns: { checked: 'boolean', bucket_key: 'text' },
-    condition: sql`p.checked or ${deps.streams.plainlyWatchableSql(sql`p.stream_id`, sql`p.to_user_id`, sql`p.from_user_id`)}`,
+    condition: sql`p.checked or ${plainlyWatchableSql(sql`p.stream_id`, sql`p.to_user_id`, sql`p.from_user_id`)}`,
     with: { bucket: takeTokensSql(sql`select bucket_key as key from ready`, tipRate) },
     guard: sql`exists (select 1 from bucket where bucket.key = ready.bucket_key and bucket.allowed)`,
     select: answerReads(sql`p.stream_id`, sql`p.from_user_id`),
@@ -167,7 +169,7 @@ export function createTipsService(deps: {
   async function transferTipAlone(tip: TipAttempt) {
     const { streamId, ownerId } = tip;
     const tipper = tip.viewer.principal.userId;
-    const open = tip.checked ? sql`true` : deps.streams.plainlyWatchableSql(streamId, ownerId, tipper);
+    const open = tip.checked ? sql`true` : plainlyWatchableSql(streamId, ownerId, tipper);
     let outcome;
     try {
       outcome = await ledger.guardedTransfer(tipRequest(tip), {
@@ -208,7 +210,7 @@ export function createTipsService(deps: {
       if (after !== undefined && Number(outcome.selected.wallet ?? 0) - amount === after) {
         const balance = Object.fromEntries(CURRENCIES.map((c) => [c, Number(wallets[c] ?? 0)])) as Record<Currency, number>;
         balance.CON -= amount;
-        // streams.payment's rule, from what the statement read (minimumSql: a subscriber's minimum where the tipper is one).
+        // StreamAccess.payment's rule, from what the statement read (minimumSql: a subscriber's minimum where the tipper is one).
         const spend = Number(outcome.selected.spend ?? 0) + amount;
         return answer(outcome.transferId, { spend, owed: owedTips(Number(outcome.selected.minimum ?? 0), spend) }, balance);
       }
@@ -220,7 +222,7 @@ export function createTipsService(deps: {
 
     // The coins moved (now or by the first request with this key): answer from the books, with no
     // watch check that a change since could fail.
-    const [paid, balance] = await Promise.all([deps.streams.paymentById(streamId, tip.viewer), ledger.balances(tipper)]);
+    const [paid, balance] = await Promise.all([deps.streamAccess.paymentById(streamId, tip.viewer), ledger.balances(tipper)]);
     return answer(outcome.transferId, paid, balance);
   }
 
@@ -229,7 +231,7 @@ export function createTipsService(deps: {
      * One tip, usually in one statement (docs/architecture.md §6: round trips dominate money paths): for a
      * stream whose owner this process knows, transferTip checks in SQL that the stream is plainly open
      * to the tipper. Any other stream, and any stream that fails that check, goes through the full
-     * checks first (streams.lookup: audience, rating, bans; own stream; broadcaster status).
+     * checks first (StreamAccess.lookup: audience, rating, bans; own stream; broadcaster status).
      */
     async send(viewer: SignedInViewer, streamId: number, amount: number, keyed: KeyedRequest, message?: string) {
       const tipper = viewer.principal.userId;
@@ -239,7 +241,7 @@ export function createTipsService(deps: {
         if (done) return done;
       }
       // Watchable (audience, rating, bans), but the pay wall does not stop a tip: tipping lifts it.
-      const row = await deps.streams.lookup(streamId, viewer);
+      const row = await deps.streamAccess.lookup(streamId, viewer);
       rememberOwner(row.id, row.userId);
       if (row.userId === tipper) throw forbidden(MSG.cannotTipOwnStream);
       await assertMayReceiveTips(row.userId);
@@ -253,7 +255,7 @@ export function createTipsService(deps: {
 
     /** The stream's top tippers, coins summed, most first. */
     async supporters(streamId: number, viewer: Viewer, limit: number) {
-      const row = await deps.streams.lookup(streamId, viewer);
+      const row = await deps.streamAccess.lookup(streamId, viewer);
       const rows = await ledger.topTippers(row.id, limit);
       const people = await deps.accounts.publicUsers(rows.map((r) => r.userId));
       return rows.map(({ userId, total: amt }) => {
@@ -267,13 +269,13 @@ export function createTipsService(deps: {
      * earned, the latest tips and the top supporters, viewers now and in total. Anyone else: not found.
      */
     async liveSession(streamId: number, principal: Principal) {
-      const row = await deps.streams.findStream(streamId);
+      const row = await deps.streamReads.findStream(streamId);
       if (row.userId !== principal.userId) throw notFound(MSG.streamNotAvailable);
       const [totals, latest, top, viewers] = await Promise.all([
         ledger.tipTotalsOnStream(row.id, row.userId),
         ledger.tipsOnStream(row.id, LIVE_SESSION_TIPS),
         ledger.topTippers(row.id, PAGE_SIZE.topLists),
-        deps.streams.activeViewers(row.id),
+        deps.streamViewing.activeViewers(row.id),
       ]);
       const people = await deps.accounts.publicUsers([...new Set([...latest, ...top].map((r) => r.userId))]);
       const nameOf = (userId: number) => {
@@ -297,7 +299,7 @@ export function createTipsService(deps: {
       const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
       const iso = (value: Date | null) => value?.toISOString() ?? null;
       const [lastStream, received, sent, earnings] = await Promise.all([
-        deps.streams.lastStreamStartedAt(userId),
+        deps.streamReads.lastStreamStartedAt(userId),
         ledger.biggestTipAt(userId, 'to'),
         ledger.biggestTipAt(userId, 'from'),
         ledger.earnings(userId, monthStart),

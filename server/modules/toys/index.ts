@@ -32,7 +32,7 @@ export async function createToysModule(ctx: ModuleContext): Promise<AppModule> {
   const secret = await ctx.secret('toys-lovense');
   const settings = ctx.config.toys;
   const provider = settings.kind === 'lovense' ? lovenseProvider(settings, secret) : simulatedProvider(secret);
-  const rooms = createRooms({ streams: ctx.use('streams'), meetings: ctx.use('meetings') });
+  const rooms = createRooms({ streamReads: ctx.use('streamReads'), streamAccess: ctx.use('streamAccess'), meetings: ctx.use('meetings') });
   const records = createRecords({ db: ctx.db, accounts, publish: chat.publish });
   const access = createAccessMachine({
     db: ctx.db, ledger: ctx.use('ledger'), accounts, chat, rooms, records, provider, feePercent: ctx.config.platformFees.toy_tip ?? 0, outbox: ctx.platform.outbox,

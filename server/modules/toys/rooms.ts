@@ -8,7 +8,7 @@ import { MSG } from '../../../common/messages';
 import type { Principal } from '../../platform/http/auth';
 import { conflict, forbidden, notFound, type AppError } from '../../platform/http/errors';
 import type { MeetingsService } from '../meetings';
-import type { StreamsService, Viewer } from '../streams';
+import type { StreamAccess, StreamReads, Viewer } from '../streams';
 
 export interface Place {
   room: ToyRoom;
@@ -24,8 +24,12 @@ export interface Room extends Place {
 /** How a refusal of someone outside the room reads: 404 over HTTP (the room is not told), 403 on a channel. */
 export type Outsider = 'hidden' | 'forbidden';
 
-export function createRooms(deps: { streams: StreamsService; meetings: MeetingsService }) {
-  const { streams, meetings } = deps;
+export function createRooms(deps: {
+  streamReads: Pick<StreamReads, 'findStream'>;
+  streamAccess: Pick<StreamAccess, 'lookup' | 'assertPaidUp'>;
+  meetings: MeetingsService;
+}) {
+  const { streamReads, streamAccess, meetings } = deps;
   const missing = (place: Place): AppError => notFound(place.room === 'meeting' ? MSG.meetingUnavailable : MSG.streamNotAvailable);
   const outside = (place: Place, outsider: Outsider): AppError => (outsider === 'hidden' ? missing(place) : forbidden(place.room === 'meeting' ? MSG.meetingUnavailable : MSG.streamNotAvailable));
 
@@ -35,7 +39,7 @@ export function createRooms(deps: { streams: StreamsService; meetings: MeetingsS
       if (!standing) throw missing(place);
       return { ...place, hostId: standing.hostId, open: !standing.ended, viewerStanding: standing.invitee };
     }
-    const row = await streams.findStream(place.streamId);
+    const row = await streamReads.findStream(place.streamId);
     if (row.hidden && row.userId !== userId) throw missing(place);
     return { ...place, hostId: row.userId, open: row.live && !row.hidden, viewerStanding: row.userId !== userId };
   }
@@ -46,8 +50,8 @@ export function createRooms(deps: { streams: StreamsService; meetings: MeetingsS
    */
   async function mayWatch(place: Place, viewer: Viewer): Promise<boolean> {
     try {
-      const row = await streams.lookup(place.streamId, viewer);
-      await streams.assertPaidUp(row, viewer);
+      const row = await streamAccess.lookup(place.streamId, viewer);
+      await streamAccess.assertPaidUp(row, viewer);
       return true;
     } catch (error) {
       if (error instanceof Error && 'status' in error) return false;

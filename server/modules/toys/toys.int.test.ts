@@ -477,7 +477,7 @@ describe('toy-device access on a live stream', () => {
     // Comments and likes on the stream's channel still go to the chat.
     expect(await send(viewerSocket, room, 'COMMENT', { text: 'nice' })).toMatchObject({ op: 'ack' });
 
-    await served.t.app.services.broadcastHooks.onEnded({ streamId: live.streamId, broadcastId: 'b1', playlistKey: `media/${live.streamId}/b1/index.m3u8`, lengthSeconds: 30 });
+    await served.t.app.services.broadcastCallbacks.onEnded({ streamId: live.streamId, broadcastId: 'b1', playlistKey: `media/${live.streamId}/b1/index.m3u8`, lengthSeconds: 30 });
     const closed = await accessFrame(viewerSocket, 'ROOM_CLOSED');
     expect(closed).toMatchObject({ text: MSG.toyAccessRevokedByBroadcaster });
     const again = await act(owner, room, 'GET_QR_CODE', { viewer_id: viewer.user.id, tip_amount: 10 });

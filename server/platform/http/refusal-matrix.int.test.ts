@@ -743,7 +743,7 @@ beforeAll(async () => {
   const uploaded = await ownerClient.request('POST', '/api/user/upload-avatar', { rawBody: file.body, headers: { 'content-type': file.contentType } });
   // A live thumbnail, as the media node reports it (free public streams only have one).
   await t.resources.files.put(`thumbs/${live.streamId}.jpg`, await sharp({ create: { width: 16, height: 9, channels: 3, background: '#000' } }).jpeg().toBuffer());
-  await t.app.services.broadcastHooks.onThumbnail({ streamId: live.streamId, thumbnailKey: `thumbs/${live.streamId}.jpg` });
+  await t.app.services.broadcastCallbacks.onThumbnail({ streamId: live.streamId, thumbnailKey: `thumbs/${live.streamId}.jpg` });
   const paidUser = await t.given.user();
   const paidLive = await t.given.liveStream({ tip_viewer_min_amount: 100 }, paidUser);
   const other = await person();

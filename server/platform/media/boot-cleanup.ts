@@ -8,7 +8,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileStore } from '../storage/storage';
 import { closePlaylist, PLAYLIST_NAME, readPlaylist } from './hls-playlist';
-import type { IngestHooks } from './ingest-hooks';
+import type { IngestCallbacks } from './ingest-callbacks';
 
 const ID = /^\d+$/;
 const BROADCAST_ID = /^[a-z0-9-]{1,40}$/;
@@ -16,11 +16,11 @@ const BROADCAST_ID = /^[a-z0-9-]{1,40}$/;
 const subdirs = async (dir: string) =>
   (await readdir(dir, { withFileTypes: true }).catch(() => [])).filter((e) => e.isDirectory()).map((e) => e.name);
 
-export async function closeBrokenPlaylists(files: FileStore, hooks: Pick<IngestHooks, 'onEnded' | 'isLeased'>): Promise<number> {
+export async function closeBrokenPlaylists(files: FileStore, callbacks: Pick<IngestCallbacks, 'onEnded' | 'isLeased'>): Promise<number> {
   const root = files.localPath('media');
   let closed = 0;
   for (const streamDir of (await subdirs(root)).filter((name) => ID.test(name))) {
-    if (await hooks.isLeased(Number(streamDir))) continue;
+    if (await callbacks.isLeased(Number(streamDir))) continue;
     for (const broadcastId of (await subdirs(path.join(root, streamDir))).filter((name) => BROADCAST_ID.test(name))) {
       const playlistKey = `media/${streamDir}/${broadcastId}/${PLAYLIST_NAME}`;
       const file = files.localPath(playlistKey);
@@ -28,7 +28,7 @@ export async function closeBrokenPlaylists(files: FileStore, hooks: Pick<IngestH
       if (!before || before.ended) continue;
       const info = await closePlaylist(file);
       closed += 1;
-      await hooks.onEnded({ streamId: Number(streamDir), broadcastId, playlistKey, lengthSeconds: info?.lengthSeconds ?? 0 });
+      await callbacks.onEnded({ streamId: Number(streamDir), broadcastId, playlistKey, lengthSeconds: info?.lengthSeconds ?? 0 });
     }
   }
   return closed;

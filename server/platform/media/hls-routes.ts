@@ -17,7 +17,7 @@ import { forbidden, notFound } from '../http/errors';
 import type { RouteDocs } from '../http/openapi';
 import type { FileStore } from '../storage/storage';
 import { rewriteSegmentUris, SEGMENT_NAME } from './hls-playlist';
-import type { PlaylistLocator } from './ingest-hooks';
+import type { PlaylistLocator } from './ingest-callbacks';
 import { SEAL_LENGTH } from './playback-tokens';
 
 export type PlaybackVerifier = (token: string | undefined, streamId: number, request: FastifyRequest) => boolean | Promise<boolean>;

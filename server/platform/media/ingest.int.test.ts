@@ -1,4 +1,4 @@
-/** Real ffmpeg over real RTMP against the ingest, with in-test hooks recording every call. */
+/** Real ffmpeg over real RTMP against the ingest, with in-test callbacks recording every call. */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
@@ -12,7 +12,7 @@ import { publishTestPattern } from '../../testing/rtmp-publisher';
 import { resolveFfmpegPath } from './ffmpeg-path';
 import { runFfmpeg } from './ffmpeg-process';
 import { parsePlaylist } from './hls-playlist';
-import type { IngestHooks } from './ingest-hooks';
+import type { IngestCallbacks } from './ingest-callbacks';
 import { createMediaServer, type MediaServer } from './media-server';
 
 const GRACE_MS = 2500;
@@ -25,9 +25,9 @@ const streams = new Map([
   ['key-disk', 5],
 ]);
 type Recorded = 'canPublish' | 'startBroadcast' | 'onLive' | 'onThumbnail' | 'onEnded';
-type Calls = { [K in Recorded]: Parameters<IngestHooks[K]>[0][] };
+type Calls = { [K in Recorded]: Parameters<IngestCallbacks[K]>[0][] };
 const calls: Calls = { canPublish: [], startBroadcast: [], onLive: [], onThumbnail: [], onEnded: [] };
-const hooks: IngestHooks = {
+const callbacks: IngestCallbacks = {
   canPublish: (key) => (calls.canPublish.push(key), streams.has(key)),
   startBroadcast: async (key) => {
     calls.startBroadcast.push(key);
@@ -54,7 +54,7 @@ beforeAll(async () => {
   media = createMediaServer({
     config: { host: '127.0.0.1', rtmpPort: 0 },
     files,
-    hooks,
+    callbacks,
     log: pino({ level: 'silent' }),
     secret: 'test-secret',
     graceMs: GRACE_MS,

@@ -3,14 +3,14 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { FileStore } from '../storage/storage';
 import { resolveFfmpegPath } from './ffmpeg-path';
 import { registerHlsRoutes, type PlaybackVerifier } from './hls-routes';
-import type { IngestHooks, PlaylistLocator } from './ingest-hooks';
+import type { IngestCallbacks, PlaylistLocator } from './ingest-callbacks';
 import { createPlaybackTokens } from './playback-tokens';
 import { createRtmpIngest } from './rtmp-ingest';
 
 export interface MediaServerOptions {
   config: { host: string; rtmpPort: number };
   files: FileStore;
-  hooks: IngestHooks;
+  callbacks: IngestCallbacks;
   log: FastifyBaseLogger;
   /** `await loadSecret(db, 'playback')` */
   secret: string;
@@ -27,7 +27,7 @@ export function createMediaServer(o: MediaServerOptions) {
     host: o.config.host,
     port: o.config.rtmpPort,
     files: o.files,
-    hooks: o.hooks,
+    callbacks: o.callbacks,
     log: o.log,
     ffmpegPath,
     graceMs: o.graceMs ?? 15_000,

@@ -1,6 +1,6 @@
 /**
  * RTMP ingest on node-media-server 4.4.3: admits publishes (key check, then the streams module's
- * authoritative start), keeps one IngestSession per stream, and forwards session events to the hooks.
+ * authoritative start), keeps one IngestSession per stream, and forwards session events to the callbacks.
  * node-media-server keeps its state in a module singleton: one ingest per process.
  */
 import { randomBytes } from 'node:crypto';
@@ -13,7 +13,7 @@ import type { FileStore } from '../storage/storage';
 import { closeBrokenPlaylists } from './boot-cleanup';
 import { claimPort } from './free-port';
 import { closePlaylist } from './hls-playlist';
-import { LEASE_RENEW_MS, LEASE_SWEEP_MS, type IngestHooks } from './ingest-hooks';
+import { LEASE_RENEW_MS, LEASE_SWEEP_MS, type IngestCallbacks } from './ingest-callbacks';
 import { IngestMeter } from './ingest-meter';
 import { IngestSession, type IngestHealth, type Publisher } from './ingest-session';
 
@@ -22,7 +22,7 @@ export interface RtmpIngestOptions {
   /** 0 picks a free port (tests). */
   port: number;
   files: FileStore;
-  hooks: IngestHooks;
+  callbacks: IngestCallbacks;
   log: FastifyBaseLogger;
   ffmpegPath: string;
   graceMs: number;
@@ -86,7 +86,7 @@ export function createRtmpIngest(o: RtmpIngestOptions): RtmpIngest {
 
   const safeCanPublish = (key: string) => {
     try {
-      return o.hooks.canPublish(key);
+      return o.callbacks.canPublish(key);
     } catch (err) {
       log.error({ err }, 'canPublish failed');
       return false;
@@ -139,7 +139,7 @@ export function createRtmpIngest(o: RtmpIngestOptions): RtmpIngest {
     });
     admitting.add(path);
     try {
-      const { streamId, continues } = await o.hooks.startBroadcast(session.streamName);
+      const { streamId, continues } = await o.callbacks.startBroadcast(session.streamName);
       if (continues) leased.add(streamId);
       if (closed || stopping) return;
       let ingest = byStream.get(streamId);
@@ -177,17 +177,17 @@ export function createRtmpIngest(o: RtmpIngestOptions): RtmpIngest {
       void tracked.then(() => hookCalls.delete(tracked));
     };
     ingest.on('live', (event) => call('onLive', async () => {
-      await o.hooks.onLive(event);
+      await o.callbacks.onLive(event);
       leased.add(streamId);
     }));
-    ingest.on('thumbnail', (event) => call('onThumbnail', () => o.hooks.onThumbnail(event)));
+    ingest.on('thumbnail', (event) => call('onThumbnail', () => o.callbacks.onThumbnail(event)));
     const forget = () => {
       if (byStream.get(streamId) === ingest) byStream.delete(streamId);
       for (const [path, s] of byPath) if (s === ingest) byPath.delete(path);
     };
     ingest.on('ended', (event) => {
       forget();
-      if (ingest.hasGoneLive || leased.has(streamId)) call('onEnded', () => o.hooks.onEnded(event));
+      if (ingest.hasGoneLive || leased.has(streamId)) call('onEnded', () => o.callbacks.onEnded(event));
       leased.delete(streamId);
     });
     ingest.on('left', forget);
@@ -196,7 +196,7 @@ export function createRtmpIngest(o: RtmpIngestOptions): RtmpIngest {
 
   /** Keeps this instance's leases; a broadcast whose encoder went to another instance is left to it. */
   async function renewLeases() {
-    const held = await o.hooks.renewLeases([...leased]);
+    const held = await o.callbacks.renewLeases([...leased]);
     for (const streamId of leased) {
       if (held.has(streamId)) continue;
       leased.delete(streamId);
@@ -207,7 +207,7 @@ export function createRtmpIngest(o: RtmpIngestOptions): RtmpIngest {
   const closeLocalPlaylist = async (playlistKey: string) => (await closePlaylist(o.files.localPath(playlistKey)).catch(() => null))?.lengthSeconds ?? null;
 
   async function endExpiredBroadcasts() {
-    const ended = await o.hooks.endExpiredBroadcasts(closeLocalPlaylist);
+    const ended = await o.callbacks.endExpiredBroadcasts(closeLocalPlaylist);
     if (ended) log.info({ ended }, 'ended broadcasts whose instance stopped renewing their lease');
   }
 
@@ -237,7 +237,7 @@ export function createRtmpIngest(o: RtmpIngestOptions): RtmpIngest {
     health: (streamId) => byStream.get(streamId)?.health() ?? null,
     async start() {
       await endExpiredBroadcasts();
-      const closed = await closeBrokenPlaylists(o.files, o.hooks);
+      const closed = await closeBrokenPlaylists(o.files, o.callbacks);
       if (closed) log.info({ closed }, 'closed playlists of broadcasts broken by a restart');
       port = await claimPort(o.host, o.port);
       quietNmsLogs(log);
@@ -258,7 +258,7 @@ export function createRtmpIngest(o: RtmpIngestOptions): RtmpIngest {
       await Promise.all(hookCalls);
       const held = [...leased];
       leased.clear();
-      await o.hooks.releaseLeases(held, o.graceMs).catch((err: unknown) => log.error({ err }, 'could not put broadcasts in grace'));
+      await o.callbacks.releaseLeases(held, o.graceMs).catch((err: unknown) => log.error({ err }, 'could not put broadcasts in grace'));
       // Broadcasts that never went live have nothing to continue: they end as before.
       await Promise.all([...byStream.values()].map((s) => (held.includes(s.streamId) ? s.leave() : s.end())));
       await Promise.all(hookCalls);

@@ -30,7 +30,7 @@ interface PrerollGateProps {
 export function PrerollGate({ stream, replaying, children }: PrerollGateProps) {
   const preroll = usePrerollAd(stream, replaying);
   if (preroll.phase === 'done') return children;
-  if (preroll.phase === 'showing') return <PrerollAd offer={preroll.offer} onFinish={preroll.finish} />;
+  if (preroll.phase === 'playing') return <PrerollAd offer={preroll.offer} onFinish={preroll.finish} />;
   return (
     <div className={styles.prerollBox}>
       <Spinner size="lg" label="Loading video" />

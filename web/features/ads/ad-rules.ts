@@ -231,7 +231,7 @@ export interface ChatAd {
   offer: PresentedOffer;
 }
 
-/** The chat ads after one more arrived: each impression once, the newest `max` kept. */
+/** The chat ads after one more arrived: each presentation once, the newest `max` kept. */
 export function withChatAd(list: readonly ChatAd[], ad: ChatAd, max: number): ChatAd[] {
   if (list.some((a) => a.key === ad.key)) return [...list];
   const next = [...list, ad];

@@ -19,7 +19,7 @@ export type PrerollOffer = PresentedOffer & { video: string };
 export type PrerollState =
   /** Deciding, or asking the server: the stream waits. */
   | { phase: 'pending' }
-  | { phase: 'showing'; offer: PrerollOffer; finish: () => void }
+  | { phase: 'playing'; offer: PrerollOffer; finish: () => void }
   /** No pre-roll, or it is over: the stream plays. */
   | { phase: 'done' };
 
@@ -63,6 +63,6 @@ export function usePrerollAd(stream: Pick<StreamInfo, 'stream_id' | 'user_id' | 
 
   const finish = useCallback(() => setFinished(true), []);
   if (decision === 'skip' || finished || outcome === 'none') return { phase: 'done' };
-  if (outcome) return { phase: 'showing', offer: outcome.offer, finish };
+  if (outcome) return { phase: 'playing', offer: outcome.offer, finish };
   return { phase: 'pending' };
 }

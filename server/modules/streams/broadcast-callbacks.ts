@@ -1,18 +1,18 @@
-/** The streams module's answers to the RTMP ingest (server/platform/media/ingest-hooks.ts). */
+/** The streams module's answers to the RTMP ingest (server/platform/media/ingest-callbacks.ts). */
 import { randomUUID } from 'node:crypto';
 import { and, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { canGoLive } from '../../../common/permissions';
 import { isSkinId } from '../../../common/skins';
 import type { Db, Tx } from '../../platform/db/client';
-import { LEASE_TTL_MS, type IngestHooks, type PlaylistLocator } from '../../platform/media/ingest-hooks';
+import { LEASE_TTL_MS, type IngestCallbacks, type PlaylistLocator } from '../../platform/media/ingest-callbacks';
 import type { DomainEventHub } from '../../platform/events';
 import type { EventOutbox } from '../../platform/event-outbox';
 import { BROADCAST_KEY_PATTERN, type AccountsService } from '../accounts';
-import { mayStreamWithRating, type StreamsService } from './service';
-import { hasPublicPicture } from './stream-view';
+import { mayStreamWithRating, type Broadcasting } from './broadcasting';
+import { hasPublicPicture } from './stream-info';
 import { broadcastLeases, streams, streamViews } from './tables';
 
-export interface BroadcastHooks extends IngestHooks {
+export interface BroadcastCallbacks extends IngestCallbacks {
   /** This process's name on the leases it holds. */
   readonly instanceId: string;
   /** A playlist to serve (not for deleted streams); who may play it was decided when the token was signed. */
@@ -37,15 +37,15 @@ async function endStream(tx: Tx, streamId: number, replay: { playlistKey?: strin
 /** A key startBroadcast refused is refused from memory this long (a client retrying a wrong key costs no lookups). */
 const REFUSED_KEY_MS = 10_000;
 
-export function createBroadcastHooks(deps: {
+export function createBroadcastCallbacks(deps: {
   db: Db;
   accounts: AccountsService;
-  streams: StreamsService;
+  broadcasting: Pick<Broadcasting, 'currentStream'>;
   events: DomainEventHub;
   /** `stream.went-live` is written with the go-live: the followers' notices follow it at least once. */
   outbox: EventOutbox;
   now?: () => number;
-}): BroadcastHooks {
+}): BroadcastCallbacks {
   const { db } = deps;
   const instanceId = randomUUID();
   const leaseExpiry = (ms = LEASE_TTL_MS) => sql`now() + ${`${ms} milliseconds`}::interval`;
@@ -78,7 +78,7 @@ export function createBroadcastHooks(deps: {
         throw new Error('this account may not broadcast live');
       }
       const skin = isSkinId(publisher.user.service) ? publisher.user.service : 'limelight';
-      const stream = await deps.streams.currentStream(publisher.user.id, skin);
+      const stream = await deps.broadcasting.currentStream(publisher.user.id, skin);
       if (!mayStreamWithRating(publisher.perms, stream.rating, isSkinId(stream.skin) ? stream.skin : skin)) {
         await deps.events.emit('stream.stopped', { streamId: stream.id, ownerId: publisher.user.id, reason: 'rating-not-allowed' });
         throw new Error(`the stream's rating ${stream.rating} may not be broadcast by this account in ${stream.skin}`);

@@ -23,7 +23,7 @@ export const LEASE_SWEEP_MS = 5_000;
 /** Closes a playlist if this instance's storage holds it: its length in seconds, or null when not here. */
 export type PlaylistCloser = (playlistKey: string) => Promise<number | null>;
 
-export interface IngestHooks {
+export interface IngestCallbacks {
   /** A quick check from memory, no lookup: could this be a key at all (and was it not just refused)? */
   canPublish(streamKey: string): boolean;
   /** The stream this publish belongs to. Throws (any error) to refuse the publish. */
