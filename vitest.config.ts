@@ -38,7 +38,8 @@ const SCALED_OUT = ['server/**/*-scale.int.test.ts'];
 /**
  * Real-time suites — ffmpeg publishing over RTMP at its own pace, instances talking over Redis, runners
  * killed under load — run in their own projects, one file at a time after the others (vitest runs
- * single-worker projects last), so that no other file takes the CPU they time themselves on.
+ * single-worker projects last), so that no other suite takes the CPU they time themselves on. `npm test`
+ * runs them beside the browser journeys, which wait more than they compute (scripts/run-tests.ts).
  */
 const REAL_TIME = [
   'server/platform/media/ingest.int.test.ts',

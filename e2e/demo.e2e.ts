@@ -21,7 +21,8 @@ let demoLiveOutput = '';
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([
-    startServerProcess({ SEED_DEMO: 'on', CAPTCHA: 'altcha' }),
+    // A first start seeds the whole demo: given as long as a first start may take beside another journey.
+    startServerProcess({ SEED_DEMO: 'on', CAPTCHA: 'altcha' }, { readyMs: 110_000 }),
     launchBrowser(),
   ]);
 }, 120_000);

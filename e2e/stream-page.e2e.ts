@@ -106,6 +106,7 @@ describe('the stream page', () => {
     expect(await page.getByRole('button', { name: /Delete|Subscribe/ }).count()).toBe(0);
   });
 
+  // Three more browsers sign in and play the stream: it may take longer than a step's minute beside another journey.
   step('shows live viewers minus 2 (never below 0), updated as viewers arrive and leave', async () => {
     const { page } = viewer1;
     // viewer1 alone: 1 − 2 → 0.
@@ -134,7 +135,7 @@ describe('the stream page', () => {
     await expect.poll(() => viewersShown(page), { timeout: 15_000 }).toBe('1 viewers');
     await guest.context.close();
     await expect.poll(() => viewersShown(page), { timeout: 15_000 }).toBe('0 viewers');
-  });
+  }, 120_000);
 
   step('counts a like for another viewer as it is given', async () => {
     const before = Number((await likesShown(viewer1.page))?.split(' ')[0]);

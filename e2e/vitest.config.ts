@@ -1,7 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-/** Browser journeys: one real server per file, one file at a time (chromium and PGlite are heavy on 2 cores). */
+/**
+ * Browser journeys: one real server per file. A journey mostly waits (for a stream to publish, a page to
+ * answer, a notice to arrive): all 31 files take about 740 s of CPU against some 1,200 s of wall time
+ * one at a time, so two run at once (E2E_WORKERS to change it; 1 for one at a time).
+ */
+const workers = Math.max(1, Number(process.env.E2E_WORKERS ?? 2) || 1);
 export default defineConfig({
   root: fileURLToPath(new URL('..', import.meta.url)),
   test: {
@@ -13,6 +18,7 @@ export default defineConfig({
     pool: 'forks',
     // Each journey starts its own server and browser: the worker keeps the modules loaded for the next file.
     isolate: false,
-    fileParallelism: false,
+    fileParallelism: workers > 1,
+    maxWorkers: workers,
   },
 });

@@ -55,6 +55,14 @@ export async function axeViolations(page: Page): Promise<Violation[]> {
   return page.evaluate(
     async ({ tags, impacts }) => {
       const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> }> }> } }).axe;
+      // What is fading in or out (the player's controls hiding after a while) is checked as it ends, not half-transparent.
+      for (const animation of document.getAnimations()) {
+        try {
+          animation.finish();
+        } catch {
+          animation.cancel();
+        }
+      }
       const result = await axe.run(
         // What an open modal dialog hides (Radix marks it data-aria-hidden) sits under its backdrop, out of use.
         { exclude: [['[data-axe-exclude]'], ['[data-aria-hidden="true"]']] },
