@@ -230,6 +230,16 @@ export const MSG = {
   webhookUnsigned: 'The webhook signature is missing.',
   webhookBadSignature: 'The webhook signature is not valid.',
   webhookInvalid: 'The webhook event is not valid.',
+  paymentProviderUnavailable: 'The payment processor did not answer. Please try again in a few minutes.',
+  cardOnProcessorPage: 'Your card is entered on the payment page you are sent to.',
+  depositReceiptSubject: 'Your receipt: {package}',
+  depositReceiptText: 'Hello {username},\n\nThank you for your purchase.\nPackage: {package}\nCoins: {coins}\nAmount paid: {price}\nDate: {date}\nPayment reference: {reference}\n\nThe coins are in your wallet.',
+  depositPending: 'Waiting for the payment processor to confirm your payment…',
+  depositCredited: 'Payment received: {coins} Coins were added to your wallet.',
+  depositCancelled: 'The payment was cancelled. Nothing was charged.',
+  depositRefused: 'The payment did not go through. Nothing was charged.',
+  depositStillPending: 'Your payment is not confirmed yet. Your coins will appear in your wallet as soon as it is.',
+  redirectingToPayment: 'Taking you to the secure payment page…',
 
   // Realtime, chat and stream interactions (part 1 §2, §4, §5; part 2 §8)
   likeLimit: 'You have reached the Like limit',

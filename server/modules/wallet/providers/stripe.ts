@@ -163,7 +163,6 @@ export function createStripeProvider(options: StripeOptions): HostedPaymentProvi
         expires_at: expiresAt,
         line_items: [{ quantity: 1, price_data: { currency: request.currency.toLowerCase(), unit_amount: request.amountCents, product_data: { name: request.description } } }],
         metadata: { reference: request.reference },
-        payment_method_types: ['card'],
         payment_intent_data: { metadata: { reference: request.reference }, ...(customer ? { setup_future_usage: 'off_session' as const } : {}) },
         ...(customer ? { customer } : { customer_email: request.payer.email }),
       }, { idempotencyKey });

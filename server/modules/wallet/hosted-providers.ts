@@ -1,0 +1,11 @@
+/** The processors configured for payment on their own pages, by the method each takes (decision 0055). */
+import type { Config } from '../../config';
+import type { HostedPaymentProvider } from './hosted-payment';
+import type { PaymentMethod } from './payment-provider';
+import { createStripeProvider } from './providers/stripe';
+
+export function createHostedProviders(config: Pick<Config, 'stripe'>): Partial<Record<PaymentMethod, HostedPaymentProvider>> {
+  return {
+    ...(config.stripe ? { card: createStripeProvider({ secretKey: config.stripe.secretKey, webhookSecret: config.stripe.webhookSecret, apiBase: config.stripe.apiBase }) } : {}),
+  };
+}
