@@ -256,6 +256,7 @@ export const wallet = {
   getImpressionBalance: { method: 'GET', path: '/api/user/get-impression-balance' } as D<typeof $wallet.getImpressionBalance>,
   getImpressionPackages: { method: 'GET', path: '/api/user/get-impression-packages' } as D<typeof $wallet.getImpressionPackages>,
   paymentMethods: { method: 'GET', path: '/api/wallet/payment-methods' } as D<typeof $wallet.paymentMethods>,
+  refundPayment: { method: 'POST', path: '/api/admin/payment-refund' } as D<typeof $wallet.refundPayment>,
   walletBalance: { method: 'GET', path: '/api/wallet/balance' } as D<typeof $wallet.walletBalance>,
   walletTransfers: { method: 'GET', path: '/api/wallet/transfers' } as D<typeof $wallet.walletTransfers>,
 };

@@ -212,3 +212,21 @@ export const buyImpressionsPackage = defineCall({
   }),
   output: success({ impression_balance: z.number(), balance }),
 });
+
+export const refundPayment = defineCall({
+  method: 'POST',
+  path: '/api/admin/payment-refund',
+  refusals: [404, 409, 502],
+  summary: 'Give a card deposit back through its processor (administrators); its coins leave the wallet when the processor confirms the refund',
+  input: z.strictObject({
+    payment_id: numeric(z.number({ error: MSG.paymentUnknown }).int(MSG.paymentUnknown).positive(MSG.paymentUnknown).max(Number.MAX_SAFE_INTEGER, MSG.paymentUnknown)),
+    /** Cents of the payment's currency; default: all that was not given back yet. */
+    amount: numeric(z.number().int().positive().max(100_000_000)).optional(),
+  }),
+  output: success({
+    /** The processor's id of the refund. */
+    refund_reference: z.string(),
+    status: z.enum(['succeeded', 'pending', 'failed']),
+    amount: z.number(),
+  }),
+});

@@ -7,12 +7,14 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { MSG } from '../../../common/messages';
+import { fill, MSG } from '../../../common/messages';
+import { formatCents } from '../../../common/rules/format';
 import type { Db } from '../../platform/db/client';
-import { appError, badRequest, notFound } from '../../platform/http/errors';
+import { recordAudit } from '../../platform/audit/audit';
+import { appError, badRequest, conflict, notFound } from '../../platform/http/errors';
 import { InsufficientFunds, type Ledger } from '../ledger';
 import { openRecurringPackage, type RenewalNotices } from './coin-subscriptions';
-import type { HostedPaymentProvider, ProviderEvent, SavedMethod } from './hosted-payment';
+import { RefundInProgress, type HostedPaymentProvider, type ProviderEvent, type SavedMethod } from './hosted-payment';
 import type { PaymentMethod } from './payment-provider';
 import { hostedReference, paymentIdOfReference } from './renewal-chargers';
 import { coinPackages, paymentEvents, payments } from './tables';
@@ -59,10 +61,11 @@ export function createHostedDeposits(deps: {
   }
 
   /**
-   * Coins taken back for money given back (a refund), keyed by the refund's id: as many coins as the
-   * refund's share of the price bought, or what the wallet still holds when it holds fewer.
+   * Coins taken back for money given back (a refund) or taken back by the card's bank (a dispute), keyed
+   * by the refund's or dispute's id: as many coins as its share of the price bought, or what the wallet
+   * still holds when it holds fewer (`coins_owed` in the transfer keeps what was owed).
    */
-  async function takeBack(payment: Payment, provider: string, event: ProviderEvent): Promise<Outcome> {
+  async function takeBack(payment: Payment, provider: string, event: ProviderEvent, why: 'refund' | 'dispute'): Promise<Outcome> {
     if (!event.subjectRef || !event.amountCents || event.amountCents <= 0) return 'ignored';
     const cents = Math.min(event.amountCents, payment.amount);
     const [pkg] = await db.select({ coins: coinPackages.coins }).from(coinPackages).where(eq(coinPackages.id, payment.packageId));
@@ -74,11 +77,11 @@ export function createHostedDeposits(deps: {
           const coins = Math.max(0, Math.min(owed, held));
           const { created } = await deps.ledger.transfer({
             kind: 'refund',
-            idempotencyKey: `refund:${provider}:${event.subjectRef}`,
+            idempotencyKey: `${why}:${provider}:${event.subjectRef}`,
             fromUserId: payment.userId,
             amount: cents,
             currency: payment.currency,
-            details: { payment_id: payment.id, refund_reference: `${provider}:${event.subjectRef}`, coins, coins_owed: owed },
+            details: { payment_id: payment.id, refund_reference: `${provider}:${event.subjectRef}`, reason: why, coins, coins_owed: owed },
             legs: [
               ...(coins > 0 ? [{ account: { userId: payment.userId, currency: 'CON' as const }, amount: -coins }, { account: { system: 'mint' as const, currency: 'CON' as const }, amount: coins }] : []),
               { account: { system: 'sales', currency: payment.currency }, amount: -cents },
@@ -124,13 +127,16 @@ export function createHostedDeposits(deps: {
       case 'refund.succeeded':
         if (payment.status === 'pending') return done('deferred');
         if (payment.status !== 'succeeded') return done('ignored');
-        return done(await takeBack(payment, provider.name, event));
+        return done(await takeBack(payment, provider.name, event, 'refund'));
       case 'dispute.opened':
-      case 'dispute.closed':
-        // Disputes are recorded (payment_events) for the operator; taking coins back for them is not built yet.
+        // The bank took the money back: so are the coins, as far as the wallet holds them.
         if (payment.status === 'pending') return done('deferred');
-        deps.log.warn({ paymentId: payment.id, kind: event.kind }, 'a dispute was reported for a deposit');
-        return done('ignored');
+        if (payment.status !== 'succeeded') return done('ignored');
+        deps.log.warn({ paymentId: payment.id, disputeRef: event.subjectRef }, 'a deposit is disputed; its coins are taken back');
+        return done(await takeBack(payment, provider.name, event, 'dispute'));
+      case 'dispute.closed':
+        // Recorded (payment_events) for the operator; a won dispute's money returns without coins (not credited again).
+        return done(payment.status === 'pending' ? 'deferred' : 'ignored');
     }
   }
 
@@ -235,6 +241,34 @@ export function createHostedDeposits(deps: {
         currency: p.currency,
         provider_reference: p.status === 'succeeded' ? (p.paymentRef ?? p.providerRef) : null,
       };
+    },
+
+    /**
+     * An operator gives a deposit back through its processor. The processor's refund is keyed by what
+     * was given back before, so a double click (or two operators at once) makes one refund; the coins
+     * leave when its `refund.succeeded` arrives, through the same path as a refund made at the processor.
+     */
+    async refund(actorId: number, paymentId: number, amount: number | undefined) {
+      const [payment] = await db.select().from(payments).where(eq(payments.id, paymentId));
+      if (!payment) throw notFound(MSG.paymentUnknown);
+      const provider = byName.get(payment.provider);
+      const left = payment.amount - payment.refundedCents;
+      if (!provider || payment.status !== 'succeeded' || left <= 0) throw conflict(MSG.paymentNotRefundable, 'payment_id');
+      const cents = amount ?? left;
+      if (cents > left) throw badRequest(fill(MSG.refundTooLarge, { left: formatCents(left, payment.currency) }), 'amount');
+      let answer;
+      try {
+        answer = await provider.refund(payment.paymentRef ?? payment.providerRef, cents, `${hostedReference(payment.id)}_refund_${payment.refundedCents}`);
+      } catch (error) {
+        if (error instanceof RefundInProgress) throw conflict(MSG.refundInProgress, 'amount');
+        deps.log.warn({ paymentId, err: error instanceof Error ? error.message : String(error) }, 'the payment processor did not refund');
+        throw appError('payment_provider_unavailable');
+      }
+      await recordAudit(db, {
+        actorId, action: 'payment.refund', targetType: 'payment', targetId: payment.id,
+        before: { refunded_cents: payment.refundedCents }, after: { refund_reference: answer.refundRef, amount: cents, status: answer.status },
+      });
+      return { refund_reference: answer.refundRef, status: answer.status, amount: cents };
     },
 
     /** A verified webhook delivery: each event stored once and applied; a replay moves nothing. */

@@ -161,6 +161,10 @@ export async function registerWalletRoutes(
     hostedDeposits.result(principal.userId, input.payment_id),
   );
 
+  addRoute(app, api.refundPayment, { auth: 'admin', access: ACCESS.admin, tags }, async ({ input, principal }) => ({
+    ...(await hostedDeposits.refund(principal.userId, input.payment_id, input.amount)),
+  }));
+
   // Recurring coin packages: the subscriber's list; cancelling is an e-mailed request support applies (spec part 2 §7).
   addRoute(app, subscriptionsApi.listCoinSubscriptions, { auth: 'user', access: ACCESS.signedIn, tags: subscriptionTags }, async ({ input, principal }) =>
     coinSubscriptions.list(principal.userId, { offset: input.offset, limit: input.limit }),

@@ -257,6 +257,73 @@ describe('the webhook', () => {
   });
 });
 
+describe('refunds and disputes', () => {
+  async function paidDeposit() {
+    const { user, client } = await buyer();
+    const checkout = await startCheckout(client);
+    await pay(checkout.redirect_url, STANDIN_CARDS.succeeds);
+    expect(await coinsOf(client)).toBe(pkg.coins);
+    return { user, client, paymentId: checkout.payment_id, intent: String(stripe.session(sessionIdOf(checkout.redirect_url))!.payment_intent) };
+  }
+
+  it('lets an administrator give a deposit back through Stripe; the coins leave when Stripe confirms, once', async () => {
+    const { client, paymentId } = await paidDeposit();
+    const { client: admin } = await t.given.signedInUser({ role: 'admin' });
+    expect((await client.refusal(api.refundPayment, { payment_id: paymentId })).status).toBe(403);
+    const tooMuch = await admin.post(api.refundPayment.path, { payment_id: paymentId, amount: pkg.price + 1 });
+    expect(tooMuch.status).toBe(400);
+    const quarter = Math.floor(pkg.price / 4);
+    const first = await admin.call(api.refundPayment, { payment_id: paymentId, amount: quarter });
+    expect(first).toMatchObject({ status: 'succeeded', amount: quarter, refund_reference: expect.stringMatching(/^re_/) });
+    const afterFirst = pkg.coins - Math.floor((pkg.coins * quarter) / pkg.price);
+    expect(await coinsOf(client)).toBe(afterFirst);
+    // The rest; then nothing is left to give back.
+    const rest = await admin.call(api.refundPayment, { payment_id: paymentId });
+    expect(rest.amount).toBe(pkg.price - quarter);
+    expect(await coinsOf(client)).toBe(0);
+    expect((await admin.refusal(api.refundPayment, { payment_id: paymentId })).status).toBe(409);
+    expect((await paymentRow(paymentId)).refundedCents).toBe(pkg.price);
+    await expectLedgerInvariants(db());
+  });
+
+  it('answers 409 for a second refund of another amount while the first is unconfirmed', async () => {
+    const { paymentId } = await paidDeposit();
+    const { client: admin } = await t.given.signedInUser({ role: 'admin' });
+    stripe.webhookMode = 'hold';
+    try {
+      expect((await admin.call(api.refundPayment, { payment_id: paymentId, amount: 100 })).status).toBe('succeeded');
+      // A double click: the same refund, not another.
+      expect((await admin.call(api.refundPayment, { payment_id: paymentId, amount: 100 })).status).toBe('succeeded');
+      expect((await admin.refusal(api.refundPayment, { payment_id: paymentId, amount: 200 })).status).toBe(409);
+      await stripe.flush();
+    } finally {
+      stripe.webhookMode = 'deliver';
+    }
+    expect((await paymentRow(paymentId)).refundedCents).toBe(100);
+    await expectLedgerInvariants(db());
+  });
+
+  it('takes the coins back for a dispute, as far as the wallet holds them', async () => {
+    const { user, client, paymentId, intent } = await paidDeposit();
+    // Half the coins already spent (given to another user).
+    const other = await buyer();
+    await t.given.coins(other.user, 1);
+    const spent = Math.floor(pkg.coins / 2);
+    await t.app.services.ledger.transfer({
+      kind: 'adjustment', idempotencyKey: `spend:${user.id}`, fromUserId: user.id, toUserId: other.user.id, amount: spent, currency: 'CON',
+      legs: [{ account: { userId: user.id, currency: 'CON' }, amount: -spent }, { account: { userId: other.user.id, currency: 'CON' }, amount: spent }],
+    });
+    const disputeId = await stripe.dispute(intent);
+    expect(await coinsOf(client)).toBe(0);
+    const [stored] = await db().select().from(paymentEvents).where(and(eq(paymentEvents.provider, 'stripe'), eq(paymentEvents.subjectRef, disputeId)));
+    expect(stored).toMatchObject({ kind: 'dispute.opened', outcome: 'applied', paymentId });
+    await stripe.closeDispute(disputeId, 'lost');
+    expect(await coinsOf(client)).toBe(0);
+    expect((await paymentRow(paymentId)).refundedCents).toBe(pkg.price);
+    await expectLedgerInvariants(db());
+  });
+});
+
 describe('reconciling pending payments', () => {
   it('credits a payment whose webhook was lost, once its checkout has expired, asking Stripe', async () => {
     const { client } = await buyer();

@@ -80,7 +80,7 @@ export const payments = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }),
     /** The reconcile job's lease: no instance asks the provider about this payment again before it. */
     reconcileAfter: timestamp('reconcile_after', { withTimezone: true }),
-    /** Cents given back so far (refunds), and the receipt's mailing (once). */
+    /** Cents gone back so far (refunds, and disputes the bank took), and the receipt's mailing (once). */
     refundedCents: integer('refunded_cents').notNull().default(0),
     receiptSentAt: timestamp('receipt_sent_at', { withTimezone: true }),
     failure: text('failure'),

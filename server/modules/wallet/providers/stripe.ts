@@ -4,7 +4,7 @@
  * PaymentIntent. Stripe's webhook events are turned into the seam's words here and nowhere else.
  */
 import Stripe from 'stripe';
-import type { CheckoutRequest, HostedPaymentProvider, ProviderEvent, SavedMethod, StartedCheckout, VerifiedWebhook } from '../hosted-payment';
+import { RefundInProgress, type CheckoutRequest, type HostedPaymentProvider, type ProviderEvent, type SavedMethod, type StartedCheckout, type VerifiedWebhook } from '../hosted-payment';
 
 export interface StripeOptions {
   secretKey: string;
@@ -193,7 +193,13 @@ export function createStripeProvider(options: StripeOptions): HostedPaymentProvi
     },
 
     async refund(paymentRef, amountCents, reference) {
-      const refund = await stripe.refunds.create({ payment_intent: paymentRef, amount: amountCents, metadata: { reference } }, { idempotencyKey: reference });
+      let refund: Stripe.Refund;
+      try {
+        refund = await stripe.refunds.create({ payment_intent: paymentRef, amount: amountCents, metadata: { reference } }, { idempotencyKey: reference });
+      } catch (error) {
+        if (error instanceof Stripe.errors.StripeIdempotencyError) throw new RefundInProgress(error.message);
+        throw error;
+      }
       const status = refund.status === 'succeeded' ? 'succeeded' : refund.status === 'failed' || refund.status === 'canceled' ? 'failed' : 'pending';
       return { refundRef: refund.id, status, ...(refund.failure_reason ? { message: refund.failure_reason } : {}) };
     },
