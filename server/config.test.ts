@@ -45,6 +45,16 @@ describe('configuration', () => {
     expect(loadConfig({ ...keys }).stripe).toBeNull();
   });
 
+  it('turns PayPal and BTCPay on by their own settings, and refuses some without the others', () => {
+    expect(loadConfig({}).paypal).toBeNull();
+    expect(loadConfig({}).btcpay).toBeNull();
+    const paypal = { PAYPAL_CLIENT_ID: 'client-id', PAYPAL_CLIENT_SECRET: 'client-secret', PAYPAL_WEBHOOK_ID: 'WH-1234567' };
+    expect(loadConfig(paypal).paypal).toMatchObject({ clientId: 'client-id', webhookId: 'WH-1234567', apiBase: 'https://api-m.paypal.com' });
+    expect(() => loadConfig({ PAYPAL_CLIENT_ID: 'client-id' })).toThrow(/PayPal needs PAYPAL_CLIENT_SECRET, PAYPAL_WEBHOOK_ID/);
+    expect(() => loadConfig({ BTCPAY_URL: 'https://btcpay.example.com' })).toThrow(/BTCPay needs BTCPAY_API_KEY/);
+    expect(() => loadConfig({ BTCPAY_URL: 'ftp://x', BTCPAY_API_KEY: 'k', BTCPAY_STORE_ID: 'S'.repeat(30), BTCPAY_WEBHOOK_SECRET: 'w'.repeat(20) })).toThrow(/BTCPAY_URL/);
+  });
+
   it('names what is wrong', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'not a url' })).toThrow(/DATABASE_URL/);

@@ -5,6 +5,7 @@ import { numeric } from '../common/api/fields';
 import { REFERRAL_TYPES, type ReferralType } from '../common/api/referrals';
 import { SKIN_IDS, type SkinId } from '../common/skins';
 import { TRANSFER_KINDS, type TransferKind } from '../common/rules/transfer-kinds';
+import { btcPaySettings, payPalSettings } from './modules/wallet';
 
 const isOn = (value: string) => ['on', 'true', '1'].includes(value);
 
@@ -281,6 +282,14 @@ function stripeSettings(c: z.output<typeof envSchema>) {
   return { secretKey: c.STRIPE_SECRET_KEY!, webhookSecret: c.STRIPE_WEBHOOK_SECRET!, publishableKey: c.STRIPE_PUBLISHABLE_KEY!, apiBase: c.STRIPE_API_BASE };
 }
 
+/** A processor enabled by its own settings: its options, null when none is given, a refusal when some are missing or wrong. */
+function processorSettings<T>(name: string, check: { ok: true; options: T } | { ok: false; absent: boolean; missing: string[]; invalid: string[] }): T | null {
+  if (check.ok) return check.options;
+  if (check.absent) return null;
+  const problems = [...(check.missing.length > 0 ? [`${name} needs ${check.missing.join(', ')}`] : []), ...check.invalid];
+  throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env) {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -298,6 +307,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error('Invalid configuration:\n  PAYMENTS: the sandbox mints coins for test cards; in production set ALLOW_SANDBOX_PAYMENTS=on to run it anyway');
   }
   const stripe = payments === 'stripe' ? stripeSettings(c) : null;
+  const paypal = processorSettings('PayPal', payPalSettings(env));
+  const btcpay = processorSettings('BTCPay', btcPaySettings(env));
   const outbox = c.MAIL_OUTBOX === undefined ? evaluation : isOn(c.MAIL_OUTBOX);
   if (outbox && production && !c.SMTP_URL) {
     throw new Error('Invalid configuration:\n  MAIL_OUTBOX: a readable outbox shows recovery codes; in production set SMTP_URL');
@@ -334,6 +345,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     payments,
     /** PAYMENTS=stripe (decision 0055); the secret key and the webhook secret are never logged. */
     stripe,
+    /** PayPal (Orders v2) and bitcoin through BTCPay Server, each on when all its settings are given (secrets never logged). */
+    paypal,
+    btcpay,
     social: { google: oauth.google !== null, apple: oauth.apple !== null, facebook: oauth.facebook !== null },
     oauth,
     seedDemo: c.SEED_DEMO === undefined ? evaluation : isOn(c.SEED_DEMO),

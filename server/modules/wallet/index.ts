@@ -13,6 +13,8 @@ export type { WalletService } from './service';
 export type { CoinSubscriptionService } from './coin-subscriptions';
 export { shareCardSql } from './card-keys';
 export { ensureWalletPackages } from './packages';
+export { payPalSettings } from './providers/paypal';
+export { btcPaySettings } from './providers/btcpay';
 
 declare module '../../platform/module' {
   interface ModuleServices {

@@ -77,6 +77,8 @@ const sandboxWebhookDocs: RouteDocs = {
 /** What each hosted provider's webhook signature looks like, for the API description. */
 const HOSTED_SIGNATURES: Record<string, { header: string; description: string }> = {
   stripe: { header: 'Stripe-Signature', description: '`t=<unix time>,v1=<hex HMAC-SHA256 of "t.body" under STRIPE_WEBHOOK_SECRET>`; older than 5 minutes is refused.' },
+  paypal: { header: 'PAYPAL-TRANSMISSION-SIG', description: "With PAYPAL-TRANSMISSION-ID, -TIME, PAYPAL-CERT-URL and PAYPAL-AUTH-ALGO: checked by asking PayPal's verify-webhook-signature for PAYPAL_WEBHOOK_ID." },
+  btcpay: { header: 'BTCPay-Sig', description: '`sha256=<hex HMAC-SHA256 of the body under BTCPAY_WEBHOOK_SECRET>`.' },
 };
 
 const hostedWebhookDocs = (provider: string): RouteDocs => {
