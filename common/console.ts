@@ -78,10 +78,11 @@ export const AUDIT_ACTIONS = [
   'coins.grant',
   'channel.create',
   'channel.delete',
+  'payment.refund',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 /** What an audit entry is about. */
-export const AUDIT_TARGET_TYPES = ['stream', 'post', 'comment', 'user', 'message', 'channel'] as const;
+export const AUDIT_TARGET_TYPES = ['stream', 'post', 'comment', 'user', 'message', 'channel', 'payment'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** How long a suspension from the console may last, in days (none: until lifted). */

@@ -31,6 +31,7 @@ export const ERRORS = {
   insufficient_funds: { status: 402, message: 'insufficientFunds' },
   card_insufficient_funds: { status: 402, message: 'cardInsufficientFunds' },
   payment_declined: { status: 402, message: 'cardDeclined' },
+  payment_provider_unavailable: { status: 502, message: 'paymentProviderUnavailable' },
   cannot_tip: { status: 403, message: 'cannotTipUser' },
 
   // Subscriptions: the spec's subscribe codes (part 2 §8) travel as `error_code` (10516, 20002).

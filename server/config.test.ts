@@ -34,6 +34,27 @@ describe('configuration', () => {
     expect(loadConfig({ NODE_ENV: 'production', PAYMENTS: 'sandbox', ALLOW_SANDBOX_PAYMENTS: 'on' }).payments).toBe('sandbox');
   });
 
+  it('takes cards through Stripe only with every key, and names the ones missing', () => {
+    const keys = { STRIPE_SECRET_KEY: 'sk_test_abc123', STRIPE_WEBHOOK_SECRET: 'whsec_def456', STRIPE_PUBLISHABLE_KEY: 'pk_test_ghi789' };
+    const config = loadConfig({ NODE_ENV: 'production', PAYMENTS: 'stripe', ...keys });
+    expect(config.payments).toBe('stripe');
+    expect(config.stripe).toEqual({ secretKey: 'sk_test_abc123', webhookSecret: 'whsec_def456', publishableKey: 'pk_test_ghi789', apiBase: undefined });
+    expect(() => loadConfig({ PAYMENTS: 'stripe' })).toThrow(/stripe needs STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_PUBLISHABLE_KEY/);
+    expect(() => loadConfig({ PAYMENTS: 'stripe', ...keys, STRIPE_WEBHOOK_SECRET: '' })).toThrow(/STRIPE_WEBHOOK_SECRET/);
+    expect(() => loadConfig({ PAYMENTS: 'stripe', ...keys, STRIPE_SECRET_KEY: 'pk_test_wrong' })).toThrow(/STRIPE_SECRET_KEY/);
+    expect(loadConfig({ ...keys }).stripe).toBeNull();
+  });
+
+  it('turns PayPal and BTCPay on by their own settings, and refuses some without the others', () => {
+    expect(loadConfig({}).paypal).toBeNull();
+    expect(loadConfig({}).btcpay).toBeNull();
+    const paypal = { PAYPAL_CLIENT_ID: 'client-id', PAYPAL_CLIENT_SECRET: 'client-secret', PAYPAL_WEBHOOK_ID: 'WH-1234567' };
+    expect(loadConfig(paypal).paypal).toMatchObject({ clientId: 'client-id', webhookId: 'WH-1234567', apiBase: 'https://api-m.paypal.com' });
+    expect(() => loadConfig({ PAYPAL_CLIENT_ID: 'client-id' })).toThrow(/PayPal needs PAYPAL_CLIENT_SECRET, PAYPAL_WEBHOOK_ID/);
+    expect(() => loadConfig({ BTCPAY_URL: 'https://btcpay.example.com' })).toThrow(/BTCPay needs BTCPAY_API_KEY/);
+    expect(() => loadConfig({ BTCPAY_URL: 'ftp://x', BTCPAY_API_KEY: 'k', BTCPAY_STORE_ID: 'S'.repeat(30), BTCPAY_WEBHOOK_SECRET: 'w'.repeat(20) })).toThrow(/BTCPAY_URL/);
+  });
+
   it('names what is wrong', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'not a url' })).toThrow(/DATABASE_URL/);

@@ -5,6 +5,7 @@ import { numeric } from '../common/api/fields';
 import { REFERRAL_TYPES, type ReferralType } from '../common/api/referrals';
 import { SKIN_IDS, type SkinId } from '../common/skins';
 import { TRANSFER_KINDS, type TransferKind } from '../common/rules/transfer-kinds';
+import { btcPaySettings, payPalSettings } from './modules/wallet';
 
 const isOn = (value: string) => ['on', 'true', '1'].includes(value);
 
@@ -111,8 +112,14 @@ const envSchema = z.object({
   /** Sender of every mail; SMTP_URL query options go to nodemailer (e.g. ?ignoreTLS=true). */
   MAIL_FROM: z.string().min(3).max(200).default('Limelight <no-reply@limelight.local>'),
   CAPTCHA: z.enum(['altcha', 'off']).default('altcha'),
-  /** Unset: `sandbox` on the embedded evaluation setup, else `none` (deposits say "not available"). */
-  PAYMENTS: z.enum(['sandbox', 'none']).optional(),
+  /** Unset: `sandbox` on the embedded evaluation setup, else `none` (deposits say "not available"). `stripe`: cards through Stripe Checkout (decision 0055). */
+  PAYMENTS: z.enum(['sandbox', 'stripe', 'none']).optional(),
+  /** Stripe's secret key (`sk_…`) and webhook signing secret (`whsec_…`): server only, never logged. */
+  STRIPE_SECRET_KEY: z.string().trim().regex(/^(sk|rk)_[A-Za-z0-9_]+$/, 'a secret or restricted key (sk_… or rk_…)').optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().trim().regex(/^whsec_[A-Za-z0-9_+/=]+$/, 'a webhook signing secret (whsec_…)').optional(),
+  STRIPE_PUBLISHABLE_KEY: z.string().trim().regex(/^pk_[A-Za-z0-9_]+$/, 'a publishable key (pk_…)').optional(),
+  /** Another Stripe API host (a local stand-in for tests and journeys); unset: Stripe's own. */
+  STRIPE_API_BASE: z.url().optional(),
   /** The sandbox takes test cards that mint coins: in production it runs only when this says so. */
   ALLOW_SANDBOX_PAYMENTS: onOff(false),
   /** Unset: a readable outbox on the embedded evaluation setup only; `on` elsewhere too (never in production). */
@@ -268,6 +275,21 @@ function socialClients(c: z.output<typeof envSchema>) {
 
 export type SocialClients = ReturnType<typeof socialClients>;
 
+/** Every Stripe setting PAYMENTS=stripe needs, or a refusal to start that names the missing ones. */
+function stripeSettings(c: z.output<typeof envSchema>) {
+  const missing = (['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PUBLISHABLE_KEY'] as const).filter((name) => !c[name]);
+  if (missing.length > 0) throw new Error(`Invalid configuration:\n  PAYMENTS: stripe needs ${missing.join(', ')}`);
+  return { secretKey: c.STRIPE_SECRET_KEY!, webhookSecret: c.STRIPE_WEBHOOK_SECRET!, publishableKey: c.STRIPE_PUBLISHABLE_KEY!, apiBase: c.STRIPE_API_BASE };
+}
+
+/** A processor enabled by its own settings: its options, null when none is given, a refusal when some are missing or wrong. */
+function processorSettings<T>(name: string, check: { ok: true; options: T } | { ok: false; absent: boolean; missing: string[]; invalid: string[] }): T | null {
+  if (check.ok) return check.options;
+  if (check.absent) return null;
+  const problems = [...(check.missing.length > 0 ? [`${name} needs ${check.missing.join(', ')}`] : []), ...check.invalid];
+  throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env) {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -284,6 +306,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (payments === 'sandbox' && production && !c.ALLOW_SANDBOX_PAYMENTS) {
     throw new Error('Invalid configuration:\n  PAYMENTS: the sandbox mints coins for test cards; in production set ALLOW_SANDBOX_PAYMENTS=on to run it anyway');
   }
+  const stripe = payments === 'stripe' ? stripeSettings(c) : null;
+  const paypal = processorSettings('PayPal', payPalSettings(env));
+  const btcpay = processorSettings('BTCPay', btcPaySettings(env));
   const outbox = c.MAIL_OUTBOX === undefined ? evaluation : isOn(c.MAIL_OUTBOX);
   if (outbox && production && !c.SMTP_URL) {
     throw new Error('Invalid configuration:\n  MAIL_OUTBOX: a readable outbox shows recovery codes; in production set SMTP_URL');
@@ -318,6 +343,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailFrom: c.MAIL_FROM,
     captcha: c.CAPTCHA === 'altcha',
     payments,
+    /** PAYMENTS=stripe (decision 0055); the secret key and the webhook secret are never logged. */
+    stripe,
+    /** PayPal (Orders v2) and bitcoin through BTCPay Server, each on when all its settings are given (secrets never logged). */
+    paypal,
+    btcpay,
     social: { google: oauth.google !== null, apple: oauth.apple !== null, facebook: oauth.facebook !== null },
     oauth,
     seedDemo: c.SEED_DEMO === undefined ? evaluation : isOn(c.SEED_DEMO),

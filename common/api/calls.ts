@@ -252,9 +252,11 @@ export const wallet = {
   coinPackages: { method: 'GET', path: '/api/wallet/coin-packages' } as D<typeof $wallet.coinPackages>,
   creditCards: { method: 'GET', path: '/api/wallet/credit-cards' } as D<typeof $wallet.creditCards>,
   depositCoins: { method: 'POST', path: '/api/wallet/deposit-coins' } as D<typeof $wallet.depositCoins>,
+  depositResult: { method: 'GET', path: '/api/wallet/deposit-result' } as D<typeof $wallet.depositResult>,
   getImpressionBalance: { method: 'GET', path: '/api/user/get-impression-balance' } as D<typeof $wallet.getImpressionBalance>,
   getImpressionPackages: { method: 'GET', path: '/api/user/get-impression-packages' } as D<typeof $wallet.getImpressionPackages>,
   paymentMethods: { method: 'GET', path: '/api/wallet/payment-methods' } as D<typeof $wallet.paymentMethods>,
+  refundPayment: { method: 'POST', path: '/api/admin/payment-refund' } as D<typeof $wallet.refundPayment>,
   walletBalance: { method: 'GET', path: '/api/wallet/balance' } as D<typeof $wallet.walletBalance>,
   walletTransfers: { method: 'GET', path: '/api/wallet/transfers' } as D<typeof $wallet.walletTransfers>,
 };

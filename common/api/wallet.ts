@@ -45,6 +45,8 @@ export const paymentMethod = z.object({
   /** False when this installation has no processor for it: the deposit form shows it disabled with `reason`. */
   available: z.boolean(),
   reason: z.string().nullable(),
+  /** True when the payer pays on the processor's own page (Stripe Checkout): the deposit answers `checkout`, no card form. */
+  checkout: z.boolean(),
 });
 
 export const paymentMethods = defineCall({
@@ -70,13 +72,43 @@ export const depositCoins = defineCall({
      * in is saved for it). Cancelling is an e-mailed request to support (the Subscriptions page).
      */
     renew_monthly: flag.optional(),
+    /**
+     * A method paid on the processor's page: the page of this site the payer comes back to (a path; the
+     * answer of deposit-result is shown there). Default: the deposit page.
+     */
+    return_path: z.string().max(200).regex(/^\/(?!\/)[A-Za-z0-9/_-]*$/, MSG.invalidRequest).optional(),
   }),
   output: success({
     balance,
     coins: z.number(),
+    /** 0 while a checkout is open (nothing credited yet). */
     transfer_id: z.number(),
     /** The recurring package this purchase started (renew_monthly), else null. */
     coin_subscription: z.object({ id: z.number(), next_renewal_date: z.string() }).nullable(),
+    /** A method paid on the processor's page: send the payer to `redirect_url`; null when the payment is already settled. */
+    checkout: z.object({ payment_id: z.number(), redirect_url: z.string(), expires_at: z.string() }).nullable(),
+  }),
+});
+
+export const DEPOSIT_STATUSES = ['pending', 'succeeded', 'declined', 'failed', 'expired'] as const;
+
+export const depositResult = defineCall({
+  method: 'GET',
+  path: '/api/wallet/deposit-result',
+  refusals: [404],
+  summary: "What became of the caller's payment on the processor's page (asks the processor while it is pending)",
+  input: z.strictObject({
+    payment_id: numeric(z.number({ error: MSG.paymentUnknown }).int(MSG.paymentUnknown).positive(MSG.paymentUnknown).max(Number.MAX_SAFE_INTEGER, MSG.paymentUnknown)),
+  }),
+  output: success({
+    payment_id: z.number(),
+    status: z.enum(DEPOSIT_STATUSES),
+    coins: z.number(),
+    /** Cents of `currency`. */
+    amount: z.number(),
+    currency: z.enum(['USD', 'CAD']),
+    /** The processor's reference of the money taken, once it succeeded. */
+    provider_reference: z.string().nullable(),
   }),
 });
 
@@ -115,6 +147,8 @@ export const walletTransfer = z.object({
   /** The other user of a tip, if any. */
   counterparty: z.object({ user_id: z.number(), username: z.string() }).nullable(),
   stream_id: z.number().nullable(),
+  /** Coins bought: the processor's reference of the payment (`stripe:pi_…`). */
+  payment_reference: z.string().nullable(),
   created_at: z.string(),
 });
 
@@ -177,4 +211,22 @@ export const buyImpressionsPackage = defineCall({
       .max(Number.MAX_SAFE_INTEGER, MSG.impressionPackageRequired)),
   }),
   output: success({ impression_balance: z.number(), balance }),
+});
+
+export const refundPayment = defineCall({
+  method: 'POST',
+  path: '/api/admin/payment-refund',
+  refusals: [404, 409, 502],
+  summary: 'Give a card deposit back through its processor (administrators); its coins leave the wallet when the processor confirms the refund',
+  input: z.strictObject({
+    payment_id: numeric(z.number({ error: MSG.paymentUnknown }).int(MSG.paymentUnknown).positive(MSG.paymentUnknown).max(Number.MAX_SAFE_INTEGER, MSG.paymentUnknown)),
+    /** Cents of the payment's currency; default: all that was not given back yet. */
+    amount: numeric(z.number().int().positive().max(100_000_000)).optional(),
+  }),
+  output: success({
+    /** The processor's id of the refund. */
+    refund_reference: z.string(),
+    status: z.enum(['succeeded', 'pending', 'failed']),
+    amount: z.number(),
+  }),
 });

@@ -159,6 +159,7 @@ export function ledgerReads(db: Executor) {
           streamId: ledgerTransfers.streamId,
           createdAt: ledgerTransfers.createdAt,
           otherId: other,
+          paymentReference: sql<string | null>`coalesce(${ledgerTransfers.details}->>'payment_reference', ${ledgerTransfers.details}->>'refund_reference')`,
         })
         .from(ledgerEntries)
         .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerEntries.accountId))
@@ -177,6 +178,8 @@ export function ledgerReads(db: Executor) {
           streamId: r.streamId === null ? null : Number(r.streamId),
           createdAt: new Date(r.createdAt),
           otherId: r.otherId === null || Number(r.otherId) === userId ? null : Number(r.otherId),
+          /** A deposit's or a refund's reference at the payment processor. */
+          paymentReference: r.paymentReference ?? null,
         })),
       };
     },

@@ -26,7 +26,8 @@ import type { Db, Executor } from '../../platform/db/client';
 import { notFound } from '../../platform/http/errors';
 import type { Mailer } from '../../platform/mail/mailer';
 import type { AccountsService } from '../accounts';
-import { CardRefused, PaymentMethodUnavailable, type PaymentProvider } from './payment-provider';
+import { CardRefused, PaymentMethodUnavailable } from './payment-provider';
+import type { RenewalCharger } from './renewal-chargers';
 import { coinPackages, coinSubscriptions, paymentCards, payments } from './tables';
 
 /** Each period is a rolling month from the previous expiry. */
@@ -98,7 +99,7 @@ export async function recurringPaymentRefused(tx: Executor, payment: SettledPaym
 }
 
 /** A package bought with a card but not yet paid: the row the first payment points to, enabled only when it succeeds. */
-export async function openRecurringPackage(tx: Executor, row: { userId: number; packageId: number; cardId: number; price: number; currency: 'USD' | 'CAD'; at: Date }) {
+export async function openRecurringPackage(tx: Executor, row: { userId: number; packageId: number; cardId: number | null; price: number; currency: 'USD' | 'CAD'; at: Date }) {
   const [created] = await tx.insert(coinSubscriptions).values({
     userId: row.userId,
     packageId: row.packageId,
@@ -143,7 +144,7 @@ export type RenewalNotices = ReturnType<typeof createRenewalNotices>;
 
 /** The wallet's settlement of a payment, which the renewal job shares with deposits and webhooks. */
 export interface Settlement {
-  succeeded(paymentId: number, provider: string, providerRef: string, at: Date): Promise<unknown>;
+  succeeded(paymentId: number, provider: string, providerRef: string, at: Date, extras?: { paymentRef?: string }): Promise<unknown>;
   /** Answers the id of a recurring package the refusal cancelled. */
   refused(paymentId: number, outcome: { status: 'declined' | 'failed'; providerRef?: string; message: string; at: Date }): Promise<number | null>;
 }
@@ -152,18 +153,20 @@ interface RenewalCharge {
   paymentId: number;
   coinSubscriptionId: number;
   token: string;
+  customer: string | null;
   amount: number;
   currency: 'USD' | 'CAD';
 }
 
 export function createCoinSubscriptionService(deps: {
   db: Db;
-  provider: PaymentProvider;
+  /** Charges a saved card for the processor configured now (sandbox or Stripe, renewal-chargers.ts). */
+  charger: RenewalCharger;
   settlement: Settlement;
   notices: RenewalNotices;
   log: Pick<FastifyBaseLogger, 'warn'>;
 }) {
-  const { db, provider, settlement, notices } = deps;
+  const { db, charger: provider, settlement, notices } = deps;
 
   const view = (row: {
     id: number; packageId: number; name: string; price: number; currency: 'USD' | 'CAD'; state: 'enabled' | 'cancelled'; startDate: Date; expiryDate: Date;
@@ -203,15 +206,16 @@ export function createCoinSubscriptionService(deps: {
         .orderBy(asc(coinSubscriptions.expiryDate), asc(coinSubscriptions.id))
         .limit(batch)
         .for('update', { skipLocked: true });
-      const cards = due.length === 0 ? [] : await tx.select({ id: paymentCards.id, token: paymentCards.token, provider: paymentCards.provider })
-        .from(paymentCards).where(and(inArray(paymentCards.id, due.map((s) => s.cardId)), isNull(paymentCards.deletedAt)));
+      const cardIds = due.flatMap((s) => (s.cardId === null ? [] : [s.cardId]));
+      const cards = cardIds.length === 0 ? [] : await tx.select({ id: paymentCards.id, token: paymentCards.token, customer: paymentCards.customer, provider: paymentCards.provider })
+        .from(paymentCards).where(and(inArray(paymentCards.id, cardIds), isNull(paymentCards.deletedAt)));
       const byId = new Map(cards.map((c) => [c.id, c]));
       const charges: RenewalCharge[] = [];
       for (const sub of due) {
         seen.add(sub.id);
-        const card = byId.get(sub.cardId);
+        const card = sub.cardId === null ? undefined : byId.get(sub.cardId);
         if (!card) {
-          // The card was deleted (by its owner, or with the account): nothing to charge.
+          // The card was deleted (by its owner, or with the account), or the processor kept none: nothing to charge.
           await tx.update(coinSubscriptions).set({ state: 'cancelled' }).where(eq(coinSubscriptions.id, sub.id));
           continue;
         }
@@ -235,7 +239,7 @@ export function createCoinSubscriptionService(deps: {
           periodNo: period,
           createdAt: now,
         }).onConflictDoNothing().returning({ id: payments.id });
-        const charge = { coinSubscriptionId: sub.id, token, amount: sub.price, currency: sub.currency };
+        const charge = { coinSubscriptionId: sub.id, token, customer: card.customer, amount: sub.price, currency: sub.currency };
         if (created) {
           charges.push({ paymentId: created.id, ...charge });
           continue;
@@ -252,7 +256,7 @@ export function createCoinSubscriptionService(deps: {
   async function charge(renewal: RenewalCharge, now: Date): Promise<'renewed' | 'cancelled' | 'retry'> {
     let result;
     try {
-      result = await provider.charge({ token: renewal.token, amountCents: renewal.amount, currency: renewal.currency, reference: `payment:${renewal.paymentId}` });
+      result = await provider.charge({ paymentId: renewal.paymentId, token: renewal.token, customer: renewal.customer, amountCents: renewal.amount, currency: renewal.currency });
     } catch (error) {
       if (error instanceof CardRefused || error instanceof PaymentMethodUnavailable) {
         const cancelled = await settlement.refused(renewal.paymentId, { status: 'declined', message: error.message, at: now });
@@ -264,7 +268,7 @@ export function createCoinSubscriptionService(deps: {
       return 'retry';
     }
     if (result.status === 'succeeded') {
-      await settlement.succeeded(renewal.paymentId, provider.name, result.providerRef, now);
+      await settlement.succeeded(renewal.paymentId, provider.name, result.providerRef, now, { paymentRef: result.providerRef });
       return 'renewed';
     }
     const cancelled = await settlement.refused(renewal.paymentId, { status: 'declined', providerRef: result.providerRef, message: result.message, at: now });

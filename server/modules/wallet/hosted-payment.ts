@@ -113,3 +113,6 @@ export interface HostedPaymentProvider {
     message: string;
   }>;
 }
+
+/** Thrown by `refund` when the same reference was used for another amount and that refund is not settled yet. */
+export class RefundInProgress extends Error {}

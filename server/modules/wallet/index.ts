@@ -1,7 +1,11 @@
 /** The wallet: coin and impression packages, deposits through a payment provider, balances, history and saved cards. */
 import type { AppModule, ModuleContext } from '../../platform/module';
 import { createCoinSubscriptionService, createRenewalNotices, type CoinSubscriptionService } from './coin-subscriptions';
+import { createHostedDeposits, type HostedDeposits } from './hosted-deposits';
+import { createHostedProviders } from './hosted-providers';
 import { createPaymentProviders } from './payment-provider';
+import { createReceipts } from './receipts';
+import { directCharger, offSessionCharger } from './renewal-chargers';
 import { registerWalletRoutes, SANDBOX_WEBHOOK_SECRET } from './routes';
 import { createWalletService, type WalletService } from './service';
 
@@ -9,27 +13,42 @@ export type { WalletService } from './service';
 export type { CoinSubscriptionService } from './coin-subscriptions';
 export { shareCardSql } from './card-keys';
 export { ensureWalletPackages } from './packages';
+export { payPalSettings } from './providers/paypal';
+export { btcPaySettings } from './providers/btcpay';
 
 declare module '../../platform/module' {
   interface ModuleServices {
     wallet: WalletService;
     coinSubscriptions: CoinSubscriptionService;
+    hostedDeposits: HostedDeposits;
   }
 }
 
 export async function createWalletModule(ctx: ModuleContext): Promise<AppModule> {
-  const providers = createPaymentProviders(ctx.config.payments, { webhookSecret: await ctx.secret(SANDBOX_WEBHOOK_SECRET) });
-  const notices = createRenewalNotices({ db: ctx.db, accounts: ctx.use('accounts'), mailer: ctx.platform.mailer, log: ctx.log });
-  const wallet = createWalletService({ db: ctx.db, ledger: ctx.use('ledger'), accounts: ctx.use('accounts'), providers, notices });
-  const coinSubscriptions = createCoinSubscriptionService({ db: ctx.db, provider: providers.card, settlement: wallet.settlement, notices, log: ctx.log });
+  const providers = createPaymentProviders(ctx.config.payments === 'sandbox' ? 'sandbox' : 'none', { webhookSecret: await ctx.secret(SANDBOX_WEBHOOK_SECRET) });
+  const hosted = createHostedProviders(ctx.config);
+  const accounts = ctx.use('accounts');
+  const notices = createRenewalNotices({ db: ctx.db, accounts, mailer: ctx.platform.mailer, log: ctx.log });
+  const wallet = createWalletService({ db: ctx.db, ledger: ctx.use('ledger'), accounts, providers, notices, outbox: ctx.platform.outbox });
+  const hostedDeposits = createHostedDeposits({
+    db: ctx.db, ledger: ctx.use('ledger'), hosted, settlement: wallet.settlement, notices, activeCoinPackage: wallet.activeCoinPackage, log: ctx.log,
+  });
+  const charger = hosted.card ? offSessionCharger(hosted.card) : directCharger(providers.card);
+  const coinSubscriptions = createCoinSubscriptionService({ db: ctx.db, charger, settlement: wallet.settlement, notices, log: ctx.log });
+  const receipts = createReceipts({ db: ctx.db, accounts, mailer: ctx.platform.mailer });
+  ctx.events.onDurable('deposit.credited', ({ paymentId }) => receipts.send(paymentId));
   // Saved cards are the person's, not the books': they go with the account (balances stay in the ledger),
   // and the recurring packages paid with them end.
   ctx.events.onDurable('account.deleted', ({ userId }) => wallet.forgetCards(userId));
   return {
     name: 'wallet',
-    services: { wallet, coinSubscriptions },
-    routes: (app) => registerWalletRoutes(app, { db: ctx.db, wallet, coinSubscriptions, providers }),
-    // Several instances may run it at once: each period is charged once (coin-subscriptions.ts).
-    jobs: [{ name: 'renew-coin-subscriptions', everyMs: 60_000, roles: ['worker'], run: async () => void (await coinSubscriptions.renewDue(new Date())) }],
+    services: { wallet, coinSubscriptions, hostedDeposits },
+    routes: (app) => registerWalletRoutes(app, { db: ctx.db, wallet, coinSubscriptions, providers, hosted, hostedDeposits, accounts }),
+    jobs: [
+      // Several instances may run it at once: each period is charged once (coin-subscriptions.ts).
+      { name: 'renew-coin-subscriptions', everyMs: 60_000, roles: ['worker'], run: async () => void (await coinSubscriptions.renewDue(new Date())) },
+      // Payments left pending past their checkout's expiry (a lost webhook): the processor is asked; a lease keeps instances apart.
+      { name: 'reconcile-pending-payments', everyMs: 60_000, roles: ['worker'], run: async () => void (await hostedDeposits.reconcile(new Date())) },
+    ],
   };
 }

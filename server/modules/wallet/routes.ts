@@ -11,11 +11,18 @@ import { addRoute } from '../../platform/http/route';
 import { createThrottle } from '../../platform/throttle';
 import { SANDBOX_SIGNATURE_HEADER, type PaymentMethod, type PaymentProvider } from './payment-provider';
 import type { CoinSubscriptionService } from './coin-subscriptions';
+import type { HostedPaymentProvider } from './hosted-payment';
+import type { HostedDeposits } from './hosted-deposits';
 import type { WalletService } from './service';
+import type { AccountsService } from '../accounts';
 
 /** Charges and card saves per user: enough for a buyer, too few to test stolen cards. */
 export const WALLET_THROTTLE = { windowMs: 10 * 60_000, deposits: 10, cards: 10 } as const;
 export const SANDBOX_WEBHOOK_PATH = '/api/wallet/webhooks/sandbox';
+/** Where a hosted provider posts its events: `/api/wallet/webhooks/stripe` (…/paypal, …/btcpay). */
+export const hostedWebhookPath = (provider: string) => `/api/wallet/webhooks/${provider}`;
+/** The deposit page, where a payer comes back from the processor's page unless the deposit named another. */
+export const DEPOSIT_RETURN_PATH = '/user/account/deposit-coins';
 /** The name of the webhook signing secret in the secrets store. */
 export const SANDBOX_WEBHOOK_SECRET = 'payments-sandbox-webhook';
 
@@ -67,11 +74,51 @@ const sandboxWebhookDocs: RouteDocs = {
   description: 'Called by the payment processor, not a browser: no session and no CSRF token.',
 };
 
+/** What each hosted provider's webhook signature looks like, for the API description. */
+const HOSTED_SIGNATURES: Record<string, { header: string; description: string }> = {
+  stripe: { header: 'Stripe-Signature', description: '`t=<unix time>,v1=<hex HMAC-SHA256 of "t.body" under STRIPE_WEBHOOK_SECRET>`; older than 5 minutes is refused.' },
+  paypal: { header: 'PAYPAL-TRANSMISSION-SIG', description: "With PAYPAL-TRANSMISSION-ID, -TIME, PAYPAL-CERT-URL and PAYPAL-AUTH-ALGO: checked by asking PayPal's verify-webhook-signature for PAYPAL_WEBHOOK_ID." },
+  btcpay: { header: 'BTCPay-Sig', description: '`sha256=<hex HMAC-SHA256 of the body under BTCPAY_WEBHOOK_SECRET>`.' },
+};
+
+const hostedWebhookDocs = (provider: string): RouteDocs => {
+  const signature = HOSTED_SIGNATURES[provider] ?? { header: `${provider}-signature`, description: "The processor's signature of the raw body." };
+  return {
+    security: [{ [`${provider}Signature`]: [] }],
+    securitySchemes: { [`${provider}Signature`]: { type: 'apiKey', in: 'header', name: signature.header, description: signature.description } },
+    requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', description: `An event as ${provider} sends it.` } } } },
+    responses: {
+      200: {
+        description: 'Stored once by its id and applied: `outcomes` per thing the event said (applied, ignored, deferred until its payment succeeds, replayed).',
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['response', 'outcomes'],
+              properties: { response: { type: 'string', enum: ['success'] }, outcomes: { type: 'array', items: { type: 'string' } } },
+            },
+          },
+        },
+      },
+    },
+    refusals: [401],
+    description: 'Called by the payment processor, not a browser: no session and no CSRF token. A missing signature is 401; a wrong or stale one, or a body that is not an event, 400.',
+  };
+};
+
 export async function registerWalletRoutes(
   app: FastifyInstance,
-  deps: { db: Db; wallet: WalletService; coinSubscriptions: CoinSubscriptionService; providers: Record<PaymentMethod, PaymentProvider> },
+  deps: {
+    db: Db;
+    wallet: WalletService;
+    coinSubscriptions: CoinSubscriptionService;
+    providers: Record<PaymentMethod, PaymentProvider>;
+    hosted: Partial<Record<PaymentMethod, HostedPaymentProvider>>;
+    hostedDeposits: HostedDeposits;
+    accounts: AccountsService;
+  },
 ): Promise<void> {
-  const { db, wallet, coinSubscriptions, providers } = deps;
+  const { db, wallet, coinSubscriptions, providers, hosted, hostedDeposits } = deps;
   const throttle = createThrottle(db, { windowMs: WALLET_THROTTLE.windowMs });
   const limit = async (key: string, max: number) => {
     if ((await throttle.attempt([{ key, limit: max }])).limited) throw tooManyRequests(MSG.tooManyPayments);
@@ -80,15 +127,28 @@ export async function registerWalletRoutes(
   addRoute(app, api.coinPackages, { auth: 'anonymous', access: ACCESS.public, tags }, async () => ({ packages: await wallet.coinPackages() }));
 
   addRoute(app, api.paymentMethods, { auth: 'anonymous', access: ACCESS.public, tags }, async () => ({
-    methods: api.PAYMENT_METHODS.map((id) => ({
-      id,
-      available: providers[id].available,
-      reason: providers[id].available ? null : MSG.paymentMethodUnavailable,
-    })),
+    methods: api.PAYMENT_METHODS.map((id) => {
+      const available = hosted[id] !== undefined || providers[id].available;
+      return { id, available, reason: available ? null : MSG.paymentMethodUnavailable, checkout: hosted[id] !== undefined };
+    }),
   }));
 
-  addRoute(app, api.depositCoins, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ input, principal }) => {
+  addRoute(app, api.depositCoins, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ input, principal, request }) => {
     await limit(`deposit:${principal.userId}`, WALLET_THROTTLE.deposits);
+    if (hostedDeposits.isHosted(input.payment_method)) {
+      if (input.card !== undefined || input.card_token !== undefined) throw badRequest(MSG.cardOnProcessorPage, 'card');
+      const contact = await deps.accounts.mailContact(principal.userId);
+      const checkout = await hostedDeposits.start({
+        userId: principal.userId,
+        email: contact?.email ?? '',
+        packageId: input.package_id,
+        method: input.payment_method,
+        renewMonthly: input.renew_monthly ?? false,
+        returnUrl: `${request.publicOrigin}${input.return_path ?? DEPOSIT_RETURN_PATH}`,
+      });
+      const pkg = await wallet.activeCoinPackage(input.package_id);
+      return { balance: await wallet.balances(principal.userId), coins: pkg.coins, transfer_id: 0, coin_subscription: null, checkout };
+    }
     return wallet.deposit({
       userId: principal.userId,
       packageId: input.package_id,
@@ -98,6 +158,14 @@ export async function registerWalletRoutes(
       renewMonthly: input.renew_monthly,
     });
   });
+
+  addRoute(app, api.depositResult, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ input, principal }) =>
+    hostedDeposits.result(principal.userId, input.payment_id),
+  );
+
+  addRoute(app, api.refundPayment, { auth: 'admin', access: ACCESS.admin, tags }, async ({ input, principal }) => ({
+    ...(await hostedDeposits.refund(principal.userId, input.payment_id, input.amount)),
+  }));
 
   // Recurring coin packages: the subscriber's list; cancelling is an e-mailed request support applies (spec part 2 §7).
   addRoute(app, subscriptionsApi.listCoinSubscriptions, { auth: 'user', access: ACCESS.signedIn, tags: subscriptionTags }, async ({ input, principal }) =>
@@ -154,5 +222,23 @@ export async function registerWalletRoutes(
         return { response: 'success', status: outcome.status, moved: outcome.moved };
       },
     );
+    for (const provider of Object.values(hosted)) {
+      scope.post(
+        hostedWebhookPath(provider.name),
+        {
+          schema: { tags, summary: `Payment events from ${provider.name}, signed with its webhook secret; each stored once by its id` },
+          config: { csrf: false, access: ACCESS.public, openapi: hostedWebhookDocs(provider.name) },
+        },
+        async (request) => {
+          const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.from('');
+          const check = await provider.verifyWebhook(raw, request.headers);
+          if (!check.ok) {
+            if (check.reason === 'unsigned') throw unauthorized(MSG.webhookUnsigned);
+            throw badRequest(check.reason === 'bad_signature' ? MSG.webhookBadSignature : MSG.webhookInvalid);
+          }
+          return { response: 'success', outcomes: await hostedDeposits.receiveWebhook(provider, check.events) };
+        },
+      );
+    }
   });
 }

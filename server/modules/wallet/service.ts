@@ -3,9 +3,10 @@
  * impressions. Every movement of money goes through the ledger (docs/architecture.md §9).
  */
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, inArray, isNull, notInArray, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, notInArray, or, sql } from 'drizzle-orm';
 import { MSG } from '../../../common/messages';
 import type { Db, Executor } from '../../platform/db/client';
+import type { EventOutbox } from '../../platform/event-outbox';
 import { appError, badRequest, notFound } from '../../platform/http/errors';
 import type { AccountsService } from '../accounts';
 import { depositTransfer, InsufficientFunds, type Currency, type Ledger, type TransferKind } from '../ledger';
@@ -20,6 +21,8 @@ import {
 } from './payment-provider';
 import { lockRecurringPackageOf, openRecurringPackage, recurringPaymentRefused, recurringPaymentSucceeded, type RenewalNotices } from './coin-subscriptions';
 import { cardKeyOf } from './card-keys';
+import type { SavedMethod } from './hosted-payment';
+import './events';
 import { coinPackages, coinSubscriptions, impressionPackages, paymentCards, payments } from './tables';
 
 const toAppError = (error: unknown): unknown => {
@@ -45,6 +48,7 @@ export interface WalletTransferRow {
   currency: Currency;
   counterparty: { user_id: number; username: string } | null;
   stream_id: number | null;
+  payment_reference: string | null;
   created_at: string;
 }
 
@@ -54,6 +58,7 @@ export function createWalletService(deps: {
   accounts: AccountsService;
   providers: Record<PaymentMethod, PaymentProvider>;
   notices: RenewalNotices;
+  outbox: Pick<EventOutbox, 'write' | 'afterCommit'>;
 }) {
   const { db, ledger, providers } = deps;
 
@@ -65,16 +70,20 @@ export function createWalletService(deps: {
 
   /**
    * Marks a pending payment succeeded and mints its coins, in one transaction: whoever settles first
-   * (the deposit call or the provider's webhook) moves the coins; the other finds nothing pending.
-   * The ledger key `payment:<provider>:<ref>` makes a second settlement impossible even so. A payment
-   * of a recurring package starts it or moves it a month on in the same transaction.
+   * (the deposit call, the provider's webhook, the reconcile job) moves the coins; the others find
+   * nothing pending. The ledger key `payment:<provider>:<ref>` makes a second settlement impossible even
+   * so. A payment of a recurring package starts it or moves it a month on in the same transaction, with
+   * the card the provider kept for it (hosted checkouts). The receipt follows through the outbox.
    */
-  async function settleSucceeded(paymentId: number, provider: string, providerRef: string, at = new Date()): Promise<{ transferId: number | null; moved: boolean }> {
-    return db.transaction(async (tx) => {
+  async function settleSucceeded(
+    paymentId: number, provider: string, providerRef: string, at = new Date(),
+    extras: { paymentRef?: string; savedMethod?: SavedMethod } = {},
+  ): Promise<{ transferId: number | null; moved: boolean }> {
+    const settled = await db.transaction(async (tx) => {
       await lockRecurringPackageOf(tx, paymentId);
       const [payment] = await tx
         .update(payments)
-        .set({ status: 'succeeded', providerRef, settledAt: at, failure: null })
+        .set({ status: 'succeeded', providerRef, settledAt: at, failure: null, ...(extras.paymentRef ? { paymentRef: extras.paymentRef } : {}) })
         .where(and(eq(payments.id, paymentId), eq(payments.status, 'pending')))
         .returning();
       if (!payment) {
@@ -88,16 +97,29 @@ export function createWalletService(deps: {
           userId: payment.userId,
           coins: pkg.coins,
           money: { account: 'card-payments', currency: payment.currency, cents: payment.amount },
-          paymentReference: `${provider}:${providerRef}`,
+          paymentReference: `${provider}:${payment.paymentRef ?? providerRef}`,
           idempotencyKey: `payment:${provider}:${providerRef}`,
           details: { payment_id: payment.id, package_id: pkg.id, provider },
         }),
         tx,
       );
       await tx.update(payments).set({ transferId }).where(eq(payments.id, paymentId));
+      if (extras.savedMethod && payment.coinSubscriptionId !== null) await keepProvidersCard(tx, payment, provider, extras.savedMethod);
       await recurringPaymentSucceeded(tx, payment, at);
+      if (created) await deps.outbox.write(tx, 'deposit.credited', { paymentId });
       return { transferId, moved: created };
     });
+    if (settled.moved) await deps.outbox.afterCommit('deposit.credited', { paymentId });
+    return settled;
+  }
+
+  /** The card a hosted provider kept for a recurring package: saved as the package's card (its token and what may be shown). */
+  async function keepProvidersCard(tx: Executor, payment: { userId: number; coinSubscriptionId: number | null }, provider: string, method: SavedMethod) {
+    const [card] = await tx.insert(paymentCards)
+      .values({ userId: payment.userId, provider, token: method.token, customer: method.customer ?? null, brand: method.brand, last4: method.last4, expMonth: method.expMonth, expYear: method.expYear })
+      .onConflictDoUpdate({ target: [paymentCards.provider, paymentCards.token], set: { deletedAt: null } })
+      .returning({ id: paymentCards.id });
+    await tx.update(coinSubscriptions).set({ cardId: card!.id }).where(and(eq(coinSubscriptions.id, payment.coinSubscriptionId!), isNull(coinSubscriptions.cardId)));
   }
 
   /**
@@ -106,7 +128,7 @@ export function createWalletService(deps: {
    */
   async function settleRefused(
     paymentId: number,
-    outcome: { status: 'declined' | 'failed'; providerRef?: string; message: string; at?: Date },
+    outcome: { status: 'declined' | 'failed' | 'expired'; providerRef?: string; message: string; at?: Date },
   ): Promise<number | null> {
     return db.transaction(async (tx) => {
       await lockRecurringPackageOf(tx, paymentId);
@@ -155,7 +177,7 @@ export function createWalletService(deps: {
     async forgetCards(userId: number) {
       await db.transaction(async (tx) => {
         await tx.update(coinSubscriptions).set({ state: 'cancelled' }).where(and(eq(coinSubscriptions.userId, userId), eq(coinSubscriptions.state, 'enabled')));
-        const named = tx.select({ id: coinSubscriptions.cardId }).from(coinSubscriptions).where(eq(coinSubscriptions.userId, userId));
+        const named = tx.select({ id: coinSubscriptions.cardId }).from(coinSubscriptions).where(and(eq(coinSubscriptions.userId, userId), isNotNull(coinSubscriptions.cardId)));
         await tx.update(paymentCards).set({ token: sql`'forgotten:' || ${paymentCards.id}`, brand: '', last4: '', deletedAt: sql`coalesce(${paymentCards.deletedAt}, now())` })
           .where(and(eq(paymentCards.userId, userId), inArray(paymentCards.id, named)));
         await tx.delete(paymentCards).where(and(eq(paymentCards.userId, userId), notInArray(paymentCards.id, named)));
@@ -240,14 +262,18 @@ export function createWalletService(deps: {
         coins: pkg.coins,
         transfer_id: transferId ?? 0,
         coin_subscription: recurring ? { id: recurring.id, next_renewal_date: new Date(recurring.expiryDate).toISOString() } : null,
+        checkout: null,
       };
     },
 
     /** The settlement the renewal job shares (coin-subscriptions.ts). */
     settlement: {
-      succeeded: (paymentId: number, provider: string, providerRef: string, at: Date) => settleSucceeded(paymentId, provider, providerRef, at),
+      succeeded: (paymentId: number, provider: string, providerRef: string, at: Date, extras?: { paymentRef?: string; savedMethod?: SavedMethod }) =>
+        settleSucceeded(paymentId, provider, providerRef, at, extras),
       refused: settleRefused,
     },
+
+    activeCoinPackage,
 
     /** A verified provider event about a charge: settles its payment once, however often it arrives. */
     async applyWebhook(provider: PaymentProvider, event: WebhookEvent): Promise<{ status: string; moved: boolean }> {
@@ -281,6 +307,7 @@ export function createWalletService(deps: {
             currency: line.currency,
             counterparty: other && line.otherId !== null ? { user_id: line.otherId, username: other.username } : null,
             stream_id: line.streamId,
+            payment_reference: line.paymentReference,
             created_at: line.createdAt.toISOString(),
           };
         }),

@@ -67,9 +67,9 @@ describe('payment methods', () => {
   it('says which methods this installation can take, and why not the others', async () => {
     const res = await t.client().call(api.paymentMethods, {});
     expect(res.methods).toEqual([
-      { id: 'card', available: true, reason: null },
-      { id: 'paypal', available: false, reason: MSG.paymentMethodUnavailable },
-      { id: 'bitcoin', available: false, reason: MSG.paymentMethodUnavailable },
+      { id: 'card', available: true, reason: null, checkout: false },
+      { id: 'paypal', available: false, reason: MSG.paymentMethodUnavailable, checkout: false },
+      { id: 'bitcoin', available: false, reason: MSG.paymentMethodUnavailable, checkout: false },
     ]);
   });
 

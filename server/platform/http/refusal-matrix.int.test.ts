@@ -468,6 +468,24 @@ const CASES: Record<string, Case> = {
       body: { plan_id: await fanPlanOf(c.owner), user_id: c.owner.user.id }, headers: { 'idempotency-key': unique('subscribe') },
     }),
   },
+  'GET /api/wallet/deposit-result': {
+    send: async (c) => {
+      // The caller's own payment (anonymous: someone's, which it is refused before reading).
+      const [own] = await t.resources.database.db.insert(payments).values({
+        userId: c.me?.id ?? world.victim.user.id, provider: 'sandbox', providerRef: unique('ch_sbx_result'), packageId: world.coinPackageId, amount: 100, currency: 'USD', status: 'succeeded',
+      }).returning({ id: payments.id });
+      return c.client.get('/api/wallet/deposit-result', { payment_id: own!.id });
+    },
+  },
+  'POST /api/admin/payment-refund': {
+    send: async (c) => {
+      const [paid] = await t.resources.database.db.insert(payments).values({
+        userId: world.victim.user.id, provider: 'sandbox', providerRef: unique('ch_sbx_refund'), packageId: world.coinPackageId, amount: 100, currency: 'USD', status: 'succeeded',
+      }).returning({ id: payments.id });
+      return c.client.post('/api/admin/payment-refund', { payment_id: paid!.id });
+    },
+    stopsShort: { status: 409, message: MSG.paymentNotRefundable, why: 'the sandbox refunds through no processor (stripe-deposits.int.test.ts refunds through the Stripe stand-in)' },
+  },
   'POST /api/wallet/webhooks/sandbox': {
     send: async (c) => {
       const providerRef = unique('ch_sbx_matrix');

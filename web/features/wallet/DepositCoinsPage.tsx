@@ -1,6 +1,8 @@
 /** /user/account/deposit-coins: pick a coin package and a way to pay (spec part 1 §2 wallet routes; part 2 §9 payment methods). */
 import { useState } from 'react';
 import type { FormEvent } from 'react';
+import { useLocation, useSearchParams } from 'react-router';
+import { MSG } from '../../../common/messages';
 import type { CallInput } from '../../../common/api';
 import type { depositCoins } from '../../../common/api/wallet';
 import { failureMessage, formRefusal, hasErrors } from '../../api/field-errors';
@@ -15,6 +17,7 @@ import { SelectControl } from '../../ui/Select';
 import { Spinner } from '../../ui/Spinner';
 import { useBalance, useCoinPackages, useCreditCards, useDepositCoins, usePaymentMethods } from './api';
 import { CardFields, cardLabel } from './CardForm';
+import { DepositReturn } from './DepositReturn';
 import { EMPTY_CARD, cardPayload, cardProblems } from './card';
 import type { CardValues } from './card';
 import { formatCents, formatCoins } from '../../../common/rules/wallet-amounts';
@@ -51,15 +54,21 @@ function HowToCancel() {
 
 export function DepositCoinsPage() {
   const balance = useBalance();
+  const [query, setQuery] = useSearchParams();
+  // Back from the processor's page: ?payment=<id>&outcome=success|cancel.
+  const returned = Number(query.get('payment'));
   return (
     <Page title="Buy Coins" width="narrow" aside={balance.data && <span className={styles.pill}>Balance: {formatCoins(balance.data.CON)}</span>}>
-      <DepositForm />
+      {Number.isSafeInteger(returned) && returned > 0
+        ? <DepositReturn paymentId={returned} cancelled={query.get('outcome') === 'cancel'} onDone={() => setQuery({}, { replace: true })} />
+        : <DepositForm />}
     </Page>
   );
 }
 
 function DepositForm() {
   const skinPath = useSkinPath();
+  const location = useLocation();
   const packages = useCoinPackages();
   const cards = useCreditCards();
   const deposit = useDepositCoins();
@@ -72,12 +81,16 @@ function DepositForm() {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [message, setMessage] = useState<string | null>(null);
   const [renew, setRenew] = useState(false);
+  const [redirecting, setRedirecting] = useState(false);
   const [done, setDone] = useState<{ coins: number; balance: number; renewsOn: string | null } | null>(null);
 
-  const savedCards = cards.data ?? [];
+  // Cards paid on the processor's own page (Stripe Checkout): no card form, and saved cards are not charged from here.
+  const cardCheckout = methods.data?.find((x) => x.id === 'card')?.checkout === true;
+  const savedCards = cardCheckout ? [] : (cards.data ?? []);
   const packageId = pickedPackage ?? packages.data?.[0]?.package_id ?? null;
   const unavailable = (m: (typeof METHODS)[number]) => methods.data?.find((x) => x.id === m.processor && !x.available)?.reason ?? null;
-  const offered = METHODS.filter((m) => !unavailable(m) && (m.id !== 'wallet' || savedCards.length > 0));
+  const shown = METHODS.filter((m) => !(cardCheckout && m.id === 'wallet'));
+  const offered = shown.filter((m) => !unavailable(m) && (m.id !== 'wallet' || savedCards.length > 0));
   const method: Method | null = pickedMethod ?? (cards.isPending || methods.isPending ? null : (offered[0]?.id ?? null));
   const noMethod = methods.isSuccess && !cards.isPending && offered.length === 0;
   const chosenCard = cardId || (savedCards[0] ? String(savedCards[0].card_id) : '');
@@ -113,7 +126,10 @@ function DepositForm() {
   function check(): { ok: true; input: CallInput<typeof depositCoins> } | { ok: false; errors: FieldErrors; message?: string } {
     if (packageId === null) return { ok: false, errors: { package_id: CHOOSE_PACKAGE } };
     if (method === null) return { ok: false, errors: {}, message: NO_METHOD };
-    if (method === 'paypal' || method === 'bitcoin') return { ok: true, input: { package_id: packageId, payment_method: method } };
+    if (method === 'paypal' || method === 'bitcoin') return { ok: true, input: { package_id: packageId, payment_method: method, return_path: location.pathname } };
+    if (method === 'card' && cardCheckout) {
+      return { ok: true, input: { package_id: packageId, payment_method: 'card', return_path: location.pathname, ...(renew ? { renew_monthly: true } : {}) } };
+    }
     if (method === 'wallet') {
       if (!chosenCard) return { ok: false, errors: { card_token: CHOOSE_CARD } };
       return { ok: true, input: { package_id: packageId, payment_method: 'card', card_token: chosenCard, ...(renew ? { renew_monthly: true } : {}) } };
@@ -125,7 +141,7 @@ function DepositForm() {
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (deposit.isPending) return;
+    if (deposit.isPending || redirecting) return;
     setMessage(null);
     const checked = check();
     if (!checked.ok) {
@@ -135,6 +151,13 @@ function DepositForm() {
     setErrors({});
     deposit.mutate(checked.input, {
       onSuccess: (out) => {
+        if (out.checkout) {
+          // The processor's page takes the payment; it sends the payer back here with ?payment=<id>.
+          setMessage(null);
+          setRedirecting(true);
+          window.location.assign(out.checkout.redirect_url);
+          return;
+        }
         setDone({ coins: out.coins, balance: out.balance.CON, renewsOn: out.coin_subscription?.next_renewal_date ?? null });
         setRenew(false);
         setCard(EMPTY_CARD);
@@ -186,8 +209,9 @@ function DepositForm() {
 
       <Section title="Payment method">
         <div className={styles.methods} role="radiogroup" aria-label="Payment method">
-          {METHODS.map((m) => {
+          {shown.map((m) => {
             const reason = unavailable(m);
+            const hint = m.id === 'card' && cardCheckout ? MSG.cardOnProcessorPage : m.hint;
             return (
               <label key={m.id} className={`${styles.method} ${method === m.id ? styles.methodChosen : ''} ${reason ? styles.methodOff : ''}`}>
                 <input
@@ -203,7 +227,7 @@ function DepositForm() {
                 />
                 <span>
                   <strong>{m.label}</strong>
-                  {(reason ?? m.hint) && <span className={styles.methodHint}>{reason ?? m.hint}</span>}
+                  {(reason ?? hint) && <span className={styles.methodHint}>{reason ?? hint}</span>}
                 </span>
               </label>
             );
@@ -234,7 +258,7 @@ function DepositForm() {
             {errors.card_token}
           </p>
         )}
-        {method === 'card' && (
+        {method === 'card' && !cardCheckout && (
           <CardFields
             values={card}
             errors={errors}
@@ -251,7 +275,8 @@ function DepositForm() {
               Renew every month
             </Checkbox>
             <p className={styles.methodHint}>
-              {method === 'card' ? 'The card is saved, and this package is bought again on it every month until cancelled. ' : 'This package is bought again on this card every month until cancelled. '}
+              {method === 'card' && cardCheckout ? 'The payment page keeps your card for it, and this package is bought again on it every month until cancelled. '
+                : method === 'card' ? 'The card is saved, and this package is bought again on it every month until cancelled. ' : 'This package is bought again on this card every month until cancelled. '}
               <HowToCancel />
             </p>
           </div>
@@ -259,11 +284,12 @@ function DepositForm() {
       </Section>
 
       <Alert>{message}</Alert>
+      {redirecting && <Alert tone="info">{MSG.redirectingToPayment}</Alert>}
       <div className={styles.submitRow}>
         <ButtonLink to={skinPath('/user/account')} variant="ghost">
           Cancel
         </ButtonLink>
-        <Button type="submit" loading={deposit.isPending} disabled={noMethod} icon={<CoinIcon size={18} />}>
+        <Button type="submit" loading={deposit.isPending || redirecting} disabled={noMethod} icon={<CoinIcon size={18} />}>
           {chosenPackage ? `Buy ${formatCoins(chosenPackage.coins)} for ${formatCents(chosenPackage.price, chosenPackage.currency)}` : 'Buy Coins'}
         </Button>
       </div>

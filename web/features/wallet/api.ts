@@ -80,11 +80,31 @@ function afterMoneyMoved(queryClient: ReturnType<typeof useQueryClient>, balance
   void queryClient.invalidateQueries({ queryKey: [...walletKeys.all, 'transfers'] });
 }
 
+/** Polled after the processor's page sent the payer back, until the payment is settled (or the page gives up). */
+export const DEPOSIT_RESULT_POLL_MS = 1500;
+
+export function useDepositResult(paymentId: number | null, keepAsking: boolean) {
+  const queryClient = useQueryClient();
+  return useQuery({
+    queryKey: [...walletKeys.all, 'deposit-result', paymentId] as const,
+    enabled: paymentId !== null,
+    queryFn: async () => {
+      const out = await call(wallet.depositResult, { payment_id: paymentId! });
+      if (out.status === 'succeeded') void queryClient.invalidateQueries({ queryKey: walletKeys.all, predicate: (q) => q.queryKey[1] !== 'deposit-result' });
+      return out;
+    },
+    refetchInterval: (query) => (keepAsking && query.state.data?.status === 'pending' ? DEPOSIT_RESULT_POLL_MS : false),
+    refetchOnWindowFocus: false,
+    retry: false,
+  });
+}
+
 export function useDepositCoins() {
   const queryClient = useQueryClient();
   return useMutation<CallOutput<typeof wallet.depositCoins>, ApiError, CallInput<typeof wallet.depositCoins>>({
     mutationFn: (input) => call(wallet.depositCoins, input),
     onSuccess: (out) => {
+      if (out.checkout) return;
       afterMoneyMoved(queryClient, out.balance);
       // A recurring package saves the card it was bought with.
       if (out.coin_subscription) void queryClient.invalidateQueries({ queryKey: walletKeys.cards() });
