@@ -28,7 +28,7 @@ function createProbeClockModule(): AppModule {
 }
 
 function createProbeUserModule(ctx: ModuleContext): AppModule {
-  const clock = ctx.use('probeClock');
+  const clock = ctx.service('probeClock');
   return {
     name: 'probeUser',
     routes: (app) => {

@@ -25,17 +25,17 @@ const nameOf = (factory: ModuleFactory) => {
 
 export async function loadModules(
   app: FastifyInstance,
-  context: Omit<ModuleContext, 'use' | 'app' | 'hook' | 'fill'>,
+  context: Omit<ModuleContext, 'service' | 'app' | 'hook' | 'fill'>,
   factories: readonly ModuleFactory[],
   table: ReturnType<typeof recordRoutes>,
 ): Promise<LoadedModules> {
   const services: Partial<ModuleServices> = {};
   const modules: AppModule[] = [];
   let building = '';
-  const use = <K extends ServiceName>(name: K): ModuleServices[K] => {
-    const service = services[name];
-    if (service === undefined) throw new Error(`module "${building}" uses "${String(name)}", which no module before it in the list provides`);
-    return service as ModuleServices[K];
+  const service = <K extends ServiceName>(name: K): ModuleServices[K] => {
+    const provided = services[name];
+    if (provided === undefined) throw new Error(`module "${building}" uses "${String(name)}", which no module before it in the list provides`);
+    return provided as ModuleServices[K];
   };
 
   const hooks = createHookBoard();
@@ -44,7 +44,7 @@ export async function loadModules(
     const name = nameOf(factory);
     building = name;
     const module = await table.as(name, () => factory({
-      ...context, app, use,
+      ...context, app, service,
       events: context.events.as(name),
       hook: (hook, filledBy) => hooks.declare(hook, name, filledBy),
       fill: (hook, value) => hooks.fill(hook, name, value),

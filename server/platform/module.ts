@@ -57,7 +57,7 @@ export interface ModuleContext {
   /** A named secret kept in the database, made on first use. */
   secret(name: string): Promise<string>;
   /** Another module's public service; that module must come earlier in the list. */
-  use<K extends ServiceName>(name: K): ModuleServices[K];
+  service<K extends ServiceName>(name: K): ModuleServices[K];
   /** Declares a hook this module reads and `filledBy`, a later module, fills; answers its reader (valid once the app is built). */
   hook<K extends HookName>(name: K, filledBy: string): () => ModuleHooks[K];
   /** Fills a hook an earlier module declared for this one. */

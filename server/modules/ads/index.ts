@@ -26,10 +26,10 @@ export async function createAdsModule(ctx: ModuleContext): Promise<AppModule> {
   const { db, config, files } = ctx;
   const creativeTokens = createPlaybackTokens(await ctx.secret('ad-creatives'));
   const addresses = createMediaAddresses(CREATIVES_PREFIX, creativeTokens, config.playbackTtlSeconds);
-  const offers = createOffers({ db, files, uploads: ctx.use('uploads'), accounts: ctx.use('accounts'), addresses });
-  const selection = createSelection({ db, streamReads: ctx.use('streamReads'), addresses });
-  const delivery = createDelivery({ db, streamAccess: ctx.use('streamAccess'), tokens: createPlaybackTokens(await ctx.secret('ad-impressions')), addresses, windowMs: config.ads.windowMs });
-  const ledger = ctx.use('ledger');
+  const offers = createOffers({ db, files, uploads: ctx.service('uploads'), accounts: ctx.service('accounts'), addresses });
+  const selection = createSelection({ db, streamReads: ctx.service('streamReads'), addresses });
+  const delivery = createDelivery({ db, streamAccess: ctx.service('streamAccess'), tokens: createPlaybackTokens(await ctx.secret('ad-impressions')), addresses, windowMs: config.ads.windowMs });
+  const ledger = ctx.service('ledger');
   const campaigns = createCampaigns({ db, ledger });
   const settlement = createSettlement({ db, ledger, periodMs: config.ads.settlementMs, log: ctx.log });
   ctx.fill('adCampaigns', (streamId) => selection.campaignOf(streamId));

@@ -34,8 +34,8 @@ const PRIORITY_CHAT = ACCESS.with(ACCESS.signedIn, { cells: { user: 403, other: 
 
 export async function createChatModule(ctx: ModuleContext): Promise<AppModule> {
   const { app, db, events } = ctx;
-  const streamReads = ctx.use('streamReads');
-  const accounts = ctx.use('accounts');
+  const streamReads = ctx.service('streamReads');
+  const accounts = ctx.service('accounts');
   const presence = createPresence(db, ctx.log, {
     userIdOf: userIdOfViewerKey,
     onWritten: (channels) => void chat.publishViewerCounts(channels).catch((error: unknown) => ctx.log.warn({ err: error }, 'viewer count not published')),
@@ -49,7 +49,7 @@ export async function createChatModule(ctx: ModuleContext): Promise<AppModule> {
     onPresenceChange: (channel, principal, change) => chat.onPresenceChange(channel, principal, change),
   }, { presence, ...ctx.config.realtimeCaps });
   const chat = createChatService({
-    db, streamReads, streamAccess: ctx.use('streamAccess'), streamViewing: ctx.use('streamViewing'), accounts, ledger: ctx.use('ledger'), likeLimit: ctx.config.streamViewerLikeLimit, log: ctx.log,
+    db, streamReads, streamAccess: ctx.service('streamAccess'), streamViewing: ctx.service('streamViewing'), accounts, ledger: ctx.service('ledger'), likeLimit: ctx.config.streamViewerLikeLimit, log: ctx.log,
     publish: gateway.publish, removeFromChannels: gateway.removeFromChannels, recheckChannel: gateway.recheckChannel,
     presenceInstanceId: presence.instanceId,
     signedInMembers: (channel) => presence.userIds(channel),

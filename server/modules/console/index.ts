@@ -9,14 +9,14 @@ import { registerConsoleRoutes } from './routes';
 
 export function createConsoleModule(ctx: ModuleContext): AppModule {
   const { db } = ctx;
-  const accounts = ctx.use('accounts');
-  const streamModeration = ctx.use('streamModeration');
-  const queue = createReportsQueue({ db, accounts, streamModeration, postModeration: ctx.use('postModeration') });
+  const accounts = ctx.service('accounts');
+  const streamModeration = ctx.service('streamModeration');
+  const queue = createReportsQueue({ db, accounts, streamModeration, postModeration: ctx.service('postModeration') });
   return {
     name: 'console',
     routes(app) {
       registerConsoleRoutes(app, {
-        db, accounts, accountAdmin: ctx.use('accountAdmin'), channels: ctx.use('channels'), streamModeration, system: ctx.use('system'), queue,
+        db, accounts, accountAdmin: ctx.service('accountAdmin'), channels: ctx.service('channels'), streamModeration, system: ctx.service('system'), queue,
         mailTransport: ctx.platform.mailer.transport, jobs: ctx.platform.jobs,
       });
     },

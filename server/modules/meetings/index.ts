@@ -20,11 +20,11 @@ const RULES = 'server/modules/meetings/signalling.ts';
 const ROOM = ACCESS.with(ACCESS.signedIn, { cells: { user: 403, moderator: 403, admin: 403 } });
 
 export function createMeetingsModule(ctx: ModuleContext): AppModule {
-  const chat = ctx.use('chat');
+  const chat = ctx.service('chat');
   const meetings = createMeetingsService({
     db: ctx.db,
-    accounts: ctx.use('accounts'),
-    ledger: ctx.use('ledger'),
+    accounts: ctx.service('accounts'),
+    ledger: ctx.service('ledger'),
     chat,
     log: ctx.log,
     events: ctx.events,

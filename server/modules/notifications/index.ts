@@ -26,9 +26,9 @@ const addressOf = (from: string) => /<([^>]+)>/.exec(from)?.[1] ?? from;
 
 export async function createNotificationsModule(ctx: ModuleContext): Promise<AppModule> {
   const { db, config, log } = ctx;
-  const accounts = ctx.use('accounts');
-  const chat = ctx.use('chat');
-  const settings = ctx.use('settings');
+  const accounts = ctx.service('accounts');
+  const chat = ctx.service('chat');
+  const settings = ctx.service('settings');
   const origin = (config.publicUrl ?? `http://localhost:${config.port}`).replace(/\/+$/, '');
   const onError = (job: string) => (error: unknown) => log.warn({ err: error, job }, 'notifications job failed');
 
@@ -53,7 +53,7 @@ export async function createNotificationsModule(ctx: ModuleContext): Promise<App
   const fanouts = createDrain(fanout.step, onError('fan-out-notifications'));
   const tipNotices = createTipNotices({ db, created });
   listenForNotifications({ db, events: ctx.events, fanout, wakeFanout: fanouts.wake, tipNotices, created });
-  pushBalanceChanges({ events: ctx.events, ledger: ctx.use('ledger'), publish: chat.publish, log });
+  pushBalanceChanges({ events: ctx.events, ledger: ctx.service('ledger'), publish: chat.publish, log });
 
   return {
     name: 'notifications',

@@ -44,8 +44,8 @@ export const UPLOAD_EXPIRY_MS = 24 * 3600_000;
 
 export async function createPostsModule(ctx: ModuleContext): Promise<AppModule> {
   const { db, config, files } = ctx;
-  const accounts = ctx.use('accounts');
-  const social = ctx.use('social');
+  const accounts = ctx.service('accounts');
+  const social = ctx.service('social');
   const access = createPostAccess({ db, accounts, social });
   const tokens = createPlaybackTokens(await ctx.secret('post-media'));
   const addresses = createMediaAddresses(MEDIA_PREFIX, tokens, config.playbackTtlSeconds);
@@ -68,7 +68,7 @@ export async function createPostsModule(ctx: ModuleContext): Promise<AppModule> 
     db, files, log: ctx.log, concurrency: config.role === 'all' || config.role === 'worker' ? config.transcodeConcurrency : 0, listingsChanged,
   });
   const posts = createPostsService({
-    db, files, uploads, ledger: ctx.use('ledger'), accounts, access, addresses,
+    db, files, uploads, ledger: ctx.service('ledger'), accounts, access, addresses,
     feePercent: config.platformFees.post_purchase ?? 0,
     onVideoQueued: () => transcodes.kick(),
     listingsChanged,
@@ -96,7 +96,7 @@ export async function createPostsModule(ctx: ModuleContext): Promise<AppModule> 
         },
       });
       registerPostMediaRoute(app, { db, files, tokens, access });
-      registerPostRoutes(app, { posts, comments, listing, channels: ctx.use('channels') });
+      registerPostRoutes(app, { posts, comments, listing, channels: ctx.service('channels') });
     },
     jobs: [{ name: 'expired-uploads', everyMs: 3600_000, roles: ['worker'], run: async () => void (await uploads.removeExpired()) }],
     start: async () => transcodes.start(),

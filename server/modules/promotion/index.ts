@@ -12,7 +12,7 @@ declare module '../../platform/module' {
 }
 
 export function createPromotionModule(ctx: ModuleContext): AppModule {
-  const impressions = createImpressionMeter({ db: ctx.db, ledger: ctx.use('ledger'), log: ctx.log });
+  const impressions = createImpressionMeter({ db: ctx.db, ledger: ctx.service('ledger'), log: ctx.log });
   ctx.events.on('stream.promoted-shown', ({ ownerIds, viewerKey }) => impressions.shown(ownerIds, viewerKey));
   return {
     name: 'promotion',

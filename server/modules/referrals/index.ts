@@ -20,7 +20,7 @@ export function createReferralsModule(ctx: ModuleContext): AppModule {
   const { db, config } = ctx;
   const codes = createReferralCodes({ db });
   const attribution = createAttribution({ db, codes });
-  const settlement = createReferralSettlement({ db, ledger: ctx.use('ledger'), rates: config.referrals.rates, periodMs: config.referrals.settlementMs, log: ctx.log });
+  const settlement = createReferralSettlement({ db, ledger: ctx.service('ledger'), rates: config.referrals.rates, periodMs: config.referrals.settlementMs, log: ctx.log });
   const reports = createReferralReports({ db, codes, settlement, rates: config.referrals.rates });
   ctx.fill('registrations', async (registration) => void (await attribution.credit(registration)));
   ctx.fill('referralCodes', (userId) => codes.firstId(userId));

@@ -58,8 +58,8 @@ declare module '../../platform/module' {
 
 export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule> {
   const { db, config, events } = ctx;
-  const accounts = ctx.use('accounts');
-  const social = ctx.use('social');
+  const accounts = ctx.service('accounts');
+  const social = ctx.service('social');
   const mediaIsLocal = config.role === 'all' || config.role === 'media';
   // The media server needs the callbacks, the callbacks need broadcasting, which needs media control:
   // the control reads `media` once it exists.
@@ -69,7 +69,7 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
   const listingsChanged = () => listingsCache.invalidate([LISTINGS_TAG]);
   for (const event of ['stream.went-live', 'stream.ended', 'stream.access-changed'] as const) events.on(event, listingsChanged);
   const reads = createStreamReads(db);
-  const access = createStreamAccess({ db, reads, accounts, social, ledger: ctx.use('ledger') });
+  const access = createStreamAccess({ db, reads, accounts, social, ledger: ctx.service('ledger') });
   const viewing = createStreamViewing({
     db, reads, access, accounts, social, media: mediaControl,
     realtimeLikes: ctx.hook('realtimeLikes', 'chat'), adCampaigns: ctx.hook('adCampaigns', 'ads'),
@@ -84,7 +84,7 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
     secret: await ctx.secret('playback'),
     graceMs: config.rtmpGraceMs,
   });
-  const moderation = createStreamModeration({ db, accountAdmin: ctx.use('accountAdmin'), media: mediaControl, events });
+  const moderation = createStreamModeration({ db, accountAdmin: ctx.service('accountAdmin'), media: mediaControl, events });
   ctx.fill('broadcasterScores', (userIds) => broadcasterScores(db, userIds, viewing.realtimeLikesOn));
   await mediaControl.listen();
   const playbackGate = createPlaybackGate({ access, tokens: media.tokens, events, bus: ctx.bus });
@@ -117,7 +117,7 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
         access,
         listing: createCachedListings({
           listing: createStreamListing({ db, accounts, social, realtimeLikes: viewing.realtimeLikesOn }),
-          channels: ctx.use('channels'),
+          channels: ctx.service('channels'),
           cache: listingsCache,
           onPromotedShown: (ownerIds, viewerKey) => void events.emit('stream.promoted-shown', { ownerIds, viewerKey }),
         }),

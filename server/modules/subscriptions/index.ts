@@ -27,13 +27,13 @@ export const RENEWAL_EVERY_MS = 60_000;
 
 export function createSubscriptionsModule(ctx: ModuleContext): AppModule {
   const feePercent = ctx.config.platformFees.subscription ?? 0;
-  const accounts = ctx.use('accounts');
-  const ledger = ctx.use('ledger');
+  const accounts = ctx.service('accounts');
+  const ledger = ctx.service('ledger');
   const subscriptions = createSubscriptionsService({
     db: ctx.db,
     ledger,
     accounts,
-    social: ctx.use('social'),
+    social: ctx.service('social'),
     outbox: ctx.platform.outbox,
     feePercent,
     ratingThreshold: ctx.config.ratingThreshold,

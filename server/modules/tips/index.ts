@@ -15,11 +15,11 @@ declare module '../../platform/module' {
 
 export function createTipsModule(ctx: ModuleContext): AppModule {
   const tips = createTipsService({
-    ledger: ctx.use('ledger'),
-    streamReads: ctx.use('streamReads'),
-    streamAccess: ctx.use('streamAccess'),
-    streamViewing: ctx.use('streamViewing'),
-    accounts: ctx.use('accounts'),
+    ledger: ctx.service('ledger'),
+    streamReads: ctx.service('streamReads'),
+    streamAccess: ctx.service('streamAccess'),
+    streamViewing: ctx.service('streamViewing'),
+    accounts: ctx.service('accounts'),
     fees: ctx.config.platformFees,
     outbox: ctx.platform.outbox,
   });

@@ -27,15 +27,15 @@ const APPROVED_VIEWER = ACCESS.with(ACCESS.signedIn, { cells: { user: 403, owner
 const BROADCASTER = ACCESS.with(ACCESS.signedIn, { cells: { user: 403, owner: 'ok', other: 403, moderator: 403, admin: 403 } });
 
 export async function createToysModule(ctx: ModuleContext): Promise<AppModule> {
-  const chat = ctx.use('chat');
-  const accounts = ctx.use('accounts');
+  const chat = ctx.service('chat');
+  const accounts = ctx.service('accounts');
   const secret = await ctx.secret('toys-lovense');
   const settings = ctx.config.toys;
   const provider = settings.kind === 'lovense' ? lovenseProvider(settings, secret) : simulatedProvider(secret);
-  const rooms = createRooms({ streamReads: ctx.use('streamReads'), streamAccess: ctx.use('streamAccess'), meetings: ctx.use('meetings') });
+  const rooms = createRooms({ streamReads: ctx.service('streamReads'), streamAccess: ctx.service('streamAccess'), meetings: ctx.service('meetings') });
   const records = createRecords({ db: ctx.db, accounts, publish: chat.publish });
   const access = createAccessMachine({
-    db: ctx.db, ledger: ctx.use('ledger'), accounts, chat, rooms, records, provider, feePercent: ctx.config.platformFees.toy_tip ?? 0, outbox: ctx.platform.outbox,
+    db: ctx.db, ledger: ctx.service('ledger'), accounts, chat, rooms, records, provider, feePercent: ctx.config.platformFees.toy_tip ?? 0, outbox: ctx.platform.outbox,
   });
   const control = createControl({ db: ctx.db, chat, rooms, records, access, provider, log: ctx.log });
   const callbacks = createCallbacks({ db: ctx.db, provider, isUser: async (userId) => (await accounts.publicUsers([userId])).has(userId) });

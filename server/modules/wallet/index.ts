@@ -27,11 +27,11 @@ declare module '../../platform/module' {
 export async function createWalletModule(ctx: ModuleContext): Promise<AppModule> {
   const providers = createPaymentProviders(ctx.config.payments === 'sandbox' ? 'sandbox' : 'none', { webhookSecret: await ctx.secret(SANDBOX_WEBHOOK_SECRET) });
   const hosted = createHostedProviders(ctx.config);
-  const accounts = ctx.use('accounts');
+  const accounts = ctx.service('accounts');
   const notices = createRenewalNotices({ db: ctx.db, accounts, mailer: ctx.platform.mailer, log: ctx.log });
-  const wallet = createWalletService({ db: ctx.db, ledger: ctx.use('ledger'), accounts, providers, notices, outbox: ctx.platform.outbox });
+  const wallet = createWalletService({ db: ctx.db, ledger: ctx.service('ledger'), accounts, providers, notices, outbox: ctx.platform.outbox });
   const hostedDeposits = createHostedDeposits({
-    db: ctx.db, ledger: ctx.use('ledger'), hosted, settlement: wallet.settlement, notices, activeCoinPackage: wallet.activeCoinPackage, log: ctx.log,
+    db: ctx.db, ledger: ctx.service('ledger'), hosted, settlement: wallet.settlement, notices, activeCoinPackage: wallet.activeCoinPackage, log: ctx.log,
   });
   const charger = hosted.card ? offSessionCharger(hosted.card) : directCharger(providers.card);
   const coinSubscriptions = createCoinSubscriptionService({ db: ctx.db, charger, settlement: wallet.settlement, notices, log: ctx.log });
