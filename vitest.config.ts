@@ -19,13 +19,19 @@ const NOT_ABOUT_THE_DATABASE = [
 
 /**
  * With PostgreSQL given, the embedded database runs again only the suites whose subject is its own
- * engine or what depends on it: the platform (the database layer, jobs, HTTP, realtime, media), the
- * ledger and what moves money through it, and the demo seed. The modules' other suites run on
+ * engine or what depends on it: the platform's database layer, outbox, jobs, uploads and stored
+ * idempotency keys, the ledger and what moves money through it, and the demo seed (the refusal matrix,
+ * the realtime gateway and the HTTP edge run on PostgreSQL only). The modules' other suites run on
  * PostgreSQL, and every browser journey runs on the embedded database. Without PostgreSQL, every
  * suite runs embedded.
  */
 const EMBEDDED_SUBJECTS = [
-  'server/platform/**/*.int.test.ts',
+  'server/platform/db/**/*.int.test.ts',
+  'server/platform/jobs/**/*.int.test.ts',
+  'server/platform/uploads/**/*.int.test.ts',
+  'server/platform/*.int.test.ts',
+  'server/platform/http/idempotency.int.test.ts',
+  ...NOT_ABOUT_THE_DATABASE,
   'server/modules/ledger/**/*.int.test.ts',
   'server/modules/tips/**/*.int.test.ts',
   'server/modules/wallet/**/*.int.test.ts',
@@ -38,8 +44,7 @@ const SCALED_OUT = ['server/**/*-scale.int.test.ts'];
 /**
  * Real-time suites — ffmpeg publishing over RTMP at its own pace, instances talking over Redis, runners
  * killed under load — run in their own projects, one file at a time after the others (vitest runs
- * single-worker projects last), so that no other suite takes the CPU they time themselves on. `npm test`
- * runs them beside the browser journeys, which wait more than they compute (scripts/run-tests.ts).
+ * single-worker projects last), so that no other suite takes the CPU they time themselves on.
  */
 const REAL_TIME = [
   'server/platform/media/ingest.int.test.ts',

@@ -1,8 +1,8 @@
 /**
- * `npm test`: the ordinary integration tests (also on PostgreSQL when TEST_DATABASE_URL is set) beside the
- * web build, then the browser journeys with, beside them in turn, the real-time integration tests, the
- * crash tests (scripts/crash-test.ts and scripts/notifications-crash-test.ts) and the fault suite's quick
- * part (scripts/faults.ts with FAULTS_QUICK=1), these three with PostgreSQL, the page weight budget, then
+ * `npm test`: the integration tests (also on PostgreSQL when TEST_DATABASE_URL is set) beside the web build,
+ * then the browser journeys, two files at a time, with beside them in turn the crash tests
+ * (scripts/crash-test.ts and scripts/notifications-crash-test.ts) and the fault suite's quick part
+ * (scripts/faults.ts with FAULTS_QUICK=1), these three with PostgreSQL, the page weight budget, then
  * typecheck and lint. The unit tests run first, alone.
  * Ends with what did not run and why (a missing service, a suite that runs elsewhere) and one summary
  * line "N passed, N failed, N skipped". With CI=true a missing service fails the run (decision 0053).
@@ -122,21 +122,16 @@ if (postgresAbsent !== undefined) {
 await runTogether([vitestStage('unit', ['--project', 'unit'])]);
 // The web build needs nothing the integration tests use: it runs beside them.
 let webBuilt = false;
-// The ordinary suites take both cores; the real-time ones (`integration*-media`: ffmpeg at its own pace,
-// instances killed, leases running out) keep one busy at most and wait for the rest, so they run beside
-// the journeys below instead of after the ordinary ones with a core idle.
-const postgresGiven = Boolean(process.env.TEST_DATABASE_URL);
-const projects = (names: string[]) => names.flatMap((name) => ['--project', name]);
+// The real-time suites (`integration*-media`: ffmpeg at its own pace, instances killed, leases running out)
+// run last in this stage, one file at a time: beside the journeys they missed their moments (decision 0056).
 await runTogether([
-  { ...vitestStage('integration', projects(postgresGiven ? ['integration', 'integration-postgres'] : ['integration'])), live: true },
+  { ...vitestStage('integration', ['--project', 'integration*']), live: true },
   { stage: 'web build', command: 'npx', args: ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], done: (ok) => (webBuilt = ok) },
 ]);
 // The journeys spend most of their time waiting on a browser and a stream (about half a core busy), so the
 // crash tests, the page budgets and the static checks run beside them.
-const besideJourneys: Stage[] = [
-  vitestStage('integration, real time', projects(postgresGiven ? ['integration-media', 'integration-postgres-media'] : ['integration-media'])),
-];
-if (postgresGiven) {
+const besideJourneys: Stage[] = [];
+if (process.env.TEST_DATABASE_URL) {
   // Kill -9 under tip load, then the books; kill -9 while a go-live is fanned out and mailed, then every
   // follower told exactly once. On PostgreSQL only.
   besideJourneys.push(checkStage('crash test', 'scripts/crash-test.ts'), checkStage('notifications crash test', 'scripts/notifications-crash-test.ts'));

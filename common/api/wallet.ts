@@ -76,7 +76,7 @@ export const depositCoins = defineCall({
      * A method paid on the processor's page: the page of this site the payer comes back to (a path; the
      * answer of deposit-result is shown there). Default: the deposit page.
      */
-    return_path: z.string().max(200).regex(/^\/(?!\/)[A-Za-z0-9/_-]*$/, MSG.invalidRequest).optional(),
+    return_path: z.string().max(200).regex(/^\/([A-Za-z0-9_-][A-Za-z0-9/_-]*)?$/, MSG.invalidRequest).optional(),
   }),
   output: success({
     balance,

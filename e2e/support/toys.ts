@@ -17,7 +17,8 @@ export async function nudge(page: Page, name: string, steps: number): Promise<vo
 export async function connectVirtualToy(host: Page): Promise<void> {
   const toy = host.getByRole('region', { name: 'Virtual toy' });
   await toy.getByRole('switch', { name: 'Device connected' }).click();
-  await expect.poll(() => toy.getByRole('switch', { name: 'Device connected' }).getAttribute('aria-checked')).toBe('true');
+  // On once the server has it (the switch shows the device as stored, asked again after the change).
+  await expect.poll(() => toy.getByRole('switch', { name: 'Device connected' }).getAttribute('aria-checked'), { timeout: 15_000 }).toBe('true');
 }
 
 /** The host's Device access modal: `viewer` chosen (after `tipSteps` of the tip slider), Generate QR, the waiting view. */

@@ -6,8 +6,7 @@
  * server does it (a new deliveryId, the first one's originalDeliveryId, isRedelivery).
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import type { Server } from 'node:http';
-import { closeStandin, listenStandin, sendWebhook, standinPage, type DeliveredWebhook, type StandinAnswer, type StandinRequest } from './standin-http';
+import { sendWebhook, standinPage, StandinServer, type DeliveredWebhook, type StandinAnswer, type StandinRequest } from './standin-http';
 
 type InvoiceStatus = 'New' | 'Processing' | 'Settled' | 'Expired' | 'Invalid';
 
@@ -38,7 +37,7 @@ const decimal = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 
 const DECIMAL = /^\d{1,10}(\.\d{1,8})?$/;
 const newId = (bytes: number) => randomBytes(bytes).toString('base64url').replace(/[-_]/g, 'x');
 
-export class LocalBtcPay {
+export class LocalBtcPay extends StandinServer {
   readonly storeId = newId(30).slice(0, 40);
   readonly apiKey = randomBytes(20).toString('hex');
   readonly webhookSecret = randomBytes(24).toString('base64url');
@@ -48,23 +47,6 @@ export class LocalBtcPay {
   readonly deliveries: (DeliveredWebhook & { deliveryId: string; event: Record<string, unknown> })[] = [];
   readonly invoices = new Map<string, StandinInvoice>();
   readonly pullPayments: PullPayment[] = [];
-  private server: Server | undefined;
-  private origin = '';
-
-  async start(): Promise<this> {
-    const { origin, server } = await listenStandin((request) => this.handle(request));
-    this.origin = origin;
-    this.server = server;
-    return this;
-  }
-
-  close(): Promise<void> {
-    return this.server ? closeStandin(this.server) : Promise.resolve();
-  }
-
-  get url(): string {
-    return this.origin;
-  }
 
   /** The settings that point the app at this server. */
   env(): Record<string, string> {
@@ -195,7 +177,7 @@ export class LocalBtcPay {
     return invoice.checkout.redirectURL?.replace('{InvoiceId}', invoice.id).replace('{OrderId}', String(invoice.metadata.orderId ?? ''));
   }
 
-  private async handle(request: StandinRequest): Promise<StandinAnswer> {
+  protected async handle(request: StandinRequest): Promise<StandinAnswer> {
     const page = /^\/i\/([A-Za-z0-9]+)(?:\/(pay-full|pay-partial|expire))?$/.exec(request.path);
     if (page) return this.checkoutPage(page[1]!, request.method === 'POST' ? page[2] : undefined);
     const api = /^\/api\/v1\/(?:stores\/([^/]+)\/)?(invoices|pull-payments)(?:\/([^/]+))?(?:\/(refund))?$/.exec(request.path);

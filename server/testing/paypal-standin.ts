@@ -7,9 +7,8 @@
  * verify-webhook-signature endpoint checks (SUCCESS or FAILURE).
  */
 import { createSign, createVerify, generateKeyPairSync, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
-import type { Server } from 'node:http';
 import { crc32 } from 'node:zlib';
-import { closeStandin, listenStandin, sendWebhook, standinPage, type DeliveredWebhook, type StandinAnswer, type StandinRequest } from './standin-http';
+import { sendWebhook, standinPage, StandinServer, type DeliveredWebhook, type StandinAnswer, type StandinRequest } from './standin-http';
 
 type Json = Record<string, unknown>;
 
@@ -63,7 +62,7 @@ const problem = (status: number, name: string, issue: string, description: strin
   json: { name, message: description, debug_id: randomBytes(6).toString('hex'), details: [{ issue, description }] },
 });
 
-export class LocalPayPal {
+export class LocalPayPal extends StandinServer {
   readonly clientId = `standin-${randomBytes(8).toString('hex')}`;
   readonly clientSecret = randomBytes(24).toString('base64url');
   readonly webhookId = paypalId();
@@ -84,23 +83,6 @@ export class LocalPayPal {
   private readonly idempotent = new Map<string, StandinAnswer>();
   private readonly disputes = new Map<string, Dispute>();
   private readonly keys: { privateKey: KeyObject; publicKey: KeyObject } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  private server: Server | undefined;
-  private origin = '';
-
-  async start(): Promise<this> {
-    const { origin, server } = await listenStandin((request) => this.handle(request));
-    this.origin = origin;
-    this.server = server;
-    return this;
-  }
-
-  close(): Promise<void> {
-    return this.server ? closeStandin(this.server) : Promise.resolve();
-  }
-
-  get url(): string {
-    return this.origin;
-  }
 
   get certUrl(): string {
     return `${this.origin}/v1/notifications/certs/CERT-360caa42-fca2a594-standin`;
@@ -267,7 +249,7 @@ export class LocalPayPal {
     };
   }
 
-  private async handle(request: StandinRequest): Promise<StandinAnswer> {
+  protected async handle(request: StandinRequest): Promise<StandinAnswer> {
     if (request.path === '/checkoutnow' || request.path.startsWith('/checkoutnow/')) return this.approvalPage(request);
     if (request.path.startsWith('/v1/notifications/certs/')) return { status: 200, json: { pem: this.keys.publicKey.export({ type: 'spki', format: 'pem' }) } };
     if (request.path === '/v1/oauth2/token' && request.method === 'POST') return this.issueToken(request);

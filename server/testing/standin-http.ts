@@ -43,6 +43,29 @@ export function closeStandin(server: Server): Promise<void> {
   return new Promise((resolve) => server.close(() => resolve()));
 }
 
+/** A local processor's lifecycle: listening on a free port of 127.0.0.1, its address, closing. */
+export abstract class StandinServer {
+  private server: Server | undefined;
+  protected origin = '';
+
+  protected abstract handle(request: StandinRequest): Promise<StandinAnswer>;
+
+  async start(): Promise<this> {
+    const { origin, server } = await listenStandin((request) => this.handle(request));
+    this.origin = origin;
+    this.server = server;
+    return this;
+  }
+
+  close(): Promise<void> {
+    return this.server ? closeStandin(this.server) : Promise.resolve();
+  }
+
+  get url(): string {
+    return this.origin;
+  }
+}
+
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -11,13 +11,14 @@ import { SkinLink, useSkinPath } from '../../app/skin';
 import { Alert } from '../../ui/Alert';
 import { Button, ButtonLink } from '../../ui/Button';
 import { Checkbox } from '../../ui/Checkbox';
-import { CheckIcon, CoinIcon } from '../../ui/icons';
+import { CoinIcon } from '../../ui/icons';
 import { Page, Section } from '../../ui/Page';
 import { SelectControl } from '../../ui/Select';
 import { Spinner } from '../../ui/Spinner';
 import { useBalance, useCoinPackages, useCreditCards, useDepositCoins, usePaymentMethods } from './api';
 import { CardFields, cardLabel } from './CardForm';
 import { DepositReturn } from './DepositReturn';
+import { DepositThanks } from './DepositThanks';
 import { EMPTY_CARD, cardPayload, cardProblems } from './card';
 import type { CardValues } from './card';
 import { formatCents, formatCoins } from '../../../common/rules/wallet-amounts';
@@ -98,28 +99,17 @@ function DepositForm() {
 
   if (done) {
     return (
-      <Section title="Thank you!">
-        <div className={styles.success} role="status">
-          <span className={styles.successIcon}>
-            <CheckIcon size={28} />
-          </span>
-          <p>
-            <strong>{formatCoins(done.coins)}</strong> added to your wallet.
+      <DepositThanks onBuyMore={() => setDone(null)}>
+        <p>
+          <strong>{formatCoins(done.coins)}</strong> added to your wallet.
+        </p>
+        <p className={styles.muted}>New balance: {formatCoins(done.balance)}</p>
+        {done.renewsOn && (
+          <p className={styles.renewal}>
+            This package renews every month on your card. Next renewal: <strong>{renewalDate(done.renewsOn)}</strong>. <HowToCancel />
           </p>
-          <p className={styles.muted}>New balance: {formatCoins(done.balance)}</p>
-          {done.renewsOn && (
-            <p className={styles.renewal}>
-              This package renews every month on your card. Next renewal: <strong>{renewalDate(done.renewsOn)}</strong>. <HowToCancel />
-            </p>
-          )}
-          <div className={styles.pageActions}>
-            <ButtonLink to={skinPath('/user/account')}>Go to Wallet</ButtonLink>
-            <Button variant="secondary" onClick={() => setDone(null)}>
-              Buy More Coins
-            </Button>
-          </div>
-        </div>
-      </Section>
+        )}
+      </DepositThanks>
     );
   }
 

@@ -8,11 +8,11 @@ import { failureMessage } from '../../api/field-errors';
 import { useSkinPath } from '../../app/skin';
 import { Alert } from '../../ui/Alert';
 import { Button, ButtonLink } from '../../ui/Button';
-import { CheckIcon } from '../../ui/icons';
 import { Section } from '../../ui/Page';
 import { Spinner } from '../../ui/Spinner';
 import { formatCoins } from '../../../common/rules/wallet-amounts';
 import { useBalance, useDepositResult } from './api';
+import { DepositThanks } from './DepositThanks';
 import styles from './wallet.module.css';
 
 /** How long the page keeps asking before it says the coins will come when the payment is confirmed. */
@@ -40,17 +40,11 @@ export function DepositReturn({ paymentId, cancelled, onDone }: { paymentId: num
   if (result.isError) return <Alert>{failureMessage(result.error)}</Alert>;
   if (status === 'succeeded') {
     return (
-      <Section title="Thank you!">
-        <div className={styles.success} role="status">
-          <span className={styles.successIcon}>
-            <CheckIcon size={28} />
-          </span>
-          <p>{fill(MSG.depositCredited, { coins: result.data!.coins.toLocaleString('en-US') })}</p>
-          {balance.data && <p className={styles.muted}>New balance: {formatCoins(balance.data.CON)}</p>}
-          {result.data!.provider_reference && <p className={styles.muted}>Payment reference: {result.data!.provider_reference}</p>}
-          {again}
-        </div>
-      </Section>
+      <DepositThanks onBuyMore={onDone}>
+        <p>{fill(MSG.depositCredited, { coins: result.data!.coins.toLocaleString('en-US') })}</p>
+        {balance.data && <p className={styles.muted}>New balance: {formatCoins(balance.data.CON)}</p>}
+        {result.data!.provider_reference && <p className={styles.muted}>Payment reference: {result.data!.provider_reference}</p>}
+      </DepositThanks>
     );
   }
   if (status === 'pending' && !cancelled && patient) {
