@@ -84,6 +84,8 @@ describe('creator analytics and referrals', () => {
     expect(influencerLink).toMatch(/\/user\/sign-up\?referralCode=[a-z0-9]{10}$/);
     await page.getByRole('button', { name: 'Copy link' }).click();
     await page.getByText(MSG.linkCopied).first().waitFor();
+    // The summary of the chosen link has arrived (it is dimmed while it loads).
+    await expect.poll(() => page.locator('[aria-busy="true"]').count(), { timeout: 15_000 }).toBe(0);
     await screenshot(page, 'referral-dashboard');
   }, 60_000);
 

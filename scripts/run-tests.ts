@@ -1,6 +1,6 @@
 /**
  * `npm test`: the integration tests (also on PostgreSQL when TEST_DATABASE_URL is set) beside the web build,
- * then the browser journeys, two files at a time, with beside them in turn the crash tests
+ * then the browser journeys (one file at a time unless E2E_WORKERS says more), with beside them in turn the crash tests
  * (scripts/crash-test.ts and scripts/notifications-crash-test.ts) and the fault suite's quick part
  * (scripts/faults.ts with FAULTS_QUICK=1), these three with PostgreSQL, the page weight budget, then
  * typecheck and lint. The unit tests run first, alone.
