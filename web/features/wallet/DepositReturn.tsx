@@ -5,21 +5,18 @@
 import { useEffect, useState } from 'react';
 import { fill, MSG } from '../../../common/messages';
 import { failureMessage } from '../../api/field-errors';
-import { useSkinPath } from '../../app/skin';
 import { Alert } from '../../ui/Alert';
-import { Button, ButtonLink } from '../../ui/Button';
 import { Section } from '../../ui/Page';
 import { Spinner } from '../../ui/Spinner';
 import { formatCoins } from '../../../common/rules/wallet-amounts';
 import { useBalance, useDepositResult } from './api';
-import { DepositThanks } from './DepositThanks';
+import { DepositActions, DepositThanks } from './DepositThanks';
 import styles from './wallet.module.css';
 
 /** How long the page keeps asking before it says the coins will come when the payment is confirmed. */
 const PATIENCE_MS = 30_000;
 
 export function DepositReturn({ paymentId, cancelled, onDone }: { paymentId: number; cancelled: boolean; onDone: () => void }) {
-  const skinPath = useSkinPath();
   const [patient, setPatient] = useState(true);
   useEffect(() => {
     const timer = setTimeout(() => setPatient(false), PATIENCE_MS);
@@ -28,14 +25,7 @@ export function DepositReturn({ paymentId, cancelled, onDone }: { paymentId: num
   const result = useDepositResult(paymentId, patient && !cancelled);
   const balance = useBalance(result.data?.status === 'succeeded');
   const status = result.data?.status;
-  const again = (
-    <div className={styles.pageActions}>
-      <ButtonLink to={skinPath('/user/account')}>Go to Wallet</ButtonLink>
-      <Button variant="secondary" onClick={onDone}>
-        Buy More Coins
-      </Button>
-    </div>
-  );
+  const again = <DepositActions onBuyMore={onDone} />;
 
   if (result.isError) return <Alert>{failureMessage(result.error)}</Alert>;
   if (status === 'succeeded') {

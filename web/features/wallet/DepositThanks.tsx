@@ -1,4 +1,4 @@
-/** A deposit credited: what the payer got, then the wallet or another purchase. */
+/** After a deposit: what the payer got, then the wallet or another purchase. */
 import type { ReactNode } from 'react';
 import { useSkinPath } from '../../app/skin';
 import { Button, ButtonLink } from '../../ui/Button';
@@ -6,8 +6,21 @@ import { CheckIcon } from '../../ui/icons';
 import { Section } from '../../ui/Page';
 import styles from './wallet.module.css';
 
-export function DepositThanks({ children, onBuyMore }: { children: ReactNode; onBuyMore: () => void }) {
+/** The way on from a deposit's outcome: the wallet, or the packages again. */
+export function DepositActions({ onBuyMore }: { onBuyMore: () => void }) {
   const skinPath = useSkinPath();
+  return (
+    <div className={styles.pageActions}>
+      <ButtonLink to={skinPath('/user/account')}>Go to Wallet</ButtonLink>
+      <Button variant="secondary" onClick={onBuyMore}>
+        Buy More Coins
+      </Button>
+    </div>
+  );
+}
+
+/** A deposit credited. */
+export function DepositThanks({ children, onBuyMore }: { children: ReactNode; onBuyMore: () => void }) {
   return (
     <Section title="Thank you!">
       <div className={styles.success} role="status">
@@ -15,12 +28,7 @@ export function DepositThanks({ children, onBuyMore }: { children: ReactNode; on
           <CheckIcon size={28} />
         </span>
         {children}
-        <div className={styles.pageActions}>
-          <ButtonLink to={skinPath('/user/account')}>Go to Wallet</ButtonLink>
-          <Button variant="secondary" onClick={onBuyMore}>
-            Buy More Coins
-          </Button>
-        </div>
+        <DepositActions onBuyMore={onBuyMore} />
       </div>
     </Section>
   );
