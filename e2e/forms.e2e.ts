@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { MSG, fill } from '../common/messages';
 import { SEARCH_MIN_CHARS } from '../common/constants';
-import { fillSignUp, logIn, newUser } from './support/app';
+import { DEMO_PASSWORD, fillSignUp, logIn, newUser } from './support/app';
 import { screenshot, useAppInBrowser } from './support/browser';
 import type { TestPage } from './support/browser';
 
@@ -30,6 +30,25 @@ describe('login form', () => {
     await page.getByLabel('Show password').click();
     expect(await page.getByLabel('Password', { exact: true }).getAttribute('type')).toBe('text');
     await screenshot(page, 'login-errors');
+    expect(errors).toEqual([]);
+  });
+
+  it('sends a login made before the page knows whether the captcha is on, once it does', async () => {
+    const { page, errors } = await freshPage();
+    // The app config answers late, as on a busy server: Enter must not be swallowed by a disabled button.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/meta/app-config', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/user/login?redirect=%2Fuser%2Fprofile');
+    await page.getByLabel('Username or Email').fill('viewer1');
+    await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);
+    await page.getByLabel('Password', { exact: true }).press('Enter');
+    await expect.poll(() => page.getByRole('button', { name: 'Log In', exact: true }).getAttribute('aria-busy')).toBe('true');
+    release();
+    await page.waitForURL((url) => url.pathname === '/user/profile');
     expect(errors).toEqual([]);
   });
 

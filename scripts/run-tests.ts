@@ -1,15 +1,16 @@
 /**
  * `npm test`: the integration tests (also on PostgreSQL when TEST_DATABASE_URL is set) beside the web build,
- * then the browser journeys (one file at a time unless E2E_WORKERS says more), with beside them in turn the crash tests
- * (scripts/crash-test.ts and scripts/notifications-crash-test.ts) and the fault suite's quick part
- * (scripts/faults.ts with FAULTS_QUICK=1), these three with PostgreSQL, the page weight budget, then
- * typecheck and lint. The unit tests run first, alone.
+ * then the browser journeys in two lanes taking files from one queue: the first from the start, beside the
+ * crash tests (scripts/crash-test.ts and scripts/notifications-crash-test.ts) and the fault suite's quick part
+ * (scripts/faults.ts with FAULTS_QUICK=1), these three with PostgreSQL, the page weight budget, typecheck
+ * and lint, run in turn; the second once those are done. The unit tests run first, alone.
  * Ends with what did not run and why (a missing service, a suite that runs elsewhere) and one summary
  * line "N passed, N failed, N skipped". With CI=true a missing service fails the run (decision 0053).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { createTemplate, dropTemplate } from '../server/testing/databases';
 import { absentServices, describeAbsence, mustRunEverything } from '../server/testing/services';
 import { ensureChromium, ensureFfmpeg, ensureFullChromium } from './system-tools';
 import { skippedGroups, type SkippedGroup, type VitestReport } from './test-report';
@@ -93,6 +94,25 @@ async function runInTurn(stages: Stage[]): Promise<void> {
   for (const stage of stages) await runTogether([stage]);
 }
 
+/** The journey files, biggest first: a file's size stands for its length, so that the two lanes end close together. */
+function journeyQueue(): string[] {
+  const files = readdirSync('e2e')
+    .filter((name) => name.endsWith('.e2e.ts'))
+    .map((name) => `e2e/${name}`);
+  return files.sort((a, b) => statSync(b).size - statSync(a).size || a.localeCompare(b));
+}
+
+/** Journey files per vitest run: each run starts vitest and loads the server's modules again (some 5 s). */
+const JOURNEYS_PER_RUN = 3;
+
+/** Takes the next few files from the shared queue and runs them, one vitest run after another, until none is left. */
+async function journeyLane(queue: string[], env: Record<string, string>): Promise<void> {
+  for (let files = queue.splice(0, JOURNEYS_PER_RUN); files.length > 0; files = queue.splice(0, JOURNEYS_PER_RUN)) {
+    const names = files.map((file) => path.basename(file, '.e2e.ts')).join(', ');
+    await runTogether([{ ...vitestStage(`browser journeys (${names})`, ['--config', 'e2e/vitest.config.ts', ...files]), env }]);
+  }
+}
+
 // The RTMP ingest tests push video with ffmpeg: Debian's when it can be had (the media code falls back to the npm-shipped one).
 if (!ensureFfmpeg()) console.warn('Continuing with the npm-shipped ffmpeg.');
 // The journeys need a Chromium: installed here when missing and possible, else their stage fails saying how.
@@ -138,17 +158,14 @@ if (process.env.TEST_DATABASE_URL) {
   // The fault suite's quick part (decision 0045): two instances, 100 sockets, each fault in turn, nothing acknowledged lost.
   besideJourneys.push(checkStage('fault suite (quick)', 'scripts/faults.ts', { FAULTS_QUICK: '1' }));
 }
-let journeys: Promise<void> | null = null;
+let journeys = false;
 if (!webBuilt) {
   notRun.push({ what: 'browser journeys, page weight budget', why: 'the web build failed' });
 } else {
   // Sizes, not timings: each main page's gzip'd JavaScript against its budget (scripts/page-weight.ts).
   besideJourneys.push(checkStage('page weight budget', 'scripts/page-weight.ts'));
-  if (chromium && fullChromium) {
-    journeys = runTogether([{ ...vitestStage('browser journeys', ['--config', 'e2e/vitest.config.ts']), live: true }]);
-  } else {
-    failedStages.push('browser journeys (no Chromium)');
-  }
+  if (chromium && fullChromium) journeys = true;
+  else failedStages.push('browser journeys (no Chromium)');
 }
 // Typecheck and lint (about 150 s of one core together) fill the half core the journeys leave after the
 // crash tests, instead of a stage of their own before the integration tests (decision 0053).
@@ -156,9 +173,18 @@ const staticChecks: Stage[] = [
   { stage: 'typecheck', command: 'npx', args: ['tsc', '-p', 'tsconfig.json', '--noEmit'] },
   { stage: 'lint', command: 'npx', args: ['eslint', '.'] },
 ];
-await (journeys
-  ? Promise.all([journeys, runInTurn([...besideJourneys, ...staticChecks])])
-  : Promise.all([runInTurn(besideJourneys), runTogether(staticChecks)]));
+if (journeys) {
+  // Two lanes take journey files from one queue (decision 0060): the first from the start, beside the checks
+  // above; the second once those are done, so the second core is not left idle for the journeys' last half.
+  const template = await createTemplate('pglite');
+  if (template.kind !== 'pglite') throw new Error('expected an embedded database template');
+  const queue = journeyQueue();
+  const env = { E2E_DATABASE_TEMPLATE: template.dir };
+  await Promise.all([journeyLane(queue, env), runInTurn([...besideJourneys, ...staticChecks]).then(() => journeyLane(queue, env))]);
+  await dropTemplate(template);
+} else {
+  await Promise.all([runInTurn(besideJourneys), runTogether(staticChecks)]);
+}
 
 if (notRun.length + skipped.length > 0) {
   console.log('\nNot run:');

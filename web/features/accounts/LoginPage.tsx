@@ -111,7 +111,7 @@ function LoginForm({ landing, notice }: { landing: LoginLanding; notice: string 
         </div>
         {submit.element}
         {/* Busy until the page it lands on is known. */}
-        <Button type="submit" size="lg" block loading={submit.loading || login.isSuccess} disabled={submit.disabled}>
+        <Button type="submit" size="lg" block loading={submit.loading || login.isSuccess}>
           Log In
         </Button>
         <p className={form.switch}>

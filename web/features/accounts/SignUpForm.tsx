@@ -78,7 +78,7 @@ export function SignUpForm({ onRegistered }: { onRegistered: (userId: number) =>
       <CountrySelect value={values.country} onChange={field('country')} error={errors.country} />
       <TermsCheckbox checked={values.terms} onChange={field('terms', 'terms_accepted')} error={errors.terms_accepted} />
       {submit.element}
-      <Button type="submit" size="lg" block loading={submit.loading} disabled={submit.disabled}>
+      <Button type="submit" size="lg" block loading={submit.loading}>
         Create Account
       </Button>
       <p className={form.switch}>

@@ -25,7 +25,7 @@ function useCaptcha(strength: CaptchaStrength) {
   const reset = () => handle.current?.reset();
 
   return {
-    /** False while the app config is loading: the form should wait before it submits. */
+    /** False while the app config is loading: a submit waits for it. */
     ready: !config.isPending,
     /** True while the proof of work is still running after a submit. */
     verifying,
@@ -63,6 +63,8 @@ interface SendOutcome<O> {
   refusal: (error: unknown) => Refusal;
 }
 
+type SendArgs<I, O> = [input: I, problems: FieldErrors, outcome: SendOutcome<O>];
+
 /**
  * The submit of a form guarded by the captcha: the client's problems stop it; otherwise the proof of
  * work, then the call with its payload, which is reset once the call settles (every payload is single-use).
@@ -71,17 +73,24 @@ interface SendOutcome<O> {
 export function useCaptchaSubmit<I extends CaptchaFields, O>(mutation: UseMutationResult<O, Error, I>, form: FormFeedback) {
   const [strength, setStrength] = useState<CaptchaStrength>('standard');
   const captcha = useCaptcha(strength);
-  const resend = useRef<Parameters<typeof submit.send> | null>(null);
+  const resend = useRef<SendArgs<I, O> | null>(null);
+  const held = useRef<SendArgs<I, O> | null>(null);
+  const [waitedForConfig, setWaitedForConfig] = useState(false);
   const latest = useRef<typeof submit | null>(null);
   const submit = {
     element: captcha.element,
-    /** For the submit button: busy while solving or sending, disabled until the form knows whether the captcha is on. */
-    loading: captcha.verifying || mutation.isPending,
-    disabled: !captcha.ready,
-    async send(input: I, problems: FieldErrors, outcome: SendOutcome<O>): Promise<void> {
+    /** For the submit button: busy while waiting for the app config, solving or sending. */
+    loading: (waitedForConfig && !captcha.ready) || captcha.verifying || mutation.isPending,
+    async send(...[input, problems, outcome]: SendArgs<I, O>): Promise<void> {
       form.setMessage(null);
       form.setErrors(problems);
       if (hasErrors(problems)) return;
+      // Sent before the form knows whether the captcha is on (a slow app config): held, then sent by the effect below.
+      if (!captcha.ready) {
+        held.current = [input, problems, outcome];
+        setWaitedForConfig(true);
+        return;
+      }
       const solved = await captcha.solve();
       if (!solved.ok) {
         form.setMessage(captcha.failureMessage);
@@ -107,6 +116,12 @@ export function useCaptchaSubmit<I extends CaptchaFields, O>(mutation: UseMutati
   useEffect(() => {
     latest.current = submit;
   });
+  useEffect(() => {
+    const args = held.current;
+    if (!captcha.ready || args === null) return;
+    held.current = null;
+    void latest.current?.send(...args);
+  }, [captcha.ready]);
   // The strong widget mounts with the new strength: only then can the waiting submit solve it.
   useEffect(() => {
     const again = resend.current;

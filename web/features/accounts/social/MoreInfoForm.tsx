@@ -62,7 +62,7 @@ export function MoreInfoForm({ ticket, suggestedUsername, email, onRegistered }:
       <CountrySelect value={values.country} onChange={field('country')} error={errors.country} />
       <TermsCheckbox checked={values.terms} onChange={field('terms', 'terms_accepted')} error={errors.terms_accepted} />
       {submit.element}
-      <Button type="submit" size="lg" block loading={submit.loading} disabled={submit.disabled}>
+      <Button type="submit" size="lg" block loading={submit.loading}>
         Continue
       </Button>
     </form>
