@@ -106,6 +106,18 @@ describe('the deposit page', () => {
   });
 });
 
+describe('the webhook routes of processors not configured here', () => {
+  it('answer 404, saying the processor is not available yet', async () => {
+    for (const name of ['paypal', 'btcpay']) {
+      const other = await t.client().request('POST', hostedWebhookPath(name), { rawBody: '{"id":"WH-1"}', csrf: false, headers: { 'content-type': 'application/json' } });
+      expect(other.status).toBe(404);
+      expect(other.body).toMatchObject({ message: MSG.processorNotConfigured });
+    }
+    // Stripe's, configured, checks the signature.
+    expect((await postWebhook('{"id":"WH-1"}', {})).status).toBe(401);
+  });
+});
+
 describe('paying on the hosted page', () => {
   it('credits the coins once the checkout completes, shows the reference, and mails a receipt', async () => {
     const { user, client } = await buyer();
