@@ -25,15 +25,7 @@ afterAll(async () => {
 });
 
 const openAppPage = useAppInBrowser({
-  env: () => ({
-    PAYMENTS: 'stripe',
-    STRIPE_SECRET_KEY: stripe!.secretKey,
-    STRIPE_WEBHOOK_SECRET: stripe!.webhookSecret,
-    STRIPE_PUBLISHABLE_KEY: 'pk_test_standin',
-    STRIPE_API_BASE: stripe!.baseUrl,
-    ...paypal!.env(),
-    ...btcpay!.env(),
-  }),
+  env: () => ({ ...stripe!.env(), ...paypal!.env(), ...btcpay!.env() }),
 });
 
 /** The stand-ins post their events to the server the browser talks to. */

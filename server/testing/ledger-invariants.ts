@@ -60,11 +60,12 @@ export async function expectLedgerInvariants(db: Executor): Promise<void> {
 }
 
 /**
- * Money in matches the payments (decision 0055): each succeeded payment's transfer took exactly its
- * amount in on `card-payments` and issued exactly its package's coins; a payment that did not succeed
- * moved nothing. With expectLedgerInvariants, every coin in a wallet is then accounted for by a payment.
+ * expectLedgerInvariants, and money in matches the payments (decision 0055): each succeeded payment's
+ * transfer took exactly its amount in on `card-payments` and issued exactly its package's coins; a payment
+ * that did not succeed moved nothing. Every coin a payment brought is then accounted for, and no more.
  */
 export async function expectPaymentsBooked(db: Executor): Promise<void> {
+  await expectLedgerInvariants(db);
   const booked = await rows<{ id: string | number; status: string; amount: number; coins: number; transfer_id: string | number | null; paid_in: string | number; minted: string | number }>(db, sql`
     select p.id, p.status, p.amount, k.coins, p.transfer_id,
       coalesce((select sum(-e.amount) from ledger_entries e join ledger_accounts a on a.id = e.account_id

@@ -10,7 +10,7 @@ import * as subs from '../../../common/api/subscriptions';
 import * as api from '../../../common/api/wallet';
 import { fill, MSG } from '../../../common/messages';
 import { startTestApp, type SignedInUser, type TestApp } from '../../testing/harness';
-import { closeCheckingLedger, expectLedgerInvariants } from '../../testing/ledger-invariants';
+import { closeCheckingLedger, expectPaymentsBooked } from '../../testing/ledger-invariants';
 import { startStripeStandin, STANDIN_CARDS, type StripeStandin } from '../../testing/stripe-standin';
 import { hostedWebhookPath } from './routes';
 
@@ -19,13 +19,7 @@ let stripe: StripeStandin;
 
 beforeAll(async () => {
   stripe = await startStripeStandin();
-  t = await startTestApp({
-    PAYMENTS: 'stripe',
-    STRIPE_SECRET_KEY: stripe.secretKey,
-    STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
-    STRIPE_PUBLISHABLE_KEY: 'pk_test_standin',
-    STRIPE_API_BASE: stripe.baseUrl,
-  });
+  t = await startTestApp(stripe.env());
   const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
   stripe.webhookUrl = `${base}${hostedWebhookPath('stripe')}`;
 });
@@ -36,6 +30,8 @@ afterAll(async () => {
 
 const db = () => t.resources.database.db;
 const FEE_PERCENT = 20;
+/** The books balance, and the money in is exactly what the succeeded payments took (decisions 0036, 0055). */
+const expectConserved = () => expectPaymentsBooked(db());
 const coinsOf = async (userId: number) => (await t.app.services.ledger.balances(userId)).CON;
 
 /** A creator offering one plan of the Fan template at `price` coins. */
@@ -110,7 +106,7 @@ describe('starting a plan checkout', () => {
     expect((await stranger.client.send(subs.subscribeCheckoutResult, { payment_id: started.checkout.payment_id })).status).toBe(404);
     expect((await t.client().send(subs.subscribeCheckoutResult, { payment_id: started.checkout.payment_id })).status).toBe(401);
     expect((await fan.client.send(subs.subscribeCheckoutResult, { payment_id: 0 })).status).toBe(400);
-    await expectLedgerInvariants(db());
+    await expectConserved();
   });
 });
 
@@ -139,7 +135,7 @@ describe('settling a plan checkout', () => {
     expect(rows[0]!.n).toBe(1);
     const history = (await fan.client.call(api.walletTransfers, {})).transfers.filter((line) => line.currency === 'CON');
     expect(history.map((line) => [line.kind, line.amount])).toEqual([['subscription', -150], ['deposit', 150]]);
-    await expectLedgerInvariants(db());
+    await expectConserved();
   });
 
   it('keeps the coins in the wallet and says why when the plan was withdrawn before the payment came in', async () => {
@@ -153,7 +149,7 @@ describe('settling a plan checkout', () => {
     expect(result).toMatchObject({ state: 'kept', subscription: null, payment: { status: 'succeeded' } });
     expect(result.message).toBe(fill(MSG.planCheckoutKept, { coins: '400 Coins', reason: MSG.planNotFound }));
     expect(await coinsOf(fan.user.id)).toBe(400);
-    await expectLedgerInvariants(db());
+    await expectConserved();
   });
 
   it('keeps the coins when the payer subscribed with their wallet meanwhile', async () => {
@@ -167,7 +163,7 @@ describe('settling a plan checkout', () => {
     const result = await fan.client.call(subs.subscribeCheckoutResult, { payment_id: started.checkout.payment_id });
     expect(result).toMatchObject({ state: 'kept', message: fill(MSG.planCheckoutKept, { coins: '50 Coins', reason: MSG.alreadySubscribed }) });
     expect(await coinsOf(fan.user.id)).toBe(50);
-    await expectLedgerInvariants(db());
+    await expectConserved();
   });
 
   it('answers unpaid, and moves nothing, when the card is declined and the checkout expires', async () => {
@@ -180,6 +176,6 @@ describe('settling a plan checkout', () => {
     expect(result).toMatchObject({ state: 'unpaid', subscription: null, payment: { status: 'expired' } });
     expect((await planCheckoutRow(started.checkout.payment_id)).state).toBe('pending');
     expect(await coinsOf(fan.user.id)).toBe(0);
-    await expectLedgerInvariants(db());
+    await expectConserved();
   });
 });

@@ -23,13 +23,7 @@ let pkg: CallOutput<typeof api.coinPackages>['packages'][number];
 
 beforeAll(async () => {
   stripe = await startStripeStandin();
-  t = await startTestApp({
-    PAYMENTS: 'stripe',
-    STRIPE_SECRET_KEY: stripe.secretKey,
-    STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
-    STRIPE_PUBLISHABLE_KEY: 'pk_test_standin',
-    STRIPE_API_BASE: stripe.baseUrl,
-  });
+  t = await startTestApp(stripe.env());
   const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
   stripe.webhookUrl = `${base}${hostedWebhookPath('stripe')}`;
   pkg = (await t.client().call(api.coinPackages, {})).packages[0]!;
