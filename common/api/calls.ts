@@ -208,6 +208,8 @@ export const subscriptions = {
   planTemplates: { method: 'GET', path: '/api/subscription/plan-template' } as D<typeof $subscriptions.planTemplates>,
   renewSubscription: { method: 'POST', path: '/api/subscription/renew-subscription' } as D<typeof $subscriptions.renewSubscription>,
   subscribe: { method: 'POST', path: '/api/subscription/subscribe', idempotencyKey: 'required' } as D<typeof $subscriptions.subscribe>,
+  subscribeCheckout: { method: 'POST', path: '/api/subscription/subscribe-checkout' } as D<typeof $subscriptions.subscribeCheckout>,
+  subscribeCheckoutResult: { method: 'GET', path: '/api/subscription/checkout-result' } as D<typeof $subscriptions.subscribeCheckoutResult>,
   subscriberStats: { method: 'GET', path: '/api/subscription/subscriber-stats' } as D<typeof $subscriptions.subscriberStats>,
   subscriptionHistory: { method: 'GET', path: '/api/subscription/list-subscription-history' } as D<typeof $subscriptions.subscriptionHistory>,
   updateCoinSubscription: { method: 'POST', path: '/api/subscription/update-coin-subscription' } as D<typeof $subscriptions.updateCoinSubscription>,

@@ -9,7 +9,7 @@ import { fill, MSG } from '../messages';
 import { SUBSCRIPTION_STATES } from '../rules/plans';
 import { defineCall, success } from './define';
 import { flag, numeric, oneOf, userId } from './fields';
-import { balance } from './wallet';
+import { balance, checkout, depositOutcome, oneOfMethods, paymentIdField, PAYMENT_METHODS, returnPath } from './wallet';
 
 /** Currencies a plan can be priced in: coins, paid from the coin wallet. */
 export const PLAN_CURRENCIES = ['CON'] as const;
@@ -270,6 +270,50 @@ export const subscribe = defineCall({
   input: z.strictObject({ plan_id: planId, user_id: userId, auto_renew: flag.default(true) })
     .meta({ examples: [{ plan_id: 7, user_id: 1000002, auto_renew: true }] }),
   output: success({ paid: z.literal(true), message: z.string(), subscription, balance }),
+});
+
+export const subscribeCheckout = defineCall({
+  method: 'POST',
+  path: '/api/subscription/subscribe-checkout',
+  refusals: [403, 404, 409, 429],
+  summary: "Pays a creator's plan on a processor's page (card, PayPal, bitcoin; those this installation takes): the plan's coins are bought as a deposit, and the subscription is taken from them when that deposit is credited (decision 0059)",
+  input: z.strictObject({
+    plan_id: planId,
+    user_id: userId,
+    auto_renew: flag.default(true),
+    payment_method: z.enum(PAYMENT_METHODS, { error: oneOfMethods }),
+    /** The page of this site the payer comes back to (a path); default the subscription dashboard. */
+    return_path: returnPath.optional(),
+  }).meta({ examples: [{ plan_id: 7, user_id: 1000002, auto_renew: true, payment_method: 'card' }] }),
+  output: success({
+    /** Send the payer to `redirect_url`. */
+    checkout,
+    /** The coins bought: the plan's price. */
+    coins: z.number(),
+    /** What the processor's page asks, in cents of `currency` (20 coins = 1 USD). */
+    amount: z.number(),
+    currency: z.enum(['USD']),
+  }),
+});
+
+/** pending until the payment is credited; subscribed; kept: the coins stayed in the wallet (see `message`); unpaid: the payment did not go through. */
+export const PLAN_CHECKOUT_STATES = ['pending', 'subscribed', 'kept', 'unpaid'] as const;
+
+export const subscribeCheckoutResult = defineCall({
+  method: 'GET',
+  path: '/api/subscription/checkout-result',
+  refusals: [404],
+  summary: "What became of the caller's plan paid on a processor's page: the payment (the processor is asked while it is pending) and the subscription",
+  input: z.strictObject({ payment_id: paymentIdField }),
+  output: success({
+    payment: depositOutcome,
+    state: z.enum(PLAN_CHECKOUT_STATES),
+    /** kept: why the subscription was not taken, and that the coins are in the wallet. */
+    message: z.string().nullable(),
+    creator: z.object({ user_id: z.number(), username: z.string() }),
+    plan_name: z.string(),
+    subscription: subscription.nullable(),
+  }),
 });
 
 export const subscriberStats = defineCall({

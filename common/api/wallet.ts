@@ -39,6 +39,8 @@ export const cardInput = z.strictObject({
 });
 
 export const PAYMENT_METHODS = ['card', 'paypal', 'bitcoin'] as const;
+export type PaymentMethodId = (typeof PAYMENT_METHODS)[number];
+export const oneOfMethods = oneOf(PAYMENT_METHODS);
 
 export const paymentMethod = z.object({
   id: z.enum(PAYMENT_METHODS),
@@ -57,6 +59,12 @@ export const paymentMethods = defineCall({
   output: success({ methods: z.array(paymentMethod) }),
 });
 
+/** A page of this site a payer comes back to from a processor's page (a path). */
+export const returnPath = z.string().max(200).regex(/^\/([A-Za-z0-9_-][A-Za-z0-9/_-]*)?$/, MSG.invalidRequest);
+
+/** Where the processor's page is and until when it takes the payment. */
+export const checkout = z.object({ payment_id: z.number(), redirect_url: z.string(), expires_at: z.string() });
+
 export const depositCoins = defineCall({
   method: 'POST',
   path: '/api/wallet/deposit-coins',
@@ -64,7 +72,7 @@ export const depositCoins = defineCall({
   summary: 'Buy a coin package: with a saved card (card_token) or a card typed in; settles through the ledger',
   input: z.strictObject({
     package_id: packageId,
-    payment_method: z.enum(PAYMENT_METHODS, { error: oneOf(PAYMENT_METHODS) }),
+    payment_method: z.enum(PAYMENT_METHODS, { error: oneOfMethods }),
     card_token: z.string().min(1).max(200).optional(),
     card: cardInput.optional(),
     /**
@@ -76,7 +84,7 @@ export const depositCoins = defineCall({
      * A method paid on the processor's page: the page of this site the payer comes back to (a path; the
      * answer of deposit-result is shown there). Default: the deposit page.
      */
-    return_path: z.string().max(200).regex(/^\/([A-Za-z0-9_-][A-Za-z0-9/_-]*)?$/, MSG.invalidRequest).optional(),
+    return_path: returnPath.optional(),
   }),
   output: success({
     balance,
@@ -86,30 +94,33 @@ export const depositCoins = defineCall({
     /** The recurring package this purchase started (renew_monthly), else null. */
     coin_subscription: z.object({ id: z.number(), next_renewal_date: z.string() }).nullable(),
     /** A method paid on the processor's page: send the payer to `redirect_url`; null when the payment is already settled. */
-    checkout: z.object({ payment_id: z.number(), redirect_url: z.string(), expires_at: z.string() }).nullable(),
+    checkout: checkout.nullable(),
   }),
 });
 
 export const DEPOSIT_STATUSES = ['pending', 'succeeded', 'declined', 'failed', 'expired'] as const;
+
+export const paymentIdField = numeric(z.number({ error: MSG.paymentUnknown }).int(MSG.paymentUnknown).positive(MSG.paymentUnknown).max(Number.MAX_SAFE_INTEGER, MSG.paymentUnknown));
+
+/** A payment on a processor's page as stored (after asking the processor while it is pending). */
+export const depositOutcome = z.object({
+  payment_id: z.number(),
+  status: z.enum(DEPOSIT_STATUSES),
+  coins: z.number(),
+  /** Cents of `currency`. */
+  amount: z.number(),
+  currency: z.enum(['USD', 'CAD']),
+  /** The processor's reference of the money taken, once it succeeded. */
+  provider_reference: z.string().nullable(),
+});
 
 export const depositResult = defineCall({
   method: 'GET',
   path: '/api/wallet/deposit-result',
   refusals: [404],
   summary: "What became of the caller's payment on the processor's page (asks the processor while it is pending)",
-  input: z.strictObject({
-    payment_id: numeric(z.number({ error: MSG.paymentUnknown }).int(MSG.paymentUnknown).positive(MSG.paymentUnknown).max(Number.MAX_SAFE_INTEGER, MSG.paymentUnknown)),
-  }),
-  output: success({
-    payment_id: z.number(),
-    status: z.enum(DEPOSIT_STATUSES),
-    coins: z.number(),
-    /** Cents of `currency`. */
-    amount: z.number(),
-    currency: z.enum(['USD', 'CAD']),
-    /** The processor's reference of the money taken, once it succeeded. */
-    provider_reference: z.string().nullable(),
-  }),
+  input: z.strictObject({ payment_id: paymentIdField }),
+  output: success(depositOutcome.shape),
 });
 
 export const walletBalance = defineCall({

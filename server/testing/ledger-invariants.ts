@@ -59,6 +59,26 @@ export async function expectLedgerInvariants(db: Executor): Promise<void> {
   expect(conservationViolations(await checkConservation(db))).toEqual([]);
 }
 
+/**
+ * expectLedgerInvariants, and money in matches the payments (decision 0055): each succeeded payment's
+ * transfer took exactly its amount in on `card-payments` and issued exactly its package's coins; a payment
+ * that did not succeed moved nothing. Every coin a payment brought is then accounted for, and no more.
+ */
+export async function expectPaymentsBooked(db: Executor): Promise<void> {
+  await expectLedgerInvariants(db);
+  const booked = await rows<{ id: string | number; status: string; amount: number; coins: number; transfer_id: string | number | null; paid_in: string | number; minted: string | number }>(db, sql`
+    select p.id, p.status, p.amount, k.coins, p.transfer_id,
+      coalesce((select sum(-e.amount) from ledger_entries e join ledger_accounts a on a.id = e.account_id
+        where e.transfer_id = p.transfer_id and a.system = 'card-payments' and a.currency = p.currency), 0)::bigint as paid_in,
+      coalesce((select sum(-e.amount) from ledger_entries e join ledger_accounts a on a.id = e.account_id
+        where e.transfer_id = p.transfer_id and a.system = 'mint' and a.currency = 'CON'), 0)::bigint as minted
+    from payments p join coin_packages k on k.id = p.package_id order by p.id`);
+  const wrong = booked.filter((p) => p.status === 'succeeded'
+    ? p.transfer_id === null || Number(p.paid_in) !== p.amount || Number(p.minted) !== p.coins
+    : p.transfer_id !== null);
+  expect(wrong).toEqual([]);
+}
+
 /** Closes a test app after checking its books: every test file that moves money ends with this. */
 export async function closeCheckingLedger(t: { resources: { database: { db: Executor } }; close(): Promise<void> } | undefined): Promise<void> {
   if (!t) return;

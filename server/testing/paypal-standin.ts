@@ -77,6 +77,8 @@ export class LocalPayPal extends StandinServer {
   /** How many tokens were handed out, and how many calls came with one unknown or expired. */
   tokensIssued = 0;
   tokensRefused = 0;
+  /** Awaited before an order is made: a test holds the answer back (a start that dies or stalls half-way). */
+  beforeCreateOrder: (() => Promise<void>) | undefined;
   /** Every API call, for tests that check what was sent (method, path, headers, body). */
   readonly calls: { method: string; path: string; headers: StandinRequest['headers']; body: string }[] = [];
   private readonly tokens = new Map<string, number>();
@@ -295,7 +297,10 @@ export class LocalPayPal extends StandinServer {
       }
     }
     const { method, path } = request;
-    if (method === 'POST' && path === '/v2/checkout/orders') return this.createOrder(body);
+    if (method === 'POST' && path === '/v2/checkout/orders') {
+      await this.beforeCreateOrder?.();
+      return this.createOrder(body);
+    }
     if (method === 'POST' && path === '/v1/notifications/verify-webhook-signature') return this.verifySignature(body);
     let match = /^\/v2\/checkout\/orders\/([A-Z0-9]+)(\/capture)?$/.exec(path);
     if (match) {

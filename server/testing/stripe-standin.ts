@@ -33,6 +33,8 @@ export interface StandinEvent {
 
 export interface StripeStandin {
   baseUrl: string;
+  /** The settings that point the app at this Stripe (PAYMENTS=stripe). */
+  env(): Record<string, string>;
   secretKey: string;
   webhookSecret: string;
   /** Where events are posted; unset: they are only kept. */
@@ -386,6 +388,7 @@ export async function startStripeStandin(options: { webhookUrl?: string; secretK
 
   const standin: StripeStandin = {
     baseUrl,
+    env: () => ({ PAYMENTS: 'stripe', STRIPE_SECRET_KEY: secretKey, STRIPE_WEBHOOK_SECRET: webhookSecret, STRIPE_PUBLISHABLE_KEY: 'pk_test_standin', STRIPE_API_BASE: baseUrl }),
     secretKey,
     webhookSecret,
     webhookUrl: options.webhookUrl,

@@ -343,8 +343,9 @@ export function createAccountsService(deps: {
     },
 
     /** Whether the user exists and is active (not suspended). */
-    async isActive(userId: number): Promise<boolean> {
-      const [row] = await db.select({ status: users.accountStatus }).from(users).where(eq(users.id, userId));
+    /** `exec`: the caller's transaction, when it asks inside one. */
+    async isActive(userId: number, exec: Executor = db): Promise<boolean> {
+      const [row] = await exec.select({ status: users.accountStatus }).from(users).where(eq(users.id, userId));
       return row?.status === 'active';
     },
 

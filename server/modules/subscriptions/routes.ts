@@ -1,9 +1,18 @@
 /** HTTP handlers of plans and subscriptions (spec part 2 §7 Subscriptions). */
 import type { FastifyInstance } from 'fastify';
 import * as api from '../../../common/api/subscriptions';
+import { MSG } from '../../../common/messages';
+import type { Db } from '../../platform/db/client';
 import { ACCESS, type Access } from '../../platform/http/access';
+import { tooManyRequests } from '../../platform/http/errors';
 import { addRoute } from '../../platform/http/route';
+import { createThrottle } from '../../platform/throttle';
+import { DEPOSIT_THROTTLE_KEY, WALLET_THROTTLE } from '../wallet';
+import type { PlanCheckouts } from './plan-checkouts';
 import type { SubscriptionsService } from './service';
+
+/** Where a payer comes back to from a processor's page unless the call names another page: the subscription dashboard. */
+export const PLAN_CHECKOUT_RETURN_PATH = '/subscription';
 
 /** A user's own lists and figures, or anyone's for GRANT PERMISSION (moderators) and admins. */
 const OWN_OR_GRANT: Access = ACCESS.with(ACCESS.self, {
@@ -20,9 +29,10 @@ const SUBSCRIBER_ONLY: Access = ACCESS.with(ACCESS.signedIn, { cells: { user: 40
 /** A creator's own plan; to anyone else it is not there. */
 const PLAN_OWNER_ONLY = SUBSCRIBER_ONLY;
 
-export function registerSubscriptionRoutes(app: FastifyInstance, deps: { subscriptions: SubscriptionsService }): void {
-  const { subscriptions } = deps;
+export function registerSubscriptionRoutes(app: FastifyInstance, deps: { db: Db; subscriptions: SubscriptionsService; planCheckouts: PlanCheckouts }): void {
+  const { subscriptions, planCheckouts } = deps;
   const tags = ['subscriptions'];
+  const throttle = createThrottle(deps.db, { windowMs: WALLET_THROTTLE.windowMs });
 
   addRoute(app, api.planTemplates, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ principal }) => ({
     templates: await subscriptions.templates(principal.userId),
@@ -52,6 +62,15 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: { subscri
 
   addRoute(app, api.subscribe, { auth: 'user', access: ACCESS.notOwner, tags }, async ({ input, principal, idempotencyKey }) =>
     subscriptions.subscribe(principal, input, idempotencyKey));
+
+  addRoute(app, api.subscribeCheckout, { auth: 'user', access: ACCESS.notOwner, tags }, async ({ input, principal, request }) => {
+    // Counted with deposits: both open a checkout at the processor.
+    if ((await throttle.attempt([{ key: DEPOSIT_THROTTLE_KEY(principal.userId), limit: WALLET_THROTTLE.deposits }])).limited) throw tooManyRequests(MSG.tooManyPayments);
+    return planCheckouts.start(principal, input, `${request.publicOrigin}${input.return_path ?? PLAN_CHECKOUT_RETURN_PATH}`);
+  });
+
+  addRoute(app, api.subscribeCheckoutResult, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ input, principal }) =>
+    planCheckouts.result(principal, input.payment_id));
 
   addRoute(app, api.subscriberStats, { auth: 'user', access: OWN_OR_GRANT, tags }, async ({ input, principal }) => subscriptions.stats(principal, input.id));
 }

@@ -300,6 +300,50 @@ export function createSubscriptionsService(deps: SubscriptionsDeps) {
     return { plan_id: planId, subscribers: withdrawn.length };
   }
 
+  /**
+   * Writes a subscription's first period and pays it from the subscriber's wallet, inside `tx`: the plan
+   * is held meanwhile (withdrawing it is refused, not raced). Throws notFound for a withdrawn plan,
+   * alreadySubscribed, or InsufficientFunds.
+   */
+  async function takeFirstPeriod(tx: Executor, order: { subscriberId: number; plan: PlanRow; autoRenew: boolean; key: string }): Promise<SubscriptionRow> {
+    const { subscriberId, plan } = order;
+    const creatorId = plan.userId;
+    const [held] = await tx.select({ id: subscriptionPlans.id }).from(subscriptionPlans)
+      .where(and(eq(subscriptionPlans.id, plan.id), isNull(subscriptionPlans.deletedAt))).for('share');
+    if (!held) throw notFound(MSG.planNotFound);
+    const now = clock();
+    if (await currentSubscription(tx, subscriberId, creatorId, now)) throw alreadySubscribed();
+    const [row] = await tx.insert(subscriptions).values({
+      subscriberId,
+      creatorId,
+      planId: plan.id,
+      planName: plan.name,
+      planLevel: plan.level,
+      benefits: plan.benefits,
+      price: plan.price,
+      currency: plan.currency,
+      period: plan.period,
+      autoRenew: order.autoRenew,
+      beginDate: now,
+      endDate: periodEnd(now, plan.period),
+    }).returning();
+    const { fee, legs } = paymentLegs(subscriberId, creatorId, plan.price, deps.feePercent);
+    const { transferId } = await ledger.transfer({
+      kind: 'subscription',
+      idempotencyKey: order.key,
+      fromUserId: subscriberId,
+      toUserId: creatorId,
+      amount: plan.price,
+      currency: 'CON',
+      details: { subscription_id: row!.id, period_no: 1, fee, fee_percent: deps.feePercent },
+      legs,
+    }, tx);
+    await tx.insert(subscriptionHistory).values(historyRow(row!.id, 'SUBSCRIBED', `${plan.name}, ${periodLabel(plan.period)}: ${coins(plan.price)}`, transferId));
+    await deps.outbox.write(tx, 'payment.received', { kind: 'subscription', transferId, payerId: subscriberId, payeeId: creatorId, amount: plan.price, subjectId: row!.id, title: plan.name });
+    await writeChanged(tx, row!, 'subscribed');
+    return row!;
+  }
+
   async function subscribe(principal: Principal, input: { plan_id: number; user_id: number; auto_renew: boolean }, idempotencyKey: string) {
     const subscriberId = principal.userId;
     const creatorId = input.user_id;
@@ -314,46 +358,10 @@ export function createSubscriptionsService(deps: SubscriptionsDeps) {
     // Coins that reached the subscriber as a creator sit in receiving shards: the payment below runs in a
     // transaction, where the ledger cannot gather them by itself.
     await ledger.gather(subscriberId, 'CON');
-    const { fee, legs } = paymentLegs(subscriberId, creatorId, plan.price, deps.feePercent);
-    await ledger.warmAccounts(legs.map((l) => l.account));
+    await ledger.warmAccounts(paymentLegs(subscriberId, creatorId, plan.price, deps.feePercent).legs.map((l) => l.account));
     let created: SubscriptionRow;
     try {
-      created = await db.transaction(async (tx) => {
-        // Held while paying: withdrawing the plan meanwhile is refused (planInUse), not raced.
-        const [held] = await tx.select({ id: subscriptionPlans.id }).from(subscriptionPlans)
-          .where(and(eq(subscriptionPlans.id, plan.id), isNull(subscriptionPlans.deletedAt))).for('share');
-        if (!held) throw notFound(MSG.planNotFound);
-        const now = clock();
-        if (await currentSubscription(tx, subscriberId, creatorId, now)) throw alreadySubscribed();
-        const [row] = await tx.insert(subscriptions).values({
-          subscriberId,
-          creatorId,
-          planId: plan.id,
-          planName: plan.name,
-          planLevel: plan.level,
-          benefits: plan.benefits,
-          price: plan.price,
-          currency: plan.currency,
-          period: plan.period,
-          autoRenew: input.auto_renew,
-          beginDate: now,
-          endDate: periodEnd(now, plan.period),
-        }).returning();
-        const { transferId } = await ledger.transfer({
-          kind: 'subscription',
-          idempotencyKey: key,
-          fromUserId: subscriberId,
-          toUserId: creatorId,
-          amount: plan.price,
-          currency: 'CON',
-          details: { subscription_id: row!.id, period_no: 1, fee, fee_percent: deps.feePercent },
-          legs,
-        }, tx);
-        await tx.insert(subscriptionHistory).values(historyRow(row!.id, 'SUBSCRIBED', `${plan.name}, ${periodLabel(plan.period)}: ${coins(plan.price)}`, transferId));
-        await deps.outbox.write(tx, 'payment.received', { kind: 'subscription', transferId, payerId: subscriberId, payeeId: creatorId, amount: plan.price, subjectId: row!.id, title: plan.name });
-        await writeChanged(tx, row!, 'subscribed');
-        return row!;
-      });
+      created = await db.transaction((tx) => takeFirstPeriod(tx, { subscriberId, plan, autoRenew: input.auto_renew, key }));
     } catch (error) {
       if (error instanceof InsufficientFunds) throw fundAccount();
       // Two subscribes at once: the one-enabled index lets one through; the same key's twin answers its outcome.
@@ -467,6 +475,39 @@ export function createSubscriptionsService(deps: SubscriptionsDeps) {
     subscribe,
     cancel,
     renew,
+
+    /** What a plan paid on a processor's page needs (plan-checkouts.ts, decision 0059). */
+    checkouts: {
+      /** The plan, when the caller may subscribe to it now: the refusals of subscribe, before any money is asked. */
+      async planToPay(subscriberId: number, creatorId: number, planId: number): Promise<PlanRow> {
+        if (creatorId === subscriberId) throw forbidden(MSG.subscribeSelf);
+        if (!(await accounts.isActive(creatorId))) throw notFound(MSG.planNotFound);
+        const plan = await activePlan(planId, creatorId);
+        await assertRatedEnough(creatorId);
+        if (await currentSubscription(db, subscriberId, creatorId, clock())) throw alreadySubscribed();
+        return plan;
+      },
+
+      /**
+       * Takes the subscription inside the transaction that credited the payment's coins, keyed by the
+       * payment: the refusals of subscribe when the plan went or changed, or the subscriber subscribed meanwhile.
+       */
+      async takeWithin(tx: Executor, order: { paymentId: number; subscriberId: number; creatorId: number; planId: number; price: number; autoRenew: boolean }) {
+        const [plan] = await tx.select().from(subscriptionPlans)
+          .where(and(eq(subscriptionPlans.id, order.planId), eq(subscriptionPlans.userId, order.creatorId), isNull(subscriptionPlans.deletedAt)));
+        // Read in `tx` alone (the embedded database has one connection). The creator's rating was checked when the payer chose the plan.
+        if (!plan || plan.price !== order.price || !(await accounts.isActive(order.creatorId, tx))) throw notFound(MSG.planNotFound);
+        const key = firstPaymentKey(order.subscriberId, `checkout:${order.paymentId}`);
+        return takeFirstPeriod(tx, { subscriberId: order.subscriberId, plan, autoRenew: order.autoRenew, key });
+      },
+
+      announceSubscribed: (row: SubscriptionRow) => announceChanged(row, 'subscribed'),
+
+      async subscription(principal: Principal, id: number): Promise<Subscription | null> {
+        const [row] = await db.select().from(subscriptions).where(and(eq(subscriptions.id, id), eq(subscriptions.subscriberId, principal.userId)));
+        return row ? answerFor(principal, row) : null;
+      },
+    },
 
     /** Profiles: whether the viewer is subscribed to the user now, and may subscribe (signed in, not the user, plans on offer). */
     async standing(viewerId: number | null, userId: number) {

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from '../accounts/tables';
 import { ledgerTransfers } from '../ledger/tables';
+import { payments } from '../wallet/tables';
 
 /** What a plan gives (spec part 1 §1): priority chat, no pay wall, no ads, a discount on paid streams. */
 export interface Benefits {
@@ -114,3 +115,27 @@ export const subscriptionHistory = pgTable(
   (t) => [index('subscription_history_subscription_idx').on(t.subscriptionId, t.id)],
 );
 
+
+/**
+ * A plan paid on a processor's page (decision 0059): the payment buys the plan's coins, and its settlement
+ * takes the subscription from them. `state`: pending until the payment is credited; then subscribed, or
+ * kept (the coins stay in the wallet, `outcome` says why); unpaid when the payment did not go through.
+ */
+export const planCheckouts = pgTable(
+  'plan_checkouts',
+  {
+    paymentId: bigint('payment_id', { mode: 'number' }).primaryKey().references(() => payments.id, { onDelete: 'cascade' }),
+    subscriberId: bigint('subscriber_id', { mode: 'number' }).notNull().references(() => users.id, { onDelete: 'cascade' }),
+    creatorId: bigint('creator_id', { mode: 'number' }).notNull().references(() => users.id, { onDelete: 'cascade' }),
+    planId: bigint('plan_id', { mode: 'number' }).notNull().references(() => subscriptionPlans.id, { onDelete: 'cascade' }),
+    /** Coins: the plan's price when the payer chose it, which is what the payment buys. */
+    price: integer('price').notNull(),
+    autoRenew: boolean('auto_renew').notNull(),
+    state: text('state', { enum: ['pending', 'subscribed', 'kept'] }).notNull().default('pending'),
+    subscriptionId: bigint('subscription_id', { mode: 'number' }).references(() => subscriptions.id, { onDelete: 'set null' }),
+    outcome: text('outcome'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+  },
+  (t) => [index('plan_checkouts_subscriber_idx').on(t.subscriberId)],
+);

@@ -9,13 +9,14 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { fill, MSG } from '../../../common/messages';
 import { formatCents } from '../../../common/rules/format';
-import type { Db } from '../../platform/db/client';
+import type { Db, Executor } from '../../platform/db/client';
 import { recordAudit } from '../../platform/audit/audit';
 import { appError, badRequest, conflict, notFound } from '../../platform/http/errors';
 import { InsufficientFunds, type Ledger } from '../ledger';
 import { openRecurringPackage, type RenewalNotices } from './coin-subscriptions';
 import { RefundInProgress, type HostedPaymentProvider, type ProviderEvent, type SavedMethod } from './hosted-payment';
 import type { PaymentMethod } from './payment-provider';
+import { unlistedCoinPackage } from './packages';
 import { hostedReference, paymentIdOfReference } from './renewal-chargers';
 import { coinPackages, paymentEvents, payments } from './tables';
 
@@ -173,11 +174,16 @@ export function createHostedDeposits(deps: {
     /** Whether a method goes through a processor's page here (the deposit then answers where to send the payer). */
     isHosted: (method: PaymentMethod) => hosted[method] !== undefined,
 
-    /** Writes the pending payment, starts the provider's checkout and answers where to send the payer. */
-    async start(request: { userId: number; email: string; packageId: number; method: PaymentMethod; renewMonthly: boolean; returnUrl: string }) {
+    /**
+     * Writes the pending payment, starts the provider's checkout and answers where to send the payer.
+     * `coins` instead of a package: that many coins at the list rate (a plan paid here, decision 0059),
+     * with `alongside` written in the payment's transaction and `description` shown on the provider's page.
+     */
+    async start(request: { userId: number; email: string; method: PaymentMethod; renewMonthly: boolean; returnUrl: string }
+      & ({ packageId: number } | { coins: number; description: string; alongside: (tx: Executor, paymentId: number) => Promise<void> })) {
       const provider = hosted[request.method]!;
       if (request.renewMonthly && (request.method !== 'card' || !provider.chargeSaved)) throw badRequest(MSG.renewMonthlyCardOnly, 'renew_monthly');
-      const pkg = await deps.activeCoinPackage(request.packageId);
+      const pkg = 'coins' in request ? await unlistedCoinPackage(db, request.coins) : await deps.activeCoinPackage(request.packageId);
       const paymentId = await db.transaction(async (tx) => {
         const coinSubscriptionId = request.renewMonthly
           ? await openRecurringPackage(tx, { userId: request.userId, packageId: pkg.id, cardId: null, price: pkg.price, currency: pkg.currency, at: new Date() })
@@ -188,14 +194,17 @@ export function createHostedDeposits(deps: {
           providerRef: `pending:${randomUUID()}`,
           packageId: pkg.id, amount: pkg.price, currency: pkg.currency, status: 'pending',
           coinSubscriptionId, periodNo: coinSubscriptionId === null ? null : 1,
+          // A start that dies before the provider's answer is stored is closed by the reconcile job after this.
+          reconcileAfter: new Date(Date.now() + RECONCILE_LEASE_MS),
         }).returning({ id: payments.id });
+        if ('alongside' in request) await request.alongside(tx, payment!.id);
         return payment!.id;
       });
       const back = (outcome: string) => `${request.returnUrl}${request.returnUrl.includes('?') ? '&' : '?'}payment=${paymentId}&outcome=${outcome}`;
       let started;
       try {
         started = await provider.startCheckout({
-          reference: hostedReference(paymentId), amountCents: pkg.price, currency: pkg.currency, description: pkg.name,
+          reference: hostedReference(paymentId), amountCents: pkg.price, currency: pkg.currency, description: 'description' in request ? request.description : pkg.name,
           returnUrl: back('success'), cancelUrl: back('cancel'),
           payer: { userId: request.userId, email: request.email }, saveForRecurring: request.renewMonthly,
         });
@@ -204,9 +213,11 @@ export function createHostedDeposits(deps: {
         await settlement.refused(paymentId, { status: 'failed', message: 'the processor did not start a checkout' });
         throw appError('payment_provider_unavailable');
       }
-      await db.update(payments).set({
+      const stored = await db.update(payments).set({
         providerRef: started.providerRef, redirectUrl: started.redirectUrl, expiresAt: started.expiresAt, reconcileAfter: started.expiresAt,
-      }).where(and(eq(payments.id, paymentId), eq(payments.status, 'pending')));
+      }).where(and(eq(payments.id, paymentId), eq(payments.status, 'pending'))).returning({ id: payments.id });
+      // The processor answered after the reconcile job had closed this start: the payer is not sent to a checkout nothing would credit.
+      if (stored.length === 0) throw appError('payment_provider_unavailable');
       return { payment_id: paymentId, redirect_url: started.redirectUrl, expires_at: started.expiresAt.toISOString() };
     },
 
@@ -303,7 +314,14 @@ export function createHostedDeposits(deps: {
       for (const row of rows) {
         const provider = byName.get(row.provider)!;
         try {
-          const event = row.provider_ref.startsWith('pending:') ? null : await provider.lookup(row.provider_ref);
+          if (row.provider_ref.startsWith('pending:')) {
+            // Its start died before the provider's answer was stored: the payer never saw a checkout to pay.
+            const cancelled = await settlement.refused(Number(row.id), { status: 'failed', message: 'the checkout was never started', at: now });
+            if (cancelled !== null) await deps.notices.cardRefused(cancelled);
+            settled += 1;
+            continue;
+          }
+          const event = await provider.lookup(row.provider_ref);
           if (event && (await apply(provider, event)).outcome === 'applied') settled += 1;
         } catch (error) {
           deps.log.warn({ paymentId: Number(row.id), err: error instanceof Error ? error.message : String(error) }, 'reconciling a pending payment failed; asked again later');

@@ -6,6 +6,9 @@ import { createBtcPayProvider } from './providers/btcpay';
 import { createPayPalProvider } from './providers/paypal';
 import { createStripeProvider } from './providers/stripe';
 
+/** Every processor this code can take payments through: each has its webhook route, configured or not. */
+export const HOSTED_PROVIDER_NAMES = ['stripe', 'paypal', 'btcpay'] as const;
+
 export function createHostedProviders(config: Pick<Config, 'stripe' | 'paypal' | 'btcpay'>): Partial<Record<PaymentMethod, HostedPaymentProvider>> {
   return {
     ...(config.stripe ? { card: createStripeProvider({ secretKey: config.stripe.secretKey, webhookSecret: config.stripe.webhookSecret, apiBase: config.stripe.apiBase }) } : {}),

@@ -7,9 +7,11 @@ import { createPaymentProviders } from './payment-provider';
 import { createReceipts } from './receipts';
 import { directCharger, offSessionCharger } from './renewal-chargers';
 import { registerWalletRoutes, SANDBOX_WEBHOOK_SECRET } from './routes';
-import { createWalletService, type WalletService } from './service';
+import { createWalletService, type PaymentCredited, type WalletService } from './service';
 
-export type { WalletService } from './service';
+export type { PaymentCredited, WalletService } from './service';
+export type { HostedDeposits } from './hosted-deposits';
+export { DEPOSIT_THROTTLE_KEY, WALLET_THROTTLE } from './routes';
 export type { CoinSubscriptionService } from './coin-subscriptions';
 export { shareCardSql } from './card-keys';
 export { ensureWalletPackages } from './packages';
@@ -22,6 +24,10 @@ declare module '../../platform/module' {
     coinSubscriptions: CoinSubscriptionService;
     hostedDeposits: HostedDeposits;
   }
+  interface ModuleHooks {
+    /** A credited deposit that was bought to pay a plan takes the subscription in its settlement (decision 0059). */
+    paymentCredited: PaymentCredited;
+  }
 }
 
 export async function createWalletModule(ctx: ModuleContext): Promise<AppModule> {
@@ -29,7 +35,9 @@ export async function createWalletModule(ctx: ModuleContext): Promise<AppModule>
   const hosted = createHostedProviders(ctx.config);
   const accounts = ctx.service('accounts');
   const notices = createRenewalNotices({ db: ctx.db, accounts, mailer: ctx.platform.mailer, log: ctx.log });
-  const wallet = createWalletService({ db: ctx.db, ledger: ctx.service('ledger'), accounts, providers, notices, outbox: ctx.platform.outbox });
+  const wallet = createWalletService({
+    db: ctx.db, ledger: ctx.service('ledger'), accounts, providers, notices, outbox: ctx.platform.outbox, paymentCredited: ctx.hook('paymentCredited', 'subscriptions'),
+  });
   const hostedDeposits = createHostedDeposits({
     db: ctx.db, ledger: ctx.service('ledger'), hosted, settlement: wallet.settlement, notices, activeCoinPackage: wallet.activeCoinPackage, log: ctx.log,
   });

@@ -1,5 +1,9 @@
 /** Coin and impression packages: reference data present in every installation (decision 0004). */
+import { and, eq } from 'drizzle-orm';
+import { COINS_PER_USD } from '../../../common/constants';
+import { MSG } from '../../../common/messages';
 import type { Db } from '../../platform/db/client';
+import { conflict } from '../../platform/http/errors';
 import { coinPackages, impressionPackages } from './tables';
 
 /** 20 coins = 1 USD (docs/architecture.md §9); the largest package carries a small bulk discount. Prices in cents. */
@@ -21,4 +25,18 @@ export const IMPRESSION_PACKAGES = [
 export async function ensureWalletPackages(db: Db): Promise<void> {
   await db.insert(coinPackages).values([...COIN_PACKAGES]).onConflictDoNothing();
   await db.insert(impressionPackages).values(IMPRESSION_PACKAGES.map((p) => ({ ...p, currency: 'CON' as const }))).onConflictDoNothing();
+}
+
+/**
+ * The unlisted package of exactly `coins` coins at the list rate (20 coins = 1 USD): what a plan paid on a
+ * processor's page buys (decision 0059). Inactive, so the deposit page never lists it; made on first use.
+ */
+export async function unlistedCoinPackage(db: Db, coins: number) {
+  const price = (coins * 100) / COINS_PER_USD;
+  const name = `${coins.toLocaleString('en-US')} Coins for a plan`;
+  await db.insert(coinPackages).values({ name, coins, price, currency: 'USD', active: false }).onConflictDoNothing();
+  const [row] = await db.select().from(coinPackages).where(and(eq(coinPackages.name, name), eq(coinPackages.coins, coins), eq(coinPackages.price, price)));
+  // An operator changed the row since: no payment is taken at a price nobody showed the payer.
+  if (!row || !Number.isInteger(price)) throw conflict(MSG.paymentMethodUnavailable);
+  return row;
 }

@@ -3,16 +3,18 @@
  * (decision 0055), over HTTP, against the local stand-ins of each: the payer approves or pays there,
  * the processor's signed webhook or the return page settles the payment, once, conserved.
  */
-import { eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as subs from '../../../common/api/subscriptions';
 import * as api from '../../../common/api/wallet';
 import type { CallOutput } from '../../../common/api/define';
 import { MSG } from '../../../common/messages';
 import { LocalBtcPay } from '../../testing/btcpay-standin';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import type { HttpSession } from '../../testing/http-session';
-import { closeCheckingLedger, expectLedgerInvariants } from '../../testing/ledger-invariants';
+import { closeCheckingLedger, expectPaymentsBooked } from '../../testing/ledger-invariants';
 import { LocalPayPal } from '../../testing/paypal-standin';
+import { RECONCILE_LEASE_MS } from './hosted-deposits';
 import { hostedWebhookPath } from './routes';
 import { payments } from './tables';
 
@@ -40,6 +42,8 @@ const db = () => t.resources.database.db;
 const buyer = async () => (await t.given.signedInUser()).client;
 const coinsOf = async (client: HttpSession) => (await client.call(api.walletBalance, {})).balance.CON;
 const paymentRow = async (id: number) => (await db().select().from(payments).where(eq(payments.id, id)))[0]!;
+/** The books balance, and the money in is exactly what the succeeded payments took (decisions 0036, 0055). */
+const expectConserved = () => expectPaymentsBooked(db());
 
 async function startCheckout(client: HttpSession, method: 'paypal' | 'bitcoin') {
   const res = await client.call(api.depositCoins, { package_id: pkg.package_id, payment_method: method });
@@ -71,7 +75,30 @@ describe('PayPal', () => {
     expect(result).toMatchObject({ status: 'succeeded', coins: pkg.coins });
     expect(await client.call(api.depositResult, { payment_id: checkout.payment_id })).toMatchObject({ status: 'succeeded' });
     expect(await coinsOf(client)).toBe(pkg.coins);
-    await expectLedgerInvariants(db());
+    await expectConserved();
+  });
+
+  it('credits nothing when the payer declines on the approval page', async () => {
+    const client = await buyer();
+    const checkout = await startCheckout(client, 'paypal');
+    await paypal.approve(checkout.providerRef, 'declined');
+    const result = await client.call(api.depositResult, { payment_id: checkout.payment_id });
+    expect(result.status).not.toBe('succeeded');
+    expect(await coinsOf(client)).toBe(0);
+    await expectConserved();
+  });
+
+  it('pays a plan: the order is captured on return, and that settlement takes the subscription', async () => {
+    const creator = await t.given.signedInUser();
+    const template = (await creator.client.call(subs.planTemplates, {})).templates[0]!;
+    const { plan } = await creator.client.call(subs.planAdd, { template_id: template.template_id, price: template.prices[1]!.price, currency: 'CON' });
+    const fan = await t.given.signedInUser();
+    const started = await fan.client.call(subs.subscribeCheckout, { plan_id: plan.plan_id, user_id: creator.user.id, payment_method: 'paypal' });
+    await paypal.approve((await paymentRow(started.checkout.payment_id)).providerRef);
+    const result = await fan.client.call(subs.subscribeCheckoutResult, { payment_id: started.checkout.payment_id });
+    expect(result).toMatchObject({ state: 'subscribed', payment: { status: 'succeeded', coins: plan.price } });
+    expect(await coinsOf(fan.client)).toBe(0);
+    await expectConserved();
   });
 });
 
@@ -88,6 +115,52 @@ describe('bitcoin through BTCPay', () => {
     await btcpay.expire(short.providerRef);
     expect((await paymentRow(short.payment_id)).status).toBe('failed');
     expect(await coinsOf(client)).toBe(pkg.coins);
-    await expectLedgerInvariants(db());
+    await expectConserved();
+  });
+});
+
+describe('a checkout whose start died half-way', () => {
+  it('is closed by the reconcile job after its lease, and a late answer from the processor sends nobody to pay', async () => {
+    const client = await buyer();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let asked!: () => void;
+    const reached = new Promise<void>((resolve) => (asked = resolve));
+    paypal.beforeCreateOrder = () => {
+      asked();
+      return held;
+    };
+    try {
+      const deposit = client.send(api.depositCoins, { package_id: pkg.package_id, payment_method: 'paypal' });
+      await reached;
+      // The payment row is written and the processor has not answered: as after a kill -9 between the two.
+      const [row] = await db().select().from(payments).where(eq(payments.status, 'pending')).orderBy(desc(payments.id)).limit(1);
+      expect(row!.providerRef).toMatch(/^pending:/);
+      const reconcile = t.app.services.hostedDeposits.reconcile;
+      expect((await reconcile(new Date())).asked).toBe(0);
+      expect((await reconcile(new Date(Date.now() + RECONCILE_LEASE_MS + 1000))).settled).toBeGreaterThanOrEqual(1);
+      expect(await paymentRow(row!.id)).toMatchObject({ status: 'failed', transferId: null });
+
+      release();
+      const answer = await deposit;
+      expect(answer.status).toBe(502);
+      expect(await paymentRow(row!.id)).toMatchObject({ status: 'failed' });
+    } finally {
+      paypal.beforeCreateOrder = undefined;
+      release();
+    }
+    expect(await coinsOf(client)).toBe(0);
+    await expectConserved();
+  });
+});
+
+describe('the webhook routes', () => {
+  it('are there for every processor; one not configured here answers 404, saying it is not available', async () => {
+    const res = await t.client().request('POST', hostedWebhookPath('stripe'), { rawBody: '{}', csrf: false, headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' } });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ message: MSG.processorNotConfigured });
+    // The configured ones check the signature.
+    const unsigned = await t.client().request('POST', hostedWebhookPath('btcpay'), { rawBody: '{}', csrf: false, headers: { 'content-type': 'application/json' } });
+    expect(unsigned.status).toBe(401);
   });
 });

@@ -4,7 +4,7 @@ import { MSG } from '../../../common/messages';
 import * as api from '../../../common/api/wallet';
 import * as subscriptionsApi from '../../../common/api/subscriptions';
 import type { Db } from '../../platform/db/client';
-import { badRequest, forbidden, tooManyRequests, unauthorized } from '../../platform/http/errors';
+import { badRequest, forbidden, notFound, tooManyRequests, unauthorized } from '../../platform/http/errors';
 import type { RouteDocs } from '../../platform/http/openapi';
 import { ACCESS } from '../../platform/http/access';
 import { addRoute } from '../../platform/http/route';
@@ -13,11 +13,14 @@ import { SANDBOX_SIGNATURE_HEADER, type PaymentMethod, type PaymentProvider } fr
 import type { CoinSubscriptionService } from './coin-subscriptions';
 import type { HostedPaymentProvider } from './hosted-payment';
 import type { HostedDeposits } from './hosted-deposits';
+import { HOSTED_PROVIDER_NAMES } from './hosted-providers';
 import type { WalletService } from './service';
 import type { AccountsService } from '../accounts';
 
 /** Charges and card saves per user: enough for a buyer, too few to test stolen cards. */
 export const WALLET_THROTTLE = { windowMs: 10 * 60_000, deposits: 10, cards: 10 } as const;
+/** The throttle key of a user's payments: deposits and plans paid on a processor's page count together. */
+export const DEPOSIT_THROTTLE_KEY = (userId: number) => `deposit:${userId}`;
 export const SANDBOX_WEBHOOK_PATH = '/api/wallet/webhooks/sandbox';
 /** Where a hosted provider posts its events: `/api/wallet/webhooks/stripe` (…/paypal, …/btcpay). */
 export const hostedWebhookPath = (provider: string) => `/api/wallet/webhooks/${provider}`;
@@ -101,8 +104,8 @@ const hostedWebhookDocs = (provider: string): RouteDocs => {
         },
       },
     },
-    refusals: [401],
-    description: 'Called by the payment processor, not a browser: no session and no CSRF token. A missing signature is 401; a wrong or stale one, or a body that is not an event, 400.',
+    refusals: [401, 404],
+    description: 'Called by the payment processor, not a browser: no session and no CSRF token. A missing signature is 401; a wrong or stale one, or a body that is not an event, 400; 404 while this processor is not configured here.',
   };
 };
 
@@ -134,7 +137,7 @@ export async function registerWalletRoutes(
   }));
 
   addRoute(app, api.depositCoins, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ input, principal, request }) => {
-    await limit(`deposit:${principal.userId}`, WALLET_THROTTLE.deposits);
+    await limit(DEPOSIT_THROTTLE_KEY(principal.userId), WALLET_THROTTLE.deposits);
     if (hostedDeposits.isHosted(input.payment_method)) {
       if (input.card !== undefined || input.card_token !== undefined) throw badRequest(MSG.cardOnProcessorPage, 'card');
       const contact = await deps.accounts.mailContact(principal.userId);
@@ -222,14 +225,18 @@ export async function registerWalletRoutes(
         return { response: 'success', status: outcome.status, moved: outcome.moved };
       },
     );
-    for (const provider of Object.values(hosted)) {
+    // Registered whether or not the processor is configured here, so the route table names every one.
+    const configured = new Map(Object.values(hosted).map((provider) => [provider.name, provider]));
+    for (const name of HOSTED_PROVIDER_NAMES) {
+      const provider = configured.get(name);
       scope.post(
-        hostedWebhookPath(provider.name),
+        hostedWebhookPath(name),
         {
-          schema: { tags, summary: `Payment events from ${provider.name}, signed with its webhook secret; each stored once by its id` },
-          config: { csrf: false, access: ACCESS.public, openapi: hostedWebhookDocs(provider.name) },
+          schema: { tags, summary: `Payment events from ${name}, signed with its webhook secret; each stored once by its id (404 while ${name} is not configured)` },
+          config: { csrf: false, access: ACCESS.public, openapi: hostedWebhookDocs(name) },
         },
         async (request) => {
+          if (!provider) throw notFound(MSG.processorNotConfigured);
           const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.from('');
           const check = await provider.verifyWebhook(raw, request.headers);
           if (!check.ok) {

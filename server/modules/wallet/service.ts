@@ -52,6 +52,12 @@ export interface WalletTransferRow {
   created_at: string;
 }
 
+/**
+ * What a credited payment pays for besides its coins, in its settlement's transaction (a plan paid on a
+ * processor's page: decision 0059); answers what to announce once that transaction committed, if anything.
+ */
+export type PaymentCredited = (tx: Executor, payment: { id: number; userId: number }) => Promise<(() => Promise<void>) | null>;
+
 export function createWalletService(deps: {
   db: Db;
   ledger: Ledger;
@@ -59,6 +65,8 @@ export function createWalletService(deps: {
   providers: Record<PaymentMethod, PaymentProvider>;
   notices: RenewalNotices;
   outbox: Pick<EventOutbox, 'write' | 'afterCommit'>;
+  /** Read when a payment is credited (the subscriptions module fills it). */
+  paymentCredited?: () => PaymentCredited;
 }) {
   const { db, ledger, providers } = deps;
 
@@ -88,7 +96,7 @@ export function createWalletService(deps: {
         .returning();
       if (!payment) {
         const [current] = await tx.select({ transferId: payments.transferId }).from(payments).where(eq(payments.id, paymentId));
-        return { transferId: current?.transferId ?? null, moved: false };
+        return { transferId: current?.transferId ?? null, moved: false, announce: null };
       }
       const [pkg] = await tx.select().from(coinPackages).where(eq(coinPackages.id, payment.packageId));
       if (!pkg) throw new Error(`payment ${paymentId} names a missing package`);
@@ -107,10 +115,12 @@ export function createWalletService(deps: {
       if (extras.savedMethod && payment.coinSubscriptionId !== null) await keepProvidersCard(tx, payment, provider, extras.savedMethod);
       await recurringPaymentSucceeded(tx, payment, at);
       if (created) await deps.outbox.write(tx, 'deposit.credited', { paymentId });
-      return { transferId, moved: created };
+      const announce = created && deps.paymentCredited ? await deps.paymentCredited()(tx, { id: payment.id, userId: payment.userId }) : null;
+      return { transferId, moved: created, announce };
     });
     if (settled.moved) await deps.outbox.afterCommit('deposit.credited', { paymentId });
-    return settled;
+    await settled.announce?.();
+    return { transferId: settled.transferId, moved: settled.moved };
   }
 
   /** The card a hosted provider kept for a recurring package: saved as the package's card (its token and what may be shown). */

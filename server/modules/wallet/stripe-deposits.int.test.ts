@@ -23,13 +23,7 @@ let pkg: CallOutput<typeof api.coinPackages>['packages'][number];
 
 beforeAll(async () => {
   stripe = await startStripeStandin();
-  t = await startTestApp({
-    PAYMENTS: 'stripe',
-    STRIPE_SECRET_KEY: stripe.secretKey,
-    STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
-    STRIPE_PUBLISHABLE_KEY: 'pk_test_standin',
-    STRIPE_API_BASE: stripe.baseUrl,
-  });
+  t = await startTestApp(stripe.env());
   const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
   stripe.webhookUrl = `${base}${hostedWebhookPath('stripe')}`;
   pkg = (await t.client().call(api.coinPackages, {})).packages[0]!;
@@ -103,6 +97,18 @@ describe('the deposit page', () => {
     expect(res.body).toMatchObject({ message: MSG.cardOnProcessorPage });
     const badPath = await client.post(api.depositCoins.path, { package_id: pkg.package_id, payment_method: 'card', return_path: '//evil.example/x' });
     expect(badPath.status).toBe(400);
+  });
+});
+
+describe('the webhook routes of processors not configured here', () => {
+  it('answer 404, saying the processor is not available yet', async () => {
+    for (const name of ['paypal', 'btcpay']) {
+      const other = await t.client().request('POST', hostedWebhookPath(name), { rawBody: '{"id":"WH-1"}', csrf: false, headers: { 'content-type': 'application/json' } });
+      expect(other.status).toBe(404);
+      expect(other.body).toMatchObject({ message: MSG.processorNotConfigured });
+    }
+    // Stripe's, configured, checks the signature.
+    expect((await postWebhook('{"id":"WH-1"}', {})).status).toBe(401);
   });
 });
 

@@ -34,6 +34,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { socialIdentities, socialTickets } from '../../modules/accounts/tables';
 import { systemMessages } from '../../modules/system/tables';
 import { payments } from '../../modules/wallet/tables';
+import { planCheckouts } from '../../modules/subscriptions/tables';
 import { loadSecret } from '../secrets';
 import { SANDBOX_SIGNATURE_HEADER, signSandboxWebhook } from '../../modules/wallet/payment-provider';
 import { SANDBOX_WEBHOOK_SECRET } from '../../modules/wallet/routes';
@@ -468,6 +469,28 @@ const CASES: Record<string, Case> = {
       body: { plan_id: await fanPlanOf(c.owner), user_id: c.owner.user.id }, headers: { 'idempotency-key': unique('subscribe') },
     }),
   },
+  'POST /api/subscription/subscribe-checkout': {
+    freshOwner: true,
+    send: async (c) => c.client.post('/api/subscription/subscribe-checkout', { plan_id: await fanPlanOf(c.owner), user_id: c.owner.user.id, payment_method: 'paypal' }),
+    stopsShort: { status: 400, message: MSG.paymentMethodUnavailable, why: 'no processor page here (plan-checkouts.int.test.ts and paypal-btcpay-deposits.int.test.ts pay plans through the stand-ins)' },
+  },
+  'GET /api/subscription/checkout-result': {
+    send: async (c) => {
+      // The caller's own plan checkout (anonymous: someone's, which it is refused before reading).
+      const userId = c.me?.id ?? world.victim.user.id;
+      const [own] = await t.resources.database.db.insert(payments).values({
+        userId, provider: 'sandbox', providerRef: unique('ch_sbx_plan'), packageId: world.coinPackageId, amount: 100, currency: 'USD', status: 'pending',
+      }).returning({ id: payments.id });
+      await t.resources.database.db.insert(planCheckouts).values({
+        paymentId: own!.id, subscriberId: userId, creatorId: world.victim.user.id, planId: world.victimPlanId, price: 20, autoRenew: true,
+      });
+      return c.client.get('/api/subscription/checkout-result', { payment_id: own!.id });
+    },
+  },
+  ...Object.fromEntries(['stripe', 'paypal', 'btcpay'].map((name) => [`POST /api/wallet/webhooks/${name}`, {
+    send: async (c: Cell) => c.client.request('POST', `/api/wallet/webhooks/${name}`, { rawBody: '{}', csrf: false, headers: { 'content-type': 'application/json' } }),
+    stopsShort: { status: 404, message: MSG.processorNotConfigured, why: 'not configured here (stripe-deposits and paypal-btcpay-deposits.int.test.ts post signed events from the stand-ins)' },
+  }])),
   'GET /api/wallet/deposit-result': {
     send: async (c) => {
       // The caller's own payment (anonymous: someone's, which it is refused before reading).

@@ -1,7 +1,9 @@
 /**
  * The plan selector 'Select your Subscription' (spec part 1 §2, §4 Subscription): step 0 chooses a plan
- * (Process My Payment needs one; Back closes), step 1 pays and shows the outcome — subscribed, needs
- * funding (with the wallet link), already subscribed, or failed.
+ * and a payment method (Process My Payment needs a plan; Back closes), step 1 pays and shows the outcome —
+ * subscribed, needs funding (with the wallet link), already subscribed, or failed. The wallet is the
+ * default; a method paid on a processor's page (those this installation takes) sends the payer there
+ * for the plan's coins, and the subscription page shows what became of it (decision 0059).
  */
 import { useState } from 'react';
 import type { Plan } from '../../../common/api/subscriptions';
@@ -15,9 +17,10 @@ import { Checkbox } from '../../ui/Checkbox';
 import { CheckIcon, CoinIcon } from '../../ui/icons';
 import { Modal } from '../../ui/Modal';
 import { Spinner } from '../../ui/Spinner';
-import { useBalance } from '../wallet';
+import { METHOD_LABELS, useBalance, useCheckoutMethods } from '../wallet';
+import type { PaymentMethodId } from '../../../common/api/wallet';
 import { formatCoins } from '../../../common/rules/wallet-amounts';
-import { usePlans, useSubscribe, type SubscribeAttempt } from './api';
+import { usePlans, useSubscribe, useSubscribeCheckout, type SubscribeAttempt } from './api';
 import styles from './subscriptions.module.css';
 
 type Outcome = { kind: 'subscribed' } | { kind: 'fund' } | { kind: 'failed'; message: string };
@@ -33,6 +36,9 @@ function outcomeOf(error: unknown): Outcome {
 export function SubscribeModal({ creatorId, creatorName, open, onOpenChange }: { creatorId: number; creatorName: string; open: boolean; onOpenChange: (open: boolean) => void }) {
   const plans = usePlans(creatorId, open);
   const subscribe = useSubscribe();
+  const checkout = useSubscribeCheckout();
+  const hosted = useCheckoutMethods(open);
+  const [method, setMethod] = useState<'wallet' | PaymentMethodId>('wallet');
   const balance = useBalance(open);
   const skinPath = useSkinPath();
   const [step, setStep] = useState<0 | 1>(0);
@@ -54,9 +60,17 @@ export function SubscribeModal({ creatorId, creatorName, open, onOpenChange }: {
     // One key per attempt: a retry of the same attempt (the same plan and choice) is paid once.
     const same = attempt && attempt.planId === chosen.plan_id && attempt.autoRenew === autoRenew;
     const next = same ? attempt : { planId: chosen.plan_id, creatorId, autoRenew, key: crypto.randomUUID() };
-    setAttempt(next);
     setStep(1);
     setOutcome(null);
+    if (method !== 'wallet') {
+      checkout.mutate(
+        { plan_id: chosen.plan_id, user_id: creatorId, auto_renew: autoRenew, payment_method: method, return_path: skinPath('/subscription') },
+        // The processor's page takes the payment and sends the payer back to the subscription page.
+        { onSuccess: (out) => window.location.assign(out.checkout.redirect_url), onError: (error) => setOutcome(outcomeOf(error)) },
+      );
+      return;
+    }
+    setAttempt(next);
     subscribe.mutate(next, { onSuccess: () => setOutcome({ kind: 'subscribed' }), onError: (error) => setOutcome(outcomeOf(error)) });
   };
 
@@ -66,7 +80,7 @@ export function SubscribeModal({ creatorId, creatorName, open, onOpenChange }: {
       <Button disabled={!chosen} onClick={pay}>{MSG.processMyPayment}</Button>
     </>
   ) : (
-    <Button variant="secondary" onClick={close} disabled={subscribe.isPending}>Close</Button>
+    <Button variant="secondary" onClick={close} disabled={subscribe.isPending || checkout.isPending || checkout.isSuccess}>Close</Button>
   );
 
   return (
@@ -105,12 +119,40 @@ export function SubscribeModal({ creatorId, creatorName, open, onOpenChange }: {
           {plans.data && plans.data.plans.length > 0 && (
             <Checkbox checked={autoRenew} onChange={(e) => setAutoRenew(e.target.checked)}>Renew automatically at the end of each period</Checkbox>
           )}
+          {plans.data && plans.data.plans.length > 0 && (
+            <div role="radiogroup" aria-label="Payment method" className={styles.methods}>
+              {(['wallet', ...hosted.methods] as const).map((id) => (
+                <label key={id} className={`${styles.method} ${method === id ? styles.choiceChosen : ''}`}>
+                  <input type="radio" name="payment-method" checked={method === id} onChange={() => setMethod(id)} />
+                  <span>
+                    <strong>{METHOD_LABELS[id]}</strong>
+                    <small className={styles.muted}>
+                      {id === 'wallet' ? (balance.data ? `Balance: ${formatCoins(balance.data.CON)}` : 'Your coins')
+                        : chosen ? `$${chosen.price_by_currency.USD.toFixed(2)} on the payment page` : 'On the payment page'}
+                    </small>
+                  </span>
+                </label>
+              ))}
+            </div>
+          )}
+          {method !== 'wallet' && (
+            <p className={styles.muted}>
+              {MSG.planCheckoutHint}
+              {autoRenew && ` ${MSG.planCheckoutRenewsFromWallet}`}
+            </p>
+          )}
           {balance.data && <p>Your balance: {formatCoins(balance.data.CON)}</p>}
         </>
       )}
       {step === 1 && (
         <div className={styles.result} role="status">
           {subscribe.isPending && <Spinner label="Processing your payment" />}
+          {(checkout.isPending || checkout.isSuccess) && (
+            <>
+              <Spinner label={MSG.redirectingToPayment} />
+              <span>{MSG.redirectingToPayment}</span>
+            </>
+          )}
           {outcome?.kind === 'subscribed' && (
             <>
               <CheckIcon size={40} />

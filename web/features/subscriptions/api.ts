@@ -1,7 +1,7 @@
 /** Subscriptions server state: templates, plans, one's subscriptions and subscribers, figures, and the actions on them. */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { subscriptions as subs } from '../../../common/api/calls';
-import type { CallOutput } from '../../../common/api';
+import type { CallInput, CallOutput } from '../../../common/api';
 import { IDEMPOTENCY_HEADER } from '../../../common/api/descriptor';
 import { PAGE_SIZE } from '../../../common/constants';
 import type { ApiError } from '../../api/client';
@@ -49,8 +49,8 @@ export const useSubscriberStats = (userId: number) =>
   useQuery({ queryKey: subscriptionKeys.stats(userId), queryFn: async () => (await call(subs.subscriberStats, { id: userId })).stats });
 
 /** Everything a subscription change may show elsewhere: lists, plans, profiles, streams, posts, the wallet. */
-function refreshAfterChange(queryClient: ReturnType<typeof useQueryClient>) {
-  for (const key of [subscriptionKeys.all, socialKeys.all, streamKeys.all, postKeys.all, walletKeys.all]) void queryClient.invalidateQueries({ queryKey: key });
+function refreshAfterChange(queryClient: ReturnType<typeof useQueryClient>, keep: (key: readonly unknown[]) => boolean = () => true) {
+  for (const key of [subscriptionKeys.all, socialKeys.all, streamKeys.all, postKeys.all, walletKeys.all]) void queryClient.invalidateQueries({ queryKey: key, predicate: (q) => keep(q.queryKey) });
 }
 
 export function useAddPlan() {
@@ -99,5 +99,30 @@ export function useSubscribe() {
     mutationFn: ({ planId, creatorId, autoRenew, key }) =>
       call(subs.subscribe, { plan_id: planId, user_id: creatorId, auto_renew: autoRenew }, { [IDEMPOTENCY_HEADER]: key }),
     onSuccess: () => refreshAfterChange(queryClient),
+  });
+}
+
+/** A plan paid on a processor's page (decision 0059): answers where to send the payer. */
+export function useSubscribeCheckout() {
+  return useMutation<CallOutput<typeof subs.subscribeCheckout>, ApiError, CallInput<typeof subs.subscribeCheckout>>({
+    mutationFn: (input) => call(subs.subscribeCheckout, input),
+  });
+}
+
+/** Polled after the processor's page sent the payer back, until the plan's payment is settled (or the page gives up). */
+export const CHECKOUT_RESULT_POLL_MS = 1500;
+
+export function usePlanCheckoutResult(paymentId: number, keepAsking: boolean) {
+  const queryClient = useQueryClient();
+  return useQuery({
+    queryKey: [...subscriptionKeys.all, 'checkout-result', paymentId] as const,
+    queryFn: async () => {
+      const out = await call(subs.subscribeCheckoutResult, { payment_id: paymentId });
+      if (out.payment.status === 'succeeded') refreshAfterChange(queryClient, (key) => key[1] !== 'checkout-result');
+      return out;
+    },
+    refetchInterval: (query) => (keepAsking && query.state.data?.payment.status === 'pending' ? CHECKOUT_RESULT_POLL_MS : false),
+    refetchOnWindowFocus: false,
+    retry: false,
   });
 }

@@ -19,6 +19,7 @@ import { useBalance, useCoinPackages, useCreditCards, useDepositCoins, usePaymen
 import { CardFields, cardLabel } from './CardForm';
 import { DepositReturn } from './DepositReturn';
 import { DepositThanks } from './DepositThanks';
+import { METHOD_LABELS } from './methods';
 import { EMPTY_CARD, cardPayload, cardProblems } from './card';
 import type { CardValues } from './card';
 import { formatCents, formatCoins } from '../../../common/rules/wallet-amounts';
@@ -29,10 +30,10 @@ import styles from './wallet.module.css';
  * payment method behind each: one the installation cannot take is shown disabled with the reason.
  */
 const METHODS = [
-  { id: 'wallet', processor: 'card', label: 'Wallet', hint: 'A card you saved' },
-  { id: 'card', processor: 'card', label: 'Credit Card', hint: 'Type in a card' },
-  { id: 'paypal', processor: 'paypal', label: 'PayPal', hint: '' },
-  { id: 'bitcoin', processor: 'bitcoin', label: 'Bitcoin', hint: '' },
+  { id: 'wallet', processor: 'card', label: METHOD_LABELS.wallet, hint: 'A card you saved' },
+  { id: 'card', processor: 'card', label: METHOD_LABELS.card, hint: 'Type in a card' },
+  { id: 'paypal', processor: 'paypal', label: METHOD_LABELS.paypal, hint: '' },
+  { id: 'bitcoin', processor: 'bitcoin', label: METHOD_LABELS.bitcoin, hint: '' },
 ] as const;
 type Method = (typeof METHODS)[number]['id'];
 

@@ -54,8 +54,8 @@ export function useCoinPackages() {
   return useQuery({ queryKey: walletKeys.coinPackages(), queryFn: async () => (await call(wallet.coinPackages, {})).packages, staleTime: 5 * 60_000 });
 }
 
-export function usePaymentMethods() {
-  return useQuery({ queryKey: walletKeys.paymentMethods(), queryFn: async () => (await call(wallet.paymentMethods, {})).methods, staleTime: Infinity });
+export function usePaymentMethods(enabled = true) {
+  return useQuery({ queryKey: walletKeys.paymentMethods(), queryFn: async () => (await call(wallet.paymentMethods, {})).methods, staleTime: Infinity, enabled });
 }
 
 export function useCreditCards() {
