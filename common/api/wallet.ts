@@ -60,7 +60,7 @@ export const paymentMethods = defineCall({
 export const depositCoins = defineCall({
   method: 'POST',
   path: '/api/wallet/deposit-coins',
-  refusals: [402, 404, 429],
+  refusals: [402, 403, 404, 429],
   summary: 'Buy a coin package: with a saved card (card_token) or a card typed in; settles through the ledger',
   input: z.strictObject({
     package_id: packageId,

@@ -4,7 +4,6 @@
  * webhook (stored once by id), the return page asking, or the reconcile job asking after the checkout
  * expired — and every path applies it through the same code, idempotently.
  */
-import { randomUUID } from 'node:crypto';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { fill, MSG } from '../../../common/messages';
@@ -17,6 +16,7 @@ import { openRecurringPackage, type RenewalNotices } from './coin-subscriptions'
 import { RefundInProgress, type HostedPaymentProvider, type ProviderEvent, type SavedMethod } from './hosted-payment';
 import type { PaymentMethod } from './payment-provider';
 import { hostedReference, paymentIdOfReference } from './renewal-chargers';
+import type { DepositGate } from './risk/gate';
 import { coinPackages, paymentEvents, payments } from './tables';
 
 /** A pending checkout past its expiry is asked about again no sooner than this (the reconcile job's lease). */
@@ -39,6 +39,7 @@ export function createHostedDeposits(deps: {
   notices: RenewalNotices;
   activeCoinPackage(id: number): Promise<typeof coinPackages.$inferSelect>;
   log: Pick<FastifyBaseLogger, 'warn'>;
+  gate: DepositGate;
 }) {
   const { db, hosted, settlement } = deps;
   const byName = new Map(Object.values(hosted).map((p) => [p.name, p]));
@@ -174,23 +175,17 @@ export function createHostedDeposits(deps: {
     isHosted: (method: PaymentMethod) => hosted[method] !== undefined,
 
     /** Writes the pending payment, starts the provider's checkout and answers where to send the payer. */
-    async start(request: { userId: number; email: string; packageId: number; method: PaymentMethod; renewMonthly: boolean; returnUrl: string }) {
+    async start(request: { userId: number; email: string; packageId: number; method: PaymentMethod; renewMonthly: boolean; returnUrl: string; address: string | null }) {
       const provider = hosted[request.method]!;
       if (request.renewMonthly && (request.method !== 'card' || !provider.chargeSaved)) throw badRequest(MSG.renewMonthlyCardOnly, 'renew_monthly');
       const pkg = await deps.activeCoinPackage(request.packageId);
-      const paymentId = await db.transaction(async (tx) => {
-        const coinSubscriptionId = request.renewMonthly
-          ? await openRecurringPackage(tx, { userId: request.userId, packageId: pkg.id, cardId: null, price: pkg.price, currency: pkg.currency, at: new Date() })
-          : null;
-        const [payment] = await tx.insert(payments).values({
-          userId: request.userId, provider: provider.name, method: request.method,
-          // Replaced by the checkout's id once the provider has answered.
-          providerRef: `pending:${randomUUID()}`,
-          packageId: pkg.id, amount: pkg.price, currency: pkg.currency, status: 'pending',
-          coinSubscriptionId, periodNo: coinSubscriptionId === null ? null : 1,
-        }).returning({ id: payments.id });
-        return payment!.id;
-      });
+      // The risk checks come before the processor is asked anything (decision 0058); the card is typed on its page, so unknown here.
+      const paymentId = await deps.gate.admit(
+        { userId: request.userId, provider: provider.name, method: request.method, packageId: pkg.id, amountCents: pkg.price, currency: pkg.currency, address: request.address, card: null },
+        request.renewMonthly
+          ? (tx) => openRecurringPackage(tx, { userId: request.userId, packageId: pkg.id, cardId: null, price: pkg.price, currency: pkg.currency, at: new Date() })
+          : undefined,
+      );
       const back = (outcome: string) => `${request.returnUrl}${request.returnUrl.includes('?') ? '&' : '?'}payment=${paymentId}&outcome=${outcome}`;
       let started;
       try {
