@@ -109,6 +109,18 @@ describe('the limits', () => {
     expect((await payWith(third, 500, newCard(), newAddress())).status).toBe(200);
   });
 
+  it('knows a saved card by the same key as the card typed in, and counts a saved-card deposit toward it', async () => {
+    const card = newCard();
+    expect((await payWith(await buyer(), 500, card, newAddress())).status).toBe(200);
+    const payWithSaved = async (client: HttpSession) => {
+      const saved = (await client.call(api.addCreditCard, { card })).card;
+      return client.send(api.depositCoins, { package_id: pkg[500]!.package_id, payment_method: 'card', card_token: String(saved.card_id) }, { headers: { 'x-forwarded-for': newAddress() } });
+    };
+    expect((await payWithSaved(await buyer())).status).toBe(200);
+    const third = await buyer();
+    await expectRefused(t, () => payWithSaved(third), third, 429, MSG.depositCardDaily);
+  });
+
   it('counts the attempts from one address, refused ones among them, and not those from another address', async () => {
     const address = newAddress();
     // Four attempts from the address: two paid, one declined by the card's bank, one refused here (too large).
