@@ -236,6 +236,13 @@ export const MSG = {
   refundInProgress: 'A refund of this payment is in progress; try again once it is confirmed.',
   paymentProviderUnavailable: 'The payment processor did not answer. Please try again in a few minutes.',
   cardOnProcessorPage: 'Your card is entered on the payment page you are sent to.',
+  // Deposit risk (decision 0058): the spec has no texts for these.
+  depositOverMax: 'A single deposit can be at most {max}. Please choose a smaller package.',
+  depositAccountDailyCount: "You have reached today's deposit limit. Try again tomorrow.",
+  depositAccountDailyAmount: "This deposit would take you past today's deposit limit of {max}. Choose a smaller package or try again tomorrow.",
+  depositCardDaily: "This card has reached today's deposit limit. Try again tomorrow or use another card.",
+  depositAddressDaily: 'Too many deposits were made from your network today. Try again tomorrow.',
+  depositRiskRefused: 'This deposit did not pass our payment safety checks. Please contact customer support.',
   depositReceiptSubject: 'Your receipt: {package}',
   depositReceiptText: 'Hello {username},\n\nThank you for your purchase.\nPackage: {package}\nCoins: {coins}\nAmount paid: {price}\nDate: {date}\nPayment reference: {reference}\n\nThe coins are in your wallet.',
   depositPending: 'Waiting for the payment processor to confirm your payment…',

@@ -169,6 +169,19 @@ const envSchema = z.object({
   }),
   STREAM_VIEWER_LIKE_LIMIT: numeric(z.number().int().positive().default(100)),
   RATING_THRESHOLD: numeric(z.number().min(0).max(5).default(3)),
+  /**
+   * Deposit risk (decision 0058): an attempt whose risk score (0–100) is at or above this is refused
+   * (the session user's `env.kount_risk_threshold`); 101 refuses on limits only.
+   */
+  KOUNT_RISK_THRESHOLD: numeric(z.number().int().min(1).max(101).default(80)),
+  /** The largest single deposit, in cents of the package's currency. */
+  DEPOSIT_MAX_CENTS: numeric(z.number().int().min(1).max(100_000_000).default(50_000)),
+  /** Deposit attempts, and cents deposited or waiting at a processor, per account in 24 hours. */
+  DEPOSITS_PER_ACCOUNT_PER_DAY: numeric(z.number().int().min(1).max(100_000).default(20)),
+  DEPOSIT_CENTS_PER_ACCOUNT_PER_DAY: numeric(z.number().int().min(1).max(1_000_000_000).default(100_000)),
+  /** Deposit attempts per card (known from a saved or typed card), and per client address, in 24 hours, whatever the account. */
+  DEPOSITS_PER_CARD_PER_DAY: numeric(z.number().int().min(1).max(100_000).default(10)),
+  DEPOSITS_PER_ADDRESS_PER_DAY: numeric(z.number().int().min(1).max(1_000_000).default(50)),
   /** Open realtime sockets one client address, and one signed-in user, may hold on an instance. */
   WS_MAX_PER_ADDRESS: numeric(z.number().int().min(1).max(1_000_000).default(50)),
   WS_MAX_PER_USER: numeric(z.number().int().min(1).max(1_000_000).default(20)),
@@ -357,6 +370,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: c.TRUST_PROXY,
     streamViewerLikeLimit: c.STREAM_VIEWER_LIKE_LIMIT,
     ratingThreshold: c.RATING_THRESHOLD,
+    /** Deposit risk (decision 0058): the score that refuses, and the limits per deposit, account, card and address per 24 hours. */
+    depositRisk: {
+      threshold: c.KOUNT_RISK_THRESHOLD,
+      limits: {
+        maxCents: c.DEPOSIT_MAX_CENTS,
+        perAccount: { count: c.DEPOSITS_PER_ACCOUNT_PER_DAY, cents: c.DEPOSIT_CENTS_PER_ACCOUNT_PER_DAY },
+        perCard: c.DEPOSITS_PER_CARD_PER_DAY,
+        perAddress: c.DEPOSITS_PER_ADDRESS_PER_DAY,
+      },
+    },
     signupsPerAddress: c.SIGNUPS_PER_ADDRESS,
     streamJoinsPerAddress: c.STREAM_JOINS_PER_ADDRESS,
     realtimeCaps: { maxSocketsPerAddress: c.WS_MAX_PER_ADDRESS, maxSocketsPerUser: c.WS_MAX_PER_USER },

@@ -41,6 +41,8 @@ export const envSchema = z.object({
   stream_share_url: z.string(),
   stream_viewer_like_limit: z.number(),
   rating_threshold: z.number(),
+  /** A deposit scored at or above this (0–100) is refused (decision 0058; KOUNT_RISK_THRESHOLD). */
+  kount_risk_threshold: z.number(),
   plus_18_redirect_enabled: z.boolean(),
   imp_to_con: z.number(),
 });

@@ -68,7 +68,7 @@ export const checkout = z.object({ payment_id: z.number(), redirect_url: z.strin
 export const depositCoins = defineCall({
   method: 'POST',
   path: '/api/wallet/deposit-coins',
-  refusals: [402, 404, 429],
+  refusals: [402, 403, 404, 429],
   summary: 'Buy a coin package: with a saved card (card_token) or a card typed in; settles through the ledger',
   input: z.strictObject({
     package_id: packageId,

@@ -49,7 +49,7 @@ export async function createAccountsModule(ctx: ModuleContext): Promise<AppModul
   const accounts = createAccountsService({
     db,
     sessions: platform.sessions,
-    env: { streamViewerLikeLimit: config.streamViewerLikeLimit, ratingThreshold: config.ratingThreshold },
+    env: { streamViewerLikeLimit: config.streamViewerLikeLimit, ratingThreshold: config.ratingThreshold, kountRiskThreshold: config.depositRisk.threshold },
     signupsPerAddress: config.signupsPerAddress,
     referralCodes: ctx.hook('referralCodes', 'referrals'),
   });

@@ -8,6 +8,7 @@ import type { users } from './tables';
 export interface EnvSettings {
   streamViewerLikeLimit: number;
   ratingThreshold: number;
+  kountRiskThreshold: number;
 }
 
 export function toSessionUser(
@@ -48,6 +49,7 @@ export function toSessionUser(
       stream_share_url: `${base}/streams/stream-view?id=`,
       stream_viewer_like_limit: env.streamViewerLikeLimit,
       rating_threshold: env.ratingThreshold,
+      kount_risk_threshold: env.kountRiskThreshold,
       plus_18_redirect_enabled: skin.flags.adultContent,
       imp_to_con: 1,
     },

@@ -56,7 +56,8 @@ export function createPlanCheckouts(deps: { db: Db; subscriptions: Subscriptions
   return {
     credited,
 
-    async start(principal: Principal, input: { plan_id: number; user_id: number; auto_renew: boolean; payment_method: 'card' | 'paypal' | 'bitcoin' }, returnUrl: string) {
+    /** `address`: the payer's, for the deposit risk checks (decision 0058). */
+    async start(principal: Principal, input: { plan_id: number; user_id: number; auto_renew: boolean; payment_method: 'card' | 'paypal' | 'bitcoin' }, returnUrl: string, address: string | null) {
       const plan = await checkouts.planToPay(principal.userId, input.user_id, input.plan_id);
       if (!hostedDeposits.isHosted(input.payment_method)) throw badRequest(MSG.paymentMethodUnavailable, 'payment_method');
       const [contact, people] = await Promise.all([deps.accounts.mailContact(principal.userId), deps.accounts.publicUsers([plan.userId])]);
@@ -66,6 +67,7 @@ export function createPlanCheckouts(deps: { db: Db; subscriptions: Subscriptions
         method: input.payment_method,
         renewMonthly: false,
         returnUrl,
+        address,
         coins: plan.price,
         description: `${plan.name}, ${periodLabel(plan.period)}, with @${people.get(plan.userId)?.username ?? ''}: ${coins(plan.price)}`,
         alongside: async (tx: Executor, paymentId: number) => {

@@ -66,7 +66,7 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: { db: Db;
   addRoute(app, api.subscribeCheckout, { auth: 'user', access: ACCESS.notOwner, tags }, async ({ input, principal, request }) => {
     // Counted with deposits: both open a checkout at the processor.
     if ((await throttle.attempt([{ key: DEPOSIT_THROTTLE_KEY(principal.userId), limit: WALLET_THROTTLE.deposits }])).limited) throw tooManyRequests(MSG.tooManyPayments);
-    return planCheckouts.start(principal, input, `${request.publicOrigin}${input.return_path ?? PLAN_CHECKOUT_RETURN_PATH}`);
+    return planCheckouts.start(principal, input, `${request.publicOrigin}${input.return_path ?? PLAN_CHECKOUT_RETURN_PATH}`, request.ip);
   });
 
   addRoute(app, api.subscribeCheckoutResult, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ input, principal }) =>

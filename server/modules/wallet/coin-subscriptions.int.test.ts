@@ -10,6 +10,7 @@ import { fill, MSG } from '../../../common/messages';
 import { periodEnd } from '../../../common/rules/plans';
 import { loadSecret } from '../../platform/secrets';
 import type { Executor } from '../../platform/db/client';
+import { RISK_CHECKS_ROOMY } from '../../testing/deposit-risk';
 import { startSharedTestApps, startTestApp, type TestApp, type TestUser } from '../../testing/harness';
 import { closeCheckingLedger, expectLedgerInvariants } from '../../testing/ledger-invariants';
 import type { HttpSession } from '../../testing/http-session';
@@ -21,7 +22,7 @@ import { coinSubscriptions, paymentCards, payments } from './tables';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ ...RISK_CHECKS_ROOMY });
 });
 afterAll(() => closeCheckingLedger(t));
 
@@ -369,7 +370,7 @@ suiteOnPostgres('two instances on one PostgreSQL database', () => {
   });
 
   it('leave packages alone on an instance without a payment processor (PAYMENTS=none)', async () => {
-    const [paying, none] = await startSharedTestApps(2, (i): Record<string, string> => ({ PAYMENTS: i === 1 ? 'none' : 'sandbox' }));
+    const [paying, none] = await startSharedTestApps(2, (i): Record<string, string> => ({ ...RISK_CHECKS_ROOMY, PAYMENTS: i === 1 ? 'none' : 'sandbox' }));
     try {
       const user = await paying!.given.user();
       const client = await paying!.given.signedIn(user);
@@ -390,7 +391,7 @@ suiteOnPostgres('two instances on one PostgreSQL database', () => {
   });
 
   it('charge each due package once when their jobs run at the same time', async () => {
-    apps = await startSharedTestApps(2);
+    apps = await startSharedTestApps(2, { ...RISK_CHECKS_ROOMY });
     const [one, two] = apps as [TestApp, TestApp];
     const shared: Executor = one.resources.database.db;
     const [cheapest] = (await one.client().call(api.coinPackages, {})).packages;

@@ -4,7 +4,6 @@
  * webhook (stored once by id), the return page asking, or the reconcile job asking after the checkout
  * expired — and every path applies it through the same code, idempotently.
  */
-import { randomUUID } from 'node:crypto';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { fill, MSG } from '../../../common/messages';
@@ -18,6 +17,7 @@ import { RefundInProgress, type HostedPaymentProvider, type ProviderEvent, type 
 import type { PaymentMethod } from './payment-provider';
 import { unlistedCoinPackage } from './packages';
 import { hostedReference, paymentIdOfReference } from './renewal-chargers';
+import type { DepositGate } from './risk/gate';
 import { coinPackages, paymentEvents, payments } from './tables';
 
 /** A pending checkout past its expiry is asked about again no sooner than this (the reconcile job's lease). */
@@ -40,6 +40,7 @@ export function createHostedDeposits(deps: {
   notices: RenewalNotices;
   activeCoinPackage(id: number): Promise<typeof coinPackages.$inferSelect>;
   log: Pick<FastifyBaseLogger, 'warn'>;
+  gate: DepositGate;
 }) {
   const { db, hosted, settlement } = deps;
   const byName = new Map(Object.values(hosted).map((p) => [p.name, p]));
@@ -175,31 +176,28 @@ export function createHostedDeposits(deps: {
     isHosted: (method: PaymentMethod) => hosted[method] !== undefined,
 
     /**
-     * Writes the pending payment, starts the provider's checkout and answers where to send the payer.
-     * `coins` instead of a package: that many coins at the list rate (a plan paid here, decision 0059),
-     * with `alongside` written in the payment's transaction and `description` shown on the provider's page.
+     * Writes the pending payment (after the risk checks, decision 0058), starts the provider's checkout and
+     * answers where to send the payer. `coins` instead of a package: that many coins at the list rate (a plan
+     * paid here, decision 0059), with `alongside` written in the payment's transaction and `description`
+     * shown on the provider's page.
      */
-    async start(request: { userId: number; email: string; method: PaymentMethod; renewMonthly: boolean; returnUrl: string }
+    async start(request: { userId: number; email: string; method: PaymentMethod; renewMonthly: boolean; returnUrl: string; address: string | null }
       & ({ packageId: number } | { coins: number; description: string; alongside: (tx: Executor, paymentId: number) => Promise<void> })) {
       const provider = hosted[request.method]!;
       if (request.renewMonthly && (request.method !== 'card' || !provider.chargeSaved)) throw badRequest(MSG.renewMonthlyCardOnly, 'renew_monthly');
       const pkg = 'coins' in request ? await unlistedCoinPackage(db, request.coins) : await deps.activeCoinPackage(request.packageId);
-      const paymentId = await db.transaction(async (tx) => {
-        const coinSubscriptionId = request.renewMonthly
-          ? await openRecurringPackage(tx, { userId: request.userId, packageId: pkg.id, cardId: null, price: pkg.price, currency: pkg.currency, at: new Date() })
-          : null;
-        const [payment] = await tx.insert(payments).values({
-          userId: request.userId, provider: provider.name, method: request.method,
-          // Replaced by the checkout's id once the provider has answered.
-          providerRef: `pending:${randomUUID()}`,
-          packageId: pkg.id, amount: pkg.price, currency: pkg.currency, status: 'pending',
-          coinSubscriptionId, periodNo: coinSubscriptionId === null ? null : 1,
+      // The card is typed on the processor's page, so unknown to the risk checks here.
+      const paymentId = await deps.gate.admit(
+        { userId: request.userId, provider: provider.name, method: request.method, packageId: pkg.id, amountCents: pkg.price, currency: pkg.currency, address: request.address, card: null },
+        {
+          openRecurring: request.renewMonthly
+            ? (tx) => openRecurringPackage(tx, { userId: request.userId, packageId: pkg.id, cardId: null, price: pkg.price, currency: pkg.currency, at: new Date() })
+            : undefined,
+          alongside: 'alongside' in request ? request.alongside : undefined,
           // A start that dies before the provider's answer is stored is closed by the reconcile job after this.
           reconcileAfter: new Date(Date.now() + RECONCILE_LEASE_MS),
-        }).returning({ id: payments.id });
-        if ('alongside' in request) await request.alongside(tx, payment!.id);
-        return payment!.id;
-      });
+        },
+      );
       const back = (outcome: string) => `${request.returnUrl}${request.returnUrl.includes('?') ? '&' : '?'}payment=${paymentId}&outcome=${outcome}`;
       let started;
       try {

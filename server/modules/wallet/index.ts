@@ -5,6 +5,8 @@ import { createHostedDeposits, type HostedDeposits } from './hosted-deposits';
 import { createHostedProviders } from './hosted-providers';
 import { createPaymentProviders } from './payment-provider';
 import { createReceipts } from './receipts';
+import { createDepositGate } from './risk/gate';
+import { rulesScorer } from './risk/scorer';
 import { directCharger, offSessionCharger } from './renewal-chargers';
 import { registerWalletRoutes, SANDBOX_WEBHOOK_SECRET } from './routes';
 import { createWalletService, type PaymentCredited, type WalletService } from './service';
@@ -35,11 +37,15 @@ export async function createWalletModule(ctx: ModuleContext): Promise<AppModule>
   const hosted = createHostedProviders(ctx.config);
   const accounts = ctx.service('accounts');
   const notices = createRenewalNotices({ db: ctx.db, accounts, mailer: ctx.platform.mailer, log: ctx.log });
+  const { threshold, limits } = ctx.config.depositRisk;
+  const gate = createDepositGate({
+    db: ctx.db, scorer: rulesScorer({ maxCents: limits.maxCents }), limits, threshold, accountCreatedAt: (userId) => accounts.createdAt(userId), log: ctx.log,
+  });
   const wallet = createWalletService({
-    db: ctx.db, ledger: ctx.service('ledger'), accounts, providers, notices, outbox: ctx.platform.outbox, paymentCredited: ctx.hook('paymentCredited', 'subscriptions'),
+    db: ctx.db, ledger: ctx.service('ledger'), accounts, providers, notices, outbox: ctx.platform.outbox, gate, paymentCredited: ctx.hook('paymentCredited', 'subscriptions'),
   });
   const hostedDeposits = createHostedDeposits({
-    db: ctx.db, ledger: ctx.service('ledger'), hosted, settlement: wallet.settlement, notices, activeCoinPackage: wallet.activeCoinPackage, log: ctx.log,
+    db: ctx.db, ledger: ctx.service('ledger'), hosted, settlement: wallet.settlement, notices, activeCoinPackage: wallet.activeCoinPackage, log: ctx.log, gate,
   });
   const charger = hosted.card ? offSessionCharger(hosted.card) : directCharger(providers.card);
   const coinSubscriptions = createCoinSubscriptionService({ db: ctx.db, charger, settlement: wallet.settlement, notices, log: ctx.log });

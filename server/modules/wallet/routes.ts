@@ -148,6 +148,7 @@ export async function registerWalletRoutes(
         method: input.payment_method,
         renewMonthly: input.renew_monthly ?? false,
         returnUrl: `${request.publicOrigin}${input.return_path ?? DEPOSIT_RETURN_PATH}`,
+        address: request.ip,
       });
       const pkg = await wallet.activeCoinPackage(input.package_id);
       return { balance: await wallet.balances(principal.userId), coins: pkg.coins, transfer_id: 0, coin_subscription: null, checkout };
@@ -159,6 +160,7 @@ export async function registerWalletRoutes(
       cardToken: input.card_token,
       card: input.card,
       renewMonthly: input.renew_monthly,
+      address: request.ip,
     });
   });
 

@@ -21,6 +21,7 @@ import {
 } from './payment-provider';
 import { lockRecurringPackageOf, openRecurringPackage, recurringPaymentRefused, recurringPaymentSucceeded, type RenewalNotices } from './coin-subscriptions';
 import { cardKeyOf } from './card-keys';
+import type { DepositGate } from './risk/gate';
 import type { SavedMethod } from './hosted-payment';
 import './events';
 import { coinPackages, coinSubscriptions, impressionPackages, paymentCards, payments } from './tables';
@@ -39,6 +40,8 @@ export interface DepositRequest {
   card?: CardDetails;
   /** Buy it again every month on this card (saved for it when typed in) until cancelled. */
   renewMonthly?: boolean;
+  /** The payer's address (the risk checks count deposits per address). */
+  address: string | null;
 }
 
 export interface WalletTransferRow {
@@ -67,6 +70,7 @@ export function createWalletService(deps: {
   outbox: Pick<EventOutbox, 'write' | 'afterCommit'>;
   /** Read when a payment is credited (the subscriptions module fills it). */
   paymentCredited?: () => PaymentCredited;
+  gate: DepositGate;
 }) {
   const { db, ledger, providers } = deps;
 
@@ -214,32 +218,31 @@ export function createWalletService(deps: {
       if (request.method === 'card' && (request.cardToken === undefined) === (request.card === undefined)) {
         throw badRequest(MSG.chooseCard, 'card_token');
       }
-      const card = request.cardToken !== undefined ? await savedCard(request.userId, provider.name, request.cardToken)
-        : request.renewMonthly && request.card ? await saveCard(request.userId, request.card) : undefined;
+      let card = request.cardToken !== undefined ? await savedCard(request.userId, provider.name, request.cardToken) : undefined;
+      const shown = card ?? (request.card ? { last4: request.card.number.replace(/\D/g, '').slice(-4), expMonth: request.card.exp_month, expYear: request.card.exp_year } : undefined);
+      const openPackage = (cardId: number) => (tx: Executor) =>
+        openRecurringPackage(tx, { userId: request.userId, packageId: pkg.id, cardId, price: pkg.price, currency: pkg.currency, at: new Date() });
 
-      const paymentId = await db.transaction(async (tx) => {
-        const coinSubscriptionId = request.renewMonthly && card
-          ? await openRecurringPackage(tx, { userId: request.userId, packageId: pkg.id, cardId: card.id, price: pkg.price, currency: pkg.currency, at: new Date() })
-          : null;
-        const [payment] = await tx
-          .insert(payments)
-          .values({
-            userId: request.userId,
-            provider: provider.name,
-            // Replaced by the provider's reference once it has answered.
-            providerRef: `pending:${randomUUID()}`,
-            packageId: pkg.id,
-            amount: pkg.price,
-            currency: pkg.currency,
-            status: 'pending',
-            coinSubscriptionId,
-            periodNo: coinSubscriptionId === null ? null : 1,
-            cardKey: card ? cardKeyOf(card.last4, card.expMonth, card.expYear)
-              : request.card ? cardKeyOf(request.card.number.replace(/\D/g, '').slice(-4), request.card.exp_month, request.card.exp_year) : null,
-          })
-          .returning({ id: payments.id });
-        return payment!.id;
-      });
+      // The risk checks come before the processor is asked anything (decision 0058).
+      const paymentId = await deps.gate.admit({
+        userId: request.userId, provider: provider.name, method: request.method, packageId: pkg.id, amountCents: pkg.price, currency: pkg.currency,
+        address: request.address, card: shown ? { key: cardKeyOf(shown.last4, shown.expMonth, shown.expYear), last4: shown.last4 } : null,
+      }, { openRecurring: request.renewMonthly && card ? openPackage(card.id) : undefined });
+
+      if (request.renewMonthly && !card && request.card) {
+        // A typed card renews on its token: saved now that the attempt is admitted.
+        try {
+          card = await saveCard(request.userId, request.card);
+        } catch (error) {
+          await settleRefused(paymentId, { status: 'declined', message: (error as Error).message });
+          throw error;
+        }
+        const cardId = card.id;
+        await db.transaction(async (tx) => {
+          const coinSubscriptionId = await openPackage(cardId)(tx);
+          await tx.update(payments).set({ coinSubscriptionId, periodNo: 1 }).where(eq(payments.id, paymentId));
+        });
+      }
 
       let result: ChargeResult;
       try {

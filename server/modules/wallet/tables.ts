@@ -92,10 +92,15 @@ export const payments = pgTable(
     periodNo: integer('period_no'),
     /** The card charged, as its last four digits and expiry ('4242:12/2030'): accounts paying with one card are one person to the referral programme. */
     cardKey: text('card_key'),
+    /** The payer's address at the attempt (deposits through the site; null for renewals): deposits per address per day (decision 0058). */
+    clientAddress: text('client_address'),
+    /** The risk score the deposit was given (0–100), when it was asked (not for renewals). */
+    riskScore: integer('risk_score'),
   },
   (t) => [
     uniqueIndex('payments_provider_ref_idx').on(t.provider, t.providerRef),
     index('payments_card_key_idx').on(t.cardKey).where(sql`${t.cardKey} is not null`),
+    index('payments_client_address_idx').on(t.clientAddress, t.createdAt).where(sql`${t.clientAddress} is not null`),
     index('payments_user_idx').on(t.userId, t.id),
     index('payments_reconcile_idx').on(t.reconcileAfter, t.id).where(sql`${t.status} = 'pending' and ${t.reconcileAfter} is not null`),
     // A recurring package's period is charged once, whoever runs the renewal.

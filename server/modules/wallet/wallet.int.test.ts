@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as api from '../../../common/api/wallet';
 import { MSG } from '../../../common/messages';
 import { loadSecret } from '../../platform/secrets';
+import { RISK_CHECKS_ROOMY } from '../../testing/deposit-risk';
 import { startTestApp, type TestApp, type TestUser } from '../../testing/harness';
 import { closeCheckingLedger, expectLedgerInvariants, findLedgerViolations } from '../../testing/ledger-invariants';
 import type { HttpSession } from '../../testing/http-session';
@@ -15,7 +16,7 @@ import { payments } from './tables';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ ...RISK_CHECKS_ROOMY });
 });
 afterAll(() => closeCheckingLedger(t));
 
