@@ -12,7 +12,7 @@ import { startTestApp, type TestApp, type TestUser } from '../../testing/harness
 import type { HttpSession } from '../../testing/http-session';
 import { eventually } from '../../testing/eventually';
 import { closeCheckingLedger, expectLedgerInvariants } from '../../testing/ledger-invariants';
-import { startStripeStandin, STANDIN_CARDS, type StandinEvent, type StripeStandin } from '../../testing/stripe-standin';
+import { payOnHostedPage, startStripeStandin, STANDIN_CARDS, type StandinEvent, type StripeStandin } from '../../testing/stripe-standin';
 import { RECONCILE_LEASE_MS } from './hosted-deposits';
 import { hostedWebhookPath } from './routes';
 import { coinSubscriptions, paymentCards, paymentEvents, payments } from './tables';
@@ -51,16 +51,10 @@ async function startCheckout(client: HttpSession, extra: { renew_monthly?: boole
 
 /** The payer on the hosted page: types a card and submits; answers the page's status and where it sends them. */
 async function pay(redirectUrl: string, number: string) {
-  const page = await fetch(redirectUrl);
-  expect(page.status).toBe(200);
-  expect(await page.text()).toContain(pkg.name);
-  const res = await fetch(redirectUrl, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ number, expiry: '12 / 34', cvc: '123', name: 'Pat Payer' }).toString(),
-  });
-  return { status: res.status, location: res.headers.get('location'), html: await res.text() };
+  const { pageStatus, pageHtml, ...answer } = await payOnHostedPage(redirectUrl, number);
+  expect(pageStatus).toBe(200);
+  expect(pageHtml).toContain(pkg.name);
+  return answer;
 }
 
 async function threeDSecure(redirectUrl: string, action: 'authorise' | 'fail') {
