@@ -3,13 +3,12 @@
  * the console's queue of held accounts with their refunds and disputes. The rule itself is the
  * ledger's (`ledger/holds.ts`): it refuses spending from a held wallet in the statement of the transfer.
  */
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { HeldAccountCase } from '../../../common/api/wallet';
 import { MSG } from '../../../common/messages';
 import type { Db } from '../../platform/db/client';
 import { notFound } from '../../platform/http/errors';
 import type { AccountsService } from '../accounts';
-import { users } from '../accounts/tables';
 import type { Ledger } from '../ledger';
 import { disputeHold } from './hosted-deposits';
 import { coinPackages, paymentEvents, payments } from './tables';
@@ -84,8 +83,9 @@ export function createWalletHolds(deps: { db: Db; ledger: Ledger; accounts: Acco
 
     /** A user's deposits, newest first, for an administrator who may refund them. */
     async userDeposits(username: string, limit: number) {
-      const [user] = await db.select({ id: users.id, username: users.username }).from(users).where(sql`lower(${users.username}) = lower(${username})`);
-      if (!user) throw notFound(MSG.userNotFound);
+      const userId = await deps.accounts.idByUsername(username);
+      if (userId === null) throw notFound(MSG.userNotFound);
+      const user = { id: userId, username: (await deps.accounts.publicUsers([userId])).get(userId)!.username };
       const rows = await db.select({ payment: payments, coins: coinPackages.coins }).from(payments)
         .innerJoin(coinPackages, eq(coinPackages.id, payments.packageId))
         .where(eq(payments.userId, user.id)).orderBy(desc(payments.id)).limit(limit);
