@@ -63,13 +63,13 @@ export function ledgerHoldsOf(db: Executor) {
     async debtOf(userId: number, exec: Executor = db, lock = false): Promise<number> {
       const rows = await exec.execute<{ balance: string | number }>(sql`
         select balance from ${ledgerAccounts} where system = ${debtAccountName(userId)} and currency = 'CON' and shard = 0 ${lock ? sql`for update` : sql``}`);
-      return -Number(rows.rows[0]?.balance ?? 0);
+      return 0 - Number(rows.rows[0]?.balance ?? 0);
     },
 
     /** Whether the user may spend and withdraw, and why not. */
     async holdOf(userId: number, exec: Executor = db): Promise<Hold> {
       const [owedCoins, open] = [
-        -Number((await exec.select({ balance: ledgerAccounts.balance }).from(ledgerAccounts)
+        0 - Number((await exec.select({ balance: ledgerAccounts.balance }).from(ledgerAccounts)
           .where(and(eq(ledgerAccounts.system, debtAccountName(userId)), eq(ledgerAccounts.currency, 'CON'), eq(ledgerAccounts.shard, 0))))[0]?.balance ?? 0),
         await exec.select({ reference: ledgerHolds.reference, openedAt: ledgerHolds.openedAt }).from(ledgerHolds)
           .where(and(eq(ledgerHolds.userId, userId), isNull(ledgerHolds.releasedAt))).orderBy(asc(ledgerHolds.openedAt)),
@@ -86,7 +86,7 @@ export function ledgerHoldsOf(db: Executor) {
       const users = new Map<number, { userId: number; owedCoins: number; openSince: Date | null }>();
       for (const d of debts) {
         const userId = Number(d.system!.slice(DEBT_PREFIX.length));
-        users.set(userId, { userId, owedCoins: -Number(d.balance), openSince: null });
+        users.set(userId, { userId, owedCoins: 0 - Number(d.balance), openSince: null });
       }
       for (const o of open) {
         const entry = users.get(o.userId) ?? { userId: o.userId, owedCoins: 0, openSince: null };

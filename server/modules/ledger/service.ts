@@ -23,7 +23,7 @@ const SERIALIZATION_FAILURE = '40001';
  * receiving shard: credits only (see RECEIVING_SHARDS).
  */
 export type AccountRef = ({ userId: number } | { system: SystemAccount }) & { currency: Currency; shard?: number };
-/** Issuers ('mint', and the money-in accounts 'card-payments', 'invoices') may go below zero; no other (decision 0036). */
+/** Issuers (`mint`, and the money-in accounts `card-payments`, `invoices`) may go below zero, and debt accounts (claims on users, decision 0057); no other (decision 0036). */
 export type SystemAccount = 'mint' | 'fees' | 'sales' | 'card-payments' | 'invoices' | 'advertising' | `ad-campaign:${number}` | `debt:${number}`;
 
 /**
