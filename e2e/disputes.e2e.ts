@@ -4,32 +4,17 @@
  * owe. An administrator finds the account in the console's queue of held accounts, opens its deposits
  * and gives part of the second one back through the processor, with the keyboard.
  */
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { describe, expect } from 'vitest';
 import * as walletApi from '../common/api/wallet';
 import { fill, MSG } from '../common/messages';
 import { eventually } from '../server/testing/eventually';
 import { HttpSession } from '../server/testing/http-session';
-import { payOnHostedPage, startStripeStandin, STANDIN_CARDS, type StripeStandin } from '../server/testing/stripe-standin';
+import { payOnHostedPage, STANDIN_CARDS } from '../server/testing/stripe-standin';
 import { DEMO_PASSWORD, signInAt } from './support/app';
-import { journeySteps, screenshot, useAppInBrowser } from './support/browser';
+import { journeySteps, screenshot } from './support/browser';
+import { useStripeAppInBrowser } from './support/stripe';
 
-let stripe: StripeStandin | undefined;
-beforeAll(async () => {
-  stripe = await startStripeStandin();
-});
-afterAll(async () => {
-  await stripe?.close();
-});
-
-const openAppPage = useAppInBrowser({
-  env: () => ({
-    PAYMENTS: 'stripe',
-    STRIPE_SECRET_KEY: stripe!.secretKey,
-    STRIPE_WEBHOOK_SECRET: stripe!.webhookSecret,
-    STRIPE_PUBLISHABLE_KEY: 'pk_test_standin',
-    STRIPE_API_BASE: stripe!.baseUrl,
-  }),
-});
+const { openAppPage, stripe } = useStripeAppInBrowser();
 const step = journeySteps();
 
 const VIEWER = 'viewer3';
@@ -40,21 +25,21 @@ describe('a disputed deposit in the console', () => {
     const { page } = await openAppPage();
     await page.goto('/');
     const origin = new URL(page.url()).origin;
-    stripe!.webhookUrl = `${origin}/api/wallet/webhooks/stripe`;
+    stripe().webhookUrl = `${origin}/api/wallet/webhooks/stripe`;
     const viewer = await HttpSession.at(origin).signIn(VIEWER, DEMO_PASSWORD);
     const [pkg] = (await viewer.call(walletApi.coinPackages, {})).packages;
     const intents: string[] = [];
     for (let i = 0; i < 2; i++) {
       const { checkout } = await viewer.call(walletApi.depositCoins, { package_id: pkg!.package_id, payment_method: 'card', return_path: '/user/account' });
       expect((await payOnHostedPage(checkout!.redirect_url, STANDIN_CARDS.succeeds)).status).toBe(303);
-      intents.push(String(stripe!.session(checkout!.redirect_url.split('/').pop()!)!.payment_intent));
+      intents.push(String(stripe().session(checkout!.redirect_url.split('/').pop()!)!.payment_intent));
       secondPayment = checkout!.payment_id;
     }
     const balance = async () => (await viewer.call(walletApi.walletBalance, {})).balance.CON;
     const coins = await eventually(balance, (n) => n >= 2 * pkg!.coins);
     const [impressions] = (await viewer.call(walletApi.getImpressionPackages, {})).impression_packages.filter((p) => p.price === coins);
     await viewer.call(walletApi.buyImpressionsPackage, { id: impressions!.package_id });
-    await stripe!.dispute(intents[0]!);
+    await stripe().dispute(intents[0]!);
     await eventually(async () => (await viewer.call(walletApi.walletHold, {})).hold, (hold) => hold.on_hold && hold.coins_owed === pkg!.coins);
   });
 

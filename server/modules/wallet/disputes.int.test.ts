@@ -11,13 +11,13 @@ import * as api from '../../../common/api/wallet';
 import { sendTip } from '../../../common/api/tips';
 import type { CallOutput } from '../../../common/api/define';
 import { MSG } from '../../../common/messages';
-import { startTestApp, type TestApp, type TestUser } from '../../testing/harness';
+import type { TestApp, TestUser } from '../../testing/harness';
 import type { HttpSession } from '../../testing/http-session';
-import { closeCheckingLedger, expectLedgerInvariants } from '../../testing/ledger-invariants';
-import { payOnHostedPage, startStripeStandin, STANDIN_CARDS, type StripeStandin } from '../../testing/stripe-standin';
+import { expectLedgerInvariants } from '../../testing/ledger-invariants';
+import { startStripeTestApp } from '../../testing/stripe-app';
+import { payOnHostedPage, STANDIN_CARDS, type StripeStandin } from '../../testing/stripe-standin';
 import { checkConservation, debtAccountName } from '../ledger';
 import { ledgerAccounts } from '../ledger/tables';
-import { hostedWebhookPath } from './routes';
 import { payments } from './tables';
 
 let t: TestApp;
@@ -26,24 +26,13 @@ let pkg: CallOutput<typeof api.coinPackages>['packages'][number];
 let streamId: number;
 let keys = 0;
 
+let close: () => Promise<void>;
 beforeAll(async () => {
-  stripe = await startStripeStandin();
-  t = await startTestApp({
-    PAYMENTS: 'stripe',
-    STRIPE_SECRET_KEY: stripe.secretKey,
-    STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
-    STRIPE_PUBLISHABLE_KEY: 'pk_test_standin',
-    STRIPE_API_BASE: stripe.baseUrl,
-  });
-  const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  stripe.webhookUrl = `${base}${hostedWebhookPath('stripe')}`;
+  ({ t, stripe, close } = await startStripeTestApp());
   pkg = (await t.client().call(api.coinPackages, {})).packages[0]!;
   streamId = (await t.given.liveStream()).streamId;
 });
-afterAll(async () => {
-  await closeCheckingLedger(t);
-  await stripe?.close();
-});
+afterAll(() => close?.());
 
 const db = () => t.resources.database.db;
 const coinsOf = async (client: HttpSession) => (await client.call(api.walletBalance, {})).balance.CON;

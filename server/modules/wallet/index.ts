@@ -21,6 +21,7 @@ export { shareCardSql } from './card-keys';
 export { ensureWalletPackages } from './packages';
 export { payPalSettings } from './providers/paypal';
 export { btcPaySettings } from './providers/btcpay';
+export { hostedWebhookPath } from './routes';
 
 declare module '../../platform/module' {
   interface ModuleServices {

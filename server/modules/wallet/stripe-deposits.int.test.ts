@@ -8,11 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as api from '../../../common/api/wallet';
 import type { CallOutput } from '../../../common/api/define';
 import { MSG } from '../../../common/messages';
-import { startTestApp, type TestApp, type TestUser } from '../../testing/harness';
+import type { TestApp, TestUser } from '../../testing/harness';
 import type { HttpSession } from '../../testing/http-session';
 import { eventually } from '../../testing/eventually';
-import { closeCheckingLedger, expectLedgerInvariants } from '../../testing/ledger-invariants';
-import { payOnHostedPage, startStripeStandin, STANDIN_CARDS, type StandinEvent, type StripeStandin } from '../../testing/stripe-standin';
+import { expectLedgerInvariants } from '../../testing/ledger-invariants';
+import { startStripeTestApp } from '../../testing/stripe-app';
+import { payOnHostedPage, STANDIN_CARDS, type StandinEvent, type StripeStandin } from '../../testing/stripe-standin';
 import { RECONCILE_LEASE_MS } from './hosted-deposits';
 import { hostedWebhookPath } from './routes';
 import { coinSubscriptions, paymentCards, paymentEvents, payments } from './tables';
@@ -21,17 +22,12 @@ let t: TestApp;
 let stripe: StripeStandin;
 let pkg: CallOutput<typeof api.coinPackages>['packages'][number];
 
+let close: () => Promise<void>;
 beforeAll(async () => {
-  stripe = await startStripeStandin();
-  t = await startTestApp(stripe.env());
-  const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  stripe.webhookUrl = `${base}${hostedWebhookPath('stripe')}`;
+  ({ t, stripe, close } = await startStripeTestApp());
   pkg = (await t.client().call(api.coinPackages, {})).packages[0]!;
 });
-afterAll(async () => {
-  await closeCheckingLedger(t);
-  await stripe?.close();
-});
+afterAll(() => close?.());
 
 const db = () => t.resources.database.db;
 const minutes = (n: number) => n * 60_000;
