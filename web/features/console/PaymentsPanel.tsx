@@ -63,8 +63,8 @@ function HeldQueue({ onDeposits }: { onDeposits: (username: string) => void }) {
       rowKey={(c) => `${c.payment_id}:${c.case_reference}`}
       columns={[
         { header: 'User', cell: (c) => <Stacked main={`@${c.user.username}`} sub={`owes ${formatCoins(c.user_coins_owed)}`} /> },
-        { header: 'Payment', cell: (c) => <Stacked main={`#${c.payment_id}`} sub={c.provider_reference} title={c.provider} /> },
-        { header: 'Case', cell: (c) => <Stacked main={c.reason === 'dispute' ? 'Dispute' : 'Refund'} sub={c.case_reference} /> },
+        { header: 'Payment', cell: (c) => <Stacked main={`#${c.payment_id}`} sub={shortRef(c.provider_reference)} title={`${c.provider}: ${c.provider_reference}`} /> },
+        { header: 'Case', cell: (c) => <Stacked main={c.reason === 'dispute' ? 'Dispute' : 'Refund'} sub={shortRef(c.case_reference)} title={c.case_reference} /> },
         { header: 'Amount', cell: (c) => formatCents(c.amount, c.currency), numeric: true },
         { header: 'Coins', cell: (c) => <Stacked main={`${formatCoins(c.coins_taken)} taken`} sub={`${formatCoins(c.coins_short)} short`} />, numeric: true },
         { header: 'Opened', cell: (c) => <span title={c.opened_at}>{relativeTime(c.opened_at)}</span> },
@@ -74,6 +74,9 @@ function HeldQueue({ onDeposits }: { onDeposits: (username: string) => void }) {
     />
   );
 }
+
+/** A processor's reference cut to its start (the whole in the cell's title): `pi_7d80c480e3…`. */
+const shortRef = (ref: string) => (ref.length > 16 ? `${ref.slice(0, 14)}…` : ref);
 
 /** A cell of two lines: what it is, and a muted detail (a reference, a figure). */
 function Stacked({ main, sub, title }: { main: string; sub: string; title?: string }) {
