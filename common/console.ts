@@ -2,13 +2,13 @@
  * Who may use which part of the operator console (`/admin`), one rule for the server's calls and the
  * web's gate (spec part 1 §6): administrators everything; GRANT PERMISSION the reports queue with End
  * Stream, Delete, Suspend User and Dismiss; ALLOW REPORT_STREAM_HIDE the queue with Hide and Dismiss;
- * UPDATE STREAM_ANY the featured streams. Users, custom channels, system messages, the outbox, the audit log and the jobs
+ * UPDATE STREAM_ANY the featured streams. Users, payments (held accounts, refunds; decision 0057), custom channels, system messages, the outbox, the audit log and the jobs
  * are administrators' only. Anyone else is not told the console exists.
  */
 import type { Permission } from './permissions';
 import { mayModerate, type ModerationRight } from './rules/moderation';
 
-export const CONSOLE_AREAS = ['reports', 'users', 'featured', 'channels', 'messages', 'outbox', 'audit', 'jobs'] as const;
+export const CONSOLE_AREAS = ['reports', 'users', 'payments', 'featured', 'channels', 'messages', 'outbox', 'audit', 'jobs'] as const;
 export type ConsoleArea = (typeof CONSOLE_AREAS)[number];
 
 export const REPORT_KINDS = ['stream', 'post', 'comment'] as const;
@@ -40,6 +40,7 @@ const AREA_NEEDS: Record<ConsoleArea, readonly Permission[]> = {
   reports: ['GRANT PERMISSION', 'ALLOW REPORT_STREAM_HIDE'],
   featured: ['UPDATE STREAM_ANY'],
   users: [],
+  payments: [],
   channels: [],
   messages: [],
   outbox: [],

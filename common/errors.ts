@@ -33,6 +33,8 @@ export const ERRORS = {
   payment_declined: { status: 402, message: 'cardDeclined' },
   payment_provider_unavailable: { status: 502, message: 'paymentProviderUnavailable' },
   cannot_tip: { status: 403, message: 'cannotTipUser' },
+  /** Debt or an open dispute (decision 0057): no spending, no withdrawal until it is settled. */
+  wallet_on_hold: { status: 403, message: 'walletOnHold' },
 
   // Subscriptions: the spec's subscribe codes (part 2 §8) travel as `error_code` (10516, 20002).
   fund_account: { status: 402, message: 'subscribeFundAccount' },

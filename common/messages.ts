@@ -251,6 +251,11 @@ export const MSG = {
   depositRefused: 'The payment did not go through. Nothing was charged.',
   depositStillPending: 'Your payment is not confirmed yet. Your coins will appear in your wallet as soon as it is.',
   redirectingToPayment: 'Taking you to the secure payment page…',
+  walletOnHold: 'Your wallet is on hold: a deposit of yours was disputed with your bank or given back, so you cannot spend or withdraw coins until it is settled. Your wallet page says why.',
+  walletOnHoldDebt: 'You owe {coins}: a deposit was given back or disputed after its coins were spent. Your next deposits pay this first.',
+  walletOnHoldDispute: 'A deposit of yours is disputed with your bank. Your wallet stays on hold until the dispute is closed.',
+  walletHeldTitle: 'Your wallet is on hold',
+  walletHeldRules: 'While your wallet is on hold you cannot tip, buy, subscribe, pay for calls or withdraw.',
 
   // Realtime, chat and stream interactions (part 1 §2, §4, §5; part 2 §8)
   likeLimit: 'You have reached the Like limit',

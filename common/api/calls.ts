@@ -257,8 +257,11 @@ export const wallet = {
   depositResult: { method: 'GET', path: '/api/wallet/deposit-result' } as D<typeof $wallet.depositResult>,
   getImpressionBalance: { method: 'GET', path: '/api/user/get-impression-balance' } as D<typeof $wallet.getImpressionBalance>,
   getImpressionPackages: { method: 'GET', path: '/api/user/get-impression-packages' } as D<typeof $wallet.getImpressionPackages>,
+  heldAccounts: { method: 'GET', path: '/api/admin/held-accounts' } as D<typeof $wallet.heldAccounts>,
   paymentMethods: { method: 'GET', path: '/api/wallet/payment-methods' } as D<typeof $wallet.paymentMethods>,
   refundPayment: { method: 'POST', path: '/api/admin/payment-refund' } as D<typeof $wallet.refundPayment>,
+  userDeposits: { method: 'GET', path: '/api/admin/user-deposits' } as D<typeof $wallet.userDeposits>,
   walletBalance: { method: 'GET', path: '/api/wallet/balance' } as D<typeof $wallet.walletBalance>,
+  walletHold: { method: 'GET', path: '/api/wallet/hold' } as D<typeof $wallet.walletHold>,
   walletTransfers: { method: 'GET', path: '/api/wallet/transfers' } as D<typeof $wallet.walletTransfers>,
 };

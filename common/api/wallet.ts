@@ -131,6 +131,85 @@ export const walletBalance = defineCall({
   output: success({ balance }),
 });
 
+/** Why a wallet is on hold (decision 0057): coins owed, disputes open. Not on hold: nothing owed, none open. */
+export const walletHold = defineCall({
+  method: 'GET',
+  path: '/api/wallet/hold',
+  summary: "Whether the caller's wallet is on hold (coins owed after a refund or a dispute, or a dispute open): it can then neither spend nor withdraw",
+  input: noInput,
+  output: success({
+    hold: z.object({
+      on_hold: z.boolean(),
+      /** Coins owed: the caller's next deposits pay them first. */
+      coins_owed: z.number(),
+      open_disputes: z.number(),
+      /** When the oldest open dispute was opened. */
+      since: z.string().nullable(),
+    }),
+  }),
+});
+
+const person = z.object({ user_id: z.number(), username: z.string() });
+
+/** One refund or dispute of a held account's deposit, as the console's queue lists it. */
+export const heldAccountCase = z.object({
+  user: person,
+  /** Coins the account owes now (all its cases together). */
+  user_coins_owed: z.number(),
+  payment_id: z.number(),
+  provider: z.string(),
+  /** The processor's reference of the payment (`pi_…`), and of the refund or dispute (`re_…`, `dp_…`). */
+  provider_reference: z.string(),
+  case_reference: z.string(),
+  reason: z.enum(['dispute', 'refund']),
+  /** Cents of `currency` the bank or the refund took. */
+  amount: z.number(),
+  currency: z.enum(['USD', 'CAD']),
+  coins_taken: z.number(),
+  /** Of this case's coins, those the wallet no longer held: owed when it happened. */
+  coins_short: z.number(),
+  opened_at: z.string(),
+  state: z.enum(['dispute_open', 'dispute_won', 'dispute_lost', 'refunded']),
+});
+export type HeldAccountCase = z.infer<typeof heldAccountCase>;
+
+export const heldAccounts = defineCall({
+  method: 'GET',
+  path: '/api/admin/held-accounts',
+  summary: 'Accounts on hold (administrators): each refund or dispute of their deposits, with what they owe, oldest account first',
+  input: noInput,
+  output: success({ cases: z.array(heldAccountCase) }),
+});
+
+export const consoleDeposit = z.object({
+  payment_id: z.number(),
+  provider: z.string(),
+  provider_reference: z.string(),
+  method: z.enum(['card', 'paypal', 'bitcoin']),
+  status: z.enum(['pending', 'succeeded', 'declined', 'failed', 'expired']),
+  coins: z.number(),
+  /** Cents of `currency`: paid, and given back so far (refunds and disputes). */
+  amount: z.number(),
+  refunded: z.number(),
+  currency: z.enum(['USD', 'CAD']),
+  created_at: z.string(),
+  /** Whether an administrator can refund (the rest of) it through its processor. */
+  refundable: z.boolean(),
+});
+export type ConsoleDeposit = z.infer<typeof consoleDeposit>;
+
+export const userDeposits = defineCall({
+  method: 'GET',
+  path: '/api/admin/user-deposits',
+  summary: "A user's deposits by username (administrators), newest first: what each paid, what was given back, whether it can be refunded",
+  refusals: [404],
+  input: z.strictObject({
+    username: z.string({ error: MSG.usernameRequired }).trim().min(1, MSG.usernameRequired).max(100, atMost(100)),
+    limit: numeric(z.number().int().min(1).max(100)).default(50),
+  }),
+  output: success({ user: person.extend({ coins_owed: z.number(), on_hold: z.boolean() }), deposits: z.array(consoleDeposit) }),
+});
+
 export const TRANSFER_KIND_LABELS = {
   deposit: 'Coins bought',
   tip: 'Tip',

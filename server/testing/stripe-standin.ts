@@ -22,6 +22,19 @@ export const STANDIN_CARDS = {
   insufficientFunds: '4000000000009995',
 } as const;
 
+/** The payer on the stand-in's hosted page: opens it, types a card and submits; answers the page and what the submit answered. */
+export async function payOnHostedPage(redirectUrl: string, number: string) {
+  const page = await fetch(redirectUrl);
+  const pageHtml = await page.text();
+  const res = await fetch(redirectUrl, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ number, expiry: '12 / 34', cvc: '123', name: 'Pat Payer' }).toString(),
+  });
+  return { pageStatus: page.status, pageHtml, status: res.status, location: res.headers.get('location'), html: await res.text() };
+}
+
 type Obj = Record<string, unknown>;
 type Form = { [key: string]: string | Form };
 

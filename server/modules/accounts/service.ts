@@ -326,6 +326,12 @@ export function createAccountsService(deps: {
       return new Map(names.flatMap((n) => (byLowered.has(n.toLowerCase()) ? [[n, byLowered.get(n.toLowerCase())!] as const] : [])));
     },
 
+    /** The account with this username (case-insensitive), whatever its status: for administrators' look-ups. */
+    async idByUsername(name: string): Promise<number | null> {
+      const [row] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.username}) = ${name.toLowerCase()}`);
+      return row?.id ?? null;
+    },
+
     /** Public facts about users, for listings of other modules. */
     async publicUsers(userIds: number[]) {
       if (userIds.length === 0) return new Map<number, { username: string; fullname: string; avatar: string | null }>();

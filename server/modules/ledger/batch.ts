@@ -7,6 +7,7 @@
  * while the others go on. Rows must name distinct keys and distinct payers.
  */
 import { sql, type SQL } from 'drizzle-orm';
+import { heldSql, spendersOf } from './holds';
 import { ledgerAccounts, ledgerTransfers } from './tables';
 import type { TransferRequest } from './service';
 
@@ -42,7 +43,10 @@ export interface BatchOptions {
 export interface BatchRowOutcome {
   /** The key had moved money before: nothing done (the caller answers the first transfer). */
   replay: boolean;
-  /** The payer's wallet (shard 0) held enough, read under its lock. */
+  /**
+   * The payer's wallet (shard 0) held enough, read under its lock, and is not on hold (decision 0057;
+   * a held payer's row goes alone, where the single transfer answers AccountOnHold).
+   */
   covered: boolean;
   /** Key unused, covered and the condition held. */
   ready: boolean;
@@ -60,7 +64,7 @@ export interface BatchOutcome {
 }
 
 const REQUEST_COLUMNS = sql.raw(`i int, kind text, idempotency_key text, from_user_id bigint, to_user_id bigint, stream_id bigint,
-  amount bigint, currency text, details jsonb, booked_at timestamptz`);
+  amount bigint, currency text, details jsonb, booked_at timestamptz, spender bigint`);
 
 /**
  * The batch as one statement, built once per kind of batch: its rows, legs and accounts are the
@@ -98,7 +102,8 @@ export function transferBatchStatement(options: BatchOptions): {
     p as materialized (
       select r.*,
         coalesce((select true from ${ledgerTransfers} x where x.idempotency_key = r.idempotency_key limit 1), false) as replay,
-        not exists (select 1 from legs l join locked k on k.id = l.account_id where l.i = r.i and l.amount < 0 and k.balance + l.amount < 0) as covered
+        not exists (select 1 from legs l join locked k on k.id = l.account_id where l.i = r.i and l.amount < 0 and k.balance + l.amount < 0)
+          and not (r.spender is not null and ${heldSql(sql`r.spender`)}) as covered
       from req r
     ),
     ready as materialized (select p.* from p where not p.replay and p.covered and (${options.condition ?? sql`true`})),
@@ -137,6 +142,7 @@ export function transferBatchStatement(options: BatchOptions): {
         requests: JSON.stringify(rows.map(({ request: r, values }, i) => ({
           ...values, i, kind: r.kind, idempotency_key: r.idempotencyKey, from_user_id: r.fromUserId ?? null, to_user_id: r.toUserId ?? null,
           stream_id: r.streamId ?? null, amount: r.amount, currency: r.currency, details: r.details ?? {}, booked_at: r.bookedAt?.toISOString() ?? null,
+          spender: spendersOf(r)[0] ?? null,
         }))),
         legs: JSON.stringify(rows.flatMap(({ legs }, i) => legs.filter((l) => l.amount !== 0).map((l) => ({ i, account_id: l.accountId, amount: l.amount })))),
         accounts: `{${[...new Set(rows.flatMap(({ legs }) => legs.map((l) => l.accountId)))].join(',')}}`,

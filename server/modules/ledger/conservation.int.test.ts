@@ -56,7 +56,7 @@ describe('the conservation check', () => {
   it('passes books where every coin was paid for, and shows where they are', async () => {
     const report = await checkConservation(db());
     expect(conservationViolations(report)).toEqual([]);
-    expect(report.currencies.find((c) => c.currency === 'CON')).toEqual({ currency: 'CON', wallets: 90, systemHeld: 10, moneyIn: 100, grants: 0, moneyOut: 0, difference: 0 });
+    expect(report.currencies.find((c) => c.currency === 'CON')).toEqual({ currency: 'CON', wallets: 90, systemHeld: 10, owed: 0, moneyIn: 100, grants: 0, moneyOut: 0, difference: 0 });
     expect(report.currencies.find((c) => c.currency === 'USD')).toMatchObject({ systemHeld: 100, moneyIn: 100, difference: 0 });
     expect(formatConservation(report)).toContain('Money is conserved: no violations.');
   });

@@ -6,29 +6,35 @@
  * - every debit of an issuer account (the mint, the money-in accounts) is recorded money in (a
  *   `deposit` carrying its money leg in a real currency and a payment reference; impressions bought
  *   with coins) or an operator's grant with its audit entry;
- * - no other system account is below zero (it would be paying out what nobody paid in).
+ * - no other system account is below zero (it would be paying out what nobody paid in), but the debt
+ *   accounts: coins a refund or a dispute took back on credit, owed by their users (decision 0057).
  * It runs beside the ledger invariants after the money suites, in the crash tests, and for operators
  * (`npm run ledger:check`).
  */
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../platform/db/client';
 import { GRANT_AUDIT_ACTION } from './grants';
-import { ISSUER_ACCOUNTS, MONEY_CURRENCIES, MONEY_IN_ACCOUNTS } from './tables';
+import { DEBT_PREFIX, ISSUER_ACCOUNTS, MONEY_CURRENCIES, MONEY_IN_ACCOUNTS } from './tables';
 
-/** One currency's books: holdings + moneyOut must equal moneyIn + grants (difference 0). */
+/** One currency's books: holdings + moneyOut must equal moneyIn + grants + owed (difference 0). */
 export interface CurrencyBooks {
   currency: string;
   /** Users' wallets, receiving shards included. */
   wallets: number;
-  /** The platform's own accounts (fees, sales, …): every system account but the issuers. */
+  /** The platform's own accounts (fees, sales, …): every system account but the issuers and the debts. */
   systemHeld: number;
+  /**
+   * What users owe (their debt accounts, decision 0057): coins taken back for money that went out again
+   * (a refund, a dispute) which their wallets no longer held, because they were spent and are held by others.
+   */
+  owed: number;
   /** Issued against recorded money in: deposits (coins, cents) and impressions bought with coins. */
   moneyIn: number;
   /** Issued by operators' audited grants. */
   grants: number;
   /** Returned to an issuer: coins retired, money paid back out. */
   moneyOut: number;
-  /** wallets + systemHeld + moneyOut − moneyIn − grants: what exists that nobody paid for (0 when conserved). */
+  /** wallets + systemHeld + moneyOut − moneyIn − grants − owed: what exists that nobody paid for nor owes (0 when conserved). */
   difference: number;
 }
 
@@ -51,6 +57,7 @@ const list = (names: readonly string[]) => sql.raw(names.map((name) => `'${name}
 const issuers = list(ISSUER_ACCOUNTS);
 const moneyInAccounts = list(MONEY_IN_ACCOUNTS);
 const moneyCurrencies = list(MONEY_CURRENCIES);
+const debtPattern = `${DEBT_PREFIX}%`;
 
 const REASONS: Record<string, string> = {
   'no-reference': 'a deposit without a payment reference',
@@ -89,21 +96,22 @@ export async function checkConservation(db: Executor): Promise<ConservationRepor
     from issuer_legs l join ledger_transfers t on t.id = l.transfer_id
     where l.amount <> 0
     order by l.transfer_id, l.system, l.currency`);
-  const { rows: held } = await db.execute<{ currency: string; wallets: Num | null; system_held: Num | null }>(sql`
+  const { rows: held } = await db.execute<{ currency: string; wallets: Num | null; system_held: Num | null; owed: Num | null }>(sql`
     select currency, sum(balance) filter (where user_id is not null)::bigint as wallets,
-      sum(balance) filter (where system is not null and system not in (${issuers}))::bigint as system_held
+      sum(balance) filter (where system is not null and system not in (${issuers}) and system not like ${debtPattern})::bigint as system_held,
+      (-sum(balance) filter (where system like ${debtPattern}))::bigint as owed
     from ledger_accounts group by currency order by currency`);
   const { rows: negative } = await db.execute<{ system: string; currency: string; shard: Num; balance: Num }>(sql`
     select system, currency, shard, balance from ledger_accounts
-    where system is not null and system not in (${issuers}) and balance < 0 order by system, currency, shard`);
+    where system is not null and system not in (${issuers}) and system not like ${debtPattern} and balance < 0 order by system, currency, shard`);
 
   const books = new Map<string, CurrencyBooks>();
   const of = (currency: string) => {
     let entry = books.get(currency);
-    if (!entry) books.set(currency, (entry = { currency, wallets: 0, systemHeld: 0, moneyIn: 0, grants: 0, moneyOut: 0, difference: 0 }));
+    if (!entry) books.set(currency, (entry = { currency, wallets: 0, systemHeld: 0, owed: 0, moneyIn: 0, grants: 0, moneyOut: 0, difference: 0 }));
     return entry;
   };
-  for (const row of held) Object.assign(of(row.currency), { wallets: Number(row.wallets ?? 0), systemHeld: Number(row.system_held ?? 0) });
+  for (const row of held) Object.assign(of(row.currency), { wallets: Number(row.wallets ?? 0), systemHeld: Number(row.system_held ?? 0), owed: Number(row.owed ?? 0) });
   const unfundedIssues: UnfundedIssue[] = [];
   for (const leg of legs) {
     const amount = Number(leg.amount);
@@ -113,7 +121,7 @@ export async function checkConservation(db: Executor): Promise<ConservationRepor
     else if (leg.class === 'grant') entry.grants -= amount;
     else unfundedIssues.push({ transferId: Number(leg.transfer_id), kind: leg.kind, account: `${leg.system}:${leg.currency}`, amount: -amount, reason: REASONS[leg.class] ?? leg.class });
   }
-  for (const entry of books.values()) entry.difference = entry.wallets + entry.systemHeld + entry.moneyOut - entry.moneyIn - entry.grants;
+  for (const entry of books.values()) entry.difference = entry.wallets + entry.systemHeld + entry.moneyOut - entry.moneyIn - entry.grants - entry.owed;
   return {
     currencies: [...books.values()].sort((x, y) => x.currency.localeCompare(y.currency)),
     unfundedIssues,
@@ -125,7 +133,7 @@ export async function checkConservation(db: Executor): Promise<ConservationRepor
 export function conservationViolations(report: ConservationReport): string[] {
   return [
     ...report.currencies.filter((c) => c.difference !== 0).map((c) =>
-      `${c.currency}: users hold ${c.wallets} and system accounts ${c.systemHeld}, ${c.moneyOut} went out, but only ${c.moneyIn} came in and ${c.grants} were granted: ${c.difference} unaccounted for`),
+      `${c.currency}: users hold ${c.wallets} and system accounts ${c.systemHeld}, ${c.moneyOut} went out, but only ${c.moneyIn} came in and ${c.grants} were granted${c.owed ? ` (${c.owed} are owed)` : ''}: ${c.difference} unaccounted for`),
     ...report.unfundedIssues.map((u) => `transfer ${u.transferId} (${u.kind}) took ${u.amount} from ${u.account}: ${u.reason}`),
     ...report.negativeSystemAccounts.map((a) => `system account ${a.account} is at ${a.balance}: it paid out what nobody paid in`),
   ];
@@ -134,7 +142,7 @@ export function conservationViolations(report: ConservationReport): string[] {
 /** The report for a person: the figures per currency, then each violation, or that money is conserved. */
 export function formatConservation(report: ConservationReport): string {
   const figures = report.currencies.map((c) =>
-    `${c.currency}: wallets ${c.wallets} + system ${c.systemHeld} + out ${c.moneyOut} = in ${c.moneyIn} + grants ${c.grants}${c.difference === 0 ? '' : ` (off by ${c.difference})`}`);
+    `${c.currency}: wallets ${c.wallets} + system ${c.systemHeld} + out ${c.moneyOut} = in ${c.moneyIn} + grants ${c.grants}${c.owed ? ` + owed ${c.owed}` : ''}${c.difference === 0 ? '' : ` (off by ${c.difference})`}`);
   const violations = conservationViolations(report);
   return [...figures, ...(violations.length === 0 ? ['Money is conserved: no violations.'] : violations.map((v) => `VIOLATION ${v}`))].join('\n');
 }

@@ -12,6 +12,8 @@ export { balancesJsonSql, holdsImpressionsSql, paidActivitySql, spendOnStreamSql
 export { CURRENCIES, TRANSFER_KINDS, type Currency, type TransferKind } from './tables';
 export { checkConservation, conservationViolations, formatConservation, type ConservationReport } from './conservation';
 export { depositTransfer, type RecordedDeposit } from './deposits';
+export { AccountOnHold, type Hold } from './holds';
+export { debtAccountName } from './tables';
 export { createLedger } from './service';
 export { createGrants, GrantRefused, GRANT_AUDIT_ACTION, type Grants } from './grants';
 

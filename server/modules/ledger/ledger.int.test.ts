@@ -5,6 +5,8 @@ import { expectLedgerInvariants } from '../../testing/ledger-invariants';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { sqlState, type Db } from '../../platform/db/client';
 import { accountKey, createLedger, InsufficientFunds, RECEIVING_SHARDS, type Ledger } from './service';
+import { AccountOnHold } from './holds';
+import { debtAccountName } from './tables';
 
 let t: TestApp;
 let ledger: Ledger;
@@ -267,3 +269,49 @@ async function transferKey(transferId: number): Promise<string> {
   const rows = await t.resources.database.db.execute(sql`select idempotency_key from ledger_transfers where id = ${transferId}`);
   return (rows.rows[0] as { idempotency_key: string }).idempotency_key;
 }
+
+describe('holds (decision 0057)', () => {
+  const takeBack = (userId: number, coins: number, debt: number) =>
+    ledger.transfer({
+      kind: 'refund', idempotencyKey: key(), fromUserId: userId, amount: 0, currency: 'CON',
+      legs: [
+        { account: { userId, currency: 'CON' }, amount: -coins },
+        { account: { system: debtAccountName(userId), currency: 'CON' }, amount: -debt },
+        { account: { system: 'mint', currency: 'CON' }, amount: coins + debt },
+      ],
+    });
+
+  it('refuses spending from a wallet with an open hold, but not a take-back, and spends again once it is released', async () => {
+    const [a, b] = [await t.given.user(), await t.given.user()];
+    await t.given.coins(a.id, 50);
+    await ledger.openHold(a.id, `test-hold:${a.id}`);
+    await ledger.openHold(a.id, `test-hold:${a.id}`);
+    await expect(tip(a.id, b.id, 5)).rejects.toBeInstanceOf(AccountOnHold);
+    // Receiving is not spending; a take-back is not either.
+    await t.given.coins(b.id, 5);
+    await tip(b.id, a.id, 5);
+    await takeBack(a.id, 10, 0);
+    expect(await ledger.holdOf(a.id)).toMatchObject({ held: true, owedCoins: 0, open: [expect.objectContaining({ reference: `test-hold:${a.id}` })] });
+    await ledger.releaseHold(`test-hold:${a.id}`);
+    await tip(a.id, b.id, 5);
+    expect((await ledger.balances(a.id)).CON).toBe(40);
+    await expectLedgerInvariants(t.resources.database.db);
+  });
+
+  it('holds a user who owes, and a debt account never goes above zero', async () => {
+    const [a, b] = [await t.given.user(), await t.given.user()];
+    await t.given.coins(a.id, 20);
+    await takeBack(a.id, 20, 30);
+    await t.given.coins(a.id, 10);
+    await expect(tip(a.id, b.id, 1)).rejects.toBeInstanceOf(AccountOnHold);
+    expect(await ledger.holdOf(a.id)).toMatchObject({ held: true, owedCoins: 30, open: [] });
+    expect(await ledger.heldUsers()).toContainEqual({ userId: a.id, owedCoins: 30, openSince: null });
+    // Paying more than is owed would put the debt account in credit: refused whole.
+    const overpay = ledger.transfer({
+      kind: 'adjustment', idempotencyKey: key(), amount: 31, currency: 'CON',
+      legs: [{ account: { system: 'mint', currency: 'CON' }, amount: -31 }, { account: { system: debtAccountName(a.id), currency: 'CON' }, amount: 31 }],
+    });
+    await expect(overpay).rejects.toThrow();
+    expect(await ledger.debtOf(a.id)).toBe(30);
+  });
+});

@@ -107,6 +107,26 @@ export function ledgerReads(db: Executor) {
       return row ? { streamId: row.streamId === null ? null : Number(row.streamId), amount: Number(row.amount), details: (row.details ?? {}) as Record<string, unknown> } : null;
     },
 
+    /** The transfer a key wrote, if any: its amount and details (a dispute's take-back, to undo it). */
+    async transferByKey(idempotencyKey: string) {
+      const [row] = await db.select({ amount: ledgerTransfers.amount, details: ledgerTransfers.details })
+        .from(ledgerTransfers).where(eq(ledgerTransfers.idempotencyKey, idempotencyKey));
+      return row ? { amount: Number(row.amount), details: (row.details ?? {}) as Record<string, unknown> } : null;
+    },
+
+    /**
+     * The refunds and disputes that took coins back from these users' wallets (kind `refund` keyed to a
+     * deposit), newest first: for the console's queue of held accounts.
+     */
+    async takeBacksOf(userIds: number[]) {
+      if (userIds.length === 0) return [];
+      const rows = await db.select({ fromUserId: ledgerTransfers.fromUserId, amount: ledgerTransfers.amount, currency: ledgerTransfers.currency, details: ledgerTransfers.details, createdAt: ledgerTransfers.createdAt })
+        .from(ledgerTransfers)
+        .where(and(eq(ledgerTransfers.kind, 'refund'), inArray(ledgerTransfers.fromUserId, userIds), sql`${ledgerTransfers.details} ? 'payment_id'`))
+        .orderBy(desc(ledgerTransfers.id));
+      return rows.map((r) => ({ userId: Number(r.fromUserId), cents: Number(r.amount), currency: r.currency, details: (r.details ?? {}) as Record<string, unknown>, createdAt: r.createdAt }));
+    },
+
     /** The stream's top tippers, coins summed, most first. */
     async topTippers(streamId: number, limit: number) {
       const total = sql<string | number>`sum(${ledgerTransfers.amount})`;

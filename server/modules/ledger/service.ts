@@ -10,6 +10,7 @@ import type pg from 'pg';
 import { sqlState, type Db, type Executor } from '../../platform/db/client';
 import { namedStatementRunner } from '../../platform/db/prepared';
 import { transferBatchStatement, type BatchOptions, type BatchRow, type BatchRowOutcome } from './batch';
+import { AccountOnHold, heldSql, ledgerHoldsOf, spendersOf } from './holds';
 import { ledgerReads } from './reads';
 import { CURRENCIES, ledgerAccounts, ledgerTransfers, type Currency, type TransferKind } from './tables';
 
@@ -22,8 +23,8 @@ const SERIALIZATION_FAILURE = '40001';
  * receiving shard: credits only (see RECEIVING_SHARDS).
  */
 export type AccountRef = ({ userId: number } | { system: SystemAccount }) & { currency: Currency; shard?: number };
-/** Issuers ('mint', and the money-in accounts 'card-payments', 'invoices') may go below zero; no other (decision 0036). */
-export type SystemAccount = 'mint' | 'fees' | 'sales' | 'card-payments' | 'invoices' | 'advertising' | `ad-campaign:${number}`;
+/** Issuers (`mint`, and the money-in accounts `card-payments`, `invoices`) may go below zero, and debt accounts (claims on users, decision 0057); no other (decision 0036). */
+export type SystemAccount = 'mint' | 'fees' | 'sales' | 'card-payments' | 'invoices' | 'advertising' | `ad-campaign:${number}` | `debt:${number}`;
 
 /**
  * A busy receiver's credits spread over this many rows per currency (decision 0012): every payment to a
@@ -226,6 +227,9 @@ export function createLedger(deps: {
     const legIds = pgArray(ids);
     const legAmounts = pgArray(legs.map((l) => l.amount));
     const guard = options.guard ?? sql`true`;
+    // Spending from a held wallet (debt, an open dispute) moves nothing: decided here, for every kind of payment.
+    const spenders = spendersOf(request);
+    const held = spenders.length > 0 ? sql`exists (select 1 from unnest(${pgArray(spenders)}::bigint[]) s(u) where ${heldSql(sql`s.u`)})` : sql`false`;
     const extras = Object.entries(options.select ?? {});
     const extraColumns = extras.length ? sql`, ${sql.join(extras.map(([name, expr]) => sql`(${expr}) as ${sql.identifier(name)}`), sql`, `)}` : sql``;
     // The guard and the extra columns read the statement's snapshot (before this transfer). The select
@@ -239,7 +243,7 @@ export function createLedger(deps: {
         select ${request.kind}, ${request.idempotencyKey}, ${request.fromUserId ?? null}::bigint, ${request.toUserId ?? null}::bigint,
           ${request.streamId ?? null}::bigint, ${request.amount}::bigint, ${request.currency}, ${JSON.stringify(request.details ?? {})}::jsonb,
           coalesce(${request.bookedAt?.toISOString() ?? null}::timestamptz, now())
-        where ${guard}
+        where ${guard} and not ${held}
         on conflict (idempotency_key) do nothing
         returning id
       ),
@@ -258,10 +262,10 @@ export function createLedger(deps: {
         select t.id, legs.account_id, legs.amount from t, legs
         returning 1
       ) ${sql.join(epilogue, sql` `)}
-      select (select id from t) as id, (select ${guard}) as allowed${extraColumns}, (select count(*) from entries)::int as entries,
+      select (select id from t) as id, (select ${guard}) as allowed, (select ${held}) as held${extraColumns}, (select count(*) from entries)::int as entries,
         (select json_agg(json_build_array(moved.id, moved.balance)) from moved) as balances`;
     const result = await run(exec, statement);
-    const row = result.rows[0] as { id: string | number | null; allowed: boolean; balances: Array<[number, number | string]> | null } & Record<string, unknown>;
+    const row = result.rows[0] as { id: string | number | null; allowed: boolean; held: boolean; balances: Array<[number, number | string]> | null } & Record<string, unknown>;
     const selected = Object.fromEntries(extras.map(([name]) => [name, row[name]]));
     const balanceAfter = new Map<string, number>();
     for (const [id, balance] of row.balances ?? []) {
@@ -272,6 +276,7 @@ export function createLedger(deps: {
     // A key that moved money before answers that transfer, whatever the guard says now.
     const earlier = await existing(exec, request.idempotencyKey);
     if (earlier !== null) return { transferId: earlier, created: false, allowed: true, selected, balanceAfter };
+    if (row.held) throw new AccountOnHold();
     if (!row.allowed) return { transferId: 0, created: false, allowed: false, selected, balanceAfter };
     throw new Error('transfer neither written nor found');
   }
@@ -412,6 +417,7 @@ export function createLedger(deps: {
     guardedTransfer,
     prepareTransferBatch,
     ...ledgerReads(db),
+    ...ledgerHoldsOf(db),
 
     /**
      * Moves the user's receiving shards into their wallet: before a payment made inside a caller's

@@ -18,6 +18,14 @@ export const MONEY_CURRENCIES = ['USD', 'CAD'] as const;
 const issuerList = sql.raw(ISSUER_ACCOUNTS.map((name) => `'${name}'`).join(', '));
 
 /**
+ * What a user owes (decision 0057): coins a refund or a dispute took back that their wallet no longer
+ * held, as the system account `debt:<user id>` in CON. It is a claim on the user, so its balance is
+ * zero or below (minus what is owed); the coins it stands for were retired to the mint on credit.
+ */
+export const DEBT_PREFIX = 'debt:';
+export const debtAccountName = (userId: number) => `${DEBT_PREFIX}${userId}` as const;
+
+/**
  * Every place money sits: a user's wallet per currency, or a system account (mint, fees, sales,
  * card payments) per currency. System accounts carry the negative side: each currency sums to zero.
  */
@@ -47,7 +55,9 @@ export const ledgerAccounts = pgTable(
     // A user can never owe: the statement that would overdraw a wallet fails whole.
     check('ledger_accounts_wallet_not_negative', sql`${t.userId} is null or ${t.balance} >= 0`),
     // Nor can a system account that is not the outside world's: it pays only what it holds (decision 0036).
-    check('ledger_accounts_system_funded', sql`${t.system} is null or ${t.system} in (${issuerList}) or ${t.balance} >= 0`),
+    // Debt accounts are claims on users: never funded, never in credit (decision 0057).
+    check('ledger_accounts_system_funded', sql`${t.system} is null or ${t.system} in (${issuerList}) or ${t.system} like 'debt:%' or ${t.balance} >= 0`),
+    check('ledger_accounts_debt_not_credit', sql`${t.system} is null or ${t.system} not like 'debt:%' or ${t.balance} <= 0`),
   ],
 );
 
@@ -100,4 +110,25 @@ export const ledgerEntries = pgTable(
     amount: bigint('amount', { mode: 'number' }).notNull(),
   },
   (t) => [index('ledger_entries_transfer_idx').on(t.transferId), index('ledger_entries_account_idx').on(t.accountId, t.id)],
+);
+
+/**
+ * A hold on a user's spending (decision 0057): opened by whoever has the reason (a dispute of one of
+ * their deposits: `dispute:<provider>:<dispute id>`), released when it ends. While one is open, or
+ * while the user's debt account is below zero, the ledger refuses every transfer that takes coins out
+ * of their wallet, but a take-back (refunds, disputes) and the sweep of their own receiving shards.
+ */
+export const ledgerHolds = pgTable(
+  'ledger_holds',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: bigint('user_id', { mode: 'number' }).notNull().references(() => users.id, { onDelete: 'restrict' }),
+    reference: text('reference').notNull(),
+    openedAt: timestamp('opened_at', { withTimezone: true }).notNull().defaultNow(),
+    releasedAt: timestamp('released_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('ledger_holds_reference_idx').on(t.reference),
+    index('ledger_holds_open_idx').on(t.userId).where(sql`${t.releasedAt} is null`),
+  ],
 );

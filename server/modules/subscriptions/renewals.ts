@@ -14,7 +14,7 @@ import { coins } from '../../../common/rules/format';
 import { periodEnd, periodLabel } from '../../../common/rules/plans';
 import { sqlState, type Db } from '../../platform/db/client';
 import type { EventOutbox } from '../../platform/event-outbox';
-import { InsufficientFunds, receivingShard, walletBalanceSql, type Ledger } from '../ledger';
+import { AccountOnHold, InsufficientFunds, receivingShard, walletBalanceSql, type Ledger } from '../ledger';
 import { historyRow, paymentLegs, renewalKey } from './payments';
 import { subscriptionHistory, subscriptions } from './tables';
 import './events';
@@ -113,8 +113,10 @@ export function createRenewals(deps: RenewalDeps) {
           currency: 'CON',
           details: { subscription_id: row.id, period_no: periodNo, fee, fee_percent: deps.feePercent },
           legs,
-        }, { guard: sql`coalesce((${walletBalanceSql(row.subscriberId, 'CON')}), 0) >= ${row.price}` }, tx);
-        if (charge.allowed) {
+        }, { guard: sql`coalesce((${walletBalanceSql(row.subscriberId, 'CON')}), 0) >= ${row.price}` }, tx)
+          // A wallet on hold (decision 0057) cannot pay: the subscription ends as for a short wallet.
+          .catch((error: unknown) => { if (error instanceof AccountOnHold) return null; throw error; });
+        if (charge?.allowed) {
           // The period moves with its charge, in one statement.
           await tx.execute(sql`with moved as (
               update ${subscriptions} set period_no = ${periodNo}, begin_date = ${beginDate}, end_date = ${periodEnd(beginDate, row.period)}
@@ -128,12 +130,12 @@ export function createRenewals(deps: RenewalDeps) {
         // Coins received as a creator wait in receiving shards, which cannot be swept inside this
         // transaction: gather them after the commit and try once more.
         const total = (await ledger.balances(row.subscriberId, tx)).CON;
-        if (total >= row.price && !gatheredOnce.has(row.id)) {
+        if (charge && total >= row.price && !gatheredOnce.has(row.id)) {
           toGather.push(row);
           continue;
         }
         await tx.update(subscriptions).set({ state: 'cancelled', autoRenew: false }).where(eq(subscriptions.id, row.id));
-        await tx.insert(subscriptionHistory).values(historyRow(row.id, 'RENEWAL_FAILED', `Not renewed: the wallet did not hold ${coins(row.price)}`, null, now));
+        await tx.insert(subscriptionHistory).values(historyRow(row.id, 'RENEWAL_FAILED', charge ? `Not renewed: the wallet did not hold ${coins(row.price)}` : 'Not renewed: the wallet is on hold', null, now));
         // The notifications module tells the subscriber (the bell, and a mail with the price and plan).
         await deps.outbox.write(tx, 'subscription.changed', {
           subscriptionId: row.id, subscriberId: row.subscriberId, creatorId: row.creatorId, reason: 'renewal-failed', price: row.price, plan: row.planName, at: now.toISOString(),

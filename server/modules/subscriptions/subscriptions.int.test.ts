@@ -428,6 +428,24 @@ describe('renewals', () => {
     expect((history.body.history as api.HistoryEntry[])[0]?.category).toBe('RENEWAL_FAILED');
   });
 
+  it('refuses a held subscriber (decision 0057): no new subscription, and the renewal ends the subscription without a charge', async () => {
+    const creator = await creatorWithPlans('Fan', [150]);
+    const fan = await fanWithCoins(300);
+    const sub = (await subscribeAs(fan, creator.user.id, creator.planIds[0]!)).body.subscription as Sub;
+    await t.app.services.ledger.openHold(fan.user.id, `test-dispute:${fan.user.id}`);
+    const other = await creatorWithPlans('Fan', [150]);
+    const refused = await subscribeAs(fan, other.user.id, other.planIds[0]!);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ response: 'wallet_on_hold', message: MSG.walletOnHold });
+    await t.app.services.renewals.renewDue(new Date(sub.end_date));
+    expect(await subscriptionRow(sub.subscription_id)).toMatchObject({ state: 'cancelled', periodNo: 1 });
+    expect(await coinsOf(fan.user.id)).toBe(150);
+    const history = await fan.client.send(api.subscriptionHistory, { id: sub.subscription_id });
+    expect((history.body.history as api.HistoryEntry[])[0]).toMatchObject({ category: 'RENEWAL_FAILED', detail: 'Not renewed: the wallet is on hold' });
+    await t.app.services.ledger.releaseHold(`test-dispute:${fan.user.id}`);
+    await expectLedgerInvariants(db());
+  });
+
   it('starts a late renewal at the run, not at the old end: no paying for time without access', async () => {
     const creator = await creatorWithPlans('Fan', [150]);
     const fan = await fanWithCoins(300);

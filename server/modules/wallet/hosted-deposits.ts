@@ -11,7 +11,7 @@ import { formatCents } from '../../../common/rules/format';
 import type { Db, Executor } from '../../platform/db/client';
 import { recordAudit } from '../../platform/audit/audit';
 import { appError, badRequest, conflict, notFound } from '../../platform/http/errors';
-import { InsufficientFunds, type Ledger } from '../ledger';
+import { debtAccountName, depositTransfer, InsufficientFunds, type Ledger } from '../ledger';
 import { openRecurringPackage, type RenewalNotices } from './coin-subscriptions';
 import { RefundInProgress, type HostedPaymentProvider, type ProviderEvent, type SavedMethod } from './hosted-payment';
 import type { PaymentMethod } from './payment-provider';
@@ -19,6 +19,10 @@ import { unlistedCoinPackage } from './packages';
 import { hostedReference, paymentIdOfReference } from './renewal-chargers';
 import type { DepositGate } from './risk/gate';
 import { coinPackages, paymentEvents, payments } from './tables';
+
+/** The hold a dispute keeps on its payer's account while it is open (decision 0057). */
+export const disputeHold = (provider: string, disputeRef: string) => `dispute:${provider}:${disputeRef}`;
+const takeBackKey = (why: 'refund' | 'dispute', provider: string, ref: string) => `${why}:${provider}:${ref}`;
 
 /** A pending checkout past its expiry is asked about again no sooner than this (the reconcile job's lease). */
 export const RECONCILE_LEASE_MS = 5 * 60_000;
@@ -64,33 +68,42 @@ export function createHostedDeposits(deps: {
 
   /**
    * Coins taken back for money given back (a refund) or taken back by the card's bank (a dispute), keyed
-   * by the refund's or dispute's id: as many coins as its share of the price bought, or what the wallet
-   * still holds when it holds fewer (`coins_owed` in the transfer keeps what was owed).
+   * by the refund's or dispute's id: as many coins as its share of the price bought. What the wallet no
+   * longer holds becomes the user's debt (decision 0057): retired to the mint on credit, the debt account
+   * going below zero by as much, so the books stay conserved and the wallet stays on hold until it is paid.
+   * A dispute also opens a hold on the account until it is closed.
    */
   async function takeBack(payment: Payment, provider: string, event: ProviderEvent, why: 'refund' | 'dispute'): Promise<Outcome> {
     if (!event.subjectRef || !event.amountCents || event.amountCents <= 0) return 'ignored';
     const cents = Math.min(event.amountCents, payment.amount);
     const [pkg] = await db.select({ coins: coinPackages.coins }).from(coinPackages).where(eq(coinPackages.id, payment.packageId));
     const owed = Math.floor((pkg!.coins * cents) / payment.amount);
+    // Coins waiting in receiving shards (a broadcaster's tips) are the wallet's too; only shard 0 is debited in a transaction.
+    await deps.ledger.gather(payment.userId, 'CON');
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
         return await db.transaction(async (tx) => {
+          if (why === 'dispute') await deps.ledger.openHold(payment.userId, disputeHold(provider, event.subjectRef!), tx);
           const held = (await deps.ledger.balances(payment.userId, tx)).CON;
           const coins = Math.max(0, Math.min(owed, held));
+          const debt = owed - coins;
           const { created } = await deps.ledger.transfer({
             kind: 'refund',
-            idempotencyKey: `${why}:${provider}:${event.subjectRef}`,
+            idempotencyKey: takeBackKey(why, provider, event.subjectRef!),
             fromUserId: payment.userId,
             amount: cents,
             currency: payment.currency,
-            details: { payment_id: payment.id, refund_reference: `${provider}:${event.subjectRef}`, reason: why, coins, coins_owed: owed },
+            details: { payment_id: payment.id, refund_reference: `${provider}:${event.subjectRef}`, reason: why, coins, coins_owed: owed, debt },
             legs: [
-              ...(coins > 0 ? [{ account: { userId: payment.userId, currency: 'CON' as const }, amount: -coins }, { account: { system: 'mint' as const, currency: 'CON' as const }, amount: coins }] : []),
+              { account: { userId: payment.userId, currency: 'CON' }, amount: -coins },
+              { account: { system: debtAccountName(payment.userId), currency: 'CON' }, amount: -debt },
+              { account: { system: 'mint', currency: 'CON' }, amount: owed },
               { account: { system: 'sales', currency: payment.currency }, amount: -cents },
               { account: { system: 'card-payments', currency: payment.currency }, amount: cents },
             ],
           }, tx);
           if (created) await tx.update(payments).set({ refundedCents: sql`${payments.refundedCents} + ${cents}` }).where(eq(payments.id, payment.id));
+          if (created && debt > 0) deps.log.warn({ paymentId: payment.id, userId: payment.userId, debt }, 'coins taken back that the wallet no longer held: the account owes them and is on hold');
           return 'applied' as const;
         });
       } catch (error) {
@@ -99,6 +112,36 @@ export function createHostedDeposits(deps: {
       }
     }
     throw new Error(`refund ${event.subjectRef} could not be applied`);
+  }
+
+  /**
+   * A dispute closed: its hold is released. Won, the bank gave the money back, so the dispute is undone
+   * as money paid in again (a `deposit`, keyed by the dispute): the coins it took return, first
+   * cancelling what the account still owes of it, the rest to the wallet. Lost, what is owed stays owed.
+   */
+  async function closeDispute(payment: Payment, provider: string, event: ProviderEvent): Promise<Outcome> {
+    if (!event.subjectRef) return 'ignored';
+    const reference = event.subjectRef;
+    const taken = event.won ? await deps.ledger.transferByKey(takeBackKey('dispute', provider, reference)) : null;
+    await db.transaction(async (tx) => {
+      await deps.ledger.releaseHold(disputeHold(provider, reference), tx);
+      if (!taken) return;
+      const coins = Number(taken.details.coins_owed ?? 0);
+      const cents = Number(taken.amount);
+      if (!(coins > 0 && cents > 0)) return;
+      const debtPaid = Math.min(Number(taken.details.debt ?? 0), await deps.ledger.debtOf(payment.userId, tx, true));
+      const { created } = await deps.ledger.transfer(depositTransfer({
+        userId: payment.userId,
+        coins,
+        money: { account: 'card-payments', currency: payment.currency, cents },
+        paymentReference: `${provider}:${reference}`,
+        idempotencyKey: `dispute-won:${provider}:${reference}`,
+        details: { payment_id: payment.id, reason: 'dispute_won', provider },
+        debtPaid,
+      }), tx);
+      if (created) await tx.update(payments).set({ refundedCents: sql`greatest(0, ${payments.refundedCents} - ${cents})` }).where(eq(payments.id, payment.id));
+    });
+    return 'applied';
   }
 
   /** Applies one event to its payment; the same event applied again moves nothing. */
@@ -137,8 +180,9 @@ export function createHostedDeposits(deps: {
         deps.log.warn({ paymentId: payment.id, disputeRef: event.subjectRef }, 'a deposit is disputed; its coins are taken back');
         return done(await takeBack(payment, provider.name, event, 'dispute'));
       case 'dispute.closed':
-        // Recorded (payment_events) for the operator; a won dispute's money returns without coins (not credited again).
-        return done(payment.status === 'pending' ? 'deferred' : 'ignored');
+        if (payment.status === 'pending') return done('deferred');
+        if (payment.status !== 'succeeded') return done('ignored');
+        return done(await closeDispute(payment, provider.name, event));
     }
   }
 

@@ -3,6 +3,7 @@ import type { AppModule, ModuleContext } from '../../platform/module';
 import { createCoinSubscriptionService, createRenewalNotices, type CoinSubscriptionService } from './coin-subscriptions';
 import { createHostedDeposits, type HostedDeposits } from './hosted-deposits';
 import { createHostedProviders } from './hosted-providers';
+import { createWalletHolds, type WalletHolds } from './holds';
 import { createPaymentProviders } from './payment-provider';
 import { createReceipts } from './receipts';
 import { createDepositGate } from './risk/gate';
@@ -15,16 +16,20 @@ export type { PaymentCredited, WalletService } from './service';
 export type { HostedDeposits } from './hosted-deposits';
 export { DEPOSIT_THROTTLE_KEY, WALLET_THROTTLE } from './routes';
 export type { CoinSubscriptionService } from './coin-subscriptions';
+export type { WalletHolds } from './holds';
 export { shareCardSql } from './card-keys';
 export { ensureWalletPackages } from './packages';
 export { payPalSettings } from './providers/paypal';
 export { btcPaySettings } from './providers/btcpay';
+export { hostedWebhookPath } from './routes';
 
 declare module '../../platform/module' {
   interface ModuleServices {
     wallet: WalletService;
     coinSubscriptions: CoinSubscriptionService;
     hostedDeposits: HostedDeposits;
+    /** Held wallets: `canWithdraw` is what a payout asks (decision 0057). */
+    walletHolds: WalletHolds;
   }
   interface ModuleHooks {
     /** A credited deposit that was bought to pay a plan takes the subscription in its settlement (decision 0059). */
@@ -49,6 +54,9 @@ export async function createWalletModule(ctx: ModuleContext): Promise<AppModule>
   });
   const charger = hosted.card ? offSessionCharger(hosted.card) : directCharger(providers.card);
   const coinSubscriptions = createCoinSubscriptionService({ db: ctx.db, charger, settlement: wallet.settlement, notices, log: ctx.log });
+  const walletHolds = createWalletHolds({
+    db: ctx.db, ledger: ctx.service('ledger'), accounts, refundable: (name) => Object.values(hosted).some((provider) => provider.name === name),
+  });
   const receipts = createReceipts({ db: ctx.db, accounts, mailer: ctx.platform.mailer });
   ctx.events.onDurable('deposit.credited', ({ paymentId }) => receipts.send(paymentId));
   // Saved cards are the person's, not the books': they go with the account (balances stay in the ledger),
@@ -56,8 +64,8 @@ export async function createWalletModule(ctx: ModuleContext): Promise<AppModule>
   ctx.events.onDurable('account.deleted', ({ userId }) => wallet.forgetCards(userId));
   return {
     name: 'wallet',
-    services: { wallet, coinSubscriptions, hostedDeposits },
-    routes: (app) => registerWalletRoutes(app, { db: ctx.db, wallet, coinSubscriptions, providers, hosted, hostedDeposits, accounts }),
+    services: { wallet, coinSubscriptions, hostedDeposits, walletHolds },
+    routes: (app) => registerWalletRoutes(app, { db: ctx.db, wallet, coinSubscriptions, providers, hosted, hostedDeposits, walletHolds, accounts }),
     jobs: [
       // Several instances may run it at once: each period is charged once (coin-subscriptions.ts).
       { name: 'renew-coin-subscriptions', everyMs: 60_000, roles: ['worker'], run: async () => void (await coinSubscriptions.renewDue(new Date())) },

@@ -14,6 +14,7 @@ import type { CoinSubscriptionService } from './coin-subscriptions';
 import type { HostedPaymentProvider } from './hosted-payment';
 import type { HostedDeposits } from './hosted-deposits';
 import { HOSTED_PROVIDER_NAMES } from './hosted-providers';
+import type { WalletHolds } from './holds';
 import type { WalletService } from './service';
 import type { AccountsService } from '../accounts';
 
@@ -118,10 +119,11 @@ export async function registerWalletRoutes(
     providers: Record<PaymentMethod, PaymentProvider>;
     hosted: Partial<Record<PaymentMethod, HostedPaymentProvider>>;
     hostedDeposits: HostedDeposits;
+    walletHolds: WalletHolds;
     accounts: AccountsService;
   },
 ): Promise<void> {
-  const { db, wallet, coinSubscriptions, providers, hosted, hostedDeposits } = deps;
+  const { db, wallet, coinSubscriptions, providers, hosted, hostedDeposits, walletHolds } = deps;
   const throttle = createThrottle(db, { windowMs: WALLET_THROTTLE.windowMs });
   const limit = async (key: string, max: number) => {
     if ((await throttle.attempt([{ key, limit: max }])).limited) throw tooManyRequests(MSG.tooManyPayments);
@@ -182,6 +184,13 @@ export async function registerWalletRoutes(
   }));
 
   addRoute(app, api.walletBalance, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ principal }) => ({ balance: await wallet.balances(principal.userId) }));
+
+  addRoute(app, api.walletHold, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ principal }) => ({ hold: await walletHolds.hold(principal.userId) }));
+
+  // The console's queue of held accounts and a user's deposits, for refunds (decision 0057).
+  addRoute(app, api.heldAccounts, { auth: 'admin', access: ACCESS.admin, tags }, async () => ({ cases: await walletHolds.heldCases() }));
+
+  addRoute(app, api.userDeposits, { auth: 'admin', access: ACCESS.admin, tags }, async ({ input }) => walletHolds.userDeposits(input.username, input.limit));
 
   addRoute(app, api.walletTransfers, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ input, principal }) =>
     wallet.transfers(principal.userId, { offset: input.offset, limit: input.limit }),

@@ -85,7 +85,8 @@ export function createWalletService(deps: {
    * (the deposit call, the provider's webhook, the reconcile job) moves the coins; the others find
    * nothing pending. The ledger key `payment:<provider>:<ref>` makes a second settlement impossible even
    * so. A payment of a recurring package starts it or moves it a month on in the same transaction, with
-   * the card the provider kept for it (hosted checkouts). The receipt follows through the outbox.
+   * the card the provider kept for it (hosted checkouts). Coins the payer owes are paid from it first.
+   * The receipt follows through the outbox.
    */
   async function settleSucceeded(
     paymentId: number, provider: string, providerRef: string, at = new Date(),
@@ -104,10 +105,13 @@ export function createWalletService(deps: {
       }
       const [pkg] = await tx.select().from(coinPackages).where(eq(coinPackages.id, payment.packageId));
       if (!pkg) throw new Error(`payment ${paymentId} names a missing package`);
+      // What the payer owes is paid first, in the same transfer (decision 0057); the debt row stays locked to the commit.
+      const debtPaid = Math.min(pkg.coins, await ledger.debtOf(payment.userId, tx, true));
       const { transferId, created } = await ledger.transfer(
         depositTransfer({
           userId: payment.userId,
           coins: pkg.coins,
+          debtPaid,
           money: { account: 'card-payments', currency: payment.currency, cents: payment.amount },
           paymentReference: `${provider}:${payment.paymentRef ?? providerRef}`,
           idempotencyKey: `payment:${provider}:${providerRef}`,

@@ -8,11 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as api from '../../../common/api/wallet';
 import type { CallOutput } from '../../../common/api/define';
 import { MSG } from '../../../common/messages';
-import { startTestApp, type TestApp, type TestUser } from '../../testing/harness';
+import type { TestApp, TestUser } from '../../testing/harness';
 import type { HttpSession } from '../../testing/http-session';
 import { eventually } from '../../testing/eventually';
-import { closeCheckingLedger, expectLedgerInvariants } from '../../testing/ledger-invariants';
-import { startStripeStandin, STANDIN_CARDS, type StandinEvent, type StripeStandin } from '../../testing/stripe-standin';
+import { expectLedgerInvariants } from '../../testing/ledger-invariants';
+import { startStripeTestApp } from '../../testing/stripe-app';
+import { payOnHostedPage, STANDIN_CARDS, type StandinEvent, type StripeStandin } from '../../testing/stripe-standin';
 import { RECONCILE_LEASE_MS } from './hosted-deposits';
 import { hostedWebhookPath } from './routes';
 import { coinSubscriptions, paymentCards, paymentEvents, payments } from './tables';
@@ -21,17 +22,12 @@ let t: TestApp;
 let stripe: StripeStandin;
 let pkg: CallOutput<typeof api.coinPackages>['packages'][number];
 
+let close: () => Promise<void>;
 beforeAll(async () => {
-  stripe = await startStripeStandin();
-  t = await startTestApp(stripe.env());
-  const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  stripe.webhookUrl = `${base}${hostedWebhookPath('stripe')}`;
+  ({ t, stripe, close } = await startStripeTestApp());
   pkg = (await t.client().call(api.coinPackages, {})).packages[0]!;
 });
-afterAll(async () => {
-  await closeCheckingLedger(t);
-  await stripe?.close();
-});
+afterAll(() => close?.());
 
 const db = () => t.resources.database.db;
 const minutes = (n: number) => n * 60_000;
@@ -51,16 +47,10 @@ async function startCheckout(client: HttpSession, extra: { renew_monthly?: boole
 
 /** The payer on the hosted page: types a card and submits; answers the page's status and where it sends them. */
 async function pay(redirectUrl: string, number: string) {
-  const page = await fetch(redirectUrl);
-  expect(page.status).toBe(200);
-  expect(await page.text()).toContain(pkg.name);
-  const res = await fetch(redirectUrl, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ number, expiry: '12 / 34', cvc: '123', name: 'Pat Payer' }).toString(),
-  });
-  return { status: res.status, location: res.headers.get('location'), html: await res.text() };
+  const { pageStatus, pageHtml, ...answer } = await payOnHostedPage(redirectUrl, number);
+  expect(pageStatus).toBe(200);
+  expect(pageHtml).toContain(pkg.name);
+  return answer;
 }
 
 async function threeDSecure(redirectUrl: string, action: 'authorise' | 'fail') {

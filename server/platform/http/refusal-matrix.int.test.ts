@@ -297,6 +297,7 @@ const CASES: Record<string, Case> = {
   'POST /api/admin/user-grant': { input: () => ({ id: world.victim.user.id, perm: 'ALLOW REFERRAL_ACCESS' }) },
   'POST /api/admin/user-revoke': { input: () => ({ id: world.victim.user.id, perm: 'ALLOW REFERRAL_ACCESS' }) },
   'POST /api/admin/user-role': { input: () => ({ id: world.victim.user.id, role: 'user' }) },
+  'GET /api/admin/user-deposits': { input: () => ({ username: world.victim.user.username }) },
   'POST /api/admin/featured-set': { input: () => ({ stream_id: world.owner.streamId, featured: false }) },
   'POST /api/admin/channel-create': { input: () => ({ name: unique('Matrix channel '), rating: 'G', broadcasters: [world.owner.user.username] }) },
   'POST /api/admin/channel-delete': {

@@ -14,12 +14,14 @@ import { ChannelsPanel } from './ChannelsPanel';
 import { FeaturedPanel } from './FeaturedPanel';
 import { JobsPanel } from './JobsPanel';
 import { MessagesPanel } from './MessagesPanel';
+import { PaymentsPanel } from './PaymentsPanel';
 import { ReportsPanel } from './ReportsPanel';
 import { UsersPanel } from './UsersPanel';
 
 const TABS: Record<ConsoleArea, { label: string; content: () => ReactNode }> = {
   reports: { label: 'Reports', content: () => <ReportsPanel /> },
   users: { label: 'Users', content: () => <UsersPanel /> },
+  payments: { label: 'Payments', content: () => <PaymentsPanel /> },
   featured: { label: 'Featured', content: () => <FeaturedPanel /> },
   channels: { label: 'Channels', content: () => <ChannelsPanel /> },
   messages: { label: 'System messages', content: () => <MessagesPanel /> },

@@ -1,6 +1,6 @@
 /** The operator console's calls (common/api/console.ts), one query key per list. */
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
-import { console as consoleApi } from '../../../common/api/calls';
+import { console as consoleApi, wallet as walletApi } from '../../../common/api/calls';
 import type { CallDescriptor, CallInput, CallOutput } from '../../../common/api/define';
 import { call, type ApiError } from '../../api/client';
 
@@ -14,6 +14,8 @@ export const consoleKeys = {
   messages: () => [...consoleKeys.all, 'messages'] as const,
   audit: () => [...consoleKeys.all, 'audit'] as const,
   jobs: () => [...consoleKeys.all, 'jobs'] as const,
+  heldAccounts: () => [...consoleKeys.all, 'held-accounts'] as const,
+  deposits: (username: string) => [...consoleKeys.all, 'deposits', username] as const,
 };
 
 /** Rows a page of a console list holds. */
@@ -45,6 +47,9 @@ export const useConsoleUser = (id: number | null) =>
 export const useFeatured = () => useQuery({ queryKey: consoleKeys.featured(), queryFn: () => call(consoleApi.featured, {}), staleTime: 0 });
 export const useConsoleJobs = () => useQuery({ queryKey: consoleKeys.jobs(), queryFn: () => call(consoleApi.jobs, {}), staleTime: 0 });
 export const useCustomChannels = () => useQuery({ queryKey: consoleKeys.channels(), queryFn: () => call(consoleApi.customChannels, {}), staleTime: 0 });
+export const useHeldAccounts = () => useQuery({ queryKey: consoleKeys.heldAccounts(), queryFn: () => call(walletApi.heldAccounts, {}), staleTime: 0 });
+export const useUserDeposits = (username: string) =>
+  useQuery({ queryKey: consoleKeys.deposits(username), queryFn: () => call(walletApi.userDeposits, { username }), enabled: username !== '', staleTime: 0, retry: false });
 export const useConsoleMessages = () => useQuery({ queryKey: consoleKeys.messages(), queryFn: () => call(consoleApi.systemMessages, {}), staleTime: 0 });
 /** The audit log, newest first, a page at a time before the last entry shown. */
 export const useAudit = () =>

@@ -79,6 +79,7 @@ export function tipFailure(error: Pick<ApiError, 'code' | 'message'>): TipFailur
     case 'cannot_tip':
       return { kind: 'cannot-tip', text: MSG.broadcasterCannotReceiveTips };
     case 'rate_limited':
+    case 'wallet_on_hold':
       return { kind: 'server', text: error.message };
     default:
       return { kind: 'unknown', text: MSG.tipFailed };

@@ -13,7 +13,8 @@ import { EmptyState } from '../../ui/EmptyState';
 import { CoinIcon, ImageIcon, PlusIcon, WalletIcon } from '../../ui/icons';
 import { Page, Section } from '../../ui/Page';
 import { Spinner } from '../../ui/Spinner';
-import { TRANSFERS_PAGE, useBalance, useTransfers } from './api';
+import { fill, MSG } from '../../../common/messages';
+import { TRANSFERS_PAGE, useBalance, useTransfers, useWalletHold } from './api';
 import { formatCents, formatCoins, formatImpressions, signedAmount } from '../../../common/rules/wallet-amounts';
 import styles from './wallet.module.css';
 
@@ -36,11 +37,26 @@ export function WalletPage() {
         </div>
       }
     >
+      <HoldNotice />
       <Balances />
       <Section title="History" description="Every coin, impression and dollar that moved in or out of your wallet.">
         <History />
       </Section>
     </Page>
+  );
+}
+
+/** Why the wallet cannot spend or withdraw, while it cannot (decision 0057). */
+function HoldNotice() {
+  const hold = useWalletHold().data;
+  if (!hold?.on_hold) return null;
+  return (
+    <div className={styles.hold} role="status" aria-label={MSG.walletHeldTitle}>
+      <strong>{MSG.walletHeldTitle}</strong>
+      {hold.coins_owed > 0 && <p>{fill(MSG.walletOnHoldDebt, { coins: formatCoins(hold.coins_owed) })}</p>}
+      {hold.open_disputes > 0 && <p>{MSG.walletOnHoldDispute}</p>}
+      <p>{MSG.walletHeldRules}</p>
+    </div>
   );
 }
 

@@ -14,6 +14,7 @@ import type { BuyAttempt } from './impressions';
 export const walletKeys = {
   all: ['wallet'] as const,
   balance: () => [...walletKeys.all, 'balance'] as const,
+  hold: () => [...walletKeys.all, 'hold'] as const,
   transfers: (offset: number) => [...walletKeys.all, 'transfers', offset] as const,
   coinPackages: () => [...walletKeys.all, 'coin-packages'] as const,
   cards: () => [...walletKeys.all, 'cards'] as const,
@@ -27,6 +28,11 @@ export const TRANSFERS_PAGE = 20;
 
 export function useBalance(enabled = true) {
   return useQuery({ queryKey: walletKeys.balance(), queryFn: async () => (await call(wallet.walletBalance, {})).balance, enabled });
+}
+
+/** Why the wallet is on hold, if it is (coins owed, a dispute open). */
+export function useWalletHold() {
+  return useQuery({ queryKey: walletKeys.hold(), queryFn: async () => (await call(wallet.walletHold, {})).hold });
 }
 
 /** Keeps the balance current while signed in: BALANCE frames on the user's own channel (tips and sales received). */
