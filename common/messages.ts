@@ -547,17 +547,12 @@ export const MSG = {
   analyticsOthersRefused: 'You may only see your own analytics.',
 
   // Tax information and statements (decision 0062)
-  legalNameRequired: 'Enter your legal name, as your tax authority knows it',
-  addressRequired: 'Enter the street address',
-  cityRequired: 'Enter the city',
-  countryCodeInvalid: 'Choose a country',
-  taxIdInvalid: 'Enter the tax id: 5 to 20 letters and digits (spaces, dots, hyphens and slashes are left out)',
-  taxInfoOthersRefused: 'You may only see and change your own tax information.',
-  taxInfoUnavailable: 'Tax information cannot be kept here: the server has no TAX_DATA_KEY.',
+  fieldRequired: '{field} is required',
+  taxIdInvalid: 'Enter the tax id: 5 to 20 letters and digits',
+  taxInfoUnavailable: 'Tax information cannot be kept here: TAX_DATA_KEY is not set.',
   statementMonth: 'Must be a month written YYYY-MM, from {first} to {last}',
-  statementYear: 'Must be a year from {first} to {last}',
   statementNotYet: 'That month has not started yet.',
-  statementOthersRefused: 'You may only see your own statements.',
+  ownFinancesOnly: 'You may only see your own statements and tax information.',
 
   // Referral programme (part 1 §2 Referral dashboard, part 2 §8)
   // The spec names its own brand here; each skin says its own name ({brand}).

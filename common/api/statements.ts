@@ -19,14 +19,14 @@ const taxIdField = z.string({ error: MSG.taxIdInvalid }).max(40, MSG.taxIdInvali
   .pipe(z.string().regex(/^[A-Z0-9]{5,20}$/, MSG.taxIdInvalid));
 
 export const saveTaxInfoInput = z.strictObject({
-  legal_name: requiredText(MSG.legalNameRequired, 200),
+  legal_name: requiredText(fill(MSG.fieldRequired, { field: 'Legal name' }), 200),
   entity_type: z.enum(ENTITY_TYPES, { error: oneOf(ENTITY_TYPES) }),
   /** ISO 3166-1 alpha-2, as the countries call lists them. */
-  country: z.string({ error: MSG.countryCodeInvalid }).trim().toUpperCase().regex(/^[A-Z]{2}$/, MSG.countryCodeInvalid),
+  country: z.string({ error: MSG.countryRequired }).trim().toUpperCase().regex(/^[A-Z]{2}$/, MSG.countryRequired),
   tax_id: taxIdField,
-  address_line1: requiredText(MSG.addressRequired, 200),
+  address_line1: requiredText(fill(MSG.fieldRequired, { field: 'Street address' }), 200),
   address_line2: optionalText(200),
-  city: requiredText(MSG.cityRequired, 100),
+  city: requiredText(fill(MSG.fieldRequired, { field: 'City' }), 100),
   region: optionalText(100),
   postal_code: optionalText(20),
 }).meta({ examples: [{ legal_name: 'Ada Lovelace', entity_type: 'individual', country: 'US', tax_id: '123-45-6789', address_line1: '1 Main Street', city: 'Springfield', region: 'IL', postal_code: '62701' }] });
@@ -72,7 +72,7 @@ const last = ANALYTICS.lastDay.slice(0, 4);
 const monthMessage = fill(MSG.statementMonth, { first: `${first}-01`, last: `${last}-12` });
 export const monthField = z.string({ error: monthMessage }).regex(/^\d{4}-(0[1-9]|1[0-2])$/, monthMessage)
   .refine((text) => text.slice(0, 4) >= first && text.slice(0, 4) <= last, monthMessage);
-const yearMessage = fill(MSG.statementYear, { first, last });
+const yearMessage = fill(MSG.wholeNumberRange, { min: first, max: last });
 const yearField = numeric(z.number({ error: yearMessage }).int(yearMessage).min(Number(first), yearMessage).max(Number(last), yearMessage));
 
 export const statementInput = z.strictObject({ month: monthField, user_id: userId.optional() })

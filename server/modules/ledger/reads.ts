@@ -171,8 +171,9 @@ export function ledgerReads(db: Executor) {
       const mine = sql`from ${ledgerEntries} e join ${ledgerAccounts} a on a.id = e.account_id join ${ledgerTransfers} t on t.id = e.transfer_id
         where a.user_id = ${userId} and a.currency = 'CON'`;
       const earned = sql`(t.kind in (${earning}) and t.to_user_id = ${userId} and e.amount > 0)`;
+      // Only what went into `fees`: a commission paid out of the fees account took no fee from its payee.
       const fee = sql`coalesce((select sum(fe.amount) from ${ledgerEntries} fe join ${ledgerAccounts} fa on fa.id = fe.account_id
-        where fe.transfer_id = t.id and fa.system = 'fees'), 0)`;
+        where fe.transfer_id = t.id and fa.system = 'fees' and fe.amount > 0), 0)`;
       const result = await db.execute(sql`with moves as (
           select to_char(t.created_at at time zone 'UTC', 'YYYY-MM') as month, t.kind, ${earned} as earned, count(*) as transfers,
             coalesce(sum(e.amount) filter (where e.amount > 0), 0) as credits,

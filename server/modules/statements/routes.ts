@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as api from '../../../common/api/statements';
-import { MSG, type Message } from '../../../common/messages';
+import { MSG } from '../../../common/messages';
 import { recordAudit } from '../../platform/audit/audit';
 import type { Db } from '../../platform/db/client';
 import { ACCESS } from '../../platform/http/access';
@@ -14,9 +14,9 @@ import type { Statements } from './statements';
 import type { TaxInfoService } from './tax-info';
 
 /** The user a read is about: the caller, or for an administrator anyone. */
-function subjectOf(principal: Principal, userId: number | undefined, refused: Message): number {
+function subjectOf(principal: Principal, userId: number | undefined): number {
   const subject = userId ?? principal.userId;
-  if (subject !== principal.userId && principal.role !== 'admin') throw forbidden(refused);
+  if (subject !== principal.userId && principal.role !== 'admin') throw forbidden(MSG.ownFinancesOnly);
   return subject;
 }
 
@@ -24,7 +24,7 @@ export function registerStatementRoutes(app: FastifyInstance, deps: { db: Db; ta
   const options = { auth: 'user' as const, access: ACCESS.self, tags: ['statements'] };
 
   addRoute(app, api.getTaxInfo, options, async ({ input, principal }) => {
-    const subject = subjectOf(principal, input.user_id, MSG.taxInfoOthersRefused);
+    const subject = subjectOf(principal, input.user_id);
     const taxInfo = await deps.taxInfo.read(subject);
     if (subject !== principal.userId) {
       await recordAudit(deps.db, { actorId: principal.userId, action: 'user.tax-info-read', targetType: 'user', targetId: subject, after: { filled: taxInfo !== null } });
@@ -38,11 +38,11 @@ export function registerStatementRoutes(app: FastifyInstance, deps: { db: Db; ta
   }));
 
   addRoute(app, api.monthlyStatement, options, async ({ input, principal }) => ({
-    statement: await deps.statements.month(subjectOf(principal, input.user_id, MSG.statementOthersRefused), input.month),
+    statement: await deps.statements.month(subjectOf(principal, input.user_id), input.month),
   }));
 
   addRoute(app, api.yearSummary, options, async ({ input, principal }) => ({
-    summary: await deps.statements.year(subjectOf(principal, input.user_id, MSG.statementOthersRefused), input.year),
+    summary: await deps.statements.year(subjectOf(principal, input.user_id), input.year),
   }));
 
   // The same statement as a file: the query is validated by the call's schema, the answer is CSV.
@@ -58,7 +58,7 @@ export function registerStatementRoutes(app: FastifyInstance, deps: { db: Db; ta
     },
   }, async (request, reply) => {
     const principal = (await authorize(request, 'user'))!;
-    const statement = await deps.statements.month(subjectOf(principal, request.query.user_id, MSG.statementOthersRefused), request.query.month);
+    const statement = await deps.statements.month(subjectOf(principal, request.query.user_id), request.query.month);
     return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', attachment(statementFileName(statement)))
       .header('cache-control', 'private, no-store').header('x-content-type-options', 'nosniff').send(statementCsv(statement));
   });

@@ -74,6 +74,13 @@ beforeAll(async () => {
   const spent = await creator.client.request('POST', '/api/streams/send-tip', { body: { stream_id: elsewhere.streamId, amount: 20 }, headers: key('spend') });
   expect(spent.status, JSON.stringify(spent.body)).toBe(200);
 
+  // A referral commission, paid out of the fees the platform took (as the referral settlement pays it): no fee on it.
+  await t.app.services.ledger.gatherSystem('fees', 'CON');
+  await t.app.services.ledger.transfer({
+    kind: 'referral_commission', idempotencyKey: `statement-referral-${process.pid}`, toUserId: creator.user.id, amount: 7, currency: 'CON',
+    legs: [{ account: { system: 'fees', currency: 'CON' }, amount: -7 }, { account: { userId: creator.user.id, currency: 'CON' }, amount: 7 }],
+  });
+
   // A payout: coins leave the wallet for the payouts holding account (a `payout` transfer through the ledger;
   // the payout requests that write it are built apart, so the account's name is not in the ledger's type yet).
   const payouts = { system: 'payouts', currency: 'CON' } as unknown as AccountRef;
@@ -96,7 +103,9 @@ describe('monthly statements', () => {
 
     // Each kind's gross is what the payers paid; its fee the platform's rate on it (calls are free).
     const byKind = Object.fromEntries(statement.earnings.map((line) => [line.kind, line]));
-    expect(Object.keys(byKind).sort()).toEqual(['meeting_fee', 'post_purchase', 'subscription', 'tip']);
+    expect(Object.keys(byKind).sort()).toEqual(['meeting_fee', 'post_purchase', 'referral_commission', 'subscription', 'tip']);
+    expect(statement.earnings.map((line) => line.kind)).toEqual(['tip', 'subscription', 'post_purchase', 'meeting_fee', 'referral_commission']);
+    expect(byKind.referral_commission).toEqual({ kind: 'referral_commission', transfers: 1, gross: 7, fees: 0, net: 7 });
     expect(byKind.tip).toMatchObject({ transfers: 2, gross: paid.tip, fees: conservedFees(50, 20) + conservedFees(15, 20) });
     expect(byKind.subscription).toMatchObject({ transfers: 1, gross: paid.subscription, fees: conservedFees(paid.subscription, 20) });
     expect(byKind.post_purchase).toMatchObject({ transfers: 1, gross: 100, fees: conservedFees(100, 20) });
@@ -149,7 +158,7 @@ describe('monthly statements', () => {
     expect(await creator.client.refusal(api.monthlyStatement, { month: nextYear })).toMatchObject({ status: 400, body: { message: MSG.statementNotYet } });
 
     const stranger = await t.given.signedInUser();
-    expect(await stranger.client.refusal(api.monthlyStatement, { month, user_id: creator.user.id })).toMatchObject({ status: 403, body: { message: MSG.statementOthersRefused } });
+    expect(await stranger.client.refusal(api.monthlyStatement, { month, user_id: creator.user.id })).toMatchObject({ status: 403, body: { message: MSG.ownFinancesOnly } });
     expect((await stranger.client.refusal(api.yearSummary, { year: 2026, user_id: creator.user.id })).status).toBe(403);
     expect((await stranger.client.request('GET', `${api.STATEMENT_CSV_PATH}?month=${month}&user_id=${creator.user.id}`)).status).toBe(403);
     expect((await HttpSession.over(t.app).request('GET', `${api.STATEMENT_CSV_PATH}?month=${month}`)).status).toBe(401);

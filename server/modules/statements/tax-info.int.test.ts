@@ -70,9 +70,9 @@ describe('tax information', () => {
     expect(short.body.message).toBe(MSG.taxIdInvalid);
     expect(JSON.stringify(short.body)).not.toContain('12-3');
     expect((await creator.client.refusal(api.saveTaxInfo, { ...FORM, tax_id: 'ab$cd%ef' })).body.message).toBe(MSG.taxIdInvalid);
-    expect((await creator.client.refusal(api.saveTaxInfo, { ...FORM, country: 'XX' })).body.message).toBe(MSG.countryCodeInvalid);
+    expect((await creator.client.refusal(api.saveTaxInfo, { ...FORM, country: 'XX' })).body.message).toBe(MSG.countryRequired);
     expect((await creator.client.refusal(api.saveTaxInfo, { ...FORM, entity_type: 'trust' as 'business' })).status).toBe(400);
-    expect((await creator.client.refusal(api.saveTaxInfo, { ...FORM, legal_name: '  ' })).body.message).toBe(MSG.legalNameRequired);
+    expect((await creator.client.refusal(api.saveTaxInfo, { ...FORM, legal_name: '  ' })).body.message).toBe('Legal name is required');
     // Nobody fills another's form: there is no field for whose it is.
     expect((await creator.client.refusal(api.saveTaxInfo, { ...FORM, user_id: 1 } as typeof FORM)).status).toBe(400);
     expect((await creator.client.call(api.getTaxInfo, {})).tax_info).toBeNull();
@@ -82,7 +82,7 @@ describe('tax information', () => {
     const creator = await filled();
     const stranger = await t.given.signedInUser();
     const refused = await stranger.client.refusal(api.getTaxInfo, { user_id: creator.user.id });
-    expect(refused).toMatchObject({ status: 403, body: { message: MSG.taxInfoOthersRefused } });
+    expect(refused).toMatchObject({ status: 403, body: { message: MSG.ownFinancesOnly } });
     expect((await HttpSession.over(t.app).refusal(api.getTaxInfo, {})).status).toBe(401);
 
     const admin = await t.given.signedInUser({ role: 'admin' });

@@ -34,7 +34,7 @@ export function createTaxInfoService(deps: { db: Db; cipher: TaxIdCipher | null;
 
     async save(userId: number, fields: TaxInfoFields): Promise<TaxInfo> {
       const sealer = cipher();
-      if (!(await deps.countryCodes()).has(fields.country)) throw badRequest(MSG.countryCodeInvalid, 'country');
+      if (!(await deps.countryCodes()).has(fields.country)) throw badRequest(MSG.countryRequired, 'country');
       const values = {
         legalName: fields.legal_name, entityType: fields.entity_type, country: fields.country,
         taxIdSealed: sealer.seal(userId, fields.tax_id), taxIdLast4: fields.tax_id.slice(-4),

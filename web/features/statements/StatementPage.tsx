@@ -70,17 +70,17 @@ function StatementSheet({ statement: s }: { statement: Statement }) {
         </tbody>
         <Group title="Earnings">
           {s.earnings.length === 0 && <tr><td colSpan={3} className={styles.none}>No earnings this month.</td></tr>}
-          {s.earnings.map((e) => <Row key={e.kind} label={label(e.kind)} detail={`${e.transfers} · fee ${formatCoins(e.fees)}`} coins={e.gross} sign="+" />)}
+          {s.earnings.map((e) => <Row key={e.kind} label={label(e.kind)} detail={`${e.transfers} × · fee ${formatCoins(e.fees)}`} coins={e.gross} sign="+" />)}
           <Row label="Earnings (gross)" coins={s.totals.gross} sign="+" strong />
           <Row label="Platform fees" coins={s.totals.fees} sign="−" />
         </Group>
         <Group title="Payouts">
           {s.payouts.length === 0 && <tr><td colSpan={3} className={styles.none}>No payouts this month.</td></tr>}
-          {s.payouts.map((p) => <Row key={p.kind} label={label(p.kind)} detail={String(p.transfers)} coins={p.coins} sign="−" />)}
+          {s.payouts.map((p) => <Row key={p.kind} label={label(p.kind)} detail={`${p.transfers} ×`} coins={p.coins} sign="−" />)}
         </Group>
         <Group title="Other wallet activity">
           {s.other.length === 0 && <tr><td colSpan={3} className={styles.none}>Nothing else moved.</td></tr>}
-          {s.other.map((o) => <Row key={o.kind} label={label(o.kind)} detail={String(o.transfers)} coins={Math.abs(o.coins_in - o.coins_out)} sign={o.coins_in >= o.coins_out ? '+' : '−'} />)}
+          {s.other.map((o) => <Row key={o.kind} label={label(o.kind)} detail={`${o.transfers} ×`} coins={Math.abs(o.coins_in - o.coins_out)} sign={o.coins_in >= o.coins_out ? '+' : '−'} />)}
         </Group>
         <tbody>
           <Row label="Closing balance" coins={s.closing_balance} strong />
