@@ -10,6 +10,7 @@ import { MSG } from '../../../common/messages';
 import { startTestApp, type LiveStream, type SignedInUser, type TestApp } from '../../testing/harness';
 import { HttpSession } from '../../testing/http-session';
 import { closeCheckingLedger, expectLedgerInvariants } from '../../testing/ledger-invariants';
+import { paidCallFee } from '../../testing/paid-call';
 import { publishImagePost } from '../../testing/uploads';
 import { platformFee, type AccountRef } from '../ledger';
 
@@ -58,14 +59,7 @@ beforeAll(async () => {
   expect((await fan.client.post('/api/post/purchase', { post_id: postId })).status).toBe(200);
   paid.post_purchase += 100;
 
-  const meeting = await creator.client.post('/api/user/create-meeting', {
-    audience: 'PRIVATE', audience_ids: String(fan.user.id), title: 'Statement call', start_time: new Date(Date.now() + 3_600_000).toISOString(), tip_rules: { currency: 'CON', viewer_min_amount: 300 },
-  });
-  expect(meeting.status, JSON.stringify(meeting.body)).toBe(200);
-  const meetingId = (meeting.body.data as { meeting_id: number }).meeting_id;
-  expect((await creator.client.post('/api/user/join-meeting', { id: meetingId })).status).toBe(200);
-  const call = await fan.client.request('POST', '/api/user/pay-meeting', { body: { id: meetingId, amount: 300 }, headers: key('meeting') });
-  expect(call.status, JSON.stringify(call.body)).toBe(200);
+  await paidCallFee(creator, fan, 300, key('meeting')['idempotency-key']);
   paid.meeting_fee += 300;
 
   // The creator buys coins and tips another broadcaster with some: other movements, not earnings.
