@@ -47,7 +47,7 @@ export function registerStatementRoutes(app: FastifyInstance, deps: { db: Db; ta
 
   // The same statement as a file: the query is validated by the call's schema, the answer is CSV.
   app.withTypeProvider<ZodTypeProvider>().get(api.STATEMENT_CSV_PATH, {
-    schema: { summary: "A creator's statement of a month as CSV (a download named statement-<username>-<month>.csv)", tags: ['statements'], querystring: api.statementInput },
+    schema: { summary: "A creator's statement of a month as CSV (a download named `statement-<username>-<month>.csv`)", tags: ['statements'], querystring: api.statementInput },
     config: {
       auth: 'user',
       access: ACCESS.self,
