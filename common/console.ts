@@ -80,6 +80,8 @@ export const AUDIT_ACTIONS = [
   'channel.create',
   'channel.delete',
   'payment.refund',
+  // An administrator read someone's tax information (masked): personal data, so who looked is kept.
+  'user.tax-info-read',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 /** What an audit entry is about. */

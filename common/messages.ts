@@ -546,6 +546,14 @@ export const MSG = {
   wholeNumberRange: 'Must be a whole number from {min} to {max}',
   analyticsOthersRefused: 'You may only see your own analytics.',
 
+  // Tax information and statements (decision 0062)
+  fieldRequired: '{field} is required',
+  taxIdInvalid: 'Enter the tax id: 5 to 20 letters and digits',
+  taxInfoUnavailable: 'Tax information cannot be kept here: TAX_DATA_KEY is not set.',
+  statementMonth: 'Must be a month written YYYY-MM, from {first} to {last}',
+  statementNotYet: 'That month has not started yet.',
+  ownFinancesOnly: 'You may only see your own statements and tax information.',
+
   // Referral programme (part 1 §2 Referral dashboard, part 2 §8)
   // The spec names its own brand here; each skin says its own name ({brand}).
   referralIneligible: 'You are not eligible for the {brand} referral program yet, please contact our sales team.',

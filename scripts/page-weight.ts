@@ -53,7 +53,8 @@ export const PAGE_BUDGETS: PageBudget[] = [
   { page: 'meetings', path: '/user/schedule-meetings', lazy: ['features/meetings/ScheduleMeetingsPage.tsx'], budgetKb: 235 },
   { page: 'meeting room', path: '/streams/meeting-view', lazy: ['features/meetings/MeetingRoomPage.tsx'], budgetKb: 215 },
   { page: 'analytics', path: '/user/analytics', lazy: ['features/analytics/AnalyticsPage.tsx'], budgetKb: 185 },
-  { page: 'console', path: '/admin', lazy: ['features/console/ConsolePage.tsx'], budgetKb: 165 },
+  { page: 'console', path: '/admin', lazy: ['features/console/ConsolePage.tsx'], budgetKb: 175 },
+  { page: 'statements', path: '/user/statements', lazy: ['features/statements/StatementPage.tsx'], budgetKb: 190 },
 ];
 
 const ENTRY = 'index.html';

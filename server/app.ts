@@ -59,6 +59,7 @@ import { createSystemModule } from './modules/system';
 import { createTipsModule } from './modules/tips';
 import { createTranslateModule } from './modules/translate';
 import { createWalletModule } from './modules/wallet';
+import { createStatementsModule } from './modules/statements';
 
 /** The domain modules, in the order they are built: each may use the services of those above it. */
 export const MODULES: readonly ModuleFactory[] = [
@@ -69,6 +70,7 @@ export const MODULES: readonly ModuleFactory[] = [
   createTranslateModule,
   createLedgerModule,
   createWalletModule,
+  createStatementsModule,
   createSubscriptionsModule,
   createStreamsModule,
   createChatModule,

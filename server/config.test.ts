@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config';
 
+const TAX_KEY = Buffer.alloc(32, 7).toString('base64');
+
 describe('configuration', () => {
   it('uses the embedded defaults', () => {
     const config = loadConfig({});
@@ -36,7 +38,7 @@ describe('configuration', () => {
 
   it('takes cards through Stripe only with every key, and names the ones missing', () => {
     const keys = { STRIPE_SECRET_KEY: 'sk_test_abc123', STRIPE_WEBHOOK_SECRET: 'whsec_def456', STRIPE_PUBLISHABLE_KEY: 'pk_test_ghi789' };
-    const config = loadConfig({ NODE_ENV: 'production', PAYMENTS: 'stripe', ...keys });
+    const config = loadConfig({ NODE_ENV: 'production', PAYMENTS: 'stripe', ...keys, TAX_DATA_KEY: TAX_KEY });
     expect(config.payments).toBe('stripe');
     expect(config.stripe).toEqual({ secretKey: 'sk_test_abc123', webhookSecret: 'whsec_def456', publishableKey: 'pk_test_ghi789', apiBase: undefined });
     expect(() => loadConfig({ PAYMENTS: 'stripe' })).toThrow(/stripe needs STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_PUBLISHABLE_KEY/);
@@ -60,3 +62,17 @@ describe('configuration', () => {
     expect(() => loadConfig({ DATABASE_URL: 'not a url' })).toThrow(/DATABASE_URL/);
   });
 });
+
+describe('the tax data key (decision 0062)', () => {
+  const keys = { STRIPE_SECRET_KEY: 'sk_test_abc123', STRIPE_WEBHOOK_SECRET: 'whsec_def456', STRIPE_PUBLISHABLE_KEY: 'pk_test_ghi789' };
+  it('is required in production with a payment processor, and must be 32 bytes', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', PAYMENTS: 'stripe', ...keys })).toThrow(/TAX_DATA_KEY: creators give their tax ids/);
+    expect(loadConfig({ NODE_ENV: 'production', PAYMENTS: 'stripe', ...keys, TAX_DATA_KEY: TAX_KEY }).taxDataKey).toBe(TAX_KEY);
+    expect(loadConfig({ NODE_ENV: 'production', PAYMENTS: 'stripe', ...keys, TAX_DATA_KEY: 'ab'.repeat(32) }).taxDataKey).toBe('ab'.repeat(32));
+    expect(() => loadConfig({ TAX_DATA_KEY: 'too-short' })).toThrow(/TAX_DATA_KEY: 32 bytes/);
+    // Without real money in, or outside production, the server starts (the module says how it keeps tax ids).
+    expect(loadConfig({ NODE_ENV: 'production' }).taxDataKey).toBeUndefined();
+    expect(loadConfig({}).taxDataKey).toBeUndefined();
+  });
+});
+

@@ -6,6 +6,7 @@ import { REFERRAL_TYPES, type ReferralType } from '../common/api/referrals';
 import { SKIN_IDS, type SkinId } from '../common/skins';
 import { TRANSFER_KINDS, type TransferKind } from '../common/rules/transfer-kinds';
 import { btcPaySettings, payPalSettings } from './modules/wallet';
+import { taxKeyFrom } from './modules/statements';
 
 const isOn = (value: string) => ['on', 'true', '1'].includes(value);
 
@@ -261,6 +262,11 @@ const envSchema = z.object({
   }),
   /** The Jitsi Meet domain (CONFERENCE=jitsi), e.g. meet.example.com: the token's `sub` and where the room opens. */
   CONFERENCE_DOMAIN: z.string().trim().regex(/^[A-Za-z0-9.-]+(:\d{1,5})?$/, 'a host name such as meet.example.com').optional(),
+  /**
+   * The key tax ids are sealed with (AES-256-GCM, decision 0062): 32 bytes, base64 or hex
+   * (`openssl rand -base64 32`). Required in production with a payment processor; never logged.
+   */
+  TAX_DATA_KEY: z.string().trim().refine((text) => taxKeyFrom(text) !== null, '32 bytes written in base64 (44 characters) or hex (64)').optional(),
   /** Jitsi token authentication (prosody mod_auth_token): the app id (`iss`) and the HS256 secret. Never logged. */
   JITSI_APP_ID: z.string().trim().min(1).optional(),
   JITSI_APP_SECRET: z.string().min(16).optional(),
@@ -325,6 +331,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const outbox = c.MAIL_OUTBOX === undefined ? evaluation : isOn(c.MAIL_OUTBOX);
   if (outbox && production && !c.SMTP_URL) {
     throw new Error('Invalid configuration:\n  MAIL_OUTBOX: a readable outbox shows recovery codes; in production set SMTP_URL');
+  }
+  // Real money in means creators are paid out, and payouts wait for tax information (decision 0062).
+  if (production && (stripe || paypal || btcpay) && !c.TAX_DATA_KEY) {
+    throw new Error('Invalid configuration:\n  TAX_DATA_KEY: creators give their tax ids before they are paid out; in production with a payment processor set TAX_DATA_KEY (32 bytes, base64 or hex: openssl rand -base64 32)');
   }
   const oauth = socialClients(c);
   if (c.TOYS === 'lovense' && (!c.LOVENSE_DEVELOPER_TOKEN || !c.LOVENSE_PLATFORM)) {
@@ -416,6 +426,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     referrals: { rates: c.REFERRAL_RATES, settlementMs: c.REFERRAL_SETTLEMENT_SECONDS * 1000 },
     /** Operators' grants of coins (decision 0036). */
     grants: { monthlyBudgetCoins: c.GRANT_BUDGET_COINS },
+    /** The key tax ids are sealed with (decision 0062); unset outside production: one kept in the database. Never logged. */
+    taxDataKey: c.TAX_DATA_KEY,
     /** Video calls' media (decision 0019); the Jitsi secret signs tokens and is never logged. */
     conference: c.CONFERENCE === 'jitsi'
       ? ({ kind: 'jitsi', domain: c.CONFERENCE_DOMAIN!, appId: c.JITSI_APP_ID!, appSecret: c.JITSI_APP_SECRET! } as const)

@@ -16,6 +16,7 @@ import type * as $referrals from './referrals';
 import type * as $settings from './settings';
 import type * as $social from './social';
 import type * as $socialLogin from './social-login';
+import type * as $statements from './statements';
 import type * as $streamInteractions from './stream-interactions';
 import type * as $streams from './streams';
 import type * as $subscriptions from './subscriptions';
@@ -166,6 +167,13 @@ export const socialLogin = {
   socialRegister: { method: 'POST', path: '/api/user/user-social-register' } as D<typeof $socialLogin.socialRegister>,
   userFbLogin: { method: 'POST', path: '/api/user/user-fb-login' } as D<typeof $socialLogin.userFbLogin>,
   userSocialLogin: { method: 'POST', path: '/api/user/user-social-login' } as D<typeof $socialLogin.userSocialLogin>,
+};
+
+export const statements = {
+  getTaxInfo: { method: 'GET', path: '/api/user/tax-info' } as D<typeof $statements.getTaxInfo>,
+  monthlyStatement: { method: 'GET', path: '/api/user/earnings-statement' } as D<typeof $statements.monthlyStatement>,
+  saveTaxInfo: { method: 'POST', path: '/api/user/tax-info-update' } as D<typeof $statements.saveTaxInfo>,
+  yearSummary: { method: 'GET', path: '/api/user/earnings-year' } as D<typeof $statements.yearSummary>,
 };
 
 export const streamInteractions = {

@@ -12,6 +12,7 @@ export * as referrals from './referrals';
 export * as settings from './settings';
 export * as social from './social';
 export * as socialLogin from './social-login';
+export * as statements from './statements';
 export * as streamInteractions from './stream-interactions';
 export * as streams from './streams';
 export * as subscriptions from './subscriptions';

@@ -1,4 +1,5 @@
 /** How the wallet reads: coins and impressions as counts, dollars from cents (spec part 1 §3, part 2 §9). */
+import { COINS_PER_USD } from '../constants';
 import { formatCents } from './format';
 import type { BALANCE_CURRENCIES } from '../api/wallet';
 
@@ -34,4 +35,14 @@ export function formatAmount(amount: number, currency: BalanceCurrency): string 
 export function signedAmount(amount: number, currency: BalanceCurrency): string {
   const sign = amount > 0 ? '+' : amount < 0 ? '−' : '';
   return `${sign}${formatAmount(Math.abs(amount), currency)}`;
+}
+
+/** What coins are worth in US cents at COINS_PER_USD (statements show both). */
+export function coinsToUsdCents(coins: number): number {
+  return Math.round((coins * 100) / COINS_PER_USD);
+}
+
+/** "$12.35" for 247 coins. */
+export function coinsInUsd(coins: number): string {
+  return formatCents(coinsToUsdCents(coins), 'USD');
 }

@@ -41,6 +41,8 @@ const ScheduleMeetingsPage = lazyPage(() => import('../features/meetings/Schedul
 const MeetingRoomPage = lazyPage(() => import('../features/meetings/MeetingRoomPage'), 'MeetingRoomPage');
 const OffersPage = lazyPage(() => import('../features/ads/OffersPage'), 'OffersPage');
 const AnalyticsPage = lazyPage(() => import('../features/analytics/AnalyticsPage'), 'AnalyticsPage');
+const TaxInfoPage = lazyPage(() => import('../features/statements/TaxInfoPage'), 'TaxInfoPage');
+const StatementPage = lazyPage(() => import('../features/statements/StatementPage'), 'StatementPage');
 // The page shares its chunk with the top bar bell's panel (views.ts).
 const NotificationsPage = lazyPage(async () => ({ NotificationsPage: (await import('../features/notifications/views')).NotificationsPage }), 'NotificationsPage');
 const ReferralPage = lazyPage(() => import('../features/referrals/ReferralPage'), 'ReferralPage');
@@ -96,6 +98,8 @@ function skinRoutes(): RouteObject[] {
         { path: 'subscription', element: signedIn(<SubscriptionPage />) },
         { path: 'user/analytics', element: signedIn(<AnalyticsPage />) },
         { path: 'user/settings', element: signedIn(<SettingsPage />) },
+        { path: 'user/tax-info', element: signedIn(<TaxInfoPage />) },
+        { path: 'user/statements', element: signedIn(<StatementPage />) },
         { path: 'user/notifications', element: signedIn(<NotificationsPage />) },
         { path: 'user/account', element: signedIn(<WalletPage />) },
         { path: 'user/account/deposit-coins', element: signedIn(<DepositCoinsPage />) },

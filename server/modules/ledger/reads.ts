@@ -5,10 +5,9 @@
  */
 import { and, asc, count, desc, eq, gte, inArray, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../platform/db/client';
+import { EARNING_KINDS } from '../../../common/rules/transfer-kinds';
 import { ledgerAccounts, ledgerEntries, ledgerTransfers, type Currency, type TransferKind } from './tables';
 
-/** Kinds that pay a user for what they do (their earnings); the ledger entries credit them net of fees. */
-const EARNING_KINDS: TransferKind[] = ['tip', 'post_purchase', 'subscription', 'meeting_fee', 'toy_tip', 'ad_commission', 'referral_commission'];
 
 const tipsOn = (streamId: number) =>
   and(eq(ledgerTransfers.streamId, streamId), eq(ledgerTransfers.kind, 'tip'), eq(ledgerTransfers.currency, 'CON'));
@@ -48,7 +47,7 @@ export function ledgerReads(db: Executor) {
         eq(ledgerAccounts.userId, userId),
         eq(ledgerAccounts.currency, 'CON'),
         eq(ledgerTransfers.toUserId, userId),
-        inArray(ledgerTransfers.kind, EARNING_KINDS),
+        inArray(ledgerTransfers.kind, [...EARNING_KINDS]),
         gte(ledgerEntries.amount, 0),
         ...extra,
       ));
@@ -158,6 +157,39 @@ export function ledgerReads(db: Executor) {
     /** Coins that reached the user's wallet from earning transfers paid to them (net of fees): all time and since `since`. */
     async earnings(userId: number, since: Date) {
       return earned(userId, since);
+    },
+
+    /**
+     * The user's coin wallet over [from, to) for monthly statements (decision 0062), read in one statement
+     * so the figures are of one moment: the balance before `from`, and the wallet's entries summed per UTC
+     * month and kind (sweeps between the user's own rows left out). `earned` rows are earning transfers
+     * paid to the user, with the platform's fee their legs put into `fees`; every other row is the kind's
+     * credits and debits, whoever paid (a payout, coins bought, coins spent, a refund).
+     */
+    async walletMonths(userId: number, from: Date, to: Date) {
+      const earning = sql.raw(EARNING_KINDS.map((kind) => `'${kind}'`).join(', '));
+      const mine = sql`from ${ledgerEntries} e join ${ledgerAccounts} a on a.id = e.account_id join ${ledgerTransfers} t on t.id = e.transfer_id
+        where a.user_id = ${userId} and a.currency = 'CON'`;
+      const earned = sql`(t.kind in (${earning}) and t.to_user_id = ${userId} and e.amount > 0)`;
+      // Only what went into `fees`: a commission paid out of the fees account took no fee from its payee.
+      const fee = sql`coalesce((select sum(fe.amount) from ${ledgerEntries} fe join ${ledgerAccounts} fa on fa.id = fe.account_id
+        where fe.transfer_id = t.id and fa.system = 'fees' and fe.amount > 0), 0)`;
+      const result = await db.execute(sql`with moves as (
+          select to_char(t.created_at at time zone 'UTC', 'YYYY-MM') as month, t.kind, ${earned} as earned, count(*) as transfers,
+            coalesce(sum(e.amount) filter (where e.amount > 0), 0) as credits,
+            coalesce(sum(-e.amount) filter (where e.amount < 0), 0) as debits,
+            coalesce(sum(case when ${earned} then ${fee} else 0 end), 0) as fees
+          ${mine} and t.kind <> 'sweep' and t.created_at >= ${from.toISOString()}::timestamptz and t.created_at < ${to.toISOString()}::timestamptz
+          group by 1, 2, 3)
+        select (select coalesce(sum(e.amount), 0) ${mine} and t.created_at < ${from.toISOString()}::timestamptz) as opening,
+          (select json_agg(json_build_array(month, kind, earned, transfers, credits, debits, fees) order by month, kind) from moves) as moves`);
+      const row = result.rows[0] as { opening: string | number; moves: Array<[string, TransferKind, boolean, number, number, number, number]> | null };
+      return {
+        opening: Number(row.opening),
+        moves: (row.moves ?? []).map(([month, kind, isEarned, transfers, credits, debits, fees]) => ({
+          month, kind, earned: isEarned, transfers: Number(transfers), credits: Number(credits), debits: Number(debits), fees: Number(fees),
+        })),
+      };
     },
 
     /** The user's statement: one line per transfer and currency, with the signed change to their wallet and the other party. */

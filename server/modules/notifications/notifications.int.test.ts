@@ -14,6 +14,7 @@ import type { SignedInUser, TestUser } from '../../testing/harness';
 import { useListeningTestApp } from '../../testing/listening-app';
 import { LocalPushService } from '../../testing/push-service';
 import { HttpSession } from '../../testing/http-session';
+import { paidCallFee } from '../../testing/paid-call';
 import { publishImagePost } from '../../testing/uploads';
 
 const pushService = new LocalPushService();
@@ -201,14 +202,7 @@ describe('the bell', () => {
     expect((await creator.client.post('/api/post/create-comment', { post_id: postId, body: 'Thank you!' })).status).toBe(200);
 
     // A video call's fee, paid by an invited guest.
-    const meeting = await creator.client.post('/api/user/create-meeting', {
-      audience: 'PRIVATE', audience_ids: String(fan.user.id), title: 'Evening call', start_time: new Date(Date.now() + 3_600_000).toISOString(), tip_rules: { currency: 'CON', viewer_min_amount: 300 },
-    });
-    expect(meeting.status, JSON.stringify(meeting.body)).toBe(200);
-    const meetingId = (meeting.body.data as { meeting_id: number }).meeting_id;
-    expect((await creator.client.post('/api/user/join-meeting', { id: meetingId })).status).toBe(200);
-    const paid = await fan.client.request('POST', '/api/user/pay-meeting', { body: { id: meetingId, amount: 300 }, headers: idem('meeting') });
-    expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+    const meetingId = await paidCallFee(creator, fan, 300, idem('meeting')['idempotency-key']);
     expect(await balanceFrame(await conOf())).toBeTruthy();
 
     // Control of the creator's toy in the call, bought for 50.

@@ -419,6 +419,12 @@ const CASES: Record<string, Case> = {
   'GET /api/user/referral-summary-streaming': { input: () => ({ from: '2026-01-01', to: '2026-01-31' }) },
   'POST /api/user/referral-link-create': { input: () => ({ type: 'INFLUENCER', campaign: unique('matrix-') }) },
   'GET /api/user/user-analytics': { input: (c) => ({ event: 'TOTAL_TIP_COUNT,TOP_TIPPERS', from: '2026-01-01', to: '2026-01-31', user_id: c.owner.user.id }) },
+  'GET /api/user/tax-info': { input: (c) => ({ user_id: c.owner.user.id }) },
+  'GET /api/user/earnings-statement': { input: (c) => ({ month: new Date().toISOString().slice(0, 7), user_id: c.owner.user.id }) },
+  'GET /api/user/earnings-year': { input: (c) => ({ year: new Date().getUTCFullYear(), user_id: c.owner.user.id }) },
+  'GET /api/user/earnings-statement.csv': {
+    send: async (c) => c.client.get('/api/user/earnings-statement.csv', { month: new Date().toISOString().slice(0, 7), user_id: c.owner.user.id }),
+  },
   'GET /api/user/notifications': { input: () => ({ limit: 5 }) },
   'POST /api/user/notifications-read': { input: () => ({ all: true }) },
   'GET /api/user/push-key': { input: () => ({}) },

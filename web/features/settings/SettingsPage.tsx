@@ -1,3 +1,4 @@
+import { SkinLink } from '../../app/skin';
 import { Page, Section } from '../../ui/Page';
 import { useSession } from '../accounts';
 import { AccountForm } from './AccountForm';
@@ -6,6 +7,7 @@ import { DeleteAccount } from './DeleteAccount';
 import { InterestSettings } from './InterestSettings';
 import { NotificationSettings } from './NotificationSettings';
 import { PasswordForm } from './PasswordForm';
+import styles from './SettingsPage.module.css';
 
 /** /user/settings (behind RequireLogin): profile and account fields, interests, notifications, then password and account deletion. */
 export function SettingsPage() {
@@ -28,6 +30,12 @@ export function SettingsPage() {
           <PasswordForm userId={user.user_id} />
         </Section>
       )}
+      <Section title="Earnings and taxes" description="What you earned each month, and what we need before paying you out.">
+        <p className={styles.links}>
+          <SkinLink to="/user/statements">Statements</SkinLink>
+          <SkinLink to="/user/tax-info">Tax information</SkinLink>
+        </p>
+      </Section>
       <Section title="Delete account">
         <DeleteAccount user={user} />
       </Section>

@@ -34,6 +34,9 @@ export function WalletPage() {
           <ButtonLink to={skinPath('/user/account/add-credit-card')} variant="secondary" icon={<PlusIcon size={18} />}>
             Add a Card
           </ButtonLink>
+          <ButtonLink to={skinPath('/user/statements')} variant="secondary">
+            Statements
+          </ButtonLink>
         </div>
       }
     >
