@@ -17,6 +17,16 @@ export interface NotificationFacts {
 
 const when = (iso: string | undefined) => (iso ? iso.slice(0, 16).replace('T', ' ') : '');
 
+const PAYOUT_TEXTS = {
+  requested: MSG.notifyPayoutRequested, approved: MSG.notifyPayoutApproved, exported: MSG.notifyPayoutApproved, paid: MSG.notifyPayoutPaid,
+  rejected: MSG.notifyPayoutRejected, failed: MSG.notifyPayoutFailed,
+} as const;
+
+function payoutText(data: NotificationData): string {
+  const template = PAYOUT_TEXTS[(data.state ?? 'requested') as keyof typeof PAYOUT_TEXTS] ?? MSG.notifyPayoutRequested;
+  return fill(template, { amount: data.amount ?? 0, reason: data.reason ?? '' });
+}
+
 export function notificationText({ kind, actorName: name, data }: NotificationFacts): string {
   switch (kind) {
     case 'stream_live':
@@ -39,6 +49,8 @@ export function notificationText({ kind, actorName: name, data }: NotificationFa
       return fill(MSG.notifyMeetingPaid, { name, title: data.title ?? '', amount: data.amount ?? 0 });
     case 'toy_purchased':
       return fill(MSG.notifyToyPurchased, { name, amount: data.amount ?? 0 });
+    case 'payout_update':
+      return payoutText(data);
   }
 }
 
@@ -64,6 +76,8 @@ export function notificationLink({ kind, actorId, subjectId }: NotificationFacts
       return `/streams/meeting-view?id=${subjectId}`;
     case 'toy_purchased':
       return '/user/account';
+    case 'payout_update':
+      return '/user/account/earnings';
   }
 }
 
