@@ -14,6 +14,7 @@ import { MSG, fill } from '../../../common/messages';
 import { auditLog } from '../../platform/db/platform-tables';
 import { startTestApp, type SignedInUser, type TestApp } from '../../testing/harness';
 import type { HttpSession } from '../../testing/http-session';
+import { earningCreator, TEST_BANK_ACCOUNT } from '../../testing/payouts';
 import { closeCheckingLedger, expectLedgerInvariants } from '../../testing/ledger-invariants';
 import { checkConservation, conservationViolations } from '../ledger';
 import { ledgerAccounts } from '../ledger/tables';
@@ -31,18 +32,8 @@ afterAll(() => closeCheckingLedger(t));
 
 const db = () => t.resources.database.db;
 const hoursAgo = (h: number) => new Date(Date.now() - h * 3600_000);
-const BANK = { method: 'bank_transfer', account_holder: 'Ada Creator', account_number: 'DE89 3704 0044 0532 0130 00', bank_name: 'Test Bank', country: 'DE' } as const;
-
-/** A creator with a bank account on file, paid `matured` coins two hours ago and `pending` coins just now. */
-async function creator(matured: number, pending = 0, options: { bank?: boolean } = {}): Promise<SignedInUser> {
-  const made = await t.given.signedInUser();
-  if (options.bank !== false) await made.client.call(api.savePayoutMethod, BANK);
-  const fan = await t.given.user();
-  if (matured + pending > 0) await t.given.coins(fan, matured + pending);
-  if (matured > 0) await t.given.pastTip({ tipperId: fan.id, creatorId: made.user.id, streamId: null, amount: matured, at: hoursAgo(2) });
-  if (pending > 0) await t.given.pastTip({ tipperId: fan.id, creatorId: made.user.id, streamId: null, amount: pending, at: new Date() });
-  return made;
-}
+const BANK = TEST_BANK_ACCOUNT;
+const creator = (matured: number, pending = 0, options: { bank?: boolean } = {}) => earningCreator(t, { matured, pending, ...options, maturedAt: hoursAgo(2) });
 
 const earnings = (c: SignedInUser) => c.client.call(api.myEarnings, {});
 const ask = (c: SignedInUser, coins: number, key = randomUUID()) => c.client.send(api.requestPayout, { coins }, { idempotencyKey: key });

@@ -72,10 +72,10 @@ export function createPayoutRequests(deps: {
   async function request(userId: number, coins: number, requestKey: string, automatic = false): Promise<PayoutRow> {
     const earlier = await byKey(requestKey);
     if (earlier) return earlier;
+    if (coins < deps.minimumCoins) throw badRequest(fill(MSG.payoutBelowMinimum, { minimum: deps.minimumCoins }), 'coins');
     if ((await ledger.holdOf(userId)).held) throw forbidden(MSG.payoutOnHold);
     const ready = await deps.readiness(userId);
     if (!ready.ready) throw conflict(fill(MSG.payoutNotReady, { missing: ready.requirements.filter((r) => !r.done).map((r) => r.key.replace('_', ' ')).join(', ') }));
-    if (coins < deps.minimumCoins) throw badRequest(fill(MSG.payoutBelowMinimum, { minimum: deps.minimumCoins }), 'coins');
     const method = (await methodOf(db, userId))!.method;
     // Earnings land on receiving shards; only the wallet row pays inside a transaction.
     await ledger.gather(userId, 'CON');
