@@ -17,14 +17,10 @@ export interface NotificationFacts {
 
 const when = (iso: string | undefined) => (iso ? iso.slice(0, 16).replace('T', ' ') : '');
 
-const PAYOUT_TEXTS = {
-  requested: MSG.notifyPayoutRequested, approved: MSG.notifyPayoutApproved, exported: MSG.notifyPayoutApproved, paid: MSG.notifyPayoutPaid,
-  rejected: MSG.notifyPayoutRejected, failed: MSG.notifyPayoutFailed,
-} as const;
-
+/** A payout's step: requested, approved, paid; rejected or failed with why, the coins back. */
 function payoutText(data: NotificationData): string {
-  const template = PAYOUT_TEXTS[(data.state ?? 'requested') as keyof typeof PAYOUT_TEXTS] ?? MSG.notifyPayoutRequested;
-  return fill(template, { amount: data.amount ?? 0, reason: data.reason ?? '' });
+  const values = { amount: data.amount ?? 0, state: data.state ?? 'requested', reason: data.reason ?? '' };
+  return fill(data.reason ? MSG.notifyPayoutReturned : MSG.notifyPayout, values);
 }
 
 export function notificationText({ kind, actorName: name, data }: NotificationFacts): string {

@@ -176,7 +176,7 @@ describe('request, approve, export, paid', () => {
     expect(audited.map((a) => a.action).sort()).toEqual(['payout.approve', 'payout.paid']);
     await t.app.services.notifications.runJobs();
     const told = (await c.client.call(listNotifications, {})).notifications.filter((n) => n.kind === 'payout_update').map((n) => n.text);
-    expect(told).toEqual(expect.arrayContaining([fill(MSG.notifyPayoutRequested, { amount: 400 }), fill(MSG.notifyPayoutApproved, { amount: 400 }), fill(MSG.notifyPayoutPaid, { amount: 400 })]));
+    expect(told).toEqual(expect.arrayContaining([fill(MSG.notifyPayout, { amount: 400, state: 'requested' }), fill(MSG.notifyPayout, { amount: 400, state: 'approved' }), fill(MSG.notifyPayout, { amount: 400, state: 'paid' })]));
     const books = (await checkConservation(db())).currencies.find((x) => x.currency === 'CON')!;
     expect(books.moneyOut).toBeGreaterThanOrEqual(400);
     await expectConserved();
@@ -198,8 +198,8 @@ describe('request, approve, export, paid', () => {
     expect((await earnings(c)).earnings.available).toBe(500);
     await t.app.services.notifications.runJobs();
     const texts = (await c.client.call(listNotifications, {})).notifications.map((n) => n.text);
-    expect(texts).toContain(fill(MSG.notifyPayoutRejected, { amount: 200, reason: 'Name does not match' }));
-    expect(texts).toContain(fill(MSG.notifyPayoutFailed, { amount: 300, reason: 'Account closed' }));
+    expect(texts).toContain(fill(MSG.notifyPayoutReturned, { amount: 200, state: 'rejected', reason: 'Name does not match' }));
+    expect(texts).toContain(fill(MSG.notifyPayoutReturned, { amount: 300, state: 'failed', reason: 'Account closed' }));
     await expectConserved();
   });
 });

@@ -19,9 +19,14 @@ import { Section } from '../../ui/Page';
 import { Spinner } from '../../ui/Spinner';
 import { TextArea } from '../../ui/TextArea';
 import { TextField } from '../../ui/TextField';
-import { useConsoleAction, usePayoutQueue } from './api';
+import { useQuery } from '@tanstack/react-query';
+import { call } from '../../api/client';
+import { consoleKeys, useConsoleAction } from './api';
 import styles from './Console.module.css';
 import { Stacked } from './Stacked';
+
+/** The queue's own query lives here, in the panel's lazy chunk, with the payout calls it needs. */
+const usePayoutQueue = () => useQuery({ queryKey: consoleKeys.payouts(), queryFn: () => call(payoutsApi.adminPayouts, {}), staleTime: 0 });
 
 const STATES: Record<ConsolePayout['state'], string> = {
   requested: 'Requested', approved: 'Approved', exported: 'Sent to the bank', paid: 'Paid', rejected: 'Rejected', failed: 'Failed',
@@ -127,7 +132,7 @@ function BankFiles() {
     <>
       <div className={styles.toolbar}>
         <Button variant="secondary" loading={exporting.isPending} onClick={() => exporting.mutate({}, { onSuccess: (batch) => download(batch.filename, batch.csv) })}>Export approved transfers</Button>
-        {exporting.data && <span role="status">Batch {exporting.data.batch_id}: {exporting.data.count} transfers, {formatCents(exporting.data.total_usd_cents, 'USD')}.</span>}
+        {exporting.data && <span role="status">Batch {exporting.data.batch_id}: {exporting.data.count} transfer{exporting.data.count === 1 ? '' : 's'}, {formatCents(exporting.data.total_usd_cents, 'USD')}.</span>}
       </div>
       {exporting.isError && <Alert>{failureMessage(exporting.error)}</Alert>}
       <form className={styles.detail} onSubmit={(e) => { e.preventDefault(); importing.mutate({ csv: answer }, { onSuccess: () => setAnswer('') }); }}>

@@ -1,6 +1,6 @@
 /** The operator console's calls (common/api/console.ts), one query key per list. */
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
-import { console as consoleApi, payouts as payoutsApi, wallet as walletApi } from '../../../common/api/calls';
+import { console as consoleApi, wallet as walletApi } from '../../../common/api/calls';
 import type { CallDescriptor, CallInput, CallOutput } from '../../../common/api/define';
 import { call, type ApiError } from '../../api/client';
 
@@ -49,7 +49,6 @@ export const useFeatured = () => useQuery({ queryKey: consoleKeys.featured(), qu
 export const useConsoleJobs = () => useQuery({ queryKey: consoleKeys.jobs(), queryFn: () => call(consoleApi.jobs, {}), staleTime: 0 });
 export const useCustomChannels = () => useQuery({ queryKey: consoleKeys.channels(), queryFn: () => call(consoleApi.customChannels, {}), staleTime: 0 });
 export const useHeldAccounts = () => useQuery({ queryKey: consoleKeys.heldAccounts(), queryFn: () => call(walletApi.heldAccounts, {}), staleTime: 0 });
-export const usePayoutQueue = () => useQuery({ queryKey: consoleKeys.payouts(), queryFn: () => call(payoutsApi.adminPayouts, {}), staleTime: 0 });
 export const useUserDeposits = (username: string) =>
   useQuery({ queryKey: consoleKeys.deposits(username), queryFn: () => call(walletApi.userDeposits, { username }), enabled: username !== '', staleTime: 0, retry: false });
 export const useConsoleMessages = () => useQuery({ queryKey: consoleKeys.messages(), queryFn: () => call(consoleApi.systemMessages, {}), staleTime: 0 });
