@@ -1,16 +1,18 @@
 /**
  * Journey (decision 0061): broadcaster1 sells a paid post to viewer1; the earnings wait out the hold
  * (shortened to 15 s for the journey by PAYOUT_HOLD_SECONDS, a server setting, not a fake clock), then
- * broadcaster1 gives a bank account on the Earnings page and asks for a payout. The administrator finds
+ * broadcaster1 (tax information given) gives a bank account on the Earnings page and asks for a payout. The administrator finds
  * it in the console's Payouts queue, approves it, exports the bank file and imports the bank's answer;
  * the Earnings page then shows it paid.
  */
 import { describe, expect } from 'vitest';
 import * as postsApi from '../common/api/posts';
+import { saveTaxInfo } from '../common/api/statements';
 import * as walletApi from '../common/api/wallet';
 import { SANDBOX_CARDS } from '../server/modules/wallet/payment-provider';
 import { eventually } from '../server/testing/eventually';
 import { HttpSession } from '../server/testing/http-session';
+import { TEST_TAX_FORM } from '../server/testing/payouts';
 import { publishImagePost } from '../server/testing/uploads';
 import { DEMO_PASSWORD, signInAt } from './support/app';
 import { journeySteps, screenshot, useAppInBrowser } from './support/browser';
@@ -28,6 +30,7 @@ describe('a creator is paid out', () => {
     const origin = new URL(page.url()).origin;
     const creator = await HttpSession.at(origin).signIn('broadcaster1', DEMO_PASSWORD);
     const postId = await publishImagePost(creator, { title: 'Paid backstage', tip: PRICE });
+    await creator.call(saveTaxInfo, TEST_TAX_FORM);
     const viewer = await HttpSession.at(origin).signIn('viewer1', DEMO_PASSWORD);
     const [pkg] = (await viewer.call(walletApi.coinPackages, {})).packages;
     await viewer.call(walletApi.depositCoins, { package_id: pkg!.package_id, payment_method: 'card', card: { number: SANDBOX_CARDS.succeeds, exp_month: 12, exp_year: 2040, cvc: '123', name: 'Viewer One' } });

@@ -7,7 +7,7 @@ import type { AppModule, ModuleContext } from '../../platform/module';
 import { createBankTransfers } from './bank-transfers';
 import { createEarnings } from './earnings';
 import { createPayoutQueue } from './queue';
-import { createReadiness, noTaxFormYet, type PayoutReadinessCheck } from './readiness';
+import { createReadiness, type PayoutReadinessCheck } from './readiness';
 import { createPayoutRequests } from './requests';
 import { registerPayoutRoutes } from './routes';
 import { createSchedules, type Schedules } from './schedules';
@@ -29,7 +29,7 @@ export function createPayoutsModule(ctx: ModuleContext): AppModule {
   const { holdSeconds, minimumCoins } = config.payouts;
   const ledger = ctx.service('ledger');
   const accounts = ctx.service('accounts');
-  const readiness = createReadiness({ db, taxForms: noTaxFormYet });
+  const readiness = createReadiness({ db, taxForms: ctx.service('taxInfo') });
   const requests = createPayoutRequests({ db, ledger, outbox: ctx.platform.outbox, readiness, holdSeconds, minimumCoins });
   const earnings = createEarnings({ db, requests, holdSeconds, minimumCoins });
   const schedules = createSchedules({ db, requests, holdSeconds, minimumCoins, log: ctx.log });

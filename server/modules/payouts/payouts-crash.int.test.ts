@@ -12,9 +12,10 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import * as api from '../../../common/api/payouts';
+import { saveTaxInfo } from '../../../common/api/statements';
 import type { Db } from '../../platform/db/client';
 import { HttpSession } from '../../testing/http-session';
-import { TEST_BANK_ACCOUNT } from '../../testing/payouts';
+import { TEST_BANK_ACCOUNT, TEST_TAX_FORM } from '../../testing/payouts';
 import { startServerProcess, type ServerProcess } from '../../testing/server';
 import { suiteNeeding } from '../../testing/suite-needing';
 import { conservationViolationsAt, emptyPostgresDatabase, ledgerViolations, provisionTippers, violationCount, type Tipper } from '../../testing/tip-load';
@@ -74,7 +75,10 @@ suiteNeeding('postgres')('payouts survive kill -9', () => {
       for (const c of creators) {
         await ledger.transfer(pastTipTransfer({ tipperId: fan!.userId, creatorId: c.userId, streamId: null, amount: COINS, at: new Date(Date.now() - 3_600_000), key: `crash-${c.userId}` }));
       }
-      for (const c of creators) await as(c).call(api.savePayoutMethod, TEST_BANK_ACCOUNT);
+      for (const c of creators) {
+        await as(c).call(api.savePayoutMethod, TEST_BANK_ACCOUNT);
+        await as(c).call(saveTaxInfo, TEST_TAX_FORM);
+      }
 
       // 1. Every creator asks at once; the server dies under them.
       const asked = await underKill(creators.map((c) => () => as(c).send(api.requestPayout, { coins: COINS }, { idempotencyKey: `crash-request-${c.userId}` })));

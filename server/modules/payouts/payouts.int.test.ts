@@ -33,7 +33,7 @@ afterAll(() => closeCheckingLedger(t));
 const db = () => t.resources.database.db;
 const hoursAgo = (h: number) => new Date(Date.now() - h * 3600_000);
 const BANK = TEST_BANK_ACCOUNT;
-const creator = (matured: number, pending = 0, options: { bank?: boolean } = {}) => earningCreator(t, { matured, pending, ...options, maturedAt: hoursAgo(2) });
+const creator = (matured: number, pending = 0, options: { bank?: boolean; taxForm?: boolean } = {}) => earningCreator(t, { matured, pending, ...options, maturedAt: hoursAgo(2) });
 
 const earnings = (c: SignedInUser) => c.client.call(api.myEarnings, {});
 const ask = (c: SignedInUser, coins: number, key = randomUUID()) => c.client.send(api.requestPayout, { coins }, { idempotencyKey: key });
@@ -101,6 +101,10 @@ describe('what a request must meet', () => {
     expect((await earnings(noBank)).readiness.ready).toBe(false);
     const unready = await noBank.client.refusal(api.requestPayout, { coins: 200 }, { idempotencyKey: randomUUID() });
     expect(unready).toMatchObject({ status: 409, body: { message: fill(MSG.payoutNotReady, { missing: 'payout method' }) } });
+    const noTaxForm = await creator(500, 0, { taxForm: false });
+    expect((await earnings(noTaxForm)).readiness.requirements).toEqual([{ key: 'payout_method', done: true }, { key: 'tax_form', done: false }]);
+    const untaxed = await noTaxForm.client.refusal(api.requestPayout, { coins: 200 }, { idempotencyKey: randomUUID() });
+    expect(untaxed).toMatchObject({ status: 409, body: { message: fill(MSG.payoutNotReady, { missing: 'tax form' }) } });
 
     await t.app.services.ledger.openHold(c.user.id, `dispute:test:${randomUUID()}`);
     const held = await c.client.refusal(api.requestPayout, { coins: 200 }, { idempotencyKey: randomUUID() });

@@ -1,8 +1,7 @@
 /**
  * Whether a creator may be paid: `payoutReadiness(userId)`, the one check before any payout (decision
- * 0061). Two requirements: the payout method's onboarding, and the tax-information form. The tax form
- * is built separately: it plugs in here as `TaxForms`. Until it does, `noTaxFormYet` answers that no
- * form is asked for, and the requirement reads done; replacing it is the whole of the integration.
+ * 0061). Two requirements: the payout method's onboarding, and the tax-information form (decision 0062:
+ * the statements module's `taxInfo.complete`, taken as `TaxForms`).
  */
 import type { PayoutReadiness } from '../../../common/api/payouts';
 import type { Executor } from '../../platform/db/client';
@@ -12,9 +11,6 @@ export interface TaxForms {
   /** Whether the user's tax information is complete for being paid. */
   complete(userId: number): Promise<boolean>;
 }
-
-/** The stand-in until the tax-information form exists: no form is asked for yet. */
-export const noTaxFormYet: TaxForms = { complete: async () => true };
 
 export function createReadiness(deps: { db: Executor; taxForms: TaxForms }) {
   return async function payoutReadiness(userId: number, exec: Executor = deps.db): Promise<PayoutReadiness> {

@@ -9,6 +9,7 @@ import { fill, MSG } from '../../../common/messages';
 import { formatCents, formatCoins } from '../../../common/rules/wallet-amounts';
 import { failureMessage } from '../../api/field-errors';
 import { newIdempotencyKey } from '../../api/idempotency';
+import { SkinLink } from '../../app/skin';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { DataTable } from '../../ui/DataTable';
@@ -41,7 +42,10 @@ export function EarningsPage() {
       <Figures earnings={data.earnings} />
       <Section title="Request a payout" description={`Earnings become available ${holdText(data.earnings.hold_seconds)} after you earn them. A payout is at least ${formatCoins(data.earnings.minimum)} (${usd(data.earnings.minimum, data.earnings.coins_per_usd)}).`}>
         {!data.readiness.ready && (
-          <Alert>{fill(MSG.payoutNotReady, { missing: data.readiness.requirements.filter((r) => !r.done).map((r) => REQUIREMENT_LABELS[r.key]).join(', ') })}</Alert>
+          <Alert>
+            {fill(MSG.payoutNotReady, { missing: data.readiness.requirements.filter((r) => !r.done).map((r) => REQUIREMENT_LABELS[r.key]).join(', ') })}
+            {data.readiness.requirements.some((r) => r.key === 'tax_form' && !r.done) && <> <SkinLink to="/user/tax-info">Fill in your tax information</SkinLink></>}
+          </Alert>
         )}
         {data.open ? <OpenRequest request={data.open} /> : <RequestForm earnings={data.earnings} disabled={!data.readiness.ready || data.on_hold} />}
         <ScheduleChoice schedule={data.schedule} />
