@@ -143,7 +143,7 @@ export function createPayoutRequests(deps: {
       const rows = await db.select({
         userId: payoutRequests.userId,
         paidOut: sql<string>`coalesce(sum(${payoutRequests.coins}) filter (where ${payoutRequests.state} = 'paid'), 0)`,
-        inPayout: sql<string>`coalesce(sum(${payoutRequests.coins}) filter (where ${payoutRequests.state} in ('requested', 'approved', 'exported')), 0)`,
+        inPayout: sql<string>`coalesce(sum(${payoutRequests.coins}) filter (where ${inArray(payoutRequests.state, [...OPEN_PAYOUT_STATES])}), 0)`,
       }).from(payoutRequests).where(inArray(payoutRequests.userId, userIds)).groupBy(payoutRequests.userId);
       return new Map(rows.map((r) => [r.userId, { paidOut: Number(r.paidOut), inPayout: Number(r.inPayout) }]));
     },
