@@ -2,13 +2,13 @@
  * Who may use which part of the operator console (`/admin`), one rule for the server's calls and the
  * web's gate (spec part 1 §6): administrators everything; GRANT PERMISSION the reports queue with End
  * Stream, Delete, Suspend User and Dismiss; ALLOW REPORT_STREAM_HIDE the queue with Hide and Dismiss;
- * UPDATE STREAM_ANY the featured streams. Users, payments (held accounts, refunds; decision 0057), custom channels, system messages, the outbox, the audit log and the jobs
+ * UPDATE STREAM_ANY the featured streams. Users, payments (held accounts, refunds; decision 0057), payouts (decision 0061), custom channels, system messages, the outbox, the audit log and the jobs
  * are administrators' only. Anyone else is not told the console exists.
  */
 import type { Permission } from './permissions';
 import { mayModerate, type ModerationRight } from './rules/moderation';
 
-export const CONSOLE_AREAS = ['reports', 'users', 'payments', 'featured', 'channels', 'messages', 'outbox', 'audit', 'jobs'] as const;
+export const CONSOLE_AREAS = ['reports', 'users', 'payments', 'payouts', 'featured', 'channels', 'messages', 'outbox', 'audit', 'jobs'] as const;
 export type ConsoleArea = (typeof CONSOLE_AREAS)[number];
 
 export const REPORT_KINDS = ['stream', 'post', 'comment'] as const;
@@ -41,6 +41,7 @@ const AREA_NEEDS: Record<ConsoleArea, readonly Permission[]> = {
   featured: ['UPDATE STREAM_ANY'],
   users: [],
   payments: [],
+  payouts: [],
   channels: [],
   messages: [],
   outbox: [],
@@ -82,10 +83,11 @@ export const AUDIT_ACTIONS = [
   'payment.refund',
   // An administrator read someone's tax information (masked): personal data, so who looked is kept.
   'user.tax-info-read',
+  'payout.approve', 'payout.reject', 'payout.export', 'payout.paid', 'payout.failed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 /** What an audit entry is about. */
-export const AUDIT_TARGET_TYPES = ['stream', 'post', 'comment', 'user', 'message', 'channel', 'payment'] as const;
+export const AUDIT_TARGET_TYPES = ['stream', 'post', 'comment', 'user', 'message', 'channel', 'payment', 'payout'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** How long a suspension from the console may last, in days (none: until lifted). */

@@ -257,6 +257,25 @@ export const MSG = {
   walletHeldTitle: 'Your wallet is on hold',
   walletHeldRules: 'While your wallet is on hold you cannot tip, buy, subscribe, pay for calls or withdraw.',
 
+  // Earnings and payouts (decision 0061)
+  payoutBelowMinimum: 'A payout is at least {minimum} Coins.',
+  payoutAboveAvailable: 'You can withdraw at most {available} Coins now.',
+  payoutOpen: 'You already have a payout request open.',
+  payoutNotReady: 'Before your first payout, complete: {missing}.',
+  payoutOnHold: 'Your wallet is on hold: no payout until it is settled.',
+  payoutUnknown: 'No such payout request.',
+  payoutNotOpen: 'This payout is {state}: it cannot change.',
+  payoutCreatorHeld: 'The creator is on hold (a dispute or a debt): approve once settled, or reject.',
+  payoutReasonRequired: 'Say why.',
+  payoutAccountHolderRequired: 'Enter the account holder.',
+  payoutAccountNumberInvalid: 'Enter the account number or IBAN (6 to 34 letters and digits).',
+  payoutBankNameRequired: 'Enter the bank.',
+  payoutImportEmpty: 'Paste the bank\'s answer.',
+  payoutImportLine: 'Line {line} is not "PO-<number>,paid" or "PO-<number>,failed,<reason>".',
+  payoutExportEmpty: 'No approved bank transfer to export.',
+  notifyPayout: 'Your payout of {amount} Coins was {state}',
+  notifyPayoutReturned: 'Your payout of {amount} Coins was {state}: {reason}. The coins are back in your wallet.',
+
   // Realtime, chat and stream interactions (part 1 §2, §4, §5; part 2 §8)
   likeLimit: 'You have reached the Like limit',
   leaveMessage: 'Please leave a message',

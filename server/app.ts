@@ -50,6 +50,7 @@ import { createChatModule } from './modules/chat';
 import { createLedgerModule } from './modules/ledger';
 import { createMeetingsModule } from './modules/meetings';
 import { createToysModule } from './modules/toys';
+import { createPayoutsModule } from './modules/payouts';
 import { createPostsModule } from './modules/posts';
 import { createPromotionModule } from './modules/promotion';
 import { createSocialModule } from './modules/social';
@@ -82,6 +83,7 @@ export const MODULES: readonly ModuleFactory[] = [
   createAdsModule,
   createAnalyticsModule,
   createReferralsModule,
+  createPayoutsModule,
   createNotificationsModule,
   createConsoleModule,
 ];

@@ -223,6 +223,12 @@ const envSchema = z.object({
   /** Coins operators may grant (`npm run admin -- grant-coins`) per calendar month, UTC (decision 0036). */
   GRANT_BUDGET_COINS: numeric(z.number().int().min(0).max(1_000_000_000).default(1_000)),
   /**
+   * Payouts (decision 0061): earnings become withdrawable this many seconds after they are earned (the
+   * chargeback window, 7 days); journeys and tests shorten it. A payout is at least PAYOUT_MINIMUM_COINS.
+   */
+  PAYOUT_HOLD_SECONDS: numeric(z.number().int().min(0).max(366 * 86_400).default(7 * 86_400)),
+  PAYOUT_MINIMUM_COINS: numeric(z.number().int().min(1).max(100_000_000).default(1_000)),
+  /**
    * Notifications (decision 0025): how often the fan-out and delivery jobs look for work (they are also
    * woken at once on this instance), and the people a fan-out batch notifies in one transaction.
    */
@@ -428,6 +434,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     grants: { monthlyBudgetCoins: c.GRANT_BUDGET_COINS },
     /** The key tax ids are sealed with (decision 0062); unset outside production: one kept in the database. Never logged. */
     taxDataKey: c.TAX_DATA_KEY,
+    payouts: { holdSeconds: c.PAYOUT_HOLD_SECONDS, minimumCoins: c.PAYOUT_MINIMUM_COINS },
     /** Video calls' media (decision 0019); the Jitsi secret signs tokens and is never logged. */
     conference: c.CONFERENCE === 'jitsi'
       ? ({ kind: 'jitsi', domain: c.CONFERENCE_DOMAIN!, appId: c.JITSI_APP_ID!, appSecret: c.JITSI_APP_SECRET! } as const)

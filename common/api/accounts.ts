@@ -45,6 +45,8 @@ export const envSchema = z.object({
   kount_risk_threshold: z.number(),
   plus_18_redirect_enabled: z.boolean(),
   imp_to_con: z.number(),
+  /** When a payout can next be asked for (decision 0061): now when enough is withdrawable; null when nothing is on its way. */
+  next_withdraw_date: z.string().nullable(),
 });
 
 export const sessionUser = z.object({

@@ -10,6 +10,7 @@ import type * as $console from './console';
 import type * as $mail from './mail';
 import type * as $meetings from './meetings';
 import type * as $notifications from './notifications';
+import type * as $payouts from './payouts';
 import type * as $posts from './posts';
 import type * as $recovery from './recovery';
 import type * as $referrals from './referrals';
@@ -110,6 +111,18 @@ export const notifications = {
   pushKey: { method: 'GET', path: '/api/user/push-key' } as D<typeof $notifications.pushKey>,
   subscribePush: { method: 'POST', path: '/api/user/push-subscribe' } as D<typeof $notifications.subscribePush>,
   unsubscribePush: { method: 'POST', path: '/api/user/push-unsubscribe' } as D<typeof $notifications.unsubscribePush>,
+};
+
+export const payouts = {
+  adminPayouts: { method: 'GET', path: '/api/admin/payouts' } as D<typeof $payouts.adminPayouts>,
+  approvePayout: { method: 'POST', path: '/api/admin/payout-approve' } as D<typeof $payouts.approvePayout>,
+  exportPayouts: { method: 'POST', path: '/api/admin/payouts-export' } as D<typeof $payouts.exportPayouts>,
+  importPayouts: { method: 'POST', path: '/api/admin/payouts-import' } as D<typeof $payouts.importPayouts>,
+  myEarnings: { method: 'GET', path: '/api/payouts/earnings' } as D<typeof $payouts.myEarnings>,
+  rejectPayout: { method: 'POST', path: '/api/admin/payout-reject' } as D<typeof $payouts.rejectPayout>,
+  requestPayout: { method: 'POST', path: '/api/payouts/request', idempotencyKey: 'required' } as D<typeof $payouts.requestPayout>,
+  savePayoutMethod: { method: 'POST', path: '/api/payouts/method' } as D<typeof $payouts.savePayoutMethod>,
+  setPayoutSchedule: { method: 'POST', path: '/api/payouts/schedule' } as D<typeof $payouts.setPayoutSchedule>,
 };
 
 export const posts = {

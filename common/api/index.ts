@@ -6,6 +6,7 @@ export * as console from './console';
 export * as mail from './mail';
 export * as meetings from './meetings';
 export * as notifications from './notifications';
+export * as payouts from './payouts';
 export * as posts from './posts';
 export * as recovery from './recovery';
 export * as referrals from './referrals';

@@ -17,6 +17,8 @@ export const NOTIFICATION_KINDS = [
   'stream_live', 'new_follower', 'tip_received', 'meeting_invitation', 'subscription_renewal_failed',
   // A creator's sales and their posts' comments.
   'new_subscriber', 'post_purchased', 'post_comment', 'meeting_paid', 'toy_purchased',
+  // A creator's payout at each step (decision 0061).
+  'payout_update',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

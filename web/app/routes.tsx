@@ -33,6 +33,7 @@ const AddCreditCardPage = lazyPage(() => import('../features/wallet/AddCreditCar
 const BuyImpressionsPage = lazyPage(() => import('../features/wallet/BuyImpressionsPage'), 'BuyImpressionsPage');
 const DepositCoinsPage = lazyPage(() => import('../features/wallet/DepositCoinsPage'), 'DepositCoinsPage');
 const WalletPage = lazyPage(() => import('../features/wallet/WalletPage'), 'WalletPage');
+const EarningsPage = lazyPage(() => import('../features/wallet/EarningsPage'), 'EarningsPage');
 const SubscriptionPage = lazyPage(() => import('../features/subscriptions/SubscriptionPage'), 'SubscriptionPage');
 const UploadPage = lazyPage(() => import('../features/posts/UploadPage'), 'UploadPage');
 const PostViewPage = lazyPage(() => import('../features/posts/PostViewPage'), 'PostViewPage');
@@ -102,6 +103,7 @@ function skinRoutes(): RouteObject[] {
         { path: 'user/statements', element: signedIn(<StatementPage />) },
         { path: 'user/notifications', element: signedIn(<NotificationsPage />) },
         { path: 'user/account', element: signedIn(<WalletPage />) },
+        { path: 'user/account/earnings', element: signedIn(<EarningsPage />) },
         { path: 'user/account/deposit-coins', element: signedIn(<DepositCoinsPage />) },
         { path: 'user/account/buy-impressions', element: signedIn(<BuyImpressionsPage />) },
         { path: 'user/account/add-credit-card', element: signedIn(<AddCreditCardPage />) },

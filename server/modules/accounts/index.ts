@@ -41,6 +41,8 @@ declare module '../../platform/module' {
   }
   interface ModuleHooks {
     referralCodes: ReferralCodes;
+    /** The session user's `env.next_withdraw_date`: when the user can next ask for a payout (decision 0061). */
+    nextWithdrawDate: (userId: number) => Promise<Date | null>;
   }
 }
 
@@ -52,6 +54,7 @@ export async function createAccountsModule(ctx: ModuleContext): Promise<AppModul
     env: { streamViewerLikeLimit: config.streamViewerLikeLimit, ratingThreshold: config.ratingThreshold, kountRiskThreshold: config.depositRisk.threshold },
     signupsPerAddress: config.signupsPerAddress,
     referralCodes: ctx.hook('referralCodes', 'referrals'),
+    nextWithdrawDate: ctx.hook('nextWithdrawDate', 'payouts'),
   });
   installAuth(ctx.app, accounts.resolveSession);
   const settings = createSettingsService({ db, files: ctx.files, linkSecret: await ctx.secret('email-links') });

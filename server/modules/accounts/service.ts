@@ -87,10 +87,11 @@ export type ReferralCodes = (userId: number) => Promise<number>;
 export function createAccountsService(deps: {
   db: Db;
   sessions: SessionStore;
-  env: EnvSettings;
+  env: Omit<EnvSettings, 'nextWithdrawDate'>;
   signupsPerAddress: number;
   /** A referral holder's first referral link, made on first use: the hook the referral programme (a later module) fills. */
   referralCodes: () => ReferralCodes;
+  nextWithdrawDate: () => (userId: number) => Promise<Date | null>;
 }) {
   const { db, sessions } = deps;
   const loginThrottle = createThrottle(db, LOGIN_THROTTLE);
@@ -140,7 +141,8 @@ export function createAccountsService(deps: {
     const found = await userWithPermissions(userId);
     if (!found) throw unauthorized();
     const referralCodeId = found.perms.includes('ALLOW REFERRAL_ACCESS') ? await deps.referralCodes()(userId) : null;
-    return toSessionUser(found.user, found.perms, view.skin, deps.env, view.origin, referralCodeId);
+    const nextWithdraw = await deps.nextWithdrawDate()(userId);
+    return toSessionUser(found.user, found.perms, view.skin, { ...deps.env, nextWithdrawDate: nextWithdraw?.toISOString() ?? null }, view.origin, referralCodeId);
   }
 
   /** A suspension whose end has passed is lifted at the next sign-in (audited); true when it was. */

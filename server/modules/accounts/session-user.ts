@@ -9,6 +9,8 @@ export interface EnvSettings {
   streamViewerLikeLimit: number;
   ratingThreshold: number;
   kountRiskThreshold: number;
+  /** When the user can next ask for a payout (decision 0061); null when nothing is on its way. */
+  nextWithdrawDate: string | null;
 }
 
 export function toSessionUser(
@@ -52,6 +54,7 @@ export function toSessionUser(
       kount_risk_threshold: env.kountRiskThreshold,
       plus_18_redirect_enabled: skin.flags.adultContent,
       imp_to_con: 1,
+      next_withdraw_date: env.nextWithdrawDate,
     },
   };
 }

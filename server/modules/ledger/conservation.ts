@@ -8,13 +8,15 @@
  *   with coins) or an operator's grant with its audit entry;
  * - no other system account is below zero (it would be paying out what nobody paid in), but the debt
  *   accounts: coins a refund or a dispute took back on credit, owed by their users (decision 0057).
+ * Coins paid out to creators leave through the money-out account `paid-out` (decision 0061): its
+ * credits count as money out, like coins retired to the mint.
  * It runs beside the ledger invariants after the money suites, in the crash tests, and for operators
  * (`npm run ledger:check`).
  */
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../platform/db/client';
 import { GRANT_AUDIT_ACTION } from './grants';
-import { DEBT_PREFIX, ISSUER_ACCOUNTS, MONEY_CURRENCIES, MONEY_IN_ACCOUNTS } from './tables';
+import { DEBT_PREFIX, ISSUER_ACCOUNTS, MONEY_CURRENCIES, MONEY_IN_ACCOUNTS, MONEY_OUT_ACCOUNTS } from './tables';
 
 /** One currency's books: holdings + moneyOut must equal moneyIn + grants + owed (difference 0). */
 export interface CurrencyBooks {
@@ -54,7 +56,8 @@ export interface ConservationReport {
 }
 
 const list = (names: readonly string[]) => sql.raw(names.map((name) => `'${name}'`).join(', '));
-const issuers = list(ISSUER_ACCOUNTS);
+// The outside world's accounts: the issuers, and where paid-out coins leave (decision 0061).
+const issuers = list([...ISSUER_ACCOUNTS, ...MONEY_OUT_ACCOUNTS]);
 const moneyInAccounts = list(MONEY_IN_ACCOUNTS);
 const moneyCurrencies = list(MONEY_CURRENCIES);
 const debtPattern = `${DEBT_PREFIX}%`;

@@ -13,7 +13,8 @@ export { CURRENCIES, TRANSFER_KINDS, type Currency, type TransferKind } from './
 export { checkConservation, conservationViolations, formatConservation, type ConservationReport } from './conservation';
 export { depositTransfer, type RecordedDeposit } from './deposits';
 export { AccountOnHold, type Hold } from './holds';
-export { debtAccountName } from './tables';
+export { debtAccountName, MONEY_OUT_ACCOUNTS, PAYOUTS_HOLDING_ACCOUNT } from './tables';
+export { lockWallet, maturesEnoughAt, payoutPosition, type PayoutPosition } from './payout-position';
 export { createLedger } from './service';
 export { createGrants, GrantRefused, GRANT_AUDIT_ACTION, type Grants } from './grants';
 

@@ -24,7 +24,7 @@ const SERIALIZATION_FAILURE = '40001';
  */
 export type AccountRef = ({ userId: number } | { system: SystemAccount }) & { currency: Currency; shard?: number };
 /** Issuers (`mint`, and the money-in accounts `card-payments`, `invoices`) may go below zero, and debt accounts (claims on users, decision 0057); no other (decision 0036). */
-export type SystemAccount = 'mint' | 'fees' | 'sales' | 'card-payments' | 'invoices' | 'advertising' | `ad-campaign:${number}` | `debt:${number}`;
+export type SystemAccount = 'mint' | 'fees' | 'sales' | 'card-payments' | 'invoices' | 'advertising' | 'payouts' | 'paid-out' | `ad-campaign:${number}` | `debt:${number}`;
 
 /**
  * A busy receiver's credits spread over this many rows per currency (decision 0012): every payment to a

@@ -12,6 +12,13 @@ export type Currency = (typeof CURRENCIES)[number];
  * They alone go below zero: every other system account pays out only what was paid into it.
  */
 export const ISSUER_ACCOUNTS = ['mint', 'card-payments', 'invoices'] as const;
+/**
+ * Where coins leave the platform (decision 0061): a paid payout retires its coins here from the
+ * `payouts` holding account. It stands for the world outside like the issuers, but only ever receives.
+ */
+export const MONEY_OUT_ACCOUNTS = ['paid-out'] as const;
+/** The system account a payout request's coins wait in until the payout is paid or they go back. */
+export const PAYOUTS_HOLDING_ACCOUNT = 'payouts';
 /** The outside accounts money comes in through, in real currencies. */
 export const MONEY_IN_ACCOUNTS = ['card-payments', 'invoices'] as const;
 export const MONEY_CURRENCIES = ['USD', 'CAD'] as const;

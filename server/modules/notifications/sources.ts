@@ -43,6 +43,12 @@ export function listenForNotifications(deps: {
   events.onDurable('payment.received', ({ kind, transferId, payerId, payeeId, amount, subjectId, title }) =>
     notify({ kind: SALE_KINDS[kind], actorId: payerId, subjectId: kind === 'subscription' || kind === 'toy_tip' ? null : subjectId, data: { amount, ...(title ? { title } : {}) }, dedupeKey: `payment:${transferId}` }, [payeeId]));
 
+  // Each step of a payout once; being handed to the bank (exported) is no news to the creator.
+  events.onDurable('payout.changed', ({ requestId, userId, state, coins, reason }) => {
+    if (state === 'exported') return;
+    return notify({ kind: 'payout_update', actorId: null, subjectId: requestId, data: { amount: coins, state, ...(reason ? { reason } : {}) }, dedupeKey: `payout:${requestId}:${state}` }, [userId]);
+  });
+
   events.onDurable('post.commented', ({ commentId, postId, authorId, ownerId, title }) =>
     notify({ kind: 'post_comment', actorId: authorId, subjectId: postId, data: { title }, dedupeKey: `comment:${commentId}` }, [ownerId]));
 

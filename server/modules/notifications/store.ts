@@ -24,13 +24,16 @@ export const POLICY: Record<NotificationKind, { gate: 'stream_start' | 'new_foll
   post_purchased: { gate: null, hourlyCap: false, email: false, push: true },
   meeting_paid: { gate: null, hourlyCap: false, email: false, push: true },
   toy_purchased: { gate: null, hourlyCap: false, email: false, push: true },
+  // Money leaving: every step is mailed too.
+  payout_update: { gate: null, hourlyCap: false, email: true, push: true },
   // A chatty commenter rings the bell once an hour per post owner.
   post_comment: { gate: null, hourlyCap: true, email: false, push: true },
 };
 
 export interface NotificationSource {
   kind: NotificationKind;
-  actorId: number;
+  /** Who did it; null for what no person did to the reader (their own payout's steps). Nobody is told of what they did themselves. */
+  actorId: number | null;
   subjectId: number | null;
   data: NotificationData;
   dedupeKey: string;
@@ -68,7 +71,7 @@ export async function notifyEach(exec: Executor, kind: NotificationKind, notices
       select distinct on (user_id, dedupe_key) * from jsonb_to_recordset(${wanted}::jsonb) as w(user_id bigint, actor_id bigint, subject_id bigint, data jsonb, dedupe_key text)
     ), r as (
       select w.*, x.via_email, x.via_push from w join (${notificationReachSql}) x on x.user_id = w.user_id
-      where x.user_id <> w.actor_id ${gate} ${cap}
+      where x.user_id is distinct from w.actor_id ${gate} ${cap}
     ), ins as (
       insert into ${notifications} (user_id, kind, actor_id, subject_id, data, dedupe_key)
       select user_id, ${kind}, actor_id, subject_id, data, dedupe_key from r

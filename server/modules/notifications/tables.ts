@@ -34,6 +34,9 @@ export interface NotificationData {
   amount?: number;
   /** ISO time (a meeting's start). */
   when?: string;
+  /** A payout's new state, and why it was rejected or failed. */
+  state?: string;
+  reason?: string;
 }
 
 /**

@@ -17,6 +17,12 @@ export interface NotificationFacts {
 
 const when = (iso: string | undefined) => (iso ? iso.slice(0, 16).replace('T', ' ') : '');
 
+/** A payout's step: requested, approved, paid; rejected or failed with why, the coins back. */
+function payoutText(data: NotificationData): string {
+  const values = { amount: data.amount ?? 0, state: data.state ?? 'requested', reason: data.reason ?? '' };
+  return fill(data.reason ? MSG.notifyPayoutReturned : MSG.notifyPayout, values);
+}
+
 export function notificationText({ kind, actorName: name, data }: NotificationFacts): string {
   switch (kind) {
     case 'stream_live':
@@ -39,6 +45,8 @@ export function notificationText({ kind, actorName: name, data }: NotificationFa
       return fill(MSG.notifyMeetingPaid, { name, title: data.title ?? '', amount: data.amount ?? 0 });
     case 'toy_purchased':
       return fill(MSG.notifyToyPurchased, { name, amount: data.amount ?? 0 });
+    case 'payout_update':
+      return payoutText(data);
   }
 }
 
@@ -64,6 +72,8 @@ export function notificationLink({ kind, actorId, subjectId }: NotificationFacts
       return `/streams/meeting-view?id=${subjectId}`;
     case 'toy_purchased':
       return '/user/account';
+    case 'payout_update':
+      return '/user/account/earnings';
   }
 }
 

@@ -14,6 +14,7 @@ import { coinChanges, coinHoldings } from '../../testing/coin-holdings';
 import { expectLedgerInvariants } from '../../testing/ledger-invariants';
 import { startTestApp, type SignedInUser, type TestApp } from '../../testing/harness';
 import { publishImagePost, testPicture, uploadFile } from '../../testing/uploads';
+import { earningCreator } from '../../testing/payouts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -116,6 +117,11 @@ const CASES: Record<string, () => Promise<KeyedCase>> = {
       expect((await payer.client.post('/api/ads/offer-update', { id, paused: true })).status).toBe(200);
     }
     return { payer, first: { id: offers[0] }, other: { id: offers[1] }, price: -400 };
+  },
+  async 'POST /api/payouts/request'() {
+    // Coins leave the creator's wallet for the payouts account.
+    const payer = await earningCreator(t, { matured: 3000 });
+    return { payer, first: { coins: 1000 }, other: { coins: 1100 }, price: 1000 };
   },
   async 'POST /api/user/lovense-action'() {
     const host = await t.given.signedInUser();

@@ -36,6 +36,7 @@ import { systemMessages } from '../../modules/system/tables';
 import { payments } from '../../modules/wallet/tables';
 import { planCheckouts } from '../../modules/subscriptions/tables';
 import { loadSecret } from '../secrets';
+import { earningCreator, TEST_BANK_ACCOUNT } from '../../testing/payouts';
 import { SANDBOX_SIGNATURE_HEADER, signSandboxWebhook } from '../../modules/wallet/payment-provider';
 import { SANDBOX_WEBHOOK_SECRET } from '../../modules/wallet/routes';
 import { CALLERS, MODERATOR_PERMISSIONS, type Access, type Caller, type Outcome } from './access';
@@ -280,8 +281,29 @@ async function presentedAd(c: Cell): Promise<{ impression_id: string; thumbnail:
   return offer;
 }
 
+/** A new creator's open payout request (decision 0061), approved when asked: its id. */
+async function openPayout(approved = false): Promise<number> {
+  const creator = await earningCreator(t, { matured: 1000 });
+  const res = await creator.client.request('POST', '/api/payouts/request', { body: { coins: 1000 }, headers: { 'idempotency-key': unique('payout') } });
+  if (res.status !== 200) throw new Error(`payout request: ${res.status} ${JSON.stringify(res.body)}`);
+  const id = (res.body.request as { id: number }).id;
+  if (approved) await world.admin.client.post('/api/admin/payout-approve', { id });
+  return id;
+}
+
 /** Inputs per route ("METHOD path"); routes not listed take the default input. */
 const CASES: Record<string, Case> = {
+  // Payouts (decision 0061): each cell acts on a request of its own.
+  'POST /api/payouts/method': { input: () => TEST_BANK_ACCOUNT },
+  'POST /api/payouts/schedule': { input: () => ({ schedule: 'off' }) },
+  'POST /api/payouts/request': {
+    send: (c) => c.client.request('POST', '/api/payouts/request', { body: { coins: 1 }, headers: { 'idempotency-key': unique('payout') } }),
+    stopsShort: { status: 400, message: 'A payout is at least 1000 Coins.', why: 'the matrix\'s people have no earnings (payouts.int.test.ts pays creators out)' },
+  },
+  'POST /api/admin/payout-approve': { send: async (c) => c.client.post('/api/admin/payout-approve', { id: await openPayout() }) },
+  'POST /api/admin/payout-reject': { send: async (c) => c.client.post('/api/admin/payout-reject', { id: await openPayout(), reason: 'Matrix' }) },
+  'POST /api/admin/payouts-export': { send: async (c) => { await openPayout(true); return c.client.post('/api/admin/payouts-export', {}); } },
+  'POST /api/admin/payouts-import': { input: () => ({ csv: 'PO-1,paid' }) },
   // The operator console: each cell acts on an object of its own (a new report, a new person, a new message).
   'POST /api/admin/report-action': {
     send: async (c) => {

@@ -2,7 +2,7 @@
  * /admin: the operator console. Its tabs are the parts the signed-in person may use (common/console.ts);
  * anyone else sees Not Found, as the server's calls answer 404.
  */
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { consoleAreas, type ConsoleArea } from '../../../common/console';
 import { PageSpinner, useSession } from '../accounts';
 import { Outbox } from '../mail';
@@ -18,10 +18,14 @@ import { PaymentsPanel } from './PaymentsPanel';
 import { ReportsPanel } from './ReportsPanel';
 import { UsersPanel } from './UsersPanel';
 
+// Its own chunk: the console is near its page weight budget.
+const PayoutsPanel = lazy(async () => ({ default: (await import('./PayoutsPanel')).PayoutsPanel }));
+
 const TABS: Record<ConsoleArea, { label: string; content: () => ReactNode }> = {
   reports: { label: 'Reports', content: () => <ReportsPanel /> },
   users: { label: 'Users', content: () => <UsersPanel /> },
   payments: { label: 'Payments', content: () => <PaymentsPanel /> },
+  payouts: { label: 'Payouts', content: () => <Suspense fallback={<PageSpinner />}><PayoutsPanel /></Suspense> },
   featured: { label: 'Featured', content: () => <FeaturedPanel /> },
   channels: { label: 'Channels', content: () => <ChannelsPanel /> },
   messages: { label: 'System messages', content: () => <MessagesPanel /> },

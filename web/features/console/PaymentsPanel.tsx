@@ -19,6 +19,7 @@ import { Section } from '../../ui/Page';
 import { Spinner } from '../../ui/Spinner';
 import { TextField } from '../../ui/TextField';
 import { useConsoleAction, useHeldAccounts, useUserDeposits } from './api';
+import { Stacked } from './Stacked';
 import styles from './Console.module.css';
 
 const STATES: Record<HeldAccountCase['state'], string> = {
@@ -79,14 +80,6 @@ function HeldQueue({ onDeposits }: { onDeposits: (username: string) => void }) {
 const shortRef = (ref: string) => (ref.length > 16 ? `${ref.slice(0, 14)}…` : ref);
 
 /** A cell of two lines: what it is, and a muted detail (a reference, a figure). */
-function Stacked({ main, sub, title }: { main: string; sub: string; title?: string }) {
-  return (
-    <span className={styles.stacked} title={title}>
-      {main}
-      <span className={styles.muted}>{sub}</span>
-    </span>
-  );
-}
 
 function Deposits({ username }: { username: string }) {
   const found = useUserDeposits(username);

@@ -15,6 +15,7 @@ export const consoleKeys = {
   audit: () => [...consoleKeys.all, 'audit'] as const,
   jobs: () => [...consoleKeys.all, 'jobs'] as const,
   heldAccounts: () => [...consoleKeys.all, 'held-accounts'] as const,
+  payouts: () => [...consoleKeys.all, 'payouts'] as const,
   deposits: (username: string) => [...consoleKeys.all, 'deposits', username] as const,
 };
 

@@ -37,6 +37,9 @@ export function WalletPage() {
           <ButtonLink to={skinPath('/user/statements')} variant="secondary">
             Statements
           </ButtonLink>
+          <ButtonLink to={skinPath('/user/account/earnings')} variant="secondary" icon={<WalletIcon size={18} />}>
+            Earnings
+          </ButtonLink>
         </div>
       }
     >

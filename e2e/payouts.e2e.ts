@@ -1,0 +1,101 @@
+/**
+ * Journey (decision 0061): broadcaster1 sells a paid post to viewer1; the earnings wait out the hold
+ * (shortened to 15 s for the journey by PAYOUT_HOLD_SECONDS, a server setting, not a fake clock), then
+ * broadcaster1 (tax information given) gives a bank account on the Earnings page and asks for a payout. The administrator finds
+ * it in the console's Payouts queue, approves it, exports the bank file and imports the bank's answer;
+ * the Earnings page then shows it paid.
+ */
+import { describe, expect } from 'vitest';
+import * as postsApi from '../common/api/posts';
+import { saveTaxInfo } from '../common/api/statements';
+import * as walletApi from '../common/api/wallet';
+import { SANDBOX_CARDS } from '../server/modules/wallet/payment-provider';
+import { eventually } from '../server/testing/eventually';
+import { HttpSession } from '../server/testing/http-session';
+import { TEST_TAX_FORM } from '../server/testing/payouts';
+import { publishImagePost } from '../server/testing/uploads';
+import { DEMO_PASSWORD, signInAt } from './support/app';
+import { journeySteps, screenshot, useAppInBrowser } from './support/browser';
+
+const HOLD_SECONDS = 15;
+const openAppPage = useAppInBrowser({ env: () => ({ PAYOUT_HOLD_SECONDS: String(HOLD_SECONDS), PAYOUT_MINIMUM_COINS: '50' }) });
+const step = journeySteps();
+const PRICE = 80;
+let requestId = 0;
+
+describe('a creator is paid out', () => {
+  step('viewer1 buys broadcaster1\'s paid post', async () => {
+    const { page } = await openAppPage();
+    await page.goto('/');
+    const origin = new URL(page.url()).origin;
+    const creator = await HttpSession.at(origin).signIn('broadcaster1', DEMO_PASSWORD);
+    const postId = await publishImagePost(creator, { title: 'Paid backstage', tip: PRICE });
+    await creator.call(saveTaxInfo, TEST_TAX_FORM);
+    const viewer = await HttpSession.at(origin).signIn('viewer1', DEMO_PASSWORD);
+    const [pkg] = (await viewer.call(walletApi.coinPackages, {})).packages;
+    await viewer.call(walletApi.depositCoins, { package_id: pkg!.package_id, payment_method: 'card', card: { number: SANDBOX_CARDS.succeeds, exp_month: 12, exp_year: 2040, cvc: '123', name: 'Viewer One' } });
+    await viewer.call(postsApi.purchasePost, { post_id: postId });
+  });
+
+  step('the earnings wait out the hold; broadcaster1 gives a bank account and asks for a payout', async () => {
+    const { page, errors } = await openAppPage();
+    await signInAt(page, 'broadcaster1', '/user/account');
+    await page.getByRole('link', { name: 'Earnings' }).click();
+    const figures = page.getByRole('list', { name: 'Earnings' });
+    await figures.getByRole('listitem').filter({ hasText: 'Pending' }).getByText(/^[1-9][\d,]* Coins$/).waitFor();
+    await screenshot(page, 'payouts-earnings-pending');
+    const bank = page.getByRole('form', { name: 'Bank account' });
+    await bank.getByLabel('Account holder').fill('Broadcaster One');
+    await bank.getByLabel('Account number or IBAN').fill('GB29 NWBK 6016 1331 9268 19');
+    await bank.getByLabel('Bank').fill('Northwind Bank');
+    await bank.getByLabel('Country').fill('United Kingdom');
+    await bank.getByRole('button', { name: 'Save bank account' }).click();
+    await page.getByText('account ending in').waitFor();
+    // The hold runs out: the page, read again, shows the coins available.
+    const form = page.getByRole('form', { name: 'Request a payout' });
+    await eventually(async () => {
+      await page.reload();
+      await form.waitFor();
+      return form.getByRole('button', { name: 'All available' }).isEnabled();
+    }, (available) => available, (HOLD_SECONDS + 30) * 1000, 2000);
+    await form.getByRole('button', { name: 'All available' }).click();
+    await form.getByRole('button', { name: 'Request payout' }).click();
+    const open = page.getByRole('status', { name: 'Open payout request' });
+    await open.waitFor();
+    expect(await open.textContent()).toContain('requested');
+    await screenshot(page, 'payouts-requested');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  step('the administrator approves it, exports the bank file and imports the bank\'s answer', async () => {
+    const { page, errors } = await openAppPage();
+    await signInAt(page, 'admin', '/admin');
+    await page.getByRole('tab', { name: 'Payouts' }).click();
+    const row = page.getByRole('table', { name: 'Payout requests' }).getByRole('row').filter({ hasText: '@broadcaster1' });
+    await row.waitFor();
+    requestId = Number((await row.getByRole('button', { name: /^Approve payout/ }).getAttribute('aria-label'))!.split(' ').pop());
+    await screenshot(page, 'payouts-console-queue');
+    await row.getByRole('button', { name: `Approve payout ${requestId}` }).click();
+    await row.getByText('Approved').waitFor();
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export approved transfers' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^payouts-batch-\d+\.csv$/);
+    await page.getByRole('status').filter({ hasText: 'Batch' }).waitFor();
+    await page.getByLabel('The bank\'s answer').fill(`PO-${requestId},paid`);
+    await page.getByRole('button', { name: 'Import' }).click();
+    await page.getByText('1 paid, 0 failed, 0 unchanged.').waitFor();
+    await screenshot(page, 'payouts-console-imported');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  step('broadcaster1 sees the payout paid', async () => {
+    const { page, errors } = await openAppPage();
+    await signInAt(page, 'broadcaster1', '/user/account/earnings');
+    await page.getByRole('table', { name: 'Payouts' }).getByRole('row').filter({ hasText: 'Paid' }).waitFor();
+    await screenshot(page, 'payouts-paid');
+    expect(errors).toEqual([]);
+  });
+});

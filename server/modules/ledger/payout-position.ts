@@ -1,0 +1,79 @@
+/**
+ * What the books say a creator may withdraw (decision 0061). Earnings (credits of earning transfers paid
+ * to the user, net of fees) mature `holdSeconds` after they were booked, the chargeback window. Coins a
+ * payout took out of the wallet (net of payouts that came back) are withdrawn. What is available is the
+ * matured earnings not yet withdrawn, and never more than the wallet holds beyond the earnings still in
+ * the hold: coins spent are taken from what was withdrawable first.
+ */
+import { sql } from 'drizzle-orm';
+import type { Executor } from '../../platform/db/client';
+import { EARNING_KINDS } from '../../../common/rules/transfer-kinds';
+import { ledgerAccounts, ledgerEntries, ledgerTransfers } from './tables';
+
+export interface PayoutPosition {
+  /** Earned and past the hold. */
+  matured: number;
+  /** Earned within the hold. */
+  pending: number;
+  /** Taken out by payout requests, less what came back. */
+  withdrawn: number;
+  /** The wallet's coins, receiving shards included. */
+  balance: number;
+  /** The platform's fees taken on the user's earnings. */
+  feesTaken: number;
+  /** Withdrawable now. */
+  available: number;
+}
+
+const earningKinds = sql.raw(EARNING_KINDS.map((kind) => `'${kind}'`).join(', '));
+
+/** The user's own coin-wallet movements per transfer, and those of them that are earnings. */
+const earnedSql = (userId: number) => sql`
+  mine as (
+    select e.transfer_id, sum(e.amount)::bigint as amount from ${ledgerEntries} e join ${ledgerAccounts} a on a.id = e.account_id
+    where a.user_id = ${userId} and a.currency = 'CON' group by e.transfer_id),
+  earned as (
+    select t.id, t.created_at, m.amount from mine m join ${ledgerTransfers} t on t.id = m.transfer_id
+    where t.to_user_id = ${userId} and t.kind in (${earningKinds}) and m.amount > 0)`;
+
+type Num = string | number | null;
+
+export async function payoutPosition(exec: Executor, userId: number, holdSeconds: number, now = new Date()): Promise<PayoutPosition> {
+  const cutoff = new Date(now.getTime() - holdSeconds * 1000).toISOString();
+  const { rows } = await exec.execute<{ matured: Num; pending: Num; withdrawn: Num; balance: Num; fees: Num }>(sql`
+    with ${earnedSql(userId)}
+    select
+      (select sum(amount) from earned where created_at <= ${cutoff}::timestamptz)::bigint as matured,
+      (select sum(amount) from earned where created_at > ${cutoff}::timestamptz)::bigint as pending,
+      (select -sum(m.amount) from mine m join ${ledgerTransfers} t on t.id = m.transfer_id where t.kind = 'payout')::bigint as withdrawn,
+      (select sum(balance) from ${ledgerAccounts} where user_id = ${userId} and currency = 'CON')::bigint as balance,
+      (select sum(fe.amount) from ${ledgerEntries} fe join ${ledgerAccounts} fa on fa.id = fe.account_id
+        where fe.transfer_id in (select id from earned) and fa.system = 'fees')::bigint as fees`);
+  const row = rows[0]!;
+  const [matured, pending, withdrawn, balance, feesTaken] = [row.matured, row.pending, row.withdrawn, row.balance, row.fees].map((v) => Number(v ?? 0)) as [number, number, number, number, number];
+  const available = Math.max(0, Math.min(matured - withdrawn, balance - pending));
+  return { matured, pending, withdrawn, balance, feesTaken, available };
+}
+
+/**
+ * When the earnings in the hold will have made `needed` more coins withdrawable: the booking time of the
+ * earning that reaches it, plus the hold; null when the earnings in the hold do not reach it.
+ */
+export async function maturesEnoughAt(exec: Executor, userId: number, holdSeconds: number, needed: number, now = new Date()): Promise<Date | null> {
+  const cutoff = new Date(now.getTime() - holdSeconds * 1000).toISOString();
+  const { rows } = await exec.execute<{ at: string | Date | null }>(sql`
+    with ${earnedSql(userId)}
+    select min(created_at) as at from (
+      select created_at, sum(amount) over (order by created_at, id) as reached from earned where created_at > ${cutoff}::timestamptz) r
+    where reached >= ${needed}`);
+  const at = rows[0]?.at;
+  return at ? new Date(new Date(at).getTime() + holdSeconds * 1000) : null;
+}
+
+/**
+ * Locks the user's coin wallet row (shard 0) in the caller's transaction, so that what is withdrawable is
+ * read and taken out by one payout at a time, while spending waits.
+ */
+export async function lockWallet(exec: Executor, userId: number): Promise<void> {
+  await exec.execute(sql`select 1 from ${ledgerAccounts} where user_id = ${userId} and currency = 'CON' and shard = 0 for update`);
+}

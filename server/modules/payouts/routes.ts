@@ -1,0 +1,68 @@
+/** The creator's earnings and payout calls, and the console's payout queue (decision 0061). */
+import type { FastifyInstance } from 'fastify';
+import * as api from '../../../common/api/payouts';
+import type { Db } from '../../platform/db/client';
+import { ACCESS } from '../../platform/http/access';
+import { addRoute } from '../../platform/http/route';
+import type { Ledger } from '../ledger';
+import type { createBankTransfers } from './bank-transfers';
+import type { EarningsReads } from './earnings';
+import { methodOf, shownMethod } from './methods';
+import type { createPayoutQueue } from './queue';
+import type { PayoutReadinessCheck } from './readiness';
+import { requestOut, type PayoutRequests } from './requests';
+import type { Schedules } from './schedules';
+import { payoutMethods } from './tables';
+
+const tags = ['payouts'];
+
+export function registerPayoutRoutes(app: FastifyInstance, deps: {
+  db: Db; ledger: Pick<Ledger, 'holdOf'>; earnings: EarningsReads; readiness: PayoutReadinessCheck; requests: PayoutRequests; schedules: Schedules;
+  queue: ReturnType<typeof createPayoutQueue>; bank: ReturnType<typeof createBankTransfers>;
+}) {
+  const { db, requests } = deps;
+
+  addRoute(app, api.myEarnings, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ principal }) => {
+    const userId = principal.userId;
+    const [earnings, readiness, hold, method, schedule, mine] = await Promise.all([
+      deps.earnings.of(userId), deps.readiness(userId), deps.ledger.holdOf(userId), methodOf(db, userId), deps.schedules.of(userId), requests.of(userId),
+    ]);
+    return {
+      earnings, readiness, on_hold: hold.held, method: shownMethod(method), schedule,
+      open: mine.open && requestOut(mine.open), history: mine.history.map(requestOut),
+    };
+  });
+
+  addRoute(app, api.savePayoutMethod, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ input, principal }) => {
+    const values = {
+      method: input.method, accountHolder: input.account_holder, accountNumber: input.account_number, bankName: input.bank_name, country: input.country,
+      completedAt: new Date(), updatedAt: new Date(),
+    };
+    const [row] = await db.insert(payoutMethods).values({ userId: principal.userId, ...values })
+      .onConflictDoUpdate({ target: payoutMethods.userId, set: values }).returning();
+    return { method: shownMethod(row!)! };
+  });
+
+  addRoute(app, api.requestPayout, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ input, principal, keyed }) => ({
+    request: requestOut(await requests.request(principal.userId, input.coins, `${principal.userId}:${keyed.key}`)),
+  }));
+
+  addRoute(app, api.setPayoutSchedule, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ input, principal }) => ({
+    schedule: await deps.schedules.set(principal.userId, input.schedule),
+  }));
+
+  // The console's queue (administrators).
+  addRoute(app, api.adminPayouts, { auth: 'admin', access: ACCESS.admin, tags }, async ({ input }) => ({ requests: await deps.queue(input.state, input.limit) }));
+
+  addRoute(app, api.approvePayout, { auth: 'admin', access: ACCESS.admin, tags }, async ({ input, principal }) => ({
+    request: requestOut(await requests.decide(input.id, 'approve', principal.userId)),
+  }));
+
+  addRoute(app, api.rejectPayout, { auth: 'admin', access: ACCESS.admin, tags }, async ({ input, principal }) => ({
+    request: requestOut(await requests.decide(input.id, 'reject', principal.userId, input.reason)),
+  }));
+
+  addRoute(app, api.exportPayouts, { auth: 'admin', access: ACCESS.admin, tags }, async ({ principal }) => deps.bank.export(principal.userId));
+
+  addRoute(app, api.importPayouts, { auth: 'admin', access: ACCESS.admin, tags }, async ({ input, principal }) => deps.bank.import(principal.userId, input.csv));
+}

@@ -1,0 +1,25 @@
+/** A creator ready to be paid out (decision 0061): a bank account and tax information on file, and earnings, matured or still in the hold. */
+import * as api from '../../common/api/payouts';
+import { saveTaxInfo } from '../../common/api/statements';
+import type { SignedInUser, TestApp } from './harness';
+
+export const TEST_TAX_FORM = {
+  legal_name: 'Ada Creator', entity_type: 'individual', country: 'us', tax_id: '987-65-4321',
+  address_line1: '12 Analytical Row', city: 'London', region: 'Greater London', postal_code: 'N1 9GU',
+} as const;
+
+export const TEST_BANK_ACCOUNT = { method: 'bank_transfer', account_holder: 'Ada Creator', account_number: 'DE89 3704 0044 0532 0130 00', bank_name: 'Test Bank', country: 'DE' } as const;
+
+/** Tipped `matured` coins `maturedAt` (default: 30 days ago, past any hold) and `pending` coins just now. */
+export async function earningCreator(t: Pick<TestApp, 'given'>, earnings: { matured: number; pending?: number; bank?: boolean; taxForm?: boolean; maturedAt?: Date }): Promise<SignedInUser> {
+  const { matured, pending = 0 } = earnings;
+  const made = await t.given.signedInUser();
+  if (earnings.bank !== false) await made.client.call(api.savePayoutMethod, TEST_BANK_ACCOUNT);
+  if (earnings.taxForm !== false) await made.client.call(saveTaxInfo, TEST_TAX_FORM);
+  const fan = await t.given.user();
+  if (matured + pending > 0) await t.given.coins(fan, matured + pending);
+  const tip = (amount: number, at: Date) => t.given.pastTip({ tipperId: fan.id, creatorId: made.user.id, streamId: null, amount, at });
+  if (matured > 0) await tip(matured, earnings.maturedAt ?? new Date(Date.now() - 30 * 86_400_000));
+  if (pending > 0) await tip(pending, new Date());
+  return made;
+}
