@@ -271,9 +271,11 @@ export const MSG = {
   payoutAccountNumberInvalid: 'Enter the account number or IBAN (6 to 34 letters and digits).',
   payoutBankNameRequired: 'Enter the bank.',
   payoutImportEmpty: 'Paste the bank\'s answer.',
-  payoutImportLine: 'Line {line} is not "PO-<number>,paid" or "PO-<number>,failed,<reason>".',
+  payoutImportLine: 'Line {line} is not "PO-<number>,paid", "PO-<number>,failed,<reason>" or "PO-<number>,returned,<reason>".',
+  payoutNotCancellable: 'This payout is {state}: only a payout still waiting for approval can be cancelled.',
   payoutExportEmpty: 'No approved bank transfer to export.',
   notifyPayout: 'Your payout of {amount} Coins was {state}',
+  notifyPayoutCancelled: 'You cancelled your payout of {amount} Coins. The coins are back in your wallet.',
   notifyPayoutReturned: 'Your payout of {amount} Coins was {state}: {reason}. The coins are back in your wallet.',
 
   // Realtime, chat and stream interactions (part 1 §2, §4, §5; part 2 §8)

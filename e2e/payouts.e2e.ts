@@ -1,9 +1,10 @@
 /**
  * Journey (decision 0061): broadcaster1 sells a paid post to viewer1; the earnings wait out the hold
  * (shortened to 15 s for the journey by PAYOUT_HOLD_SECONDS, a server setting, not a fake clock), then
- * broadcaster1 (tax information given) gives a bank account on the Earnings page and asks for a payout. The administrator finds
- * it in the console's Payouts queue, approves it, exports the bank file and imports the bank's answer;
- * the Earnings page then shows it paid.
+ * broadcaster1 (tax information given) gives a bank account on the Earnings page, asks for a payout, cancels
+ * it (the coins come back) and asks again. The administrator finds it in the console's Payouts queue,
+ * approves it, exports the bank file and imports the bank's answer; the Earnings page then shows it paid,
+ * and this month's statement shows the payout.
  */
 import { describe, expect } from 'vitest';
 import * as postsApi from '../common/api/posts';
@@ -58,12 +59,19 @@ describe('a creator is paid out', () => {
       await form.waitFor();
       return form.getByRole('button', { name: 'All available' }).isEnabled();
     }, (available) => available, (HOLD_SECONDS + 30) * 1000, 2000);
-    await form.getByRole('button', { name: 'All available' }).click();
-    await form.getByRole('button', { name: 'Request payout' }).click();
-    const open = page.getByRole('status', { name: 'Open payout request' });
-    await open.waitFor();
-    expect(await open.textContent()).toContain('requested');
+    const ask = async () => {
+      await form.getByRole('button', { name: 'All available' }).click();
+      await form.getByRole('button', { name: 'Request payout' }).click();
+      await page.getByRole('status', { name: 'Open payout request' }).waitFor();
+    };
+    await ask();
+    expect(await page.getByRole('status', { name: 'Open payout request' }).textContent()).toContain('requested');
     await screenshot(page, 'payouts-requested');
+    // Cancelled while it waits for approval: the coins are available again, and asked for once more.
+    await page.getByRole('button', { name: 'Cancel payout' }).click();
+    await page.getByRole('table', { name: 'Payouts' }).getByRole('row').filter({ hasText: 'Cancelled' }).waitFor();
+    await screenshot(page, 'payouts-cancelled');
+    await ask();
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -85,17 +93,29 @@ describe('a creator is paid out', () => {
     await page.getByRole('status').filter({ hasText: 'Batch' }).waitFor();
     await page.getByLabel('The bank\'s answer').fill(`PO-${requestId},paid`);
     await page.getByRole('button', { name: 'Import' }).click();
-    await page.getByText('1 paid, 0 failed, 0 unchanged.').waitFor();
+    await page.getByText('1 paid, 0 failed, 0 returned, 0 unchanged.').waitFor();
     await screenshot(page, 'payouts-console-imported');
     expect(errors).toEqual([]);
     await page.close();
   });
 
-  step('broadcaster1 sees the payout paid', async () => {
+  step('broadcaster1 sees the payout paid, and in this month\'s statement', async () => {
     const { page, errors } = await openAppPage();
     await signInAt(page, 'broadcaster1', '/user/account/earnings');
-    await page.getByRole('table', { name: 'Payouts' }).getByRole('row').filter({ hasText: 'Paid' }).waitFor();
+    const paidRow = page.getByRole('table', { name: 'Payouts' }).getByRole('row').filter({ hasText: 'Paid' });
+    await paidRow.waitFor();
     await screenshot(page, 'payouts-paid');
+    const coins = /([\d,]+) Coins/.exec((await paidRow.textContent()) ?? '')![1]!;
+
+    await page.goto(page.url().replace(/\/account\/earnings.*$/, '/account'));
+    await page.getByRole('link', { name: 'Statements' }).click();
+    const sheet = page.getByRole('article', { name: /^Statement / });
+    await sheet.waitFor();
+    // Asked, cancelled (back) and asked again: two requests out, one back; the payout line nets to what was paid.
+    const line = sheet.getByRole('row', { name: /^Payout / });
+    await line.waitFor();
+    expect((await line.textContent())?.replace(/\s+/g, ' ')).toContain(`3 ×−${coins} Coins`);
+    await screenshot(page, 'payouts-statement');
     expect(errors).toEqual([]);
   });
 });

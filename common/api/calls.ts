@@ -116,6 +116,7 @@ export const notifications = {
 export const payouts = {
   adminPayouts: { method: 'GET', path: '/api/admin/payouts' } as D<typeof $payouts.adminPayouts>,
   approvePayout: { method: 'POST', path: '/api/admin/payout-approve' } as D<typeof $payouts.approvePayout>,
+  cancelPayout: { method: 'POST', path: '/api/payouts/cancel' } as D<typeof $payouts.cancelPayout>,
   exportPayouts: { method: 'POST', path: '/api/admin/payouts-export' } as D<typeof $payouts.exportPayouts>,
   importPayouts: { method: 'POST', path: '/api/admin/payouts-import' } as D<typeof $payouts.importPayouts>,
   myEarnings: { method: 'GET', path: '/api/payouts/earnings' } as D<typeof $payouts.myEarnings>,

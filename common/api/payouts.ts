@@ -8,9 +8,17 @@ import { MSG } from '../messages';
 import { defineCall, noInput, success } from './define';
 import { atMost, numeric, oneOf, requiredText, wholeNumber } from './fields';
 
-/** A request is open until it is paid, rejected or failed; one open request per creator. */
-export const PAYOUT_STATES = ['requested', 'approved', 'exported', 'paid', 'rejected', 'failed'] as const;
+/**
+ * A request is open until it is paid, rejected, failed or cancelled by its creator; one open request per
+ * creator. A paid bank transfer the bank later sends back becomes `returned` (its coins back in the wallet).
+ */
+export const PAYOUT_STATES = ['requested', 'approved', 'exported', 'paid', 'rejected', 'failed', 'cancelled', 'returned'] as const;
 export type PayoutState = (typeof PAYOUT_STATES)[number];
+/** Each state as the creator and the console name it. */
+export const PAYOUT_STATE_LABELS: Record<PayoutState, string> = {
+  requested: 'Requested', approved: 'Approved', exported: 'Sent to the bank', paid: 'Paid', rejected: 'Rejected', failed: 'Failed',
+  cancelled: 'Cancelled', returned: 'Returned by the bank',
+};
 export const OPEN_PAYOUT_STATES = ['requested', 'approved', 'exported'] as const satisfies readonly PayoutState[];
 /** How a creator is paid. Stripe Connect and PayPal Payouts come behind the same seam (decision 0061). */
 export const PAYOUT_METHODS = ['bank_transfer'] as const;
@@ -50,7 +58,7 @@ export const payoutRequest = z.object({
   usd_cents: z.number(),
   method: z.enum(PAYOUT_METHODS),
   state: z.enum(PAYOUT_STATES),
-  /** Why it was rejected or failed. */
+  /** Why it was rejected, failed or returned by the bank. */
   reason: z.string().nullable(),
   automatic: z.boolean(),
   requested_at: z.string(),
@@ -114,6 +122,17 @@ export const requestPayout = defineCall({
   output: success({ request: payoutRequest }),
 });
 
+const requestId = numeric(z.number({ error: MSG.payoutUnknown }).int(MSG.payoutUnknown).positive(MSG.payoutUnknown).max(Number.MAX_SAFE_INTEGER, MSG.payoutUnknown));
+
+export const cancelPayout = defineCall({
+  method: 'POST',
+  path: '/api/payouts/cancel',
+  refusals: [404, 409],
+  summary: 'Cancel the caller\'s own payout request while it is only requested: its coins go back to the wallet (cancelling again answers the same)',
+  input: z.strictObject({ id: requestId }),
+  output: success({ request: payoutRequest }),
+});
+
 export const setPayoutSchedule = defineCall({
   method: 'POST',
   path: '/api/payouts/schedule',
@@ -149,8 +168,6 @@ export const adminPayouts = defineCall({
   output: success({ requests: z.array(consolePayout) }),
 });
 
-const requestId = numeric(z.number({ error: MSG.payoutUnknown }).int(MSG.payoutUnknown).positive(MSG.payoutUnknown).max(Number.MAX_SAFE_INTEGER, MSG.payoutUnknown));
-
 export const approvePayout = defineCall({
   method: 'POST',
   path: '/api/admin/payout-approve',
@@ -181,7 +198,7 @@ export const exportPayouts = defineCall({
 export const importPayouts = defineCall({
   method: 'POST',
   path: '/api/admin/payouts-import',
-  summary: 'Import the bank\'s results (administrators): "reference,paid" or "reference,failed,reason" per line; failed payouts return their coins',
+  summary: 'Import the bank\'s results (administrators): "reference,paid", "reference,failed,reason" or, for a transfer the bank sent back after it was paid, "reference,returned,reason" per line; failed and returned payouts give their coins back',
   input: z.strictObject({ csv: z.string({ error: MSG.payoutImportEmpty }).trim().min(1, MSG.payoutImportEmpty).max(1_000_000, atMost(1_000_000)) }),
-  output: success({ paid: z.number(), failed: z.number(), unchanged: z.number() }),
+  output: success({ paid: z.number(), failed: z.number(), returned: z.number(), unchanged: z.number() }),
 });

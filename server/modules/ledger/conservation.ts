@@ -9,7 +9,8 @@
  * - no other system account is below zero (it would be paying out what nobody paid in), but the debt
  *   accounts: coins a refund or a dispute took back on credit, owed by their users (decision 0057).
  * Coins paid out to creators leave through the money-out account `paid-out` (decision 0061): its
- * credits count as money out, like coins retired to the mint.
+ * credits count as money out, like coins retired to the mint; a debit of it counts as money out undone
+ * only when it is a payout the bank sent back, no more than that payout paid out.
  * It runs beside the ledger invariants after the money suites, in the crash tests, and for operators
  * (`npm run ledger:check`).
  */
@@ -59,6 +60,7 @@ const list = (names: readonly string[]) => sql.raw(names.map((name) => `'${name}
 // The outside world's accounts: the issuers, and where paid-out coins leave (decision 0061).
 const issuers = list([...ISSUER_ACCOUNTS, ...MONEY_OUT_ACCOUNTS]);
 const moneyInAccounts = list(MONEY_IN_ACCOUNTS);
+const moneyOutAccounts = list(MONEY_OUT_ACCOUNTS);
 const moneyCurrencies = list(MONEY_CURRENCIES);
 const debtPattern = `${DEBT_PREFIX}%`;
 
@@ -66,6 +68,7 @@ const REASONS: Record<string, string> = {
   'no-reference': 'a deposit without a payment reference',
   'no-money-leg': 'a deposit without its money leg (money paid in on an outside account in USD or CAD)',
   'unaudited-grant': 'a grant without its audit entry',
+  'unpaid-return': 'taken back from the money-out account by a transfer that is not the return of a payout paid out earlier',
   unfunded: 'issued by a transfer that is neither recorded money in nor an audited grant',
 };
 
@@ -83,6 +86,11 @@ export async function checkConservation(db: Executor): Promise<ConservationRepor
     select l.transfer_id, t.kind, l.system, l.currency, l.amount,
       case
         when l.amount >= 0 then 'out'
+        when l.system in (${moneyOutAccounts}) and t.kind = 'payout' and t.details->>'payout_request' is not null and (select coalesce(sum(pe.amount), 0)
+          from ledger_transfers p join ledger_entries pe on pe.transfer_id = p.id join ledger_accounts pa on pa.id = pe.account_id
+          where p.id <= t.id and p.kind = 'payout' and p.details->>'payout_request' = t.details->>'payout_request'
+            and pa.system = l.system and pa.currency = l.currency) >= 0 then 'out'
+        when l.system in (${moneyOutAccounts}) then 'unpaid-return'
         when t.kind = 'deposit' and coalesce(t.details->>'payment_reference', t.details->>'payment_id', '') = '' then 'no-reference'
         when t.kind = 'deposit' and exists (select 1 from ledger_entries m join ledger_accounts ma on ma.id = m.account_id
           where m.transfer_id = t.id and m.amount < 0 and ma.system in (${moneyInAccounts}) and ma.currency in (${moneyCurrencies})) then 'in'

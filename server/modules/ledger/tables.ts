@@ -14,7 +14,8 @@ export type Currency = (typeof CURRENCIES)[number];
 export const ISSUER_ACCOUNTS = ['mint', 'card-payments', 'invoices'] as const;
 /**
  * Where coins leave the platform (decision 0061): a paid payout retires its coins here from the
- * `payouts` holding account. It stands for the world outside like the issuers, but only ever receives.
+ * `payouts` holding account. It stands for the world outside like the issuers, but never goes below
+ * zero: it gives back only a paid payout the bank sent back (the conservation check holds it to that).
  */
 export const MONEY_OUT_ACCOUNTS = ['paid-out'] as const;
 /** The system account a payout request's coins wait in until the payout is paid or they go back. */

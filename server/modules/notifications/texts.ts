@@ -17,9 +17,10 @@ export interface NotificationFacts {
 
 const when = (iso: string | undefined) => (iso ? iso.slice(0, 16).replace('T', ' ') : '');
 
-/** A payout's step: requested, approved, paid; rejected or failed with why, the coins back. */
+/** A payout's step: requested, approved, paid; rejected, failed or returned with why, or cancelled: the coins back. */
 function payoutText(data: NotificationData): string {
   const values = { amount: data.amount ?? 0, state: data.state ?? 'requested', reason: data.reason ?? '' };
+  if (data.state === 'cancelled') return fill(MSG.notifyPayoutCancelled, values);
   return fill(data.reason ? MSG.notifyPayoutReturned : MSG.notifyPayout, values);
 }
 

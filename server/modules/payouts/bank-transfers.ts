@@ -9,7 +9,8 @@ import { fill, MSG } from '../../../common/messages';
 import { recordAudit } from '../../platform/audit/audit';
 import type { Db } from '../../platform/db/client';
 import { AppError, badRequest, conflict } from '../../platform/http/errors';
-import type { PayoutRequests } from './requests';
+import type { PayoutState } from '../../../common/api/payouts';
+import type { PayoutRequests, PayoutStep } from './requests';
 import { payoutBatches, payoutMethods, payoutRequests } from './tables';
 
 const reference = (id: number) => `PO-${id}`;
@@ -22,18 +23,32 @@ function field(value: string | number): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+const OUTCOMES = ['paid', 'failed', 'returned'] as const;
+type Outcome = (typeof OUTCOMES)[number];
+export interface BankResult { id: number; outcome: Outcome; reason: string | null }
+
+/**
+ * What a line does to a payout in each state: an exported one is paid or failed (returned before it was
+ * imported as paid, it simply failed); a paid one can only come back. Anything else is left unchanged.
+ */
+const STEP_FOR: Record<Outcome, Partial<Record<PayoutState, Extract<PayoutStep, 'paid' | 'failed' | 'returned'>>>> = {
+  paid: { exported: 'paid' },
+  failed: { exported: 'failed' },
+  returned: { exported: 'failed', paid: 'returned' },
+};
+
 /** The bank's answer, checked whole before anything moves. */
-export function parseBankAnswer(csv: string): Array<{ id: number; paid: boolean; reason: string | null }> {
+export function parseBankAnswer(csv: string): BankResult[] {
   const lines = csv.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '');
-  const results: Array<{ id: number; paid: boolean; reason: string | null }> = [];
+  const results: BankResult[] = [];
   lines.forEach((line, index) => {
     const [ref = '', status = '', ...rest] = line.split(',').map((cell) => cell.trim().replace(/^"|"$/g, ''));
     if (index === 0 && ref.toLowerCase() === 'reference') return;
     const match = /^PO-(\d{1,15})$/i.exec(ref);
-    const state = status.toLowerCase();
-    if (!match || (state !== 'paid' && state !== 'failed')) throw badRequest(fill(MSG.payoutImportLine, { line: index + 1 }), 'csv');
+    const outcome = OUTCOMES.find((o) => o === status.toLowerCase());
+    if (!match || !outcome) throw badRequest(fill(MSG.payoutImportLine, { line: index + 1 }), 'csv');
     const reason = rest.join(',').trim().slice(0, 300);
-    results.push({ id: Number(match[1]), paid: state === 'paid', reason: state === 'failed' ? reason || 'The bank returned the transfer' : null });
+    results.push({ id: Number(match[1]), outcome, reason: outcome === 'paid' ? null : reason || 'The bank returned the transfer' });
   });
   if (results.length === 0) throw badRequest(MSG.payoutImportEmpty, 'csv');
   return results;
@@ -67,19 +82,20 @@ export function createBankTransfers(deps: { db: Db; requests: Pick<PayoutRequest
       };
     },
 
-    /** The bank's answer: each exported payout paid or failed (its coins back); others unchanged. */
+    /** The bank's answer: each exported payout paid or failed, each paid one returned (coins back); others unchanged. */
     async import(actorId: number, csv: string) {
       const results = parseBankAnswer(csv);
-      const counts = { paid: 0, failed: 0, unchanged: 0 };
+      const counts = { paid: 0, failed: 0, returned: 0, unchanged: 0 };
       for (const result of results) {
         const [row] = await db.select({ state: payoutRequests.state }).from(payoutRequests).where(eq(payoutRequests.id, result.id));
-        if (row?.state !== 'exported') {
+        const step = row && STEP_FOR[result.outcome][row.state];
+        if (!step) {
           counts.unchanged += 1;
           continue;
         }
         try {
-          await deps.requests.decide(result.id, result.paid ? 'paid' : 'failed', actorId, result.reason);
-          counts[result.paid ? 'paid' : 'failed'] += 1;
+          await deps.requests.decide(result.id, step, actorId, result.reason);
+          counts[step] += 1;
         } catch (error) {
           // Settled by a concurrent import meanwhile.
           if (!(error instanceof AppError && error.code === 'conflict')) throw error;

@@ -97,7 +97,7 @@ suiteNeeding('postgres')('payouts survive kill -9', () => {
       const answer = (id: number, i: number) => (i % 2 === 0 ? `PO-${id},paid` : `PO-${id},failed,Account closed`);
       await underKill(ids.map((id, i) => () => as(boss!).send(api.importPayouts, { csv: answer(id, i) })));
       const again = await as(boss!).call(api.importPayouts, { csv: ids.map(answer).join('\n') });
-      expect(again).toEqual({ response: 'success', paid: 0, failed: 0, unchanged: CREATORS });
+      expect(again).toEqual({ response: 'success', paid: 0, failed: 0, returned: 0, unchanged: CREATORS });
 
       const { rows: states } = await pool.query<{ state: string; n: string }>(`select state, count(*) as n from payout_requests group by state order by state`);
       expect(states.map((s) => [s.state, Number(s.n)])).toEqual([['failed', CREATORS / 2], ['paid', CREATORS / 2]]);

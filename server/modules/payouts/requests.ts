@@ -28,19 +28,25 @@ export const requestOut = (row: PayoutRow): PayoutRequest => ({
   requested_at: row.requestedAt.toISOString(), updated_at: row.updatedAt.toISOString(),
 });
 
-/** The ledger transfer of each step: coins into the holding account, out of the platform, or back. */
-function stepTransfer(row: PayoutRow, step: 'hold' | 'paid' | 'returned'): TransferRequest {
+/**
+ * The ledger transfer of each step: coins into the holding account, out of the platform, or back; and,
+ * for a paid transfer the bank sent back (`bank-return`), from the money-out account back to the wallet.
+ */
+type TransferStep = 'hold' | 'paid' | 'returned' | 'bank-return';
+function stepTransfer(row: PayoutRow, step: TransferStep): TransferRequest {
   const wallet = { userId: row.userId, currency: 'CON' as const };
   const holding = { system: 'payouts' as const, currency: 'CON' as const };
+  const paidOut = { system: 'paid-out' as const, currency: 'CON' as const };
   const legs = {
     hold: [{ account: wallet, amount: -row.coins }, { account: holding, amount: row.coins }],
-    paid: [{ account: holding, amount: -row.coins }, { account: { system: 'paid-out' as const, currency: 'CON' as const }, amount: row.coins }],
+    paid: [{ account: holding, amount: -row.coins }, { account: paidOut, amount: row.coins }],
     returned: [{ account: holding, amount: -row.coins }, { account: wallet, amount: row.coins }],
+    'bank-return': [{ account: paidOut, amount: -row.coins }, { account: wallet, amount: row.coins }],
   }[step];
   return {
     kind: 'payout',
     idempotencyKey: `payout:${row.id}:${step}`,
-    ...(step === 'returned' ? { toUserId: row.userId } : { fromUserId: row.userId }),
+    ...(step === 'hold' || step === 'paid' ? { fromUserId: row.userId } : { toUserId: row.userId }),
     amount: row.coins,
     currency: 'CON',
     details: { payout_request: row.id, step, usd_cents: row.usdCents, method: row.method },
@@ -54,7 +60,11 @@ const STEPS = {
   reject: { from: ['requested', 'approved'], to: 'rejected', transfer: 'returned', audit: 'payout.reject' },
   paid: { from: ['exported'], to: 'paid', transfer: 'paid', audit: 'payout.paid' },
   failed: { from: ['exported'], to: 'failed', transfer: 'returned', audit: 'payout.failed' },
-} as const satisfies Record<string, { from: readonly PayoutState[]; to: PayoutState; transfer: 'paid' | 'returned' | null; audit: AuditAction }>;
+  // The creator's own, before an operator took it up.
+  cancel: { from: ['requested'], to: 'cancelled', transfer: 'returned', audit: 'payout.cancel' },
+  // The bank sent a paid transfer back: the money is the platform's again, the coins the creator's.
+  returned: { from: ['paid'], to: 'returned', transfer: 'bank-return', audit: 'payout.returned' },
+} as const satisfies Record<string, { from: readonly PayoutState[]; to: PayoutState; transfer: Exclude<TransferStep, 'hold'> | null; audit: AuditAction }>;
 export type PayoutStep = keyof typeof STEPS;
 
 export function createPayoutRequests(deps: {
@@ -125,9 +135,28 @@ export function createPayoutRequests(deps: {
     return row;
   }
 
+  /**
+   * The creator cancels their own request while it is only `requested`; cancelled already, it answers the
+   * same. Someone else's request is not told to exist (404).
+   */
+  async function cancel(userId: number, id: number): Promise<PayoutRow> {
+    let moved = false;
+    const row = await db.transaction(async (tx) => {
+      const [mine] = await tx.select().from(payoutRequests).where(and(eq(payoutRequests.id, id), eq(payoutRequests.userId, userId))).for('update');
+      if (!mine) throw notFound(MSG.payoutUnknown);
+      if (mine.state === 'cancelled') return mine;
+      if (mine.state !== 'requested') throw conflict(fill(MSG.payoutNotCancellable, { state: mine.state }));
+      moved = true;
+      return decide(id, 'cancel', userId, null, tx);
+    });
+    if (moved) await outbox.afterCommit('payout.changed', changed(row));
+    return row;
+  }
+
   return {
     request,
     decide,
+    cancel,
 
     /** The user's open request, and their requests newest first. */
     async of(userId: number, limit = 20) {

@@ -47,6 +47,10 @@ export function registerPayoutRoutes(app: FastifyInstance, deps: {
     request: requestOut(await requests.request(principal.userId, input.coins, `${principal.userId}:${keyed.key}`)),
   }));
 
+  addRoute(app, api.cancelPayout, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ input, principal }) => ({
+    request: requestOut(await requests.cancel(principal.userId, input.id)),
+  }));
+
   addRoute(app, api.setPayoutSchedule, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ input, principal }) => ({
     schedule: await deps.schedules.set(principal.userId, input.schedule),
   }));

@@ -300,6 +300,10 @@ const CASES: Record<string, Case> = {
     send: (c) => c.client.request('POST', '/api/payouts/request', { body: { coins: 1 }, headers: { 'idempotency-key': unique('payout') } }),
     stopsShort: { status: 400, message: 'A payout is at least 1000 Coins.', why: 'the matrix\'s people have no earnings (payouts.int.test.ts pays creators out)' },
   },
+  'POST /api/payouts/cancel': {
+    send: async (c) => c.client.post('/api/payouts/cancel', { id: await openPayout() }),
+    stopsShort: { status: 404, message: MSG.payoutUnknown, why: 'each cell cancels another creator\'s request, never told to exist (payout-returns.int.test.ts cancels a creator\'s own)' },
+  },
   'POST /api/admin/payout-approve': { send: async (c) => c.client.post('/api/admin/payout-approve', { id: await openPayout() }) },
   'POST /api/admin/payout-reject': { send: async (c) => c.client.post('/api/admin/payout-reject', { id: await openPayout(), reason: 'Matrix' }) },
   'POST /api/admin/payouts-export': { send: async (c) => { await openPayout(true); return c.client.post('/api/admin/payouts-export', {}); } },

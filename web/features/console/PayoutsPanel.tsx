@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import { payouts as payoutsApi } from '../../../common/api/calls';
-import type { ConsolePayout } from '../../../common/api/payouts';
+import { PAYOUT_STATE_LABELS, type ConsolePayout } from '../../../common/api/payouts';
 import { formatCents, relativeTime } from '../../../common/rules/format';
 import { formatCoins } from '../../../common/rules/wallet-amounts';
 import { failureMessage } from '../../api/field-errors';
@@ -28,17 +28,13 @@ import { Stacked } from './Stacked';
 /** The queue's own query lives here, in the panel's lazy chunk, with the payout calls it needs. */
 const usePayoutQueue = () => useQuery({ queryKey: consoleKeys.payouts(), queryFn: () => call(payoutsApi.adminPayouts, {}), staleTime: 0 });
 
-const STATES: Record<ConsolePayout['state'], string> = {
-  requested: 'Requested', approved: 'Approved', exported: 'Sent to the bank', paid: 'Paid', rejected: 'Rejected', failed: 'Failed',
-};
-
 export function PayoutsPanel() {
   return (
     <>
       <Section title="Payout requests" description="Open requests, oldest first. A creator with an open dispute or a debt is held: approve once it is settled, or reject.">
         <Queue />
       </Section>
-      <Section title="Bank transfers" description="Export the approved bank transfers as one file for your bank, then import the bank's answer: one line per payout, PO-<number>,paid or PO-<number>,failed,<reason>.">
+      <Section title="Bank transfers" description="Export the approved bank transfers as one file for your bank, then import the bank's answer: one line per payout, PO-<number>,paid or PO-<number>,failed,<reason>. A transfer the bank sends back after it was imported as paid comes as PO-<number>,returned,<reason>: its coins go back to the creator's wallet.">
         <BankFiles />
       </Section>
     </>
@@ -65,7 +61,7 @@ function Queue() {
           { header: 'Earnings', cell: (r) => <Stacked main={`${formatCoins(r.earnings.earned_total)} earned`} sub={`${formatCoins(r.earnings.paid_out)} paid before, ${formatCoins(r.earnings.pending)} pending`} /> },
           { header: 'Standing', cell: (r) => <Standing request={r} /> },
           { header: 'Asked', cell: (r) => <span title={r.requested_at}>{relativeTime(r.requested_at)}{r.automatic ? ' (automatic)' : ''}</span> },
-          { header: 'State', cell: (r) => <span className={styles.badge}>{STATES[r.state]}</span> },
+          { header: 'State', cell: (r) => <span className={styles.badge}>{PAYOUT_STATE_LABELS[r.state]}</span> },
           {
             header: '',
             cell: (r) => r.state === 'exported' ? null : (
@@ -138,7 +134,7 @@ function BankFiles() {
       <form className={styles.detail} onSubmit={(e) => { e.preventDefault(); importing.mutate({ csv: answer }, { onSuccess: () => setAnswer('') }); }}>
         <TextArea label="The bank's answer" value={answer} onChange={(e) => setAnswer(e.target.value)} rows={4} placeholder="PO-12,paid" />
         <Button type="submit" loading={importing.isPending}>Import</Button>
-        {importing.data && <span role="status">{importing.data.paid} paid, {importing.data.failed} failed, {importing.data.unchanged} unchanged.</span>}
+        {importing.data && <span role="status">{importing.data.paid} paid, {importing.data.failed} failed, {importing.data.returned} returned, {importing.data.unchanged} unchanged.</span>}
         <Alert>{importing.isError && failureMessage(importing.error)}</Alert>
       </form>
     </>

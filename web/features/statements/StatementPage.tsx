@@ -76,7 +76,8 @@ function StatementSheet({ statement: s }: { statement: Statement }) {
         </Group>
         <Group title="Payouts">
           {s.payouts.length === 0 && <tr><td colSpan={3} className={styles.none}>No payouts this month.</td></tr>}
-          {s.payouts.map((p) => <Row key={p.kind} label={label(p.kind)} detail={`${p.transfers} ×`} coins={p.coins} sign="−" />)}
+          {/* A month where more came back than left (a payout returned later) shows the payouts as coins in. */}
+          {s.payouts.map((p) => <Row key={p.kind} label={label(p.kind)} detail={`${p.transfers} ×`} coins={Math.abs(p.coins)} sign={p.coins >= 0 ? '−' : '+'} />)}
         </Group>
         <Group title="Other wallet activity">
           {s.other.length === 0 && <tr><td colSpan={3} className={styles.none}>Nothing else moved.</td></tr>}

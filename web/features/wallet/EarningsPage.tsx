@@ -4,7 +4,7 @@
  * automatic payouts, and every request's state.
  */
 import { useState, type FormEvent } from 'react';
-import { PAYOUT_SCHEDULES, type Earnings, type PayoutRequest, type PayoutSchedule } from '../../../common/api/payouts';
+import { PAYOUT_SCHEDULES, PAYOUT_STATE_LABELS as STATE_LABELS, type Earnings, type PayoutRequest, type PayoutSchedule } from '../../../common/api/payouts';
 import { fill, MSG } from '../../../common/messages';
 import { formatCents, formatCoins } from '../../../common/rules/wallet-amounts';
 import { failureMessage } from '../../api/field-errors';
@@ -19,15 +19,12 @@ import { Page, Section } from '../../ui/Page';
 import { Select } from '../../ui/Select';
 import { Spinner } from '../../ui/Spinner';
 import { TextField } from '../../ui/TextField';
-import { useEarnings, useRequestPayout, useSavePayoutMethod, useSetPayoutSchedule } from './earnings-api';
+import { useCancelPayout, useEarnings, useRequestPayout, useSavePayoutMethod, useSetPayoutSchedule } from './earnings-api';
 import styles from './wallet.module.css';
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 const usd = (coins: number, perUsd: number) => formatCents(Math.round((coins * 100) / perUsd), 'USD');
 
-const STATE_LABELS: Record<PayoutRequest['state'], string> = {
-  requested: 'Requested', approved: 'Approved', exported: 'Sent to the bank', paid: 'Paid', rejected: 'Rejected', failed: 'Failed',
-};
 const SCHEDULE_LABELS: Record<PayoutSchedule, string> = { off: 'Off: I ask for each payout', weekly: 'Weekly', monthly: 'Monthly' };
 const REQUIREMENT_LABELS = { payout_method: 'a bank account for payouts', tax_form: 'your tax information' } as const;
 
@@ -108,11 +105,18 @@ function RequestForm({ earnings, disabled }: { earnings: Earnings; disabled: boo
 }
 
 function OpenRequest({ request }: { request: PayoutRequest }) {
+  const cancel = useCancelPayout();
+  // Only while nobody has taken it up: once approved it is on its way to the bank.
+  const cancellable = request.state === 'requested';
   return (
-    <p role="status" aria-label="Open payout request">
-      Your payout of <strong>{formatCoins(request.coins)}</strong> ({formatCents(request.usd_cents, 'USD')}) is <strong>{STATE_LABELS[request.state].toLowerCase()}</strong>
-      {request.automatic ? ' (automatic)' : ''}. You can ask for the next one once it is paid or answered.
-    </p>
+    <div className={styles.toolbar}>
+      <p role="status" aria-label="Open payout request">
+        Your payout of <strong>{formatCoins(request.coins)}</strong> ({formatCents(request.usd_cents, 'USD')}) is <strong>{STATE_LABELS[request.state].toLowerCase()}</strong>
+        {request.automatic ? ' (automatic)' : ''}. You can ask for the next one once it is paid or answered{cancellable ? ', or cancel it while it waits for approval' : ''}.
+      </p>
+      {cancellable && <Button variant="secondary" loading={cancel.isPending} onClick={() => cancel.mutate({ id: request.id })}>Cancel payout</Button>}
+      {cancel.isError && <Alert>{failureMessage(cancel.error)}</Alert>}
+    </div>
   );
 }
 

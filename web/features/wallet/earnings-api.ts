@@ -1,4 +1,4 @@
-/** Earnings and payouts server state (decision 0061): the caller's earnings, and saving, requesting and scheduling payouts. */
+/** Earnings and payouts server state (decision 0061): the caller's earnings, and saving, requesting, cancelling and scheduling payouts. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { payouts } from '../../../common/api/calls';
 import type { CallInput, CallOutput } from '../../../common/api';
@@ -14,7 +14,7 @@ export function useEarnings() {
 }
 
 /** A payout call that changes the earnings page (and the wallet's balance): both read again after it. */
-function usePayoutCall<C extends typeof payouts.savePayoutMethod | typeof payouts.setPayoutSchedule>(def: C) {
+function usePayoutCall<C extends typeof payouts.savePayoutMethod | typeof payouts.setPayoutSchedule | typeof payouts.cancelPayout>(def: C) {
   const queryClient = useQueryClient();
   return useMutation<CallOutput<C>, ApiError, CallInput<C>>({
     mutationFn: (input) => call(def, input),
@@ -24,6 +24,8 @@ function usePayoutCall<C extends typeof payouts.savePayoutMethod | typeof payout
 
 export const useSavePayoutMethod = () => usePayoutCall(payouts.savePayoutMethod);
 export const useSetPayoutSchedule = () => usePayoutCall(payouts.setPayoutSchedule);
+/** Cancelling a request twice answers the same: no key needed. */
+export const useCancelPayout = () => usePayoutCall(payouts.cancelPayout);
 
 /** A payout request: the key is made once per attempt by the form, so a retry asks once. */
 export function useRequestPayout() {
