@@ -49,6 +49,13 @@ export async function findLedgerViolations(db: Executor): Promise<LedgerViolatio
   };
 }
 
+/** A system account's balance in `currency`, its receiving shards summed. */
+export async function systemBalance(db: Executor, name: string, currency = 'CON'): Promise<number> {
+  const [row] = await rows<{ balance: string | number | null }>(db, sql`
+    select sum(balance)::bigint as balance from ledger_accounts where system = ${name} and currency = ${currency}`);
+  return Number(row?.balance ?? 0);
+}
+
 /**
  * Fails the test with every violation found: of the invariants, and of conservation (decision 0036: no
  * coin issued without money in or an audited grant, no system account paying what nobody funded).

@@ -15,10 +15,10 @@ import { fill, MSG } from '../../../common/messages';
 import { auditLog } from '../../platform/db/platform-tables';
 import { startTestApp, type SignedInUser, type TestApp } from '../../testing/harness';
 import type { HttpSession } from '../../testing/http-session';
-import { closeCheckingLedger, expectLedgerInvariants } from '../../testing/ledger-invariants';
+import { closeCheckingLedger, expectLedgerInvariants, systemBalance } from '../../testing/ledger-invariants';
 import { earningCreator } from '../../testing/payouts';
 import { checkConservation, conservationViolations } from '../ledger';
-import { ledgerAccounts, ledgerTransfers } from '../ledger/tables';
+import { ledgerTransfers } from '../ledger/tables';
 
 const MINIMUM = 100;
 let t: TestApp;
@@ -34,9 +34,7 @@ const db = () => t.resources.database.db;
 const creator = (matured: number) => earningCreator(t, { matured, maturedAt: new Date(Date.now() - 2 * 3600_000) });
 const earnings = (c: SignedInUser) => c.client.call(api.myEarnings, {});
 const wallet = async (c: SignedInUser) => (await t.app.services.ledger.balances(c.user.id)).CON;
-const system = async (name: string) =>
-  (await db().select({ balance: ledgerAccounts.balance }).from(ledgerAccounts).where(and(eq(ledgerAccounts.system, name), eq(ledgerAccounts.currency, 'CON'))))
-    .reduce((sum, r) => sum + Number(r.balance), 0);
+const system = (name: string) => systemBalance(db(), name);
 const moneyOut = async () => (await checkConservation(db())).currencies.find((c) => c.currency === 'CON')?.moneyOut ?? 0;
 /** The ledger transfers a payout request made, by step. */
 const transfersOf = async (id: number) =>
@@ -44,10 +42,8 @@ const transfersOf = async (id: number) =>
 const audited = async (id: number) =>
   (await db().select({ action: auditLog.action }).from(auditLog).where(and(eq(auditLog.targetType, 'payout'), eq(auditLog.targetId, String(id))))).map((a) => a.action).sort();
 
-async function expectConserved() {
-  await expectLedgerInvariants(db());
-  expect(conservationViolations(await checkConservation(db()))).toEqual([]);
-}
+/** The ledger's invariants, conservation among them. */
+const expectConserved = () => expectLedgerInvariants(db());
 
 async function requested(c: SignedInUser, coins: number) {
   return (await c.client.call(api.requestPayout, { coins }, { idempotencyKey: randomUUID() })).request;
