@@ -45,6 +45,7 @@ export function ConsolePage() {
     <Page title="Console">
       <Tabs
         label="Console"
+        wrap
         value={current}
         onValueChange={setChosen}
         tabs={areas.map((area) => ({ value: area, label: TABS[area].label, content: area === current ? TABS[area].content() : null }))}
