@@ -1,6 +1,6 @@
 /**
  * Payouts (decision 0061): creators' earnings held for the chargeback window, payout methods behind one
- * seam (the bank-transfer export today), `payoutReadiness`, payout requests through the ledger's `payouts`
+ * seam (the bank-transfer export, and Stripe Connect when configured: decision 0063), `payoutReadiness`, payout requests through the ledger's `payouts`
  * holding account, automatic schedules, and the console's queue with the bank file's export and import.
  */
 import type { AppModule, ModuleContext } from '../../platform/module';

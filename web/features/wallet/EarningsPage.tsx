@@ -53,7 +53,9 @@ export function EarningsPage() {
           <StripePayoutMethod stripe={data.stripe} chosen={data.method?.method === 'stripe_connect'} />
         </Section>
       )}
-      <Section title="Bank account" description="Payouts are sent by bank transfer to this account, in US dollars.">
+      <Section title="Bank account" description={data.method?.method === 'stripe_connect'
+        ? 'Your payouts go to Stripe. Save a bank account to be paid by bank transfer instead, in US dollars.'
+        : 'Payouts are sent by bank transfer to this account, in US dollars.'}>
         <BankAccount current={data.method?.method === 'bank_transfer' ? data.method : null} />
       </Section>
       <Section title="Payouts">
