@@ -5,26 +5,21 @@
  * over they ask for a payout, the administrator approves it in the console, and it is paid at once by a
  * transfer to the Express account: the Earnings page shows it paid.
  */
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { describe, expect } from 'vitest';
 import * as postsApi from '../common/api/posts';
 import { saveTaxInfo } from '../common/api/statements';
 import * as walletApi from '../common/api/wallet';
-import { eventually } from '../server/testing/eventually';
 import { HttpSession } from '../server/testing/http-session';
 import { TEST_TAX_FORM } from '../server/testing/payouts';
-import { payOnHostedPage, STANDIN_CARDS, startStripeStandin, type StripeStandin } from '../server/testing/stripe-standin';
+import { payOnHostedPage, STANDIN_CARDS } from '../server/testing/stripe-standin';
 import { publishImagePost } from '../server/testing/uploads';
 import { DEMO_PASSWORD, signInAt } from './support/app';
-import { journeySteps, screenshot, useAppInBrowser } from './support/browser';
+import { journeySteps, screenshot } from './support/browser';
+import { payoutInQueue, waitForAvailable } from './support/payouts';
+import { useStripeAppInBrowser } from './support/stripe';
 
 const HOLD_SECONDS = 15;
-let stripe: StripeStandin | undefined;
-beforeAll(async () => {
-  stripe = await startStripeStandin();
-});
-afterAll(() => stripe?.close());
-
-const openAppPage = useAppInBrowser({ env: () => ({ ...stripe!.env(), PAYOUT_HOLD_SECONDS: String(HOLD_SECONDS), PAYOUT_MINIMUM_COINS: '50' }) });
+const { openAppPage, stripe } = useStripeAppInBrowser({ PAYOUT_HOLD_SECONDS: String(HOLD_SECONDS), PAYOUT_MINIMUM_COINS: '50' });
 const step = journeySteps();
 
 describe('a creator is paid out through Stripe Connect', () => {
@@ -32,8 +27,8 @@ describe('a creator is paid out through Stripe Connect', () => {
     const { page } = await openAppPage();
     await page.goto('/');
     const origin = new URL(page.url()).origin;
-    stripe!.webhookUrl = `${origin}/api/wallet/webhooks/stripe`;
-    stripe!.connectWebhookUrl = `${origin}/api/payouts/webhooks/stripe`;
+    stripe().webhookUrl = `${origin}/api/wallet/webhooks/stripe`;
+    stripe().connectWebhookUrl = `${origin}/api/payouts/webhooks/stripe`;
     const creator = await HttpSession.at(origin).signIn('broadcaster1', DEMO_PASSWORD);
     const postId = await publishImagePost(creator, { title: 'Paid backstage', tip: 80 });
     await creator.call(saveTaxInfo, TEST_TAX_FORM);
@@ -49,7 +44,7 @@ describe('a creator is paid out through Stripe Connect', () => {
     await signInAt(page, 'broadcaster1', '/user/account/earnings');
     const stripeSection = page.getByLabel('Stripe payouts');
     await stripeSection.getByRole('button', { name: 'Get paid with Stripe' }).click();
-    await page.waitForURL((url) => url.origin === stripe!.baseUrl);
+    await page.waitForURL((url) => url.origin === stripe().baseUrl);
     await page.getByRole('heading', { name: 'Get paid with Stripe' }).waitFor();
     await page.getByLabel('Legal name').fill('Broadcaster One');
     await page.getByLabel('Date of birth').fill('1990-12-10');
@@ -61,31 +56,20 @@ describe('a creator is paid out through Stripe Connect', () => {
     await stripeSection.scrollIntoViewIfNeeded();
     await screenshot(page, 'stripe-payouts-onboarded');
 
-    const form = page.getByRole('form', { name: 'Request a payout' });
-    await eventually(async () => {
-      await page.reload();
-      await form.waitFor();
-      return form.getByRole('button', { name: 'All available' }).isEnabled();
-    }, (available) => available, (HOLD_SECONDS + 30) * 1000, 2000);
-    await form.getByRole('button', { name: 'All available' }).click();
-    await form.getByRole('button', { name: 'Request payout' }).click();
-    await page.getByRole('status', { name: 'Open payout request' }).waitFor();
+    await (await waitForAvailable(page, HOLD_SECONDS))();
     expect(errors).toEqual([]);
     await page.close();
   });
 
   step('the administrator approves it: paid at once by a transfer to the Express account', async () => {
     const { page, errors } = await openAppPage();
-    await signInAt(page, 'admin', '/admin');
-    await page.getByRole('tab', { name: 'Payouts' }).click();
-    const row = page.getByRole('table', { name: 'Payout requests' }).getByRole('row').filter({ hasText: '@broadcaster1' });
+    const { row, id } = await payoutInQueue(page, 'broadcaster1');
     await row.getByText(/^Stripe ····/).waitFor();
-    const id = Number((await row.getByRole('button', { name: /^Approve payout/ }).getAttribute('aria-label'))!.split(' ').pop());
     await screenshot(page, 'stripe-payouts-console');
     await row.getByRole('button', { name: `Approve payout ${id}` }).click();
     // Paid, it leaves the queue of open requests.
     await expect.poll(() => row.count()).toBe(0);
-    const transfers = [...stripe!.connect.transfers.values()].filter((t) => t.transfer_group === `po_${id}`);
+    const transfers = [...stripe().connect.transfers.values()].filter((t) => t.transfer_group === `po_${id}`);
     expect(transfers).toHaveLength(1);
     expect(errors).toEqual([]);
     await page.close();
