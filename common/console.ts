@@ -83,7 +83,7 @@ export const AUDIT_ACTIONS = [
   'payment.refund',
   // An administrator read someone's tax information (masked): personal data, so who looked is kept.
   'user.tax-info-read',
-  'payout.approve', 'payout.reject', 'payout.export', 'payout.paid', 'payout.failed', 'payout.cancel', 'payout.returned',
+  'payout.approve', 'payout.reject', 'payout.export', 'payout.send', 'payout.paid', 'payout.failed', 'payout.cancel', 'payout.returned',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 /** What an audit entry is about. */

@@ -264,6 +264,7 @@ export const MSG = {
   payoutNotReady: 'Before your first payout, complete: {missing}.',
   payoutOnHold: 'Your wallet is on hold: no payout until it is settled.',
   payoutUnknown: 'No such payout request.',
+  stripeAccountMissing: 'Choose Stripe for your payouts first.',
   payoutNotOpen: 'This payout is {state}: it cannot change.',
   payoutCreatorHeld: 'The creator is on hold (a dispute or a debt): approve once settled, or reject.',
   payoutReasonRequired: 'Say why.',

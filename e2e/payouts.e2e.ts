@@ -11,12 +11,12 @@ import * as postsApi from '../common/api/posts';
 import { saveTaxInfo } from '../common/api/statements';
 import * as walletApi from '../common/api/wallet';
 import { SANDBOX_CARDS } from '../server/modules/wallet/payment-provider';
-import { eventually } from '../server/testing/eventually';
 import { HttpSession } from '../server/testing/http-session';
 import { TEST_TAX_FORM } from '../server/testing/payouts';
 import { publishImagePost } from '../server/testing/uploads';
 import { DEMO_PASSWORD, signInAt } from './support/app';
 import { journeySteps, screenshot, useAppInBrowser } from './support/browser';
+import { payoutInQueue, waitForAvailable } from './support/payouts';
 
 const HOLD_SECONDS = 15;
 const openAppPage = useAppInBrowser({ env: () => ({ PAYOUT_HOLD_SECONDS: String(HOLD_SECONDS), PAYOUT_MINIMUM_COINS: '50' }) });
@@ -53,17 +53,7 @@ describe('a creator is paid out', () => {
     await bank.getByRole('button', { name: 'Save bank account' }).click();
     await page.getByText('account ending in').waitFor();
     // The hold runs out: the page, read again, shows the coins available.
-    const form = page.getByRole('form', { name: 'Request a payout' });
-    await eventually(async () => {
-      await page.reload();
-      await form.waitFor();
-      return form.getByRole('button', { name: 'All available' }).isEnabled();
-    }, (available) => available, (HOLD_SECONDS + 30) * 1000, 2000);
-    const ask = async () => {
-      await form.getByRole('button', { name: 'All available' }).click();
-      await form.getByRole('button', { name: 'Request payout' }).click();
-      await page.getByRole('status', { name: 'Open payout request' }).waitFor();
-    };
+    const ask = await waitForAvailable(page, HOLD_SECONDS);
     await ask();
     expect(await page.getByRole('status', { name: 'Open payout request' }).textContent()).toContain('requested');
     await screenshot(page, 'payouts-requested');
@@ -78,11 +68,8 @@ describe('a creator is paid out', () => {
 
   step('the administrator approves it, exports the bank file and imports the bank\'s answer', async () => {
     const { page, errors } = await openAppPage();
-    await signInAt(page, 'admin', '/admin');
-    await page.getByRole('tab', { name: 'Payouts' }).click();
-    const row = page.getByRole('table', { name: 'Payout requests' }).getByRole('row').filter({ hasText: '@broadcaster1' });
-    await row.waitFor();
-    requestId = Number((await row.getByRole('button', { name: /^Approve payout/ }).getAttribute('aria-label'))!.split(' ').pop());
+    const { row, id } = await payoutInQueue(page, 'broadcaster1');
+    requestId = id;
     await screenshot(page, 'payouts-console-queue');
     await row.getByRole('button', { name: `Approve payout ${requestId}` }).click();
     await row.getByText('Approved').waitFor();

@@ -40,11 +40,18 @@ describe('configuration', () => {
     const keys = { STRIPE_SECRET_KEY: 'sk_test_abc123', STRIPE_WEBHOOK_SECRET: 'whsec_def456', STRIPE_PUBLISHABLE_KEY: 'pk_test_ghi789' };
     const config = loadConfig({ NODE_ENV: 'production', PAYMENTS: 'stripe', ...keys, TAX_DATA_KEY: TAX_KEY });
     expect(config.payments).toBe('stripe');
-    expect(config.stripe).toEqual({ secretKey: 'sk_test_abc123', webhookSecret: 'whsec_def456', publishableKey: 'pk_test_ghi789', apiBase: undefined });
+    expect(config.stripe).toEqual({ secretKey: 'sk_test_abc123', webhookSecret: 'whsec_def456', publishableKey: 'pk_test_ghi789', apiBase: undefined, connectWebhookSecrets: null });
     expect(() => loadConfig({ PAYMENTS: 'stripe' })).toThrow(/stripe needs STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_PUBLISHABLE_KEY/);
     expect(() => loadConfig({ PAYMENTS: 'stripe', ...keys, STRIPE_WEBHOOK_SECRET: '' })).toThrow(/STRIPE_WEBHOOK_SECRET/);
     expect(() => loadConfig({ PAYMENTS: 'stripe', ...keys, STRIPE_SECRET_KEY: 'pk_test_wrong' })).toThrow(/STRIPE_SECRET_KEY/);
     expect(loadConfig({ ...keys }).stripe).toBeNull();
+  });
+
+  it('offers Stripe Connect payouts with PAYMENTS=stripe and its webhook secrets only', () => {
+    const keys = { PAYMENTS: 'stripe', STRIPE_SECRET_KEY: 'sk_test_abc123', STRIPE_WEBHOOK_SECRET: 'whsec_def456', STRIPE_PUBLISHABLE_KEY: 'pk_test_ghi789' };
+    expect(loadConfig({ ...keys, STRIPE_CONNECT_WEBHOOK_SECRET: 'whsec_connect1, whsec_account2' }).stripe?.connectWebhookSecrets).toEqual(['whsec_connect1', 'whsec_account2']);
+    expect(() => loadConfig({ ...keys, STRIPE_CONNECT_WEBHOOK_SECRET: 'secret' })).toThrow(/STRIPE_CONNECT_WEBHOOK_SECRET/);
+    expect(() => loadConfig({ STRIPE_CONNECT_WEBHOOK_SECRET: 'whsec_connect1' })).toThrow(/STRIPE_CONNECT_WEBHOOK_SECRET: payouts through Stripe Connect need PAYMENTS=stripe/);
   });
 
   it('turns PayPal and BTCPay on by their own settings, and refuses some without the others', () => {

@@ -119,6 +119,12 @@ const envSchema = z.object({
   STRIPE_SECRET_KEY: z.string().trim().regex(/^(sk|rk)_[A-Za-z0-9_]+$/, 'a secret or restricted key (sk_… or rk_…)').optional(),
   STRIPE_WEBHOOK_SECRET: z.string().trim().regex(/^whsec_[A-Za-z0-9_+/=]+$/, 'a webhook signing secret (whsec_…)').optional(),
   STRIPE_PUBLISHABLE_KEY: z.string().trim().regex(/^pk_[A-Za-z0-9_]+$/, 'a publishable key (pk_…)').optional(),
+  /**
+   * Payouts through Stripe Connect (decision 0063): the signing secrets of the endpoints posting to
+   * /api/payouts/webhooks/stripe — the Connect endpoint (`account.updated`) and the account endpoint
+   * (`transfer.*`) — separated by commas. Set with PAYMENTS=stripe: Stripe is offered as a payout method.
+   */
+  STRIPE_CONNECT_WEBHOOK_SECRET: z.string().trim().regex(/^whsec_[A-Za-z0-9_+/=]+(\s*,\s*whsec_[A-Za-z0-9_+/=]+)*$/, 'webhook signing secrets (whsec_…), separated by commas').optional(),
   /** Another Stripe API host (a local stand-in for tests and journeys); unset: Stripe's own. */
   STRIPE_API_BASE: z.url().optional(),
   /** The sandbox takes test cards that mint coins: in production it runs only when this says so. */
@@ -304,7 +310,8 @@ export type SocialClients = ReturnType<typeof socialClients>;
 function stripeSettings(c: z.output<typeof envSchema>) {
   const missing = (['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PUBLISHABLE_KEY'] as const).filter((name) => !c[name]);
   if (missing.length > 0) throw new Error(`Invalid configuration:\n  PAYMENTS: stripe needs ${missing.join(', ')}`);
-  return { secretKey: c.STRIPE_SECRET_KEY!, webhookSecret: c.STRIPE_WEBHOOK_SECRET!, publishableKey: c.STRIPE_PUBLISHABLE_KEY!, apiBase: c.STRIPE_API_BASE };
+  const connectWebhookSecrets = c.STRIPE_CONNECT_WEBHOOK_SECRET?.split(',').map((secret) => secret.trim()) ?? null;
+  return { secretKey: c.STRIPE_SECRET_KEY!, webhookSecret: c.STRIPE_WEBHOOK_SECRET!, publishableKey: c.STRIPE_PUBLISHABLE_KEY!, apiBase: c.STRIPE_API_BASE, connectWebhookSecrets };
 }
 
 /** A processor enabled by its own settings: its options, null when none is given, a refusal when some are missing or wrong. */
@@ -332,6 +339,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error('Invalid configuration:\n  PAYMENTS: the sandbox mints coins for test cards; in production set ALLOW_SANDBOX_PAYMENTS=on to run it anyway');
   }
   const stripe = payments === 'stripe' ? stripeSettings(c) : null;
+  if (!stripe && c.STRIPE_CONNECT_WEBHOOK_SECRET) throw new Error('Invalid configuration:\n  STRIPE_CONNECT_WEBHOOK_SECRET: payouts through Stripe Connect need PAYMENTS=stripe');
   const paypal = processorSettings('PayPal', payPalSettings(env));
   const btcpay = processorSettings('BTCPay', btcPaySettings(env));
   const outbox = c.MAIL_OUTBOX === undefined ? evaluation : isOn(c.MAIL_OUTBOX);

@@ -120,10 +120,12 @@ export const payouts = {
   exportPayouts: { method: 'POST', path: '/api/admin/payouts-export' } as D<typeof $payouts.exportPayouts>,
   importPayouts: { method: 'POST', path: '/api/admin/payouts-import' } as D<typeof $payouts.importPayouts>,
   myEarnings: { method: 'GET', path: '/api/payouts/earnings' } as D<typeof $payouts.myEarnings>,
+  refreshStripeAccount: { method: 'POST', path: '/api/payouts/stripe/refresh' } as D<typeof $payouts.refreshStripeAccount>,
   rejectPayout: { method: 'POST', path: '/api/admin/payout-reject' } as D<typeof $payouts.rejectPayout>,
   requestPayout: { method: 'POST', path: '/api/payouts/request', idempotencyKey: 'required' } as D<typeof $payouts.requestPayout>,
   savePayoutMethod: { method: 'POST', path: '/api/payouts/method' } as D<typeof $payouts.savePayoutMethod>,
   setPayoutSchedule: { method: 'POST', path: '/api/payouts/schedule' } as D<typeof $payouts.setPayoutSchedule>,
+  startStripeOnboarding: { method: 'POST', path: '/api/payouts/stripe/onboarding' } as D<typeof $payouts.startStripeOnboarding>,
 };
 
 export const posts = {

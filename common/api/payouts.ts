@@ -10,18 +10,20 @@ import { atMost, numeric, oneOf, requiredText, wholeNumber } from './fields';
 
 /**
  * A request is open until it is paid, rejected, failed or cancelled by its creator; one open request per
- * creator. A paid bank transfer the bank later sends back becomes `returned` (its coins back in the wallet).
+ * creator. `exported`: in a bank file; `sent`: handed to a processor's API (Stripe Connect), its answer
+ * awaited. A paid transfer sent back later (by the bank, or reversed on Stripe) becomes `returned` (its
+ * coins back in the wallet).
  */
-export const PAYOUT_STATES = ['requested', 'approved', 'exported', 'paid', 'rejected', 'failed', 'cancelled', 'returned'] as const;
+export const PAYOUT_STATES = ['requested', 'approved', 'exported', 'sent', 'paid', 'rejected', 'failed', 'cancelled', 'returned'] as const;
 export type PayoutState = (typeof PAYOUT_STATES)[number];
 /** Each state as the creator and the console name it. */
 export const PAYOUT_STATE_LABELS: Record<PayoutState, string> = {
-  requested: 'Requested', approved: 'Approved', exported: 'Sent to the bank', paid: 'Paid', rejected: 'Rejected', failed: 'Failed',
-  cancelled: 'Cancelled', returned: 'Returned by the bank',
+  requested: 'Requested', approved: 'Approved', exported: 'Sent to the bank', sent: 'Sent to Stripe', paid: 'Paid', rejected: 'Rejected', failed: 'Failed',
+  cancelled: 'Cancelled', returned: 'Returned',
 };
-export const OPEN_PAYOUT_STATES = ['requested', 'approved', 'exported'] as const satisfies readonly PayoutState[];
-/** How a creator is paid. Stripe Connect and PayPal Payouts come behind the same seam (decision 0061). */
-export const PAYOUT_METHODS = ['bank_transfer'] as const;
+export const OPEN_PAYOUT_STATES = ['requested', 'approved', 'exported', 'sent'] as const satisfies readonly PayoutState[];
+/** How a creator is paid: a bank file (decision 0061) or a Stripe Connect Express account (decision 0063). */
+export const PAYOUT_METHODS = ['bank_transfer', 'stripe_connect'] as const;
 export type PayoutMethodId = (typeof PAYOUT_METHODS)[number];
 export const PAYOUT_SCHEDULES = ['off', 'weekly', 'monthly'] as const;
 export type PayoutSchedule = (typeof PAYOUT_SCHEDULES)[number];
@@ -81,6 +83,13 @@ export const payoutMethod = z.object({
   country: z.string(),
 });
 
+/** The creator's Stripe Express account as Stripe last said it: onboarded when Stripe lets it be paid out. */
+export const stripeAccount = z.object({
+  account: z.string(),
+  details_submitted: z.boolean(),
+  payouts_enabled: z.boolean(),
+});
+
 export const myEarnings = defineCall({
   method: 'GET',
   path: '/api/payouts/earnings',
@@ -91,6 +100,9 @@ export const myEarnings = defineCall({
     readiness,
     on_hold: z.boolean(),
     method: payoutMethod.nullable(),
+    /** The methods this platform offers (Stripe Connect only where Stripe is configured). */
+    methods: z.array(z.enum(PAYOUT_METHODS)),
+    stripe: stripeAccount.nullable(),
     schedule: z.enum(PAYOUT_SCHEDULES),
     open: payoutRequest.nullable(),
     history: z.array(payoutRequest),
@@ -102,7 +114,7 @@ export const savePayoutMethod = defineCall({
   path: '/api/payouts/method',
   summary: 'Save how the caller is paid: a bank account for bank transfers',
   input: z.strictObject({
-    method: z.enum(PAYOUT_METHODS, { error: oneOf(PAYOUT_METHODS) }),
+    method: z.enum(['bank_transfer'], { error: oneOf(['bank_transfer']) }),
     account_holder: requiredText(MSG.payoutAccountHolderRequired, 100),
     account_number: z.string({ error: MSG.payoutAccountNumberInvalid }).transform((v) => v.replace(/[\s-]/g, '').toUpperCase())
       .pipe(z.string().regex(/^[A-Z0-9]{6,34}$/, MSG.payoutAccountNumberInvalid)),
@@ -110,6 +122,24 @@ export const savePayoutMethod = defineCall({
     country: requiredText(MSG.countryRequired, 64),
   }),
   output: success({ method: payoutMethod }),
+});
+
+export const startStripeOnboarding = defineCall({
+  method: 'POST',
+  path: '/api/payouts/stripe/onboarding',
+  refusals: [404],
+  summary: 'Choose Stripe for payouts: the caller\'s Stripe Express account (made once) and a link to Stripe\'s onboarding, back to the Earnings page',
+  input: noInput,
+  output: success({ url: z.string(), stripe: stripeAccount }),
+});
+
+export const refreshStripeAccount = defineCall({
+  method: 'POST',
+  path: '/api/payouts/stripe/refresh',
+  refusals: [404],
+  summary: 'Ask Stripe again whether the caller\'s Express account may be paid out (the return from onboarding)',
+  input: noInput,
+  output: success({ stripe: stripeAccount }),
 });
 
 export const requestPayout = defineCall({

@@ -4,7 +4,7 @@ import { startStripeStandin, type StripeStandin } from '../../server/testing/str
 import { useAppInBrowser } from './browser';
 
 /** The app in a browser with `PAYMENTS=stripe`, and the stand-in (set its `webhookUrl` once the app's origin is known). */
-export function useStripeAppInBrowser() {
+export function useStripeAppInBrowser(env: Record<string, string> = {}) {
   let stripe: StripeStandin | undefined;
   beforeAll(async () => {
     stripe = await startStripeStandin();
@@ -12,7 +12,7 @@ export function useStripeAppInBrowser() {
   afterAll(async () => {
     await stripe?.close();
   });
-  const openAppPage = useAppInBrowser({ env: () => stripe!.env() });
+  const openAppPage = useAppInBrowser({ env: () => ({ ...stripe!.env(), ...env }) });
   return {
     openAppPage,
     stripe: () => {

@@ -23,3 +23,16 @@ export async function earningCreator(t: Pick<TestApp, 'given'>, earnings: { matu
   if (pending > 0) await tip(pending, new Date());
   return made;
 }
+
+/** A person on the Stripe stand-in's onboarding page: opens the link, fills it in, submits; answers where Stripe sent them back. */
+export async function onboardOnStandin(url: string): Promise<string | null> {
+  const page = await fetch(url, { redirect: 'manual' });
+  if (page.status !== 200) return page.headers.get('location');
+  const action = /action="([^"]+)"/.exec(await page.text())![1]!;
+  const res = await fetch(new URL(action, url), {
+    method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ name: 'Ada Creator', dob: '1990-12-10', routing: '110000000', account_number: '000123456789' }).toString(),
+  });
+  await res.arrayBuffer();
+  return res.headers.get('location');
+}

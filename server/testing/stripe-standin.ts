@@ -9,11 +9,15 @@
  * 4000 0000 0000 0002 is declined; 4000 0000 0000 9995 has insufficient funds. Off-session charges of a
  * saved 3184 card answer `authentication_required`, as Stripe's do.
  *
+ * Connect (Express accounts, onboarding links and their page, transfers) is in stripe-standin-connect.ts;
+ * its events go to `connectWebhookUrl`, signed with `connectWebhookSecret`.
+ *
  * It is written from Stripe's API reference, not checked against Stripe itself.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { standinConnect, type Form, type Obj, type StandinConnect } from './stripe-standin-connect';
 
 export const STANDIN_CARDS = {
   succeeds: '4242424242424242',
@@ -35,13 +39,14 @@ export async function payOnHostedPage(redirectUrl: string, number: string) {
   return { pageStatus: page.status, pageHtml, status: res.status, location: res.headers.get('location'), html: await res.text() };
 }
 
-type Obj = Record<string, unknown>;
-type Form = { [key: string]: string | Form };
-
 export interface StandinEvent {
   id: string;
   type: string;
   object: Obj;
+  /** A Connect event: the connected account it happened on. */
+  account?: string;
+  /** `payouts`: an account or transfer event, posted to the Connect webhook URL. */
+  to?: 'payments' | 'payouts';
 }
 
 export interface StripeStandin {
@@ -52,6 +57,12 @@ export interface StripeStandin {
   webhookSecret: string;
   /** Where events are posted; unset: they are only kept. */
   webhookUrl: string | undefined;
+  /** Where account and transfer events (Connect) are posted, signed with `connectWebhookSecret`. */
+  connectWebhookUrl: string | undefined;
+  connectWebhookSecret: string;
+  connect: StandinConnect;
+  /** Transfers are made but their answers lost (the connection drops), every retry too. */
+  loseTransferAnswers: boolean;
   /** `deliver` (default): posted before the payer's redirect; `hold`: kept for `flush`; `drop`: lost. */
   webhookMode: 'deliver' | 'hold' | 'drop';
   /** Every event made, in order. */
@@ -61,8 +72,8 @@ export interface StripeStandin {
   /** Posts one event again as it was (a replay) or as given; answers the webhook's status. */
   deliver(event: StandinEvent, options?: { signature?: string; timestamp?: number }): Promise<number>;
   flush(): Promise<void>;
-  /** The signature header Stripe would send for this payload. */
-  sign(payload: string, timestamp?: number): string;
+  /** The signature header Stripe would send for this payload (with the Connect endpoint's secret for `payouts`). */
+  sign(payload: string, timestamp?: number, to?: StandinEvent['to']): string;
   /** A dispute on a payment's charge (the cardholder's bank): `charge.dispute.created`. */
   dispute(paymentIntentId: string): Promise<string>;
   closeDispute(disputeId: string, outcome: 'won' | 'lost'): Promise<void>;
@@ -100,16 +111,17 @@ class StripeFailure extends Error {
   }
 }
 
-const invalid = (message: string, param?: string) => new StripeFailure(400, { type: 'invalid_request_error', message, ...(param ? { param } : {}) });
+const invalid = (message: string, param?: string, code?: string) => new StripeFailure(400, { type: 'invalid_request_error', message, ...(param ? { param } : {}), ...(code ? { code } : {}) });
 const missing = (kind: string, id: string) => new StripeFailure(404, { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${kind}: '${id}'`, param: 'id' });
 
 function brandOf(number: string) {
   return number.startsWith('4') ? 'visa' : number.startsWith('5') ? 'mastercard' : 'unknown';
 }
 
-export async function startStripeStandin(options: { webhookUrl?: string; secretKey?: string; webhookSecret?: string } = {}): Promise<StripeStandin> {
+export async function startStripeStandin(options: { webhookUrl?: string; secretKey?: string; webhookSecret?: string; connectWebhookSecret?: string } = {}): Promise<StripeStandin> {
   const secretKey = options.secretKey ?? `sk_test_standin${randomBytes(8).toString('hex')}`;
   const webhookSecret = options.webhookSecret ?? `whsec_standin${randomBytes(12).toString('hex')}`;
+  const connectWebhookSecret = options.connectWebhookSecret ?? `whsec_standinconnect${randomBytes(12).toString('hex')}`;
   const customers = new Map<string, Obj>();
   const sessions = new Map<string, Obj>();
   const intents = new Map<string, Obj>();
@@ -120,27 +132,31 @@ export async function startStripeStandin(options: { webhookUrl?: string; secretK
   const idempotent = new Map<string, { status: number; body: Obj }>();
   let baseUrl = '';
 
-  const sign = (payload: string, timestamp = now()) => `t=${timestamp},v1=${createHmac('sha256', webhookSecret).update(`${timestamp}.${payload}`).digest('hex')}`;
+  const sign = (payload: string, timestamp = now(), to: StandinEvent['to'] = 'payments') =>
+    `t=${timestamp},v1=${createHmac('sha256', to === 'payouts' ? connectWebhookSecret : webhookSecret).update(`${timestamp}.${payload}`).digest('hex')}`;
+  const urlOf = (to: StandinEvent['to']) => (to === 'payouts' ? standin.connectWebhookUrl : standin.webhookUrl);
 
   async function post(event: StandinEvent, given: { signature?: string; timestamp?: number } = {}): Promise<number> {
-    if (!standin.webhookUrl) throw new Error('the stand-in has no webhook URL');
+    const url = urlOf(event.to ?? 'payments');
+    if (!url) throw new Error('the stand-in has no webhook URL');
     const payload = JSON.stringify({
-      id: event.id, object: 'event', api_version: '2026-10-28.endive', created: now(), livemode: false, pending_webhooks: 1,
+      id: event.id, object: 'event', ...(event.account ? { account: event.account } : {}), api_version: '2026-10-28.endive', created: now(), livemode: false, pending_webhooks: 1,
       request: { id: null, idempotency_key: null }, type: event.type, data: { object: event.object },
     });
-    const res = await fetch(standin.webhookUrl, {
+    const res = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json; charset=utf-8', 'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)', 'stripe-signature': given.signature ?? sign(payload, given.timestamp) },
+      headers: { 'content-type': 'application/json; charset=utf-8', 'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)', 'stripe-signature': given.signature ?? sign(payload, given.timestamp, event.to ?? 'payments') },
       body: payload,
     });
     await res.arrayBuffer();
     return res.status;
   }
 
-  async function emit(type: string, object: Obj): Promise<void> {
-    const event = { id: newId('evt'), type, object: structuredClone(object) };
+  async function emit(type: string, object: Obj, account?: string): Promise<void> {
+    const to = /^(account|transfer)\./.test(type) ? 'payouts' as const : 'payments' as const;
+    const event: StandinEvent = { id: newId('evt'), type, object: structuredClone(object), ...(account ? { account } : {}), to };
     standin.events.push(event);
-    if (standin.webhookMode === 'drop' || !standin.webhookUrl) return;
+    if (standin.webhookMode === 'drop' || !urlOf(to)) return;
     if (standin.webhookMode === 'hold') {
       standin.undelivered.push(event);
       return;
@@ -190,9 +206,13 @@ export async function startStripeStandin(options: { webhookUrl?: string; secretK
     return shown;
   };
 
+  const connect = standinConnect({ newId, now, str, invalid, missing, emit, baseUrl: () => baseUrl });
+
   // --- the API -----------------------------------------------------------------------------------
   async function api(method: string, path: string, form: Form): Promise<Obj> {
     let match: RegExpExecArray | null;
+    const connected = await connect.api(method, path, form);
+    if (connected) return connected;
     if (method === 'POST' && path === '/v1/customers') {
       const customer = { id: newId('cus'), object: 'customer', email: str(form.email) ?? null, metadata: form.metadata ?? {}, created: now() };
       customers.set(customer.id, customer);
@@ -361,6 +381,7 @@ export async function startStripeStandin(options: { webhookUrl?: string; secretK
     const raw = Buffer.concat(chunks).toString('utf8');
     const form = parseForm(req.method === 'GET' ? url.search.slice(1) : raw);
     if (await hosted(req, res, url.pathname, form)) return;
+    if (await connect.hosted(req, res, url.pathname, form)) return;
     const json = (status: number, body: Obj, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'content-type': 'application/json', 'request-id': newId('req'), ...headers });
       res.end(JSON.stringify(body));
@@ -370,6 +391,8 @@ export async function startStripeStandin(options: { webhookUrl?: string; secretK
     }
     const key = req.headers['idempotency-key'];
     const remembered = typeof key === 'string' ? idempotent.get(`${req.method} ${url.pathname} ${key}`) : undefined;
+    const lose = standin.loseTransferAnswers && req.method === 'POST' && url.pathname === '/v1/transfers';
+    if (remembered && lose) return void res.destroy();
     if (remembered) {
       if (remembered.body.__request !== raw) {
         return json(400, { error: { type: 'idempotency_error', message: 'Keys for idempotent requests can only be used with the same parameters they were first used with.' } });
@@ -387,6 +410,7 @@ export async function startStripeStandin(options: { webhookUrl?: string; secretK
       body = { error: error.body };
     }
     if (typeof key === 'string' && req.method === 'POST') idempotent.set(`${req.method} ${url.pathname} ${key}`, { status, body: { ...body, __request: raw } });
+    if (lose) return void res.destroy();
     json(status, body);
   }
 
@@ -401,10 +425,17 @@ export async function startStripeStandin(options: { webhookUrl?: string; secretK
 
   const standin: StripeStandin = {
     baseUrl,
-    env: () => ({ PAYMENTS: 'stripe', STRIPE_SECRET_KEY: secretKey, STRIPE_WEBHOOK_SECRET: webhookSecret, STRIPE_PUBLISHABLE_KEY: 'pk_test_standin', STRIPE_API_BASE: baseUrl }),
+    env: () => ({
+      PAYMENTS: 'stripe', STRIPE_SECRET_KEY: secretKey, STRIPE_WEBHOOK_SECRET: webhookSecret, STRIPE_PUBLISHABLE_KEY: 'pk_test_standin', STRIPE_API_BASE: baseUrl,
+      STRIPE_CONNECT_WEBHOOK_SECRET: connectWebhookSecret,
+    }),
     secretKey,
     webhookSecret,
     webhookUrl: options.webhookUrl,
+    connectWebhookUrl: undefined,
+    connectWebhookSecret,
+    connect,
+    loseTransferAnswers: false,
     webhookMode: 'deliver',
     events: [],
     undelivered: [],

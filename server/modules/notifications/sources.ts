@@ -43,9 +43,9 @@ export function listenForNotifications(deps: {
   events.onDurable('payment.received', ({ kind, transferId, payerId, payeeId, amount, subjectId, title }) =>
     notify({ kind: SALE_KINDS[kind], actorId: payerId, subjectId: kind === 'subscription' || kind === 'toy_tip' ? null : subjectId, data: { amount, ...(title ? { title } : {}) }, dedupeKey: `payment:${transferId}` }, [payeeId]));
 
-  // Each step of a payout once; being handed to the bank (exported) is no news to the creator.
+  // Each step of a payout once; being handed to the bank or to Stripe is no news to the creator.
   events.onDurable('payout.changed', ({ requestId, userId, state, coins, reason }) => {
-    if (state === 'exported') return;
+    if (state === 'exported' || state === 'sent') return;
     return notify({ kind: 'payout_update', actorId: null, subjectId: requestId, data: { amount: coins, state, ...(reason ? { reason } : {}) }, dedupeKey: `payout:${requestId}:${state}` }, [userId]);
   });
 

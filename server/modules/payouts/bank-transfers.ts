@@ -87,8 +87,9 @@ export function createBankTransfers(deps: { db: Db; requests: Pick<PayoutRequest
       const results = parseBankAnswer(csv);
       const counts = { paid: 0, failed: 0, returned: 0, unchanged: 0 };
       for (const result of results) {
-        const [row] = await db.select({ state: payoutRequests.state }).from(payoutRequests).where(eq(payoutRequests.id, result.id));
-        const step = row && STEP_FOR[result.outcome][row.state];
+        const [row] = await db.select({ state: payoutRequests.state, method: payoutRequests.method }).from(payoutRequests).where(eq(payoutRequests.id, result.id));
+        // A payout through Stripe is answered by Stripe, never by a bank file.
+        const step = row?.method === 'bank_transfer' && STEP_FOR[result.outcome][row.state];
         if (!step) {
           counts.unchanged += 1;
           continue;

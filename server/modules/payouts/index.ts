@@ -1,16 +1,20 @@
 /**
  * Payouts (decision 0061): creators' earnings held for the chargeback window, payout methods behind one
- * seam (the bank-transfer export today), `payoutReadiness`, payout requests through the ledger's `payouts`
+ * seam (the bank-transfer export, and Stripe Connect when configured: decision 0063), `payoutReadiness`, payout requests through the ledger's `payouts`
  * holding account, automatic schedules, and the console's queue with the bank file's export and import.
  */
 import type { AppModule, ModuleContext } from '../../platform/module';
 import { createBankTransfers } from './bank-transfers';
+import { createConnectAccounts } from './connect-accounts';
+import { registerConnectRoutes, type StripePayouts } from './connect-routes';
 import { createEarnings } from './earnings';
 import { createPayoutQueue } from './queue';
 import { createReadiness, type PayoutReadinessCheck } from './readiness';
+import { createProcessorPayouts } from './processor-payouts';
 import { createPayoutRequests } from './requests';
 import { registerPayoutRoutes } from './routes';
 import { createSchedules, type Schedules } from './schedules';
+import { createStripeConnect } from './stripe-connect';
 import './events';
 
 export type { TaxForms, PayoutReadinessCheck } from './readiness';
@@ -21,6 +25,8 @@ declare module '../../platform/module' {
     payoutReadiness: PayoutReadinessCheck;
     /** Automatic payouts: the job's run, for tests and operators. */
     automaticPayouts: Pick<Schedules, 'runDue'>;
+    /** Payouts through Stripe Connect (decision 0063), when configured: the reconcile job's run, for tests and operators. */
+    processorPayouts: { reconcile(now?: Date): Promise<{ asked: number; settled: number }> } | null;
   }
 }
 
@@ -41,14 +47,28 @@ export function createPayoutsModule(ctx: ModuleContext): AppModule {
       return (id) => people.get(id)?.username ?? '';
     },
   });
+  const connect = config.stripe?.connectWebhookSecrets
+    ? createStripeConnect({ secretKey: config.stripe.secretKey, apiBase: config.stripe.apiBase, webhookSecrets: config.stripe.connectWebhookSecrets })
+    : null;
+  const stripe: StripePayouts | null = connect && {
+    api: connect,
+    accounts: createConnectAccounts({ db, stripe: connect }),
+    payouts: createProcessorPayouts({ db, requests, processor: connect, log: ctx.log }),
+  };
   ctx.fill('nextWithdrawDate', earnings.nextWithdrawDate);
   return {
     name: 'payouts',
-    services: { payoutReadiness: readiness, automaticPayouts: schedules },
-    routes: (app) => registerPayoutRoutes(app, { db, ledger, earnings, readiness, requests, schedules, queue, bank }),
+    services: { payoutReadiness: readiness, automaticPayouts: schedules, processorPayouts: stripe?.payouts ?? null },
+    routes: async (app) => {
+      registerPayoutRoutes(app, { db, ledger, earnings, readiness, requests, schedules, queue, bank, stripe });
+      await registerConnectRoutes(app, stripe);
+    },
     jobs: [
       // Several instances may run it at once: a lease per schedule, a key per run (schedules.ts).
       { name: 'automatic-payouts', everyMs: 60_000, roles: ['worker'], run: async () => void (await schedules.runDue()) },
+      // Processor payouts whose answer was lost (or never asked for): leased per request (processor-payouts.ts).
+      ...(stripe ? [{ name: 'reconcile-processor-payouts', everyMs: 60_000, roles: ['worker' as const], run: async () => void (await stripe.payouts.reconcile()) }] : []),
     ],
   };
 }
+export { STRIPE_PAYOUTS_WEBHOOK_PATH } from './connect-routes';

@@ -1,8 +1,8 @@
 /**
  * Payout methods behind one seam (decision 0061). A method says whether a creator finished its
  * onboarding and how an approved request leaves: the bank transfer as a file the operator hands to the
- * bank (paid or failed when the bank's answer is imported). Stripe Connect (Express) and PayPal Payouts
- * will be methods that pay through the processor's API and answer by webhook; they are not built yet.
+ * bank (paid or failed when the bank's answer is imported), or Stripe Connect (decision 0063), paid through
+ * the processor's API on approval and answered by webhook or by asking (processor-payouts.ts).
  */
 import { eq } from 'drizzle-orm';
 import type { PayoutMethodId } from '../../../common/api/payouts';
@@ -15,8 +15,8 @@ export interface PayoutMethod {
   id: PayoutMethodId;
   /** Whether the creator finished the method's onboarding. */
   onboarded(row: PayoutMethodRow | null): boolean;
-  /** How approved requests leave: `file`, an export the operator takes to the bank. */
-  settles: 'file';
+  /** How approved requests leave: `file`, an export the operator takes to the bank; `api`, sent to the processor on approval. */
+  settles: 'file' | 'api';
 }
 
 export const bankTransfer: PayoutMethod = {
@@ -25,7 +25,14 @@ export const bankTransfer: PayoutMethod = {
   settles: 'file',
 };
 
-export const PAYOUT_METHOD_SEAM: Record<PayoutMethodId, PayoutMethod> = { bank_transfer: bankTransfer };
+/** Onboarded while Stripe says the Express account may be paid out (`payouts_enabled`, connect-accounts.ts). */
+export const stripeConnect: PayoutMethod = {
+  id: 'stripe_connect',
+  onboarded: (row) => row !== null && row.method === 'stripe_connect' && row.completedAt !== null,
+  settles: 'api',
+};
+
+export const PAYOUT_METHOD_SEAM: Record<PayoutMethodId, PayoutMethod> = { bank_transfer: bankTransfer, stripe_connect: stripeConnect };
 
 export async function methodOf(exec: Executor, userId: number): Promise<PayoutMethodRow | null> {
   return (await exec.select().from(payoutMethods).where(eq(payoutMethods.userId, userId)))[0] ?? null;

@@ -58,11 +58,13 @@ function stepTransfer(row: PayoutRow, step: TransferStep): TransferRequest {
 const STEPS = {
   approve: { from: ['requested'], to: 'approved', transfer: null, audit: 'payout.approve' },
   reject: { from: ['requested', 'approved'], to: 'rejected', transfer: 'returned', audit: 'payout.reject' },
-  paid: { from: ['exported'], to: 'paid', transfer: 'paid', audit: 'payout.paid' },
-  failed: { from: ['exported'], to: 'failed', transfer: 'returned', audit: 'payout.failed' },
+  // Handed to a processor's API (decision 0063): `sent` until it answers.
+  send: { from: ['approved'], to: 'sent', transfer: null, audit: 'payout.send' },
+  paid: { from: ['exported', 'sent'], to: 'paid', transfer: 'paid', audit: 'payout.paid' },
+  failed: { from: ['exported', 'sent'], to: 'failed', transfer: 'returned', audit: 'payout.failed' },
   // The creator's own, before an operator took it up.
   cancel: { from: ['requested'], to: 'cancelled', transfer: 'returned', audit: 'payout.cancel' },
-  // The bank sent a paid transfer back: the money is the platform's again, the coins the creator's.
+  // The bank (or Stripe, reversing the transfer) sent a paid payout back: the money is the platform's again, the coins the creator's.
   returned: { from: ['paid'], to: 'returned', transfer: 'bank-return', audit: 'payout.returned' },
 } as const satisfies Record<string, { from: readonly PayoutState[]; to: PayoutState; transfer: Exclude<TransferStep, 'hold'> | null; audit: AuditAction }>;
 export type PayoutStep = keyof typeof STEPS;
@@ -157,6 +159,7 @@ export function createPayoutRequests(deps: {
     request,
     decide,
     cancel,
+    byId: async (id: number): Promise<PayoutRow | null> => (await db.select().from(payoutRequests).where(eq(payoutRequests.id, id)))[0] ?? null,
 
     /** The user's open request, and their requests newest first. */
     async of(userId: number, limit = 20) {

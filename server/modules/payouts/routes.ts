@@ -6,6 +6,7 @@ import { ACCESS } from '../../platform/http/access';
 import { addRoute } from '../../platform/http/route';
 import type { Ledger } from '../ledger';
 import type { createBankTransfers } from './bank-transfers';
+import type { StripePayouts } from './connect-routes';
 import type { EarningsReads } from './earnings';
 import { methodOf, shownMethod } from './methods';
 import type { createPayoutQueue } from './queue';
@@ -18,17 +19,19 @@ const tags = ['payouts'];
 
 export function registerPayoutRoutes(app: FastifyInstance, deps: {
   db: Db; ledger: Pick<Ledger, 'holdOf'>; earnings: EarningsReads; readiness: PayoutReadinessCheck; requests: PayoutRequests; schedules: Schedules;
-  queue: ReturnType<typeof createPayoutQueue>; bank: ReturnType<typeof createBankTransfers>;
+  queue: ReturnType<typeof createPayoutQueue>; bank: ReturnType<typeof createBankTransfers>; stripe: StripePayouts | null;
 }) {
   const { db, requests } = deps;
 
   addRoute(app, api.myEarnings, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ principal }) => {
     const userId = principal.userId;
-    const [earnings, readiness, hold, method, schedule, mine] = await Promise.all([
+    const [earnings, readiness, hold, method, schedule, mine, stripe] = await Promise.all([
       deps.earnings.of(userId), deps.readiness(userId), deps.ledger.holdOf(userId), methodOf(db, userId), deps.schedules.of(userId), requests.of(userId),
+      deps.stripe?.accounts.of(userId) ?? null,
     ]);
     return {
       earnings, readiness, on_hold: hold.held, method: shownMethod(method), schedule,
+      methods: deps.stripe ? ['bank_transfer' as const, 'stripe_connect' as const] : ['bank_transfer' as const], stripe,
       open: mine.open && requestOut(mine.open), history: mine.history.map(requestOut),
     };
   });
@@ -58,9 +61,13 @@ export function registerPayoutRoutes(app: FastifyInstance, deps: {
   // The console's queue (administrators).
   addRoute(app, api.adminPayouts, { auth: 'admin', access: ACCESS.admin, tags }, async ({ input }) => ({ requests: await deps.queue(input.state, input.limit) }));
 
-  addRoute(app, api.approvePayout, { auth: 'admin', access: ACCESS.admin, tags }, async ({ input, principal }) => ({
-    request: requestOut(await requests.decide(input.id, 'approve', principal.userId)),
-  }));
+  addRoute(app, api.approvePayout, { auth: 'admin', access: ACCESS.admin, tags }, async ({ input, principal }) => {
+    const approved = await requests.decide(input.id, 'approve', principal.userId);
+    if (approved.method !== 'stripe_connect' || !deps.stripe) return { request: requestOut(approved) };
+    // A method paid through a processor's API leaves at once (decision 0063).
+    await deps.stripe.payouts.send(approved.id, principal.userId);
+    return { request: requestOut((await requests.byId(approved.id))!) };
+  });
 
   addRoute(app, api.rejectPayout, { auth: 'admin', access: ACCESS.admin, tags }, async ({ input, principal }) => ({
     request: requestOut(await requests.decide(input.id, 'reject', principal.userId, input.reason)),

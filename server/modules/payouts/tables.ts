@@ -44,6 +44,10 @@ export const payoutRequests = pgTable(
     /** `<user>:<Idempotency-Key>` for a creator's request, `auto:<user>:<run>` for a scheduled one. */
     requestKey: text('request_key').notNull(),
     batchId: bigint('batch_id', { mode: 'number' }).references(() => payoutBatches.id),
+    /** A processor's payout (Stripe Connect): its transfer, once known. */
+    processorRef: text('processor_ref'),
+    /** A request `sent` to a processor is asked about again from then (the reconcile job's lease). */
+    reconcileAfter: timestamp('reconcile_after', { withTimezone: true }),
     decidedBy: bigint('decided_by', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
     requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -54,6 +58,7 @@ export const payoutRequests = pgTable(
     uniqueIndex('payout_requests_one_open_idx').on(t.userId).where(sql`${t.state} in (${openStates})`),
     index('payout_requests_user_idx').on(t.userId, t.id),
     index('payout_requests_state_idx').on(t.state, t.id),
+    index('payout_requests_reconcile_idx').on(t.reconcileAfter).where(sql`${t.state} in ('approved', 'sent')`),
     check('payout_requests_coins_positive', sql`${t.coins} > 0 and ${t.usdCents} > 0`),
   ],
 );
@@ -69,3 +74,15 @@ export const payoutSchedules = pgTable(
   },
   (t) => [index('payout_schedules_due_idx').on(t.nextRunAt)],
 );
+
+/**
+ * A creator's Stripe Express account (decision 0063): made once per creator, kept if they switch methods.
+ * `payouts_enabled` and `details_submitted` are what Stripe last said (`account.updated`, or asked).
+ */
+export const stripeConnectAccounts = pgTable('stripe_connect_accounts', {
+  userId: bigint('user_id', { mode: 'number' }).primaryKey().references(() => users.id, { onDelete: 'cascade' }),
+  accountId: text('account_id').notNull().unique(),
+  detailsSubmitted: boolean('details_submitted').notNull().default(false),
+  payoutsEnabled: boolean('payouts_enabled').notNull().default(false),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

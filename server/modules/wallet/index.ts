@@ -22,6 +22,7 @@ export { ensureWalletPackages } from './packages';
 export { payPalSettings } from './providers/paypal';
 export { btcPaySettings } from './providers/btcpay';
 export { hostedWebhookPath } from './routes';
+export { stripeClient, STRIPE_SIGNATURE_HEADER } from './providers/stripe';
 
 declare module '../../platform/module' {
   interface ModuleServices {

@@ -304,6 +304,14 @@ const CASES: Record<string, Case> = {
     send: async (c) => c.client.post('/api/payouts/cancel', { id: await openPayout() }),
     stopsShort: { status: 404, message: MSG.payoutUnknown, why: 'each cell cancels another creator\'s request, never told to exist (payout-returns.int.test.ts cancels a creator\'s own)' },
   },
+  // Stripe Connect (decision 0063): not configured here; stripe-connect.int.test.ts onboards and pays through the stand-in.
+  ...Object.fromEntries(['onboarding', 'refresh'].map((step) => [`POST /api/payouts/stripe/${step}`, {
+    stopsShort: { status: 404, message: MSG.processorNotConfigured, why: 'Stripe is not configured here (stripe-connect.int.test.ts runs against the stand-in)' },
+  }])),
+  'POST /api/payouts/webhooks/stripe': {
+    send: async (c: Cell) => c.client.request('POST', '/api/payouts/webhooks/stripe', { rawBody: '{}', csrf: false, headers: { 'content-type': 'application/json' } }),
+    stopsShort: { status: 404, message: MSG.processorNotConfigured, why: 'not configured here (stripe-connect.int.test.ts posts signed events from the stand-in)' },
+  },
   'POST /api/admin/payout-approve': { send: async (c) => c.client.post('/api/admin/payout-approve', { id: await openPayout() }) },
   'POST /api/admin/payout-reject': { send: async (c) => c.client.post('/api/admin/payout-reject', { id: await openPayout(), reason: 'Matrix' }) },
   'POST /api/admin/payouts-export': { send: async (c) => { await openPayout(true); return c.client.post('/api/admin/payouts-export', {}); } },

@@ -56,7 +56,7 @@ function Queue() {
         rows={queue.data.requests}
         rowKey={(r) => String(r.id)}
         columns={[
-          { header: 'Creator', cell: (r) => <Stacked main={`@${r.user.username}`} sub={r.payee ? `${r.payee.account_holder} ····${r.payee.account_last4}` : 'no account'} /> },
+          { header: 'Creator', cell: (r) => <Stacked main={`@${r.user.username}`} sub={r.payee ? `${r.payee.method === 'stripe_connect' ? 'Stripe' : r.payee.account_holder} ····${r.payee.account_last4}` : 'no account'} /> },
           { header: 'Payout', cell: (r) => <Stacked main={formatCoins(r.coins)} sub={formatCents(r.usd_cents, 'USD')} />, numeric: true },
           { header: 'Earnings', cell: (r) => <Stacked main={`${formatCoins(r.earnings.earned_total)} earned`} sub={`${formatCoins(r.earnings.paid_out)} paid before, ${formatCoins(r.earnings.pending)} pending`} /> },
           { header: 'Standing', cell: (r) => <Standing request={r} /> },
@@ -64,7 +64,7 @@ function Queue() {
           { header: 'State', cell: (r) => <span className={styles.badge}>{PAYOUT_STATE_LABELS[r.state]}</span> },
           {
             header: '',
-            cell: (r) => r.state === 'exported' ? null : (
+            cell: (r) => r.state === 'exported' || r.state === 'sent' ? null : (
               <span className={styles.toolbar}>
                 {r.state === 'requested' && (
                   <Button size="sm" disabled={r.on_hold} loading={approve.isPending && approve.variables?.id === r.id} onClick={() => approve.mutate({ id: r.id })} aria-label={`Approve payout ${r.id}`}>Approve</Button>

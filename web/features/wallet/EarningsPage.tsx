@@ -20,13 +20,14 @@ import { Select } from '../../ui/Select';
 import { Spinner } from '../../ui/Spinner';
 import { TextField } from '../../ui/TextField';
 import { useCancelPayout, useEarnings, useRequestPayout, useSavePayoutMethod, useSetPayoutSchedule } from './earnings-api';
+import { StripePayoutMethod } from './StripePayoutMethod';
 import styles from './wallet.module.css';
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 const usd = (coins: number, perUsd: number) => formatCents(Math.round((coins * 100) / perUsd), 'USD');
 
 const SCHEDULE_LABELS: Record<PayoutSchedule, string> = { off: 'Off: I ask for each payout', weekly: 'Weekly', monthly: 'Monthly' };
-const REQUIREMENT_LABELS = { payout_method: 'a bank account for payouts', tax_form: 'your tax information' } as const;
+const REQUIREMENT_LABELS = { payout_method: 'a payout method (a bank account or Stripe)', tax_form: 'your tax information' } as const;
 
 export function EarningsPage() {
   const earnings = useEarnings();
@@ -47,8 +48,15 @@ export function EarningsPage() {
         {data.open ? <OpenRequest request={data.open} /> : <RequestForm earnings={data.earnings} disabled={!data.readiness.ready || data.on_hold} />}
         <ScheduleChoice schedule={data.schedule} />
       </Section>
-      <Section title="Bank account" description="Payouts are sent by bank transfer to this account, in US dollars.">
-        <BankAccount current={data.method} />
+      {data.methods.includes('stripe_connect') && (
+        <Section title="Stripe" description="Payouts are sent to your Stripe Express account, in US dollars.">
+          <StripePayoutMethod stripe={data.stripe} chosen={data.method?.method === 'stripe_connect'} />
+        </Section>
+      )}
+      <Section title="Bank account" description={data.method?.method === 'stripe_connect'
+        ? 'Your payouts go to Stripe. Save a bank account to be paid by bank transfer instead, in US dollars.'
+        : 'Payouts are sent by bank transfer to this account, in US dollars.'}>
+        <BankAccount current={data.method?.method === 'bank_transfer' ? data.method : null} />
       </Section>
       <Section title="Payouts">
         <PayoutHistory rows={data.history} perUsd={data.earnings.coins_per_usd} />

@@ -14,7 +14,7 @@ export function useEarnings() {
 }
 
 /** A payout call that changes the earnings page (and the wallet's balance): both read again after it. */
-function usePayoutCall<C extends typeof payouts.savePayoutMethod | typeof payouts.setPayoutSchedule | typeof payouts.cancelPayout>(def: C) {
+function usePayoutCall<C extends typeof payouts.savePayoutMethod | typeof payouts.setPayoutSchedule | typeof payouts.cancelPayout | typeof payouts.startStripeOnboarding | typeof payouts.refreshStripeAccount>(def: C) {
   const queryClient = useQueryClient();
   return useMutation<CallOutput<C>, ApiError, CallInput<C>>({
     mutationFn: (input) => call(def, input),
@@ -26,6 +26,10 @@ export const useSavePayoutMethod = () => usePayoutCall(payouts.savePayoutMethod)
 export const useSetPayoutSchedule = () => usePayoutCall(payouts.setPayoutSchedule);
 /** Cancelling a request twice answers the same: no key needed. */
 export const useCancelPayout = () => usePayoutCall(payouts.cancelPayout);
+/** Stripe chosen: answers the onboarding link the browser goes to (decision 0063). */
+export const useStartStripeOnboarding = () => usePayoutCall(payouts.startStripeOnboarding);
+/** Back from Stripe's onboarding: the account's status asked again. */
+export const useRefreshStripeAccount = () => usePayoutCall(payouts.refreshStripeAccount);
 
 /** A payout request: the key is made once per attempt by the form, so a retry asks once. */
 export function useRequestPayout() {
