@@ -136,6 +136,9 @@ const CASES: Record<string, () => Promise<KeyedCase>> = {
   },
 };
 
+/** The answer with each signed address's token cut off. */
+const withoutMediaTokens = (body: unknown): unknown => JSON.parse(JSON.stringify(body).replace(/([?&]token=)[^&"]+/g, '$1…'));
+
 const keyedCalls = Object.values(contract)
   .flatMap((domain) => Object.values(domain as Record<string, unknown>))
   .filter((def): def is CallDef => typeof def === 'object' && def !== null && 'path' in def && 'idempotencyKey' in def && (def as CallDef).idempotencyKey !== undefined);
@@ -159,7 +162,8 @@ describe('an Idempotency-Key names one request', () => {
       expect(done.status, JSON.stringify(done.body)).toBe(200);
       const again = await send(first);
       expect(again.status, JSON.stringify(again.body)).toBe(200);
-      expect(again.body).toEqual(done.body);
+      // The same answer, but for its media addresses: signed again for the viewer when answered, their expiry moves on.
+      expect(withoutMediaTokens(again.body)).toEqual(withoutMediaTokens(done.body));
       const changed = await send(other);
       expect(changed.status, JSON.stringify(changed.body)).toBe(409);
       expect(changed.body).toMatchObject({ response: 'conflict', message: MSG.idempotencyKeyReused });
