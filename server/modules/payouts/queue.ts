@@ -9,6 +9,7 @@ import type { Db } from '../../platform/db/client';
 import type { AccountsService } from '../accounts';
 import { payoutPosition, type Ledger } from '../ledger';
 import { shownMethod } from './methods';
+import { markFailedAfter } from './processor-payouts';
 import { requestOut, type PayoutRequests } from './requests';
 import { payoutMethods, payoutRequests } from './tables';
 
@@ -39,6 +40,8 @@ export function createPayoutQueue(deps: { db: Db; ledger: Pick<Ledger, 'holdOf'>
         earnings: { earned_total: position.matured + position.pending, pending: position.pending, available: position.available, paid_out: totals.get(row.userId)?.paidOut ?? 0 },
         payee: shownMethod(methodOf.get(row.userId) ?? null),
         batch_id: row.batchId,
+        mark_failed_after: markFailedAfter(row)?.toISOString() ?? null,
+        attention: row.attention,
       };
     });
   };
