@@ -198,7 +198,8 @@ export const consolePayout = payoutRequest.extend({
 });
 export type ConsolePayout = z.infer<typeof consolePayout>;
 
-export const PAYOUT_FILTERS = ['open', ...PAYOUT_STATES] as const;
+/** `attention`: requests an operator must look at (a processor paid one already failed here). */
+export const PAYOUT_FILTERS = ['open', 'attention', ...PAYOUT_STATES] as const;
 
 export const adminPayouts = defineCall({
   method: 'GET',

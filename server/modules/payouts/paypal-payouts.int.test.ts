@@ -295,7 +295,7 @@ describe('marking a stuck payout failed', () => {
     expect(await stateOf(c, request.id)).toMatchObject({ state: 'failed' });
     expect(await steps(request.id)).toEqual(['hold', 'returned']);
     expect(await paidOut()).toBe(out);
-    const flagged = await eventually(async () => (await admin.call(api.adminPayouts, { state: 'failed' })).requests.find((r) => r.id === request.id)!, (r) => r.attention !== null);
+    const flagged = await eventually(async () => (await admin.call(api.adminPayouts, { state: 'attention' })).requests.find((r) => r.id === request.id)!, (r) => r.attention !== null);
     expect(flagged.attention).toMatch(/^PayPal paid this payout \(.+\) after it failed here/);
     expect((await audits(request.id)).map((a) => a.action)).toEqual(['payout.approve', 'payout.send', 'payout.mark-failed', 'payout.late-success']);
     await expectConserved();

@@ -3,7 +3,7 @@
  * what they were paid before, whether they are held (an open dispute or a debt: `canWithdraw` is false)
  * and where the money goes.
  */
-import { asc, inArray } from 'drizzle-orm';
+import { asc, inArray, isNotNull } from 'drizzle-orm';
 import { OPEN_PAYOUT_STATES, type ConsolePayout, type PAYOUT_FILTERS } from '../../../common/api/payouts';
 import type { Db } from '../../platform/db/client';
 import type { AccountsService } from '../accounts';
@@ -16,8 +16,8 @@ import { payoutMethods, payoutRequests } from './tables';
 export function createPayoutQueue(deps: { db: Db; ledger: Pick<Ledger, 'holdOf'>; accounts: Pick<AccountsService, 'publicUsers'>; requests: Pick<PayoutRequests, 'totals'>; holdSeconds: number }) {
   const { db } = deps;
   return async function list(filter: (typeof PAYOUT_FILTERS)[number], limit: number): Promise<ConsolePayout[]> {
-    const states = filter === 'open' ? [...OPEN_PAYOUT_STATES] : [filter];
-    const rows = await db.select().from(payoutRequests).where(inArray(payoutRequests.state, states)).orderBy(asc(payoutRequests.id)).limit(limit);
+    const which = filter === 'attention' ? isNotNull(payoutRequests.attention) : inArray(payoutRequests.state, filter === 'open' ? [...OPEN_PAYOUT_STATES] : [filter]);
+    const rows = await db.select().from(payoutRequests).where(which).orderBy(asc(payoutRequests.id)).limit(limit);
     const userIds = [...new Set(rows.map((r) => r.userId))];
     if (userIds.length === 0) return [];
     const [people, totals, methods] = await Promise.all([
