@@ -5,18 +5,11 @@
  * the console, it is sent to PayPal as a batch, and PayPal's webhook pays it: the Earnings page shows it paid.
  */
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import * as postsApi from '../common/api/posts';
-import { saveTaxInfo } from '../common/api/statements';
-import * as walletApi from '../common/api/wallet';
 import { PAYPAL_PAYOUTS_WEBHOOK_PATH } from '../server/modules/payouts';
-import { SANDBOX_CARDS } from '../server/modules/wallet/payment-provider';
-import { HttpSession } from '../server/testing/http-session';
-import { TEST_TAX_FORM } from '../server/testing/payouts';
 import { LocalPayPal } from '../server/testing/paypal-standin';
-import { publishImagePost } from '../server/testing/uploads';
-import { DEMO_PASSWORD, signInAt } from './support/app';
+import { signInAt } from './support/app';
 import { journeySteps, screenshot, useAppInBrowser } from './support/browser';
-import { payoutInQueue, waitForAvailable } from './support/payouts';
+import { paidOnEarnings, payoutInQueue, sellPaidPost, waitForAvailable } from './support/payouts';
 
 const HOLD_SECONDS = 15;
 let paypal: LocalPayPal | undefined;
@@ -34,13 +27,7 @@ describe('a creator is paid out through PayPal', () => {
     await page.goto('/');
     const origin = new URL(page.url()).origin;
     paypal!.payoutsWebhookUrl = `${origin}${PAYPAL_PAYOUTS_WEBHOOK_PATH}`;
-    const creator = await HttpSession.at(origin).signIn('broadcaster1', DEMO_PASSWORD);
-    const postId = await publishImagePost(creator, { title: 'Paid backstage', tip: 80 });
-    await creator.call(saveTaxInfo, TEST_TAX_FORM);
-    const viewer = await HttpSession.at(origin).signIn('viewer1', DEMO_PASSWORD);
-    const [pkg] = (await viewer.call(walletApi.coinPackages, {})).packages;
-    await viewer.call(walletApi.depositCoins, { package_id: pkg!.package_id, payment_method: 'card', card: { number: SANDBOX_CARDS.succeeds, exp_month: 12, exp_year: 2040, cvc: '123', name: 'Viewer One' } });
-    await viewer.call(postsApi.purchasePost, { post_id: postId });
+    await sellPaidPost(origin, 80);
   });
 
   step('broadcaster1 gives their PayPal email and asks for a payout after the hold', async () => {
@@ -75,11 +62,7 @@ describe('a creator is paid out through PayPal', () => {
 
   step('broadcaster1 sees the payout paid', async () => {
     const { page, errors } = await openAppPage();
-    await signInAt(page, 'broadcaster1', '/user/account/earnings');
-    const paid = page.getByRole('table', { name: 'Payouts' }).getByRole('row').filter({ hasText: 'Paid' });
-    await paid.waitFor({ timeout: 15_000 });
-    await paid.scrollIntoViewIfNeeded();
-    await screenshot(page, 'paypal-payouts-paid');
+    await paidOnEarnings(page, 'paypal-payouts-paid');
     expect(errors).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@
  * with the books checked for conservation.
  */
 import { randomUUID } from 'node:crypto';
-import { and, eq, like } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as api from '../../../common/api/payouts';
 import { MSG, fill } from '../../../common/messages';
@@ -15,11 +15,9 @@ import { auditLog } from '../../platform/db/platform-tables';
 import { eventually } from '../../testing/eventually';
 import { startTestApp, type SignedInUser, type TestApp } from '../../testing/harness';
 import type { HttpSession } from '../../testing/http-session';
-import { closeCheckingLedger, expectLedgerInvariants } from '../../testing/ledger-invariants';
-import { earningCreator } from '../../testing/payouts';
+import { closeCheckingLedger } from '../../testing/ledger-invariants';
+import { earningCreator, payoutBooks } from '../../testing/payouts';
 import { LocalPayPal } from '../../testing/paypal-standin';
-import { checkConservation, conservationViolations } from '../ledger';
-import { ledgerAccounts, ledgerTransfers } from '../ledger/tables';
 import { PAYPAL_PAYOUTS_WEBHOOK_PATH } from './paypal-routes';
 import { PROCESSOR_LEASE_MS } from './processor-payouts';
 import { payoutRequests } from './tables';
@@ -45,15 +43,7 @@ const db = () => t.resources.database.db;
 const reconcile = (at: Date) => t.app.services.processorPayouts!.reconcile(at);
 const afterLease = () => new Date(Date.now() + PROCESSOR_LEASE_MS + 1000);
 
-async function expectConserved() {
-  await expectLedgerInvariants(db());
-  expect(conservationViolations(await checkConservation(db()))).toEqual([]);
-}
-
-const paidOut = async () => Number((await db().select({ balance: ledgerAccounts.balance }).from(ledgerAccounts)
-  .where(and(eq(ledgerAccounts.system, 'paid-out'), eq(ledgerAccounts.currency, 'CON'))))[0]?.balance ?? 0);
-const steps = async (id: number) => (await db().select({ key: ledgerTransfers.idempotencyKey }).from(ledgerTransfers)
-  .where(like(ledgerTransfers.idempotencyKey, `payout:${id}:%`))).map((r) => r.key.split(':')[2]).sort();
+const { expectConserved, paidOut, steps } = payoutBooks(db);
 const earnings = (c: SignedInUser) => c.client.call(api.myEarnings, {});
 const audits = async (id: number) => db().select({ action: auditLog.action, actor: auditLog.actorId }).from(auditLog)
   .where(and(eq(auditLog.targetType, 'payout'), eq(auditLog.targetId, String(id)))).orderBy(auditLog.id);

@@ -113,16 +113,9 @@ export function createPayPalPayouts(options: PayPalPayoutsOptions) {
 
     /** A delivery to the payouts webhook, checked by PayPal; a payout event answers its batch as PayPal has it now. */
     async verifyWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): Promise<PayPalWebhook> {
-      if (!client.signed(headers)) return { ok: false, reason: 'unsigned' };
-      let event: unknown;
-      try {
-        event = JSON.parse(rawBody.toString('utf8'));
-      } catch {
-        return { ok: false, reason: 'malformed' };
-      }
-      const type = text(field(event, 'event_type'), 200);
-      if (!text(field(event, 'id'), 200) || !type || typeof field(event, 'resource') !== 'object') return { ok: false, reason: 'malformed' };
-      if (!(await client.verified(rawBody, headers, options.webhookId))) return { ok: false, reason: 'bad_signature' };
+      const delivery = await client.verifiedEvent(rawBody, headers, options.webhookId);
+      if (!delivery.ok) return delivery;
+      const { type, event } = delivery;
       const resource = field(event, 'resource');
       const batchId = type.startsWith('PAYMENT.PAYOUTS-ITEM.') ? text(field(resource, 'payout_batch_id'), 64)
         : type.startsWith('PAYMENT.PAYOUTSBATCH.') ? text(field(field(resource, 'batch_header'), 'payout_batch_id'), 64) : undefined;

@@ -26,6 +26,7 @@ export { field, ProcessorUnavailable, text } from './providers/provider-http';
 export { centsToDecimal } from './providers/amounts';
 export { btcPaySettings } from './providers/btcpay';
 export { hostedWebhookPath } from './routes';
+export { SANDBOX_CARDS } from './payment-provider';
 export { stripeClient, STRIPE_SIGNATURE_HEADER } from './providers/stripe';
 
 declare module '../../platform/module' {

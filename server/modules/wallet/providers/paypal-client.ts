@@ -74,23 +74,37 @@ export function createPayPalClient(options: PayPalCredentials) {
     return send(true);
   };
 
+  /** PayPal says whether it sent this delivery to the webhook `webhookId` (its certificate, its CRC of the body). */
+  async function verified(rawBody: Buffer, headers: Record<string, string | string[] | undefined>, webhookId: string): Promise<boolean> {
+    const [id, time, sig, certUrl, algo] = PAYPAL_TRANSMISSION_HEADERS.map((name) => header(headers, name)!);
+    // The event goes back byte for byte: parsed and serialized again, it may no longer be what was signed.
+    const request = `{"auth_algo":${JSON.stringify(algo)},"cert_url":${JSON.stringify(certUrl)},"transmission_id":${JSON.stringify(id)},"transmission_sig":${JSON.stringify(sig)},"transmission_time":${JSON.stringify(time)},"webhook_id":${JSON.stringify(webhookId)},"webhook_event":${rawBody.toString('utf8')}}`;
+    const answer = await api('POST', '/v1/notifications/verify-webhook-signature', request);
+    if (answer.status === 200) return field(answer.body, 'verification_status') === 'SUCCESS';
+    if (answer.status === 400 || answer.status === 422) return false;
+    throw new ProcessorUnavailable(PAYPAL, `verifying a webhook: ${paypalIssue(answer).issue}`);
+  }
+
   return {
     api,
 
-    /** Whether the delivery carries every transmission header PayPal signs with. */
-    signed: (headers: Record<string, string | string[] | undefined>) => PAYPAL_TRANSMISSION_HEADERS.every((name) => header(headers, name)),
-
-    /** PayPal says whether it sent this delivery to the webhook `webhookId` (its certificate, its CRC of the body). */
-    async verified(rawBody: Buffer, headers: Record<string, string | string[] | undefined>, webhookId: string): Promise<boolean> {
-      const [id, time, sig, certUrl, algo] = PAYPAL_TRANSMISSION_HEADERS.map((name) => header(headers, name)!);
-      // The event goes back byte for byte: parsed and serialized again, it may no longer be what was signed.
-      const request = `{"auth_algo":${JSON.stringify(algo)},"cert_url":${JSON.stringify(certUrl)},"transmission_id":${JSON.stringify(id)},"transmission_sig":${JSON.stringify(sig)},"transmission_time":${JSON.stringify(time)},"webhook_id":${JSON.stringify(webhookId)},"webhook_event":${rawBody.toString('utf8')}}`;
-      const answer = await api('POST', '/v1/notifications/verify-webhook-signature', request);
-      if (answer.status === 200) return field(answer.body, 'verification_status') === 'SUCCESS';
-      if (answer.status === 400 || answer.status === 422) return false;
-      throw new ProcessorUnavailable(PAYPAL, `verifying a webhook: ${paypalIssue(answer).issue}`);
+    /** A delivery to the webhook `webhookId`: its event once signed, well formed and confirmed by PayPal; why not otherwise. */
+    async verifiedEvent(rawBody: Buffer, headers: Record<string, string | string[] | undefined>, webhookId: string): Promise<PayPalDelivery> {
+      if (PAYPAL_TRANSMISSION_HEADERS.some((name) => !header(headers, name))) return { ok: false, reason: 'unsigned' };
+      let event: unknown;
+      try {
+        event = JSON.parse(rawBody.toString('utf8'));
+      } catch {
+        return { ok: false, reason: 'malformed' };
+      }
+      const type = text(field(event, 'event_type'), 200);
+      if (!text(field(event, 'id'), 200) || !type || typeof field(event, 'resource') !== 'object') return { ok: false, reason: 'malformed' };
+      if (!(await verified(rawBody, headers, webhookId))) return { ok: false, reason: 'bad_signature' };
+      return { ok: true, type, event: event as Record<string, unknown> };
     },
   };
 }
+
+export type PayPalDelivery = { ok: true; type: string; event: Record<string, unknown> } | { ok: false; reason: 'unsigned' | 'malformed' | 'bad_signature' };
 
 export type PayPalClient = ReturnType<typeof createPayPalClient>;

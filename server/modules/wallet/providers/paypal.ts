@@ -250,16 +250,8 @@ export function createPayPalProvider(options: PayPalOptions): HostedPaymentProvi
     lookup: settle,
 
     async verifyWebhook(rawBody, headers): Promise<VerifiedWebhook> {
-      if (!client.signed(headers)) return { ok: false, reason: 'unsigned' };
-      let event: unknown;
-      try {
-        event = JSON.parse(rawBody.toString('utf8'));
-      } catch {
-        return { ok: false, reason: 'malformed' };
-      }
-      if (!text(field(event, 'id'), 200) || !text(field(event, 'event_type'), 200) || typeof field(event, 'resource') !== 'object') return { ok: false, reason: 'malformed' };
-      if (!(await client.verified(rawBody, headers, options.webhookId))) return { ok: false, reason: 'bad_signature' };
-      return { ok: true, events: await eventsOf(event as Record<string, unknown>) };
+      const delivery = await client.verifiedEvent(rawBody, headers, options.webhookId);
+      return delivery.ok ? { ok: true, events: await eventsOf(delivery.event) } : delivery;
     },
 
     async refund(providerRef, amountCents, reference) {
