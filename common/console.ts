@@ -84,6 +84,8 @@ export const AUDIT_ACTIONS = [
   // An administrator read someone's tax information (masked): personal data, so who looked is kept.
   'user.tax-info-read',
   'payout.approve', 'payout.reject', 'payout.export', 'payout.send', 'payout.paid', 'payout.failed', 'payout.cancel', 'payout.returned',
+  // An operator gave up on a payout the processor never answered; the processor paid one already failed.
+  'payout.mark-failed', 'payout.late-success',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 /** What an audit entry is about. */

@@ -265,6 +265,8 @@ export const MSG = {
   payoutOnHold: 'Your wallet is on hold: no payout until it is settled.',
   payoutUnknown: 'No such payout request.',
   stripeAccountMissing: 'Choose Stripe for your payouts first.',
+  payoutNotOverdue: 'This payout was sent {minutes} minutes ago or less: wait for the processor\'s answer before marking it failed.',
+  payoutNotSent: 'This payout is {state}: only a payout sent to a processor can be marked failed.',
   payoutNotOpen: 'This payout is {state}: it cannot change.',
   payoutCreatorHeld: 'The creator is on hold (a dispute or a debt): approve once settled, or reject.',
   payoutReasonRequired: 'Say why.',

@@ -7,16 +7,9 @@
  * and this month's statement shows the payout.
  */
 import { describe, expect } from 'vitest';
-import * as postsApi from '../common/api/posts';
-import { saveTaxInfo } from '../common/api/statements';
-import * as walletApi from '../common/api/wallet';
-import { SANDBOX_CARDS } from '../server/modules/wallet/payment-provider';
-import { HttpSession } from '../server/testing/http-session';
-import { TEST_TAX_FORM } from '../server/testing/payouts';
-import { publishImagePost } from '../server/testing/uploads';
-import { DEMO_PASSWORD, signInAt } from './support/app';
+import { signInAt } from './support/app';
 import { journeySteps, screenshot, useAppInBrowser } from './support/browser';
-import { payoutInQueue, waitForAvailable } from './support/payouts';
+import { paidOnEarnings, payoutInQueue, sellPaidPost, waitForAvailable } from './support/payouts';
 
 const HOLD_SECONDS = 15;
 const openAppPage = useAppInBrowser({ env: () => ({ PAYOUT_HOLD_SECONDS: String(HOLD_SECONDS), PAYOUT_MINIMUM_COINS: '50' }) });
@@ -28,14 +21,7 @@ describe('a creator is paid out', () => {
   step('viewer1 buys broadcaster1\'s paid post', async () => {
     const { page } = await openAppPage();
     await page.goto('/');
-    const origin = new URL(page.url()).origin;
-    const creator = await HttpSession.at(origin).signIn('broadcaster1', DEMO_PASSWORD);
-    const postId = await publishImagePost(creator, { title: 'Paid backstage', tip: PRICE });
-    await creator.call(saveTaxInfo, TEST_TAX_FORM);
-    const viewer = await HttpSession.at(origin).signIn('viewer1', DEMO_PASSWORD);
-    const [pkg] = (await viewer.call(walletApi.coinPackages, {})).packages;
-    await viewer.call(walletApi.depositCoins, { package_id: pkg!.package_id, payment_method: 'card', card: { number: SANDBOX_CARDS.succeeds, exp_month: 12, exp_year: 2040, cvc: '123', name: 'Viewer One' } });
-    await viewer.call(postsApi.purchasePost, { post_id: postId });
+    await sellPaidPost(new URL(page.url()).origin, PRICE);
   });
 
   step('the earnings wait out the hold; broadcaster1 gives a bank account and asks for a payout', async () => {
@@ -88,10 +74,7 @@ describe('a creator is paid out', () => {
 
   step('broadcaster1 sees the payout paid, and in this month\'s statement', async () => {
     const { page, errors } = await openAppPage();
-    await signInAt(page, 'broadcaster1', '/user/account/earnings');
-    const paidRow = page.getByRole('table', { name: 'Payouts' }).getByRole('row').filter({ hasText: 'Paid' });
-    await paidRow.waitFor();
-    await screenshot(page, 'payouts-paid');
+    const paidRow = await paidOnEarnings(page, 'payouts-paid');
     const coins = /([\d,]+) Coins/.exec((await paidRow.textContent()) ?? '')![1]!;
 
     await page.goto(page.url().replace(/\/account\/earnings.*$/, '/account'));

@@ -15,7 +15,7 @@ import { payOnHostedPage, STANDIN_CARDS } from '../server/testing/stripe-standin
 import { publishImagePost } from '../server/testing/uploads';
 import { DEMO_PASSWORD, signInAt } from './support/app';
 import { journeySteps, screenshot } from './support/browser';
-import { payoutInQueue, waitForAvailable } from './support/payouts';
+import { paidOnEarnings, payoutInQueue, waitForAvailable } from './support/payouts';
 import { useStripeAppInBrowser } from './support/stripe';
 
 const HOLD_SECONDS = 15;
@@ -77,11 +77,7 @@ describe('a creator is paid out through Stripe Connect', () => {
 
   step('broadcaster1 sees the payout paid', async () => {
     const { page, errors } = await openAppPage();
-    await signInAt(page, 'broadcaster1', '/user/account/earnings');
-    const paid = page.getByRole('table', { name: 'Payouts' }).getByRole('row').filter({ hasText: 'Paid' });
-    await paid.waitFor();
-    await paid.scrollIntoViewIfNeeded();
-    await screenshot(page, 'stripe-payouts-paid');
+    await paidOnEarnings(page, 'stripe-payouts-paid');
     expect(errors).toEqual([]);
   });
 });

@@ -60,6 +60,11 @@ describe('configuration', () => {
     const paypal = { PAYPAL_CLIENT_ID: 'client-id', PAYPAL_CLIENT_SECRET: 'client-secret', PAYPAL_WEBHOOK_ID: 'WH-1234567' };
     expect(loadConfig(paypal).paypal).toMatchObject({ clientId: 'client-id', webhookId: 'WH-1234567', apiBase: 'https://api-m.paypal.com' });
     expect(() => loadConfig({ PAYPAL_CLIENT_ID: 'client-id' })).toThrow(/PayPal needs PAYPAL_CLIENT_SECRET, PAYPAL_WEBHOOK_ID/);
+    // Payouts through PayPal (decision 0064): the same credentials, their own webhook.
+    expect(loadConfig(paypal).paypal?.payoutsWebhookId).toBeNull();
+    expect(loadConfig({ ...paypal, PAYPAL_PAYOUTS_WEBHOOK_ID: 'WH-7654321' }).paypal?.payoutsWebhookId).toBe('WH-7654321');
+    expect(() => loadConfig({ ...paypal, PAYPAL_PAYOUTS_WEBHOOK_ID: 'no!' })).toThrow(/PAYPAL_PAYOUTS_WEBHOOK_ID: not a webhook id/);
+    expect(() => loadConfig({ PAYPAL_PAYOUTS_WEBHOOK_ID: 'WH-7654321' })).toThrow(/PAYPAL_PAYOUTS_WEBHOOK_ID: payouts through PayPal need the PAYPAL_\* settings/);
     expect(() => loadConfig({ BTCPAY_URL: 'https://btcpay.example.com' })).toThrow(/BTCPay needs BTCPAY_API_KEY/);
     expect(() => loadConfig({ BTCPAY_URL: 'ftp://x', BTCPAY_API_KEY: 'k', BTCPAY_STORE_ID: 'S'.repeat(30), BTCPAY_WEBHOOK_SECRET: 'w'.repeat(20) })).toThrow(/BTCPAY_URL/);
   });

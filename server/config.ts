@@ -340,7 +340,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const stripe = payments === 'stripe' ? stripeSettings(c) : null;
   if (!stripe && c.STRIPE_CONNECT_WEBHOOK_SECRET) throw new Error('Invalid configuration:\n  STRIPE_CONNECT_WEBHOOK_SECRET: payouts through Stripe Connect need PAYMENTS=stripe');
-  const paypal = processorSettings('PayPal', payPalSettings(env));
+  const paypalDeposits = processorSettings('PayPal', payPalSettings(env));
+  const payoutsWebhookId = env.PAYPAL_PAYOUTS_WEBHOOK_ID?.trim();
+  if (payoutsWebhookId && !paypalDeposits) throw new Error('Invalid configuration:\n  PAYPAL_PAYOUTS_WEBHOOK_ID: payouts through PayPal need the PAYPAL_* settings');
+  if (payoutsWebhookId && !/^[A-Za-z0-9-]{5,50}$/.test(payoutsWebhookId)) throw new Error('Invalid configuration:\n  PAYPAL_PAYOUTS_WEBHOOK_ID: not a webhook id');
+  // PayPal Payouts (decision 0064) reuse the app's credentials; the payouts webhook is its own registration.
+  const paypal = paypalDeposits && { ...paypalDeposits, payoutsWebhookId: payoutsWebhookId || null };
   const btcpay = processorSettings('BTCPay', btcPaySettings(env));
   const outbox = c.MAIL_OUTBOX === undefined ? evaluation : isOn(c.MAIL_OUTBOX);
   if (outbox && production && !c.SMTP_URL) {

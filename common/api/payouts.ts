@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { MSG } from '../messages';
 import { defineCall, noInput, success } from './define';
-import { atMost, numeric, oneOf, requiredText, wholeNumber } from './fields';
+import { atMost, emailField, numeric, oneOf, requiredText, wholeNumber } from './fields';
 
 /**
  * A request is open until it is paid, rejected, failed or cancelled by its creator; one open request per
@@ -18,12 +18,12 @@ export const PAYOUT_STATES = ['requested', 'approved', 'exported', 'sent', 'paid
 export type PayoutState = (typeof PAYOUT_STATES)[number];
 /** Each state as the creator and the console name it. */
 export const PAYOUT_STATE_LABELS: Record<PayoutState, string> = {
-  requested: 'Requested', approved: 'Approved', exported: 'Sent to the bank', sent: 'Sent to Stripe', paid: 'Paid', rejected: 'Rejected', failed: 'Failed',
+  requested: 'Requested', approved: 'Approved', exported: 'Sent to the bank', sent: 'Sent to the processor', paid: 'Paid', rejected: 'Rejected', failed: 'Failed',
   cancelled: 'Cancelled', returned: 'Returned',
 };
 export const OPEN_PAYOUT_STATES = ['requested', 'approved', 'exported', 'sent'] as const satisfies readonly PayoutState[];
-/** How a creator is paid: a bank file (decision 0061) or a Stripe Connect Express account (decision 0063). */
-export const PAYOUT_METHODS = ['bank_transfer', 'stripe_connect'] as const;
+/** How a creator is paid: a bank file (decision 0061), a Stripe Connect Express account (decision 0063) or PayPal Payouts to an email (decision 0064). */
+export const PAYOUT_METHODS = ['bank_transfer', 'stripe_connect', 'paypal'] as const;
 export type PayoutMethodId = (typeof PAYOUT_METHODS)[number];
 export const PAYOUT_SCHEDULES = ['off', 'weekly', 'monthly'] as const;
 export type PayoutSchedule = (typeof PAYOUT_SCHEDULES)[number];
@@ -142,6 +142,15 @@ export const refreshStripeAccount = defineCall({
   output: success({ stripe: stripeAccount }),
 });
 
+export const choosePayPal = defineCall({
+  method: 'POST',
+  path: '/api/payouts/paypal',
+  refusals: [404],
+  summary: 'Choose PayPal for payouts: payouts are sent by PayPal Payouts to this email (the receiver); 404 while PayPal payouts are not configured',
+  input: z.strictObject({ email: emailField }),
+  output: success({ method: payoutMethod }),
+});
+
 export const requestPayout = defineCall({
   method: 'POST',
   path: '/api/payouts/request',
@@ -182,10 +191,15 @@ export const consolePayout = payoutRequest.extend({
   earnings: earnings.pick({ earned_total: true, paid_out: true, available: true, pending: true }),
   payee: payoutMethod.nullable(),
   batch_id: z.number().nullable(),
+  /** Sent to a processor: from when an administrator may mark it failed (the processor's answer is overdue). */
+  mark_failed_after: z.string().nullable(),
+  /** Why an operator must look at it (the processor paid a payout already failed here); null when nothing is wrong. */
+  attention: z.string().nullable(),
 });
 export type ConsolePayout = z.infer<typeof consolePayout>;
 
-export const PAYOUT_FILTERS = ['open', ...PAYOUT_STATES] as const;
+/** `attention`: requests an operator must look at (a processor paid one already failed here). */
+export const PAYOUT_FILTERS = ['open', 'attention', ...PAYOUT_STATES] as const;
 
 export const adminPayouts = defineCall({
   method: 'GET',
@@ -212,6 +226,15 @@ export const rejectPayout = defineCall({
   path: '/api/admin/payout-reject',
   refusals: [404, 409],
   summary: 'Reject an open payout request with a reason (administrators): its coins go back to the wallet',
+  input: z.strictObject({ id: requestId, reason: requiredText(MSG.payoutReasonRequired, 300) }),
+  output: success({ request: payoutRequest }),
+});
+
+export const markPayoutFailed = defineCall({
+  method: 'POST',
+  path: '/api/admin/payout-mark-failed',
+  refusals: [404, 409],
+  summary: 'Mark failed a payout sent to a processor whose answer is overdue (administrators), with a reason: its coins go back to the wallet; a later success from the processor is flagged for attention, never paid again',
   input: z.strictObject({ id: requestId, reason: requiredText(MSG.payoutReasonRequired, 300) }),
   output: success({ request: payoutRequest }),
 });

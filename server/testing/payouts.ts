@@ -1,5 +1,10 @@
 /** A creator ready to be paid out (decision 0061): a bank account and tax information on file, and earnings, matured or still in the hold. */
+import { sql } from 'drizzle-orm';
+import { expect } from 'vitest';
 import * as api from '../../common/api/payouts';
+import type { Db } from '../platform/db/client';
+import { checkConservation, conservationViolations } from '../modules/ledger';
+import { expectLedgerInvariants } from './ledger-invariants';
 import { saveTaxInfo } from '../../common/api/statements';
 import type { SignedInUser, TestApp } from './harness';
 
@@ -35,4 +40,17 @@ export async function onboardOnStandin(url: string): Promise<string | null> {
   });
   await res.arrayBuffer();
   return res.headers.get('location');
+}
+
+/** The books of payout tests: conservation, what left through `paid-out`, and a request's ledger steps (hold, paid, returned…). */
+export function payoutBooks(db: () => Db) {
+  return {
+    async expectConserved() {
+      await expectLedgerInvariants(db());
+      expect(conservationViolations(await checkConservation(db()))).toEqual([]);
+    },
+    paidOut: async () => Number(((await db().execute(sql`select coalesce(sum(balance), 0) as balance from ledger_accounts where system = 'paid-out' and currency = 'CON'`)).rows[0] as { balance?: string | number } | undefined)?.balance ?? 0),
+    steps: async (id: number) => ((await db().execute(sql`select idempotency_key as key from ledger_transfers where idempotency_key like ${`payout:${id}:%`}`)).rows as { key: string }[])
+      .map((r) => r.key.split(':')[2]).sort(),
+  };
 }

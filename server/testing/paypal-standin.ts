@@ -4,10 +4,12 @@
  * refunds, PayPal-Request-Id idempotency, an approval page a browser can click through (approve,
  * approve with funding that will be declined, cancel), and webhooks signed as PayPal signs them
  * (SHA256withRSA over `transmission id|time|webhook id|CRC32 of the body`), which its
- * verify-webhook-signature endpoint checks (SUCCESS or FAILURE).
+ * verify-webhook-signature endpoint checks (SUCCESS or FAILURE); and Payouts (paypal-standin-payouts.ts),
+ * whose events go to a second webhook (its own id and URL), as a PayPal app registers one per endpoint.
  */
 import { createSign, createVerify, generateKeyPairSync, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import { crc32 } from 'node:zlib';
+import { StandinPayPalPayouts } from './paypal-standin-payouts';
 import { sendWebhook, standinPage, StandinServer, type DeliveredWebhook, type StandinAnswer, type StandinRequest } from './standin-http';
 
 type Json = Record<string, unknown>;
@@ -66,11 +68,15 @@ export class LocalPayPal extends StandinServer {
   readonly clientId = `standin-${randomBytes(8).toString('hex')}`;
   readonly clientSecret = randomBytes(24).toString('base64url');
   readonly webhookId = paypalId();
+  /** The webhook registered for payouts events (the app's /api/payouts/webhooks/paypal). */
+  readonly payoutsWebhookId = paypalId();
+  payoutsWebhookUrl: string | undefined;
+  readonly payouts = new StandinPayPalPayouts(() => this.origin, (type, summary, resource) => this.emit(type, 'payouts_item', summary, resource, 'payouts'));
   /** Seconds a token lives (PayPal: about nine hours); a test shortens it. */
   tokenLifetimeSeconds = 32_400;
   /** Where webhooks are POSTed (the app's /api/wallet/webhooks/paypal); without it they are only recorded. */
   webhookUrl: string | undefined;
-  readonly deliveries: (DeliveredWebhook & { event: Json })[] = [];
+  readonly deliveries: (DeliveredWebhook & { event: Json; webhook: 'deposits' | 'payouts' })[] = [];
   readonly orders = new Map<string, StandinOrder>();
   readonly captures = new Map<string, StandinCapture>();
   readonly refunds: Json[] = [];
@@ -92,7 +98,12 @@ export class LocalPayPal extends StandinServer {
 
   /** The settings that point the app at this PayPal. */
   env(): Record<string, string> {
-    return { PAYPAL_API_BASE: this.origin, PAYPAL_CLIENT_ID: this.clientId, PAYPAL_CLIENT_SECRET: this.clientSecret, PAYPAL_WEBHOOK_ID: this.webhookId };
+    return { PAYPAL_API_BASE: this.origin, PAYPAL_CLIENT_ID: this.clientId, PAYPAL_CLIENT_SECRET: this.clientSecret, PAYPAL_WEBHOOK_ID: this.webhookId, PAYPAL_PAYOUTS_WEBHOOK_ID: this.payoutsWebhookId };
+  }
+
+  /** PayPal forgets the PayPal-Request-Ids it has seen (kept for a limited time). */
+  forgetRequestIds(): void {
+    this.idempotent.clear();
   }
 
   /** Every token handed out so far stops working (as when PayPal's cache forgets them). */
@@ -142,7 +153,7 @@ export class LocalPayPal extends StandinServer {
   async resend(eventId: string): Promise<DeliveredWebhook & { event: Json }> {
     const earlier = this.deliveries.find((d) => d.event.id === eventId);
     if (!earlier) throw new Error(`no event ${eventId}`);
-    return this.deliver(earlier.event);
+    return this.deliver(earlier.event, earlier.webhook);
   }
 
   /** The deliveries of one event type, oldest first. */
@@ -157,7 +168,7 @@ export class LocalPayPal extends StandinServer {
     return capture;
   }
 
-  private async emit(eventType: string, resourceType: string, summary: string, resource: Json): Promise<void> {
+  private async emit(eventType: string, resourceType: string, summary: string, resource: Json, webhook: 'deposits' | 'payouts' = 'deposits'): Promise<void> {
     await this.deliver({
       id: `WH-${paypalId()}-${paypalId()}`,
       event_version: '1.0',
@@ -168,26 +179,31 @@ export class LocalPayPal extends StandinServer {
       summary,
       resource,
       links: [],
-    });
+    }, webhook);
   }
 
   private signatureInput(transmissionId: string, time: string, webhookId: string, body: string): string {
     return `${transmissionId}|${time}|${webhookId}|${crc32(body) >>> 0}`;
   }
 
-  private async deliver(event: Json): Promise<DeliveredWebhook & { event: Json }> {
-    const body = JSON.stringify(event);
+  /** The headers PayPal signs a delivery of `body` to a webhook with. */
+  signedHeaders(body: string, webhookId: string): Record<string, string> {
     const transmissionId = randomUUID();
     const time = new Date().toISOString();
-    const signature = createSign('sha256').update(this.signatureInput(transmissionId, time, this.webhookId, body)).sign(this.keys.privateKey, 'base64');
-    const headers = {
+    const signature = createSign('sha256').update(this.signatureInput(transmissionId, time, webhookId, body)).sign(this.keys.privateKey, 'base64');
+    return {
       'PAYPAL-TRANSMISSION-ID': transmissionId,
       'PAYPAL-TRANSMISSION-TIME': time,
       'PAYPAL-TRANSMISSION-SIG': signature,
       'PAYPAL-CERT-URL': this.certUrl,
       'PAYPAL-AUTH-ALGO': 'SHA256withRSA',
     };
-    const delivery = { event, ...(await sendWebhook(this.webhookUrl, { headers, body })) };
+  }
+
+  private async deliver(event: Json, webhook: 'deposits' | 'payouts'): Promise<DeliveredWebhook & { event: Json; webhook: 'deposits' | 'payouts' }> {
+    const body = JSON.stringify(event);
+    const headers = this.signedHeaders(body, webhook === 'payouts' ? this.payoutsWebhookId : this.webhookId);
+    const delivery = { event, webhook, ...(await sendWebhook(webhook === 'payouts' ? this.payoutsWebhookUrl : this.webhookUrl, { headers, body })) };
     this.deliveries.push(delivery);
     return delivery;
   }
@@ -265,11 +281,13 @@ export class LocalPayPal extends StandinServer {
     const requestId = request.headers['paypal-request-id'];
     const key = typeof requestId === 'string' ? `${request.method} ${request.path} ${requestId}` : undefined;
     const earlier = key ? this.idempotent.get(key) : undefined;
+    const lose = this.payouts.loseCreateAnswers && request.method === 'POST' && request.path === '/v1/payments/payouts';
+    if (earlier && lose) return { drop: true };
     if (earlier) return 'json' in earlier && earlier.status === 201 ? { ...earlier, status: 200 } : earlier;
     const answer = await this.route(request);
     // What was done is answered again; a refusal is not kept, so the same call may succeed later.
-    if (key && answer.status < 300) this.idempotent.set(key, answer);
-    return answer;
+    if (key && 'status' in answer && answer.status < 300) this.idempotent.set(key, answer);
+    return lose ? { drop: true } : answer;
   }
 
   private issueToken(request: StandinRequest): StandinAnswer {
@@ -302,6 +320,9 @@ export class LocalPayPal extends StandinServer {
       return this.createOrder(body);
     }
     if (method === 'POST' && path === '/v1/notifications/verify-webhook-signature') return this.verifySignature(body);
+    if (method === 'POST' && path === '/v1/payments/payouts') return this.payouts.create(body);
+    const batch = /^\/v1\/payments\/payouts\/([A-Z0-9]+)$/.exec(path);
+    if (method === 'GET' && batch) return this.payouts.read(batch[1]!);
     let match = /^\/v2\/checkout\/orders\/([A-Z0-9]+)(\/capture)?$/.exec(path);
     if (match) {
       const order = this.orders.get(match[1]!);
@@ -407,7 +428,7 @@ export class LocalPayPal extends StandinServer {
     const valid =
       s.auth_algo === 'SHA256withRSA' &&
       s.cert_url === this.certUrl &&
-      s.webhook_id === this.webhookId &&
+      (s.webhook_id === this.webhookId || s.webhook_id === this.payoutsWebhookId) &&
       createVerify('sha256').update(input).verify(this.keys.publicKey, s.transmission_sig, 'base64');
     return { status: 200, json: { verification_status: valid ? 'SUCCESS' : 'FAILURE' } };
   }

@@ -17,7 +17,9 @@ export interface StandinRequest {
 export type StandinAnswer =
   | { status: number; json: unknown; headers?: Record<string, string> }
   | { status: number; html: string }
-  | { status: 303; location: string };
+  | { status: 303; location: string }
+  /** The connection drops with no answer (what was done is done, the caller never hears it). */
+  | { drop: true };
 
 export async function listenStandin(handle: (request: StandinRequest) => Promise<StandinAnswer>): Promise<{ origin: string; server: Server }> {
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
@@ -28,7 +30,8 @@ export async function listenStandin(handle: (request: StandinRequest) => Promise
       handle({ method: request.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: request.headers, body: Buffer.concat(chunks) })
         .catch((error: unknown): StandinAnswer => ({ status: 500, json: { message: error instanceof Error ? error.message : 'failed' } }))
         .then((answer) => {
-          if ('location' in answer) response.writeHead(303, { location: answer.location }).end();
+          if ('drop' in answer) response.destroy();
+          else if ('location' in answer) response.writeHead(303, { location: answer.location }).end();
           else if ('html' in answer) response.writeHead(answer.status, { 'content-type': 'text/html; charset=utf-8' }).end(answer.html);
           else response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(JSON.stringify(answer.json));
         });

@@ -1,6 +1,6 @@
 /**
  * Payouts (decision 0061): creators' earnings held for the chargeback window, payout methods behind one
- * seam (the bank-transfer export, and Stripe Connect when configured: decision 0063), `payoutReadiness`, payout requests through the ledger's `payouts`
+ * seam (the bank-transfer export, and Stripe Connect and PayPal Payouts when configured: decisions 0063, 0064), `payoutReadiness`, payout requests through the ledger's `payouts`
  * holding account, automatic schedules, and the console's queue with the bank file's export and import.
  */
 import type { AppModule, ModuleContext } from '../../platform/module';
@@ -10,11 +10,16 @@ import { registerConnectRoutes, type StripePayouts } from './connect-routes';
 import { createEarnings } from './earnings';
 import { createPayoutQueue } from './queue';
 import { createReadiness, type PayoutReadinessCheck } from './readiness';
-import { createProcessorPayouts } from './processor-payouts';
+import { createProcessorPayouts, type ProcessorPayouts } from './processor-payouts';
 import { createPayoutRequests } from './requests';
+import { createPayPalPayouts } from './paypal-payouts';
+import { registerPayPalPayoutRoutes, type PayPalPayoutsSetup } from './paypal-routes';
 import { registerPayoutRoutes } from './routes';
 import { createSchedules, type Schedules } from './schedules';
 import { createStripeConnect } from './stripe-connect';
+import { methodOf } from './methods';
+import { stripeConnectAccounts } from './tables';
+import { eq } from 'drizzle-orm';
 import './events';
 
 export type { TaxForms, PayoutReadinessCheck } from './readiness';
@@ -25,7 +30,7 @@ declare module '../../platform/module' {
     payoutReadiness: PayoutReadinessCheck;
     /** Automatic payouts: the job's run, for tests and operators. */
     automaticPayouts: Pick<Schedules, 'runDue'>;
-    /** Payouts through Stripe Connect (decision 0063), when configured: the reconcile job's run, for tests and operators. */
+    /** Payouts through a processor (Stripe Connect, decision 0063; PayPal, 0064), when one is configured: the reconcile job's run, for tests and operators. */
     processorPayouts: { reconcile(now?: Date): Promise<{ asked: number; settled: number }> } | null;
   }
 }
@@ -53,22 +58,48 @@ export function createPayoutsModule(ctx: ModuleContext): AppModule {
   const stripe: StripePayouts | null = connect && {
     api: connect,
     accounts: createConnectAccounts({ db, stripe: connect }),
-    payouts: createProcessorPayouts({ db, requests, processor: connect, log: ctx.log }),
+    payouts: createProcessorPayouts({
+      db, requests, processor: connect, log: ctx.log, method: 'stripe_connect', name: 'Stripe',
+      destination: async (userId) => (await db.select({ id: stripeConnectAccounts.accountId }).from(stripeConnectAccounts).where(eq(stripeConnectAccounts.userId, userId)))[0]?.id ?? null,
+    }),
+  };
+  const paypalApi = config.paypal?.payoutsWebhookId ? createPayPalPayouts({ ...config.paypal, webhookId: config.paypal.payoutsWebhookId }) : null;
+  const paypal: PayPalPayoutsSetup | null = paypalApi && {
+    api: paypalApi,
+    payouts: createProcessorPayouts({
+      db, requests, processor: paypalApi.processor, log: ctx.log, method: 'paypal', name: 'PayPal',
+      destination: async (userId) => {
+        const row = await methodOf(db, userId);
+        return row?.method === 'paypal' ? row.accountNumber : null;
+      },
+    }),
+  };
+  const processors = [stripe?.payouts, paypal?.payouts].filter((p): p is ProcessorPayouts => p !== undefined && p !== null);
+  const reconcileAll = async (now?: Date) => {
+    const total = { asked: 0, settled: 0 };
+    for (const processor of processors) {
+      const done = await processor.reconcile(now);
+      total.asked += done.asked;
+      total.settled += done.settled;
+    }
+    return total;
   };
   ctx.fill('nextWithdrawDate', earnings.nextWithdrawDate);
   return {
     name: 'payouts',
-    services: { payoutReadiness: readiness, automaticPayouts: schedules, processorPayouts: stripe?.payouts ?? null },
+    services: { payoutReadiness: readiness, automaticPayouts: schedules, processorPayouts: processors.length > 0 ? { reconcile: reconcileAll } : null },
     routes: async (app) => {
-      registerPayoutRoutes(app, { db, ledger, earnings, readiness, requests, schedules, queue, bank, stripe });
+      registerPayoutRoutes(app, { db, ledger, earnings, readiness, requests, schedules, queue, bank, stripe, processors });
       await registerConnectRoutes(app, stripe);
+      await registerPayPalPayoutRoutes(app, { db, paypal });
     },
     jobs: [
       // Several instances may run it at once: a lease per schedule, a key per run (schedules.ts).
       { name: 'automatic-payouts', everyMs: 60_000, roles: ['worker'], run: async () => void (await schedules.runDue()) },
       // Processor payouts whose answer was lost (or never asked for): leased per request (processor-payouts.ts).
-      ...(stripe ? [{ name: 'reconcile-processor-payouts', everyMs: 60_000, roles: ['worker' as const], run: async () => void (await stripe.payouts.reconcile()) }] : []),
+      ...(processors.length > 0 ? [{ name: 'reconcile-processor-payouts', everyMs: 60_000, roles: ['worker' as const], run: async () => void (await reconcileAll()) }] : []),
     ],
   };
 }
 export { STRIPE_PAYOUTS_WEBHOOK_PATH } from './connect-routes';
+export { PAYPAL_PAYOUTS_WEBHOOK_PATH } from './paypal-routes';

@@ -1,8 +1,9 @@
 /**
  * Payout methods behind one seam (decision 0061). A method says whether a creator finished its
  * onboarding and how an approved request leaves: the bank transfer as a file the operator hands to the
- * bank (paid or failed when the bank's answer is imported), or Stripe Connect (decision 0063), paid through
- * the processor's API on approval and answered by webhook or by asking (processor-payouts.ts).
+ * bank (paid or failed when the bank's answer is imported), or Stripe Connect (decision 0063) and PayPal
+ * Payouts (decision 0064), paid through the processor's API on approval and answered by webhook or by
+ * asking (processor-payouts.ts).
  */
 import { eq } from 'drizzle-orm';
 import type { PayoutMethodId } from '../../../common/api/payouts';
@@ -32,7 +33,14 @@ export const stripeConnect: PayoutMethod = {
   settles: 'api',
 };
 
-export const PAYOUT_METHOD_SEAM: Record<PayoutMethodId, PayoutMethod> = { bank_transfer: bankTransfer, stripe_connect: stripeConnect };
+/** Onboarded once the creator gave the PayPal email the payout is sent to (paypal-routes.ts). */
+export const paypal: PayoutMethod = {
+  id: 'paypal',
+  onboarded: (row) => row !== null && row.method === 'paypal' && row.completedAt !== null,
+  settles: 'api',
+};
+
+export const PAYOUT_METHOD_SEAM: Record<PayoutMethodId, PayoutMethod> = { bank_transfer: bankTransfer, stripe_connect: stripeConnect, paypal };
 
 export async function methodOf(exec: Executor, userId: number): Promise<PayoutMethodRow | null> {
   return (await exec.select().from(payoutMethods).where(eq(payoutMethods.userId, userId)))[0] ?? null;

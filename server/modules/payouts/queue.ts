@@ -3,20 +3,21 @@
  * what they were paid before, whether they are held (an open dispute or a debt: `canWithdraw` is false)
  * and where the money goes.
  */
-import { asc, inArray } from 'drizzle-orm';
+import { asc, inArray, isNotNull } from 'drizzle-orm';
 import { OPEN_PAYOUT_STATES, type ConsolePayout, type PAYOUT_FILTERS } from '../../../common/api/payouts';
 import type { Db } from '../../platform/db/client';
 import type { AccountsService } from '../accounts';
 import { payoutPosition, type Ledger } from '../ledger';
 import { shownMethod } from './methods';
+import { markFailedAfter } from './processor-payouts';
 import { requestOut, type PayoutRequests } from './requests';
 import { payoutMethods, payoutRequests } from './tables';
 
 export function createPayoutQueue(deps: { db: Db; ledger: Pick<Ledger, 'holdOf'>; accounts: Pick<AccountsService, 'publicUsers'>; requests: Pick<PayoutRequests, 'totals'>; holdSeconds: number }) {
   const { db } = deps;
   return async function list(filter: (typeof PAYOUT_FILTERS)[number], limit: number): Promise<ConsolePayout[]> {
-    const states = filter === 'open' ? [...OPEN_PAYOUT_STATES] : [filter];
-    const rows = await db.select().from(payoutRequests).where(inArray(payoutRequests.state, states)).orderBy(asc(payoutRequests.id)).limit(limit);
+    const which = filter === 'attention' ? isNotNull(payoutRequests.attention) : inArray(payoutRequests.state, filter === 'open' ? [...OPEN_PAYOUT_STATES] : [filter]);
+    const rows = await db.select().from(payoutRequests).where(which).orderBy(asc(payoutRequests.id)).limit(limit);
     const userIds = [...new Set(rows.map((r) => r.userId))];
     if (userIds.length === 0) return [];
     const [people, totals, methods] = await Promise.all([
@@ -39,6 +40,8 @@ export function createPayoutQueue(deps: { db: Db; ledger: Pick<Ledger, 'holdOf'>
         earnings: { earned_total: position.matured + position.pending, pending: position.pending, available: position.available, paid_out: totals.get(row.userId)?.paidOut ?? 0 },
         payee: shownMethod(methodOf.get(row.userId) ?? null),
         batch_id: row.batchId,
+        mark_failed_after: markFailedAfter(row)?.toISOString() ?? null,
+        attention: row.attention,
       };
     });
   };

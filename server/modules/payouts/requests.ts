@@ -62,6 +62,8 @@ const STEPS = {
   send: { from: ['approved'], to: 'sent', transfer: null, audit: 'payout.send' },
   paid: { from: ['exported', 'sent'], to: 'paid', transfer: 'paid', audit: 'payout.paid' },
   failed: { from: ['exported', 'sent'], to: 'failed', transfer: 'returned', audit: 'payout.failed' },
+  // An administrator gives up on a processor that never answered (decision 0064): the failed step, audited as theirs.
+  'mark-failed': { from: ['sent'], to: 'failed', transfer: 'returned', audit: 'payout.mark-failed' },
   // The creator's own, before an operator took it up.
   cancel: { from: ['requested'], to: 'cancelled', transfer: 'returned', audit: 'payout.cancel' },
   // The bank (or Stripe, reversing the transfer) sent a paid payout back: the money is the platform's again, the coins the creator's.

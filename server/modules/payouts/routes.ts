@@ -1,14 +1,17 @@
 /** The creator's earnings and payout calls, and the console's payout queue (decision 0061). */
 import type { FastifyInstance } from 'fastify';
 import * as api from '../../../common/api/payouts';
+import { fill, MSG } from '../../../common/messages';
 import type { Db } from '../../platform/db/client';
 import { ACCESS } from '../../platform/http/access';
+import { conflict, notFound } from '../../platform/http/errors';
 import { addRoute } from '../../platform/http/route';
 import type { Ledger } from '../ledger';
 import type { createBankTransfers } from './bank-transfers';
 import type { StripePayouts } from './connect-routes';
 import type { EarningsReads } from './earnings';
 import { methodOf, shownMethod } from './methods';
+import { markFailedAfter, PROCESSOR_LEASE_MS, type ProcessorPayouts } from './processor-payouts';
 import type { createPayoutQueue } from './queue';
 import type { PayoutReadinessCheck } from './readiness';
 import { requestOut, type PayoutRequests } from './requests';
@@ -20,8 +23,11 @@ const tags = ['payouts'];
 export function registerPayoutRoutes(app: FastifyInstance, deps: {
   db: Db; ledger: Pick<Ledger, 'holdOf'>; earnings: EarningsReads; readiness: PayoutReadinessCheck; requests: PayoutRequests; schedules: Schedules;
   queue: ReturnType<typeof createPayoutQueue>; bank: ReturnType<typeof createBankTransfers>; stripe: StripePayouts | null;
+  /** The configured methods paid through a processor's API, each with its processor. */
+  processors: ProcessorPayouts[];
 }) {
   const { db, requests } = deps;
+  const processorOf = (method: api.PayoutMethodId) => deps.processors.find((p) => p.method === method);
 
   addRoute(app, api.myEarnings, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ principal }) => {
     const userId = principal.userId;
@@ -31,7 +37,7 @@ export function registerPayoutRoutes(app: FastifyInstance, deps: {
     ]);
     return {
       earnings, readiness, on_hold: hold.held, method: shownMethod(method), schedule,
-      methods: deps.stripe ? ['bank_transfer' as const, 'stripe_connect' as const] : ['bank_transfer' as const], stripe,
+      methods: ['bank_transfer' as const, ...deps.processors.map((p) => p.method)], stripe,
       open: mine.open && requestOut(mine.open), history: mine.history.map(requestOut),
     };
   });
@@ -63,10 +69,21 @@ export function registerPayoutRoutes(app: FastifyInstance, deps: {
 
   addRoute(app, api.approvePayout, { auth: 'admin', access: ACCESS.admin, tags }, async ({ input, principal }) => {
     const approved = await requests.decide(input.id, 'approve', principal.userId);
-    if (approved.method !== 'stripe_connect' || !deps.stripe) return { request: requestOut(approved) };
+    const processor = processorOf(approved.method);
+    if (!processor) return { request: requestOut(approved) };
     // A method paid through a processor's API leaves at once (decision 0063).
-    await deps.stripe.payouts.send(approved.id, principal.userId);
+    await processor.send(approved.id, principal.userId);
     return { request: requestOut((await requests.byId(approved.id))!) };
+  });
+
+  // A processor that never answered (decision 0064): after a whole lease, an administrator may give up on it.
+  addRoute(app, api.markPayoutFailed, { auth: 'admin', access: ACCESS.admin, tags }, async ({ input, principal }) => {
+    const row = await requests.byId(input.id);
+    if (!row) throw notFound(MSG.payoutUnknown);
+    const after = markFailedAfter(row);
+    if (!after) throw conflict(fill(MSG.payoutNotSent, { state: row.state }));
+    if (after.getTime() > Date.now()) throw conflict(fill(MSG.payoutNotOverdue, { minutes: PROCESSOR_LEASE_MS / 60_000 }));
+    return { request: requestOut(await requests.decide(input.id, 'mark-failed', principal.userId, input.reason)) };
   });
 
   addRoute(app, api.rejectPayout, { auth: 'admin', access: ACCESS.admin, tags }, async ({ input, principal }) => ({

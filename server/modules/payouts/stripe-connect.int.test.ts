@@ -6,7 +6,7 @@
  * Every case ends with the books checked for conservation.
  */
 import { randomUUID } from 'node:crypto';
-import { and, eq, like } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as api from '../../../common/api/payouts';
 import { listNotifications } from '../../../common/api/notifications';
@@ -14,12 +14,9 @@ import { MSG } from '../../../common/messages';
 import { auditLog } from '../../platform/db/platform-tables';
 import type { SignedInUser, TestApp } from '../../testing/harness';
 import type { HttpSession } from '../../testing/http-session';
-import { expectLedgerInvariants } from '../../testing/ledger-invariants';
-import { earningCreator, onboardOnStandin } from '../../testing/payouts';
+import { earningCreator, onboardOnStandin, payoutBooks } from '../../testing/payouts';
 import { startStripeTestApp } from '../../testing/stripe-app';
 import type { StripeStandin } from '../../testing/stripe-standin';
-import { checkConservation, conservationViolations } from '../ledger';
-import { ledgerAccounts, ledgerTransfers } from '../ledger/tables';
 import { STRIPE_PAYOUTS_WEBHOOK_PATH } from './connect-routes';
 import { PROCESSOR_LEASE_MS, SEND_GRACE_MS } from './processor-payouts';
 import { payoutRequests } from './tables';
@@ -38,15 +35,7 @@ afterAll(() => close?.());
 const db = () => t.resources.database.db;
 const reconcile = (at: Date) => t.app.services.processorPayouts!.reconcile(at);
 
-async function expectConserved() {
-  await expectLedgerInvariants(db());
-  expect(conservationViolations(await checkConservation(db()))).toEqual([]);
-}
-
-const paidOut = async () => Number((await db().select({ balance: ledgerAccounts.balance }).from(ledgerAccounts)
-  .where(and(eq(ledgerAccounts.system, 'paid-out'), eq(ledgerAccounts.currency, 'CON'))))[0]?.balance ?? 0);
-const steps = async (id: number) => (await db().select({ key: ledgerTransfers.idempotencyKey }).from(ledgerTransfers)
-  .where(like(ledgerTransfers.idempotencyKey, `payout:${id}:%`))).map((r) => r.key.split(':')[2]).sort();
+const { expectConserved, paidOut, steps } = payoutBooks(db);
 const earnings = (c: SignedInUser) => c.client.call(api.myEarnings, {});
 
 /** A creator with `coins` available, onboarded on the stand-in's page (its `account.updated` delivered). */

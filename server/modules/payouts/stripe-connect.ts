@@ -104,8 +104,8 @@ export function createStripeConnect(options: StripeConnectOptions) {
     },
 
     /** The request's transfer as Stripe has it now; null when none was made. */
-    async find(requestId: number): Promise<TransferAnswer | null> {
-      const list = await stripe.transfers.list({ transfer_group: transferGroup(requestId), limit: 1 });
+    async find(request: { id: number }): Promise<TransferAnswer | null> {
+      const list = await stripe.transfers.list({ transfer_group: transferGroup(request.id), limit: 1 });
       return list.data[0] ? answerOf(list.data[0]) : null;
     },
 

@@ -44,7 +44,9 @@ export const payoutRequests = pgTable(
     /** `<user>:<Idempotency-Key>` for a creator's request, `auto:<user>:<run>` for a scheduled one. */
     requestKey: text('request_key').notNull(),
     batchId: bigint('batch_id', { mode: 'number' }).references(() => payoutBatches.id),
-    /** A processor's payout (Stripe Connect): its transfer, once known. */
+    /** Why an operator must look at it: the processor paid a payout already failed here (decision 0064). */
+    attention: text('attention'),
+    /** A processor's payout: Stripe's transfer, PayPal's payout batch, once known. */
     processorRef: text('processor_ref'),
     /** A request `sent` to a processor is asked about again from then (the reconcile job's lease). */
     reconcileAfter: timestamp('reconcile_after', { withTimezone: true }),

@@ -20,8 +20,13 @@ export type { WalletHolds } from './holds';
 export { shareCardSql } from './card-keys';
 export { ensureWalletPackages } from './packages';
 export { payPalSettings } from './providers/paypal';
+// PayPal's API for the payouts module (decision 0064): its token, its webhook check, its error answers.
+export { createPayPalClient, PAYPAL, paypalIssue, type PayPalCredentials } from './providers/paypal-client';
+export { field, ProcessorUnavailable, text } from './providers/provider-http';
+export { centsToDecimal } from './providers/amounts';
 export { btcPaySettings } from './providers/btcpay';
 export { hostedWebhookPath } from './routes';
+export { SANDBOX_CARDS } from './payment-provider';
 export { stripeClient, STRIPE_SIGNATURE_HEADER } from './providers/stripe';
 
 declare module '../../platform/module' {

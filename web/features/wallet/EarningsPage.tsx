@@ -20,6 +20,7 @@ import { Select } from '../../ui/Select';
 import { Spinner } from '../../ui/Spinner';
 import { TextField } from '../../ui/TextField';
 import { useCancelPayout, useEarnings, useRequestPayout, useSavePayoutMethod, useSetPayoutSchedule } from './earnings-api';
+import { PayPalPayoutMethod } from './PayPalPayoutMethod';
 import { StripePayoutMethod } from './StripePayoutMethod';
 import styles from './wallet.module.css';
 
@@ -27,7 +28,7 @@ const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeS
 const usd = (coins: number, perUsd: number) => formatCents(Math.round((coins * 100) / perUsd), 'USD');
 
 const SCHEDULE_LABELS: Record<PayoutSchedule, string> = { off: 'Off: I ask for each payout', weekly: 'Weekly', monthly: 'Monthly' };
-const REQUIREMENT_LABELS = { payout_method: 'a payout method (a bank account or Stripe)', tax_form: 'your tax information' } as const;
+const REQUIREMENT_LABELS = { payout_method: 'a payout method (a bank account, Stripe or PayPal)', tax_form: 'your tax information' } as const;
 
 export function EarningsPage() {
   const earnings = useEarnings();
@@ -53,8 +54,13 @@ export function EarningsPage() {
           <StripePayoutMethod stripe={data.stripe} chosen={data.method?.method === 'stripe_connect'} />
         </Section>
       )}
-      <Section title="Bank account" description={data.method?.method === 'stripe_connect'
-        ? 'Your payouts go to Stripe. Save a bank account to be paid by bank transfer instead, in US dollars.'
+      {data.methods.includes('paypal') && (
+        <Section title="PayPal" description="Payouts are sent by PayPal to your email, in US dollars.">
+          <PayPalPayoutMethod email={data.method?.method === 'paypal' ? data.method.account_holder : null} />
+        </Section>
+      )}
+      <Section title="Bank account" description={data.method && data.method.method !== 'bank_transfer'
+        ? `Your payouts go to ${data.method.method === 'paypal' ? 'PayPal' : 'Stripe'}. Save a bank account to be paid by bank transfer instead, in US dollars.`
         : 'Payouts are sent by bank transfer to this account, in US dollars.'}>
         <BankAccount current={data.method?.method === 'bank_transfer' ? data.method : null} />
       </Section>

@@ -14,7 +14,7 @@ export function useEarnings() {
 }
 
 /** A payout call that changes the earnings page (and the wallet's balance): both read again after it. */
-function usePayoutCall<C extends typeof payouts.savePayoutMethod | typeof payouts.setPayoutSchedule | typeof payouts.cancelPayout | typeof payouts.startStripeOnboarding | typeof payouts.refreshStripeAccount>(def: C) {
+function usePayoutCall<C extends typeof payouts.savePayoutMethod | typeof payouts.setPayoutSchedule | typeof payouts.cancelPayout | typeof payouts.startStripeOnboarding | typeof payouts.refreshStripeAccount | typeof payouts.choosePayPal>(def: C) {
   const queryClient = useQueryClient();
   return useMutation<CallOutput<C>, ApiError, CallInput<C>>({
     mutationFn: (input) => call(def, input),
@@ -30,6 +30,9 @@ export const useCancelPayout = () => usePayoutCall(payouts.cancelPayout);
 export const useStartStripeOnboarding = () => usePayoutCall(payouts.startStripeOnboarding);
 /** Back from Stripe's onboarding: the account's status asked again. */
 export const useRefreshStripeAccount = () => usePayoutCall(payouts.refreshStripeAccount);
+
+/** PayPal chosen: payouts go to this email (decision 0064). */
+export const useChoosePayPal = () => usePayoutCall(payouts.choosePayPal);
 
 /** A payout request: the key is made once per attempt by the form, so a retry asks once. */
 export function useRequestPayout() {

@@ -6,7 +6,7 @@
  * Environment is Production or Sandbox, the base URL is fixed in its client), so it cannot be pointed
  * at a local stand-in, and it has no call for webhook verification.
  *
- * - An OAuth2 client-credentials token is kept until shortly before it expires; a 401 fetches a new
+ * - The token and the webhook check are paypal-client.ts's (shared with PayPal payouts). The OAuth2 token is kept until shortly before it expires; a 401 fetches a new
  *   one and repeats the call once.
  * - Every call that makes something carries a PayPal-Request-Id derived from our reference or the
  *   order's id, so a repeated create, capture or refund answers what was done the first time.
@@ -18,14 +18,13 @@
  */
 import type { CheckoutRequest, HostedPaymentProvider, ProviderEvent, ProviderEventKind, VerifiedWebhook } from '../hosted-payment';
 import { centsToDecimal, decimalToCents } from './amounts';
-import { callProcessor, dateOf, field, header, ProcessorUnavailable, text, type ProcessorAnswer } from './provider-http';
+import { createPayPalClient, PAYPAL, paypalIssue, type PayPalCredentials } from './paypal-client';
+import { dateOf, field, ProcessorUnavailable, text } from './provider-http';
 import { baseUrl, readSettings, type SettingsCheck } from './settings';
 
-export interface PayPalOptions {
+export interface PayPalOptions extends PayPalCredentials {
   /** https://api-m.paypal.com (live) or https://api-m.sandbox.paypal.com. */
   apiBase: string;
-  clientId: string;
-  clientSecret: string;
   /** The id PayPal gave the webhook registered for /api/wallet/webhooks/paypal. */
   webhookId: string;
 }
@@ -45,82 +44,26 @@ export function payPalSettings(env: Record<string, string | undefined>): Setting
 }
 
 const NAME = 'paypal';
-const PROCESSOR = 'PayPal';
+const PROCESSOR = PAYPAL;
 const RESOURCE_ID = /^[A-Za-z0-9-]{1,64}$/;
 /** PayPal keeps an order that was not approved for about three hours; we capture none older than that. */
 const ORDER_LIFETIME_MS = 3 * 60 * 60 * 1000;
-const TRANSMISSION_HEADERS = ['paypal-transmission-id', 'paypal-transmission-time', 'paypal-transmission-sig', 'paypal-cert-url', 'paypal-auth-algo'] as const;
 /** Outcomes of a resolved dispute in which the money stays with us. */
 const DISPUTE_WON = new Set(['RESOLVED_SELLER_FAVOUR', 'CANCELED_BY_BUYER', 'DENIED']);
-
-/** The first issue of a PayPal error answer ({name, message, details: [{issue, description}]}). */
-function issueOf(answer: ProcessorAnswer): { issue: string; description: string } {
-  const detail = (field(answer.body, 'details') as unknown[] | undefined)?.[0];
-  return {
-    issue: text(field(detail, 'issue'), 100) ?? text(field(answer.body, 'name'), 100) ?? `HTTP ${answer.status}`,
-    description: text(field(detail, 'description'), 300) ?? text(field(answer.body, 'message'), 300) ?? 'PayPal refused the request.',
-  };
-}
 
 const firstUnit = (order: unknown) => (field(order, 'purchase_units') as unknown[] | undefined)?.[0];
 const captureOf = (order: unknown) => (field(field(firstUnit(order), 'payments'), 'captures') as unknown[] | undefined)?.[0];
 const amountCentsOf = (resource: unknown) => decimalToCents(String(field(field(resource, 'amount'), 'value') ?? '').replace(/^-/, '')) ?? undefined;
 
 export function createPayPalProvider(options: PayPalOptions): HostedPaymentProvider {
-  let token: { value: string; freshUntil: number } | undefined;
-  let fetching: Promise<string> | undefined;
-
-  const fetchToken = async (): Promise<string> => {
-    const answer = await callProcessor(PROCESSOR, {
-      method: 'POST',
-      url: `${options.apiBase}/v1/oauth2/token`,
-      headers: {
-        authorization: `Basic ${Buffer.from(`${options.clientId}:${options.clientSecret}`).toString('base64')}`,
-        'content-type': 'application/x-www-form-urlencoded',
-        accept: 'application/json',
-      },
-      body: 'grant_type=client_credentials',
-    });
-    const value = text(field(answer.body, 'access_token'), 4000);
-    const lifetime = field(answer.body, 'expires_in');
-    if (answer.status !== 200 || !value || typeof lifetime !== 'number') throw new ProcessorUnavailable(PROCESSOR, `no access token (HTTP ${answer.status})`);
-    // Renewed a little before PayPal forgets it, so that a call never starts with a token about to lapse.
-    token = { value, freshUntil: Date.now() + Math.max(0, lifetime - Math.min(300, lifetime / 10)) * 1000 };
-    return value;
-  };
-
-  const accessToken = (renew: boolean): Promise<string> => {
-    if (!renew && token && token.freshUntil > Date.now()) return Promise.resolve(token.value);
-    fetching ??= fetchToken().finally(() => {
-      fetching = undefined;
-    });
-    return fetching;
-  };
-
-  const api = async (method: 'GET' | 'POST', path: string, body?: string, requestId?: string): Promise<ProcessorAnswer> => {
-    const send = async (renew: boolean) =>
-      callProcessor(PROCESSOR, {
-        method,
-        url: `${options.apiBase}${path}`,
-        headers: {
-          authorization: `Bearer ${await accessToken(renew)}`,
-          accept: 'application/json',
-          prefer: 'return=representation',
-          ...(requestId ? { 'paypal-request-id': requestId } : {}),
-        },
-        body,
-      });
-    const answer = await send(false);
-    if (answer.status !== 401) return answer;
-    token = undefined;
-    return send(true);
-  };
+  const client = createPayPalClient(options);
+  const { api } = client;
 
   const getOrder = async (orderId: string): Promise<unknown | null> => {
     if (!RESOURCE_ID.test(orderId)) return null;
     const answer = await api('GET', `/v2/checkout/orders/${orderId}`);
     if (answer.status === 404) return null;
-    if (answer.status !== 200) throw new ProcessorUnavailable(PROCESSOR, `reading an order: ${issueOf(answer).issue}`);
+    if (answer.status !== 200) throw new ProcessorUnavailable(PROCESSOR, `reading an order: ${paypalIssue(answer).issue}`);
     return answer.body;
   };
 
@@ -128,7 +71,7 @@ export function createPayPalProvider(options: PayPalOptions): HostedPaymentProvi
     if (!captureId || !RESOURCE_ID.test(captureId)) return null;
     const answer = await api('GET', `/v2/payments/captures/${captureId}`);
     if (answer.status === 404) return null;
-    if (answer.status !== 200) throw new ProcessorUnavailable(PROCESSOR, `reading a capture: ${issueOf(answer).issue}`);
+    if (answer.status !== 200) throw new ProcessorUnavailable(PROCESSOR, `reading a capture: ${paypalIssue(answer).issue}`);
     return answer.body;
   };
 
@@ -172,7 +115,7 @@ export function createPayPalProvider(options: PayPalOptions): HostedPaymentProvi
     const answer = await api('POST', `/v2/checkout/orders/${orderId}/capture`, '{}', `capture-${orderId}`);
     if (answer.status === 200 || answer.status === 201) return eventOfOrder(answer.body);
     if (answer.status === 404) return orderEvent(orderId, 'payment.expired');
-    const { issue, description } = issueOf(answer);
+    const { issue, description } = paypalIssue(answer);
     if (issue === 'ORDER_NOT_APPROVED') return null;
     if (issue === 'ORDER_ALREADY_CAPTURED') {
       const order = await getOrder(orderId);
@@ -197,17 +140,6 @@ export function createPayPalProvider(options: PayPalOptions): HostedPaymentProvi
       return orderEvent(orderId, 'payment.expired', { reference: text(field(firstUnit(order), 'custom_id'), 200) });
     }
     return status === 'APPROVED' ? capture(orderId) : eventOfOrder(order);
-  };
-
-  /** PayPal says whether it sent this delivery (the signature is PayPal's to check: its certificate, its CRC of the body). */
-  const verifiedByPayPal = async (rawBody: Buffer, headers: Record<string, string | string[] | undefined>): Promise<boolean> => {
-    const [id, time, sig, certUrl, algo] = TRANSMISSION_HEADERS.map((name) => header(headers, name)!);
-    // The event goes back byte for byte: parsed and serialized again, it may no longer be what was signed.
-    const request = `{"auth_algo":${JSON.stringify(algo)},"cert_url":${JSON.stringify(certUrl)},"transmission_id":${JSON.stringify(id)},"transmission_sig":${JSON.stringify(sig)},"transmission_time":${JSON.stringify(time)},"webhook_id":${JSON.stringify(options.webhookId)},"webhook_event":${rawBody.toString('utf8')}}`;
-    const answer = await api('POST', '/v1/notifications/verify-webhook-signature', request);
-    if (answer.status === 200) return field(answer.body, 'verification_status') === 'SUCCESS';
-    if (answer.status === 400 || answer.status === 422) return false;
-    throw new ProcessorUnavailable(PROCESSOR, `verifying a webhook: ${issueOf(answer).issue}`);
   };
 
   /** A verified event in our words: none for an event we do not act on or about a payment not ours. */
@@ -304,7 +236,7 @@ export function createPayPalProvider(options: PayPalOptions): HostedPaymentProvi
         },
       };
       const answer = await api('POST', '/v2/checkout/orders', JSON.stringify(body), `order-${request.reference}`);
-      if (answer.status !== 200 && answer.status !== 201) throw new ProcessorUnavailable(PROCESSOR, `creating an order: ${issueOf(answer).issue}`);
+      if (answer.status !== 200 && answer.status !== 201) throw new ProcessorUnavailable(PROCESSOR, `creating an order: ${paypalIssue(answer).issue}`);
       const id = text(field(answer.body, 'id'), 64);
       const links = (field(answer.body, 'links') as unknown[] | undefined) ?? [];
       const approval = links.find((link) => field(link, 'rel') === 'payer-action' || field(link, 'rel') === 'approve');
@@ -318,16 +250,8 @@ export function createPayPalProvider(options: PayPalOptions): HostedPaymentProvi
     lookup: settle,
 
     async verifyWebhook(rawBody, headers): Promise<VerifiedWebhook> {
-      if (TRANSMISSION_HEADERS.some((name) => !header(headers, name))) return { ok: false, reason: 'unsigned' };
-      let event: unknown;
-      try {
-        event = JSON.parse(rawBody.toString('utf8'));
-      } catch {
-        return { ok: false, reason: 'malformed' };
-      }
-      if (!text(field(event, 'id'), 200) || !text(field(event, 'event_type'), 200) || typeof field(event, 'resource') !== 'object') return { ok: false, reason: 'malformed' };
-      if (!(await verifiedByPayPal(rawBody, headers))) return { ok: false, reason: 'bad_signature' };
-      return { ok: true, events: await eventsOf(event as Record<string, unknown>) };
+      const delivery = await client.verifiedEvent(rawBody, headers, options.webhookId);
+      return delivery.ok ? { ok: true, events: await eventsOf(delivery.event) } : delivery;
     },
 
     async refund(providerRef, amountCents, reference) {
@@ -349,8 +273,8 @@ export function createPayPalProvider(options: PayPalOptions): HostedPaymentProvi
         if (status === 'PENDING') return { refundRef, status: 'pending' };
         return { refundRef, status: 'failed', message: text(field(field(answer.body, 'status_details'), 'reason'), 100) ?? 'PayPal did not make the refund.' };
       }
-      if (answer.status === 400 || answer.status === 422 || answer.status === 404) return { refundRef: '', status: 'failed', message: issueOf(answer).description };
-      throw new ProcessorUnavailable(PROCESSOR, `refunding a capture: ${issueOf(answer).issue}`);
+      if (answer.status === 400 || answer.status === 422 || answer.status === 404) return { refundRef: '', status: 'failed', message: paypalIssue(answer).description };
+      throw new ProcessorUnavailable(PROCESSOR, `refunding a capture: ${paypalIssue(answer).issue}`);
     },
   };
 }
