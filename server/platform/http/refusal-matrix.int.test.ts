@@ -19,7 +19,7 @@ import type { z } from 'zod';
 import * as contract from '../../../common/api';
 import type { CallDef } from '../../../common/api/define';
 import { ERRORS, type ErrorCode } from '../../../common/errors';
-import { MSG } from '../../../common/messages';
+import { fill, MSG } from '../../../common/messages';
 import { DEFAULT_PERMISSIONS, type Permission } from '../../../common/permissions';
 import { startTestApp, type TestApp, type TestUser } from '../../testing/harness';
 import { eventually } from '../../testing/eventually';
@@ -312,8 +312,21 @@ const CASES: Record<string, Case> = {
     send: async (c: Cell) => c.client.request('POST', '/api/payouts/webhooks/stripe', { rawBody: '{}', csrf: false, headers: { 'content-type': 'application/json' } }),
     stopsShort: { status: 404, message: MSG.processorNotConfigured, why: 'not configured here (stripe-connect.int.test.ts posts signed events from the stand-in)' },
   },
+  // PayPal Payouts (decision 0064): not configured here; paypal-payouts.int.test.ts onboards and pays through the stand-in.
+  'POST /api/payouts/paypal': {
+    input: () => ({ email: 'matrix@example.com' }),
+    stopsShort: { status: 404, message: MSG.processorNotConfigured, why: 'PayPal payouts are not configured here (paypal-payouts.int.test.ts runs against the stand-in)' },
+  },
+  'POST /api/payouts/webhooks/paypal': {
+    send: async (c: Cell) => c.client.request('POST', '/api/payouts/webhooks/paypal', { rawBody: '{}', csrf: false, headers: { 'content-type': 'application/json' } }),
+    stopsShort: { status: 404, message: MSG.processorNotConfigured, why: 'not configured here (paypal-payouts.int.test.ts posts events the stand-in signs)' },
+  },
   'POST /api/admin/payout-approve': { send: async (c) => c.client.post('/api/admin/payout-approve', { id: await openPayout() }) },
   'POST /api/admin/payout-reject': { send: async (c) => c.client.post('/api/admin/payout-reject', { id: await openPayout(), reason: 'Matrix' }) },
+  'POST /api/admin/payout-mark-failed': {
+    send: async (c) => c.client.post('/api/admin/payout-mark-failed', { id: await openPayout(true), reason: 'Matrix' }),
+    stopsShort: { status: 409, message: fill(MSG.payoutNotSent, { state: 'approved' }), why: 'the matrix\'s payouts go by bank file, never to a processor (paypal-payouts.int.test.ts marks a stuck one failed)' },
+  },
   'POST /api/admin/payouts-export': { send: async (c) => { await openPayout(true); return c.client.post('/api/admin/payouts-export', {}); } },
   'POST /api/admin/payouts-import': { input: () => ({ csv: 'PO-1,paid' }) },
   // The operator console: each cell acts on an object of its own (a new report, a new person, a new message).
