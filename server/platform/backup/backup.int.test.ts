@@ -81,13 +81,13 @@ describe('backup and restore', () => {
     await expectLedgerInvariants(restored.resources.database.db);
     const restoredBase = await restored.app.listen({ host: '127.0.0.1', port: 0 });
     const fanAgain = await HttpSession.at(restoredBase).signIn(fan.username, fan.password);
-    expect((await fanAgain.call(walletBalance, undefined)).balance.CON).toBe(380);
+    expect((await fanAgain.call(walletBalance, {})).balance.CON).toBe(380);
     const creatorAgain = await HttpSession.at(restoredBase).signIn(creator.username, creator.password);
     const postAgain = (await creatorAgain.call(postLookup, { id: postId })).post as Post;
     expect(await download(creatorAgain, postAgain.media[0]!.url)).toEqual(picture);
     // The restored platform goes on: the fan's next tip is booked.
     await fanAgain.call(sendTip, { stream_id: live.streamId, amount: 30 }, { idempotencyKey: 'backup-tip-2' });
-    expect((await fanAgain.call(walletBalance, undefined)).balance.CON).toBe(350);
+    expect((await fanAgain.call(walletBalance, {})).balance.CON).toBe(350);
     await expectLedgerInvariants(restored.resources.database.db);
   });
 
