@@ -64,18 +64,19 @@ export interface FreshDatabase {
   dispose(): Promise<void>;
 }
 
-export async function freshDatabase(template: DatabaseTemplate): Promise<FreshDatabase> {
+/** A migrated database copied from the template; `empty`: a database of the same kind with nothing in it (a restore's target). */
+export async function freshDatabase(template: DatabaseTemplate, options: { empty?: boolean } = {}): Promise<FreshDatabase> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'll-test-'));
   if (template.kind === 'pglite') {
     const dir = path.join(dataDir, 'db');
-    cpSync(template.dir, dir, { recursive: true });
+    if (!options.empty) cpSync(template.dir, dir, { recursive: true });
     return { target: { kind: 'pglite', dir }, dataDir, dispose: async () => rmSync(dataDir, { recursive: true, force: true }) };
   }
   const name = `ll_test_${randomBytes(6).toString('hex')}`;
   // Two clones of one template at the same moment can collide ("being accessed by other users"): retry.
   for (let attempt = 0; ; attempt++) {
     try {
-      await admin(template.url, (c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${template.template}`));
+      await admin(template.url, (c) => c.query(`CREATE DATABASE ${name}${options.empty ? '' : ` TEMPLATE ${template.template}`}`));
       break;
     } catch (error) {
       if (attempt >= 20) throw error;
