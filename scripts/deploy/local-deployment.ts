@@ -1,0 +1,116 @@
+/**
+ * A whole deployment on this machine, as an operator would run one: a new PostgreSQL database, Redis,
+ * two API instances, one media instance (the RTMP ingest), one worker (the jobs), and nginx as the public
+ * entry. Every instance runs in production mode and shares the database, the bus and the files.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import pg from 'pg';
+import { startInstance, type Instance, type Role } from './instances';
+import { startNginx, type RunningNginx } from './nginx';
+
+export interface DeploymentOptions {
+  /** The project's checkout (the compiled server or its sources). */
+  root: string;
+  /** Where the deployment keeps its files, logs and nginx's state. */
+  directory: string;
+  /** A PostgreSQL server to create the deployment's database on (any database there to connect to first). */
+  postgresUrl: string;
+  redisUrl: string;
+  /** nginx's port (0: any free one). */
+  port?: number;
+  /** Settings every instance gets on top of the deployment's own. */
+  env?: Record<string, string>;
+}
+
+export interface LocalDeployment {
+  /** The public entry (nginx). */
+  url: string;
+  /** Where OBS publishes: the media instance's ingest. */
+  rtmpUrl: string;
+  databaseUrl: string;
+  instances: Instance[];
+  instance(name: string): Instance;
+  stop(): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function createDatabase(postgresUrl: string, name: string): Promise<string> {
+  const client = new pg.Client({ connectionString: postgresUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(postgresUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export async function startLocalDeployment(options: DeploymentOptions): Promise<LocalDeployment> {
+  const suffix = randomBytes(4).toString('hex');
+  const logs = path.join(options.directory, 'logs');
+  const files = path.join(options.directory, 'data');
+  mkdirSync(logs, { recursive: true });
+  const databaseUrl = await createDatabase(options.postgresUrl, `limelight_${suffix}`);
+  const rtmpPort = await freePort();
+  const port = options.port || (await freePort());
+  const shared: Record<string, string> = {
+    NODE_ENV: 'production',
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: options.redisUrl,
+    REDIS_PREFIX: `limelight-${suffix}`,
+    DATA_DIR: files,
+    HOST: '127.0.0.1',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    RTMP_PORT: String(rtmpPort),
+    RTMP_PUBLIC_URL: `rtmp://127.0.0.1:${rtmpPort}/live`,
+    // nginx on this machine is the one proxy in front: the client's address is the one it saw.
+    TRUST_PROXY: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    ...options.env,
+  };
+  const started: Instance[] = [];
+  let nginx: RunningNginx | undefined;
+  const stop = async () => {
+    await nginx?.stop();
+    await Promise.all(started.map((instance) => instance.stop()));
+  };
+  try {
+    const plan: Array<[string, Role]> = [['media', 'media'], ['api-1', 'api'], ['api-2', 'api'], ['worker', 'worker']];
+    // The first instance applies the migrations; the others start on the migrated database together.
+    const [first, ...rest] = plan;
+    started.push(await startInstance(options.root, first![0], first![1], await freePort(), shared, logs));
+    const others = await Promise.all(rest.map(async ([name, role]) => startInstance(options.root, name, role, await freePort(), shared, logs)));
+    started.push(...others);
+    nginx = await startNginx({ port, apiInstances: started.filter((instance) => instance.role === 'api') }, path.join(options.directory, 'nginx'));
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return {
+    url: nginx.url,
+    rtmpUrl: shared.RTMP_PUBLIC_URL!,
+    databaseUrl,
+    instances: started,
+    instance(name) {
+      const found = started.find((instance) => instance.name === name);
+      if (!found) throw new Error(`no instance ${name}`);
+      return found;
+    },
+    stop,
+  };
+}
