@@ -8,6 +8,7 @@ const BENCHMARKS = [
   'bench/ingest.ts',
   'bench/chat-fanout.ts',
   'bench/memory.ts',
+  'bench/startup.ts',
   'bench/tips.ts',
   'bench/session-revocation.ts',
   'bench/renewals.ts',

@@ -3,7 +3,7 @@
  * captcha, quiet log, a fresh data dir): in this process (`openApp` for inject-only integration tests,
  * `startServer` listening on a free port for browser journeys), or as a child process
  * (`startServerProcess`: `node --import tsx server/main.ts`, for load that must not share the
- * server's CPU, profiles, and kill -9).
+ * server's CPU, profiles, and kill -9; or the production build, `node dist/server/main.js`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, cpSync, mkdtempSync, openSync, rmSync } from 'node:fs';
@@ -21,8 +21,8 @@ import { seedDemoMeetings } from '../demo/demo-meetings';
 
 const WEB_DIST = fileURLToPath(new URL('../../dist/web', import.meta.url));
 
-/** The defaults every started server shares; `env` overrides them. */
-function serverEnv(dataDir: string, env: Record<string, string>): Record<string, string> {
+/** The defaults every started server shares; `env` overrides them (a child process's: undefined leaves a variable unset). */
+function serverEnv<T extends string | undefined>(dataDir: string, env: Record<string, T>): Record<string, string | T> {
   return {
     DATA_DIR: dataDir,
     HOST: '127.0.0.1',
@@ -122,6 +122,8 @@ export interface ServerProcess {
   stdout(): string;
   /** Resolves when the process has ended (however it ended). */
   exited: Promise<void>;
+  /** Milliseconds from the spawn to the first `/readyz` answering 200 (polled every 20 ms). */
+  readyAfterMs: number;
   /** SIGTERM (a clean shutdown), then the data dir is removed unless it was given. */
   stop(): Promise<void>;
 }
@@ -131,15 +133,19 @@ export interface ServerProcess {
  * `dataDir`: kept after stop (a restart continues on it); else a fresh one, removed on stop.
  * `nodeArgs`: flags for node itself, such as `--cpu-prof` (not allowed in NODE_OPTIONS). `logFile`: its log
  * (stdout and stderr) appended there rather than to this process's stderr. `captureStdout`: keep what it
- * prints (`stdout()`), e.g. to read its log. `readyMs`: how long it may take to start (60 s).
+ * prints (`stdout()`), e.g. to read its log. `readyMs`: how long it may take to start (60 s). `compiled`: a
+ * production build of the server to run (scripts/build-server.ts's output) rather than the sources through tsx.
  */
-export async function startServerProcess(env: Record<string, string> = {}, options: { dataDir?: string; nodeArgs?: string[]; logFile?: string; captureStdout?: boolean; readyMs?: number } = {}): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string | undefined> = {}, options: { dataDir?: string; nodeArgs?: string[]; logFile?: string; captureStdout?: boolean; readyMs?: number; compiled?: string } = {}): Promise<ServerProcess> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'll-server-'));
   const port = await freePort();
   const logFd = options.logFile ? openSync(options.logFile, 'a') : null;
   // node itself (not npx) so that stopping the child stops the server.
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, ...serverEnv(dataDir, { PORT: String(port), RTMP_PORT: String(await freePort()), ...env }) },
+  const program = options.compiled ? [options.compiled] : ['--import', 'tsx', 'server/main.ts'];
+  const childEnv = { ...process.env, ...serverEnv(dataDir, { PORT: String(port), RTMP_PORT: String(await freePort()), ...env }) };
+  const started = performance.now();
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...program], {
+    env: childEnv,
     stdio: ['ignore', options.captureStdout ? 'pipe' : (logFd ?? 'ignore'), logFd ?? 'inherit'],
   });
   let printed = '';
@@ -158,13 +164,15 @@ export async function startServerProcess(env: Record<string, string> = {}, optio
       child.kill('SIGKILL');
       throw new Error('server did not become ready');
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
+  const readyAfterMs = Math.round(performance.now() - started);
   return {
     url,
     child,
     stdout: () => printed,
     exited,
+    readyAfterMs,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;
