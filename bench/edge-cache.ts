@@ -85,7 +85,7 @@ async function run(label: string, servers: ServerProcess[], bases: string[], str
     originRequestsPerSegment: round(origin.segments / Math.max(1, segments.size), 2),
     viewersPerOriginSegmentRequest: round(fetched.segments / Math.max(1, origin.segments), 1),
     originPlaylistRequestsPerSecond: round(origin.playlists / SECONDS, 1),
-    playlistAtTheEdge: Object.fromEntries(results.flatMap((r) => [...r.playlistCache])),
+    playlistAtTheEdge: results.flatMap((r) => [...r.playlistCache]).reduce<Record<string, number>>((sum, [status, n]) => ({ ...sum, [status]: (sum[status] ?? 0) + n }), {}),
   };
   console.log(`${label}: ${JSON.stringify(summary)}`);
   return summary;
