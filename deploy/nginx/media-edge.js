@@ -6,7 +6,7 @@
  * guest's browser cookie. It mirrors server/platform/media/playback-tokens.ts and
  * server/modules/streams/viewer.ts (playbackClientOf); the origin checks everything again on a miss.
  */
-var crypto = require('crypto');
+import crypto from 'crypto';
 
 var TOKEN = /^([0-9a-z]{1,12})\.([A-Za-z0-9_-]{1,120})\.([A-Za-z0-9_-]{43})$/;
 var SESSION_COOKIE = 'll_session';
