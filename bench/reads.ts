@@ -27,6 +27,7 @@ import os from 'node:os';
 import { HttpSession } from '../server/testing/http-session';
 import { freePort, startServerProcess, type ServerProcess } from '../server/testing/server';
 import { emptyPostgresDatabase } from '../server/testing/tip-load';
+import { segmentPath } from '../server/testing/hls';
 import { load, round, writeResult } from './lib';
 
 const CONNECTIONS = 50;
@@ -125,7 +126,7 @@ async function playback(viewer: HttpSession, cookie: string): Promise<Case[]> {
   if (!replay) return [];
   const playlist = ((await viewer.post('/api/streams/stream-join', { stream_id: replay.stream_id })).body.url as { hls: string }).hls;
   const listed = String((await viewer.request('GET', playlist)).body);
-  const segment = listed.split('\n').find((line) => line.startsWith('/media/hls/'));
+  const segment = segmentPath(playlist, listed);
   return [
     { label: 'signed-in replay playlist', path: playlist, cookie },
     ...(segment ? [{ label: 'signed-in replay segment', path: segment, cookie }] : []),

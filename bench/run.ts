@@ -22,6 +22,7 @@ const BENCHMARKS = [
   'bench/ad-presentation.ts',
   'bench/analytics.ts',
   'bench/notifications.ts',
+  'bench/edge-cache.ts',
 ];
 let failed = 0;
 for (const file of BENCHMARKS) {

@@ -124,7 +124,7 @@ if (chromium && fullChromium) {
 }
 
 // The services the suites need, asked once: what is missing is named in the summary; with CI=true it fails the run.
-const absent = await absentServices(['postgres', 'redis', 'redis-server', 'ffmpeg']);
+const absent = await absentServices(['postgres', 'redis', 'redis-server', 'ffmpeg', 'nginx']);
 if (Object.keys(absent).length > 0) {
   console.log(`Missing: ${describeAbsence(absent)}`);
   if (mustRunEverything()) failedStages.push(`services (CI=true): ${describeAbsence(absent)}`);

@@ -114,7 +114,8 @@ export async function buildApp(resources: AppResources): Promise<FastifyInstance
     trustProxy: typeof config.trustProxy === 'number' ? (_address: string, hop: number) => hop < (config.trustProxy as number) : config.trustProxy,
     bodyLimit: 1_048_576,
     // The spec writes a few paths with a trailing slash (`/api/user/user-lookup/`): every path answers both ways.
-    routerOptions: { ignoreTrailingSlash: true },
+    // A playback token is a folder of a media address (decision 0066): a guest's is about 110 characters.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // One line per request only at LOG_LEVEL=debug (below): at info the console keeps what needs reading.
     logController: new LogController({ disableRequestLogging: true }),
   });

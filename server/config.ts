@@ -92,10 +92,16 @@ const envSchema = z.object({
   /** How long a dropped encoder may take to reconnect and continue the same broadcast. */
   RTMP_GRACE_MS: numeric(z.number().int().min(0).max(600_000).default(15_000)),
   /**
-   * Life of a signed playback address: short, so a copied address soon stops working and a ban or an
-   * audience change takes effect; the player joins again for a new one when the server answers 403.
+   * Life of a signed playback address: short, so a copied address soon stops working; behind the edge
+   * cache it is how long a ban or an audience change may take to reach a viewer the edge serves
+   * (decision 0066). The player joins again for a new one when it is answered 403.
    */
-  PLAYBACK_TTL_SECONDS: numeric(z.number().int().min(1).max(86_400).default(600)),
+  PLAYBACK_TTL_SECONDS: numeric(z.number().int().min(1).max(86_400).default(120)),
+  /**
+   * The playback secret (tokens, seals), shared with the edge cache, which checks tokens itself
+   * (decision 0066); unset: made once and kept in the database (the edge then cannot check them).
+   */
+  PLAYBACK_SECRET: z.string().min(32).max(200).regex(/^[\x21-\x7e]+$/, 'printable characters, no spaces').optional(),
   /** Life of a read every visitor gets alike (listings, channels) in an instance's read cache; 0 turns it off (decision 0026). */
   READ_CACHE_MS: numeric(z.number().int().min(0).max(60_000).default(1000)),
   DATA_DIR: z.string().default('./data'),
@@ -370,6 +376,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rtmpPort: c.RTMP_PORT,
     rtmpGraceMs: c.RTMP_GRACE_MS,
     playbackTtlSeconds: c.PLAYBACK_TTL_SECONDS,
+    playbackSecret: c.PLAYBACK_SECRET,
     readCacheMs: c.READ_CACHE_MS,
     dataDir,
     database: c.DATABASE_URL

@@ -13,7 +13,7 @@ export default async function setup(project: TestProject) {
   const kind = project.config.env?.TEST_DB_KIND === 'postgres' ? 'postgres' : 'pglite';
   const [template, absent] = await Promise.all([
     createTemplate(kind, process.env.TEST_DATABASE_URL),
-    absentServices(['postgres', 'redis', 'redis-server']),
+    absentServices(['postgres', 'redis', 'redis-server', 'nginx']),
   ]);
   project.provide('dbTemplate', template);
   project.provide('absentServices', absent);

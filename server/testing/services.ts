@@ -1,6 +1,7 @@
 /**
  * The services some suites need besides Node: a PostgreSQL server, a Redis server (and the `redis-server`
- * program, for the suites that kill and restart their own) and an ffmpeg for the ingest (the journeys'
+ * program, for the suites that kill and restart their own), an ffmpeg for the ingest, Debian's nginx with njs
+ * for the edge cache (decision 0066) (the journeys'
  * Chromium is the test command's own check, scripts/system-tools.ts). Asked once per run (the test command, each integration project's global setup); a suite that
  * needs one that is missing is skipped with the reason in its name, or, with CI=true, fails saying so
  * (decision 0053).
@@ -9,15 +10,17 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { Socket } from 'node:net';
 import pg from 'pg';
+import { NGINX_PATH, NJS_MODULE } from '../platform/media/edge-config';
 import { resolveFfmpegPath } from '../platform/media/ffmpeg-path';
 
-export type Service = 'postgres' | 'redis' | 'redis-server' | 'ffmpeg';
+export type Service = 'postgres' | 'redis' | 'redis-server' | 'ffmpeg' | 'nginx';
 
 export const SERVICE_NAMES: Record<Service, string> = {
   postgres: 'PostgreSQL',
   redis: 'Redis',
   'redis-server': 'the redis-server program',
   ffmpeg: 'ffmpeg',
+  nginx: 'nginx with njs',
 };
 
 /** Each missing service with why it is missing; a service that is there is not listed. */
@@ -79,6 +82,13 @@ function ffmpegAbsence(env: Env): string | undefined {
   }
 }
 
+/** Debian's nginx and its njs module (apt-get install nginx libnginx-mod-http-js). */
+export function edgeAbsence(): string | undefined {
+  if (!existsSync(NGINX_PATH)) return `${NGINX_PATH} not found`;
+  if (!existsSync(NJS_MODULE)) return `${NJS_MODULE} not found (libnginx-mod-http-js)`;
+  return undefined;
+}
+
 /** Asks after each of `services`; answers the missing ones with why. */
 export async function absentServices(services: readonly Service[], env: Env = process.env): Promise<AbsentServices> {
   const probes: Record<Service, () => Promise<string | undefined> | string | undefined> = {
@@ -86,6 +96,7 @@ export async function absentServices(services: readonly Service[], env: Env = pr
     redis: () => redisAbsence(env),
     'redis-server': () => programAbsence('redis-server'),
     ffmpeg: () => ffmpegAbsence(env),
+    nginx: () => edgeAbsence(),
   };
   const answers = await Promise.all(services.map(async (service) => [service, await probes[service]()] as const));
   return Object.fromEntries(answers.filter(([, why]) => why !== undefined));

@@ -81,7 +81,7 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
     files: ctx.files,
     callbacks: broadcastCallbacks,
     log: ctx.log,
-    secret: await ctx.secret('playback'),
+    secret: config.playbackSecret ?? (await ctx.secret('playback')),
     graceMs: config.rtmpGraceMs,
   });
   const moderation = createStreamModeration({ db, accountAdmin: ctx.service('accountAdmin'), media: mediaControl, events });

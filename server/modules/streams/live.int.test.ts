@@ -5,6 +5,7 @@ import { startTestApp, type TestApp } from '../../testing/harness';
 import { publishTestPattern } from '../../testing/rtmp-publisher';
 import type { HttpSession } from '../../testing/http-session';
 import { WsClient } from '../../testing/ws-client';
+import { segmentPath } from '../../testing/hls';
 import { streams } from './tables';
 
 let t: TestApp;
@@ -58,15 +59,15 @@ describe('live over RTMP', () => {
       expect(playlist.status).toBe(200);
       expect(String(playlist.headers['content-type'])).toContain('mpegurl');
       const text = String(playlist.body);
-      const segment = text.split('\n').find((line) => line.startsWith(`/media/hls/${own.stream_id}/seg_`));
-      expect(segment).toMatch(/\?token=/);
+      const segment = segmentPath(hls.hls, text);
+      expect(segment).toMatch(new RegExp(`^/media/hls/${own.stream_id}/[^/]+/seg_\\d+\\.[\\w-]+\\.ts$`));
       const media = await viewer.request('GET', segment!);
       expect(media.status).toBe(200);
       expect(media.headers['content-type']).toBe('video/mp2t');
 
-      const unsigned = await viewer.request('GET', `/media/hls/${own.stream_id}/index.m3u8`);
+      const unsigned = await viewer.request('GET', `/media/hls/${own.stream_id}/-/index.m3u8`);
       expect(unsigned.status).toBe(403);
-      expect((await viewer.request('GET', segment!.split('?')[0]!)).status).toBe(403);
+      expect((await viewer.request('GET', segment!.replace(/\/[^/]+\/(seg_[^/]+)$/, '/-/$1'))).status).toBe(403);
       const otherStream = await viewer.request('GET', hls.hls.replace(`/hls/${own.stream_id}/`, `/hls/${own.stream_id + 1}/`));
       expect(otherStream.status).toBe(403);
 

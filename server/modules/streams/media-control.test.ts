@@ -7,7 +7,7 @@ import { createMediaControl } from './media-control';
 function recordingMedia() {
   const calls: string[] = [];
   const media = {
-    playbackUrl: (id: number, viewer: string, client: string, ttl: number) => `/media/hls/${id}/index.m3u8?token=${viewer}${client}${ttl}`,
+    playbackUrl: (id: number, viewer: string, client: string, ttl: number) => `/media/hls/${id}/${viewer}${client}${ttl}/index.m3u8`,
     stopBroadcast: async (id: number) => void calls.push(`stop ${id}`),
     grabThumbnail: async (id: number) => (calls.push(`thumbnail ${id}`), true),
     ingestHealth: (id: number) => (id === 7 || id === 9 ? { state: 'live', reading: null } : null),
@@ -22,7 +22,7 @@ describe('media control', () => {
     await control.stopBroadcast(7);
     expect(await control.grabThumbnail(7)).toBe(true);
     expect(calls).toEqual(['stop 7', 'thumbnail 7']);
-    expect(await control.playbackUrl(7, 'user:1000001|limelight', 'session:s1')).toMatch(/^\/media\/hls\/7\/index\.m3u8\?token=/);
+    expect(await control.playbackUrl(7, 'user:1000001|limelight', 'session:s1')).toMatch(/^\/media\/hls\/7\/.+\/index\.m3u8$/);
   });
 
   it('asks the media instance over the bus from an API-only instance', async () => {

@@ -10,6 +10,7 @@ import { MSG } from '../../../common/messages';
 import { eventOutbox } from '../../platform/db/platform-tables';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import type { HttpSession } from '../../testing/http-session';
+import { segmentPath } from '../../testing/hls';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -29,7 +30,7 @@ async function play(streamId: number, client: HttpSession) {
   const playlist = (join.body.url as { hls: string }).hls;
   const listed = await client.request('GET', playlist);
   expect(listed.status).toBe(200);
-  const segment = String(listed.body).split('\n').find((line) => line.startsWith(`/media/hls/${streamId}/seg_00000.`));
+  const segment = segmentPath(playlist, listed.body, 'seg_00000.');
   expect(segment).toBeDefined();
   expect((await client.request('GET', segment!)).status).toBe(200);
   return { playlist, segment: segment! };

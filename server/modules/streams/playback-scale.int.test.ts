@@ -9,6 +9,7 @@ import { CSRF_COOKIE } from '../../platform/http/csrf';
 import { startSharedTestApps, type TestApp } from '../../testing/harness';
 import type { HttpSession } from '../../testing/http-session';
 import { REVOKED_CHANNEL } from './playback-gate';
+import { segmentPath } from '../../testing/hls';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 
@@ -46,7 +47,7 @@ suiteNeeding('postgres', 'redis')('playback revoked on every instance', () => {
     const elsewhere = onSecond(viewer.client);
     const playlist = await elsewhere.request('GET', (join.body.url as { hls: string }).hls);
     expect(playlist.status).toBe(200);
-    const segment = String(playlist.body).split('\n').find((line) => line.startsWith(`/media/hls/${live.streamId}/seg_00000.`))!;
+    const segment = segmentPath((join.body.url as { hls: string }).hls, playlist.body, 'seg_00000.')!;
     expect((await elsewhere.request('GET', segment)).status).toBe(200);
 
     // Redis delivers the revocation a moment after the ban answered: the second instance's gate hears it

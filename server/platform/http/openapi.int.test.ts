@@ -69,7 +69,7 @@ describe('the API document', () => {
       .filter((r) => r.method !== 'HEAD' && r.url !== DOCS_PREFIX && r.url !== `${DOCS_PREFIX}*` && !r.url.startsWith(`${DOCS_PREFIX}/`))
       .map((r) => `${r.method} ${openapiPath(r.url)}`);
     expect(expected).toEqual(
-      expect.arrayContaining(['POST /api/wallet/webhooks/sandbox', 'GET /ws', 'GET /metrics', 'GET /media/hls/{streamId}/{segment}', 'POST /ajax/tracking/track-event']),
+      expect.arrayContaining(['POST /api/wallet/webhooks/sandbox', 'GET /ws', 'GET /metrics', 'GET /media/hls/{streamId}/{token}/{segment}', 'POST /ajax/tracking/track-event']),
     );
     const documented = Object.entries(document.paths).flatMap(([url, item]) =>
       METHODS.filter((m) => item?.[m]).map((m) => `${m.toUpperCase()} ${url}`),

@@ -41,6 +41,7 @@ import { SANDBOX_SIGNATURE_HEADER, signSandboxWebhook } from '../../modules/wall
 import { SANDBOX_WEBHOOK_SECRET } from '../../modules/wallet/routes';
 import { CALLERS, MODERATOR_PERMISSIONS, type Access, type Caller, type Outcome } from './access';
 import type { RouteRecord } from './route-table';
+import { segmentPath } from '../../testing/hls';
 
 let t: TestApp;
 let baseUrl: string;
@@ -664,11 +665,12 @@ const CASES: Record<string, Case> = {
       });
     },
   },
-  'GET /media/hls/:streamId/index.m3u8': { send: async (c) => c.client.request('GET', await playlistUrl(c)) },
-  'GET /media/hls/:streamId/:segment': {
+  'GET /media/hls/:streamId/:token/index.m3u8': { send: async (c) => c.client.request('GET', await playlistUrl(c)) },
+  'GET /media/hls/:streamId/:token/:segment': {
     send: async (c) => {
-      const playlist = await c.client.request('GET', await playlistUrl(c));
-      const segment = String(playlist.body).split('\n').find((line) => line.startsWith('/media/hls/'));
+      const url = await playlistUrl(c);
+      const playlist = await c.client.request('GET', url);
+      const segment = segmentPath(url, playlist.body);
       if (!segment) throw new Error(`no segment in the playlist: ${playlist.status} ${String(playlist.body)}`);
       return c.client.request('GET', segment);
     },

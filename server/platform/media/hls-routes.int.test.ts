@@ -1,4 +1,4 @@
-/** Signed HLS playback: tokens bound to a stream, a viewer, a client and an expiry, playlist rewriting, sealed segment names. */
+/** Signed HLS playback: tokens bound to a stream, a viewer, a client and an expiry, in the address's path; playlist rewriting, sealed segment names, cache headers. */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installErrorHandling } from '../http/error-handler';
 import { createLocalFileStore } from '../storage/storage';
-import { registerHlsRoutes } from './hls-routes';
+import { MEDIA_CACHE, registerHlsRoutes } from './hls-routes';
 import { createPlaybackTokens } from './playback-tokens';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'll-hls-'));
@@ -69,53 +69,74 @@ describe('HLS routes', () => {
   it('refuse the playlist and segments without a valid token for that stream', async () => {
     const expired = createPlaybackTokens('test-secret', () => Date.now() - 120_000).sign(5, VIEWER, 60);
     const forged = `${tokens.sign(5, VIEWER, 60).split('.').slice(0, 2).join('.')}.${'A'.repeat(43)}`;
-    for (const query of ['', '?token=', `?token=${tokens.sign(6, VIEWER, 60)}`, `?token=${expired}`, `?token=${forged}`]) {
+    for (const token of ['-', 'garbage', tokens.sign(6, VIEWER, 60), expired, forged]) {
       for (const file of ['index.m3u8', sealed('seg_00000.ts')]) {
-        const res = await get(`/media/hls/5/${file}${query}`);
-        expect(res.statusCode, `${file}${query}`).toBe(403);
+        const res = await get(`/media/hls/5/${token}/${file}`);
+        expect(res.statusCode, `${token}/${file}`).toBe(403);
         expect(res.json()).toMatchObject({ response: 'forbidden' });
       }
     }
   });
 
-  it('serve the playlist with every segment URI carrying the same token', async () => {
+  it('serve the same playlist to every viewer, its segments relative to the token folder', async () => {
     const token = tokens.sign(5, VIEWER, 60);
-    const res = await get(`/media/hls/5/index.m3u8?token=${token}`);
+    const res = await get(`/media/hls/5/${token}/index.m3u8`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/vnd.apple.mpegurl');
-    expect(res.headers['cache-control']).toBe('no-store');
-    expect(res.body).toContain(`/media/hls/5/${sealed('seg_00000.ts')}?token=${token}\n`);
-    expect(res.body).toContain(`/media/hls/5/${sealed('seg_00001.ts')}?token=${token}\n`);
+    // A live playlist: a shared cache keeps it a second, a browser asks again each time (decision 0066).
+    expect(res.headers['cache-control']).toBe(MEDIA_CACHE.livePlaylist);
+    expect(res.body).toContain(`\n${sealed('seg_00000.ts')}\n`);
+    expect(res.body).toContain(`\n${sealed('seg_00001.ts')}\n`);
     expect(res.body).not.toContain('seg_00000.ts');
+    expect(res.body).not.toContain(token);
     expect(res.body).toContain('#EXTINF:1.000000,');
+    const other = await get(`/media/hls/5/${tokens.sign(5, 'user:1000002|limelight', 60)}/index.m3u8`);
+    expect(other.body).toBe(res.body);
+    expect(other.headers.etag).toBe(res.headers.etag);
+    const unchanged = await app.inject({ method: 'GET', url: `/media/hls/5/${token}/index.m3u8`, headers: { 'if-none-match': String(res.headers.etag) } });
+    expect(unchanged.statusCode).toBe(304);
+    // Revalidating is no way round the token.
+    const refused = await app.inject({ method: 'GET', url: '/media/hls/5/garbage/index.m3u8', headers: { 'if-none-match': String(res.headers.etag) } });
+    expect(refused.statusCode).toBe(403);
 
-    const segment = await get(`/media/hls/5/${sealed('seg_00000.ts')}?token=${token}`);
+    const segment = await get(`/media/hls/5/${token}/${sealed('seg_00000.ts')}`);
     expect(segment.statusCode).toBe(200);
     expect(segment.headers['content-type']).toBe('video/mp2t');
-    // A listed segment never changes; the playlist changes every second and must reach the file each time (decision 0028).
-    expect(segment.headers['cache-control']).toBe('private, max-age=3600');
+    // A listed segment never changes: browsers and shared caches keep it.
+    expect(segment.headers['cache-control']).toBe(MEDIA_CACHE.segment);
     expect(segment.rawPayload).toHaveLength(188);
+  });
+
+  it('mark a replay playlist cacheable longer than a live one', async () => {
+    await files.put('media/6/b2/index.m3u8', `${PLAYLIST}#EXT-X-ENDLIST\n`);
+    const res = await get(`/media/hls/6/${tokens.sign(6, VIEWER, 60)}/index.m3u8`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe(MEDIA_CACHE.replayPlaylist);
   });
 
   it('serve nothing outside the playlist directory', async () => {
     const token = tokens.sign(5, VIEWER, 60);
     for (const name of ['secret.txt', '..%2Fthumb.jpg', '..%2F..%2F5%2Fb1%2Fseg_00000.ts', 'seg_00000.ts%00', 'seg_0.ts', 'index.m3u8.tmp', 'seg_00000.ts']) {
-      const res = await get(`/media/hls/5/${name}?token=${token}`);
+      const res = await get(`/media/hls/5/${token}/${name}`);
       expect(res.statusCode, name).toBeGreaterThanOrEqual(400);
       expect(res.statusCode, name).not.toBe(200);
     }
-    expect((await get(`/media/hls/5/${sealed('seg_00001.ts')}?token=${token}`)).statusCode).toBe(404);
+    expect((await get(`/media/hls/5/${token}/${sealed('seg_00001.ts')}`)).statusCode).toBe(404);
     // A name needs its own seal: counting from one listed segment finds nothing.
     const [, tag] = sealed('seg_00000.ts').split('.');
-    expect((await get(`/media/hls/5/seg_00001.${tag}.ts?token=${token}`)).statusCode).toBe(404);
-    expect((await get(`/media/hls/5/seg_00000.${'A'.repeat(16)}.ts?token=${token}`)).statusCode).toBe(404);
-    expect((await get(`/media/hls/7/index.m3u8?token=${tokens.sign(7, VIEWER, 60)}`)).statusCode).toBe(404);
+    expect((await get(`/media/hls/5/${token}/seg_00001.${tag}.ts`)).statusCode).toBe(404);
+    expect((await get(`/media/hls/5/${token}/seg_00000.${'A'.repeat(16)}.ts`)).statusCode).toBe(404);
+    expect((await get(`/media/hls/7/${tokens.sign(7, VIEWER, 60)}/index.m3u8`)).statusCode).toBe(404);
+    // The address of 0039 (the token in the query) is gone.
+    expect((await get(`/media/hls/5/index.m3u8?token=${token}`)).statusCode).toBe(404);
   });
 
-  it('answer 403, not 500, to a repeated or over-long token', async () => {
-    const token = tokens.sign(5, VIEWER, 60);
-    expect((await get(`/media/hls/5/index.m3u8?token=${token}&token=${token}`)).statusCode).toBe(403);
-    expect((await get(`/media/hls/5/index.m3u8?token=${'x'.repeat(300)}`)).statusCode).toBe(403);
+  it('answer 403, not 500, to a malformed or over-long token', async () => {
+    const long = (await get(`/media/hls/5/${'x'.repeat(300)}/index.m3u8`)).statusCode;
+    expect(long).toBeGreaterThanOrEqual(400);
+    expect(long).toBeLessThan(500);
+    expect((await get('/media/hls/5/a%2Fb/index.m3u8')).statusCode).toBe(403);
+    expect((await get('/media/hls/5/a%00b/index.m3u8')).statusCode).toBe(403);
   });
 
   it('serve thumbnails of listed streams only', async () => {

@@ -1,12 +1,14 @@
 /**
  * Playback over HLS: the playlist and its segments need a token bound to the stream, the viewer and the
  * viewer's client; thumbnails are plain images, shown only for streams the streams module lists. `verify`
- * is the streams module's gate, asked for every playlist and every segment (decision 0039). Segment
- * addresses are `seg_<n>.<seal>.ts?token=`: the seal is the same for every viewer, so a shared cache may
- * key on the path, and cannot be made without the server's secret, so a token cannot count its way
- * through the segments.
+ * is the streams module's gate, asked for every playlist and every segment (decision 0039). The token is
+ * a folder of the address (`/media/hls/<stream>/<token>/index.m3u8`, decision 0066) and the playlist lists
+ * its segments relatively (`seg_<n>.<seal>.ts`), so its body is the same for every viewer: an edge cache
+ * keys on the address without the token, checks the token itself, and asks the origin about once per
+ * playlist refresh and once per segment. The seal cannot be made without the server's secret, so a token
+ * cannot count its way through the segments.
  */
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { ACCESS } from '../http/access';
 import { buffer, text } from 'node:stream/consumers';
 import path from 'node:path';
@@ -33,7 +35,7 @@ export interface HlsRouteDeps {
 }
 
 const streamIdParam = numeric(z.number().int().positive().max(Number.MAX_SAFE_INTEGER));
-const tokenQuery = z.object({ token: z.string().max(200).optional() });
+const TOKEN_PARAM = /^[0-9A-Za-z._-]{1,200}$/;
 const THUMB = /^(\d{1,15})\.jpg$/;
 const SEALED_SEGMENT = new RegExp(`^(seg_\\d{5,9})\\.([A-Za-z0-9_-]{${SEAL_LENGTH}})\\.ts$`);
 /** A player fetches a playlist and a segment every second or two: per-request info lines would flood the log. */
@@ -42,16 +44,16 @@ const quiet = { logLevel: 'warn' as const };
 const tags = ['media'];
 const playback = (description: string, type: string): RouteDocs => ({
   security: [],
-  parameters: [{ name: 'token', in: 'query', required: true, schema: { type: 'string', maxLength: 200 }, description: 'The signed playback token from stream-join' }],
+  parameters: [{ name: 'token', in: 'path', required: true, schema: { type: 'string', maxLength: 200 }, description: 'The signed playback token from stream-join' }],
   responses: { 200: { description, content: { [type]: { schema: { type: 'string', format: 'binary' } } } } },
   refusals: [403, 404],
-  description: 'The playback token from stream-join is bound to the stream, the viewer and their session (or browser), and short-lived; every fetch checks the watch rules and the pay wall again.',
+  description: 'The playback token from stream-join is bound to the stream, the viewer and their session (or browser), and short-lived; every fetch checks the watch rules and the pay wall again. The answer is the same for every viewer, so a shared cache may keep it (a playlist a second, a segment long) when it checks the token itself.',
 });
 const playlistRoute = {
   ...quiet,
   schema: { tags, summary: "A broadcast's HLS playlist" },
   // The signed address (stream-join, for that viewer) authorises; the watch rules are checked again.
-  config: { access: ACCESS.public, openapi: playback('The playlist; its segment addresses carry the same token.', 'application/vnd.apple.mpegurl') },
+  config: { access: ACCESS.public, openapi: playback('The playlist; its segment addresses are relative to it (the same token).', 'application/vnd.apple.mpegurl') },
 };
 const segmentRoute = { ...quiet, schema: { tags, summary: 'One HLS segment' }, config: { access: ACCESS.public, openapi: playback('The segment.', 'video/mp2t') } };
 const thumbnailRoute = {
@@ -69,34 +71,48 @@ const thumbnailRoute = {
 
 const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
+/**
+ * What a cache may do with an answer (decision 0066). A live playlist changes every segment: a shared
+ * cache keeps it a second, a browser asks again each time (ETag: a 304 when it has not changed). A
+ * replay's playlist no longer changes. A segment never changes under its sealed name. Every answer is
+ * the same for every viewer: the token only decides whether it is given.
+ */
+export const MEDIA_CACHE = {
+  livePlaylist: 'public, max-age=0, s-maxage=1',
+  replayPlaylist: 'public, max-age=0, s-maxage=30',
+  segment: 'public, max-age=3600, s-maxage=86400, immutable',
+} as const;
+const ENDED = /^#EXT-X-ENDLIST\s*$/m;
+
 export function registerHlsRoutes(app: FastifyInstance, deps: HlsRouteDeps): void {
   /** The playlist key of a stream the caller may play, else 403/404. */
   async function authorizedPlaylist(request: FastifyRequest, params: unknown): Promise<{ streamId: number; token: string; key: string }> {
-    const streamId = streamIdParam.safeParse((params as { streamId?: string }).streamId);
-    const query = tokenQuery.safeParse(request.query ?? {});
-    const token = query.success ? query.data.token : undefined;
+    const { streamId: idParam, token: tokenParam } = params as { streamId?: string; token?: string };
+    const streamId = streamIdParam.safeParse(idParam);
+    const token = tokenParam && TOKEN_PARAM.test(tokenParam) ? tokenParam : undefined;
     if (!streamId.success || !token || !(await deps.verify(token, streamId.data, request))) throw forbidden();
     const key = await deps.locator(streamId.data);
     if (!key) throw notFound();
     return { streamId: streamId.data, token, key };
   }
 
-  app.get('/media/hls/:streamId/index.m3u8', playlistRoute, async (request, reply) => {
-    const { streamId, token, key } = await authorizedPlaylist(request, request.params);
+  app.get('/media/hls/:streamId/:token/index.m3u8', playlistRoute, async (request, reply) => {
+    const { key } = await authorizedPlaylist(request, request.params);
     const stream = await deps.files.read(key);
     if (!stream) throw notFound();
-    const query = `?token=${encodeURIComponent(token)}`;
     const directory = path.posix.dirname(key);
     const body = rewriteSegmentUris(await text(stream), (line) => {
       const segment = path.basename(line);
       if (!SEGMENT_NAME.test(segment)) return line;
-      const sealed = `${segment.slice(0, -'.ts'.length)}.${deps.seal(`${directory}/${segment}`)}.ts`;
-      return `/media/hls/${streamId}/${sealed}${query}`;
+      return `${segment.slice(0, -'.ts'.length)}.${deps.seal(`${directory}/${segment}`)}.ts`;
     });
-    return reply.header('content-type', 'application/vnd.apple.mpegurl').header('cache-control', 'no-store').send(body);
+    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+    reply.header('content-type', 'application/vnd.apple.mpegurl').header('etag', etag)
+      .header('cache-control', ENDED.test(body) ? MEDIA_CACHE.replayPlaylist : MEDIA_CACHE.livePlaylist);
+    return request.headers['if-none-match'] === etag ? reply.code(304).send() : reply.send(body);
   });
 
-  app.get('/media/hls/:streamId/:segment', segmentRoute, async (request, reply) => {
+  app.get('/media/hls/:streamId/:token/:segment', segmentRoute, async (request, reply) => {
     const match = SEALED_SEGMENT.exec((request.params as { segment: string }).segment);
     if (!match) throw notFound();
     const { key } = await authorizedPlaylist(request, request.params);
@@ -104,7 +120,7 @@ export function registerHlsRoutes(app: FastifyInstance, deps: HlsRouteDeps): voi
     if (!sameText(match[2] ?? '', deps.seal(stored))) throw notFound();
     const stream = await deps.files.read(stored);
     if (!stream) throw notFound();
-    return reply.header('content-type', 'video/mp2t').header('cache-control', 'private, max-age=3600').send(stream);
+    return reply.header('content-type', 'video/mp2t').header('cache-control', MEDIA_CACHE.segment).send(stream);
   });
 
   app.get('/media/thumbs/:file', thumbnailRoute, async (request, reply) => {

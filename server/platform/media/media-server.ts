@@ -45,9 +45,9 @@ export function createMediaServer(o: MediaServerOptions) {
     grabThumbnail: (streamId: number) => ingest.grabThumbnail(streamId),
     /** The stream's ingest health if this instance ingests it. */
     ingestHealth: (streamId: number) => ingest.health(streamId),
-    /** The signed playlist URL stream-join answers (`url.hls`), for this viewer on this client only. */
+    /** The signed playlist URL stream-join answers (`url.hls`), for this viewer on this client only; the token is a folder (decision 0066). */
     playbackUrl: (streamId: number, viewer: string, client: string, ttlSeconds: number) =>
-      `/media/hls/${streamId}/index.m3u8?token=${encodeURIComponent(tokens.sign(streamId, viewer, ttlSeconds, client))}`,
+      `/media/hls/${streamId}/${tokens.sign(streamId, viewer, ttlSeconds, client)}/index.m3u8`,
     /** `verify` defaults to the token check; the streams module passes its gate (viewer and watch rules). */
     registerRoutes(
       app: FastifyInstance,

@@ -27,6 +27,7 @@ const PLAUSIBLE_PARAMS: Record<string, string[]> = {
   name: ['a.webp', '1-abc.webp', 'x'],
   streamId: ['1', '2', '3'],
   segment: ['seg0.ts', 'index.m3u8', 'seg-1.ts'],
+  token: ['1.dXNlcjox.x', '-'],
   file: ['1.jpg', '2.webp'],
 };
 

@@ -12,7 +12,7 @@ import type { JsonSchema } from './arbitraries';
 
 export interface FuzzTarget {
   method: 'GET' | 'POST';
-  /** The route as registered (`/media/hls/:streamId/:segment`). */
+  /** The route as registered (`/media/hls/:streamId/:token/:segment`). */
   path: string;
   auth: string;
   /** The call of the contract, when the route is one. */

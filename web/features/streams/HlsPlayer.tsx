@@ -3,6 +3,7 @@ import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { Spinner } from '../../ui/Spinner';
 import { LIVE_SYNC } from './live-sync';
+import { inFolderOf, renewIn } from './playback-address';
 import { PlayerControls } from './PlayerControls';
 import styles from './HlsPlayer.module.css';
 
@@ -52,11 +53,31 @@ export function HlsPlayer({ src, width, height, muted = true, onStateChange, vid
       report(next);
     };
     let hls: Hls | null = null;
+    let renewal: ReturnType<typeof setTimeout> | undefined;
     // Autoplay is allowed muted; the controls offer the sound.
     video.muted = muted;
     setVideo(video);
     if (Hls.isSupported()) {
-      hls = new Hls({ ...LIVE_SYNC, capLevelToPlayerSize: true, manifestLoadingMaxRetry: 4, levelLoadingMaxRetry: 4 });
+      // The address in use: renewed before its token expires, and every later request goes to its token folder.
+      let address = src;
+      hls = new Hls({
+        ...LIVE_SYNC, capLevelToPlayerSize: true, manifestLoadingMaxRetry: 4, levelLoadingMaxRetry: 4,
+        xhrSetup: (xhr, url) => {
+          const renewed = inFolderOf(url, address);
+          if (renewed !== url) xhr.open('GET', renewed, true);
+        },
+      });
+      const renew = () => {
+        const wait = renewIn(address, Date.now());
+        if (wait === null) return;
+        renewal = setTimeout(() => {
+          void fetchFreshSource().catch(() => null).then((next) => {
+            if (next) address = next;
+            renew();
+          });
+        }, wait);
+      };
+      renew();
       hls.on(Hls.Events.MANIFEST_PARSED, () => {
         // The 720p cap of the spec; capLevelToPlayerSize also keeps small players on small levels.
         const capped = hls?.levels.findLastIndex((level) => level.height <= 720) ?? -1;
@@ -78,6 +99,7 @@ export function HlsPlayer({ src, width, height, muted = true, onStateChange, vid
             .then((next) => {
               refreshing = false;
               if (next && hls) {
+                address = next;
                 hls.loadSource(next);
                 hls.startLoad();
               } else set('lost');
@@ -108,6 +130,7 @@ export function HlsPlayer({ src, width, height, muted = true, onStateChange, vid
       video.removeEventListener('pause', onPause);
       video.removeEventListener('ended', onEnded);
       video.removeEventListener('durationchange', onDuration);
+      clearTimeout(renewal);
       hls?.destroy();
     };
     // `muted` is where playback starts; the viewer's choice is the element's from then on.
