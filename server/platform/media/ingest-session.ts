@@ -259,7 +259,7 @@ export class IngestSession extends EventEmitter<IngestEvents> {
   private whileLive() {
     this.setState('live');
     this.watchDisk();
-    this.every(SEGMENT_POLL_MS, async () => void (await this.copier.sync()));
+    if (!this.copier.inPlace) this.every(SEGMENT_POLL_MS, async () => void (await this.copier.sync()));
     void this.grabThumbnail();
     this.every(this.o.thumbnailEveryMs, async () => void (await this.grabThumbnail()));
   }

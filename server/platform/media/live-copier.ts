@@ -25,7 +25,7 @@ export class BroadcastCopier {
   }
 
   /** The store is the directory ffmpeg writes in (the local store): nothing to copy or clean. */
-  private get inPlace() {
+  get inPlace() {
     return this.files.kind === 'local';
   }
 
