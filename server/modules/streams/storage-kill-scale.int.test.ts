@@ -6,7 +6,6 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +15,7 @@ import { startSharedTestApps, type TestApp } from '../../testing/harness';
 import type { HttpSession } from '../../testing/http-session';
 import { publishTestPattern } from '../../testing/rtmp-publisher';
 import { startS3Server, type TestS3Server } from '../../testing/s3-server';
-import { freePort, startServerProcess, type ServerProcess } from '../../testing/server';
+import { freePort, listening, startServerProcess, type ServerProcess } from '../../testing/server';
 
 const WAIT = { timeout: 60_000, interval: 250 };
 
@@ -24,12 +23,6 @@ let s3: TestS3Server;
 let api: TestApp;
 let dataDir: string;
 const running: ServerProcess[] = [];
-
-const listening = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = net.connect(port, '127.0.0.1', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-  });
 
 /** The media node on the shared database and bucket, on `dataDir` (a restart continues on it). */
 async function startMedia(): Promise<{ process: ServerProcess; rtmp: string }> {
