@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePlaylist } from '../../platform/media/hls-playlist';
 import { readText } from '../../platform/storage/storage';
 import { startTestApp, type TestApp } from '../../testing/harness';
+import { segmentPath, segmentPaths } from '../../testing/hls';
 import type { HttpSession } from '../../testing/http-session';
 import { publishTestPattern } from '../../testing/rtmp-publisher';
 import { startS3Server, type TestS3Server } from '../../testing/s3-server';
@@ -62,9 +63,10 @@ describe('live over RTMP into an S3 bucket', () => {
       expect((await stat(localDir)).isDirectory()).toBe(true);
 
       const join = await viewer.post('/api/streams/stream-join', { stream_id: own.stream_id, isHls: true });
-      const playlist = await viewer.request('GET', (join.body.url as { hls: string }).hls);
+      const address = (join.body.url as { hls: string }).hls;
+      const playlist = await viewer.request('GET', address);
       expect(playlist.status).toBe(200);
-      const segment = String(playlist.body).split('\n').find((line) => line.startsWith(`/media/hls/${own.stream_id}/seg_`))!;
+      const segment = segmentPath(address, playlist.body)!;
       const media = await viewer.request('GET', segment);
       expect(media.status).toBe(200);
       expect(media.headers['content-type']).toBe('video/mp2t');
@@ -82,9 +84,10 @@ describe('live over RTMP into an S3 bucket', () => {
     expect(localDir && (await stat(localDir).catch(() => null))).toBeNull();
 
     const rejoin = await viewer.post('/api/streams/stream-join', { stream_id: own.stream_id });
-    const closed = String((await viewer.request('GET', (rejoin.body.url as { hls: string }).hls)).body);
+    const replayAddress = (rejoin.body.url as { hls: string }).hls;
+    const closed = String((await viewer.request('GET', replayAddress)).body);
     expect(closed).toContain('#EXT-X-ENDLIST');
-    const served = closed.split('\n').filter((line) => line.startsWith(`/media/hls/${own.stream_id}/seg_`));
+    const served = segmentPaths(replayAddress, closed);
     expect(served).toHaveLength(replay!.info.segments.length);
     const last = served.at(-1)!;
     expect((await viewer.request('GET', last)).status).toBe(200);

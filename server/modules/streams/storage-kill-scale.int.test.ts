@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePlaylist } from '../../platform/media/hls-playlist';
 import { readText } from '../../platform/storage/storage';
 import { startSharedTestApps, type TestApp } from '../../testing/harness';
+import { segmentPath } from '../../testing/hls';
 import type { HttpSession } from '../../testing/http-session';
 import { publishTestPattern } from '../../testing/rtmp-publisher';
 import { startS3Server, type TestS3Server } from '../../testing/s3-server';
@@ -84,10 +85,12 @@ describe.runIf(process.env.TEST_DB_KIND === 'postgres')('a media node killed mid
     const localDir = path.join(dataDir, 'live', path.posix.dirname(copied.playlistKey));
     expect((await stat(localDir)).isDirectory()).toBe(true);
     const join = await viewer.post('/api/streams/stream-join', { stream_id: own.stream_id, isHls: true });
-    const playlist = await viewer.request('GET', (join.body.url as { hls: string }).hls);
+    const address = (join.body.url as { hls: string }).hls;
+    const playlist = await viewer.request('GET', address);
     expect(playlist.status).toBe(200);
-    const segment = String(playlist.body).split('\n').find((line) => line.startsWith(`/media/hls/${own.stream_id}/seg_`))!;
-    expect((await viewer.request('GET', segment)).status).toBe(200);
+    const segment = segmentPath(address, playlist.body);
+    expect(segment).toBeDefined();
+    expect((await viewer.request('GET', segment!)).status).toBe(200);
 
     // Restarted on the same disk: once the dead node's lease runs out, the stream ends with its replay whole in the bucket.
     const again = await startMedia();
