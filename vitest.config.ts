@@ -50,6 +50,7 @@ const REAL_TIME = [
   'server/platform/media/ingest.int.test.ts',
   'server/modules/streams/live.int.test.ts',
   'server/modules/streams/studio.int.test.ts',
+  'server/modules/streams/live-s3.int.test.ts',
   ...SCALED_OUT,
 ];
 

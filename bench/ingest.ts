@@ -98,6 +98,7 @@ async function main() {
   const media = createMediaServer({
     config: { host: '127.0.0.1', rtmpPort: 0 },
     files,
+    liveDir: root,
     log: pino({ level: 'warn' }),
     secret: 'bench',
     thumbnailEveryMs: 10_000,
@@ -165,7 +166,7 @@ async function main() {
       // Lag: media written vs wall time since each stream went live.
       const lags = await Promise.all(
         live.map(async (id) => {
-          const info = await readPlaylist(files.localPath(playlists.get(id) ?? 'none'));
+          const info = await readPlaylist(path.join(root, playlists.get(id) ?? 'none'));
           return (performance.now() - liveAt.get(id)!) / 1000 - (info?.lengthSeconds ?? 0);
         }),
       );

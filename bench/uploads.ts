@@ -59,7 +59,7 @@ async function main() {
 
   const checkUpload = async (url: string) => {
     const finished = await uploads.finished(url.split('/').pop()!, USER);
-    if (!finished || (await sha256(finished.path)) !== expected) throw new Error('an upload did not arrive whole');
+    if (!finished || (await finished.withLocalFile(sha256)) !== expected) throw new Error('an upload did not arrive whole');
     await uploads.remove(finished.id);
   };
 

@@ -1,5 +1,4 @@
 /** Opens everything the app needs (data dir lock, database, migrations, reference data, bus, files). */
-import path from 'node:path';
 import type { AppResources } from './app';
 import type { Config } from './config';
 import { createMemoryBus } from './platform/bus/memory-bus';
@@ -8,7 +7,8 @@ import type { Bus } from './platform/bus/bus';
 import { openDatabase, type Database } from './platform/db/client';
 import { lockDataDir } from './platform/db/data-dir-lock';
 import { applyMigrations } from './platform/db/migrate';
-import { createLocalFileStore } from './platform/storage/storage';
+import { createS3FileStore } from './platform/storage/s3-store';
+import { createLocalFileStore, type FileStore } from './platform/storage/storage';
 import { ensureInterests } from './modules/accounts';
 import { ensureBaseChannels } from './modules/channels';
 import { ensurePlanTemplates } from './modules/subscriptions';
@@ -27,6 +27,13 @@ export async function ensureReferenceData(database: Database): Promise<void> {
   await ensureBaseChannels(db);
   await ensureWalletPackages(db);
   await ensurePlanTemplates(db);
+}
+
+/** The configured store (decision 0065): the local directory, or the S3 bucket. */
+export function openFileStore(storage: Config['storage']): FileStore {
+  return storage.kind === 's3'
+    ? createS3FileStore(storage.s3, { workDir: storage.workDir })
+    : createLocalFileStore(storage.root, { workDir: storage.workDir });
 }
 
 export async function openResources(config: Config): Promise<OpenedResources> {
@@ -51,7 +58,7 @@ export async function openResources(config: Config): Promise<OpenedResources> {
     config,
     database: opened,
     bus,
-    files: createLocalFileStore(path.join(config.dataDir, 'files')),
+    files: openFileStore(config.storage),
     async close() {
       await bus.close();
       await opened.close();

@@ -88,3 +88,40 @@ describe('the tax data key (decision 0062)', () => {
   });
 });
 
+
+describe('storage (decision 0065)', () => {
+  const S3 = { STORAGE: 's3', S3_BUCKET: 'media-bucket', S3_REGION: 'eu-west-1' };
+  it('keeps files in DATA_DIR by default', () => {
+    const { storage } = loadConfig({ DATA_DIR: '/srv/ll' });
+    expect(storage).toMatchObject({ kind: 'local', root: '/srv/ll/files', liveDir: '/srv/ll/files', workDir: '/srv/ll/work' });
+  });
+
+  it('takes a bucket with its region, endpoint, path style and key', () => {
+    const { storage } = loadConfig({ ...S3, DATA_DIR: '/srv/ll', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_FORCE_PATH_STYLE: 'on', S3_ACCESS_KEY_ID: 'AK', S3_SECRET_ACCESS_KEY: 'SECRET' });
+    expect(storage).toEqual({
+      kind: 's3', workDir: '/srv/ll/work', liveDir: '/srv/ll/live',
+      s3: { bucket: 'media-bucket', region: 'eu-west-1', endpoint: 'http://127.0.0.1:9000', forcePathStyle: true, credentials: { accessKeyId: 'AK', secretAccessKey: 'SECRET' } },
+    });
+    expect(loadConfig(S3).storage).toMatchObject({ s3: { forcePathStyle: false } });
+    expect('credentials' in (loadConfig(S3).storage as { s3: object }).s3).toBe(false);
+  });
+
+  it('refuses to start with settings missing, half a key, or S3 settings without STORAGE=s3, naming no secret', () => {
+    expect(() => loadConfig({ STORAGE: 's3' })).toThrow(/STORAGE: s3 needs S3_BUCKET and S3_REGION/);
+    expect(() => loadConfig({ ...S3, S3_BUCKET: 'Not_A_Bucket' })).toThrow(/S3_BUCKET: a bucket name/);
+    expect(() => loadConfig({ ...S3, S3_ENDPOINT: 'minio:9000' })).toThrow(/S3_ENDPOINT/);
+    expect(() => loadConfig({ STORAGE: 'gcs' })).toThrow(/STORAGE/);
+    const half = (() => {
+      try {
+        loadConfig({ ...S3, S3_SECRET_ACCESS_KEY: 'very-secret-value' });
+      } catch (error) {
+        return String(error);
+      }
+      return '';
+    })();
+    expect(half).toMatch(/S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together/);
+    expect(half).not.toContain('very-secret-value');
+    expect(() => loadConfig({ S3_BUCKET: 'media-bucket' })).toThrow(/S3_BUCKET is set but STORAGE is local/);
+    expect(() => loadConfig({ ...S3, UPLOAD_MAX_MB: '6000' })).toThrow(/UPLOAD_MAX_MB: at most 5000 with STORAGE=s3/);
+  });
+});

@@ -285,6 +285,18 @@ const envSchema = z.object({
    * (`openssl rand -base64 32`). Required in production with a payment processor; never logged.
    */
   TAX_DATA_KEY: z.string().trim().refine((text) => taxKeyFrom(text) !== null, '32 bytes written in base64 (44 characters) or hex (64)').optional(),
+  /**
+   * Where files live (decision 0065): `local` (a directory under DATA_DIR) or `s3`, any S3-compatible
+   * object store: one bucket, its region, another service's endpoint (MinIO, …), path-style addresses,
+   * and the access key (unset: the SDK's own chain, e.g. an instance role). The secret is never logged.
+   */
+  STORAGE: z.enum(['local', 's3']).default('local'),
+  S3_BUCKET: z.string().trim().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'a bucket name (3–63 lowercase letters, digits, dots and hyphens)').optional(),
+  S3_ENDPOINT: z.url({ protocol: /^https?$/, error: 'an http(s) address such as http://minio.internal:9000' }).optional(),
+  S3_REGION: z.string().trim().regex(/^[a-z0-9-]{1,40}$/, 'a region such as us-east-1').optional(),
+  S3_ACCESS_KEY_ID: z.string().trim().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: onOff(false),
   /** Jitsi token authentication (prosody mod_auth_token): the app id (`iss`) and the HS256 secret. Never logged. */
   JITSI_APP_ID: z.string().trim().min(1).optional(),
   JITSI_APP_SECRET: z.string().min(16).optional(),
@@ -326,6 +338,38 @@ function processorSettings<T>(name: string, check: { ok: true; options: T } | { 
   if (check.absent) return null;
   const problems = [...(check.missing.length > 0 ? [`${name} needs ${check.missing.join(', ')}`] : []), ...check.invalid];
   throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+}
+
+/** S3's largest single object written in one request (PutObject, CopyObject). */
+export const S3_MAX_OBJECT_MB = 5_000;
+
+/** STORAGE=s3 needs its bucket and region, and both parts of an access key or neither; the S3_* settings mean nothing without it. */
+function storageSettings(c: z.output<typeof envSchema>, dataDir: string) {
+  const local = { root: path.join(dataDir, 'files'), workDir: path.join(dataDir, 'work') };
+  const given = (['S3_BUCKET', 'S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter((name) => c[name] !== undefined);
+  if (c.STORAGE === 'local') {
+    if (given.length > 0) throw new Error(`Invalid configuration:\n  STORAGE: ${given.join(', ')} ${given.length > 1 ? 'are' : 'is'} set but STORAGE is local; set STORAGE=s3 to store files in the bucket`);
+    return { kind: 'local' as const, ...local, liveDir: local.root };
+  }
+  const missing = (['S3_BUCKET', 'S3_REGION'] as const).filter((name) => !c[name]);
+  if (missing.length > 0) throw new Error(`Invalid configuration:\n  STORAGE: s3 needs ${missing.join(' and ')}`);
+  if ((c.S3_ACCESS_KEY_ID === undefined) !== (c.S3_SECRET_ACCESS_KEY === undefined)) {
+    throw new Error('Invalid configuration:\n  STORAGE: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together (or leave both unset for the SDK\'s own credentials)');
+  }
+  if (c.UPLOAD_MAX_MB > S3_MAX_OBJECT_MB) throw new Error(`Invalid configuration:\n  UPLOAD_MAX_MB: at most ${S3_MAX_OBJECT_MB} with STORAGE=s3 (the largest object S3 copies in one request)`);
+  return {
+    kind: 's3' as const,
+    workDir: local.workDir,
+    /** Live HLS is written here by ffmpeg and copied to the bucket segment by segment. */
+    liveDir: path.join(dataDir, 'live'),
+    s3: {
+      bucket: c.S3_BUCKET!,
+      region: c.S3_REGION!,
+      ...(c.S3_ENDPOINT ? { endpoint: c.S3_ENDPOINT } : {}),
+      forcePathStyle: c.S3_FORCE_PATH_STYLE,
+      ...(c.S3_ACCESS_KEY_ID ? { credentials: { accessKeyId: c.S3_ACCESS_KEY_ID, secretAccessKey: c.S3_SECRET_ACCESS_KEY! } } : {}),
+    },
+  };
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env) {
@@ -425,6 +469,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     /** Per-person limits on uploads and posts (checked before anything is stored). */
     postQuotas: { storedBytes: c.UPLOAD_QUOTA_MB * 1_000_000, uploadsPerDay: c.UPLOADS_PER_DAY, postsPerDay: c.POSTS_PER_DAY, pixelsPerPost: c.POST_MAX_MEGAPIXELS * 1_000_000 },
     transcodeConcurrency: c.TRANSCODE_CONCURRENCY,
+    /** Where files live (decision 0065); the S3 secret is never logged. */
+    storage: storageSettings(c, dataDir),
     /** Toy-device access (decision 0020); the developer token is never logged. */
     toys: c.TOYS === 'lovense'
       ? ({ kind: 'lovense', developerToken: c.LOVENSE_DEVELOPER_TOKEN!, platform: c.LOVENSE_PLATFORM!, apiUrl: c.LOVENSE_API_URL.replace(/\/+$/, ''), sdkUrl: c.LOVENSE_SDK_URL } as const)

@@ -1,13 +1,13 @@
 /**
  * Replays for a fresh demo installation, so the listings are not empty before anyone goes live. Each
  * goes the way a broadcast goes: the broadcaster's stream is set up and shown through the streams
- * service, a few seconds of a generated test pattern are written as HLS where the ingest would write
- * them, and the ingest's callbacks record it live, give it a thumbnail and end it into a replay.
+ * service, a few seconds of a generated test pattern are recorded as HLS and stored where the ingest
+ * stores a broadcast, and the ingest's callbacks record it live, give it a thumbnail and end it into a replay.
  */
 import path from 'node:path';
 import type { SkinId } from '../../common/skins';
 import type { Principal } from '../platform/http/auth';
-import type { FileStore } from '../platform/storage/storage';
+import { putFolder, type FileStore } from '../platform/storage/storage';
 import type { ModuleServices } from '../platform/module';
 import { PLAYLIST_NAME } from '../platform/media/hls-playlist';
 import { broadcastDirKey, thumbnailKeyOf } from '../platform/media/ingest-session';
@@ -69,14 +69,20 @@ async function makeReplay(services: Services, files: FileStore, principal: Princ
   const broadcastId = newBroadcastId();
   const dirKey = broadcastDirKey(stream.id, broadcastId);
   const playlistKey = `${dirKey}/${PLAYLIST_NAME}`;
-  const recorded = await recordTestPattern(media.ffmpegPath, files.localPath(dirKey), { pattern: replay.pattern, seconds: REPLAY_SECONDS, toneHz: replay.toneHz });
+  const thumbnailKey = thumbnailKeyOf(stream.id);
+  const { recorded, thumbnail } = await files.withWorkDir(async (work) => {
+    const hls = path.join(work, 'hls');
+    const made = await recordTestPattern(media.ffmpegPath, hls, { pattern: replay.pattern, seconds: REPLAY_SECONDS, toneHz: replay.toneHz });
+    const middle = made.segments[Math.floor(made.segments.length / 2)]!;
+    const picture = path.join(work, 'thumb.jpg');
+    const grabbed = await grabThumbnail(media.ffmpegPath, path.join(hls, middle), picture);
+    await putFolder(files, dirKey, hls, { move: true });
+    if (grabbed) await files.putFile(thumbnailKey, picture, { move: true });
+    return { recorded: made, thumbnail: grabbed };
+  });
   await callbacks.onLive({ streamId: stream.id, broadcastId, playlistKey, width: 640, height: 360 });
   if (offerIds.length > 0) await services.ads.selection.update(principal, SKIN, offerIds);
-  const thumbnailKey = thumbnailKeyOf(stream.id);
-  const middle = recorded.segments[Math.floor(recorded.segments.length / 2)]!;
-  if (await grabThumbnail(media.ffmpegPath, path.join(files.localPath(dirKey), middle), files.localPath(thumbnailKey))) {
-    await callbacks.onThumbnail({ streamId: stream.id, thumbnailKey });
-  }
+  if (thumbnail) await callbacks.onThumbnail({ streamId: stream.id, thumbnailKey });
   await callbacks.onEnded({ streamId: stream.id, broadcastId, playlistKey, lengthSeconds: recorded.lengthSeconds });
   return stream.id;
 }

@@ -40,6 +40,13 @@ function serverEnv<T extends string | undefined>(dataDir: string, env: Record<st
 }
 
 /** A port nobody listens on now (for a second listener such as RTMP). */
+/** Whether something accepts TCP connections on this loopback port (an RTMP ingest once its start-up sweep is done). */
+export const listening = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect(port, '127.0.0.1', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();

@@ -105,9 +105,9 @@ export function registerSettingsRoutes(
   app.get('/media/avatars/:name', { schema: { tags, summary: 'An avatar image, by the name settings gave it' }, config: { access: ACCESS.public, openapi: avatarImageDocs } }, async (request, reply) => {
     const { name } = request.params as { name: string };
     if (!AVATAR_NAME.test(name)) throw notFound();
-    const stream = await deps.files.read(`${AVATAR_PREFIX}${name}`);
-    if (!stream) throw notFound();
-    reply.header('content-type', 'image/webp').header('cache-control', 'public, max-age=31536000, immutable');
-    return reply.send(stream);
+    const stored = await deps.files.open(`${AVATAR_PREFIX}${name}`);
+    if (!stored) throw notFound();
+    reply.header('content-type', 'image/webp').header('cache-control', 'public, max-age=31536000, immutable').header('content-length', stored.size);
+    return reply.send(stored.body);
   });
 }

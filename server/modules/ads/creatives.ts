@@ -5,7 +5,6 @@
  * any VAST player take. A refused file stores nothing; the caller removes the upload either way.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { AdType } from '../../../common/api/ads';
 import { AD } from '../../../common/constants';
@@ -48,7 +47,7 @@ export async function storeCreative(files: FileStore, source: string | Buffer, t
   }
 }
 
-export const removeCreative = (files: FileStore, key: string) => rm(files.localPath(key), { recursive: true, force: true });
+export const removeCreative = (files: FileStore, key: string) => files.removeFolder(key);
 
 async function storeImage(files: FileStore, key: string, source: string | Buffer): Promise<StoredCreative> {
   await inspectImage(source);
@@ -60,16 +59,13 @@ async function storeImage(files: FileStore, key: string, source: string | Buffer
 async function storeVideo(files: FileStore, key: string, source: string): Promise<StoredCreative> {
   const facts = await probeVideo(source);
   if (facts.durationSeconds > AD.prerollMaxSeconds) throw badRequest(fill(MSG.adsPrerollTooLong, { max: AD.prerollMaxSeconds }), 'upload_id');
-  const folder = files.localPath(key);
-  // The HLS transcode is a step on the way: only its top rendition, copied into one file, and the poster stay.
-  const work = path.join(folder, 'hls');
-  await mkdir(work, { recursive: true });
-  try {
-    const hls = await transcodeToHls(source, work);
-    await renditionToMp4(path.join(work, hls.renditions[0]!.playlist), path.join(folder, CREATIVE_FILES.video));
-    await rename(path.join(work, hls.poster), path.join(folder, CREATIVE_FILES.poster));
+  // The HLS transcode is a step on the way, in a work directory: only its top rendition, copied into one file, and the poster are stored.
+  return files.withWorkDir(async (work) => {
+    const hls = await transcodeToHls(source, path.join(work, 'hls'));
+    const video = path.join(work, CREATIVE_FILES.video);
+    await renditionToMp4(path.join(work, 'hls', hls.renditions[0]!.playlist), video);
+    await files.putFile(`${key}/${CREATIVE_FILES.video}`, video, { move: true });
+    await files.putFile(`${key}/${CREATIVE_FILES.poster}`, path.join(work, 'hls', hls.poster), { move: true });
     return { key, width: hls.width, height: hls.height, durationSeconds: hls.durationSeconds };
-  } finally {
-    await rm(work, { recursive: true, force: true });
-  }
+  });
 }

@@ -37,9 +37,9 @@ export function registerCreativeRoute(app: FastifyInstance, deps: { db: Db; file
     const [offer] = await deps.db.select({ key: adOffers.creativeKey, rating: adOffers.rating, deletedAt: adOffers.deletedAt }).from(adOffers).where(eq(adOffers.id, offerId));
     if (!offer || offer.deletedAt) throw notFound();
     if (offer.rating === 'PLUS_18' && !SKINS[signed.viewer.skin].flags.adultContent) throw forbidden();
-    const stream = await deps.files.read(`${offer.key}/${file}`);
-    if (!stream) throw notFound();
+    const stored = await deps.files.open(`${offer.key}/${file}`);
+    if (!stored) throw notFound();
     return reply.header('content-type', CREATIVE_TYPES[file]).header('x-content-type-options', 'nosniff')
-      .header('cache-control', 'private, max-age=600').send(stream);
+      .header('cache-control', 'private, max-age=600').header('content-length', stored.size).send(stored.body);
   });
 }

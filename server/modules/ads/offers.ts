@@ -68,7 +68,7 @@ export function createOffers(deps: { db: Db; files: FileStore; uploads: Resumabl
     const upload = await uploads.finished(uploadId, principal.userId);
     if (!upload) throw notFound(MSG.uploadUnknown);
     try {
-      return await storeCreative(files, upload.path, type);
+      return await upload.withLocalFile((file) => storeCreative(files, file, type));
     } finally {
       await uploads.remove(upload.id);
     }

@@ -52,6 +52,7 @@ export async function createPostsModule(ctx: ModuleContext): Promise<AppModule> 
   const quotas = createPostQuotas({ db, quotas: config.postQuotas, uploadExpiryMs: UPLOAD_EXPIRY_MS });
   const uploads = createResumableUploads({
     directory: path.join(config.dataDir, 'uploads'),
+    ...(config.storage.kind === 's3' ? { s3: { settings: config.storage.s3, workDir: config.storage.workDir } } : {}),
     path: UPLOADS_PATH,
     maxBytes: config.uploadMaxBytes,
     tooBigMessage: videoTooBigMessage(config.uploadMaxBytes),

@@ -73,12 +73,12 @@ export function registerPostMediaRoute(app: FastifyInstance, deps: { db: Db; fil
     const decision = await decide(mediaId, signed.viewer);
     const allowed = file === MEDIA_FILES.locked ? decision.visible : decision.open;
     if (!allowed || !decision.folder) throw forbidden();
-    const stream = await deps.files.read(`${decision.folder}/${file}`);
-    if (!stream) throw notFound();
+    const stored = await deps.files.open(`${decision.folder}/${file}`);
+    if (!stored) throw notFound();
     const type = CONTENT_TYPES[file.slice(file.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
     reply.header('content-type', type).header('x-content-type-options', 'nosniff');
-    if (type === CONTENT_TYPES.m3u8) return reply.header('cache-control', 'no-store').send(signPlaylist(await text(stream), signed.token));
-    return reply.header('cache-control', 'private, max-age=600').send(stream);
+    if (type === CONTENT_TYPES.m3u8) return reply.header('cache-control', 'no-store').send(signPlaylist(await text(stored.body), signed.token));
+    return reply.header('cache-control', 'private, max-age=600').header('content-length', stored.size).send(stored.body);
   }
 
   const route = (summary: string) => ({ logLevel: 'warn' as const, schema: { tags: ['media'], summary }, config: { access: ACCESS.public, openapi: mediaDocs } });

@@ -3,7 +3,6 @@
  * folder to wait for its transcode. What is refused is stored nowhere.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, rename, rm } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { fill, MSG } from '../../../common/messages';
 import { badRequest } from '../../platform/http/errors';
@@ -43,13 +42,13 @@ export function createPostFiles(deps: { files: FileStore; quotas: Pick<PostQuota
       }
       return stored;
     } catch (error) {
-      await Promise.all(stored.map((s) => rm(files.localPath(s.key), { recursive: true, force: true })));
+      await Promise.all(stored.map((s) => files.removeFolder(s.key)));
       if (error instanceof ImageRefused) throw badRequest(error.message as typeof MSG.notAnImage, 'upload_ids');
       throw error;
     }
   }
 
-  /** Moves a video upload into its folder, to wait for its transcode. */
+  /** Moves a video upload (a file on local disk) into its folder in storage, to wait for its transcode. */
   async function storeVideo(path: string, filename: string | undefined) {
     if (!VIDEO_EXTENSIONS.has(extname(filename ?? '').toLowerCase())) throw badRequest(MSG.notAVideo, 'upload_ids');
     const facts = await probeVideo(path).catch((error: unknown) => {
@@ -57,8 +56,7 @@ export function createPostFiles(deps: { files: FileStore; quotas: Pick<PostQuota
       throw error;
     });
     const key = `posts/${randomUUID()}`;
-    await mkdir(files.localPath(key), { recursive: true });
-    await rename(path, files.localPath(`${key}/${SOURCE_FILE}`));
+    await files.putFile(`${key}/${SOURCE_FILE}`, path, { move: true });
     return { key, width: facts.width, height: facts.height, duration: facts.durationSeconds };
   }
 

@@ -2,7 +2,6 @@
  * Posts: publishing from finished uploads, the post as a viewer sees it, likes, bookmarks, complaints,
  * edits, deletion and purchases. The only writer of the posts tables; money moves through the ledger.
  */
-import { rm } from 'node:fs/promises';
 import { and, asc, eq, inArray, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { EventOutbox } from '../../platform/event-outbox';
@@ -16,7 +15,7 @@ import { recordAudit } from '../../platform/audit/audit';
 import { sqlState, UNIQUE_VIOLATION, type Db, type Tx } from '../../platform/db/client';
 import { AppError, appError, badRequest, conflict, forbidden, notFound } from '../../platform/http/errors';
 import type { FileStore } from '../../platform/storage/storage';
-import type { ResumableUploads } from '../../platform/uploads/resumable';
+import { withLocalFiles, type FinishedUpload, type ResumableUploads } from '../../platform/uploads/resumable';
 import type { AccountsService } from '../accounts';
 import { InsufficientFunds, platformFee, receivingShard, type Ledger } from '../ledger';
 import { offersPlan } from '../subscriptions';
@@ -132,7 +131,7 @@ export function createPostsService(deps: {
     await deps.listingsChanged?.();
     const media = await db.select({ key: postMedia.key }).from(postMedia).where(inArray(postMedia.postId, removed.map((r) => r.id)));
     // A transcode in flight finds its folder gone and fails the (deleted) post.
-    await Promise.all(media.map((m) => rm(files.localPath(m.key), { recursive: true, force: true })));
+    await Promise.all(media.map((m) => files.removeFolder(m.key)));
   }
 
   /**
@@ -221,7 +220,7 @@ export function createPostsService(deps: {
       if (input.expires && new Date(input.expires) <= new Date()) throw badRequest(MSG.expiryInFuture, 'expires');
       if (input.audience === 'subscribers' && !(await offersPlan(db, userId))) throw badRequest(MSG.createPlanFirst, 'audience');
       if (input.type === 'video' && input.upload_ids.length !== 1) throw badRequest(MSG.oneVideoPerPost, 'upload_ids');
-      const found = [];
+      const found: FinishedUpload[] = [];
       for (const id of new Set(input.upload_ids)) {
         const upload = await uploads.finished(id, userId);
         if (!upload) throw notFound(MSG.uploadUnknown);
@@ -233,8 +232,8 @@ export function createPostsService(deps: {
       let stored: Array<{ key: string; width: number; height: number; duration: number | null }>;
       try {
         stored = input.type === 'image'
-          ? (await storeImages(found.map((u) => u.path))).map((s) => ({ ...s, duration: null }))
-          : [await storeVideo(found[0]!.path, found[0]!.metadata.filename)];
+          ? (await withLocalFiles(found, (paths) => storeImages(paths))).map((s) => ({ ...s, duration: null }))
+          : [await withLocalFiles(found.slice(0, 1), ([path]) => storeVideo(path!, found[0]!.metadata.filename))];
       } catch (error) {
         // A refused file is not kept: the uploads go with the refusal.
         if (error instanceof AppError && error.status === 400) await Promise.all(found.map((u) => uploads.remove(u.id)));
@@ -246,7 +245,7 @@ export function createPostsService(deps: {
         if (input.type === 'video') deps.onVideoQueued();
         return postId;
       } catch (error) {
-        await Promise.all(stored.map((s) => rm(files.localPath(s.key), { recursive: true, force: true })));
+        await Promise.all(stored.map((s) => files.removeFolder(s.key)));
         throw error;
       }
     },

@@ -5,14 +5,14 @@
  * instance killed mid-run leaves a lease that runs out; the next claim takes the video again. A video that
  * took down its runner MAX_ATTEMPTS times fails instead of taking down the next one.
  */
-import { rm } from 'node:fs/promises';
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { MSG } from '../../../common/messages';
 import type { Db } from '../../platform/db/client';
 import { transcodeToHls, VideoRefused } from '../../platform/media/video-transcode';
-import type { FileStore } from '../../platform/storage/storage';
+import { putFolder, type FileStore } from '../../platform/storage/storage';
 import { isDiskFull } from '../../platform/uploads/disk-full';
 import { renderBlurred, renderImage } from '../../platform/uploads/images';
 import { MEDIA_FILES } from './media';
@@ -70,7 +70,7 @@ export function createTranscodes(deps: {
       }
     });
     await deps.listingsChanged?.();
-    await rm(files.localPath(`${job.key}/${SOURCE_FILE}`), { force: true });
+    await files.remove(`${job.key}/${SOURCE_FILE}`);
   }
 
   /** Failed for want of room, said so on the post, and claimable again once its lease runs out; the attempt does not count. */
@@ -94,19 +94,24 @@ export function createTranscodes(deps: {
     }, RENEW_EVERY_MS);
     try {
       if (job.attempts > MAX_ATTEMPTS) return await finish(job, { failure: MSG.videoBroken });
-      const source = files.localPath(`${job.key}/${SOURCE_FILE}`);
-      const out = files.localPath(`${job.key}/hls`);
-      await rm(out, { recursive: true, force: true });
-      const result = await transcodeToHls(source, out, {
-        signal: controller.signal,
-        onProgress: (fraction) => {
-          if (Date.now() - lastProgress < PROGRESS_EVERY_MS) return;
-          lastProgress = Date.now();
-          void db.update(postMedia).set({ transcodeProgress: Math.min(99, Math.floor(fraction * 100)) }).where(eq(postMedia.id, job.id)).catch(() => undefined);
-        },
-      });
-      const poster = await readFile(files.localPath(`${job.key}/${MEDIA_FILES.poster}`));
-      const tile = await renderImage(poster, 'tile');
+      // ffmpeg reads a local copy of the source and writes into a work directory; the results are stored after.
+      const result = await files.withWorkDir((out) => files.withLocalCopy(`${job.key}/${SOURCE_FILE}`, async (source) => {
+        const hls = await transcodeToHls(source, out, {
+          signal: controller.signal,
+          onProgress: (fraction) => {
+            if (Date.now() - lastProgress < PROGRESS_EVERY_MS) return;
+            lastProgress = Date.now();
+            void db.update(postMedia).set({ transcodeProgress: Math.min(99, Math.floor(fraction * 100)) }).where(eq(postMedia.id, job.id)).catch(() => undefined);
+          },
+        });
+        const poster = await readFile(path.join(out, path.relative('hls', MEDIA_FILES.poster)));
+        await files.removeFolder(`${job.key}/hls`);
+        await putFolder(files, `${job.key}/hls`, out, { move: true });
+        return { ...hls, poster };
+      }));
+      // A medium deleted meanwhile (its post removed) has no source any more.
+      if (!result) throw new VideoRefused('the source is gone');
+      const tile = await renderImage(result.poster, 'tile');
       await files.put(`${job.key}/${MEDIA_FILES.tile}`, tile.data);
       await files.put(`${job.key}/${MEDIA_FILES.locked}`, await renderBlurred(tile.data));
       await finish(job, { width: result.width, height: result.height, duration: result.durationSeconds });

@@ -3,13 +3,12 @@
  * PostgreSQL database: each media instance is its own process (node-media-server allows one ingest
  * per process), publishing is real ffmpeg over RTMP, and everything is read through an API instance.
  */
-import net from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSharedTestApps, type TestApp } from '../../testing/harness';
 import type { HttpSession } from '../../testing/http-session';
 import { publishTestPattern, type RunningPublisher } from '../../testing/rtmp-publisher';
-import { freePort, startServerProcess, type ServerProcess } from '../../testing/server';
+import { freePort, listening, startServerProcess, type ServerProcess } from '../../testing/server';
 
 const GRACE_MS = 20_000;
 const WAIT = { timeout: 30_000, interval: 250 };
@@ -27,12 +26,6 @@ interface OwnStream {
 
 let api: TestApp;
 const running: MediaInstance[] = [];
-
-const listening = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = net.connect(port, '127.0.0.1', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-  });
 
 /** A media instance on the shared database; resolves once its RTMP ingest accepts connections (its start-up sweep done). */
 async function startMedia(): Promise<MediaInstance> {

@@ -79,6 +79,7 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
   const media = createMediaServer({
     config,
     files: ctx.files,
+    liveDir: config.storage.liveDir,
     callbacks: broadcastCallbacks,
     log: ctx.log,
     secret: config.playbackSecret ?? (await ctx.secret('playback')),

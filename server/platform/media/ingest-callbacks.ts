@@ -20,7 +20,7 @@ export const LEASE_TTL_MS = 15_000;
 /** How often each media instance ends the broadcasts whose lease ran out (worst case: TTL + this ≤ 30 s). */
 export const LEASE_SWEEP_MS = 5_000;
 
-/** Closes a playlist if this instance's storage holds it: its length in seconds, or null when not here. */
+/** Closes a broadcast's playlist (this node's copy, else the store's) into its replay: its length in seconds, or null when there is none. */
 export type PlaylistCloser = (playlistKey: string) => Promise<number | null>;
 
 export interface IngestCallbacks {

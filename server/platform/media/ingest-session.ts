@@ -7,6 +7,9 @@
  *
  * A reconnect within the grace window continues the same broadcast and appends to the same
  * playlist; the playlist is closed (#EXT-X-ENDLIST) only when the session ends.
+ *
+ * ffmpeg writes on this node's disk (`liveDir`); each closed segment, then the playlist, is copied to the
+ * store as it appears (BroadcastCopier), and the replay is whole in the store before `ended` is told.
  */
 import { EventEmitter } from 'node:events';
 import { mkdir } from 'node:fs/promises';
@@ -14,8 +17,9 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FileStore } from '../storage/storage';
 import { diskIsFull } from '../uploads/disk-full';
-import { closePlaylist, PLAYLIST_NAME, readPlaylist } from './hls-playlist';
+import { PLAYLIST_NAME, readPlaylist } from './hls-playlist';
 import type { IngestMeter, IngestReading } from './ingest-meter';
+import { BroadcastCopier } from './live-copier';
 import { startRemuxer, type Remuxer } from './remuxer';
 import { grabThumbnail } from './thumbnails';
 
@@ -52,6 +56,8 @@ export interface IngestSessionOptions {
   streamId: number;
   broadcastId: string;
   files: FileStore;
+  /** Where ffmpeg writes live HLS on this node (the local store's own directory, or a directory beside it). */
+  liveDir: string;
   ffmpegPath: string;
   rtmpBase: string;
   graceMs: number;
@@ -79,10 +85,12 @@ export class IngestSession extends EventEmitter<IngestEvents> {
   private endReason: 'disk-full' | null = null;
   private remuxerStopped: Promise<void> = Promise.resolve();
   private readonly log: FastifyBaseLogger;
+  private readonly copier: BroadcastCopier;
 
   constructor(private readonly o: IngestSessionOptions) {
     super();
     this.playlistKey = `${broadcastDirKey(o.streamId, o.broadcastId)}/${PLAYLIST_NAME}`;
+    this.copier = new BroadcastCopier(o.files, o.liveDir, broadcastDirKey(o.streamId, o.broadcastId));
     this.log = o.log.child({ streamId: o.streamId, broadcastId: o.broadcastId });
   }
 
@@ -131,14 +139,13 @@ export class IngestSession extends EventEmitter<IngestEvents> {
     this.publisher = publisher;
     await this.remuxerStopped;
     if (this.publisher !== publisher) return; // ended, or the encoder left again, meanwhile
-    const playlistFile = this.o.files.localPath(this.playlistKey);
-    await mkdir(path.dirname(playlistFile), { recursive: true });
-    const existing = await readPlaylist(playlistFile);
+    const existing = await this.copier.prepare();
+    if (this.publisher !== publisher) return;
     const remuxer = startRemuxer({
       ffmpegPath: this.o.ffmpegPath,
       rtmpBase: this.o.rtmpBase,
       streamKey: publisher.streamKey,
-      dir: path.dirname(playlistFile),
+      dir: this.copier.dir,
       append: (existing?.segments.length ?? 0) > 0,
     });
     this.remuxer = remuxer;
@@ -154,7 +161,7 @@ export class IngestSession extends EventEmitter<IngestEvents> {
 
   private watchDisk() {
     this.every(DISK_CHECK_MS, async () => {
-      if (this.state === 'ending' || this.state === 'ended' || !(await diskIsFull(path.dirname(this.o.files.localPath(this.playlistKey))))) return;
+      if (this.state === 'ending' || this.state === 'ended' || !(await diskIsFull(this.copier.dir))) return;
       this.log.error('disk full: the broadcast ends with what was written');
       this.endReason = 'disk-full';
       this.emit('disk-full');
@@ -196,15 +203,19 @@ export class IngestSession extends EventEmitter<IngestEvents> {
     await this.stopRemuxer();
     publisher?.close();
     if (!closeReplay) {
+      // What was written here goes to the store, where the instance continuing the broadcast finds it.
+      await this.copier.sync().then(() => this.copier.discard(), (err: unknown) => this.log.error({ err }, 'could not copy the broadcast to storage'));
       this.setState('ended');
       this.log.info('stopped ingesting; the broadcast continues');
       this.emit('left');
       return;
     }
-    const info = await closePlaylist(this.o.files.localPath(this.playlistKey)).catch((err: unknown) => {
-      this.log.error({ err }, 'could not close the playlist');
+    // Closed and copied whole; the node's own copy stays when that failed (boot cleanup tries again).
+    const info = await this.copier.close().catch((err: unknown) => {
+      this.log.error({ err }, 'could not close the playlist or copy the replay to storage');
       return null;
     });
+    if (info) await this.copier.discard();
     const lengthSeconds = info?.lengthSeconds ?? 0;
     this.setState('ended');
     this.log.info({ lengthSeconds }, 'broadcast ended');
@@ -229,7 +240,8 @@ export class IngestSession extends EventEmitter<IngestEvents> {
 
   private async checkFirstSegment() {
     if (this.state !== 'starting') return;
-    const info = await readPlaylist(this.o.files.localPath(this.playlistKey));
+    // The first segment is in the store before anyone is told the stream is live.
+    const info = await this.copier.sync();
     if (!info?.segments.length || this.state !== 'starting') return;
     this.clearTimers();
     this.wentLive = true;
@@ -247,6 +259,7 @@ export class IngestSession extends EventEmitter<IngestEvents> {
   private whileLive() {
     this.setState('live');
     this.watchDisk();
+    if (!this.copier.inPlace) this.every(SEGMENT_POLL_MS, async () => void (await this.copier.sync()));
     void this.grabThumbnail();
     this.every(this.o.thumbnailEveryMs, async () => void (await this.grabThumbnail()));
   }
@@ -262,13 +275,16 @@ export class IngestSession extends EventEmitter<IngestEvents> {
 
   private async grab(): Promise<boolean> {
     try {
-      const playlistFile = this.o.files.localPath(this.playlistKey);
-      const last = (await readPlaylist(playlistFile))?.segments.at(-1);
+      const last = (await readPlaylist(this.copier.playlistFile))?.segments.at(-1);
       if (!last) return false;
       const thumbnailKey = thumbnailKeyOf(this.streamId);
-      const ok = await grabThumbnail(this.o.ffmpegPath, path.join(path.dirname(playlistFile), last), this.o.files.localPath(thumbnailKey));
-      if (ok) this.emit('thumbnail', { streamId: this.streamId, thumbnailKey });
-      return ok;
+      const picture = path.join(this.o.liveDir, thumbnailKey);
+      await mkdir(path.dirname(picture), { recursive: true });
+      const ok = await grabThumbnail(this.o.ffmpegPath, path.join(this.copier.dir, last), picture);
+      if (!ok) return false;
+      await this.o.files.putFile(thumbnailKey, picture, { move: true });
+      this.emit('thumbnail', { streamId: this.streamId, thumbnailKey });
+      return true;
     } catch (err) {
       this.log.warn({ err }, 'thumbnail failed');
       return false;

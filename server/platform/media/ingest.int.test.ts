@@ -43,17 +43,20 @@ const of = <T extends { streamId: number }>(list: T[], streamId: number) => list
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'll-ingest-'));
 const files = createLocalFileStore(root);
+/** The local store's file of a key: the local store is the directory the ingest writes in. */
+const localPath = (key: string) => path.join(root, key);
 let media: MediaServer;
 const url = (key: string) => `rtmp://127.0.0.1:${media.ingest.port}/live/${key}`;
-const playlist = async (key: string) => parsePlaylist(await readFile(files.localPath(key), 'utf8'));
+const playlist = async (key: string) => parsePlaylist(await readFile(localPath(key), 'utf8'));
 
 beforeAll(async () => {
   // A broadcast left open by a crash: boot cleanup must close and report it.
-  await mkdir(files.localPath('media/99/old-1'), { recursive: true });
-  await writeFile(files.localPath('media/99/old-1/index.m3u8'), '#EXTM3U\n#EXTINF:1.5,\nseg_00000.ts\n#EXTINF:2,\nseg_00001.ts\n');
+  await mkdir(localPath('media/99/old-1'), { recursive: true });
+  await writeFile(localPath('media/99/old-1/index.m3u8'), '#EXTM3U\n#EXTINF:1.5,\nseg_00000.ts\n#EXTINF:2,\nseg_00001.ts\n');
   media = createMediaServer({
     config: { host: '127.0.0.1', rtmpPort: 0 },
     files,
+    liveDir: root,
     callbacks,
     log: pino({ level: 'silent' }),
     secret: 'test-secret',
@@ -83,7 +86,7 @@ describe('RTMP ingest', { timeout: 60_000 }, () => {
     expect((await playlist(live.playlistKey)).segments.length).toBeGreaterThan(0);
 
     await expect.poll(() => of(calls.onThumbnail, 1).length, WAIT).toBeGreaterThan(0);
-    expect((await stat(files.localPath('media/1/thumb.jpg'))).size).toBeGreaterThan(1000);
+    expect((await stat(localPath('media/1/thumb.jpg'))).size).toBeGreaterThan(1000);
 
     expect(await publisher.exited).toBe(0);
     await expect.poll(() => of(calls.onEnded, 1).length, WAIT).toBe(1);
@@ -95,7 +98,7 @@ describe('RTMP ingest', { timeout: 60_000 }, () => {
     expect(replay.ended).toBe(true);
     expect(replay.lengthSeconds).toBe(ended.lengthSeconds);
     // Latency (decision 0028): 1 s keyframes make 1 s segments, each playable on its own.
-    const text = await readFile(files.localPath(live.playlistKey), 'utf8');
+    const text = await readFile(localPath(live.playlistKey), 'utf8');
     expect(text).toContain('#EXT-X-TARGETDURATION:1\n');
     expect(text).toContain('#EXT-X-INDEPENDENT-SEGMENTS\n');
   });
@@ -131,7 +134,7 @@ describe('RTMP ingest', { timeout: 60_000 }, () => {
     expect(of(calls.onLive, 3)).toHaveLength(1);
     expect(ended!.broadcastId).toBe(live!.broadcastId);
     expect(ended!.lengthSeconds).toBeGreaterThan(5);
-    const text = await readFile(files.localPath(ended!.playlistKey), 'utf8');
+    const text = await readFile(localPath(ended!.playlistKey), 'utf8');
     expect(text).toContain('#EXT-X-DISCONTINUITY');
     expect(text.match(/#EXT-X-ENDLIST/g)).toHaveLength(1);
   });
@@ -154,7 +157,7 @@ describe('RTMP ingest', { timeout: 60_000 }, () => {
   });
 
   it('ends a broadcast whose disk fills up, with what was written as its replay', async (context) => {
-    const folder = files.localPath('media/5');
+    const folder = localPath('media/5');
     await mkdir(folder, { recursive: true });
     try {
       // A little over the room counted as full: live first, full within seconds at 720p.

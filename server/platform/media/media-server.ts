@@ -10,6 +10,8 @@ import { createRtmpIngest } from './rtmp-ingest';
 export interface MediaServerOptions {
   config: { host: string; rtmpPort: number };
   files: FileStore;
+  /** Where ffmpeg writes live HLS on this node: the local store's own directory, or one whose segments are copied to the store. */
+  liveDir: string;
   callbacks: IngestCallbacks;
   log: FastifyBaseLogger;
   /** `await loadSecret(db, 'playback')` */
@@ -27,6 +29,7 @@ export function createMediaServer(o: MediaServerOptions) {
     host: o.config.host,
     port: o.config.rtmpPort,
     files: o.files,
+    liveDir: o.liveDir,
     callbacks: o.callbacks,
     log: o.log,
     ffmpegPath,

@@ -4,6 +4,7 @@
  * node-media-server keeps its state in a module singleton: one ingest per process.
  */
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { once } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import NodeMediaServer, { type NmsSession } from 'node-media-server';
@@ -12,7 +13,8 @@ import nmsLogger from 'node-media-server/src/core/logger.js';
 import type { FileStore } from '../storage/storage';
 import { closeBrokenPlaylists } from './boot-cleanup';
 import { claimPort } from './free-port';
-import { closePlaylist } from './hls-playlist';
+import { readPlaylist } from './hls-playlist';
+import { BroadcastCopier, closeStoredPlaylist } from './live-copier';
 import { LEASE_RENEW_MS, LEASE_SWEEP_MS, type IngestCallbacks } from './ingest-callbacks';
 import { IngestMeter } from './ingest-meter';
 import { IngestSession, type IngestHealth, type Publisher } from './ingest-session';
@@ -22,6 +24,8 @@ export interface RtmpIngestOptions {
   /** 0 picks a free port (tests). */
   port: number;
   files: FileStore;
+  /** Where ffmpeg writes live HLS on this node (see IngestSession). */
+  liveDir: string;
   callbacks: IngestCallbacks;
   log: FastifyBaseLogger;
   ffmpegPath: string;
@@ -161,6 +165,7 @@ export function createRtmpIngest(o: RtmpIngestOptions): RtmpIngest {
       streamId,
       broadcastId: continues ?? newBroadcastId(),
       files: o.files,
+      liveDir: o.liveDir,
       ffmpegPath: o.ffmpegPath,
       rtmpBase: `rtmp://${loopback(o.host)}:${port}`,
       graceMs: o.graceMs,
@@ -204,10 +209,17 @@ export function createRtmpIngest(o: RtmpIngestOptions): RtmpIngest {
     }
   }
 
-  const closeLocalPlaylist = async (playlistKey: string) => (await closePlaylist(o.files.localPath(playlistKey)).catch(() => null))?.lengthSeconds ?? null;
+  /** A broadcast whose lease ran out: closed here (and copied whole) when this node wrote it, else closed in the store. */
+  const closeExpiredPlaylist = async (playlistKey: string) => {
+    const copier = new BroadcastCopier(o.files, o.liveDir, path.posix.dirname(playlistKey));
+    if (!(await readPlaylist(copier.playlistFile))) return closeStoredPlaylist(o.files, playlistKey).catch(() => null);
+    const info = await copier.close().catch((err: unknown) => log.error({ err }, 'could not copy a replay to storage'));
+    if (info) await copier.discard();
+    return info?.lengthSeconds ?? null;
+  };
 
   async function endExpiredBroadcasts() {
-    const ended = await o.callbacks.endExpiredBroadcasts(closeLocalPlaylist);
+    const ended = await o.callbacks.endExpiredBroadcasts(closeExpiredPlaylist);
     if (ended) log.info({ ended }, 'ended broadcasts whose instance stopped renewing their lease');
   }
 
@@ -237,7 +249,7 @@ export function createRtmpIngest(o: RtmpIngestOptions): RtmpIngest {
     health: (streamId) => byStream.get(streamId)?.health() ?? null,
     async start() {
       await endExpiredBroadcasts();
-      const closed = await closeBrokenPlaylists(o.files, o.callbacks);
+      const closed = await closeBrokenPlaylists(o.files, o.liveDir, o.callbacks);
       if (closed) log.info({ closed }, 'closed playlists of broadcasts broken by a restart');
       port = await claimPort(o.host, o.port);
       quietNmsLogs(log);

@@ -90,7 +90,7 @@ describe('resumable uploads', () => {
     const id = url!.split('/').pop()!;
     const finished = await uploads.finished(id, 7);
     expect(finished).toMatchObject({ id, ownerId: 7, size: file.length, metadata: { filename: 'clip.mov' } });
-    expect(sha256(readFileSync(finished!.path))).toBe(sha256(file));
+    expect(await finished!.withLocalFile(async (p) => sha256(readFileSync(p)))).toBe(sha256(file));
   });
 
   it("answers someone else's upload as unknown, for reading its offset, writing to it or taking it", async () => {

@@ -1,7 +1,9 @@
 /**
  * Resumable uploads over the tus protocol (@tus/server with its file store under DATA_DIR): a client
  * sends a file in chunks and, after a dropped connection or a closed tab, asks the upload's offset and
- * goes on from there. The files stay on disk, never in the database.
+ * goes on from there. The files stay on disk under DATA_DIR, or with STORAGE=s3 in the bucket (decision
+ * 0065): each chunk goes into the upload's S3 multipart upload (@tus/s3-store), so whichever instance a
+ * chunk reaches takes it; never in the database.
  *
  * Each upload belongs to the signed-in user who created it: the owner is written into the upload's
  * metadata by the server (a client's own `owner` key is replaced), and every later request on the upload
@@ -18,10 +20,12 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { FileStore } from '@tus/file-store';
+import { S3Store, type MetadataValue } from '@tus/s3-store';
 import { Server } from '@tus/server';
-import { ERRORS, type Upload } from '@tus/utils';
+import { ERRORS, type KvStore, type Upload } from '@tus/utils';
 import type { OpenAPIV3 } from 'openapi-types';
 import { MSG, type CatalogueText } from '../../../common/messages';
+import { createS3FileStore, s3ClientConfig, type S3Settings } from '../storage/s3-store';
 import { isDiskFull } from './disk-full';
 import { unauthorized } from '../http/errors';
 import type { RouteDocs } from '../http/openapi';
@@ -35,8 +39,10 @@ interface TusRefusal {
 const refusal = (status_code: number, body: string): TusRefusal => ({ status_code, body });
 
 export interface ResumableUploadsOptions {
-  /** Where partial and finished uploads are kept. */
+  /** Where partial and finished uploads are kept (on the local store). */
   directory: string;
+  /** STORAGE=s3: uploads are kept in the bucket instead, and tools get a copy in `workDir`. */
+  s3?: { settings: S3Settings; workDir: string };
   /** The URL path the uploads live under, e.g. `/uploads`. */
   path: string;
   /** The largest file accepted, in bytes. */
@@ -66,8 +72,15 @@ export interface FinishedUpload {
   ownerId: number;
   size: number;
   metadata: Record<string, string>;
-  /** The file on disk. */
-  path: string;
+  /** Runs `fn` with the upload's bytes in a file on local disk (a copy from the bucket, removed after). */
+  withLocalFile<T>(fn: (path: string) => Promise<T>): Promise<T>;
+}
+
+/** Runs `fn` with each upload's bytes in a local file (see FinishedUpload.withLocalFile). */
+export function withLocalFiles<T>(uploads: FinishedUpload[], fn: (paths: string[]) => Promise<T>, paths: string[] = []): Promise<T> {
+  const [first, ...rest] = uploads;
+  if (!first) return fn(paths);
+  return first.withLocalFile((file) => withLocalFiles(rest, fn, [...paths, file]));
 }
 
 const OWNER_KEY = 'owner';
@@ -142,8 +155,43 @@ class UploadStore extends FileStore {
   }
 }
 
+/**
+ * Uploads in the bucket: `<id>` (the S3 multipart upload, then the finished object), `<id>.info` and, for a
+ * chunk under S3's 5 MiB part minimum, `<id>.part`. Removing one removes all three, finished or not (the
+ * S3 store's own remove stops at a finished upload's missing multipart upload), and tells `onRemoved`.
+ */
+/** No metadata kept between requests: another instance may have finished or removed the upload meanwhile. */
+const noCache: KvStore<MetadataValue> = { get: async () => undefined, set: async () => {}, delete: async () => {}, list: async () => [] };
+
+class S3UploadStore extends S3Store {
+  constructor(options: ConstructorParameters<typeof S3Store>[0], private readonly onRemoved?: (id: string) => Promise<void>) {
+    super(options);
+  }
+
+  override async remove(id: string): Promise<void> {
+    await super.remove(id).catch((error: unknown) => {
+      if (error !== ERRORS.FILE_NOT_FOUND) throw error;
+    });
+    await this.client.deleteObjects({ Bucket: this.bucket, Delete: { Objects: [{ Key: id }, { Key: this.infoKey(id) }, { Key: this.partKey(id, true) }], Quiet: true } });
+    await this.clearCache(id);
+    await this.onRemoved?.(id);
+  }
+}
+
 export function createResumableUploads(options: ResumableUploadsOptions) {
-  const datastore = new UploadStore({ directory: options.directory, expirationPeriodInMilliseconds: options.expireAfterMs ?? 24 * 3600_000 }, options.onRemoved);
+  const expirationPeriodInMilliseconds = options.expireAfterMs ?? 24 * 3600_000;
+  const s3 = options.s3;
+  const datastore = s3
+    ? new S3UploadStore({ s3ClientConfig: { ...s3ClientConfig(s3.settings), bucket: s3.settings.bucket }, cache: noCache, expirationPeriodInMilliseconds }, options.onRemoved)
+    : new UploadStore({ directory: options.directory, expirationPeriodInMilliseconds }, options.onRemoved);
+  const bucket = s3 && createS3FileStore(s3.settings, { workDir: s3.workDir });
+  const withLocalFile = <T>(id: string, fn: (path: string) => Promise<T>): Promise<T> => {
+    if (!bucket) return fn(path.join(options.directory, id));
+    return bucket.withLocalCopy(id, fn).then((result) => {
+      if (result === null) throw new Error(`upload ${id} is not in the bucket`);
+      return result;
+    });
+  };
   /** Who sent each request in flight: set by `handle`, read by the hooks (which see tus's own request object). */
   const uploaders = new WeakMap<IncomingMessage, number>();
   const uploaderOf = (req: unknown): number | undefined => {
@@ -171,7 +219,7 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
     async onResponseError(req, err) {
       if (!isDiskFull(err)) return undefined;
       const id = new URL(req.url, 'http://upload').pathname.split('/').pop();
-      if (id && /^[\w-]{1,64}$/.test(id) && id !== options.path.split('/').pop()) await datastore.discard(id);
+      if (id && /^[\w-]{1,64}$/.test(id) && id !== options.path.split('/').pop() && datastore instanceof UploadStore) await datastore.discard(id);
       return DISK_FULL;
     },
     async onUploadCreate(req, upload) {
@@ -199,7 +247,7 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
       const upload = await datastore.getUpload(id).catch(() => null);
       if (!upload || ownerOf(upload) !== ownerId || upload.size === undefined || upload.offset !== upload.size) return null;
       const metadata = Object.fromEntries(Object.entries(upload.metadata ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
-      return { id, ownerId, size: upload.size, metadata, path: `${options.directory}/${id}` };
+      return { id, ownerId, size: upload.size, metadata, withLocalFile: (fn) => withLocalFile(id, fn) };
     },
 
     /** Removes an upload's file and record (after it was taken into a post, or given up). */
