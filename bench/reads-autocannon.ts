@@ -42,7 +42,12 @@ const WARM_SECONDS = 2;
 const USERS = 100_000;
 const FOLLOWS = 300_000;
 const POSTS = 20_000;
-const NAMES = ['mark', 'anna', 'kelly', 'john', 'sam', 'lee', 'tom', 'rob', 'alice', 'maria', 'kevin', 'joan'];
+/**
+ * Usernames are two of these syllables, maybe `_`, and a number ("kaven_1234", "lomi87"): 900 stems, each
+ * shared by about a hundred people. (A dozen first names for 100,000 people — bench/user-search.ts — makes
+ * every typo search recheck a twelfth of all names: no user base is that uniform.)
+ */
+const SYLLABLES = ['ka', 'lo', 'mi', 'ra', 'ven', 'tor', 'sa', 'li', 'an', 'ne', 'ro', 'bi', 'el', 'da', 'mo', 'ri', 'ta', 'ju', 'ke', 'no', 'fi', 'zo', 'pe', 'lu', 'ha', 'wi', 'ce', 'gu', 'ya', 'xe'];
 const COMPILED_ENTRY = 'dist/server/main.js';
 
 /** What the client process is asked to load: one fixed path, or a path that changes on every request. */
@@ -75,11 +80,10 @@ interface Case {
   longTail?: boolean;
 }
 
-/** The n-th distinct search term: a name and a number, as people type them ("mark12", "ann_4075", "kel93"). */
+/** The n-th distinct search term: a stem and a number, as people type a name they half remember ("kaven12", "lomi_4075"). */
 export function searchTerm(n: number): string {
-  const name = NAMES[n % NAMES.length]!;
-  const typed = name.slice(0, 3 + (n % 2) * (name.length - 3));
-  return `${typed}${n % 5 === 0 ? '_' : ''}${Math.floor(n / NAMES.length)}`;
+  const stem = `${SYLLABLES[n % SYLLABLES.length]}${SYLLABLES[Math.floor(n / SYLLABLES.length) % SYLLABLES.length]}`;
+  return `${stem}${n % 5 === 0 ? '_' : ''}${Math.floor(n / SYLLABLES.length ** 2)}`;
 }
 
 /** Runs in the client process: autocannon against one job, with per-request paths built in `setupRequest`. */
@@ -130,12 +134,13 @@ async function seedVolume(databaseUrl: string) {
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   try {
-    const names = `array[${NAMES.map((n) => `'${n}'`).join(',')}]`;
+    const syllables = `array[${SYLLABLES.map((n) => `'${n}'`).join(',')}]`;
     const { rows: [first] } = await db.query<{ id: string }>(`
       with made as (
         insert into users (username, email, broadcast_key, country, description)
         select n || case when g % 3 = 0 then '_' else '' end || g, 'bench' || g || '@bench.example', 'bench_' || g, 'US', 'Hello from ' || n
-        from generate_series(1, ${USERS}) g, lateral (select (${names})[1 + g % ${NAMES.length}] as n) names
+        from generate_series(1, ${USERS}) g,
+          lateral (select (${syllables})[1 + g % ${SYLLABLES.length}] || (${syllables})[1 + (g / ${SYLLABLES.length}) % ${SYLLABLES.length}] as n) names
         returning id)
       select min(id) as id from made`);
     const firstUser = Number(first!.id);

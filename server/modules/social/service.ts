@@ -242,18 +242,17 @@ export function createSocialService(deps: {
         am_following: viewerFollows(viewerId),
       };
       const capped = (where: SQL | undefined) => sql`(select count(*)::int from (${db.select({ one: sql`1` }).from(people).where(where).limit(SEARCH_TOTAL_CAP)}) as capped)`;
-      // Both counts in one statement (the second only read when the first is under the cap), and the page
-      // of leading names beside it (used when the page starts among them).
-      const [[counted], leadingPage] = await Promise.all([
-        db.select({
-          leading: sql<number>`starting.n`,
-          elsewhere: sql<number>`case when starting.n < ${SEARCH_TOTAL_CAP} then ${capped(containsElsewhere)} else 0 end`,
-        }).from(sql`(select ${capped(startsWith)} as n) as starting`),
-        db.select(columns).from(people).where(startsWith).orderBy(name).offset(page.offset).limit(page.limit),
-      ]);
+      // Both counts in one statement (the second only read when the first is under the cap).
+      const [counted] = await db.select({
+        leading: sql<number>`starting.n`,
+        elsewhere: sql<number>`case when starting.n < ${SEARCH_TOTAL_CAP} then ${capped(containsElsewhere)} else 0 end`,
+      }).from(sql`(select ${capped(startsWith)} as n) as starting`);
       const leading = counted?.leading ?? 0;
       const rest = leading < SEARCH_TOTAL_CAP ? Math.min(counted?.elsewhere ?? 0, SEARCH_TOTAL_CAP - leading) : 0;
-      const found = page.offset < leading ? leadingPage : [];
+      const found =
+        page.offset < leading
+          ? await db.select(columns).from(people).where(startsWith).orderBy(name).offset(page.offset).limit(page.limit)
+          : [];
       if (found.length < page.limit && rest > 0) {
         found.push(
           ...(await db.select(columns).from(people).where(containsElsewhere).orderBy(name)
