@@ -2,9 +2,11 @@
  * Shared bench helpers: drive load, summarise latencies, write results. The server itself starts
  * with server/testing/server.ts (startServerProcess) and is called with server/testing/http-session.ts.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '../server/testing/server';
 
 export interface LoadResult {
   requests: number;
@@ -72,4 +74,43 @@ export function writeResult(name: string, result: unknown): void {
   writeFileSync(file, JSON.stringify({ name, at: new Date().toISOString(), cpus: os.cpus().length, ...(result as object) }, null, 2));
   console.log(JSON.stringify(result, null, 2));
   console.log(`written to ${file}`);
+}
+
+/** CPU seconds a process has used (user + system), from /proc: what the neighbours' load does not change much. */
+export function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Waits until the process has been nearly idle for a second (the demo's history is written after it answers). */
+export async function settled(pid: number) {
+  const until = Date.now() + 180_000;
+  let quiet = 0;
+  while (quiet < 2 && Date.now() < until) {
+    const before = cpuSeconds(pid);
+    await sleep(500);
+    quiet = cpuSeconds(pid) - before < 0.05 ? quiet + 1 : 0;
+  }
+}
+
+export interface HelloWorld {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** A bare Fastify hello-world (bench/hello-world.ts) in its own process: the reference read benchmarks measure beside. */
+export async function startHelloWorld(): Promise<HelloWorld> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/hello-world.ts', String(port)], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const url = `http://127.0.0.1:${port}`;
+  while (!(await fetch(url).then((r) => r.ok).catch(() => false))) await sleep(100);
+  return {
+    url,
+    pid: child.pid!,
+    stop: () => new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    }),
+  };
 }

@@ -20,15 +20,13 @@
  * playlist 891 req/s and a segment 214 req/s through the playback gate, 0.69 and 0.92 ms of server CPU per
  * request (decision 0039).
  */
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import { HttpSession } from '../server/testing/http-session';
-import { freePort, startServerProcess, type ServerProcess } from '../server/testing/server';
+import { startServerProcess, type ServerProcess } from '../server/testing/server';
 import { emptyPostgresDatabase } from '../server/testing/tip-load';
 import { segmentPath } from '../server/testing/hls';
-import { load, round, writeResult } from './lib';
+import { cpuSeconds, load, round, settled, startHelloWorld, writeResult } from './lib';
 
 const CONNECTIONS = 50;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -53,44 +51,12 @@ function get(base: string, c: Case): Promise<boolean> {
   });
 }
 
-/** CPU seconds the process has used (user + system), from /proc: what the neighbours' load does not change much. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
 /** A second unmeasured first (connections opened, code warmed), then the measured run and the server's CPU per request. */
 async function measure(base: string, pid: number, c: Case) {
   await load(CONNECTIONS, 1, () => get(base, c));
   const cpuBefore = cpuSeconds(pid);
   const result = await load(CONNECTIONS, SECONDS, () => get(base, c));
   return { ...result, serverCpuMsPerRequest: round(((cpuSeconds(pid) - cpuBefore) * 1000) / Math.max(1, result.requests), 3) };
-}
-
-/** Waits until the server has been nearly idle for a second (the demo's history is written after it answers). */
-async function settled(pid: number) {
-  const until = Date.now() + 180_000;
-  let quiet = 0;
-  while (quiet < 2 && Date.now() < until) {
-    const before = cpuSeconds(pid);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    quiet = cpuSeconds(pid) - before < 0.05 ? quiet + 1 : 0;
-  }
-}
-
-async function helloWorld(): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/reads.ts', '--hello-world', String(port)], { stdio: ['ignore', 'ignore', 'inherit'] });
-  const url = `http://127.0.0.1:${port}`;
-  while (!(await fetch(url).then((r) => r.ok).catch(() => false))) await new Promise((resolve) => setTimeout(resolve, 100));
-  return {
-    url,
-    pid: child.pid!,
-    stop: () => new Promise<void>((resolve) => {
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    }),
-  };
 }
 
 /** The home page's first-load calls as a guest, and the signed-in reads. */
@@ -154,7 +120,7 @@ async function main() {
     return;
   }
   const db = await emptyPostgresDatabase('ll_bench_reads');
-  const hello = await helloWorld();
+  const hello = await startHelloWorld();
   const runs: Array<{ readCacheMs: number; results: Record<string, Measured> }> = [];
   let goalsMet: Record<string, boolean> = {};
   try {
@@ -199,11 +165,4 @@ async function main() {
   });
 }
 
-if (process.argv[2] === '--hello-world') {
-  const { default: Fastify } = await import('fastify');
-  const app = Fastify();
-  app.get('/', async () => ({ hello: 'world' }));
-  await app.listen({ port: Number(process.argv[3]), host: '127.0.0.1' });
-} else {
-  await main();
-}
+await main();

@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 const BENCHMARKS = [
   'bench/http-baseline.ts',
   'bench/reads.ts',
+  'bench/reads-autocannon.ts',
   'bench/user-search.ts',
   'bench/ingest.ts',
   'bench/chat-fanout.ts',

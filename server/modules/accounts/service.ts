@@ -138,10 +138,10 @@ export function createAccountsService(deps: {
 
   /** The session user as seen from a skin, with links on the origin the person uses. */
   async function sessionUser(userId: number, view: { skin: SkinId; origin: string }) {
-    const found = await userWithPermissions(userId);
+    // Every signed-in page asks this: the user and their next withdraw date are read at once.
+    const [found, nextWithdraw] = await Promise.all([userWithPermissions(userId), deps.nextWithdrawDate()(userId)]);
     if (!found) throw unauthorized();
     const referralCodeId = found.perms.includes('ALLOW REFERRAL_ACCESS') ? await deps.referralCodes()(userId) : null;
-    const nextWithdraw = await deps.nextWithdrawDate()(userId);
     return toSessionUser(found.user, found.perms, view.skin, { ...deps.env, nextWithdrawDate: nextWithdraw?.toISOString() ?? null }, view.origin, referralCodeId);
   }
 

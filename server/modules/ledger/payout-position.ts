@@ -5,8 +5,9 @@
  * matured earnings not yet withdrawn, and never more than the wallet holds beyond the earnings still in
  * the hold: coins spent are taken from what was withdrawable first.
  */
-import { sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../platform/db/client';
+import { preparedStatement } from '../../platform/db/prepared';
 import { EARNING_KINDS } from '../../../common/rules/transfer-kinds';
 import { ledgerAccounts, ledgerEntries, ledgerTransfers } from './tables';
 
@@ -53,6 +54,22 @@ export async function payoutPosition(exec: Executor, userId: number, holdSeconds
   const [matured, pending, withdrawn, balance, feesTaken] = [row.matured, row.pending, row.withdrawn, row.balance, row.fees].map((v) => Number(v ?? 0)) as [number, number, number, number, number];
   const available = Math.max(0, Math.min(matured - withdrawn, balance - pending));
   return { matured, pending, withdrawn, balance, feesTaken, available };
+}
+
+/**
+ * Whether the user was ever paid an earning. Without one nothing is, or will become, withdrawable:
+ * matured and pending earnings are 0, and payouts take out only what earnings made withdrawable, so
+ * nothing is available and nothing matures (the next withdraw date is null). One probe of the partial
+ * index `ledger_transfers_earned_idx`, a prepared statement, instead of the user's whole history: what
+ * every signed-in page's session user asks of everyone who never earned (decision 0068).
+ */
+export function earnedProbe(exec: Executor): (userId: number) => Promise<boolean> {
+  const probe = preparedStatement(
+    exec.select({ one: sql<number>`1` }).from(ledgerTransfers)
+      .where(and(eq(ledgerTransfers.toUserId, sql.placeholder('id')), inArray(ledgerTransfers.kind, [...EARNING_KINDS]))).limit(1),
+    'ledger_has_earned',
+  );
+  return async (userId) => (await probe({ id: userId })).length > 0;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, jsonb, pgTable, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from '../accounts/tables';
-import { TRANSFER_KINDS, type TransferKind } from '../../../common/rules/transfer-kinds';
+import { EARNING_KINDS, TRANSFER_KINDS, type TransferKind } from '../../../common/rules/transfer-kinds';
 
 export const CURRENCIES = ['CON', 'IMP', 'USD', 'CAD'] as const;
 export type Currency = (typeof CURRENCIES)[number];
@@ -101,6 +101,8 @@ export const ledgerTransfers = pgTable(
     index('ledger_transfers_stream_tips_idx').on(t.streamId, t.createdAt, t.id).where(sql`${t.kind} = 'tip'`),
     // Analytics folds new tips by time.
     index('ledger_transfers_tips_created_idx').on(t.createdAt).where(sql`${t.kind} = 'tip'`),
+    // A user's earnings (what a payout may take): whether there are any is one probe of it (decision 0068).
+    index('ledger_transfers_earned_idx').on(t.toUserId, t.createdAt).where(sql.raw(`kind in (${EARNING_KINDS.map((kind) => `'${kind}'`).join(', ')})`)),
   ],
 );
 

@@ -6,11 +6,12 @@
 import type { Earnings } from '../../../common/api/payouts';
 import { COINS_PER_USD } from '../../../common/constants';
 import type { Executor } from '../../platform/db/client';
-import { maturesEnoughAt, payoutPosition, type PayoutPosition } from '../ledger';
+import { earnedProbe, maturesEnoughAt, payoutPosition, type PayoutPosition } from '../ledger';
 import type { PayoutRequests } from './requests';
 
 export function createEarnings(deps: { db: Executor; requests: Pick<PayoutRequests, 'totals'>; holdSeconds: number; minimumCoins: number }) {
   const { db, holdSeconds, minimumCoins } = deps;
+  const hasEarned = earnedProbe(db);
 
   /** Now when enough is available; else when the earnings in the hold make it enough; null when they never do. */
   async function nextWithdrawDate(userId: number, position: PayoutPosition, now = new Date()): Promise<Date | null> {
@@ -19,7 +20,8 @@ export function createEarnings(deps: { db: Executor; requests: Pick<PayoutReques
   }
 
   return {
-    nextWithdrawDate: async (userId: number) => nextWithdrawDate(userId, await payoutPosition(db, userId, holdSeconds)),
+    /** The session user's date: read from the books only for someone who has earned (most people never have). */
+    nextWithdrawDate: async (userId: number) => ((await hasEarned(userId)) ? nextWithdrawDate(userId, await payoutPosition(db, userId, holdSeconds)) : null),
 
     async of(userId: number): Promise<Earnings> {
       const now = new Date();

@@ -5,6 +5,7 @@ import { SEARCH_MIN_CHARS } from '../../../common/constants';
 import { MSG } from '../../../common/messages';
 import type { Db } from '../../platform/db/client';
 import type { EventOutbox } from '../../platform/event-outbox';
+import { preparedStatement } from '../../platform/db/prepared';
 import { badRequest, forbidden, notFound } from '../../platform/http/errors';
 import { people } from '../accounts';
 import { follows } from './tables';
@@ -105,6 +106,22 @@ export function createSocialService(deps: {
     return { followers: row?.followers ?? 0, following: row?.following ?? 0 };
   }
 
+  /** A profile's person with both follow counts: one prepared statement (a profile page is read far more than written). */
+  const profileRow = preparedStatement(
+    db.select({
+      id: people.id,
+      username: people.username,
+      fullname: people.fullname,
+      avatar: people.avatar,
+      description: people.description,
+      country: people.country,
+      accountStatus: people.accountStatus,
+      followers: sql<number>`(select count(*)::int from ${follows} where ${follows.followeeId} = ${people.id})`,
+      following: sql<number>`(select count(*)::int from ${follows} where ${follows.followerId} = ${people.id})`,
+    }).from(people).where(eq(people.id, sql.placeholder('id'))),
+    'social_profile',
+  );
+
   async function requireUser(userId: number) {
     const [row] = await db.select().from(people).where(eq(people.id, userId));
     if (!row || row.accountStatus !== 'active') throw notFound(MSG.userNotFound);
@@ -143,7 +160,9 @@ export function createSocialService(deps: {
     },
 
     async profile(userId: number, viewerId: number | null): Promise<PublicProfile> {
-      const user = await requireUser(userId);
+      const [user] = await profileRow({ id: userId });
+      if (!user || user.accountStatus !== 'active') throw notFound(MSG.userNotFound);
+      const [scores, follow, standing] = await Promise.all([broadcasterScores([userId]), followState(viewerId, userId), subscriptionStanding(viewerId, userId)]);
       return {
         user_id: user.id,
         username: user.username,
@@ -151,10 +170,11 @@ export function createSocialService(deps: {
         avatar: user.avatar,
         description: user.description,
         country: user.country,
-        ...(await counts(userId)),
-        ...((await broadcasterScores([userId])).get(userId) ?? NO_SCORE),
-        ...(await followState(viewerId, userId)),
-        ...(await subscriptionStanding(viewerId, userId)),
+        followers: user.followers,
+        following: user.following,
+        ...(scores.get(userId) ?? NO_SCORE),
+        ...follow,
+        ...standing,
         is_self: viewerId === userId,
       };
     },
@@ -221,13 +241,14 @@ export function createSocialService(deps: {
         username: people.username,
         am_following: viewerFollows(viewerId),
       };
-      const cappedCount = async (where: SQL | undefined, cap: number) => {
-        const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(sql`(${db.select({ one: sql`1` }).from(people).where(where).limit(cap)}) as capped`);
-        return row?.n ?? 0;
-      };
-
-      const leading = await cappedCount(startsWith, SEARCH_TOTAL_CAP);
-      const rest = leading < SEARCH_TOTAL_CAP ? await cappedCount(containsElsewhere, SEARCH_TOTAL_CAP - leading) : 0;
+      const capped = (where: SQL | undefined) => sql`(select count(*)::int from (${db.select({ one: sql`1` }).from(people).where(where).limit(SEARCH_TOTAL_CAP)}) as capped)`;
+      // Both counts in one statement (the second only read when the first is under the cap).
+      const [counted] = await db.select({
+        leading: sql<number>`starting.n`,
+        elsewhere: sql<number>`case when starting.n < ${SEARCH_TOTAL_CAP} then ${capped(containsElsewhere)} else 0 end`,
+      }).from(sql`(select ${capped(startsWith)} as n) as starting`);
+      const leading = counted?.leading ?? 0;
+      const rest = leading < SEARCH_TOTAL_CAP ? Math.min(counted?.elsewhere ?? 0, SEARCH_TOTAL_CAP - leading) : 0;
       const found =
         page.offset < leading
           ? await db.select(columns).from(people).where(startsWith).orderBy(name).offset(page.offset).limit(page.limit)

@@ -1,0 +1,1 @@
+CREATE INDEX "ledger_transfers_earned_idx" ON "ledger_transfers" USING btree ("to_user_id","created_at") WHERE kind in ('tip', 'subscription', 'post_purchase', 'meeting_fee', 'toy_tip', 'ad_commission', 'referral_commission');
