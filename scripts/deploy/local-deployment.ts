@@ -1,7 +1,7 @@
 /**
  * A whole deployment on this machine, as an operator would run one: a new PostgreSQL database, Redis,
  * two API instances, one media instance (the RTMP ingest), one worker (the jobs), and nginx as the public
- * entry. Every instance runs in production mode and shares the database, the bus and the files.
+ * entry with the edge cache for media. Every instance runs in production mode and shares the database, the bus and the files.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -9,7 +9,7 @@ import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
 import { startInstance, type Instance, type Role } from './instances';
-import { startNginx, type RunningNginx } from './nginx';
+import { startEdgeNginx, type EdgeNginx } from '../../server/platform/media/edge-nginx';
 
 export interface DeploymentOptions {
   /** The project's checkout (the compiled server or its sources). */
@@ -78,13 +78,15 @@ export async function startLocalDeployment(options: DeploymentOptions): Promise<
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     RTMP_PORT: String(rtmpPort),
     RTMP_PUBLIC_URL: `rtmp://127.0.0.1:${rtmpPort}/live`,
-    // nginx on this machine is the one proxy in front: the client's address is the one it saw.
-    TRUST_PROXY: '127.0.0.1',
+    // nginx is the one proxy in front: the client's address is the one it saw.
+    TRUST_PROXY: '1',
+    // Shared with nginx, which checks playback tokens at the edge (decision 0066).
+    PLAYBACK_SECRET: randomBytes(32).toString('base64url'),
     LOG_LEVEL: 'info',
     ...options.env,
   };
   const started: Instance[] = [];
-  let nginx: RunningNginx | undefined;
+  let nginx: EdgeNginx | undefined;
   const stop = async () => {
     await nginx?.stop();
     await Promise.all(started.map((instance) => instance.stop()));
@@ -96,7 +98,13 @@ export async function startLocalDeployment(options: DeploymentOptions): Promise<
     started.push(await startInstance(options.root, first![0], first![1], await freePort(), shared, logs));
     const others = await Promise.all(rest.map(async ([name, role]) => startInstance(options.root, name, role, await freePort(), shared, logs)));
     started.push(...others);
-    nginx = await startNginx({ port, apiInstances: started.filter((instance) => instance.role === 'api') }, path.join(options.directory, 'nginx'));
+    nginx = await startEdgeNginx({
+      directory: path.join(options.directory, 'nginx'),
+      port,
+      upstreams: started.filter((instance) => instance.role === 'api').map((instance) => `127.0.0.1:${instance.port}`),
+      playbackSecret: shared.PLAYBACK_SECRET!,
+      cacheMax: '1g',
+    });
   } catch (error) {
     await stop();
     throw error;
