@@ -203,6 +203,8 @@ suite(suiteName, () => {
     await form.getByRole('button', { name: 'Publish' }).click();
     await page.waitForURL(/\/post\/post-view\?id=\d+/, { timeout: 60_000 });
     const postPath = new URL(page.url()).pathname + new URL(page.url()).search;
+    // Stored in the bucket, not on an instance's disk.
+    expect((await deployment!.store.keys('posts/')).length).toBeGreaterThan(0);
     await viewer.page.goto(postPath);
     await viewer.page.getByRole('heading', { name: 'Backstage' }).waitFor();
     // The picture itself arrived (the signed address fetched through nginx), not only its tile.
