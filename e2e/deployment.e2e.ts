@@ -1,7 +1,7 @@
 /**
  * Journey through a whole deployment (scripts/deploy/local-deployment.ts): nginx in front of two API
  * instances, a media instance and a worker, in production mode on PostgreSQL and Redis. A new broadcaster
- * signs up and goes live over RTMP; a new viewer signs up, watches through nginx, buys coins and tips; the
+ * signs up and goes live over RTMP; a new viewer signs up, watches through nginx (segments from its cache), buys coins and tips; the
  * two chat from different instances; one API instance is killed and the sockets carry on through the other
  * with nothing acknowledged lost; the broadcaster uploads a post the viewer then sees.
  */
@@ -16,14 +16,14 @@ import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { mustRunEverything } from '../server/testing/services';
 import type { RunningPublisher } from '../server/testing/rtmp-publisher';
 import { startLocalDeployment, type LocalDeployment } from '../scripts/deploy/local-deployment';
-import { NGINX } from '../scripts/deploy/nginx';
+import { NGINX_PATH, NJS_MODULE } from '../server/platform/media/edge-config';
 import { buyFiveDollarsOfCoins, expectSystemMessages, fillSignUp, newUser, type NewUser } from './support/app';
 import { journeySteps, launchBrowser, openPage, screenshot, type TestPage } from './support/browser';
 import { badge, goLiveAndPublish, saveBroadcastTitle, videoTime } from './support/live';
 
 const postgresUrl = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL;
-const missing = [!postgresUrl && 'TEST_DATABASE_URL is not set', !redisUrl && 'TEST_REDIS_URL is not set', !existsSync(NGINX) && `${NGINX} is not installed`].filter(Boolean).join('; ');
+const missing = [!postgresUrl && 'TEST_DATABASE_URL is not set', !redisUrl && 'TEST_REDIS_URL is not set', !existsSync(NGINX_PATH) && `${NGINX_PATH} is not installed`, !existsSync(NJS_MODULE) && `${NJS_MODULE} is not installed (libnginx-mod-http-js)`].filter(Boolean).join('; ');
 const suite = missing && !mustRunEverything() ? describe.skip.bind(describe) : describe;
 const suiteName = missing && !mustRunEverything() ? `a deployment behind nginx [skipped: ${missing}]` : 'a deployment behind nginx';
 
@@ -149,6 +149,11 @@ suite(suiteName, () => {
   step('two viewers chat from different API instances, and the broadcaster reads along', async () => {
     second = await open();
     await signUp(second.page, newUser());
+    // What the edge answered for each segment the second viewer's player fetched.
+    const edgeAnswers: string[] = [];
+    second.page.on('response', (response) => {
+      if (/\/media\/hls\/.*\.ts$/.test(new URL(response.url()).pathname)) edgeAnswers.push(response.headers()['x-cache-status'] ?? 'none');
+    });
     await second.page.goto(streamPath);
     await badge(second.page, 'LIVE').waitFor();
     await broadcaster.page.goto(streamPath);
@@ -168,6 +173,9 @@ suite(suiteName, () => {
     await say(second.page, 'Heard you across instances');
     await chatLine(viewer.page, 'Heard you across instances').waitFor({ timeout: 15_000 });
     await screenshot(viewer.page, 'deployment-chat-across-instances');
+    // Both viewers play the same segments: the edge served the second one some from its cache.
+    expect(edgeAnswers.length).toBeGreaterThan(0);
+    expect(edgeAnswers).toContain('HIT');
   }, 150_000);
 
   step('one API instance is killed: the sockets reconnect to the other and nothing acknowledged is lost', async () => {
@@ -195,6 +203,8 @@ suite(suiteName, () => {
     await form.getByRole('button', { name: 'Publish' }).click();
     await page.waitForURL(/\/post\/post-view\?id=\d+/, { timeout: 60_000 });
     const postPath = new URL(page.url()).pathname + new URL(page.url()).search;
+    // Stored in the bucket, not on an instance's disk.
+    expect((await deployment!.store.keys('posts/')).length).toBeGreaterThan(0);
     await viewer.page.goto(postPath);
     await viewer.page.getByRole('heading', { name: 'Backstage' }).waitFor();
     // The picture itself arrived (the signed address fetched through nginx), not only its tile.

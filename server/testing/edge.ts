@@ -6,13 +6,12 @@
  */
 import { spawn } from 'node:child_process';
 import { text } from 'node:stream/consumers';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { NGINX_PATH, renderEdgeConfig } from '../platform/media/edge-config';
+import { startEdgeNginx } from '../platform/media/edge-nginx';
 import { segmentPaths } from './hls';
 import { freePort } from './server';
 
@@ -23,44 +22,16 @@ export interface RunningEdge {
   stop(): Promise<void>;
 }
 
-const answers = (port: number) => new Promise<boolean>((resolve) => {
-  const socket = net.connect(port, '127.0.0.1', () => {
-    socket.destroy();
-    resolve(true);
-  });
-  socket.once('error', () => resolve(false));
-});
-
 /** nginx in front of `upstreams` (host:port), checking tokens under `secret`; stop() ends it and removes its files. */
 export async function startEdge(upstreams: string[], secret: string): Promise<RunningEdge> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'll-edge-'));
-  const [cacheDir, stateDir] = [path.join(dir, 'cache'), path.join(dir, 'state')];
-  for (const folder of [cacheDir, stateDir]) mkdirSync(folder);
-  // Started as root, nginx's workers run as nobody: they write the cache and the temporary files.
-  for (const folder of [dir, cacheDir, stateDir]) chmodSync(folder, 0o777);
-  const port = await freePort();
-  const file = path.join(dir, 'nginx.conf');
-  writeFileSync(file, renderEdgeConfig({ listen: `127.0.0.1:${port}`, upstreams, cacheDir, stateDir, workers: 1 }), { mode: 0o644 });
-  const child = spawn(NGINX_PATH, ['-c', file, '-p', stateDir, '-g', 'daemon off;'], {
-    env: { PATH: process.env.PATH ?? '', PLAYBACK_SECRET: secret },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const log = path.join(stateDir, 'error.log');
-  const errors = () => stderr + (existsSync(log) ? readFileSync(log, 'utf8') : '');
-  while (!(await answers(port))) {
-    if (child.exitCode !== null) throw new Error(`nginx exited: ${errors()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const directory = mkdtempSync(path.join(os.tmpdir(), 'll-edge-'));
+  const edge = await startEdgeNginx({ directory, port: await freePort(), upstreams, playbackSecret: secret });
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    errors,
+    baseUrl: edge.url,
+    errors: edge.errors,
     async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      await exited;
-      rmSync(dir, { recursive: true, force: true });
+      await edge.stop();
+      rmSync(directory, { recursive: true, force: true });
     },
   };
 }

@@ -17,9 +17,10 @@ import { HttpSession } from '../../testing/http-session';
 import { expectLedgerInvariants } from '../../testing/ledger-invariants';
 import { openApp } from '../../testing/server';
 import { publishImagePost } from '../../testing/uploads';
-import { createLocalFileStore } from '../storage/storage';
+import { createS3FileStore } from '../storage/s3-store';
+import { createLocalFileStore, readText } from '../storage/storage';
+import { startS3Server } from '../../testing/s3-server';
 import { createBackup, restoreBackup, type BackupSources } from './backup';
-import { localKeys } from './object-copy';
 
 const template = inject('dbTemplate');
 const cleanup: Array<() => Promise<void> | void> = [];
@@ -40,8 +41,7 @@ const envOf = (fresh: FreshDatabase) => ({
 });
 
 function sourcesOf(fresh: FreshDatabase): BackupSources {
-  const root = path.join(fresh.dataDir, 'files');
-  return { database: fresh.target, dataDir: fresh.dataDir, files: createLocalFileStore(root), keys: () => localKeys(root) };
+  return { database: fresh.target, dataDir: fresh.dataDir, files: createLocalFileStore(path.join(fresh.dataDir, 'files')) };
 }
 
 async function download(client: HttpSession, url: string): Promise<Buffer> {
@@ -51,7 +51,7 @@ async function download(client: HttpSession, url: string): Promise<Buffer> {
 }
 
 describe('backup and restore', () => {
-  it('restores the database and every stored object into a fresh deployment, with the books clean', { timeout: 120_000 }, async () => {
+  it('restores the database and every stored object into a fresh deployment, with the books clean', { timeout: 180_000 }, async () => {
     const source = await deployment();
     const opened = await openApp(source.dataDir, envOf(source));
     const base = await opened.app.listen({ host: '127.0.0.1', port: 0 });
@@ -106,6 +106,27 @@ describe('backup and restore', () => {
     writeFileSync(path.join(directory, 'objects', 'posts', '1', 'a.webp'), 'tampered');
     const empty = await deployment({ empty: true });
     await expect(restoreBackup(directory, sourcesOf(empty))).rejects.toThrow(/damaged/);
+  });
+
+  it('backs up every object of an S3 bucket and restores it into another', async () => {
+    const [from, into] = await Promise.all([startS3Server('backup-from'), startS3Server('backup-into')]);
+    cleanup.push(() => from.close(), () => into.close());
+    const workDir = mkdtempSync(path.join(os.tmpdir(), 'll-work-'));
+    cleanup.push(() => rmSync(workDir, { recursive: true, force: true }));
+    const source = await deployment();
+    const bucket = createS3FileStore(from.settings, { workDir });
+    const objects = { 'posts/7/a.webp': 'a picture', 'media/3/9/seg_00001.ts': 'a segment', 'avatars/5.webp': 'a face' };
+    for (const [key, body] of Object.entries(objects)) await bucket.put(key, Buffer.from(body));
+    const parent = mkdtempSync(path.join(os.tmpdir(), 'll-backups-'));
+    cleanup.push(() => rmSync(parent, { recursive: true, force: true }));
+    const { directory, manifest } = await createBackup({ database: source.target, dataDir: source.dataDir, files: bucket }, parent);
+    expect(manifest.objects.count).toBe(3);
+
+    const target = await deployment({ empty: true });
+    const restoredBucket = createS3FileStore(into.settings, { workDir });
+    await restoreBackup(directory, { database: target.target, dataDir: target.dataDir, files: restoredBucket });
+    expect(await into.keys()).toEqual(Object.keys(objects).sort());
+    for (const [key, body] of Object.entries(objects)) expect(await readText(restoredBucket, key)).toBe(body);
   });
 
   it.runIf(template.kind === 'pglite')('refuses to copy the embedded database while a server holds it', async () => {

@@ -27,7 +27,6 @@ export interface BackupSources {
   /** The data dir whose lock an embedded database needs (no server may hold it meanwhile). */
   dataDir: string;
   files: FileStore;
-  keys: () => AsyncIterable<string>;
 }
 
 const databaseFile = (kind: DatabaseTarget['kind']) => (kind === 'postgres' ? 'database.pgdump' : 'database.tar.gz');
@@ -56,7 +55,7 @@ export async function createBackup(sources: BackupSources, parent: string, now =
   try {
     return await withDatabaseHeld(sources, async () => {
       await dumpDatabase(sources.database, path.join(directory, databaseFile(sources.database.kind)));
-      const objects = await copyObjectsOut(sources.files, sources.keys(), directory);
+      const objects = await copyObjectsOut(sources.files, directory);
       const manifest: BackupManifest = { format: FORMAT, createdAt: now.toISOString(), database: sources.database.kind, objects };
       await writeFile(path.join(directory, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
       return { directory, manifest };
@@ -80,14 +79,13 @@ export async function readManifest(directory: string): Promise<BackupManifest> {
  * Into a fresh deployment only: an empty PostgreSQL database or a new DATA_DIR, and a store without the
  * backup's keys. The embedded and PostgreSQL forms do not cross (each is its own engine's format).
  */
-export async function restoreBackup(directory: string, targets: Omit<BackupSources, 'keys'> & { keys: () => AsyncIterable<string> }): Promise<BackupManifest> {
+export async function restoreBackup(directory: string, targets: BackupSources): Promise<BackupManifest> {
   const manifest = await readManifest(directory);
   if (manifest.database !== targets.database.kind) {
     throw new BackupError(`This backup holds ${manifest.database === 'postgres' ? 'a PostgreSQL' : 'an embedded'} database; restore it into the same kind`);
   }
-  for await (const key of targets.keys()) {
-    throw new BackupError(`The store already holds objects (${key}, …): restore into an empty store`);
-  }
+  const [present] = await targets.files.list('');
+  if (present !== undefined) throw new BackupError(`The store already holds objects (${present}, …): restore into an empty store`);
   await withDatabaseHeld(targets, () => restoreDatabase(targets.database, path.join(directory, databaseFile(manifest.database))));
   const objects = await copyObjectsIn(directory, targets.files);
   if (objects.count !== manifest.objects.count) throw new BackupError(`The backup lists ${manifest.objects.count} objects but holds ${objects.count}`);

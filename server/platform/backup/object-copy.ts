@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FileStore } from '../storage/storage';
@@ -16,25 +16,12 @@ export interface ObjectSummary {
   bytes: number;
 }
 
-/** Every key under a local store's root (the embedded default's `DATA_DIR/files`). */
-export async function* localKeys(root: string, prefix = ''): AsyncIterable<string> {
-  const entries = await readdir(path.join(root, prefix), { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return [];
-    throw error;
-  });
-  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-    const key = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) yield* localKeys(root, key);
-    else if (entry.isFile()) yield key;
-  }
-}
-
 const SAFE_KEY = /^(?!\/)(?!.*(?:^|\/)\.\.(?:\/|$))[^\t\n\r]+$/;
 
-export async function copyObjectsOut(files: FileStore, keys: AsyncIterable<string>, directory: string): Promise<ObjectSummary> {
+export async function copyObjectsOut(files: FileStore, directory: string): Promise<ObjectSummary> {
   const lines: string[] = [];
   let bytes = 0;
-  for await (const key of keys) {
+  for (const key of await files.list('')) {
     if (!SAFE_KEY.test(key)) throw new BackupError(`A stored key cannot be written to a backup: ${JSON.stringify(key)}`);
     const stream = await files.read(key);
     if (!stream) continue; // removed since it was listed

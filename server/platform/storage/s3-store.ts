@@ -64,7 +64,7 @@ export function createS3FileStore(settings: S3Settings, options: { workDir: stri
     const keys: string[] = [];
     let token: string | undefined;
     do {
-      const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: `${checkKey(prefix)}/`, ContinuationToken: token }));
+      const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix === '' ? undefined : `${checkKey(prefix)}/`, ContinuationToken: token }));
       keys.push(...(page.Contents ?? []).map((o) => o.Key!).filter((k) => k !== undefined));
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);

@@ -32,7 +32,7 @@ export interface FileStore {
   remove(key: string): Promise<void>;
   /** Removes every file whose key starts with `prefix/`. */
   removeFolder(prefix: string): Promise<void>;
-  /** The keys under `prefix/`, at any depth. */
+  /** The keys under `prefix/`, at any depth; every key in the store for `''`. */
   list(prefix: string): Promise<string[]>;
   /** Runs `fn` with the file at a path on local disk (a copy, removed after, unless the store is that disk); null when there is no such file. */
   withLocalCopy<T>(key: string, fn: (file: string) => Promise<T>): Promise<T | null>;
@@ -126,6 +126,7 @@ export function createLocalFileStore(root: string, options: { workDir?: string }
       await rm(resolveKey(prefix), { recursive: true, force: true });
     },
     async list(prefix) {
+      if (prefix === '') return filesUnder(base);
       return (await filesUnder(resolveKey(prefix))).map((relative) => `${prefix}/${relative}`);
     },
     async withLocalCopy(key, fn) {
