@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect } from 'vitest';
 import { MSG } from '../common/messages';
-import { DEMO_PASSWORD, expectSystemMessages, fillSignUp, logIn, newUser, userMenu } from './support/app';
+import { DEMO_PASSWORD, expectSystemMessages, logIn, signUpWithInterests, newUser, userMenu } from './support/app';
 import { journeySteps, screenshot, useAppInBrowser, type TestPage } from './support/browser';
 
 // The fold runs every second and folds what is a second old, so today's activity shows at once.
@@ -94,15 +94,7 @@ describe('creator analytics and referrals', () => {
     const { page } = newcomer;
     await page.goto(influencerLink.replace(/^https?:\/\/[^/]+/, ''));
     await page.getByRole('heading', { name: 'Create your account' }).waitFor();
-    await fillSignUp(page, visitor);
-    await page.getByRole('button', { name: 'Create Account' }).click();
-    await page.getByRole('heading', { name: MSG.chooseInterests }).waitFor();
-    const chips = page.getByRole('list', { name: 'Interests' }).getByRole('button');
-    for (const i of [0, 2, 4]) await chips.nth(i).click();
-    const dismissMessages = expectSystemMessages(page);
-    await page.getByRole('button', { name: 'Done' }).click();
-    await page.waitForURL('**/channel/group');
-    await dismissMessages();
+    await signUpWithInterests(page, visitor);
 
     const { page: creatorPage } = creator;
     await creatorPage.reload();

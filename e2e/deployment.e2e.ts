@@ -17,7 +17,7 @@ import { mustRunEverything } from '../server/testing/services';
 import type { RunningPublisher } from '../server/testing/rtmp-publisher';
 import { startLocalDeployment, type LocalDeployment } from '../scripts/deploy/local-deployment';
 import { NGINX_PATH, NJS_MODULE } from '../server/platform/media/edge-config';
-import { buyFiveDollarsOfCoins, expectSystemMessages, fillSignUp, newUser, type NewUser } from './support/app';
+import { buyFiveDollarsOfCoins, newUser, signUpWithInterests, type NewUser } from './support/app';
 import { journeySteps, launchBrowser, openPage, screenshot, type TestPage } from './support/browser';
 import { badge, goLiveAndPublish, saveBroadcastTitle, videoTime } from './support/live';
 
@@ -69,14 +69,7 @@ const open = () => openPage(browser!, deployment!.url);
 
 async function signUp(page: Page, user: NewUser): Promise<void> {
   await page.goto('/user/sign-up');
-  await fillSignUp(page, user);
-  await page.getByRole('button', { name: 'Create Account' }).click();
-  const chips = page.getByRole('list', { name: 'Interests' }).getByRole('button');
-  for (const i of [0, 2, 4]) await chips.nth(i).click();
-  const dismissMessages = expectSystemMessages(page);
-  await page.getByRole('button', { name: 'Done' }).click();
-  await page.waitForURL('**/channel/group');
-  await dismissMessages();
+  await signUpWithInterests(page, user);
 }
 
 const chatInput = (page: Page) => page.getByRole('textbox', { name: 'Chat message' });

@@ -58,6 +58,21 @@ export async function fillSignUp(page: Page, user: NewUser): Promise<void> {
   await page.getByLabel(/I accept the/).check();
 }
 
+/**
+ * On the open sign-up page: step one filled and sent, three interests chosen, Done; lands on the
+ * channels signed in, with the system messages closed.
+ */
+export async function signUpWithInterests(page: Page, user: NewUser): Promise<void> {
+  await fillSignUp(page, user);
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  const chips = page.getByRole('list', { name: 'Interests' }).getByRole('button');
+  for (const i of [0, 2, 4]) await chips.nth(i).click();
+  const dismissMessages = expectSystemMessages(page);
+  await page.getByRole('button', { name: 'Done' }).click();
+  await page.waitForURL('**/channel/group');
+  await dismissMessages();
+}
+
 export async function logIn(page: Page, username: string, password: string): Promise<void> {
   await page.getByLabel('Username or Email').fill(username);
   await page.getByLabel('Password', { exact: true }).fill(password);

@@ -6,10 +6,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
 import { startInstance, type Instance, type Role } from './instances';
+import { claimPort } from '../../server/platform/media/free-port';
 import { startEdgeNginx, type EdgeNginx } from '../../server/platform/media/edge-nginx';
 import { startS3Server, type TestS3Server } from '../../server/testing/s3-server';
 
@@ -40,17 +40,6 @@ export interface LocalDeployment {
   stop(): Promise<void>;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 async function createDatabase(postgresUrl: string, name: string): Promise<string> {
   const client = new pg.Client({ connectionString: postgresUrl });
   await client.connect();
@@ -72,8 +61,8 @@ export async function startLocalDeployment(options: DeploymentOptions): Promise<
   chmodSync(options.directory, 0o755);
   const store = await startS3Server(`limelight-${suffix}`);
   const databaseUrl = await createDatabase(options.postgresUrl, `limelight_${suffix}`);
-  const rtmpPort = await freePort();
-  const port = options.port || (await freePort());
+  const rtmpPort = await claimPort('127.0.0.1', 0);
+  const port = options.port || (await claimPort('127.0.0.1', 0));
   const shared: Record<string, string> = {
     NODE_ENV: 'production',
     DATABASE_URL: databaseUrl,
@@ -103,7 +92,7 @@ export async function startLocalDeployment(options: DeploymentOptions): Promise<
     // The first instance applies the migrations; the others start on the migrated database together.
     const [first, ...rest] = plan;
     const start = async ([name, role]: [string, Role]) =>
-      startInstance(options.root, name, role, await freePort(), { ...shared, DATA_DIR: path.join(options.directory, 'data', name) }, logs);
+      startInstance(options.root, name, role, await claimPort('127.0.0.1', 0), { ...shared, DATA_DIR: path.join(options.directory, 'data', name) }, logs);
     started.push(await start(first!));
     started.push(...(await Promise.all(rest.map(start))));
     nginx = await startEdgeNginx({
