@@ -67,7 +67,8 @@ describe('files in an S3 bucket', { timeout: 120_000 }, () => {
     const post = await eventually(async () => (await owner.client.get(api.postLookup.path, { id: postId })).body.post as api.Post, (p) => p.state !== 'processing', 90_000, 250);
     expect(post.state).toBe('ready');
     const [folder] = await mediumKeys(postId);
-    const stored = await s3.keys(`${folder}/`);
+    // The source goes once the post is ready (right after its commit).
+    const stored = await eventually(() => s3.keys(`${folder}/`), (keys) => !keys.includes(`${folder}/source`), 10_000, 100);
     expect(stored).toEqual(expect.arrayContaining([`${folder}/hls/index.m3u8`, `${folder}/hls/poster.jpg`, `${folder}/hls/0/index.m3u8`, `${folder}/hls/0/seg-00000.ts`, `${folder}/tile.webp`, `${folder}/locked.webp`]));
     expect(stored).not.toContain(`${folder}/source`);
     expect(await looseKeys()).toEqual([]);
