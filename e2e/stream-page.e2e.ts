@@ -64,7 +64,7 @@ describe('the stream page', () => {
     const { page } = viewer1;
     const segments: string[] = [];
     page.on('request', (request) => {
-      if (/\/media\/hls\/\d+\/seg_/.test(request.url())) segments.push(request.url());
+      if (/\/media\/hls\/\d+\/[^/]+\/seg_/.test(request.url())) segments.push(request.url());
     });
     await signInAt(page, 'viewer1', streamPath);
     await watch(page, streamPath);
