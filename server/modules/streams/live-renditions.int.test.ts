@@ -4,9 +4,12 @@
  * a master playlist lists both, each plays through the viewer's signed token folder, and when the
  * broadcast ends every rendition's replay is closed and whole in the bucket.
  */
+import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMaster, parsePlaylist } from '../../platform/media/hls-playlist';
+import { BroadcastCopier, closeStoredPlaylist } from '../../platform/media/live-copier';
 import { MEDIA_CACHE } from '../../platform/media/hls-routes';
 import { readText } from '../../platform/storage/storage';
 import { startTestApp, type TestApp } from '../../testing/harness';
@@ -110,6 +113,51 @@ describe('live renditions', () => {
       expect(playlist.headers['cache-control']).toBe(MEDIA_CACHE.replayPlaylist);
       const last = segmentPaths(resolve(replay, uri), playlist.body).at(-1)!;
       expect((await viewer.request('GET', last)).status).toBe(200);
+    }
+  });
+
+  it('continues a broadcast with renditions on another node, and closes every rendition of one whose node is gone', async () => {
+    const files = t.resources.files;
+    const master = '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=900000,RESOLUTION=640x360\nsource/index.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=726000,RESOLUTION=426x240\n240p/index.m3u8\n';
+    const open = (n: number) => `#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-TARGETDURATION:1\n${Array.from({ length: n }, (_, i) => `#EXTINF:1.0,\nseg_0000${i}.ts\n`).join('')}`;
+    const leftBehind = async (dirKey: string) => {
+      await files.put(`${dirKey}/index.m3u8`, master);
+      for (const folder of ['source', '240p']) {
+        await files.put(`${dirKey}/${folder}/seg_00000.ts`, Buffer.alloc(188, 0x47));
+        await files.put(`${dirKey}/${folder}/seg_00001.ts`, Buffer.alloc(188, 0x47));
+        await files.put(`${dirKey}/${folder}/index.m3u8`, open(2));
+      }
+    };
+
+    // Its node is gone: each rendition's playlist is closed in the store; the length is the first one's.
+    await leftBehind('media/9001/gone');
+    expect(await closeStoredPlaylist(files, 'media/9001/gone/index.m3u8')).toBe(2);
+    for (const folder of ['source', '240p']) expect(parsePlaylist((await readText(files, `media/9001/gone/${folder}/index.m3u8`))!).ended).toBe(true);
+
+    // The encoder reconnects to another node: the stored playlists come down for ffmpeg to append to, and
+    // what it appends goes back up, each rendition's segment before its playlist.
+    await leftBehind('media/9002/moved');
+    const liveDir = await mkdtemp(path.join(os.tmpdir(), 'll-renditions-'));
+    try {
+      const copier = new BroadcastCopier(files, liveDir, 'media/9002/moved');
+      const prepared = await copier.prepare();
+      expect(prepared.variants).toEqual(['source', '240p']);
+      expect(prepared.info?.segments).toEqual(['seg_00000.ts', 'seg_00001.ts']);
+      expect(await readFile(path.join(copier.dir, '240p', 'index.m3u8'), 'utf8')).toBe(open(2));
+      for (const folder of ['source', '240p']) {
+        await appendFile(path.join(copier.dir, folder, 'seg_00002.ts'), Buffer.alloc(188, 0x47));
+        await appendFile(path.join(copier.dir, folder, 'index.m3u8'), '#EXTINF:1.0,\nseg_00002.ts\n');
+      }
+      expect(await copier.close()).toMatchObject({ segments: ['seg_00000.ts', 'seg_00001.ts', 'seg_00002.ts'], ended: true, everyVariantStarted: true });
+      await copier.discard();
+      const keys = await s3.keys('media/9002/moved/');
+      for (const folder of ['source', '240p']) {
+        expect(parsePlaylist((await readText(files, `media/9002/moved/${folder}/index.m3u8`))!).ended).toBe(true);
+        expect(keys).toContain(`media/9002/moved/${folder}/seg_00002.ts`);
+      }
+      expect(await readText(files, 'media/9002/moved/index.m3u8')).toBe(master);
+    } finally {
+      await rm(liveDir, { recursive: true, force: true });
     }
   });
 });
