@@ -51,6 +51,7 @@ const REAL_TIME = [
   'server/modules/streams/live.int.test.ts',
   'server/modules/streams/studio.int.test.ts',
   'server/modules/streams/live-s3.int.test.ts',
+  'server/modules/streams/live-renditions.int.test.ts',
   ...SCALED_OUT,
 ];
 

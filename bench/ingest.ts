@@ -5,8 +5,7 @@
  * little. Goals on the 2-core machine: first segment ≤ 2 s with 1 s keyframes; ≥ 50 concurrent remuxes.
  * Loopback only; bounded in time (< 3 min) and count.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
@@ -17,7 +16,7 @@ import { createMediaServer } from '../server/platform/media/media-server';
 import { createLocalFileStore } from '../server/platform/storage/storage';
 import { loneIngestLeases } from '../server/testing/lone-ingest-leases';
 import { publishTestPattern } from '../server/testing/rtmp-publisher';
-import { percentile, writeResult } from './lib';
+import { percentile, preEncoded720p, writeResult } from './lib';
 
 const FFMPEG = resolveFfmpegPath();
 const MAX_STREAMS = Number(process.env.BENCH_MAX_STREAMS ?? 80);
@@ -37,22 +36,6 @@ async function until<T>(probe: () => T | undefined, timeoutMs: number): Promise<
     if (value !== undefined || Date.now() > end) return value;
     await sleep(50);
   }
-}
-
-/** A 10 s 720p30 H.264/AAC FLV at ~2.5 Mbit/s with 1 s keyframes, encoded once and reused. */
-function preEncoded(): string {
-  const file = path.join(os.tmpdir(), 'll-bench-720p-v1.flv');
-  if (existsSync(file)) return file;
-  // prettier-ignore
-  const r = spawnSync(FFMPEG, [
-    '-hide_banner', '-loglevel', 'error', '-y',
-    '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30', '-f', 'lavfi', '-i', 'sine=frequency=440', '-t', '10',
-    '-c:v', 'libx264', '-preset', 'veryfast', '-b:v', '2500k', '-maxrate', '2500k', '-bufsize', '5000k',
-    '-g', '30', '-keyint_min', '30', '-sc_threshold', '0', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '128k',
-    '-f', 'flv', file,
-  ], { stdio: 'inherit' });
-  if (r.status !== 0) throw new Error('could not encode the bench input');
-  return file;
 }
 
 /** CPU seconds (user + system) of our child processes whose command line matches. */
@@ -89,7 +72,7 @@ function machineBusy(): { busy: number; total: number } {
 }
 
 async function main() {
-  const input = preEncoded();
+  const input = preEncoded720p(FFMPEG);
   const root = mkdtempSync(path.join(os.tmpdir(), 'll-bench-ingest-'));
   const files = createLocalFileStore(root);
   const startedAt = new Map<number, number>();

@@ -2,8 +2,8 @@
  * Shared bench helpers: drive load, summarise latencies, write results. The server itself starts
  * with server/testing/server.ts (startServerProcess) and is called with server/testing/http-session.ts.
  */
-import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../server/testing/server';
@@ -113,4 +113,20 @@ export async function startHelloWorld(): Promise<HelloWorld> {
       child.kill('SIGTERM');
     }),
   };
+}
+
+/** A 10 s 720p30 H.264/AAC FLV at ~2.5 Mbit/s with 1 s keyframes, encoded once and reused. */
+export function preEncoded720p(ffmpegPath: string): string {
+  const file = path.join(os.tmpdir(), 'll-bench-720p-v1.flv');
+  if (existsSync(file)) return file;
+  // prettier-ignore
+  const r = spawnSync(ffmpegPath, [
+    '-hide_banner', '-loglevel', 'error', '-y',
+    '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30', '-f', 'lavfi', '-i', 'sine=frequency=440', '-t', '10',
+    '-c:v', 'libx264', '-preset', 'veryfast', '-b:v', '2500k', '-maxrate', '2500k', '-bufsize', '5000k',
+    '-g', '30', '-keyint_min', '30', '-sc_threshold', '0', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '128k',
+    '-f', 'flv', file,
+  ], { stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('could not encode the bench input');
+  return file;
 }

@@ -9,8 +9,9 @@ import type { TestPage } from './support/browser';
 import { badge, goLiveAndPublish, videoTime } from './support/live';
 
 // A short grace window, so the stream turns into a replay soon after the encoder stops.
-// Playback addresses live 3 s here: watching for longer proves the player fetches new ones.
-const openAppPage = useAppInBrowser({ media: true, env: () => ({ RTMP_GRACE_MS: '1500', PLAYBACK_TTL_SECONDS: '3' }) });
+// Playback addresses live 3 s here: watching for longer proves the player fetches new ones. The 640×360
+// source is offered with a 240p rendition beside it (LIVE_RENDITIONS; 480p is never an upscale).
+const openAppPage = useAppInBrowser({ media: true, env: () => ({ RTMP_GRACE_MS: '1500', PLAYBACK_TTL_SECONDS: '3', LIVE_RENDITIONS: 'source,480p,240p' }) });
 /** One journey: each step builds on the one before (see journeySteps). */
 const step = journeySteps();
 
@@ -71,6 +72,15 @@ describe('live streaming', () => {
     const before = await videoTime(viewer.page);
     // Past several expiries of the 3 s playback address: the player joins again for a new one.
     await expect.poll(() => videoTime(viewer.page), { timeout: 25_000 }).toBeGreaterThan(before + 9);
+    // The quality menu lists the renditions; the one chosen is what plays.
+    const box = (await viewer.page.locator('video').boundingBox())!;
+    await viewer.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    const quality = viewer.page.getByLabel('Quality');
+    await expect.poll(() => quality.locator('option').allTextContents()).toEqual(['Auto', '360p', '240p']);
+    await quality.selectOption({ label: '240p' });
+    await expect.poll(() => viewer.page.locator('video').evaluate((video: HTMLVideoElement) => video.videoHeight), { timeout: 10_000 }).toBe(240);
+    const switched = await videoTime(viewer.page);
+    await expect.poll(() => videoTime(viewer.page), { timeout: 10_000 }).toBeGreaterThan(switched + 1);
     await screenshot(viewer.page, 'stream-view-live');
     await viewer.page.getByRole('button', { name: 'Share' }).click();
     const share = viewer.page.getByRole('dialog', { name: 'Share this stream' });

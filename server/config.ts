@@ -6,6 +6,7 @@ import { REFERRAL_TYPES, type ReferralType } from '../common/api/referrals';
 import { SKIN_IDS, type SkinId } from '../common/skins';
 import { TRANSFER_KINDS, type TransferKind } from '../common/rules/transfer-kinds';
 import { btcPaySettings, payPalSettings } from './modules/wallet';
+import { parseLiveRenditions } from './platform/media/live-renditions';
 import { taxKeyFrom } from './modules/statements';
 
 const isOn = (value: string) => ['on', 'true', '1'].includes(value);
@@ -77,6 +78,19 @@ const referralRates = z
     return rates;
   });
 
+/** "source,720p,480p,360p": the live renditions (decision 0070); empty: each stream copied as it comes. */
+const liveRenditions = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    try {
+      return parseLiveRenditions(value);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: `${(error as Error).message}; e.g. source,720p,480p,360p` });
+      return z.NEVER;
+    }
+  });
+
 const iceServers = z.array(z.strictObject({
   urls: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
   username: z.string().optional(),
@@ -96,6 +110,11 @@ const envSchema = z.object({
    * cache it is how long a ban or an audience change may take to reach a viewer the edge serves
    * (decision 0066). The player joins again for a new one when it is answered 403.
    */
+  /**
+   * Renditions of every live broadcast besides (or instead of) the encoder's own picture, scaled and
+   * encoded by the media node (decision 0070): `source,720p,480p,360p`. Unset: the stream is copied.
+   */
+  LIVE_RENDITIONS: liveRenditions,
   PLAYBACK_TTL_SECONDS: numeric(z.number().int().min(1).max(86_400).default(120)),
   /**
    * The playback secret (tokens, seals), shared with the edge cache, which checks tokens itself
@@ -419,6 +438,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: c.PORT,
     rtmpPort: c.RTMP_PORT,
     rtmpGraceMs: c.RTMP_GRACE_MS,
+    /** Live renditions (decision 0070); empty: one copied rendition. */
+    liveRenditions: c.LIVE_RENDITIONS,
     playbackTtlSeconds: c.PLAYBACK_TTL_SECONDS,
     playbackSecret: c.PLAYBACK_SECRET,
     readCacheMs: c.READ_CACHE_MS,

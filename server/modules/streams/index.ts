@@ -84,6 +84,7 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
     log: ctx.log,
     secret: config.playbackSecret ?? (await ctx.secret('playback')),
     graceMs: config.rtmpGraceMs,
+    renditions: config.liveRenditions,
   });
   const moderation = createStreamModeration({ db, accountAdmin: ctx.service('accountAdmin'), media: mediaControl, events });
   ctx.fill('broadcasterScores', (userIds) => broadcasterScores(db, userIds, viewing.realtimeLikesOn));

@@ -666,15 +666,9 @@ const CASES: Record<string, Case> = {
     },
   },
   'GET /media/hls/:streamId/:token/index.m3u8': { send: async (c) => c.client.request('GET', await playlistUrl(c)) },
-  'GET /media/hls/:streamId/:token/:segment': {
-    send: async (c) => {
-      const url = await playlistUrl(c);
-      const playlist = await c.client.request('GET', url);
-      const segment = segmentPath(url, playlist.body);
-      if (!segment) throw new Error(`no segment in the playlist: ${playlist.status} ${String(playlist.body)}`);
-      return c.client.request('GET', segment);
-    },
-  },
+  'GET /media/hls/:streamId/:token/:segment': { send: async (c) => firstSegment(c, await playlistUrl(c)) },
+  'GET /media/hls/:streamId/:token/:variant/index.m3u8': { send: async (c) => c.client.request('GET', await playlistUrl(c, '240p')) },
+  'GET /media/hls/:streamId/:token/:variant/:segment': { send: async (c) => firstSegment(c, await playlistUrl(c, '240p')) },
   'POST /api/auth/apple/callback': {
     send: (c) => c.client.request('POST', '/api/auth/apple/callback', {
       rawBody: 'code=from-apple&state=not-a-flow', csrf: false, headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -714,15 +708,26 @@ async function socialTicket(c: Cell, userId: number | null, provider: 'google' |
   return ticket;
 }
 
-/** The signed playlist address stream-join gives this caller, with a playlist and a segment in the store. */
-async function playlistUrl(c: Cell): Promise<string> {
-  const key = `media/${c.owner.streamId}/b1`;
+/**
+ * The signed playlist address stream-join gives this caller, with a playlist and a segment in the store;
+ * `variant`: a rendition's playlist in its folder beside the broadcast's (live renditions).
+ */
+async function playlistUrl(c: Cell, variant?: string): Promise<string> {
+  const key = `media/${c.owner.streamId}/b1${variant ? `/${variant}` : ''}`;
   await t.resources.files.put(`${key}/index.m3u8`, '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\nseg_00000.ts\n');
   await t.resources.files.put(`${key}/seg_00000.ts`, Buffer.alloc(188, 0x47));
   const joined = await c.client.post('/api/streams/stream-join', { stream_id: c.owner.streamId });
   const hls = (joined.body as { url?: { hls?: string } }).url?.hls;
   if (!hls) throw new Error(`stream-join answered ${joined.status} ${JSON.stringify(joined.body)}`);
-  return hls;
+  return variant ? hls.replace(/index\.m3u8$/, `${variant}/index.m3u8`) : hls;
+}
+
+/** The first segment a playlist lists, fetched at its signed address. */
+async function firstSegment(c: Cell, url: string) {
+  const playlist = await c.client.request('GET', url);
+  const segment = segmentPath(url, playlist.body);
+  if (!segment) throw new Error(`no segment in the playlist: ${playlist.status} ${String(playlist.body)}`);
+  return c.client.request('GET', segment);
 }
 
 let avatarPng: Buffer;

@@ -9,7 +9,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileStore } from '../storage/storage';
-import { PLAYLIST_NAME, readPlaylist } from './hls-playlist';
+import { PLAYLIST_NAME } from './hls-playlist';
 import { BroadcastCopier } from './live-copier';
 import type { IngestCallbacks } from './ingest-callbacks';
 
@@ -28,7 +28,7 @@ export async function closeBrokenPlaylists(files: FileStore, liveDir: string, ca
       const dirKey = `media/${streamDir}/${broadcastId}`;
       const playlistKey = `${dirKey}/${PLAYLIST_NAME}`;
       const copier = new BroadcastCopier(files, liveDir, dirKey);
-      const before = await readPlaylist(copier.playlistFile);
+      const before = await copier.read();
       if (!before) continue;
       const info = await copier.close();
       await copier.discard();

@@ -1,4 +1,8 @@
-/** Reading and closing the HLS playlists ffmpeg writes (media/<streamId>/<broadcastId>/index.m3u8). */
+/**
+ * Reading and closing the HLS playlists ffmpeg writes (media/<streamId>/<broadcastId>/index.m3u8). With
+ * live renditions that file is a master playlist and each variant's is in a folder beside it
+ * (`<broadcastId>/source/index.m3u8`).
+ */
 import { appendFile, readFile } from 'node:fs/promises';
 
 export const PLAYLIST_NAME = 'index.m3u8';
@@ -22,6 +26,18 @@ export function parsePlaylist(text: string): PlaylistInfo {
     else if (line && !line.startsWith('#')) segments.push(line);
   }
   return { segments, lengthSeconds: Math.round(length * 1000) / 1000, ended };
+}
+
+/** The variant folders a master playlist lists (`source/index.m3u8` → `source`); null when the text is a media playlist. */
+export function parseMaster(text: string): string[] | null {
+  if (!/^#EXT-X-STREAM-INF:/m.test(text)) return null;
+  const folders: string[] = [];
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    const match = /^([A-Za-z0-9_-]+)\/index\.m3u8$/.exec(line);
+    if (match) folders.push(match[1]!);
+  }
+  return folders;
 }
 
 export async function readPlaylist(file: string): Promise<PlaylistInfo | null> {

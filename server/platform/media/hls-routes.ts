@@ -6,19 +6,22 @@
  * its segments relatively (`seg_<n>.<seal>.ts`), so its body is the same for every viewer: an edge cache
  * keys on the address without the token, checks the token itself, and asks the origin about once per
  * playlist refresh and once per segment. The seal cannot be made without the server's secret, so a token
- * cannot count its way through the segments.
+ * cannot count its way through the segments. With live renditions (decision 0070) that playlist is a
+ * master listing `<rendition>/index.m3u8` relatively, and each rendition's playlist and segments are
+ * served under the same token folder, with the same checks and cache headers.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { ACCESS } from '../http/access';
 import { buffer, text } from 'node:stream/consumers';
 import path from 'node:path';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { numeric } from '../../../common/api/fields';
 import { forbidden, notFound } from '../http/errors';
 import type { RouteDocs } from '../http/openapi';
 import type { FileStore } from '../storage/storage';
-import { rewriteSegmentUris, SEGMENT_NAME } from './hls-playlist';
+import { PLAYLIST_NAME, rewriteSegmentUris, SEGMENT_NAME } from './hls-playlist';
+import { VARIANT_FOLDER } from './live-renditions';
 import type { PlaylistLocator } from './ingest-callbacks';
 import { SEAL_LENGTH } from './playback-tokens';
 
@@ -56,6 +59,16 @@ const playlistRoute = {
   config: { access: ACCESS.public, openapi: playback('The playlist; its segment addresses are relative to it (the same token).', 'application/vnd.apple.mpegurl') },
 };
 const segmentRoute = { ...quiet, schema: { tags, summary: 'One HLS segment' }, config: { access: ACCESS.public, openapi: playback('The segment.', 'video/mp2t') } };
+const variantPlaylistRoute = {
+  ...quiet,
+  schema: { tags, summary: "One rendition's HLS playlist (live renditions)" },
+  config: { access: ACCESS.public, openapi: playback('The rendition\'s playlist, listed by the master playlist at index.m3u8; its segment addresses are relative to it.', 'application/vnd.apple.mpegurl') },
+};
+const variantSegmentRoute = {
+  ...quiet,
+  schema: { tags, summary: "One HLS segment of a rendition" },
+  config: { access: ACCESS.public, openapi: playback('The segment.', 'video/mp2t') },
+};
 const thumbnailRoute = {
   ...quiet,
   schema: { tags, summary: "A listed stream's thumbnail" },
@@ -96,8 +109,10 @@ export function registerHlsRoutes(app: FastifyInstance, deps: HlsRouteDeps): voi
     return { streamId: streamId.data, token, key };
   }
 
-  app.get('/media/hls/:streamId/:token/index.m3u8', playlistRoute, async (request, reply) => {
-    const { key } = await authorizedPlaylist(request, request.params);
+  /** A media or master playlist of an authorised stream; `variant`: a rendition's folder beside the master (decision 0070). */
+  async function sendPlaylist(request: FastifyRequest, reply: FastifyReply, variant?: string) {
+    const { key: broadcastKey } = await authorizedPlaylist(request, request.params);
+    const key = variant === undefined ? broadcastKey : `${path.posix.dirname(broadcastKey)}/${variant}/${PLAYLIST_NAME}`;
     const stream = await deps.files.read(key);
     if (!stream) throw notFound();
     const directory = path.posix.dirname(key);
@@ -110,18 +125,30 @@ export function registerHlsRoutes(app: FastifyInstance, deps: HlsRouteDeps): voi
     reply.header('content-type', 'application/vnd.apple.mpegurl').header('etag', etag)
       .header('cache-control', ENDED.test(body) ? MEDIA_CACHE.replayPlaylist : MEDIA_CACHE.livePlaylist);
     return request.headers['if-none-match'] === etag ? reply.code(304).send() : reply.send(body);
-  });
+  }
 
-  app.get('/media/hls/:streamId/:token/:segment', segmentRoute, async (request, reply) => {
+  async function sendSegment(request: FastifyRequest, reply: FastifyReply, variant?: string) {
     const match = SEALED_SEGMENT.exec((request.params as { segment: string }).segment);
     if (!match) throw notFound();
     const { key } = await authorizedPlaylist(request, request.params);
-    const stored = `${path.posix.dirname(key)}/${match[1]}.ts`;
+    const stored = `${path.posix.dirname(key)}/${variant === undefined ? '' : `${variant}/`}${match[1]}.ts`;
     if (!sameText(match[2] ?? '', deps.seal(stored))) throw notFound();
     const stream = await deps.files.read(stored);
     if (!stream) throw notFound();
     return reply.header('content-type', 'video/mp2t').header('cache-control', MEDIA_CACHE.segment).send(stream);
-  });
+  }
+
+  /** A rendition's folder (`source`, `480p`); anything else is not found, before the token is looked at. */
+  const variantOf = (request: FastifyRequest) => {
+    const { variant } = request.params as { variant: string };
+    if (!VARIANT_FOLDER.test(variant)) throw notFound();
+    return variant;
+  };
+
+  app.get('/media/hls/:streamId/:token/index.m3u8', playlistRoute, (request, reply) => sendPlaylist(request, reply));
+  app.get('/media/hls/:streamId/:token/:segment', segmentRoute, (request, reply) => sendSegment(request, reply));
+  app.get('/media/hls/:streamId/:token/:variant/index.m3u8', variantPlaylistRoute, (request, reply) => sendPlaylist(request, reply, variantOf(request)));
+  app.get('/media/hls/:streamId/:token/:variant/:segment', variantSegmentRoute, (request, reply) => sendSegment(request, reply, variantOf(request)));
 
   app.get('/media/thumbs/:file', thumbnailRoute, async (request, reply) => {
     const match = THUMB.exec((request.params as { file: string }).file);

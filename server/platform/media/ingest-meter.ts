@@ -64,12 +64,19 @@ export function avcSequenceHeaderSize(data: Buffer): { width: number; height: nu
   return parseH264Sps(data.subarray(13, 13 + length));
 }
 
+/** The CODECS name of the stream an FLV AVC sequence header describes: `avc1.64001f` (profile, constraints, level). */
+export function avcCodecName(data: Buffer): string | null {
+  if (data.length < 9) return null;
+  return `avc1.${data.subarray(6, 9).toString('hex')}`;
+}
+
 export class IngestMeter {
   private arrivals: { at: number; bytes: number }[] = [];
   private frames: { at: number; dts: number }[] = [];
   private keyframes: number[] = [];
   private firstAt: number | null = null;
   private size: { width: number; height: number } | null = null;
+  private avcCodec: string | null = null;
   private videoCodec: string | null = null;
   private audioCodec: string | null = null;
 
@@ -86,7 +93,10 @@ export class IngestMeter {
 
   private observeVideo(packet: MediaPacket, at: number) {
     this.videoCodec = VIDEO_CODECS[packet.codec_id] ?? `codec ${packet.codec_id}`;
-    if (packet.flags === 2 && packet.codec_id === FLV_H264) this.size = avcSequenceHeaderSize(packet.data) ?? this.size;
+    if (packet.flags === 2 && packet.codec_id === FLV_H264) {
+      this.size = avcSequenceHeaderSize(packet.data) ?? this.size;
+      this.avcCodec = avcCodecName(packet.data) ?? this.avcCodec;
+    }
     if (packet.flags !== 3 && packet.flags !== 4) return;
     this.frames.push({ at, dts: packet.dts });
     if (packet.flags === 3) {
@@ -99,6 +109,11 @@ export class IngestMeter {
     const since = now - WINDOW_MS;
     while (this.arrivals.length > 0 && this.arrivals[0]!.at < since) this.arrivals.shift();
     while (this.frames.length > 0 && this.frames[0]!.at < since) this.frames.shift();
+  }
+
+  /** The H.264 stream's CODECS name (null until its sequence header, or for another codec). */
+  videoCodecName(): string | null {
+    return this.videoCodec === VIDEO_CODECS[FLV_H264] ? this.avcCodec : null;
   }
 
   reading(): IngestReading {

@@ -12,12 +12,13 @@
  * store as it appears (BroadcastCopier), and the replay is whole in the store before `ended` is told.
  */
 import { EventEmitter } from 'node:events';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FileStore } from '../storage/storage';
 import { diskIsFull } from '../uploads/disk-full';
 import { PLAYLIST_NAME, readPlaylist } from './hls-playlist';
+import { liveMasterPlaylist, liveVariants, type LiveVariant, type RenditionName } from './live-renditions';
 import type { IngestMeter, IngestReading } from './ingest-meter';
 import { BroadcastCopier } from './live-copier';
 import { startRemuxer, type Remuxer } from './remuxer';
@@ -62,10 +63,14 @@ export interface IngestSessionOptions {
   rtmpBase: string;
   graceMs: number;
   thumbnailEveryMs: number;
+  /** LIVE_RENDITIONS (decision 0070); empty: the stream copied as one rendition. */
+  renditions?: readonly RenditionName[];
   log: FastifyBaseLogger;
 }
 
 const SEGMENT_POLL_MS = 150;
+/** How long the renditions wait for the encoder's picture size (its first packets) before the stream is only copied. */
+const SOURCE_SIZE_WAIT_MS = 5_000;
 /** ffmpeg's HLS muxer goes on without a word when its writes fail: the disk is looked at this often instead. */
 const DISK_CHECK_MS = 2_000;
 
@@ -84,6 +89,8 @@ export class IngestSession extends EventEmitter<IngestEvents> {
   /** Set when the platform ends the broadcast itself (a full disk): told with `ended`. */
   private endReason: 'disk-full' | null = null;
   private remuxerStopped: Promise<void> = Promise.resolve();
+  /** The renditions ffmpeg writes (decision 0070); null: one copied playlist. */
+  private variants: LiveVariant[] | null = null;
   private readonly log: FastifyBaseLogger;
   private readonly copier: BroadcastCopier;
 
@@ -141,12 +148,20 @@ export class IngestSession extends EventEmitter<IngestEvents> {
     if (this.publisher !== publisher) return; // ended, or the encoder left again, meanwhile
     const existing = await this.copier.prepare();
     if (this.publisher !== publisher) return;
+    const append = (existing.info?.segments.length ?? 0) > 0;
+    this.variants = await this.chooseVariants(publisher, existing.variants, append);
+    if (this.publisher !== publisher) return;
+    if (this.variants) {
+      this.copier.useVariants(this.variants.map((v) => v.name));
+      await Promise.all(this.variants.map((v) => mkdir(path.join(this.copier.dir, v.name), { recursive: true })));
+    }
     const remuxer = startRemuxer({
       ffmpegPath: this.o.ffmpegPath,
       rtmpBase: this.o.rtmpBase,
       streamKey: publisher.streamKey,
       dir: this.copier.dir,
-      append: (existing?.segments.length ?? 0) > 0,
+      append,
+      ...(this.variants ? { variants: this.variants } : {}),
     });
     this.remuxer = remuxer;
     void remuxer.exited.then((code) => this.onRemuxerExit(remuxer, publisher, code));
@@ -157,6 +172,48 @@ export class IngestSession extends EventEmitter<IngestEvents> {
       this.every(SEGMENT_POLL_MS, () => this.checkFirstSegment());
       this.watchDisk();
     }
+  }
+
+  /**
+   * The renditions of this publish: those the broadcast began with when it continues, else the ladder
+   * for the encoder's picture (told in its first packets); none when renditions are off, when the
+   * broadcast began as one copied playlist, or when the picture's size is not known (another codec).
+   */
+  private async chooseVariants(publisher: Publisher, began: readonly string[] | null, append: boolean): Promise<LiveVariant[] | null> {
+    const names = this.o.renditions ?? [];
+    if (names.length === 0 && !began) return null;
+    if (append && !began) return null;
+    const deadline = Date.now() + SOURCE_SIZE_WAIT_MS;
+    let reading = publisher.meter.reading();
+    while ((reading.width === null || reading.height === null) && Date.now() < deadline && this.publisher === publisher) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      reading = publisher.meter.reading();
+    }
+    if (reading.width === null || reading.height === null) {
+      if (began) throw new Error('the encoder sent no picture size: the broadcast\'s renditions cannot go on');
+      this.log.warn({ videoCodec: reading.videoCodec }, 'no H.264 picture size from the encoder: the stream is copied without renditions');
+      return null;
+    }
+    return liveVariants(names, { width: reading.width, height: reading.height }, began ?? undefined);
+  }
+
+  /** Writes the master playlist over the variants once each has its first segment (not again when a broadcast continues). */
+  private async writeMaster(): Promise<void> {
+    if (!this.variants || (await readFile(this.copier.playlistFile).catch(() => null)) !== null) return;
+    const meter = this.publisher?.meter;
+    const reading = meter?.reading();
+    const version = Math.max(3, ...(await Promise.all(this.variants.map(async (v) => {
+      const text = await readFile(path.join(this.copier.dir, v.name, PLAYLIST_NAME), 'utf8').catch(() => '');
+      return Number(/^#EXT-X-VERSION:(\d+)/m.exec(text)?.[1] ?? 3);
+    }))));
+    const master = liveMasterPlaylist(this.variants, {
+      bitrateKbps: reading?.bitrateKbps ?? null,
+      videoCodec: meter?.videoCodecName() ?? null,
+      aac: reading?.audioCodec === 'AAC',
+      hasAudio: (reading?.audioCodec ?? null) !== null,
+    }, version);
+    await writeFile(`${this.copier.playlistFile}.tmp`, master);
+    await rename(`${this.copier.playlistFile}.tmp`, this.copier.playlistFile);
   }
 
   private watchDisk() {
@@ -242,7 +299,13 @@ export class IngestSession extends EventEmitter<IngestEvents> {
     if (this.state !== 'starting') return;
     // The first segment is in the store before anyone is told the stream is live.
     const info = await this.copier.sync();
-    if (!info?.segments.length || this.state !== 'starting') return;
+    if (!info?.everyVariantStarted || this.state !== 'starting') return;
+    if (this.variants) {
+      // Its master playlist follows the variants' into the store.
+      await this.writeMaster();
+      await this.copier.sync();
+      if (this.state !== 'starting') return;
+    }
     this.clearTimers();
     this.wentLive = true;
     const size = this.remuxer?.videoSize() ?? null;
@@ -275,12 +338,13 @@ export class IngestSession extends EventEmitter<IngestEvents> {
 
   private async grab(): Promise<boolean> {
     try {
-      const last = (await readPlaylist(this.copier.playlistFile))?.segments.at(-1);
+      const main = this.copier.mainPlaylistFile;
+      const last = (await readPlaylist(main))?.segments.at(-1);
       if (!last) return false;
       const thumbnailKey = thumbnailKeyOf(this.streamId);
       const picture = path.join(this.o.liveDir, thumbnailKey);
       await mkdir(path.dirname(picture), { recursive: true });
-      const ok = await grabThumbnail(this.o.ffmpegPath, path.join(this.copier.dir, last), picture);
+      const ok = await grabThumbnail(this.o.ffmpegPath, path.join(path.dirname(main), last), picture);
       if (!ok) return false;
       await this.o.files.putFile(thumbnailKey, picture, { move: true });
       this.emit('thumbnail', { streamId: this.streamId, thumbnailKey });

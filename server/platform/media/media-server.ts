@@ -5,6 +5,7 @@ import { resolveFfmpegPath } from './ffmpeg-path';
 import { registerHlsRoutes, type PlaybackVerifier } from './hls-routes';
 import type { IngestCallbacks, PlaylistLocator } from './ingest-callbacks';
 import { createPlaybackTokens } from './playback-tokens';
+import type { RenditionName } from './live-renditions';
 import { createRtmpIngest } from './rtmp-ingest';
 
 export interface MediaServerOptions {
@@ -20,6 +21,8 @@ export interface MediaServerOptions {
   /** How long a dropped encoder may take to come back and continue the same broadcast. */
   graceMs?: number;
   thumbnailEveryMs?: number;
+  /** LIVE_RENDITIONS (decision 0070); empty or absent: each stream copied as one rendition. */
+  renditions?: readonly RenditionName[];
 }
 
 export function createMediaServer(o: MediaServerOptions) {
@@ -35,6 +38,7 @@ export function createMediaServer(o: MediaServerOptions) {
     ffmpegPath,
     graceMs: o.graceMs ?? 15_000,
     thumbnailEveryMs: o.thumbnailEveryMs ?? 10_000,
+    ...(o.renditions ? { renditions: o.renditions } : {}),
   });
   return {
     ingest,

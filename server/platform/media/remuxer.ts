@@ -1,5 +1,6 @@
 /**
- * One ffmpeg per publish that plays the stream back from our own RTMP server and copies it into HLS.
+ * One ffmpeg per publish that plays the stream back from our own RTMP server and copies it into HLS
+ * (with LIVE_RENDITIONS, also encodes scaled renditions beside the copy: live-renditions.ts).
  * It is ended by closing its subscriber connection: ffmpeg then sees end of input and writes the
  * last segment and the playlist (a signal would leave an empty or truncated playlist).
  */
@@ -7,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { killFfmpeg, runFfmpeg } from './ffmpeg-process';
 import { PLAYLIST_NAME } from './hls-playlist';
+import { liveVariantOutputs, type LiveVariant } from './live-renditions';
 
 const END_OF_INPUT_TIMEOUT_MS = 8000;
 const VIDEO_SIZE = /Stream #0:\d+.*: Video: .*?\b(\d{2,5})x(\d{2,5})\b/;
@@ -48,6 +50,23 @@ export interface RemuxerOptions {
   dir: string;
   /** Continue an existing playlist (a reconnect within the grace window). */
   append: boolean;
+  /** Renditions (decision 0070), each in its folder under `dir`; absent: the stream copied into `dir` itself. */
+  variants?: readonly LiveVariant[];
+}
+
+/** ffmpeg's arguments for one publish: its input, then one copied HLS output, or one per variant. */
+export function remuxerArgs(input: string, options: Pick<RemuxerOptions, 'dir' | 'append' | 'variants'>): string[] {
+  const hls = liveHlsOptions(options.append);
+  const outputs = options.variants
+    ? liveVariantOutputs(options.variants, options.dir, hls)
+    // prettier-ignore
+    : [
+      '-map', '0:v?', '-map', '0:a?', '-c', 'copy',
+      '-f', 'hls', ...Object.entries(hls).flatMap(([name, value]) => [`-${name}`, value]),
+      '-hls_segment_filename', path.join(options.dir, 'seg_%05d.ts'),
+      path.join(options.dir, PLAYLIST_NAME),
+    ];
+  return ['-loglevel', 'info', '-i', input, ...outputs];
 }
 
 export function startRemuxer(options: RemuxerOptions): Remuxer {
@@ -55,15 +74,7 @@ export function startRemuxer(options: RemuxerOptions): Remuxer {
   let size: { width: number; height: number } | null = null;
   let subscriber: RemuxerSubscriber | null = null;
   const input = `${options.rtmpBase}/live/${options.streamKey}?remux=${nonce}`;
-  // prettier-ignore
-  const args = [
-    '-loglevel', 'info',
-    '-i', input,
-    '-map', '0:v?', '-map', '0:a?', '-c', 'copy',
-    '-f', 'hls', ...Object.entries(liveHlsOptions(options.append)).flatMap(([name, value]) => [`-${name}`, value]),
-    '-hls_segment_filename', path.join(options.dir, 'seg_%05d.ts'),
-    path.join(options.dir, PLAYLIST_NAME),
-  ];
+  const args = remuxerArgs(input, options);
   const run = runFfmpeg(options.ffmpegPath, args, {
     mask: options.streamKey,
     onLine: (line) => {

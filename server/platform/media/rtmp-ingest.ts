@@ -13,10 +13,10 @@ import nmsLogger from 'node-media-server/src/core/logger.js';
 import type { FileStore } from '../storage/storage';
 import { closeBrokenPlaylists } from './boot-cleanup';
 import { claimPort } from './free-port';
-import { readPlaylist } from './hls-playlist';
 import { BroadcastCopier, closeStoredPlaylist } from './live-copier';
 import { LEASE_RENEW_MS, LEASE_SWEEP_MS, type IngestCallbacks } from './ingest-callbacks';
 import { IngestMeter } from './ingest-meter';
+import type { RenditionName } from './live-renditions';
 import { IngestSession, type IngestHealth, type Publisher } from './ingest-session';
 
 export interface RtmpIngestOptions {
@@ -31,6 +31,8 @@ export interface RtmpIngestOptions {
   ffmpegPath: string;
   graceMs: number;
   thumbnailEveryMs: number;
+  /** LIVE_RENDITIONS (decision 0070). */
+  renditions?: readonly RenditionName[];
 }
 
 export interface RtmpIngest {
@@ -170,6 +172,7 @@ export function createRtmpIngest(o: RtmpIngestOptions): RtmpIngest {
       rtmpBase: `rtmp://${loopback(o.host)}:${port}`,
       graceMs: o.graceMs,
       thumbnailEveryMs: o.thumbnailEveryMs,
+      ...(o.renditions ? { renditions: o.renditions } : {}),
       log: o.log,
     });
     byStream.set(streamId, ingest);
@@ -212,7 +215,7 @@ export function createRtmpIngest(o: RtmpIngestOptions): RtmpIngest {
   /** A broadcast whose lease ran out: closed here (and copied whole) when this node wrote it, else closed in the store. */
   const closeExpiredPlaylist = async (playlistKey: string) => {
     const copier = new BroadcastCopier(o.files, o.liveDir, path.posix.dirname(playlistKey));
-    if (!(await readPlaylist(copier.playlistFile))) return closeStoredPlaylist(o.files, playlistKey).catch(() => null);
+    if (!(await copier.read())) return closeStoredPlaylist(o.files, playlistKey).catch(() => null);
     const info = await copier.close().catch((err: unknown) => log.error({ err }, 'could not copy a replay to storage'));
     if (info) await copier.discard();
     return info?.lengthSeconds ?? null;

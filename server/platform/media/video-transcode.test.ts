@@ -15,7 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveFfmpegPath } from './ffmpeg-path';
 import { DiskFull } from '../uploads/disk-full';
 import { readPlaylist } from './hls-playlist';
-import { codecsOf, h264Level, MASTER_PLAYLIST, POSTER_FILE, probeVideo, renditionHeights, SEGMENT_FILE, transcodeToHls, VideoRefused } from './video-transcode';
+import { codecsOf, h264Level } from './renditions';
+import { MASTER_PLAYLIST, POSTER_FILE, probeVideo, renditionHeights, SEGMENT_FILE, transcodeToHls, VideoRefused } from './video-transcode';
 
 const execFile = promisify(execFileCallback);
 const FFMPEG = resolveFfmpegPath();

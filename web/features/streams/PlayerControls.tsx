@@ -58,14 +58,22 @@ function useFullscreen(box: HTMLElement): boolean {
 function useQuality(hls: Hls | null): { options: QualityOption[]; chosen: number; choose: (level: number) => void } {
   const [options, setOptions] = useState<QualityOption[]>([]);
   const [chosen, setChosen] = useState(-1);
+  const chosenHeight = useRef<number | null>(null);
   useEffect(() => {
     if (!hls) return;
     const read = () => setOptions(qualityOptions(hls.levels));
+    // A new playlist (the player's new address after a 403) starts on Auto: the chosen height is kept.
+    const reload = () => {
+      read();
+      const level = chosenHeight.current === null ? -1 : hls.levels.findIndex((l) => l.height === chosenHeight.current);
+      if (level >= 0) Object.assign(hls, { loadLevel: level });
+      setChosen(level);
+    };
     read();
-    hls.on(Hls.Events.MANIFEST_PARSED, read);
+    hls.on(Hls.Events.MANIFEST_PARSED, reload);
     hls.on(Hls.Events.LEVELS_UPDATED, read);
     return () => {
-      hls.off(Hls.Events.MANIFEST_PARSED, read);
+      hls.off(Hls.Events.MANIFEST_PARSED, reload);
       hls.off(Hls.Events.LEVELS_UPDATED, read);
     };
   }, [hls]);
@@ -74,6 +82,7 @@ function useQuality(hls: Hls | null): { options: QualityOption[]; chosen: number
     // A chosen level switches now; Auto hands the choice back to hls.js.
     setLevel(hls, level);
     setChosen(level);
+    chosenHeight.current = hls.levels[level]?.height ?? null;
   };
   return { options, chosen, choose };
 }
