@@ -85,6 +85,7 @@ export default defineConfig({
           name: 'unit',
           include: ['common/**/*.test.ts', 'server/**/*.test.ts', 'web/**/*.test.ts', 'scripts/**/*.test.ts'],
           exclude: ['server/**/*.int.test.ts', 'node_modules/**'],
+          isolate: false,
         },
       },
       integration('integration', { TEST_DB_KIND: 'pglite' }, { ...(process.env.TEST_DATABASE_URL ? { include: EMBEDDED_SUBJECTS } : {}), exclude: [...REAL_TIME, ...SCALED_OUT] }, 0),

@@ -46,7 +46,7 @@ async function makeCreatives() {
     .composite([{ input: Buffer.from('<svg width="728" height="90"><text x="24" y="58" font-size="40" font-family="sans-serif" fill="#fff">Spring sale: 20% off</text></svg>') }])
     .png().toFile(banner);
   const clip = path.join(creatives, 'preroll.mp4');
-  execFileSync(resolveFfmpegPath(), ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=25:duration=8', '-f', 'lavfi', '-i', 'sine=frequency=660:duration=8',
+  execFileSync(resolveFfmpegPath(), ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=25:duration=8', '-f', 'lavfi', '-i', 'sine=frequency=660:duration=8',
     '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', clip]);
   return { banner, clip };
 }

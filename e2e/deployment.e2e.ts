@@ -165,6 +165,11 @@ suite(suiteName, () => {
     await chatLine(broadcaster.page, 'Hello from the other instance').waitFor({ timeout: 15_000 });
     await say(second.page, 'Heard you across instances');
     await chatLine(viewer.page, 'Heard you across instances').waitFor({ timeout: 15_000 });
+    // Counted across the instances: both viewers (the broadcaster is never among them); the page shows
+    // live viewers minus 2, so 0 here (spec part 1 §2).
+    const liveViewers = () => viewer.page.evaluate(async (id) => ((await (await fetch(`/api/streams/stream-lookup?id=${id}`)).json()) as { stream: { viewers: number } }).stream.viewers, streamId);
+    await expect.poll(liveViewers, { timeout: 15_000 }).toBe(2);
+    expect(await viewer.page.getByLabel(/^\d+ viewers$/).first().getAttribute('aria-label')).toBe('0 viewers');
     await screenshot(viewer.page, 'deployment-chat-across-instances');
     // Both viewers play the same segments: the edge served the second one some from its cache.
     expect(edgeAnswers.length).toBeGreaterThan(0);

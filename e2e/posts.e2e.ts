@@ -29,7 +29,7 @@ const picture = (r: number, g: number, b: number) =>
 
 function clip(): Buffer {
   const file = path.join(work, 'evening.mov');
-  execFileSync(resolveFfmpegPath(), ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=25:duration=6', '-f', 'lavfi', '-i', 'sine=frequency=330:duration=6',
+  execFileSync(resolveFfmpegPath(), ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=25:duration=6', '-f', 'lavfi', '-i', 'sine=frequency=330:duration=6',
     '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', file]);
   return readFileSync(file);
 }

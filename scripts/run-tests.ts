@@ -1,19 +1,34 @@
 /**
- * `npm test`: the integration tests (also on PostgreSQL when TEST_DATABASE_URL is set) beside the web build,
- * then the browser journeys in two lanes taking files from one queue: the first from the start, beside the
- * crash tests (scripts/crash-test.ts and scripts/notifications-crash-test.ts) and the fault suite's quick part
- * (scripts/faults.ts with FAULTS_QUICK=1), these three with PostgreSQL, the page weight budget, typecheck
- * and lint, run in turn; the second once those are done. The unit tests run first, alone.
- * Ends with what did not run and why (a missing service, a suite that runs elsewhere) and one summary
- * line "N passed, N failed, N skipped". With CI=true a missing service fails the run (decision 0053).
+ * `npm test`: the unit tests first, alone; then the integration tests (also on PostgreSQL when
+ * TEST_DATABASE_URL is set) beside the web build, with typecheck and lint at the lowest priority; then the
+ * browser journeys in two lanes taking files from one queue: the first from the start, beside the crash
+ * tests (scripts/crash-test.ts and scripts/notifications-crash-test.ts) and the fault suite's quick part
+ * (scripts/faults.ts with FAULTS_QUICK=1), these three with PostgreSQL, and the page weight budget, run in
+ * turn; the second once those are done.
+ * Ends with what did not run and why (a missing service, a suite that runs elsewhere), the run's time and
+ * CPU, and one summary line "N passed, N failed, N skipped". With CI=true a missing service fails the run
+ * (decision 0053).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createTemplate, dropTemplate } from '../server/testing/databases';
 import { absentServices, describeAbsence, mustRunEverything } from '../server/testing/services';
+import { buildServer } from './build-server';
 import { ensureChromium, ensureFfmpeg, ensureFullChromium } from './system-tools';
 import { skippedGroups, type SkippedGroup, type VitestReport } from './test-report';
+
+/**
+ * CPU seconds of this run's ended children (and theirs), from /proc (Linux): the figure a 2-core budget is
+ * spent against. Null where /proc is not there.
+ */
+function childrenCpuSeconds(): number | null {
+  if (!existsSync('/proc/self/stat')) return null;
+  // Fields after the command's closing parenthesis; cutime and cstime are the 16th and 17th of the line.
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[13]) + Number(fields[14])) / 100;
+}
+const runStarted = Date.now();
 
 const reportsDir = path.resolve('.tmp/test-reports');
 rmSync(reportsDir, { recursive: true, force: true });
@@ -140,16 +155,36 @@ if (postgresAbsent !== undefined) {
 // The unit tests first, on an idle machine: a few of them measure how a loop shares its time, which a
 // machine busy with journeys would distort.
 await runTogether([vitestStage('unit', ['--project', 'unit'])]);
+// The servers the suites start as processes (crash tests, faults, several instances) run the production
+// build, as a deployment does, made once here (decision 0067): a start costs half the CPU of tsx's.
+process.env.TEST_SERVER_BUILD = (await buildServer()).file;
+// One migrated embedded database for the integration projects and the journeys alike (migrating one costs
+// some 14 s of CPU here).
+const embeddedTemplate = await createTemplate('pglite');
+if (embeddedTemplate.kind !== 'pglite') throw new Error('expected an embedded database template');
 // The web build needs nothing the integration tests use: it runs beside them.
 let webBuilt = false;
+/**
+ * Typecheck and lint (some 200 s of one core together) at the lowest priority beside the integration tests:
+ * they take what the tests leave, chiefly the second core while the real-time suites run one file at a time,
+ * and never the CPU those suites time themselves on.
+ */
+const lowPriority = (stage: Stage): Stage => (process.platform === 'linux' ? { ...stage, command: 'nice', args: ['-n', '19', stage.command, ...stage.args] } : stage);
+const staticChecks: Stage[] = [
+  { stage: 'typecheck', command: 'npx', args: ['tsc', '-p', 'tsconfig.json', '--noEmit'] },
+  { stage: 'lint', command: 'npx', args: ['eslint', '.'] },
+].map(lowPriority);
 // The real-time suites (`integration*-media`: ffmpeg at its own pace, instances killed, leases running out)
 // run last in this stage, one file at a time: beside the journeys they missed their moments (decision 0056).
-await runTogether([
-  { ...vitestStage('integration', ['--project', 'integration*']), live: true },
-  { stage: 'web build', command: 'npx', args: ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], done: (ok) => (webBuilt = ok) },
+await Promise.all([
+  runTogether([
+    { ...vitestStage('integration', ['--project', 'integration*']), live: true, env: { TEST_PGLITE_TEMPLATE: embeddedTemplate.dir } },
+    { stage: 'web build', command: 'npx', args: ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], done: (ok) => (webBuilt = ok) },
+  ]),
+  runInTurn(staticChecks),
 ]);
-// The journeys spend most of their time waiting on a browser and a stream (about half a core busy), so the
-// crash tests, the page budgets and the static checks run beside them.
+// The journeys spend much of their time waiting on a browser and a stream, so the crash tests and the page
+// budgets run beside them.
 const besideJourneys: Stage[] = [];
 if (process.env.TEST_DATABASE_URL) {
   // Kill -9 under tip load, then the books; kill -9 while a go-live is fanned out and mailed, then every
@@ -167,24 +202,16 @@ if (!webBuilt) {
   if (chromium && fullChromium) journeys = true;
   else failedStages.push('browser journeys (no Chromium)');
 }
-// Typecheck and lint (about 150 s of one core together) fill the half core the journeys leave after the
-// crash tests, instead of a stage of their own before the integration tests (decision 0053).
-const staticChecks: Stage[] = [
-  { stage: 'typecheck', command: 'npx', args: ['tsc', '-p', 'tsconfig.json', '--noEmit'] },
-  { stage: 'lint', command: 'npx', args: ['eslint', '.'] },
-];
 if (journeys) {
   // Two lanes take journey files from one queue (decision 0060): the first from the start, beside the checks
   // above; the second once those are done, so the second core is not left idle for the journeys' last half.
-  const template = await createTemplate('pglite');
-  if (template.kind !== 'pglite') throw new Error('expected an embedded database template');
   const queue = journeyQueue();
-  const env = { E2E_DATABASE_TEMPLATE: template.dir };
-  await Promise.all([journeyLane(queue, env), runInTurn([...besideJourneys, ...staticChecks]).then(() => journeyLane(queue, env))]);
-  await dropTemplate(template);
+  const env = { E2E_DATABASE_TEMPLATE: embeddedTemplate.dir };
+  await Promise.all([journeyLane(queue, env), runInTurn(besideJourneys).then(() => journeyLane(queue, env))]);
 } else {
-  await Promise.all([runInTurn(besideJourneys), runTogether(staticChecks)]);
+  await runInTurn(besideJourneys);
 }
+await dropTemplate(embeddedTemplate);
 
 if (notRun.length + skipped.length > 0) {
   console.log('\nNot run:');
@@ -192,5 +219,8 @@ if (notRun.length + skipped.length > 0) {
   for (const { where, tests, why } of skipped) console.log(`  ${where} (${tests} test${tests === 1 ? '' : 's'}): ${why}`);
 }
 console.log(`\nStages failed: ${failedStages.length === 0 ? 'none' : failedStages.join(', ')}`);
+const cpu = childrenCpuSeconds();
+const wall = (Date.now() - runStarted) / 1000;
+if (cpu !== null) console.log(`time: ${wall.toFixed(0)} s, ${cpu.toFixed(0)} s of CPU (${(cpu / wall).toFixed(2)} cores busy on average)`);
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(failedStages.length === 0 && totals.failed === 0 ? 0 : 1);

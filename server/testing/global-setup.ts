@@ -1,4 +1,8 @@
-/** Vitest global setup of the integration projects: one migrated template database per run, and which services are missing. */
+/**
+ * Vitest global setup of the integration projects: one migrated template database per run, and which services
+ * are missing. The embedded template may be given (TEST_PGLITE_TEMPLATE: `npm test` migrates one for the
+ * integration projects and the journeys alike); it is then left for whoever made it.
+ */
 import type { TestProject } from 'vitest/node';
 import { createTemplate, dropTemplate, type DatabaseTemplate } from './databases';
 import { absentServices } from './services';
@@ -11,11 +15,12 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject) {
   const kind = project.config.env?.TEST_DB_KIND === 'postgres' ? 'postgres' : 'pglite';
+  const given = kind === 'pglite' ? process.env.TEST_PGLITE_TEMPLATE : undefined;
   const [template, absent] = await Promise.all([
-    createTemplate(kind, process.env.TEST_DATABASE_URL),
+    given ? ({ kind: 'pglite', dir: given } as const) : createTemplate(kind, process.env.TEST_DATABASE_URL),
     absentServices(['postgres', 'redis', 'redis-server', 'nginx']),
   ]);
   project.provide('dbTemplate', template);
   project.provide('absentServices', absent);
-  return async () => dropTemplate(template);
+  return given ? undefined : async () => dropTemplate(template);
 }

@@ -141,15 +141,19 @@ export interface ServerProcess {
  * `nodeArgs`: flags for node itself, such as `--cpu-prof` (not allowed in NODE_OPTIONS). `logFile`: its log
  * (stdout and stderr) appended there rather than to this process's stderr. `captureStdout`: keep what it
  * prints (`stdout()`), e.g. to read its log. `readyMs`: how long it may take to start (60 s). `compiled`: a
- * production build of the server to run (scripts/build-server.ts's output) rather than the sources through tsx.
+ * production build of the server to run (scripts/build-server.ts's output) rather than the sources through tsx;
+ * by default the one TEST_SERVER_BUILD names (`npm test` builds one for the run: half the CPU of a start).
  */
 export async function startServerProcess(env: Record<string, string | undefined> = {}, options: { dataDir?: string; nodeArgs?: string[]; logFile?: string; captureStdout?: boolean; readyMs?: number; compiled?: string } = {}): Promise<ServerProcess> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'll-server-'));
   const port = await freePort();
   const logFd = options.logFile ? openSync(options.logFile, 'a') : null;
   // node itself (not npx) so that stopping the child stops the server.
-  const program = options.compiled ? [options.compiled] : ['--import', 'tsx', 'server/main.ts'];
-  const childEnv = { ...process.env, ...serverEnv(dataDir, { PORT: String(port), RTMP_PORT: String(await freePort()), ...env }) };
+  const compiled = options.compiled ?? process.env.TEST_SERVER_BUILD;
+  const program = compiled ? [compiled] : ['--import', 'tsx', 'server/main.ts'];
+  // The run's build stands in for the sources: it starts as they would (the bundle alone defaults to production).
+  const asSources: Record<string, string> = options.compiled === undefined && compiled !== undefined ? { NODE_ENV: process.env.NODE_ENV ?? 'development' } : {};
+  const childEnv = { ...process.env, ...serverEnv(dataDir, { PORT: String(port), RTMP_PORT: String(await freePort()), ...asSources, ...env }) };
   const started = performance.now();
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...program], {
     env: childEnv,

@@ -13,7 +13,7 @@ import { fuzzCampaign, type CampaignReport } from '../../testing/fuzz/run';
 import { createFuzzWorld, type FuzzWorld } from '../../testing/fuzz/world';
 import { expectLedgerInvariants } from '../../testing/ledger-invariants';
 
-const INPUTS = Number(process.env.FUZZ_INPUTS ?? 10_000);
+const INPUTS = Number(process.env.FUZZ_INPUTS ?? 4_000);
 const SECONDS = Number(process.env.FUZZ_SECONDS ?? 0);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
 const TIMEOUT_MS = Math.max(120_000, SECONDS * 1_000 * 1.5 + 60_000);
