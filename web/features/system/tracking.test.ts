@@ -1,8 +1,20 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { call } from '../../api/client';
-import { landingParams, shouldTrackOpen, trackAppOpened } from './tracking';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type * as Client from '../../api/client';
+import type * as Tracking from './tracking';
 
 vi.mock('../../api/client', () => ({ call: vi.fn(async () => ({ result: { tracker: 'tracker-1' } })) }));
+
+// Imported afresh, so that the mock applies although the unit tests share workers (an earlier file may
+// have loaded the real client).
+let call: typeof Client.call;
+let landingParams: typeof Tracking.landingParams;
+let shouldTrackOpen: typeof Tracking.shouldTrackOpen;
+let trackAppOpened: typeof Tracking.trackAppOpened;
+beforeAll(async () => {
+  vi.resetModules();
+  ({ call } = await import('../../api/client'));
+  ({ landingParams, shouldTrackOpen, trackAppOpened } = await import('./tracking'));
+});
 
 /** A Storage kept in a map, like a browser's for one tab. */
 function memoryStorage(): Storage {
