@@ -206,6 +206,6 @@ describe('the operator console', () => {
     expect(await viewer.page.title()).not.toBe('hacked');
     await screenshot(viewer.page, 'console-system-message-modal');
     await notice.getByRole('button', { name: 'Got it' }).click();
-  });
+  }, 120_000);
 
 });

@@ -6,7 +6,7 @@
  * server's CPU, profiles, and kill -9; or the production build, `node dist/server/main.js`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, cpSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,6 +18,7 @@ import { loadConfig } from '../config';
 import { DEMO_PASSWORD, seedDemoData } from '../demo/demo-data';
 import { seedDemoHistory } from '../demo/demo-history';
 import { seedDemoMeetings } from '../demo/demo-meetings';
+import { freshDatabase, type DatabaseTemplate } from './databases';
 
 const WEB_DIST = fileURLToPath(new URL('../../dist/web', import.meta.url));
 
@@ -97,14 +98,15 @@ export interface RunningServer {
 }
 
 /**
- * A real listening server in this process for browser journeys: fresh embedded database, demo data,
- * built web app. `databaseTemplate`: a migrated embedded data dir (server/testing/databases.ts) copied
- * in as the fresh database, so that migrations do not run again.
+ * A real listening server in this process for browser journeys: a fresh database, demo data, built web
+ * app. `databaseTemplate`: a migrated database (server/testing/databases.ts) the fresh one is copied from,
+ * so that migrations do not run again — an embedded data dir, or a PostgreSQL template database.
  */
-export async function startServer(options: { captcha?: boolean; env?: Record<string, string>; media?: boolean; demoCall?: boolean; demoHistory?: boolean; databaseTemplate?: string } = {}): Promise<RunningServer> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'll-e2e-'));
-  if (options.databaseTemplate) cpSync(options.databaseTemplate, path.join(dataDir, 'db'), { recursive: true });
-  const { app, close } = await openApp(dataDir, { CAPTCHA: options.captcha ? 'altcha' : 'off', WEB_DIST, ...options.env }, { demo: true, demoCall: options.demoCall ?? false, demoHistory: options.demoHistory ?? false });
+export async function startServer(options: { captcha?: boolean; env?: Record<string, string>; media?: boolean; demoCall?: boolean; demoHistory?: boolean; databaseTemplate?: DatabaseTemplate } = {}): Promise<RunningServer> {
+  const fresh = options.databaseTemplate ? await freshDatabase(options.databaseTemplate) : null;
+  const dataDir = fresh?.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'll-e2e-'));
+  const database: Record<string, string> = fresh?.target.kind === 'postgres' ? { DATABASE_URL: fresh.target.url } : {};
+  const { app, close } = await openApp(dataDir, { CAPTCHA: options.captcha ? 'altcha' : 'off', WEB_DIST, ...database, ...options.env }, { demo: true, demoCall: options.demoCall ?? false, demoHistory: options.demoHistory ?? false });
   await app.listen({ host: '127.0.0.1', port: 0 });
   await app.services.transcodes.start();
   if (options.media) {
@@ -117,7 +119,8 @@ export async function startServer(options: { captcha?: boolean; env?: Record<str
     rtmpUrl: options.media ? `rtmp://127.0.0.1:${app.services.media.ingest.port}/live` : null,
     async close() {
       await close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (fresh) await fresh.dispose();
+      else rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
