@@ -22,7 +22,7 @@ const NOT_ABOUT_THE_DATABASE = [
  * engine or what depends on it: the platform's database layer, outbox, jobs, uploads and stored
  * idempotency keys, the ledger and what moves money through it, and the demo seed (the refusal matrix,
  * the realtime gateway and the HTTP edge run on PostgreSQL only). The modules' other suites run on
- * PostgreSQL, as do the browser journeys under `npm test` (scripts/run-tests.ts). Without PostgreSQL, every
+ * PostgreSQL, and the browser journeys run on the embedded database. Without PostgreSQL, every
  * suite runs embedded.
  */
 const EMBEDDED_SUBJECTS = [
