@@ -52,7 +52,7 @@ describe('a creator is paid out through Stripe Connect', () => {
     await page.getByRole('button', { name: 'Agree and submit' }).click();
     await page.waitForURL(/\/user\/account\/earnings/);
     await stripeSection.getByText('Payouts go to your Stripe account').waitFor();
-    expect(page.url()).not.toContain('stripe=');
+    await expect.poll(() => page.url()).not.toContain('stripe=');
     await stripeSection.scrollIntoViewIfNeeded();
     await screenshot(page, 'stripe-payouts-onboarded');
 

@@ -106,7 +106,7 @@ describe('toy-device access', () => {
   step('the host revokes: viewer1’s controls go with the spec’s message', async () => {
     await host.page.getByRole('dialog', { name: MSG.toyManageTitle }).getByRole('button', { name: 'Revoke Access' }).click();
     await toast(host.page, MSG.toyAccessRevoked).waitFor();
-    await toast(guest.page, MSG.toyAccessRevokedByBroadcaster).waitFor({ timeout: 5_000 });
+    await toast(guest.page, MSG.toyAccessRevokedByBroadcaster).waitFor({ timeout: 15_000 });
     await screenshot(guest.page, 'toys-viewer-revoked');
     await guest.page.getByRole('region', { name: 'Device control' }).waitFor({ state: 'detached' });
     await host.page.getByRole('button', { name: 'Device access', exact: true }).waitFor();
