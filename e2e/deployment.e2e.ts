@@ -5,20 +5,20 @@
  * two chat from different instances; one API instance is killed and the sockets carry on through the other
  * with nothing acknowledged lost; the broadcaster uploads a post the viewer then sees.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect } from 'vitest';
 import { mustRunEverything } from '../server/testing/services';
 import type { RunningPublisher } from '../server/testing/rtmp-publisher';
 import { startLocalDeployment, type LocalDeployment } from '../scripts/deploy/local-deployment';
 import { NGINX_PATH, NJS_MODULE } from '../server/platform/media/edge-config';
 import { buyFiveDollarsOfCoins, newUser, signUpWithInterests, type NewUser } from './support/app';
-import { journeySteps, launchBrowser, openPage, screenshot, type TestPage } from './support/browser';
+import { journeySteps, launchBrowser, openPage, screenshot, screenshotFailures, type TestPage } from './support/browser';
 import { badge, goLiveAndPublish, saveBroadcastTitle, videoTime } from './support/live';
 
 const postgresUrl = process.env.TEST_DATABASE_URL;
@@ -52,7 +52,24 @@ beforeAll(async () => {
     launchBrowser(),
   ]);
 }, 180_000);
+/** A failed step leaves the instances' logs: their last lines are printed and the folder is kept. */
+let failedSteps = 0;
+beforeEach((context) => {
+  context.onTestFailed(() => {
+    failedSteps += 1;
+  });
+});
+function printLogTails(): void {
+  if (!directory) return;
+  // The instances' logs and nginx's error log.
+  for (const name of readdirSync(directory, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.log'))) {
+    const lines = readFileSync(path.join(directory, name), 'utf8').trimEnd().split('\n');
+    console.error(`── ${name}, last ${Math.min(40, lines.length)} of ${lines.length} lines (all in ${directory}):\n${lines.slice(-40).join('\n')}`);
+  }
+}
+
 afterAll(async () => {
+  if (failedSteps > 0) printLogTails();
   await publisher?.stop();
   await browser?.close();
   await deployment?.stop();
@@ -62,10 +79,11 @@ afterAll(async () => {
     await client.query(`DROP DATABASE IF EXISTS ${new URL(deployment.databaseUrl).pathname.slice(1)} WITH (FORCE)`);
     await client.end();
   }
-  if (directory) rmSync(directory, { recursive: true, force: true });
+  if (directory && failedSteps === 0) rmSync(directory, { recursive: true, force: true });
 });
 
 const open = () => openPage(browser!, deployment!.url);
+screenshotFailures();
 
 async function signUp(page: Page, user: NewUser): Promise<void> {
   await page.goto('/user/sign-up');

@@ -4,7 +4,8 @@
  * browser journeys in two lanes taking files from one queue: the first from the start, beside the crash
  * tests (scripts/crash-test.ts and scripts/notifications-crash-test.ts) and the fault suite's quick part
  * (scripts/faults.ts with FAULTS_QUICK=1), these three with PostgreSQL, and the page weight budget, run in
- * turn; the second once those are done.
+ * turn; the second once those are done. The journeys use the embedded database while those checks run and
+ * PostgreSQL (when given) after.
  * Ends with what did not run and why (a missing service, a suite that runs elsewhere), the run's time and
  * CPU, and one summary line "N passed, N failed, N skipped". With CI=true a missing service fails the run
  * (decision 0053).
@@ -12,7 +13,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { createTemplate, dropTemplate } from '../server/testing/databases';
+import { createTemplate, dropTemplate, type DatabaseTemplate } from '../server/testing/databases';
 import { absentServices, describeAbsence, mustRunEverything } from '../server/testing/services';
 import { buildServer } from './build-server';
 import { ensureChromium, ensureFfmpeg, ensureFullChromium } from './system-tools';
@@ -118,13 +119,18 @@ function journeyQueue(): string[] {
 }
 
 /** Journey files per vitest run: each run starts vitest and loads the server's modules again (some 5 s). */
-const JOURNEYS_PER_RUN = 3;
+const JOURNEYS_PER_RUN = 4;
 
-/** Takes the next few files from the shared queue and runs them, one vitest run after another, until none is left. */
-async function journeyLane(queue: string[], env: Record<string, string>): Promise<void> {
+/**
+ * Takes the next few files from the shared queue and runs them, one vitest run after another, until none is
+ * left; `env()` is asked before each run (the database the journeys use may change during the stage).
+ */
+async function journeyLane(queue: string[], env: () => Record<string, string>): Promise<void> {
   for (let files = queue.splice(0, JOURNEYS_PER_RUN); files.length > 0; files = queue.splice(0, JOURNEYS_PER_RUN)) {
     const names = files.map((file) => path.basename(file, '.e2e.ts')).join(', ');
-    await runTogether([{ ...vitestStage(`browser journeys (${names})`, ['--config', 'e2e/vitest.config.ts', ...files]), env }]);
+    const runEnv = env();
+    const where = runEnv.E2E_DATABASE_TEMPLATE?.includes('"postgres"') ? ', PostgreSQL' : '';
+    await runTogether([{ ...vitestStage(`browser journeys (${names}${where})`, ['--config', 'e2e/vitest.config.ts', ...files]), env: runEnv }]);
   }
 }
 
@@ -205,10 +211,24 @@ if (!webBuilt) {
 if (journeys) {
   // Two lanes take journey files from one queue (decision 0060): the first from the start, beside the checks
   // above; the second once those are done, so the second core is not left idle for the journeys' last half.
-  // On the embedded database: beside them the fault suite drives PostgreSQL to its limits (decision 0071).
+  // On the embedded database while the checks run (the fault suite drives PostgreSQL to its limits, decision
+  // 0071), on PostgreSQL once they are done: a journey's server then spends a third less CPU (decision 0072).
   const queue = journeyQueue();
-  const env = { E2E_DATABASE_TEMPLATE: JSON.stringify(embeddedTemplate) };
-  await Promise.all([journeyLane(queue, env), runInTurn(besideJourneys).then(() => journeyLane(queue, env))]);
+  const url = process.env.TEST_DATABASE_URL;
+  // Migrated while the first journeys and the checks run.
+  const postgresTemplate = url
+    ? createTemplate('postgres', url).catch((error: unknown) => {
+        console.warn(`The journeys stay on the embedded database: no PostgreSQL template (${String(error)})`);
+        return null;
+      })
+    : Promise.resolve(null);
+  let template: DatabaseTemplate = embeddedTemplate;
+  const env = () => ({ E2E_DATABASE_TEMPLATE: JSON.stringify(template) });
+  const checks = runInTurn(besideJourneys).then(async () => {
+    template = (await postgresTemplate) ?? embeddedTemplate;
+  });
+  await Promise.all([journeyLane(queue, env), checks.then(() => journeyLane(queue, env))]);
+  if (template !== embeddedTemplate) await dropTemplate(template);
 } else {
   await runInTurn(besideJourneys);
 }

@@ -78,6 +78,13 @@ async function screenshotOpenPages(test: string): Promise<void> {
   }
 }
 
+/** A failed test of this file leaves a screenshot of every page it had open. */
+export function screenshotFailures(): void {
+  beforeEach((context) => {
+    context.onTestFailed(() => screenshotOpenPages(context.task.name));
+  });
+}
+
 /**
  * The steps of a journey that build on each other (pages and state carried from one to the next):
  * each step is a test of its own, named; once one fails, the steps after it are skipped, naming it,
@@ -131,11 +138,10 @@ export function useAppInBrowser(options: AppOptions & { chromiumArgs?: readonly 
     await browser?.close();
     await app?.close();
   });
-  // A failed test leaves a screenshot of every page it had open.
   beforeEach((context) => {
     file = context.task.file.name;
-    context.onTestFailed(() => screenshotOpenPages(context.task.name));
   });
+  screenshotFailures();
   const running = () => {
     if (!app || !browser) throw new Error('the app is not running: call inside a test');
     return { app, browser };
