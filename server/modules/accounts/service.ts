@@ -11,6 +11,7 @@ import { DEFAULT_SKIN, SKINS, type SkinId } from '../../../common/skins';
 import { recordAudit } from '../../platform/audit/audit';
 import { sqlState, UNIQUE_VIOLATION, type Db, type Executor } from '../../platform/db/client';
 import { sessions as sessionsTable } from '../../platform/db/platform-tables';
+import { withPlansForValues } from '../../platform/db/plans-for-values';
 import { preparedStatement } from '../../platform/db/prepared';
 import type { Principal } from '../../platform/http/auth';
 import { appError, badRequest, conflict, forbidden, tooManyRequests, unauthorized } from '../../platform/http/errors';
@@ -313,8 +314,8 @@ export function createAccountsService(deps: {
     /** Ids of active users whose name contains the text (stream search by broadcaster). */
     async userIdsNamed(text: string, limit: number): Promise<number[]> {
       const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      const rows = await db.select({ id: users.id }).from(users)
-        .where(and(eq(users.accountStatus, 'active'), sql`lower(${users.username}) like ${pattern}`)).limit(limit);
+      const rows = await withPlansForValues(db, (tx) => tx.select({ id: users.id }).from(users)
+        .where(and(eq(users.accountStatus, 'active'), sql`lower(${users.username}) like ${pattern}`)).limit(limit));
       return rows.map((r) => r.id);
     },
 

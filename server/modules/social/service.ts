@@ -5,6 +5,7 @@ import { SEARCH_MIN_CHARS } from '../../../common/constants';
 import { MSG } from '../../../common/messages';
 import type { Db } from '../../platform/db/client';
 import type { EventOutbox } from '../../platform/event-outbox';
+import { withPlansForValues } from '../../platform/db/plans-for-values';
 import { preparedStatement } from '../../platform/db/prepared';
 import { badRequest, forbidden, notFound } from '../../platform/http/errors';
 import { people } from '../accounts';
@@ -242,32 +243,35 @@ export function createSocialService(deps: {
         am_following: viewerFollows(viewerId),
       };
       const capped = (where: SQL | undefined) => sql`(select count(*)::int from (${db.select({ one: sql`1` }).from(people).where(where).limit(SEARCH_TOTAL_CAP)}) as capped)`;
-      // Both counts in one statement (the second only read when the first is under the cap).
-      const [counted] = await db.select({
-        leading: sql<number>`starting.n`,
-        elsewhere: sql<number>`case when starting.n < ${SEARCH_TOTAL_CAP} then ${capped(containsElsewhere)} else 0 end`,
-      }).from(sql`(select ${capped(startsWith)} as n) as starting`);
-      const leading = counted?.leading ?? 0;
-      const rest = leading < SEARCH_TOTAL_CAP ? Math.min(counted?.elsewhere ?? 0, SEARCH_TOTAL_CAP - leading) : 0;
-      const found =
-        page.offset < leading
-          ? await db.select(columns).from(people).where(startsWith).orderBy(name).offset(page.offset).limit(page.limit)
-          : [];
-      if (found.length < page.limit && rest > 0) {
-        found.push(
-          ...(await db.select(columns).from(people).where(containsElsewhere).orderBy(name)
-            .offset(Math.max(0, page.offset - leading)).limit(page.limit - found.length)),
-        );
-      }
-      let total = leading + rest;
-      if (page.offset === 0 && found.length < page.limit && text.length >= TYPO_MIN_CHARS) {
-        const similar = await db.select(columns).from(people)
-          .where(and(active, sql`lower(${people.username}) % ${text.toLowerCase()}`, sql`not (lower(${people.username}) like ${`%${term}%`})`))
-          .orderBy(sql`similarity(lower(${people.username}), ${text.toLowerCase()}) desc`, people.id)
-          .limit(page.limit - found.length);
-        found.push(...similar);
-        total += similar.length;
-      }
+      const { found, total } = await withPlansForValues(db, async (tx) => {
+        // Both counts in one statement (the second only read when the first is under the cap).
+        const [counted] = await tx.select({
+          leading: sql<number>`starting.n`,
+          elsewhere: sql<number>`case when starting.n < ${SEARCH_TOTAL_CAP} then ${capped(containsElsewhere)} else 0 end`,
+        }).from(sql`(select ${capped(startsWith)} as n) as starting`);
+        const leading = counted?.leading ?? 0;
+        const rest = leading < SEARCH_TOTAL_CAP ? Math.min(counted?.elsewhere ?? 0, SEARCH_TOTAL_CAP - leading) : 0;
+        const found =
+          page.offset < leading
+            ? await tx.select(columns).from(people).where(startsWith).orderBy(name).offset(page.offset).limit(page.limit)
+            : [];
+        if (found.length < page.limit && rest > 0) {
+          found.push(
+            ...(await tx.select(columns).from(people).where(containsElsewhere).orderBy(name)
+              .offset(Math.max(0, page.offset - leading)).limit(page.limit - found.length)),
+          );
+        }
+        let total = leading + rest;
+        if (page.offset === 0 && found.length < page.limit && text.length >= TYPO_MIN_CHARS) {
+          const similar = await tx.select(columns).from(people)
+            .where(and(active, sql`lower(${people.username}) % ${text.toLowerCase()}`, sql`not (lower(${people.username}) like ${`%${term}%`})`))
+            .orderBy(sql`similarity(lower(${people.username}), ${text.toLowerCase()}) desc`, people.id)
+            .limit(page.limit - found.length);
+          found.push(...similar);
+          total += similar.length;
+        }
+        return { found, total };
+      });
       const scores = await broadcasterScores(found.map((r) => r.user_id));
       return { users: found.map((r) => ({ ...r, ...(scores.get(r.user_id) ?? NO_SCORE) })), total };
     },
