@@ -81,6 +81,9 @@ describe('live streaming', () => {
     await expect.poll(() => viewer.page.locator('video').evaluate((video: HTMLVideoElement) => video.videoHeight), { timeout: 10_000 }).toBe(240);
     const switched = await videoTime(viewer.page);
     await expect.poll(() => videoTime(viewer.page), { timeout: 10_000 }).toBeGreaterThan(switched + 1);
+    // Playing, not paused with its time moved by a seek: the controls offer Pause.
+    await expect.poll(() => viewer.page.locator('video').evaluate((video: HTMLVideoElement) => video.paused), { timeout: 5_000 }).toBe(false);
+    await viewer.page.getByRole('button', { name: 'Pause' }).waitFor({ timeout: 5_000 });
     await screenshot(viewer.page, 'stream-view-live');
     await viewer.page.getByRole('button', { name: 'Share' }).click();
     const share = viewer.page.getByRole('dialog', { name: 'Share this stream' });

@@ -118,17 +118,29 @@ export function HlsPlayer({ src, width, height, muted = true, onStateChange, vid
     setHlsInstance(hls);
     const onDuration = () => !hls && setLive(video.duration === Infinity);
     video.addEventListener('durationchange', onDuration);
+    // A new media source under the element (hls.js recovering from a media error, as on a switch to a
+    // rendition whose codec differs) leaves it paused without a 'pause' event: it plays on unless paused.
+    let wantsPlay = false;
+    const onPlay = () => (wantsPlay = true);
     const onPlaying = () => set('playing');
-    const onPause = () => !video.ended && set('paused');
+    const onPause = () => {
+      wantsPlay = false;
+      if (!video.ended) set('paused');
+    };
     const onEnded = () => set('ended');
+    const onEmptied = () => wantsPlay && void video.play().catch(() => undefined);
+    video.addEventListener('play', onPlay);
     video.addEventListener('playing', onPlaying);
     video.addEventListener('pause', onPause);
     video.addEventListener('ended', onEnded);
+    video.addEventListener('emptied', onEmptied);
     void video.play().catch(() => set('paused'));
     return () => {
+      video.removeEventListener('play', onPlay);
       video.removeEventListener('playing', onPlaying);
       video.removeEventListener('pause', onPause);
       video.removeEventListener('ended', onEnded);
+      video.removeEventListener('emptied', onEmptied);
       video.removeEventListener('durationchange', onDuration);
       clearTimeout(renewal);
       hls?.destroy();
