@@ -153,6 +153,8 @@ async function seedVolume(databaseUrl: string) {
     const { rows: templates } = await db.query<{ id: string }>(`select id from posts where deleted_at is null and state = 'ready' and audience = 'public' order by id`);
     if (templates.length === 0) throw new Error('the demo made no posts to copy');
     const each = Math.ceil(POSTS / templates.length);
+    // The post pages walk the copies only: the demo's own posts include private and unfinished ones (404).
+    const { rows: [demo] } = await db.query<{ last: string }>('select max(id) as last from posts');
     for (const [i, template] of templates.entries()) {
       await db.query(`
         with made as (
@@ -165,7 +167,7 @@ async function seedVolume(databaseUrl: string) {
         select made.id, m.position, m.kind, m.key, m.width, m.height, m.duration_seconds, m.transcode_state
         from made cross join post_media m where m.post_id = $1`, [template.id]);
     }
-    const { rows: [range] } = await db.query<{ first: string; count: string }>(`select min(id) as first, count(*) as count from posts`);
+    const { rows: [range] } = await db.query<{ first: string; count: string }>('select min(id) as first, count(*) as count from posts where id > $1', [demo!.last]);
     // As autovacuum leaves a table in use: the trigram index's pending list merged, statistics current.
     await db.query('vacuum analyze');
     return { users: { first: firstUser, count: USERS }, posts: { first: Number(range!.first), count: Number(range!.count) } };

@@ -57,7 +57,7 @@ export async function createAccountsModule(ctx: ModuleContext): Promise<AppModul
     nextWithdrawDate: ctx.hook('nextWithdrawDate', 'payouts'),
   });
   installAuth(ctx.app, accounts.resolveSession);
-  const settings = createSettingsService({ db, files: ctx.files, linkSecret: await ctx.secret('email-links') });
+  const settings = createSettingsService({ db, files: ctx.files, linkSecret: await ctx.secret('email-links'), forgetUser: platform.sessions.forgetUser });
   const closure = createClosureService({ db, outbox: platform.outbox, files: ctx.files, forgetUser: platform.sessions.forgetUser });
   const recovery = createRecoveryService({ db, sessions: platform.sessions, mailer: platform.mailer, codeKey: await ctx.secret('recovery') });
   const socialLogin = createSocialLoginService({ db, accounts, sessions: platform.sessions, providers: createSocialProviders(config.oauth) });

@@ -77,7 +77,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRoutesD
   });
 
   addRoute(app, api.sessionDetail, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ principal, request }) => ({
-    user: await accounts.sessionUser(principal.userId, { skin: request.skin, origin: request.publicOrigin }),
+    user: await accounts.sessionUser(principal.userId, { skin: request.skin, origin: request.publicOrigin }, principal),
   }));
 
   addRoute(app, api.checkUserSession, { auth: 'anonymous', access: ACCESS.public, tags }, async ({ principal, reply }) => {

@@ -18,7 +18,7 @@ import { appError, badRequest, conflict, forbidden, tooManyRequests, unauthorize
 import type { SessionStore } from '../../platform/http/sessions';
 import { createThrottle } from '../../platform/throttle';
 import { hashPassword, verifyPassword } from './passwords';
-import { toSessionUser, type EnvSettings } from './session-user';
+import { toSessionUser, type EnvSettings, type SessionUserRow } from './session-user';
 import { interests, userInterests, userPermissions, users } from './tables';
 
 export type RegisterInput = z.output<typeof registerInput>;
@@ -98,34 +98,57 @@ export function createAccountsService(deps: {
   const loginThrottle = createThrottle(db, LOGIN_THROTTLE);
   const signupThrottle = createThrottle(db, LOGIN_THROTTLE);
 
-  /** A user row with its permissions, in one round trip. */
-  /** A user's row and permissions: one prepared query (every signed-in page asks for its session user). */
+  /** The user's columns the session user shows (session-user.ts), selected alike wherever it is built. */
+  const sessionUserColumns = {
+    id: users.id, username: users.username, email: users.email, fullname: users.fullname, avatar: users.avatar,
+    prefix: users.prefix, birthday: users.birthday, country: users.country, description: users.description,
+    role: users.role, termsAccepted: users.termsAccepted, phone: users.phone, adultAgreedAt: users.adultAgreedAt,
+    broadcastKey: users.broadcastKey, accountStatus: users.accountStatus, service: users.service,
+    hasPassword: sql<boolean>`${users.passwordHash} is not null`,
+  };
+
+  /** A user's session-user columns and permissions: one prepared query. */
   const userWithPermissionsQuery = preparedStatement(
     db.select({
-      user: users,
+      user: sessionUserColumns,
       perms: sql<string[]>`coalesce(array_agg(${userPermissions.perm} order by ${userPermissions.perm}) filter (where ${userPermissions.perm} is not null), '{}')`,
     }).from(users).leftJoin(userPermissions, eq(userPermissions.userId, users.id)).where(eq(users.id, sql.placeholder('id'))).groupBy(users.id),
     'accounts_user_with_permissions',
   );
 
-  async function userWithPermissions(userId: number) {
+  async function userWithPermissions(userId: number): Promise<{ user: SessionUserRow; perms: Permission[] } | null> {
     const [row] = await userWithPermissionsQuery({ id: userId });
     return row ? { user: row.user, perms: row.perms.filter(isPermission) } : null;
   }
 
-  /** A session row with its user's principal, by the session's hashed id: one prepared query per request. */
+  /**
+   * A session row with its user's principal and session-user columns, by the session's hashed id: one
+   * prepared query per request, none while the session cache keeps it.
+   */
   const sessionWithPrincipal = preparedStatement(
     db.select({
       userId: sessionsTable.userId,
       remember: sessionsTable.remember,
       expiresAt: sessionsTable.expiresAt,
       lastSeenAt: sessionsTable.lastSeenAt,
-      role: users.role,
-      accountStatus: users.accountStatus,
+      user: sessionUserColumns,
       perms: sql<string[]>`coalesce((select array_agg(p.perm order by p.perm) from ${userPermissions} p where p.user_id = ${users.id}), '{}')`,
     }).from(sessionsTable).innerJoin(users, eq(users.id, sessionsTable.userId)).where(eq(sessionsTable.id, sql.placeholder('id'))),
     'accounts_session_principal',
   );
+
+  /** Public names and avatars of any number of users: one prepared statement (post pages, chat, listings ask it). */
+  const publicUsersQuery = preparedStatement(
+    db.select({ id: users.id, username: users.username, fullname: users.fullname, avatar: users.avatar })
+      .from(users).where(sql`${users.id} = any(${sql.placeholder('ids')}::bigint[])`),
+    'accounts_public_users',
+  );
+
+  /**
+   * The session-user columns read with each resolved principal: the session cache keeps the principal, so
+   * `session-detail` (every signed-in page) reads no user row; a change to them forgets the user's sessions.
+   */
+  const rowsOfPrincipals = new WeakMap<Principal, SessionUserRow>();
 
   async function findByLogin(login: string) {
     const lowered = login.toLowerCase();
@@ -137,26 +160,35 @@ export function createAccountsService(deps: {
     return row ?? null;
   }
 
-  /** The session user as seen from a skin, with links on the origin the person uses. */
-  async function sessionUser(userId: number, view: { skin: SkinId; origin: string }) {
-    // Every signed-in page asks this: the user and their next withdraw date are read at once.
-    const [found, nextWithdraw] = await Promise.all([userWithPermissions(userId), deps.nextWithdrawDate()(userId)]);
+  /**
+   * The session user as seen from a skin, with links on the origin the person uses; `principal` when it is
+   * the caller's own, whose columns came with their session.
+   */
+  async function sessionUser(userId: number, view: { skin: SkinId; origin: string }, principal?: Principal) {
+    const resolved = principal?.userId === userId ? rowsOfPrincipals.get(principal) : undefined;
+    const found = resolved ? { user: resolved, perms: principal!.perms } : await userWithPermissions(userId);
     if (!found) throw unauthorized();
-    const referralCodeId = found.perms.includes('ALLOW REFERRAL_ACCESS') ? await deps.referralCodes()(userId) : null;
+    // Every signed-in page asks this: the next withdraw date and the referral link are read at once.
+    const [nextWithdraw, referralCodeId] = await Promise.all([
+      deps.nextWithdrawDate()(userId),
+      found.perms.includes('ALLOW REFERRAL_ACCESS') ? deps.referralCodes()(userId) : null,
+    ]);
     return toSessionUser(found.user, found.perms, view.skin, { ...deps.env, nextWithdrawDate: nextWithdraw?.toISOString() ?? null }, view.origin, referralCodeId);
   }
 
   /** A suspension whose end has passed is lifted at the next sign-in (audited); true when it was. */
   async function liftIfOver(userId: number, until: Date | null): Promise<boolean> {
     if (!until || until > new Date()) return false;
-    return db.transaction(async (tx) => {
-      const lifted = await tx.update(users).set({ accountStatus: 'active', suspendedUntil: null, suspensionReason: null })
+    const lifted = await db.transaction(async (tx) => {
+      const changed = await tx.update(users).set({ accountStatus: 'active', suspendedUntil: null, suspensionReason: null })
         .where(and(eq(users.id, userId), eq(users.accountStatus, 'suspended'), sql`${users.suspendedUntil} <= now()`)).returning({ id: users.id });
-      if (lifted.length > 0) {
+      if (changed.length > 0) {
         await recordAudit(tx, { actorId: null, action: 'user.lift', targetType: 'user', targetId: userId, before: { status: 'suspended', until: until.toISOString() }, after: { status: 'active' } });
       }
-      return lifted.length > 0;
+      return changed.length > 0;
     });
+    if (lifted) await sessions.forgetUser(userId);
+    return lifted;
   }
 
   async function openSession(exec: Executor, userId: number, remember: boolean, meta: ClientMeta): Promise<NewSession> {
@@ -173,10 +205,11 @@ export function createAccountsService(deps: {
         if (!row) return null;
         const principal: Principal = {
           userId: row.userId,
-          role: row.role,
+          role: row.user.role,
           perms: row.perms.filter(isPermission),
-          suspended: row.accountStatus === 'suspended',
+          suspended: row.user.accountStatus === 'suspended',
         };
+        rowsOfPrincipals.set(principal, row.user);
         return { row, extra: principal };
       });
       return found && { session: found.session, principal: found.extra };
@@ -338,10 +371,7 @@ export function createAccountsService(deps: {
     /** Public facts about users, for listings of other modules. */
     async publicUsers(userIds: number[]) {
       if (userIds.length === 0) return new Map<number, { username: string; fullname: string; avatar: string | null }>();
-      const rows = await db
-        .select({ id: users.id, username: users.username, fullname: users.fullname, avatar: users.avatar })
-        .from(users)
-        .where(inArray(users.id, [...new Set(userIds)]));
+      const rows = await publicUsersQuery({ ids: [...new Set(userIds)] });
       return new Map(rows.map((r) => [r.id, { username: r.username, fullname: r.fullname, avatar: r.avatar }]));
     },
 
@@ -372,6 +402,7 @@ export function createAccountsService(deps: {
     async regenerateBroadcastKey(userId: number): Promise<string> {
       const broadcastKey = newBroadcastKey();
       await db.update(users).set({ broadcastKey }).where(eq(users.id, userId));
+      await sessions.forgetUser(userId);
       return broadcastKey;
     },
 

@@ -5,6 +5,11 @@ import { SKINS, type SkinId } from '../../../common/skins';
 import { adultAgreementHolds } from '../../../common/rules/adult-agreement';
 import type { users } from './tables';
 
+/** What the session user is made of: the user's columns it shows, and whether the account has a password. */
+export type SessionUserRow = Pick<typeof users.$inferSelect,
+  'id' | 'username' | 'email' | 'fullname' | 'avatar' | 'prefix' | 'birthday' | 'country' | 'description' | 'role' |
+  'termsAccepted' | 'phone' | 'adultAgreedAt' | 'broadcastKey' | 'accountStatus' | 'service'> & { hasPassword: boolean };
+
 export interface EnvSettings {
   streamViewerLikeLimit: number;
   ratingThreshold: number;
@@ -14,8 +19,8 @@ export interface EnvSettings {
 }
 
 export function toSessionUser(
-  row: typeof users.$inferSelect,
-  perms: Permission[],
+  row: SessionUserRow,
+  perms: readonly Permission[],
   skinId: SkinId,
   env: EnvSettings,
   origin: string,
@@ -35,13 +40,13 @@ export function toSessionUser(
     description: row.description,
     currency: 'CON',
     role: row.role,
-    perms,
+    perms: [...perms],
     terms_accepted: row.termsAccepted,
     phone: row.phone,
     adult_agreed: adultAgreementHolds(row.adultAgreedAt),
     ...(canGoLive(perms) ? { broadcast_key: row.broadcastKey } : {}),
     account_status: row.accountStatus,
-    social_only: row.passwordHash === null,
+    social_only: !row.hasPassword,
     service: skinId,
     referral_code_id: referralCodeId,
     env: {

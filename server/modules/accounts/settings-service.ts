@@ -35,8 +35,14 @@ const DEFAULT_PREFERENCES = Object.fromEntries(
   Object.entries(getTableColumns(userPreferences)).map(([name, column]) => [name, column.default]),
 ) as typeof userPreferences.$inferSelect;
 
-export function createSettingsService(deps: { db: Db; files: FileStore; linkSecret: string }) {
-  const { db, files } = deps;
+export function createSettingsService(deps: {
+  db: Db;
+  files: FileStore;
+  linkSecret: string;
+  /** Every instance reads the user's session-user columns afresh after a change to them has committed. */
+  forgetUser: (userId: number) => Promise<void>;
+}) {
+  const { db, files, forgetUser } = deps;
 
   async function preferencesOf(userId: number): Promise<Preferences> {
     const [row] = await db.select().from(userPreferences).where(eq(userPreferences.userId, userId));
@@ -80,6 +86,7 @@ export function createSettingsService(deps: { db: Db; files: FileStore; linkSecr
         if (sqlState(error) === UNIQUE_VIOLATION) throw conflict(MSG.emailTaken, 'email');
         throw error;
       }
+      await forgetUser(userId);
     },
 
     preferencesOf,
@@ -113,6 +120,7 @@ export function createSettingsService(deps: { db: Db; files: FileStore; linkSecr
     async agreeAdult(userId: number, age: number | null, now = new Date()) {
       if (age !== null && age < ADULT_AGE) throw forbidden(MSG.adultAgreementUnderAge);
       await db.update(users).set({ adultAgreedAt: now }).where(eq(users.id, userId));
+      await forgetUser(userId);
     },
 
     /** Checks the image by content, stores a normalised copy and drops the previous one. */
@@ -123,6 +131,7 @@ export function createSettingsService(deps: { db: Db; files: FileStore; linkSecr
       const [previous] = await db.select({ avatar: users.avatar }).from(users).where(eq(users.id, userId));
       const url = `/media/${key}`;
       await db.update(users).set({ avatar: url }).where(eq(users.id, userId));
+      await forgetUser(userId);
       if (previous?.avatar?.startsWith(`/media/${AVATAR_PREFIX}`)) {
         await files.remove(previous.avatar.slice('/media/'.length));
       }

@@ -14,7 +14,7 @@ export { checkConservation, conservationViolations, formatConservation, type Con
 export { depositTransfer, type RecordedDeposit } from './deposits';
 export { AccountOnHold, type Hold } from './holds';
 export { debtAccountName, MONEY_OUT_ACCOUNTS, PAYOUTS_HOLDING_ACCOUNT } from './tables';
-export { earnedProbe, lockWallet, maturesEnoughAt, payoutPosition, type PayoutPosition } from './payout-position';
+export { earnedProbe, lockWallet, maturesEnoughAt, payoutPosition, walletVersion, type PayoutPosition } from './payout-position';
 export { createLedger } from './service';
 export { createGrants, GrantRefused, GRANT_AUDIT_ACTION, type Grants } from './grants';
 

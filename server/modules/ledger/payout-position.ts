@@ -73,6 +73,21 @@ export function earnedProbe(exec: Executor): (userId: number) => Promise<boolean
 }
 
 /**
+ * A token of the user's coin wallet as it stands: its accounts and their row versions (`xmin`). Every
+ * movement changes the balance of one of them, so a committed movement changes the token, and whatever is
+ * read from the books after the token is at least as new as it. Null when the user has no coin wallet
+ * (nothing ever moved). One prepared statement over the user's few account rows.
+ */
+export function walletVersion(exec: Executor): (userId: number) => Promise<string | null> {
+  const read = preparedStatement(
+    exec.select({ version: sql<string | null>`string_agg(${ledgerAccounts.id}::text || ':' || ${ledgerAccounts}.xmin::text, ',' order by ${ledgerAccounts.id})` })
+      .from(ledgerAccounts).where(and(eq(ledgerAccounts.userId, sql.placeholder('id')), eq(ledgerAccounts.currency, 'CON'))),
+    'ledger_wallet_version',
+  );
+  return async (userId) => (await read({ id: userId }))[0]?.version ?? null;
+}
+
+/**
  * When the earnings in the hold will have made `needed` more coins withdrawable: the booking time of the
  * earning that reaches it, plus the hold; null when the earnings in the hold do not reach it.
  */

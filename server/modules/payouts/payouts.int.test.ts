@@ -72,6 +72,17 @@ describe('earnings and the hold', () => {
     expect((await nobody.client.call(sessionDetail, {})).user.env.next_withdraw_date).toBeNull();
   });
 
+  it("keeps the session user's date only while the wallet stands still: a payout request dates it again at once", async () => {
+    const c = await creator(500);
+    const date = async () => (await c.client.call(sessionDetail, {})).user.env.next_withdraw_date;
+    expect(Date.parse((await date())!)).toBeLessThanOrEqual(Date.now());
+    expect(Date.parse((await date())!)).toBeLessThanOrEqual(Date.now());
+    await requested(c, 450);
+    // 50 left, under the minimum, and nothing in the hold: no date.
+    expect(await date()).toBeNull();
+    await expectConserved();
+  });
+
   it('never lets coins in the hold leave: spent coins come out of what was withdrawable', async () => {
     const c = await creator(200, 300);
     // The creator spends 250 of the 500 they hold: only 250 are left, all of them still in the hold.

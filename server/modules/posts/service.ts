@@ -13,6 +13,7 @@ import { SKINS } from '../../../common/skins';
 import { mayModerate } from '../../../common/rules/moderation';
 import { recordAudit } from '../../platform/audit/audit';
 import { sqlState, UNIQUE_VIOLATION, type Db, type Tx } from '../../platform/db/client';
+import { preparedStatement } from '../../platform/db/prepared';
 import { AppError, appError, badRequest, conflict, forbidden, notFound } from '../../platform/http/errors';
 import type { FileStore } from '../../platform/storage/storage';
 import { withLocalFiles, type FinishedUpload, type ResumableUploads } from '../../platform/uploads/resumable';
@@ -55,8 +56,12 @@ export function createPostsService(deps: {
   const { db, files, uploads, ledger, access } = deps;
   const { storeImages, storeVideo } = createPostFiles({ files, quotas: deps.quotas });
 
+  /** A post by id, and a post's media in order: prepared statements (the post page is read far more than written). */
+  const postById = preparedStatement(db.select().from(posts).where(eq(posts.id, sql.placeholder('id'))), 'posts_by_id');
+  const mediaOfPost = preparedStatement(db.select().from(postMedia).where(eq(postMedia.postId, sql.placeholder('id'))).orderBy(asc(postMedia.position)), 'posts_media_of');
+
   async function findPost(postId: number): Promise<PostRow> {
-    const [row] = await db.select().from(posts).where(eq(posts.id, postId));
+    const [row] = await postById({ id: postId });
     if (!row || row.deletedAt) throw notFound(MSG.postNotAvailable);
     return row;
   }
@@ -160,7 +165,7 @@ export function createPostsService(deps: {
   async function present(row: PostRow, standing: Standing, viewer: Viewer): Promise<api.Post> {
     const viewerId = viewer.principal?.userId ?? null;
     const [media, owners, saved, liked] = await Promise.all([
-      db.select().from(postMedia).where(eq(postMedia.postId, row.id)).orderBy(asc(postMedia.position)),
+      mediaOfPost({ id: row.id }),
       deps.accounts.publicUsers([row.userId]),
       isSaved(row.id, viewerId),
       hasLiked(row.id, viewerId),

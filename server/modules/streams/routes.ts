@@ -39,7 +39,7 @@ export function registerStreamRoutes(app: FastifyInstance, deps: StreamRoutesDep
   addRoute(app, api.getLiveStream, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ principal, request }) => {
     if (!canGoLive(principal.perms)) throw forbidden(MSG.cannotGoLive);
     const row = await broadcasting.currentStream(principal.userId, request.skin);
-    const me = (await deps.accounts.sessionUser(principal.userId, { skin: request.skin, origin: request.publicOrigin }));
+    const me = (await deps.accounts.sessionUser(principal.userId, { skin: request.skin, origin: request.publicOrigin }, principal));
     return {
       stream: { ...(await viewing.info(row, viewerOf(request, principal))), rtmp_url: deps.rtmpUrl(request), broadcast_key: me.broadcast_key ?? '' },
     };

@@ -80,4 +80,21 @@ suiteNeeding('postgres', 'redis')('signed-in sessions cached per instance, scale
     expect(await eventually(status(there), (s) => s === 401)).toBe(401);
     expect(await status(kept)()).toBe(200);
   });
+
+  it('shows the session user as changed through the other instance at once: account fields, the adult agreement, a new stream key', async () => {
+    const user = await a.given.user({ perms: [...DEFAULT_PERMISSIONS, 'CREATE STREAM_LIVE_PLUS14'] });
+    const client = await a.given.signedIn(user);
+    const there = onB(client);
+    const seen = async () => (await there.get('/api/user/session-detail')).body.user as { description: string; adult_agreed: boolean; broadcast_key?: string };
+    const before = await seen();
+    expect(before.adult_agreed).toBe(false);
+    expect((await client.post('/api/user/update-user-info', { id: user.id, params: { description: 'Changed on A' } })).status).toBe(200);
+    expect((await client.post('/api/user/adult-agreement', {})).status).toBe(200);
+    const key = (await client.post('/api/streams/regenerate-key', {})).body.broadcast_key as string;
+    expect(key).not.toBe(before.broadcast_key);
+    const after = await eventually(seen, (u) => u.description === 'Changed on A' && u.adult_agreed && u.broadcast_key === key);
+    expect(after).toMatchObject({ description: 'Changed on A', adult_agreed: true, broadcast_key: key });
+    // The instance that made the changes answers them at once: it forgets before the bus carries it.
+    expect((await client.get('/api/user/session-detail')).body.user).toMatchObject({ description: 'Changed on A', adult_agreed: true, broadcast_key: key });
+  });
 });
