@@ -33,10 +33,8 @@ export function registerPostRoutes(app: FastifyInstance, deps: { posts: PostsSer
   }));
 
   addRoute(app, api.postLookup, { auth: 'anonymous', access: ACCESS.public, tags }, async ({ input, principal, request }) => {
-    const viewer = viewerOf(request, principal);
     // A subscribers-only post answers its teaser to others (the creator, the blurred tile, the counts).
-    const { row, standing } = await posts.visiblePost(input.id, viewer, { teaser: true });
-    return { post: await posts.present(row, standing, viewer) };
+    return { post: await posts.postPage(input.id, viewerOf(request, principal)) };
   });
 
   addRoute(app, api.commentList, { auth: 'anonymous', access: ACCESS.public, tags }, async ({ input, principal, request }) =>

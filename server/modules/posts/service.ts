@@ -161,19 +161,39 @@ export function createPostsService(deps: {
     }));
   }
 
+  /** What a post page shows beside the post's row: its media, its creator's public name, the viewer's save and like. */
+  interface PostSurroundings {
+    media: Array<Pick<MediaRow, 'id' | 'kind' | 'width' | 'height' | 'durationSeconds' | 'transcodeState' | 'transcodeProgress'>>;
+    owner: { username: string; avatar: string | null } | undefined;
+    saved: boolean;
+    liked: boolean;
+  }
+
+  /**
+   * The post page's read in one prepared statement: the post, its media in order, its creator's public
+   * name and the viewer's save and like (none for a guest, id 0). Every post page is read far more than written.
+   * The subqueries name the post's columns with their table: drizzle writes a single table's columns bare,
+   * and a bare `id` inside them would be the media's own.
+   */
+  const postIdColumn = sql.raw('"posts"."id"');
+  const postPageQuery = preparedStatement(
+    db.select({
+      post: posts,
+      owner: sql<{ username: string; avatar: string | null } | null>`(${deps.accounts.publicUserJsonSql(sql.raw('"posts"."user_id"'))})`,
+      media: sql<PostSurroundings['media']>`coalesce((select json_agg(json_build_object('id', m.id, 'kind', m.kind, 'width', m.width, 'height', m.height,
+        'durationSeconds', m.duration_seconds, 'transcodeState', m.transcode_state, 'transcodeProgress', m.transcode_progress) order by m.position)
+        from ${postMedia} m where m.post_id = ${postIdColumn}), '[]'::json)`,
+      saved: sql<boolean>`exists (select 1 from ${postSaves} s where s.post_id = ${postIdColumn} and s.user_id = ${sql.placeholder('viewer')}::bigint)`,
+      liked: sql<boolean>`exists (select 1 from ${postLikes} l where l.post_id = ${postIdColumn} and l.user_id = ${sql.placeholder('viewer')}::bigint)`,
+    }).from(posts).where(eq(posts.id, sql.placeholder('id'))),
+    'posts_page',
+  );
+
   /** The post as the viewer sees it (spec part 1 §3 Post): media addresses only once its media is open to them. */
-  async function present(row: PostRow, standing: Standing, viewer: Viewer): Promise<api.Post> {
-    const viewerId = viewer.principal?.userId ?? null;
-    const [media, owners, saved, liked] = await Promise.all([
-      mediaOfPost({ id: row.id }),
-      deps.accounts.publicUsers([row.userId]),
-      isSaved(row.id, viewerId),
-      hasLiked(row.id, viewerId),
-    ]);
-    const owner = owners.get(row.userId);
+  function shape(row: PostRow, standing: Standing, viewer: Viewer, { media, owner, saved, liked }: PostSurroundings): api.Post {
     const sign = deps.addresses(viewer);
     const first = media[0];
-    const ready = (m: MediaRow) => m.kind === 'image' || m.transcodeState === 'done';
+    const ready = (m: PostSurroundings['media'][number]) => m.kind === 'image' || m.transcodeState === 'done';
     return {
       post_id: row.id,
       user_id: row.userId,
@@ -215,9 +235,30 @@ export function createPostsService(deps: {
     };
   }
 
+
+  async function present(row: PostRow, standing: Standing, viewer: Viewer): Promise<api.Post> {
+    const viewerId = viewer.principal?.userId ?? null;
+    const [media, owners, saved, liked] = await Promise.all([
+      mediaOfPost({ id: row.id }),
+      deps.accounts.publicUsers([row.userId]),
+      isSaved(row.id, viewerId),
+      hasLiked(row.id, viewerId),
+    ]);
+    return shape(row, standing, viewer, { media, owner: owners.get(row.userId), saved, liked });
+  }
+
+  /** The post page: the post as the viewer sees it, or its refusal; a subscribers-only post answers its teaser to others. */
+  async function postPage(postId: number, viewer: Viewer): Promise<api.Post> {
+    const [found] = await postPageQuery({ id: postId, viewer: viewer.principal?.userId ?? 0 });
+    if (!found || found.post.deletedAt) throw notFound(MSG.postNotAvailable);
+    const standing = await access.standing(found.post, viewer, { teaser: true });
+    return shape(found.post, standing, viewer, { media: found.media, owner: found.owner ?? undefined, saved: found.saved, liked: found.liked });
+  }
+
   return {
     visiblePost,
     present,
+    postPage,
 
     async create(viewer: Viewer & { principal: NonNullable<Viewer['principal']> }, input: CreateInput): Promise<number> {
       const userId = viewer.principal.userId;
