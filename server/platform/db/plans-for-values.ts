@@ -2,7 +2,7 @@
  * The pool's connections plan every statement generically (`plan_cache_mode = force_generic_plan`, decision
  * 0012): right for the hot paths, which are written to plan well without their values. A search by a
  * pattern is not: only a plan that sees the pattern turns its leading text into an index range, or weighs a
- * trigram index against its length. These statements run in a read transaction planned for their values
+ * trigram index against its length. These statements run in a transaction of their own, planned for their values
  * (decision 0073).
  */
 import { sql } from 'drizzle-orm';
