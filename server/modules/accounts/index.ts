@@ -23,7 +23,7 @@ export { BROADCAST_KEY_PATTERN, type AccountsService } from './service';
 export type { SettingsService } from './settings-service';
 export type { ClosureService } from './closure-service';
 import './events';
-export { activeUserSql, people } from './people';
+export { activeUserSql, nameChangesSql, people } from './people';
 export { hasAnyAccount } from './people';
 export { createAccountAdmin } from './admin';
 export { ensureInterests } from './interests';

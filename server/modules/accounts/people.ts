@@ -18,9 +18,18 @@ export const people = new QueryBuilder()
     avatar: users.avatar,
     accountStatus: users.accountStatus,
     createdAt: users.createdAt,
+    changeNo: users.changeNo,
   })
   .from(users)
   .as('people');
+
+/**
+ * The users whose name or standing changed past change number `after` (migration 0049), oldest first, as
+ * one JSON array of `{ id, name (lower-cased), active, changeNo }`: for a statement that reads something else
+ * beside them (the name index's catching up, decision 0075).
+ */
+export const nameChangesSql = (after: unknown) => sql`coalesce((select json_agg(json_build_object('id', u.id, 'name', lower(u.username),
+  'active', u.account_status = 'active', 'changeNo', u.change_no) order by u.change_no) from ${users} u where u.change_no > ${after}), '[]'::json)`;
 
 /** True (as SQL) when the user with this id exists and is active. */
 export const activeUserSql = (userId: unknown) =>

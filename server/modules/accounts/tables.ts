@@ -28,8 +28,15 @@ export const users = pgTable(
     suspensionReason: text('suspension_reason'),
     service: text('service').notNull().default('limelight'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * Where the row stands in the order of changes to names and standing (the trigger of migration 0049 sets
+     * it on every insert and on every change of username or account status, in commit order): a name index
+     * catches up by reading the rows past the last number it has seen (decision 0075).
+     */
+    changeNo: bigint('change_no', { mode: 'number' }).notNull().default(0),
   },
   (t) => [
+    index('users_change_no_idx').on(t.changeNo),
     uniqueIndex('users_username_lower_idx').on(sql`lower(${t.username})`),
     uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
     uniqueIndex('users_broadcast_key_idx').on(t.broadcastKey),

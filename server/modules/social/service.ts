@@ -5,15 +5,23 @@ import { SEARCH_MIN_CHARS } from '../../../common/constants';
 import { MSG } from '../../../common/messages';
 import type { Db } from '../../platform/db/client';
 import type { EventOutbox } from '../../platform/event-outbox';
-import { withPlansForValues } from '../../platform/db/plans-for-values';
 import { preparedStatement } from '../../platform/db/prepared';
 import { badRequest, forbidden, notFound } from '../../platform/http/errors';
-import { people } from '../accounts';
+import { nameChangesSql, people } from '../accounts';
+import { createNameIndex, type NameChange } from './name-index';
 import { follows } from './tables';
 
 export interface Page {
   offset: number;
   limit: number;
+}
+
+/** A person in a user search's page, before their broadcaster scores. */
+interface SearchListed {
+  user_id: number;
+  avatar: string | null;
+  username: string;
+  am_following: boolean;
 }
 
 /** A search list has no use for an exact count of tens of thousands of matches. */
@@ -123,6 +131,22 @@ export function createSocialService(deps: {
     'social_profile',
   );
 
+  const names = createNameIndex(db, { totalCap: SEARCH_TOTAL_CAP, typoMinChars: TYPO_MIN_CHARS });
+
+  /**
+   * A search page's people, active ones only, with whether the viewer (0: a guest) follows each, and the
+   * changes to names the name index has not seen yet: one prepared statement.
+   */
+  const listedAndChanges = preparedStatement(
+    db.select({
+      listed: sql<SearchListed[]>`coalesce((select json_agg(json_build_object('user_id', people.id, 'avatar', people.avatar, 'username', people.username,
+        'am_following', exists (select 1 from ${follows} as mine where mine.follower_id = ${sql.placeholder('viewer')}::bigint and mine.followee_id = people.id)))
+        from ${people} where people.id = any(${sql.placeholder('ids')}::bigint[]) and people.account_status = 'active'), '[]'::json)`,
+      changes: sql<NameChange[]>`${nameChangesSql(sql`${sql.placeholder('after')}::bigint`)}`,
+    }).from(sql`(select 1) as one`),
+    'social_search_page',
+  );
+
   async function requireUser(userId: number) {
     const [row] = await db.select().from(people).where(eq(people.id, userId));
     if (!row || row.accountStatus !== 'active') throw notFound(MSG.userNotFound);
@@ -226,52 +250,18 @@ export function createSocialService(deps: {
     },
 
     /**
-     * Names that start with the text come first, in name order (an index range scan that stops after
-     * the page); names that contain it elsewhere follow (trigram index); when the first page is still
-     * not full, names within trigram similarity fill it (typos, from 4 characters). The total counts up to SEARCH_TOTAL_CAP.
+     * Names that start with the text come first, in name order; names that contain it elsewhere follow;
+     * when the first page is still not full, names within trigram similarity fill it (typos, from 4
+     * characters). The total counts up to SEARCH_TOTAL_CAP. Matched in this instance's name index
+     * (decision 0075), then the page's people read in one prepared statement.
      */
     async searchUsers(text: string, viewerId: number | null, page: Page) {
-      const term = escapeLike(text.toLowerCase());
-      const name = sql`(lower(${people.username}) collate "C")`;
-      const active = eq(people.accountStatus, 'active');
-      const startsWith = and(active, sql`${name} like ${`${term}%`}`);
-      const containsElsewhere = and(active, sql`lower(${people.username}) like ${`%${term}%`}`, sql`not (${name} like ${`${term}%`})`);
-      const columns = {
-        user_id: people.id,
-        avatar: people.avatar,
-        username: people.username,
-        am_following: viewerFollows(viewerId),
-      };
-      const capped = (where: SQL | undefined) => sql`(select count(*)::int from (${db.select({ one: sql`1` }).from(people).where(where).limit(SEARCH_TOTAL_CAP)}) as capped)`;
-      const { found, total } = await withPlansForValues(db, async (tx) => {
-        // Both counts in one statement (the second only read when the first is under the cap).
-        const [counted] = await tx.select({
-          leading: sql<number>`starting.n`,
-          elsewhere: sql<number>`case when starting.n < ${SEARCH_TOTAL_CAP} then ${capped(containsElsewhere)} else 0 end`,
-        }).from(sql`(select ${capped(startsWith)} as n) as starting`);
-        const leading = counted?.leading ?? 0;
-        const rest = leading < SEARCH_TOTAL_CAP ? Math.min(counted?.elsewhere ?? 0, SEARCH_TOTAL_CAP - leading) : 0;
-        const found =
-          page.offset < leading
-            ? await tx.select(columns).from(people).where(startsWith).orderBy(name).offset(page.offset).limit(page.limit)
-            : [];
-        if (found.length < page.limit && rest > 0) {
-          found.push(
-            ...(await tx.select(columns).from(people).where(containsElsewhere).orderBy(name)
-              .offset(Math.max(0, page.offset - leading)).limit(page.limit - found.length)),
-          );
-        }
-        let total = leading + rest;
-        if (page.offset === 0 && found.length < page.limit && text.length >= TYPO_MIN_CHARS) {
-          const similar = await tx.select(columns).from(people)
-            .where(and(active, sql`lower(${people.username}) % ${text.toLowerCase()}`, sql`not (lower(${people.username}) like ${`%${term}%`})`))
-            .orderBy(sql`similarity(lower(${people.username}), ${text.toLowerCase()}) desc`, people.id)
-            .limit(page.limit - found.length);
-          found.push(...similar);
-          total += similar.length;
-        }
-        return { found, total };
+      const { ids, total, listed } = await names.search(text, page, async (wanted, after) => {
+        const [row] = await listedAndChanges({ ids: wanted, after, viewer: viewerId ?? 0 });
+        return { listed: row?.listed ?? [], changes: row?.changes ?? [] };
       });
+      const byId = new Map(listed.map((row) => [row.user_id, row]));
+      const found = ids.flatMap((id) => byId.get(id) ?? []);
       const scores = await broadcasterScores(found.map((r) => r.user_id));
       return { users: found.map((r) => ({ ...r, ...(scores.get(r.user_id) ?? NO_SCORE) })), total };
     },
