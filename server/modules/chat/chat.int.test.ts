@@ -285,6 +285,10 @@ describe('presence, priority chat, chat limits', () => {
     await c.post('/api/streams/stream-join', { stream_id: live.streamId });
     await c.post('/api/streams/leave-stream', { id: live.streamId, likes: 2 });
     expect(await info()).toMatchObject({ likes: 2, rlikes: 3 });
+    // The broadcaster's profile and their line in the user search count both.
+    expect((await t.client().get('/api/user/user-lookup', { id: live.user.id })).body.user).toMatchObject({ likes: 5 });
+    const found = (await t.client().get('/api/channel/search-user', { search: live.user.username })).body.users as Array<{ user_id: number }>;
+    expect(found.find((u) => u.user_id === live.user.id)).toMatchObject({ likes: 5 });
   });
 
   it('keeps the priority channel to the owner, marks its lines, and keeps them off the public channel', async () => {

@@ -4,10 +4,10 @@ import { follows } from './tables';
 import type { Executor } from '../../platform/db/client';
 import type { AppModule, ModuleContext } from '../../platform/module';
 import { registerSocialRoutes } from './routes';
-import { createSocialService, type BroadcasterScores, type SocialService, type SubscriptionStanding } from './service';
+import { createSocialService, type BroadcasterScoreReads, type SocialService, type SubscriptionStanding } from './service';
 import './events';
 
-export { NO_SCORE, type BroadcasterScore, type BroadcasterScores, type SocialService } from './service';
+export { NO_SCORE, type BroadcasterScore, type BroadcasterScoreReads, type SocialService } from './service';
 
 declare module '../../platform/module' {
   interface ModuleServices {
@@ -15,7 +15,7 @@ declare module '../../platform/module' {
   }
   interface ModuleHooks {
     /** Profiles and user search show what the streams module reports of each broadcaster. */
-    broadcasterScores: BroadcasterScores;
+    broadcasterScores: BroadcasterScoreReads;
     /** Profiles show whether the caller is subscribed to the user, and may subscribe. */
     subscriptionStanding: SubscriptionStanding;
   }

@@ -20,12 +20,15 @@ const SIMILARITY_THRESHOLD = 0.3;
  */
 export function trigramsOf(text: string): Set<string> {
   const found = new Set<string>();
-  for (const word of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
-    if (word === '') continue;
-    const padded = `  ${word} `;
+  for (const padded of paddedWordsOf(text)) {
     for (let i = 0; i + 3 <= padded.length; i += 1) found.add(padded.slice(i, i + 3));
   }
   return found;
+}
+
+/** The words of a text as pg_trgm pads them before cutting them into trigrams. */
+function paddedWordsOf(text: string): string[] {
+  return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word !== '').map((word) => `  ${word} `);
 }
 
 /** Every run of three characters of a lower-cased name: a name contains a text only if it has all of the text's. */
@@ -42,6 +45,11 @@ interface Entry {
   grams: number;
   /** Its place in `slots`: the postings name entries by it. */
   slot: number;
+  /**
+   * Its padded words end to end: it contains each of its trigrams and, besides them, only runs ending in
+   * two spaces or of three, which no trigram is.
+   */
+  padded: string;
 }
 
 /** Slots by key, each list without repeats; a changed name leaves the lists of its old keys. */
@@ -138,7 +146,7 @@ export function createNameIndex(db: Executor, options: { totalCap: number; typoM
   function add(id: number, name: string, inOrder: boolean): Entry {
     const grams = trigramsOf(name);
     const slot = freeSlots.pop() ?? slots.length;
-    const entry = { id, name, grams: grams.size, slot };
+    const entry = { id, name, grams: grams.size, slot, padded: paddedWordsOf(name).join('') };
     entries.set(id, entry);
     slots[slot] = entry;
     if (slot < gramsOf.length) gramsOf[slot] = grams.size;
@@ -190,12 +198,22 @@ export function createNameIndex(db: Executor, options: { totalCap: number; typoM
     return candidates.filter((entry) => entry.name.includes(term) && !entry.name.startsWith(term)).sort(byName);
   }
 
-  /** Names within pg_trgm similarity of `term` that do not contain it, most similar first (then by id). */
+  /**
+   * Names within pg_trgm similarity of `term` that do not contain it, most similar first (then by id).
+   * similarity = common / (grams + theirs - common) >= 0.3 needs common >= 3·grams/10 (theirs >= common),
+   * so a name that qualifies has at least one of the term's rarest `grams - needed + 1` trigrams: only
+   * those lists are walked, and the commonest few are checked afterwards on the names still in reach.
+   */
   function similarTo(term: string, limit: number): Entry[] {
-    const grams = trigramsOf(term).size;
+    const termGrams = [...trigramsOf(term)];
+    const grams = termGrams.length;
+    const needed = Math.max(1, Math.ceil((3 * grams) / 10));
+    const lists = termGrams.map((gram) => ({ gram, slots: trigrams.of(gram) })).sort((a, b) => a.slots.length - b.slots.length);
+    const walked = lists.slice(0, grams - needed + 1);
+    const checked = lists.slice(grams - needed + 1).map((list) => list.gram);
     let touchedCount = 0;
-    for (const gram of trigramsOf(term)) {
-      for (const slot of trigrams.of(gram)) {
+    for (const list of walked) {
+      for (const slot of list.slots) {
         if (shared[slot] === 0) touched[touchedCount++] = slot;
         shared[slot] = shared[slot]! + 1;
       }
@@ -203,11 +221,13 @@ export function createNameIndex(db: Executor, options: { totalCap: number; typoM
     const scored: Array<{ entry: Entry; similarity: number }> = [];
     for (let i = 0; i < touchedCount; i += 1) {
       const slot = touched[i]!;
-      const common = shared[slot]!;
+      let common = shared[slot]!;
       shared[slot] = 0;
-      // similarity = common / (grams + theirs - common) >= 0.3, in whole numbers: most names share too little.
-      if (13 * common < 3 * (grams + gramsOf[slot]!)) continue;
+      // In whole numbers: most names share too little even with every unwalked trigram.
+      if (13 * (common + checked.length) < 3 * (grams + gramsOf[slot]!)) continue;
       const entry = slots[slot]!;
+      for (const gram of checked) if (entry.padded.includes(gram)) common += 1;
+      if (13 * common < 3 * (grams + entry.grams)) continue;
       // pg_trgm computes the similarity as a float4.
       const similarity = Math.fround(common / (grams + entry.grams - common));
       if (similarity >= SIMILARITY_THRESHOLD && !entry.name.includes(term)) scored.push({ entry, similarity });

@@ -5,7 +5,7 @@ import { SEARCH_MIN_CHARS } from '../../../common/constants';
 import { MSG } from '../../../common/messages';
 import type { Db } from '../../platform/db/client';
 import type { EventOutbox } from '../../platform/event-outbox';
-import { preparedStatement } from '../../platform/db/prepared';
+import { preparedOnFirstUse } from '../../platform/db/prepared';
 import { badRequest, forbidden, notFound } from '../../platform/http/errors';
 import { nameChangesSql, people } from '../accounts';
 import { createNameIndex, type NameChange } from './name-index';
@@ -16,12 +16,13 @@ export interface Page {
   limit: number;
 }
 
-/** A person in a user search's page, before their broadcaster scores. */
+/** A person in a user search's page, with their saved broadcaster scores (null: never streamed). */
 interface SearchListed {
   user_id: number;
   avatar: string | null;
   username: string;
   am_following: boolean;
+  score: BroadcasterScore | null;
 }
 
 /** A search list has no use for an exact count of tens of thousands of matches. */
@@ -76,7 +77,11 @@ export interface BroadcasterScore {
   overall_rating: number;
 }
 export const NO_SCORE: BroadcasterScore = { likes: 0, overall_rating: 0 };
-export type BroadcasterScores = (userIds: number[]) => Promise<Map<number, BroadcasterScore>>;
+/** Saved scores as a column of another statement (null: never streamed), then completed with what is not saved yet. */
+export interface BroadcasterScoreReads {
+  savedColumn: (userId: SQL) => SQL<BroadcasterScore | null>;
+  complete: (saved: Map<number, BroadcasterScore>) => Promise<Map<number, BroadcasterScore>>;
+}
 
 /** The caller's subscription standing towards a user (the subscriptions module answers it: the hook `subscriptionStanding`). */
 export type SubscriptionStanding = (viewerId: number | null, userId: number) => Promise<{ subscribed: boolean; can_subscribe: boolean }>;
@@ -86,12 +91,16 @@ export function createSocialService(deps: {
   /** `social.followed` is written with the follow: the followee's notice follows it at least once. */
   outbox: EventOutbox;
   /** The hooks the streams and subscriptions modules (after this one) fill. */
-  broadcasterScores: () => BroadcasterScores;
+  broadcasterScores: () => BroadcasterScoreReads;
   subscriptionStanding: () => SubscriptionStanding;
 }) {
   const { db } = deps;
-  const broadcasterScores: BroadcasterScores = (userIds) => deps.broadcasterScores()(userIds);
   const subscriptionStanding: SubscriptionStanding = (viewerId, userId) => deps.subscriptionStanding()(viewerId, userId);
+  /** The scores of people read with their saved scores: completed only when one of them has streams. */
+  const scoresOf = (people: Array<{ id: number; score: BroadcasterScore | null }>) => {
+    const saved = new Map(people.flatMap((p) => (p.score ? [[p.id, p.score] as const] : [])));
+    return saved.size === 0 ? Promise.resolve(saved) : deps.broadcasterScores().complete(saved);
+  };
 
   async function followState(viewerId: number | null, userId: number) {
     if (!viewerId || viewerId === userId) return { am_following: false, following_notify: false, following_me: false };
@@ -115,35 +124,43 @@ export function createSocialService(deps: {
     return { followers: row?.followers ?? 0, following: row?.following ?? 0 };
   }
 
-  /** A profile's person with both follow counts: one prepared statement (a profile page is read far more than written). */
-  const profileRow = preparedStatement(
-    db.select({
-      id: people.id,
-      username: people.username,
-      fullname: people.fullname,
-      avatar: people.avatar,
-      description: people.description,
-      country: people.country,
-      accountStatus: people.accountStatus,
-      followers: sql<number>`(select count(*)::int from ${follows} where ${follows.followeeId} = ${people.id})`,
-      following: sql<number>`(select count(*)::int from ${follows} where ${follows.followerId} = ${people.id})`,
-    }).from(people).where(eq(people.id, sql.placeholder('id'))),
+  /**
+   * A profile's person with both follow counts and their saved broadcaster scores: one prepared statement
+   * (a profile page is read far more than written), made on first use as the search page's is.
+   */
+  const profileRow = preparedOnFirstUse(
+    () =>
+      db.select({
+        id: people.id,
+        username: people.username,
+        fullname: people.fullname,
+        avatar: people.avatar,
+        description: people.description,
+        country: people.country,
+        accountStatus: people.accountStatus,
+        followers: sql<number>`(select count(*)::int from ${follows} where ${follows.followeeId} = ${people.id})`,
+        following: sql<number>`(select count(*)::int from ${follows} where ${follows.followerId} = ${people.id})`,
+        score: deps.broadcasterScores().savedColumn(sql.raw('people.id')),
+      }).from(people).where(eq(people.id, sql.placeholder('id'))),
     'social_profile',
   );
 
   const names = createNameIndex(db, { totalCap: SEARCH_TOTAL_CAP, typoMinChars: TYPO_MIN_CHARS });
 
   /**
-   * A search page's people, active ones only, with whether the viewer (0: a guest) follows each, and the
-   * changes to names the name index has not seen yet: one prepared statement.
+   * A search page's people, active ones only, with whether the viewer (0: a guest) follows each and their
+   * saved broadcaster scores, and the changes to names the name index has not seen yet: one prepared
+   * statement (made on first use: the scores' column comes from the streams module).
    */
-  const listedAndChanges = preparedStatement(
-    db.select({
-      listed: sql<SearchListed[]>`coalesce((select json_agg(json_build_object('user_id', people.id, 'avatar', people.avatar, 'username', people.username,
-        'am_following', exists (select 1 from ${follows} as mine where mine.follower_id = ${sql.placeholder('viewer')}::bigint and mine.followee_id = people.id)))
-        from ${people} where people.id = any(${sql.placeholder('ids')}::bigint[]) and people.account_status = 'active'), '[]'::json)`,
-      changes: sql<NameChange[]>`${nameChangesSql(sql`${sql.placeholder('after')}::bigint`)}`,
-    }).from(sql`(select 1) as one`),
+  const listedAndChanges = preparedOnFirstUse(
+    () =>
+      db.select({
+        listed: sql<SearchListed[]>`coalesce((select json_agg(json_build_object('user_id', people.id, 'avatar', people.avatar, 'username', people.username,
+          'am_following', exists (select 1 from ${follows} as mine where mine.follower_id = ${sql.placeholder('viewer')}::bigint and mine.followee_id = people.id),
+          'score', ${deps.broadcasterScores().savedColumn(sql.raw('people.id'))}))
+          from ${people} where people.id = any(${sql.placeholder('ids')}::bigint[]) and people.account_status = 'active'), '[]'::json)`,
+        changes: sql<NameChange[]>`${nameChangesSql(sql`${sql.placeholder('after')}::bigint`)}`,
+      }).from(sql`(select 1) as one`),
     'social_search_page',
   );
 
@@ -187,7 +204,7 @@ export function createSocialService(deps: {
     async profile(userId: number, viewerId: number | null): Promise<PublicProfile> {
       const [user] = await profileRow({ id: userId });
       if (!user || user.accountStatus !== 'active') throw notFound(MSG.userNotFound);
-      const [scores, follow, standing] = await Promise.all([broadcasterScores([userId]), followState(viewerId, userId), subscriptionStanding(viewerId, userId)]);
+      const [scores, follow, standing] = await Promise.all([scoresOf([user]), followState(viewerId, userId), subscriptionStanding(viewerId, userId)]);
       return {
         user_id: user.id,
         username: user.username,
@@ -262,8 +279,8 @@ export function createSocialService(deps: {
       });
       const byId = new Map(listed.map((row) => [row.user_id, row]));
       const found = ids.flatMap((id) => byId.get(id) ?? []);
-      const scores = await broadcasterScores(found.map((r) => r.user_id));
-      return { users: found.map((r) => ({ ...r, ...(scores.get(r.user_id) ?? NO_SCORE) })), total };
+      const scores = await scoresOf(found.map((r) => ({ id: r.user_id, score: r.score })));
+      return { users: found.map(({ score: _saved, ...r }) => ({ ...r, ...(scores.get(r.user_id) ?? NO_SCORE) })), total };
     },
   };
 }

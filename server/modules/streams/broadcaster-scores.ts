@@ -1,56 +1,49 @@
 /** What a broadcaster earned on their streams: likes, and the overall star rating viewers gave. */
 import { and, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../platform/db/client';
-import { preparedStatement } from '../../platform/db/prepared';
-import type { BroadcasterScore } from '../social';
+import type { BroadcasterScore, BroadcasterScoreReads } from '../social';
 import type { RealtimeLikesOn } from './analytics-reads';
 import { streamRatings, streams } from './tables';
 
-/** Each broadcaster's saved likes and rating sums, one row per broadcaster with streams, for the users `which` selects. */
-const scoresQuery = (db: Executor, which: SQL) => db
-  .select({
-    userId: streams.userId,
-    likes: sql<number>`coalesce(sum(${streams.likes}) filter (where ${streams.deletedAt} is null), 0)::int`,
-    overall: sql<string | null>`round(sum(rated.total)::numeric / nullif(sum(rated.n), 0), 1)`,
-  })
-  .from(streams)
-  .leftJoinLateral(
-    db.select({ total: sql<number>`sum(${streamRatings.rating})`.as('total'), n: sql<number>`count(*)`.as('n') })
-      .from(streamRatings).where(sql`${streamRatings.streamId} = ${streams.id}`).as('rated'),
-    sql`true`,
-  )
-  .where(which)
-  .groupBy(streams.userId);
-
-type ScoreRow = { userId: number; likes: number; overall: string | null };
-
-async function withRealtimeLikes(db: Executor, rows: ScoreRow[], realtimeLikesOn?: RealtimeLikesOn): Promise<Map<number, BroadcasterScore>> {
+/** The saved scores with the likes of these broadcasters' streams not saved yet, when `realtimeLikesOn` is given. */
+async function withRealtimeLikes(db: Executor, saved: Map<number, BroadcasterScore>, realtimeLikesOn?: RealtimeLikesOn): Promise<Map<number, BroadcasterScore>> {
+  if (!realtimeLikesOn || saved.size === 0) return saved;
+  const owned = await db.select({ id: streams.id, userId: streams.userId }).from(streams)
+    .where(and(inArray(streams.userId, [...saved.keys()]), isNull(streams.deletedAt)));
+  const likes = await realtimeLikesOn(owned.map((o) => o.id));
   const realtime = new Map<number, number>();
-  if (realtimeLikesOn && rows.length > 0) {
-    const owned = await db.select({ id: streams.id, userId: streams.userId }).from(streams)
-      .where(and(inArray(streams.userId, rows.map((r) => r.userId)), isNull(streams.deletedAt)));
-    const likes = await realtimeLikesOn(owned.map((o) => o.id));
-    for (const o of owned) realtime.set(o.userId, (realtime.get(o.userId) ?? 0) + (likes.get(o.id) ?? 0));
-  }
-  return new Map(rows.map((r) => [r.userId, { likes: r.likes + (realtime.get(r.userId) ?? 0), overall_rating: r.overall === null ? 0 : Number(r.overall) }]));
+  for (const o of owned) realtime.set(o.userId, (realtime.get(o.userId) ?? 0) + (likes.get(o.id) ?? 0));
+  return new Map([...saved].map(([userId, score]) => [userId, { ...score, likes: score.likes + (realtime.get(userId) ?? 0) }]));
 }
 
 /**
- * Each broadcaster's likes (of streams not deleted, as the streams show them: saved likes, plus the
- * realtime likes when `realtimeLikesOn` is given) and the average of every rating of their streams,
- * to one decimal (0 when unrated). One grouped query over the given users' streams: each stream's ratings are summed through the
- * (stream_id, user_id) key, so the cost follows the users asked for, not the size of the tables.
+ * A broadcaster's saved scores as a column of another statement, for the user `userId` names there:
+ * `{ likes, overall_rating }` as JSON, or null for a user who never streamed.
  */
-export async function broadcasterScores(db: Executor, userIds: number[], realtimeLikesOn?: RealtimeLikesOn): Promise<Map<number, BroadcasterScore>> {
+export const savedScoreSql = (userId: SQL) => sql<BroadcasterScore | null>`(select json_build_object(
+    'likes', coalesce(sum(s.likes) filter (where s.deleted_at is null), 0)::int,
+    'overall_rating', coalesce(round(sum(rated.total)::numeric / nullif(sum(rated.n), 0), 1), 0))
+  from ${streams} s left join lateral (select sum(r.rating) as total, count(*) as n from ${streamRatings} r where r.stream_id = s.id) rated on true
+  where s.user_id = ${userId} having count(*) > 0)`;
+
+/**
+ * Each broadcaster's saved likes (of streams not deleted) and the average of every rating of their
+ * streams, to one decimal (0 when unrated); users who never streamed are left out. Each stream's ratings
+ * are summed through the (stream_id, user_id) key, so the cost follows the users asked for, not the size
+ * of the tables.
+ */
+export async function savedBroadcasterScores(db: Executor, userIds: number[]): Promise<Map<number, BroadcasterScore>> {
   if (userIds.length === 0) return new Map();
-  return withRealtimeLikes(db, await scoresQuery(db, inArray(streams.userId, [...new Set(userIds)])), realtimeLikesOn);
+  const ids = sql.join([...new Set(userIds)].map((id) => sql`${id}`), sql`, `);
+  const rows = await db.select({ userId: sql<number>`asked.id`.mapWith(Number), score: savedScoreSql(sql`asked.id`) })
+    .from(sql`unnest(array[${ids}]::bigint[]) as asked(id)`);
+  return new Map(rows.flatMap((r) => (r.score ? [[r.userId, r.score] as const] : [])));
 }
 
 /**
- * `broadcasterScores` as one prepared statement for any number of users (every profile and user search
- * asks it, mostly of people who never streamed): parsed and planned once per connection.
+ * The scores for profiles and the user search (asked mostly of people who never streamed): saved scores
+ * read as a column of the caller's statement, then completed with the likes not saved yet.
  */
-export function preparedBroadcasterScores(db: Executor, realtimeLikesOn?: RealtimeLikesOn): (userIds: number[]) => Promise<Map<number, BroadcasterScore>> {
-  const scores = preparedStatement(scoresQuery(db, sql`${streams.userId} = any(${sql.placeholder('ids')}::bigint[])`), 'streams_broadcaster_scores');
-  return async (userIds) => (userIds.length === 0 ? new Map() : withRealtimeLikes(db, await scores({ ids: [...new Set(userIds)] }), realtimeLikesOn));
+export function broadcasterScoreReads(db: Executor, realtimeLikesOn?: RealtimeLikesOn): BroadcasterScoreReads {
+  return { savedColumn: savedScoreSql, complete: (saved) => withRealtimeLikes(db, saved, realtimeLikesOn) };
 }

@@ -7,7 +7,7 @@ import { eq, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { createReadCache } from '../../platform/cache/read-cache';
 import { createMediaServer, type MediaServer } from '../../platform/media/media-server';
 import type { AppModule, ModuleContext } from '../../platform/module';
-import { preparedBroadcasterScores } from './broadcaster-scores';
+import { broadcasterScoreReads } from './broadcaster-scores';
 import { createBroadcastCallbacks, type BroadcastCallbacks } from './broadcast-callbacks';
 import { createCachedListings, LISTINGS_TAG } from './cached-listings';
 import { createStreamInteractions } from './interactions';
@@ -87,7 +87,7 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
     renditions: config.liveRenditions,
   });
   const moderation = createStreamModeration({ db, accountAdmin: ctx.service('accountAdmin'), media: mediaControl, events });
-  ctx.fill('broadcasterScores', preparedBroadcasterScores(db, viewing.realtimeLikesOn));
+  ctx.fill('broadcasterScores', broadcasterScoreReads(db, viewing.realtimeLikesOn));
   await mediaControl.listen();
   const playbackGate = createPlaybackGate({ access, tokens: media.tokens, events, bus: ctx.bus });
   await playbackGate.listen();

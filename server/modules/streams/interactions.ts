@@ -9,7 +9,7 @@ import type { Principal } from '../../platform/http/auth';
 import { badRequest, forbidden, notFound } from '../../platform/http/errors';
 import type { DomainEventHub } from '../../platform/events';
 import type { AccountsService } from '../accounts';
-import { broadcasterScores } from './broadcaster-scores';
+import { savedBroadcasterScores } from './broadcaster-scores';
 import { mayPassPaywall, type StreamAccess } from './access';
 import type { StreamReads } from './stream-reads';
 import { streamBans, streamRatings, streamReports, streamSaves } from './tables';
@@ -47,7 +47,7 @@ export function createStreamInteractions(deps: {
       return db.transaction(async (tx) => {
         await tx.insert(streamRatings).values({ streamId, userId: callerId, rating })
           .onConflictDoUpdate({ target: [streamRatings.streamId, streamRatings.userId], set: { rating, createdAt: new Date() } });
-        return { rating, overall_rating: (await broadcasterScores(tx, [row.userId])).get(row.userId)?.overall_rating ?? 0 };
+        return { rating, overall_rating: (await savedBroadcasterScores(tx, [row.userId])).get(row.userId)?.overall_rating ?? 0 };
       });
     },
 

@@ -39,3 +39,12 @@ export function preparedStatement<V extends Record<string, unknown>, R>(
   const run = namedStatementRunner();
   return (values) => run(() => prepared.execute(values), () => query.execute(values));
 }
+
+/** `preparedStatement` built at its first call: for a query that reads what is filled after its module is built (a hook's SQL). */
+export function preparedOnFirstUse<V extends Record<string, unknown>, R>(
+  build: () => Executable<V, R> & { prepare(name: string): Executable<V, R> },
+  name: string,
+): (values: V) => Promise<R> {
+  let run: ((values: V) => Promise<R>) | undefined;
+  return (values) => (run ??= preparedStatement(build(), name))(values);
+}
