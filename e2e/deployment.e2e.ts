@@ -195,6 +195,7 @@ suite(suiteName, () => {
   }, 150_000);
 
   step('one API instance is killed: the sockets reconnect to the other and nothing acknowledged is lost', async () => {
+    const secondWasAt = await videoTime(second.page);
     await deployment!.instance('api-1').kill();
     await say(viewer.page, 'Still here after an instance died');
     await chatLine(broadcaster.page, 'Still here after an instance died').waitFor({ timeout: 30_000 });
@@ -205,6 +206,8 @@ suite(suiteName, () => {
     await chatLine(viewer.page, 'Hello from the other instance').waitFor({ timeout: 20_000 });
     await expect.poll(() => viewer.page.getByRole('banner').getByLabel(/Your balance/).getAttribute('aria-label'), { timeout: 15_000 }).toBe('Your balance: 90 Coins');
     await expect.poll(() => videoTime(viewer.page), { timeout: 30_000 }).toBeGreaterThan(1);
+    // The page that was not reloaded plays on through the kill (decision 0077).
+    await expect.poll(() => videoTime(second.page), { timeout: 45_000 }).toBeGreaterThan(secondWasAt + 2);
     await screenshot(viewer.page, 'deployment-after-instance-killed');
   }, 120_000);
 

@@ -31,6 +31,13 @@ interface HlsPlayerProps {
 
 /** Refreshes in a row without a playlist loading in between: past this the stream is gone for us. */
 const MAX_TOKEN_REFRESHES = 3;
+/**
+ * Fresh starts after hls.js gave up on the network (its own retries spent) with no playlist loading in
+ * between, each after a longer pause: an origin restarting or an instance dying behind the edge passes
+ * in seconds and must not end the stream for the viewer.
+ */
+const MAX_NETWORK_RESTARTS = 3;
+const NETWORK_RESTART_PAUSE_MS = 2_000;
 
 /** Plays a signed HLS playlist: hls.js where MSE exists (Debian chromium), else the native player. */
 export function HlsPlayer({ src, width, height, muted = true, onStateChange, videoRef, refreshSource, children, poster, label = 'Stream video' }: HlsPlayerProps) {
@@ -54,6 +61,8 @@ export function HlsPlayer({ src, width, height, muted = true, onStateChange, vid
     };
     let hls: Hls | null = null;
     let renewal: ReturnType<typeof setTimeout> | undefined;
+    let restartTimer: ReturnType<typeof setTimeout> | undefined;
+    let stopped = false;
     // Autoplay is allowed muted; the controls offer the sound.
     video.muted = muted;
     setVideo(video);
@@ -84,31 +93,37 @@ export function HlsPlayer({ src, width, height, muted = true, onStateChange, vid
         if (hls && capped >= 0 && capped < hls.levels.length - 1) hls.autoLevelCapping = capped;
       });
       let refreshes = 0;
+      let restarts = 0;
       let refreshing = false;
       hls.on(Hls.Events.LEVEL_LOADED, (_event, data) => {
         refreshes = 0;
+        restarts = 0;
         setLive(data.details.live);
       });
+      /** Loads the playlist from `next` (the player was stopped meanwhile: nothing). */
+      const loadFrom = (next: string) => {
+        refreshing = false;
+        if (stopped || !hls) return;
+        address = next;
+        hls.loadSource(next);
+        hls.startLoad();
+      };
+      const freshSource = () => fetchFreshSource().catch(() => null);
       hls.on(Hls.Events.ERROR, (_event, data) => {
         if (data.response?.code === 403 && !refreshing && refreshes < MAX_TOKEN_REFRESHES) {
           // The token expired (or access changed): ask for a new address, which a retry could not fix.
           refreshing = true;
           refreshes += 1;
-          void fetchFreshSource()
-            .catch(() => null)
-            .then((next) => {
-              refreshing = false;
-              if (next && hls) {
-                address = next;
-                hls.loadSource(next);
-                hls.startLoad();
-              } else set('lost');
-            });
+          void freshSource().then((next) => (next ? loadFrom(next) : set('lost')));
           return;
         }
         if (!data.fatal || refreshing) return;
         if (data.type === Hls.ErrorTypes.MEDIA_ERROR) hls?.recoverMediaError();
-        else set('lost');
+        else if (data.type === Hls.ErrorTypes.NETWORK_ERROR && restarts < MAX_NETWORK_RESTARTS) {
+          restarts += 1;
+          refreshing = true;
+          restartTimer = setTimeout(() => void freshSource().then((next) => loadFrom(next ?? address)), NETWORK_RESTART_PAUSE_MS * restarts);
+        } else set('lost');
       });
       hls.loadSource(src);
       hls.attachMedia(video);
@@ -142,7 +157,9 @@ export function HlsPlayer({ src, width, height, muted = true, onStateChange, vid
       video.removeEventListener('ended', onEnded);
       video.removeEventListener('emptied', onEmptied);
       video.removeEventListener('durationchange', onDuration);
+      stopped = true;
       clearTimeout(renewal);
+      clearTimeout(restartTimer);
       hls?.destroy();
     };
     // `muted` is where playback starts; the viewer's choice is the element's from then on.
