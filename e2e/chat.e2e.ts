@@ -86,7 +86,8 @@ describe('chat on a live stream', () => {
     await Promise.all([signInAt(viewer1.page, 'viewer1', streamPath), signInAt(viewer2.page, 'viewer2', streamPath)]);
     ownerView = await openTab(broadcaster);
     await Promise.all([watchLive(ownerView, streamPath), watchLive(viewer1.page, streamPath), watchLive(viewer2.page, streamPath)]);
-  });
+    // Four pages and an encoder start here: on a loaded 2-core machine that alone can take a minute.
+  }, 120_000);
 
   step('carries lines between the viewers and the broadcaster, with names, the Streamer mark and markup as text', async () => {
     // viewer1 types and presses Enter: everyone's chat log shows it under viewer1's name.
