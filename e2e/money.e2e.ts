@@ -47,17 +47,36 @@ function chatLine(page: Page, name: string, text: string) {
 /** The owner's 3 s "tip received" indicator over the player. */
 const tipReceived = (page: Page, coins: number) => page.locator('#stream-chat-overlay').getByRole('status').filter({ hasText: `tipped you ${coins} Coins!` });
 /**
- * Resolves once the coin burst's label over the player ("viewer1 +30 Coins") is fully shown: it rises
- * in over the first 15 % of its 2.2 s and fades after 80 %. The burst is aria-hidden, so found by its
- * class; call before the tip, so the wait cannot start after the burst is gone. Checked every 100 ms
- * rather than every frame: a page starved of frames on a loaded machine must not miss the 1.4 s it shows.
+ * Starts recording every coin burst label ("viewer1 +30 Coins") put over the player. The burst lives
+ * 2.2 s: a page starved of frames on a loaded machine can sleep through it, but a mutation observer hears
+ * every label added. Resolves to a wait for `name`'s burst of `coins`, then for the label fully shown
+ * (past the first 15 % of its time) if it still is, for the screenshot.
  */
-const burstShown = (page: Page, name: string, coins: number) =>
-  page.waitForFunction(
-    (label) => [...document.querySelectorAll('#stream-chat-overlay [class*="burstLabel"]')].some((l) => l.textContent?.includes(label) && Number(getComputedStyle(l).opacity) > 0.9),
-    `${name} +${coins} Coins`,
-    { timeout: 15_000, polling: 100 },
-  );
+async function watchBursts(page: Page) {
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    Object.assign(window, { burstsSeen: seen });
+    new MutationObserver((records) => {
+      for (const node of records.flatMap((r) => [...r.addedNodes])) {
+        if (!(node instanceof HTMLElement)) continue;
+        for (const label of [node, ...node.querySelectorAll('[class*="burstLabel"]')]) {
+          if (label.matches('#stream-chat-overlay [class*="burstLabel"]')) seen.push(label.textContent ?? '');
+        }
+      }
+    }).observe(document.body, { childList: true, subtree: true });
+  });
+  return async (name: string, coins: number) => {
+    const label = `${name} +${coins} Coins`;
+    await page.waitForFunction((text) => (window as unknown as { burstsSeen: string[] }).burstsSeen.some((seen) => seen.includes(text)), label, { timeout: 15_000, polling: 100 });
+    await page
+      .waitForFunction(
+        (text) => [...document.querySelectorAll('#stream-chat-overlay [class*="burstLabel"]')].some((l) => l.textContent?.includes(text) && Number(getComputedStyle(l).opacity) > 0.9),
+        label,
+        { timeout: 2_000, polling: 'raf' },
+      )
+      .catch(() => undefined);
+  };
+}
 
 async function waitForPlaying(page: Page) {
   await badge(page, 'LIVE').waitFor();
@@ -234,7 +253,7 @@ describe('coins, the pay wall and tips', () => {
     const received = tipReceived(ownerView, PRICE);
     const seen = received.waitFor({ timeout: 15_000 });
     const toast = page.getByText(`You tipped ${PRICE} Coins!`).first().waitFor({ timeout: 15_000 });
-    const burst = burstShown(ownerView, 'viewer1', PRICE);
+    const burst = (await watchBursts(ownerView))('viewer1', PRICE);
     await confirm.getByRole('button', { name: 'Confirm Tip' }).click();
     // Shot as soon as the label has faded in.
     await burst;
