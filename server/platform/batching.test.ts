@@ -50,6 +50,19 @@ describe('batcher', () => {
     expect(await Promise.all(all)).toEqual(['done:u1:x', 'done:u1:y', 'done:u2:x', 'done:u3:x']);
   });
 
+  it('without a key puts any calls together, the same item twice too, up to the size limit', async () => {
+    const { batches, run } = heldRunner();
+    const batcher = createBatcher({ run, maxItems: 3, maxRunning: 1 });
+    const all = ['a', 'a', 'b', 'c'].map((item) => batcher.submit(item));
+    await turn();
+    expect(batches.map((b) => b.items)).toEqual([['a', 'a', 'b']]);
+    batches[0]!.finish();
+    await turns();
+    expect(batches.map((b) => b.items)).toEqual([['a', 'a', 'b'], ['c']]);
+    batches[1]!.finish();
+    expect(await Promise.all(all)).toEqual(['done:a', 'done:a', 'done:b', 'done:c']);
+  });
+
   it('runs up to maxRunning batches at once, each in a slot no other running batch holds', async () => {
     const { batches, run } = heldRunner();
     const batcher = createBatcher({ run, maxItems: 10, maxRunning: 2, key: keyOf });

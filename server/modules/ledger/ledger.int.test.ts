@@ -6,6 +6,7 @@ import { startTestApp, type TestApp } from '../../testing/harness';
 import { sqlState, type Db } from '../../platform/db/client';
 import { accountKey, createLedger, InsufficientFunds, RECEIVING_SHARDS, type Ledger } from './service';
 import { AccountOnHold } from './holds';
+import { walletVersion } from './payout-position';
 import { debtAccountName } from './tables';
 
 let t: TestApp;
@@ -176,6 +177,23 @@ describe('the ledger', () => {
     expect(deadlocks).toBe(0);
     expect((await ledger.balances(receiver.id)).CON).toBe(6 + 120 * 8);
     await expectLedgerInvariants(db);
+  });
+});
+
+describe('wallet versions', () => {
+  it('answers each wallet its own version when many are asked at once, and a new one after it moved', async () => {
+    const [a, b, never] = [await t.given.user(), await t.given.user(), await t.given.user()];
+    await t.given.coins(a.id, 100);
+    await tip(a.id, b.id, 30);
+    const versionOf = walletVersion(t.resources.database.db);
+    const alone = [await versionOf(a.id), await versionOf(b.id), await versionOf(never.id)];
+    expect(alone[0]).not.toBe(alone[1]);
+    expect(alone[2]).toBeNull();
+    const together = await Promise.all(Array.from({ length: 4 }, () => [versionOf(a.id), versionOf(b.id), versionOf(never.id)]).flat());
+    expect(together).toEqual([...alone, ...alone, ...alone, ...alone]);
+    await tip(b.id, a.id, 5);
+    const [movedA, movedB] = await Promise.all([versionOf(a.id), versionOf(b.id)]);
+    expect([movedA === alone[0], movedB === alone[1]]).toEqual([false, false]);
   });
 });
 

@@ -6,6 +6,7 @@
  * the hold: coins spent are taken from what was withdrawable first.
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import { COALESCED_READS, createBatcher } from '../../platform/batching';
 import type { Executor } from '../../platform/db/client';
 import { preparedStatement } from '../../platform/db/prepared';
 import { EARNING_KINDS } from '../../../common/rules/transfer-kinds';
@@ -76,15 +77,19 @@ export function earnedProbe(exec: Executor): (userId: number) => Promise<boolean
  * A token of the user's coin wallet as it stands: its accounts and their row versions (`xmin`). Every
  * movement changes the balance of one of them, so a committed movement changes the token, and whatever is
  * read from the books after the token is at least as new as it. Null when the user has no coin wallet
- * (nothing ever moved). One prepared statement over the user's few account rows.
+ * (nothing ever moved). One prepared statement over the users' few account rows.
  */
 export function walletVersion(exec: Executor): (userId: number) => Promise<string | null> {
   const read = preparedStatement(
-    exec.select({ version: sql<string | null>`string_agg(${ledgerAccounts.id}::text || ':' || ${ledgerAccounts}.xmin::text, ',' order by ${ledgerAccounts.id})` })
-      .from(ledgerAccounts).where(and(eq(ledgerAccounts.userId, sql.placeholder('id')), eq(ledgerAccounts.currency, 'CON'))),
-    'ledger_wallet_version',
+    exec.select({
+      version: sql<string | null>`(select string_agg(a.id::text || ':' || a.xmin::text, ',' order by a.id) from ${ledgerAccounts} a
+        where a.user_id = asked.id and a.currency = 'CON')`,
+    }).from(sql`unnest(${sql.placeholder('ids')}::bigint[]) with ordinality as asked(id, at)`).orderBy(sql`asked.at`),
+    'ledger_wallet_versions',
   );
-  return async (userId) => (await read({ id: userId }))[0]?.version ?? null;
+  // Every signed-in page asks it: the versions of the pages asked together are read together (decision 0078).
+  const versions = createBatcher<number, string | null>({ ...COALESCED_READS, run: async (ids) => (await read({ ids })).map((row) => row.version) });
+  return (userId) => versions.submit(userId);
 }
 
 /**

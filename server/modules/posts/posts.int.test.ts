@@ -373,6 +373,32 @@ describe('likes, saves and complaints', () => {
   });
 });
 
+describe('post pages asked together', () => {
+  it('answers each page for its own viewer, and a missing post with its refusal', async () => {
+    const owner = await person();
+    const [first, second] = [await publishImagePost(owner.client), await publishImagePost(owner.client)];
+    const [fan, other] = [await person(), await person()];
+    await fan.client.post(api.likePost.path, { post_id: first, like: true });
+    await other.client.post(api.savePost.path, { post_id: first, save: true });
+
+    // Three rounds at once: while two statements run, the pages that wait go together in the next.
+    const round = () => [
+      lookup(fan.client, first), lookup(other.client, first), lookup(t.client(), first),
+      lookup(fan.client, second), lookup(other.client, 9_999_999), lookup(owner.client, first),
+    ];
+    const pages = await Promise.all([...round(), ...round(), ...round()]);
+    const seen = pages.map((res) => {
+      const post = res.body.post as api.Post | undefined;
+      return post ? `${post.post_id}: liked ${post.viewer_likes}, saved ${post.saved}` : res.status;
+    });
+    const expected = [
+      `${first}: liked 1, saved false`, `${first}: liked 0, saved true`, `${first}: liked 0, saved false`,
+      `${second}: liked 0, saved false`, 404, `${first}: liked 0, saved false`,
+    ];
+    expect(seen).toEqual([...expected, ...expected, ...expected]);
+  });
+});
+
 describe('comments', () => {
   it('keeps a tree of comments and replies, 10 a page, with the spec’s rules', async () => {
     const owner = await person();

@@ -4,6 +4,7 @@
  */
 import { and, asc, eq, inArray, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
+import { COALESCED_READS, createBatcher } from '../../platform/batching';
 import type { EventOutbox } from '../../platform/event-outbox';
 import type * as api from '../../../common/api/posts';
 import { uploadPermissionFor } from '../../../common/permissions';
@@ -170,24 +171,38 @@ export function createPostsService(deps: {
   }
 
   /**
-   * The post page's read in one prepared statement: the post, its media in order, its creator's public
-   * name and the viewer's save and like (none for a guest, id 0). Every post page is read far more than written.
+   * Post pages' reads in one prepared statement for the pages asked together (decision 0078): each post,
+   * its media in order, its creator's public name and that page's viewer's save and like (none for a
+   * guest, id 0); `at` is the page's place among those asked. Every post page is read far more than written.
    * The subqueries name the post's columns with their table: drizzle writes a single table's columns bare,
    * and a bare `id` inside them would be the media's own.
    */
   const postIdColumn = sql.raw('"posts"."id"');
-  const postPageQuery = preparedStatement(
+  const postPagesQuery = preparedStatement(
     db.select({
+      at: sql<number>`asked.at`,
       post: posts,
       owner: sql<{ username: string; avatar: string | null } | null>`(${deps.accounts.publicUserJsonSql(sql.raw('"posts"."user_id"'))})`,
       media: sql<PostSurroundings['media']>`coalesce((select json_agg(json_build_object('id', m.id, 'kind', m.kind, 'width', m.width, 'height', m.height,
         'durationSeconds', m.duration_seconds, 'transcodeState', m.transcode_state, 'transcodeProgress', m.transcode_progress) order by m.position)
         from ${postMedia} m where m.post_id = ${postIdColumn}), '[]'::json)`,
-      saved: sql<boolean>`exists (select 1 from ${postSaves} s where s.post_id = ${postIdColumn} and s.user_id = ${sql.placeholder('viewer')}::bigint)`,
-      liked: sql<boolean>`exists (select 1 from ${postLikes} l where l.post_id = ${postIdColumn} and l.user_id = ${sql.placeholder('viewer')}::bigint)`,
-    }).from(posts).where(eq(posts.id, sql.placeholder('id'))),
-    'posts_page',
+      saved: sql<boolean>`exists (select 1 from ${postSaves} s where s.post_id = ${postIdColumn} and s.user_id = asked.viewer)`,
+      liked: sql<boolean>`exists (select 1 from ${postLikes} l where l.post_id = ${postIdColumn} and l.user_id = asked.viewer)`,
+    }).from(posts).innerJoin(
+      sql`unnest(${sql.placeholder('ids')}::bigint[], ${sql.placeholder('viewers')}::bigint[], ${sql.placeholder('ats')}::int[]) as asked(id, viewer, at)`,
+      sql`asked.id = ${postIdColumn}`,
+    ),
+    'posts_pages',
   );
+  type PostPageRow = Awaited<ReturnType<typeof postPagesQuery>>[number];
+  const postPages = createBatcher<{ id: number; viewer: number }, PostPageRow | undefined>({
+    ...COALESCED_READS,
+    run: async (asks) => {
+      const rows = await postPagesQuery({ ids: asks.map((ask) => ask.id), viewers: asks.map((ask) => ask.viewer), ats: asks.map((_, at) => at) });
+      const found = new Map(rows.map((row) => [row.at, row]));
+      return asks.map((_, at) => found.get(at));
+    },
+  });
 
   /** The post as the viewer sees it (spec part 1 §3 Post): media addresses only once its media is open to them. */
   function shape(row: PostRow, standing: Standing, viewer: Viewer, { media, owner, saved, liked }: PostSurroundings): api.Post {
@@ -249,7 +264,7 @@ export function createPostsService(deps: {
 
   /** The post page: the post as the viewer sees it, or its refusal; a subscribers-only post answers its teaser to others. */
   async function postPage(postId: number, viewer: Viewer): Promise<api.Post> {
-    const [found] = await postPageQuery({ id: postId, viewer: viewer.principal?.userId ?? 0 });
+    const found = await postPages.submit({ id: postId, viewer: viewer.principal?.userId ?? 0 });
     if (!found || found.post.deletedAt) throw notFound(MSG.postNotAvailable);
     const standing = await access.standing(found.post, viewer, { teaser: true });
     return shape(found.post, standing, viewer, { media: found.media, owner: found.owner ?? undefined, saved: found.saved, liked: found.liked });

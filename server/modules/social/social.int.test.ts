@@ -34,6 +34,26 @@ describe('profiles', () => {
   });
 });
 
+describe('profiles asked together', () => {
+  it('answers each its own person, and the unknown and suspended with 404', async () => {
+    const [ada, bo] = [await t.given.user({ username: 'together_ada' }), await t.given.user({ username: 'together_bo' })];
+    const { client: fan } = await t.given.follower(bo);
+    const suspended = await t.given.user();
+    await t.resources.database.db.execute(sql`update users set account_status = 'suspended' where id = ${suspended.id}`);
+    const round = () => [
+      t.client().get('/api/user/user-lookup', { id: ada.id }), fan.get('/api/user/user-lookup', { id: bo.id }),
+      t.client().get('/api/user/user-lookup', { id: 9_999_999 }), fan.get('/api/user/user-lookup', { id: suspended.id }),
+      fan.get('/api/user/user-lookup', { id: ada.id }),
+    ];
+    const seen = (await Promise.all([...round(), ...round(), ...round()])).map((res) => {
+      const user = res.body.user as { username: string; followers: number; am_following: boolean } | undefined;
+      return user ? `${user.username}: ${user.followers} followers${user.am_following ? ', following' : ''}` : res.status;
+    });
+    const expected = ['together_ada: 0 followers', 'together_bo: 1 followers, following', 404, 404, 'together_ada: 0 followers'];
+    expect(seen).toEqual([...expected, ...expected, ...expected]);
+  });
+});
+
 describe('follow', () => {
   it('follows with notifications on, toggles the bell only while following, unfollows', async () => {
     const star = await t.given.user();
@@ -114,6 +134,32 @@ describe('user search', () => {
     expect((fuzzy.body.users as Array<{ username: string }>).map((u) => u.username)).toContain('searchable_sam');
     const nothing = await t.client().get('/api/channel/search-user', { search: 'qqqxxxzzz' });
     expect(nothing.body).toMatchObject({ users: [], total: 0 });
+  });
+
+  it('answers searches that arrive together each with its own page and its own viewer\'s follow state', async () => {
+    const [anna, bert] = [await t.given.user({ username: 'coal_anna' }), await t.given.user({ username: 'coal_bert' })];
+    await t.given.user({ username: 'coal_cara' });
+    const [a, b] = [await t.given.signedIn(await t.given.user()), await t.given.signedIn(await t.given.user())];
+    await a.post('/api/user/toggle-following', { id: anna.id, isFollowing: true });
+    await b.post('/api/user/toggle-following', { id: bert.id, isFollowing: true });
+
+    const followed = (res: { body: Record<string, unknown> }) =>
+      (res.body.users as Array<{ username: string; am_following: boolean }>).map((u) => `${u.username}${u.am_following ? ' (following)' : ''}`);
+    const answers = await Promise.all([
+      a.get('/api/channel/search-user', { search: 'coal_' }),
+      b.get('/api/channel/search-user', { search: 'coal_' }),
+      t.client().get('/api/channel/search-user', { search: 'coal_' }),
+      a.get('/api/channel/search-user', { search: 'coal_ber' }),
+      b.get('/api/channel/search-user', { search: 'coal_', offset: 1, limit: 1 }),
+    ]);
+    expect(answers.map(followed)).toEqual([
+      ['coal_anna (following)', 'coal_bert', 'coal_cara'],
+      ['coal_anna', 'coal_bert (following)', 'coal_cara'],
+      ['coal_anna', 'coal_bert', 'coal_cara'],
+      ['coal_bert', 'coal_cara', 'coal_anna (following)'],
+      ['coal_bert (following)'],
+    ]);
+    expect(answers.map((res) => res.body.total)).toEqual([3, 3, 3, 3, 3]);
   });
 
   it('lists a searched follower list with the exact name first, then names starting with it, then newest first', async () => {
