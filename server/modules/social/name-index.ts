@@ -211,20 +211,26 @@ export function createNameIndex(db: Executor, options: { totalCap: number; typoM
     const lists = termGrams.map((gram) => ({ gram, slots: trigrams.of(gram) })).sort((a, b) => a.slots.length - b.slots.length);
     const walked = lists.slice(0, grams - needed + 1);
     const checked = lists.slice(grams - needed + 1).map((list) => list.gram);
+    // Locals rather than the closure's (reassigned) arrays: the loops below are most of a typo search.
+    const counts = shared;
+    const seen = touched;
+    const lengths = gramsOf;
     let touchedCount = 0;
     for (const list of walked) {
-      for (const slot of list.slots) {
-        if (shared[slot] === 0) touched[touchedCount++] = slot;
-        shared[slot] = shared[slot]! + 1;
+      const listed = list.slots;
+      for (let i = 0; i < listed.length; i += 1) {
+        const slot = listed[i]!;
+        if (counts[slot] === 0) seen[touchedCount++] = slot;
+        counts[slot] = counts[slot]! + 1;
       }
     }
     const scored: Array<{ entry: Entry; similarity: number }> = [];
     for (let i = 0; i < touchedCount; i += 1) {
-      const slot = touched[i]!;
-      let common = shared[slot]!;
-      shared[slot] = 0;
+      const slot = seen[i]!;
+      let common = counts[slot]!;
+      counts[slot] = 0;
       // In whole numbers: most names share too little even with every unwalked trigram.
-      if (13 * (common + checked.length) < 3 * (grams + gramsOf[slot]!)) continue;
+      if (13 * (common + checked.length) < 3 * (grams + lengths[slot]!)) continue;
       const entry = slots[slot]!;
       for (const gram of checked) if (entry.padded.includes(gram)) common += 1;
       if (13 * common < 3 * (grams + entry.grams)) continue;

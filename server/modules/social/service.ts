@@ -180,7 +180,7 @@ export function createSocialService(deps: {
       db.select({
         listed: sql<Array<SearchListed & { at: number }>>`coalesce((select json_agg(json_build_object('at', asked.at, 'user_id', people.id, 'avatar', people.avatar,
           'username', people.username,
-          'am_following', exists (select 1 from ${follows} as mine where mine.follower_id = asked.viewer and mine.followee_id = people.id),
+          'am_following', asked.viewer <> 0 and exists (select 1 from ${follows} as mine where mine.follower_id = asked.viewer and mine.followee_id = people.id),
           'score', ${deps.broadcasterScores().savedColumn(sql.raw('people.id'))}))
           from unnest(${sql.placeholder('ids')}::bigint[], ${sql.placeholder('viewers')}::bigint[], ${sql.placeholder('ats')}::int[]) as asked(id, viewer, at)
           join ${people} on people.id = asked.id and people.account_status = 'active'), '[]'::json)`,
