@@ -180,7 +180,7 @@ export function createPostsService(deps: {
   const postIdColumn = sql.raw('"posts"."id"');
   const postPagesQuery = preparedStatement(
     db.select({
-      at: sql<number>`asked.at`,
+      at: sql<number>`asked.at::int - 1`,
       post: posts,
       owner: sql<{ username: string; avatar: string | null } | null>`(${deps.accounts.publicUserJsonSql(sql.raw('"posts"."user_id"'))})`,
       media: sql<PostSurroundings['media']>`coalesce((select json_agg(json_build_object('id', m.id, 'kind', m.kind, 'width', m.width, 'height', m.height,
@@ -189,7 +189,7 @@ export function createPostsService(deps: {
       saved: sql<boolean>`exists (select 1 from ${postSaves} s where s.post_id = ${postIdColumn} and s.user_id = asked.viewer)`,
       liked: sql<boolean>`exists (select 1 from ${postLikes} l where l.post_id = ${postIdColumn} and l.user_id = asked.viewer)`,
     }).from(posts).innerJoin(
-      sql`unnest(${sql.placeholder('ids')}::bigint[], ${sql.placeholder('viewers')}::bigint[], ${sql.placeholder('ats')}::int[]) as asked(id, viewer, at)`,
+      sql`unnest(${sql.placeholder('ids')}::bigint[], ${sql.placeholder('viewers')}::bigint[]) with ordinality as asked(id, viewer, at)`,
       sql`asked.id = ${postIdColumn}`,
     ),
     'posts_pages',
@@ -198,7 +198,7 @@ export function createPostsService(deps: {
   const postPages = createBatcher<{ id: number; viewer: number }, PostPageRow | undefined>({
     ...COALESCED_READS,
     run: async (asks) => {
-      const rows = await postPagesQuery({ ids: asks.map((ask) => ask.id), viewers: asks.map((ask) => ask.viewer), ats: asks.map((_, at) => at) });
+      const rows = await postPagesQuery({ ids: asks.map((ask) => ask.id), viewers: asks.map((ask) => ask.viewer) });
       const found = new Map(rows.map((row) => [row.at, row]));
       return asks.map((_, at) => found.get(at));
     },
