@@ -8,12 +8,12 @@ export function lazyPage<Name extends string, Props extends object>(load: () => 
   return lazy(async () => ({ default: (await load())[name] }));
 }
 
-/** Where a layout renders its page: a spinner in place of the page while its code arrives. */
+/** Where a layout renders its page: a spinner in place of the page while its code arrives, marked busy as a loading list is. */
 export function PageSuspense({ children }: { children: ReactNode }) {
   return (
     <Suspense
       fallback={
-        <div className={styles.loading}>
+        <div className={styles.loading} aria-busy="true">
           <Spinner label="Loading the page" size="lg" />
         </div>
       }
