@@ -123,7 +123,12 @@ suiteOnPostgres('database faults', () => {
     await client.csrf();
     const statuses = new Map<number, number>();
     for (let round = 0; round < 5; round++) {
-      const requests = Array.from({ length: 12 }, (_, i) => (i % 2 ? client.get('/api/user/get-interest-list') : client.post('/api/user/user-interest-list', { id: user.id })));
+      // Reads that go to the database together (decision 0078) beside a write: a failed batch is a 503 for each.
+      const reads = [
+        client.get('/api/user/session-detail'), client.get('/api/user/user-lookup', { id: user.id }),
+        t.client().get('/api/channel/search-user', { search: user.username }), client.get('/api/channel/search-user', { search: user.username }),
+      ];
+      const requests = [...reads, ...Array.from({ length: 12 }, (_, i) => (i % 2 ? client.get('/api/user/get-interest-list') : client.post('/api/user/user-interest-list', { id: user.id })))];
       await side.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`);
       for (const answer of await Promise.all(requests)) {
         statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
@@ -132,6 +137,7 @@ suiteOnPostgres('database faults', () => {
     expect([...statuses.keys()].filter((status) => status !== 200 && status !== 503)).toEqual([]);
     expect((await eventually(() => t.client().get('/readyz'), (answer) => answer.status === 200)).status).toBe(200);
     expect((await client.get('/api/user/get-interest-list')).status).toBe(200);
+    expect((await client.get('/api/user/user-lookup', { id: user.id })).body.user).toMatchObject({ user_id: user.id });
   });
 });
 
