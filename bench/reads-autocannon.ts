@@ -18,7 +18,8 @@
  * was not the expected status (a throttle's 429 would show there and fail the goals).
  * Goals on the 2-core machine: guest Popular ≥ 0.3 ×; signed-in session-detail ≥ 0.15 ×; the long
  * tail ≥ 0.08 × with p99 ≤ 50 ms.
- * Runs when BENCH_DATABASE_URL is set (a database is made beside it and dropped):
+ * Runs when BENCH_DATABASE_URL is set (a database is made beside it and dropped); BENCH_ONLY=search (any part
+ * of a label) measures only the calls whose label contains it:
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/reads-autocannon.ts
  * The client: `node bench/reads-autocannon.ts --client <json>` (autocannon's API, `setupRequest` for the
  * changing paths), a process of its own; what it measured is printed as JSON on its stdout.
@@ -247,7 +248,8 @@ async function main() {
     try {
       console.log('seeding users, follows and posts…');
       const volume = await seedVolume(db.url);
-      const list = await cases(server, volume);
+      // BENCH_ONLY=<part of a label>: only the calls whose label contains it (to reproduce one figure).
+      const list = (await cases(server, volume)).filter((c) => !process.env.BENCH_ONLY || c.label.includes(process.env.BENCH_ONLY));
       await settled(server.child.pid!);
       const rounds: Array<Record<string, Measured>> = [];
       for (let r = 0; r < RUNS; r += 1) rounds.push(await round_(hello, server, list));

@@ -295,6 +295,13 @@ export const MSG = {
   streamUpdateFailed: 'Fail to update stream info!',
   ratingFailed: 'Fail to add rating, {message}',
   streamEndedTitle: 'Stream ended',
+  // Tip goals (our addition: the spec's stream info has a `goal`, not its texts)
+  goalAmountNeeded: 'Enter the coins to raise',
+  goalDescriptionNeeded: 'Say what the goal is for',
+  goalsOfEndedStream: 'The broadcast has ended: its goals can no longer change.',
+  goalsTooMany: 'At most {max} goals at once',
+  goalReached: 'Goal reached: {description}',
+  goalsSaved: 'Goals saved',
   complaintTypeRequired: 'Complaint Type cannot be blank.',
   complaintFiled: 'Complaint filed',
   complaintFailed: 'Failed to create complaint',

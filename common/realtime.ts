@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { toyAccessRecord, TOY_ROOMS, APP_CONNECTION_STATUSES, LOVENSE_EVENTS } from './api/toys';
 import { notificationItem } from './api/notifications';
 import { balance } from './api/wallet';
+import { streamGoal } from './api/streams';
 import { TOY_COMMAND_NAMES } from './rules/toys';
 import { CHAT_TEXT_MAX } from './realtime-channels';
 
@@ -87,6 +88,16 @@ export type BroadcastStopReason = (typeof BROADCAST_STOP_REASONS)[number];
 const streamStoppedMessage = z.object({
   type: z.literal('STREAM-STOPPED'),
   data: z.object({ stream_id: z.number().int().positive(), reason: z.enum(BROADCAST_STOP_REASONS) }),
+});
+
+/**
+ * On the stream's channel: its tip goals changed (tips raised the active one, reached it, or the owner
+ * saved goals). `goal` is the active one now (null: none); `reached`, the goals this change reached, each
+ * announced in the chat as 'Goal reached: {description}'.
+ */
+const goalMessage = z.object({
+  type: z.literal('GOAL'),
+  data: z.object({ stream_id: z.number().int().positive(), goal: streamGoal.nullable(), reached: z.array(streamGoal) }),
 });
 
 const streamOptionsMessage = z.object({ type: z.literal('STREAM-OPTIONS'), options: z.object({ chat_enabled: z.boolean() }) });
@@ -221,7 +232,7 @@ const notificationMessage = z.object({
 const balanceMessage = z.object({ type: z.literal('BALANCE'), balance });
 
 export const realtimeMessage = z.discriminatedUnion('type', [
-  commentMessage, likeMessage, tipMessage, tipEnforceMessage, streamEndMessage, streamLiveMessage, streamStoppedMessage, streamOptionsMessage, blockedMessage, viewersMessage,
+  commentMessage, likeMessage, tipMessage, tipEnforceMessage, goalMessage, streamEndMessage, streamLiveMessage, streamStoppedMessage, streamOptionsMessage, blockedMessage, viewersMessage,
   presenceMessage('CONNECTED'), presenceMessage('DISCONNECTED'), signalMessage, participantsMessage, meetingEndMessage, kickedMessage,
   lovenseAccessMessage, lovenseAppConnectionMessage, lovenseAddDeviceRequestMessage, lovenseViewerEndCallMessage, lovenseCommandMessage,
   notificationMessage, balanceMessage,

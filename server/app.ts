@@ -47,6 +47,7 @@ import { createConsoleModule } from './modules/console';
 import { createAccountsModule } from './modules/accounts';
 import { createChannelsModule } from './modules/channels';
 import { createChatModule } from './modules/chat';
+import { createGoalsModule } from './modules/goals';
 import { createLedgerModule } from './modules/ledger';
 import { createMeetingsModule } from './modules/meetings';
 import { createToysModule } from './modules/toys';
@@ -76,6 +77,7 @@ export const MODULES: readonly ModuleFactory[] = [
   createStreamsModule,
   createChatModule,
   createTipsModule,
+  createGoalsModule,
   createPromotionModule,
   createPostsModule,
   createMeetingsModule,

@@ -56,6 +56,9 @@ const topStream = z.object({
   likes: z.number(), views: z.number(), tip_coin: z.number(),
   /** Views in the range (the ranking of TOP_STREAM_BY_VIEW). */
   range_views: z.number(),
+  /** The broadcast's tip goals: how many it set, how many tips reached. */
+  goals_set: z.number(),
+  goals_reached: z.number(),
 });
 
 export const analyticsResult = z.object({

@@ -7,6 +7,7 @@ import type * as $accounts from './accounts';
 import type * as $ads from './ads';
 import type * as $analytics from './analytics';
 import type * as $console from './console';
+import type * as $goals from './goals';
 import type * as $mail from './mail';
 import type * as $meetings from './meetings';
 import type * as $notifications from './notifications';
@@ -83,6 +84,11 @@ export const console = {
   systemMessages: { method: 'GET', path: '/api/admin/system-messages' } as D<typeof $console.systemMessages>,
   user: { method: 'GET', path: '/api/admin/user' } as D<typeof $console.user>,
   users: { method: 'GET', path: '/api/admin/users' } as D<typeof $console.users>,
+};
+
+export const goals = {
+  saveGoals: { method: 'POST', path: '/api/streams/save-goals' } as D<typeof $goals.saveGoals>,
+  streamGoals: { method: 'GET', path: '/api/streams/goals' } as D<typeof $goals.streamGoals>,
 };
 
 export const mail = {

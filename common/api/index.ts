@@ -3,6 +3,7 @@ export * as accounts from './accounts';
 export * as ads from './ads';
 export * as analytics from './analytics';
 export * as console from './console';
+export * as goals from './goals';
 export * as mail from './mail';
 export * as meetings from './meetings';
 export * as notifications from './notifications';

@@ -21,6 +21,27 @@ export const tipViewerMinAmount = numeric(z.number({ error: MSG.tipPositive })
 
 export const streamId = numeric(z.number({ error: MSG.mustBeStreamId }).int(MSG.mustBeStreamId).positive(MSG.mustBeStreamId));
 
+/** A tip goal's limits: coins to raise, its description's length, goals one broadcast may queue at once. */
+export const GOAL = { amountMax: 1_000_000, descriptionMax: 120, queueMax: 5 } as const;
+
+/**
+ * One tip goal of a broadcast (the stream info's `goal` is the active one): coins tipped on the stream
+ * since it became active count towards it; reaching it starts the next in the queue, with what went past.
+ */
+export const streamGoal = z.object({
+  goal_id: z.number(),
+  /** Its place among the broadcast's goals, from 1. */
+  position: z.number(),
+  amount: z.number(),
+  /** Coins raised towards it (at most `amount`). */
+  raised: z.number(),
+  description: z.string(),
+  /** active: the one tips count towards; queued: next; reached: done (kept with the broadcast). */
+  state: z.enum(['active', 'queued', 'reached']),
+  reached_time: z.string().nullable(),
+});
+export type StreamGoal = z.infer<typeof streamGoal>;
+
 export const streamInfo = z.object({
   stream_id: z.number(),
   user_id: z.number(),
@@ -85,6 +106,8 @@ export const streamInfo = z.object({
   campaign_id: z.number().nullable(),
   /** Offers are attached to the stream (pre-roll, banner, chat ads to ask offer-presentation for). */
   has_offers: z.boolean(),
+  /** The tip goal tips count towards now, null without one. */
+  goal: streamGoal.nullable(),
 });
 export type StreamInfo = z.infer<typeof streamInfo>;
 

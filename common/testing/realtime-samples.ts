@@ -28,6 +28,14 @@ export const SAMPLE_OF_EACH_TYPE: { [T in RealtimeType]: RealtimeMessageOf<T> } 
   LIKE: { type: 'LIKE', likes: 1, sender: sampleSender() },
   TIP: sampleTip(100),
   'TIP-ENFORCE': { type: 'TIP-ENFORCE', data: { tip_viewer_min_amount: 20 } },
+  GOAL: {
+    type: 'GOAL',
+    data: {
+      stream_id: 42,
+      goal: { goal_id: 8, position: 2, amount: 50, raised: 5, description: 'Q&A', state: 'active', reached_time: null },
+      reached: [{ goal_id: 7, position: 1, amount: 30, raised: 30, description: 'New song', state: 'reached', reached_time: '2026-11-30T10:00:00.000Z' }],
+    },
+  },
   'STREAM-END': { type: 'STREAM-END' },
   'STREAM-LIVE': { type: 'STREAM-LIVE', data: { stream_id: 12 } },
   'STREAM-STOPPED': { type: 'STREAM-STOPPED', data: { stream_id: 12, reason: 'disk-full' } },

@@ -20,7 +20,7 @@ declare module '../../platform/module' {
 export function createAnalyticsModule(ctx: ModuleContext): AppModule {
   const { db, config } = ctx;
   const fold = createFold({ db, lagMs: config.analytics.foldLagMs });
-  const reads = createAnalyticsReads({ db, ledger: ctx.service('ledger'), streamViewing: ctx.service('streamViewing') });
+  const reads = createAnalyticsReads({ db, ledger: ctx.service('ledger'), streamViewing: ctx.service('streamViewing'), goals: ctx.service('goals') });
   return {
     name: 'analytics',
     services: { analytics: { fold, reads } },

@@ -10,6 +10,7 @@ import { ANALYTICS } from '../../../common/constants';
 import type { Db } from '../../platform/db/client';
 import { people } from '../accounts';
 import type { Ledger } from '../ledger';
+import type { GoalsService } from '../goals';
 import { likesOfStreamsStarted, streamCards, type StreamViewing } from '../streams';
 import { analyticsDays, analyticsStreamDays, analyticsTipperDays, analyticsTipperMonths, analyticsTipperTotals } from './tables';
 import { addDays, daysOf, monthsWithin } from './days';
@@ -39,7 +40,12 @@ export function seriesDays(firstDay: string | null, query: { from: string; to: s
   return from <= to ? daysOf(from, to) : [];
 }
 
-export function createAnalyticsReads(deps: { db: Db; ledger: Pick<Ledger, 'earningsWithin'>; streamViewing: Pick<StreamViewing, 'realtimeLikesOn'> }) {
+export function createAnalyticsReads(deps: {
+  db: Db;
+  ledger: Pick<Ledger, 'earningsWithin'>;
+  streamViewing: Pick<StreamViewing, 'realtimeLikesOn'>;
+  goals: Pick<GoalsService, 'goalCounts'>;
+}) {
   const { db } = deps;
   /** The creator's first day in the rollups (the key's first entry). */
   async function firstDayOf(creatorId: number): Promise<string | null> {
@@ -97,12 +103,18 @@ export function createAnalyticsReads(deps: { db: Db; ledger: Pick<Ledger, 'earni
       where creator_id = ${creatorId} and day between ${query.from} and ${query.to}
       group by stream_id having sum(${sql.raw(by)}) > 0
       order by ${order}, stream_id desc limit ${query.limit} offset ${query.offset}`);
-    const cards = await streamCards(db, creatorId, rows.map((row) => Number(row.stream_id)));
+    const ids = rows.map((row) => Number(row.stream_id));
+    const [cards, goals] = await Promise.all([streamCards(db, creatorId, ids), deps.goals.goalCounts(ids)]);
     return {
       total: rows.length > 0 ? Number(rows[0]!.total) : 0,
       list: rows.flatMap((row) => {
         const card = cards.get(Number(row.stream_id));
-        return card ? [{ stream_id: card.streamId, title: card.title, thumb_url: card.thumbUrl, likes: card.likes, views: card.views, tip_coin: Number(row.coins), range_views: Number(row.views) }] : [];
+        if (!card) return [];
+        const goal = goals.get(card.streamId) ?? { set: 0, reached: 0 };
+        return [{
+          stream_id: card.streamId, title: card.title, thumb_url: card.thumbUrl, likes: card.likes, views: card.views,
+          tip_coin: Number(row.coins), range_views: Number(row.views), goals_set: goal.set, goals_reached: goal.reached,
+        }];
       }),
     };
   }

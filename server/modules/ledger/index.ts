@@ -8,7 +8,7 @@ import './events';
 import { createLedger, type Ledger } from './service';
 
 export { accountKey, InsufficientFunds, platformFee, receivingShard, receivingShardsBySlot, type AccountRef, type Ledger, type TransferRequest } from './service';
-export { balancesJsonSql, holdsImpressionsSql, paidActivitySql, spendOnStreamSql, tipFactsSql, walletBalanceSql } from './reads';
+export { balancesJsonSql, holdsImpressionsSql, paidActivitySql, spendOnStreamSql, tipFactsSql, tippedOnStreamSql, walletBalanceSql } from './reads';
 export { CURRENCIES, TRANSFER_KINDS, type Currency, type TransferKind } from './tables';
 export { checkConservation, conservationViolations, formatConservation, type ConservationReport } from './conservation';
 export { depositTransfer, type RecordedDeposit } from './deposits';

@@ -17,6 +17,10 @@ export const spendOnStreamSql = (streamId: number | SQL, userId: number | SQL) =
   sql`select coalesce(sum(amount), 0) from ${ledgerTransfers}
     where stream_id = ${streamId} and from_user_id = ${userId} and kind = 'tip' and currency = 'CON'`;
 
+/** Coins tipped on this stream by everyone, as SQL (tip goals count them). */
+export const tippedOnStreamSql = (streamId: number | SQL) =>
+  sql`select coalesce(sum(amount), 0) from ${ledgerTransfers} where stream_id = ${streamId} and kind = 'tip' and currency = 'CON'`;
+
 /** The user's coin wallet row (shard 0) balance, as SQL. */
 export const walletBalanceSql = (userId: number | SQL, currency: Currency) =>
   sql`select balance from ${ledgerAccounts} where user_id = ${userId} and currency = ${currency} and shard = 0`;

@@ -20,7 +20,7 @@ import { registerStreamRoutes } from './routes';
 import { createStreamAccess, type StreamAccess } from './access';
 import { createBroadcasting, type Broadcasting } from './broadcasting';
 import { createStreamReads, type StreamReads } from './stream-reads';
-import { createStreamViewing, type AdCampaigns, type RealtimeLikes, type StreamViewing } from './viewing';
+import { createStreamViewing, type AdCampaigns, type ActiveGoals, type RealtimeLikes, type StreamViewing } from './viewing';
 import { broadcasterChannels, streams as streamsTable } from './tables';
 import './events';
 
@@ -53,6 +53,7 @@ declare module '../../platform/module' {
   interface ModuleHooks {
     realtimeLikes: RealtimeLikes;
     adCampaigns: AdCampaigns;
+    streamGoals: ActiveGoals;
   }
 }
 
@@ -72,7 +73,7 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
   const access = createStreamAccess({ db, reads, accounts, social, ledger: ctx.service('ledger') });
   const viewing = createStreamViewing({
     db, reads, access, accounts, social, media: mediaControl,
-    realtimeLikes: ctx.hook('realtimeLikes', 'chat'), adCampaigns: ctx.hook('adCampaigns', 'ads'),
+    realtimeLikes: ctx.hook('realtimeLikes', 'chat'), adCampaigns: ctx.hook('adCampaigns', 'ads'), activeGoals: ctx.hook('streamGoals', 'goals'),
   });
   const broadcasting = createBroadcasting({ db, reads, media: mediaControl, events, outbox: ctx.platform.outbox, listingsChanged });
   const broadcastCallbacks = createBroadcastCallbacks({ db, accounts, broadcasting, events, outbox: ctx.platform.outbox });

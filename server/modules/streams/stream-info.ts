@@ -1,5 +1,5 @@
 /** How a stream row reads on the wire: the spec's stream info and stream tile, for one viewer. */
-import type { StreamInfo, StreamTile } from '../../../common/api/streams';
+import type { StreamGoal, StreamInfo, StreamTile } from '../../../common/api/streams';
 import { subscriberMinimum } from '../../../common/rules/plans';
 import type { Benefits } from '../subscriptions';
 import type { streams } from './tables';
@@ -34,6 +34,8 @@ export interface ViewerFacts {
   benefits: Benefits | null;
   /** The stream's ad campaign (the ads module's): its id, and whether it carries offers now. */
   campaign: AdCampaign;
+  /** The tip goal tips count towards now (the goals module's). */
+  goal: StreamGoal | null;
 }
 
 export interface AdCampaign {
@@ -104,6 +106,7 @@ export function toStreamInfo(row: StreamRow, broadcaster: Broadcaster, viewer: V
     no_ads: Boolean(viewer.benefits?.no_ads),
     campaign_id: viewer.campaign.id,
     has_offers: viewer.campaign.hasOffers,
+    goal: viewer.goal,
   };
 }
 

@@ -4,6 +4,7 @@
  */
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { MSG } from '../../../common/messages';
+import type { StreamGoal } from '../../../common/api/streams';
 import { streamChannelOf } from '../../../common/realtime';
 import type { Db, Executor } from '../../platform/db/client';
 import { channelMembersSql } from '../../platform/realtime/presence';
@@ -19,6 +20,9 @@ import { playbackViewer, viewerKey, type Viewer } from './viewer';
 
 /** A stream's ad campaign and whether it has offers (the stream info's campaign_id and has_offers). */
 export type AdCampaigns = (streamId: number) => Promise<AdCampaign>;
+
+/** A stream's active tip goal (the stream info's goal), from the goals module. */
+export type ActiveGoals = (streamId: number) => Promise<StreamGoal | null>;
 
 /**
  * Likes given on streams in realtime (LIKE): by every viewer (stream id → likes), and by one; stored by
@@ -36,9 +40,10 @@ export function createStreamViewing(deps: {
   accounts: Pick<AccountsService, 'publicUsers'>;
   social: Pick<SocialService, 'relation' | 'setFollowing'>;
   media: Pick<MediaControl, 'playbackUrl'>;
-  /** The hooks the chat module (realtime likes) and the ads module (a stream's campaign), after this one, fill. */
+  /** The hooks the chat module (realtime likes), the ads module (a stream's campaign) and the goals module, after this one, fill. */
   realtimeLikes: () => RealtimeLikes;
   adCampaigns: () => AdCampaigns;
+  activeGoals: () => ActiveGoals;
 }) {
   const { db, reads, access, accounts, social } = deps;
 
@@ -84,7 +89,7 @@ export function createStreamViewing(deps: {
     async info(row: StreamRow, viewer: Viewer) {
       const viewerId = viewer.principal?.userId ?? null;
       const benefits = await subscriberBenefits(db, row, viewer);
-      const [broadcaster, relation, viewers, rlikes, views, marks, paid, campaign] = await Promise.all([
+      const [broadcaster, relation, viewers, rlikes, views, marks, paid, campaign, goal] = await Promise.all([
         accounts.publicUsers([row.userId]),
         social.relation(viewerId, row.userId),
         activeViewers(row.id),
@@ -94,6 +99,7 @@ export function createStreamViewing(deps: {
         viewerMarks(row.id, viewerId),
         access.payment(row, viewer, db, benefits),
         deps.adCampaigns()(row.id),
+        deps.activeGoals()(row.id),
       ]);
       const user = broadcaster.get(row.userId) ?? { username: '', fullname: '', avatar: null };
       return toStreamInfo(row, user, {
@@ -110,6 +116,7 @@ export function createStreamViewing(deps: {
         tipOwed: paid.owed,
         skipPaywall: skipsPaywall(row, viewer, benefits),
         campaign,
+        goal,
       });
     },
 

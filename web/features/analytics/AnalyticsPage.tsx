@@ -264,6 +264,7 @@ function StreamRow({ rank, stream, rangeViews }: { rank: number; stream: TopStre
             {rangeViews && <> (<Figure value={stream.range_views} /> in range)</>}
           </span>
           <span><Figure value={stream.tip_coin} /> coins</span>
+          {stream.goals_set > 0 && <span><Figure value={stream.goals_reached} /> of <Figure value={stream.goals_set} /> goals reached</span>}
         </span>
       </span>
     </li>
