@@ -35,6 +35,8 @@ export interface ChatPanelProps {
   localLines?: readonly LocalLine[];
   /** The tip button of the chat input (spec part 1 §2: the mobile chat input has tip and like); `onGuest` opens the login prompt. */
   tipSlot?: (onGuest: () => void) => ReactNode;
+  /** Under the header, over the lines: what the stream shows its chat (the tip goal's bar). */
+  topSlot?: ReactNode;
 }
 
 /** The spec names a network-loss reconnecting message without its words (part 2 §8). */
@@ -46,7 +48,7 @@ const TRANSLATE_BACKLOG = 5;
 type Tab = 'public' | 'priority';
 
 /** The stream's chat: window, input, likes (spec part 1 §2 Stream view). */
-export function ChatPanel({ stream, onServiceMessage, interactionsPaused = false, localLines, tipSlot }: ChatPanelProps) {
+export function ChatPanel({ stream, onServiceMessage, interactionsPaused = false, localLines, tipSlot, topSlot }: ChatPanelProps) {
   const { user, isLoggedIn, isPending: sessionPending } = useSession();
   const skin = useSkin();
   const appConfig = useAppConfig();
@@ -208,6 +210,7 @@ export function ChatPanel({ stream, onServiceMessage, interactionsPaused = false
               </button>
             )}
           </header>
+          {topSlot}
           <ConnectionNote status={status} />
           {translateOn && translateFailed && <p className={styles.bar}>{MSG.translationUnavailable}</p>}
           <Tabs.Content className={styles.tabPanel} value="public">

@@ -7,7 +7,7 @@ import { call } from '../../api/client';
 import type { ApiError } from '../../api/client';
 import { realtimeClient } from '../../api/realtime';
 import type { ConnectionStatus, RealtimeError } from '../../api/realtime';
-import { appendLines, appendReplay, mergeHistory, toChatLine } from './chat-lines';
+import { announcedLines, appendLines, appendReplay, mergeHistory, toChatLine } from './chat-lines';
 import type { ChatLine } from './chat-lines';
 
 export const chatKeys = {
@@ -45,7 +45,7 @@ export function useConnectionStatus(): ConnectionStatus {
 export type ChannelState = { state: 'joining' } | { state: 'joined' } | { state: 'refused'; error: RealtimeError };
 
 interface ChannelOptions {
-  /** Every message of the channel, lines or not (likes, service messages). */
+  /** Every message of the channel, lines or not (likes, service messages); `line`: its COMMENT or TIP line. */
   onMessage?: (message: RealtimeMessage, line: ChatLine | null) => void;
   onRefused?: (error: RealtimeError) => void;
 }
@@ -69,7 +69,8 @@ export function useChatChannel(channel: string | null, options: ChannelOptions) 
       },
       onMessage: (message) => {
         const line = toChatLine(message);
-        if (line) setLines((current) => appendLines(current, [line]));
+        const added = line ? [line] : announcedLines(message);
+        if (added.length > 0) setLines((current) => appendLines(current, added));
         latest.current.onMessage?.(message, line);
       },
       onError: (error) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SAMPLE_OF_EACH_TYPE, sampleComment as comment, sampleSender, sampleTip as tip } from '../../../common/testing/realtime-samples';
-import { appendLines, appendReplay, browserLanguage, chatTextToSend, interleave, isServiceMessage, localLineSeq, mergeHistory, showsTranslation, SKIPPED_LINES_TEXT, systemLine, toChatLine } from './chat-lines';
+import { announcedLines, appendLines, appendReplay, browserLanguage, chatTextToSend, interleave, isServiceMessage, localLineSeq, mergeHistory, showsTranslation, SKIPPED_LINES_TEXT, systemLine, toChatLine } from './chat-lines';
 import { FULL_EMOJI, REDUCED_EMOJI, insertAt } from './emoji';
 
 describe('toChatLine', () => {
@@ -19,6 +19,25 @@ describe('toChatLine', () => {
     const withMessage = tip(15);
     const line = toChatLine({ ...withMessage, data: { ...withMessage.data, message: 'Great show!' } });
     expect(line).toMatchObject({ kind: 'tip', text: 'Sent 15 Coins!! “Great show!”', tipAmount: 15 });
+  });
+});
+
+describe('announcedLines', () => {
+  it("announces each goal a GOAL message reached, said by no one, once per goal", () => {
+    const goal = SAMPLE_OF_EACH_TYPE.GOAL;
+    const second = { ...goal.data.reached[0]!, goal_id: 9, description: 'Dance' };
+    const lines = announcedLines({ ...goal, data: { ...goal.data, reached: [...goal.data.reached, second] } });
+    expect(lines.map((l) => [l.key, l.kind, l.text, l.name, l.userId])).toEqual([
+      ['GOAL:7', 'system', 'Goal reached: New song', '', null],
+      ['GOAL:9', 'system', 'Goal reached: Dance', '', null],
+    ]);
+    expect(appendLines(lines, announcedLines(goal))).toHaveLength(2);
+  });
+
+  it('announces nothing for a goal that moved without being reached, nor for other messages', () => {
+    expect(announcedLines({ ...SAMPLE_OF_EACH_TYPE.GOAL, data: { ...SAMPLE_OF_EACH_TYPE.GOAL.data, reached: [] } })).toEqual([]);
+    expect(announcedLines(comment('hi'))).toEqual([]);
+    expect(toChatLine(SAMPLE_OF_EACH_TYPE.GOAL)).toBeNull();
   });
 });
 

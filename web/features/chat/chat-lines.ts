@@ -1,4 +1,5 @@
 /** Chat lines (spec part 1 §3 Chat message) from realtime messages (§3 Realtime message, §4 types). */
+import { fill, MSG } from '../../../common/messages';
 import { CHAT_TEXT_MAX } from '../../../common/realtime-channels';
 import type { RealtimeMessage, RealtimeMessageOf, RealtimeType } from '../../../common/realtime';
 
@@ -59,6 +60,15 @@ export function toChatLine(message: RealtimeMessage): ChatLine | null {
     return { ...base, kind: 'tip', text: said ? `${tipText(coins)} “${said}”` : tipText(coins), tipAmount: coins };
   }
   return { ...base, kind: 'comment', text: message.text, tipAmount: null };
+}
+
+/**
+ * The lines a service message announces in the chat, said by no one: 'Goal reached: …' for each tip
+ * goal a GOAL message reached (keyed by the goal, so a goal is announced once).
+ */
+export function announcedLines(message: RealtimeMessage): ChatLine[] {
+  if (message.type !== 'GOAL') return [];
+  return message.data.reached.map((goal) => ({ ...systemLine(fill(MSG.goalReached, { description: goal.description })), key: `GOAL:${goal.goal_id}` }));
 }
 
 /** A line the page says itself (chat switched off, stream ended). */

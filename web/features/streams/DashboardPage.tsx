@@ -12,6 +12,7 @@ import { Page, Section } from '../../ui/Page';
 import { Switch } from '../../ui/Switch';
 import { PageSpinner } from '../accounts';
 import { OfferSelection } from '../ads';
+import { GoalEditor } from '../goals';
 import { priceLabel } from './stream-payment';
 import { freshPlaybackUrl, useGoLive, useOwnStream, useStreamJoin, useUpdateStream } from './api';
 import { ConnectionDetails } from './ConnectionDetails';
@@ -83,6 +84,9 @@ export function DashboardPage() {
         <Section title="RTMP Feed & Stream Links" description="Connect OBS (or any RTMP encoder) with these.">
           {connection}
         </Section>
+      </div>
+      <div className={styles.goals}>
+        <GoalEditor key={stream.stream_id} streamId={stream.stream_id} live={stream.live === 'Y'} />
       </div>
       {adsSection && <div className={styles.ads}>{adsSection}</div>}
       {modals}

@@ -22,6 +22,7 @@ import { Section } from '../../ui/Page';
 import { Spinner } from '../../ui/Spinner';
 import { useToast } from '../../ui/Toast';
 import { ChatPanel } from '../chat';
+import { GoalEditor } from '../goals';
 import { ToyDeviceAccess } from '../toys';
 import type { ServiceMessage } from '../chat';
 import type { StreamInfo } from '../../../common/api/streams';
@@ -58,6 +59,9 @@ export function LivePanel({ stream, preview, connection }: { stream: StreamInfo;
             <Section title="Tips" description="As they arrive, newest first.">
               <TipFeed tips={session.data?.tips} pending={session.isPending} highlight={arrived} />
             </Section>
+          </div>
+          <div className={styles.goals}>
+            <GoalEditor streamId={stream.stream_id} live />
           </div>
           <div className={styles.ingest}>
             <Section title="Ingest health" description="What your encoder sends, measured by our RTMP server.">

@@ -1,15 +1,17 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { StreamInfo } from '../../../common/api/streams';
 import { isApiError } from '../../api/client';
 import type { ApiError } from '../../api/client';
+import { lazyPage } from '../../app/lazy-page';
 import { useSkinPath } from '../../app/skin';
 import { Spinner } from '../../ui/Spinner';
 import { useSession } from '../accounts';
 import { BannerAd, PrerollGate, useBannerAd, useChatAdLines } from '../ads';
 import { CHAT_OVERLAY_SLOT_ID, ChatPanel } from '../chat';
 import type { ServiceMessage } from '../chat';
+import { GoalBar, loadGoalList, useActiveGoal } from '../goals';
 import { needsPayWall, owedFromRefusal, PayWall, supportersKey, tipEventOf, TipAnimations, TipSelector, TopSupporters, useTipAnimations } from '../tips';
 import { freshPlaybackUrl, isBlockedFrom, useLeaveOnUnmount, useStreamJoin, useStreamLookup } from './api';
 import { streamKeys } from '../../api/content-keys';
@@ -24,6 +26,9 @@ import { StreamWall, wallOf } from './StreamWall';
 import { useLiveCounts } from './use-live-counts';
 import { usePreviewCountdown } from './use-preview-countdown';
 import styles from './StreamViewPage.module.css';
+
+// Only a replay lists its goals: the list's code comes with the first replay shown.
+const GoalList = lazyPage(loadGoalList, 'GoalList');
 
 /** /streams/stream-view?id= (spec part 1 §2 Stream view); `&preview=1` plays a timed preview. */
 export function StreamViewPage() {
@@ -137,6 +142,8 @@ function StreamLayout({ stream, join, payRefusal, walledByLookup, preview, state
   const counts = useLiveCounts(stream);
   const chatAds = useChatAdLines(stream);
   const owed = walledByLookup ? stream.tip_owed : payRefusal ? (owedFromRefusal(payRefusal.body) ?? stream.tip_owed) : 0;
+  const activeGoal = useActiveGoal(stream);
+  const goal = stream.live === 'Y' ? activeGoal : null;
   return (
     <div className={styles.page}>
       <div className={styles.stage}>
@@ -147,6 +154,7 @@ function StreamLayout({ stream, join, payRefusal, walledByLookup, preview, state
         ) : (
           <div className={styles.waiting}>The stream has not started yet.</div>
         )}
+        {goal && <GoalBar goal={goal} />}
       </div>
       <div className={styles.head}>
         <StreamHeader stream={stream} counts={counts} subscribeSlot={<StreamSubscribeButton stream={stream} />} />
@@ -159,6 +167,7 @@ function StreamLayout({ stream, join, payRefusal, walledByLookup, preview, state
           onServiceMessage={onServiceMessage}
           interactionsPaused={interactionsPaused(stream, state === 'paused')}
           localLines={chatAds}
+          topSlot={goal && <GoalBar goal={goal} place="chat" />}
           tipSlot={(onGuest) => <TipSelector compact stream={stream} onGuest={onGuest} paused={interactionsPaused(stream, state === 'paused')} />}
         />
       </div>
@@ -166,6 +175,11 @@ function StreamLayout({ stream, join, payRefusal, walledByLookup, preview, state
         {stream.live === 'Y' && owed === 0 && <ToyDeviceAccess streamId={stream.stream_id} room="stream" isHost={stream.is_owner} hostName={stream.username} />}
         <StreamDetails stream={stream} interactionsPaused={interactionsPaused(stream, state === 'paused')} />
         {!stream.is_owner && <TopSupporters streamId={stream.stream_id} />}
+        {stream.ended && (
+          <Suspense fallback={null}>
+            <GoalList streamId={stream.stream_id} />
+          </Suspense>
+        )}
       </div>
       <TipAnimations slotId={CHAT_OVERLAY_SLOT_ID} bursts={tips.bursts} received={tips.received} />
     </div>
