@@ -302,6 +302,13 @@ export const MSG = {
   goalsTooMany: 'At most {max} goals at once',
   goalReached: 'Goal reached: {description}',
   goalsSaved: 'Goals saved',
+  // Tip menus (our addition)
+  menuLabelNeeded: 'Say what the viewer gets',
+  mustBeMenuId: 'Must be a menu item',
+  menuTooLong: 'At most {max} actions on a menu',
+  menuItemGone: 'This action is no longer on the menu',
+  menuItemPrice: 'This action costs {price} coins',
+  menuRequestUnknown: 'No such request on this stream',
   complaintTypeRequired: 'Complaint Type cannot be blank.',
   complaintFiled: 'Complaint filed',
   complaintFailed: 'Failed to create complaint',

@@ -63,6 +63,8 @@ const tipMessage = z.object({
     recipient_currency: z.literal('CON'),
     /** The tipper's message, if they wrote one (at most TIP_MESSAGE_MAX characters). */
     message: chatText.optional(),
+    /** The action of the broadcaster's tip menu the tip bought (the request's id is the timetoken). */
+    menu_item: chatText.optional(),
   }),
   sender: realtimeSender,
   ...stamped,

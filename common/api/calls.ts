@@ -258,8 +258,12 @@ export const system = {
 
 export const tips = {
   liveSession: { method: 'GET', path: '/api/streams/live-session' } as D<typeof $tips.liveSession>,
+  markMenuRequest: { method: 'POST', path: '/api/streams/mark-menu-request' } as D<typeof $tips.markMenuRequest>,
+  menuRequests: { method: 'GET', path: '/api/streams/menu-requests' } as D<typeof $tips.menuRequests>,
+  saveTipMenu: { method: 'POST', path: '/api/streams/save-tip-menu' } as D<typeof $tips.saveTipMenu>,
   sendTip: { method: 'POST', path: '/api/streams/send-tip', idempotencyKey: 'required' } as D<typeof $tips.sendTip>,
   streamSupporters: { method: 'GET', path: '/api/streams/supporters' } as D<typeof $tips.streamSupporters>,
+  tipMenu: { method: 'GET', path: '/api/streams/tip-menu' } as D<typeof $tips.tipMenu>,
   userEarningDetails: { method: 'GET', path: '/api/user/user-earning-details' } as D<typeof $tips.userEarningDetails>,
 };
 

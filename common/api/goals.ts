@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { fill, MSG } from '../messages';
 import { defineCall, success } from './define';
-import { numeric } from './fields';
+import { numeric, requiredText } from './fields';
 import { GOAL, streamGoal, streamId } from './streams';
 
 export { GOAL, streamGoal, type StreamGoal } from './streams';
@@ -14,8 +14,7 @@ export { GOAL, streamGoal, type StreamGoal } from './streams';
 export const goalInput = z.strictObject({
   amount: numeric(z.number({ error: MSG.goalAmountNeeded }).int(MSG.coinsWhole).min(1, MSG.coinsAtLeastOne)
     .max(GOAL.amountMax, `Must be at most ${GOAL.amountMax} coins`)),
-  description: z.string({ error: MSG.goalDescriptionNeeded }).trim().min(1, MSG.goalDescriptionNeeded)
-    .max(GOAL.descriptionMax, fill(MSG.atMostChars, { max: GOAL.descriptionMax })),
+  description: requiredText(MSG.goalDescriptionNeeded, GOAL.descriptionMax),
 });
 export type GoalInput = z.infer<typeof goalInput>;
 

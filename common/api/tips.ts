@@ -1,8 +1,8 @@
 /** Tips on streams, supporters and earnings (spec part 1 §2 Tip selector, §3, §4; part 2 §7, §8). */
 import { z } from 'zod';
-import { MSG } from '../messages';
+import { fill, MSG } from '../messages';
 import { defineCall, success } from './define';
-import { userId, numeric } from './fields';
+import { numeric, requiredText, userId } from './fields';
 import { streamId } from './streams';
 import { balance } from './wallet';
 
@@ -22,6 +22,23 @@ export const tipMessageField = z.string({ error: MSG.mustBeText }).max(4 * TIP_M
   .refine((text) => [...text].length <= TIP_MESSAGE_MAX, `At most ${TIP_MESSAGE_MAX} characters`)
   .transform((text) => (text === '' ? undefined : text));
 
+/** A tip menu's limits: actions a broadcaster offers, characters of an action's name. */
+export const TIP_MENU = { itemsMax: 20, labelMax: 60 } as const;
+
+/** An action of a tip menu, or a request from one, by its number. */
+const menuId = numeric(z.number({ error: MSG.mustBeMenuId }).int(MSG.mustBeMenuId).positive(MSG.mustBeMenuId));
+
+/** An action of a broadcaster's tip menu, at its price in coins. */
+export const tipMenuItem = z.object({ item_id: z.number(), label: z.string(), price: z.number() });
+export type TipMenuItem = z.infer<typeof tipMenuItem>;
+
+/** An action as the broadcaster writes it: what they will do (trimmed, not blank), and its price as a tip's amount. */
+export const menuItemInput = z.strictObject({
+  label: requiredText(MSG.menuLabelNeeded, TIP_MENU.labelMax),
+  price: tipAmount,
+});
+export type MenuItemInput = z.infer<typeof menuItemInput>;
+
 export const sendTip = defineCall({
   method: 'POST',
   path: '/api/streams/send-tip',
@@ -33,6 +50,8 @@ export const sendTip = defineCall({
     amount: tipAmount,
     /** Optional, shown to the stream with the tip (our addition: the spec's call has stream_id and amount only). */
     message: tipMessageField.optional(),
+    /** An action of the broadcaster's tip menu this tip buys: the amount must be its price. */
+    menu_item_id: menuId.optional(),
   }).meta({ examples: [{ stream_id: 42, amount: 20 }, { stream_id: 42, amount: 150, message: 'Great show!' }] }),
   output: success({
     transfer_id: z.number(),
@@ -40,6 +59,56 @@ export const sendTip = defineCall({
     viewer_spend: z.object({ currency: z.literal('CON'), amount: z.number() }),
     balance,
   }),
+});
+
+export const tipMenu = defineCall({
+  method: 'GET',
+  path: '/api/streams/tip-menu',
+  summary: "A broadcaster's tip menu: the actions a viewer may tip for, at their prices",
+  input: z.strictObject({ user_id: userId }),
+  output: success({ items: z.array(tipMenuItem) }),
+});
+
+export const saveTipMenu = defineCall({
+  method: 'POST',
+  path: '/api/streams/save-tip-menu',
+  summary: "Replaces the caller's tip menu (an empty list: no menu)",
+  input: z.strictObject({
+    items: z.array(menuItemInput).max(TIP_MENU.itemsMax, fill(MSG.menuTooLong, { max: TIP_MENU.itemsMax })),
+  }).meta({ examples: [{ items: [{ label: 'Sing a song', price: 50 }, { label: 'Dance', price: 100 }] }] }),
+  output: success({ items: z.array(tipMenuItem) }),
+});
+
+/** An action a viewer bought on the stream, for the broadcaster's queue. */
+export const menuRequest = z.object({
+  /** The tip's transfer (the TIP line's timetoken). */
+  request_id: z.number(),
+  user_id: z.number(),
+  name: z.string(),
+  avatar: z.string().nullable(),
+  label: z.string(),
+  price: z.number(),
+  time: z.string(),
+  done: z.boolean(),
+});
+export type MenuRequest = z.infer<typeof menuRequest>;
+
+export const menuRequests = defineCall({
+  method: 'GET',
+  path: '/api/streams/menu-requests',
+  refusals: [404],
+  summary: "The owner's queue of actions viewers bought from the tip menu on this stream, oldest first",
+  input: z.strictObject({ id: streamId }),
+  output: success({ requests: z.array(menuRequest) }),
+});
+
+export const markMenuRequest = defineCall({
+  method: 'POST',
+  path: '/api/streams/mark-menu-request',
+  refusals: [404],
+  summary: 'The owner ticks an action of the queue off as done (or back)',
+  input: z.strictObject({ stream_id: streamId, request_id: menuId, done: z.boolean() }),
+  output: success({ request: menuRequest }),
 });
 
 export const supporter = z.object({ user_id: z.number(), name: z.string(), avatar: z.string().nullable(), amt: z.number(), amtFormatted: z.string() });

@@ -79,6 +79,7 @@ export async function createChatModule(ctx: ModuleContext): Promise<AppModule> {
     const tipper = tip.tipper ?? (await accounts.publicUsers([tip.tipperId])).get(tip.tipperId);
     await chat.publishToStream(tip.streamId, tipMessage({
       transferId: tip.transferId, tipperId: tip.tipperId, streamOwnerId: tip.ownerId, amount: tip.amount, at: new Date(tip.at), tipper, message: tip.message,
+      menuItem: tip.menuItem,
     }));
   });
 

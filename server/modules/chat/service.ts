@@ -119,7 +119,7 @@ export function createChatService(deps: {
         at: tip.createdAt,
         message: tipMessage({
           transferId: tip.id, tipperId: tip.userId, streamOwnerId: ownerId, amount: tip.amount, at: tip.createdAt, tipper: people.get(tip.userId),
-          message: tip.message ?? undefined,
+          message: tip.message ?? undefined, menuItem: tip.menuItem ?? undefined,
         }),
       })),
     ];

@@ -24,6 +24,8 @@ export interface TipFacts {
   tipper: Tipper | undefined;
   /** What the tipper wrote with the tip, if anything. */
   message?: string | undefined;
+  /** The tip menu's action it bought, if any. */
+  menuItem?: string | undefined;
 }
 
 export function tipMessage(tip: TipFacts): RealtimeMessageOf<'TIP'> {
@@ -31,7 +33,12 @@ export function tipMessage(tip: TipFacts): RealtimeMessageOf<'TIP'> {
   return {
     type: 'TIP',
     text: `${name} tipped the streamer.`,
-    data: { recipient_amount: tip.amount, recipient_currency: 'CON', ...(tip.message ? { message: tip.message } : {}) },
+    data: {
+      recipient_amount: tip.amount,
+      recipient_currency: 'CON',
+      ...(tip.message ? { message: tip.message } : {}),
+      ...(tip.menuItem ? { menu_item: tip.menuItem } : {}),
+    },
     sender: { name, user_id: tip.tipperId, avatar: tip.tipper?.avatar ?? null, is_priority: false, is_owner: tip.tipperId === tip.streamOwnerId },
     chatTime: tip.at.toISOString(),
     timetoken: String(tip.transferId),

@@ -11,7 +11,7 @@ import { MSG } from '../../../common/messages';
 import type { RealtimeMessage } from '../../../common/realtime';
 import type { Db, Tx } from '../../platform/db/client';
 import type { Principal } from '../../platform/http/auth';
-import { conflict, notFound } from '../../platform/http/errors';
+import { conflict } from '../../platform/http/errors';
 import { tippedOnStreamSql } from '../ledger';
 import type { StreamAccess, StreamReads, Viewer } from '../streams';
 import { streamGoals } from './tables';
@@ -42,7 +42,7 @@ interface Counted {
 
 export function createGoalsService(deps: {
   db: Db;
-  streamReads: Pick<StreamReads, 'findStream'>;
+  streamReads: Pick<StreamReads, 'ownStream'>;
   streamAccess: Pick<StreamAccess, 'lookup'>;
   publishToStream: (streamId: number, message: RealtimeMessage) => Promise<void>;
 }) {
@@ -128,8 +128,7 @@ export function createGoalsService(deps: {
      * the active one's base, so what was raised towards the goal being changed stays raised.
      */
     async save(principal: Principal, streamId: number, goals: GoalInput[]) {
-      const stream = await deps.streamReads.findStream(streamId);
-      if (stream.userId !== principal.userId) throw notFound(MSG.streamNotAvailable);
+      const stream = await deps.streamReads.ownStream(streamId, principal);
       if (stream.endedAt !== null) throw conflict(MSG.goalsOfEndedStream);
       const counted = await db.transaction(async (tx) => {
         await lockGoals(tx, streamId);

@@ -72,6 +72,7 @@ export function ledgerReads(db: Executor) {
       const rows = await db.select({
         id: ledgerTransfers.id, userId: ledgerTransfers.fromUserId, amount: ledgerTransfers.amount, createdAt: ledgerTransfers.createdAt,
         message: sql<string | null>`${ledgerTransfers.details}->>'message'`,
+        menuItem: sql<string | null>`${ledgerTransfers.details}->>'menu_item'`,
       }).from(ledgerTransfers).where(tipsOn(streamId))
         .orderBy(desc(ledgerTransfers.createdAt), desc(ledgerTransfers.id)).limit(limit);
       return rows.flatMap((r) => (r.userId === null ? [] : [{ ...r, userId: r.userId }]));

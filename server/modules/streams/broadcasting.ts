@@ -12,7 +12,7 @@ import type { DomainEventHub } from '../../platform/events';
 import type { EventOutbox } from '../../platform/event-outbox';
 import type { IngestHealth } from '../../platform/media/ingest-session';
 import type { Principal } from '../../platform/http/auth';
-import { badRequest, conflict, forbidden, notFound } from '../../platform/http/errors';
+import { badRequest, conflict, forbidden } from '../../platform/http/errors';
 import type { MediaControl } from './media-control';
 import type { StreamReads } from './stream-reads';
 import type { StreamRow } from './stream-info';
@@ -56,7 +56,7 @@ function ingestHealthAnswer({ state, reading }: IngestHealth): IngestHealthAnswe
 
 export function createBroadcasting(deps: {
   db: Db;
-  reads: Pick<StreamReads, 'findStream'>;
+  reads: Pick<StreamReads, 'findStream' | 'ownStream'>;
   media: Pick<MediaControl, 'stopBroadcast' | 'ingestHealth'>;
   events: DomainEventHub;
   /** `stream.went-live` is written with the go-live: the followers' notices follow it at least once. */
@@ -66,12 +66,7 @@ export function createBroadcasting(deps: {
 }) {
   const { db, events } = deps;
 
-  /** The owner's stream; anyone else is answered as if it did not exist. */
-  async function ownStream(streamId: number, principal: Principal): Promise<StreamRow> {
-    const row = await deps.reads.findStream(streamId);
-    if (row.userId !== principal.userId) throw notFound(MSG.streamNotAvailable);
-    return row;
-  }
+  const ownStream = deps.reads.ownStream;
 
   return {
     /** The broadcaster's stream that has not ended; a new one (with the last setup, hidden) otherwise. */

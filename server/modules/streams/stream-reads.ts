@@ -2,16 +2,26 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { MSG } from '../../../common/messages';
 import type { Db } from '../../platform/db/client';
+import type { Principal } from '../../platform/http/auth';
 import { notFound } from '../../platform/http/errors';
 import type { StreamRow } from './stream-info';
 import { streams } from './tables';
 
 export function createStreamReads(db: Db) {
+  /** The stream, unless deleted (404 then); who may see it is StreamAccess's question. */
+  async function findStream(streamId: number): Promise<StreamRow> {
+    const [row] = await db.select().from(streams).where(and(eq(streams.id, streamId), isNull(streams.deletedAt)));
+    if (!row) throw notFound(MSG.streamNotAvailable);
+    return row;
+  }
+
   return {
-    /** The stream, unless deleted (404 then); who may see it is StreamAccess's question. */
-    async findStream(streamId: number): Promise<StreamRow> {
-      const [row] = await db.select().from(streams).where(and(eq(streams.id, streamId), isNull(streams.deletedAt)));
-      if (!row) throw notFound(MSG.streamNotAvailable);
+    findStream,
+
+    /** The caller's own stream; anyone else is answered as if it did not exist. */
+    async ownStream(streamId: number, principal: Pick<Principal, 'userId'>): Promise<StreamRow> {
+      const row = await findStream(streamId);
+      if (row.userId !== principal.userId) throw notFound(MSG.streamNotAvailable);
       return row;
     },
 

@@ -18,6 +18,8 @@ declare module '../../platform/events' {
       tipper?: { username: string; fullname: string; avatar: string | null };
       /** What the tipper wrote with the tip, if anything (kept in the transfer's details; the emit only). */
       message?: string | undefined;
+      /** The tip menu's action the tip bought, if any (kept in the transfer's details; the emit only). */
+      menuItem?: string | undefined;
     }];
   }
 }

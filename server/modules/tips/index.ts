@@ -1,6 +1,7 @@
-/** Tips on streams, supporters and earnings. Every coin moves through the ledger; a committed tip is announced as `tip.received`. */
+/** Tips on streams, tip menus, supporters and earnings. Every coin moves through the ledger; a committed tip is announced as `tip.received`. */
 import type { AppModule, ModuleContext } from '../../platform/module';
 import { registerTipRoutes } from './routes';
+import { createTipMenu } from './menu';
 import { createTipsService, type TipsService } from './service';
 import './events';
 
@@ -14,6 +15,7 @@ declare module '../../platform/module' {
 }
 
 export function createTipsModule(ctx: ModuleContext): AppModule {
+  const menu = createTipMenu({ db: ctx.db, accounts: ctx.service('accounts') });
   const tips = createTipsService({
     ledger: ctx.service('ledger'),
     streamReads: ctx.service('streamReads'),
@@ -22,6 +24,7 @@ export function createTipsModule(ctx: ModuleContext): AppModule {
     accounts: ctx.service('accounts'),
     fees: ctx.config.platformFees,
     outbox: ctx.platform.outbox,
+    menu,
   });
-  return { name: 'tips', services: { tips }, routes: (app) => registerTipRoutes(app, { tips }) };
+  return { name: 'tips', services: { tips }, routes: (app) => registerTipRoutes(app, { tips, menu, streamReads: ctx.service('streamReads') }) };
 }

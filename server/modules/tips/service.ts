@@ -4,13 +4,13 @@
  * committed, and only by the request that moved the coins (docs/architecture.md §7, §9).
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { MSG } from '../../../common/messages';
+import { fill, MSG } from '../../../common/messages';
 import { owedTips } from '../../../common/rules/pay-wall';
 import { shortNumber } from '../../../common/rules/format';
 import { PAGE_SIZE } from '../../../common/constants';
 import type { EventOutbox } from '../../platform/event-outbox';
 import type { Principal } from '../../platform/http/auth';
-import { appError, forbidden, notFound, tooManyRequests } from '../../platform/http/errors';
+import { appError, badRequest, forbidden, notFound, tooManyRequests } from '../../platform/http/errors';
 import { assertSameRequest, FINGERPRINT_DETAIL, type KeyedRequest } from '../../platform/http/idempotency';
 import { createBatcher } from '../../platform/batching';
 import { takeTokenSql, takeTokensSql } from '../../platform/throttle';
@@ -20,6 +20,7 @@ import {
   type Currency, type Ledger, type TransferKind, type TransferRequest,
 } from '../ledger';
 import { mayActOnAnyStream, minimumSql, plainlyWatchableSql, type StreamAccess, type StreamReads, type StreamViewing, type Viewer } from '../streams';
+import type { TipMenu } from './menu';
 import './events';
 
 /** How many of the latest tips the owner's live view lists. */
@@ -38,7 +39,7 @@ type SignedInViewer = Viewer & { principal: Principal };
 
 export function createTipsService(deps: {
   ledger: Ledger;
-  streamReads: Pick<StreamReads, 'findStream' | 'lastStreamStartedAt'>;
+  streamReads: Pick<StreamReads, 'ownStream' | 'lastStreamStartedAt'>;
   streamAccess: Pick<StreamAccess, 'lookup' | 'paymentById'>;
   streamViewing: Pick<StreamViewing, 'activeViewers'>;
   accounts: AccountsService;
@@ -46,6 +47,7 @@ export function createTipsService(deps: {
   fees: Partial<Record<TransferKind, number>>;
   /** `tip.received`: written by the tip's statement, its immediate handlers run after it. */
   outbox: EventOutbox;
+  menu: TipMenu;
   tipsPerMinute?: number;
 }) {
   const { ledger } = deps;
@@ -79,6 +81,8 @@ export function createTipsService(deps: {
     message: string | undefined;
     /** The stream passed the full checks already; otherwise the statement checks plainlyTippable. */
     checked: boolean;
+    /** The tip menu's action it buys (its request is written with the transfer). */
+    menuItem?: Awaited<ReturnType<TipMenu['offeredItem']>>;
   }
 
   /** The tip as a ledger transfer: the broadcaster's and the fee legs on a receiving shard (the tipper's unless given). */
@@ -95,7 +99,10 @@ export function createTipsService(deps: {
       streamId,
       amount,
       currency: 'CON',
-      details: { fee, fee_percent: percent, ...(tip.message ? { message: tip.message } : {}), [FINGERPRINT_DETAIL]: tip.keyed.fingerprint },
+      details: {
+        fee, fee_percent: percent, ...(tip.message ? { message: tip.message } : {}), ...(tip.menuItem ? { menu_item: tip.menuItem.label } : {}),
+        [FINGERPRINT_DETAIL]: tip.keyed.fingerprint,
+      },
       legs: [
         { account: { userId: tipper, currency: 'CON' }, amount: -amount },
         { account: { userId: ownerId, currency: 'CON', shard }, amount: amount - fee },
@@ -182,6 +189,7 @@ export function createTipsService(deps: {
         },
         after: {
           tip_event: tipEventSql({ transferId: sql`t.id`, streamId: sql`${streamId}::bigint`, ownerId: sql`${ownerId}::bigint`, tipperId: sql`${tipper}::bigint`, amount: sql`${tip.amount}::bigint` }, sql`t`),
+          ...(tip.menuItem ? { menu_request: deps.menu.requestSql(streamId, tipper, tip.menuItem) } : {}),
         },
       });
     } catch (error) {
@@ -202,6 +210,7 @@ export function createTipsService(deps: {
       const person = (outcome.selected.tipper as { username: string; fullname: string; avatar: string | null } | null) ?? undefined;
       await deps.outbox.afterCommit('tip.received', {
         transferId: outcome.transferId, streamId, ownerId, tipperId: tipper, amount, at: new Date().toISOString(), tipper: person, message: tip.message,
+        menuItem: tip.menuItem?.label,
       });
       // What the statement read before its transfer, plus the transfer: exact unless another movement on
       // the tipper's coin wallet committed in between (then read again, as without the shortcut).
@@ -226,6 +235,30 @@ export function createTipsService(deps: {
     return answer(outcome.transferId, paid, balance);
   }
 
+  /** The checks every tip on a stream passes before it moves coins (watchable, not one's own, a broadcaster who may be tipped). */
+  async function checkedStream(viewer: SignedInViewer, streamId: number) {
+    // Watchable (audience, rating, bans), but the pay wall does not stop a tip: tipping lifts it.
+    const row = await deps.streamAccess.lookup(streamId, viewer);
+    rememberOwner(row.id, row.userId);
+    if (row.userId === viewer.principal.userId) throw forbidden(MSG.cannotTipOwnStream);
+    await assertMayReceiveTips(row.userId);
+    return row;
+  }
+
+  /**
+   * A tip that buys an action of the broadcaster's menu: the amount is its price, and the request is
+   * written by the tip's statement. A retried key answers its first tip whatever the menu says now.
+   */
+  async function sendForMenuItem(viewer: SignedInViewer, streamId: number, amount: number, keyed: KeyedRequest, message: string | undefined, menuItemId: number) {
+    const row = await checkedStream(viewer, streamId);
+    const retried = (await ledger.transferIdByKey(ledgerKey(viewer.principal.userId, keyed.key))) !== null;
+    const menuItem = retried ? undefined : await deps.menu.offeredItem(row.userId, menuItemId);
+    if (menuItem && menuItem.price !== amount) throw badRequest(fill(MSG.menuItemPrice, { price: menuItem.price }), 'amount');
+    const done = await transferTipAlone({ viewer, streamId: row.id, ownerId: row.userId, amount, keyed, message, checked: true, menuItem });
+    if (!done) throw new Error('a checked tip was refused as unchecked');
+    return done;
+  }
+
   return {
     /**
      * One tip, usually in one statement (docs/architecture.md §6: round trips dominate money paths): for a
@@ -233,18 +266,15 @@ export function createTipsService(deps: {
      * to the tipper. Any other stream, and any stream that fails that check, goes through the full
      * checks first (StreamAccess.lookup: audience, rating, bans; own stream; broadcaster status).
      */
-    async send(viewer: SignedInViewer, streamId: number, amount: number, keyed: KeyedRequest, message?: string) {
+    async send(viewer: SignedInViewer, streamId: number, amount: number, keyed: KeyedRequest, message?: string, menuItemId?: number) {
       const tipper = viewer.principal.userId;
+      if (menuItemId !== undefined) return sendForMenuItem(viewer, streamId, amount, keyed, message, menuItemId);
       const knownOwner = streamOwners.get(streamId);
       if (knownOwner !== undefined && knownOwner !== tipper) {
         const done = await transferTip({ viewer, streamId, ownerId: knownOwner, amount, keyed, message, checked: false });
         if (done) return done;
       }
-      // Watchable (audience, rating, bans), but the pay wall does not stop a tip: tipping lifts it.
-      const row = await deps.streamAccess.lookup(streamId, viewer);
-      rememberOwner(row.id, row.userId);
-      if (row.userId === tipper) throw forbidden(MSG.cannotTipOwnStream);
-      await assertMayReceiveTips(row.userId);
+      const row = await checkedStream(viewer, streamId);
       const done = await transferTip({ viewer, streamId: row.id, ownerId: row.userId, amount, keyed, message, checked: true });
       if (!done) throw new Error('a checked tip was refused as unchecked');
       return done;
@@ -269,8 +299,7 @@ export function createTipsService(deps: {
      * earned, the latest tips and the top supporters, viewers now and in total. Anyone else: not found.
      */
     async liveSession(streamId: number, principal: Principal) {
-      const row = await deps.streamReads.findStream(streamId);
-      if (row.userId !== principal.userId) throw notFound(MSG.streamNotAvailable);
+      const row = await deps.streamReads.ownStream(streamId, principal);
       const [totals, latest, top, viewers] = await Promise.all([
         ledger.tipTotalsOnStream(row.id, row.userId),
         ledger.tipsOnStream(row.id, LIVE_SESSION_TIPS),

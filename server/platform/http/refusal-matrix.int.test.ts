@@ -411,6 +411,13 @@ const CASES: Record<string, Case> = {
   'POST /api/streams/save': { input: (c) => ({ user_id: id(c), stream_id: c.owner.streamId, save: true }) },
   'GET /api/streams/send-rating': { input: (c) => ({ id: id(c), stream_id: c.owner.streamId, rating: 5 }) },
   'POST /api/streams/send-tip': { input: (c) => ({ stream_id: c.owner.streamId, amount: 10 }) },
+  'GET /api/streams/tip-menu': { input: (c) => ({ user_id: c.owner.user.id }) },
+  'POST /api/streams/save-tip-menu': { input: () => ({ items: [{ label: 'Seen by the matrix', price: 10 }] }) },
+  'GET /api/streams/menu-requests': { input: (c) => ({ id: c.owner.streamId }) },
+  'POST /api/streams/mark-menu-request': {
+    input: (c) => ({ stream_id: c.owner.streamId, request_id: 1, done: true }),
+    stopsShort: { status: 404, message: MSG.menuRequestUnknown, why: 'the matrix\'s streams have no requests (tip-menu.int.test.ts ticks one off)' },
+  },
   'POST /api/streams/stream-join': { paidStream: true, input: (c) => ({ stream_id: c.owner.streamId }) },
   'GET /api/streams/stream-lookup': { input: (c) => ({ id: c.owner.streamId }) },
   'GET /api/streams/supporters': { input: (c) => ({ id: c.owner.streamId }) },
