@@ -6,6 +6,7 @@ import type { CallDescriptor as D } from './descriptor';
 import type * as $accounts from './accounts';
 import type * as $ads from './ads';
 import type * as $analytics from './analytics';
+import type * as $chat from './chat';
 import type * as $console from './console';
 import type * as $goals from './goals';
 import type * as $mail from './mail';
@@ -61,6 +62,10 @@ export const ads = {
 
 export const analytics = {
   userAnalytics: { method: 'GET', path: '/api/user/user-analytics' } as D<typeof $analytics.userAnalytics>,
+};
+
+export const chat = {
+  replayChat: { method: 'GET', path: '/api/streams/replay-chat' } as D<typeof $chat.replayChat>,
 };
 
 export const console = {

@@ -2,6 +2,7 @@
 export * as accounts from './accounts';
 export * as ads from './ads';
 export * as analytics from './analytics';
+export * as chat from './chat';
 export * as console from './console';
 export * as goals from './goals';
 export * as mail from './mail';

@@ -9,6 +9,7 @@ import { createPresence } from '../../platform/realtime/presence';
 import type { AppModule, ModuleContext } from '../../platform/module';
 import { userIdOfViewerKey, viewerKey, viewerOf } from '../streams';
 import { createChatService, type ChatService, type MeetingRules, type ToyRules } from './service';
+import { registerChatRoutes } from './routes';
 import { tipMessage } from './tip-message';
 
 export type { ChatService, MeetingRules, ToyRules } from './service';
@@ -86,6 +87,7 @@ export async function createChatModule(ctx: ModuleContext): Promise<AppModule> {
   return {
     name: 'chat',
     services: { chat },
+    routes: (app) => registerChatRoutes(app, { chat }),
     realtime: [
       { op: 'subscribe', name: 'stream:<id>', auth: 'anonymous', access: ACCESS.public, handler: RULES },
       { op: 'subscribe', name: 'stream:<id>:priority', auth: 'user', access: PRIORITY_CHAT, handler: RULES },

@@ -2,7 +2,7 @@
  * Chat and likes on a stream: the server validates what clients ask for, stores it and publishes it.
  * Clients send COMMENT and LIKE only; every other type is published by services.
  */
-import { and, count, desc, eq, gt, gte, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, inArray, sql } from 'drizzle-orm';
 import { MSG } from '../../../common/messages';
 import type { Permission } from '../../../common/permissions';
 import {
@@ -354,6 +354,28 @@ export function createChatService(deps: {
     async recheckStream(streamId: number): Promise<void> {
       await deps.recheckChannel(streamChannelOf(streamId));
       await deps.recheckChannel(priorityChannelOf(streamId));
+    },
+
+    /**
+     * The broadcast's public chat from `fromMs` into it, for its replay: COMMENTs and tips merged by time,
+     * each with its offset from the start. The same rules as watching (the pay wall included).
+     */
+    async replayChat(streamId: number, viewer: Viewer, fromMs: number, limit: number) {
+      const row = await deps.streamAccess.lookup(streamId, viewer);
+      await deps.streamAccess.assertPaidUp(row, viewer);
+      if (!row.startedAt) return { started_time: null, lines: [], next_from_ms: null };
+      const start = row.startedAt.getTime();
+      const since = new Date(start + fromMs);
+      const [comments, tips] = await Promise.all([
+        db.select().from(chatMessages)
+          .where(and(eq(chatMessages.streamId, row.id), eq(chatMessages.type, 'COMMENT'), eq(chatMessages.priority, false), gte(chatMessages.createdAt, since)))
+          .orderBy(asc(chatMessages.createdAt), asc(chatMessages.id)).limit(limit + 1),
+        deps.ledger.tipsOnStreamFrom(row.id, since, limit + 1),
+      ]);
+      // Each source's first `limit` lines hold the merged first `limit`.
+      const merged = await asHistory(comments, tips, row.userId);
+      const lines = merged.slice(0, limit).map((message) => ({ offset_ms: Date.parse(message.chatTime) - start, message }));
+      return { started_time: row.startedAt.toISOString(), lines, next_from_ms: merged.length > limit ? lines.at(-1)!.offset_ms : null };
     },
 
     /** A service-originated message on a stream's channel (STREAM-END, STREAM-OPTIONS, TIP...). */

@@ -12,6 +12,10 @@ import { ledgerAccounts, ledgerEntries, ledgerTransfers, type Currency, type Tra
 const tipsOn = (streamId: number) =>
   and(eq(ledgerTransfers.streamId, streamId), eq(ledgerTransfers.kind, 'tip'), eq(ledgerTransfers.currency, 'CON'));
 
+/** A tip as the chat shows it: who, how much, when, what they wrote, the menu's action it bought. */
+type TipLineRow = { id: number; userId: number | null; amount: number; createdAt: Date; message: string | null; menuItem: string | null };
+const tipLines = (rows: TipLineRow[]) => rows.flatMap((r) => (r.userId === null ? [] : [{ ...r, userId: r.userId }]));
+
 /** Coins this user tipped on this stream, as SQL (one statement with the tip that reads it). */
 export const spendOnStreamSql = (streamId: number | SQL, userId: number | SQL) =>
   sql`select coalesce(sum(amount), 0) from ${ledgerTransfers}
@@ -36,6 +40,12 @@ export const holdsImpressionsSql = (userId: SQL | unknown) =>
     and ${ledgerAccounts.currency} = 'IMP' and ${ledgerAccounts.balance} > 0)`;
 
 export function ledgerReads(db: Executor) {
+  const tipLineRows = () => db.select({
+    id: ledgerTransfers.id, userId: ledgerTransfers.fromUserId, amount: ledgerTransfers.amount, createdAt: ledgerTransfers.createdAt,
+    message: sql<string | null>`${ledgerTransfers.details}->>'message'`,
+    menuItem: sql<string | null>`${ledgerTransfers.details}->>'menu_item'`,
+  }).from(ledgerTransfers);
+
   /**
    * Credits of earning transfers paid into the user's own coin wallet (net of fees), within `extra`:
    * their sum, and the part of it since `since`.
@@ -69,13 +79,13 @@ export function ledgerReads(db: Executor) {
 
     /** The stream's last tips, newest first (ledger_transfers_stream_tips_idx: stream, time). */
     async tipsOnStream(streamId: number, limit: number) {
-      const rows = await db.select({
-        id: ledgerTransfers.id, userId: ledgerTransfers.fromUserId, amount: ledgerTransfers.amount, createdAt: ledgerTransfers.createdAt,
-        message: sql<string | null>`${ledgerTransfers.details}->>'message'`,
-        menuItem: sql<string | null>`${ledgerTransfers.details}->>'menu_item'`,
-      }).from(ledgerTransfers).where(tipsOn(streamId))
-        .orderBy(desc(ledgerTransfers.createdAt), desc(ledgerTransfers.id)).limit(limit);
-      return rows.flatMap((r) => (r.userId === null ? [] : [{ ...r, userId: r.userId }]));
+      return tipLines(await tipLineRows().where(tipsOn(streamId)).orderBy(desc(ledgerTransfers.createdAt), desc(ledgerTransfers.id)).limit(limit));
+    },
+
+    /** The stream's tips from `since`, oldest first, at most `limit` (a replay's chat, played in time). */
+    async tipsOnStreamFrom(streamId: number, since: Date, limit: number) {
+      return tipLines(await tipLineRows().where(and(tipsOn(streamId), gte(ledgerTransfers.createdAt, since)))
+        .orderBy(asc(ledgerTransfers.createdAt), asc(ledgerTransfers.id)).limit(limit));
     },
 
     /** The stream's tips in total: how many, the coins tipped, and what reached the owner's wallet after fees. */
