@@ -24,6 +24,7 @@ const BENCHMARKS = [
   'bench/analytics.ts',
   'bench/notifications.ts',
   'bench/edge-cache.ts',
+  'bench/chat-filter.ts',
 ];
 let failed = 0;
 for (const file of BENCHMARKS) {

@@ -80,6 +80,8 @@ export const AUDIT_ACTIONS = [
   'coins.grant',
   'channel.create',
   'channel.delete',
+  // A broadcaster changed their chat's rules (slow mode, who may chat, blocked words, links).
+  'chat.rules',
   'payment.refund',
   // An administrator read someone's tax information (masked): personal data, so who looked is kept.
   'user.tax-info-read',

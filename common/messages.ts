@@ -286,6 +286,13 @@ export const MSG = {
   leaveMessage: 'Please leave a message',
   chatDisabled: 'Chat is disabled for this stream.',
   chatTooFast: 'You are sending messages too fast. Please wait a moment.',
+  // A channel's chat rules (our addition)
+  chatFollowersOnly: 'Only followers can chat on this stream.',
+  chatSubscribersOnly: 'Only subscribers can chat on this stream.',
+  chatSlowMode: 'Slow mode is on: one message every {seconds} seconds.',
+  chatBlockedWord: 'This message has a word the channel does not allow.',
+  chatNoLinks: 'Links are not allowed in this chat.',
+  blockedWordsTooMany: 'At most {max} blocked words',
   chatPaymentNeeded: 'Chatting on this stream is for members with coins. Add coins to your wallet to chat.',
   priorityChatOnly: 'Priority chat is for subscribers and the broadcaster.',
   streamPaused: "You cannot interact with the stream while it's paused",

@@ -65,7 +65,9 @@ export const analytics = {
 };
 
 export const chat = {
+  getChatRules: { method: 'GET', path: '/api/streams/chat-rules' } as D<typeof $chat.getChatRules>,
   replayChat: { method: 'GET', path: '/api/streams/replay-chat' } as D<typeof $chat.replayChat>,
+  saveChatRules: { method: 'POST', path: '/api/streams/save-chat-rules' } as D<typeof $chat.saveChatRules>,
 };
 
 export const console = {

@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { historyMessage } from '../realtime';
 import { defineCall, success } from './define';
-import { numeric } from './fields';
+import { fill, MSG } from '../messages';
+import { numeric, oneOf, userId } from './fields';
 import { streamId } from './streams';
 
 /** Lines one call answers at most; a replay asks again from where the answer stopped. */
@@ -27,4 +28,42 @@ export const replayChat = defineCall({
     /** Where to ask from for the lines after these (a line at that instant may come again: lines are keyed by type and timetoken); null at the end. */
     next_from_ms: z.number().nullable(),
   }),
+});
+
+/** Who may write in a channel's chat besides its owner. */
+export const CHAT_AUDIENCES = ['everyone', 'followers', 'subscribers'] as const;
+export type ChatAudience = (typeof CHAT_AUDIENCES)[number];
+/** A channel's chat rules' limits: slow mode's longest wait, blocked words and their length. */
+export const CHAT_RULES = { slowModeMaxSeconds: 300, blockedWordsMax: 200, blockedWordMax: 40 } as const;
+
+/** A broadcaster's chat rules for their streams; `blocked_words` only for the broadcaster themself. */
+export const chatRules = z.object({
+  /** Seconds a viewer waits between two lines (0: no slow mode). */
+  slow_mode_seconds: z.number(),
+  audience: z.enum(CHAT_AUDIENCES),
+  block_links: z.boolean(),
+  blocked_words: z.array(z.string()).optional(),
+});
+export type ChatRules = z.infer<typeof chatRules>;
+
+export const getChatRules = defineCall({
+  method: 'GET',
+  path: '/api/streams/chat-rules',
+  summary: "A broadcaster's chat rules: slow mode, who may chat, links; the blocked words to the broadcaster alone",
+  input: z.strictObject({ user_id: userId }),
+  output: success({ rules: chatRules }),
+});
+
+export const saveChatRules = defineCall({
+  method: 'POST',
+  path: '/api/streams/save-chat-rules',
+  summary: "The caller's chat rules for their streams, enforced on every line but their own (recorded in the audit log)",
+  input: z.strictObject({
+    slow_mode_seconds: numeric(z.number().int().min(0).max(CHAT_RULES.slowModeMaxSeconds)),
+    audience: z.enum(CHAT_AUDIENCES, { error: oneOf(CHAT_AUDIENCES) }),
+    block_links: z.boolean(),
+    blocked_words: z.array(z.string().trim().min(1).max(CHAT_RULES.blockedWordMax, fill(MSG.atMostChars, { max: CHAT_RULES.blockedWordMax })))
+      .max(CHAT_RULES.blockedWordsMax, fill(MSG.blockedWordsTooMany, { max: CHAT_RULES.blockedWordsMax })),
+  }).meta({ examples: [{ slow_mode_seconds: 10, audience: 'followers', block_links: true, blocked_words: ['spoiler'] }] }),
+  output: success({ rules: chatRules }),
 });

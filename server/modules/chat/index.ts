@@ -9,6 +9,8 @@ import { createPresence } from '../../platform/realtime/presence';
 import type { AppModule, ModuleContext } from '../../platform/module';
 import { userIdOfViewerKey, viewerKey, viewerOf } from '../streams';
 import { createChatService, type ChatService, type MeetingRules, type ToyRules } from './service';
+import { createReadCache } from '../../platform/cache/read-cache';
+import { createChatRules } from './chat-rules';
 import { registerChatRoutes } from './routes';
 import { tipMessage } from './tip-message';
 
@@ -33,6 +35,9 @@ const RULES = 'server/modules/chat/service.ts';
  */
 const PRIORITY_CHAT = ACCESS.with(ACCESS.signedIn, { cells: { user: 403, other: 403, moderator: 403, admin: 403 } });
 
+/** Chat rules are kept this long per instance; a change drops them at once on every instance over the bus (this bounds a missed drop). */
+const CHAT_RULES_CACHE_MS = 30_000;
+
 export async function createChatModule(ctx: ModuleContext): Promise<AppModule> {
   const { app, db, events } = ctx;
   const streamReads = ctx.service('streamReads');
@@ -49,8 +54,10 @@ export async function createChatModule(ctx: ModuleContext): Promise<AppModule> {
     presenceKey: (principal, request) => viewerKey(viewerOf(request, principal)),
     onPresenceChange: (channel, principal, change) => chat.onPresenceChange(channel, principal, change),
   }, { presence, ...ctx.config.realtimeCaps });
+  const rulesCache = await createReadCache(ctx.bus, { name: 'chat-rules', ttlMs: CHAT_RULES_CACHE_MS, log: ctx.log });
+  const chatRules = createChatRules({ db, cache: rulesCache, social: ctx.service('social'), streamAccess: ctx.service('streamAccess') });
   const chat = createChatService({
-    db, streamReads, streamAccess: ctx.service('streamAccess'), streamViewing: ctx.service('streamViewing'), accounts, ledger: ctx.service('ledger'), likeLimit: ctx.config.streamViewerLikeLimit, log: ctx.log,
+    db, streamReads, chatRules, streamAccess: ctx.service('streamAccess'), streamViewing: ctx.service('streamViewing'), accounts, ledger: ctx.service('ledger'), likeLimit: ctx.config.streamViewerLikeLimit, log: ctx.log,
     publish: gateway.publish, removeFromChannels: gateway.removeFromChannels, recheckChannel: gateway.recheckChannel,
     presenceInstanceId: presence.instanceId,
     signedInMembers: (channel) => presence.userIds(channel),
@@ -87,7 +94,7 @@ export async function createChatModule(ctx: ModuleContext): Promise<AppModule> {
   return {
     name: 'chat',
     services: { chat },
-    routes: (app) => registerChatRoutes(app, { chat }),
+    routes: (app) => registerChatRoutes(app, { chat, chatRules }),
     realtime: [
       { op: 'subscribe', name: 'stream:<id>', auth: 'anonymous', access: ACCESS.public, handler: RULES },
       { op: 'subscribe', name: 'stream:<id>:priority', auth: 'user', access: PRIORITY_CHAT, handler: RULES },

@@ -17,6 +17,7 @@ import type { PresenceChange, SubscribeAnswer } from '../../platform/realtime/ga
 import type { AccountsService } from '../accounts';
 import type { Ledger } from '../ledger';
 import type { StreamAccess, StreamReads, StreamRow, StreamViewing, Viewer } from '../streams';
+import type { ChatRulesService } from './chat-rules';
 import { tipMessage } from './tip-message';
 import { parseChannel } from './channels';
 import { chatMessages } from './tables';
@@ -87,6 +88,8 @@ export function createChatService(deps: {
   presenceInstanceId: string;
   /** The signed-in members of a channel on every instance. */
   signedInMembers: (channel: string) => Promise<number[]>;
+  /** The broadcasters' chat rules (slow mode, who may chat, blocked words, links). */
+  chatRules: ChatRulesService;
   /** The hooks the meetings and toys modules fill. */
   meetingRules: () => MeetingRules;
   toyRules: () => ToyRules;
@@ -205,14 +208,17 @@ export function createChatService(deps: {
     if ((recent?.n ?? 0) >= CHAT_RATE.lines) throw tooManyRequests(MSG.chatTooFast);
   }
 
-  async function comment(row: StreamRow, principal: Principal, text: string, priority: boolean) {
+  async function comment(row: StreamRow, viewer: Viewer & { principal: Principal }, text: string, priority: boolean) {
+    const { principal } = viewer;
     const trimmed = text.trim();
     if (trimmed === '') throw badRequest(MSG.leaveMessage, 'text');
     const cut = [...trimmed].slice(0, CHAT_TEXT_MAX).join('');
+    const slowModeSeconds = await deps.chatRules.check(row, viewer, cut);
     const stored = await db.transaction(async (tx) => {
       // Counted and written under one lock per viewer and stream, on every instance.
       await lockViewerOnStream(tx, 'chat', row.id, principal.userId);
       await assertNotFlooding(tx, row.id, principal.userId);
+      await deps.chatRules.assertNotTooSoon(tx, row.id, principal.userId, slowModeSeconds);
       const [inserted] = await tx.insert(chatMessages).values({ streamId: row.id, userId: principal.userId, type: 'COMMENT', text: cut, priority })
         .returning({ id: chatMessages.id, createdAt: chatMessages.createdAt });
       return inserted!;
@@ -300,7 +306,7 @@ export function createChatService(deps: {
       }
       if (frame.type === 'SIGNAL') throw forbidden(MSG.channelNotWritable);
       assertMayChat(row, principal);
-      return comment(row, principal, frame.text, parsed.priority);
+      return comment(row, { ...viewer, principal }, frame.text, parsed.priority);
     },
 
     /** Viewers are the members of a stream's public channel; a meeting's members are the people in the room. */

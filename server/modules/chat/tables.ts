@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-import { userRef } from '../accounts/tables';
+import { bigint, boolean, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { userRef, users } from '../accounts/tables';
 import { streamRef } from '../streams/tables';
 
 /** Stored chat lines (COMMENT) and realtime likes (LIKE), so late joiners see history and limits hold across instances. */
@@ -24,3 +24,13 @@ export const chatMessages = pgTable(
     index('chat_messages_sender_idx').on(t.streamId, t.userId, t.createdAt),
   ],
 );
+
+/** A broadcaster's chat rules for their streams (decision 0081); no row: anyone may chat, no filters. */
+export const chatRules = pgTable('chat_rules', {
+  userId: bigint('user_id', { mode: 'number' }).primaryKey().references(() => users.id, { onDelete: 'cascade' }),
+  slowModeSeconds: integer('slow_mode_seconds').notNull().default(0),
+  audience: text('audience', { enum: ['everyone', 'followers', 'subscribers'] }).notNull().default('everyone'),
+  blockLinks: boolean('block_links').notNull().default(false),
+  blockedWords: text('blocked_words').array().notNull().default(sql`'{}'::text[]`),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

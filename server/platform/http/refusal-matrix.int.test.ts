@@ -400,6 +400,8 @@ const CASES: Record<string, Case> = {
     stopsShort: { status: 409, message: MSG.streamNotLive, why: 'no encoder publishing to end' },
   },
   'POST /api/streams/go-live': { input: (c) => ({ id: c.owner.streamId }) },
+  'GET /api/streams/chat-rules': { input: (c) => ({ user_id: c.owner.user.id }) },
+  'POST /api/streams/save-chat-rules': { input: () => ({ slow_mode_seconds: 0, audience: 'everyone', block_links: false, blocked_words: [] }) },
   'GET /api/streams/replay-chat': { paidStream: true, input: (c) => ({ id: c.owner.streamId }) },
   'GET /api/streams/goals': { input: (c) => ({ id: c.owner.streamId }) },
   'POST /api/streams/save-goals': { freshOwner: true, input: (c) => ({ stream_id: c.owner.streamId, goals: [{ amount: 100, description: 'Seen by the matrix' }] }) },
