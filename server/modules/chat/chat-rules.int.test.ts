@@ -1,30 +1,18 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { getChatRules, saveChatRules } from '../../../common/api/chat';
 import { fill, MSG } from '../../../common/messages';
 import { streamChannelOf } from '../../../common/realtime';
-import { startTestApp, type TestApp } from '../../testing/harness';
 import type { HttpSession } from '../../testing/http-session';
-import { WsClient } from '../../testing/ws-client';
+import { useListeningTestApp } from '../../testing/listening-app';
 
-let t: TestApp;
-let baseUrl: string;
-const sockets: WsClient[] = [];
-
-beforeAll(async () => {
-  t = await startTestApp();
-  baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
-});
-afterAll(async () => {
-  for (const socket of sockets) socket.close();
-  await t.close();
-});
+const served = useListeningTestApp();
+const { socketOf } = served;
 
 let sent = 0;
 /** Writes a line on the stream's chat as this user: the ack, or the error frame of its refusal. */
 async function say(client: HttpSession, streamId: number, text: string) {
-  const socket = await WsClient.connect(baseUrl, client.cookie('ll_session'));
-  sockets.push(socket);
+  const socket = await socketOf(client);
   const channel = streamChannelOf(streamId);
   await socket.request({ op: 'subscribe', channel });
   return socket.request({ op: 'send', channel, id: `rule-${(sent += 1)}`, type: 'COMMENT', text });
@@ -34,16 +22,16 @@ const open = { slow_mode_seconds: 0, audience: 'everyone' as const, block_links:
 
 describe('a channel’s chat rules', () => {
   it('let anyone chat until the broadcaster sets them', async () => {
-    const live = await t.given.liveStream();
-    const viewer = await t.given.signedInUser();
+    const live = await served.t.given.liveStream();
+    const viewer = await served.t.given.signedInUser();
     expect(await say(viewer.client, live.streamId, 'hello https://example.com')).toMatchObject({ op: 'ack' });
-    expect((await t.client().call(getChatRules, { user_id: live.user.id })).rules).toEqual({ slow_mode_seconds: 0, audience: 'everyone', block_links: false });
+    expect((await served.t.client().call(getChatRules, { user_id: live.user.id })).rules).toEqual({ slow_mode_seconds: 0, audience: 'everyone', block_links: false });
   });
 
   it('keep the chat to followers, or to subscribers, but never hold the owner', async () => {
-    const live = await t.given.liveStream();
-    const stranger = await t.given.signedInUser();
-    const follower = await t.given.signedInUser();
+    const live = await served.t.given.liveStream();
+    const stranger = await served.t.given.signedInUser();
+    const follower = await served.t.given.signedInUser();
     await follower.client.post('/api/user/toggle-following', { id: live.user.id, isFollowing: true });
     await live.client.call(saveChatRules, { ...open, audience: 'followers' });
     expect(await say(stranger.client, live.streamId, 'hi')).toEqual(refusedWith(MSG.chatFollowersOnly));
@@ -56,9 +44,9 @@ describe('a channel’s chat rules', () => {
   });
 
   it('hold a viewer to slow mode, each viewer on their own', async () => {
-    const live = await t.given.liveStream();
+    const live = await served.t.given.liveStream();
     await live.client.call(saveChatRules, { ...open, slow_mode_seconds: 30 });
-    const [one, two] = [await t.given.signedInUser(), await t.given.signedInUser()];
+    const [one, two] = [await served.t.given.signedInUser(), await served.t.given.signedInUser()];
     expect(await say(one.client, live.streamId, 'first')).toMatchObject({ op: 'ack' });
     expect(await say(one.client, live.streamId, 'too soon')).toEqual(refusedWith(fill(MSG.chatSlowMode, { seconds: 30 })));
     expect(await say(two.client, live.streamId, 'my first')).toMatchObject({ op: 'ack' });
@@ -67,32 +55,32 @@ describe('a channel’s chat rules', () => {
   });
 
   it('refuse blocked words and links, keeping nothing of the line', async () => {
-    const live = await t.given.liveStream();
+    const live = await served.t.given.liveStream();
     const saved = await live.client.call(saveChatRules, { ...open, block_links: true, blocked_words: ['Spoiler', 'bad word'] });
     expect(saved.rules).toEqual({ slow_mode_seconds: 0, audience: 'everyone', block_links: true, blocked_words: ['spoiler', 'bad word'] });
-    const viewer = await t.given.signedInUser();
+    const viewer = await served.t.given.signedInUser();
     expect(await say(viewer.client, live.streamId, 'big SPOILER ahead')).toEqual(refusedWith(MSG.chatBlockedWord));
     expect(await say(viewer.client, live.streamId, 'what a Bad Word')).toEqual(refusedWith(MSG.chatBlockedWord));
     expect(await say(viewer.client, live.streamId, 'see www.example.net')).toEqual(refusedWith(MSG.chatNoLinks));
     expect(await say(viewer.client, live.streamId, 'spoilers are fine')).toMatchObject({ op: 'ack' });
-    const { rows } = await t.resources.database.db.execute<{ text: string }>(sql`select text from chat_messages where stream_id = ${live.streamId} and type = 'COMMENT'`);
+    const { rows } = await served.t.resources.database.db.execute<{ text: string }>(sql`select text from chat_messages where stream_id = ${live.streamId} and type = 'COMMENT'`);
     expect(rows.map((r) => r.text)).toEqual(['spoilers are fine']);
 
     // The words are the broadcaster's to read; everyone sees the rest.
-    expect((await t.client().call(getChatRules, { user_id: live.user.id })).rules).toEqual({ slow_mode_seconds: 0, audience: 'everyone', block_links: true });
+    expect((await served.t.client().call(getChatRules, { user_id: live.user.id })).rules).toEqual({ slow_mode_seconds: 0, audience: 'everyone', block_links: true });
     expect((await viewer.client.call(getChatRules, { user_id: live.user.id })).rules.blocked_words).toBeUndefined();
     expect((await live.client.call(getChatRules, { user_id: live.user.id })).rules.blocked_words).toEqual(['spoiler', 'bad word']);
   });
 
   it('record every change in the audit log, and refuse rules that break the limits', async () => {
-    const owner = await t.given.signedInUser();
+    const owner = await served.t.given.signedInUser();
     await owner.client.call(saveChatRules, { ...open, slow_mode_seconds: 5 });
     await owner.client.call(saveChatRules, { ...open, audience: 'followers' });
-    const { rows } = await t.resources.database.db.execute<{ before: { slow_mode_seconds: number } | null; after: { audience: string } }>(
+    const { rows } = await served.t.resources.database.db.execute<{ before: { slow_mode_seconds: number } | null; after: { audience: string } }>(
       sql`select before, after from audit_log where action = 'chat.rules' and target_id = ${String(owner.user.id)} order by id`);
     expect(rows.map((r) => [r.before?.slow_mode_seconds ?? null, r.after.audience])).toEqual([[null, 'everyone'], [5, 'followers']]);
 
-    expect((await t.client().refusal(saveChatRules, open)).status).toBe(401);
+    expect((await served.t.client().refusal(saveChatRules, open)).status).toBe(401);
     for (const input of [{ ...open, slow_mode_seconds: 301 }, { ...open, audience: 'friends' }, { ...open, blocked_words: Array.from({ length: 201 }, (_, i) => `w${i}`) }]) {
       expect((await owner.client.refusal(saveChatRules, input as never)).status).toBe(400);
     }

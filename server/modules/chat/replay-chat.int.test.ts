@@ -1,29 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { replayChat } from '../../../common/api/chat';
 import { saveTipMenu, sendTip } from '../../../common/api/tips';
 import { streamChannelOf } from '../../../common/realtime';
-import { startTestApp, type TestApp } from '../../testing/harness';
-import { closeCheckingLedger } from '../../testing/ledger-invariants';
 import type { HttpSession } from '../../testing/http-session';
-import { WsClient } from '../../testing/ws-client';
+import { useListeningTestApp } from '../../testing/listening-app';
 
-let t: TestApp;
-let baseUrl: string;
-const sockets: WsClient[] = [];
-
-beforeAll(async () => {
-  t = await startTestApp();
-  baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
-});
-afterAll(async () => {
-  for (const socket of sockets) socket.close();
-  await closeCheckingLedger(t);
-});
+const served = useListeningTestApp();
+const { socketOf } = served;
 
 let sent = 0;
 async function say(client: HttpSession, streamId: number, text: string) {
-  const socket = await WsClient.connect(baseUrl, client.cookie('ll_session'));
-  sockets.push(socket);
+  const socket = await socketOf(client);
   const channel = streamChannelOf(streamId);
   await socket.request({ op: 'subscribe', channel });
   expect(await socket.request({ op: 'send', channel, id: `line-${(sent += 1)}`, type: 'COMMENT', text })).toMatchObject({ op: 'ack' });
@@ -31,14 +18,14 @@ async function say(client: HttpSession, streamId: number, text: string) {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const end = (streamId: number) =>
-  t.app.services.broadcastCallbacks.onEnded({ streamId, broadcastId: 'b1', playlistKey: `media/${streamId}/b1/index.m3u8`, lengthSeconds: 30 });
+  served.t.app.services.broadcastCallbacks.onEnded({ streamId, broadcastId: 'b1', playlistKey: `media/${streamId}/b1/index.m3u8`, lengthSeconds: 30 });
 
 describe('replay chat', () => {
   it('answers the broadcast’s lines and tips in order, each at its place in the video, page by page', async () => {
-    const live = await t.given.liveStream();
+    const live = await served.t.given.liveStream();
     const [song] = (await live.client.call(saveTipMenu, { items: [{ label: 'Sing a song', price: 5 }] })).items;
-    const viewer = await t.given.signedInUser();
-    await t.given.coins(viewer.user, 50);
+    const viewer = await served.t.given.signedInUser();
+    await served.t.given.coins(viewer.user, 50);
     await say(viewer.client, live.streamId, 'first');
     await pause(20);
     await viewer.client.call(sendTip, { stream_id: live.streamId, amount: 5, menu_item_id: song!.item_id }, { idempotencyKey: `replay-${process.pid}-1` });
@@ -48,7 +35,7 @@ describe('replay chat', () => {
     await say(live.client, live.streamId, 'thanks');
     await end(live.streamId);
 
-    const all = await t.client().call(replayChat, { id: live.streamId });
+    const all = await served.t.client().call(replayChat, { id: live.streamId });
     expect(all.lines.map((l) => (l.message.type === 'COMMENT' ? l.message.text : `tip ${l.message.data.recipient_amount} ${l.message.data.menu_item}`)))
       .toEqual(['first', 'tip 5 Sing a song', 'second', 'thanks']);
     const offsets = all.lines.map((l) => l.offset_ms);
@@ -62,7 +49,7 @@ describe('replay chat', () => {
     let from: number | null = 0;
     for (let pages = 0; from !== null && pages < 10; pages += 1) {
       const page: { lines: Array<{ message: { type: string; timetoken: string } }>; next_from_ms: number | null } =
-        await t.client().call(replayChat, { id: live.streamId, from_ms: from, limit: 2 });
+        await served.t.client().call(replayChat, { id: live.streamId, from_ms: from, limit: 2 });
       for (const line of page.lines) seen.set(`${line.message.type}:${line.message.timetoken}`, line.message.type);
       from = page.next_from_ms;
     }
@@ -70,22 +57,22 @@ describe('replay chat', () => {
     expect(seen.size).toBe(4);
 
     // From the second line's place on, the first is gone.
-    const later = await t.client().call(replayChat, { id: live.streamId, from_ms: all.lines[2]!.offset_ms });
+    const later = await served.t.client().call(replayChat, { id: live.streamId, from_ms: all.lines[2]!.offset_ms });
     expect(later.lines.map((l) => l.message.type === 'COMMENT' && l.message.text)).toEqual(['second', 'thanks']);
   });
 
   it('keeps a paid broadcast’s chat behind its pay wall, and answers nothing for one that never went live', async () => {
-    const paid = await t.given.liveStream({ tip_viewer_min_amount: 20 });
+    const paid = await served.t.given.liveStream({ tip_viewer_min_amount: 20 });
     await say(paid.client, paid.streamId, 'for those who paid');
-    const stranger = await t.given.signedInUser();
+    const stranger = await served.t.given.signedInUser();
     expect((await stranger.client.refusal(replayChat, { id: paid.streamId })).status).toBe(402);
-    expect((await t.client().refusal(replayChat, { id: paid.streamId })).status).toBe(402);
+    expect((await served.t.client().refusal(replayChat, { id: paid.streamId })).status).toBe(402);
     expect((await paid.client.call(replayChat, { id: paid.streamId })).lines).toHaveLength(1);
 
-    const owner = await t.given.signedInUser();
+    const owner = await served.t.given.signedInUser();
     const own = await owner.client.post('/api/streams/get-live-stream', {});
     const unseen = (own.body.stream as { stream_id: number }).stream_id;
     expect(await owner.client.call(replayChat, { id: unseen })).toEqual({ response: 'success', started_time: null, lines: [], next_from_ms: null });
-    expect((await t.client().refusal(replayChat, { id: unseen })).status).toBe(404);
+    expect((await served.t.client().refusal(replayChat, { id: unseen })).status).toBe(404);
   });
 });

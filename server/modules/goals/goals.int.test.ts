@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { userAnalytics } from '../../../common/api/analytics';
 import { saveGoals, streamGoals, type GoalInput, type StreamGoal } from '../../../common/api/goals';
 import { streamLookup } from '../../../common/api/streams';
@@ -6,35 +6,24 @@ import { sendTip } from '../../../common/api/tips';
 import { fill, MSG } from '../../../common/messages';
 import { streamChannelOf } from '../../../common/realtime';
 import { eventually } from '../../testing/eventually';
-import { startTestApp, type TestApp } from '../../testing/harness';
-import { closeCheckingLedger } from '../../testing/ledger-invariants';
 import type { HttpSession } from '../../testing/http-session';
-import { WsClient, type Frame } from '../../testing/ws-client';
+import { useListeningTestApp } from '../../testing/listening-app';
+import type { Frame } from '../../testing/ws-client';
 
-let t: TestApp;
-let baseUrl: string;
-const sockets: WsClient[] = [];
-
-beforeAll(async () => {
-  t = await startTestApp();
-  baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
-});
-afterAll(async () => {
-  for (const socket of sockets) socket.close();
-  await closeCheckingLedger(t);
-});
+const served = useListeningTestApp();
+const { socketOf } = served;
 
 let keys = 0;
 const tip = (client: HttpSession, streamId: number, amount: number) =>
   client.call(sendTip, { stream_id: streamId, amount }, { idempotencyKey: `goal-tip-${process.pid}-${(keys += 1)}` });
 
 async function fan(coins: number) {
-  const signedIn = await t.given.signedInUser();
-  if (coins > 0) await t.given.coins(signedIn.user, coins);
+  const signedIn = await served.t.given.signedInUser();
+  if (coins > 0) await served.t.given.coins(signedIn.user, coins);
   return signedIn;
 }
 
-const goalsOf = async (streamId: number) => (await t.client().call(streamGoals, { id: streamId })).goals;
+const goalsOf = async (streamId: number) => (await served.t.client().call(streamGoals, { id: streamId })).goals;
 /** The goals once the tips' recount (the event outbox's, moments after each tip) has counted `raised` coins in all. */
 const goalsWhenRaised = (streamId: number, total: number) =>
   eventually(() => goalsOf(streamId), (goals) => goals.reduce((sum, g) => sum + g.raised, 0) >= total);
@@ -48,8 +37,7 @@ function goalMessagesOf(frames: Frame[]) {
 }
 
 async function watch(streamId: number) {
-  const socket = await WsClient.connect(baseUrl);
-  sockets.push(socket);
+  const socket = await socketOf();
   expect(await socket.request({ op: 'subscribe', channel: streamChannelOf(streamId) })).toMatchObject({ op: 'subscribed' });
   const frames: Frame[] = [];
   const collect = async () => {
@@ -63,7 +51,7 @@ const two: GoalInput[] = [{ amount: 30, description: 'New song' }, { amount: 50,
 
 describe('tip goals', () => {
   it('fill from tips, announce the goal reached, and start the next with what went past', async () => {
-    const live = await t.given.liveStream();
+    const live = await served.t.given.liveStream();
     const watcher = await watch(live.streamId);
     const saved = await live.client.call(saveGoals, { stream_id: live.streamId, goals: two });
     expect(brief(saved.goals)).toEqual([
@@ -96,13 +84,13 @@ describe('tip goals', () => {
   });
 
   it('counts a redelivered tip once: the recount reads the ledger, not the event', async () => {
-    const live = await t.given.liveStream();
+    const live = await served.t.given.liveStream();
     await live.client.call(saveGoals, { stream_id: live.streamId, goals: two });
     const viewer = await fan(100);
     await tip(viewer.client, live.streamId, 40);
     const once = await goalsWhenRaised(live.streamId, 40);
     // The outbox delivers at least once: the same tip's recount, again and at once from several callers.
-    await Promise.all([1, 2, 3].map(() => t.app.services.goals.tipped(live.streamId)));
+    await Promise.all([1, 2, 3].map(() => served.t.app.services.goals.tipped(live.streamId)));
     expect(await goalsOf(live.streamId)).toEqual(once);
     expect(brief(once)).toEqual([
       { description: 'New song', amount: 30, raised: 30, state: 'reached' },
@@ -111,7 +99,7 @@ describe('tip goals', () => {
   });
 
   it('counts tips from many viewers at once exactly, reaching each goal once', async () => {
-    const live = await t.given.liveStream();
+    const live = await served.t.given.liveStream();
     const watcher = await watch(live.streamId);
     await live.client.call(saveGoals, { stream_id: live.streamId, goals: [{ amount: 25, description: 'Dance' }, { amount: 25, description: 'Song' }, { amount: 1000, description: 'Encore' }] });
     const viewers = await Promise.all(Array.from({ length: 8 }, () => fan(50)));
@@ -129,7 +117,7 @@ describe('tip goals', () => {
   });
 
   it('keeps what was raised when the owner changes the goals, and reaches a goal already covered', async () => {
-    const live = await t.given.liveStream();
+    const live = await served.t.given.liveStream();
     await live.client.call(saveGoals, { stream_id: live.streamId, goals: two });
     const viewer = await fan(100);
     await tip(viewer.client, live.streamId, 12);
@@ -147,15 +135,15 @@ describe('tip goals', () => {
   });
 
   it('may be set before the show, and stay with the broadcast after it ends', async () => {
-    const live = await t.given.liveStream();
+    const live = await served.t.given.liveStream();
     await live.client.call(saveGoals, { stream_id: live.streamId, goals: [{ amount: 5, description: 'Hello' }] });
     const viewer = await fan(20);
     await tip(viewer.client, live.streamId, 5);
     await goalsWhenRaised(live.streamId, 5);
-    await t.app.services.broadcastCallbacks.onEnded({ streamId: live.streamId, broadcastId: 'b1', playlistKey: `media/${live.streamId}/b1/index.m3u8`, lengthSeconds: 5 });
+    await served.t.app.services.broadcastCallbacks.onEnded({ streamId: live.streamId, broadcastId: 'b1', playlistKey: `media/${live.streamId}/b1/index.m3u8`, lengthSeconds: 5 });
     expect(brief(await goalsOf(live.streamId))).toEqual([{ description: 'Hello', amount: 5, raised: 5, state: 'reached' }]);
     // The creator's analytics list the broadcast with its goals.
-    await t.app.services.analytics.fold.run(new Date(Date.now() + 60_000));
+    await served.t.app.services.analytics.fold.run(new Date(Date.now() + 60_000));
     const today = new Date().toISOString().slice(0, 10);
     const analytics = await live.client.call(userAnalytics, { event: ['TOP_STREAMS_BY_TIP'], from: today, to: today });
     expect(analytics.result.TOP_STREAMS_BY_TIP!.list).toEqual([expect.objectContaining({ stream_id: live.streamId, tip_coin: 5, goals_set: 1, goals_reached: 1 })]);
@@ -164,7 +152,7 @@ describe('tip goals', () => {
     expect(refused.body.message).toBe(MSG.goalsOfEndedStream);
 
     // A stream set up but not live yet takes goals.
-    const owner = await t.given.signedInUser();
+    const owner = await served.t.given.signedInUser();
     const own = await owner.client.post('/api/streams/get-live-stream', {});
     const streamId = (own.body.stream as { stream_id: number }).stream_id;
     const early = await owner.client.call(saveGoals, { stream_id: streamId, goals: two });
@@ -172,10 +160,10 @@ describe('tip goals', () => {
   });
 
   it('refuses anyone but the owner, and input that breaks the rules', async () => {
-    const live = await t.given.liveStream();
+    const live = await served.t.given.liveStream();
     const other = await fan(0);
     expect((await other.client.refusal(saveGoals, { stream_id: live.streamId, goals: two })).status).toBe(404);
-    expect((await t.client().refusal(saveGoals, { stream_id: live.streamId, goals: two })).status).toBe(401);
+    expect((await served.t.client().refusal(saveGoals, { stream_id: live.streamId, goals: two })).status).toBe(401);
     const cases: Array<[unknown, string]> = [
       [[{ amount: 0, description: 'x' }], MSG.coinsAtLeastOne],
       [[{ amount: 2.5, description: 'x' }], MSG.coinsWhole],

@@ -1,41 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { markMenuRequest, menuRequests, saveTipMenu, sendTip, tipMenu, TIP_MENU } from '../../../common/api/tips';
 import { fill, MSG } from '../../../common/messages';
 import { streamChannelOf } from '../../../common/realtime';
-import { startTestApp, type TestApp } from '../../testing/harness';
-import { closeCheckingLedger } from '../../testing/ledger-invariants';
 import type { HttpSession } from '../../testing/http-session';
-import { WsClient } from '../../testing/ws-client';
-import { createLedger, type Ledger } from '../ledger/service';
+import { useListeningTestApp } from '../../testing/listening-app';
+import { createLedger } from '../ledger/service';
 
-let t: TestApp;
-let ledger: Ledger;
-let baseUrl: string;
-const sockets: WsClient[] = [];
-
-beforeAll(async () => {
-  t = await startTestApp();
-  ledger = createLedger({ db: t.resources.database.db });
-  baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
-});
-afterAll(async () => {
-  for (const socket of sockets) socket.close();
-  await closeCheckingLedger(t);
-});
+const served = useListeningTestApp();
+const { socketOf } = served;
 
 let keys = 0;
 const newKey = () => `menu-${process.pid}-${(keys += 1)}`;
-const con = async (userId: number) => (await ledger.balances(userId)).CON;
+const con = async (userId: number) => (await createLedger({ db: served.t.resources.database.db }).balances(userId)).CON;
 
 async function fan(coins: number) {
-  const signedIn = await t.given.signedInUser();
-  if (coins > 0) await t.given.coins(signedIn.user, coins);
+  const signedIn = await served.t.given.signedInUser();
+  if (coins > 0) await served.t.given.coins(signedIn.user, coins);
   return signedIn;
 }
 
 async function socketOn(streamId: number, client?: HttpSession) {
-  const socket = await WsClient.connect(baseUrl, client?.cookie('ll_session'));
-  sockets.push(socket);
+  const socket = await socketOf(client);
   const subscribed = await socket.request({ op: 'subscribe', channel: streamChannelOf(streamId) });
   expect(subscribed).toMatchObject({ op: 'subscribed' });
   return { socket, history: subscribed.history as Array<{ type: string; data?: Record<string, unknown> }> };
@@ -45,18 +30,18 @@ const menu = [{ label: 'Sing a song', price: 50 }, { label: 'Dance', price: 100 
 
 describe('tip menus', () => {
   it('are the broadcaster’s to write, and anyone’s to read', async () => {
-    const live = await t.given.liveStream();
+    const live = await served.t.given.liveStream();
     const saved = await live.client.call(saveTipMenu, { items: menu });
     expect(saved.items.map(({ label, price }) => ({ label, price }))).toEqual(menu);
-    expect((await t.client().call(tipMenu, { user_id: live.user.id })).items).toEqual(saved.items);
+    expect((await served.t.client().call(tipMenu, { user_id: live.user.id })).items).toEqual(saved.items);
     const replaced = await live.client.call(saveTipMenu, { items: [{ label: '  Wave  ', price: 5 }] });
     expect(replaced.items.map(({ label, price }) => ({ label, price }))).toEqual([{ label: 'Wave', price: 5 }]);
-    expect((await t.client().call(tipMenu, { user_id: live.user.id })).items).toEqual(replaced.items);
+    expect((await served.t.client().call(tipMenu, { user_id: live.user.id })).items).toEqual(replaced.items);
     expect((await live.client.call(saveTipMenu, { items: [] })).items).toEqual([]);
   });
 
   it('sells an action with a tip of its price: the TIP line names it, the queue lists it, the owner ticks it off', async () => {
-    const live = await t.given.liveStream();
+    const live = await served.t.given.liveStream();
     const [song] = (await live.client.call(saveTipMenu, { items: menu })).items;
     const { socket } = await socketOn(live.streamId);
     const viewer = await fan(120);
@@ -80,7 +65,7 @@ describe('tip menus', () => {
   });
 
   it('refuses a tip of another amount, or for an action no longer offered, moving nothing', async () => {
-    const live = await t.given.liveStream();
+    const live = await served.t.given.liveStream();
     const [song, dance] = (await live.client.call(saveTipMenu, { items: menu })).items;
     const viewer = await fan(200);
     const wrong = await viewer.client.refusal(sendTip, { stream_id: live.streamId, amount: 60, menu_item_id: song!.item_id }, { idempotencyKey: newKey() });
@@ -92,7 +77,7 @@ describe('tip menus', () => {
     expect(gone.status).toBe(404);
     expect(gone.body.message).toBe(MSG.menuItemGone);
 
-    const elsewhere = await t.given.liveStream();
+    const elsewhere = await served.t.given.liveStream();
     const [theirs] = (await elsewhere.client.call(saveTipMenu, { items: menu })).items;
     const foreign = await viewer.client.refusal(sendTip, { stream_id: live.streamId, amount: 50, menu_item_id: theirs!.item_id }, { idempotencyKey: newKey() });
     expect(foreign.status).toBe(404);
@@ -102,7 +87,7 @@ describe('tip menus', () => {
   });
 
   it('requests once for a retried tip, even after the menu changed', async () => {
-    const live = await t.given.liveStream();
+    const live = await served.t.given.liveStream();
     const [song] = (await live.client.call(saveTipMenu, { items: menu })).items;
     const viewer = await fan(100);
     const key = newKey();
@@ -116,14 +101,14 @@ describe('tip menus', () => {
   });
 
   it('keeps the queue to the stream’s owner, and refuses input that breaks the rules', async () => {
-    const live = await t.given.liveStream();
+    const live = await served.t.given.liveStream();
     const offered = (await live.client.call(saveTipMenu, { items: menu })).items;
     const song = offered[0];
     const viewer = await fan(60);
     const paid = await viewer.client.call(sendTip, { stream_id: live.streamId, amount: 50, menu_item_id: song!.item_id }, { idempotencyKey: newKey() });
     expect((await viewer.client.refusal(menuRequests, { id: live.streamId })).status).toBe(404);
     expect((await viewer.client.refusal(markMenuRequest, { stream_id: live.streamId, request_id: paid.transfer_id, done: true })).status).toBe(404);
-    expect((await t.client().refusal(saveTipMenu, { items: menu })).status).toBe(401);
+    expect((await served.t.client().refusal(saveTipMenu, { items: menu })).status).toBe(401);
     const unknown = await live.client.refusal(markMenuRequest, { stream_id: live.streamId, request_id: paid.transfer_id + 1000, done: true });
     expect(unknown.status).toBe(404);
     expect(unknown.body.message).toBe(MSG.menuRequestUnknown);
@@ -138,6 +123,6 @@ describe('tip menus', () => {
       expect(refused.status).toBe(400);
       expect(JSON.stringify(refused.body)).toContain(message);
     }
-    expect((await t.client().call(tipMenu, { user_id: live.user.id })).items).toEqual(offered);
+    expect((await served.t.client().call(tipMenu, { user_id: live.user.id })).items).toEqual(offered);
   });
 });
