@@ -4,6 +4,7 @@ import { historyMessage } from '../realtime';
 import { defineCall, success } from './define';
 import { fill, MSG } from '../messages';
 import { numeric, oneOf, userId } from './fields';
+import { CHAT_AUDIENCES, CHAT_RULES } from '../rules/chat-filter';
 import { streamId } from './streams';
 
 /** Lines one call answers at most; a replay asks again from where the answer stopped. */
@@ -30,11 +31,7 @@ export const replayChat = defineCall({
   }),
 });
 
-/** Who may write in a channel's chat besides its owner. */
-export const CHAT_AUDIENCES = ['everyone', 'followers', 'subscribers'] as const;
-export type ChatAudience = (typeof CHAT_AUDIENCES)[number];
-/** A channel's chat rules' limits: slow mode's longest wait, blocked words and their length. */
-export const CHAT_RULES = { slowModeMaxSeconds: 300, blockedWordsMax: 200, blockedWordMax: 40 } as const;
+export { CHAT_AUDIENCES, CHAT_RULES, type ChatAudience } from '../rules/chat-filter';
 
 /** A broadcaster's chat rules for their streams; `blocked_words` only for the broadcaster themself. */
 export const chatRules = z.object({

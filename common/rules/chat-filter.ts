@@ -4,6 +4,12 @@
  * regard to case, and links.
  */
 
+/** Who may write in a channel's chat besides its owner. */
+export const CHAT_AUDIENCES = ['everyone', 'followers', 'subscribers'] as const;
+export type ChatAudience = (typeof CHAT_AUDIENCES)[number];
+/** A channel's chat rules' limits: slow mode's longest wait, blocked words and their length. */
+export const CHAT_RULES = { slowModeMaxSeconds: 300, blockedWordsMax: 200, blockedWordMax: 40 } as const;
+
 /** An address: with a scheme, starting www., or a name with a dot and a common ending (example.com/x). */
 const LINK = /(?:[a-z][a-z0-9+.-]*:\/\/|\bwww\.)\S|\b[\p{L}\p{N}-]+\.(?:com|net|org|io|me|tv|ly|gg|co|xyz|info|app|link|site|online|live|chat|to|ru|cc)\b/iu;
 
