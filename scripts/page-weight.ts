@@ -44,7 +44,7 @@ export const PAGE_BUDGETS: PageBudget[] = [
   { page: 'stream', path: '/streams/stream-view', lazy: ['features/streams/StreamViewPage.tsx', 'features/streams/HlsPlayer.tsx'], budgetKb: 300 },
   { page: 'post', path: '/post/post-view', lazy: ['features/posts/PostViewPage.tsx', 'features/streams/HlsPlayer.tsx'], budgetKb: 345 },
   { page: 'channel', path: '/channel/channel', lazy: ['features/channels/ChannelPage.tsx'], budgetKb: 160 },
-  { page: 'profile', path: '/u/:id', lazy: ['features/profiles/ProfilePage.tsx'], budgetKb: 165 },
+  { page: 'profile', path: '/u/:id', lazy: ['features/profiles/ProfilePage.tsx'], budgetKb: 175 },
   { page: 'login', path: '/user/login', lazy: ['features/accounts/LoginPage.tsx'], budgetKb: 190 },
   { page: 'sign-up', path: '/user/sign-up', lazy: ['features/accounts/SignUpPage.tsx'], budgetKb: 190 },
   { page: 'wallet', path: '/user/account', lazy: ['features/wallet/WalletPage.tsx'], budgetKb: 185 },

@@ -124,6 +124,7 @@ function Line({ line, translate, onBan }: { line: ChatLine; translate: Translate
           )}
         </span>{' '}
         <span className={tip ? styles.tipText : styles.text}>{line.text}</span>
+        {line.request && <span className={styles.request}>Requested: {line.request}</span>}
         {translate && <Translation text={line.text} translate={translate} />}
       </div>
       {onBan && <LineMenu line={line} onBan={onBan} />}

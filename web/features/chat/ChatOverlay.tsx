@@ -82,6 +82,7 @@ export function ChatOverlay({ slotId, lines, hearts }: { slotId: string; lines: 
             <Avatar name={line.name} src={line.avatar} size={22} />
             <span className={styles.text}>
               <strong className={styles.name}>{line.name}</strong> {line.text}
+              {line.request && ` · ${line.request}`}
             </span>
           </li>
         ))}

@@ -125,7 +125,8 @@ export function ChatPanel({ stream, onServiceMessage, interactionsPaused = false
       case 'like_limit':
         return showNotice(MSG.likeLimit);
       case 'rate_limited':
-        return showNotice(MSG.chatTooFast);
+        // Too fast, or the channel's slow mode: the server's text says which.
+        return showNotice(error.message || MSG.chatTooFast);
       default:
         return showNotice(error.message || MSG.internal);
     }

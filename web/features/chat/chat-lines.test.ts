@@ -20,6 +20,13 @@ describe('toChatLine', () => {
     const line = toChatLine({ ...withMessage, data: { ...withMessage.data, message: 'Great show!' } });
     expect(line).toMatchObject({ kind: 'tip', text: 'Sent 15 Coins!! “Great show!”', tipAmount: 15 });
   });
+
+  it("names the tip menu's action a tip bought, apart from the text", () => {
+    const bought = tip(50);
+    const line = toChatLine({ ...bought, data: { ...bought.data, menu_item: 'Sing a song', message: 'For you' } });
+    expect(line).toMatchObject({ kind: 'tip', text: 'Sent 50 Coins!! “For you”', request: 'Sing a song' });
+    expect(toChatLine(tip(50))?.request).toBeUndefined();
+  });
 });
 
 describe('announcedLines', () => {

@@ -17,6 +17,8 @@ export interface ChatLine {
   isPriority: boolean;
   /** Coins of a TIP line. */
   tipAmount: number | null;
+  /** The tip menu's action a TIP line bought. */
+  request?: string | undefined;
   time: string | null;
 }
 
@@ -56,8 +58,8 @@ export function toChatLine(message: RealtimeMessage): ChatLine | null {
   };
   if (message.type === 'TIP') {
     const coins = message.data.recipient_amount;
-    const said = message.data.message;
-    return { ...base, kind: 'tip', text: said ? `${tipText(coins)} “${said}”` : tipText(coins), tipAmount: coins };
+    const { message: said, menu_item: request } = message.data;
+    return { ...base, kind: 'tip', text: said ? `${tipText(coins)} “${said}”` : tipText(coins), tipAmount: coins, request };
   }
   return { ...base, kind: 'comment', text: message.text, tipAmount: null };
 }

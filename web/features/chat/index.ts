@@ -1,4 +1,4 @@
-/** The public face of chat: The stream chat panel and its parts (log, input, overlay), for streams and meeting rooms. Other features import chat only from here. */
+/** The public face of chat: The stream chat panel and its parts (log, input, overlay), for streams and meeting rooms, and a replay's chat (fetched on demand). Other features import chat only from here. */
 export { ChatInput } from './ChatInput';
 export { ChatLog } from './ChatLog';
 export type { LocalLine } from './ChatLog';
@@ -6,5 +6,7 @@ export { ChatOverlay, useOverlayFeed } from './ChatOverlay';
 export { CHAT_OVERLAY_SLOT_ID, ChatPanel } from './ChatPanel';
 export { useChatChannel, useConnectionStatus } from './api';
 export { localLineSeq, MAX_LINES } from './chat-lines';
+export { loadReplayChat } from './loaders';
+export { ChatRulesEditor } from './ChatRulesEditor';
 export type { ChatLine, ServiceMessage } from './chat-lines';
 export { emojiSetFor } from './emoji';

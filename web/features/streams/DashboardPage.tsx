@@ -12,7 +12,9 @@ import { Page, Section } from '../../ui/Page';
 import { Switch } from '../../ui/Switch';
 import { PageSpinner } from '../accounts';
 import { OfferSelection } from '../ads';
+import { ChatRulesEditor } from '../chat';
 import { GoalEditor } from '../goals';
+import { TipMenuEditor } from '../tips';
 import { priceLabel } from './stream-payment';
 import { freshPlaybackUrl, useGoLive, useOwnStream, useStreamJoin, useUpdateStream } from './api';
 import { ConnectionDetails } from './ConnectionDetails';
@@ -85,8 +87,10 @@ export function DashboardPage() {
           {connection}
         </Section>
       </div>
-      <div className={styles.goals}>
+      <div className={styles.tipping}>
         <GoalEditor key={stream.stream_id} streamId={stream.stream_id} live={stream.live === 'Y'} />
+        <TipMenuEditor userId={stream.user_id} />
+        <ChatRulesEditor userId={stream.user_id} />
       </div>
       {adsSection && <div className={styles.ads}>{adsSection}</div>}
       {modals}

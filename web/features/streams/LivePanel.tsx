@@ -1,9 +1,9 @@
 /**
  * The broadcaster's live view while on air (Twitch's Stream Manager is the anchor): the session's
- * figures, the preview, the ingest's health, tips and supporters as they arrive, the chat with its
- * moderation, and End stream.
+ * figures, the preview, the ingest's health, tips and supporters as they arrive, the requests bought
+ * from the tip menu, the tip goals and menu, the chat with its moderation, and End stream.
  */
-import { SupportersList } from '../tips';
+import { addRequestOfTip, MenuQueue, SupportersList, TipMenuEditor } from '../tips';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import type { IngestHealth } from '../../../common/api/streams';
@@ -40,6 +40,7 @@ export function LivePanel({ stream, preview, connection }: { stream: StreamInfo;
     if (message.type === 'TIP') {
       setArrived(Number(message.timetoken));
       void queryClient.invalidateQueries({ queryKey: studioKeys.session(stream.stream_id) });
+      addRequestOfTip(queryClient, stream.stream_id, message);
     }
     if (message.type === 'STREAM-END') void queryClient.invalidateQueries({ queryKey: streamKeys.own() });
   };
@@ -60,8 +61,14 @@ export function LivePanel({ stream, preview, connection }: { stream: StreamInfo;
               <TipFeed tips={session.data?.tips} pending={session.isPending} highlight={arrived} />
             </Section>
           </div>
+          <div className={styles.requests}>
+            <MenuQueue streamId={stream.stream_id} />
+          </div>
           <div className={styles.goals}>
             <GoalEditor streamId={stream.stream_id} live />
+          </div>
+          <div className={styles.menu}>
+            <TipMenuEditor userId={stream.user_id} />
           </div>
           <div className={styles.ingest}>
             <Section title="Ingest health" description="What your encoder sends, measured by our RTMP server.">

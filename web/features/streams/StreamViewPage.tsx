@@ -9,7 +9,7 @@ import { useSkinPath } from '../../app/skin';
 import { Spinner } from '../../ui/Spinner';
 import { useSession } from '../accounts';
 import { BannerAd, PrerollGate, useBannerAd, useChatAdLines } from '../ads';
-import { CHAT_OVERLAY_SLOT_ID, ChatPanel } from '../chat';
+import { CHAT_OVERLAY_SLOT_ID, ChatPanel, loadReplayChat } from '../chat';
 import type { ServiceMessage } from '../chat';
 import { GoalBar, loadGoalList, useActiveGoal } from '../goals';
 import { needsPayWall, owedFromRefusal, PayWall, supportersKey, tipEventOf, TipAnimations, TipSelector, TopSupporters, useTipAnimations } from '../tips';
@@ -17,7 +17,6 @@ import { freshPlaybackUrl, isBlockedFrom, useLeaveOnUnmount, useStreamJoin, useS
 import { streamKeys } from '../../api/content-keys';
 import type { VideoState } from './HlsPlayer';
 import { Player } from './Player';
-import { RatingWall } from './RatingWall';
 import { StreamSubscribeButton } from '../subscriptions';
 import { ToyDeviceAccess } from '../toys';
 import { StreamDetails, StreamHeader } from './StreamDetails';
@@ -29,6 +28,10 @@ import styles from './StreamViewPage.module.css';
 
 // Only a replay lists its goals: the list's code comes with the first replay shown.
 const GoalList = lazyPage(loadGoalList, 'GoalList');
+// A replay's chat follows its video: its code too comes with the first replay shown.
+const ReplayChatPanel = lazyPage(loadReplayChat, 'ReplayChatPanel');
+// The rating wall shows once a broadcast is over: its code comes then.
+const RatingWall = lazyPage(() => import('./RatingWall'), 'RatingWall');
 
 /** /streams/stream-view?id= (spec part 1 §2 Stream view); `&preview=1` plays a timed preview. */
 export function StreamViewPage() {
@@ -144,13 +147,28 @@ function StreamLayout({ stream, join, payRefusal, walledByLookup, preview, state
   const owed = walledByLookup ? stream.tip_owed : payRefusal ? (owedFromRefusal(payRefusal.body) ?? stream.tip_owed) : 0;
   const activeGoal = useActiveGoal(stream);
   const goal = stream.live === 'Y' ? activeGoal : null;
+  // The chat in time with the video: on a page opened on a replay, or once an ended broadcast is watched again.
+  const [liveAtOpen] = useState(stream.live === 'Y');
+  const [watchedAgain, setWatchedAgain] = useState(false);
+  const replayChat = stream.ended && stream.playable && owed === 0 && (!liveAtOpen || watchedAgain);
   return (
     <div className={styles.page}>
       <div className={styles.stage}>
         {owed > 0 ? (
           <PayWall stream={stream} owed={owed} />
         ) : stream.playable ? (
-          <StreamPlayer stream={stream} url={join?.url} preview={preview} state={state} onState={onState} videoRef={videoRef} onWatchAgain={onWatchAgain} />
+          <StreamPlayer
+            stream={stream}
+            url={join?.url}
+            preview={preview}
+            state={state}
+            onState={onState}
+            videoRef={videoRef}
+            onWatchAgain={() => {
+              setWatchedAgain(true);
+              onWatchAgain();
+            }}
+          />
         ) : (
           <div className={styles.waiting}>The stream has not started yet.</div>
         )}
@@ -160,16 +178,22 @@ function StreamLayout({ stream, join, payRefusal, walledByLookup, preview, state
         <StreamHeader stream={stream} counts={counts} subscribeSlot={<StreamSubscribeButton stream={stream} />} />
       </div>
       <div className={styles.chat}>
-        {/* Paying (or a new price) changes what the chat may subscribe to: a fresh panel subscribes again. */}
-        <ChatPanel
-          key={stream.has_paid ? 'paid' : 'unpaid'}
-          stream={stream}
-          onServiceMessage={onServiceMessage}
-          interactionsPaused={interactionsPaused(stream, state === 'paused')}
-          localLines={chatAds}
-          topSlot={goal && <GoalBar goal={goal} place="chat" />}
-          tipSlot={(onGuest) => <TipSelector compact stream={stream} onGuest={onGuest} paused={interactionsPaused(stream, state === 'paused')} />}
-        />
+        {replayChat ? (
+          <Suspense fallback={<div className={`${styles.skeletonChat} ${styles.skeleton}`} />}>
+            <ReplayChatPanel streamId={stream.stream_id} videoRef={videoRef} onServiceMessage={onServiceMessage} />
+          </Suspense>
+        ) : (
+          // Paying (or a new price) changes what the chat may subscribe to: a fresh panel subscribes again.
+          <ChatPanel
+            key={stream.has_paid ? 'paid' : 'unpaid'}
+            stream={stream}
+            onServiceMessage={onServiceMessage}
+            interactionsPaused={interactionsPaused(stream, state === 'paused')}
+            localLines={chatAds}
+            topSlot={goal && <GoalBar goal={goal} place="chat" />}
+            tipSlot={(onGuest) => <TipSelector compact stream={stream} onGuest={onGuest} paused={interactionsPaused(stream, state === 'paused')} />}
+          />
+        )}
       </div>
       <div className={styles.info}>
         {stream.live === 'Y' && owed === 0 && <ToyDeviceAccess streamId={stream.stream_id} room="stream" isHost={stream.is_owner} hostName={stream.username} />}
@@ -280,7 +304,9 @@ function StreamPlayer({ stream, url, preview, state, onState, videoRef, onWatchA
       </PrerollGate>
       {preview && state === 'playing' && <span className={styles.countdown} aria-live="polite">Preview ends in {secondsLeft}s</span>}
       {askRating && session.user ? (
-        <RatingWall stream={stream} viewerId={session.user.user_id} onWatchAgain={watchAgain} onDismiss={() => setRatingDismissed(true)} />
+        <Suspense fallback={null}>
+          <RatingWall stream={stream} viewerId={session.user.user_id} onWatchAgain={watchAgain} onDismiss={() => setRatingDismissed(true)} />
+        </Suspense>
       ) : (
         over && (
           <div className={styles.endCard}>

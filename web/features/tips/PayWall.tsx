@@ -30,7 +30,7 @@ export function PayWall({ stream, owed }: { stream: WalledStream; owed: number }
           {stream.viewer_spend.amount > 0 && <> You have tipped {formatCoins(stream.viewer_spend.amount)} already.</>}
         </p>
         <SubscriberDiscount stream={stream} />
-        <Button size="lg" icon={<CoinIcon size={20} />} loading={tipping.sending} onClick={() => tipping.click(owed)}>
+        <Button size="lg" icon={<CoinIcon size={20} />} loading={tipping.sending} onClick={() => tipping.click({ amount: owed })}>
           Tip {formatCoins(owed)}
         </Button>
         {session.isLoggedIn && (

@@ -13,6 +13,8 @@ interface ConfirmProps {
   amount: number | null;
   /** The message going with the tip, shown as it will be sent. */
   message?: string | undefined;
+  /** The action of the tip menu the tip buys. */
+  item?: string | undefined;
   sending: boolean;
   onConfirm: (amount: number) => void;
   onClose: () => void;
@@ -22,7 +24,7 @@ interface ConfirmProps {
 
 const TIP_WORDING = { title: 'Send a Tip', description: 'The coins go to the broadcaster straight away.', confirm: 'Confirm Tip' };
 
-export function TipConfirmDialog({ amount, message, sending, onConfirm, onClose, wording = TIP_WORDING }: ConfirmProps) {
+export function TipConfirmDialog({ amount, message, item, sending, onConfirm, onClose, wording = TIP_WORDING }: ConfirmProps) {
   return (
     <Modal
       open={amount !== null}
@@ -45,6 +47,7 @@ export function TipConfirmDialog({ amount, message, sending, onConfirm, onClose,
         <CoinIcon size={32} />
         {amount !== null && formatCoins(amount)}
       </p>
+      {item && <p className={styles.confirmMessage}>For: {item}</p>}
       {message && <p className={styles.confirmMessage}>“{message}”</p>}
     </Modal>
   );

@@ -1,25 +1,31 @@
 /**
- * The Tip button's list, loaded when the button is first hovered or clicked (TipSelector.tsx): the quick
- * amounts (spec part 1 §2 Tip selector, part 2 §9), then any other whole amount within the tip rules and
- * an optional message that goes with whichever tip is sent.
+ * The Tip button's list, loaded when the button is first hovered or clicked (TipSelector.tsx): the
+ * broadcaster's tip menu when they have one, the quick amounts (spec part 1 §2 Tip selector, part 2 §9),
+ * then any other whole amount within the tip rules and an optional message that goes with whichever tip
+ * is sent.
  */
 import { Popover } from 'radix-ui';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import type { StreamInfo } from '../../../common/api/streams';
 import { QUICK_TIPS, TIP_MESSAGE_MAX, tipAmount } from '../../../common/api/tips';
+import type { TipMenuItem } from '../../../common/api/tips';
 import { Button } from '../../ui/Button';
 import { TipButton } from './TipButton';
 import { CoinIcon } from '../../ui/icons';
 import { useSession } from '../accounts';
+import { tipMenuKeys } from './menu-api';
+import { menuRefusal } from './menu-queue';
 import { SubscriberDiscount } from './SubscriberDiscount';
+import { TipMenuPicker } from './TipMenuPicker';
 import { useTipping } from './use-tipping';
 import styles from './tips.module.css';
 
 const CLOSE_DELAY_MS = 250;
 
 export interface TipSelectorProps {
-  stream: Pick<StreamInfo, 'stream_id' | 'is_owner'> & Partial<Pick<StreamInfo, 'subscribed' | 'tip_subscriber_discount' | 'tip_viewer_min_amount'>>;
+  stream: Pick<StreamInfo, 'stream_id' | 'user_id' | 'is_owner'> & Partial<Pick<StreamInfo, 'subscribed' | 'tip_subscriber_discount' | 'tip_viewer_min_amount'>>;
   onGuest: () => void;
   paused?: boolean;
   /** The chat input's coin-only button. */
@@ -29,8 +35,22 @@ export interface TipSelectorProps {
 /** The Tip button with its list, open at first: it loads when someone asked for the list. */
 export function TipPopover({ stream, onGuest, paused = false, compact = false }: TipSelectorProps) {
   const session = useSession();
-  const tipping = useTipping(stream, { onGuest, paused });
+  const queryClient = useQueryClient();
   const [open, setOpen] = useState(true);
+  const [menuRefused, setMenuRefused] = useState<string | null>(null);
+  // A menu tip refused for the menu's sake (price changed, action gone): the list opens again over the menu read again.
+  const tipping = useTipping(stream, {
+    onGuest,
+    paused,
+    onRefused: (error, tip) => {
+      const refusal = tip.item ? menuRefusal(error) : null;
+      if (refusal === null) return false;
+      void queryClient.invalidateQueries({ queryKey: tipMenuKeys.menu(stream.user_id) });
+      setMenuRefused(refusal);
+      setOpen(true);
+      return true;
+    },
+  });
   const [custom, setCustom] = useState('');
   const [customError, setCustomError] = useState<string | null>(null);
   const [message, setMessage] = useState('');
@@ -54,13 +74,18 @@ export function TipPopover({ stream, onGuest, paused = false, compact = false }:
     // Someone typing an amount or a message keeps the list open when the pointer wanders off.
     if (content.current?.contains(document.activeElement)) return;
     stay();
-    closeTimer.current = setTimeout(() => setOpen(false), CLOSE_DELAY_MS);
+    closeTimer.current = setTimeout(close, CLOSE_DELAY_MS);
   };
-
-  /** Sends `amount` with the message, if any, and starts the next tip from a clean form. */
-  const tip = (amount: number) => {
+  /** Closed, the list forgets why the last pick was refused. */
+  function close() {
     setOpen(false);
-    tipping.click(amount, message.trim() || undefined);
+    setMenuRefused(null);
+  }
+
+  /** Sends `amount` (for the menu's `item`) with the message, if any, and starts the next tip from a clean form. */
+  const tip = (amount: number, item?: TipMenuItem) => {
+    close();
+    tipping.click({ amount, message: message.trim() || undefined, item });
     setMessage('');
     setCustom('');
     setCustomError(null);
@@ -79,16 +104,18 @@ export function TipPopover({ stream, onGuest, paused = false, compact = false }:
         open={open}
         onOpenChange={(next) => {
           if (next && !session.isLoggedIn) return onGuest();
-          setOpen(next);
+          if (next) setOpen(true);
+          else close();
         }}
       >
         <Popover.Trigger asChild>
           <TipButton compact={compact} loading={tipping.sending} onPointerEnter={hoverOpen} onPointerLeave={hoverClose} />
         </Popover.Trigger>
         <Popover.Portal>
-          <Popover.Content ref={content} className={styles.popover} side="top" align="center" sideOffset={6} onPointerEnter={stay} onPointerLeave={hoverClose}>
+          <Popover.Content ref={content} className={styles.popover} side="top" align="center" sideOffset={6} collisionPadding={8} onPointerEnter={stay} onPointerLeave={hoverClose}>
             <p className={styles.popoverTitle}>Send a tip</p>
             <SubscriberDiscount stream={stream} />
+            <TipMenuPicker broadcasterId={stream.user_id} refusal={menuRefused} onPick={(item) => tip(item.price, item)} />
             <ul className={styles.amounts}>
               {QUICK_TIPS.map((amount) => (
                 <li key={amount}>

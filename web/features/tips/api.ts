@@ -8,11 +8,12 @@ import { call } from '../../api/client';
 import { streamKeys } from '../../api/content-keys';
 import { walletKeys } from '../wallet';
 import { afterTip } from './tip-flow';
+import type { Tip } from './tip-flow';
 
 export type TipAnswer = CallOutput<typeof tips.sendTip>;
 
-export function postTip(streamId: number, amount: number, key: string, message?: string): Promise<TipAnswer> {
-  return call(tips.sendTip, { stream_id: streamId, amount, ...(message ? { message } : {}) }, { [IDEMPOTENCY_HEADER]: key });
+export function postTip(streamId: number, tip: Tip, key: string): Promise<TipAnswer> {
+  return call(tips.sendTip, { stream_id: streamId, amount: tip.amount, message: tip.message, menu_item_id: tip.item?.item_id }, { [IDEMPOTENCY_HEADER]: key });
 }
 
 /** The answer of a tip in the caches; a tip that pays the wall makes the page join again. */

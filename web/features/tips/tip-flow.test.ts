@@ -42,6 +42,14 @@ describe('idempotency keys', () => {
     expect(attemptFor(unsettled, 20, key)).toBe(unsettled);
     expect(attemptFor(unsettled, 100, key).key).not.toBe('same');
   });
+
+  it("reuses it for the same action of the tip menu only: the same price for another action is another tip", () => {
+    const unsettled = attemptFor(null, 50, key, 7);
+    expect(attemptFor(unsettled, 50, key, 7)).toBe(unsettled);
+    expect(attemptFor(unsettled, 50, key, 8).key).not.toBe(unsettled.key);
+    expect(attemptFor(unsettled, 50, key).key).not.toBe(unsettled.key);
+    expect(attemptFor({ amount: 50, key: 'plain' }, 50, key, 7).key).not.toBe('plain');
+  });
 });
 
 describe('tip failure texts', () => {

@@ -4,6 +4,7 @@
  */
 import { owedAfterTip } from '../../../common/rules/pay-wall';
 import type { StreamInfo } from '../../../common/api/streams';
+import type { TipMenuItem } from '../../../common/api/tips';
 import { MSG } from '../../../common/messages';
 import type { RealtimeMessageOf } from '../../../common/realtime';
 import type { ApiError } from '../../api/client';
@@ -41,19 +42,28 @@ export function tipClick(gate: TipGate, now: number): { action: TipClick; gate: 
   return { action: 'send', gate: next };
 }
 
+/** One intended tip: its coins, the tipper's words, the action of the broadcaster's tip menu it buys. */
+export interface Tip {
+  amount: number;
+  message?: string | undefined;
+  item?: Pick<TipMenuItem, 'item_id' | 'label'> | undefined;
+}
+
 // ---- Idempotency keys -----------------------------------------------------------------------------
 
 export interface TipAttempt {
   amount: number;
   key: string;
+  /** The tip menu's action the tip buys, if any. */
+  itemId?: number | undefined;
 }
 
 /**
- * The attempt of a send: a retry of the same amount after a network failure (the server may have
- * moved the coins) reuses its key; anything else gets a fresh key.
+ * The attempt of a send: a retry of the same amount (for the same action of the tip menu, if any) after
+ * a network failure (the server may have moved the coins) reuses its key; anything else gets a fresh key.
  */
-export function attemptFor(unsettled: TipAttempt | null, amount: number, newKey: () => string): TipAttempt {
-  return unsettled && unsettled.amount === amount ? unsettled : { amount, key: newKey() };
+export function attemptFor(unsettled: TipAttempt | null, amount: number, newKey: () => string, itemId?: number): TipAttempt {
+  return unsettled && unsettled.amount === amount && unsettled.itemId === itemId ? unsettled : { amount, key: newKey(), itemId };
 }
 
 // ---- Failure texts --------------------------------------------------------------------------------

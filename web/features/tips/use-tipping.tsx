@@ -9,24 +9,30 @@ import { useToast } from '../../ui/Toast';
 import { useMemberAction } from '../accounts';
 import { applyTip, postTip } from './api';
 import { newIdempotencyKey } from '../../api/idempotency';
-import { TipConfirmDialog, TipFailureDialog } from './TipDialogs';
+import { lazyOnDemand } from '../../app/lazy-page';
 import { attemptFor, initialGate, tipClick, tipFailure } from './tip-flow';
-import type { TipAttempt, TipFailure, TipGate } from './tip-flow';
+import type { Tip, TipAttempt, TipFailure, TipGate } from './tip-flow';
 import { formatCoins } from '../../../common/rules/wallet-amounts';
+
+// The dialogs' code loads the first time one opens (decision 0032).
+const TipConfirmDialog = lazyOnDemand(() => import('./TipDialogs'), 'TipConfirmDialog');
+const TipFailureDialog = lazyOnDemand(() => import('./TipDialogs'), 'TipFailureDialog');
 
 /** One confirmed tip lets later ones send directly for the rest of the page session (spec part 1 §4 Tip dialog). */
 let confirmedThisSession = false;
 
-type Dialog = { kind: 'confirm'; amount: number; message?: string } | { kind: 'failure'; amount: number; message?: string; failure: TipFailure } | null;
+type Dialog = { kind: 'confirm'; tip: Tip } | { kind: 'failure'; tip: Tip; failure: TipFailure } | null;
 
 interface TippingOptions {
   /** A guest tried to tip: show the login prompt. */
   onGuest: () => void;
   /** The live video is paused: no interaction (spec part 1 §4 Video state). */
   paused?: boolean;
+  /** A refusal the caller shows itself (the tip menu's): true when it did, so no failure modal opens. */
+  onRefused?: (error: unknown, tip: Tip) => boolean;
 }
 
-export function useTipping(stream: Pick<StreamInfo, 'stream_id'>, { onGuest, paused = false }: TippingOptions) {
+export function useTipping(stream: Pick<StreamInfo, 'stream_id'>, { onGuest, paused = false, onRefused }: TippingOptions) {
   const asMember = useMemberAction();
   const queryClient = useQueryClient();
   const toast = useToast();
@@ -37,21 +43,21 @@ export function useTipping(stream: Pick<StreamInfo, 'stream_id'>, { onGuest, pau
   const [dialog, setDialog] = useState<Dialog>(null);
   const [sending, setSending] = useState(false);
 
-  async function send(amount: number, message?: string): Promise<boolean> {
-    const attempt = attemptFor(unsettled.current, amount, newIdempotencyKey);
+  async function send(tip: Tip): Promise<boolean> {
+    const attempt = attemptFor(unsettled.current, tip.amount, newIdempotencyKey, tip.item?.item_id);
     unsettled.current = attempt;
     gate.current = { ...gate.current, sending: true };
     setSending(true);
     try {
-      const answer = await postTip(stream.stream_id, amount, attempt.key, message);
+      const answer = await postTip(stream.stream_id, tip, attempt.key);
       unsettled.current = null;
-      applyTip(queryClient, stream.stream_id, amount, answer);
-      toast({ title: `You tipped ${formatCoins(amount)}!`, tone: 'success' });
+      applyTip(queryClient, stream.stream_id, tip.amount, answer);
+      toast({ title: `You tipped ${formatCoins(tip.amount)}!`, tone: 'success' });
       return true;
     } catch (error) {
       const network = isApiError(error, 'network');
       if (!network) unsettled.current = null;
-      setDialog({ kind: 'failure', amount, ...(message ? { message } : {}), failure: tipFailure(isApiError(error) ? error : { code: 'internal', message: MSG.internal }) });
+      setDialog(onRefused?.(error, tip) ? null : { kind: 'failure', tip, failure: tipFailure(isApiError(error) ? error : { code: 'internal', message: MSG.internal }) });
       return false;
     } finally {
       gate.current = { ...gate.current, sending: false };
@@ -59,37 +65,40 @@ export function useTipping(stream: Pick<StreamInfo, 'stream_id'>, { onGuest, pau
     }
   }
 
-  /** A tip of `amount` coins, with the tipper's message if they wrote one. */
-  function click(amount: number, message?: string) {
-    asMember(() => tipAsMember(amount, message), onGuest);
+  /** A tip as the viewer means it (coins, their message, the menu's action); the first of the page session asks to be confirmed. */
+  function click(tip: Tip) {
+    asMember(() => tipAsMember(tip), onGuest);
   }
 
-  function tipAsMember(amount: number, message?: string) {
+  function tipAsMember(tip: Tip) {
     if (paused) return interactionDisabled.show();
     const { action, gate: next } = tipClick({ ...gate.current, confirmed: confirmedThisSession }, Date.now());
     gate.current = next;
-    if (action === 'confirm') return setDialog({ kind: 'confirm', amount, ...(message ? { message } : {}) });
-    if (action === 'send') void send(amount, message);
+    if (action === 'confirm') return setDialog({ kind: 'confirm', tip });
+    if (action === 'send') void send(tip);
   }
 
-  async function confirm(amount: number, message?: string) {
+  async function confirm(tip: Tip) {
     confirmedThisSession = true;
-    if (await send(amount, message)) setDialog(null);
+    if (await send(tip)) setDialog(null);
   }
 
   const dialogs = (
     <>
       <TipConfirmDialog
-        amount={dialog?.kind === 'confirm' ? dialog.amount : null}
-        message={dialog?.kind === 'confirm' ? dialog.message : undefined}
+        open={dialog?.kind === 'confirm'}
+        amount={dialog?.kind === 'confirm' ? dialog.tip.amount : null}
+        message={dialog?.tip.message}
+        item={dialog?.tip.item?.label}
         sending={sending}
-        onConfirm={(amount) => void confirm(amount, dialog?.message)}
+        onConfirm={() => dialog && void confirm(dialog.tip)}
         onClose={() => !sending && setDialog(null)}
       />
       <TipFailureDialog
+        open={dialog?.kind === 'failure'}
         failure={dialog?.kind === 'failure' ? dialog.failure : null}
         retrying={sending}
-        onRetry={dialog?.kind === 'failure' && dialog.failure.kind === 'network' ? () => void confirm(dialog.amount, dialog.message) : null}
+        onRetry={dialog?.kind === 'failure' && dialog.failure.kind === 'network' ? () => void confirm(dialog.tip) : null}
         onClose={() => setDialog(null)}
       />
       {interactionDisabled.modal}
