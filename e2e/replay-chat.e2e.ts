@@ -101,6 +101,7 @@ describe('chat on a replay', () => {
     await playOn(page, 4);
   });
 
+  // Ending, the replay's closing and the page's load each wait on the ingest: more than a step's minute on a busy machine.
   step('the broadcast ends; its replay has a read-only chat that starts empty', async () => {
     const studio = broadcaster.page;
     await studio.getByRole('button', { name: 'End stream' }).click();
@@ -132,7 +133,7 @@ describe('chat on a replay', () => {
     await seekTo(page, 0);
     await chatLog(page).getByText('Nothing was said yet at this point of the broadcast.').waitFor();
     for (const text of [FIRST, SECOND, TIP]) expect(await shown(page, text)).toBe(0);
-  });
+  }, 150_000);
 
   step('playing on shows each line as the video reaches the moment it was written', async () => {
     const { page } = viewer;
