@@ -11,7 +11,7 @@ import type { RunningPublisher } from '../server/testing/rtmp-publisher';
 import { signInAt } from './support/app';
 import { journeySteps, screenshot, useAppInBrowser } from './support/browser';
 import type { TestPage } from './support/browser';
-import { badge, goLiveAndPublish, saveBroadcastTitle } from './support/live';
+import { badge, chatLog, goLiveAndPublish, saveBroadcastTitle, sendChatLine } from './support/live';
 
 const openAppPage = useAppInBrowser({ media: true });
 const step = journeySteps();
@@ -23,16 +23,6 @@ afterAll(async () => {
 
 const TITLE = 'E2E chat rules';
 const rules = (page: Page) => page.getByRole('form', { name: 'Chat rules' });
-const chatLog = (page: Page) => page.getByRole('log', { name: 'Chat' });
-const chatInput = (page: Page) => page.getByRole('textbox', { name: 'Chat message' });
-
-/** Types a line once the chat has joined (Send turns on only then) and sends it. */
-async function type(page: Page, text: string) {
-  await chatInput(page).fill(text);
-  const send = page.getByRole('button', { name: 'Send' });
-  await expect.poll(() => send.isEnabled(), { timeout: 15_000 }).toBe(true);
-  await send.click();
-}
 
 describe('chat rules', () => {
   let broadcaster: TestPage;
@@ -47,7 +37,7 @@ describe('chat rules', () => {
     await rules(page).getByLabel('Slow mode').selectOption('30');
     await rules(page).getByLabel('Blocked words').fill('spoiler, plot twist');
     await rules(page).getByRole('button', { name: 'Save chat rules' }).click();
-    await page.getByText('Chat rules saved').first().waitFor();
+    await page.getByText(MSG.chatRulesSaved).first().waitFor();
     expect(await rules(page).getByLabel('Blocked words').inputValue()).toBe('spoiler\nplot twist');
     await rules(page).scrollIntoViewIfNeeded();
     await screenshot(page, 'chat-rules-editor');
@@ -63,12 +53,12 @@ describe('chat rules', () => {
     await page.getByRole('heading', { name: TITLE }).waitFor();
     await badge(page, 'LIVE').waitFor();
 
-    await type(page, 'No SPOILER here, right?');
+    await sendChatLine(page, 'No SPOILER here, right?');
     await page.getByText(MSG.chatBlockedWord).first().waitFor({ timeout: 10_000 });
-    await type(page, 'Hello from the front row');
+    await sendChatLine(page, 'Hello from the front row');
     await chatLog(page).getByText('Hello from the front row', { exact: true }).waitFor();
     await chatLog(broadcaster.page).getByText('Hello from the front row', { exact: true }).waitFor({ timeout: 15_000 });
-    await type(page, 'And again!');
+    await sendChatLine(page, 'And again!');
     await page.getByText(fill(MSG.chatSlowMode, { seconds: 30 })).first().waitFor({ timeout: 10_000 });
     await screenshot(page, 'chat-rules-slow-mode');
     // Nobody saw the refused lines.
@@ -79,7 +69,7 @@ describe('chat rules', () => {
   step('the broadcaster is never held', async () => {
     const { page } = broadcaster;
     for (const line of ['Welcome!', 'Second line at once, spoiler-free']) {
-      await type(page, line);
+      await sendChatLine(page, line);
       await chatLog(viewer.page).getByText(line, { exact: true }).waitFor({ timeout: 15_000 });
     }
     expect(viewer.errors).toEqual([]);

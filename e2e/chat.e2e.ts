@@ -11,7 +11,7 @@ import type { RunningPublisher } from '../server/testing/rtmp-publisher';
 import { signInAt } from './support/app';
 import { journeySteps, openTab, screenshot, useAppInBrowser } from './support/browser';
 import type { TestPage } from './support/browser';
-import { badge, broadcastAs, videoTime } from './support/live';
+import { badge, broadcastAs, chatInput, chatLog, videoTime } from './support/live';
 
 // A short grace window, so the stream ends soon after the encoder stops.
 const openAppPage = useAppInBrowser({ media: true, env: () => ({ RTMP_GRACE_MS: '1500' }) });
@@ -27,8 +27,6 @@ const TITLE = 'E2E chat show';
 const DESKTOP = { width: 1366, height: 860 };
 const PHONE = { width: 390, height: 844 };
 
-const chatLog = (page: Page) => page.getByRole('log', { name: 'Chat' });
-const chatInput = (page: Page) => page.getByRole('textbox', { name: 'Chat message' });
 
 /** The chat line saying `text`, sent by `name`. */
 function chatLine(page: Page, name: string, text: string) {

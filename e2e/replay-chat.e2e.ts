@@ -11,7 +11,7 @@ import type { RunningPublisher } from '../server/testing/rtmp-publisher';
 import { buyFiveDollarsOfCoins, signInAt } from './support/app';
 import { journeySteps, screenshot, useAppInBrowser } from './support/browser';
 import type { TestPage } from './support/browser';
-import { badge, broadcastAs, videoTime } from './support/live';
+import { badge, broadcastAs, chatInput, chatLog, sendChatLine, videoTime } from './support/live';
 
 const openAppPage = useAppInBrowser({ media: true });
 const step = journeySteps();
@@ -28,17 +28,12 @@ const SECOND = 'Second line, some seconds later';
 const TIP = 'Sent 10 Coins!!';
 
 const replayChat = (page: Page) => page.getByRole('region', { name: 'Chat replay' });
-const chatLog = (page: Page) => page.getByRole('log', { name: 'Chat' });
-const chatInput = (page: Page) => page.getByRole('textbox', { name: 'Chat message' });
 /** The lines of the chat log, as their texts read. */
 const shown = (page: Page, text: string) => chatLog(page).getByText(text, { exact: true }).count();
 
 /** Types a line once the chat has joined and sends it; the input empties when the server took it. */
 async function say(page: Page, text: string) {
-  await chatInput(page).fill(text);
-  const send = page.getByRole('button', { name: 'Send' });
-  await expect.poll(() => send.isEnabled(), { timeout: 15_000 }).toBe(true);
-  await send.click();
+  await sendChatLine(page, text);
   await expect.poll(() => chatInput(page).inputValue(), { timeout: 10_000 }).toBe('');
 }
 

@@ -89,7 +89,7 @@ describe('tip menus', () => {
     await menuRow(page, 1).getByLabel('Action', { exact: true }).fill(SONG.label);
     expect(await menuRow(page, 1).getByRole('alert').count()).toBe(0);
     await editor(page).getByRole('button', { name: 'Save menu' }).click();
-    await page.getByText('Tip menu saved').first().waitFor();
+    await page.getByText(MSG.menuSaved).first().waitFor();
     // Saved, the form has nothing new to save, and the rows are the menu as the server keeps it.
     await expect.poll(() => editor(page).getByRole('button', { name: 'Save menu' }).isDisabled()).toBe(true);
     expect(await menuRow(page, 1).getByLabel('Action', { exact: true }).inputValue()).toBe(SONG.label);

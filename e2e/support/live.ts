@@ -2,10 +2,23 @@
 import type { Page } from 'playwright-core';
 import { publishTestPattern } from '../../server/testing/rtmp-publisher';
 import type { RunningPublisher, TestPatternOptions } from '../../server/testing/rtmp-publisher';
+import { expect } from 'vitest';
 import { signInAt } from './app';
 
 /** The LIVE / NOT LIVE / REPLAY badge in the page's main region. */
 export const badge = (page: Page, text: 'LIVE' | 'NOT LIVE' | 'REPLAY') => page.getByRole('main').getByText(text, { exact: true }).first();
+
+/** The stream page's chat log and its input (the live chat, a replay's, the dashboard's). */
+export const chatLog = (page: Page) => page.getByRole('log', { name: 'Chat' });
+export const chatInput = (page: Page) => page.getByRole('textbox', { name: 'Chat message' });
+
+/** Types a chat line once the chat has joined (Send turns on only then) and sends it; the server may still refuse it. */
+export async function sendChatLine(page: Page, text: string): Promise<void> {
+  await chatInput(page).fill(text);
+  const send = page.getByRole('button', { name: 'Send' });
+  await expect.poll(() => send.isEnabled(), { timeout: 15_000 }).toBe(true);
+  await send.click();
+}
 
 /** Where the page's video is, in seconds. */
 export async function videoTime(page: Page): Promise<number> {

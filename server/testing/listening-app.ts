@@ -6,13 +6,16 @@ import { afterAll, beforeAll } from 'vitest';
 import { startTestApp, type SignedInUser, type TestApp } from './harness';
 import type { HttpSession } from './http-session';
 import { closeCheckingLedger } from './ledger-invariants';
-import { WsClient } from './ws-client';
+import { streamChannelOf } from '../../common/realtime-channels';
+import { WsClient, type Frame } from './ws-client';
 
 export interface ListeningTestApp {
   readonly t: TestApp;
   readonly baseUrl: string;
   /** A realtime socket signed in as `who`, or a guest's without. */
   socketOf(who?: SignedInUser | HttpSession): Promise<WsClient>;
+  /** A chat line on the stream's public channel from a socket of `who`: its answer, `ack` or the refusal's `error`. */
+  say(who: SignedInUser | HttpSession, streamId: number, text: string): Promise<Frame>;
   closeSockets(): void;
 }
 
@@ -21,8 +24,15 @@ export function useListeningTestApp(close: (t: TestApp) => Promise<void> = close
   let t: TestApp | undefined;
   let baseUrl = '';
   const sockets: WsClient[] = [];
+  let lines = 0;
   const closeSockets = () => {
     for (const socket of sockets.splice(0)) socket.close();
+  };
+  const socketOf = async (who?: SignedInUser | HttpSession) => {
+    const session = who && 'client' in who ? who.client : who;
+    const socket = await WsClient.connect(baseUrl, session?.cookie('ll_session'));
+    sockets.push(socket);
+    return socket;
   };
   beforeAll(async () => {
     t = await startTestApp(env());
@@ -40,11 +50,12 @@ export function useListeningTestApp(close: (t: TestApp) => Promise<void> = close
     get baseUrl() {
       return baseUrl;
     },
-    async socketOf(who) {
-      const session = who && 'client' in who ? who.client : who;
-      const socket = await WsClient.connect(baseUrl, session?.cookie('ll_session'));
-      sockets.push(socket);
-      return socket;
+    socketOf,
+    async say(who, streamId, text) {
+      const socket = await socketOf(who);
+      const channel = streamChannelOf(streamId);
+      await socket.request({ op: 'subscribe', channel });
+      return socket.request({ op: 'send', channel, id: `line-${(lines += 1)}`, type: 'COMMENT', text });
     },
     closeSockets,
   };

@@ -2,21 +2,13 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getChatRules, saveChatRules } from '../../../common/api/chat';
 import { fill, MSG } from '../../../common/messages';
-import { streamChannelOf } from '../../../common/realtime';
 import type { HttpSession } from '../../testing/http-session';
 import { useListeningTestApp } from '../../testing/listening-app';
 
 const served = useListeningTestApp();
-const { socketOf } = served;
 
-let sent = 0;
 /** Writes a line on the stream's chat as this user: the ack, or the error frame of its refusal. */
-async function say(client: HttpSession, streamId: number, text: string) {
-  const socket = await socketOf(client);
-  const channel = streamChannelOf(streamId);
-  await socket.request({ op: 'subscribe', channel });
-  return socket.request({ op: 'send', channel, id: `rule-${(sent += 1)}`, type: 'COMMENT', text });
-}
+const say = (client: HttpSession, streamId: number, text: string) => served.say(client, streamId, text);
 const refusedWith = (message: string) => expect.objectContaining({ op: 'error', message });
 const open = { slow_mode_seconds: 0, audience: 'everyone' as const, block_links: false, blocked_words: [] };
 

@@ -1,19 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { replayChat } from '../../../common/api/chat';
 import { saveTipMenu, sendTip } from '../../../common/api/tips';
-import { streamChannelOf } from '../../../common/realtime';
 import type { HttpSession } from '../../testing/http-session';
 import { useListeningTestApp } from '../../testing/listening-app';
 
 const served = useListeningTestApp();
-const { socketOf } = served;
 
-let sent = 0;
+/** A line that goes through. */
 async function say(client: HttpSession, streamId: number, text: string) {
-  const socket = await socketOf(client);
-  const channel = streamChannelOf(streamId);
-  await socket.request({ op: 'subscribe', channel });
-  expect(await socket.request({ op: 'send', channel, id: `line-${(sent += 1)}`, type: 'COMMENT', text })).toMatchObject({ op: 'ack' });
+  expect(await served.say(client, streamId, text)).toMatchObject({ op: 'ack' });
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

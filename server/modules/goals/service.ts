@@ -117,9 +117,7 @@ export function createGoalsService(deps: {
 
     /** The active goal as the stream info carries it. */
     async activeGoal(streamId: number): Promise<StreamGoal | null> {
-      const [row] = await db.select().from(streamGoals)
-        .where(and(eq(streamGoals.streamId, streamId), isNull(streamGoals.reachedAt), isNull(streamGoals.removedAt)))
-        .orderBy(asc(streamGoals.position)).limit(1);
+      const [row] = await openGoals(db, streamId).limit(1);
       return row?.startedAt ? toGoal(row) : null;
     },
 

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import type { FormEvent } from 'react';
 import type { ChatRules } from '../../../common/api/chat';
 import { CHAT_AUDIENCES, type ChatAudience } from '../../../common/rules/chat-filter';
+import { MSG } from '../../../common/messages';
 import { failureMessage, serverFieldErrors } from '../../api/field-errors';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
@@ -52,7 +53,7 @@ function ChatRulesForm({ userId, rules }: { userId: number; rules: ChatRules }) 
     save.mutate({ audience, slow_mode_seconds: slowMode, block_links: blockLinks, blocked_words: words }, {
       onSuccess: (saved) => {
         setWordsText(formatBlockedWords(saved.blocked_words ?? []));
-        toast({ title: 'Chat rules saved', tone: 'success' });
+        toast({ title: MSG.chatRulesSaved, tone: 'success' });
       },
       onError: (error) => {
         const fields = serverFieldErrors(error);

@@ -15,9 +15,10 @@ import { Section } from '../../ui/Page';
 import { Spinner } from '../../ui/Spinner';
 import { TextField } from '../../ui/TextField';
 import { useToast } from '../../ui/Toast';
+import { useRowDrafts } from '../../ui/use-row-drafts';
 import { useSaveGoals, useStreamGoals } from './api';
 import { draftErrors, draftsAfterChange, draftsOf, emptyDraft, goalsToSave, hasDraftErrors, mayAddDraft, refusedDrafts, sameDrafts } from './goal-drafts';
-import type { DraftErrors, GoalDraft, RowErrors } from './goal-drafts';
+import type { GoalDraft, RowErrors } from './goal-drafts';
 import { goalProgress } from './goal-progress';
 import { GoalBar } from './GoalBar';
 import styles from './goals.module.css';
@@ -40,26 +41,11 @@ export function GoalEditor({ streamId, live }: GoalEditorProps) {
   );
 }
 
-/** Messages under the rows, by row key (rows come and go), and the one about the list. */
-interface ShownErrors {
-  rows: Partial<Record<number, RowErrors>>;
-  list: string | null;
-}
-
-const NO_ERRORS: ShownErrors = { rows: {}, list: null };
-
-const byKey = (drafts: readonly GoalDraft[], errors: DraftErrors): ShownErrors => ({
-  rows: Object.fromEntries(drafts.map((draft, i) => [draft.key, errors.rows[i] ?? {}])),
-  list: errors.list ?? null,
-});
-
 function GoalForm({ streamId, goals }: { streamId: number; goals: StreamGoal[] }) {
   const save = useSaveGoals(streamId);
   const toast = useToast();
-  const [drafts, setDrafts] = useState(() => draftsOf(goals));
+  const { drafts, setDrafts, errors, message, setMessage, edit, remove, showErrors } = useRowDrafts<GoalDraft, keyof RowErrors & string>(() => draftsOf(goals));
   const [seen, setSeen] = useState(goals);
-  const [errors, setErrors] = useState<ShownErrors>(NO_ERRORS);
-  const [message, setMessage] = useState<string | null>(null);
   // Tips reach goals while the broadcaster edits: the rows follow the saved goals (goal-drafts.ts).
   if (seen !== goals) {
     setSeen(goals);
@@ -70,22 +56,13 @@ function GoalForm({ streamId, goals }: { streamId: number; goals: StreamGoal[] }
   const active = goals.find((goal) => goal.state === 'active') ?? null;
   const unchanged = sameDrafts(drafts, draftsOf(goals));
 
-  const edit = (key: number, field: keyof RowErrors, value: string) => {
-    setDrafts((rows) => rows.map((row) => (row.key === key ? { ...row, [field]: value } : row)));
-    setErrors((shown) => ({ ...shown, rows: { ...shown.rows, [key]: { ...shown.rows[key], [field]: undefined } } }));
-    setMessage(null);
-  };
-  const remove = (key: number) => {
-    setDrafts((rows) => rows.filter((row) => row.key !== key));
-    setErrors((shown) => ({ ...shown, list: null }));
-  };
   const add = () => setDrafts((rows) => (mayAddDraft(rows) ? [...rows, emptyDraft()] : rows));
 
   function submit(event: FormEvent) {
     event.preventDefault();
     setMessage(null);
     const checked = draftErrors(drafts);
-    setErrors(byKey(drafts, checked));
+    showErrors(drafts, checked);
     if (hasDraftErrors(checked) || unchanged) return;
     const sent = drafts;
     save.mutate(goalsToSave(sent), {
@@ -95,7 +72,7 @@ function GoalForm({ streamId, goals }: { streamId: number; goals: StreamGoal[] }
       },
       onError: (error) => {
         const refusal = refusedDrafts(serverFieldErrors(error), sent.length);
-        if (hasDraftErrors(refusal)) setErrors(byKey(sent, refusal));
+        if (hasDraftErrors(refusal)) showErrors(sent, refusal);
         else setMessage(failureMessage(error));
       },
     });

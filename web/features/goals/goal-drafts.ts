@@ -5,6 +5,7 @@
 import { GOAL, goalInput } from '../../../common/api/goals';
 import type { GoalInput, StreamGoal } from '../../../common/api/goals';
 import type { FieldErrors } from '../../api/field-errors';
+import { hasListErrors, refusedRows, rowErrors, type ListErrors, type RowErrors as RowMessages } from '../../api/row-errors';
 
 export interface GoalDraft {
   /** Stable for React while rows come and go. */
@@ -16,17 +17,9 @@ export interface GoalDraft {
   description: string;
 }
 
-export interface RowErrors {
-  amount?: string;
-  description?: string;
-}
-
-export interface DraftErrors {
-  /** By row index. */
-  rows: RowErrors[];
-  /** About the list as a whole (too many goals). */
-  list?: string;
-}
+const FIELDS = ['amount', 'description'] as const;
+export type RowErrors = RowMessages<(typeof FIELDS)[number]>;
+export type DraftErrors = ListErrors<(typeof FIELDS)[number]>;
 
 let lastKey = 0;
 const nextKey = () => ++lastKey;
@@ -65,34 +58,10 @@ export const goalsToSave = (drafts: readonly GoalDraft[]): GoalInput[] =>
   drafts.map((draft) => ({ amount: Number(draft.amount), description: draft.description.trim() }));
 
 /** The contract's checks of each row, before sending. */
-export function draftErrors(drafts: readonly GoalDraft[]): DraftErrors {
-  const rows = drafts.map((draft): RowErrors => {
-    const result = goalInput.safeParse({ amount: draft.amount, description: draft.description });
-    if (result.success) return {};
-    const errors: RowErrors = {};
-    for (const issue of result.error.issues) {
-      const field = issue.path[0];
-      if (field === 'amount' || field === 'description') errors[field] ??= issue.message;
-    }
-    return errors;
-  });
-  return { rows };
-}
+export const draftErrors = (drafts: readonly GoalDraft[]): DraftErrors =>
+  rowErrors(goalInput, drafts.map(({ amount, description }) => ({ amount, description })), FIELDS);
 
 /** The server's field messages (`goals.1.amount`, `goals`) under the rows they name. */
-export function refusedDrafts(fields: FieldErrors, rowCount: number): DraftErrors {
-  const rows: RowErrors[] = Array.from({ length: rowCount }, () => ({}));
-  let list: string | undefined;
-  for (const [name, message] of Object.entries(fields)) {
-    if (!message) continue;
-    const [head, index, field] = name.split('.');
-    if (head !== 'goals') continue;
-    const row = rows[Number(index)];
-    if (row && (field === 'amount' || field === 'description')) row[field] ??= message;
-    else list ??= message;
-  }
-  return list === undefined ? { rows } : { rows, list };
-}
+export const refusedDrafts = (fields: FieldErrors, rowCount: number): DraftErrors => refusedRows(fields, 'goals', FIELDS, rowCount);
 
-export const hasDraftErrors = (errors: DraftErrors): boolean =>
-  errors.list !== undefined || errors.rows.some((row) => row.amount !== undefined || row.description !== undefined);
+export const hasDraftErrors: (errors: DraftErrors) => boolean = hasListErrors;

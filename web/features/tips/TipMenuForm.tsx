@@ -7,40 +7,24 @@ import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { TIP_MENU } from '../../../common/api/tips';
 import type { TipMenuItem } from '../../../common/api/tips';
+import { MSG } from '../../../common/messages';
 import { failureMessage, serverFieldErrors } from '../../api/field-errors';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { PlusIcon } from '../../ui/icons';
 import { TextField } from '../../ui/TextField';
 import { useToast } from '../../ui/Toast';
+import { useRowDrafts } from '../../ui/use-row-drafts';
 import { useSaveTipMenu } from './menu-api';
 import { draftErrors, draftsOf, emptyDraft, hasDraftErrors, itemsToSave, mayAddDraft, refusedDrafts, sameDrafts } from './menu-drafts';
-import type { DraftErrors, MenuDraft, RowErrors } from './menu-drafts';
+import type { MenuDraft, RowErrors } from './menu-drafts';
 import styles from './tip-menu.module.css';
-
-/** Said once the menu is saved (to move into the catalogue, common/messages.ts). */
-const MENU_SAVED = 'Tip menu saved';
-
-/** Messages under the rows, by row key (rows come and go), and the one about the menu. */
-interface ShownErrors {
-  rows: Partial<Record<number, RowErrors>>;
-  list: string | null;
-}
-
-const NO_ERRORS: ShownErrors = { rows: {}, list: null };
-
-const byKey = (drafts: readonly MenuDraft[], errors: DraftErrors): ShownErrors => ({
-  rows: Object.fromEntries(drafts.map((draft, i) => [draft.key, errors.rows[i] ?? {}])),
-  list: errors.list ?? null,
-});
 
 export function TipMenuForm({ userId, items }: { userId: number; items: TipMenuItem[] }) {
   const save = useSaveTipMenu(userId);
   const toast = useToast();
-  const [drafts, setDrafts] = useState(() => draftsOf(items));
+  const { drafts, setDrafts, errors, message, setMessage, edit, remove, showErrors } = useRowDrafts<MenuDraft, keyof RowErrors & string>(() => draftsOf(items));
   const [seen, setSeen] = useState(items);
-  const [errors, setErrors] = useState<ShownErrors>(NO_ERRORS);
-  const [message, setMessage] = useState<string | null>(null);
   // The menu saved elsewhere (the other dashboard layout, another tab) replaces rows nobody touched.
   if (seen !== items) {
     setSeen(items);
@@ -48,33 +32,24 @@ export function TipMenuForm({ userId, items }: { userId: number; items: TipMenuI
   }
   const unchanged = sameDrafts(drafts, draftsOf(items));
 
-  const edit = (key: number, field: keyof RowErrors, value: string) => {
-    setDrafts((rows) => rows.map((row) => (row.key === key ? { ...row, [field]: value } : row)));
-    setErrors((shown) => ({ ...shown, rows: { ...shown.rows, [key]: { ...shown.rows[key], [field]: undefined } } }));
-    setMessage(null);
-  };
-  const remove = (key: number) => {
-    setDrafts((rows) => rows.filter((row) => row.key !== key));
-    setErrors((shown) => ({ ...shown, list: null }));
-  };
   const add = () => setDrafts((rows) => (mayAddDraft(rows) ? [...rows, emptyDraft()] : rows));
 
   function submit(event: FormEvent) {
     event.preventDefault();
     setMessage(null);
     const checked = draftErrors(drafts);
-    setErrors(byKey(drafts, checked));
+    showErrors(drafts, checked);
     if (hasDraftErrors(checked) || unchanged) return;
     const sent = drafts;
     save.mutate(itemsToSave(sent), {
       onSuccess: (saved) => {
         setSeen(saved);
         setDrafts(draftsOf(saved));
-        toast({ title: MENU_SAVED, tone: 'success' });
+        toast({ title: MSG.menuSaved, tone: 'success' });
       },
       onError: (error) => {
         const refusal = refusedDrafts(serverFieldErrors(error), sent.length);
-        if (hasDraftErrors(refusal)) setErrors(byKey(sent, refusal));
+        if (hasDraftErrors(refusal)) showErrors(sent, refusal);
         else setMessage(failureMessage(error));
       },
     });

@@ -4,8 +4,8 @@
  */
 import { menuItemInput, TIP_MENU } from '../../../common/api/tips';
 import type { MenuItemInput, TipMenuItem } from '../../../common/api/tips';
-import { schemaErrors } from '../../api/field-errors';
 import type { FieldErrors } from '../../api/field-errors';
+import { hasListErrors, refusedRows, rowErrors, type ListErrors, type RowErrors as RowMessages } from '../../api/row-errors';
 
 export interface MenuDraft {
   /** Stable for React while rows come and go. */
@@ -15,19 +15,9 @@ export interface MenuDraft {
   price: string;
 }
 
-export interface RowErrors {
-  label?: string;
-  price?: string;
-}
-
-export interface DraftErrors {
-  /** By row index. */
-  rows: RowErrors[];
-  /** About the menu as a whole (too many actions). */
-  list?: string;
-}
-
 const FIELDS = ['label', 'price'] as const;
+export type RowErrors = RowMessages<(typeof FIELDS)[number]>;
+export type DraftErrors = ListErrors<(typeof FIELDS)[number]>;
 
 let lastKey = 0;
 const nextKey = () => ++lastKey;
@@ -48,30 +38,11 @@ export function sameDrafts(a: readonly MenuDraft[], b: readonly MenuDraft[]): bo
 export const itemsToSave = (drafts: readonly MenuDraft[]): MenuItemInput[] =>
   drafts.map((draft) => ({ label: draft.label.trim(), price: Number(draft.price) }));
 
-/** The contract's checks of each row, before sending. */
-export function draftErrors(drafts: readonly MenuDraft[]): DraftErrors {
-  return {
-    rows: drafts.map((draft) => {
-      const errors = schemaErrors(menuItemInput, { label: draft.label, price: draft.price.trim() });
-      return Object.fromEntries(FIELDS.flatMap((field) => (errors[field] ? [[field, errors[field]]] : [])));
-    }),
-  };
-}
+/** The contract's checks of each row, before sending (the price as typed, trimmed). */
+export const draftErrors = (drafts: readonly MenuDraft[]): DraftErrors =>
+  rowErrors(menuItemInput, drafts.map((draft) => ({ label: draft.label, price: draft.price.trim() })), FIELDS);
 
 /** The server's field messages (`items.1.label`, `items`) under the rows they name. */
-export function refusedDrafts(fields: FieldErrors, rowCount: number): DraftErrors {
-  const rows: RowErrors[] = Array.from({ length: rowCount }, () => ({}));
-  let list: string | undefined;
-  for (const [name, message] of Object.entries(fields)) {
-    if (!message) continue;
-    const [head, index, field] = name.split('.');
-    if (head !== 'items') continue;
-    const row = rows[Number(index)];
-    if (row && (field === 'label' || field === 'price')) row[field] ??= message;
-    else list ??= message;
-  }
-  return list === undefined ? { rows } : { rows, list };
-}
+export const refusedDrafts = (fields: FieldErrors, rowCount: number): DraftErrors => refusedRows(fields, 'items', FIELDS, rowCount);
 
-export const hasDraftErrors = (errors: DraftErrors): boolean =>
-  errors.list !== undefined || errors.rows.some((row) => row.label !== undefined || row.price !== undefined);
+export const hasDraftErrors: (errors: DraftErrors) => boolean = hasListErrors;
