@@ -10,6 +10,7 @@ import {
   type ReplayCursor, type SendFrame, streamChannelOf, type ToySendFrame, userChannelOf,
 } from '../../../common/realtime';
 import { isSkinId, SKINS, type Rating } from '../../../common/skins';
+import { lockForTransaction } from '../../platform/db/advisory-lock';
 import type { Db, Executor } from '../../platform/db/client';
 import type { Principal } from '../../platform/http/auth';
 import { appError, badRequest, forbidden, notFound, tooManyRequests, unauthorized } from '../../platform/http/errors';
@@ -34,7 +35,7 @@ const CHAT_PERMISSION: Record<Rating, Permission> = {
 
 /** A transaction lock for one viewer on one stream (ids may pass 2^31: the key is a 64-bit hash). */
 const lockViewerOnStream = (tx: Executor, purpose: string, streamId: number, userId: number) =>
-  tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`${purpose}:${streamId}:${userId}`}, 0))`);
+  lockForTransaction(tx, `${purpose}:${streamId}:${userId}`);
 
 type Publish = (channel: string, message: RealtimeMessage) => Promise<void>;
 

@@ -9,6 +9,7 @@ import type { StreamGoal } from '../../../common/api/goals';
 import type { GoalInput } from '../../../common/api/goals';
 import { MSG } from '../../../common/messages';
 import type { RealtimeMessage } from '../../../common/realtime';
+import { lockForTransaction } from '../../platform/db/advisory-lock';
 import type { Db, Tx } from '../../platform/db/client';
 import type { Principal } from '../../platform/http/auth';
 import { conflict } from '../../platform/http/errors';
@@ -17,9 +18,6 @@ import type { StreamAccess, StreamReads, Viewer } from '../streams';
 import { streamGoals } from './tables';
 
 type GoalRow = typeof streamGoals.$inferSelect;
-
-/** The advisory lock space of a stream's goals (the second key is the stream id). */
-const GOALS_LOCK = 7901;
 
 export function toGoal(row: GoalRow): StreamGoal {
   return {
@@ -58,7 +56,7 @@ export function createGoalsService(deps: {
     return Number(row?.total ?? 0);
   }
 
-  const lockGoals = (tx: Tx, streamId: number) => tx.execute(sql`select pg_advisory_xact_lock(${GOALS_LOCK}, ${streamId}::int)`);
+  const lockGoals = (tx: Tx, streamId: number) => lockForTransaction(tx, `goals:${streamId}`);
 
   async function update(tx: Tx, id: number, set: Partial<GoalRow>): Promise<GoalRow> {
     const [row] = await tx.update(streamGoals).set(set).where(eq(streamGoals.id, id)).returning();

@@ -7,6 +7,7 @@
  */
 import { and, count, eq, gt, isNull, sql } from 'drizzle-orm';
 import { fill, MSG } from '../../../common/messages';
+import { lockForTransaction } from '../../platform/db/advisory-lock';
 import type { Db, Executor } from '../../platform/db/client';
 import { tooManyRequests } from '../../platform/http/errors';
 import type { UploadRefusal } from '../../platform/uploads/resumable';
@@ -22,7 +23,7 @@ export interface PostQuotas {
 
 const DAY_MS = 24 * 3600_000;
 
-const lockPerson = (tx: Executor, userId: number) => tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`post-quota:${userId}`}, 0))`);
+const lockPerson = (tx: Executor, userId: number) => lockForTransaction(tx, `post-quota:${userId}`);
 
 export function createPostQuotas(deps: { db: Db; quotas: PostQuotas; uploadExpiryMs: number; now?: () => Date }) {
   const { db, quotas } = deps;

@@ -6,6 +6,7 @@
 import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { MenuItemInput, MenuRequest, TipMenuItem } from '../../../common/api/tips';
 import { MSG } from '../../../common/messages';
+import { lockForTransaction } from '../../platform/db/advisory-lock';
 import type { Db } from '../../platform/db/client';
 import { notFound } from '../../platform/http/errors';
 import type { AccountsService } from '../accounts';
@@ -45,7 +46,7 @@ export function createTipMenu(deps: { db: Db; accounts: Pick<AccountsService, 'p
     async save(userId: number, items: MenuItemInput[]): Promise<TipMenuItem[]> {
       return db.transaction(async (tx) => {
         // One saving at a time per broadcaster: positions continue from the last.
-        await tx.execute(sql`select pg_advisory_xact_lock(${MENU_LOCK}, ${userId}::int)`);
+        await lockForTransaction(tx, `tip-menu:${userId}`);
         await tx.update(tipMenuItems).set({ removedAt: new Date() }).where(and(eq(tipMenuItems.userId, userId), isNull(tipMenuItems.removedAt)));
         if (items.length === 0) return [];
         const [last] = await tx.select({ position: sql<number>`coalesce(max(${tipMenuItems.position}), 0)` }).from(tipMenuItems).where(eq(tipMenuItems.userId, userId));
@@ -85,8 +86,5 @@ export function createTipMenu(deps: { db: Db; accounts: Pick<AccountsService, 'p
     },
   };
 }
-
-/** The advisory lock space of a broadcaster's menu (the second key is the user id). */
-const MENU_LOCK = 7902;
 
 export type TipMenu = ReturnType<typeof createTipMenu>;

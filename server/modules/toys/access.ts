@@ -11,6 +11,7 @@ import { fill, MSG } from '../../../common/messages';
 import { userChannelOf } from '../../../common/realtime';
 import { deviceTip } from '../../../common/rules/toys';
 import type { EventOutbox } from '../../platform/event-outbox';
+import { lockForTransaction } from '../../platform/db/advisory-lock';
 import type { Db, Executor } from '../../platform/db/client';
 import type { Principal } from '../../platform/http/auth';
 import type { KeyedRequest } from '../../platform/http/idempotency';
@@ -53,7 +54,7 @@ export interface AccessDeps {
 export function createAccessMachine(deps: AccessDeps) {
   const { db, ledger, records, rooms, provider } = deps;
 
-  const lockRoom = (tx: Executor, place: Place) => tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`toys:${place.room}:${place.streamId}`}, 0))`);
+  const lockRoom = (tx: Executor, place: Place) => lockForTransaction(tx, `toys:${place.room}:${place.streamId}`);
 
   /** Moves a record from one of `from` to the change; 409 naming its access when it is elsewhere. */
   async function transition(row: AccessRow, from: readonly ToyAccess[], change: Partial<typeof toyAccess.$inferInsert>): Promise<AccessRow> {

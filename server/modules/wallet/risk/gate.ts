@@ -8,9 +8,9 @@
  * The scorer runs before the locks (an adapter may call a provider; no lock waits on it).
  */
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { MSG } from '../../../../common/messages';
+import { lockForTransaction } from '../../../platform/db/advisory-lock';
 import type { Db, Executor } from '../../../platform/db/client';
 import { badRequest, forbidden, tooManyRequests, type AppError } from '../../../platform/http/errors';
 import { payments } from '../tables';
@@ -73,7 +73,7 @@ export function createDepositGate(deps: {
       const score = Math.max(0, Math.min(100, Math.round(assessment.score)));
 
       const outcome = await deps.db.transaction(async (tx) => {
-        for (const key of lockKeysOf(keys)) await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
+        for (const key of lockKeysOf(keys)) await lockForTransaction(tx, key);
         const broken = brokenLimit(deps.limits, await readUsage(tx, keys, at), request.amountCents);
         const refusal: Refusal | null = broken ?? (score >= deps.threshold ? 'risk_score' : null);
         const coinSubscriptionId = refusal === null && extra.openRecurring ? await extra.openRecurring(tx) : null;
