@@ -5,7 +5,7 @@ const as = (perms: string[], role = 'user') => ({ role, perms });
 
 describe('the console access rule', () => {
   it('gives administrators every part and action', () => {
-    expect(consoleAreas(as([], 'admin'))).toEqual(['reports', 'users', 'payments', 'payouts', 'featured', 'channels', 'messages', 'outbox', 'audit', 'jobs']);
+    expect(consoleAreas(as([], 'admin'))).toEqual(['reports', 'users', 'payments', 'payouts', 'featured', 'channels', 'messages', 'chat', 'outbox', 'audit', 'jobs']);
     expect(mayTakeAction(as([], 'admin'), 'END_STREAM')).toBe(true);
   });
 

@@ -8,7 +8,7 @@
 import type { Permission } from './permissions';
 import { mayModerate, type ModerationRight } from './rules/moderation';
 
-export const CONSOLE_AREAS = ['reports', 'users', 'payments', 'payouts', 'featured', 'channels', 'messages', 'outbox', 'audit', 'jobs'] as const;
+export const CONSOLE_AREAS = ['reports', 'users', 'payments', 'payouts', 'featured', 'channels', 'messages', 'chat', 'outbox', 'audit', 'jobs'] as const;
 export type ConsoleArea = (typeof CONSOLE_AREAS)[number];
 
 export const REPORT_KINDS = ['stream', 'post', 'comment'] as const;
@@ -44,6 +44,7 @@ const AREA_NEEDS: Record<ConsoleArea, readonly Permission[]> = {
   payouts: [],
   channels: [],
   messages: [],
+  chat: [],
   outbox: [],
   audit: [],
   jobs: [],
@@ -81,7 +82,7 @@ export const AUDIT_ACTIONS = [
   'channel.create',
   'channel.delete',
   // A broadcaster changed their chat's rules (slow mode, who may chat, blocked words, links).
-  'chat.rules',
+  'chat.rules', 'chat.moderator-add', 'chat.moderator-remove', 'chat.line-delete', 'chat.line-approve', 'chat.time-out', 'chat.platform-filter',
   'payment.refund',
   // An administrator read someone's tax information (masked): personal data, so who looked is kept.
   'user.tax-info-read',

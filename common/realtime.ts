@@ -50,7 +50,7 @@ const stamped = { chatTime: z.iso.datetime(), timetoken };
 export const replayCursor = z.object({ comment: timetoken, tip: timetoken });
 export type ReplayCursor = z.infer<typeof replayCursor>;
 
-const commentMessage = z.object({ type: z.literal('COMMENT'), text: chatText, sender: realtimeSender, ...stamped });
+export const commentMessage = z.object({ type: z.literal('COMMENT'), text: chatText, sender: realtimeSender, ...stamped });
 
 const likeMessage = z.object({ type: z.literal('LIKE'), likes: z.number().int().positive(), sender: realtimeSender });
 
@@ -109,6 +109,24 @@ const blockedMessage = z.object({
   type: z.literal('BLOCKED'),
   text: z.string().regex(/^\d+$/),
   data: z.object({ user_id: userId }),
+});
+
+/** On the stream's channel (or its priority channel): a moderator removed the line with this timetoken. */
+const lineRemovedMessage = z.object({ type: z.literal('LINE-REMOVED'), data: z.object({ stream_id: z.number().int().positive(), timetoken }) });
+
+/**
+ * To the user channels of the channel's moderators and of the line's sender: a line a chat filter held for a
+ * moderator to approve (not shown to anyone else until approved).
+ */
+const heldMessage = z.object({
+  type: z.literal('HELD'),
+  data: z.object({ stream_id: z.number().int().positive(), priority: z.boolean(), line: commentMessage }),
+});
+
+/** To the same user channels: a held line was approved (then it is on the stream's channel as a COMMENT) or removed. */
+const heldResolvedMessage = z.object({
+  type: z.literal('HELD-RESOLVED'),
+  data: z.object({ stream_id: z.number().int().positive(), timetoken, approved: z.boolean() }),
 });
 
 /** The stream's live viewers (members of its public channel on every instance) after someone arrived or left. */
@@ -235,6 +253,7 @@ const balanceMessage = z.object({ type: z.literal('BALANCE'), balance });
 
 export const realtimeMessage = z.discriminatedUnion('type', [
   commentMessage, likeMessage, tipMessage, tipEnforceMessage, goalMessage, streamEndMessage, streamLiveMessage, streamStoppedMessage, streamOptionsMessage, blockedMessage, viewersMessage,
+  lineRemovedMessage, heldMessage, heldResolvedMessage,
   presenceMessage('CONNECTED'), presenceMessage('DISCONNECTED'), signalMessage, participantsMessage, meetingEndMessage, kickedMessage,
   lovenseAccessMessage, lovenseAppConnectionMessage, lovenseAddDeviceRequestMessage, lovenseViewerEndCallMessage, lovenseCommandMessage,
   notificationMessage, balanceMessage,

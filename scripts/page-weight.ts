@@ -45,7 +45,7 @@ export const PAGE_BUDGETS: PageBudget[] = [
   { page: 'post', path: '/post/post-view', lazy: ['features/posts/PostViewPage.tsx', 'features/streams/HlsPlayer.tsx'], budgetKb: 345 },
   { page: 'channel', path: '/channel/channel', lazy: ['features/channels/ChannelPage.tsx'], budgetKb: 160 },
   { page: 'profile', path: '/u/:id', lazy: ['features/profiles/ProfilePage.tsx'], budgetKb: 175 },
-  { page: 'login', path: '/user/login', lazy: ['features/accounts/LoginPage.tsx'], budgetKb: 190 },
+  { page: 'login', path: '/user/login', lazy: ['features/accounts/LoginPage.tsx'], budgetKb: 195 },
   { page: 'sign-up', path: '/user/sign-up', lazy: ['features/accounts/SignUpPage.tsx'], budgetKb: 190 },
   { page: 'wallet', path: '/user/account', lazy: ['features/wallet/WalletPage.tsx'], budgetKb: 185 },
   { page: 'dashboard', path: '/dashboard', lazy: ['features/streams/DashboardPage.tsx', 'features/streams/HlsPlayer.tsx'], budgetKb: 345 },

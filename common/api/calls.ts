@@ -65,9 +65,18 @@ export const analytics = {
 };
 
 export const chat = {
+  addChatModerator: { method: 'POST', path: '/api/streams/add-chat-moderator' } as D<typeof $chat.addChatModerator>,
+  approveChatLine: { method: 'POST', path: '/api/streams/approve-chat-line' } as D<typeof $chat.approveChatLine>,
+  chatModeration: { method: 'GET', path: '/api/streams/chat-moderation' } as D<typeof $chat.chatModeration>,
+  chatModerators: { method: 'GET', path: '/api/streams/chat-moderators' } as D<typeof $chat.chatModerators>,
+  deleteChatLine: { method: 'POST', path: '/api/streams/delete-chat-line' } as D<typeof $chat.deleteChatLine>,
   getChatRules: { method: 'GET', path: '/api/streams/chat-rules' } as D<typeof $chat.getChatRules>,
+  platformChatFilter: { method: 'GET', path: '/api/admin/chat-filter' } as D<typeof $chat.platformChatFilter>,
+  removeChatModerator: { method: 'POST', path: '/api/streams/remove-chat-moderator' } as D<typeof $chat.removeChatModerator>,
   replayChat: { method: 'GET', path: '/api/streams/replay-chat' } as D<typeof $chat.replayChat>,
   saveChatRules: { method: 'POST', path: '/api/streams/save-chat-rules' } as D<typeof $chat.saveChatRules>,
+  setPlatformChatFilter: { method: 'POST', path: '/api/admin/chat-filter-set' } as D<typeof $chat.setPlatformChatFilter>,
+  timeOutChatter: { method: 'POST', path: '/api/streams/time-out-chatter' } as D<typeof $chat.timeOutChatter>,
 };
 
 export const console = {

@@ -1,10 +1,10 @@
 /** A broadcast's chat as stored, for its replay (our addition: the spec's chat is live only). */
 import { z } from 'zod';
-import { historyMessage } from '../realtime';
+import { commentMessage, historyMessage } from '../realtime';
 import { defineCall, success } from './define';
 import { fill, MSG } from '../messages';
-import { numeric, oneOf, userId } from './fields';
-import { CHAT_AUDIENCES, CHAT_RULES } from '../rules/chat-filter';
+import { numeric, oneOf, userId, usernameField } from './fields';
+import { CHAT_AUDIENCES, CHAT_FILTER_ACTIONS, CHAT_RULES } from '../rules/chat-filter';
 import { streamId } from './streams';
 
 /** Lines one call answers at most; a replay asks again from where the answer stopped. */
@@ -31,14 +31,16 @@ export const replayChat = defineCall({
   }),
 });
 
-export { CHAT_AUDIENCES, CHAT_RULES, type ChatAudience } from '../rules/chat-filter';
+export { CHAT_AUDIENCES, CHAT_FILTER_ACTIONS, CHAT_RULES, type ChatAudience, type ChatFilterAction } from '../rules/chat-filter';
 
-/** A broadcaster's chat rules for their streams; `blocked_words` only for the broadcaster themself. */
+/** A broadcaster's chat rules for their streams; `blocked_words` only for the broadcaster and their moderators. */
 export const chatRules = z.object({
   /** Seconds a viewer waits between two lines (0: no slow mode). */
   slow_mode_seconds: z.number(),
   audience: z.enum(CHAT_AUDIENCES),
   block_links: z.boolean(),
+  /** A line with a link (when blocked) or a blocked word: refused, or held for a moderator to approve. */
+  filter_action: z.enum(CHAT_FILTER_ACTIONS),
   blocked_words: z.array(z.string()).optional(),
 });
 export type ChatRules = z.infer<typeof chatRules>;
@@ -46,7 +48,7 @@ export type ChatRules = z.infer<typeof chatRules>;
 export const getChatRules = defineCall({
   method: 'GET',
   path: '/api/streams/chat-rules',
-  summary: "A broadcaster's chat rules: slow mode, who may chat, links; the blocked words to the broadcaster alone",
+  summary: "A broadcaster's chat rules: slow mode, who may chat, links; the blocked words to the broadcaster and their moderators alone",
   input: z.strictObject({ user_id: userId }),
   output: success({ rules: chatRules }),
 });
@@ -54,13 +56,109 @@ export const getChatRules = defineCall({
 export const saveChatRules = defineCall({
   method: 'POST',
   path: '/api/streams/save-chat-rules',
-  summary: "The caller's chat rules for their streams, enforced on every line but their own (recorded in the audit log)",
+  summary: "The chat rules of the caller's streams, or of the streams of a broadcaster who appointed the caller (`user_id`), enforced on every line but the moderators' (recorded in the audit log)",
+  refusals: [403],
   input: z.strictObject({
+    user_id: userId.optional(),
     slow_mode_seconds: numeric(z.number().int().min(0).max(CHAT_RULES.slowModeMaxSeconds)),
     audience: z.enum(CHAT_AUDIENCES, { error: oneOf(CHAT_AUDIENCES) }),
     block_links: z.boolean(),
+    filter_action: z.enum(CHAT_FILTER_ACTIONS, { error: oneOf(CHAT_FILTER_ACTIONS) }).default('refuse'),
     blocked_words: z.array(z.string().trim().min(1).max(CHAT_RULES.blockedWordMax, fill(MSG.atMostChars, { max: CHAT_RULES.blockedWordMax })))
       .max(CHAT_RULES.blockedWordsMax, fill(MSG.blockedWordsTooMany, { max: CHAT_RULES.blockedWordsMax })),
-  }).meta({ examples: [{ slow_mode_seconds: 10, audience: 'followers', block_links: true, blocked_words: ['spoiler'] }] }),
+  }).meta({ examples: [{ slow_mode_seconds: 10, audience: 'followers', block_links: true, filter_action: 'hold', blocked_words: ['spoiler'] }] }),
   output: success({ rules: chatRules }),
+});
+
+/** Someone a broadcaster appointed to moderate their chat. */
+export const chatModerator = z.object({ user_id: z.number(), username: z.string(), name: z.string(), avatar: z.string().nullable() });
+export type ChatModerator = z.infer<typeof chatModerator>;
+
+export const chatModerators = defineCall({
+  method: 'GET',
+  path: '/api/streams/chat-moderators',
+  summary: "The people the caller appointed to moderate the chat of their streams",
+  input: z.strictObject({}),
+  output: success({ moderators: z.array(chatModerator) }),
+});
+
+export const addChatModerator = defineCall({
+  method: 'POST',
+  path: '/api/streams/add-chat-moderator',
+  refusals: [404, 409],
+  summary: "Appoints a user by name to moderate the chat of the caller's streams (recorded in the audit log)",
+  input: z.strictObject({ username: usernameField }).meta({ examples: [{ username: 'viewer1' }] }),
+  output: success({ moderators: z.array(chatModerator) }),
+});
+
+export const removeChatModerator = defineCall({
+  method: 'POST',
+  path: '/api/streams/remove-chat-moderator',
+  summary: "Dismisses one of the caller's chat moderators (recorded in the audit log)",
+  input: z.strictObject({ user_id: userId }),
+  output: success({ moderators: z.array(chatModerator) }),
+});
+
+/** A line a chat filter held, waiting for a moderator. */
+export const heldLine = z.object({ priority: z.boolean(), line: commentMessage });
+export type HeldLine = z.infer<typeof heldLine>;
+
+export const chatModeration = defineCall({
+  method: 'GET',
+  path: '/api/streams/chat-moderation',
+  summary: "Whether the caller moderates the stream's chat and, if so, the lines held for a moderator, oldest first",
+  input: z.strictObject({ stream_id: streamId }),
+  output: success({ moderator: z.boolean(), held: z.array(heldLine) }),
+});
+
+const lineOnStream = z.strictObject({ stream_id: streamId, timetoken: z.string().regex(/^\d{1,18}$/, MSG.chatLineUnknown) });
+
+export const deleteChatLine = defineCall({
+  method: 'POST',
+  path: '/api/streams/delete-chat-line',
+  refusals: [404],
+  summary: "A moderator of the stream's chat removes a line, shown or held (recorded in the audit log)",
+  input: lineOnStream,
+  output: success({}),
+});
+
+export const approveChatLine = defineCall({
+  method: 'POST',
+  path: '/api/streams/approve-chat-line',
+  refusals: [404],
+  summary: 'A moderator of the stream\'s chat shows a held line to everyone (recorded in the audit log)',
+  input: lineOnStream,
+  output: success({}),
+});
+
+export const timeOutChatter = defineCall({
+  method: 'POST',
+  path: '/api/streams/time-out-chatter',
+  refusals: [403, 404],
+  summary: "A moderator of the stream's chat keeps a viewer from chatting on the broadcaster's streams for some minutes (recorded in the audit log)",
+  input: z.strictObject({
+    stream_id: streamId,
+    user_id: userId,
+    minutes: numeric(z.number().int().min(1).max(CHAT_RULES.timeOutMaxMinutes)),
+  }).meta({ examples: [{ stream_id: 1, user_id: 2, minutes: 10 }] }),
+  output: success({ until: z.string() }),
+});
+
+const platformWords = z.array(z.string().trim().min(1).max(CHAT_RULES.blockedWordMax, fill(MSG.atMostChars, { max: CHAT_RULES.blockedWordMax })))
+  .max(CHAT_RULES.platformWordsMax, fill(MSG.blockedWordsTooMany, { max: CHAT_RULES.platformWordsMax }));
+
+export const platformChatFilter = defineCall({
+  method: 'GET',
+  path: '/api/admin/chat-filter',
+  summary: 'The words refused in every chat on the platform',
+  input: z.strictObject({}),
+  output: success({ words: z.array(z.string()) }),
+});
+
+export const setPlatformChatFilter = defineCall({
+  method: 'POST',
+  path: '/api/admin/chat-filter-set',
+  summary: 'Replaces the words refused in every chat on the platform (recorded in the audit log)',
+  input: z.strictObject({ words: platformWords }).meta({ examples: [{ words: ['scamlink'] }] }),
+  output: success({ words: z.array(z.string()) }),
 });

@@ -7,8 +7,16 @@
 /** Who may write in a channel's chat besides its owner. */
 export const CHAT_AUDIENCES = ['everyone', 'followers', 'subscribers'] as const;
 export type ChatAudience = (typeof CHAT_AUDIENCES)[number];
-/** A channel's chat rules' limits: slow mode's longest wait, blocked words and their length. */
-export const CHAT_RULES = { slowModeMaxSeconds: 300, blockedWordsMax: 200, blockedWordMax: 40 } as const;
+/** What a channel does with a line that has a link or a blocked word: refuse it, or hold it for a moderator to approve. */
+export const CHAT_FILTER_ACTIONS = ['refuse', 'hold'] as const;
+export type ChatFilterAction = (typeof CHAT_FILTER_ACTIONS)[number];
+/**
+ * A channel's chat rules' limits: slow mode's longest wait, blocked words and their length (the operator's
+ * platform-wide list: `platformWordsMax`), the moderators a broadcaster appoints, and a time-out's longest.
+ */
+export const CHAT_RULES = {
+  slowModeMaxSeconds: 300, blockedWordsMax: 200, blockedWordMax: 40, platformWordsMax: 1000, moderatorsMax: 50, timeOutMaxMinutes: 1440,
+} as const;
 
 /** An address: with a scheme, starting www., or a name with a dot and a common ending (example.com/x). */
 const LINK = /(?:[a-z][a-z0-9+.-]*:\/\/|\bwww\.)\S|\b[\p{L}\p{N}-]+\.(?:com|net|org|io|me|tv|ly|gg|co|xyz|info|app|link|site|online|live|chat|to|ru|cc)\b/iu;

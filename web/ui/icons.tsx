@@ -49,6 +49,9 @@ export const RefreshIcon = (p: P) => <Icon {...p}><path d="M23 4v6h-6M1 20v-6h6"
 export const SmileIcon = (p: P) => <Icon {...p}><circle cx="12" cy="12" r="9" /><path d="M8 14s1.5 2 4 2 4-2 4-2M9 9.5h.01M15 9.5h.01" /></Icon>;
 export const SendIcon = (p: P) => <Icon {...p}><path d="M22 2L11 13M22 2l-7 20-4-9-9-4z" /></Icon>;
 export const TranslateIcon = (p: P) => <Icon {...p}><path d="M4 5h8M8 3v2M10 5c0 4-3 7-6 8M6 9c1 2 3 4 6 4M13 21l4-9 4 9M14.5 18h5" /></Icon>;
+export const TrashIcon = (p: P) => <Icon {...p}><path d="M3 6h18M8 6V4h8v2M19 6l-1 14H6L5 6M10 11v6M14 11v6" /></Icon>;
+export const ClockIcon = (p: P) => <Icon {...p}><circle cx="12" cy="12" r="9" /><path d="M12 7v5l3 3" /></Icon>;
+export const ShieldIcon = (p: P) => <Icon {...p}><path d="M12 22s8-4 8-10V5l-8-3-8 3v7c0 6 8 10 8 10Z" /></Icon>;
 export const MoreIcon = (p: P) => <Icon {...p}><circle cx="12" cy="5" r="1" /><circle cx="12" cy="12" r="1" /><circle cx="12" cy="19" r="1" /></Icon>;
 export const PlayIcon = (p: P) => <Icon {...p}><path d="M7 4l13 8-13 8z" /></Icon>;
 export const PauseIcon = (p: P) => <Icon {...p}><path d="M8 5v14M16 5v14" /></Icon>;

@@ -10,14 +10,14 @@ const served = useListeningTestApp();
 /** Writes a line on the stream's chat as this user: the ack, or the error frame of its refusal. */
 const say = (client: HttpSession, streamId: number, text: string) => served.say(client, streamId, text);
 const refusedWith = (message: string) => expect.objectContaining({ op: 'error', message });
-const open = { slow_mode_seconds: 0, audience: 'everyone' as const, block_links: false, blocked_words: [] };
+const open = { slow_mode_seconds: 0, audience: 'everyone' as const, block_links: false, filter_action: 'refuse' as const, blocked_words: [] };
 
 describe('a channel’s chat rules', () => {
   it('let anyone chat until the broadcaster sets them', async () => {
     const live = await served.t.given.liveStream();
     const viewer = await served.t.given.signedInUser();
     expect(await say(viewer.client, live.streamId, 'hello https://example.com')).toMatchObject({ op: 'ack' });
-    expect((await served.t.client().call(getChatRules, { user_id: live.user.id })).rules).toEqual({ slow_mode_seconds: 0, audience: 'everyone', block_links: false });
+    expect((await served.t.client().call(getChatRules, { user_id: live.user.id })).rules).toEqual({ slow_mode_seconds: 0, audience: 'everyone', block_links: false, filter_action: 'refuse' });
   });
 
   it('keep the chat to followers, or to subscribers, but never hold the owner', async () => {
@@ -49,7 +49,7 @@ describe('a channel’s chat rules', () => {
   it('refuse blocked words and links, keeping nothing of the line', async () => {
     const live = await served.t.given.liveStream();
     const saved = await live.client.call(saveChatRules, { ...open, block_links: true, blocked_words: ['Spoiler', 'bad word'] });
-    expect(saved.rules).toEqual({ slow_mode_seconds: 0, audience: 'everyone', block_links: true, blocked_words: ['spoiler', 'bad word'] });
+    expect(saved.rules).toEqual({ slow_mode_seconds: 0, audience: 'everyone', block_links: true, filter_action: 'refuse', blocked_words: ['spoiler', 'bad word'] });
     const viewer = await served.t.given.signedInUser();
     expect(await say(viewer.client, live.streamId, 'big SPOILER ahead')).toEqual(refusedWith(MSG.chatBlockedWord));
     expect(await say(viewer.client, live.streamId, 'what a Bad Word')).toEqual(refusedWith(MSG.chatBlockedWord));
@@ -59,7 +59,7 @@ describe('a channel’s chat rules', () => {
     expect(rows.map((r) => r.text)).toEqual(['spoilers are fine']);
 
     // The words are the broadcaster's to read; everyone sees the rest.
-    expect((await served.t.client().call(getChatRules, { user_id: live.user.id })).rules).toEqual({ slow_mode_seconds: 0, audience: 'everyone', block_links: true });
+    expect((await served.t.client().call(getChatRules, { user_id: live.user.id })).rules).toEqual({ slow_mode_seconds: 0, audience: 'everyone', block_links: true, filter_action: 'refuse' });
     expect((await viewer.client.call(getChatRules, { user_id: live.user.id })).rules.blocked_words).toBeUndefined();
     expect((await live.client.call(getChatRules, { user_id: live.user.id })).rules.blocked_words).toEqual(['spoiler', 'bad word']);
   });

@@ -11,6 +11,7 @@ import { userIdOfViewerKey, viewerKey, viewerOf } from '../streams';
 import { createChatService, type ChatService, type MeetingRules, type ToyRules } from './service';
 import { createReadCache } from '../../platform/cache/read-cache';
 import { createChatRules } from './chat-rules';
+import { createChatModeration } from './moderation';
 import { registerChatRoutes } from './routes';
 import { tipMessage } from './tip-message';
 
@@ -55,9 +56,11 @@ export async function createChatModule(ctx: ModuleContext): Promise<AppModule> {
     onPresenceChange: (channel, principal, change) => chat.onPresenceChange(channel, principal, change),
   }, { presence, ...ctx.config.realtimeCaps });
   const rulesCache = await createReadCache(ctx.bus, { name: 'chat-rules', ttlMs: CHAT_RULES_CACHE_MS, log: ctx.log });
-  const chatRules = createChatRules({ db, cache: rulesCache, social: ctx.service('social'), streamAccess: ctx.service('streamAccess') });
+  const moderators = ctx.service('channelModerators');
+  const chatRules = createChatRules({ db, cache: rulesCache, social: ctx.service('social'), streamAccess: ctx.service('streamAccess'), moderators });
+  const moderation = createChatModeration({ db, streamReads, moderators, accounts, publish: (channel, message) => gateway.publish(channel, message) });
   const chat = createChatService({
-    db, streamReads, chatRules, streamAccess: ctx.service('streamAccess'), streamViewing: ctx.service('streamViewing'), accounts, ledger: ctx.service('ledger'), likeLimit: ctx.config.streamViewerLikeLimit, log: ctx.log,
+    db, streamReads, chatRules, moderation, streamAccess: ctx.service('streamAccess'), streamViewing: ctx.service('streamViewing'), accounts, ledger: ctx.service('ledger'), likeLimit: ctx.config.streamViewerLikeLimit, log: ctx.log,
     publish: gateway.publish, removeFromChannels: gateway.removeFromChannels, recheckChannel: gateway.recheckChannel,
     presenceInstanceId: presence.instanceId,
     signedInMembers: (channel) => presence.userIds(channel),
@@ -94,7 +97,7 @@ export async function createChatModule(ctx: ModuleContext): Promise<AppModule> {
   return {
     name: 'chat',
     services: { chat },
-    routes: (app) => registerChatRoutes(app, { chat, chatRules }),
+    routes: (app) => registerChatRoutes(app, { chat, chatRules, moderation, moderators }),
     realtime: [
       { op: 'subscribe', name: 'stream:<id>', auth: 'anonymous', access: ACCESS.public, handler: RULES },
       { op: 'subscribe', name: 'stream:<id>:priority', auth: 'user', access: PRIORITY_CHAT, handler: RULES },

@@ -6,7 +6,7 @@ import { and, asc, count, desc, eq, gt, gte, inArray, sql } from 'drizzle-orm';
 import { MSG } from '../../../common/messages';
 import type { Permission } from '../../../common/permissions';
 import {
-  CHAT_TEXT_MAX, HISTORY_LINES, type HistoryMessage, isToySend, priorityChannelOf, type RealtimeMessage, type RealtimeSender, REPLAY_MAX_LINES,
+  CHAT_TEXT_MAX, HISTORY_LINES, type HistoryMessage, isToySend, priorityChannelOf, type RealtimeMessage, REPLAY_MAX_LINES,
   type ReplayCursor, type SendFrame, streamChannelOf, type ToySendFrame, userChannelOf,
 } from '../../../common/realtime';
 import { isSkinId, SKINS, type Rating } from '../../../common/skins';
@@ -19,6 +19,8 @@ import type { AccountsService } from '../accounts';
 import type { Ledger } from '../ledger';
 import type { StreamAccess, StreamReads, StreamRow, StreamViewing, Viewer } from '../streams';
 import type { ChatRulesService } from './chat-rules';
+import type { ChatModeration } from './moderation';
+import { senderOf } from './sender';
 import { tipMessage } from './tip-message';
 import { parseChannel } from './channels';
 import { chatMessages } from './tables';
@@ -57,19 +59,6 @@ export interface ToyRules {
   handleSend(place: { room: 'stream' | 'meeting'; streamId: number }, frame: ToySendFrame, viewer: Viewer & { principal: Principal }): Promise<void>;
 }
 type RemoveFromChannels = (userId: number, channels: string[], farewell: RealtimeMessage) => Promise<void>;
-type PublicUsers = Awaited<ReturnType<AccountsService['publicUsers']>>;
-
-function senderOf(users: PublicUsers, ownerId: number, userId: number, priority: boolean): RealtimeSender {
-  const user = users.get(userId);
-  return {
-    name: user ? user.fullname || user.username : '',
-    user_id: userId,
-    avatar: user?.avatar ?? null,
-    is_priority: priority,
-    is_owner: userId === ownerId,
-  };
-}
-
 /** A viewer flicking in and out is announced at most this often. */
 const PRESENCE_ANNOUNCE_MS = 10_000;
 
@@ -89,8 +78,10 @@ export function createChatService(deps: {
   presenceInstanceId: string;
   /** The signed-in members of a channel on every instance. */
   signedInMembers: (channel: string) => Promise<number[]>;
-  /** The broadcasters' chat rules (slow mode, who may chat, blocked words, links). */
+  /** The broadcasters' chat rules (slow mode, who may chat, blocked words, links) and the operator's words. */
   chatRules: ChatRulesService;
+  /** Time-outs, and the moderators told of held lines. */
+  moderation: Pick<ChatModeration, 'assertNotTimedOut' | 'announceHeld'>;
   /** The hooks the meetings and toys modules fill. */
   meetingRules: () => MeetingRules;
   toyRules: () => ToyRules;
@@ -136,7 +127,7 @@ export function createChatService(deps: {
   async function lastComments(streamId: number, priority: boolean, limit: number, afterId?: number): Promise<StoredComment[]> {
     const rows = await db.select().from(chatMessages)
       .where(and(
-        eq(chatMessages.streamId, streamId), eq(chatMessages.type, 'COMMENT'), eq(chatMessages.priority, priority),
+        eq(chatMessages.streamId, streamId), eq(chatMessages.type, 'COMMENT'), eq(chatMessages.priority, priority), eq(chatMessages.status, 'shown'),
         afterId === undefined ? undefined : gt(chatMessages.id, afterId),
       ))
       .orderBy(desc(chatMessages.id)).limit(limit);
@@ -214,24 +205,28 @@ export function createChatService(deps: {
     const trimmed = text.trim();
     if (trimmed === '') throw badRequest(MSG.leaveMessage, 'text');
     const cut = [...trimmed].slice(0, CHAT_TEXT_MAX).join('');
-    const slowModeSeconds = await deps.chatRules.check(row, viewer, cut);
+    const verdict = await deps.chatRules.check(row, viewer, cut);
     const stored = await db.transaction(async (tx) => {
       // Counted and written under one lock per viewer and stream, on every instance.
       await lockViewerOnStream(tx, 'chat', row.id, principal.userId);
+      await deps.moderation.assertNotTimedOut(tx, row.userId, principal.userId);
       await assertNotFlooding(tx, row.id, principal.userId);
-      await deps.chatRules.assertNotTooSoon(tx, row.id, principal.userId, slowModeSeconds);
-      const [inserted] = await tx.insert(chatMessages).values({ streamId: row.id, userId: principal.userId, type: 'COMMENT', text: cut, priority })
+      await deps.chatRules.assertNotTooSoon(tx, row.id, principal.userId, verdict.slowModeSeconds);
+      const [inserted] = await tx.insert(chatMessages)
+        .values({ streamId: row.id, userId: principal.userId, type: 'COMMENT', text: cut, priority, status: verdict.held ? 'held' : 'shown' })
         .returning({ id: chatMessages.id, createdAt: chatMessages.createdAt });
       return inserted!;
     });
-    const senderOf = await senders([principal.userId], row.userId);
-    await deps.publish(priority ? priorityChannelOf(row.id) : streamChannelOf(row.id), {
+    const people = await deps.accounts.publicUsers([principal.userId]);
+    const line = {
       type: 'COMMENT',
       text: cut,
-      sender: senderOf(principal.userId, priority),
+      sender: senderOf(people, row.userId, principal.userId, priority),
       chatTime: stored.createdAt.toISOString(),
       timetoken: String(stored.id),
-    });
+    } as const;
+    if (verdict.held) return deps.moderation.announceHeld(row.userId, row.id, priority, line);
+    await deps.publish(priority ? priorityChannelOf(row.id) : streamChannelOf(row.id), line);
   }
 
   async function like(row: StreamRow, principal: Principal) {
@@ -375,7 +370,10 @@ export function createChatService(deps: {
       const since = new Date(start + fromMs);
       const [comments, tips] = await Promise.all([
         db.select().from(chatMessages)
-          .where(and(eq(chatMessages.streamId, row.id), eq(chatMessages.type, 'COMMENT'), eq(chatMessages.priority, false), gte(chatMessages.createdAt, since)))
+          .where(and(
+            eq(chatMessages.streamId, row.id), eq(chatMessages.type, 'COMMENT'), eq(chatMessages.priority, false), eq(chatMessages.status, 'shown'),
+            gte(chatMessages.createdAt, since),
+          ))
           .orderBy(asc(chatMessages.createdAt), asc(chatMessages.id)).limit(limit + 1),
         deps.ledger.tipsOnStreamFrom(row.id, since, limit + 1),
       ]);

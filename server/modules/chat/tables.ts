@@ -1,7 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { userRef, users } from '../accounts/tables';
+import { CHAT_FILTER_ACTIONS } from '../../../common/rules/chat-filter';
 import { streamRef } from '../streams/tables';
+
+export const CHAT_LINE_STATUSES = ['shown', 'held', 'removed'] as const;
 
 /** Stored chat lines (COMMENT) and realtime likes (LIKE), so late joiners see history and limits hold across instances. */
 export const chatMessages = pgTable(
@@ -14,12 +17,14 @@ export const chatMessages = pgTable(
     text: text('text').notNull().default(''),
     /** Sent on the stream's priority channel (subscribers and the owner). */
     priority: boolean('priority').notNull().default(false),
+    /** `held`: waiting for a moderator (shown to moderators and its sender only); `removed`: deleted by one. */
+    status: text('status', { enum: CHAT_LINE_STATUSES }).notNull().default('shown'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index('chat_messages_stream_idx').on(t.streamId, t.id),
-    // History: the last lines of one channel, without walking past the stream's likes.
-    index('chat_messages_history_idx').on(t.streamId, t.priority, t.id).where(sql`${t.type} = 'COMMENT'`),
+    // History: the last shown lines of one channel, without walking past the stream's likes or held lines.
+    index('chat_messages_history_idx').on(t.streamId, t.priority, t.id).where(sql`${t.type} = 'COMMENT' and ${t.status} = 'shown'`),
     // The sender's recent lines: like limits and the chat rate limit.
     index('chat_messages_sender_idx').on(t.streamId, t.userId, t.createdAt),
   ],
@@ -32,5 +37,25 @@ export const chatRules = pgTable('chat_rules', {
   audience: text('audience', { enum: ['everyone', 'followers', 'subscribers'] }).notNull().default('everyone'),
   blockLinks: boolean('block_links').notNull().default(false),
   blockedWords: text('blocked_words').array().notNull().default(sql`'{}'::text[]`),
+  /** What a line with a link or a blocked word meets: refused, or held for a moderator to approve. */
+  filterAction: text('filter_action', { enum: CHAT_FILTER_ACTIONS }).notNull().default('refuse'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A viewer a channel's moderator timed out: no line on the owner's streams until `until`. */
+export const chatTimeouts = pgTable(
+  'chat_timeouts',
+  {
+    ownerId: userRef('owner_id'),
+    userId: userRef('user_id'),
+    until: timestamp('until', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.ownerId, t.userId] })],
+);
+
+/** The operator's words refused in every chat on the platform (one row). */
+export const platformChatFilter = pgTable('platform_chat_filter', {
+  id: integer('id').primaryKey().default(1),
+  words: text('words').array().notNull().default(sql`'{}'::text[]`),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

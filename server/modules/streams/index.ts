@@ -9,6 +9,7 @@ import { createMediaServer, type MediaServer } from '../../platform/media/media-
 import type { AppModule, ModuleContext } from '../../platform/module';
 import { broadcasterScoreReads } from './broadcaster-scores';
 import { createBroadcastCallbacks, type BroadcastCallbacks } from './broadcast-callbacks';
+import { createChannelModerators, type ChannelModerators } from './channel-moderators';
 import { createCachedListings, LISTINGS_TAG } from './cached-listings';
 import { createStreamInteractions } from './interactions';
 import { createStreamListing } from './listing';
@@ -32,6 +33,7 @@ export { userIdOfViewerKey, type Viewer, viewerKey } from './viewer';
 export type { StreamRow } from './stream-info';
 export { featuredCandidatesSql, streamCountSql, streamReportsSql, type StreamModeration } from './moderation';
 export { viewerOf } from './viewer';
+export type { ChannelModerators } from './channel-moderators';
 export { likesOfStreamsStarted, type RealtimeLikesOn, type StreamCard, streamCards, streamingOf, viewFactsSql } from './analytics-reads';
 export { type PastView, recordPastReport, recordPastViews } from './past-views';
 export { createMediaAddresses, type MediaAddresses, mediaViewerKey, signedMediaViewer } from './signed-media';
@@ -49,6 +51,8 @@ declare module '../../platform/module' {
     broadcastCallbacks: BroadcastCallbacks;
     media: MediaServer;
     streamModeration: StreamModeration;
+    /** Who the broadcasters appointed to moderate their chat. */
+    channelModerators: ChannelModerators;
   }
   interface ModuleHooks {
     realtimeLikes: RealtimeLikes;
@@ -56,6 +60,9 @@ declare module '../../platform/module' {
     streamGoals: ActiveGoals;
   }
 }
+
+/** Who moderates a channel is kept this long per instance; a change drops it at once on every instance over the bus (this bounds a missed drop). */
+const MODERATORS_CACHE_MS = 30_000;
 
 export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule> {
   const { db, config, events } = ctx;
@@ -69,6 +76,8 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
   const listingsCache = await createReadCache(ctx.bus, { name: 'stream-listings', ttlMs: config.readCacheMs, log: ctx.log });
   const listingsChanged = () => listingsCache.invalidate([LISTINGS_TAG]);
   for (const event of ['stream.went-live', 'stream.ended', 'stream.access-changed'] as const) events.on(event, listingsChanged);
+  const moderatorsCache = await createReadCache(ctx.bus, { name: 'channel-moderators', ttlMs: MODERATORS_CACHE_MS, log: ctx.log });
+  const channelModerators = createChannelModerators({ db, accounts, cache: moderatorsCache });
   const reads = createStreamReads(db);
   const access = createStreamAccess({ db, reads, accounts, social, ledger: ctx.service('ledger') });
   const viewing = createStreamViewing({
@@ -107,7 +116,7 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
 
   return {
     name: 'streams',
-    services: { streamReads: reads, streamAccess: access, streamViewing: viewing, broadcasting, broadcastCallbacks, media, streamModeration: moderation },
+    services: { streamReads: reads, streamAccess: access, streamViewing: viewing, broadcasting, broadcastCallbacks, media, streamModeration: moderation, channelModerators },
     routes(app) {
       media.registerRoutes(
         app,
@@ -124,7 +133,7 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
           cache: listingsCache,
           onPromotedShown: (ownerIds, viewerKey) => void events.emit('stream.promoted-shown', { ownerIds, viewerKey }),
         }),
-        interactions: createStreamInteractions({ db, reads, access, accounts, events }),
+        interactions: createStreamInteractions({ db, reads, access, accounts, moderators: channelModerators, events }),
         moderation,
         accounts,
         likeLimit: config.streamViewerLikeLimit,
@@ -140,6 +149,7 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
     async stop() {
       await media.stop();
       await listingsCache.close();
+      await moderatorsCache.close();
     },
   };
 }

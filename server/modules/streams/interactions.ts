@@ -1,8 +1,7 @@
-/** What viewers do around a stream they watch (rate, save, report) and what its owner does to them (ban). */
+/** What viewers do around a stream they watch (rate, save, report) and what its owner and moderators do to them (ban). */
 import { and, eq } from 'drizzle-orm';
 import type { COMPLAINT_TYPES } from '../../../common/api/stream-interactions';
 import { MSG, type Message } from '../../../common/messages';
-import { mayModerate } from '../../../common/rules/moderation';
 import { recordAudit } from '../../platform/audit/audit';
 import type { Db } from '../../platform/db/client';
 import type { Principal } from '../../platform/http/auth';
@@ -10,6 +9,7 @@ import { badRequest, forbidden, notFound } from '../../platform/http/errors';
 import type { DomainEventHub } from '../../platform/events';
 import type { AccountsService } from '../accounts';
 import { savedBroadcasterScores } from './broadcaster-scores';
+import type { ChannelModerators } from './channel-moderators';
 import { mayPassPaywall, type StreamAccess } from './access';
 import type { StreamReads } from './stream-reads';
 import { streamBans, streamRatings, streamReports, streamSaves } from './tables';
@@ -28,6 +28,7 @@ export function createStreamInteractions(deps: {
   reads: Pick<StreamReads, 'findStream'>;
   access: Pick<StreamAccess, 'lookup'>;
   accounts: Pick<AccountsService, 'loadPrincipal'>;
+  moderators: Pick<ChannelModerators, 'mayModerateChannel' | 'appointedIds'>;
   events: DomainEventHub;
 }) {
   const { db, reads, access } = deps;
@@ -76,16 +77,19 @@ export function createStreamInteractions(deps: {
         .onConflictDoUpdate({ target: [streamReports.streamId, streamReports.reporterId], set: values });
     },
 
-    /** The owner, and holders of the viewer.ban right (audited), ban a viewer: joining and looking up the stream answer "block". */
+    /**
+     * The owner, the moderators they appointed and holders of the viewer.ban right (moderators audited) ban a
+     * viewer: joining and looking up the stream answer "block".
+     */
     async banViewer(streamId: number, principal: Principal, userId: number) {
       const row = await reads.findStream(streamId);
       const byModerator = row.userId !== principal.userId;
-      if (byModerator && !mayModerate(principal, 'viewer.ban')) throw notFound(MSG.streamNotAvailable);
+      if (byModerator && !(await deps.moderators.mayModerateChannel(principal, row.userId))) throw notFound(MSG.streamNotAvailable);
       if (userId === row.userId) throw badRequest(MSG.cannotBanOwner, 'user_id');
       const target = await deps.accounts.loadPrincipal(userId);
       if (!target) throw notFound(MSG.userNotFound);
       // Moderators must be able to watch whatever they moderate.
-      if (mayPassPaywall(target)) throw forbidden(MSG.cannotBanModerator);
+      if (mayPassPaywall(target) || (await deps.moderators.appointedIds(row.userId)).includes(userId)) throw forbidden(MSG.cannotBanModerator);
       await db.transaction(async (tx) => {
         const banned = await tx.insert(streamBans).values({ streamId, userId }).onConflictDoNothing().returning({ userId: streamBans.userId });
         if (byModerator && banned.length > 0) {

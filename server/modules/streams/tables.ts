@@ -96,6 +96,17 @@ export const streamBans = pgTable(
   (t) => [primaryKey({ columns: [t.streamId, t.userId] })],
 );
 
+/** The people a broadcaster appointed to moderate the chat of their streams (ban, time out, delete and approve lines, chat rules). */
+export const channelModerators = pgTable(
+  'channel_moderators',
+  {
+    ownerId: userRef('owner_id'),
+    moderatorId: userRef('moderator_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.ownerId, t.moderatorId] }), index('channel_moderators_moderator_idx').on(t.moderatorId)],
+);
+
 /** The Women / Men channel a broadcaster is listed in (set by moderators: "Move User to Men/Women"). */
 export const broadcasterChannels = pgTable('broadcaster_channels', {
   userId: bigint('user_id', { mode: 'number' })

@@ -29,8 +29,8 @@ interface ChatLogProps {
   label: string;
   empty: string;
   translate: TranslateState | null;
-  /** The owner's menu on viewers' lines; null for everyone else. */
-  onBan: ((line: ChatLine) => void) | null;
+  /** The stream whose chat the reader moderates: its viewers' lines get the moderators' menu. Null for everyone else. */
+  moderatedStreamId: number | null;
   myUserId: number | null;
 }
 
@@ -40,7 +40,7 @@ const NO_LOCAL_LINES: readonly LocalLine[] = [];
 const STICK_PX = 32;
 
 /** The chat window: newest at the bottom, follows new lines unless the reader scrolled up. */
-export function ChatLog({ lines, localLines = NO_LOCAL_LINES, label, empty, translate, onBan, myUserId }: ChatLogProps) {
+export function ChatLog({ lines, localLines = NO_LOCAL_LINES, label, empty, translate, moderatedStreamId, myUserId }: ChatLogProps) {
   const list = useRef<HTMLDivElement | null>(null);
   const [stuck, setStuck] = useState(true);
   /** The newest line when the reader scrolled up: anything after it is unread. */
@@ -92,7 +92,7 @@ export function ChatLog({ lines, localLines = NO_LOCAL_LINES, label, empty, tran
               key={line.key}
               line={line}
               translate={translate && line.kind === 'comment' && line.seq >= translate.fromSeq ? translate : null}
-              onBan={onBan && line.kind === 'comment' && line.userId !== null && !line.isOwner && line.userId !== myUserId ? onBan : null}
+              moderatedStreamId={moderatedStreamId !== null && line.kind === 'comment' && line.userId !== null && !line.isOwner && line.userId !== myUserId ? moderatedStreamId : null}
             />
           );
         })}
@@ -106,7 +106,7 @@ export function ChatLog({ lines, localLines = NO_LOCAL_LINES, label, empty, tran
   );
 }
 
-function Line({ line, translate, onBan }: { line: ChatLine; translate: TranslateState | null; onBan: ((line: ChatLine) => void) | null }) {
+function Line({ line, translate, moderatedStreamId }: { line: ChatLine; translate: TranslateState | null; moderatedStreamId: number | null }) {
   if (line.kind === 'system') return <p className={styles.system}>{line.text}</p>;
   const tip = line.kind === 'tip';
   return (
@@ -127,7 +127,7 @@ function Line({ line, translate, onBan }: { line: ChatLine; translate: Translate
         {line.request && <span className={styles.request}>Requested: {line.request}</span>}
         {translate && <Translation text={line.text} translate={translate} />}
       </div>
-      {onBan && <LineMenu line={line} onBan={onBan} />}
+      {moderatedStreamId !== null && <LineMenu line={line} streamId={moderatedStreamId} />}
     </div>
   );
 }
@@ -147,10 +147,10 @@ function Translation({ text, translate }: { text: string; translate: TranslateSt
   );
 }
 
-// The ban menu's library (Radix's dropdown) loads when a moderator first opens one (decision 0032).
+// The moderators' menu, its library (Radix's dropdown) and its actions load when a moderator first opens one (decision 0032).
 const ChatLineMenu = lazyPage(() => import('./ChatLineMenu'), 'ChatLineMenu');
 
-function LineMenu({ line, onBan }: { line: ChatLine; onBan: (line: ChatLine) => void }) {
+function LineMenu({ line, streamId }: { line: ChatLine; streamId: number }) {
   return (
     <LoadOnUse
       standIn={(use) => (
@@ -159,7 +159,7 @@ function LineMenu({ line, onBan }: { line: ChatLine; onBan: (line: ChatLine) => 
         </button>
       )}
     >
-      <ChatLineMenu line={line} onBan={onBan} />
+      <ChatLineMenu line={line} streamId={streamId} />
     </LoadOnUse>
   );
 }

@@ -1,5 +1,5 @@
 import { Tabs } from 'radix-ui';
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { StreamInfo } from '../../../common/api/streams';
 import { MSG } from '../../../common/messages';
 import { priorityChannelOf, streamChannelOf } from '../../../common/realtime-channels';
@@ -10,10 +10,12 @@ import { Spinner } from '../../ui/Spinner';
 import { useSession, LoginPrompt } from '../accounts';
 import { useAppConfig } from '../system';
 import { useChatChannel, useConnectionStatus } from './api';
+import { useChatModeration } from './moderation-api';
 import type { ChannelState } from './api';
 import { browserLanguage, isServiceMessage, systemLine } from './chat-lines';
-import type { ChatLine, ServiceMessage } from './chat-lines';
-import { BanViewerDialog, ChatPaymentPrompt } from './ChatDialogs';
+import type { ServiceMessage } from './chat-lines';
+import { ChatRulesButton, HeldLines } from './ChatModeration';
+import { lazyOnDemand } from '../../app/lazy-page';
 import { ChatInput } from './ChatInput';
 import { ChatLog } from './ChatLog';
 import type { LocalLine, TranslateState } from './ChatLog';
@@ -21,6 +23,9 @@ import { ChatOverlay, useOverlayFeed } from './ChatOverlay';
 import { emojiSetFor } from './emoji';
 import styles from './ChatPanel.module.css';
 import { TranslateIcon } from '../../ui/icons';
+
+// Paid-chat skins alone ask for coins before chatting: the prompt loads when it opens.
+const ChatPaymentPrompt = lazyOnDemand(() => import('./ChatDialogs'), 'ChatPaymentPrompt');
 
 /** The element inside the player where the chat puts its overlay (last 4 lines) and floating likes. */
 export const CHAT_OVERLAY_SLOT_ID = 'stream-chat-overlay';
@@ -56,7 +61,6 @@ export function ChatPanel({ stream, onServiceMessage, interactionsPaused = false
   const overlay = useOverlayFeed();
   const [tab, setTab] = useState<Tab>('public');
   const [prompt, setPrompt] = useState<'login' | 'payment' | null>(null);
-  const [banTarget, setBanTarget] = useState<ChatLine | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const interactionDisabled = useInteractionDisabled();
   // STREAM-OPTIONS switches chat live; a newer lookup of the stream wins over an older switch.
@@ -163,7 +167,9 @@ export function ChatPanel({ stream, onServiceMessage, interactionsPaused = false
   const onTranslateFailed = useCallback(() => setTranslateFailed(true), []);
   const translate: TranslateState | null = translateOn && isLoggedIn ? { lang: browserLanguage(navigator.language), fromSeq: translateFrom, onFailed: onTranslateFailed } : null;
 
-  const canBan = stream.is_owner ? setBanTarget : null;
+  const ownLineHeld = useCallback(() => showNotice(MSG.chatHeld), [showNotice]);
+  const moderation = useChatModeration(stream.stream_id, myUserId, ownLineHeld);
+  const moderates = stream.is_owner || moderation.data?.moderator === true;
   const disabledNote = !chatEnabled ? MSG.chatDisabled : refusalNote(active.state, activeTab);
   const ready = status === 'open' && active.state.state === 'joined';
 
@@ -174,7 +180,7 @@ export function ChatPanel({ stream, onServiceMessage, interactionsPaused = false
       label={label}
       empty={channel.state.state === 'joining' ? 'Joining the chat…' : empty}
       translate={translate}
-      onBan={canBan}
+      moderatedStreamId={moderates ? stream.stream_id : null}
       myUserId={myUserId}
     />
   );
@@ -198,18 +204,21 @@ export function ChatPanel({ stream, onServiceMessage, interactionsPaused = false
             ) : (
               <h2 className={styles.heading}>{chatTitle}</h2>
             )}
-            {appConfig.data?.translate && (
-              <button
-                type="button"
-                className={`${styles.headerButton} ${translateOn ? styles.headerButtonOn : ''}`}
-                aria-label="Translate chat"
-                aria-pressed={translateOn}
-                title={translateOn ? 'Show the chat as written' : 'Translate chat'}
-                onClick={toggleTranslate}
-              >
-                <TranslateIcon size={18} />
-              </button>
-            )}
+            <div className={styles.headerTools}>
+              {moderates && <ChatRulesButton channelId={stream.user_id} asModerator={!stream.is_owner} />}
+              {appConfig.data?.translate && (
+                <button
+                  type="button"
+                  className={`${styles.headerButton} ${translateOn ? styles.headerButtonOn : ''}`}
+                  aria-label="Translate chat"
+                  aria-pressed={translateOn}
+                  title={translateOn ? 'Show the chat as written' : 'Translate chat'}
+                  onClick={toggleTranslate}
+                >
+                  <TranslateIcon size={18} />
+                </button>
+              )}
+            </div>
           </header>
           {topSlot}
           <ConnectionNote status={status} />
@@ -223,6 +232,11 @@ export function ChatPanel({ stream, onServiceMessage, interactionsPaused = false
             </Tabs.Content>
           )}
         </Tabs.Root>
+        {moderates && (moderation.data?.held.length ?? 0) > 0 && (
+          <Suspense fallback={null}>
+            <HeldLines streamId={stream.stream_id} held={moderation.data!.held} />
+          </Suspense>
+        )}
         <ChatInput
           key={activeTab}
           disabledNote={disabledNote}
@@ -239,7 +253,6 @@ export function ChatPanel({ stream, onServiceMessage, interactionsPaused = false
       <ChatOverlay slotId={CHAT_OVERLAY_SLOT_ID} lines={overlay.lines} hearts={overlay.hearts} />
       <LoginPrompt open={prompt === 'login'} onOpenChange={(open) => setPrompt(open ? 'login' : null)} />
       <ChatPaymentPrompt open={prompt === 'payment'} onOpenChange={(open) => setPrompt(open ? 'payment' : null)} />
-      <BanViewerDialog streamId={stream.stream_id} line={banTarget} onClose={() => setBanTarget(null)} />
       {interactionDisabled.modal}
     </section>
   );

@@ -1,11 +1,13 @@
 /**
  * The broadcaster's chat rules for their streams (decision 0081): who may chat, slow mode, links and
- * blocked words. The server enforces them on every line but the broadcaster's own.
+ * blocked words, and whether what the filters catch is refused or held for a moderator (decision 0083);
+ * then the moderators they appoint. The server enforces the rules on every line but the moderators' own.
+ * A moderator edits the same form from the stream's chat.
  */
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import type { ChatRules } from '../../../common/api/chat';
-import { CHAT_AUDIENCES, type ChatAudience } from '../../../common/rules/chat-filter';
+import { CHAT_AUDIENCES, CHAT_FILTER_ACTIONS, type ChatAudience, type ChatFilterAction } from '../../../common/rules/chat-filter';
 import { MSG } from '../../../common/messages';
 import { failureMessage, serverFieldErrors } from '../../api/field-errors';
 import { Alert } from '../../ui/Alert';
@@ -18,27 +20,40 @@ import { TextArea } from '../../ui/TextArea';
 import { useToast } from '../../ui/Toast';
 import { blockedWordsProblem, formatBlockedWords, parseBlockedWords } from './blocked-words';
 import { useChatRules, useSaveChatRules } from './chat-rules-api';
+import { ChatModeratorsEditor } from './ChatModeratorsEditor';
 import styles from './ChatRulesEditor.module.css';
 
 const AUDIENCE_LABELS: Record<ChatAudience, string> = { everyone: 'Everyone signed in', followers: 'Followers only', subscribers: 'Subscribers only' };
 const SLOW_MODE_SECONDS = [0, 5, 10, 30, 60, 120, 300] as const;
-const slowModeLabel = (seconds: number) => (seconds === 0 ? 'Off' : seconds < 60 ? `One message every ${seconds} seconds` : `One message every ${seconds / 60} minute${seconds === 60 ? '' : 's'}`);
+const slowModeLabel = (seconds: number) => (seconds === 0 ? 'Off' : seconds < 60 ? `Every ${seconds} s` : `Every ${seconds / 60} min`);
+const FILTER_ACTION_LABELS: Record<ChatFilterAction, string> = { refuse: 'Refuse the message', hold: 'Hold it for a moderator' };
 
 export function ChatRulesEditor({ userId }: { userId: number }) {
-  const rules = useChatRules(userId);
   return (
-    <Section title="Chat rules" description="Who may chat on your streams and what they may write. Your own lines are never held.">
-      {rules.isPending ? <Spinner /> : rules.isError ? <Alert>{failureMessage(rules.error)}</Alert> : <ChatRulesForm userId={userId} rules={rules.data} />}
-    </Section>
+    <>
+      <Section title="Chat rules" description="Who may chat on your streams and what they may write. Your own lines and your moderators’ are never held.">
+        <ChannelChatRules channelId={userId} />
+      </Section>
+      <ChatModeratorsEditor />
+    </>
   );
 }
 
-function ChatRulesForm({ userId, rules }: { userId: number; rules: ChatRules }) {
-  const save = useSaveChatRules(userId);
+/** The rules of `channelId`'s chat, for its broadcaster or one of their moderators (`asModerator`: saved as theirs). */
+export function ChannelChatRules({ channelId, asModerator = false }: { channelId: number; asModerator?: boolean }) {
+  const rules = useChatRules(channelId);
+  if (rules.isPending) return <Spinner />;
+  if (rules.isError) return <Alert>{failureMessage(rules.error)}</Alert>;
+  return <ChatRulesForm channelId={channelId} asModerator={asModerator} rules={rules.data} />;
+}
+
+function ChatRulesForm({ channelId, asModerator, rules }: { channelId: number; asModerator: boolean; rules: ChatRules }) {
+  const save = useSaveChatRules(channelId);
   const toast = useToast();
   const [audience, setAudience] = useState<ChatAudience>(rules.audience);
   const [slowMode, setSlowMode] = useState(rules.slow_mode_seconds);
   const [blockLinks, setBlockLinks] = useState(rules.block_links);
+  const [filterAction, setFilterAction] = useState<ChatFilterAction>(rules.filter_action);
   const [wordsText, setWordsText] = useState(formatBlockedWords(rules.blocked_words ?? []));
   const [wordsError, setWordsError] = useState<string | undefined>();
   const [message, setMessage] = useState<string | null>(null);
@@ -50,7 +65,8 @@ function ChatRulesForm({ userId, rules }: { userId: number; rules: ChatRules }) 
     const problem = blockedWordsProblem(words);
     setWordsError(problem ?? undefined);
     if (problem) return;
-    save.mutate({ audience, slow_mode_seconds: slowMode, block_links: blockLinks, blocked_words: words }, {
+    const saved = { audience, slow_mode_seconds: slowMode, block_links: blockLinks, filter_action: filterAction, blocked_words: words };
+    save.mutate(asModerator ? { ...saved, user_id: channelId } : saved, {
       onSuccess: (saved) => {
         setWordsText(formatBlockedWords(saved.blocked_words ?? []));
         toast({ title: MSG.chatRulesSaved, tone: 'success' });
@@ -83,9 +99,15 @@ function ChatRulesForm({ userId, rules }: { userId: number; rules: ChatRules }) 
       <Checkbox checked={blockLinks} onChange={(event) => setBlockLinks(event.target.checked)}>
         Block links in the chat
       </Checkbox>
+      <Select
+        label="A message with a link or a blocked word"
+        value={filterAction}
+        onChange={(event) => setFilterAction(event.target.value as ChatFilterAction)}
+        options={CHAT_FILTER_ACTIONS.map((value) => ({ value, label: FILTER_ACTION_LABELS[value] }))}
+      />
       <TextArea
         label="Blocked words"
-        hint="One a line, or separated by commas. A line with one of them is not posted; only you see this list."
+        hint="One a line, or separated by commas. Only the broadcaster and their moderators see this list."
         rows={4}
         value={wordsText}
         error={wordsError}

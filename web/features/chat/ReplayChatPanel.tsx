@@ -50,7 +50,7 @@ export function ReplayChatPanel({ streamId, videoRef, onServiceMessage }: Replay
             label="Chat"
             empty={replay.loading ? 'Loading the chat…' : 'Nothing was said yet at this point of the broadcast.'}
             translate={null}
-            onBan={null}
+            moderatedStreamId={null}
             myUserId={null}
           />
         </div>

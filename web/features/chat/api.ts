@@ -7,7 +7,7 @@ import { call } from '../../api/client';
 import type { ApiError } from '../../api/client';
 import { realtimeClient } from '../../api/realtime';
 import type { ConnectionStatus, RealtimeError } from '../../api/realtime';
-import { announcedLines, appendLines, appendReplay, mergeHistory, toChatLine } from './chat-lines';
+import { announcedLines, appendLines, appendReplay, mergeHistory, toChatLine, withoutComment } from './chat-lines';
 import type { ChatLine } from './chat-lines';
 
 export const chatKeys = {
@@ -68,6 +68,10 @@ export function useChatChannel(channel: string | null, options: ChannelOptions) 
         setState({ state: 'joined' });
       },
       onMessage: (message) => {
+        if (message.type === 'LINE-REMOVED') {
+          const { timetoken } = message.data;
+          setLines((current) => withoutComment(current, timetoken));
+        }
         const line = toChatLine(message);
         const added = line ? [line] : announcedLines(message);
         if (added.length > 0) setLines((current) => appendLines(current, added));

@@ -16,9 +16,9 @@ export function parseBlockedWords(text: string): string[] {
 
 export const formatBlockedWords = (words: readonly string[]): string => words.join('\n');
 
-/** What is wrong with the list before it is sent: too many words, or one too long. */
-export function blockedWordsProblem(words: readonly string[]): string | null {
-  if (words.length > CHAT_RULES.blockedWordsMax) return `At most ${CHAT_RULES.blockedWordsMax} blocked words`;
+/** What is wrong with the list before it is sent: too many words (`max`: a channel's, or the platform's), or one too long. */
+export function blockedWordsProblem(words: readonly string[], max: number = CHAT_RULES.blockedWordsMax): string | null {
+  if (words.length > max) return `At most ${max} blocked words`;
   const long = words.find((word) => [...word].length > CHAT_RULES.blockedWordMax);
   return long ? `“${long.slice(0, 20)}…” is longer than ${CHAT_RULES.blockedWordMax} characters` : null;
 }

@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { SAMPLE_OF_EACH_TYPE, sampleComment as comment, sampleSender, sampleTip as tip } from '../../../common/testing/realtime-samples';
-import { announcedLines, appendLines, appendReplay, browserLanguage, chatTextToSend, interleave, isServiceMessage, localLineSeq, mergeHistory, showsTranslation, SKIPPED_LINES_TEXT, systemLine, toChatLine } from './chat-lines';
+import { announcedLines, appendLines, appendReplay, browserLanguage, chatTextToSend, interleave, isServiceMessage, localLineSeq, mergeHistory, showsTranslation, SKIPPED_LINES_TEXT, systemLine, toChatLine, withoutComment } from './chat-lines';
 import { FULL_EMOJI, REDUCED_EMOJI, insertAt } from './emoji';
+
+describe('withoutComment', () => {
+  it('drops the comment a moderator removed, and leaves a tip of the same timetoken and the list without it alone', () => {
+    const lines = [toChatLine(comment('rude', '7'))!, toChatLine(tip(5))!, toChatLine(comment('kind', '8'))!];
+    expect(withoutComment(lines, '7').map((l) => l.text)).toEqual(['Sent 5 Coins!!', 'kind']);
+    expect(withoutComment(lines, '99')).toBe(lines);
+    const tipLine = toChatLine(tip(5))!;
+    expect(withoutComment([tipLine], tipLine.timetoken!)).toEqual([tipLine]);
+  });
+});
 
 describe('toChatLine', () => {
   it('makes comment lines with the sender and skips empty or non-chat messages', () => {

@@ -6,6 +6,8 @@ import type { RealtimeMessage, RealtimeMessageOf, RealtimeType } from '../../../
 export interface ChatLine {
   /** Unique in one list: the type and the server's timetoken, or the page's own for system lines. */
   key: string;
+  /** The server's id of a COMMENT or TIP; null for the page's own lines. */
+  timetoken: string | null;
   /** Order of arrival on this page; translation applies to lines from a given seq on. */
   seq: number;
   kind: 'comment' | 'tip' | 'system';
@@ -48,6 +50,7 @@ export function toChatLine(message: RealtimeMessage): ChatLine | null {
   const seq = nextSeq();
   const base = {
     key: `${message.type}:${message.timetoken}`,
+    timetoken: message.timetoken,
     seq,
     name: sender.name || 'Someone',
     userId: sender.user_id,
@@ -76,7 +79,7 @@ export function announcedLines(message: RealtimeMessage): ChatLine[] {
 /** A line the page says itself (chat switched off, stream ended). */
 export function systemLine(text: string): ChatLine {
   const seq = nextSeq();
-  return { key: `system:${seq}`, seq, kind: 'system', text, name: '', userId: null, avatar: null, isOwner: false, isPriority: false, tipAmount: null, time: null };
+  return { key: `system:${seq}`, timetoken: null, seq, kind: 'system', text, name: '', userId: null, avatar: null, isOwner: false, isPriority: false, tipAmount: null, time: null };
 }
 
 /** A place in the order of arrival for a line the page adds to its own list alone (a chat ad). */
@@ -96,6 +99,12 @@ export function interleave<L extends { seq: number }>(lines: readonly ChatLine[]
 }
 
 /** Appends lines, dropping any whose key is already there and keeping the newest MAX_LINES. */
+/** The list without the COMMENT a moderator removed (LINE-REMOVED). */
+export function withoutComment(lines: readonly ChatLine[], timetoken: string): ChatLine[] {
+  const key = `COMMENT:${timetoken}`;
+  return lines.some((l) => l.key === key) ? lines.filter((l) => l.key !== key) : (lines as ChatLine[]);
+}
+
 export function appendLines(lines: readonly ChatLine[], added: readonly ChatLine[]): ChatLine[] {
   if (added.length === 0) return lines as ChatLine[];
   const keys = new Set(lines.map((l) => l.key));

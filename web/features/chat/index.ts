@@ -8,5 +8,6 @@ export { useChatChannel, useConnectionStatus } from './api';
 export { localLineSeq, MAX_LINES } from './chat-lines';
 export { loadReplayChat } from './loaders';
 export { ChatRulesEditor } from './ChatRulesEditor';
+export { PlatformChatFilter } from './PlatformChatFilter';
 export type { ChatLine, ServiceMessage } from './chat-lines';
 export { emojiSetFor } from './emoji';

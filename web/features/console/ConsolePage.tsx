@@ -5,6 +5,7 @@
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { consoleAreas, type ConsoleArea } from '../../../common/console';
 import { PageSpinner, useSession } from '../accounts';
+import { PlatformChatFilter } from '../chat';
 import { Outbox } from '../mail';
 import { NotFoundPage } from '../system';
 import { Page } from '../../ui/Page';
@@ -29,6 +30,7 @@ const TABS: Record<ConsoleArea, { label: string; content: () => ReactNode }> = {
   featured: { label: 'Featured', content: () => <FeaturedPanel /> },
   channels: { label: 'Channels', content: () => <ChannelsPanel /> },
   messages: { label: 'System messages', content: () => <MessagesPanel /> },
+  chat: { label: 'Chat filter', content: () => <PlatformChatFilter /> },
   outbox: { label: 'Outbox', content: () => <Outbox source="console" /> },
   audit: { label: 'Audit log', content: () => <AuditPanel /> },
   jobs: { label: 'Jobs', content: () => <JobsPanel /> },

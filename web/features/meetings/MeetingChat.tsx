@@ -105,7 +105,7 @@ export function MeetingChat({ meetingId, host, isHost, lines, ready, send }: Mee
         </div>
       )}
       <div className={styles.log}>
-        <ChatLog lines={lines} label="Call chat" empty={ready ? 'No messages yet. Say hello!' : 'Joining the chat…'} translate={null} onBan={null} myUserId={user?.user_id ?? null} />
+        <ChatLog lines={lines} label="Call chat" empty={ready ? 'No messages yet. Say hello!' : 'Joining the chat…'} translate={null} moderatedStreamId={null} myUserId={user?.user_id ?? null} />
       </div>
       <ChatInput disabledNote={null} ready={ready} isGuest={false} onGuest={() => undefined} onSend={sendComment} onLike={isHost ? null : like} emoji={emojiSetFor(user)} notice={notice} />
       <TipConfirmDialog
