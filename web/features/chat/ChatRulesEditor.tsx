@@ -39,15 +39,22 @@ export function ChatRulesEditor({ userId }: { userId: number }) {
   );
 }
 
-/** The rules of `channelId`'s chat, for its broadcaster or one of their moderators (`asModerator`: saved as theirs). */
-export function ChannelChatRules({ channelId, asModerator = false }: { channelId: number; asModerator?: boolean }) {
+interface ChannelChatRulesProps {
+  channelId: number;
+  /** Saved by one of the broadcaster's moderators, as theirs. */
+  asModerator?: boolean;
+  onSaved?: () => void;
+}
+
+/** The rules of `channelId`'s chat, for its broadcaster or one of their moderators. */
+export function ChannelChatRules({ channelId, asModerator = false, onSaved }: ChannelChatRulesProps) {
   const rules = useChatRules(channelId);
   if (rules.isPending) return <Spinner />;
   if (rules.isError) return <Alert>{failureMessage(rules.error)}</Alert>;
-  return <ChatRulesForm channelId={channelId} asModerator={asModerator} rules={rules.data} />;
+  return <ChatRulesForm channelId={channelId} asModerator={asModerator} onSaved={onSaved} rules={rules.data} />;
 }
 
-function ChatRulesForm({ channelId, asModerator, rules }: { channelId: number; asModerator: boolean; rules: ChatRules }) {
+function ChatRulesForm({ channelId, asModerator, onSaved, rules }: Required<Omit<ChannelChatRulesProps, 'onSaved'>> & Pick<ChannelChatRulesProps, 'onSaved'> & { rules: ChatRules }) {
   const save = useSaveChatRules(channelId);
   const toast = useToast();
   const [audience, setAudience] = useState<ChatAudience>(rules.audience);
@@ -70,6 +77,7 @@ function ChatRulesForm({ channelId, asModerator, rules }: { channelId: number; a
       onSuccess: (saved) => {
         setWordsText(formatBlockedWords(saved.blocked_words ?? []));
         toast({ title: MSG.chatRulesSaved, tone: 'success' });
+        onSaved?.();
       },
       onError: (error) => {
         const fields = serverFieldErrors(error);

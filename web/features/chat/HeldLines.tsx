@@ -26,8 +26,10 @@ export function HeldLines({ streamId, held }: { streamId: number; held: readonly
               <span className={styles.heldText}>
                 <strong>{line.sender.name || 'Someone'}</strong> {line.text}
               </span>
-              <Button size="sm" onClick={() => approve.mutate(input, { onError })} aria-label={`Approve: ${line.text}`}>Approve</Button>
-              <Button size="sm" variant="secondary" onClick={() => remove.mutate(input, { onError })} aria-label={`Remove: ${line.text}`}>Remove</Button>
+              <div className={styles.heldActions}>
+                <Button size="sm" onClick={() => approve.mutate(input, { onError })} aria-label={`Approve: ${line.text}`}>Approve</Button>
+                <Button size="sm" variant="secondary" onClick={() => remove.mutate(input, { onError })} aria-label={`Remove: ${line.text}`}>Remove</Button>
+              </div>
             </li>
           );
         })}
