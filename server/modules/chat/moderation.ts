@@ -14,7 +14,7 @@ import type { Principal } from '../../platform/http/auth';
 import { forbidden, notFound } from '../../platform/http/errors';
 import type { AccountsService } from '../accounts';
 import type { ChannelModerators, StreamReads } from '../streams';
-import { senderOf } from './sender';
+import { commentOf } from './sender';
 import { chatMessages, chatTimeouts } from './tables';
 
 type Publish = (channel: string, message: RealtimeMessage) => Promise<void>;
@@ -30,11 +30,6 @@ export function createChatModeration(deps: {
   publish: Publish;
 }) {
   const { db } = deps;
-
-  async function asComment(line: StoredLine, ownerId: number): Promise<RealtimeMessageOf<'COMMENT'>> {
-    const people = await deps.accounts.publicUsers([line.userId]);
-    return { type: 'COMMENT', text: line.text, sender: senderOf(people, ownerId, line.userId, line.priority), chatTime: line.createdAt.toISOString(), timetoken: String(line.id) };
-  }
 
   /** The broadcaster, their appointed moderators and the line's sender: who sees a held line and its outcome. */
   async function toHeldAudience(ownerId: number, senderId: number, message: RealtimeMessage) {
@@ -78,10 +73,7 @@ export function createChatModeration(deps: {
       const people = await deps.accounts.publicUsers(lines.map((line) => line.userId));
       return {
         moderator: true,
-        held: lines.map((line) => ({
-          priority: line.priority,
-          line: { type: 'COMMENT', text: line.text, sender: senderOf(people, row.userId, line.userId, line.priority), chatTime: line.createdAt.toISOString(), timetoken: String(line.id) },
-        })),
+        held: lines.map((line) => ({ priority: line.priority, line: commentOf(line, people, row.userId) })),
       };
     },
 
@@ -99,7 +91,8 @@ export function createChatModeration(deps: {
 
     async approveLine(streamId: number, principal: Principal, timetoken: string): Promise<void> {
       const { row, line } = await moveLine(streamId, principal, timetoken, ['held'], 'shown', 'chat.line-approve');
-      await deps.publish(line.priority ? priorityChannelOf(streamId) : streamChannelOf(streamId), await asComment(line, row.userId));
+      const people = await deps.accounts.publicUsers([line.userId]);
+      await deps.publish(line.priority ? priorityChannelOf(streamId) : streamChannelOf(streamId), commentOf(line, people, row.userId));
       await toHeldAudience(row.userId, line.userId, { type: 'HELD-RESOLVED', data: { stream_id: streamId, timetoken, approved: true } });
     },
 

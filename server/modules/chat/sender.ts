@@ -1,5 +1,5 @@
-/** Who said a chat line, as realtime messages name them. */
-import type { RealtimeSender } from '../../../common/realtime';
+/** Who said a chat line, and a stored line, as realtime messages name them. */
+import type { RealtimeMessageOf, RealtimeSender } from '../../../common/realtime';
 import type { AccountsService } from '../accounts';
 
 export type PublicUsers = Awaited<ReturnType<AccountsService['publicUsers']>>;
@@ -12,5 +12,18 @@ export function senderOf(users: PublicUsers, ownerId: number, userId: number, pr
     avatar: user?.avatar ?? null,
     is_priority: priority,
     is_owner: userId === ownerId,
+  };
+}
+
+/** A stored line (`chat_messages`) as its COMMENT message: its id is the timetoken. */
+export function commentOf(
+  line: { id: number; userId: number; text: string; priority: boolean; createdAt: Date }, people: PublicUsers, ownerId: number,
+): RealtimeMessageOf<'COMMENT'> {
+  return {
+    type: 'COMMENT',
+    text: line.text,
+    sender: senderOf(people, ownerId, line.userId, line.priority),
+    chatTime: line.createdAt.toISOString(),
+    timetoken: String(line.id),
   };
 }

@@ -20,7 +20,7 @@ import type { Ledger } from '../ledger';
 import type { StreamAccess, StreamReads, StreamRow, StreamViewing, Viewer } from '../streams';
 import type { ChatRulesService } from './chat-rules';
 import type { ChatModeration } from './moderation';
-import { senderOf } from './sender';
+import { commentOf, senderOf } from './sender';
 import { tipMessage } from './tip-message';
 import { parseChannel } from './channels';
 import { chatMessages } from './tables';
@@ -100,16 +100,7 @@ export function createChatService(deps: {
   async function asHistory(comments: StoredComment[], tips: StoredTip[], ownerId: number): Promise<HistoryMessage[]> {
     const people = await deps.accounts.publicUsers([...comments.map((r) => r.userId), ...tips.map((tip) => tip.userId)]);
     const lines = [
-      ...comments.map((r) => ({
-        at: r.createdAt,
-        message: {
-          type: 'COMMENT',
-          text: r.text,
-          sender: senderOf(people, ownerId, r.userId, r.priority),
-          chatTime: r.createdAt.toISOString(),
-          timetoken: String(r.id),
-        } satisfies HistoryMessage,
-      })),
+      ...comments.map((r) => ({ at: r.createdAt, message: commentOf(r, people, ownerId) satisfies HistoryMessage })),
       ...tips.map((tip) => ({
         at: tip.createdAt,
         message: tipMessage({
@@ -218,13 +209,7 @@ export function createChatService(deps: {
       return inserted!;
     });
     const people = await deps.accounts.publicUsers([principal.userId]);
-    const line = {
-      type: 'COMMENT',
-      text: cut,
-      sender: senderOf(people, row.userId, principal.userId, priority),
-      chatTime: stored.createdAt.toISOString(),
-      timetoken: String(stored.id),
-    } as const;
+    const line = commentOf({ ...stored, userId: principal.userId, text: cut, priority }, people, row.userId);
     if (verdict.held) return deps.moderation.announceHeld(row.userId, row.id, priority, line);
     await deps.publish(priority ? priorityChannelOf(row.id) : streamChannelOf(row.id), line);
   }
