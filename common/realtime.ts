@@ -50,7 +50,11 @@ const stamped = { chatTime: z.iso.datetime(), timetoken };
 export const replayCursor = z.object({ comment: timetoken, tip: timetoken });
 export type ReplayCursor = z.infer<typeof replayCursor>;
 
-export const commentMessage = z.object({ type: z.literal('COMMENT'), text: chatText, sender: realtimeSender, ...stamped });
+/** `emotes`: the broadcasters' emotes the line uses (code to image address), drawn where the line says `:code:`. */
+export const commentMessage = z.object({
+  type: z.literal('COMMENT'), text: chatText, sender: realtimeSender, ...stamped,
+  emotes: z.record(z.string().max(20), z.string().max(300)).optional(),
+});
 
 const likeMessage = z.object({ type: z.literal('LIKE'), likes: z.number().int().positive(), sender: realtimeSender });
 

@@ -37,18 +37,20 @@ export interface PageBudget {
 /**
  * The budgets, in one place: each page's size at the last change to its code, plus about 5 % (rounded up
  * to 5 KB). Growing past one fails `npm test`; a change that shrinks a page lowers its budget with it. The
- * home and stream pages' budgets are their goals, 150 and 300 KB (decisions 0029, 0032).
+ * home page's budget is its goal, 150 KB (decisions 0029, 0032); the stream page, which carries the chat's
+ * moderation and emotes since, is held to 305 KB with 300 KB still its goal (the toy-device controls, loaded
+ * on every stream page, are the next to load on demand).
  */
 export const PAGE_BUDGETS: PageBudget[] = [
   { page: 'home', path: '/', lazy: [], budgetKb: 150 },
-  { page: 'stream', path: '/streams/stream-view', lazy: ['features/streams/StreamViewPage.tsx', 'features/streams/HlsPlayer.tsx'], budgetKb: 300 },
+  { page: 'stream', path: '/streams/stream-view', lazy: ['features/streams/StreamViewPage.tsx', 'features/streams/HlsPlayer.tsx'], budgetKb: 305, goalKb: 300 },
   { page: 'post', path: '/post/post-view', lazy: ['features/posts/PostViewPage.tsx', 'features/streams/HlsPlayer.tsx'], budgetKb: 345 },
   { page: 'channel', path: '/channel/channel', lazy: ['features/channels/ChannelPage.tsx'], budgetKb: 160 },
   { page: 'profile', path: '/u/:id', lazy: ['features/profiles/ProfilePage.tsx'], budgetKb: 175 },
   { page: 'login', path: '/user/login', lazy: ['features/accounts/LoginPage.tsx'], budgetKb: 195 },
   { page: 'sign-up', path: '/user/sign-up', lazy: ['features/accounts/SignUpPage.tsx'], budgetKb: 190 },
   { page: 'wallet', path: '/user/account', lazy: ['features/wallet/WalletPage.tsx'], budgetKb: 185 },
-  { page: 'dashboard', path: '/dashboard', lazy: ['features/streams/DashboardPage.tsx', 'features/streams/HlsPlayer.tsx'], budgetKb: 345 },
+  { page: 'dashboard', path: '/dashboard', lazy: ['features/streams/DashboardPage.tsx', 'features/streams/HlsPlayer.tsx'], budgetKb: 350 },
   { page: 'upload', path: '/user/upload', lazy: ['features/posts/UploadPage.tsx'], budgetKb: 220 },
   { page: 'meetings', path: '/user/schedule-meetings', lazy: ['features/meetings/ScheduleMeetingsPage.tsx'], budgetKb: 235 },
   { page: 'meeting room', path: '/streams/meeting-view', lazy: ['features/meetings/MeetingRoomPage.tsx'], budgetKb: 215 },

@@ -70,6 +70,8 @@ export const chat = {
   chatModeration: { method: 'GET', path: '/api/streams/chat-moderation' } as D<typeof $chat.chatModeration>,
   chatModerators: { method: 'GET', path: '/api/streams/chat-moderators' } as D<typeof $chat.chatModerators>,
   deleteChatLine: { method: 'POST', path: '/api/streams/delete-chat-line' } as D<typeof $chat.deleteChatLine>,
+  deleteEmote: { method: 'POST', path: '/api/streams/delete-emote' } as D<typeof $chat.deleteEmote>,
+  emotes: { method: 'GET', path: '/api/streams/emotes' } as D<typeof $chat.emotes>,
   getChatRules: { method: 'GET', path: '/api/streams/chat-rules' } as D<typeof $chat.getChatRules>,
   platformChatFilter: { method: 'GET', path: '/api/admin/chat-filter' } as D<typeof $chat.platformChatFilter>,
   removeChatModerator: { method: 'POST', path: '/api/streams/remove-chat-moderator' } as D<typeof $chat.removeChatModerator>,
@@ -77,6 +79,7 @@ export const chat = {
   saveChatRules: { method: 'POST', path: '/api/streams/save-chat-rules' } as D<typeof $chat.saveChatRules>,
   setPlatformChatFilter: { method: 'POST', path: '/api/admin/chat-filter-set' } as D<typeof $chat.setPlatformChatFilter>,
   timeOutChatter: { method: 'POST', path: '/api/streams/time-out-chatter' } as D<typeof $chat.timeOutChatter>,
+  uploadEmote: { method: 'POST', path: '/api/streams/upload-emote' } as D<typeof $chat.uploadEmote>,
 };
 
 export const console = {

@@ -5,6 +5,7 @@ import { defineCall, success } from './define';
 import { fill, MSG } from '../messages';
 import { numeric, oneOf, userId, usernameField } from './fields';
 import { CHAT_AUDIENCES, CHAT_FILTER_ACTIONS, CHAT_RULES } from '../rules/chat-filter';
+import { EMOTE_CODE, EMOTES } from '../rules/emotes';
 import { streamId } from './streams';
 
 /** Lines one call answers at most; a replay asks again from where the answer stopped. */
@@ -161,4 +162,39 @@ export const setPlatformChatFilter = defineCall({
   summary: 'Replaces the words refused in every chat on the platform (recorded in the audit log)',
   input: z.strictObject({ words: platformWords }).meta({ examples: [{ words: ['scamlink'] }] }),
   output: success({ words: z.array(z.string()) }),
+});
+
+/** A broadcaster's emote: subscribers whose plan is at least `min_plan_level` write it as `:code:` in any chat. */
+export const emote = z.object({ code: z.string(), url: z.string(), min_plan_level: z.number() });
+export type Emote = z.infer<typeof emote>;
+
+export const emotes = defineCall({
+  method: 'GET',
+  path: '/api/streams/emotes',
+  summary: "A broadcaster's emotes, oldest first",
+  input: z.strictObject({ user_id: userId }),
+  output: success({ emotes: z.array(emote) }),
+});
+
+/** The upload's own fields, in the query (the body is the image, multipart field "file"). */
+export const emoteUploadFields = z.strictObject({
+  code: z.string().regex(EMOTE_CODE, MSG.emoteCodeShape),
+  min_plan_level: numeric(z.number().int().min(1).max(EMOTES.planLevelMax)).default(1),
+});
+
+/** Emote upload is multipart (field "file"), its code and plan level in the query; its answer follows this schema. */
+export const uploadEmote = {
+  method: 'POST' as const,
+  path: '/api/streams/upload-emote',
+  summary: `Adds an emote to the caller's: an image checked by content, made ${EMOTES.sizePx}×${EMOTES.sizePx} WebP without metadata`,
+  output: success({ emotes: z.array(emote) }),
+};
+
+export const deleteEmote = defineCall({
+  method: 'POST',
+  path: '/api/streams/delete-emote',
+  refusals: [404],
+  summary: "Removes one of the caller's emotes: lines that used it show its code as text",
+  input: z.strictObject({ code: z.string().regex(EMOTE_CODE, MSG.emoteCodeShape) }),
+  output: success({ emotes: z.array(emote) }),
 });

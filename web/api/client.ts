@@ -86,7 +86,7 @@ function toQueryString(input: unknown): string {
   return text ? `?${text}` : '';
 }
 
-type Payload = { kind: 'json'; input: unknown; keepalive?: boolean; headers?: Record<string, string> | undefined } | { kind: 'form'; form: FormData };
+type Payload = { kind: 'json'; input: unknown; keepalive?: boolean; headers?: Record<string, string> | undefined } | { kind: 'form'; form: FormData; query?: Record<string, string | number> | undefined };
 
 type Sendable = Pick<CallDescriptor, 'method' | 'path' | 'changesState'>;
 
@@ -95,6 +95,7 @@ async function send(def: Sendable, payload: Payload): Promise<{ status: number; 
   const init: RequestInit = { method: def.method, credentials: 'same-origin', headers };
   let url = def.path;
   if (payload.kind === 'form') {
+    if (payload.query) url += toQueryString(payload.query);
     // The browser sets the multipart Content-Type with its boundary.
     headers['X-CSRF-Token'] = await fetchCsrfToken();
     init.body = payload.form;
@@ -181,7 +182,7 @@ export function callKeepalive<C extends CallDescriptor>(def: C, input: CallInput
   return exchange(def, { kind: 'json', input, keepalive: true });
 }
 
-/** Sends a multipart form (file uploads) to a POST call. */
-export function upload<C extends CallDescriptor & { method: 'POST' }>(def: C, form: FormData): Promise<CallOutput<C>> {
-  return exchange(def, { kind: 'form', form });
+/** Sends a multipart form (file uploads) to a POST call; `query`: the call's own fields, where it takes them beside the file. */
+export function upload<C extends CallDescriptor & { method: 'POST' }>(def: C, form: FormData, query?: Record<string, string | number>): Promise<CallOutput<C>> {
+  return exchange(def, { kind: 'form', form, query });
 }

@@ -3,12 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import * as api from '../../../common/api/settings';
 import * as accountsApi from '../../../common/api/accounts';
 import { authorize } from '../../platform/http/auth';
-import { appError, notFound } from '../../platform/http/errors';
+import { notFound } from '../../platform/http/errors';
 import { MSG } from '../../../common/messages';
 import { ACCESS } from '../../platform/http/access';
 import { addRoute } from '../../platform/http/route';
 import { clearSessionCookie } from '../../platform/http/sessions';
 import type { RouteDocs } from '../../platform/http/openapi';
+import { uploadedImage } from '../../platform/http/uploaded-image';
 import type { FileStore } from '../../platform/storage/storage';
 import { AVATAR_MAX_BYTES } from './avatar-image';
 import type { ClosureService } from './closure-service';
@@ -87,17 +88,7 @@ export function registerSettingsRoutes(
   const uploadAvatarSchema = { tags, summary: api.uploadAvatar.summary, response: { 200: api.uploadAvatar.output } };
   app.post(api.uploadAvatar.path, { schema: uploadAvatarSchema, config: { auth: 'user', access: ACCESS.signedIn, openapi: uploadAvatarDocs } }, async (request) => {
     const principal = await authorize(request, 'user');
-    // A form the parser cannot read (cut short, no closing boundary) is a bad upload, not an error of ours:
-    // the parser's errors carry no status, those of fastify-multipart carry theirs.
-    const malformed = (error: { statusCode?: number }): never => {
-      throw error.statusCode === undefined ? settings.badImage() : error;
-    };
-    const file = request.isMultipart() ? await request.file().catch(malformed) : undefined;
-    if (!file || file.fieldname !== 'file') throw settings.badImage();
-    const upload = await file.toBuffer().catch((error: { code?: string; statusCode?: number }) => {
-      if (error.code === 'FST_REQ_FILE_TOO_LARGE') throw appError('too_large', MSG.avatarTooBig, { field: 'file' });
-      return malformed(error);
-    });
+    const upload = await uploadedImage(request, MSG.avatarTooBig);
     const avatar = await settings.setAvatar(principal!.userId, upload);
     return { response: 'success', avatar };
   });

@@ -152,7 +152,6 @@ export function createSettingsService(deps: {
       return { username: user.username, notify_via_email: (await preferencesOf(userId)).notifications.notify_via_email };
     },
 
-    badImage: () => badRequest(MSG.notAnImage, 'file'),
   };
 }
 

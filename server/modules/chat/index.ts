@@ -12,6 +12,7 @@ import { createChatService, type ChatService, type MeetingRules, type ToyRules }
 import { createReadCache } from '../../platform/cache/read-cache';
 import { createChatRules } from './chat-rules';
 import { createChatModeration } from './moderation';
+import { createEmotes } from './emotes';
 import { registerChatRoutes } from './routes';
 import { tipMessage } from './tip-message';
 
@@ -36,8 +37,8 @@ const RULES = 'server/modules/chat/service.ts';
  */
 const PRIORITY_CHAT = ACCESS.with(ACCESS.signedIn, { cells: { user: 403, other: 403, moderator: 403, admin: 403 } });
 
-/** Chat rules are kept this long per instance; a change drops them at once on every instance over the bus (this bounds a missed drop). */
-const CHAT_RULES_CACHE_MS = 30_000;
+/** Chat rules and emotes are kept this long per instance; a change drops them at once on every instance over the bus (this bounds a missed drop). */
+const CHAT_CACHE_MS = 30_000;
 
 export async function createChatModule(ctx: ModuleContext): Promise<AppModule> {
   const { app, db, events } = ctx;
@@ -55,12 +56,13 @@ export async function createChatModule(ctx: ModuleContext): Promise<AppModule> {
     presenceKey: (principal, request) => viewerKey(viewerOf(request, principal)),
     onPresenceChange: (channel, principal, change) => chat.onPresenceChange(channel, principal, change),
   }, { presence, ...ctx.config.realtimeCaps });
-  const rulesCache = await createReadCache(ctx.bus, { name: 'chat-rules', ttlMs: CHAT_RULES_CACHE_MS, log: ctx.log });
+  const chatCache = await createReadCache(ctx.bus, { name: 'chat', ttlMs: CHAT_CACHE_MS, log: ctx.log });
   const moderators = ctx.service('channelModerators');
-  const chatRules = createChatRules({ db, cache: rulesCache, social: ctx.service('social'), streamAccess: ctx.service('streamAccess'), moderators });
-  const moderation = createChatModeration({ db, streamReads, moderators, accounts, publish: (channel, message) => gateway.publish(channel, message) });
+  const chatRules = createChatRules({ db, cache: chatCache, social: ctx.service('social'), streamAccess: ctx.service('streamAccess'), moderators });
+  const emotes = createEmotes({ db, files: ctx.files, cache: chatCache, accounts });
+  const moderation = createChatModeration({ db, streamReads, moderators, accounts, emotes, publish: (channel, message) => gateway.publish(channel, message) });
   const chat = createChatService({
-    db, streamReads, chatRules, moderation, streamAccess: ctx.service('streamAccess'), streamViewing: ctx.service('streamViewing'), accounts, ledger: ctx.service('ledger'), likeLimit: ctx.config.streamViewerLikeLimit, log: ctx.log,
+    db, streamReads, chatRules, moderation, emotes, streamAccess: ctx.service('streamAccess'), streamViewing: ctx.service('streamViewing'), accounts, ledger: ctx.service('ledger'), likeLimit: ctx.config.streamViewerLikeLimit, log: ctx.log,
     publish: gateway.publish, removeFromChannels: gateway.removeFromChannels, recheckChannel: gateway.recheckChannel,
     presenceInstanceId: presence.instanceId,
     signedInMembers: (channel) => presence.userIds(channel),
@@ -97,7 +99,7 @@ export async function createChatModule(ctx: ModuleContext): Promise<AppModule> {
   return {
     name: 'chat',
     services: { chat },
-    routes: (app) => registerChatRoutes(app, { chat, chatRules, moderation, moderators }),
+    routes: (app) => registerChatRoutes(app, { chat, chatRules, moderation, moderators, emotes, files: ctx.files }),
     realtime: [
       { op: 'subscribe', name: 'stream:<id>', auth: 'anonymous', access: ACCESS.public, handler: RULES },
       { op: 'subscribe', name: 'stream:<id>:priority', auth: 'user', access: PRIORITY_CHAT, handler: RULES },
@@ -105,6 +107,9 @@ export async function createChatModule(ctx: ModuleContext): Promise<AppModule> {
       { op: 'send', name: 'COMMENT', auth: 'user', access: ACCESS.signedIn, handler: RULES },
       { op: 'send', name: 'LIKE', auth: 'user', access: ACCESS.notOwner, handler: RULES },
     ],
-    stop: () => presence.close().catch((error: unknown) => ctx.log.warn({ err: error }, 'presence not cleared')),
+    async stop() {
+      await presence.close().catch((error: unknown) => ctx.log.warn({ err: error }, 'presence not cleared'));
+      await chatCache.close();
+    },
   };
 }

@@ -14,6 +14,7 @@ import type { Principal } from '../../platform/http/auth';
 import { forbidden, notFound } from '../../platform/http/errors';
 import type { AccountsService } from '../accounts';
 import type { ChannelModerators, StreamReads } from '../streams';
+import type { EmotesService } from './emotes';
 import { commentOf } from './sender';
 import { chatMessages, chatTimeouts } from './tables';
 
@@ -27,6 +28,7 @@ export function createChatModeration(deps: {
   streamReads: Pick<StreamReads, 'findStream'>;
   moderators: Pick<ChannelModerators, 'mayModerateChannel' | 'assertModerates' | 'appointedIds'>;
   accounts: Pick<AccountsService, 'publicUsers' | 'isActive'>;
+  emotes: Pick<EmotesService, 'imagesOf'>;
   publish: Publish;
 }) {
   const { db } = deps;
@@ -70,10 +72,13 @@ export function createChatModeration(deps: {
       const lines = await db.select().from(chatMessages)
         .where(and(eq(chatMessages.streamId, streamId), eq(chatMessages.type, 'COMMENT'), eq(chatMessages.status, 'held')))
         .orderBy(asc(chatMessages.id)).limit(HELD_LIST_MAX);
-      const people = await deps.accounts.publicUsers(lines.map((line) => line.userId));
+      const [people, images] = await Promise.all([
+        deps.accounts.publicUsers(lines.map((line) => line.userId)),
+        deps.emotes.imagesOf(lines.flatMap((line) => line.emotes ?? [])),
+      ]);
       return {
         moderator: true,
-        held: lines.map((line) => ({ priority: line.priority, line: commentOf(line, people, row.userId) })),
+        held: lines.map((line) => ({ priority: line.priority, line: commentOf(line, people, row.userId, images) })),
       };
     },
 
@@ -91,8 +96,8 @@ export function createChatModeration(deps: {
 
     async approveLine(streamId: number, principal: Principal, timetoken: string): Promise<void> {
       const { row, line } = await moveLine(streamId, principal, timetoken, ['held'], 'shown', 'chat.line-approve');
-      const people = await deps.accounts.publicUsers([line.userId]);
-      await deps.publish(line.priority ? priorityChannelOf(streamId) : streamChannelOf(streamId), commentOf(line, people, row.userId));
+      const [people, images] = await Promise.all([deps.accounts.publicUsers([line.userId]), deps.emotes.imagesOf(line.emotes ?? [])]);
+      await deps.publish(line.priority ? priorityChannelOf(streamId) : streamChannelOf(streamId), commentOf(line, people, row.userId, images));
       await toHeldAudience(row.userId, line.userId, { type: 'HELD-RESOLVED', data: { stream_id: streamId, timetoken, approved: true } });
     },
 

@@ -10,6 +10,14 @@ import { ACCESS } from '../../platform/http/access';
 import type { Principal } from '../../platform/http/auth';
 import { notFound } from '../../platform/http/errors';
 import { addRoute } from '../../platform/http/route';
+import { authorize } from '../../platform/http/auth';
+import type { RouteDocs } from '../../platform/http/openapi';
+import { uploadedImage } from '../../platform/http/uploaded-image';
+import type { FileStore } from '../../platform/storage/storage';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { MSG } from '../../../common/messages';
+import { EMOTES } from '../../../common/rules/emotes';
+import { EMOTE_PREFIX, type EmotesService } from './emotes';
 import { type ChannelModerators, viewerOf } from '../streams';
 import type { ChatRulesService } from './chat-rules';
 import type { ChatModeration } from './moderation';
@@ -21,7 +29,7 @@ const CHANNEL_MODERATORS = ACCESS.with(ACCESS.stream('UPDATE STREAM_ANY', 'GRANT
 const OPERATOR = ACCESS.hiddenUnless();
 
 export function registerChatRoutes(app: FastifyInstance, deps: {
-  chat: ChatService; chatRules: ChatRulesService; moderation: ChatModeration; moderators: ChannelModerators;
+  chat: ChatService; chatRules: ChatRulesService; moderation: ChatModeration; moderators: ChannelModerators; emotes: EmotesService; files: FileStore;
 }): void {
   const tags = ['chat'];
   addRoute(app, api.replayChat, { auth: 'anonymous', access: ACCESS.payWall, tags }, async ({ input, principal, request }) =>
@@ -74,4 +82,53 @@ export function registerChatRoutes(app: FastifyInstance, deps: {
   addRoute(app, api.setPlatformChatFilter, { auth: 'anonymous', access: OPERATOR, tags }, async ({ input, principal }) => ({
     words: await deps.chatRules.savePlatformWords(operator(principal).userId, input.words),
   }));
+
+  registerEmoteRoutes(app, deps.emotes, deps.files);
 }
+
+const EMOTE_FILE = /^\d+-[0-9a-f]{16}\.webp$/;
+const uploadEmoteDocs: RouteDocs = {
+  requestBody: {
+    required: true,
+    content: {
+      'multipart/form-data': {
+        schema: {
+          type: 'object',
+          required: ['file'],
+          properties: { file: { type: 'string', format: 'binary', description: `An image, at most ${EMOTES.maxBytes / 1024 / 1024} MB` } },
+        },
+      },
+    },
+  },
+  refusals: [409, 413],
+};
+
+function registerEmoteRoutes(app: FastifyInstance, emotes: EmotesService, files: FileStore) {
+  const tags = ['chat'];
+  addRoute(app, api.emotes, { auth: 'anonymous', access: ACCESS.public, tags }, async ({ input }) => ({ emotes: await emotes.list(input.user_id) }));
+  addRoute(app, api.deleteEmote, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ input, principal }) => ({
+    emotes: await emotes.remove(principal.userId, input.code),
+  }));
+
+  const schema = { tags, summary: api.uploadEmote.summary, querystring: api.emoteUploadFields, response: { 200: api.uploadEmote.output } };
+  app.withTypeProvider<ZodTypeProvider>().post(api.uploadEmote.path, { schema, config: { auth: 'user', access: ACCESS.signedIn, openapi: uploadEmoteDocs } }, async (request) => {
+    const principal = (await authorize(request, 'user'))!;
+    const fields = request.query;
+    const upload = await uploadedImage(request, MSG.emoteTooBig);
+    return { response: 'success' as const, emotes: await emotes.add(principal.userId, fields.code, fields.min_plan_level, upload) };
+  });
+
+  app.get('/media/emotes/:name', { schema: { tags, summary: 'An emote image, by the name its upload gave it' }, config: { access: ACCESS.public, openapi: emoteImageDocs } }, async (request, reply) => {
+    const { name } = request.params as { name: string };
+    if (!EMOTE_FILE.test(name)) throw notFound();
+    const stored = await files.open(`${EMOTE_PREFIX}${name}`);
+    if (!stored) throw notFound();
+    reply.header('content-type', 'image/webp').header('cache-control', 'public, max-age=31536000, immutable').header('content-length', stored.size);
+    return reply.send(stored.body);
+  });
+}
+
+const emoteImageDocs: RouteDocs = {
+  responses: { 200: { description: 'The emote, WebP, cached for a year (names change with the image).', content: { 'image/webp': { schema: { type: 'string', format: 'binary' } } } } },
+  refusals: [404],
+};

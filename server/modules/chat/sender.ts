@@ -15,15 +15,21 @@ export function senderOf(users: PublicUsers, ownerId: number, userId: number, pr
   };
 }
 
-/** A stored line (`chat_messages`) as its COMMENT message: its id is the timetoken. */
+/**
+ * A stored line (`chat_messages`) as its COMMENT message: its id is the timetoken; `images`, the emotes'
+ * images by code, of which the line gets those it used.
+ */
 export function commentOf(
-  line: { id: number; userId: number; text: string; priority: boolean; createdAt: Date }, people: PublicUsers, ownerId: number,
+  line: { id: number; userId: number; text: string; priority: boolean; createdAt: Date; emotes?: string[] | null },
+  people: PublicUsers, ownerId: number, images: Readonly<Record<string, string>> = {},
 ): RealtimeMessageOf<'COMMENT'> {
+  const used = (line.emotes ?? []).filter((code) => images[code] !== undefined);
   return {
     type: 'COMMENT',
     text: line.text,
     sender: senderOf(people, ownerId, line.userId, line.priority),
     chatTime: line.createdAt.toISOString(),
     timetoken: String(line.id),
+    ...(used.length > 0 ? { emotes: Object.fromEntries(used.map((code) => [code, images[code]!])) } : {}),
   };
 }

@@ -20,6 +20,7 @@ import type { Ledger } from '../ledger';
 import type { StreamAccess, StreamReads, StreamRow, StreamViewing, Viewer } from '../streams';
 import type { ChatRulesService } from './chat-rules';
 import type { ChatModeration } from './moderation';
+import type { EmotesService } from './emotes';
 import { commentOf, senderOf } from './sender';
 import { tipMessage } from './tip-message';
 import { parseChannel } from './channels';
@@ -80,6 +81,8 @@ export function createChatService(deps: {
   signedInMembers: (channel: string) => Promise<number[]>;
   /** The broadcasters' chat rules (slow mode, who may chat, blocked words, links) and the operator's words. */
   chatRules: ChatRulesService;
+  /** The emotes a line uses, checked for its sender. */
+  emotes: Pick<EmotesService, 'usedBy' | 'imagesOf'>;
   /** Time-outs, and the moderators told of held lines. */
   moderation: Pick<ChatModeration, 'assertNotTimedOut' | 'announceHeld'>;
   /** The hooks the meetings and toys modules fill. */
@@ -98,9 +101,12 @@ export function createChatService(deps: {
 
   /** Comments and tips (each oldest first) as one list of messages, merged by time. */
   async function asHistory(comments: StoredComment[], tips: StoredTip[], ownerId: number): Promise<HistoryMessage[]> {
-    const people = await deps.accounts.publicUsers([...comments.map((r) => r.userId), ...tips.map((tip) => tip.userId)]);
+    const [people, images] = await Promise.all([
+      deps.accounts.publicUsers([...comments.map((r) => r.userId), ...tips.map((tip) => tip.userId)]),
+      deps.emotes.imagesOf(comments.flatMap((r) => r.emotes ?? [])),
+    ]);
     const lines = [
-      ...comments.map((r) => ({ at: r.createdAt, message: commentOf(r, people, ownerId) satisfies HistoryMessage })),
+      ...comments.map((r) => ({ at: r.createdAt, message: commentOf(r, people, ownerId, images) satisfies HistoryMessage })),
       ...tips.map((tip) => ({
         at: tip.createdAt,
         message: tipMessage({
@@ -197,6 +203,7 @@ export function createChatService(deps: {
     if (trimmed === '') throw badRequest(MSG.leaveMessage, 'text');
     const cut = [...trimmed].slice(0, CHAT_TEXT_MAX).join('');
     const verdict = await deps.chatRules.check(row, viewer, cut);
+    const used = await deps.emotes.usedBy(db, cut, { userId: principal.userId, skin: viewer.skin });
     const stored = await db.transaction(async (tx) => {
       // Counted and written under one lock per viewer and stream, on every instance.
       await lockViewerOnStream(tx, 'chat', row.id, principal.userId);
@@ -204,12 +211,12 @@ export function createChatService(deps: {
       await assertNotFlooding(tx, row.id, principal.userId);
       await deps.chatRules.assertNotTooSoon(tx, row.id, principal.userId, verdict.slowModeSeconds);
       const [inserted] = await tx.insert(chatMessages)
-        .values({ streamId: row.id, userId: principal.userId, type: 'COMMENT', text: cut, priority, status: verdict.held ? 'held' : 'shown' })
+        .values({ streamId: row.id, userId: principal.userId, type: 'COMMENT', text: cut, priority, status: verdict.held ? 'held' : 'shown', emotes: used?.codes ?? null })
         .returning({ id: chatMessages.id, createdAt: chatMessages.createdAt });
       return inserted!;
     });
     const people = await deps.accounts.publicUsers([principal.userId]);
-    const line = commentOf({ ...stored, userId: principal.userId, text: cut, priority }, people, row.userId);
+    const line = commentOf({ ...stored, userId: principal.userId, text: cut, priority, emotes: used?.codes }, people, row.userId, used?.images);
     if (verdict.held) return deps.moderation.announceHeld(row.userId, row.id, priority, line);
     await deps.publish(priority ? priorityChannelOf(row.id) : streamChannelOf(row.id), line);
   }

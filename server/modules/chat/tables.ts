@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { userRef, users } from '../accounts/tables';
 import { CHAT_FILTER_ACTIONS } from '../../../common/rules/chat-filter';
 import { streamRef } from '../streams/tables';
@@ -19,6 +19,8 @@ export const chatMessages = pgTable(
     priority: boolean('priority').notNull().default(false),
     /** `held`: waiting for a moderator (shown to moderators and its sender only); `removed`: deleted by one. */
     status: text('status', { enum: CHAT_LINE_STATUSES }).notNull().default('shown'),
+    /** The emote codes the line uses, as checked when it was written (null: none). */
+    emotes: text('emotes').array(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -59,3 +61,18 @@ export const platformChatFilter = pgTable('platform_chat_filter', {
   words: text('words').array().notNull().default(sql`'{}'::text[]`),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/** A broadcaster's emotes (decision 0084): `:code:` in any chat, for subscribers of at least `min_plan_level`. */
+export const emotes = pgTable(
+  'emotes',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    ownerId: userRef('owner_id'),
+    code: text('code').notNull(),
+    minPlanLevel: integer('min_plan_level').notNull().default(1),
+    /** The image's key in the file store. */
+    file: text('file').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('emotes_code_idx').on(t.code), index('emotes_owner_idx').on(t.ownerId, t.id)],
+);

@@ -30,6 +30,15 @@ export async function activeBenefits(exec: Executor, viewerId: number | null, cr
   return typeof value === 'string' ? (JSON.parse(value) as Benefits) : value;
 }
 
+/** The highest plan level of the viewer's paid-up subscriptions to the creator, or null when there is none (emotes). */
+export async function activePlanLevel(exec: Executor, viewerId: number, creatorId: number): Promise<number | null> {
+  const result = await exec.execute(sql`
+    select max(s.plan_level) as level from ${subscriptions} s
+    where s.subscriber_id = ${viewerId} and s.creator_id = ${creatorId} and s.end_date > now()`);
+  const level = (result.rows[0] as { level: number | string | null } | undefined)?.level ?? null;
+  return level === null ? null : Number(level);
+}
+
 /** Of many creators, those the viewer is subscribed to now (profiles, listings). */
 export async function subscribedTo(exec: Executor, viewerId: number | null, creatorIds: number[]): Promise<Set<number>> {
   if (viewerId === null || creatorIds.length === 0) return new Set();

@@ -282,6 +282,18 @@ async function presentedAd(c: Cell): Promise<{ impression_id: string; thumbnail:
   return offer;
 }
 
+let ownersEmoteUrl: Promise<string> | undefined;
+/** The address of an emote the owner uploaded once for the matrix. */
+function ownersEmote(): Promise<string> {
+  ownersEmoteUrl ??= (async () => {
+    const file = multipartFile('file', 'emote.png', 'image/png', avatarPng);
+    const res = await world.owner.client.request('POST', `/api/streams/upload-emote?code=matrix${randomBytes(4).toString('hex')}`, { rawBody: file.body, headers: { 'content-type': file.contentType } });
+    if (res.status !== 200) throw new Error(`emote upload: ${res.status} ${JSON.stringify(res.body)}`);
+    return (res.body.emotes as Array<{ url: string }>)[0]!.url;
+  })();
+  return ownersEmoteUrl;
+}
+
 /** A new creator's open payout request (decision 0061), approved when asked: its id. */
 async function openPayout(approved = false): Promise<number> {
   const creator = await earningCreator(t, { matured: 1000 });
@@ -657,6 +669,18 @@ const CASES: Record<string, Case> = {
       return c.client.request('GET', master.replace(/index\.m3u8\?.*$/, variant));
     },
   },
+  'GET /api/streams/emotes': { input: (c) => ({ user_id: c.owner.user.id }) },
+  'POST /api/streams/upload-emote': {
+    send: async (c) => {
+      const file = multipartFile('file', 'emote.png', 'image/png', avatarPng);
+      return c.client.request('POST', `/api/streams/upload-emote?code=m${randomBytes(6).toString('hex')}`, { rawBody: file.body, headers: { 'content-type': file.contentType } });
+    },
+  },
+  'POST /api/streams/delete-emote': {
+    input: () => ({ code: 'nosuchemote' }),
+    stopsShort: { status: 404, message: MSG.emoteUnknown, why: 'each cell removes an emote it does not have (emotes.int.test.ts removes a broadcaster\'s own)' },
+  },
+  'GET /media/emotes/:name': { send: async (c) => c.client.request('GET', await ownersEmote()) },
   'GET /media/avatars/:name': {
     send: async (c) => {
       const me = await world.owner.client.get('/api/user/session-detail');

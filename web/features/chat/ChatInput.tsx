@@ -21,12 +21,14 @@ interface ChatInputProps {
   /** The tip button, after like (none on the owner's own stream). */
   tip?: ReactNode;
   emoji: readonly string[];
+  /** The broadcaster whose emotes the emoji picker offers. */
+  emotesOf?: number;
   /** A refusal or note under the input (like limit, paused stream, too fast...). */
   notice: string | null;
 }
 
 /** Emoji, text, send, like and tip in one row (spec part 1 §2: the mobile chat input has tip and like buttons). */
-export function ChatInput({ disabledNote, ready, isGuest, onGuest, onSend, onLike, tip, emoji, notice }: ChatInputProps) {
+export function ChatInput({ disabledNote, ready, isGuest, onGuest, onSend, onLike, tip, emoji, emotesOf, notice }: ChatInputProps) {
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
   const input = useRef<HTMLInputElement | null>(null);
@@ -77,7 +79,7 @@ export function ChatInput({ disabledNote, ready, isGuest, onGuest, onSend, onLik
         }}
       >
         <div className={styles.field}>
-          <EmojiButton emoji={emoji} onPick={pick} disabled={!canWrite} />
+          <EmojiButton emoji={emoji} emotesOf={emotesOf} onPick={pick} disabled={!canWrite} />
           <input
             ref={input}
             className={styles.input}

@@ -6,6 +6,7 @@ import { MoreIcon, StarIcon } from '../../ui/icons';
 import { useTranslation } from './api';
 import { interleave, showsTranslation } from './chat-lines';
 import type { ChatLine } from './chat-lines';
+import { EmoteText } from './EmoteText';
 import styles from './ChatLog.module.css';
 
 export interface TranslateState {
@@ -123,7 +124,9 @@ function Line({ line, translate, moderatedStreamId }: { line: ChatLine; translat
             </span>
           )}
         </span>{' '}
-        <span className={tip ? styles.tipText : styles.text}>{line.text}</span>
+        <span className={tip ? styles.tipText : styles.text}>
+          <EmoteText text={line.text} emotes={line.emotes} />
+        </span>
         {line.request && <span className={styles.request}>Requested: {line.request}</span>}
         {translate && <Translation text={line.text} translate={translate} />}
       </div>

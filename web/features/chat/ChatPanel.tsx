@@ -247,6 +247,7 @@ export function ChatPanel({ stream, onServiceMessage, interactionsPaused = false
           onLike={stream.is_owner ? null : like}
           tip={tipSlot?.(() => setPrompt('login'))}
           emoji={emojiSetFor(user)}
+          emotesOf={stream.user_id}
           notice={notice}
         />
       </div>

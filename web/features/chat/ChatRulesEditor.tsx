@@ -1,8 +1,8 @@
 /**
- * The broadcaster's chat rules for their streams (decision 0081): who may chat, slow mode, links and
- * blocked words, and whether what the filters catch is refused or held for a moderator (decision 0083);
- * then the moderators they appoint. The server enforces the rules on every line but the moderators' own.
- * A moderator edits the same form from the stream's chat.
+ * A broadcaster's chat rules for their streams (decision 0081): who may chat, slow mode, links and
+ * blocked words, and whether what the filters catch is refused or held for a moderator (decision 0083).
+ * The server enforces them on every line but the moderators' own. The broadcaster edits them on the
+ * dashboard, a moderator from the stream's chat.
  */
 import { useState } from 'react';
 import type { FormEvent } from 'react';
@@ -13,31 +13,18 @@ import { failureMessage, serverFieldErrors } from '../../api/field-errors';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { Checkbox } from '../../ui/Checkbox';
-import { Section } from '../../ui/Page';
 import { Select } from '../../ui/Select';
 import { Spinner } from '../../ui/Spinner';
 import { TextArea } from '../../ui/TextArea';
 import { useToast } from '../../ui/Toast';
 import { blockedWordsProblem, formatBlockedWords, parseBlockedWords } from './blocked-words';
 import { useChatRules, useSaveChatRules } from './chat-rules-api';
-import { ChatModeratorsEditor } from './ChatModeratorsEditor';
 import styles from './ChatRulesEditor.module.css';
 
 const AUDIENCE_LABELS: Record<ChatAudience, string> = { everyone: 'Everyone signed in', followers: 'Followers only', subscribers: 'Subscribers only' };
 const SLOW_MODE_SECONDS = [0, 5, 10, 30, 60, 120, 300] as const;
 const slowModeLabel = (seconds: number) => (seconds === 0 ? 'Off' : seconds < 60 ? `Every ${seconds} s` : `Every ${seconds / 60} min`);
 const FILTER_ACTION_LABELS: Record<ChatFilterAction, string> = { refuse: 'Refuse the message', hold: 'Hold it for a moderator' };
-
-export function ChatRulesEditor({ userId }: { userId: number }) {
-  return (
-    <>
-      <Section title="Chat rules" description="Who may chat on your streams and what they may write. Your own lines and your moderators’ are never held.">
-        <ChannelChatRules channelId={userId} />
-      </Section>
-      <ChatModeratorsEditor />
-    </>
-  );
-}
 
 interface ChannelChatRulesProps {
   channelId: number;

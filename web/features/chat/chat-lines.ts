@@ -21,6 +21,8 @@ export interface ChatLine {
   tipAmount: number | null;
   /** The tip menu's action a TIP line bought. */
   request?: string | undefined;
+  /** The emotes a COMMENT uses: code to image address. */
+  emotes?: Readonly<Record<string, string>> | undefined;
   time: string | null;
 }
 
@@ -64,7 +66,7 @@ export function toChatLine(message: RealtimeMessage): ChatLine | null {
     const { message: said, menu_item: request } = message.data;
     return { ...base, kind: 'tip', text: said ? `${tipText(coins)} “${said}”` : tipText(coins), tipAmount: coins, request };
   }
-  return { ...base, kind: 'comment', text: message.text, tipAmount: null };
+  return { ...base, kind: 'comment', text: message.text, tipAmount: null, emotes: message.emotes };
 }
 
 /**

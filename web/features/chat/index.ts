@@ -7,7 +7,7 @@ export { CHAT_OVERLAY_SLOT_ID, ChatPanel } from './ChatPanel';
 export { useChatChannel, useConnectionStatus } from './api';
 export { localLineSeq, MAX_LINES } from './chat-lines';
 export { loadReplayChat } from './loaders';
-export { ChatRulesEditor } from './ChatRulesEditor';
+export { ChannelChatSettings } from './ChannelChatSettings';
 export { PlatformChatFilter } from './PlatformChatFilter';
 export type { ChatLine, ServiceMessage } from './chat-lines';
 export { emojiSetFor } from './emoji';

@@ -12,7 +12,7 @@ import { Page, Section } from '../../ui/Page';
 import { Switch } from '../../ui/Switch';
 import { PageSpinner } from '../accounts';
 import { OfferSelection } from '../ads';
-import { ChatRulesEditor } from '../chat';
+import { ChannelChatSettings } from '../chat';
 import { GoalEditor } from '../goals';
 import { TipMenuEditor } from '../tips';
 import { priceLabel } from './stream-payment';
@@ -90,7 +90,7 @@ export function DashboardPage() {
       <div className={styles.tipping}>
         <GoalEditor key={stream.stream_id} streamId={stream.stream_id} live={stream.live === 'Y'} />
         <TipMenuEditor userId={stream.user_id} />
-        <ChatRulesEditor userId={stream.user_id} />
+        <ChannelChatSettings userId={stream.user_id} />
       </div>
       {adsSection && <div className={styles.ads}>{adsSection}</div>}
       {modals}
