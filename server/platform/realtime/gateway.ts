@@ -103,7 +103,7 @@ interface Connection {
  * A browser sends the session cookie with any page's WebSocket (SameSite does not cover it): refuse
  * pages of other sites before the upgrade. Clients without an Origin header are not browsers.
  */
-async function refuseOtherSites(request: FastifyRequest, reply: FastifyReply) {
+export async function refuseOtherSites(request: FastifyRequest, reply: FastifyReply) {
   const origin = request.headers.origin;
   const ownOrigins = [request.publicOrigin, `${request.protocol}://${request.host}`];
   if (origin !== undefined && !ownOrigins.includes(origin)) {
