@@ -138,6 +138,8 @@ export const MSG = {
   browserBroadcastChunkTooLarge: 'A piece of media was larger than the server takes: the broadcast was stopped.',
   browserBroadcastBacklog: 'The server could not keep up with your camera: choose a smaller picture and start again.',
   browserBroadcastUnreadable: 'The server could not read your browser’s media, or the ingest refused it: the broadcast was stopped.',
+  browserBroadcastRefused: 'The server refused the broadcast connection: it may be sent from another tab already, or your session ended. Reload the dashboard and try again.',
+  browserBroadcastSlowLink: 'Your connection is too slow for this picture: the broadcast was stopped. Choose a smaller camera resolution or use OBS.',
   browserBroadcastLost: 'The connection to the server was lost: the broadcast continues for a few seconds if you start again.',
   browserCapturePermissionDenied: 'Camera and microphone access was denied: allow it in the browser’s site settings, then try again.',
   browserCaptureNoDevices: 'No camera or microphone was found.',

@@ -12,6 +12,7 @@ import { recordLikeABrowser, type RunningRecorder } from '../../testing/browser-
 import { startTestApp, type TestApp } from '../../testing/harness';
 import type { HttpSession } from '../../testing/http-session';
 import { segmentPath } from '../../testing/hls';
+import { openUpgrade, type UpgradeAnswer } from '../../testing/ws-upgrade';
 
 let t: TestApp;
 let baseUrl: string;
@@ -45,24 +46,11 @@ async function broadcaster(setUp = true) {
   return { client: owner.client, id: own.stream_id };
 }
 
-type Upgrade = { socket: WebSocket } | { status: number; body: { response: string; message: string } };
-
 /** Opens the broadcast socket as `client` (anonymous without one): the socket, or the upgrade's refusal. */
-function openBroadcast(client: HttpSession | null, query: string, origin?: string): Promise<Upgrade> {
-  const cookie = client?.cookie('ll_session');
-  const socket = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}${BROWSER_BROADCAST_PATH}${query}`, {
-    headers: { ...(cookie ? { cookie: `ll_session=${cookie}` } : {}), ...(origin ? { origin } : {}) },
-  });
-  sockets.push(socket);
-  return new Promise((resolve, reject) => {
-    socket.once('open', () => resolve({ socket }));
-    socket.once('unexpected-response', (_request, response) => {
-      let raw = '';
-      response.on('data', (chunk: Buffer) => (raw += chunk.toString()));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(raw) as { response: string; message: string } }));
-    });
-    socket.once('error', reject);
-  });
+async function openBroadcast(client: HttpSession | null, query: string, origin?: string): Promise<UpgradeAnswer> {
+  const answer = await openUpgrade(`${baseUrl.replace(/^http/, 'ws')}${BROWSER_BROADCAST_PATH}${query}`, { cookie: client?.cookie('ll_session'), origin });
+  if ('socket' in answer) sockets.push(answer.socket);
+  return answer;
 }
 
 /** The broadcast socket, once the stream's previous one (if any) has closed on the server too. */
