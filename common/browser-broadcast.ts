@@ -5,6 +5,21 @@
  */
 import { MSG } from './messages';
 
+/** What the broadcaster panel says (only its page loads them, so they stay out of the catalogue every page carries). */
+export const BROWSER_BROADCAST_TEXT = {
+  binaryOnly: 'This connection carries the recorder’s media only: the broadcast was stopped.',
+  chunkTooLarge: 'A piece of media was larger than the server takes: the broadcast was stopped.',
+  backlog: 'The server could not keep up with your camera: choose a smaller picture and start again.',
+  unreadable: 'The server could not read your browser’s media, or the ingest refused it: the broadcast was stopped.',
+  refused: 'The server refused the broadcast connection: it may be sent from another tab already, or your session ended. Reload the dashboard and try again.',
+  slowLink: 'Your connection is too slow for this picture: the broadcast was stopped. Choose a smaller camera resolution or use OBS.',
+  lost: 'The connection to the server was lost: the broadcast continues for a few seconds if you start again.',
+  permissionDenied: 'Camera and microphone access was denied: allow it in the browser’s site settings, then try again.',
+  noDevices: 'No camera or microphone was found.',
+  unsupported: 'This browser cannot record a broadcast: use a recent Chrome, Edge or Firefox, or OBS with the details below.',
+  captureFailed: 'The camera or microphone could not be started: {reason}',
+} as const;
+
 /** The upgrade: `?id=<stream id>&service=<skin>`, signed in as the stream's owner. */
 export const BROWSER_BROADCAST_PATH = '/api/streams/broadcast-from-browser';
 
@@ -24,15 +39,15 @@ export const BROWSER_BROADCAST_CLOSE = {
 } as const;
 
 const CLOSE_TEXT: Record<number, string> = {
-  [BROWSER_BROADCAST_CLOSE.binaryOnly]: MSG.browserBroadcastBinaryOnly,
+  [BROWSER_BROADCAST_CLOSE.binaryOnly]: BROWSER_BROADCAST_TEXT.binaryOnly,
   [BROWSER_BROADCAST_CLOSE.streamEnded]: MSG.browserBroadcastStreamEnded,
-  [BROWSER_BROADCAST_CLOSE.unreadable]: MSG.browserBroadcastUnreadable,
-  [BROWSER_BROADCAST_CLOSE.backlog]: MSG.browserBroadcastBacklog,
-  [BROWSER_BROADCAST_CLOSE.tooLarge]: MSG.browserBroadcastChunkTooLarge,
+  [BROWSER_BROADCAST_CLOSE.unreadable]: BROWSER_BROADCAST_TEXT.unreadable,
+  [BROWSER_BROADCAST_CLOSE.backlog]: BROWSER_BROADCAST_TEXT.backlog,
+  [BROWSER_BROADCAST_CLOSE.tooLarge]: BROWSER_BROADCAST_TEXT.chunkTooLarge,
 };
 
 /** What the page says when the server closed the broadcast socket; null for a close the page asked for. */
 export function browserBroadcastCloseText(code: number): string | null {
   if (code === 1000) return null;
-  return CLOSE_TEXT[code] ?? MSG.browserBroadcastLost;
+  return CLOSE_TEXT[code] ?? BROWSER_BROADCAST_TEXT.lost;
 }

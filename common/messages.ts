@@ -131,20 +131,9 @@ export const MSG = {
   // To a broadcaster whose encoder the ingest refused (STREAM-STOPPED with a refusal reason), instead of "Waiting for your encoder".
   ingestRefusedRating: 'Your encoder was refused: your account may not broadcast this stream’s rating where it was set up. Choose another rating under Edit, or set the stream up in a site that allows its rating, then start streaming again.',
   ingestRefusedMayNotBroadcast: 'Your encoder was refused: your account may not broadcast live. Please contact support if you think this is a mistake.',
-  // Going live from the dashboard's browser panel: the upgrade's refusals, the socket's close reasons, the page's own checks.
+  // Going live from the dashboard's browser panel: the upgrade's refusals (the page's own texts are common/browser-broadcast.ts).
   browserBroadcastAlreadyOn: 'This stream is already being sent from another browser tab or window. Stop it there first.',
   browserBroadcastStreamEnded: 'This broadcast has ended: reload the dashboard for the next one.',
-  browserBroadcastBinaryOnly: 'This connection carries the recorder’s media only: the broadcast was stopped.',
-  browserBroadcastChunkTooLarge: 'A piece of media was larger than the server takes: the broadcast was stopped.',
-  browserBroadcastBacklog: 'The server could not keep up with your camera: choose a smaller picture and start again.',
-  browserBroadcastUnreadable: 'The server could not read your browser’s media, or the ingest refused it: the broadcast was stopped.',
-  browserBroadcastRefused: 'The server refused the broadcast connection: it may be sent from another tab already, or your session ended. Reload the dashboard and try again.',
-  browserBroadcastSlowLink: 'Your connection is too slow for this picture: the broadcast was stopped. Choose a smaller camera resolution or use OBS.',
-  browserBroadcastLost: 'The connection to the server was lost: the broadcast continues for a few seconds if you start again.',
-  browserCapturePermissionDenied: 'Camera and microphone access was denied: allow it in the browser’s site settings, then try again.',
-  browserCaptureNoDevices: 'No camera or microphone was found.',
-  browserCaptureUnsupported: 'This browser cannot record a broadcast: use a recent Chrome, Edge or Firefox, or OBS with the details below.',
-  browserCaptureFailed: 'The camera or microphone could not be started: {reason}',
   // The owner's rating menu when the stored rating cannot be offered in the skin they are on.
   ratingPlaysElsewhere: '{rating} is stored for this stream: it plays only in sites that allow it. Choose another rating here, or edit the stream where {rating} is offered.',
   adultFilterNotOffered: 'The 18+ filter is not offered here.',

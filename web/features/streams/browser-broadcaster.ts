@@ -3,8 +3,7 @@
  * socket its chunks go over. It lives outside React, since the dashboard swaps its layout when the stream
  * goes on air and the broadcast must outlive that; the panel reads it with useSyncExternalStore.
  */
-import { BROWSER_RECORDER_TIMESLICE_MS, browserBroadcastCloseText } from '../../../common/browser-broadcast';
-import { MSG } from '../../../common/messages';
+import { BROWSER_BROADCAST_TEXT, BROWSER_RECORDER_TIMESLICE_MS, browserBroadcastCloseText } from '../../../common/browser-broadcast';
 import { broadcastSocketUrl, captureFailureText, deviceOptions, framesOfChunk, recordingType, type DeviceOption } from './browser-capture';
 
 export type BroadcastPhase = 'off' | 'opening' | 'preview' | 'connecting' | 'live';
@@ -46,7 +45,7 @@ export class BrowserBroadcaster {
   /** Why this browser cannot broadcast at all, or null. */
   static unsupported(): string | null {
     const recorder = typeof MediaRecorder === 'undefined' ? undefined : MediaRecorder.isTypeSupported.bind(MediaRecorder);
-    if (typeof navigator === 'undefined' || !navigator.mediaDevices?.getUserMedia || !recordingType(recorder)) return MSG.browserCaptureUnsupported;
+    if (typeof navigator === 'undefined' || !navigator.mediaDevices?.getUserMedia || !recordingType(recorder)) return BROWSER_BROADCAST_TEXT.unsupported;
     return null;
   }
 
@@ -99,7 +98,7 @@ export class BrowserBroadcaster {
     socket.onclose = (event) => {
       if (this.socket !== socket) return;
       this.stopRecording();
-      const text = opened ? browserBroadcastCloseText(event.code) : MSG.browserBroadcastRefused;
+      const text = opened ? browserBroadcastCloseText(event.code) : BROWSER_BROADCAST_TEXT.refused;
       this.set({ phase: this.state.media ? 'preview' : 'off', error: text });
     };
   }
@@ -111,7 +110,7 @@ export class BrowserBroadcaster {
       for (const frame of framesOfChunk(bytes)) socket.send(frame);
       if (socket.bufferedAmount > MAX_UNSENT_BYTES) {
         this.stop();
-        this.set({ error: MSG.browserBroadcastSlowLink });
+        this.set({ error: BROWSER_BROADCAST_TEXT.slowLink });
       }
     });
   }

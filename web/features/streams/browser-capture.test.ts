@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BROWSER_MEDIA_FRAME_MAX_BYTES } from '../../../common/browser-broadcast';
-import { MSG } from '../../../common/messages';
+import { BROWSER_BROADCAST_TEXT, BROWSER_MEDIA_FRAME_MAX_BYTES } from '../../../common/browser-broadcast';
 import { broadcastSocketUrl, captureFailureText, deviceOptions, framesOfChunk, recordingType } from './browser-capture';
 
 describe('the broadcaster panel\'s choices', () => {
@@ -12,9 +11,9 @@ describe('the broadcaster panel\'s choices', () => {
   });
 
   it('says why the camera could not start', () => {
-    expect(captureFailureText({ name: 'NotAllowedError' })).toBe(MSG.browserCapturePermissionDenied);
-    expect(captureFailureText({ name: 'NotFoundError' })).toBe(MSG.browserCaptureNoDevices);
-    expect(captureFailureText(new Error('device busy'))).toBe(MSG.browserCaptureFailed.replace('{reason}', 'device busy'));
+    expect(captureFailureText({ name: 'NotAllowedError' })).toBe(BROWSER_BROADCAST_TEXT.permissionDenied);
+    expect(captureFailureText({ name: 'NotFoundError' })).toBe(BROWSER_BROADCAST_TEXT.noDevices);
+    expect(captureFailureText(new Error('device busy'))).toBe(BROWSER_BROADCAST_TEXT.captureFailed.replace('{reason}', 'device busy'));
   });
 
   it('offers each camera and microphone by its label, numbered when the browser hides it', () => {

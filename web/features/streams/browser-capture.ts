@@ -2,8 +2,7 @@
  * What the broadcaster panel decides without a camera (decision 0082): the recording format, what a
  * capture failure says, the devices offered, the socket's address and how a recorded chunk is cut.
  */
-import { BROWSER_BROADCAST_PATH, BROWSER_MEDIA_FRAME_MAX_BYTES } from '../../../common/browser-broadcast';
-import { fill, MSG } from '../../../common/messages';
+import { BROWSER_BROADCAST_PATH, BROWSER_BROADCAST_TEXT, BROWSER_MEDIA_FRAME_MAX_BYTES } from '../../../common/browser-broadcast';
 
 /** Formats in the order we prefer them: VP8 is decoded cheapest by the server's ffmpeg; MP4 is Safari's. */
 export const RECORDING_TYPES = ['video/webm;codecs=vp8,opus', 'video/webm;codecs=vp9,opus', 'video/webm;codecs=h264,opus', 'video/webm', 'video/mp4'] as const;
@@ -17,11 +16,11 @@ export function recordingType(isTypeSupported: ((type: string) => boolean) | und
 /** What the page says when getUserMedia fails, by the DOMException's name. */
 export function captureFailureText(error: unknown): string {
   const name = error instanceof Error || (typeof error === 'object' && error !== null && 'name' in error) ? String((error as { name: unknown }).name) : '';
-  if (name === 'NotAllowedError' || name === 'SecurityError') return MSG.browserCapturePermissionDenied;
-  if (name === 'NotFoundError' || name === 'OverconstrainedError') return MSG.browserCaptureNoDevices;
-  if (name === 'TypeError' && typeof navigator !== 'undefined' && !navigator.mediaDevices) return MSG.browserCaptureUnsupported;
+  if (name === 'NotAllowedError' || name === 'SecurityError') return BROWSER_BROADCAST_TEXT.permissionDenied;
+  if (name === 'NotFoundError' || name === 'OverconstrainedError') return BROWSER_BROADCAST_TEXT.noDevices;
+  if (name === 'TypeError' && typeof navigator !== 'undefined' && !navigator.mediaDevices) return BROWSER_BROADCAST_TEXT.unsupported;
   const reason = error instanceof Error ? error.message : String(error);
-  return fill(MSG.browserCaptureFailed, { reason: reason || name || 'unknown error' });
+  return BROWSER_BROADCAST_TEXT.captureFailed.replace('{reason}', reason || name || 'unknown error');
 }
 
 export interface DeviceOption {
