@@ -4,7 +4,7 @@
  * bad client gets, and closing the page ends the broadcast after the ingest's grace.
  */
 import { execFileSync } from 'node:child_process';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSER_BROADCAST_CLOSE, BROWSER_BROADCAST_PATH, BROWSER_MEDIA_FRAME_MAX_BYTES } from '../../../common/browser-broadcast';
 import { MSG } from '../../../common/messages';
