@@ -32,6 +32,8 @@ export const BROWSER_RECORDER_TIMESLICE_MS = 250;
 /** Close codes of the broadcast socket (4000–4999 are the application's; 1009 is WebSocket's own "message too big"). */
 export const BROWSER_BROADCAST_CLOSE = {
   binaryOnly: 4400,
+  /** Nothing arrived for a while: the page or its network is gone. */
+  idle: 4408,
   streamEnded: 4410,
   unreadable: 4422,
   backlog: 4429,
@@ -40,6 +42,7 @@ export const BROWSER_BROADCAST_CLOSE = {
 
 const CLOSE_TEXT: Record<number, string> = {
   [BROWSER_BROADCAST_CLOSE.binaryOnly]: BROWSER_BROADCAST_TEXT.binaryOnly,
+  [BROWSER_BROADCAST_CLOSE.idle]: BROWSER_BROADCAST_TEXT.lost,
   [BROWSER_BROADCAST_CLOSE.streamEnded]: MSG.browserBroadcastStreamEnded,
   [BROWSER_BROADCAST_CLOSE.unreadable]: BROWSER_BROADCAST_TEXT.unreadable,
   [BROWSER_BROADCAST_CLOSE.backlog]: BROWSER_BROADCAST_TEXT.backlog,

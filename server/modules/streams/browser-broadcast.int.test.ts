@@ -142,6 +142,9 @@ describe('going live from the browser', () => {
     const noiseClosed = closeCodeOf(noise);
     for (let i = 0; i < 64; i++) noise.send(Buffer.alloc(32 * 1024, i)); // past ffmpeg's probe size
     expect(await noiseClosed).toBe(BROWSER_BROADCAST_CLOSE.unreadable);
+    // A page that opened the socket and went silent (its network gone) is let go.
+    const silent = await opened(client, id);
+    expect(await closeCodeOf(silent)).toBe(BROWSER_BROADCAST_CLOSE.idle);
     expect((await client.get('/api/user/session-detail')).status).toBe(200);
     await expect.poll(() => relays(), { timeout: 10_000 }).toBe(0);
   });

@@ -21,11 +21,14 @@ export interface BrowserFeedOptions {
   log: FastifyBaseLogger;
   /** Bytes waiting for ffmpeg past which the sender is too fast for this server (it cannot keep up). */
   maxBacklogBytes?: number;
+  /** Silence after which the page counts as gone (it sends a chunk every timeslice). */
+  idleMs?: number;
   /** The close code when ffmpeg stopped by itself: the broadcast may have been ended (End Stream, moderation). */
   closeCodeWhenStopped?: () => Promise<number>;
 }
 
 const DEFAULT_MAX_BACKLOG = 8 * 1024 * 1024;
+const DEFAULT_IDLE_MS = 10_000;
 /** How long ffmpeg may take to finish the FLV stream after the socket closed, before it is killed. */
 const FINISH_MS = 3_000;
 
@@ -73,8 +76,12 @@ export async function relayBrowserFeed(o: BrowserFeedOptions): Promise<void> {
     return started;
   };
 
+  // A page whose network vanished sends no close: its silence ends the relay, as an encoder's timeout would.
+  const idleMs = o.idleMs ?? DEFAULT_IDLE_MS;
+  const idle = setTimeout(() => close(BROWSER_BROADCAST_CLOSE.idle), idleMs);
   socket.on('message', (data, isBinary) => {
     if (closing) return;
+    idle.refresh();
     if (!isBinary) return close(BROWSER_BROADCAST_CLOSE.binaryOnly);
     if (sizeOf(data) > BROWSER_MEDIA_FRAME_MAX_BYTES) return close(BROWSER_BROADCAST_CLOSE.tooLarge);
     run ??= start();
@@ -89,6 +96,7 @@ export async function relayBrowserFeed(o: BrowserFeedOptions): Promise<void> {
 
   await new Promise<void>((resolve) => socket.once('close', () => resolve()));
   closing = true;
+  clearTimeout(idle);
   if (!run) return;
   // End of input: ffmpeg flushes and closes the RTMP connection as an encoder's Stop does.
   run.child.stdin?.end();
