@@ -30,6 +30,32 @@ export function framesOf(chunk: Buffer, max = BROWSER_MEDIA_FRAME_MAX_BYTES): Bu
   return frames;
 }
 
+/**
+ * Bytes as a MediaRecorder hands them over: gathered for a timeslice, then given as one chunk cut into
+ * frames. `startedAt` is the wall time of the first frame handed over.
+ */
+export function timesliced(onFrame: (frame: Buffer) => void) {
+  let pending: Buffer[] = [];
+  let startedAt: number | null = null;
+  const handOver = () => {
+    if (pending.length === 0) return;
+    const chunk = Buffer.concat(pending);
+    pending = [];
+    startedAt ??= Date.now();
+    for (const frame of framesOf(chunk)) onFrame(frame);
+  };
+  const timer = setInterval(handOver, BROWSER_RECORDER_TIMESLICE_MS);
+  return {
+    push: (bytes: Buffer) => void pending.push(bytes),
+    startedAt: () => startedAt,
+    /** Hands over what is left and stops the timeslices. */
+    end() {
+      clearInterval(timer);
+      handOver();
+    },
+  };
+}
+
 export function recordLikeABrowser(o: BrowserRecording): RunningRecorder {
   const { width = 640, height = 360 } = o;
   // prettier-ignore
@@ -42,21 +68,11 @@ export function recordLikeABrowser(o: BrowserRecording): RunningRecorder {
     '-c:a', 'libopus', '-b:a', '64k',
     '-f', 'webm', '-live', '1', '-cluster_time_limit', String(BROWSER_RECORDER_TIMESLICE_MS), 'pipe:1',
   ], { stdout: true });
-  let pending: Buffer[] = [];
-  let startedAt: number | null = null;
-  const handOver = () => {
-    if (pending.length === 0) return;
-    const chunk = Buffer.concat(pending);
-    pending = [];
-    startedAt ??= Date.now();
-    for (const frame of framesOf(chunk)) o.onFrame(frame);
-  };
-  run.child.stdout?.on('data', (data: Buffer) => pending.push(data));
-  const timer = setInterval(handOver, BROWSER_RECORDER_TIMESLICE_MS);
+  const chunks = timesliced(o.onFrame);
+  run.child.stdout?.on('data', chunks.push);
   const exited = run.exited.then((code) => {
-    clearInterval(timer);
-    handOver();
+    chunks.end();
     return code;
   });
-  return { exited, startedAt: () => startedAt, stop: () => killFfmpeg(run) };
+  return { exited, startedAt: chunks.startedAt, stop: () => killFfmpeg(run) };
 }
