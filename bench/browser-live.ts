@@ -13,7 +13,7 @@
  * the browser path's relay ffmpeg and each stream's remuxer ffmpeg (so the relay is the browser's cost).
  *
  * Run after `npm run build:web`: `npx tsx bench/browser-live.ts`. Env: BROWSER_LIVE_SECONDS (measured,
- * default 60), BROWSER_LIVE_WARMUP_SECONDS (10), BROWSER_LIVE_SIZE (1280x720), BROWSER_LIVE_FPS (30),
+ * default 60), BROWSER_LIVE_WARMUP_SECONDS (10), BROWSER_LIVE_SIZE (640x360: two cores cannot encode, play and relay two 720p streams at once), BROWSER_LIVE_FPS (30),
  * BROWSER_LIVE_QUICK=1 (20 s measured, 5 s warm-up).
  */
 import { execFileSync } from 'node:child_process';
@@ -35,7 +35,7 @@ import { startStampedEncoder } from './stamped-encoder';
 const QUICK = process.env.BROWSER_LIVE_QUICK === '1';
 const SECONDS = Number(process.env.BROWSER_LIVE_SECONDS ?? (QUICK ? 20 : 60));
 const WARMUP_SECONDS = Number(process.env.BROWSER_LIVE_WARMUP_SECONDS ?? (QUICK ? 5 : 10));
-const [WIDTH, HEIGHT] = (process.env.BROWSER_LIVE_SIZE ?? '1280x720').split('x').map(Number) as [number, number];
+const [WIDTH, HEIGHT] = (process.env.BROWSER_LIVE_SIZE ?? '640x360').split('x').map(Number) as [number, number];
 const FPS = Number(process.env.BROWSER_LIVE_FPS ?? 30);
 
 type OwnStream = { stream_id: number; rtmp_url: string; broadcast_key: string; live: 'Y' | 'N' };
