@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { BROWSER_BROADCAST_CLOSE, BROWSER_BROADCAST_PATH } from '../../../common/browser-broadcast';
 import { MSG } from '../../../common/messages';
 import { ACCESS } from '../../platform/http/access';
-import { appError, badRequest, conflict, unauthorized } from '../../platform/http/errors';
+import { appError, conflict, unauthorized } from '../../platform/http/errors';
 import type { RouteDocs } from '../../platform/http/openapi';
 import { relayBrowserFeed } from '../../platform/media/browser-feed';
 import { refuseOtherSites } from '../../platform/realtime/gateway';
@@ -42,14 +42,10 @@ const docs: RouteDocs = {
     { name: 'service', in: 'query', required: false, schema: { type: 'string' }, description: 'The skin, for skins other than the default' },
   ],
   responses: {
-    101: { description: 'Switching Protocols: binary frames of the page’s MediaRecorder recording (at most 64 KiB each); closed with 4400 (a text frame), 1009 (a frame too large), 4410 (the broadcast ended), 4422 (the media could not be read or published), 4429 (the server fell behind).' },
-    400: { description: 'No stream id, or the broadcast setup was not saved yet.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Failure' } } } },
-    401: { description: 'Not signed in.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Failure' } } } },
-    403: { description: 'The account may not go live, or a page of another site.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Failure' } } } },
-    404: { description: 'Not the caller’s stream.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Failure' } } } },
-    409: { description: 'The stream has ended, or another browser session sends it already.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Failure' } } } },
+    101: { description: 'Switching Protocols: binary frames of the page’s MediaRecorder recording (at most 64 KiB each); closed with 4400 (a text frame), 1009 (a frame too large), 4408 (nothing sent for 10 s), 4410 (the broadcast ended), 4422 (the media could not be read or published), 4429 (the server fell behind).' },
   },
-  description: 'Go live from the browser: the dashboard sends its camera’s recording here; the server publishes it to the RTMP ingest as an encoder would.',
+  refusals: [401, 403, 404, 409],
+  description: 'Go live from the browser: the dashboard sends its camera’s recording here; the server publishes it to the RTMP ingest as an encoder would. Refused before the upgrade: 400 without a stream id or before the broadcast setup was saved; 401 not signed in; 403 a page of another site, or an account that may not go live; 404 not the caller’s stream; 409 the stream has ended, or another browser session sends it already.',
 };
 
 export function registerBrowserBroadcastRoute(app: FastifyInstance, deps: BrowserBroadcastDeps): void {
@@ -60,9 +56,7 @@ export function registerBrowserBroadcastRoute(app: FastifyInstance, deps: Browse
   async function admit(request: FastifyRequest) {
     const principal = await request.currentPrincipal();
     if (!principal) throw unauthorized();
-    const parsed = query.safeParse(request.query);
-    if (!parsed.success) throw badRequest(MSG.invalidRequest, 'id');
-    const streamId = parsed.data.id;
+    const streamId = (request.query as z.output<typeof query>).id;
     await deps.broadcasting.mayBroadcastFromBrowser(streamId, principal);
     if (sending.has(streamId)) throw conflict(MSG.browserBroadcastAlreadyOn);
     const me = await deps.accounts.sessionUser(principal.userId, { skin: request.skin, origin: request.publicOrigin }, principal);
@@ -77,8 +71,10 @@ export function registerBrowserBroadcastRoute(app: FastifyInstance, deps: Browse
   const schema = { tags: ['streams'], summary: 'Go live from the browser: the recording’s WebSocket' };
   app.get(BROWSER_BROADCAST_PATH, {
     websocket: true,
-    preValidation: [refuseOtherSites, admit],
-    schema,
+    preValidation: refuseOtherSites,
+    // After the query's validation (400 naming the field).
+    preHandler: admit,
+    schema: { ...schema, querystring: query },
     config: { access: ACCESS.stream(), openapi: docs },
   }, (socket, request) => {
     const entry = admitted.get(request);
