@@ -26,9 +26,9 @@ import { timesliced } from '../server/testing/browser-recorder';
 import { HttpSession } from '../server/testing/http-session';
 import { rtmpPushUrl } from '../server/testing/rtmp-publisher';
 import { openUpgrade } from '../server/testing/ws-upgrade';
-import { allowNamedFunctions, startServerAndBrowser } from './browser-run';
+import { startServerAndBrowser } from './browser-run';
 import { stampLayout } from './frame-stamp';
-import { collect, cpuSeconds, installSampler, playing, reset, summarise, trackPlaylists } from './latency-sampler';
+import { collect, cpuSeconds, installSampler, openWatchingPage, playing, reset, summarise } from './latency-sampler';
 import { round, sleep, writeResult } from './lib';
 import { startStampedEncoder } from './stamped-encoder';
 
@@ -127,14 +127,7 @@ async function main() {
         await sleep(250);
       }
     }
-    const open = async (streamId: number) => {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: server.url });
-      await allowNamedFunctions(context);
-      const page = await context.newPage();
-      const edges = trackPlaylists(page);
-      await page.goto(`/streams/stream-view?id=${streamId}`);
-      return { page, edges };
-    };
+    const open = (streamId: number) => openWatchingPage(browser, server.url, `/streams/stream-view?id=${streamId}`);
     const browserPage = await open(fromBrowser.stream.stream_id);
     const obsPage = await open(fromObs.stream.stream_id);
     await Promise.all([playing(browserPage.page, 60_000), playing(obsPage.page, 60_000)]);

@@ -4,7 +4,8 @@
  * buffer, rate and stalls, and a process's CPU time. Used by live-latency.ts and browser-live.ts.
  */
 import { readFileSync } from 'node:fs';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { allowNamedFunctions } from './browser-run';
 import { readStamp, type StampLayout } from './frame-stamp';
 import { percentile, round } from './lib';
 
@@ -145,4 +146,14 @@ export function cpuSeconds(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
   return ((f[11] ?? 0) + (f[12] ?? 0) + (f[13] ?? 0) + (f[14] ?? 0)) / CLK_TCK;
+}
+
+/** A guest's page at `url` (on the server at `baseURL`), its playlists tracked from the first. */
+export async function openWatchingPage(browser: Browser, baseURL: string, url: string) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL });
+  await allowNamedFunctions(context);
+  const page = await context.newPage();
+  const edges = trackPlaylists(page);
+  await page.goto(url);
+  return { page, edges };
 }

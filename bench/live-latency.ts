@@ -30,9 +30,9 @@ import { PLAYLIST_NAME, readPlaylist } from '../server/platform/media/hls-playli
 import { liveHlsOptions } from '../server/platform/media/remuxer';
 import { HttpSession } from '../server/testing/http-session';
 import { rtmpPushUrl } from '../server/testing/rtmp-publisher';
-import { allowNamedFunctions, startServerAndBrowser } from './browser-run';
+import { startServerAndBrowser } from './browser-run';
 import { stampLayout } from './frame-stamp';
-import { collect, cpuSeconds, installSampler, playing, reset, summarise, trackPlaylists } from './latency-sampler';
+import { collect, cpuSeconds, installSampler, openWatchingPage, playing, reset, summarise } from './latency-sampler';
 import { serveReference } from './reference-hls';
 import { startStampedEncoder } from './stamped-encoder';
 import { round, sleep, writeResult } from './lib';
@@ -78,14 +78,7 @@ async function main() {
       if (Date.now() > deadline) throw new Error(`the stream did not go live:\n${encoder.tail()}`);
       await sleep(250);
     }
-    const open = async (url: string) => {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: server.url });
-      await allowNamedFunctions(context);
-      const page = await context.newPage();
-      const edges = trackPlaylists(page);
-      await page.goto(url);
-      return { page, edges };
-    };
+    const open = (url: string) => openWatchingPage(browser, server.url, url);
     const ours = await open(`/streams/stream-view?id=${stream.stream_id}`);
     const ref = await open(reference.url);
     await Promise.all([playing(ours.page, 60_000), playing(ref.page)]).catch(async (error: unknown) => {

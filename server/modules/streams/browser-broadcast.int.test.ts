@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import type WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSER_BROADCAST_CLOSE, BROWSER_BROADCAST_PATH, BROWSER_MEDIA_FRAME_MAX_BYTES } from '../../../common/browser-broadcast';
+import { streamLookup } from '../../../common/api/streams';
 import { MSG } from '../../../common/messages';
 import { recordLikeABrowser, type RunningRecorder } from '../../testing/browser-recorder';
 import { startTestApp, type TestApp } from '../../testing/harness';
@@ -29,14 +30,7 @@ afterAll(async () => {
   await t.close();
 });
 
-interface Stream {
-  stream_id: number;
-  live: string;
-  ended: boolean;
-  playable: boolean;
-}
-
-const lookup = async (client: HttpSession, id: number) => (await client.get('/api/streams/stream-lookup', { id })).body.stream as Stream;
+const lookup = async (client: HttpSession, id: number) => (await client.call(streamLookup, { id })).stream;
 
 /** A broadcaster whose stream is set up (or not), with their session. */
 async function broadcaster(setUp = true) {
