@@ -1,7 +1,7 @@
 /**
  * Journey: going live from the browser, without OBS. broadcaster1 turns on Chromium's fake camera and
  * microphone on the dashboard, picks them, sees the preview and goes live from the page; a guest in
- * another browser watches the stream play; Stop sending ends the broadcast after the ingest's grace.
+ * another browser watches the stream play; Stop broadcast ends the broadcast after the ingest's grace.
  */
 import { afterAll, describe, expect } from 'vitest';
 import { signInAt } from './support/app';
@@ -45,7 +45,7 @@ describe('going live from the browser', () => {
 
   step('goes live from the page: GO LIVE is pressed for the broadcaster and the dashboard turns LIVE', async () => {
     const { page } = broadcaster;
-    await page.getByRole('button', { name: 'Go live from this browser' }).click();
+    await page.getByRole('button', { name: 'Start broadcast' }).click();
     await page.getByText('Sending from this browser').waitFor({ timeout: 15_000 });
     await badge(page, 'LIVE').waitFor({ timeout: 45_000 });
     const open = page.getByRole('link', { name: 'Open stream page' });
@@ -71,10 +71,10 @@ describe('going live from the browser', () => {
     expect(viewer.errors).toEqual([]);
   }, 90_000);
 
-  step('Stop sending ends the broadcast after the ingest\'s grace', async () => {
+  step('Stop broadcast ends the broadcast after the ingest\'s grace', async () => {
     const { page } = broadcaster;
-    await page.getByRole('button', { name: 'Stop sending' }).click();
-    await page.getByRole('button', { name: 'Go live from this browser' }).waitFor();
+    await page.getByRole('button', { name: 'Stop broadcast' }).click();
+    await page.getByRole('button', { name: 'Start broadcast' }).waitFor();
     await badge(viewer!.page, 'REPLAY').waitFor({ timeout: 45_000 });
     expect(broadcaster.errors).toEqual([]);
   }, 90_000);

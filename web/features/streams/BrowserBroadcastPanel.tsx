@@ -1,6 +1,6 @@
 /**
  * "Go live from this browser" (decision 0082): camera and microphone pickers, the camera's preview and
- * start / stop, beside the OBS details. Loaded on demand by the dashboard: MediaRecorder's side is
+ * Start / Stop broadcast (named apart from the header's GO LIVE and the chat's Send), beside the OBS details. Loaded on demand by the dashboard: MediaRecorder's side is
  * nothing a viewer's page needs.
  */
 import { useEffect, useRef, useSyncExternalStore } from 'react';
@@ -44,11 +44,11 @@ export function BrowserBroadcastPanel({ streamId, hidden }: { streamId: number; 
       <div className={styles.actions}>
         {sending ? (
           <Button variant="secondary" onClick={() => browserBroadcaster.stop()}>
-            Stop sending
+            Stop broadcast
           </Button>
         ) : (
           <Button disabled={state.phase !== 'preview'} loading={goLive.isPending} onClick={() => void start().catch(() => undefined)}>
-            Go live from this browser
+            Start broadcast
           </Button>
         )}
         {state.phase === 'live' && <span className={styles.onAir} role="status">Sending from this browser</span>}
