@@ -105,6 +105,22 @@ describe('going live from the browser', () => {
     expect(relays()).toBe(0);
   });
 
+  it('tells the page the broadcast ended when the owner presses End Stream while it sends', { timeout: 120_000 }, async () => {
+    const { client, id } = await broadcaster();
+    await client.post('/api/streams/go-live', { id });
+    const socket = await opened(client, id);
+    const closed = closeCodeOf(socket);
+    const recorder = sendRecording(socket);
+    try {
+      await expect.poll(async () => (await lookup(client, id)).live, { timeout: 40_000, interval: 250 }).toBe('Y');
+      expect((await client.post('/api/streams/end-stream', { id })).status).toBe(200);
+      expect(await closed).toBe(BROWSER_BROADCAST_CLOSE.streamEnded);
+    } finally {
+      await recorder.stop();
+    }
+    await expect.poll(() => relays(), { timeout: 10_000 }).toBe(0);
+  });
+
   it('refuses anyone but the owner of a set-up stream before the upgrade, and a page of another site', async () => {
     const { client, id } = await broadcaster();
     expect(await openBroadcast(null, `?id=${id}`)).toMatchObject({ status: 401, body: { response: 'unauthorized' } });

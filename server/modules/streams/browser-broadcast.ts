@@ -48,6 +48,9 @@ const docs: RouteDocs = {
   description: 'Go live from the browser: the dashboard sends its camera’s recording here; the server publishes it to the RTMP ingest as an encoder would. Refused before the upgrade: 400 without a stream id or before the broadcast setup was saved; 401 not signed in; 403 a page of another site, or an account that may not go live; 404 not the caller’s stream; 409 the stream has ended, or another browser session sends it already.',
 };
 
+/** How long End Stream may take to mark the row after the ingest dropped the feed. */
+const ENDED_SETTLES_MS = 2_000;
+
 export function registerBrowserBroadcastRoute(app: FastifyInstance, deps: BrowserBroadcastDeps): void {
   /** Streams this instance receives from a browser now: one session per stream. */
   const sending = new Set<number>();
@@ -68,6 +71,17 @@ export function registerBrowserBroadcastRoute(app: FastifyInstance, deps: Browse
     admitted.set(request, { streamId, streamKey: me.broadcast_key, pushUrl });
   }
 
+  /**
+   * ffmpeg stopped by itself: an ended broadcast (End Stream, a moderator) says so, anything else is the
+   * media's fault. End Stream drops the feed before it marks the row, so the row is given a moment.
+   */
+  async function whyStopped(streamId: number): Promise<number> {
+    for (const started = Date.now(); Date.now() - started < ENDED_SETTLES_MS; await new Promise((r) => setTimeout(r, 250))) {
+      if ((await deps.reads.findStream(streamId)).endedAt) return BROWSER_BROADCAST_CLOSE.streamEnded;
+    }
+    return BROWSER_BROADCAST_CLOSE.unreadable;
+  }
+
   const schema = { tags: ['streams'], summary: 'Go live from the browser: the recording’s WebSocket' };
   app.get(BROWSER_BROADCAST_PATH, {
     websocket: true,
@@ -85,8 +99,7 @@ export function registerBrowserBroadcastRoute(app: FastifyInstance, deps: Browse
       streamKey: entry.streamKey,
       ffmpegPath: deps.ffmpegPath,
       log: request.log,
-      // ffmpeg stopped by itself: an ended broadcast (End Stream, a moderator) says so, anything else is the media's fault.
-      closeCodeWhenStopped: async () => ((await deps.reads.findStream(entry.streamId)).endedAt ? BROWSER_BROADCAST_CLOSE.streamEnded : BROWSER_BROADCAST_CLOSE.unreadable),
+      closeCodeWhenStopped: () => whyStopped(entry.streamId),
     }).catch((err: unknown) => request.log.error({ err }, 'browser feed failed'));
   });
 }
