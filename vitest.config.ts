@@ -52,6 +52,7 @@ const REAL_TIME = [
   'server/modules/streams/studio.int.test.ts',
   'server/modules/streams/live-s3.int.test.ts',
   'server/modules/streams/live-renditions.int.test.ts',
+  'server/modules/streams/browser-broadcast.int.test.ts',
   ...SCALED_OUT,
 ];
 

@@ -18,7 +18,7 @@ export async function startServerAndBrowser() {
     console.error('The web app is not built: run `npm run build:web` first.');
     process.exit(1);
   }
-  return Promise.all([startServerProcess(), launchBrowser()]);
+  return Promise.all([startServerProcess({}, process.env.BENCH_SERVER_LOG ? { logFile: process.env.BENCH_SERVER_LOG } : {}), launchBrowser()]);
 }
 
 /** Buys the smallest coin package of at least `atLeast` coins with the test card. */

@@ -18,6 +18,7 @@ const BENCHMARKS = [
   'bench/first-visit.ts',
   'bench/page-weight.ts',
   'bench/live-latency.ts',
+  'bench/browser-live.ts',
   'bench/meetings.ts',
   'bench/toy-commands.ts',
   'bench/ad-presentation.ts',

@@ -131,6 +131,9 @@ export const MSG = {
   // To a broadcaster whose encoder the ingest refused (STREAM-STOPPED with a refusal reason), instead of "Waiting for your encoder".
   ingestRefusedRating: 'Your encoder was refused: your account may not broadcast this stream’s rating where it was set up. Choose another rating under Edit, or set the stream up in a site that allows its rating, then start streaming again.',
   ingestRefusedMayNotBroadcast: 'Your encoder was refused: your account may not broadcast live. Please contact support if you think this is a mistake.',
+  // Going live from the dashboard's browser panel: the upgrade's refusals (the page's own texts are common/browser-broadcast.ts).
+  browserBroadcastAlreadyOn: 'This stream is already being sent from another browser tab or window. Stop it there first.',
+  browserBroadcastStreamEnded: 'This broadcast has ended: reload the dashboard for the next one.',
   // The owner's rating menu when the stored rating cannot be offered in the skin they are on.
   ratingPlaysElsewhere: '{rating} is stored for this stream: it plays only in sites that allow it. Choose another rating here, or edit the stream where {rating} is offered.',
   adultFilterNotOffered: 'The 18+ filter is not offered here.',

@@ -5,7 +5,7 @@ import { LIVE_TAG, type IngestHealth as IngestHealthAnswer, type updateStreamInf
 import { breaksPaidStaysPaid } from '../../../common/rules/pay-wall';
 import { RECOMMENDED_KEYFRAME_INTERVAL_S } from '../../../common/constants';
 import { fill, MSG } from '../../../common/messages';
-import type { Permission } from '../../../common/permissions';
+import { canGoLive, type Permission } from '../../../common/permissions';
 import { SKINS, type Rating, type SkinId } from '../../../common/skins';
 import type { Db } from '../../platform/db/client';
 import type { DomainEventHub } from '../../platform/events';
@@ -32,6 +32,11 @@ const skinKeepsRating = (rating: Rating, skin: SkinId) => rating !== 'PLUS_18' |
 
 export const mayStreamWithRating = (perms: readonly string[], rating: Rating, skin: SkinId) =>
   perms.includes(LIVE_PERMISSION[rating]) && skinKeepsRating(rating, skin);
+
+/** GO LIVE's rule: the broadcast setup was saved with a title. */
+function assertSetUp(row: StreamRow) {
+  if (!row.setupAt || row.title.trim() === '') throw badRequest(MSG.updateBroadcastInfoFirst);
+}
 
 const INGEST_STATE = { starting: 'starting', live: 'live', grace: 'reconnecting', ending: 'ending', ended: 'ending' } as const;
 
@@ -144,7 +149,7 @@ export function createBroadcasting(deps: {
 
     async goLive(streamId: number, principal: Principal) {
       const row = await ownStream(streamId, principal);
-      if (!row.setupAt || row.title.trim() === '') throw badRequest(MSG.updateBroadcastInfoFirst);
+      assertSetUp(row);
       const { updated, wentLive } = await db.transaction(async (tx) => {
         const [shown] = await tx.update(streams).set({ hidden: false, updatedAt: new Date() }).where(eq(streams.id, streamId)).returning();
         const live = shown!.live ? { streamId, ownerId: shown!.userId, title: shown!.title } : null;
@@ -154,6 +159,18 @@ export function createBroadcasting(deps: {
       if (wentLive) await deps.outbox.afterCommit('stream.went-live', wentLive);
       else await deps.listingsChanged?.();
       return updated;
+    },
+
+    /**
+     * Whether the owner may send this stream from the browser now (decision 0082): GO LIVE's rules, on a
+     * stream that has not ended, by an account that may broadcast at all (the ingest checks that again).
+     */
+    async mayBroadcastFromBrowser(streamId: number, principal: Principal): Promise<StreamRow> {
+      const row = await ownStream(streamId, principal);
+      if (row.endedAt) throw conflict(MSG.browserBroadcastStreamEnded);
+      if (!canGoLive(principal.perms)) throw forbidden(MSG.cannotGoLive);
+      assertSetUp(row);
+      return row;
     },
 
     /**

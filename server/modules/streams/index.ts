@@ -9,6 +9,7 @@ import { createMediaServer, type MediaServer } from '../../platform/media/media-
 import type { AppModule, ModuleContext } from '../../platform/module';
 import { broadcasterScoreReads } from './broadcaster-scores';
 import { createBroadcastCallbacks, type BroadcastCallbacks } from './broadcast-callbacks';
+import { registerBrowserBroadcastRoute } from './browser-broadcast';
 import { createChannelModerators, type ChannelModerators } from './channel-moderators';
 import { createCachedListings, LISTINGS_TAG } from './cached-listings';
 import { createStreamInteractions } from './interactions';
@@ -140,6 +141,14 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
         joinThrottle: createJoinThrottle(db, config.streamJoinsPerAddress),
         stopBroadcast: (streamId) => mediaControl.stopBroadcast(streamId),
         rtmpUrl: (request) => config.rtmpPublicUrl ?? `rtmp://${request.hostname}:${media.ingest.port || config.rtmpPort}/live`,
+      });
+      registerBrowserBroadcastRoute(app, {
+        broadcasting,
+        reads,
+        accounts,
+        // An instance without the media role relays to the public ingest address, where the media instances listen.
+        publishUrl: (streamKey) => (mediaIsLocal ? media.ingest.publishUrl(streamKey) : config.rtmpPublicUrl ? `${config.rtmpPublicUrl.replace(/\/$/, '')}/${streamKey}` : null),
+        ffmpegPath: media.ffmpegPath,
       });
     },
     async start() {

@@ -30,6 +30,8 @@ import { UPLOADS_PATH } from '../../../common/api/posts';
 import { publishImagePost, startUpload, testPicture, uploadFile } from '../../testing/uploads';
 import { resolveFfmpegPath } from '../media/ffmpeg-path';
 import { WsClient } from '../../testing/ws-client';
+import { openUpgrade } from '../../testing/ws-upgrade';
+import { BROWSER_BROADCAST_PATH } from '../../../common/browser-broadcast';
 import { createHash, randomBytes } from 'node:crypto';
 import { socialIdentities, socialTickets } from '../../modules/accounts/tables';
 import { systemMessages } from '../../modules/system/tables';
@@ -722,6 +724,18 @@ const CASES: Record<string, Case> = {
   'GET /media/thumbs/:file': { send: (c) => c.client.request('GET', `/media/thumbs/${world.owner.streamId}.jpg`) },
   'GET /api/docs/static/*': { send: (c) => c.client.request('GET', '/api/docs/static/swagger-ui.css') },
   'HEAD /api/docs/': { send: (c) => c.client.request('HEAD' as 'GET', '/api/docs/') },
+  'GET /api/streams/broadcast-from-browser': {
+    // A stream of its own, set up (GO LIVE's rule) and not ended by the calls before it.
+    freshOwner: true,
+    send: async (c) => {
+      const setUp = await c.owner.client.post('/api/streams/update-stream-info', { id: c.owner.streamId, data: { title: 'Matrix from the browser', audience: 'PUBLIC', rating: 'G' } });
+      if (setUp.status !== 200) throw new Error(`update-stream-info: ${setUp.status} ${JSON.stringify(setUp.body)}`);
+      const answer = await openUpgrade(`${baseUrl.replace(/^http/, 'ws')}${BROWSER_BROADCAST_PATH}?id=${c.owner.streamId}`, { cookie: c.client.cookie('ll_session') });
+      if (!('socket' in answer)) return { status: answer.status, body: answer.body, headers: {} };
+      answer.socket.close(1000);
+      return { status: 101, body: {}, headers: {} };
+    },
+  },
   'GET /ws': {
     send: async (c) => {
       const socket = await WsClient.connect(baseUrl, c.client.cookie('ll_session'));

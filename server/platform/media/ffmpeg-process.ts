@@ -12,10 +12,13 @@ export interface FfmpegRun {
 export function runFfmpeg(
   ffmpegPath: string,
   args: string[],
-  options: { mask?: string; onLine?: (line: string) => void; detached?: boolean } = {},
+  options: { mask?: string; onLine?: (line: string) => void; detached?: boolean; stdin?: boolean; stdout?: boolean } = {},
 ): FfmpegRun {
   // `detached`: its own process group, so a terminal's Ctrl-C reaches the caller alone (which stops it).
-  const child = spawn(ffmpegPath, ['-hide_banner', '-nostdin', '-nostats', ...args], { stdio: ['ignore', 'ignore', 'pipe'], detached: options.detached ?? false });
+  // `stdin`/`stdout`: the input is written to the child (`-i pipe:0`), the output read from it (`pipe:1`);
+  // -nostdin only turns off its keyboard commands.
+  const stdio = [options.stdin ? 'pipe' : 'ignore', options.stdout ? 'pipe' : 'ignore', 'pipe'] as const;
+  const child = spawn(ffmpegPath, ['-hide_banner', '-nostdin', '-nostats', ...args], { stdio: [...stdio], detached: options.detached ?? false });
   const lines: string[] = [];
   let partial = '';
   const mask = (line: string) => (options.mask ? line.replaceAll(options.mask, '***') : line);

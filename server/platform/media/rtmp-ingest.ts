@@ -53,6 +53,8 @@ export interface RtmpIngest {
   grabThumbnail(streamId: number): Promise<boolean>;
   /** The stream's ingest health on this instance; null when this instance does not ingest it. */
   health(streamId: number): IngestHealth | null;
+  /** Where a relay on this instance publishes with this key (a browser's broadcast, decision 0082): a secret. */
+  publishUrl(streamKey: string): string;
 }
 
 const APP = 'live';
@@ -162,6 +164,8 @@ export function createRtmpIngest(o: RtmpIngestOptions): RtmpIngest {
     }
   }
 
+  const localBase = () => `rtmp://${loopback(o.host)}:${port}`;
+
   function openSession(streamId: number, continues?: string): IngestSession {
     const ingest = new IngestSession({
       streamId,
@@ -169,7 +173,7 @@ export function createRtmpIngest(o: RtmpIngestOptions): RtmpIngest {
       files: o.files,
       liveDir: o.liveDir,
       ffmpegPath: o.ffmpegPath,
-      rtmpBase: `rtmp://${loopback(o.host)}:${port}`,
+      rtmpBase: localBase(),
       graceMs: o.graceMs,
       thumbnailEveryMs: o.thumbnailEveryMs,
       ...(o.renditions ? { renditions: o.renditions } : {}),
@@ -250,6 +254,7 @@ export function createRtmpIngest(o: RtmpIngestOptions): RtmpIngest {
     endBroadcast: async (streamId) => byStream.get(streamId)?.end(),
     grabThumbnail: async (streamId) => (await byStream.get(streamId)?.grabThumbnail()) ?? false,
     health: (streamId) => byStream.get(streamId)?.health() ?? null,
+    publishUrl: (streamKey) => `${localBase()}/${APP}/${streamKey}`,
     async start() {
       await endExpiredBroadcasts();
       const closed = await closeBrokenPlaylists(o.files, o.liveDir, o.callbacks);

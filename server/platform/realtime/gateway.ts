@@ -103,7 +103,7 @@ interface Connection {
  * A browser sends the session cookie with any page's WebSocket (SameSite does not cover it): refuse
  * pages of other sites before the upgrade. Clients without an Origin header are not browsers.
  */
-async function refuseOtherSites(request: FastifyRequest, reply: FastifyReply) {
+export async function refuseOtherSites(request: FastifyRequest, reply: FastifyReply) {
   const origin = request.headers.origin;
   const ownOrigins = [request.publicOrigin, `${request.protocol}://${request.host}`];
   if (origin !== undefined && !ownOrigins.includes(origin)) {
@@ -157,6 +157,9 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
   const now = options.now ?? Date.now;
   const fanout = createFanout(bus, { pacing: options.pacing });
   const alive = new WeakSet<WebSocket>();
+  // The gateway's own sockets: the server may hold other WebSocket routes (a browser's broadcast), whose
+  // sockets its heartbeat, restarts and resyncs must leave alone.
+  const sockets = new Set<WebSocket>();
   const connectionsOfUser = new Map<number, Set<Connection>>();
   const connections = new Set<Connection>();
   const socketsOfAddress = new Map<string, number>();
@@ -184,7 +187,7 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
   // Registered before the plugin's own preClose (which closes sockets with no code): a graceful stop
   // tells every socket to reconnect, and the pages spread their returns over RESTART_JITTER_MS.
   app.addHook('preClose', async () => {
-    for (const socket of app.websocketServer.clients) socket.close(SERVER_RESTARTING.code, SERVER_RESTARTING.reason);
+    for (const socket of sockets) socket.close(SERVER_RESTARTING.code, SERVER_RESTARTING.reason);
   });
 
   await app.register(websocket, {
@@ -200,7 +203,7 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
   });
 
   const heartbeat = setInterval(() => {
-    for (const socket of app.websocketServer.clients) {
+    for (const socket of sockets) {
       if (!alive.has(socket)) {
         socket.terminate();
         continue;
@@ -256,7 +259,7 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
   // reconnect (spread over RESTART_JITTER_MS) and ask for the lines and tips after the last they saw.
   const stopResyncs = bus.onStateChange(({ state }) => {
     if (state !== 'up') return;
-    for (const socket of app.websocketServer.clients) socket.close(RESYNC_AFTER_OUTAGE.code, RESYNC_AFTER_OUTAGE.reason);
+    for (const socket of sockets) socket.close(RESYNC_AFTER_OUTAGE.code, RESYNC_AFTER_OUTAGE.reason);
   });
   app.addHook('onClose', async () => stopResyncs());
 
@@ -276,6 +279,7 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
     };
     const joined = new Map<string, Deliver>();
     alive.add(socket);
+    sockets.add(socket);
 
     const writable = () => {
       if (socket.readyState !== socket.OPEN) return false;
@@ -437,6 +441,7 @@ export async function installRealtimeGateway(app: FastifyInstance, bus: Bus, han
         });
     });
     socket.on('close', () => {
+      sockets.delete(socket);
       connections.delete(connection);
       void principal.then((who) => {
         const mine = who ? connectionsOfUser.get(who.userId) : undefined;

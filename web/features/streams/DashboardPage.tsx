@@ -1,5 +1,5 @@
 import { shownTitle } from '../../../common/rules/stream-display';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { StreamInfo } from '../../../common/api/streams';
 import { MSG } from '../../../common/messages';
@@ -29,6 +29,20 @@ import { StreamInfoModal } from './StreamInfoModal';
 import styles from './DashboardPage.module.css';
 
 type OwnStream = StreamInfo & { rtmp_url: string; broadcast_key: string };
+
+// MediaRecorder's side loads only when a broadcaster opens the dashboard.
+const BrowserBroadcastPanel = lazy(async () => ({ default: (await import('./BrowserBroadcastPanel')).BrowserBroadcastPanel }));
+
+/** "Go live from this browser", beside the OBS details: for a broadcaster without an encoder. */
+function BrowserBroadcastSection({ stream }: { stream: OwnStream }) {
+  return (
+    <Section title="Go live from this browser" description="No OBS? Broadcast your camera and microphone from this page.">
+      <Suspense fallback={null}>
+        <BrowserBroadcastPanel streamId={stream.stream_id} hidden={stream.hidden} />
+      </Suspense>
+    </Section>
+  );
+}
 
 /** The dashboard's modals, one open at a time. */
 type DashboardModal = 'setup' | 'paid' | 'popular' | 'buy-impressions';
@@ -70,7 +84,7 @@ export function DashboardPage() {
     return (
       <Page>
         <DashboardHeader stream={stream} actions={actions} stopped={stopped} />
-        <LivePanel key={stream.stream_id} stream={stream} preview={<Preview stream={stream} />} connection={connection} />
+        <LivePanel key={stream.stream_id} stream={stream} preview={<Preview stream={stream} />} connection={connection} browserBroadcast={<BrowserBroadcastSection stream={stream} />} />
         {adsSection && <div className={styles.ads}>{adsSection}</div>}
         {modals}
       </Page>
@@ -83,9 +97,12 @@ export function DashboardPage() {
         <Section title="Preview">
           <Preview stream={stream} />
         </Section>
-        <Section title="RTMP Feed & Stream Links" description="Connect OBS (or any RTMP encoder) with these.">
-          {connection}
-        </Section>
+        <div className={styles.feeds}>
+          <Section title="RTMP Feed & Stream Links" description="Connect OBS (or any RTMP encoder) with these.">
+            {connection}
+          </Section>
+          <BrowserBroadcastSection stream={stream} />
+        </div>
       </div>
       <div className={styles.tipping}>
         <GoalEditor key={stream.stream_id} streamId={stream.stream_id} live={stream.live === 'Y'} />
@@ -145,7 +162,7 @@ function DashboardHeader({ stream, actions, stopped }: { stream: OwnStream; acti
       <div className={styles.headerNote}>
         <Alert>{goLive.isError ? failureMessage(goLive.error) : null}</Alert>
         {stopped && !live && <Alert>{STOPPED_NOTICE[stopped]}</Alert>}
-        {!stream.hidden && !live && !stopped && <Alert tone="info">Waiting for your encoder: start streaming in OBS with the URL and key below.</Alert>}
+        {!stream.hidden && !live && !stopped && <Alert tone="info">Waiting for your encoder: start streaming in OBS with the URL and key below, or go live from this browser.</Alert>}
       </div>
     </header>
   );

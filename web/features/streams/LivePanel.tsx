@@ -30,7 +30,7 @@ import { streamKeys } from '../../api/content-keys';
 import { studioKeys, useEndStream, useIngestHealth, useLiveSession } from './studio-api';
 import styles from './LivePanel.module.css';
 
-export function LivePanel({ stream, preview, connection }: { stream: StreamInfo; preview: ReactNode; connection: ReactNode }) {
+export function LivePanel({ stream, preview, connection, browserBroadcast }: { stream: StreamInfo; preview: ReactNode; connection: ReactNode; browserBroadcast: ReactNode }) {
   const queryClient = useQueryClient();
   const session = useLiveSession(stream.stream_id, true);
   const [arrived, setArrived] = useState<number | null>(null);
@@ -82,6 +82,7 @@ export function LivePanel({ stream, preview, connection }: { stream: StreamInfo;
           </div>
           <div className={styles.connection}>
             <Section title="RTMP Feed & Stream Links">{connection}</Section>
+            {browserBroadcast}
           </div>
           <Alert>{session.isError ? failureMessage(session.error) : null}</Alert>
         </div>
