@@ -3,40 +3,16 @@ import type { FastifyInstance } from 'fastify';
 import * as api from '../../../common/api/settings';
 import * as accountsApi from '../../../common/api/accounts';
 import { authorize } from '../../platform/http/auth';
-import { notFound } from '../../platform/http/errors';
 import { MSG } from '../../../common/messages';
 import { ACCESS } from '../../platform/http/access';
 import { addRoute } from '../../platform/http/route';
 import { clearSessionCookie } from '../../platform/http/sessions';
-import type { RouteDocs } from '../../platform/http/openapi';
-import { uploadedImage } from '../../platform/http/uploaded-image';
+import { imageUploadDocs, servePictures, uploadedImage } from '../../platform/http/uploaded-image';
 import type { FileStore } from '../../platform/storage/storage';
 import { AVATAR_MAX_BYTES } from './avatar-image';
 import type { ClosureService } from './closure-service';
 import type { AccountsService } from './service';
 import { AVATAR_PREFIX, type SettingsService } from './settings-service';
-
-const AVATAR_NAME = /^\d+-[0-9a-f]{16}\.webp$/;
-
-const uploadAvatarDocs: RouteDocs = {
-  requestBody: {
-    required: true,
-    content: {
-      'multipart/form-data': {
-        schema: {
-          type: 'object',
-          required: ['file'],
-          properties: { file: { type: 'string', format: 'binary', description: `An image, at most ${AVATAR_MAX_BYTES / 1024 / 1024} MB` } },
-        },
-      },
-    },
-  },
-  refusals: [413, 507],
-};
-const avatarImageDocs: RouteDocs = {
-  responses: { 200: { description: 'The avatar, WebP, cached for a year (names change with the image).', content: { 'image/webp': { schema: { type: 'string', format: 'binary' } } } } },
-  refusals: [404],
-};
 
 export function registerSettingsRoutes(
   app: FastifyInstance,
@@ -86,19 +62,12 @@ export function registerSettingsRoutes(
   });
 
   const uploadAvatarSchema = { tags, summary: api.uploadAvatar.summary, response: { 200: api.uploadAvatar.output } };
-  app.post(api.uploadAvatar.path, { schema: uploadAvatarSchema, config: { auth: 'user', access: ACCESS.signedIn, openapi: uploadAvatarDocs } }, async (request) => {
+  app.post(api.uploadAvatar.path, { schema: uploadAvatarSchema, config: { auth: 'user', access: ACCESS.signedIn, openapi: imageUploadDocs(AVATAR_MAX_BYTES, [413, 507]) } }, async (request) => {
     const principal = await authorize(request, 'user');
     const upload = await uploadedImage(request, MSG.avatarTooBig);
     const avatar = await settings.setAvatar(principal!.userId, upload);
     return { response: 'success', avatar };
   });
 
-  app.get('/media/avatars/:name', { schema: { tags, summary: 'An avatar image, by the name settings gave it' }, config: { access: ACCESS.public, openapi: avatarImageDocs } }, async (request, reply) => {
-    const { name } = request.params as { name: string };
-    if (!AVATAR_NAME.test(name)) throw notFound();
-    const stored = await deps.files.open(`${AVATAR_PREFIX}${name}`);
-    if (!stored) throw notFound();
-    reply.header('content-type', 'image/webp').header('cache-control', 'public, max-age=31536000, immutable').header('content-length', stored.size);
-    return reply.send(stored.body);
-  });
+  servePictures(app, { path: '/media/avatars', prefix: AVATAR_PREFIX, what: 'avatar', tags, files: deps.files });
 }

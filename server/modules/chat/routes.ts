@@ -11,8 +11,7 @@ import type { Principal } from '../../platform/http/auth';
 import { notFound } from '../../platform/http/errors';
 import { addRoute } from '../../platform/http/route';
 import { authorize } from '../../platform/http/auth';
-import type { RouteDocs } from '../../platform/http/openapi';
-import { uploadedImage } from '../../platform/http/uploaded-image';
+import { imageUploadDocs, servePictures, uploadedImage } from '../../platform/http/uploaded-image';
 import type { FileStore } from '../../platform/storage/storage';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { MSG } from '../../../common/messages';
@@ -86,23 +85,6 @@ export function registerChatRoutes(app: FastifyInstance, deps: {
   registerEmoteRoutes(app, deps.emotes, deps.files);
 }
 
-const EMOTE_FILE = /^\d+-[0-9a-f]{16}\.webp$/;
-const uploadEmoteDocs: RouteDocs = {
-  requestBody: {
-    required: true,
-    content: {
-      'multipart/form-data': {
-        schema: {
-          type: 'object',
-          required: ['file'],
-          properties: { file: { type: 'string', format: 'binary', description: `An image, at most ${EMOTES.maxBytes / 1024 / 1024} MB` } },
-        },
-      },
-    },
-  },
-  refusals: [409, 413],
-};
-
 function registerEmoteRoutes(app: FastifyInstance, emotes: EmotesService, files: FileStore) {
   const tags = ['chat'];
   addRoute(app, api.emotes, { auth: 'anonymous', access: ACCESS.public, tags }, async ({ input }) => ({ emotes: await emotes.list(input.user_id) }));
@@ -111,24 +93,12 @@ function registerEmoteRoutes(app: FastifyInstance, emotes: EmotesService, files:
   }));
 
   const schema = { tags, summary: api.uploadEmote.summary, querystring: api.emoteUploadFields, response: { 200: api.uploadEmote.output } };
-  app.withTypeProvider<ZodTypeProvider>().post(api.uploadEmote.path, { schema, config: { auth: 'user', access: ACCESS.signedIn, openapi: uploadEmoteDocs } }, async (request) => {
+  app.withTypeProvider<ZodTypeProvider>().post(api.uploadEmote.path, { schema, config: { auth: 'user', access: ACCESS.signedIn, openapi: imageUploadDocs(EMOTES.maxBytes, [409, 413]) } }, async (request) => {
     const principal = (await authorize(request, 'user'))!;
     const fields = request.query;
     const upload = await uploadedImage(request, MSG.emoteTooBig);
     return { response: 'success' as const, emotes: await emotes.add(principal.userId, fields.code, fields.min_plan_level, upload) };
   });
 
-  app.get('/media/emotes/:name', { schema: { tags, summary: 'An emote image, by the name its upload gave it' }, config: { access: ACCESS.public, openapi: emoteImageDocs } }, async (request, reply) => {
-    const { name } = request.params as { name: string };
-    if (!EMOTE_FILE.test(name)) throw notFound();
-    const stored = await files.open(`${EMOTE_PREFIX}${name}`);
-    if (!stored) throw notFound();
-    reply.header('content-type', 'image/webp').header('cache-control', 'public, max-age=31536000, immutable').header('content-length', stored.size);
-    return reply.send(stored.body);
-  });
+  servePictures(app, { path: '/media/emotes', prefix: EMOTE_PREFIX, what: 'emote', tags, files });
 }
-
-const emoteImageDocs: RouteDocs = {
-  responses: { 200: { description: 'The emote, WebP, cached for a year (names change with the image).', content: { 'image/webp': { schema: { type: 'string', format: 'binary' } } } } },
-  refusals: [404],
-};
