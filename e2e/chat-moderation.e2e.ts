@@ -53,7 +53,7 @@ describe('chat moderators', () => {
     await rules(page).getByLabel('A message with a link or a blocked word').selectOption('hold');
     await rules(page).getByRole('button', { name: 'Save chat rules' }).click();
     await page.getByText(MSG.chatRulesSaved).first().waitFor();
-    await page.getByRole('heading', { name: 'Chat moderators' }).scrollIntoViewIfNeeded();
+    await add.scrollIntoViewIfNeeded();
     await screenshot(page, 'chat-moderators-editor');
     const onAir = await goLiveAndPublish(page);
     publisher = onAir.publisher;
