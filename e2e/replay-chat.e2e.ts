@@ -45,15 +45,13 @@ async function playOn(page: Page, seconds: number) {
 
 /** Pauses the replay and moves it to `seconds`; resolves once the seek is done. */
 async function seekTo(page: Page, seconds: number) {
-  await page.locator('video').evaluate(
-    (v: HTMLVideoElement, to: number) =>
-      new Promise<void>((resolve) => {
-        v.pause();
-        v.addEventListener('seeked', () => resolve(), { once: true });
-        v.currentTime = to;
-      }),
-    seconds,
-  );
+  const video = page.locator('video');
+  await video.evaluate((v: HTMLVideoElement, to: number) => {
+    v.pause();
+    v.currentTime = to;
+  }, seconds);
+  // Done when the element says so: a seek to where it stands fires no 'seeked' in every state of the player.
+  await expect.poll(() => video.evaluate((v: HTMLVideoElement, to: number) => !v.seeking && Math.abs(v.currentTime - to) < 0.5, seconds), { timeout: 30_000 }).toBe(true);
 }
 
 describe('chat on a replay', () => {
