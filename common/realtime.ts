@@ -9,6 +9,7 @@ import { toyAccessRecord, TOY_ROOMS, APP_CONNECTION_STATUSES, LOVENSE_EVENTS } f
 import { notificationItem } from './api/notifications';
 import { balance } from './api/wallet';
 import { streamGoal } from './api/streams';
+import { publicShow, showSeat } from './api/shows';
 import { TOY_COMMAND_NAMES } from './rules/toys';
 import { CHAT_TEXT_MAX } from './realtime-channels';
 
@@ -105,6 +106,15 @@ const goalMessage = z.object({
   type: z.literal('GOAL'),
   data: z.object({ stream_id: z.number().int().positive(), goal: streamGoal.nullable(), reached: z.array(streamGoal) }),
 });
+
+/** On the stream's channel: its show changed (on sale, on, a ticket bought, over); `show` is the show now (null: none). */
+const showMessage = z.object({ type: z.literal('SHOW'), data: z.object({ stream_id: z.number().int().positive(), show: publicShow.nullable() }) });
+
+/** To a viewer's own channel: their place in a show changed (accepted, declined, started, a minute paid, ended and why). */
+const showSeatMessage = z.object({ type: z.literal('SHOW-SEAT'), data: z.object({ seat: showSeat }) });
+
+/** To the broadcaster's own channel: requests or seats of their show changed, so the show panel looks again. */
+const showRequestsMessage = z.object({ type: z.literal('SHOW-REQUESTS'), data: z.object({ stream_id: z.number().int().positive() }) });
 
 const streamOptionsMessage = z.object({ type: z.literal('STREAM-OPTIONS'), options: z.object({ chat_enabled: z.boolean() }) });
 
@@ -257,7 +267,7 @@ const balanceMessage = z.object({ type: z.literal('BALANCE'), balance });
 
 export const realtimeMessage = z.discriminatedUnion('type', [
   commentMessage, likeMessage, tipMessage, tipEnforceMessage, goalMessage, streamEndMessage, streamLiveMessage, streamStoppedMessage, streamOptionsMessage, blockedMessage, viewersMessage,
-  lineRemovedMessage, heldMessage, heldResolvedMessage,
+  lineRemovedMessage, heldMessage, heldResolvedMessage, showMessage, showSeatMessage, showRequestsMessage,
   presenceMessage('CONNECTED'), presenceMessage('DISCONNECTED'), signalMessage, participantsMessage, meetingEndMessage, kickedMessage,
   lovenseAccessMessage, lovenseAppConnectionMessage, lovenseAddDeviceRequestMessage, lovenseViewerEndCallMessage, lovenseCommandMessage,
   notificationMessage, balanceMessage,

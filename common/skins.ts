@@ -23,6 +23,8 @@ export interface Skin {
     adSelection: boolean;
     paidChat: boolean;
     prerollAds: boolean;
+    /** Viewers may watch someone else's private show at the broadcaster's lower spy price (decision 0085). */
+    spyShows: boolean;
     /** Facebook sign-in replaced by the account-migration notice. */
     facebookMigrated: boolean;
   };
@@ -66,7 +68,7 @@ export const SKINS: Record<SkinId, Skin> = {
     name: 'Limelight',
     prefix: '',
     tagline: 'Your audience, your rewards.',
-    flags: { adultContent: false, subscriptions: true, adSelection: true, paidChat: false, prerollAds: false, facebookMigrated: false },
+    flags: { adultContent: false, subscriptions: true, adSelection: true, paidChat: false, prerollAds: false, spyShows: false, facebookMigrated: false },
     defaultRating: 'G',
     labels: { getCoins: 'Get Coins' },
     uploadPath: '/user/upload',
@@ -94,7 +96,7 @@ export const SKINS: Record<SkinId, Skin> = {
     name: 'MiiTV',
     prefix: '/miitv',
     tagline: 'Your audience, your rewards.',
-    flags: { adultContent: false, subscriptions: true, adSelection: true, paidChat: false, prerollAds: false, facebookMigrated: false },
+    flags: { adultContent: false, subscriptions: true, adSelection: true, paidChat: false, prerollAds: false, spyShows: false, facebookMigrated: false },
     defaultRating: 'PLUS_14',
     labels: { getCoins: 'Get Coins' },
     uploadPath: '/user/upload-video',
@@ -122,7 +124,7 @@ export const SKINS: Record<SkinId, Skin> = {
     name: 'Personas',
     prefix: '/personas',
     tagline: 'Your audience, your rewards.',
-    flags: { adultContent: false, subscriptions: true, adSelection: false, paidChat: false, prerollAds: false, facebookMigrated: true },
+    flags: { adultContent: false, subscriptions: true, adSelection: false, paidChat: false, prerollAds: false, spyShows: false, facebookMigrated: true },
     defaultRating: 'G',
     labels: { getCoins: 'Fund Wallet' },
     uploadPath: '/user/upload',
@@ -150,7 +152,7 @@ export const SKINS: Record<SkinId, Skin> = {
     name: 'AfterDark',
     prefix: '/afterdark',
     tagline: 'Your audience, your rewards.',
-    flags: { adultContent: true, subscriptions: true, adSelection: false, paidChat: true, prerollAds: true, facebookMigrated: false },
+    flags: { adultContent: true, subscriptions: true, adSelection: false, paidChat: true, prerollAds: true, spyShows: true, facebookMigrated: false },
     defaultRating: 'G',
     labels: { getCoins: 'Get Coins' },
     uploadPath: '/user/upload',

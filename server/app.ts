@@ -48,6 +48,7 @@ import { createAccountsModule } from './modules/accounts';
 import { createChannelsModule } from './modules/channels';
 import { createChatModule } from './modules/chat';
 import { createGoalsModule } from './modules/goals';
+import { createShowsModule } from './modules/shows';
 import { createLedgerModule } from './modules/ledger';
 import { createMeetingsModule } from './modules/meetings';
 import { createToysModule } from './modules/toys';
@@ -78,6 +79,7 @@ export const MODULES: readonly ModuleFactory[] = [
   createChatModule,
   createTipsModule,
   createGoalsModule,
+  createShowsModule,
   createPromotionModule,
   createPostsModule,
   createMeetingsModule,

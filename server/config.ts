@@ -18,7 +18,7 @@ const onOff = (fallback: boolean) =>
     .transform((v) => (v === undefined ? fallback : v === 'on' || v === 'true' || v === '1'));
 
 /** Platform fee percent per transfer kind when PLATFORM_FEES does not name it (video calls are free: spec part 2 policy). */
-export const DEFAULT_PLATFORM_FEES: Readonly<Partial<Record<TransferKind, number>>> = { tip: 20, subscription: 20, post_purchase: 20, meeting_fee: 0, toy_tip: 20 };
+export const DEFAULT_PLATFORM_FEES: Readonly<Partial<Record<TransferKind, number>>> = { tip: 20, subscription: 20, post_purchase: 20, meeting_fee: 0, toy_tip: 20, show_minute: 20 };
 
 /** Ad units of the built-in offers network in every skin: pre-roll 1, banner 2, chat 3 (0 turns a placement off). */
 export const DEFAULT_AD_UNITS = { preroll: 1, banner: 2, chat: 3 } as const;
@@ -105,6 +105,11 @@ const envSchema = z.object({
   RTMP_PORT: numeric(z.number().int().min(0).max(65535).default(1935)),
   /** How long a dropped encoder may take to reconnect and continue the same broadcast. */
   RTMP_GRACE_MS: numeric(z.number().int().min(0).max(600_000).default(15_000)),
+  /**
+   * A private or group show's billing period (decision 0085): a minute. Shorter only where time is
+   * simulated (journeys, benchmarks); every price on the pages is per minute whatever it is.
+   */
+  SHOW_MINUTE_MS: numeric(z.number().int().min(1_000).max(600_000).default(60_000)),
   /**
    * Life of a signed playback address: short, so a copied address soon stops working; behind the edge
    * cache it is how long a ban or an audience change may take to reach a viewer the edge serves
@@ -438,6 +443,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: c.PORT,
     rtmpPort: c.RTMP_PORT,
     rtmpGraceMs: c.RTMP_GRACE_MS,
+    showMinuteMs: c.SHOW_MINUTE_MS,
     /** Live renditions (decision 0070); empty: one copied rendition. */
     liveRenditions: c.LIVE_RENDITIONS,
     playbackTtlSeconds: c.PLAYBACK_TTL_SECONDS,

@@ -17,6 +17,7 @@ import type * as $posts from './posts';
 import type * as $recovery from './recovery';
 import type * as $referrals from './referrals';
 import type * as $settings from './settings';
+import type * as $shows from './shows';
 import type * as $social from './social';
 import type * as $socialLogin from './social-login';
 import type * as $statements from './statements';
@@ -195,6 +196,19 @@ export const settings = {
   updateEmailNotifications: { method: 'POST', path: '/api/user/email-notifications' } as D<typeof $settings.updateEmailNotifications>,
   updateUserPreferences: { method: 'POST', path: '/api/user/update-user-preferences' } as D<typeof $settings.updateUserPreferences>,
   uploadAvatar: { method: 'POST', path: '/api/user/upload-avatar' } as D<typeof $settings.uploadAvatar>,
+};
+
+export const shows = {
+  answerShowRequest: { method: 'POST', path: '/api/streams/answer-show-request' } as D<typeof $shows.answerShowRequest>,
+  endShow: { method: 'POST', path: '/api/streams/end-show' } as D<typeof $shows.endShow>,
+  getShowOffer: { method: 'GET', path: '/api/streams/show-offer' } as D<typeof $shows.getShowOffer>,
+  joinShow: { method: 'POST', path: '/api/streams/join-show' } as D<typeof $shows.joinShow>,
+  leaveShow: { method: 'POST', path: '/api/streams/leave-show' } as D<typeof $shows.leaveShow>,
+  openGroupShow: { method: 'POST', path: '/api/streams/open-group-show' } as D<typeof $shows.openGroupShow>,
+  saveShowOffer: { method: 'POST', path: '/api/streams/save-show-offer' } as D<typeof $shows.saveShowOffer>,
+  showHere: { method: 'POST', path: '/api/streams/show-here' } as D<typeof $shows.showHere>,
+  showRequests: { method: 'GET', path: '/api/streams/show-requests' } as D<typeof $shows.showRequests>,
+  streamShow: { method: 'GET', path: '/api/streams/show' } as D<typeof $shows.streamShow>,
 };
 
 export const social = {

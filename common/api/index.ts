@@ -13,6 +13,7 @@ export * as posts from './posts';
 export * as recovery from './recovery';
 export * as referrals from './referrals';
 export * as settings from './settings';
+export * as shows from './shows';
 export * as social from './social';
 export * as socialLogin from './social-login';
 export * as statements from './statements';

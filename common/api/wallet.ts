@@ -217,6 +217,7 @@ export const TRANSFER_KIND_LABELS = {
   subscription: 'Subscription',
   meeting_fee: 'Video call',
   toy_tip: 'Device access',
+  show_minute: 'Show minute',
   ad_commission: 'Ad commission',
   ad_funding: 'Ad campaign funded',
   ad_refund: 'Ad campaign withdrawn',

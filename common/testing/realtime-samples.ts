@@ -44,6 +44,23 @@ export const SAMPLE_OF_EACH_TYPE: { [T in RealtimeType]: RealtimeMessageOf<T> } 
   'LINE-REMOVED': { type: 'LINE-REMOVED', data: { stream_id: 12, timetoken: '41' } },
   HELD: { type: 'HELD', data: { stream_id: 12, priority: false, line: sampleComment('see www.example.com', '42') } },
   'HELD-RESOLVED': { type: 'HELD-RESOLVED', data: { stream_id: 12, timetoken: '42', approved: true } },
+  SHOW: {
+    type: 'SHOW',
+    data: {
+      stream_id: 12,
+      show: { show_id: 3, stream_id: 12, kind: 'private', state: 'live', price_per_minute: 60, spy_price: 20, min_minutes: 5, tickets: 0, min_tickets: 1, started_time: '2026-11-30T12:00:00.000Z' },
+    },
+  },
+  'SHOW-SEAT': {
+    type: 'SHOW-SEAT',
+    data: {
+      seat: {
+        show_id: 3, stream_id: 12, kind: 'private', role: 'buyer', state: 'ended', price_per_minute: 60, minutes_billed: 2, coins_paid: 120,
+        paid_until: '2026-11-30T12:02:00.000Z', end_reason: 'balance',
+      },
+    },
+  },
+  'SHOW-REQUESTS': { type: 'SHOW-REQUESTS', data: { stream_id: 12 } },
   CONNECTED: { type: 'CONNECTED', sender: sampleSender(), data: { stream_id: 7 } },
   DISCONNECTED: { type: 'DISCONNECTED', sender: sampleSender(), data: { stream_id: 7 } },
   VIEWERS: { type: 'VIEWERS', viewers: 12 },

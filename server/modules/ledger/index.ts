@@ -12,6 +12,7 @@ export { balancesJsonSql, holdsImpressionsSql, paidActivitySql, spendOnStreamSql
 export { CURRENCIES, TRANSFER_KINDS, type Currency, type TransferKind } from './tables';
 export { checkConservation, conservationViolations, formatConservation, type ConservationReport } from './conservation';
 export { depositTransfer, type RecordedDeposit } from './deposits';
+export { paymentLegs } from './payment-legs';
 export { AccountOnHold, type Hold } from './holds';
 export { debtAccountName, MONEY_OUT_ACCOUNTS, PAYOUTS_HOLDING_ACCOUNT } from './tables';
 export { earnedProbe, lockWallet, maturesEnoughAt, payoutPosition, walletVersion, type PayoutPosition } from './payout-position';

@@ -21,6 +21,9 @@ import { isPlayable, type StreamRow } from './stream-info';
 import { streamBans, streams } from './tables';
 import type { Viewer } from './viewer';
 
+/** Whether a viewer (null: a visitor) may see the stream's video as far as its shows go: true when no show is on. */
+export type ShowAdmission = (streamId: number, viewerId: number | null) => Promise<boolean>;
+
 /**
  * Who may watch whatever the audience and rating: admins and holders of GRANT PERMISSION (who end,
  * delete and suspend). UPDATE STREAM_ANY and ALLOW REPORT_STREAM_HIDE only pass the pay wall (spec §6).
@@ -70,6 +73,9 @@ export const plainlyWatchableSql = (streamId: number | SQL, ownerId: number | SQ
     and not exists (select 1 from ${streamBans} b where b.stream_id = s.id and b.user_id = ${viewerId})
     and ${activeUserSql(sql`s.user_id`)})`;
 
+/** True (as SQL) while the stream is on air: its encoder publishes. */
+export const streamLiveSql = (streamId: number | SQL) => sql`exists (select 1 from ${streams} s where s.id = ${streamId} and s.live)`;
+
 /**
  * minimumFor as SQL, for the one-statement tip: a subscriber's minimum is ceil(minimum × (1 − discount)
  * / 10) × 10, none with no pay wall or a discount of 1 (subscriberMinimum; a test holds the two equal).
@@ -87,8 +93,17 @@ export function createStreamAccess(deps: {
   accounts: Pick<AccountsService, 'ageOf'>;
   social: Pick<SocialService, 'relation'>;
   ledger: Pick<Ledger, 'spendOnStream'>;
+  /** Whether a show on the stream lets this viewer see it (the shows module's rule; tests may leave it out: no shows). */
+  showAdmission?: () => ShowAdmission;
 }) {
   const { db, reads, accounts, social } = deps;
+
+  /** A show shuts the stream to everyone but its paid seats; its owner and those who may watch anything still see it. */
+  async function admittedToShow(row: StreamRow, viewer: Viewer): Promise<boolean> {
+    const viewerId = viewer.principal?.userId ?? null;
+    if (!deps.showAdmission || viewerId === row.userId || mayWatchAnything(viewer.principal)) return true;
+    return deps.showAdmission()(row.id, viewerId);
+  }
 
   /** Refuses what the viewer may not watch; the owner and moderators always may. */
   async function assertMayWatch(row: StreamRow, viewer: Viewer) {
@@ -153,7 +168,7 @@ export function createStreamAccess(deps: {
         const row = await lookup(streamId, viewer);
         if (!isPlayable(row)) return false;
         await assertPaidUp(row, viewer);
-        return true;
+        return await admittedToShow(row, viewer);
       } catch (error) {
         if (error instanceof AppError) return false;
         throw error;

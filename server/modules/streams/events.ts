@@ -9,6 +9,12 @@ declare module '../../platform/events' {
     'stream.price-changed': [{ streamId: number; tipViewerMinAmount: number }];
     /** Audience, rating, price or existence changed: who may watch must be decided again. */
     'stream.access-changed': [{ streamId: number }];
+    /**
+     * Who may play the stream's video changed without its settings changing (a private or group show
+     * began or ended, a viewer's paid show time ran out): the playback decisions of the stream, or of
+     * that viewer on it, are taken again at their next fetch.
+     */
+    'stream.playback-changed': [{ streamId: number; userId?: number }];
     /** The owner banned a viewer from the stream. */
     'stream.viewer-banned': [{ streamId: number; userId: number }];
     /**

@@ -41,6 +41,7 @@ export function createPlaybackGate(deps: {
   };
   deps.events.on('stream.access-changed', ({ streamId }) => revoke({ streamId }));
   deps.events.on('stream.viewer-banned', ({ streamId, userId }) => revoke({ streamId, userId }));
+  deps.events.on('stream.playback-changed', ({ streamId, userId }) => revoke(userId === undefined ? { streamId } : { streamId, userId }));
   // From the event outbox: a subscription's end revokes its playback even after a crash (revoking twice is harmless).
   deps.events.onDurable('subscription.changed', ({ subscriberId }) => revoke({ userId: subscriberId }));
 

@@ -438,6 +438,30 @@ const CASES: Record<string, Case> = {
   'GET /api/streams/send-rating': { input: (c) => ({ id: id(c), stream_id: c.owner.streamId, rating: 5 }) },
   'POST /api/streams/send-tip': { input: (c) => ({ stream_id: c.owner.streamId, amount: 10 }) },
   'GET /api/streams/tip-menu': { input: (c) => ({ user_id: c.owner.user.id }) },
+  'GET /api/streams/show-offer': { input: (c) => ({ user_id: c.owner.user.id }) },
+  'GET /api/streams/show': { input: (c) => ({ id: c.owner.streamId }) },
+  'POST /api/streams/join-show': {
+    input: (c) => ({ stream_id: c.owner.streamId, as: 'private' }),
+    stopsShort: { status: 409, message: MSG.showNeedsLive, why: 'the matrix\'s streams are not on air (shows.int.test.ts runs shows on live ones)' },
+  },
+  'POST /api/streams/show-here': {
+    input: (c) => ({ stream_id: c.owner.streamId }),
+    stopsShort: { status: 404, message: MSG.showUnknown, why: 'no caller holds a seat in a show of the matrix\'s streams (shows.int.test.ts)' },
+  },
+  'POST /api/streams/leave-show': {
+    input: (c) => ({ stream_id: c.owner.streamId }),
+    stopsShort: { status: 404, message: MSG.showUnknown, why: 'no caller holds a seat in a show of the matrix\'s streams (shows.int.test.ts)' },
+  },
+  'GET /api/streams/show-requests': { input: (c) => ({ id: c.owner.streamId }) },
+  'POST /api/streams/answer-show-request': {
+    input: (c) => ({ stream_id: c.owner.streamId, show_id: 1, accept: false }),
+    stopsShort: { status: 404, message: MSG.showUnknown, why: 'nobody asked the matrix\'s broadcaster for a show (shows.int.test.ts answers requests)' },
+  },
+  'POST /api/streams/open-group-show': {
+    input: (c) => ({ stream_id: c.owner.streamId }),
+    stopsShort: { status: 409, message: MSG.showNeedsLive, why: 'the matrix\'s streams are not on air (shows.int.test.ts opens group shows on live ones)' },
+  },
+  'POST /api/streams/end-show': { input: (c) => ({ stream_id: c.owner.streamId }) },
   'POST /api/streams/save-tip-menu': { input: () => ({ items: [{ label: 'Seen by the matrix', price: 10 }] }) },
   'GET /api/streams/menu-requests': { input: (c) => ({ id: c.owner.streamId }) },
   'POST /api/streams/mark-menu-request': {
