@@ -4,7 +4,7 @@
  * moves the seat's paid time. Whoever runs it (the request that starts a seat, any instance's billing
  * job, a run again after kill -9), a minute is paid once, and the seat's count moves only with its coins.
  */
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { SHOW } from '../../../common/rules/shows';
 import type { Db, Executor } from '../../platform/db/client';
 import { paymentLegs, walletBalanceSql, type Ledger } from '../ledger';
@@ -66,7 +66,7 @@ export function createShowBilling(deps: { db: Db; ledger: Ledger; feePercent: nu
         total: sql`(select coalesce(sum(balance), 0) from ledger_accounts where user_id = ${seat.userId} and currency = 'CON')`,
       },
       after: {
-        seat_paid: sql`update ${showSeats} set state = 'active', minutes_billed = minutes_billed + 1, coins_paid = coins_paid + ${price},
+        seat_paid: sql`update ${showSeats} set state = 'active', minutes_billed = minutes_billed + 1, coins_paid = coins_paid + ${price}, claimed_until = null,
             paid_until = (case when paid_until is not null and paid_until >= now() - make_interval(secs => ${graceMs / 1000}) then paid_until else now() end)
               + make_interval(secs => ${minuteMs / 1000})
           where id = ${seat.id} and exists (select 1 from t)`,
@@ -84,16 +84,25 @@ export function createShowBilling(deps: { db: Db; ledger: Ledger; feePercent: nu
     return { paid: false, why: 'short', elsewhere: Number(s.total) >= price };
   }
 
-  /** Active seats whose paid time is over, oldest first: what a billing run charges. */
-  async function dueSeats(limit: number): Promise<Array<{ seat: SeatRow; show: ShowRow }>> {
-    const rows = await db.select({ seat: showSeats, show: shows }).from(showSeats)
-      .innerJoin(shows, eq(shows.id, showSeats.showId))
-      .where(and(sql`${showSeats.state} = 'active'`, sql`${showSeats.paidUntil} <= now()`))
-      .orderBy(asc(showSeats.paidUntil)).limit(limit);
-    return rows;
+  /**
+   * Claims up to `limit` active seats whose paid time is over, oldest first, for `leaseMs`: each instance's
+   * run bills its own (FOR UPDATE SKIP LOCKED, then the claim), so two instances share the seats rather
+   * than both charging each. A charge clears its seat's claim; a killed run's claim lapses.
+   */
+  async function claimDue(limit: number, leaseMs: number): Promise<Array<{ seat: SeatRow; show: ShowRow }>> {
+    const claimable = db.select({ id: showSeats.id }).from(showSeats)
+      .where(and(sql`${showSeats.state} = 'active'`, sql`${showSeats.paidUntil} <= now()`,
+        sql`(${showSeats.claimedUntil} is null or ${showSeats.claimedUntil} < now())`))
+      .orderBy(asc(showSeats.paidUntil)).limit(limit).for('update', { skipLocked: true });
+    const claimed = await db.update(showSeats).set({ claimedUntil: sql`now() + make_interval(secs => ${leaseMs / 1000})` })
+      .where(inArray(showSeats.id, claimable)).returning();
+    if (claimed.length === 0) return [];
+    const showRows = await db.select().from(shows).where(inArray(shows.id, [...new Set(claimed.map((seat) => seat.showId))]));
+    const byId = new Map(showRows.map((show) => [show.id, show]));
+    return claimed.map((seat) => ({ seat, show: byId.get(seat.showId)! }));
   }
 
-  return { chargeMinute, dueSeats };
+  return { chargeMinute, claimDue };
 }
 
 export type ShowBilling = ReturnType<typeof createShowBilling>;

@@ -23,9 +23,10 @@ import { inParallel, type MinuteOutcome, type SeatRow, type ShowBilling, type Sh
 import { showNotices, type ShowChannels, type ShowNotices } from './notices';
 import { showOffers, showSeats, shows } from './tables';
 
-/** Seats billed per run of the billing job, and how many at once. */
+/** Seats billed per run of the billing job, how many at once, and how long a run's claim on them lasts. */
 const BILLING_BATCH = 500;
 const BILLING_WIDTH = 4;
+const BILLING_LEASE_MS = 10_000;
 /** How long a viewer's ended seat is still shown to them (why it ended). */
 const ENDED_SEAT_SHOWN_MS = 10 * 60_000;
 
@@ -457,7 +458,7 @@ export function createShows(deps: {
     /** One run of the billing job: every seat whose paid minute is over pays the next, or ends; requests unanswered too long expire. */
     async bill(): Promise<{ paid: number; ended: number }> {
       const counts = { paid: 0, ended: 0 };
-      const due = await billing.dueSeats(BILLING_BATCH);
+      const due = await billing.claimDue(BILLING_BATCH, BILLING_LEASE_MS);
       await inParallel(due, BILLING_WIDTH, async (item) => {
         const result = await billSeat(item);
         if (result !== 'skipped') counts[result]++;

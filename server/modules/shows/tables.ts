@@ -68,6 +68,8 @@ export const showSeats = pgTable(
     coinsPaid: bigint('coins_paid', { mode: 'number' }).notNull().default(0),
     paidUntil: timestamp('paid_until', { withTimezone: true }),
     seenAt: timestamp('seen_at', { withTimezone: true }).notNull().defaultNow(),
+    /** A billing run's claim on the due minute: other instances' runs pass the seat by until it lapses (a killed run's does). */
+    claimedUntil: timestamp('claimed_until', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     endedAt: timestamp('ended_at', { withTimezone: true }),
     endReason: text('end_reason', { enum: SEAT_END_REASONS }),

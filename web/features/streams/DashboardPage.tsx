@@ -15,6 +15,7 @@ import { OfferSelection } from '../ads';
 import { ChannelChatSettings } from '../chat';
 import { GoalEditor } from '../goals';
 import { TipMenuEditor } from '../tips';
+import { loadShowOfferEditor } from '../shows';
 import { priceLabel } from './stream-payment';
 import { freshPlaybackUrl, useGoLive, useOwnStream, useStreamJoin, useUpdateStream } from './api';
 import { ConnectionDetails } from './ConnectionDetails';
@@ -32,6 +33,8 @@ type OwnStream = StreamInfo & { rtmp_url: string; broadcast_key: string };
 
 // MediaRecorder's side loads only when a broadcaster opens the dashboard.
 const BrowserBroadcastPanel = lazy(async () => ({ default: (await import('./BrowserBroadcastPanel')).BrowserBroadcastPanel }));
+// The show prices come with their own section, after the page's first paint.
+const ShowOfferEditor = lazy(async () => ({ default: (await loadShowOfferEditor()).ShowOfferEditor }));
 
 /** "Go live from this browser", beside the OBS details: for a broadcaster without an encoder. */
 function BrowserBroadcastSection({ stream }: { stream: OwnStream }) {
@@ -107,6 +110,9 @@ export function DashboardPage() {
       <div className={styles.tipping}>
         <GoalEditor key={stream.stream_id} streamId={stream.stream_id} live={stream.live === 'Y'} />
         <TipMenuEditor userId={stream.user_id} />
+        <Suspense fallback={null}>
+          <ShowOfferEditor userId={stream.user_id} />
+        </Suspense>
         <ChannelChatSettings userId={stream.user_id} />
       </div>
       {adsSection && <div className={styles.ads}>{adsSection}</div>}

@@ -5,7 +5,7 @@
  */
 import { addRequestOfTip, MenuQueue, SupportersList, TipMenuEditor } from '../tips';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { Suspense, useState, type ReactNode } from 'react';
 import type { IngestHealth } from '../../../common/api/streams';
 import type { TipRecord } from '../../../common/api/tips';
 import { RECOMMENDED_KEYFRAME_INTERVAL_S } from '../../../common/constants';
@@ -23,12 +23,16 @@ import { Spinner } from '../../ui/Spinner';
 import { useToast } from '../../ui/Toast';
 import { ChatPanel } from '../chat';
 import { GoalEditor } from '../goals';
+import { loadShowPanel } from '../shows';
 import { ToyDeviceAccess } from '../toys';
+import { lazyPage } from '../../app/lazy-page';
 import type { ServiceMessage } from '../chat';
 import type { StreamInfo } from '../../../common/api/streams';
 import { streamKeys } from '../../api/content-keys';
 import { studioKeys, useEndStream, useIngestHealth, useLiveSession } from './studio-api';
 import styles from './LivePanel.module.css';
+
+const ShowPanel = lazyPage(loadShowPanel, 'ShowPanel');
 
 export function LivePanel({ stream, preview, connection, browserBroadcast }: { stream: StreamInfo; preview: ReactNode; connection: ReactNode; browserBroadcast: ReactNode }) {
   const queryClient = useQueryClient();
@@ -62,6 +66,9 @@ export function LivePanel({ stream, preview, connection, browserBroadcast }: { s
             </Section>
           </div>
           <div className={styles.requests}>
+            <Suspense fallback={<Spinner />}>
+              <ShowPanel streamId={stream.stream_id} ownerId={stream.user_id} />
+            </Suspense>
             <MenuQueue streamId={stream.stream_id} />
           </div>
           <div className={styles.goals}>

@@ -7,18 +7,19 @@ import type { ApiError } from '../../api/client';
 import { lazyPage } from '../../app/lazy-page';
 import { useSkinPath } from '../../app/skin';
 import { Spinner } from '../../ui/Spinner';
-import { useSession } from '../accounts';
+import { LoginPrompt, useSession } from '../accounts';
 import { BannerAd, PrerollGate, useBannerAd, useChatAdLines } from '../ads';
 import { CHAT_OVERLAY_SLOT_ID, ChatPanel, loadReplayChat } from '../chat';
 import type { ServiceMessage } from '../chat';
 import { GoalBar, loadGoalList, useActiveGoal } from '../goals';
+import { loadShowCurtain, loadShowOffers, shutOut, useStreamShow } from '../shows';
 import { needsPayWall, owedFromRefusal, PayWall, supportersKey, tipEventOf, TipAnimations, TipSelector, TopSupporters, useTipAnimations } from '../tips';
 import { freshPlaybackUrl, isBlockedFrom, useLeaveOnUnmount, useStreamJoin, useStreamLookup } from './api';
 import { streamKeys } from '../../api/content-keys';
 import type { VideoState } from './HlsPlayer';
 import { Player } from './Player';
 import { StreamSubscribeButton } from '../subscriptions';
-import { ToyDeviceAccess } from '../toys';
+import { loadToyDeviceAccess } from '../toys';
 import { StreamDetails, StreamHeader } from './StreamDetails';
 import { asksForRating, interactionsPaused, serviceAction } from './stream-interactions';
 import { StreamWall, wallOf } from './StreamWall';
@@ -32,6 +33,11 @@ const GoalList = lazyPage(loadGoalList, 'GoalList');
 const ReplayChatPanel = lazyPage(loadReplayChat, 'ReplayChatPanel');
 // The rating wall shows once a broadcast is over: its code comes then.
 const RatingWall = lazyPage(() => import('./RatingWall'), 'RatingWall');
+// Shows: their controls come once the stream's show state is known, the curtain when one shuts the viewer out.
+const ShowOffers = lazyPage(loadShowOffers, 'ShowOffers');
+const ShowCurtain = lazyPage(loadShowCurtain, 'ShowCurtain');
+// Toy control is for the few who buy it: its code comes after the page's.
+const ToyDeviceAccess = lazyPage(loadToyDeviceAccess, 'ToyDeviceAccess');
 
 /** /streams/stream-view?id= (spec part 1 §2 Stream view); `&preview=1` plays a timed preview. */
 export function StreamViewPage() {
@@ -151,11 +157,20 @@ function StreamLayout({ stream, join, payRefusal, walledByLookup, preview, state
   const [liveAtOpen] = useState(stream.live === 'Y');
   const [watchedAgain, setWatchedAgain] = useState(false);
   const replayChat = stream.ended && stream.playable && owed === 0 && (!liveAtOpen || watchedAgain);
+  const session = useSession();
+  const [loginOpen, setLoginOpen] = useState(false);
+  const onGuest = session.isLoggedIn ? null : () => setLoginOpen(true);
+  const shows = useStreamShow(stream.stream_id, stream.live === 'Y', session.user?.user_id ?? null).data ?? null;
+  const curtain = shows && shutOut(shows.show, shows.seat, stream.is_owner) ? shows.show : null;
   return (
     <div className={styles.page}>
       <div className={styles.stage}>
         {owed > 0 ? (
           <PayWall stream={stream} owed={owed} />
+        ) : curtain ? (
+          <Suspense fallback={<div className={`${styles.skeletonVideo} ${styles.skeleton}`} />}>
+            <ShowCurtain show={curtain} onGuest={onGuest} />
+          </Suspense>
         ) : stream.playable ? (
           <StreamPlayer
             stream={stream}
@@ -196,7 +211,16 @@ function StreamLayout({ stream, join, payRefusal, walledByLookup, preview, state
         )}
       </div>
       <div className={styles.info}>
-        {stream.live === 'Y' && owed === 0 && <ToyDeviceAccess streamId={stream.stream_id} room="stream" isHost={stream.is_owner} hostName={stream.username} />}
+        {shows && !stream.is_owner && stream.live === 'Y' && (
+          <Suspense fallback={null}>
+            <ShowOffers streamId={stream.stream_id} state={shows} onGuest={onGuest} />
+          </Suspense>
+        )}
+        {stream.live === 'Y' && owed === 0 && (
+          <Suspense fallback={null}>
+            <ToyDeviceAccess streamId={stream.stream_id} room="stream" isHost={stream.is_owner} hostName={stream.username} />
+          </Suspense>
+        )}
         <StreamDetails stream={stream} interactionsPaused={interactionsPaused(stream, state === 'paused')} />
         {!stream.is_owner && <TopSupporters streamId={stream.stream_id} />}
         {stream.ended && (
@@ -206,6 +230,7 @@ function StreamLayout({ stream, join, payRefusal, walledByLookup, preview, state
         )}
       </div>
       <TipAnimations slotId={CHAT_OVERLAY_SLOT_ID} bursts={tips.bursts} received={tips.received} />
+      <LoginPrompt open={loginOpen} onOpenChange={setLoginOpen} />
     </div>
   );
 }

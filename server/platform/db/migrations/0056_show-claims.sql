@@ -1,0 +1,1 @@
+ALTER TABLE "show_seats" ADD COLUMN "claimed_until" timestamp with time zone;
