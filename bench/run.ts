@@ -13,6 +13,7 @@ const BENCHMARKS = [
   'bench/tips.ts',
   'bench/session-revocation.ts',
   'bench/renewals.ts',
+  'bench/show-billing.ts',
   'bench/uploads.ts',
   'bench/transcode.ts',
   'bench/first-visit.ts',
