@@ -75,10 +75,11 @@ function PanelBody({ data, answer, open, end }: BodyProps) {
       {requests.length > 0 ? (
         <ul className={styles.panelList} aria-label="Private show requests">
           {requests.map((request) => (
-            <li key={request.show_id} className={styles.panelRow}>
-              <span>
-                <Avatar src={request.avatar} name={request.name} size={24} /> {request.name || 'Someone'} asks for a private show ·{' '}
-                <span className={styles.muted}>{relativeTime(request.requested_time)}</span>
+            <li key={request.show_id} className={styles.request}>
+              <span className={styles.requester}>
+                <Avatar src={request.avatar} name={request.name} size={24} />
+                <strong>{request.name || 'Someone'}</strong> asks for a private show
+                <span className={styles.muted}>· {relativeTime(request.requested_time)}</span>
               </span>
               <span className={styles.panelActions}>
                 <Button size="sm" loading={answer.isPending && answer.variables?.showId === request.show_id && answer.variables.accept}

@@ -34,7 +34,7 @@ describe('a show on the stream page', () => {
   it('says why a seat ended, and what an open one has cost', () => {
     expect(endedNotice('balance')).toBe(MSG.showEndedBalance);
     expect(endedNotice('left')).toBeNull();
-    expect(seatLine(seat())).toBe('Your private show · 2 min · 100 coins');
+    expect(seatLine(seat())).toBe('Your private show · 2 min · 100 Coins');
     expect(seatLine(seat({ state: 'waiting' }))).toMatch(/Waiting for the broadcaster/);
   });
 });

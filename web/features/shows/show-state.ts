@@ -1,6 +1,7 @@
 /** What the stream page makes of a show and the viewer's seat in it (decision 0085). */
 import type { PublicShow, ShowOffer, ShowSeat } from '../../../common/api/shows';
 import { MSG } from '../../../common/messages';
+import { coins } from '../../../common/rules/format';
 import type { SeatEndReason } from '../../../common/rules/shows';
 
 export const seatIsOpen = (seat: ShowSeat) => seat.state !== 'ended';
@@ -44,5 +45,5 @@ export function joinChoices(offer: ShowOffer, show: PublicShow | null, seat: Sho
 export function seatLine(seat: ShowSeat): string {
   const what = seat.kind === 'private' ? (seat.role === 'spy' ? 'Spying on a private show' : 'Your private show') : 'Group show';
   if (seat.state === 'waiting') return seat.kind === 'private' ? 'Waiting for the broadcaster to accept your private show…' : 'Your ticket is held: the show starts when enough tickets are bought.';
-  return `${what} · ${seat.minutes_billed} min · ${seat.coins_paid} coins`;
+  return `${what} · ${seat.minutes_billed} min · ${coins(seat.coins_paid)}`;
 }
