@@ -97,6 +97,8 @@ describe('a private show', () => {
     // What the wallet holds now: 100 less the two minutes.
     const coinsLeft = await page.evaluate(async () => ((await (await fetch('/api/wallet/balance')).json()) as { balance: { CON: number } }).balance.CON);
     expect(coinsLeft).toBe(20);
+    // The top bar's balance followed each minute.
+    await page.getByRole('banner').getByText('20', { exact: true }).waitFor({ timeout: 10_000 });
     await showsBox(page).scrollIntoViewIfNeeded();
     await screenshot(page, 'show-ended-balance');
   });

@@ -13,6 +13,7 @@ import { SHOW } from '../../../common/rules/shows';
 import { call, isApiError } from '../../api/client';
 import type { ApiError } from '../../api/client';
 import { realtimeClient } from '../../api/realtime';
+import { walletKeys } from '../wallet';
 import { seatIsOpen } from './show-state';
 
 export const showKeys = {
@@ -44,7 +45,10 @@ export function useStreamShow(streamId: number, live: boolean, myUserId: number 
       if (message.type === 'SHOW' && message.data.stream_id === streamId) update((state) => ({ ...state, show: message.data.show }));
     });
     const stopOwn = myUserId === null ? () => {} : realtimeClient().subscribe(userChannelOf(myUserId), (message) => {
-      if (message.type === 'SHOW-SEAT' && message.data.seat.stream_id === streamId) update((state) => ({ ...state, seat: message.data.seat }));
+      if (message.type !== 'SHOW-SEAT' || message.data.seat.stream_id !== streamId) return;
+      update((state) => ({ ...state, seat: message.data.seat }));
+      // A minute paid: the top bar's balance follows.
+      void queryClient.invalidateQueries({ queryKey: walletKeys.balance() });
     });
     return () => {
       stopStream();
@@ -78,7 +82,10 @@ function useSeatMutation<Input>(streamId: number, send: (input: Input) => Promis
   return useMutation<{ seat: ShowSeat | null }, ApiError, Input>({
     mutationFn: send,
     onSuccess: ({ seat }) => queryClient.setQueryData<StreamShow>(showKeys.stream(streamId), (state) => state && { ...state, seat }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: showKeys.stream(streamId) }),
+    onSettled: async () => {
+      await queryClient.invalidateQueries({ queryKey: showKeys.stream(streamId) });
+      await queryClient.invalidateQueries({ queryKey: walletKeys.balance() });
+    },
   });
 }
 
