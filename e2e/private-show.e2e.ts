@@ -4,7 +4,8 @@
  * one; the broadcaster accepts in the live panel; another viewer sees the notice where the video was; the
  * viewer's page counts the minutes paid (40, then 80 coins) and the third minute, which the 20 coins left
  * cannot pay, ends the show: the viewer is told why, the other viewer gets the video back, and the
- * broadcaster's panel is free again. A minute is five seconds here (SHOW_MINUTE_MS).
+ * broadcaster's panel is free again. Once the broadcast ends, its replay plays on past where the show was,
+ * whose minutes it no longer has. A minute is five seconds here (SHOW_MINUTE_MS).
  */
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect } from 'vitest';
@@ -13,7 +14,7 @@ import type { RunningPublisher } from '../server/testing/rtmp-publisher';
 import { buyFiveDollarsOfCoins, signInAt } from './support/app';
 import { journeySteps, screenshot, useAppInBrowser } from './support/browser';
 import type { TestPage } from './support/browser';
-import { goLiveAndPublish, saveBroadcastTitle } from './support/live';
+import { badge, goLiveAndPublish, saveBroadcastTitle } from './support/live';
 
 const MINUTE_MS = 5000;
 const openAppPage = useAppInBrowser({ media: true, env: () => ({ SHOW_MINUTE_MS: String(MINUTE_MS) }) });
@@ -110,4 +111,36 @@ describe('a private show', () => {
     await owner.getByRole('button', { name: 'Start a group show' }).waitFor({ timeout: 15_000 });
     await screenshot(owner, 'show-panel-after');
   });
+
+  // Ending, the replay's closing and the page's load each wait on the ingest.
+  step('ended, the broadcast’s replay plays on past where the show was, without its minutes', async () => {
+    const studio = broadcaster.page;
+    await studio.getByRole('button', { name: 'End stream' }).click();
+    const confirm = studio.getByRole('dialog', { name: 'End your stream?' });
+    await confirm.getByRole('button', { name: 'End stream' }).click();
+    await confirm.waitFor({ state: 'detached', timeout: 20_000 });
+    await badge(studio, 'NOT LIVE').waitFor({ timeout: 15_000 });
+    await publisher?.stop();
+    publisher = undefined;
+
+    const { page } = other;
+    await page.goto(streamPath);
+    await badge(page, 'REPLAY').waitFor({ timeout: 30_000 });
+    const video = page.locator('video');
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.duration || 0), { timeout: 20_000 }).toBeGreaterThan(0);
+    const playlist = await page.evaluate(async () => {
+      const address = performance.getEntriesByType('resource').map((e) => e.name).find((name) => name.includes('/media/hls/') && name.endsWith('index.m3u8'));
+      return address ? (await fetch(address)).text() : '';
+    });
+    const [before] = playlist.split('#EXT-X-DISCONTINUITY');
+    expect(before!.length).toBeLessThan(playlist.length);
+    const cutAt = [...before!.matchAll(/#EXTINF:([\d.]+)/g)].reduce((sum, m) => sum + Number(m[1]), 0);
+    // Played across the cut: a second and a half before it to a second and a half after.
+    await video.evaluate((v: HTMLVideoElement, to: number) => {
+      v.currentTime = to;
+      void v.play();
+    }, Math.max(0, cutAt - 1.5));
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 20_000 }).toBeGreaterThan(cutAt + 1.5);
+    await screenshot(page, 'show-replay');
+  }, 120_000);
 });

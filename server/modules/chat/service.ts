@@ -11,6 +11,7 @@ import {
 } from '../../../common/realtime';
 import { isSkinId, SKINS, type Rating } from '../../../common/skins';
 import { lockForTransaction } from '../../platform/db/advisory-lock';
+import { cutsFrom, playedOffset, recordedOffset } from '../../platform/media/hls-playlist';
 import type { Db, Executor } from '../../platform/db/client';
 import type { Principal } from '../../platform/http/auth';
 import { appError, badRequest, forbidden, notFound, tooManyRequests, unauthorized } from '../../platform/http/errors';
@@ -66,7 +67,7 @@ const PRESENCE_ANNOUNCE_MS = 10_000;
 export function createChatService(deps: {
   db: Db;
   streamReads: Pick<StreamReads, 'findStream'>;
-  streamAccess: Pick<StreamAccess, 'lookup' | 'assertPaidUp' | 'mayChatWithPriority'>;
+  streamAccess: Pick<StreamAccess, 'lookup' | 'assertPaidUp' | 'mayChatWithPriority' | 'keptOut'>;
   streamViewing: Pick<StreamViewing, 'activeViewers' | 'savedLikes'>;
   accounts: AccountsService;
   ledger: Ledger;
@@ -359,7 +360,12 @@ export function createChatService(deps: {
       await deps.streamAccess.assertPaidUp(row, viewer);
       if (!row.startedAt) return { started_time: null, lines: [], next_from_ms: null };
       const start = row.startedAt.getTime();
-      const since = new Date(start + fromMs);
+      // The replay lacks its shows' minutes (decision 0085): offsets are the replay's, and what was said
+      // while a show was on is not played back.
+      const cuts = cutsFrom(start, await deps.streamAccess.keptOut(row.id));
+      const inCut = (offset: number) => cuts.some((cut) => offset >= cut.from && offset < cut.to);
+      const recorded = recordedOffset(fromMs, cuts);
+      const since = new Date(start + (cuts.find((cut) => recorded >= cut.from && recorded < cut.to)?.to ?? recorded));
       const [comments, tips] = await Promise.all([
         db.select().from(chatMessages)
           .where(and(
@@ -370,9 +376,10 @@ export function createChatService(deps: {
         deps.ledger.tipsOnStreamFrom(row.id, since, limit + 1),
       ]);
       // Each source's first `limit` lines hold the merged first `limit`.
-      const merged = await asHistory(comments, tips, row.userId);
-      const lines = merged.slice(0, limit).map((message) => ({ offset_ms: Date.parse(message.chatTime) - start, message }));
-      return { started_time: row.startedAt.toISOString(), lines, next_from_ms: merged.length > limit ? lines.at(-1)!.offset_ms : null };
+      const merged = (await asHistory(comments, tips, row.userId)).map((message) => ({ at: Date.parse(message.chatTime) - start, message }));
+      const page = merged.slice(0, limit);
+      const lines = page.filter(({ at }) => !inCut(at)).map(({ at, message }) => ({ offset_ms: playedOffset(at, cuts), message }));
+      return { started_time: row.startedAt.toISOString(), lines, next_from_ms: merged.length > limit ? playedOffset(page.at(-1)!.at, cuts) : null };
     },
 
     /** A service-originated message on a stream's channel (STREAM-END, STREAM-OPTIONS, TIP...). */

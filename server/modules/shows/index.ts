@@ -1,7 +1,7 @@
 /**
  * Private and group shows billed by the minute (decision 0085): the broadcaster's offer, requests and
  * tickets, the seats' minutes through the ledger, and who may see the stream while a show is on (the
- * streams module's playback asks here through the `showAdmission` hook).
+ * streams module's playback asks here through the `showRules` hook).
  */
 import { playbackGraceMs } from '../../../common/rules/shows';
 import type { AppModule, ModuleContext } from '../../platform/module';
@@ -34,7 +34,7 @@ export function createShowsModule(ctx: ModuleContext): AppModule {
     channels: { publish: chat.publish, events: ctx.events },
     minuteMs,
   });
-  ctx.fill('showAdmission', (streamId, viewerId) => shows.admission(streamId, viewerId, graceMs));
+  ctx.fill('showRules', { admits: (streamId, viewerId) => shows.admission(streamId, viewerId, graceMs), keptOut: shows.keptOut });
   ctx.events.on('stream.ended', ({ streamId }) => shows.streamEnded(streamId));
   return {
     name: 'shows',

@@ -15,6 +15,7 @@ import { SKINS, isSkinId } from '../../../common/skins';
 import { lockForTransaction } from '../../platform/db/advisory-lock';
 import type { Db, Executor, Tx } from '../../platform/db/client';
 import type { Principal } from '../../platform/http/auth';
+import type { Period } from '../../platform/media/hls-playlist';
 import { appError, conflict, forbidden, notFound } from '../../platform/http/errors';
 import type { AccountsService } from '../accounts';
 import type { Ledger } from '../ledger';
@@ -27,6 +28,12 @@ import { showOffers, showSeats, shows } from './tables';
 const BILLING_BATCH = 500;
 const BILLING_WIDTH = 4;
 const BILLING_LEASE_MS = 10_000;
+/** A show's minutes are left out of the stream's playlists from a little before it started to a little after it ended. */
+const KEPT_OUT_BEFORE_MS = 1000;
+const KEPT_OUT_AFTER_MS = 2000;
+/** How long an instance keeps a stream's left-out stretches, and for how many streams at most. */
+const KEPT_OUT_CACHE_MS = 2000;
+const KEPT_OUT_CACHED = 10_000;
 /** How long a viewer's ended seat is still shown to them (why it ended). */
 const ENDED_SEAT_SHOWN_MS = 10 * 60_000;
 
@@ -87,6 +94,7 @@ export function createShows(deps: {
   minuteMs: number;
 }) {
   const { db, ledger, billing } = deps;
+  const keptOutCache = new Map<number, { expires: number; periods: readonly Period[] }>();
   const lockStream = (tx: Tx, streamId: number) => lockForTransaction(tx, `shows:${streamId}`);
 
   /** Runs `work` in a transaction holding the stream's lock, then tells what it changed. */
@@ -468,6 +476,22 @@ export function createShows(deps: {
     },
 
     billSeat,
+
+    /**
+     * The stretches no playlist of the stream gives any more: each show that was on and ended, a second
+     * before its start to two after its end (what the encoder sent as it was accepted or ended). Kept a
+     * moment per stream: every playlist fetch asks.
+     */
+    async keptOut(streamId: number): Promise<readonly Period[]> {
+      const known = keptOutCache.get(streamId);
+      if (known && known.expires > Date.now()) return known.periods;
+      const rows = await db.select({ from: shows.startedAt, to: shows.endedAt }).from(shows)
+        .where(and(eq(shows.streamId, streamId), eq(shows.state, 'ended'), sql`${shows.startedAt} is not null`));
+      const periods = rows.map((row) => ({ from: row.from!.getTime() - KEPT_OUT_BEFORE_MS, to: row.to!.getTime() + KEPT_OUT_AFTER_MS }));
+      if (keptOutCache.size >= KEPT_OUT_CACHED) keptOutCache.clear();
+      keptOutCache.set(streamId, { expires: Date.now() + KEPT_OUT_CACHE_MS, periods });
+      return periods;
+    },
 
     /** Whether the viewer may see the stream's video as far as its shows go (the playback gate asks). */
     async admission(streamId: number, viewerId: number | null, graceMs: number): Promise<boolean> {

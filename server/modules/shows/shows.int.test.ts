@@ -5,6 +5,7 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import * as chatApi from '../../../common/api/chat';
 import * as api from '../../../common/api/shows';
 import { fill, MSG } from '../../../common/messages';
 import { streamChannelOf, userChannelOf } from '../../../common/realtime';
@@ -207,6 +208,64 @@ describe('a private show', () => {
     expect((await stranger.client.refusal(api.showRequests, { id: live.streamId })).status).toBe(404);
     expect((await stranger.client.refusal(api.openGroupShow, { stream_id: live.streamId })).status).toBe(404);
     expect((await stranger.client.refusal(api.endShow, { stream_id: live.streamId })).status).toBe(404);
+  });
+});
+
+describe('a show’s minutes', () => {
+  it('leave every playlist once the show ended: gaps while the broadcast goes on, cut from its replay', async () => {
+    const live = await broadcaster();
+    const buyer = await fan(500);
+    const other = await fan(0);
+    await buyer.client.call(api.joinShow, { stream_id: live.streamId, as: 'private' });
+    await acceptFirst(live);
+    await buyer.client.call(api.leaveShow, { stream_id: live.streamId });
+    const [show] = await db().select().from(shows).where(eq(shows.streamId, live.streamId));
+    const iso = (ms: number) => new Date(ms).toISOString().replace('Z', '+0000');
+    const start = show!.startedAt!.getTime();
+    const segment = (n: number, at: number) => `#EXTINF:1.000000,\n#EXT-X-PROGRAM-DATE-TIME:${iso(at)}\nseg_0000${n}.ts`;
+    const recorded = ['#EXTM3U', '#EXT-X-VERSION:6', '#EXT-X-TARGETDURATION:1', '#EXT-X-MEDIA-SEQUENCE:0', '#EXT-X-PLAYLIST-TYPE:EVENT',
+      segment(0, start - 10_000), segment(1, start + 100), segment(2, show!.endedAt!.getTime() + 5_000), ''].join('\n');
+    const join = await other.client.post('/api/streams/stream-join', { stream_id: live.streamId });
+    const playlist = (join.body.url as { hls: string }).hls;
+    const listed = async (text: string) => {
+      await served.t.resources.files.put(`media/${live.streamId}/b1/index.m3u8`, text);
+      const answer = await other.client.request('GET', playlist);
+      expect(answer.status).toBe(200);
+      return String(answer.body);
+    };
+    const onAir = await listed(recorded);
+    expect(onAir).toContain('#EXT-X-GAP\nseg_00001.ts');
+    expect(onAir).toMatch(/seg_00000\.[A-Za-z0-9_-]+\.ts/);
+    expect(onAir).toMatch(/seg_00002\.[A-Za-z0-9_-]+\.ts/);
+    // The gap's segment has no sealed name to fetch it by.
+    expect((await other.client.request('GET', playlist.replace('index.m3u8', 'seg_00001.ts'))).status).toBe(404);
+    const replay = await listed(`${recorded}#EXT-X-ENDLIST\n`);
+    expect(replay).not.toContain('seg_00001');
+    expect(replay).toContain('#EXT-X-DISCONTINUITY');
+  });
+  it('leave the replay’s chat too: what was said meanwhile is not played back, what came after moves up', async () => {
+    const live = await broadcaster();
+    const buyer = await fan(500);
+    const chatter = await socketOf(live.client);
+    const channel = streamChannelOf(live.streamId);
+    await chatter.request({ op: 'subscribe', channel });
+    const say = async (text: string) => expect(await chatter.request({ op: 'send', channel, type: 'COMMENT', text, id: text })).toEqual({ op: 'ack', id: text });
+    await say('before the show');
+    await sleep(1_200);
+    await buyer.client.call(api.joinShow, { stream_id: live.streamId, as: 'private' });
+    await acceptFirst(live);
+    await say('during the show');
+    await buyer.client.call(api.leaveShow, { stream_id: live.streamId });
+    await sleep(2_300);
+    await say('after the show');
+    await services().broadcastCallbacks.onEnded({ streamId: live.streamId, broadcastId: 'b1', playlistKey: `media/${live.streamId}/b1/index.m3u8`, lengthSeconds: 10 });
+
+    const replay = await served.t.client().call(chatApi.replayChat, { id: live.streamId });
+    expect(replay.lines.map((line) => (line.message as { text: string }).text)).toEqual(['before the show', 'after the show']);
+    const [show] = await db().select().from(shows).where(eq(shows.streamId, live.streamId));
+    const cut = show!.endedAt!.getTime() - show!.startedAt!.getTime() + 3_000;
+    const said = Date.parse((replay.lines[1]!.message as { chatTime: string }).chatTime) - Date.parse(replay.started_time!);
+    expect(replay.lines[1]!.offset_ms).toBe(said - cut);
   });
 });
 

@@ -10,6 +10,7 @@ import { fill, MSG } from '../../../common/messages';
 import type { Permission } from '../../../common/permissions';
 import { SKINS } from '../../../common/skins';
 import type { Db, Executor } from '../../platform/db/client';
+import type { Period } from '../../platform/media/hls-playlist';
 import type { Principal } from '../../platform/http/auth';
 import { AppError, appError, forbidden, notFound } from '../../platform/http/errors';
 import { activeUserSql, type AccountsService } from '../accounts';
@@ -21,8 +22,13 @@ import { isPlayable, type StreamRow } from './stream-info';
 import { streamBans, streams } from './tables';
 import type { Viewer } from './viewer';
 
-/** Whether a viewer (null: a visitor) may see the stream's video as far as its shows go: true when no show is on. */
-export type ShowAdmission = (streamId: number, viewerId: number | null) => Promise<boolean>;
+/** What the stream's shows change about its video (the shows module's rules). */
+export interface ShowRules {
+  /** Whether a viewer (null: a visitor) may see the video as far as its shows go: true when no show is on. */
+  admits(streamId: number, viewerId: number | null): Promise<boolean>;
+  /** The stretches of the broadcast no playlist gives any more: its shows' minutes, once each ended. */
+  keptOut(streamId: number): Promise<readonly Period[]>;
+}
 
 /**
  * Who may watch whatever the audience and rating: admins and holders of GRANT PERMISSION (who end,
@@ -93,16 +99,16 @@ export function createStreamAccess(deps: {
   accounts: Pick<AccountsService, 'ageOf'>;
   social: Pick<SocialService, 'relation'>;
   ledger: Pick<Ledger, 'spendOnStream'>;
-  /** Whether a show on the stream lets this viewer see it (the shows module's rule; tests may leave it out: no shows). */
-  showAdmission?: () => ShowAdmission;
+  /** What the stream's shows allow (the shows module's rules; tests may leave them out: no shows). */
+  showRules?: () => ShowRules;
 }) {
   const { db, reads, accounts, social } = deps;
 
   /** A show shuts the stream to everyone but its paid seats; its owner and those who may watch anything still see it. */
   async function admittedToShow(row: StreamRow, viewer: Viewer): Promise<boolean> {
     const viewerId = viewer.principal?.userId ?? null;
-    if (!deps.showAdmission || viewerId === row.userId || mayWatchAnything(viewer.principal)) return true;
-    return deps.showAdmission()(row.id, viewerId);
+    if (!deps.showRules || viewerId === row.userId || mayWatchAnything(viewer.principal)) return true;
+    return deps.showRules().admits(row.id, viewerId);
   }
 
   /** Refuses what the viewer may not watch; the owner and moderators always may. */
@@ -160,6 +166,11 @@ export function createStreamAccess(deps: {
     async paymentById(streamId: number, viewer: Viewer) {
       const [row] = await db.select().from(streams).where(eq(streams.id, streamId));
       return row ? payment(row, viewer) : { spend: await deps.ledger.spendOnStream(streamId, viewer.principal?.userId ?? null), owed: 0 };
+    },
+
+    /** The stretches of the broadcast its playlists (and its replay's chat) leave out: its shows' minutes once each ended. */
+    async keptOut(streamId: number): Promise<readonly Period[]> {
+      return deps.showRules ? deps.showRules().keptOut(streamId) : [];
     },
 
     /** Whether the viewer may play the stream now: the watch rules and the pay wall, as stream-join applies them. */

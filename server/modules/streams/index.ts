@@ -19,14 +19,14 @@ import { createMediaControl } from './media-control';
 import { createPlaybackGate } from './playback-gate';
 import { createStreamModeration, type StreamModeration } from './moderation';
 import { registerStreamRoutes } from './routes';
-import { createStreamAccess, type ShowAdmission, type StreamAccess } from './access';
+import { createStreamAccess, type ShowRules, type StreamAccess } from './access';
 import { createBroadcasting, type Broadcasting } from './broadcasting';
 import { createStreamReads, type StreamReads } from './stream-reads';
 import { createStreamViewing, type AdCampaigns, type ActiveGoals, type RealtimeLikes, type StreamViewing } from './viewing';
 import { broadcasterChannels, streams as streamsTable } from './tables';
 import './events';
 
-export { mayActOnAnyStream, mayUsePriorityChat, minimumSql, plainlyWatchableSql, streamLiveSql, type ShowAdmission, type StreamAccess } from './access';
+export { mayActOnAnyStream, mayUsePriorityChat, minimumSql, plainlyWatchableSql, streamLiveSql, type ShowRules, type StreamAccess } from './access';
 export type { Broadcasting } from './broadcasting';
 export type { StreamReads } from './stream-reads';
 export type { StreamViewing } from './viewing';
@@ -59,7 +59,7 @@ declare module '../../platform/module' {
     realtimeLikes: RealtimeLikes;
     adCampaigns: AdCampaigns;
     streamGoals: ActiveGoals;
-    showAdmission: ShowAdmission;
+    showRules: ShowRules;
   }
 }
 
@@ -81,7 +81,8 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
   const moderatorsCache = await createReadCache(ctx.bus, { name: 'channel-moderators', ttlMs: MODERATORS_CACHE_MS, log: ctx.log });
   const channelModerators = createChannelModerators({ db, accounts, cache: moderatorsCache });
   const reads = createStreamReads(db);
-  const access = createStreamAccess({ db, reads, accounts, social, ledger: ctx.service('ledger'), showAdmission: ctx.hook('showAdmission', 'shows') });
+  const showRules = ctx.hook('showRules', 'shows');
+  const access = createStreamAccess({ db, reads, accounts, social, ledger: ctx.service('ledger'), showRules });
   const viewing = createStreamViewing({
     db, reads, access, accounts, social, media: mediaControl,
     realtimeLikes: ctx.hook('realtimeLikes', 'chat'), adCampaigns: ctx.hook('adCampaigns', 'ads'), activeGoals: ctx.hook('streamGoals', 'goals'),
@@ -124,6 +125,7 @@ export async function createStreamsModule(ctx: ModuleContext): Promise<AppModule
         app,
         { playlist: broadcastCallbacks.locatePlaylist, thumbnail: broadcastCallbacks.locateThumbnail },
         playbackGate,
+        access.keptOut,
       );
       registerStreamRoutes(app, {
         broadcasting,

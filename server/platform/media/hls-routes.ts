@@ -20,7 +20,7 @@ import { numeric } from '../../../common/api/fields';
 import { forbidden, notFound } from '../http/errors';
 import type { RouteDocs } from '../http/openapi';
 import type { FileStore } from '../storage/storage';
-import { PLAYLIST_NAME, rewriteSegmentUris, SEGMENT_NAME } from './hls-playlist';
+import { PLAYLIST_NAME, rewriteSegmentUris, SEGMENT_NAME, withoutPeriods, type Period } from './hls-playlist';
 import { VARIANT_FOLDER } from './live-renditions';
 import type { PlaylistLocator } from './ingest-callbacks';
 import { SEAL_LENGTH } from './playback-tokens';
@@ -35,6 +35,8 @@ export interface HlsRouteDeps {
   seal: (key: string) => string;
   /** Where a stream's thumbnail is, or null when it may not be shown (the streams module decides). */
   thumbnailKey: (streamId: number) => Promise<string | null>;
+  /** The stretches of the broadcast its playlists leave out for everyone (a private show's minutes, once it ended). */
+  keptOut?: (streamId: number) => Promise<readonly Period[]>;
 }
 
 const streamIdParam = numeric(z.number().int().positive().max(Number.MAX_SAFE_INTEGER));
@@ -111,16 +113,18 @@ export function registerHlsRoutes(app: FastifyInstance, deps: HlsRouteDeps): voi
 
   /** A media or master playlist of an authorised stream; `variant`: a rendition's folder beside the master (decision 0070). */
   async function sendPlaylist(request: FastifyRequest, reply: FastifyReply, variant?: string) {
-    const { key: broadcastKey } = await authorizedPlaylist(request, request.params);
+    const { streamId, key: broadcastKey } = await authorizedPlaylist(request, request.params);
     const key = variant === undefined ? broadcastKey : `${path.posix.dirname(broadcastKey)}/${variant}/${PLAYLIST_NAME}`;
     const stream = await deps.files.read(key);
     if (!stream) throw notFound();
     const directory = path.posix.dirname(key);
-    const body = rewriteSegmentUris(await text(stream), (line) => {
+    const sealed = rewriteSegmentUris(await text(stream), (line) => {
       const segment = path.basename(line);
       if (!SEGMENT_NAME.test(segment)) return line;
       return `${segment.slice(0, -'.ts'.length)}.${deps.seal(`${directory}/${segment}`)}.ts`;
     });
+    // The same for every viewer still: what is left out is left out for everyone.
+    const body = withoutPeriods(sealed, (await deps.keptOut?.(streamId)) ?? []);
     const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
     reply.header('content-type', 'application/vnd.apple.mpegurl').header('etag', etag)
       .header('cache-control', ENDED.test(body) ? MEDIA_CACHE.replayPlaylist : MEDIA_CACHE.livePlaylist);

@@ -57,7 +57,7 @@ describe('the remuxer ffmpeg arguments', () => {
     expect(args.filter((a) => a.endsWith('.m3u8'))).toEqual(['/live/b/source/index.m3u8', '/live/b/480p/index.m3u8', '/live/b/360p/index.m3u8']);
     expect(valuesOf(args, '-hls_segment_filename')).toEqual(['/live/b/source/seg_%05d.ts', '/live/b/480p/seg_%05d.ts', '/live/b/360p/seg_%05d.ts']);
     expect(valuesOf(args, '-hls_time')).toEqual(['1', '1', '1']);
-    expect(valuesOf(args, '-hls_flags')).toEqual(Array(3).fill('append_list+omit_endlist+independent_segments'));
+    expect(valuesOf(args, '-hls_flags')).toEqual(Array(3).fill('append_list+omit_endlist+independent_segments+program_date_time'));
     expect(valuesOf(args, '-force_key_frames')).toEqual(['expr:gte(t,n_forced*1)', 'expr:gte(t,n_forced*1)']);
     expect(valuesOf(args, '-maxrate:v')).toEqual(['1500k', '1000k']);
     expect(valuesOf(args, '-level:v')).toEqual(['3.1', '3.1']);

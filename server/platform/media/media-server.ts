@@ -2,6 +2,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { FileStore } from '../storage/storage';
 import { resolveFfmpegPath } from './ffmpeg-path';
+import type { Period } from './hls-playlist';
 import { registerHlsRoutes, type PlaybackVerifier } from './hls-routes';
 import type { IngestCallbacks, PlaylistLocator } from './ingest-callbacks';
 import { createPlaybackTokens } from './playback-tokens';
@@ -60,8 +61,9 @@ export function createMediaServer(o: MediaServerOptions) {
       app: FastifyInstance,
       locate: { playlist: PlaylistLocator; thumbnail: PlaylistLocator },
       verify: PlaybackVerifier = (token, id) => tokens.verify(token, id) !== null,
+      keptOut?: (streamId: number) => Promise<readonly Period[]>,
     ) {
-      registerHlsRoutes(app, { files: o.files, locator: locate.playlist, thumbnailKey: locate.thumbnail, verify, seal: tokens.seal });
+      registerHlsRoutes(app, { files: o.files, locator: locate.playlist, thumbnailKey: locate.thumbnail, verify, seal: tokens.seal, ...(keptOut ? { keptOut } : {}) });
     },
   };
 }

@@ -22,8 +22,9 @@ export function liveHlsOptions(append: boolean): Record<string, string> {
     hls_time: '1',
     hls_list_size: '0',
     hls_playlist_type: 'event',
-    // Every segment starts on a keyframe (-c copy cuts there), and the playlist says so.
-    hls_flags: `${append ? 'append_list+' : ''}omit_endlist+independent_segments`,
+    // Every segment starts on a keyframe (-c copy cuts there), and the playlist says so; each segment's
+    // wall-clock start is written, so a stretch of the broadcast (a private show) can be left out of it.
+    hls_flags: `${append ? 'append_list+' : ''}omit_endlist+independent_segments+program_date_time`,
   };
 }
 
