@@ -68,6 +68,13 @@ export async function load(concurrency: number, seconds: number, request: (worke
   };
 }
 
+/** What `work` answered, and how long it took in seconds. */
+export async function timed<T>(work: () => Promise<T>): Promise<{ value: T; seconds: number }> {
+  const t0 = process.hrtime.bigint();
+  const value = await work();
+  return { value, seconds: Number(process.hrtime.bigint() - t0) / 1e9 };
+}
+
 export function writeResult(name: string, result: unknown): void {
   mkdirSync('bench/results', { recursive: true });
   const file = path.join('bench/results', `${name}.json`);

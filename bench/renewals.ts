@@ -12,7 +12,7 @@
  * Env: RENEWALS_QUICK=1 (10,000 subscriptions), RENEWALS_COUNT, RENEWALS_BATCH (100),
  * RENEWALS_PGBENCH_SECONDS (20), BENCH_DATABASE_URL.
  */
-import { writeResult } from './lib';
+import { timed, writeResult } from './lib';
 import { runPgbench } from './pgbench';
 import { auditRenewals, prepareDatabase, renewalRunner, seedDueSubscriptions, type DueSubscriptions } from '../server/testing/renewal-load';
 import { emptyPostgresDatabase } from '../server/testing/tip-load';
@@ -27,12 +27,6 @@ const PRICE = 10;
 const COINS = 100;
 const DAY = 24 * 3600_000;
 const round = (n: number, digits = 3) => Number(n.toFixed(digits));
-
-async function timed<T>(work: () => Promise<T>): Promise<{ value: T; seconds: number }> {
-  const t0 = process.hrtime.bigint();
-  const value = await work();
-  return { value, seconds: Number(process.hrtime.bigint() - t0) / 1e9 };
-}
 
 async function main() {
   const db = await emptyPostgresDatabase('ll_bench_renewals');

@@ -13,7 +13,7 @@
  * Env: SHOWS_QUICK=1 (pgbench 8 s), SHOWS_COUNT, SHOWS_PGBENCH_SECONDS (20), SHOW_MINUTE_MS (60000),
  * BENCH_DATABASE_URL.
  */
-import { writeResult } from './lib';
+import { timed, writeResult } from './lib';
 import { runPgbench } from './pgbench';
 import { prepareDatabase } from '../server/testing/renewal-load';
 import { auditShows, nextMinute, seedLiveShows, showAuditPasses, showBillingRunner } from '../server/testing/show-load';
@@ -27,12 +27,6 @@ const MINUTE_MS = num('SHOW_MINUTE_MS', 60_000);
 const PRICE = 10;
 const COINS = 100;
 const round = (n: number, digits = 3) => Number(n.toFixed(digits));
-
-async function timed<T>(work: () => Promise<T>): Promise<{ value: T; seconds: number }> {
-  const t0 = process.hrtime.bigint();
-  const value = await work();
-  return { value, seconds: Number(process.hrtime.bigint() - t0) / 1e9 };
-}
 
 async function main() {
   const db = await emptyPostgresDatabase('ll_bench_shows');

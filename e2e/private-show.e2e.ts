@@ -11,10 +11,10 @@ import type { Page } from 'playwright-core';
 import { afterAll, describe, expect } from 'vitest';
 import { MSG } from '../common/messages';
 import type { RunningPublisher } from '../server/testing/rtmp-publisher';
-import { buyFiveDollarsOfCoins, signInAt } from './support/app';
+import { signInAt } from './support/app';
 import { journeySteps, screenshot, useAppInBrowser } from './support/browser';
 import type { TestPage } from './support/browser';
-import { badge, goLiveAndPublish, saveBroadcastTitle } from './support/live';
+import { badge, endStreamFromStudio, goLiveAndPublish, saveBroadcastTitle, viewerWithCoinsAt } from './support/live';
 
 const MINUTE_MS = 5000;
 const openAppPage = useAppInBrowser({ media: true, env: () => ({ SHOW_MINUTE_MS: String(MINUTE_MS) }) });
@@ -58,11 +58,7 @@ describe('a private show', () => {
   step('a viewer with 100 coins asks for a private show; the broadcaster accepts it in the live panel', async () => {
     viewer = await openAppPage();
     const { page } = viewer;
-    await signInAt(page, 'viewer1', '/');
-    await page.goto('/user/account/deposit-coins');
-    await buyFiveDollarsOfCoins(page, '100 Coins');
-    await page.goto(streamPath);
-    await page.getByRole('heading', { name: TITLE }).waitFor();
+    await viewerWithCoinsAt(page, 'viewer1', streamPath, TITLE);
     await showsBox(page).getByText('40 Coins a minute').waitFor();
     await showsBox(page).getByRole('button', { name: 'Request a private show' }).click();
     await showsBox(page).getByText('Waiting for the broadcaster to accept your private show…').waitFor();
@@ -115,11 +111,7 @@ describe('a private show', () => {
   // Ending, the replay's closing and the page's load each wait on the ingest.
   step('ended, the broadcast’s replay plays on past where the show was, without its minutes', async () => {
     const studio = broadcaster.page;
-    await studio.getByRole('button', { name: 'End stream' }).click();
-    const confirm = studio.getByRole('dialog', { name: 'End your stream?' });
-    await confirm.getByRole('button', { name: 'End stream' }).click();
-    await confirm.waitFor({ state: 'detached', timeout: 20_000 });
-    await badge(studio, 'NOT LIVE').waitFor({ timeout: 15_000 });
+    await endStreamFromStudio(studio);
     await publisher?.stop();
     publisher = undefined;
 

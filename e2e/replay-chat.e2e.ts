@@ -8,10 +8,9 @@
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect } from 'vitest';
 import type { RunningPublisher } from '../server/testing/rtmp-publisher';
-import { buyFiveDollarsOfCoins, signInAt } from './support/app';
 import { journeySteps, screenshot, useAppInBrowser } from './support/browser';
 import type { TestPage } from './support/browser';
-import { badge, broadcastAs, chatInput, chatLog, sendChatLine, videoTime } from './support/live';
+import { badge, broadcastAs, chatInput, chatLog, endStreamFromStudio, sendChatLine, videoTime, viewerWithCoinsAt } from './support/live';
 
 const openAppPage = useAppInBrowser({ media: true });
 const step = journeySteps();
@@ -69,12 +68,7 @@ describe('chat on a replay', () => {
 
     viewer = await openAppPage();
     const { page } = viewer;
-    await signInAt(page, 'viewer1', '/');
-    await page.goto('/user/account/deposit-coins');
-    await buyFiveDollarsOfCoins(page, '100 Coins');
-    await page.goto(streamPath);
-    await page.getByRole('heading', { name: TITLE }).waitFor();
-    await badge(page, 'LIVE').waitFor();
+    await viewerWithCoinsAt(page, 'viewer1', streamPath, TITLE);
     await expect.poll(() => videoTime(page), { timeout: 20_000 }).toBeGreaterThan(0.5);
     await playOn(page, 2);
 
@@ -97,11 +91,7 @@ describe('chat on a replay', () => {
   // Ending, the replay's closing and the page's load each wait on the ingest: more than a step's minute on a busy machine.
   step('the broadcast ends; its replay has a read-only chat that starts empty', async () => {
     const studio = broadcaster.page;
-    await studio.getByRole('button', { name: 'End stream' }).click();
-    const confirm = studio.getByRole('dialog', { name: 'End your stream?' });
-    await confirm.getByRole('button', { name: 'End stream' }).click();
-    await confirm.waitFor({ state: 'detached', timeout: 20_000 });
-    await badge(studio, 'NOT LIVE').waitFor({ timeout: 15_000 });
+    await endStreamFromStudio(studio);
     await publisher?.stop();
     publisher = undefined;
 

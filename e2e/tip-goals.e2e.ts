@@ -10,10 +10,10 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, describe, expect } from 'vitest';
 import { fill, MSG } from '../common/messages';
 import type { RunningPublisher } from '../server/testing/rtmp-publisher';
-import { buyFiveDollarsOfCoins, signInAt } from './support/app';
+import { signInAt } from './support/app';
 import { journeySteps, screenshot, useAppInBrowser } from './support/browser';
 import type { TestPage } from './support/browser';
-import { badge, goLiveAndPublish, saveBroadcastTitle, videoTime } from './support/live';
+import { badge, endStreamFromStudio, goLiveAndPublish, saveBroadcastTitle, videoTime, viewerWithCoinsAt } from './support/live';
 
 const openAppPage = useAppInBrowser({ media: true });
 const step = journeySteps();
@@ -107,12 +107,7 @@ describe('tip goals', () => {
 
     viewer = await openAppPage();
     const { page } = viewer;
-    await signInAt(page, 'viewer1', '/');
-    await page.goto('/user/account/deposit-coins');
-    await buyFiveDollarsOfCoins(page, '100 Coins');
-    await page.goto(streamPath);
-    await page.getByRole('heading', { name: TITLE }).waitFor();
-    await badge(page, 'LIVE').waitFor();
+    await viewerWithCoinsAt(page, 'viewer1', streamPath, TITLE);
 
     const bars = goalBars(page, FIRST.description);
     await expect.poll(() => bars.count()).toBe(2);
@@ -185,11 +180,7 @@ describe('tip goals', () => {
 
   step("after the show the replay lists the broadcast's goals, the reached one marked", async () => {
     const studio = broadcaster.page;
-    await studio.getByRole('button', { name: 'End stream' }).click();
-    const confirm = studio.getByRole('dialog', { name: 'End your stream?' });
-    await confirm.getByRole('button', { name: 'End stream' }).click();
-    await confirm.waitFor({ state: 'detached', timeout: 20_000 });
-    await badge(studio, 'NOT LIVE').waitFor({ timeout: 15_000 });
+    await endStreamFromStudio(studio);
     // The next broadcast starts with no goals.
     await editor(studio).getByText('No goals to come.', { exact: false }).waitFor();
 

@@ -11,10 +11,10 @@ import { afterAll, describe, expect } from 'vitest';
 import { MSG } from '../common/messages';
 import { TIP_DEBOUNCE_MS } from '../web/features/tips/tip-flow';
 import type { RunningPublisher } from '../server/testing/rtmp-publisher';
-import { buyFiveDollarsOfCoins, signInAt } from './support/app';
+import { signInAt } from './support/app';
 import { journeySteps, screenshot, useAppInBrowser } from './support/browser';
 import type { TestPage } from './support/browser';
-import { badge, goLiveAndPublish, saveBroadcastTitle } from './support/live';
+import { goLiveAndPublish, saveBroadcastTitle, viewerWithCoinsAt } from './support/live';
 
 const openAppPage = useAppInBrowser({ media: true });
 const step = journeySteps();
@@ -112,12 +112,7 @@ describe('tip menus', () => {
   step("a viewer opens the Tip button's list: the broadcaster's actions at their prices, above the amounts", async () => {
     viewer = await openAppPage();
     const { page } = viewer;
-    await signInAt(page, 'viewer1', '/');
-    await page.goto('/user/account/deposit-coins');
-    await buyFiveDollarsOfCoins(page, '100 Coins');
-    await page.goto(streamPath);
-    await page.getByRole('heading', { name: TITLE }).waitFor();
-    await badge(page, 'LIVE').waitFor();
+    await viewerWithCoinsAt(page, 'viewer1', streamPath, TITLE);
 
     const list = await openTipList(page);
     await menuAction(list, SONG.label, SONG.price).waitFor();

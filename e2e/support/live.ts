@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { publishTestPattern } from '../../server/testing/rtmp-publisher';
 import type { RunningPublisher, TestPatternOptions } from '../../server/testing/rtmp-publisher';
 import { expect } from 'vitest';
-import { signInAt } from './app';
+import { buyFiveDollarsOfCoins, signInAt } from './app';
 
 /** The LIVE / NOT LIVE / REPLAY badge in the page's main region. */
 export const badge = (page: Page, text: 'LIVE' | 'NOT LIVE' | 'REPLAY') => page.getByRole('main').getByText(text, { exact: true }).first();
@@ -77,4 +77,23 @@ export async function broadcastAs(page: Page, title: string): Promise<OnAir> {
   await page.getByRole('heading', { name: 'RTMP Feed & Stream Links' }).waitFor();
   await saveBroadcastTitle(page, title);
   return goLiveAndPublish(page);
+}
+
+/** The studio's End stream, confirmed: the dashboard says NOT LIVE once the broadcast ended. */
+export async function endStreamFromStudio(studio: Page): Promise<void> {
+  await studio.getByRole('button', { name: 'End stream' }).click();
+  const confirm = studio.getByRole('dialog', { name: 'End your stream?' });
+  await confirm.getByRole('button', { name: 'End stream' }).click();
+  await confirm.waitFor({ state: 'detached', timeout: 20_000 });
+  await badge(studio, 'NOT LIVE').waitFor({ timeout: 15_000 });
+}
+
+/** `username` signs in, buys 100 coins with the test card and opens the live stream at `streamPath` (titled `title`). */
+export async function viewerWithCoinsAt(page: Page, username: string, streamPath: string, title: string): Promise<void> {
+  await signInAt(page, username, '/');
+  await page.goto('/user/account/deposit-coins');
+  await buyFiveDollarsOfCoins(page, '100 Coins');
+  await page.goto(streamPath);
+  await page.getByRole('heading', { name: title }).waitFor();
+  await badge(page, 'LIVE').waitFor();
 }

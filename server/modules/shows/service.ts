@@ -234,18 +234,30 @@ export function createShows(deps: {
     });
   }
 
-  async function joinGroup(principal: Principal, stream: StreamRow): Promise<ShowSeat> {
-    const open = await openShow(db, stream.id);
-    if (!open || open.kind !== 'group') throw conflict(MSG.groupShowNotOnSale);
-    await assertCanAfford(principal.userId, open.pricePerMinute, open.minMinutes);
+  /**
+   * A seat in the stream's open show `open` (checked by the caller, read again under the lock): the
+   * viewer's own if they hold one, else a new one of `role` at `price`, then `seated` decides what
+   * follows (the first minute paid, or the ticket held).
+   */
+  async function seatIn(principal: Principal, stream: StreamRow, open: ShowRow, role: SeatRow['role'], price: number,
+    seated: (tx: Tx, notices: ShowNotices, show: ShowRow, seat: SeatRow) => Promise<ShowSeat>): Promise<ShowSeat> {
     await gather(principal.userId);
     return changing(stream.id, async (tx, notices) => {
       const show = await openShow(tx, stream.id);
       if (!show || show.id !== open.id) throw conflict(MSG.showOver);
       const mine = await seatOf(tx, show.id, principal.userId);
       if (mine && mine.state !== 'ended') return toSeat(mine, show);
-      const seat = await takeSeat(tx, show, principal.userId, 'ticket', show.pricePerMinute);
+      const seat = await takeSeat(tx, show, principal.userId, role, price);
       notices.requests(stream.userId, stream.id);
+      return seated(tx, notices, show, seat);
+    });
+  }
+
+  async function joinGroup(principal: Principal, stream: StreamRow): Promise<ShowSeat> {
+    const open = await openShow(db, stream.id);
+    if (!open || open.kind !== 'group') throw conflict(MSG.groupShowNotOnSale);
+    await assertCanAfford(principal.userId, open.pricePerMinute, open.minMinutes);
+    return seatIn(principal, stream, open, 'ticket', open.pricePerMinute, async (tx, notices, show, seat) => {
       if (show.state === 'live') return paidOrRefused(await startSeat(tx, notices, show, seat, stream.skin), seat, show);
       notices.seat(principal.userId, toSeat(seat, show));
       if ((await ticketsOf(tx, show.id)) >= show.minTickets) await startGroup(tx, notices, show, stream.skin);
@@ -258,16 +270,8 @@ export function createShows(deps: {
     const open = await openShow(db, stream.id);
     if (!open || open.kind !== 'private' || open.state !== 'live' || open.spyPrice <= 0 || !spyInSkin(stream.skin)) throw conflict(MSG.spyOff);
     await assertCanAfford(principal.userId, open.spyPrice, 1);
-    await gather(principal.userId);
-    return changing(stream.id, async (tx, notices) => {
-      const show = await openShow(tx, stream.id);
-      if (!show || show.id !== open.id) throw conflict(MSG.showOver);
-      const mine = await seatOf(tx, show.id, principal.userId);
-      if (mine && mine.state !== 'ended') return toSeat(mine, show);
-      const seat = await takeSeat(tx, show, principal.userId, 'spy', show.spyPrice);
-      notices.requests(stream.userId, stream.id);
-      return paidOrRefused(await startSeat(tx, notices, show, seat, stream.skin), seat, show);
-    });
+    return seatIn(principal, stream, open, 'spy', open.spyPrice, async (tx, notices, show, seat) =>
+      paidOrRefused(await startSeat(tx, notices, show, seat, stream.skin), seat, show));
   }
 
   /** The seat after its first minute, or the refusal that says why it could not start. */
