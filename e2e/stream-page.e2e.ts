@@ -218,7 +218,7 @@ describe('the stream page', () => {
     await toyShows(page, 'Vibrate', 7);
     await screenshot(viewer2.page, 'stream-page-toy-controls');
     await screenshot(page, 'stream-page-toy-dashboard');
-  });
+  }, 120_000);
 
   step('turns into a replay that seeks, with no LIVE badge in the player', async () => {
     const { page } = viewer1;

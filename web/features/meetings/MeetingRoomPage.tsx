@@ -3,7 +3,7 @@
  * opens the room (join-meeting), follows the meeting channel (participants, end, chat, likes, tips)
  * and our user channel (kicked), and shows the wall that applies or the call.
  */
-import { useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { MEETING } from '../../../common/constants';
 import { fill, MSG } from '../../../common/messages';
@@ -22,7 +22,8 @@ import { BanIcon } from '../../ui/icons';
 import { useSession } from '../accounts';
 import { ChatOverlay, useChatChannel, useConnectionStatus, useOverlayFeed } from '../chat';
 import { TipAnimations, tipEventOf, useTipAnimations } from '../tips';
-import { ToyDeviceAccess } from '../toys';
+import { loadToyDeviceAccess } from '../toys';
+import { lazyPage } from '../../app/lazy-page';
 import { useEndMeeting, useJoinMeeting, useKickParticipant } from './api';
 import { BuiltinConference } from './BuiltinConference';
 import { JitsiConference } from './JitsiConference';
@@ -30,6 +31,9 @@ import { MeetingChat } from './MeetingChat';
 import { CALENDAR_PATH, LoginRequired, MeetingEnded, MeetingPayWall, MeetingUnavailable, WaitingForHost } from './MeetingWalls';
 import { conferenceSupported } from './use-local-media';
 import styles from './room.module.css';
+
+// Toy control is for the rooms whose guests buy it: its code comes after the room's.
+const ToyDeviceAccess = lazyPage(loadToyDeviceAccess, 'ToyDeviceAccess');
 
 const OVERLAY_SLOT_ID = 'meeting-overlay';
 
@@ -144,7 +148,11 @@ function MeetingRoom({ meetingId, myId, myName }: { meetingId: number; myId: num
             {stage}
             <div className={styles.overlaySlot} id={OVERLAY_SLOT_ID} />
           </div>
-          {room.paid && <ToyDeviceAccess streamId={meetingId} room="meeting" isHost={isHost} hostName={host.name} people={participants} />}
+          {room.paid && (
+            <Suspense fallback={null}>
+              <ToyDeviceAccess streamId={meetingId} room="meeting" isHost={isHost} hostName={host.name} people={participants} />
+            </Suspense>
+          )}
         </div>
         <MeetingChat meetingId={meetingId} host={host} isHost={isHost} lines={channel.lines} ready={status === 'open' && channel.state.state === 'joined'} send={channel.send} />
       </div>
