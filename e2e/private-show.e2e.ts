@@ -111,7 +111,7 @@ describe('a private show', () => {
   });
 
   step('the stream is everyone’s again: the other viewer gets the video back, the broadcaster’s panel is free', async () => {
-    await other.page.locator('video').waitFor({ timeout: 15_000 });
+    await other.page.locator('video').waitFor({ timeout: 30_000 });
     expect(await other.page.getByText(MSG.privateShowInProgress).count()).toBe(0);
     const owner = broadcaster.page;
     await owner.getByRole('button', { name: 'Start a group show' }).waitFor({ timeout: 15_000 });

@@ -26,6 +26,9 @@ export const showKeys = {
 export type StreamShow = CallOutput<typeof showCalls.streamShow>;
 export type ShowPanelData = CallOutput<typeof showCalls.showRequests>;
 
+/** How often a page reads a show that is on again, besides its frames. */
+const SHOW_REREAD_MS = 10_000;
+
 const noRetryOnRefusal = (count: number, error: unknown) => !isApiError(error) && count < 2;
 
 /** The stream's show, its broadcaster's offer and the viewer's seat, while the stream is live. */
@@ -36,6 +39,9 @@ export function useStreamShow(streamId: number, live: boolean, myUserId: number 
     queryFn: () => call(showCalls.streamShow, { id: streamId }),
     enabled: live,
     retry: noRetryOnRefusal,
+    // While a show is on, read it again now and then: a SHOW frame missed (a reconnect, a read that crossed
+    // it) must not keep a viewer behind the curtain once the show is over.
+    refetchInterval: (query) => (query.state.data?.show?.state === 'live' ? SHOW_REREAD_MS : false),
   });
   useEffect(() => {
     if (!live) return;
