@@ -115,6 +115,7 @@ describe('the keyboard alone', () => {
   step('viewer1 logs in, pauses, plays and mutes the live player', async () => {
     const { page } = viewer;
     await page.goto(`/user/login?redirect=${encodeURIComponent(streamPath)}`);
+    await page.getByLabel('Username or Email').waitFor();
     await tabTo(page, 'Username or Email');
     await page.keyboard.type('viewer1');
     await tabTo(page, 'Password');

@@ -111,8 +111,12 @@ describe('a private show', () => {
   });
 
   step('the stream is everyone’s again: the other viewer gets the video back, the broadcaster’s panel is free', async () => {
-    await other.page.locator('video').waitFor({ timeout: 30_000 });
+    const video = other.page.locator('video');
+    await video.waitFor({ timeout: 30_000 });
     expect(await other.page.getByText(MSG.privateShowInProgress).count()).toBe(0);
+    // Watched for a few seconds, so the broadcast has more than a segment after the show for the replay's step.
+    const from = await video.evaluate((v: HTMLVideoElement) => v.currentTime);
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000 }).toBeGreaterThan(from + 4);
     const owner = broadcaster.page;
     await owner.getByRole('button', { name: 'Start a group show' }).waitFor({ timeout: 15_000 });
     await screenshot(owner, 'show-panel-after');
