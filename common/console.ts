@@ -11,7 +11,7 @@ import { mayModerate, type ModerationRight } from './rules/moderation';
 export const CONSOLE_AREAS = ['reports', 'users', 'payments', 'payouts', 'featured', 'channels', 'messages', 'chat', 'outbox', 'audit', 'jobs'] as const;
 export type ConsoleArea = (typeof CONSOLE_AREAS)[number];
 
-export const REPORT_KINDS = ['stream', 'post', 'comment'] as const;
+export const REPORT_KINDS = ['stream', 'post', 'comment', 'direct-message'] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];
 
 /** What a moderator does about a report: to its item (or the item's owner), or nothing (Dismiss). */
@@ -25,6 +25,7 @@ export const ACTIONS_FOR: Record<ReportKind, readonly ReportAction[]> = {
   stream: ['END_STREAM', 'DELETE', 'HIDE', 'SUSPEND_USER', 'DISMISS'],
   post: ['DELETE', 'SUSPEND_USER', 'DISMISS'],
   comment: ['DELETE', 'SUSPEND_USER', 'DISMISS'],
+  'direct-message': ['DELETE', 'SUSPEND_USER', 'DISMISS'],
 };
 
 /** The right each action needs (the shared moderation rule, `common/rules/moderation.ts`). */
@@ -75,7 +76,7 @@ export function mayTakeAction(person: Person | null | undefined, action: ReportA
 export const AUDIT_ACTIONS = [
   'stream.end', 'stream.delete', 'stream.hide', 'stream.suspend-owner', 'stream.feature', 'stream.unfeature', 'stream.followers-only',
   'stream.move-to-18', 'stream.thumbnail', 'stream.set-paid', 'stream.move-to-men', 'stream.move-to-women',
-  'stream.ban-viewer', 'post.delete', 'comment.delete', 'report.dismiss',
+  'stream.ban-viewer', 'post.delete', 'comment.delete', 'direct-message.delete', 'report.dismiss',
   'user.suspend', 'user.lift', 'user.grant', 'user.revoke', 'user.role', 'user.password_reset',
   'message.create', 'message.retire',
   'coins.grant',
@@ -92,7 +93,7 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 /** What an audit entry is about. */
-export const AUDIT_TARGET_TYPES = ['stream', 'post', 'comment', 'user', 'message', 'channel', 'payment', 'payout'] as const;
+export const AUDIT_TARGET_TYPES = ['stream', 'post', 'comment', 'direct-message', 'user', 'message', 'channel', 'payment', 'payout'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** How long a suspension from the console may last, in days (none: until lifted). */

@@ -10,6 +10,7 @@ import { notificationItem } from './api/notifications';
 import { balance } from './api/wallet';
 import { streamGoal } from './api/streams';
 import { publicShow, showSeat } from './api/shows';
+import { directMessage } from './api/messages';
 import { TOY_COMMAND_NAMES } from './rules/toys';
 import { CHAT_TEXT_MAX } from './realtime-channels';
 
@@ -262,6 +263,21 @@ const notificationMessage = z.object({
   data: z.object({ unread: z.number().int().min(0), notification: notificationItem.optional() }),
 });
 
+/**
+ * Direct messages (decision 0086), to a member's own channel: a message they sent or received (from any of
+ * their pages), with their unread count after it.
+ */
+const dmMessage = z.object({ type: z.literal('DM'), data: z.object({ message: directMessage, unread: z.number().int().min(0) }) });
+
+/** To both members' channels: `reader_id` read the conversation with `partner_id` up to `last_read_id`. */
+const dmReadMessage = z.object({
+  type: z.literal('DM-READ'),
+  data: z.object({ reader_id: userId, partner_id: userId, last_read_id: z.number().int().min(0) }),
+});
+
+/** To the other member's channel: `user_id` is typing to them (a page shows it for DM.typingShownMs). */
+const dmTypingMessage = z.object({ type: z.literal('DM-TYPING'), data: z.object({ user_id: userId }) });
+
 /** To a user's own channel: their balances after coins reached their wallet (a tip, a sale, a call's fee). */
 const balanceMessage = z.object({ type: z.literal('BALANCE'), balance });
 
@@ -270,7 +286,7 @@ export const realtimeMessage = z.discriminatedUnion('type', [
   lineRemovedMessage, heldMessage, heldResolvedMessage, showMessage, showSeatMessage, showRequestsMessage,
   presenceMessage('CONNECTED'), presenceMessage('DISCONNECTED'), signalMessage, participantsMessage, meetingEndMessage, kickedMessage,
   lovenseAccessMessage, lovenseAppConnectionMessage, lovenseAddDeviceRequestMessage, lovenseViewerEndCallMessage, lovenseCommandMessage,
-  notificationMessage, balanceMessage,
+  notificationMessage, balanceMessage, dmMessage, dmReadMessage, dmTypingMessage,
 ]);
 export type RealtimeMessage = z.infer<typeof realtimeMessage>;
 export type RealtimeType = RealtimeMessage['type'];
@@ -302,6 +318,8 @@ export const clientFrame = z.discriminatedUnion('op', [
     z.object({ ...sendFrame, type: z.literal('lovense-add-device-request') }),
     /** The viewer hangs up: their open access is declined and the broadcaster gets `lovense-viewer-end-call`. */
     z.object({ ...sendFrame, type: z.literal('lovense-viewer-end-call') }),
+    /** On the sender's own channel (`user:<id>`): they are typing to `to`, who gets DM-TYPING if the conversation is open to them. */
+    z.object({ ...sendFrame, type: z.literal('DM-TYPING'), to: userId }),
     /** The broadcaster hangs up: every PENDING, INIT or APPROVED access of the room is revoked. */
     z.object({ ...sendFrame, type: z.literal('lovense-host-end-call') }),
   ]),

@@ -96,7 +96,7 @@ async function finish(person: TestPage, problems: string[]): Promise<void> {
 /** The app's pages everyone can open, and those a signed-in user can. */
 const PUBLIC_PAGES = ['/', '/channel/group', '/channel/search-all-stream', '/channel/search?search=broadcaster', '/legal/terms', '/help', '/download'];
 const GUEST_PAGES = ['/user/login', '/user/sign-up', '/user/forgot-password'];
-const SIGNED_IN_PAGES = ['/user/settings', '/user/notifications', '/user/account', '/user/account/deposit-coins', '/subscription', '/user/analytics', '/user/profile'];
+const SIGNED_IN_PAGES = ['/user/settings', '/user/notifications', '/messages', '/user/account', '/user/account/deposit-coins', '/subscription', '/user/analytics', '/user/profile'];
 const BROADCASTER_PAGES = ['/dashboard', '/user/analytics', '/user/account', '/user/upload', '/user/create-meeting', '/user/schedule-meetings'];
 /** What each skin dresses differently (palette, labels, its home page). */
 const SKIN_PAGES = ['/', '/user/login', '/user/sign-up'];

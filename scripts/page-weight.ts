@@ -57,6 +57,7 @@ export const PAGE_BUDGETS: PageBudget[] = [
   { page: 'analytics', path: '/user/analytics', lazy: ['features/analytics/AnalyticsPage.tsx'], budgetKb: 185 },
   { page: 'console', path: '/admin', lazy: ['features/console/ConsolePage.tsx'], budgetKb: 175 },
   { page: 'statements', path: '/user/statements', lazy: ['features/statements/StatementPage.tsx'], budgetKb: 190 },
+  { page: 'messages', path: '/messages', lazy: ['features/messages/MessagesPage.tsx'], budgetKb: 230 },
 ];
 
 const ENTRY = 'index.html';

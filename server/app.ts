@@ -51,6 +51,7 @@ import { createGoalsModule } from './modules/goals';
 import { createShowsModule } from './modules/shows';
 import { createLedgerModule } from './modules/ledger';
 import { createMeetingsModule } from './modules/meetings';
+import { createMessagesModule } from './modules/messages';
 import { createToysModule } from './modules/toys';
 import { createPayoutsModule } from './modules/payouts';
 import { createPostsModule } from './modules/posts';
@@ -89,6 +90,7 @@ export const MODULES: readonly ModuleFactory[] = [
   createReferralsModule,
   createPayoutsModule,
   createNotificationsModule,
+  createMessagesModule,
   createConsoleModule,
 ];
 

@@ -11,6 +11,7 @@ import type * as $console from './console';
 import type * as $goals from './goals';
 import type * as $mail from './mail';
 import type * as $meetings from './meetings';
+import type * as $messages from './messages';
 import type * as $notifications from './notifications';
 import type * as $payouts from './payouts';
 import type * as $posts from './posts';
@@ -129,6 +130,18 @@ export const meetings = {
   scheduleMeeting: { method: 'GET', path: '/api/user/schedule-meeting' } as D<typeof $meetings.scheduleMeeting>,
   scheduleMeetings: { method: 'GET', path: '/api/user/schedule-meetings' } as D<typeof $meetings.scheduleMeetings>,
   updateScheduleMeeting: { method: 'POST', path: '/api/user/update-schedule-meeting' } as D<typeof $meetings.updateScheduleMeeting>,
+};
+
+export const messages = {
+  blockMember: { method: 'POST', path: '/api/messages/block' } as D<typeof $messages.blockMember>,
+  conversations: { method: 'GET', path: '/api/messages/conversations' } as D<typeof $messages.conversations>,
+  getMessageSettings: { method: 'GET', path: '/api/messages/settings' } as D<typeof $messages.getMessageSettings>,
+  readMessages: { method: 'POST', path: '/api/messages/read' } as D<typeof $messages.readMessages>,
+  reportMessage: { method: 'POST', path: '/api/messages/report' } as D<typeof $messages.reportMessage>,
+  saveMessageSettings: { method: 'POST', path: '/api/messages/save-settings' } as D<typeof $messages.saveMessageSettings>,
+  sendMessage: { method: 'POST', path: '/api/messages/send' } as D<typeof $messages.sendMessage>,
+  thread: { method: 'GET', path: '/api/messages/thread' } as D<typeof $messages.thread>,
+  unreadMessages: { method: 'GET', path: '/api/messages/unread' } as D<typeof $messages.unreadMessages>,
 };
 
 export const notifications = {

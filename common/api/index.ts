@@ -7,6 +7,7 @@ export * as console from './console';
 export * as goals from './goals';
 export * as mail from './mail';
 export * as meetings from './meetings';
+export * as messages from './messages';
 export * as notifications from './notifications';
 export * as payouts from './payouts';
 export * as posts from './posts';

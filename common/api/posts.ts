@@ -9,6 +9,7 @@ import { defineCall, success } from './define';
 import { flag, numeric, oneOf, optionalText, userId } from './fields';
 import { COMPLAINT_TYPES } from './stream-interactions';
 import { RATINGS } from './streams';
+import { POST_SCHEDULE_MAX_DAYS } from '../rules/post-schedule';
 
 export const POST_AUDIENCES = ['public', 'followers', 'subscribers', 'private'] as const;
 export type PostAudience = (typeof POST_AUDIENCES)[number];
@@ -64,6 +65,8 @@ export const post = z.object({
   audience: z.enum(POST_AUDIENCES),
   content_rating: z.enum(RATINGS),
   expires: z.string().nullable(),
+  /** Not shown to others before `entry_date` (its owner's own view only). */
+  scheduled: z.boolean(),
   /** Empty until the viewer may see the media (paid, or the owner); `media_count` still says how many. */
   media: z.array(postMedia),
   media_count: z.number(),
@@ -106,7 +109,10 @@ export const postTile = z.object({
   tip_viewer_min_amount: z.number(),
   has_paid: z.boolean(),
   likes: z.number(),
+  /** When the post appears (or appeared) to others. */
   entry_date: z.string(),
+  /** Not shown to others before `entry_date` (the owner's own listings only). */
+  scheduled: z.boolean(),
 });
 export type PostTile = z.infer<typeof postTile>;
 
@@ -129,7 +135,7 @@ const audienceField = z.enum(POST_AUDIENCES, { error: (i) => (i.input === undefi
 const titleField = z.string({ error: fill(MSG.titleTooShort, { min: POST_TITLE.min }) }).trim()
   .min(POST_TITLE.min, fill(MSG.titleTooShort, { min: POST_TITLE.min }))
   .max(POST_TITLE.max, fill(MSG.atMostChars, { max: POST_TITLE.max }));
-const reportFields = {
+export const reportFields = {
   type: z.enum(COMPLAINT_TYPES, { error: (i) => (i.input === undefined || i.input === '' ? MSG.complaintTypeRequired : oneOf(COMPLAINT_TYPES)) }),
   user_comment: optionalText(1000),
 };
@@ -138,13 +144,15 @@ export const createPost = defineCall({
   method: 'POST',
   path: '/api/post/create',
   refusals: [403, 404, 429, 507],
-  summary: 'Publishes a post from the caller’s finished uploads (images, or one .mov/.mp4 video that is then transcoded); tip above 0 makes it paid',
+  summary: 'Publishes a post from the caller’s finished uploads (images, or one .mov/.mp4 video that is then transcoded); tip above 0 makes it paid; `publish_at` schedules it (others see it from then on)',
   input: z.strictObject({
     type: z.enum(POST_KINDS, { error: oneOf(POST_KINDS) }),
     title: titleField,
     description: optionalText(POST_DESCRIPTION_MAX),
     audience: audienceField,
     content_rating: z.enum(RATINGS, { error: oneOf(RATINGS) }).default('G'),
+    /** Empty (now), or when the post appears to others: in the future, at most POST_SCHEDULE_MAX_DAYS ahead. */
+    publish_at: z.iso.datetime({ offset: true, error: fill(MSG.publishAtFuture, { days: POST_SCHEDULE_MAX_DAYS }) }).nullable().optional(),
     /** Empty, or a moment in the future after which the post is no longer shown. */
     expires: z.iso.datetime({ offset: true, error: MSG.expiryInFuture }).nullable().optional(),
     /** Coins; rounded up to a multiple of 10 and held between the limits (0: free). */

@@ -14,7 +14,7 @@ describe('who may moderate what', () => {
 
   it('reserves deletions and suspension to GRANT PERMISSION, hiding to ALLOW REPORT_STREAM_HIDE, edits to UPDATE STREAM_ANY', () => {
     const rights = (...perms: string[]) => MODERATION_RIGHTS.filter((right) => mayModerate(holder(...perms), right));
-    expect(rights('GRANT PERMISSION')).toEqual(['stream.end', 'stream.delete', 'viewer.ban', 'post.delete', 'comment.delete', 'user.suspend', 'report.dismiss']);
+    expect(rights('GRANT PERMISSION')).toEqual(['stream.end', 'stream.delete', 'viewer.ban', 'post.delete', 'comment.delete', 'direct-message.delete', 'user.suspend', 'report.dismiss']);
     expect(rights('ALLOW REPORT_STREAM_HIDE')).toEqual(['stream.hide', 'report.dismiss']);
     expect(rights('UPDATE STREAM_ANY')).toEqual(['stream.edit', 'viewer.ban']);
   });

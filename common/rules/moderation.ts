@@ -2,7 +2,7 @@
  * Who may moderate what (spec part 1 §6 Roles and permissions): one rule for the operator console, the
  * public routes moderators use (post deletion, stream deletion and report-stream-action, viewer bans)
  * and the web's menus. Administrators may do everything; GRANT PERMISSION ends and deletes streams,
- * deletes posts and comments and suspends users; ALLOW REPORT_STREAM_HIDE hides streams; UPDATE
+ * deletes posts, comments and reported direct messages and suspends users; ALLOW REPORT_STREAM_HIDE hides streams; UPDATE
  * STREAM_ANY changes others' streams (featured, followers only, 18+, thumbnail, men/women). Seeing
  * every post and stream without paying is the pay wall's rule, not a right to act.
  */
@@ -10,7 +10,7 @@ import type { Permission } from '../permissions';
 
 export const MODERATION_RIGHTS = [
   'stream.end', 'stream.delete', 'stream.hide', 'stream.edit', 'viewer.ban',
-  'post.delete', 'comment.delete', 'user.suspend', 'report.dismiss',
+  'post.delete', 'comment.delete', 'direct-message.delete', 'user.suspend', 'report.dismiss',
 ] as const;
 export type ModerationRight = (typeof MODERATION_RIGHTS)[number];
 
@@ -23,6 +23,7 @@ export const RIGHT_NEEDS: Record<ModerationRight, readonly Permission[]> = {
   'viewer.ban': ['GRANT PERMISSION', 'UPDATE STREAM_ANY'],
   'post.delete': ['GRANT PERMISSION'],
   'comment.delete': ['GRANT PERMISSION'],
+  'direct-message.delete': ['GRANT PERMISSION'],
   'user.suspend': ['GRANT PERMISSION'],
   'report.dismiss': ['GRANT PERMISSION', 'ALLOW REPORT_STREAM_HIDE'],
 };

@@ -45,6 +45,7 @@ const AnalyticsPage = lazyPage(() => import('../features/analytics/AnalyticsPage
 const TaxInfoPage = lazyPage(() => import('../features/statements/TaxInfoPage'), 'TaxInfoPage');
 const StatementPage = lazyPage(() => import('../features/statements/StatementPage'), 'StatementPage');
 // The page shares its chunk with the top bar bell's panel (views.ts).
+const MessagesPage = lazyPage(() => import('../features/messages/MessagesPage'), 'MessagesPage');
 const NotificationsPage = lazyPage(async () => ({ NotificationsPage: (await import('../features/notifications/views')).NotificationsPage }), 'NotificationsPage');
 const ReferralPage = lazyPage(() => import('../features/referrals/ReferralPage'), 'ReferralPage');
 const ConsolePage = lazyPage(() => import('../features/console/ConsolePage'), 'ConsolePage');
@@ -102,6 +103,7 @@ function skinRoutes(): RouteObject[] {
         { path: 'user/tax-info', element: signedIn(<TaxInfoPage />) },
         { path: 'user/statements', element: signedIn(<StatementPage />) },
         { path: 'user/notifications', element: signedIn(<NotificationsPage />) },
+        { path: 'messages', element: signedIn(<MessagesPage />) },
         { path: 'user/account', element: signedIn(<WalletPage />) },
         { path: 'user/account/earnings', element: signedIn(<EarningsPage />) },
         { path: 'user/account/deposit-coins', element: signedIn(<DepositCoinsPage />) },

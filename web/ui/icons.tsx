@@ -19,6 +19,7 @@ export const PlusSquareIcon = (p: P) => <Icon {...p}><rect x="3" y="3" width="18
 export const CompassIcon = (p: P) => <Icon {...p}><circle cx="12" cy="12" r="9" /><path d="M15.5 8.5l-2 5-5 2 2-5z" /></Icon>;
 export const CoinIcon = (p: P) => <Icon {...p}><ellipse cx="12" cy="7" rx="7" ry="3" /><path d="M5 7v5c0 1.7 3.1 3 7 3s7-1.3 7-3V7M5 12v5c0 1.7 3.1 3 7 3s7-1.3 7-3v-5" /></Icon>;
 export const ChevronDownIcon = (p: P) => <Icon {...p}><path d="M6 9l6 6 6-6" /></Icon>;
+export const ChevronLeftIcon = (p: P) => <Icon {...p}><path d="M15 18l-6-6 6-6" /></Icon>;
 export const BroadcastIcon = (p: P) => <Icon {...p}><circle cx="12" cy="12" r="2" /><path d="M16.2 7.8a6 6 0 0 1 0 8.4M7.8 16.2a6 6 0 0 1 0-8.4M19 5a10 10 0 0 1 0 14M5 19A10 10 0 0 1 5 5" /></Icon>;
 export const PlusIcon = (p: P) => <Icon {...p}><path d="M12 5v14M5 12h14" /></Icon>;
 export const HashIcon = (p: P) => <Icon {...p}><path d="M5 9h14M5 15h14M10 4L8 20M16 4l-2 16" /></Icon>;

@@ -13,6 +13,7 @@ import { sessions } from '../../platform/db/platform-tables';
 import { badRequest, forbidden, notFound } from '../../platform/http/errors';
 import { hashPassword } from './passwords';
 import { userPermissions, users } from './tables';
+import { escapeLike } from '../../platform/db/like';
 
 /** Who acts: a user id, or null for the command line. */
 export type Actor = number | null;
@@ -154,4 +155,3 @@ export function createAccountAdmin(deps: AccountAdminDeps) {
 
 export type AccountAdmin = ReturnType<typeof createAccountAdmin>;
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -8,7 +8,7 @@ import { installRealtimeGateway } from '../../platform/realtime/gateway';
 import { createPresence } from '../../platform/realtime/presence';
 import type { AppModule, ModuleContext } from '../../platform/module';
 import { userIdOfViewerKey, viewerKey, viewerOf } from '../streams';
-import { createChatService, type ChatService, type MeetingRules, type ToyRules } from './service';
+import { createChatService, type ChatService, type MeetingRules, type MessageRules, type ToyRules } from './service';
 import { createReadCache } from '../../platform/cache/read-cache';
 import { createChatRules } from './chat-rules';
 import { createChatModeration } from './moderation';
@@ -16,7 +16,7 @@ import { createEmotes } from './emotes';
 import { registerChatRoutes } from './routes';
 import { tipMessage } from './tip-message';
 
-export type { ChatService, MeetingRules, ToyRules } from './service';
+export type { ChatService, MeetingRules, MessageRules, ToyRules } from './service';
 export { tipMessage } from './tip-message';
 
 declare module '../../platform/module' {
@@ -26,6 +26,7 @@ declare module '../../platform/module' {
   interface ModuleHooks {
     meetingRules: MeetingRules;
     toyRules: ToyRules;
+    messageRules: MessageRules;
   }
 }
 
@@ -68,6 +69,7 @@ export async function createChatModule(ctx: ModuleContext): Promise<AppModule> {
     signedInMembers: (channel) => presence.userIds(channel),
     meetingRules: ctx.hook('meetingRules', 'meetings'),
     toyRules: ctx.hook('toyRules', 'toys'),
+    messageRules: ctx.hook('messageRules', 'messages'),
   });
 
   ctx.fill('realtimeLikes', chat.realtimeLikes);

@@ -60,6 +60,11 @@ export interface ToyRules {
   /** Throws to refuse; the viewer is signed in. */
   handleSend(place: { room: 'stream' | 'meeting'; streamId: number }, frame: ToySendFrame, viewer: Viewer & { principal: Principal }): Promise<void>;
 }
+/** Direct messages' typing, sent on the member's own channel (`user:<id>`): the messages module, later in MODULES, fills the hook `messageRules`. */
+export interface MessageRules {
+  /** Throws to refuse; tells `to` that the sender is typing when the conversation is open to them. */
+  typing(senderId: number, to: number): Promise<void>;
+}
 type RemoveFromChannels = (userId: number, channels: string[], farewell: RealtimeMessage) => Promise<void>;
 /** A viewer flicking in and out is announced at most this often. */
 const PRESENCE_ANNOUNCE_MS = 10_000;
@@ -89,8 +94,9 @@ export function createChatService(deps: {
   /** The hooks the meetings and toys modules fill. */
   meetingRules: () => MeetingRules;
   toyRules: () => ToyRules;
+  messageRules: () => MessageRules;
 }) {
-  const { db, meetingRules, toyRules } = deps;
+  const { db, meetingRules, toyRules, messageRules } = deps;
 
   async function senders(userIds: number[], ownerId: number) {
     const users = await deps.accounts.publicUsers([...new Set(userIds)]);
@@ -284,6 +290,11 @@ export function createChatService(deps: {
         if (!principal) throw unauthorized();
         return meetingRules().handleSend(parsed.meetingId, frame, principal);
       }
+      if (frame.type === 'DM-TYPING') {
+        if (!principal) throw unauthorized();
+        if (parsed?.kind !== 'user' || parsed.userId !== principal.userId) throw forbidden(MSG.channelNotWritable);
+        return messageRules().typing(principal.userId, frame.to);
+      }
       if (!parsed || parsed.kind !== 'stream') throw forbidden(MSG.channelNotWritable);
       if (!principal) throw unauthorized();
       const row = await deps.streamAccess.lookup(parsed.streamId, viewer);
@@ -293,7 +304,7 @@ export function createChatService(deps: {
         if (parsed.priority) throw forbidden(MSG.likesNotOnPriority);
         return like(row, principal);
       }
-      if (frame.type === 'SIGNAL') throw forbidden(MSG.channelNotWritable);
+      if (frame.type !== 'COMMENT') throw forbidden(MSG.channelNotWritable);
       assertMayChat(row, principal);
       return comment(row, { ...viewer, principal }, frame.text, parsed.priority);
     },

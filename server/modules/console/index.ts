@@ -11,7 +11,7 @@ export function createConsoleModule(ctx: ModuleContext): AppModule {
   const { db } = ctx;
   const accounts = ctx.service('accounts');
   const streamModeration = ctx.service('streamModeration');
-  const queue = createReportsQueue({ db, accounts, streamModeration, postModeration: ctx.service('postModeration') });
+  const queue = createReportsQueue({ db, accounts, streamModeration, postModeration: ctx.service('postModeration'), messageModeration: ctx.service('messageModeration') });
   return {
     name: 'console',
     routes(app) {

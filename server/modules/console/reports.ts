@@ -1,5 +1,5 @@
 /**
- * The reports queue: the stream, post and comment reports (their modules' read models, one union), each
+ * The reports queue: the stream, post, comment and direct message reports (their modules' read models, one union), each
  * with its reporter, the item's owner and preview, and who handled it. Acting on a report acts on its
  * item through the item's module and closes the item's open reports (`report_handlings`).
  */
@@ -13,6 +13,7 @@ import type { Db } from '../../platform/db/client';
 import type { Principal } from '../../platform/http/auth';
 import { badRequest, forbidden, notFound } from '../../platform/http/errors';
 import type { AccountsService } from '../accounts';
+import { directMessageReportsSql, type MessageModeration } from '../messages';
 import { commentReportsSql, postReportsSql, type PostModeration } from '../posts';
 import { streamReportsSql, type StreamModeration } from '../streams';
 import { reportHandlings } from './tables';
@@ -29,12 +30,12 @@ interface Row extends Record<string, unknown> {
 
 const iso = (value: string | Date) => new Date(value).toISOString();
 
-export function createReportsQueue(deps: { db: Db; accounts: AccountsService; streamModeration: StreamModeration; postModeration: PostModeration }) {
+export function createReportsQueue(deps: { db: Db; accounts: AccountsService; streamModeration: StreamModeration; postModeration: PostModeration; messageModeration: MessageModeration }) {
   const { db } = deps;
 
   /** Every report with the latest handling of its item made after it (none: open). */
   const queue = sql`(select r.*, h.handled_at, h.resolution, h.handled_by
-      from (${streamReportsSql} union all ${postReportsSql} union all ${commentReportsSql}) r
+      from (${streamReportsSql} union all ${postReportsSql} union all ${commentReportsSql} union all ${directMessageReportsSql}) r
       left join lateral (select h.handled_at, h.resolution, h.handled_by from ${reportHandlings} h
         where h.kind = r.kind and h.item_id = r.item_id and h.handled_at >= r.created_at order by h.handled_at desc limit 1) h on true)`;
 
@@ -109,6 +110,7 @@ export function createReportsQueue(deps: { db: Db; accounts: AccountsService; st
         await deps.streamModeration.act(principal, [input.item_id], streamEvent, undefined);
       } else if (input.action === 'DELETE') {
         if (input.kind === 'post') await deps.postModeration.deletePost(principal.userId, input.item_id);
+        else if (input.kind === 'direct-message') await deps.messageModeration.deleteMessage(principal.userId, input.item_id);
         else await deps.postModeration.deleteComment(principal.userId, input.item_id);
       } else if (input.action === 'SUSPEND_USER') {
         const { rows } = await db.execute<{ owner_id: number }>(sql`select q.owner_id from ${queue} q where q.kind = ${input.kind} and q.item_id = ${input.item_id} limit 1`);

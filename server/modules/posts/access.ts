@@ -62,7 +62,7 @@ export function createPostAccess(deps: { db: Db; accounts: AccountsService; soci
       if (row.deletedAt) throw notFound(MSG.postNotAvailable);
       const owner = viewerId === row.userId;
       if (owner || moderatesPosts(viewer)) return { owner, mediaOpen: true, hasPaid: true, price: row.price, subscriberDiscount: 0, teaser: false };
-      if (row.state !== 'ready' || (row.expiresAt && row.expiresAt <= now()) || row.audience === 'private') throw notFound(MSG.postNotAvailable);
+      if (row.state !== 'ready' || (row.expiresAt && row.expiresAt <= now()) || row.audience === 'private' || isScheduled(row, now().getTime())) throw notFound(MSG.postNotAvailable);
       if (row.rating === 'PLUS_18') {
         const adult = SKINS[viewer.skin].flags.adultContent && viewerId !== null && ((await deps.accounts.ageOf(viewerId)) ?? 0) >= ADULT_AGE;
         if (!adult) throw forbidden(MSG.postAdultOnly);
@@ -83,6 +83,9 @@ export function createPostAccess(deps: { db: Db; accounts: AccountsService; soci
 
 export type PostAccess = ReturnType<typeof createPostAccess>;
 
+/** A post scheduled for later: its time (`created_at`) is its publication, still ahead. */
+export const isScheduled = (row: Pick<PostRow, 'createdAt'>, now = Date.now()) => row.createdAt.getTime() > now;
+
 /**
  * The posts a viewer may find in a listing (SQL over `posts`): ready, not deleted nor expired, and the
  * viewer's own or within their audience; 18+ only where the skin shows it.
@@ -102,6 +105,7 @@ export function listableSql(viewer: Viewer, options: { adult?: boolean } = {}): 
     isNull(posts.deletedAt),
     viewerId === null ? eq(posts.state, 'ready') : or(eq(posts.state, 'ready'), eq(posts.userId, viewerId)),
     sql`(${posts.expiresAt} is null or ${posts.expiresAt} > now())`,
+    viewerId === null ? sql`${posts.createdAt} <= now()` : or(sql`${posts.createdAt} <= now()`, eq(posts.userId, viewerId)),
     audience,
     rating,
   )!;

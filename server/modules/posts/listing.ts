@@ -11,7 +11,7 @@ import type { AccountsService } from '../accounts';
 import type { ListedChannel } from '../channels';
 import type { SocialService } from '../social';
 import { inGenderChannelSql, type Viewer } from '../streams';
-import { listableSql, mediaOpenSql } from './access';
+import { isScheduled, listableSql, mediaOpenSql } from './access';
 import type { MediaAddresses } from '../streams';
 import { MEDIA_FILES } from './media';
 import { postMedia, posts, postSaves } from './tables';
@@ -91,6 +91,7 @@ export function createPostListing(deps: { db: Db; accounts: AccountsService; soc
       has_paid: post.price > 0 && isOpen && post.userId !== viewer.principal?.userId,
       likes: post.likes,
       entry_date: post.createdAt.toISOString(),
+      scheduled: isScheduled(post),
     }));
     return { posts: list, total };
   }

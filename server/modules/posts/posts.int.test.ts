@@ -2,12 +2,14 @@ import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
+import { sql } from 'drizzle-orm';
 import { eventually } from '../../testing/eventually';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as api from '../../../common/api/posts';
 import * as subscriptionsApi from '../../../common/api/subscriptions';
 import { UPLOAD_CHUNK_BYTES } from '../../../common/constants';
 import { fill, MSG } from '../../../common/messages';
+import { POST_SCHEDULE_MAX_DAYS } from '../../../common/rules/post-schedule';
 import { startTestApp, type SignedInUser, type TestApp, type TestUser } from '../../testing/harness';
 import { HttpSession } from '../../testing/http-session';
 import { closeCheckingLedger, expectLedgerInvariants } from '../../testing/ledger-invariants';
@@ -257,6 +259,45 @@ describe('audiences and listings', () => {
     const retitle = await owner.client.post(api.editPost.path, { post_id: open, title: 'For everyone', audience: 'followers' });
     expect((retitle.body.post as api.Post)).toMatchObject({ title: 'For everyone', audience: 'followers' });
     expect((await stranger.client.post(api.editPost.path, { post_id: open, title: 'Hacked' })).status).toBe(403);
+  });
+
+  it('keeps a scheduled post, its media and its place in listings to its owner until its time, then shows it first', async () => {
+    const owner = await person();
+    const earlier = await publishImagePost(owner.client, { title: 'Out already' });
+    const inAnHour = new Date(Date.now() + 3600_000).toISOString();
+    const later = await publishImagePost(owner.client, { title: 'Out later', publish_at: inAnHour });
+    const fan = await person();
+    expect(await postOf(owner.client, later)).toMatchObject({ scheduled: true, entry_date: inAnHour });
+    const ownMedia = (await postOf(owner.client, later)).media[0]!.url;
+    expect((await lookup(fan.client, later)).status).toBe(404);
+    expect((await lookup(visitor(), later)).status).toBe(404);
+    const listed = async (client: HttpSession) =>
+      ((await client.get(api.userPosts.path, { id: owner.user.id })).body.posts as api.PostTile[]).map((p) => [p.post_id, p.scheduled]);
+    expect(await listed(owner.client)).toEqual([[later, true], [earlier, false]]);
+    expect(await listed(fan.client)).toEqual([[earlier, false]]);
+    // An address the owner could copy is the owner's: signed for them, and refused to others at any time.
+    expect((await fetchMedia(fan.client, ownMedia)).status).toBe(403);
+
+    // Its time comes.
+    await t.resources.database.db.execute(sql`update posts set created_at = now() where id = ${later}`);
+    expect(await listed(fan.client)).toEqual([[later, false], [earlier, false]]);
+    const seen = await postOf(fan.client, later);
+    expect(seen.scheduled).toBe(false);
+    expect((await fetchMedia(fan.client, seen.media[0]!.url)).status).toBe(200);
+  });
+
+  it('refuses a publication time not ahead, too far ahead, or after the expiry', async () => {
+    const owner = await person();
+    const upload = await uploadFile(owner.client, await testPicture(), 'p.png', 'image/png');
+    const create = (input: Record<string, unknown>) => owner.client.post(api.createPost.path, { type: 'image', title: 'Timed', audience: 'public', upload_ids: [upload], ...input });
+    const tooFar = fill(MSG.publishAtFuture, { days: POST_SCHEDULE_MAX_DAYS });
+    const past = await create({ publish_at: new Date(Date.now() - 60_000).toISOString() });
+    expect([past.status, past.body.message]).toEqual([400, tooFar]);
+    expect((await create({ publish_at: new Date(Date.now() + (POST_SCHEDULE_MAX_DAYS + 1) * 24 * 3600_000).toISOString() })).body.message).toBe(tooFar);
+    expect((await create({ publish_at: 'tomorrow' })).body.message).toBe(tooFar);
+    const expiring = await create({ publish_at: new Date(Date.now() + 7200_000).toISOString(), expires: new Date(Date.now() + 3600_000).toISOString() });
+    expect([expiring.status, expiring.body.message]).toEqual([400, MSG.expiryAfterPublication]);
+    expect((await create({})).status).toBe(200);
   });
 });
 

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { COALESCED_READS, createBatcher } from '../../platform/batching';
 import type { EventOutbox } from '../../platform/event-outbox';
 import type * as api from '../../../common/api/posts';
+import { POST_SCHEDULE_MAX_DAYS } from '../../../common/rules/post-schedule';
 import { uploadPermissionFor } from '../../../common/permissions';
 import { fill, MSG } from '../../../common/messages';
 import { postPrice } from '../../../common/rules/pay-wall';
@@ -22,7 +23,7 @@ import type { AccountsService } from '../accounts';
 import { InsufficientFunds, platformFee, receivingShard, type Ledger } from '../ledger';
 import { offersPlan } from '../subscriptions';
 import type { Viewer } from '../streams';
-import { type PostAccess, type PostRow, type Standing } from './access';
+import { isScheduled, type PostAccess, type PostRow, type Standing } from './access';
 import type { MediaAddresses } from '../streams';
 import { MEDIA_FILES } from './media';
 import { createPostFiles } from './post-files';
@@ -30,6 +31,14 @@ import type { PostQuotaChecks } from './quotas';
 import { postLikes, postMedia, postPurchases, postReports, posts, postSaves } from './tables';
 
 type CreateInput = z.output<typeof api.createPost.input>;
+
+/** A publication time, when given, is ahead (at most POST_SCHEDULE_MAX_DAYS) and before the expiry. */
+function assertSchedulable(input: Pick<CreateInput, 'publish_at' | 'expires'>, now = Date.now()) {
+  if (!input.publish_at) return;
+  const at = new Date(input.publish_at).getTime();
+  if (at <= now || at > now + POST_SCHEDULE_MAX_DAYS * 24 * 3600_000) throw badRequest(fill(MSG.publishAtFuture, { days: POST_SCHEDULE_MAX_DAYS }), 'publish_at');
+  if (input.expires && new Date(input.expires).getTime() <= at) throw badRequest(MSG.expiryAfterPublication, 'expires');
+}
 type EditInput = z.output<typeof api.editPost.input>;
 type MediaRow = typeof postMedia.$inferSelect;
 
@@ -104,6 +113,8 @@ export function createPostsService(deps: {
         price: postPrice(input.tip),
         commentsAllowed: input.comments_allowed,
         expiresAt: input.expires ? new Date(input.expires) : null,
+        // A scheduled post's time is its publication: listings order by it and others see it from then on.
+        ...(input.publish_at ? { createdAt: new Date(input.publish_at) } : {}),
         mediaCount: stored.length,
         bytes,
       }).returning({ id: posts.id });
@@ -224,6 +235,7 @@ export function createPostsService(deps: {
       audience: row.audience,
       content_rating: row.rating,
       expires: row.expiresAt?.toISOString() ?? null,
+      scheduled: isScheduled(row),
       media: standing.mediaOpen ? media.filter(ready).map((m) => ({
         media_id: m.id,
         type: m.kind,
@@ -279,6 +291,7 @@ export function createPostsService(deps: {
       const userId = viewer.principal.userId;
       assertMayPublish(viewer, input);
       if (input.expires && new Date(input.expires) <= new Date()) throw badRequest(MSG.expiryInFuture, 'expires');
+      assertSchedulable(input);
       if (input.audience === 'subscribers' && !(await offersPlan(db, userId))) throw badRequest(MSG.createPlanFirst, 'audience');
       if (input.type === 'video' && input.upload_ids.length !== 1) throw badRequest(MSG.oneVideoPerPost, 'upload_ids');
       const found: FinishedUpload[] = [];

@@ -11,6 +11,7 @@ import { badRequest, forbidden, notFound } from '../../platform/http/errors';
 import { nameChangesSql, people } from '../accounts';
 import { createNameIndex, type NameChange } from './name-index';
 import { follows } from './tables';
+import { escapeLike } from '../../platform/db/like';
 
 export interface Page {
   offset: number;
@@ -45,7 +46,6 @@ const SEARCH_TOTAL_CAP = 1000;
 const TYPO_MIN_CHARS = 4;
 
 /** LIKE treats % and _ as wildcards: a search for "50%" means the text. */
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Username filter of follower lists: applies from 3 characters (spec part 2 §5). */
 const nameFilter = (searchText: string | undefined) =>

@@ -462,6 +462,17 @@ const CASES: Record<string, Case> = {
     stopsShort: { status: 409, message: MSG.showNeedsLive, why: 'the matrix\'s streams are not on air (shows.int.test.ts opens group shows on live ones)' },
   },
   'POST /api/streams/end-show': { input: (c) => ({ stream_id: c.owner.streamId }) },
+  'GET /api/messages/thread': { input: () => ({ user_id: world.victim.user.id }) },
+  'POST /api/messages/send': { input: () => ({ user_id: world.victim.user.id, text: 'Hello from the matrix', client_key: unique('dm-key-') }) },
+  'POST /api/messages/read': {
+    input: () => ({ user_id: world.victim.user.id, message_id: 999_999_999 }),
+    stopsShort: { status: 404, message: MSG.messageUnknown, why: 'the matrix names no message of the caller\'s (messages.int.test.ts marks conversations read)' },
+  },
+  'POST /api/messages/block': { input: () => ({ user_id: world.victim.user.id, block: false }) },
+  'POST /api/messages/report': {
+    input: () => ({ message_id: 999_999_999, type: 'other' }),
+    stopsShort: { status: 404, message: MSG.messageUnknown, why: 'the matrix names no message sent to the caller (messages.int.test.ts reports one)' },
+  },
   'POST /api/streams/save-tip-menu': { input: () => ({ items: [{ label: 'Seen by the matrix', price: 10 }] }) },
   'GET /api/streams/menu-requests': { input: (c) => ({ id: c.owner.streamId }) },
   'POST /api/streams/mark-menu-request': {
@@ -1068,6 +1079,9 @@ describe('the refusal matrix', () => {
             await socket.request({ op: 'subscribe', channel: meetingChannel });
             const to = role === 'owner' ? world.other.user.id : world.owner.user.id;
             frame = await socket.request({ op: 'send', channel: meetingChannel, id: unique('f'), type: 'SIGNAL', to, signal: { description: { type: 'offer', sdp: 'v=0' } } });
+          } else if (op.name === 'DM-TYPING') {
+            // On the caller's own channel, to the shared owner (no conversation between them: answered, nothing goes out).
+            frame = await socket.request({ op: 'send', channel: `user:${caller.me?.id ?? world.owner.user.id}`, id: unique('f'), type: 'DM-TYPING', to: world.owner.user.id });
           } else if (op.name.startsWith('lovense-')) {
             // Toy operations in the meeting, where `other` holds APPROVED access; the owner is its broadcaster.
             frame = await socket.request({ op: 'send', channel: meetingChannel, id: unique('f'), type: op.name, ...(op.name === 'lovense-command' ? { command: 'Vibrate', level: 1 } : {}) });

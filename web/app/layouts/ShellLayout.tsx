@@ -11,12 +11,13 @@ import styles from './layouts.module.css';
 const CreateButton = lazyPage(() => import('../../features/shell/CreateButton'), 'CreateButton');
 const SystemMessages = lazyPage(() => import('../../features/system/SystemMessages'), 'SystemMessages');
 
-/** Top bar, side bar and (signed in) the create button (not on the stream page) and system messages around the page. */
+/** Top bar, side bar and (signed in) the create button (not on the stream and messages pages) and system messages around the page. */
 export function ShellLayout() {
   const sidebar = useSidebarState();
   const { isLoggedIn, user } = useSession();
-  // The stream page keeps its chat input and like button at the bottom of the screen: no button over them.
-  const onStreamPage = useLocation().pathname.endsWith('/streams/stream-view');
+  // The stream page keeps its chat input and like button at the bottom of the screen, the messages page its composer: no button over them.
+  const path = useLocation().pathname;
+  const bottomBusy = path.endsWith('/streams/stream-view') || path.endsWith('/messages');
   return (
     <div className={styles.app}>
       <a href="#main" className={styles.skip}>
@@ -32,7 +33,7 @@ export function ShellLayout() {
         </main>
       </div>
       <Suspense fallback={null}>
-        {isLoggedIn && !onStreamPage && <CreateButton />}
+        {isLoggedIn && !bottomBusy && <CreateButton />}
         {/* Not over sign-up or login, and not on top of the terms modal. */}
         {user?.terms_accepted && <SystemMessages />}
       </Suspense>

@@ -1,7 +1,7 @@
 /** The side bar's count of video-call invitations the calendar has not shown yet (nothing when there are none). */
 import { useSession } from '../accounts';
-import { useNewInvitations } from './api';
-import styles from './meetings.module.css';
+import { useNewInvitations } from './invitations-api';
+import styles from './NewInvitationsBadge.module.css';
 
 export function NewInvitationsBadge() {
   const { isLoggedIn } = useSession();

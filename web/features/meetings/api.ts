@@ -8,14 +8,9 @@ import type { ApiError } from '../../api/client';
 import { call } from '../../api/client';
 import { walletKeys } from '../wallet';
 import type { ComplaintType } from '../streams';
+import { meetingKeys } from './invitations-api';
 
-export const meetingKeys = {
-  all: ['meetings'] as const,
-  list: () => [...meetingKeys.all, 'list'] as const,
-  detail: (id: number) => [...meetingKeys.all, 'detail', id] as const,
-  room: (id: number) => [...meetingKeys.all, 'room', id] as const,
-  invitations: () => [...meetingKeys.all, 'invitations'] as const,
-};
+export { meetingKeys, useNewInvitations } from './invitations-api';
 
 /** The calendar's meetings; the server counts their invitations as seen, so the side bar's count drops to 0. */
 export function useMeetingList() {
@@ -31,10 +26,6 @@ export function useMeetingList() {
     },
   });
 }
-
-/** Invitations the calendar has not shown yet (the side bar's count); a mounted badge asks again when the count is a minute old. */
-export const useNewInvitations = (enabled: boolean) =>
-  useQuery({ queryKey: meetingKeys.invitations(), queryFn: async () => (await call(meetings.meetingInvitations, {})).count, enabled, staleTime: 60_000 });
 
 export const useMeetingDetail = (id: number | null) =>
   useQuery({ queryKey: meetingKeys.detail(id ?? 0), queryFn: async () => (await call(meetings.scheduleMeeting, { id: id ?? 0 })).data, enabled: id !== null, retry: false });

@@ -8,6 +8,7 @@ import { lazy, Suspense, useState } from 'react';
 import { BellIcon } from '../../ui/icons';
 import { Spinner } from '../../ui/Spinner';
 import { useNotificationFrames, useUnreadCount } from './api';
+import topBar from '../../ui/TopBarButton.module.css';
 import styles from './Bell.module.css';
 import { badgeText, bellLabel } from './notification-rules';
 
@@ -22,10 +23,10 @@ export function NotificationBell({ userId }: { userId: number }) {
   const preload = () => void loadPanel();
   return (
     <Popover.Root open={open} onOpenChange={setOpen}>
-      <Popover.Trigger className={styles.bell} aria-label={bellLabel(unread)} onPointerEnter={preload} onFocus={preload}>
+      <Popover.Trigger className={topBar.button} aria-label={bellLabel(unread)} onPointerEnter={preload} onFocus={preload}>
         <BellIcon size={22} />
         {badge && (
-          <span className={styles.badge} aria-hidden="true" data-testid="notification-badge">
+          <span className={topBar.badge} aria-hidden="true" data-testid="notification-badge">
             {badge}
           </span>
         )}

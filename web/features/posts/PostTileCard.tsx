@@ -1,5 +1,6 @@
 import type { PostTile } from '../../../common/api/posts';
 import { relativeTime, shortNumber } from '../../../common/rules/format';
+import { fill, MSG } from '../../../common/messages';
 import { useSkinPath } from '../../app/skin';
 import { Avatar } from '../../ui/Avatar';
 import { HeartIcon, ImageIcon, LockIcon, PlayIcon } from '../../ui/icons';
@@ -15,6 +16,8 @@ export function PostTileCard({ post, showAuthor = true }: { post: PostTile; show
   const skinPath = useSkinPath();
   const paid = post.tip_viewer_min_amount > 0;
   const audience = AUDIENCE_CHIP[post.audience];
+  // A scheduled post (its owner's own listings) says when it appears rather than "now".
+  const when = post.scheduled ? fill(MSG.postScheduledFor, { time: new Date(post.entry_date).toLocaleString() }) : relativeTime(post.entry_date);
   return (
     <TileCard label={post.title}>
       <Tile
@@ -22,11 +25,12 @@ export function PostTileCard({ post, showAuthor = true }: { post: PostTile; show
         title={post.title}
         thumbnail={post.thumb_url}
         leading={showAuthor ? <Avatar name={post.username} src={post.avatar} size={32} /> : undefined}
-        meta={showAuthor ? `${post.username} · ${relativeTime(post.entry_date)}` : relativeTime(post.entry_date)}
+        meta={showAuthor ? `${post.username} · ${when}` : when}
         overlay={
           <>
             {post.state === 'processing' && <TileChip className={styles.stateChip}>Processing</TileChip>}
             {post.state === 'failed' && <TileChip className={styles.failedChip}>Failed</TileChip>}
+            {post.scheduled && <TileChip>Scheduled</TileChip>}
             {audience && <TileChip>{audience}</TileChip>}
             {paid && (
               <TileChip className={post.has_paid ? '' : styles.lockChip} aria-label={post.has_paid ? 'Bought' : `Paid post, ${formatCoins(post.tip_viewer_min_amount)}`}>

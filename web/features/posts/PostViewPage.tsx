@@ -82,6 +82,7 @@ function PostLayout({ post, refresh, onGuest }: PostLayoutProps) {
             </time>
           </header>
           <h1 className={styles.title}>{post.title}</h1>
+          {post.scheduled && <p className={styles.scheduled}>{fill(MSG.postScheduledFor, { time: new Date(post.entry_date).toLocaleString() })}</p>}
           {chips.length > 0 && (
             <p className={styles.chips}>
               {chips.map((chip) => (

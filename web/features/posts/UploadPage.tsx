@@ -37,7 +37,7 @@ import { subscriptionKeys, usePlans } from '../subscriptions';
 import { useCreatePost } from './api';
 import { MediaPicker } from './MediaPicker';
 import { AUDIENCE_LABEL } from './PostAudience';
-import { expiryError, expiryIso, localDateTimeValue, postPath, postTip, priceRoundedNote, shownTip, uploadRatings } from './post-rules';
+import { expiryError, expiryIso, localDateTimeValue, postPath, postTip, priceRoundedNote, publishAtError, shownTip, uploadRatings } from './post-rules';
 import styles from './UploadPage.module.css';
 import * as posts from '../../../common/api/posts';
 
@@ -87,14 +87,15 @@ interface Values {
   audience: PostAudience | '';
   rating: Rating | '';
   expires: string;
+  publish_at: string;
   tip: string;
   comments_allowed: boolean;
 }
 
-const EMPTY: Values = { title: '', description: '', audience: '', rating: '', expires: '', tip: '0', comments_allowed: true };
+const EMPTY: Values = { title: '', description: '', audience: '', rating: '', expires: '', publish_at: '', tip: '0', comments_allowed: true };
 
 /** The fields the server may name in a refusal, and where the form shows them. */
-const FORM_FIELDS = new Set(['title', 'description', 'audience', 'content_rating', 'expires', 'tip', 'upload_ids']);
+const FORM_FIELDS = new Set(['title', 'description', 'audience', 'content_rating', 'expires', 'publish_at', 'tip', 'upload_ids']);
 
 /** Asked when more than one rating is offered: none is chosen for the uploader. */
 const CHOOSE_RATING = 'Please choose a rating';
@@ -149,6 +150,7 @@ function PostForm({ kind, values, onValues: setValues, files, onFiles: setFiles,
     audience: values.audience || undefined,
     content_rating: rating || undefined,
     expires: expiryIso(values.expires),
+    publish_at: expiryIso(values.publish_at),
     tip: values.tip.trim() === '' ? 0 : postTip(Number(values.tip)) || Number(values.tip),
     comments_allowed: values.comments_allowed,
     // Stand-ins: the ids exist once the files are sent; the contract checks how many there are.
@@ -159,6 +161,7 @@ function PostForm({ kind, values, onValues: setValues, files, onFiles: setFiles,
   const checks: FieldErrors = schemaErrors(posts.createPost.input, input);
   if (kind === 'video' && files.length === 0) checks.upload_ids = MSG.selectVideo;
   checks.expires ??= expiryError(values.expires);
+  checks.publish_at ??= publishAtError(values.publish_at, values.expires);
   if (ratings.length === 0) checks.content_rating ??= MSG.uploadPermissionNeeded;
   else if (!rating) checks.content_rating ??= CHOOSE_RATING;
   if (noPlan) checks.audience ??= MSG.createPlanFirst;
@@ -301,6 +304,15 @@ function PostForm({ kind, values, onValues: setValues, files, onFiles: setFiles,
             }}
             error={shown('tip')}
             hint={priceNote ? <span role="status">{priceNote}</span> : `0 keeps the post free. A paid post costs ${POST_PRICE.min} to ${POST_PRICE.max.toLocaleString('en-US')} coins, in steps of ${PRICE_STEP}.`}
+          />
+          <TextField
+            label="Publish at (optional)"
+            type="datetime-local"
+            min={earliest}
+            value={values.publish_at}
+            onChange={(e) => set('publish_at', e.target.value)}
+            error={shown('publish_at')}
+            hint="Empty publishes now; others see the post from this moment."
           />
           <TextField
             label="Expires (optional)"

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MSG } from '../../../common/messages';
-import { canEditAudience, expiryError, expiryIso, formatDuration, localDateTimeValue, mediaCountLabel, needsPurchase, postTip, priceRoundedNote, shownTip, uploadRatings, wrapIndex } from './post-rules';
+import { POST_SCHEDULE_MAX_DAYS } from '../../../common/rules/post-schedule';
+import { fill, MSG } from '../../../common/messages';
+import { canEditAudience, expiryError, expiryIso, formatDuration, localDateTimeValue, mediaCountLabel, needsPurchase, postTip, publishAtError, priceRoundedNote, shownTip, uploadRatings, wrapIndex } from './post-rules';
 
 describe('the paid post tip', () => {
   it('rounds up to a multiple of 10 and holds it between 10 and 1000; 0 stays free', () => {
@@ -71,6 +72,18 @@ describe('the upload form', () => {
     expect(expiryIso('')).toBeNull();
     expect(expiryIso('2030-05-01T12:30')).toBe(new Date('2030-05-01T12:30').toISOString());
     expect(localDateTimeValue(new Date(2030, 0, 2, 3, 4))).toBe('2030-01-02T03:04');
+  });
+
+  it('takes an empty publication time, or one ahead within the limit and before the expiry', () => {
+    const now = new Date('2030-05-01T12:00:00');
+    const ahead = fill(MSG.publishAtFuture, { days: POST_SCHEDULE_MAX_DAYS });
+    expect(publishAtError('', '', now)).toBeUndefined();
+    expect(publishAtError('2030-05-02T09:00', '', now)).toBeUndefined();
+    expect(publishAtError('2030-05-01T11:00', '', now)).toBe(ahead);
+    expect(publishAtError('2030-09-01T12:00', '', now)).toBe(ahead);
+    expect(publishAtError('soon', '', now)).toBe(ahead);
+    expect(publishAtError('2030-05-02T09:00', '2030-05-02T08:00', now)).toBe(MSG.expiryAfterPublication);
+    expect(publishAtError('2030-05-02T09:00', '2030-05-03T08:00', now)).toBeUndefined();
   });
 });
 

@@ -3,8 +3,9 @@
  * viewer may do with a post, the carousel's page, the upload form's checks and how media read.
  */
 import type { Post, PostKind } from '../../../common/api/posts';
+import { POST_SCHEDULE_MAX_DAYS } from '../../../common/rules/post-schedule';
 import type { RATINGS } from '../../../common/api/streams';
-import { MSG } from '../../../common/messages';
+import { fill, MSG } from '../../../common/messages';
 import { postPrice } from '../../../common/rules/pay-wall';
 
 type Rating = (typeof RATINGS)[number];
@@ -77,6 +78,18 @@ export function expiryError(value: string, now: Date = new Date()): string | und
   if (value.trim() === '') return undefined;
   const iso = expiryIso(value);
   return iso !== null && new Date(iso).getTime() > now.getTime() ? undefined : MSG.expiryInFuture;
+}
+
+/**
+ * The publication field's message: empty (now) is fine, else a moment after `now`, at most
+ * POST_SCHEDULE_MAX_DAYS ahead, and before the expiry when there is one.
+ */
+export function publishAtError(value: string, expires: string, now: Date = new Date()): string | undefined {
+  if (value.trim() === '') return undefined;
+  const at = new Date(expiryIso(value) ?? NaN).getTime();
+  if (!(at > now.getTime() && at <= now.getTime() + POST_SCHEDULE_MAX_DAYS * 24 * 3600_000)) return fill(MSG.publishAtFuture, { days: POST_SCHEDULE_MAX_DAYS });
+  const until = expiryIso(expires);
+  return until !== null && new Date(until).getTime() <= at ? MSG.expiryAfterPublication : undefined;
 }
 
 /** The `min` of the expiry field: now, to the minute, in local time as `datetime-local` wants it. */

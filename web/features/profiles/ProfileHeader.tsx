@@ -1,6 +1,7 @@
 import type { PublicProfile } from '../../../common/api/social';
 import { useSkin } from '../../app/skin';
 import { Avatar } from '../../ui/Avatar';
+import { MessageButton } from '../messages';
 import { SubscribeButton } from '../subscriptions';
 import { BellButton, FollowButton, ProfileStats, ShareButton } from '../social';
 import styles from './ProfilePage.module.css';
@@ -33,6 +34,7 @@ export function ProfileHeader({ profile, onOpenList }: { profile: PublicProfile;
         )}
         {!profile.is_self && !profile.subscribed && <FollowButton userId={profile.user_id} following={profile.am_following} />}
         {!profile.is_self && profile.am_following && <BellButton userId={profile.user_id} on={profile.following_notify} />}
+        {!profile.is_self && <MessageButton userId={profile.user_id} />}
         <ShareButton url={shareUrl} label="Share profile" />
       </div>
     </header>

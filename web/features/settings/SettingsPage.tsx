@@ -1,6 +1,7 @@
 import { SkinLink } from '../../app/skin';
 import { Page, Section } from '../../ui/Page';
 import { useSession } from '../accounts';
+import { MessageSettingsForm } from '../messages';
 import { AccountForm } from './AccountForm';
 import { AvatarUpload } from './AvatarUpload';
 import { DeleteAccount } from './DeleteAccount';
@@ -9,7 +10,7 @@ import { NotificationSettings } from './NotificationSettings';
 import { PasswordForm } from './PasswordForm';
 import styles from './SettingsPage.module.css';
 
-/** /user/settings (behind RequireLogin): profile and account fields, interests, notifications, then password and account deletion. */
+/** /user/settings (behind RequireLogin): profile and account fields, interests, notifications, who can message you, then password and account deletion. */
 export function SettingsPage() {
   const { user } = useSession();
   if (!user) return null;
@@ -24,6 +25,9 @@ export function SettingsPage() {
       </Section>
       <Section title="Notifications" description="Choose what we tell you about, and where.">
         <NotificationSettings userId={user.user_id} phone={user.phone} />
+      </Section>
+      <Section title="Messages" description="Who can start a conversation with you. Conversations already open stay open.">
+        <MessageSettingsForm />
       </Section>
       {!user.social_only && (
         <Section title="Password" description="Changing it signs you out on your other devices.">

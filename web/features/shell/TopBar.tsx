@@ -12,10 +12,12 @@ import { useSession } from '../accounts';
 import { SearchForm } from './SearchForm';
 import type { SidebarState } from './sidebar-state';
 import { BellStandIn, loadNotificationBell } from '../notifications';
+import { loadMessagesButton, MessagesStandIn } from '../messages';
 import styles from './TopBar.module.css';
 import menuStyles from './UserMenu.module.css';
 
-// A guest's first visit fetches none of what only a signed-in person sees (the bell, the balance, the menu).
+// A guest's first visit fetches none of what only a signed-in person sees (the envelope, the bell, the balance, the menu).
+const MessagesButton = lazyPage(loadMessagesButton, 'MessagesButton');
 const NotificationBell = lazyPage(loadNotificationBell, 'NotificationBell');
 const CoinBalance = lazyPage(() => import('./CoinBalance'), 'CoinBalance');
 const UserMenu = lazyPage(() => import('./UserMenu'), 'UserMenu');
@@ -67,6 +69,7 @@ export function TopBar({ sidebar }: { sidebar?: SidebarState }) {
               <Spinner size="sm" label="Loading your account" />
             ) : session.user ? (
               <Suspense fallback={<AccountStandIn user={session.user} />}>
+                <MessagesButton userId={session.user.user_id} />
                 <NotificationBell userId={session.user.user_id} />
                 <UserMenu user={session.user} />
               </Suspense>
@@ -117,6 +120,7 @@ function BalanceStandIn() {
 function AccountStandIn({ user }: { user: SessionUser }) {
   return (
     <>
+      <MessagesStandIn />
       <BellStandIn />
       <span className={menuStyles.trigger} aria-hidden="true">
         <Avatar name={user.username} src={user.avatar} size={30} />

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { activeSection } from './nav-active';
 
 describe('activeSection', () => {
-  it('groups channel pages under Browse, the upload path under Create Post and calls under Video Call', () => {
+  it('groups channel pages under Browse, the upload path under Create Post, calls under Video Call and conversations under Messages', () => {
     expect(activeSection('/channel/group', '/user/upload')).toBe('browse');
     expect(activeSection('/channel/custom', '/user/upload')).toBe('browse');
     expect(activeSection('/channel/channel', '/user/upload')).toBe('browse');
@@ -12,5 +12,6 @@ describe('activeSection', () => {
     expect(activeSection('/user/create-meeting', '/user/upload')).toBe('video-call');
     expect(activeSection('/channel/search', '/user/upload')).toBe(null);
     expect(activeSection('/ads/offers', '/user/upload')).toBe('offers');
+    expect(activeSection('/messages', '/user/upload')).toBe('messages');
   });
 });

@@ -40,6 +40,12 @@ describe('shell menu entries', () => {
     expect(labels(SIDEBAR, null).map(([label]) => label)).not.toContain('Create Post');
   });
 
+  it('offers Messages in the side bar to everyone signed in, after Video Call', () => {
+    const viewer = person(['CREATE STREAM_CHAT']);
+    expect(labels(SIDEBAR, viewer).slice(-2)).toEqual([['Video Call', '/user/schedule-meetings'], ['Messages', '/messages']]);
+    expect(labels(SIDEBAR, null).map(([label]) => label)).not.toContain('Messages');
+  });
+
   it('offers Video Call to everyone signed in: the calendar in the side bar, the form in the create button', () => {
     const viewer = person(['CREATE STREAM_CHAT']);
     expect(labels(SIDEBAR, viewer)).toContainEqual(['Video Call', '/user/schedule-meetings']);

@@ -13,7 +13,7 @@ import { mayUseConsole } from '../../../common/console';
 import { canGoLive, canUpload } from '../../../common/permissions';
 import type { Skin } from '../../../common/skins';
 import {
-  BookmarkIcon, BroadcastIcon, ChartIcon, CompassIcon, DashboardIcon, DownloadIcon, LinkIcon, LockIcon, LogInIcon, MegaphoneIcon, PlusSquareIcon, SettingsIcon, StarIcon,
+  BookmarkIcon, BroadcastIcon, ChartIcon, CompassIcon, DashboardIcon, DownloadIcon, LinkIcon, LockIcon, LogInIcon, MailIcon, MegaphoneIcon, PlusSquareIcon, SettingsIcon, StarIcon,
   UsersIcon, VideoCallIcon, WalletIcon,
 } from '../../ui/icons';
 import { canManageOffers } from '../ads';
@@ -52,6 +52,7 @@ export const SIDEBAR: NavEntry[] = [
   { label: 'Browse', path: () => '/channel/group', icon: <CompassIcon />, section: 'browse' },
   { label: MSG.createPost, path: ({ skin }) => skin.uploadPath, icon: <PlusSquareIcon />, section: 'create-post', shows: canPost },
   { label: 'Video Call', path: () => '/user/schedule-meetings', icon: <VideoCallIcon />, section: 'video-call', shows: signedIn, badge: <NewInvitationsBadge /> },
+  { label: 'Messages', path: () => '/messages', icon: <MailIcon />, section: 'messages', shows: signedIn },
   { label: 'Offers', path: () => '/ads/offers', icon: <MegaphoneIcon />, section: 'offers', shows: advertiser },
 ];
 

@@ -33,9 +33,11 @@ interface ReportModalProps {
   };
   /** Sections under the form, given the typed details and a way to close the modal. */
   children?: (form: { comment: string; close: () => void }) => ReactNode;
+  /** What the toast says once the report is filed. */
+  filedTitle?: string;
 }
 
-export function ReportModal({ open, onOpenChange, title, description, report, children }: ReportModalProps) {
+export function ReportModal({ open, onOpenChange, title, description, report, children, filedTitle = MSG.complaintFiled }: ReportModalProps) {
   const [type, setType] = useState('');
   const [comment, setComment] = useState('');
   const [typeError, setTypeError] = useState<string | undefined>();
@@ -55,7 +57,7 @@ export function ReportModal({ open, onOpenChange, title, description, report, ch
     if (!checked.ok) return setTypeError(checked.error);
     report.mutate(checked.input, {
       onSuccess: () => {
-        toast({ title: MSG.complaintFiled, tone: 'success' });
+        toast({ title: filedTitle, tone: 'success' });
         close();
       },
       onError: (error) => toast({ title: MSG.complaintFailed, ...(isApiError(error) && error.status < 500 ? { description: error.message } : {}), tone: 'error' }),

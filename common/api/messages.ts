@@ -1,0 +1,141 @@
+/**
+ * Direct messages (our addition, decision 0086): one-to-one conversations, each named by the other
+ * member's id. Who may start one is the recipient's setting (common/rules/messages.ts). New messages,
+ * reads and typing reach both members' pages on their own channels: DM, DM-READ and DM-TYPING.
+ */
+import { z } from 'zod';
+import { MSG } from '../messages';
+import { CLIENT_KEY, DM, MESSAGE_AUDIENCES } from '../rules/messages';
+import { defineCall, success } from './define';
+import { atMost, flag, numeric, oneOf, userId, wholeNumber } from './fields';
+import { reportFields } from './posts';
+
+export const messageId = numeric(z.number({ error: MSG.mustBeDirectMessageId }).int(MSG.mustBeDirectMessageId).positive(MSG.mustBeDirectMessageId));
+
+const messageText = z.string({ error: (i) => (i.input === undefined ? MSG.messageRequired : MSG.mustBeText) }).trim()
+  .min(1, MSG.messageRequired)
+  .refine((text) => [...text].length <= DM.textMax, atMost(DM.textMax));
+
+/** One send's own key, made by the page: a send repeated after a lost answer is the same message. */
+const clientKey = z.string({ error: MSG.mustBeClientKey }).regex(new RegExp(`^[A-Za-z0-9_-]{${CLIENT_KEY.min},${CLIENT_KEY.max}}$`), MSG.mustBeClientKey);
+
+export const directMessage = z.object({
+  id: z.number(),
+  sender_id: z.number(),
+  recipient_id: z.number(),
+  text: z.string(),
+  time: z.iso.datetime(),
+});
+export type DirectMessage = z.infer<typeof directMessage>;
+
+export const messagePartner = z.object({ user_id: z.number(), username: z.string(), avatar: z.string().nullable() });
+export type MessagePartner = z.infer<typeof messagePartner>;
+
+/** A conversation as the caller's list shows it: the other member, the last message and what the caller has not read. */
+export const conversationSummary = z.object({
+  partner: messagePartner,
+  last_message: directMessage,
+  unread: z.number(),
+});
+export type ConversationSummary = z.infer<typeof conversationSummary>;
+
+export const messageSettings = z.object({ audience: z.enum(MESSAGE_AUDIENCES) });
+export type MessageSettings = z.infer<typeof messageSettings>;
+
+export const getMessageSettings = defineCall({
+  method: 'GET',
+  path: '/api/messages/settings',
+  summary: 'Who may start a conversation with the caller: everyone, followers or subscribers',
+  input: z.strictObject({}),
+  output: success({ settings: messageSettings }),
+});
+
+export const saveMessageSettings = defineCall({
+  method: 'POST',
+  path: '/api/messages/save-settings',
+  summary: 'Sets who may start a conversation with the caller (conversations already open stay open)',
+  input: z.strictObject({ audience: z.enum(MESSAGE_AUDIENCES, { error: oneOf(MESSAGE_AUDIENCES) }) }).meta({ examples: [{ audience: 'followers' }] }),
+  output: success({ settings: messageSettings }),
+});
+
+export const conversations = defineCall({
+  method: 'GET',
+  path: '/api/messages/conversations',
+  summary: "The caller's conversations, the latest first; `search_text` keeps those whose member's name starts with it",
+  input: z.strictObject({
+    search_text: z.string({ error: MSG.mustBeText }).trim().max(DM.searchMax, atMost(DM.searchMax)).optional(),
+    offset: wholeNumber(0, 1_000_000).default(0),
+    limit: wholeNumber(1, 50).default(DM.pageSize),
+  }),
+  output: success({ conversations: z.array(conversationSummary), total: z.number() }),
+});
+
+export const unreadMessages = defineCall({
+  method: 'GET',
+  path: '/api/messages/unread',
+  summary: 'How many messages to the caller are unread (the top bar)',
+  input: z.strictObject({}),
+  output: success({ unread: z.number() }),
+});
+
+export const thread = defineCall({
+  method: 'GET',
+  path: '/api/messages/thread',
+  refusals: [404],
+  summary: "The caller's conversation with a member, oldest first (`before`: the page before that message), with whether the caller may write and why not",
+  input: z.strictObject({
+    user_id: userId,
+    before: messageId.optional(),
+    limit: wholeNumber(1, 100).default(DM.pageSize),
+  }),
+  output: success({
+    partner: messagePartner,
+    messages: z.array(directMessage),
+    /** More messages before the first of this page. */
+    more: z.boolean(),
+    /** The newest of the caller's messages the partner has read (0: none). */
+    partner_read_id: z.number(),
+    may_write: z.boolean(),
+    /** Why the caller may not write, as the page shows it; null when they may. */
+    refusal: z.string().nullable(),
+    blocked_by_me: z.boolean(),
+  }),
+});
+
+export const sendMessage = defineCall({
+  method: 'POST',
+  path: '/api/messages/send',
+  refusals: [403, 404, 429],
+  summary: 'Sends a message to a member who takes messages from the caller; the same `client_key` again answers the message it sent',
+  input: z.strictObject({ user_id: userId, text: messageText, client_key: clientKey })
+    .meta({ examples: [{ user_id: 1000002, text: 'Loved the show tonight!', client_key: 'k-3f9c2a71b0' }] }),
+  output: success({ message: directMessage }),
+});
+
+export const readMessages = defineCall({
+  method: 'POST',
+  path: '/api/messages/read',
+  refusals: [404],
+  summary: "Marks the conversation read up to a message (the partner's page shows Seen); answers the caller's unread count",
+  input: z.strictObject({ user_id: userId, message_id: messageId }),
+  output: success({ unread: z.number() }),
+});
+
+export const blockMember = defineCall({
+  method: 'POST',
+  path: '/api/messages/block',
+  refusals: [404],
+  summary: 'Blocks (or unblocks) a member: neither may message the other while blocked',
+  input: z.strictObject({ user_id: userId, block: flag }),
+  output: success({ blocked: z.boolean() }),
+});
+
+export const reportMessage = defineCall({
+  method: 'POST',
+  path: '/api/messages/report',
+  refusals: [403, 404],
+  summary: 'Reports a message the caller received to the moderators (the console queue)',
+  input: z.strictObject({ message_id: messageId, ...reportFields }),
+  output: success({}),
+});
+

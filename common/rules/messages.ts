@@ -1,0 +1,29 @@
+/**
+ * Direct messages (our addition, decision 0086): who may write to whom, and the limits on writing. A
+ * member's setting says who may start a conversation with them; a creator may always write to those who
+ * follow or subscribe to them; once both have written the conversation is open to both; a block, either
+ * way, closes it.
+ */
+
+/** Who may start a conversation with a member. */
+export const MESSAGE_AUDIENCES = ['everyone', 'followers', 'subscribers'] as const;
+export type MessageAudience = (typeof MESSAGE_AUDIENCES)[number];
+
+export const DM = {
+  /** A message's length limit, in characters as people count them (code points). */
+  textMax: 1000,
+  /** Messages one sender may send in a minute, to everyone together. */
+  perMinute: 30,
+  /** An account younger than this starts at most `newAccountConversations` conversations a day. */
+  newAccountMs: 24 * 3600_000,
+  newAccountConversations: 5,
+  /** A page sends DM-TYPING at most this often while its member types; the other page shows it this long. */
+  typingEveryMs: 3_000,
+  typingShownMs: 6_000,
+  /** Messages of a thread per page, and conversations of the list per page. */
+  pageSize: 30,
+  searchMax: 50,
+} as const;
+
+/** The longest a client key (one send's idempotency key, made by the page) may be. */
+export const CLIENT_KEY = { min: 8, max: 64 } as const;

@@ -1,0 +1,93 @@
+import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { COMPLAINT_TYPES } from '../../../common/api/stream-interactions';
+import { MESSAGE_AUDIENCES } from '../../../common/rules/messages';
+import { users } from '../accounts/tables';
+
+const userRef = (name: string) => bigint(name, { mode: 'number' }).notNull().references(() => users.id, { onDelete: 'cascade' });
+
+/** Who may start a conversation with a member (no row: everyone). */
+export const messageSettings = pgTable('message_settings', {
+  userId: bigint('user_id', { mode: 'number' }).primaryKey().references(() => users.id, { onDelete: 'cascade' }),
+  audience: text('audience', { enum: MESSAGE_AUDIENCES }).notNull().default('everyone'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** One conversation per pair of members (`lowId` < `highId`), and who started it. */
+export const conversations = pgTable(
+  'conversations',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    lowId: userRef('low_id'),
+    highId: userRef('high_id'),
+    startedBy: bigint('started_by', { mode: 'number' }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('conversations_pair_idx').on(t.lowId, t.highId), index('conversations_started_idx').on(t.startedBy, t.createdAt)],
+);
+
+/**
+ * A conversation as one of its members has it: the newest message's time (the list's order), how far
+ * they read, how many messages to them are unread, and whether they have written in it (a conversation
+ * both wrote in is open to both whatever their settings).
+ */
+export const conversationMembers = pgTable(
+  'conversation_members',
+  {
+    conversationId: bigint('conversation_id', { mode: 'number' }).notNull().references(() => conversations.id, { onDelete: 'cascade' }),
+    userId: userRef('user_id'),
+    partnerId: userRef('partner_id'),
+    readId: bigint('read_id', { mode: 'number' }).notNull().default(0),
+    unread: integer('unread').notNull().default(0),
+    wrote: boolean('wrote').notNull().default(false),
+    lastMessageAt: timestamp('last_message_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.partnerId] }),
+    index('conversation_members_recent_idx').on(t.userId, t.lastMessageAt.desc()),
+  ],
+);
+
+/** A message; `clientKey` is the sender's page's key for the send, so a repeated send is the same message. */
+export const directMessages = pgTable(
+  'direct_messages',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    conversationId: bigint('conversation_id', { mode: 'number' }).notNull().references(() => conversations.id, { onDelete: 'cascade' }),
+    senderId: userRef('sender_id'),
+    recipientId: userRef('recipient_id'),
+    body: text('body').notNull(),
+    clientKey: text('client_key').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Removed by a moderator after a report (the audit log says who). */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('direct_messages_key_idx').on(t.senderId, t.clientKey),
+    index('direct_messages_conversation_idx').on(t.conversationId, t.id),
+    index('direct_messages_sender_time_idx').on(t.senderId, t.createdAt),
+  ],
+);
+
+/** A member who blocked another: neither may message the other. */
+export const messageBlocks = pgTable(
+  'message_blocks',
+  {
+    blockerId: userRef('blocker_id'),
+    blockedId: userRef('blocked_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.blockerId, t.blockedId] }), index('message_blocks_blocked_idx').on(t.blockedId)],
+);
+
+/** A recipient's report of a message (the console's queue); a new one replaces their earlier one. */
+export const messageReports = pgTable(
+  'message_reports',
+  {
+    messageId: bigint('message_id', { mode: 'number' }).notNull().references(() => directMessages.id, { onDelete: 'cascade' }),
+    reporterId: userRef('reporter_id'),
+    type: text('type', { enum: COMPLAINT_TYPES }).notNull(),
+    comment: text('comment').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.messageId, t.reporterId] })],
+);

@@ -1,0 +1,387 @@
+/**
+ * One conversation: its messages oldest first ("Load earlier" reads the page before), the member's own on
+ * the right, Seen under their last one once the partner read it, the partner typing, and the composer (or
+ * why the member may not write). Opening it, and each message of the partner's while it is open, marks it
+ * read. The header's menu blocks or unblocks the partner; each message received can be reported.
+ */
+import { DropdownMenu } from 'radix-ui';
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import type { FormEvent, KeyboardEvent, ReactNode } from 'react';
+import type { DirectMessage, MessagePartner } from '../../../common/api/messages';
+import { fill, MSG } from '../../../common/messages';
+import { failureMessage } from '../../api/field-errors';
+import { isApiError } from '../../api/client';
+import { SkinLink } from '../../app/skin';
+import { Alert } from '../../ui/Alert';
+import { Avatar } from '../../ui/Avatar';
+import { Button } from '../../ui/Button';
+import { BanIcon, ChevronLeftIcon, MoreIcon, SendIcon, UsersIcon } from '../../ui/icons';
+import menu from '../../ui/Menu.module.css';
+import { Spinner } from '../../ui/Spinner';
+import { useToast } from '../../ui/Toast';
+import { ReportModal } from '../streams';
+import { useBlockMember, useReadThread, useReportMessage, useSendMessage, useStillTyping, useThread, useTypingSignal } from './api';
+import type { Thread } from './api';
+import { MESSAGES_PATH } from './paths';
+import { charactersLeft, partnerReadId, seenMessageId, threadMessages } from './thread-state';
+import styles from './messages.module.css';
+
+/** `typingUntil`: until when the partner shows as typing (0: not typing). */
+export function ThreadView({ me, partnerId, typingUntil }: { me: number; partnerId: number; typingUntil: number }) {
+  const thread = useThread(partnerId);
+  if (thread.isPending) {
+    return (
+      <section className={styles.thread} aria-label="Conversation" aria-busy="true">
+        <ThreadBar />
+        <div className={styles.centered}>
+          <Spinner label="Loading the conversation" />
+        </div>
+      </section>
+    );
+  }
+  if (thread.isError) {
+    return (
+      <section className={styles.thread} aria-label="Conversation">
+        <ThreadBar />
+        <div className={styles.centered}>
+          <Alert>{isApiError(thread.error, 'not_found') ? 'This member cannot be found.' : failureMessage(thread.error)}</Alert>
+        </div>
+      </section>
+    );
+  }
+  const pages = thread.data.pages;
+  return (
+    <Conversation
+      me={me}
+      typingUntil={typingUntil}
+      newest={pages[0]!}
+      messages={threadMessages(pages)}
+      readId={partnerReadId(pages)}
+      earlier={{ hasNextPage: thread.hasNextPage, isFetchingNextPage: thread.isFetchingNextPage, fetchNextPage: () => void thread.fetchNextPage() }}
+    />
+  );
+}
+
+/** The header's way back to the list (on a phone, where the list is not beside the conversation). */
+function BackToList() {
+  return (
+    <SkinLink to={MESSAGES_PATH} className={styles.back} aria-label="Back to conversations">
+      <ChevronLeftIcon size={22} />
+    </SkinLink>
+  );
+}
+
+function ThreadBar({ partner, children }: { partner?: MessagePartner; children?: ReactNode }) {
+  return (
+    <header className={styles.threadHeader}>
+      <BackToList />
+      {partner && (
+        <SkinLink to={`/u/${partner.user_id}`} className={styles.partner}>
+          <Avatar name={partner.username} src={partner.avatar} size={36} />
+          <h2 className={styles.partnerTitle}>{partner.username}</h2>
+        </SkinLink>
+      )}
+      {children}
+    </header>
+  );
+}
+
+interface ConversationProps {
+  me: number;
+  typingUntil: number;
+  newest: Thread;
+  messages: DirectMessage[];
+  readId: number;
+  earlier: { hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage: () => void };
+}
+
+function Conversation({ me, typingUntil, newest, messages, readId, earlier }: ConversationProps) {
+  const { partner } = newest;
+  const typing = useStillTyping(typingUntil);
+  const [reporting, setReporting] = useState<DirectMessage | null>(null);
+  const [reported, setReported] = useState<ReadonlySet<number>>(new Set());
+  const seenId = seenMessageId(messages, me, readId);
+  const scroller = useStickToEnd(messages);
+  useMarkRead(me, partner.user_id, messages.at(-1));
+
+  return (
+    <section className={styles.thread} aria-label={`Conversation with ${partner.username}`}>
+      <ThreadBar partner={partner}>
+        <ThreadMenu partner={partner} blocked={newest.blocked_by_me} />
+      </ThreadBar>
+      <div className={styles.scroller} ref={scroller}>
+        {earlier.hasNextPage && (
+          <div className={styles.earlier}>
+            <Button variant="ghost" size="sm" loading={earlier.isFetchingNextPage} onClick={earlier.fetchNextPage}>
+              Load earlier
+            </Button>
+          </div>
+        )}
+        {messages.length === 0 ? (
+          <p className={`${styles.quiet} ${styles.centered}`}>{MSG.noMessagesYet}</p>
+        ) : (
+          <ol className={styles.messages} aria-label="Messages">
+            {messages.map((message) => (
+              <MessageItem
+                key={message.id}
+                message={message}
+                author={message.sender_id === me ? null : partner.username}
+                seen={message.id === seenId}
+                reported={reported.has(message.id)}
+                onReport={() => setReporting(message)}
+              />
+            ))}
+          </ol>
+        )}
+      </div>
+      <p className={styles.typing} role="status">
+        {typing ? fill(MSG.memberTyping, { name: partner.username }) : ''}
+      </p>
+      {newest.may_write ? <Composer me={me} partner={partner} /> : <p className={styles.refusal}>{newest.refusal ?? MSG.messagingBlocked}</p>}
+      <ReportMessageModal
+        message={reporting}
+        partner={partner}
+        onClose={() => setReporting(null)}
+        onReported={(id) => setReported((ids) => new Set(ids).add(id))}
+      />
+    </section>
+  );
+}
+
+const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+
+/** The time of a message: today's by the clock, older ones with their day. */
+function messageTime(iso: string): string {
+  const at = new Date(iso);
+  return at.toDateString() === new Date().toDateString() ? timeFormat.format(at) : dateTimeFormat.format(at);
+}
+
+interface MessageItemProps {
+  message: DirectMessage;
+  /** The partner's name for a message received; null for the member's own. */
+  author: string | null;
+  seen: boolean;
+  reported: boolean;
+  onReport: () => void;
+}
+
+function MessageItem({ message, author, seen, reported, onReport }: MessageItemProps) {
+  const mine = author === null;
+  return (
+    <li className={`${styles.message} ${mine ? styles.mine : styles.theirs}`}>
+      <div className={styles.bubble}>
+        <span className="visually-hidden">{mine ? 'You: ' : `${author}: `}</span>
+        <p className={styles.text}>{message.text}</p>
+        <time className={styles.time} dateTime={message.time} title={new Date(message.time).toLocaleString()}>
+          {messageTime(message.time)}
+        </time>
+      </div>
+      {!mine &&
+        (reported ? (
+          <span className={styles.reported}>Reported</span>
+        ) : (
+          <button type="button" className={styles.report} aria-haspopup="dialog" onClick={onReport}>
+            Report
+          </button>
+        ))}
+      {seen && <p className={styles.seen}>{MSG.messageSeen}</p>}
+    </li>
+  );
+}
+
+/**
+ * The scroller stays at the end as messages come, as long as the member was there (or wrote the newest),
+ * and keeps its place when earlier messages are put above.
+ */
+function useStickToEnd(messages: readonly DirectMessage[]) {
+  const ref = useRef<HTMLDivElement>(null);
+  const before = useRef({ first: 0, last: 0, height: 0, atEnd: true });
+  const first = messages[0]?.id ?? 0;
+  const last = messages.at(-1)?.id ?? 0;
+  useLayoutEffect(() => {
+    const box = ref.current;
+    if (!box) return;
+    const was = before.current;
+    if (last !== was.last && was.atEnd) box.scrollTop = box.scrollHeight;
+    else if (first !== was.first && last === was.last) box.scrollTop += box.scrollHeight - was.height;
+    before.current = { first, last, height: box.scrollHeight, atEnd: box.scrollHeight - box.scrollTop - box.clientHeight < 80 };
+  }, [first, last]);
+  useEffect(() => {
+    const box = ref.current;
+    if (!box) return;
+    const onScroll = () => {
+      before.current.atEnd = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
+      before.current.height = box.scrollHeight;
+    };
+    box.addEventListener('scroll', onScroll, { passive: true });
+    return () => box.removeEventListener('scroll', onScroll);
+  }, []);
+  return ref;
+}
+
+/** Whether the page is shown (a message that comes while it is hidden is read once it shows). */
+function usePageShown(): boolean {
+  const [shown, setShown] = useState(() => document.visibilityState !== 'hidden');
+  useEffect(() => {
+    const update = () => setShown(document.visibilityState !== 'hidden');
+    document.addEventListener('visibilitychange', update);
+    return () => document.removeEventListener('visibilitychange', update);
+  }, []);
+  return shown;
+}
+
+/** Opening the conversation reads it up to its newest message; then each message of the partner's as it comes. */
+function useMarkRead(me: number, partnerId: number, newest: DirectMessage | undefined) {
+  const { mutate } = useReadThread(partnerId);
+  const shown = usePageShown();
+  const marked = useRef(0);
+  useEffect(() => {
+    if (!newest || !shown || newest.id <= marked.current) return;
+    // The member's own message reads nothing new, but for the first look.
+    if (marked.current !== 0 && newest.sender_id === me) return;
+    marked.current = newest.id;
+    mutate(newest.id);
+  }, [me, newest, shown, mutate]);
+}
+
+function ThreadMenu({ partner, blocked }: { partner: MessagePartner; blocked: boolean }) {
+  const block = useBlockMember(partner.user_id);
+  const toast = useToast();
+  const toggle = () =>
+    block.mutate(!blocked, {
+      onSuccess: (now) =>
+        toast({ title: now ? `${partner.username} is blocked: neither of you can message the other.` : `${partner.username} is unblocked.`, tone: 'success' }),
+      onError: (error) => toast({ title: failureMessage(error), tone: 'error' }),
+    });
+  return (
+    <DropdownMenu.Root modal={false}>
+      <DropdownMenu.Trigger className={styles.menuButton} aria-label={`Actions for the conversation with ${partner.username}`}>
+        <MoreIcon size={20} />
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content className={menu.content} align="end" sideOffset={4}>
+          <DropdownMenu.Item className={menu.item} asChild>
+            <SkinLink to={`/u/${partner.user_id}`}>
+              <UsersIcon size={18} />
+              View profile
+            </SkinLink>
+          </DropdownMenu.Item>
+          <DropdownMenu.Item className={menu.item} onSelect={toggle} disabled={block.isPending}>
+            <BanIcon size={18} />
+            {blocked ? `Unblock ${partner.username}` : `Block ${partner.username}`}
+          </DropdownMenu.Item>
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  );
+}
+
+/** The composer: Enter sends, Shift+Enter starts a new line; a text that could not be sent stays, with the server's reason. */
+function Composer({ me, partner }: { me: number; partner: MessagePartner }) {
+  const [text, setText] = useState('');
+  const send = useSendMessage(me, partner.user_id);
+  const typing = useTypingSignal(me, partner.user_id);
+  const inputId = useId();
+  const counterId = useId();
+  const errorId = useId();
+  const { left, shown } = charactersLeft(text);
+  const body = text.trim();
+  const sendable = body !== '' && left >= 0;
+  const error = send.error ? failureMessage(send.error) : null;
+
+  const submit = () => {
+    if (!sendable || send.isPending) return;
+    send.mutate(body, {
+      // What was typed while it went stays.
+      onSuccess: () => setText((now) => (now.trim() === body ? '' : now)),
+    });
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
+    event.preventDefault();
+    submit();
+  };
+  const describedBy = [shown && counterId, error && errorId].filter(Boolean).join(' ') || undefined;
+
+  return (
+    <form
+      className={styles.composer}
+      onSubmit={(event: FormEvent) => {
+        event.preventDefault();
+        submit();
+      }}
+      aria-label={`Write to ${partner.username}`}
+      noValidate
+    >
+      {error && (
+        <p id={errorId} className={styles.sendError} role="alert">
+          {error}
+        </p>
+      )}
+      <div className={styles.composerRow}>
+        <label htmlFor={inputId} className="visually-hidden">
+          {`Message to ${partner.username}`}
+        </label>
+        <textarea
+          id={inputId}
+          className={styles.input}
+          rows={1}
+          value={text}
+          placeholder="Write a message…"
+          aria-invalid={left < 0 || Boolean(error) || undefined}
+          aria-describedby={describedBy}
+          onChange={(event) => {
+            setText(event.target.value);
+            if (send.isError) send.reset();
+            typing(event.target.value);
+          }}
+          onKeyDown={onKeyDown}
+        />
+        {shown && (
+          <span id={counterId} className={`${styles.counter} ${left < 0 ? styles.counterOver : ''}`} aria-live="polite">
+            <span className="visually-hidden">Characters left: </span>
+            {left}
+          </span>
+        )}
+        <Button type="submit" icon={<SendIcon size={18} />} loading={send.isPending} disabled={!sendable} className={styles.send}>
+          Send
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+interface ReportMessageModalProps {
+  message: DirectMessage | null;
+  partner: MessagePartner;
+  onClose: () => void;
+  onReported: (messageId: number) => void;
+}
+
+/** The complaint form every report shares, for one message received; the message then shows as reported. */
+function ReportMessageModal({ message, partner, onClose, onReported }: ReportMessageModalProps) {
+  const report = useReportMessage(message?.id ?? 0);
+  const id = message?.id;
+  return (
+    <ReportModal
+      open={message !== null}
+      onOpenChange={(open) => !open && onClose()}
+      title="Report Message"
+      description={`Tell us what is wrong with this message from @${partner.username}. Our moderators review every report.`}
+      filedTitle={MSG.messageReported}
+      report={{
+        mutate: (input, callbacks) =>
+          report.mutate(input, {
+            onSuccess: () => {
+              if (id !== undefined) onReported(id);
+              callbacks.onSuccess();
+            },
+            onError: callbacks.onError,
+          }),
+        isPending: report.isPending,
+        reset: report.reset,
+      }}
+    />
+  );
+}
