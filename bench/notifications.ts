@@ -16,13 +16,11 @@
  *
  * Env: NOTIFY_BENCH_FOLLOWERS (100000), BENCH_DATABASE_URL (a fresh database is created and dropped).
  */
-import pg from 'pg';
 import { DEMO_PASSWORD } from '../server/demo/demo-data';
 import { HttpSession } from '../server/testing/http-session';
-import { publishTestPattern, rtmpPushUrl } from '../server/testing/rtmp-publisher';
-import { startServerProcess } from '../server/testing/server';
-import { emptyPostgresDatabase } from '../server/testing/tip-load';
 import { latencySummary, round, sleep, writeResult } from './lib';
+import { goOnAir, setUpStream } from './live-stream';
+import { onFreshDatabase, runBench } from './server-on-postgres';
 
 const FOLLOWERS = Number(process.env.NOTIFY_BENCH_FOLLOWERS ?? 100_000);
 const DEADLINE_MS = 15 * 60_000;
@@ -34,14 +32,9 @@ async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
 }
 
 async function main() {
-  const db = await emptyPostgresDatabase('ll_bench_notify');
-  const server = await startServerProcess({ SEED_DEMO: 'on', MAIL_OUTBOX: 'on', DATABASE_URL: db.url });
-  const pool = new pg.Pool({ connectionString: db.url, max: 2 });
-  const count = async (query: string, params: unknown[] = []) => Number((await pool.query<{ n: string }>(query, params)).rows[0]!.n);
-  try {
+  await onFreshDatabase('ll_bench_notify', { SEED_DEMO: 'on', MAIL_OUTBOX: 'on' }, async ({ server, pool, count }) => {
     const star = await HttpSession.at(server.url).signIn('broadcaster3', DEMO_PASSWORD);
-    const { stream } = await star.api<{ stream: { stream_id: number; rtmp_url: string; broadcast_key: string; user_id: number } }>('/api/streams/get-live-stream', {});
-    await star.api('/api/streams/update-stream-info', { id: stream.stream_id, data: { title: 'Bench set', audience: 'PUBLIC', rating: 'G' } });
+    const stream = await setUpStream(star, 'Bench set');
     const starId = Number((await pool.query<{ id: string }>(`select id from users where username = 'broadcaster3'`)).rows[0]!.id);
 
     const [, seedMs] = await timed(async () => {
@@ -62,17 +55,11 @@ async function main() {
     });
     await pool.query('drop table ref_notifications; drop table ref_outbox');
 
-    const publisher = publishTestPattern({ url: rtmpPushUrl(stream.rtmp_url, stream.broadcast_key), width: 320, height: 240, fps: 15 });
+    const onAir = await goOnAir(star, stream, pool);
     try {
-      for (const until = Date.now() + 30_000; ;) {
-        if ((await count(`select count(*) as n from streams where id = $1 and live`, [stream.stream_id])) === 1) break;
-        if (Date.now() > until) throw new Error(`the stream did not go live: ${publisher.tail()}`);
-        await sleep(200);
-      }
       const source = `stream_live:${stream.stream_id}`;
-      const goLive = () => timed(() => star.api('/api/streams/go-live', { id: stream.stream_id }));
       const started = performance.now();
-      const [, firstMs] = await goLive();
+      const firstMs = await onAir.goLive();
 
       const during: number[] = [];
       let inAppS = 0;
@@ -87,12 +74,12 @@ async function main() {
         }
       })();
       while (!mailS) {
-        during.push((await goLive())[1]);
+        during.push(await onAir.goLive());
         await sleep(50);
       }
       await watch;
       const idle: number[] = [];
-      for (let i = 0; i < 200; i += 1) idle.push((await goLive())[1]);
+      for (let i = 0; i < 200; i += 1) idle.push(await onAir.goLive());
 
       const fanOutS = inAppS;
       const duringSummary = latencySummary(during);
@@ -113,16 +100,9 @@ async function main() {
         goLiveP99DuringOverIdle: round(duringSummary.p99Ms / Math.max(0.1, idleSummary.p99Ms), 2),
       });
     } finally {
-      await publisher.stop();
+      await onAir.publisher.stop();
     }
-  } finally {
-    await pool.end();
-    await server.stop();
-    await db.drop();
-  }
+  });
 }
 
-void main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

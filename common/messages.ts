@@ -358,6 +358,10 @@ export const MSG = {
   noMessagesYet: 'No messages yet. Say hello!',
   memberTyping: '{name} is typing…',
   messageSeen: 'Seen',
+  broadcastsCreatorsOnly: 'Only creators send messages to their followers or subscribers.',
+  broadcastsPerDay: 'You may send {count} messages to many a day. Try again tomorrow.',
+  broadcastQueued: 'Your message is on its way to {audience}.',
+  planNotYours: 'That is not one of your plans.',
   // Private and group shows (our addition, decision 0085)
   mustBeShowId: 'Must be a show',
   showPriceMax: 'Must be at most {max} coins a minute',

@@ -161,7 +161,10 @@ describe('direct messages', () => {
     await page.goto('/user/settings');
     const form = page.getByRole('form', { name: 'Who can message you' });
     await form.getByRole('radio', { name: /Followers/ }).check();
+    const saved = page.waitForResponse((r) => r.url().includes('/api/messages/save-settings'));
     await form.getByRole('button', { name: 'Save' }).click();
+    // The other setting goes with it as it was: left out, messages to many would be turned back on.
+    expect((await saved).request().postDataJSON()).toEqual({ audience: 'followers', bulk: true });
     await page.getByText(MSG.messageSettingsSaved).first().waitFor();
     await form.scrollIntoViewIfNeeded();
     await screenshot(page, 'dm-settings');

@@ -134,12 +134,14 @@ export const meetings = {
 
 export const messages = {
   blockMember: { method: 'POST', path: '/api/messages/block' } as D<typeof $messages.blockMember>,
+  broadcasts: { method: 'GET', path: '/api/messages/broadcasts' } as D<typeof $messages.broadcasts>,
   conversations: { method: 'GET', path: '/api/messages/conversations' } as D<typeof $messages.conversations>,
   getMessageSettings: { method: 'GET', path: '/api/messages/settings' } as D<typeof $messages.getMessageSettings>,
   readMessages: { method: 'POST', path: '/api/messages/read' } as D<typeof $messages.readMessages>,
   reportMessage: { method: 'POST', path: '/api/messages/report' } as D<typeof $messages.reportMessage>,
   saveMessageSettings: { method: 'POST', path: '/api/messages/save-settings' } as D<typeof $messages.saveMessageSettings>,
   sendMessage: { method: 'POST', path: '/api/messages/send' } as D<typeof $messages.sendMessage>,
+  sendToMany: { method: 'POST', path: '/api/messages/send-to-many' } as D<typeof $messages.sendToMany>,
   thread: { method: 'GET', path: '/api/messages/thread' } as D<typeof $messages.thread>,
   unreadMessages: { method: 'GET', path: '/api/messages/unread' } as D<typeof $messages.unreadMessages>,
 };

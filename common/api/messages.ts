@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { MSG } from '../messages';
-import { CLIENT_KEY, DM, MESSAGE_AUDIENCES } from '../rules/messages';
+import { BROADCAST_AUDIENCES, BROADCAST_STATES, CLIENT_KEY, DM, MESSAGE_AUDIENCES } from '../rules/messages';
 import { defineCall, success } from './define';
 import { atMost, flag, numeric, oneOf, userId, wholeNumber } from './fields';
 import { reportFields } from './posts';
@@ -39,7 +39,8 @@ export const conversationSummary = z.object({
 });
 export type ConversationSummary = z.infer<typeof conversationSummary>;
 
-export const messageSettings = z.object({ audience: z.enum(MESSAGE_AUDIENCES) });
+/** `bulk`: whether the member receives the messages creators they follow or subscribe to send to many at once. */
+export const messageSettings = z.object({ audience: z.enum(MESSAGE_AUDIENCES), bulk: z.boolean() });
 export type MessageSettings = z.infer<typeof messageSettings>;
 
 export const getMessageSettings = defineCall({
@@ -53,8 +54,9 @@ export const getMessageSettings = defineCall({
 export const saveMessageSettings = defineCall({
   method: 'POST',
   path: '/api/messages/save-settings',
-  summary: 'Sets who may start a conversation with the caller (conversations already open stay open)',
-  input: z.strictObject({ audience: z.enum(MESSAGE_AUDIENCES, { error: oneOf(MESSAGE_AUDIENCES) }) }).meta({ examples: [{ audience: 'followers' }] }),
+  summary: 'Sets who may start a conversation with the caller (conversations already open stay open), and whether they receive creators’ messages to many',
+  input: z.strictObject({ audience: z.enum(MESSAGE_AUDIENCES, { error: oneOf(MESSAGE_AUDIENCES) }), bulk: flag.default(true) })
+    .meta({ examples: [{ audience: 'followers', bulk: true }] }),
   output: success({ settings: messageSettings }),
 });
 
@@ -139,3 +141,42 @@ export const reportMessage = defineCall({
   output: success({}),
 });
 
+
+/** One message a creator sent to many, with how far its delivery got and how many read it. */
+export const messageBroadcast = z.object({
+  broadcast_id: z.number(),
+  audience: z.enum(BROADCAST_AUDIENCES),
+  /** Subscribers of this plan only (null: every plan). */
+  plan_id: z.number().nullable(),
+  text: z.string(),
+  state: z.enum(BROADCAST_STATES),
+  /** Delivered so far: each recipient has it as a message in their conversation with the creator. */
+  delivered: z.number(),
+  /** Recipients who have read it. */
+  read: z.number(),
+  created_time: z.iso.datetime(),
+  finished_time: z.iso.datetime().nullable(),
+});
+export type MessageBroadcast = z.infer<typeof messageBroadcast>;
+
+export const sendToMany = defineCall({
+  method: 'POST',
+  path: '/api/messages/send-to-many',
+  refusals: [403, 404, 429],
+  summary: "A creator's one message to all their followers or subscribers (or one plan's): delivered as each recipient's own conversation, leaving out blocks and those who do not take messages to many; the same `client_key` again answers the same sending",
+  input: z.strictObject({
+    audience: z.enum(BROADCAST_AUDIENCES, { error: oneOf(BROADCAST_AUDIENCES) }),
+    plan_id: numeric(z.number({ error: MSG.mustBePlanId }).int(MSG.mustBePlanId).positive(MSG.mustBePlanId)).optional(),
+    text: messageText,
+    client_key: clientKey,
+  }).meta({ examples: [{ audience: 'subscribers', text: 'New set out tonight, thank you all!', client_key: 'b-7d1e22c9f4' }] }),
+  output: success({ broadcast: messageBroadcast }),
+});
+
+export const broadcasts = defineCall({
+  method: 'GET',
+  path: '/api/messages/broadcasts',
+  summary: "The caller's messages to many, the latest first, with their delivery and reads",
+  input: z.strictObject({ offset: wholeNumber(0, 1_000_000).default(0), limit: wholeNumber(1, 50).default(20) }),
+  output: success({ broadcasts: z.array(messageBroadcast), total: z.number() }),
+});

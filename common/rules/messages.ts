@@ -25,5 +25,13 @@ export const DM = {
   searchMax: 50,
 } as const;
 
+/** Whom a creator sends one message to at once: their followers, or their subscribers (of every plan, or of one). */
+export const BROADCAST_AUDIENCES = ['followers', 'subscribers'] as const;
+export type BroadcastAudience = (typeof BROADCAST_AUDIENCES)[number];
+export const BROADCAST_STATES = ['sending', 'done'] as const;
+
+/** Messages to many a creator may send in a day. */
+export const BROADCASTS_PER_DAY = 5;
+
 /** The longest a client key (one send's idempotency key, made by the page) may be. */
 export const CLIENT_KEY = { min: 8, max: 64 } as const;

@@ -11,12 +11,14 @@ import * as consoleApi from '../../../common/api/console';
 import * as api from '../../../common/api/messages';
 import * as subscriptionsApi from '../../../common/api/subscriptions';
 import { fill, MSG } from '../../../common/messages';
-import { DM } from '../../../common/rules/messages';
+import { BROADCASTS_PER_DAY, DM } from '../../../common/rules/messages';
 import { userChannelOf } from '../../../common/realtime';
 import type { SignedInUser } from '../../testing/harness';
 import { useListeningTestApp } from '../../testing/listening-app';
 import { users } from '../accounts/tables';
-import { directMessages } from './tables';
+import { followersSql } from '../social';
+import { createBroadcasts } from './broadcasts';
+import { directMessages, messageBroadcasts } from './tables';
 
 const served = useListeningTestApp();
 const { socketOf } = served;
@@ -51,7 +53,7 @@ describe('who may write to whom', () => {
   it('takes messages from everyone by default; a member keeps them to followers or subscribers', async () => {
     const star = await given().signedInUser();
     const stranger = await given().signedInUser();
-    expect((await star.client.call(api.getMessageSettings, {})).settings).toEqual({ audience: 'everyone' });
+    expect((await star.client.call(api.getMessageSettings, {})).settings).toEqual({ audience: 'everyone', bulk: true });
     await send(stranger, star, 'Hi from a stranger');
 
     await star.client.call(api.saveMessageSettings, { audience: 'followers' });
@@ -234,5 +236,103 @@ describe('blocks, limits and reports', () => {
     expect((await recipient.client.call(api.thread, { user_id: sender.user.id })).messages).toEqual([]);
     const audit = await db().execute(sql`select action, target_type, before, after from audit_log where target_id = ${String(rude.id)} and target_type = 'direct-message'`);
     expect(audit.rows).toEqual([{ action: 'direct-message.delete', target_type: 'direct-message', before: { sender_id: sender.user.id, recipient_id: recipient.user.id }, after: { deleted: true } }]);
+  });
+});
+
+describe('messages to many', () => {
+  const sentToMany = (creator: SignedInUser, input: Partial<{ audience: 'followers' | 'subscribers'; plan_id: number; text: string; client_key: string }> = {}) =>
+    creator.client.call(api.sendToMany, { audience: 'followers', text: 'Thank you all!', client_key: key(), ...input });
+  const delivered = async (creator: SignedInUser, broadcastId: number) => {
+    await expect.poll(async () => (await creator.client.call(api.broadcasts, {})).broadcasts.find((b) => b.broadcast_id === broadcastId)?.state, { timeout: 15_000 }).toBe('done');
+    return (await creator.client.call(api.broadcasts, {})).broadcasts.find((b) => b.broadcast_id === broadcastId)!;
+  };
+
+  it('reaches every follower once as their own conversation, leaving out blocks and those who take no messages to many', async () => {
+    const creator = await given().signedInUser();
+    const [fan, other, blocker, quiet] = [await given().follower(creator.user), await given().follower(creator.user), await given().follower(creator.user), await given().follower(creator.user)];
+    await blocker.client.call(api.blockMember, { user_id: creator.user.id, block: true });
+    await quiet.client.call(api.saveMessageSettings, { audience: 'everyone', bulk: false });
+    expect((await quiet.client.call(api.getMessageSettings, {})).settings).toEqual({ audience: 'everyone', bulk: false });
+    await creator.client.call(api.saveMessageSettings, { audience: 'subscribers', bulk: true });
+    const fanSocket = await socketOf(fan);
+    await fanSocket.request({ op: 'subscribe', channel: userChannelOf(fan.user.id) });
+
+    const { broadcast } = await sentToMany(creator, { text: 'New set tonight!' });
+    expect(broadcast).toMatchObject({ audience: 'followers', plan_id: null, text: 'New set tonight!', state: 'sending', delivered: 0, read: 0 });
+    expect((await fanSocket.message('DM', 15_000)).message).toMatchObject({ data: { message: { sender_id: creator.user.id, recipient_id: fan.user.id, text: 'New set tonight!' }, unread: 1 } });
+    expect(await delivered(creator, broadcast.broadcast_id)).toMatchObject({ delivered: 2, read: 0 });
+    for (const left of [blocker, quiet]) expect((await left.client.call(api.thread, { user_id: creator.user.id })).messages).toEqual([]);
+
+    const thread = await fan.client.call(api.thread, { user_id: creator.user.id });
+    expect(thread.messages.map((m) => m.text)).toEqual(['New set tonight!']);
+    await fan.client.call(api.readMessages, { user_id: creator.user.id, message_id: thread.messages[0]!.id });
+    expect((await creator.client.call(api.broadcasts, {})).broadcasts[0]).toMatchObject({ delivered: 2, read: 1 });
+    // The creator wrote first: their fans may answer whatever the creator's setting.
+    await send(other, creator, 'Can’t wait!');
+    expect((await creator.client.call(api.conversations, {})).total).toBe(2);
+  });
+
+  it('reaches the subscribers of one plan, and refuses others’ plans, non-creators and a sixth sending in a day', async () => {
+    const creator = await given().signedInUser();
+    const { templates } = await creator.client.call(subscriptionsApi.planTemplates, {});
+    const planOf = async (i: number) => (await creator.client.call(subscriptionsApi.planAdd, { template_id: templates[i]!.template_id, price: templates[i]!.prices[0]!.price, currency: 'CON' })).plan;
+    const [first, second] = [await planOf(0), await planOf(1)];
+    const subscriberOf = async (plan: { plan_id: number; price: number }) => {
+      const fan = await given().signedInUser();
+      await given().coins(fan.user, plan.price);
+      const res = await fan.client.request('POST', subscriptionsApi.subscribe.path, {
+        body: { plan_id: plan.plan_id, user_id: creator.user.id, auto_renew: false }, headers: { 'idempotency-key': key() },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return fan;
+    };
+    const [firsts, seconds] = [await subscriberOf(first), await subscriberOf(second)];
+    const clientKey = key();
+    const { broadcast } = await sentToMany(creator, { audience: 'subscribers', plan_id: first.plan_id, text: 'For my first tier', client_key: clientKey });
+    expect((await sentToMany(creator, { audience: 'subscribers', plan_id: first.plan_id, text: 'For my first tier', client_key: clientKey })).broadcast.broadcast_id).toBe(broadcast.broadcast_id);
+    expect(await delivered(creator, broadcast.broadcast_id)).toMatchObject({ delivered: 1 });
+    expect((await firsts.client.call(api.unreadMessages, {})).unread).toBe(1);
+    expect((await seconds.client.call(api.unreadMessages, {})).unread).toBe(0);
+
+    const stranger = await given().signedInUser();
+    const notMine = await stranger.client.refusal(api.sendToMany, { audience: 'subscribers', plan_id: first.plan_id, text: 'hi', client_key: key() });
+    expect([notMine.status, notMine.body.message]).toEqual([404, MSG.planNotYours]);
+    const fanOnly = await given().signedInUser({ perms: ['CREATE STREAM_CHAT'] });
+    const refused = await fanOnly.client.refusal(api.sendToMany, { audience: 'followers', text: 'hi', client_key: key() });
+    expect([refused.status, refused.body.message]).toEqual([403, MSG.broadcastsCreatorsOnly]);
+    for (let i = 1; i < BROADCASTS_PER_DAY; i += 1) await sentToMany(creator);
+    const sixth = await creator.client.refusal(api.sendToMany, { audience: 'followers', text: 'hi', client_key: key() });
+    expect([sixth.status, sixth.body.message]).toEqual([429, fill(MSG.broadcastsPerDay, { count: BROADCASTS_PER_DAY })]);
+  });
+
+  it('delivers batch by batch: two deliverers at once, and one taking over a lapsed claim, write each recipient’s message once', async () => {
+    const creator = await given().signedInUser();
+    const fans = await Promise.all(Array.from({ length: 7 }, () => given().follower(creator.user)));
+    // The app's own job and two more deliverers with batches of 2, all at once.
+    const deliverer = () => createBroadcasts({
+      db: db(), audienceSql: (senderId) => followersSql(senderId), offersPlan: async () => false,
+      publish: async () => undefined, log: { warn: () => undefined }, batchSize: 2,
+    });
+    const { broadcast } = await sentToMany(creator, { text: 'Batch by batch' });
+    await Promise.all([deliverer().deliver(), deliverer().deliver()]);
+    // A deliverer killed after committing a batch (its first recipient's message, the cursor past them) left its
+    // claim to lapse; the next one goes on from the cursor.
+    const second = (await sentToMany(creator, { text: 'After a crash' })).broadcast;
+    const [firstFan] = [...fans.map((f) => f.user.id)].sort((a, b) => a - b);
+    await db().update(messageBroadcasts).set({ cursor: firstFan!, delivered: 1, claimedUntil: new Date(Date.now() + 60_000) }).where(eq(messageBroadcasts.id, second.broadcast_id));
+    await db().execute(sql`insert into direct_messages (conversation_id, sender_id, recipient_id, body, client_key, broadcast_id)
+      select c.id, ${creator.user.id}, ${firstFan!}, 'After a crash', 'broadcast-' || ${second.broadcast_id} || '-' || ${firstFan!}, ${second.broadcast_id}
+      from conversations c where c.low_id = least(${creator.user.id}::bigint, ${firstFan!}::bigint) and c.high_id = greatest(${creator.user.id}::bigint, ${firstFan!}::bigint)`);
+    await db().execute(sql`update conversation_members set unread = unread + 1 where user_id = ${firstFan!} and partner_id = ${creator.user.id}`);
+    await db().update(messageBroadcasts).set({ claimedUntil: new Date(Date.now() - 1) }).where(eq(messageBroadcasts.id, second.broadcast_id));
+    await deliverer().deliver();
+    await delivered(creator, broadcast.broadcast_id);
+    await delivered(creator, second.broadcast_id);
+
+    const { rows } = await db().execute<{ recipient_id: string; n: number }>(sql`select recipient_id, count(*)::int as n from direct_messages
+      where broadcast_id in (${broadcast.broadcast_id}, ${second.broadcast_id}) group by recipient_id, broadcast_id`);
+    expect(rows).toHaveLength(14);
+    expect(rows.every((r) => r.n === 1)).toBe(true);
+    for (const fan of fans) expect((await fan.client.call(api.unreadMessages, {})).unread).toBe(2);
   });
 });

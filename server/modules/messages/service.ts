@@ -98,15 +98,15 @@ export function createMessages(deps: {
   }
 
   return {
-    async settings(userId: number): Promise<{ audience: MessageAudience }> {
-      const [row] = await db.select({ audience: messageSettings.audience }).from(messageSettings).where(eq(messageSettings.userId, userId));
-      return { audience: row?.audience ?? 'everyone' };
+    async settings(userId: number): Promise<{ audience: MessageAudience; bulk: boolean }> {
+      const [row] = await db.select({ audience: messageSettings.audience, bulk: messageSettings.bulk }).from(messageSettings).where(eq(messageSettings.userId, userId));
+      return { audience: row?.audience ?? 'everyone', bulk: row?.bulk ?? true };
     },
 
-    async saveSettings(userId: number, audience: MessageAudience) {
-      await db.insert(messageSettings).values({ userId, audience })
-        .onConflictDoUpdate({ target: messageSettings.userId, set: { audience, updatedAt: new Date() } });
-      return { audience };
+    async saveSettings(userId: number, settings: { audience: MessageAudience; bulk: boolean }) {
+      await db.insert(messageSettings).values({ userId, ...settings })
+        .onConflictDoUpdate({ target: messageSettings.userId, set: { ...settings, updatedAt: new Date() } });
+      return settings;
     },
 
     unread: (userId: number) => unreadOf(userId),

@@ -1,6 +1,7 @@
+import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { COMPLAINT_TYPES } from '../../../common/api/stream-interactions';
-import { MESSAGE_AUDIENCES } from '../../../common/rules/messages';
+import { BROADCAST_AUDIENCES, BROADCAST_STATES, MESSAGE_AUDIENCES } from '../../../common/rules/messages';
 import { users } from '../accounts/tables';
 
 const userRef = (name: string) => bigint(name, { mode: 'number' }).notNull().references(() => users.id, { onDelete: 'cascade' });
@@ -9,6 +10,8 @@ const userRef = (name: string) => bigint(name, { mode: 'number' }).notNull().ref
 export const messageSettings = pgTable('message_settings', {
   userId: bigint('user_id', { mode: 'number' }).primaryKey().references(() => users.id, { onDelete: 'cascade' }),
   audience: text('audience', { enum: MESSAGE_AUDIENCES }).notNull().default('everyone'),
+  /** Whether the member receives the messages creators send to many at once. */
+  bulk: boolean('bulk').notNull().default(true),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -60,11 +63,14 @@ export const directMessages = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     /** Removed by a moderator after a report (the audit log says who). */
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    /** The message to many this is the recipient's copy of. */
+    broadcastId: bigint('broadcast_id', { mode: 'number' }),
   },
   (t) => [
     uniqueIndex('direct_messages_key_idx').on(t.senderId, t.clientKey),
     index('direct_messages_conversation_idx').on(t.conversationId, t.id),
     index('direct_messages_sender_time_idx').on(t.senderId, t.createdAt),
+    index('direct_messages_broadcast_idx').on(t.broadcastId).where(sql`${t.broadcastId} is not null`),
   ],
 );
 
@@ -90,4 +96,32 @@ export const messageReports = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.messageId, t.reporterId] })],
+);
+
+/**
+ * A creator's one message to many (their followers, or their subscribers of every plan or one), delivered
+ * in batches of recipients taken in id order past `cursor`; a delivering instance holds it until
+ * `claimedUntil`, and a batch, its messages and the cursor commit together.
+ */
+export const messageBroadcasts = pgTable(
+  'message_broadcasts',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    senderId: userRef('sender_id'),
+    audience: text('audience', { enum: BROADCAST_AUDIENCES }).notNull(),
+    planId: bigint('plan_id', { mode: 'number' }),
+    body: text('body').notNull(),
+    clientKey: text('client_key').notNull(),
+    state: text('state', { enum: BROADCAST_STATES }).notNull().default('sending'),
+    cursor: bigint('cursor', { mode: 'number' }).notNull().default(0),
+    delivered: integer('delivered').notNull().default(0),
+    claimedUntil: timestamp('claimed_until', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('message_broadcasts_key_idx').on(t.senderId, t.clientKey),
+    index('message_broadcasts_sender_idx').on(t.senderId, t.createdAt),
+    index('message_broadcasts_sending_idx').on(t.id).where(sql`${t.state} = 'sending'`),
+  ],
 );

@@ -35,6 +35,9 @@ export function createSocialModule(ctx: ModuleContext): AppModule {
 export const isFollowingSql = (followerId: number | SQL | AnyColumn, followeeId: number | SQL | AnyColumn) =>
   sql`exists (select 1 from ${follows} f where f.follower_id = ${followerId} and f.followee_id = ${followeeId})`;
 
+/** Everyone following the user, as `user_id` (the audience of a message to many). */
+export const followersSql = (followeeId: number) => sql`select follower_id as user_id from ${follows} where followee_id = ${followeeId}`;
+
 /** The followers of a broadcaster who asked to hear when they go live (the bell on), as `user_id`. */
 export const notifyingFollowersSql = (followeeId: number) =>
   sql`select follower_id as user_id from ${follows} where followee_id = ${followeeId} and notify`;

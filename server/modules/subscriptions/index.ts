@@ -9,7 +9,7 @@ import { registerSubscriptionRoutes } from './routes';
 import { createSubscriptionsService, type SubscriptionsService } from './service';
 import './events';
 
-export { activeBenefits, activeBenefitsSql, activePlanLevel, isSubscribedSql, offersPlan, subscribedTo } from './reads';
+export { activeBenefits, activeBenefitsSql, activePlanLevel, activeSubscribersSql, isSubscribedSql, offersPlan, offersThisPlan, subscribedTo } from './reads';
 export type { Benefits } from './tables';
 export type { SubscriptionsService } from './service';
 export type { Renewals } from './renewals';

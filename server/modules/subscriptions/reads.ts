@@ -21,6 +21,16 @@ export const isSubscribedSql = (viewerId: number | SQL | AnyColumn, creatorId: n
   select 1 from ${subscriptions} s
   where s.subscriber_id = ${viewerId} and s.creator_id = ${creatorId} and s.end_date > now())`;
 
+/** The creator's paid-up subscribers (of one plan, when given), as `user_id`, each once. */
+export const activeSubscribersSql = (creatorId: number, planId?: number) => sql`select distinct s.subscriber_id as user_id from ${subscriptions} s
+  where s.creator_id = ${creatorId} and s.end_date > now()${planId === undefined ? sql`` : sql` and s.plan_id = ${planId}`}`;
+
+/** Whether the plan is the creator's and still offered. */
+export async function offersThisPlan(exec: Executor, creatorId: number, planId: number): Promise<boolean> {
+  const result = await exec.execute(sql`select 1 from ${subscriptionPlans} p where p.id = ${planId} and p.user_id = ${creatorId} and p.deleted_at is null`);
+  return result.rows.length > 0;
+}
+
 /** The benefits of the viewer's paid-up subscription to the creator, or null when there is none. */
 export async function activeBenefits(exec: Executor, viewerId: number | null, creatorId: number): Promise<Benefits | null> {
   if (viewerId === null || viewerId === creatorId) return null;

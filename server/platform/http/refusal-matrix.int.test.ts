@@ -468,6 +468,7 @@ const CASES: Record<string, Case> = {
     input: () => ({ user_id: world.victim.user.id, message_id: 999_999_999 }),
     stopsShort: { status: 404, message: MSG.messageUnknown, why: 'the matrix names no message of the caller\'s (messages.int.test.ts marks conversations read)' },
   },
+  'POST /api/messages/send-to-many': { input: () => ({ audience: 'followers', text: 'Hello to all from the matrix', client_key: unique('dm-many-') }) },
   'POST /api/messages/block': { input: () => ({ user_id: world.victim.user.id, block: false }) },
   'POST /api/messages/report': {
     input: () => ({ message_id: 999_999_999, type: 'other' }),

@@ -7,11 +7,12 @@ import { failureMessage } from '../../api/field-errors';
 import { SkinLink } from '../../app/skin';
 import { Alert } from '../../ui/Alert';
 import { Avatar } from '../../ui/Avatar';
-import { SearchIcon } from '../../ui/icons';
+import { buttonClass } from '../../ui/Button';
+import { MegaphoneIcon, SearchIcon } from '../../ui/icons';
 import { LoadMore } from '../../ui/LoadMore';
 import { Spinner } from '../../ui/Spinner';
 import { useConversations } from './api';
-import { conversationPath } from './paths';
+import { conversationPath, MESSAGE_MANY_PATH } from './paths';
 import { badgeText, firstLine, listedConversations } from './thread-state';
 import styles from './messages.module.css';
 
@@ -27,7 +28,8 @@ function useDebounced(text: string): string {
   return applied;
 }
 
-export function ConversationList({ me, partnerId }: { me: number; partnerId: number | null }) {
+/** `messageMany`: a creator's way to the panel of messages to many, and whether it is open (null: not a creator). */
+export function ConversationList({ me, partnerId, messageMany }: { me: number; partnerId: number | null; messageMany: { open: boolean } | null }) {
   const headingId = useId();
   const [text, setText] = useState('');
   const search = useDebounced(text.trim());
@@ -36,9 +38,21 @@ export function ConversationList({ me, partnerId }: { me: number; partnerId: num
   return (
     <section className={styles.list} aria-labelledby={headingId}>
       <header className={styles.listHeader}>
-        <h1 id={headingId} className={styles.title}>
-          Messages
-        </h1>
+        <div className={styles.titleRow}>
+          <h1 id={headingId} className={styles.title}>
+            Messages
+          </h1>
+          {messageMany && (
+            <SkinLink
+              to={MESSAGE_MANY_PATH}
+              className={buttonClass({ variant: 'secondary', size: 'sm' })}
+              aria-current={messageMany.open ? 'page' : undefined}
+            >
+              <MegaphoneIcon size={16} />
+              <span>Message many</span>
+            </SkinLink>
+          )}
+        </div>
         <label className={styles.search}>
           <SearchIcon size={16} />
           <span className="visually-hidden">Search conversations</span>

@@ -1,13 +1,19 @@
-/** "Who can message you" (decision 0086): everyone, followers or subscribers; conversations already open stay open. */
+/**
+ * "Who can message you" (decision 0086): everyone, followers or subscribers (conversations already open stay
+ * open), and whether the messages creators send to all their followers or subscribers at once arrive.
+ */
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { MSG } from '../../../common/messages';
 import { MESSAGE_AUDIENCES } from '../../../common/rules/messages';
 import type { MessageAudience } from '../../../common/rules/messages';
+import type { MessageSettings } from '../../../common/api/messages';
 import { failureMessage } from '../../api/field-errors';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
+import { ChoiceCards } from '../../ui/ChoiceCards';
 import { Spinner } from '../../ui/Spinner';
+import { Switch } from '../../ui/Switch';
 import { useToast } from '../../ui/Toast';
 import form from '../../ui/form.module.css';
 import { useMessageSettings, useSaveMessageSettings } from './api';
@@ -25,36 +31,39 @@ export function MessageSettingsForm() {
   const settings = useMessageSettings();
   if (settings.isError) return <Alert>{failureMessage(settings.error)}</Alert>;
   if (!settings.data) return <Spinner label="Loading your message settings" />;
-  return <AudienceForm saved={settings.data.audience} />;
+  return <SettingsForm saved={settings.data} />;
 }
 
-function AudienceForm({ saved }: { saved: MessageAudience }) {
+function SettingsForm({ saved }: { saved: MessageSettings }) {
   const save = useSaveMessageSettings();
   const toast = useToast();
-  const [audience, setAudience] = useState<MessageAudience>(saved);
+  const [audience, setAudience] = useState<MessageAudience>(saved.audience);
+  const [bulk, setBulk] = useState(saved.bulk);
+  const changed = audience !== saved.audience || bulk !== saved.bulk;
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    save.mutate(audience, {
+    save.mutate({ audience, bulk }, {
       onSuccess: () => toast({ title: MSG.messageSettingsSaved, tone: 'success' }),
       onError: (error) => toast({ title: failureMessage(error), tone: 'error' }),
     });
   };
   return (
     <form className={form.form} onSubmit={submit} aria-label={FORM_NAME} noValidate>
-      <fieldset className={styles.choices}>
-        <legend className="visually-hidden">{FORM_NAME}</legend>
-        {MESSAGE_AUDIENCES.map((value) => (
-          <label key={value} className={`${styles.choice} ${audience === value ? styles.chosen : ''}`}>
-            <input type="radio" name="message-audience" value={value} checked={audience === value} onChange={() => setAudience(value)} />
-            <span>
-              <strong>{CHOICES[value].label}</strong>
-              <small className={styles.description}>{CHOICES[value].description}</small>
-            </span>
-          </label>
-        ))}
-      </fieldset>
+      <ChoiceCards
+        name="message-audience"
+        legend={<span className="visually-hidden">{FORM_NAME}</span>}
+        choices={MESSAGE_AUDIENCES.map((value) => ({ value, ...CHOICES[value] }))}
+        value={audience}
+        onChange={setAudience}
+      />
+      <Switch
+        label="Receive messages creators send to all their followers or subscribers"
+        description="Creators you follow or subscribe to sometimes write to all their fans at once. Each such message arrives in your conversation with the creator."
+        checked={bulk}
+        onCheckedChange={setBulk}
+      />
       <div className={styles.footer}>
-        <Button type="submit" loading={save.isPending} disabled={audience === saved && !save.isError}>
+        <Button type="submit" loading={save.isPending} disabled={!changed && !save.isError}>
           Save
         </Button>
       </div>

@@ -15,14 +15,14 @@ import { SkinLink } from '../../app/skin';
 import { Alert } from '../../ui/Alert';
 import { Avatar } from '../../ui/Avatar';
 import { Button } from '../../ui/Button';
-import { BanIcon, ChevronLeftIcon, MoreIcon, SendIcon, UsersIcon } from '../../ui/icons';
+import { BanIcon, MoreIcon, SendIcon, UsersIcon } from '../../ui/icons';
 import menu from '../../ui/Menu.module.css';
 import { Spinner } from '../../ui/Spinner';
 import { useToast } from '../../ui/Toast';
 import { ReportModal } from '../streams';
 import { useBlockMember, useReadThread, useReportMessage, useSendMessage, useStillTyping, useThread, useTypingSignal } from './api';
 import type { Thread } from './api';
-import { MESSAGES_PATH } from './paths';
+import { BackToList } from './BackToList';
 import { charactersLeft, partnerReadId, seenMessageId, threadMessages } from './thread-state';
 import styles from './messages.module.css';
 
@@ -59,15 +59,6 @@ export function ThreadView({ me, partnerId, typingUntil }: { me: number; partner
       readId={partnerReadId(pages)}
       earlier={{ hasNextPage: thread.hasNextPage, isFetchingNextPage: thread.isFetchingNextPage, fetchNextPage: () => void thread.fetchNextPage() }}
     />
-  );
-}
-
-/** The header's way back to the list (on a phone, where the list is not beside the conversation). */
-function BackToList() {
-  return (
-    <SkinLink to={MESSAGES_PATH} className={styles.back} aria-label="Back to conversations">
-      <ChevronLeftIcon size={22} />
-    </SkinLink>
   );
 }
 

@@ -8,8 +8,7 @@ import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { messages as messageCalls } from '../../../common/api/calls';
 import type { CallOutput } from '../../../common/api/define';
-import type { DirectMessage } from '../../../common/api/messages';
-import type { MessageAudience } from '../../../common/rules/messages';
+import type { DirectMessage, MessageSettings } from '../../../common/api/messages';
 import { DM } from '../../../common/rules/messages';
 import { userChannelOf } from '../../../common/realtime-channels';
 import type { RealtimeMessage } from '../../../common/realtime';
@@ -233,10 +232,11 @@ export function useMessageSettings() {
   return useQuery({ queryKey: messageKeys.settings(), queryFn: async () => (await call(messageCalls.getMessageSettings, {})).settings });
 }
 
+/** Saves both settings together: a save that left out `bulk` would turn messages to many back on. */
 export function useSaveMessageSettings() {
   const queryClient = useQueryClient();
-  return useMutation<{ audience: MessageAudience }, ApiError, MessageAudience>({
-    mutationFn: async (audience) => (await call(messageCalls.saveMessageSettings, { audience })).settings,
+  return useMutation<MessageSettings, ApiError, MessageSettings>({
+    mutationFn: async ({ audience, bulk }) => (await call(messageCalls.saveMessageSettings, { audience, bulk })).settings,
     onSuccess: (settings) => queryClient.setQueryData(messageKeys.settings(), settings),
   });
 }

@@ -26,7 +26,7 @@ export function SettingsPage() {
       <Section title="Notifications" description="Choose what we tell you about, and where.">
         <NotificationSettings userId={user.user_id} phone={user.phone} />
       </Section>
-      <Section title="Messages" description="Who can start a conversation with you. Conversations already open stay open.">
+      <Section title="Messages" description="Who can start a conversation with you (conversations already open stay open), and whether messages creators send to all their fans reach you.">
         <MessageSettingsForm />
       </Section>
       {!user.social_only && (
