@@ -14,6 +14,7 @@ import { createMessages, type Messages } from './service';
 
 export type { Messages } from './service';
 export { directMessageReportsSql, type MessageModeration } from './moderation';
+export { createBroadcasts } from './broadcasts';
 
 declare module '../../platform/module' {
   interface ModuleServices {
