@@ -9,6 +9,11 @@
  * 100,000 message rows into a copy of the messages table with its indexes — the least any design that
  * stores them must pay; the ratio says what the rest (conversations, members' rows, counts, frames) costs.
  *
+ * Measured 2026-11-30 on the 2-core machine (server, PostgreSQL 15, the test pattern and this client on it),
+ * 100,000 subscribers: the send call 6.7 ms; all delivered 10.1 s after it (9,931/s); the plain insert 0.43 s
+ * (ratio 23.6). While it ran: go-live median 7.7 ms, p99 25.1 ms (167 calls), a chat line median 6.9 ms, p99
+ * 16.3 ms (10 lines); after: go-live 3.8 / 11.4 ms, chat 4.8 / 8.4 ms.
+ *
  * Env: BROADCAST_BENCH_SUBSCRIBERS (100000), BENCH_DATABASE_URL (a fresh database is created and dropped).
  */
 import { randomUUID } from 'node:crypto';
