@@ -139,6 +139,9 @@ function ReportsTable({ status }: { status: 'open' | 'handled' }) {
   );
 }
 
+/** What each kind of reported item is called in the queue (a private message has no page to link to). */
+const KIND_LABEL: Record<ConsoleReport['kind'], string> = { stream: 'stream', post: 'post', comment: 'comment', 'direct-message': 'direct message' };
+
 function Preview({ report }: { report: ConsoleReport }) {
   const skinPath = useSkinPath();
   const link = report.kind === 'stream' ? `/streams/stream-view?id=${report.item_id}` : report.kind === 'post' ? `/post/post-view?id=${report.item_id}` : null;
@@ -146,7 +149,7 @@ function Preview({ report }: { report: ConsoleReport }) {
     <div className={styles.preview}>
       {report.kind === 'stream' && (report.image ? <img className={styles.thumb} src={report.image} alt="" /> : <span className={styles.thumb} />)}
       <div>
-        <span className={`${styles.badge} ${report.item_state === 'live' ? styles.live : ''}`}>{report.kind}{report.item_state !== 'shown' ? ` · ${report.item_state}` : ''}</span>
+        <span className={`${styles.badge} ${report.item_state === 'live' ? styles.live : ''}`}>{KIND_LABEL[report.kind]}{report.item_state !== 'shown' ? ` · ${report.item_state}` : ''}</span>
         <div>{link && report.item_state !== 'deleted' ? <a href={skinPath(link)} target="_blank" rel="noreferrer">{report.preview || '(untitled)'}</a> : report.preview}</div>
       </div>
     </div>

@@ -77,9 +77,11 @@ function PostLayout({ post, refresh, onGuest }: PostLayoutProps) {
               <Avatar name={post.user_name} src={post.user_avatar} size={40} />
               <span className={styles.authorName}>{post.user_name}</span>
             </SkinLink>
-            <time className={styles.date} dateTime={post.entry_date} title={new Date(post.entry_date).toLocaleString()}>
-              {relativeTime(post.entry_date)}
-            </time>
+            {!post.scheduled && (
+              <time className={styles.date} dateTime={post.entry_date} title={new Date(post.entry_date).toLocaleString()}>
+                {relativeTime(post.entry_date)}
+              </time>
+            )}
           </header>
           <h1 className={styles.title}>{post.title}</h1>
           {post.scheduled && <p className={styles.scheduled}>{fill(MSG.postScheduledFor, { time: new Date(post.entry_date).toLocaleString() })}</p>}
