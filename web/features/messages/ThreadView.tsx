@@ -4,9 +4,8 @@
  * why the member may not write). Opening it, and each message of the partner's while it is open, marks it
  * read. The header's menu blocks or unblocks the partner; each message received can be reported.
  */
-import { DropdownMenu } from 'radix-ui';
-import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
-import type { FormEvent, KeyboardEvent, ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import type { ReactNode } from 'react';
 import type { DirectMessage, MessagePartner } from '../../../common/api/messages';
 import { fill, MSG } from '../../../common/messages';
 import { failureMessage } from '../../api/field-errors';
@@ -15,15 +14,14 @@ import { SkinLink } from '../../app/skin';
 import { Alert } from '../../ui/Alert';
 import { Avatar } from '../../ui/Avatar';
 import { Button } from '../../ui/Button';
-import { BanIcon, MoreIcon, SendIcon, UsersIcon } from '../../ui/icons';
-import menu from '../../ui/Menu.module.css';
 import { Spinner } from '../../ui/Spinner';
-import { useToast } from '../../ui/Toast';
-import { ReportModal } from '../streams';
-import { useBlockMember, useReadThread, useReportMessage, useSendMessage, useStillTyping, useThread, useTypingSignal } from './api';
+import { useReadThread, useStillTyping, useThread } from './api';
 import type { Thread } from './api';
 import { BackToList } from './BackToList';
-import { charactersLeft, partnerReadId, seenMessageId, threadMessages } from './thread-state';
+import { Composer } from './Composer';
+import { ReportMessageModal } from './ReportMessageModal';
+import { ThreadMenu } from './ThreadMenu';
+import { partnerReadId, seenMessageId, threadMessages } from './thread-state';
 import styles from './messages.module.css';
 
 /** `typingUntil`: until when the partner shows as typing (0: not typing). */
@@ -234,145 +232,4 @@ function useMarkRead(me: number, partnerId: number, newest: DirectMessage | unde
     marked.current = newest.id;
     mutate(newest.id);
   }, [me, newest, shown, mutate]);
-}
-
-function ThreadMenu({ partner, blocked }: { partner: MessagePartner; blocked: boolean }) {
-  const block = useBlockMember(partner.user_id);
-  const toast = useToast();
-  const toggle = () =>
-    block.mutate(!blocked, {
-      onSuccess: (now) =>
-        toast({ title: now ? `${partner.username} is blocked: neither of you can message the other.` : `${partner.username} is unblocked.`, tone: 'success' }),
-      onError: (error) => toast({ title: failureMessage(error), tone: 'error' }),
-    });
-  return (
-    <DropdownMenu.Root modal={false}>
-      <DropdownMenu.Trigger className={styles.menuButton} aria-label={`Actions for the conversation with ${partner.username}`}>
-        <MoreIcon size={20} />
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content className={menu.content} align="end" sideOffset={4}>
-          <DropdownMenu.Item className={menu.item} asChild>
-            <SkinLink to={`/u/${partner.user_id}`}>
-              <UsersIcon size={18} />
-              View profile
-            </SkinLink>
-          </DropdownMenu.Item>
-          <DropdownMenu.Item className={menu.item} onSelect={toggle} disabled={block.isPending}>
-            <BanIcon size={18} />
-            {blocked ? `Unblock ${partner.username}` : `Block ${partner.username}`}
-          </DropdownMenu.Item>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
-  );
-}
-
-/** The composer: Enter sends, Shift+Enter starts a new line; a text that could not be sent stays, with the server's reason. */
-function Composer({ me, partner }: { me: number; partner: MessagePartner }) {
-  const [text, setText] = useState('');
-  const send = useSendMessage(me, partner.user_id);
-  const typing = useTypingSignal(me, partner.user_id);
-  const inputId = useId();
-  const counterId = useId();
-  const errorId = useId();
-  const { left, shown } = charactersLeft(text);
-  const body = text.trim();
-  const sendable = body !== '' && left >= 0;
-  const error = send.error ? failureMessage(send.error) : null;
-
-  const submit = () => {
-    if (!sendable || send.isPending) return;
-    send.mutate(body, {
-      // What was typed while it went stays.
-      onSuccess: () => setText((now) => (now.trim() === body ? '' : now)),
-    });
-  };
-  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
-    event.preventDefault();
-    submit();
-  };
-  const describedBy = [shown && counterId, error && errorId].filter(Boolean).join(' ') || undefined;
-
-  return (
-    <form
-      className={styles.composer}
-      onSubmit={(event: FormEvent) => {
-        event.preventDefault();
-        submit();
-      }}
-      aria-label={`Write to ${partner.username}`}
-      noValidate
-    >
-      {error && (
-        <p id={errorId} className={styles.sendError} role="alert">
-          {error}
-        </p>
-      )}
-      <div className={styles.composerRow}>
-        <label htmlFor={inputId} className="visually-hidden">
-          {`Message to ${partner.username}`}
-        </label>
-        <textarea
-          id={inputId}
-          className={styles.input}
-          rows={1}
-          value={text}
-          placeholder="Write a message…"
-          aria-invalid={left < 0 || Boolean(error) || undefined}
-          aria-describedby={describedBy}
-          onChange={(event) => {
-            setText(event.target.value);
-            if (send.isError) send.reset();
-            typing(event.target.value);
-          }}
-          onKeyDown={onKeyDown}
-        />
-        {shown && (
-          <span id={counterId} className={`${styles.counter} ${left < 0 ? styles.counterOver : ''}`} aria-live="polite">
-            <span className="visually-hidden">Characters left: </span>
-            {left}
-          </span>
-        )}
-        <Button type="submit" icon={<SendIcon size={18} />} loading={send.isPending} disabled={!sendable} className={styles.send}>
-          Send
-        </Button>
-      </div>
-    </form>
-  );
-}
-
-interface ReportMessageModalProps {
-  message: DirectMessage | null;
-  partner: MessagePartner;
-  onClose: () => void;
-  onReported: (messageId: number) => void;
-}
-
-/** The complaint form every report shares, for one message received; the message then shows as reported. */
-function ReportMessageModal({ message, partner, onClose, onReported }: ReportMessageModalProps) {
-  const report = useReportMessage(message?.id ?? 0);
-  const id = message?.id;
-  return (
-    <ReportModal
-      open={message !== null}
-      onOpenChange={(open) => !open && onClose()}
-      title="Report Message"
-      description={`Tell us what is wrong with this message from @${partner.username}. Our moderators review every report.`}
-      filedTitle={MSG.messageReported}
-      report={{
-        mutate: (input, callbacks) =>
-          report.mutate(input, {
-            onSuccess: () => {
-              if (id !== undefined) onReported(id);
-              callbacks.onSuccess();
-            },
-            onError: callbacks.onError,
-          }),
-        isPending: report.isPending,
-        reset: report.reset,
-      }}
-    />
-  );
 }
