@@ -114,9 +114,12 @@ describe('a private show', () => {
     const video = other.page.locator('video');
     await video.waitFor({ timeout: 30_000 });
     expect(await other.page.getByText(MSG.privateShowInProgress).count()).toBe(0);
-    // Watched for a few seconds, so the broadcast has more than a segment after the show for the replay's step.
+    // Watched for a while, so the broadcast has several segments after the show for the replay's step: the
+    // player starts behind the live edge, so its own clock alone would not say how much was broadcast since.
     const from = await video.evaluate((v: HTMLVideoElement) => v.currentTime);
+    const shownAgain = Date.now();
     await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000 }).toBeGreaterThan(from + 4);
+    await other.page.waitForTimeout(Math.max(0, 8_000 - (Date.now() - shownAgain)));
     const owner = broadcaster.page;
     await owner.getByRole('button', { name: 'Start a group show' }).waitFor({ timeout: 15_000 });
     await screenshot(owner, 'show-panel-after');
