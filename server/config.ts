@@ -18,7 +18,7 @@ const onOff = (fallback: boolean) =>
     .transform((v) => (v === undefined ? fallback : v === 'on' || v === 'true' || v === '1'));
 
 /** Platform fee percent per transfer kind when PLATFORM_FEES does not name it (video calls are free: spec part 2 policy). */
-export const DEFAULT_PLATFORM_FEES: Readonly<Partial<Record<TransferKind, number>>> = { tip: 20, subscription: 20, post_purchase: 20, meeting_fee: 0, toy_tip: 20, show_minute: 20 };
+export const DEFAULT_PLATFORM_FEES: Readonly<Partial<Record<TransferKind, number>>> = { tip: 20, subscription: 20, post_purchase: 20, meeting_fee: 0, toy_tip: 20, show_minute: 20, message_unlock: 20 };
 
 /** Ad units of the built-in offers network in every skin: pre-roll 1, banner 2, chat 3 (0 turns a placement off). */
 export const DEFAULT_AD_UNITS = { preroll: 1, banner: 2, chat: 3 } as const;

@@ -218,6 +218,7 @@ export const TRANSFER_KIND_LABELS = {
   meeting_fee: 'Video call',
   toy_tip: 'Device access',
   show_minute: 'Show minute',
+  message_unlock: 'Message unlocked',
   ad_commission: 'Ad commission',
   ad_funding: 'Ad campaign funded',
   ad_refund: 'Ad campaign withdrawn',

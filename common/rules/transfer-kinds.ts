@@ -1,9 +1,9 @@
 /** What a ledger transfer is for: the ledger's column, and the platform fee settings' keys (PLATFORM_FEES). */
-export const TRANSFER_KINDS = ['deposit', 'tip', 'post_purchase', 'subscription', 'meeting_fee', 'toy_tip', 'show_minute', 'ad_commission', 'ad_funding', 'ad_refund', 'referral_commission', 'impressions', 'refund', 'payout', 'adjustment', 'sweep', 'grant'] as const;
+export const TRANSFER_KINDS = ['deposit', 'tip', 'post_purchase', 'subscription', 'meeting_fee', 'toy_tip', 'show_minute', 'message_unlock', 'ad_commission', 'ad_funding', 'ad_refund', 'referral_commission', 'impressions', 'refund', 'payout', 'adjustment', 'sweep', 'grant'] as const;
 export type TransferKind = (typeof TRANSFER_KINDS)[number];
 
 /** Kinds that pay a user for what they do (their earnings); the ledger credits the payee net of the platform's fee. */
-export const EARNING_KINDS = ['tip', 'subscription', 'post_purchase', 'meeting_fee', 'toy_tip', 'show_minute', 'ad_commission', 'referral_commission'] as const satisfies readonly TransferKind[];
+export const EARNING_KINDS = ['tip', 'subscription', 'post_purchase', 'meeting_fee', 'toy_tip', 'show_minute', 'message_unlock', 'ad_commission', 'referral_commission'] as const satisfies readonly TransferKind[];
 export type EarningKind = (typeof EARNING_KINDS)[number];
 
 /**

@@ -261,7 +261,7 @@ export const tipFactsSql = sql`select id as transfer_id, to_user_id as creator_i
   from ${ledgerTransfers} where kind = 'tip' and currency = 'CON' and to_user_id is not null`;
 
 /** Kinds one user pays another for (the platform's fee, when it takes one, goes to the `fees` account). */
-const PAYMENT_KINDS: TransferKind[] = ['tip', 'post_purchase', 'subscription', 'meeting_fee', 'toy_tip', 'show_minute'];
+const PAYMENT_KINDS: TransferKind[] = ['tip', 'post_purchase', 'subscription', 'meeting_fee', 'toy_tip', 'show_minute', 'message_unlock'];
 const paymentKinds = sql.raw(PAYMENT_KINDS.map((kind) => `'${kind}'`).join(', '));
 /** The platform's fee a transfer `t` actually took: what its legs put into (or, for a refund, took from) the fees account. */
 const feeTakenSql = sql`coalesce((select sum(e.amount) from ${ledgerEntries} e join ${ledgerAccounts} a on a.id = e.account_id

@@ -1,10 +1,13 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { COMPLAINT_TYPES } from '../../../common/api/stream-interactions';
 import { BROADCAST_AUDIENCES, BROADCAST_STATES, MESSAGE_AUDIENCES } from '../../../common/rules/messages';
 import { users } from '../accounts/tables';
+import { postMedia } from '../posts/tables';
 
 const userRef = (name: string) => bigint(name, { mode: 'number' }).notNull().references(() => users.id, { onDelete: 'cascade' });
+/** A vault medium: it goes only with its owner's account, and the messages keep their text then. */
+const mediaRef = () => bigint('media_id', { mode: 'number' }).references(() => postMedia.id, { onDelete: 'set null' });
 
 /** Who may start a conversation with a member (no row: everyone). */
 export const messageSettings = pgTable('message_settings', {
@@ -65,9 +68,15 @@ export const directMessages = pgTable(
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     /** The message to many this is the recipient's copy of. */
     broadcastId: bigint('broadcast_id', { mode: 'number' }),
+    /** An image or video from the sender's vault (decision 0088). */
+    mediaId: mediaRef(),
+    /** Coins the recipient pays to open the media; 0: open. */
+    price: integer('price').notNull().default(0),
   },
   (t) => [
     uniqueIndex('direct_messages_key_idx').on(t.senderId, t.clientKey),
+    index('direct_messages_media_idx').on(t.mediaId, t.recipientId).where(sql`${t.mediaId} is not null`),
+    check('direct_messages_price_range', sql`${t.price} >= 0`),
     index('direct_messages_conversation_idx').on(t.conversationId, t.id),
     index('direct_messages_sender_time_idx').on(t.senderId, t.createdAt),
     index('direct_messages_broadcast_idx').on(t.broadcastId).where(sql`${t.broadcastId} is not null`),
@@ -112,6 +121,8 @@ export const messageBroadcasts = pgTable(
     planId: bigint('plan_id', { mode: 'number' }),
     body: text('body').notNull(),
     clientKey: text('client_key').notNull(),
+    mediaId: mediaRef(),
+    price: integer('price').notNull().default(0),
     state: text('state', { enum: BROADCAST_STATES }).notNull().default('sending'),
     cursor: bigint('cursor', { mode: 'number' }).notNull().default(0),
     delivered: integer('delivered').notNull().default(0),
@@ -124,4 +135,19 @@ export const messageBroadcasts = pgTable(
     index('message_broadcasts_sender_idx').on(t.senderId, t.createdAt),
     index('message_broadcasts_sending_idx').on(t.id).where(sql`${t.state} = 'sending'`),
   ],
+);
+
+/** A recipient's unlock of a paid message's media: written in the transaction of its ledger transfer. */
+export const messageUnlocks = pgTable(
+  'message_unlocks',
+  {
+    messageId: bigint('message_id', { mode: 'number' }).notNull().references(() => directMessages.id, { onDelete: 'cascade' }),
+    userId: userRef('user_id'),
+    /** Whose message it was: the seller's list of unlocks reads by it. */
+    sellerId: userRef('seller_id'),
+    transferId: bigint('transfer_id', { mode: 'number' }).notNull(),
+    price: integer('price').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.messageId, t.userId] }), index('message_unlocks_seller_idx').on(t.sellerId, t.createdAt)],
 );

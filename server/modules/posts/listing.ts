@@ -49,6 +49,7 @@ export function createPostListing(deps: { db: Db; accounts: AccountsService; soc
     const media = await db.select({ id: postMedia.id, postId: postMedia.postId, kind: postMedia.kind, state: postMedia.transcodeState, seconds: postMedia.durationSeconds })
       .from(postMedia).where(inArray(postMedia.postId, postIds)).orderBy(asc(postMedia.postId), asc(postMedia.position));
     for (const m of media) {
+      if (m.postId === null) continue;
       const seen = found.get(m.postId) ?? { medium: null, duration: m.seconds === null ? null : Number(m.seconds) };
       if (seen.medium === null && (m.kind === 'image' || m.state === 'done')) seen.medium = m.id;
       found.set(m.postId, seen);

@@ -120,6 +120,7 @@ export function createPostsService(deps: {
       }).returning({ id: posts.id });
       await tx.insert(postMedia).values(stored.map((s, position) => ({
         postId: row!.id,
+        ownerId: userId,
         position,
         kind: input.type,
         key: s.key,

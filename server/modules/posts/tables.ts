@@ -60,14 +60,17 @@ export const uploadStarts = pgTable(
 );
 
 /**
- * One image or the video of a post. `key` is the storage folder of its renditions; a video carries its
- * transcode: queued, then claimed by one worker (a lease that a crash lets run out), then done or failed.
+ * One image or video: a post's, or (no `post_id`) one in its owner's vault that messages carry (decision
+ * 0088). `key` is the storage folder of its renditions, shared by the rows that reuse the same upload; a
+ * video carries its transcode: queued, then claimed by one worker (a lease that a crash lets run out),
+ * then done or failed.
  */
 export const postMedia = pgTable(
   'post_media',
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
-    postId: bigint('post_id', { mode: 'number' }).notNull().references(() => posts.id, { onDelete: 'cascade' }),
+    postId: bigint('post_id', { mode: 'number' }).references(() => posts.id, { onDelete: 'cascade' }),
+    ownerId: userRef('owner_id'),
     position: integer('position').notNull(),
     kind: text('kind', { enum: POST_KINDS }).notNull(),
     key: text('key').notNull(),
@@ -78,9 +81,14 @@ export const postMedia = pgTable(
     transcodeProgress: integer('transcode_progress').notNull().default(0),
     transcodeAttempts: integer('transcode_attempts').notNull().default(0),
     leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    /** A vault upload's bytes, counted against its owner's storage (a post's media count in the post's `bytes`). */
+    bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('post_media_position_idx').on(t.postId, t.position),
+    index('post_media_owner_idx').on(t.ownerId, t.id),
+    index('post_media_key_idx').on(t.key),
     index('post_media_transcode_idx').on(t.id).where(sql`${t.transcodeState} in ('queued', 'running')`),
   ],
 );
