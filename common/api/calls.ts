@@ -14,6 +14,7 @@ import type * as $meetings from './meetings';
 import type * as $messages from './messages';
 import type * as $notifications from './notifications';
 import type * as $payouts from './payouts';
+import type * as $planOffers from './plan-offers';
 import type * as $posts from './posts';
 import type * as $recovery from './recovery';
 import type * as $referrals from './referrals';
@@ -169,6 +170,14 @@ export const payouts = {
   savePayoutMethod: { method: 'POST', path: '/api/payouts/method' } as D<typeof $payouts.savePayoutMethod>,
   setPayoutSchedule: { method: 'POST', path: '/api/payouts/schedule' } as D<typeof $payouts.setPayoutSchedule>,
   startStripeOnboarding: { method: 'POST', path: '/api/payouts/stripe/onboarding' } as D<typeof $payouts.startStripeOnboarding>,
+};
+
+export const planOffers = {
+  offerAdd: { method: 'POST', path: '/api/subscription/offer-add' } as D<typeof $planOffers.offerAdd>,
+  offerClaim: { method: 'POST', path: '/api/subscription/claim-offer', idempotencyKey: 'required' } as D<typeof $planOffers.offerClaim>,
+  offerList: { method: 'GET', path: '/api/subscription/offer-list' } as D<typeof $planOffers.offerList>,
+  offerLookup: { method: 'GET', path: '/api/subscription/offer' } as D<typeof $planOffers.offerLookup>,
+  offerWithdraw: { method: 'POST', path: '/api/subscription/offer-withdraw' } as D<typeof $planOffers.offerWithdraw>,
 };
 
 export const posts = {

@@ -10,6 +10,7 @@ export * as meetings from './meetings';
 export * as messages from './messages';
 export * as notifications from './notifications';
 export * as payouts from './payouts';
+export * as planOffers from './plan-offers';
 export * as posts from './posts';
 export * as recovery from './recovery';
 export * as referrals from './referrals';

@@ -3,6 +3,7 @@
  * and the benefits subscribers get (priority chat, no pay wall or a discount on paid streams, no ads).
  */
 import type { AppModule, ModuleContext } from '../../platform/module';
+import { createPlanOffers } from './offers';
 import { createPlanCheckouts } from './plan-checkouts';
 import { createRenewals, type Renewals } from './renewals';
 import { registerSubscriptionRoutes } from './routes';
@@ -42,12 +43,13 @@ export function createSubscriptionsModule(ctx: ModuleContext): AppModule {
   ctx.fill('subscriptionStanding', (viewerId, userId) => subscriptions.standing(viewerId, userId));
   const planCheckouts = createPlanCheckouts({ db: ctx.db, subscriptions, hostedDeposits: ctx.service('hostedDeposits'), accounts });
   ctx.fill('paymentCredited', planCheckouts.credited);
+  const planOffers = createPlanOffers({ db: ctx.db, subscriptions, accounts });
   const renewals = createRenewals({ db: ctx.db, ledger, outbox: ctx.platform.outbox, feePercent });
   ctx.events.onDurable('account.deleted', ({ userId }) => subscriptions.forgetAccount(userId));
   return {
     name: 'subscriptions',
     services: { subscriptions, renewals },
-    routes: (app) => registerSubscriptionRoutes(app, { db: ctx.db, subscriptions, planCheckouts }),
+    routes: (app) => registerSubscriptionRoutes(app, { db: ctx.db, subscriptions, planCheckouts, planOffers }),
     jobs: [{ name: 'subscription-renewals', everyMs: RENEWAL_EVERY_MS, roles: ['worker'], run: async () => void (await renewals.renewDue(new Date())) }],
   };
 }

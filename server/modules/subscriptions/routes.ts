@@ -1,5 +1,6 @@
 /** HTTP handlers of plans and subscriptions (spec part 2 §7 Subscriptions). */
 import type { FastifyInstance } from 'fastify';
+import * as offerApi from '../../../common/api/plan-offers';
 import * as api from '../../../common/api/subscriptions';
 import { MSG } from '../../../common/messages';
 import type { Db } from '../../platform/db/client';
@@ -8,6 +9,7 @@ import { tooManyRequests } from '../../platform/http/errors';
 import { addRoute } from '../../platform/http/route';
 import { createThrottle } from '../../platform/throttle';
 import { DEPOSIT_THROTTLE_KEY, WALLET_THROTTLE } from '../wallet';
+import type { PlanOffers } from './offers';
 import type { PlanCheckouts } from './plan-checkouts';
 import type { SubscriptionsService } from './service';
 
@@ -29,8 +31,8 @@ const SUBSCRIBER_ONLY: Access = ACCESS.with(ACCESS.signedIn, { cells: { user: 40
 /** A creator's own plan; to anyone else it is not there. */
 const PLAN_OWNER_ONLY = SUBSCRIBER_ONLY;
 
-export function registerSubscriptionRoutes(app: FastifyInstance, deps: { db: Db; subscriptions: SubscriptionsService; planCheckouts: PlanCheckouts }): void {
-  const { subscriptions, planCheckouts } = deps;
+export function registerSubscriptionRoutes(app: FastifyInstance, deps: { db: Db; subscriptions: SubscriptionsService; planCheckouts: PlanCheckouts; planOffers: PlanOffers }): void {
+  const { subscriptions, planCheckouts, planOffers } = deps;
   const tags = ['subscriptions'];
   const throttle = createThrottle(deps.db, { windowMs: WALLET_THROTTLE.windowMs });
 
@@ -73,4 +75,17 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: { db: Db;
     planCheckouts.result(principal, input.payment_id));
 
   addRoute(app, api.subscriberStats, { auth: 'user', access: OWN_OR_GRANT, tags }, async ({ input, principal }) => subscriptions.stats(principal, input.id));
+
+  // Offers (decision 0089): a creator's own plan and offers; to anyone else they are not there.
+  addRoute(app, offerApi.offerAdd, { auth: 'user', access: PLAN_OWNER_ONLY, tags }, async ({ input, principal }) => planOffers.add(principal, input));
+
+  addRoute(app, offerApi.offerWithdraw, { auth: 'user', access: PLAN_OWNER_ONLY, tags }, async ({ input, principal }) => planOffers.withdraw(principal, input.offer_id));
+
+  addRoute(app, offerApi.offerList, { auth: 'user', access: ACCESS.signedIn, tags }, async ({ principal }) => planOffers.list(principal));
+
+  addRoute(app, offerApi.offerLookup, { auth: 'anonymous', access: ACCESS.public, tags }, async ({ input, principal }) =>
+    planOffers.lookup(principal?.userId ?? null, input.code));
+
+  addRoute(app, offerApi.offerClaim, { auth: 'user', access: ACCESS.notOwner, tags }, async ({ input, principal, idempotencyKey }) =>
+    planOffers.claim(principal, input, idempotencyKey));
 }

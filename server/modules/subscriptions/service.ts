@@ -34,6 +34,8 @@ const alreadySubscribed = () => appError('already_subscribed', undefined, { erro
 type SubscriptionRow = typeof subscriptions.$inferSelect;
 type PlanRow = typeof subscriptionPlans.$inferSelect;
 interface Person { user_id: number; username: string; avatar: string | null }
+/** An offer's first period (decision 0089): what it costs (0: free), how long it lasts, and its history line. */
+export interface FirstPeriod { price: number; period: string; detail: string }
 type ChangeReason = DomainEvents['subscription.changed'][0]['reason'];
 
 /** Who may read a subscription: its subscriber, its creator, and GRANT PERMISSION holders (admins hold every permission). */
@@ -303,9 +305,11 @@ export function createSubscriptionsService(deps: SubscriptionsDeps) {
   /**
    * Writes a subscription's first period and pays it from the subscriber's wallet, inside `tx`: the plan
    * is held meanwhile (withdrawing it is refused, not raced). Throws notFound for a withdrawn plan,
-   * alreadySubscribed, or InsufficientFunds.
+   * alreadySubscribed, or InsufficientFunds. `first`: an offer's first period (decision 0089), its price
+   * and length instead of the plan's; a free one moves no coins. The row keeps the plan's price and period,
+   * which the renewals charge.
    */
-  async function takeFirstPeriod(tx: Executor, order: { subscriberId: number; plan: PlanRow; autoRenew: boolean; key: string }): Promise<SubscriptionRow> {
+  async function takeFirstPeriod(tx: Executor, order: { subscriberId: number; plan: PlanRow; autoRenew: boolean; key: string; first?: FirstPeriod }): Promise<SubscriptionRow> {
     const { subscriberId, plan } = order;
     const creatorId = plan.userId;
     const [held] = await tx.select({ id: subscriptionPlans.id }).from(subscriptionPlans)
@@ -313,6 +317,7 @@ export function createSubscriptionsService(deps: SubscriptionsDeps) {
     if (!held) throw notFound(MSG.planNotFound);
     const now = clock();
     if (await currentSubscription(tx, subscriberId, creatorId, now)) throw alreadySubscribed();
+    const price = order.first?.price ?? plan.price;
     const [row] = await tx.insert(subscriptions).values({
       subscriberId,
       creatorId,
@@ -325,21 +330,27 @@ export function createSubscriptionsService(deps: SubscriptionsDeps) {
       period: plan.period,
       autoRenew: order.autoRenew,
       beginDate: now,
-      endDate: periodEnd(now, plan.period),
+      endDate: periodEnd(now, order.first?.period ?? plan.period),
     }).returning();
-    const { fee, legs } = paymentLegs(subscriberId, creatorId, plan.price, deps.feePercent);
+    const detail = order.first?.detail ?? `${plan.name}, ${periodLabel(plan.period)}: ${coins(plan.price)}`;
+    if (price === 0) {
+      await tx.insert(subscriptionHistory).values(historyRow(row!.id, 'SUBSCRIBED', detail));
+      await writeChanged(tx, row!, 'subscribed');
+      return row!;
+    }
+    const { fee, legs } = paymentLegs(subscriberId, creatorId, price, deps.feePercent);
     const { transferId } = await ledger.transfer({
       kind: 'subscription',
       idempotencyKey: order.key,
       fromUserId: subscriberId,
       toUserId: creatorId,
-      amount: plan.price,
+      amount: price,
       currency: 'CON',
       details: { subscription_id: row!.id, period_no: 1, fee, fee_percent: deps.feePercent },
       legs,
     }, tx);
-    await tx.insert(subscriptionHistory).values(historyRow(row!.id, 'SUBSCRIBED', `${plan.name}, ${periodLabel(plan.period)}: ${coins(plan.price)}`, transferId));
-    await deps.outbox.write(tx, 'payment.received', { kind: 'subscription', transferId, payerId: subscriberId, payeeId: creatorId, amount: plan.price, subjectId: row!.id, title: plan.name });
+    await tx.insert(subscriptionHistory).values(historyRow(row!.id, 'SUBSCRIBED', detail, transferId));
+    await deps.outbox.write(tx, 'payment.received', { kind: 'subscription', transferId, payerId: subscriberId, payeeId: creatorId, amount: price, subjectId: row!.id, title: plan.name });
     await writeChanged(tx, row!, 'subscribed');
     return row!;
   }
@@ -506,6 +517,37 @@ export function createSubscriptionsService(deps: SubscriptionsDeps) {
       async subscription(principal: Principal, id: number): Promise<Subscription | null> {
         const [row] = await db.select().from(subscriptions).where(and(eq(subscriptions.id, id), eq(subscriptions.subscriberId, principal.userId)));
         return row ? answerFor(principal, row) : null;
+      },
+    },
+
+    /** What offers on plans need (offers.ts, decision 0089). */
+    offers: {
+      /** The refusals of subscribe that do not depend on the plan: oneself, a creator gone or rated too low, a current subscription. */
+      async qualify(subscriberId: number, creatorId: number) {
+        if (creatorId === subscriberId) throw forbidden(MSG.offerOwn);
+        if (!(await accounts.isActive(creatorId))) throw notFound(MSG.offerNotFound);
+        await assertRatedEnough(creatorId);
+        if (await holdsCurrent(subscriberId, creatorId)) throw alreadySubscribed();
+      },
+      holdsCurrent,
+      /** Whether the fan ever subscribed to the creator, a trial included (introductory offers are for new fans). */
+      async subscribedBefore(exec: Executor, subscriberId: number, creatorId: number): Promise<boolean> {
+        const [row] = await exec.select({ id: subscriptions.id }).from(subscriptions)
+          .where(and(eq(subscriptions.subscriberId, subscriberId), eq(subscriptions.creatorId, creatorId))).limit(1);
+        return row !== undefined;
+      },
+      /** Before the transaction: coins in receiving shards gathered, the payment's accounts resolved (subscribe does the same). */
+      async prepare(subscriberId: number, creatorId: number, price: number) {
+        if (price === 0) return;
+        await ledger.gather(subscriberId, 'CON');
+        await ledger.warmAccounts(paymentLegs(subscriberId, creatorId, price, deps.feePercent).legs.map((l) => l.account));
+      },
+      firstPaymentKey,
+      takeWithin: (tx: Executor, order: { subscriberId: number; plan: PlanRow; autoRenew: boolean; key: string; first: FirstPeriod }) => takeFirstPeriod(tx, order),
+      announceSubscribed: (row: SubscriptionRow) => announceChanged(row, 'subscribed'),
+      async answer(principal: Principal, row: SubscriptionRow) {
+        const [subscription, balance] = await Promise.all([answerFor(principal, row), ledger.balances(principal.userId)]);
+        return { subscription, balance };
       },
     },
 

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { OFFER_KINDS, OFFER_RULES } from '../../../common/rules/plan-offers';
 import { users } from '../accounts/tables';
 import { ledgerTransfers } from '../ledger/tables';
 import { payments } from '../wallet/tables';
@@ -138,4 +139,69 @@ export const planCheckouts = pgTable(
     settledAt: timestamp('settled_at', { withTimezone: true }),
   },
   (t) => [index('plan_checkouts_subscriber_idx').on(t.subscriberId)],
+);
+
+/** A rule of common/rules/plan-offers.ts written into a constraint (DDL takes no parameters). */
+const RULE = (value: number | string) => sql.raw(String(value));
+const PERCENT = sql`${RULE(OFFER_RULES.percent.min)} and ${RULE(OFFER_RULES.percent.max)}`;
+
+/**
+ * A creator's offer on one of their plans (decision 0089): a free trial of `days`, `percent` off the
+ * first period, or a bundle of `months` paid at once at `percent` off. It can be taken until `ends_at`
+ * (limit in time) by at most `max_claims` fans (limit in count); `claims` counts those who took it and
+ * moves in the transaction that writes the subscription, guarded by the limit. A fan reaches it by its
+ * link, `/offer/<code>`.
+ */
+export const planOffers = pgTable(
+  'plan_offers',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    code: text('code').notNull().unique(),
+    planId: bigint('plan_id', { mode: 'number' }).notNull().references(() => subscriptionPlans.id, { onDelete: 'cascade' }),
+    creatorId: bigint('creator_id', { mode: 'number' }).notNull().references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: OFFER_KINDS }).notNull(),
+    days: integer('days'),
+    percent: integer('percent'),
+    months: integer('months'),
+    maxClaims: integer('max_claims'),
+    endsAt: timestamp('ends_at', { withTimezone: true }),
+    claims: integer('claims').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('plan_offers_creator_idx').on(t.creatorId, t.id),
+    index('plan_offers_plan_idx').on(t.planId),
+    check('plan_offers_claims_within_limit', sql`${t.claims} >= 0 and (${t.maxClaims} is null or ${t.claims} <= ${t.maxClaims})`),
+    check('plan_offers_shape', sql`(${t.kind} = 'trial' and ${t.days} between ${RULE(OFFER_RULES.trialDays.min)} and ${RULE(OFFER_RULES.trialDays.max)} and ${t.percent} is null and ${t.months} is null)
+      or (${t.kind} = 'discount' and ${t.percent} between ${PERCENT} and ${t.days} is null and ${t.months} is null)
+      or (${t.kind} = 'bundle' and ${t.months} in (${RULE(OFFER_RULES.bundleMonths.join(', '))}) and ${t.percent} between ${PERCENT} and ${t.days} is null)`),
+  ],
+);
+
+/**
+ * A fan's taking of an offer, written with the subscription it started (and the ledger transfer of its
+ * first period, when that costs coins). `idempotency_key` is the subscribe key (scoped to the fan): a
+ * retry answers the same subscription. A fan takes an offer once; a trial or a discount of a creator's at most once.
+ */
+export const offerClaims = pgTable(
+  'offer_claims',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    offerId: bigint('offer_id', { mode: 'number' }).notNull().references(() => planOffers.id, { onDelete: 'cascade' }),
+    creatorId: bigint('creator_id', { mode: 'number' }).notNull().references(() => users.id, { onDelete: 'cascade' }),
+    subscriberId: bigint('subscriber_id', { mode: 'number' }).notNull().references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: OFFER_KINDS }).notNull(),
+    subscriptionId: bigint('subscription_id', { mode: 'number' }).notNull().references(() => subscriptions.id, { onDelete: 'cascade' }),
+    idempotencyKey: text('idempotency_key').notNull(),
+    /** Coins paid for the first period (0 for a trial). */
+    price: integer('price').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('offer_claims_once_idx').on(t.offerId, t.subscriberId),
+    uniqueIndex('offer_claims_key_idx').on(t.subscriberId, t.idempotencyKey),
+    // One introductory offer (a trial or a discount) per fan and creator.
+    uniqueIndex('offer_claims_introductory_idx').on(t.creatorId, t.subscriberId).where(sql`${t.kind} in ('trial', 'discount')`),
+  ],
 );

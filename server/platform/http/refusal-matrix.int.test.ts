@@ -206,6 +206,14 @@ async function fanPlanOf(creator: Person): Promise<number> {
   return (res.body.plan as { plan_id: number }).plan_id;
 }
 
+/** A 7-day free trial on a new monthly Fan plan of the creator's (decision 0089): its link's code and id. */
+async function trialOfferOf(creator: Person): Promise<{ code: string; offerId: number }> {
+  const res = await creator.client.post('/api/subscription/offer-add', { plan_id: await fanPlanOf(creator), kind: 'trial', days: 7 });
+  if (res.status !== 200) throw new Error(`offer-add: ${res.status} ${JSON.stringify(res.body)}`);
+  const offer = res.body.offer as { code: string; offer_id: number };
+  return { code: offer.code, offerId: offer.offer_id };
+}
+
 /** A 2-second clip (ffmpeg's test picture) published as the owner's video post; answers its id. */
 async function publishVideoPost(client: HttpSession): Promise<number> {
   const clip = path.join(t.resources.config.dataDir, 'matrix-clip.mov');
@@ -612,6 +620,26 @@ const CASES: Record<string, Case> = {
       });
       return c.client.get('/api/subscription/checkout-result', { payment_id: own!.id });
     },
+  },
+  // Offers on plans (decision 0089): a fresh creator per cell, so each cell's plan and offer are new.
+  'POST /api/subscription/offer-add': {
+    freshOwner: true,
+    send: async (c) => c.client.post('/api/subscription/offer-add', { plan_id: await fanPlanOf(c.owner), kind: 'trial', days: 7 }),
+  },
+  'POST /api/subscription/offer-withdraw': {
+    freshOwner: true,
+    send: async (c) => c.client.post('/api/subscription/offer-withdraw', { offer_id: (await trialOfferOf(c.owner)).offerId }),
+  },
+  'GET /api/subscription/offer': {
+    freshOwner: true,
+    send: async (c) => c.client.get('/api/subscription/offer', { code: (await trialOfferOf(c.owner)).code }),
+  },
+  // A free trial: every caller but its creator takes it, whatever their coins.
+  'POST /api/subscription/claim-offer': {
+    freshOwner: true,
+    send: async (c) => c.client.request('POST', '/api/subscription/claim-offer', {
+      body: { code: (await trialOfferOf(c.owner)).code }, headers: { 'idempotency-key': unique('offer') },
+    }),
   },
   ...Object.fromEntries(['stripe', 'paypal', 'btcpay'].map((name) => [`POST /api/wallet/webhooks/${name}`, {
     send: async (c: Cell) => c.client.request('POST', `/api/wallet/webhooks/${name}`, { rawBody: '{}', csrf: false, headers: { 'content-type': 'application/json' } }),
