@@ -27,5 +27,6 @@ export * as tips from './tips';
 export * as toys from './toys';
 export * as tracking from './tracking';
 export * as translation from './translate';
+export * as vault from './vault';
 export * as wallet from './wallet';
 export * from './define';

@@ -4,17 +4,29 @@
  * reads and typing reach both members' pages on their own channels: DM, DM-READ and DM-TYPING.
  */
 import { z } from 'zod';
-import { MSG } from '../messages';
+import { fill, MSG } from '../messages';
 import { BROADCAST_AUDIENCES, BROADCAST_STATES, CLIENT_KEY, DM, MESSAGE_AUDIENCES } from '../rules/messages';
+import { PRICE_STEP } from '../rules/pay-wall';
 import { defineCall, success } from './define';
 import { atMost, flag, numeric, oneOf, userId, wholeNumber } from './fields';
 import { reportFields } from './posts';
+import { medium, vaultMediumId } from './vault';
 
 export const messageId = numeric(z.number({ error: MSG.mustBeDirectMessageId }).int(MSG.mustBeDirectMessageId).positive(MSG.mustBeDirectMessageId));
 
-const messageText = z.string({ error: (i) => (i.input === undefined ? MSG.messageRequired : MSG.mustBeText) }).trim()
-  .min(1, MSG.messageRequired)
-  .refine((text) => [...text].length <= DM.textMax, atMost(DM.textMax));
+/** A message's words when it may also carry a medium instead: empty is allowed, the call checks one of the two. */
+const messageText = z.string({ error: MSG.mustBeText }).trim()
+  .refine((text) => [...text].length <= DM.textMax, atMost(DM.textMax)).default('');
+
+/** A paid message's price (decision 0088): 0 is free; else steps of PRICE_STEP up to DM.priceMax. */
+const messagePrice = numeric(z.number({ error: MSG.mustBeWholeNumber }).int(MSG.mustBeWholeNumber)
+  .refine((coins) => coins === 0 || (coins >= PRICE_STEP && coins <= DM.priceMax && coins % PRICE_STEP === 0), fill(MSG.messagePriceRange, { max: DM.priceMax })))
+  .default(0);
+
+/** What a message may carry beside its words: a vault medium, at a price. */
+const attachment = { media_id: vaultMediumId.optional(), price: messagePrice };
+const wordsOrMedium = (i: { text: string; media_id?: number | undefined }) => i.text.length > 0 || i.media_id !== undefined;
+const pricedMedium = (i: { price: number; media_id?: number | undefined }) => i.price === 0 || i.media_id !== undefined;
 
 /** One send's own key, made by the page: a send repeated after a lost answer is the same message. */
 const clientKey = z.string({ error: MSG.mustBeClientKey }).regex(new RegExp(`^[A-Za-z0-9_-]{${CLIENT_KEY.min},${CLIENT_KEY.max}}$`), MSG.mustBeClientKey);
@@ -25,6 +37,12 @@ export const directMessage = z.object({
   recipient_id: z.number(),
   text: z.string(),
   time: z.iso.datetime(),
+  /** A photo or video (decision 0088); its addresses are signed for the caller, and absent in realtime frames (look the message up). */
+  media: medium.nullable(),
+  /** Coins to open the medium; 0: free. */
+  price: z.number(),
+  /** The recipient unlocked it (to its sender: whether they did; to its recipient: whether they did). */
+  unlocked: z.boolean(),
 });
 export type DirectMessage = z.infer<typeof directMessage>;
 
@@ -109,9 +127,48 @@ export const sendMessage = defineCall({
   path: '/api/messages/send',
   refusals: [403, 404, 429],
   summary: 'Sends a message to a member who takes messages from the caller; the same `client_key` again answers the message it sent',
-  input: z.strictObject({ user_id: userId, text: messageText, client_key: clientKey })
+  input: z.strictObject({ user_id: userId, text: messageText, ...attachment, client_key: clientKey })
+    .refine(wordsOrMedium, { message: MSG.messageOrMedia, path: ['text'] })
+    .refine(pricedMedium, { message: MSG.priceNeedsMedia, path: ['price'] })
     .meta({ examples: [{ user_id: 1000002, text: 'Loved the show tonight!', client_key: 'k-3f9c2a71b0' }] }),
   output: success({ message: directMessage }),
+});
+
+export const messageLookup = defineCall({
+  method: 'GET',
+  path: '/api/messages/message',
+  refusals: [404],
+  summary: 'One message of a conversation of the caller, as the caller sees it (its medium signed for them, or its blurred tile while locked)',
+  input: z.strictObject({ message_id: messageId }),
+  output: success({ message: directMessage }),
+});
+
+export const unlockMessage = defineCall({
+  method: 'POST',
+  path: '/api/messages/unlock',
+  refusals: [404, 409],
+  summary: 'Pays a paid message’s price to its sender through the ledger and opens its medium to the caller; once per message (a repeat moves nothing)',
+  input: z.strictObject({ message_id: messageId }),
+  output: success({ message: directMessage, balance: z.number() }),
+});
+
+/** One unlock of a paid message, as its seller's list shows it. */
+export const messageUnlock = z.object({
+  message_id: z.number(),
+  buyer: messagePartner,
+  text: z.string(),
+  media: medium.nullable(),
+  price: z.number(),
+  time: z.iso.datetime(),
+});
+export type MessageUnlock = z.infer<typeof messageUnlock>;
+
+export const messageUnlocks = defineCall({
+  method: 'GET',
+  path: '/api/messages/unlocks',
+  summary: "Who unlocked the caller's paid messages, and which, the latest first",
+  input: z.strictObject({ offset: wholeNumber(0, 1_000_000).default(0), limit: wholeNumber(1, 50).default(20) }),
+  output: success({ unlocks: z.array(messageUnlock), total: z.number(), coins: z.number() }),
 });
 
 export const readMessages = defineCall({
@@ -149,6 +206,12 @@ export const messageBroadcast = z.object({
   /** Subscribers of this plan only (null: every plan). */
   plan_id: z.number().nullable(),
   text: z.string(),
+  /** The medium it carries, signed for the sender. */
+  media: medium.nullable(),
+  price: z.number(),
+  /** Recipients who unlocked it, and the coins they paid. */
+  unlocks: z.number(),
+  coins: z.number(),
   state: z.enum(BROADCAST_STATES),
   /** Delivered so far: each recipient has it as a message in their conversation with the creator. */
   delivered: z.number(),
@@ -168,8 +231,11 @@ export const sendToMany = defineCall({
     audience: z.enum(BROADCAST_AUDIENCES, { error: oneOf(BROADCAST_AUDIENCES) }),
     plan_id: numeric(z.number({ error: MSG.mustBePlanId }).int(MSG.mustBePlanId).positive(MSG.mustBePlanId)).optional(),
     text: messageText,
+    ...attachment,
     client_key: clientKey,
-  }).meta({ examples: [{ audience: 'subscribers', text: 'New set out tonight, thank you all!', client_key: 'b-7d1e22c9f4' }] }),
+  }).refine(wordsOrMedium, { message: MSG.messageOrMedia, path: ['text'] })
+    .refine(pricedMedium, { message: MSG.priceNeedsMedia, path: ['price'] })
+    .meta({ examples: [{ audience: 'subscribers', text: 'New set out tonight, thank you all!', client_key: 'b-7d1e22c9f4' }] }),
   output: success({ broadcast: messageBroadcast }),
 });
 

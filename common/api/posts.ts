@@ -29,6 +29,8 @@ export const postId = numeric(z.number({ error: MSG.mustBePostId }).int(MSG.must
 export const commentId = numeric(z.number({ error: MSG.mustBeCommentId }).int(MSG.mustBeCommentId).positive(MSG.mustBeCommentId).max(Number.MAX_SAFE_INTEGER, MSG.mustBeCommentId));
 /** A finished upload's id: the last part of the address the upload server gave (`/uploads/<id>`). */
 export const uploadId = z.string({ error: MSG.uploadUnknown }).regex(/^[\w-]{1,64}$/, MSG.uploadUnknown);
+/** A medium of the caller's vault (decision 0088). */
+export const vaultMediumId = numeric(z.number({ error: MSG.mustBeMediaId }).int(MSG.mustBeMediaId).positive(MSG.mustBeMediaId).max(Number.MAX_SAFE_INTEGER, MSG.mustBeMediaId));
 
 const page = (max: number) => ({
   offset: numeric(z.number().int().min(0).max(100_000).default(0)),
@@ -158,8 +160,12 @@ export const createPost = defineCall({
     /** Coins; rounded up to a multiple of 10 and held between the limits (0: free). */
     tip: numeric(z.number({ error: MSG.mustBeWholeNumber }).int(MSG.mustBeWholeNumber).min(0, MSG.tipPositive).max(1_000_000, MSG.mustBeWholeNumber)).default(0),
     comments_allowed: flag.default(true),
-    upload_ids: z.array(uploadId, { error: MSG.selectImages }).min(1, MSG.selectImages).max(POST_IMAGES_MAX, fill(MSG.tooManyImages, { max: POST_IMAGES_MAX })),
-  }).meta({ examples: [{ type: 'image', title: 'Sunset', audience: 'public', tip: 0, upload_ids: ['q0Zt3x8yHk2mVb7wLr1sPa9c'] }] }),
+    upload_ids: z.array(uploadId, { error: MSG.selectImages }).max(POST_IMAGES_MAX, fill(MSG.tooManyImages, { max: POST_IMAGES_MAX })).default([]),
+    /** Media of the caller's vault to reuse (decision 0088), after the uploads' media. */
+    vault_ids: z.array(vaultMediumId, { error: MSG.selectImages }).max(POST_IMAGES_MAX, fill(MSG.tooManyImages, { max: POST_IMAGES_MAX })).default([]),
+  }).refine((i) => i.upload_ids.length + i.vault_ids.length > 0, { message: MSG.selectImages, path: ['upload_ids'] })
+    .refine((i) => i.upload_ids.length + i.vault_ids.length <= POST_IMAGES_MAX, { message: fill(MSG.tooManyImages, { max: POST_IMAGES_MAX }), path: ['upload_ids'] })
+    .meta({ examples: [{ type: 'image', title: 'Sunset', audience: 'public', tip: 0, upload_ids: ['q0Zt3x8yHk2mVb7wLr1sPa9c'] }] }),
   output: success({ post_id: z.number() }),
 });
 

@@ -23,6 +23,8 @@ export const DM = {
   /** Messages of a thread per page, and conversations of the list per page. */
   pageSize: 30,
   searchMax: 50,
+  /** A paid message's price in coins (decision 0088): a step of PRICE_STEP, up to this. */
+  priceMax: 10_000,
 } as const;
 
 /** Whom a creator sends one message to at once: their followers, or their subscribers (of every plan, or of one). */

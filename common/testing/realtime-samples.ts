@@ -106,7 +106,7 @@ export const SAMPLE_OF_EACH_TYPE: { [T in RealtimeType]: RealtimeMessageOf<T> } 
     },
   },
   BALANCE: { type: 'BALANCE', balance: { CON: 1_250, IMP: 0, USD: 0, CAD: 0 } },
-  DM: { type: 'DM', data: { message: { id: 31, sender_id: 1000001, recipient_id: 1000002, text: 'See you tonight', time: '2026-11-30T10:00:00.000Z' }, unread: 2 } },
+  DM: { type: 'DM', data: { message: { id: 31, sender_id: 1000001, recipient_id: 1000002, text: 'See you tonight', time: '2026-11-30T10:00:00.000Z', media: null, price: 0, unlocked: false }, unread: 2 } },
   'DM-READ': { type: 'DM-READ', data: { reader_id: 1000002, partner_id: 1000001, last_read_id: 31 } },
   'DM-TYPING': { type: 'DM-TYPING', data: { user_id: 1000001 } },
 };

@@ -6,7 +6,7 @@
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openDatabase } from '../platform/db/client';
-import { createBroadcasts } from '../modules/messages';
+import { createBroadcastDelivery, createMessageMedia } from '../modules/messages';
 import { followersSql } from '../modules/social';
 
 export interface Followed {
@@ -40,11 +40,11 @@ export async function seedBroadcastToFollowers(url: string, count: number): Prom
 export async function broadcastRunner(url: string, options: { batchSize?: number; poolSize?: number } = {}) {
   const database = await openDatabase({ kind: 'postgres', url, poolSize: options.poolSize ?? 2 });
   let frames = 0;
-  const broadcasts = createBroadcasts({
+  const broadcasts = createBroadcastDelivery({
     db: database.db,
     audienceSql: (senderId) => followersSql(senderId),
-    offersPlan: async () => false,
     publish: async () => void (frames += 1),
+    media: createMessageMedia({ db: database.db }),
     log: { warn: () => undefined },
     ...(options.batchSize ? { batchSize: options.batchSize } : {}),
   });

@@ -1,141 +1,59 @@
 /**
- * Messages to many (decision 0086): a creator's one message to their followers or subscribers, delivered
- * by the job `deliver-message-broadcasts` as each recipient's own conversation. A delivering instance
- * claims a sending broadcast for a while; each batch (the conversations, both members' rows, the messages,
- * the cursor) is one transaction, and a message's key (`broadcast-<id>-<recipient>`) lets it in once, so
- * two instances or a run after kill -9 neither lose a recipient nor deliver one twice.
+ * Messages to many (decision 0086): a creator's one message to their followers or subscribers (of every
+ * plan or one), optionally with a medium at a price (decision 0088), recorded here and delivered by the
+ * job (broadcast-delivery.ts); the sender's list says how far it got, who read it and who unlocked it.
  */
-import { and, count, desc, eq, gte, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, sql } from 'drizzle-orm';
 import type { MessageBroadcast } from '../../../common/api/messages';
 import { fill, MSG } from '../../../common/messages';
 import { BROADCASTS_PER_DAY, type BroadcastAudience } from '../../../common/rules/messages';
-import { userChannelOf, type RealtimeMessage } from '../../../common/realtime';
 import type { Db, Executor } from '../../platform/db/client';
 import type { Principal } from '../../platform/http/auth';
 import { forbidden, notFound, tooManyRequests } from '../../platform/http/errors';
+import type { Viewer } from '../streams';
+import type { MessageMedia } from './media';
 import { isCreator } from './permission';
-import { conversationMembers, conversations, directMessages, messageBlocks, messageBroadcasts, messageSettings } from './tables';
+import type { MessageUnlocks } from './unlocks';
+import { conversationMembers, directMessages, messageBroadcasts } from './tables';
 
 type BroadcastRow = typeof messageBroadcasts.$inferSelect;
-type Publish = (channel: string, message: RealtimeMessage) => Promise<void>;
-
-/** Recipients a batch delivers to; a claim outlives several batches. */
-export const BROADCAST_BATCH = 2_000;
-const CLAIM_MS = 30_000;
-/** A run delivers for at most this long, then leaves the rest to the next (the job runs every second). */
-const RUN_BUDGET_MS = 5_000;
-
-const bigintArray = (ids: readonly number[]) => sql`${`{${ids.join(',')}}`}::bigint[]`;
 
 export function createBroadcasts(deps: {
   db: Db;
-  /** Who a broadcast goes to, as SQL answering `user_id`. */
-  audienceSql: (senderId: number, audience: BroadcastAudience, planId: number | null) => SQL;
   offersPlan: (exec: Executor, creatorId: number, planId: number) => Promise<boolean>;
-  publish: Publish;
-  log: { warn(obj: object, msg: string): void };
+  /** The sender's vault medium a message carries, and how messages show it. */
+  vaultMedium: (ownerId: number, mediaId: number) => Promise<number>;
+  media: MessageMedia;
+  unlocks: Pick<MessageUnlocks, 'ofBroadcasts'>;
   now?: () => number;
-  /** Recipients a batch delivers to (BROADCAST_BATCH). */
-  batchSize?: number;
 }) {
   const { db } = deps;
-  const batchSize = deps.batchSize ?? BROADCAST_BATCH;
   const now = deps.now ?? Date.now;
 
-  async function shape(row: BroadcastRow): Promise<MessageBroadcast> {
-    const { rows } = await db.execute<{ n: number }>(sql`select count(*)::int as n from ${directMessages} d
-      join ${conversationMembers} m on m.conversation_id = d.conversation_id and m.user_id = d.recipient_id
-      where d.broadcast_id = ${row.id} and m.read_id >= d.id`);
+  /** As its sender sees it (`viewer`): its medium signed for them, its reads and its unlocks. */
+  async function shapeFor(row: BroadcastRow, viewer: Viewer | null): Promise<MessageBroadcast> {
+    const [{ rows }, unlocks, [asMessage]] = await Promise.all([
+      db.execute<{ n: number }>(sql`select count(*)::int as n from ${directMessages} d
+        join ${conversationMembers} m on m.conversation_id = d.conversation_id and m.user_id = d.recipient_id
+        where d.broadcast_id = ${row.id} and m.read_id >= d.id`),
+      deps.unlocks.ofBroadcasts([row.id]),
+      deps.media.present([{ id: 0, senderId: row.senderId, recipientId: 0, body: row.body, createdAt: row.createdAt, mediaId: row.mediaId, price: row.price }], viewer),
+    ]);
+    const sold = unlocks.get(row.id);
     return {
-      broadcast_id: row.id, audience: row.audience, plan_id: row.planId, text: row.body, state: row.state, delivered: row.delivered,
+      broadcast_id: row.id, audience: row.audience, plan_id: row.planId, text: row.body, media: asMessage!.media, price: row.price,
+      unlocks: sold?.unlocks ?? 0, coins: sold?.coins ?? 0, state: row.state, delivered: row.delivered,
       read: Number(rows[0]?.n ?? 0), created_time: row.createdAt.toISOString(), finished_time: row.finishedAt?.toISOString() ?? null,
     };
   }
 
-  /** The next recipients past the cursor: in the audience, not blocked either way, taking messages to many. */
-  async function nextRecipients(exec: Executor, row: BroadcastRow): Promise<number[]> {
-    const { rows } = await exec.execute<{ user_id: string | number }>(sql`select r.user_id from (${deps.audienceSql(row.senderId, row.audience, row.planId)}) r
-      where r.user_id > ${row.cursor} and r.user_id <> ${row.senderId}
-        and not exists (select 1 from ${messageBlocks} b where (b.blocker_id = r.user_id and b.blocked_id = ${row.senderId}) or (b.blocker_id = ${row.senderId} and b.blocked_id = r.user_id))
-        and coalesce((select s.bulk from ${messageSettings} s where s.user_id = r.user_id), true)
-      order by r.user_id limit ${batchSize}`);
-    return rows.map((r) => Number(r.user_id));
-  }
-
-  /** One batch in one transaction; answers the recipients whose message it wrote (none: the broadcast is done). */
-  async function deliverBatch(row: BroadcastRow): Promise<{ delivered: Array<{ id: number; recipientId: number; at: Date }>; done: boolean }> {
-    return db.transaction(async (tx) => {
-      const [current] = await tx.select().from(messageBroadcasts).where(eq(messageBroadcasts.id, row.id)).for('update');
-      if (!current || current.state !== 'sending') return { delivered: [], done: true };
-      const ids = await nextRecipients(tx, current);
-      if (ids.length === 0) {
-        await tx.update(messageBroadcasts).set({ state: 'done', finishedAt: new Date(), claimedUntil: null }).where(eq(messageBroadcasts.id, row.id));
-        return { delivered: [], done: true };
-      }
-      const sender = current.senderId;
-      await tx.execute(sql`insert into ${conversations} (low_id, high_id, started_by)
-        select least(r, ${sender}::bigint), greatest(r, ${sender}::bigint), ${sender} from unnest(${bigintArray(ids)}) r
-        on conflict do nothing`);
-      await tx.execute(sql`insert into ${conversationMembers} (conversation_id, user_id, partner_id)
-        select c.id, side.user_id, side.partner_id from unnest(${bigintArray(ids)}) r
-        join ${conversations} c on c.low_id = least(r, ${sender}::bigint) and c.high_id = greatest(r, ${sender}::bigint)
-        cross join lateral (values (r, ${sender}::bigint), (${sender}::bigint, r)) side(user_id, partner_id)
-        on conflict do nothing`);
-      const { rows } = await tx.execute<{ id: string | number; recipient_id: string | number; created_at: string | Date }>(sql`
-        insert into ${directMessages} (conversation_id, sender_id, recipient_id, body, client_key, broadcast_id)
-        select c.id, ${sender}, r, ${current.body}, 'broadcast-' || ${current.id} || '-' || r, ${current.id} from unnest(${bigintArray(ids)}) r
-        join ${conversations} c on c.low_id = least(r, ${sender}::bigint) and c.high_id = greatest(r, ${sender}::bigint)
-        on conflict (sender_id, client_key) do nothing
-        returning id, recipient_id, created_at`);
-      const delivered = rows.map((r) => ({ id: Number(r.id), recipientId: Number(r.recipient_id), at: new Date(r.created_at) }));
-      if (delivered.length > 0) {
-        const [messageIds, recipientIds] = [delivered.map((d) => d.id), delivered.map((d) => d.recipientId)];
-        await tx.execute(sql`update ${conversationMembers} m set unread = m.unread + 1, last_message_at = now()
-          where m.partner_id = ${sender} and m.user_id = any(${bigintArray(recipientIds)})`);
-        await tx.execute(sql`update ${conversationMembers} m set wrote = true, last_message_at = now(), read_id = greatest(m.read_id, sent.id)
-          from unnest(${bigintArray(recipientIds)}, ${bigintArray(messageIds)}) sent(recipient_id, id)
-          where m.user_id = ${sender} and m.partner_id = sent.recipient_id`);
-      }
-      await tx.update(messageBroadcasts).set({
-        cursor: sql`greatest(${messageBroadcasts.cursor}, ${ids.at(-1)!})`,
-        delivered: sql`${messageBroadcasts.delivered} + ${delivered.length}`,
-        claimedUntil: new Date(now() + CLAIM_MS),
-      }).where(eq(messageBroadcasts.id, row.id));
-      return { delivered, done: false };
-    });
-  }
-
-  /** Tells the recipients' pages (each with their unread count); a page that missed it reads it on its next look. */
-  async function announce(row: BroadcastRow, delivered: Array<{ id: number; recipientId: number; at: Date }>) {
-    if (delivered.length === 0) return;
-    try {
-      const { rows } = await db.execute<{ user_id: string | number; unread: number }>(sql`select m.user_id, coalesce(sum(m.unread), 0)::int as unread
-        from ${conversationMembers} m where m.user_id = any(${bigintArray(delivered.map((d) => d.recipientId))}) group by m.user_id`);
-      const unread = new Map(rows.map((r) => [Number(r.user_id), Number(r.unread)]));
-      for (const d of delivered) {
-        const message = { id: d.id, sender_id: row.senderId, recipient_id: d.recipientId, text: row.body, time: d.at.toISOString() };
-        await deps.publish(userChannelOf(d.recipientId), { type: 'DM', data: { message, unread: unread.get(d.recipientId) ?? 0 } });
-      }
-    } catch (error) {
-      deps.log.warn({ err: error, broadcastId: row.id }, 'a message to many was not announced');
-    }
-  }
-
-  /** Claims a sending broadcast no other instance holds: the oldest first. */
-  async function claim(): Promise<BroadcastRow | undefined> {
-    const { rows } = await db.execute<{ id: string | number }>(sql`update ${messageBroadcasts} set claimed_until = ${new Date(now() + CLAIM_MS)}
-      where id = (select id from ${messageBroadcasts} where state = 'sending' and (claimed_until is null or claimed_until < ${new Date(now())})
-        order by id limit 1 for update skip locked)
-      returning id`);
-    const id = rows[0]?.id;
-    if (id === undefined) return undefined;
-    const [row] = await db.select().from(messageBroadcasts).where(eq(messageBroadcasts.id, Number(id)));
-    return row;
-  }
-
   return {
-    async send(sender: Principal, input: { audience: BroadcastAudience; plan_id?: number | undefined; text: string; client_key: string }): Promise<MessageBroadcast> {
+    async send(viewer: Viewer & { principal: Principal }, input: {
+      audience: BroadcastAudience; plan_id?: number | undefined; text: string; media_id?: number | undefined; price: number; client_key: string;
+    }): Promise<MessageBroadcast> {
+      const sender = viewer.principal;
       if (!isCreator(sender)) throw forbidden(MSG.broadcastsCreatorsOnly);
+      const shape = (row: BroadcastRow) => shapeFor(row, viewer);
       const known = async () => (await db.select().from(messageBroadcasts)
         .where(and(eq(messageBroadcasts.senderId, sender.userId), eq(messageBroadcasts.clientKey, input.client_key))))[0];
       const again = await known();
@@ -145,38 +63,20 @@ export function createBroadcasts(deps: {
       const [sentToday] = await db.select({ n: count() }).from(messageBroadcasts)
         .where(and(eq(messageBroadcasts.senderId, sender.userId), gte(messageBroadcasts.createdAt, new Date(now() - 24 * 3600_000))));
       if ((sentToday?.n ?? 0) >= BROADCASTS_PER_DAY) throw tooManyRequests(fill(MSG.broadcastsPerDay, { count: BROADCASTS_PER_DAY }));
+      const mediaId = input.media_id === undefined ? null : await deps.vaultMedium(sender.userId, input.media_id);
       const [made] = await db.insert(messageBroadcasts)
-        .values({ senderId: sender.userId, audience: input.audience, planId, body: input.text, clientKey: input.client_key })
+        .values({ senderId: sender.userId, audience: input.audience, planId, body: input.text, mediaId, price: mediaId === null ? 0 : input.price, clientKey: input.client_key })
         .onConflictDoNothing().returning();
       return shape(made ?? (await known())!);
     },
 
-    async list(senderId: number, page: { offset: number; limit: number }) {
+    async list(viewer: Viewer & { principal: Principal }, page: { offset: number; limit: number }) {
+      const senderId = viewer.principal.userId;
       const [rows, [total]] = await Promise.all([
         db.select().from(messageBroadcasts).where(eq(messageBroadcasts.senderId, senderId)).orderBy(desc(messageBroadcasts.id)).offset(page.offset).limit(page.limit),
         db.select({ n: count() }).from(messageBroadcasts).where(eq(messageBroadcasts.senderId, senderId)),
       ]);
-      return { broadcasts: await Promise.all(rows.map(shape)), total: total?.n ?? 0 };
-    },
-
-    /** The job: delivers claimed broadcasts batch by batch for up to RUN_BUDGET_MS; answers the messages written. */
-    async deliver(): Promise<number> {
-      const started = now();
-      let written = 0;
-      for (let row = await claim(); row; row = now() - started < RUN_BUDGET_MS ? await claim() : undefined) {
-        for (;;) {
-          const batch = await deliverBatch(row);
-          written += batch.delivered.length;
-          await announce(row, batch.delivered);
-          if (batch.done) break;
-          if (now() - started >= RUN_BUDGET_MS) {
-            // Left for the next run, on whichever instance claims it first.
-            await db.update(messageBroadcasts).set({ claimedUntil: null }).where(eq(messageBroadcasts.id, row.id));
-            break;
-          }
-        }
-      }
-      return written;
+      return { broadcasts: await Promise.all(rows.map((row) => shapeFor(row, viewer))), total: total?.n ?? 0 };
     },
   };
 }

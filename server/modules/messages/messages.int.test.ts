@@ -17,7 +17,8 @@ import type { SignedInUser } from '../../testing/harness';
 import { useListeningTestApp } from '../../testing/listening-app';
 import { users } from '../accounts/tables';
 import { followersSql } from '../social';
-import { createBroadcasts } from './broadcasts';
+import { createBroadcastDelivery } from './broadcast-delivery';
+import { createMessageMedia } from './media';
 import { directMessages, messageBroadcasts } from './tables';
 
 const served = useListeningTestApp();
@@ -96,7 +97,7 @@ describe('who may write to whom', () => {
     expect((await me.client.refusal(api.sendMessage, { user_id: 999_999_999, text: 'hi', client_key: key() })).status).toBe(404);
     const other = await given().signedInUser();
     const empty = await refusedSend(me, other, '   ');
-    expect([empty.status, empty.body.message]).toEqual([400, MSG.messageRequired]);
+    expect([empty.status, empty.body.message]).toEqual([400, MSG.messageOrMedia]);
     expect((await refusedSend(me, other, 'x'.repeat(DM.textMax + 1))).status).toBe(400);
     expect((await me.client.refusal(api.sendMessage, { user_id: other.user.id, text: 'hi', client_key: 'short' })).body.message).toBe(MSG.mustBeClientKey);
     expect((await me.client.refusal(api.saveMessageSettings, { audience: 'nobody' as 'everyone' })).status).toBe(400);
@@ -309,9 +310,8 @@ describe('messages to many', () => {
     const creator = await given().signedInUser();
     const fans = await Promise.all(Array.from({ length: 7 }, () => given().follower(creator.user)));
     // The app's own job and two more deliverers with batches of 2, all at once.
-    const deliverer = () => createBroadcasts({
-      db: db(), audienceSql: (senderId) => followersSql(senderId), offersPlan: async () => false,
-      publish: async () => undefined, log: { warn: () => undefined }, batchSize: 2,
+    const deliverer = () => createBroadcastDelivery({
+      db: db(), audienceSql: (senderId) => followersSql(senderId), publish: async () => undefined, media: createMessageMedia({ db: db() }), log: { warn: () => undefined }, batchSize: 2,
     });
     const { broadcast } = await sentToMany(creator, { text: 'Batch by batch' });
     await Promise.all([deliverer().deliver(), deliverer().deliver()]);

@@ -15,15 +15,14 @@ import type { Principal } from '../../platform/http/auth';
 import { forbidden, notFound, tooManyRequests } from '../../platform/http/errors';
 import { escapeLike } from '../../platform/db/like';
 import { people, type AccountsService } from '../accounts';
-import type { WritePermission } from './permission';
+import type { Viewer } from '../streams';
+import type { MessageMedia } from './media';
+import { isCreator, type WritePermission } from './permission';
 import { conversationMembers, conversations, directMessages, messageBlocks, messageReports, messageSettings } from './tables';
 
 type Publish = (channel: string, message: RealtimeMessage) => Promise<void>;
 type MessageRow = typeof directMessages.$inferSelect;
-
-const asMessage = (row: Pick<MessageRow, 'id' | 'senderId' | 'recipientId' | 'body' | 'createdAt'>): DirectMessage => ({
-  id: row.id, sender_id: row.senderId, recipient_id: row.recipientId, text: row.body, time: new Date(row.createdAt).toISOString(),
-});
+type SignedIn = Viewer & { principal: Principal };
 
 const memberOf = (userId: number, partnerId: number) => and(eq(conversationMembers.userId, userId), eq(conversationMembers.partnerId, partnerId));
 
@@ -31,6 +30,9 @@ export function createMessages(deps: {
   db: Db;
   accounts: Pick<AccountsService, 'publicUsers' | 'isActive' | 'createdAt'>;
   permission: WritePermission;
+  /** How messages show their media, and the sender's vault medium a message may carry (decision 0088). */
+  media: MessageMedia;
+  vaultMedium: (ownerId: number, mediaId: number) => Promise<number>;
   publish: Publish;
   log: { warn(obj: object, msg: string): void };
   now?: () => number;
@@ -54,13 +56,14 @@ export function createMessages(deps: {
   }
 
   /** Tells both members' pages; a lost publication is caught up by the page's next look. */
-  async function announce(message: DirectMessage) {
+  async function announce(row: MessageRow) {
     try {
+      const [message] = await deps.media.present([row], null) as [DirectMessage];
       const [senderUnread, recipientUnread] = await Promise.all([unreadOf(message.sender_id), unreadOf(message.recipient_id)]);
       await deps.publish(userChannelOf(message.recipient_id), { type: 'DM', data: { message, unread: recipientUnread } });
       await deps.publish(userChannelOf(message.sender_id), { type: 'DM', data: { message, unread: senderUnread } });
     } catch (error) {
-      deps.log.warn({ err: error, messageId: message.id }, 'a direct message was not announced');
+      deps.log.warn({ err: error, messageId: row.id }, 'a direct message was not announced');
     }
   }
 
@@ -111,13 +114,17 @@ export function createMessages(deps: {
 
     unread: (userId: number) => unreadOf(userId),
 
-    async send(sender: Principal, input: { user_id: number; text: string; client_key: string }): Promise<DirectMessage> {
+    async send(viewer: SignedIn, input: { user_id: number; text: string; media_id?: number | undefined; price: number; client_key: string }): Promise<DirectMessage> {
+      const sender = viewer.principal;
+      const shown = async (row: MessageRow) => (await deps.media.present([row], viewer))[0]!;
       const again = await findByKey(db, sender.userId, input.client_key);
-      if (again) return asMessage(again);
+      if (again) return shown(again);
+      if (input.price > 0 && !isCreator(sender)) throw forbidden(MSG.paidMessagesCreatorsOnly);
       const recipient = await partner(input.user_id);
       const answer = await permission.mayWrite(db, sender, { userId: recipient.user_id, username: recipient.username });
       if (!answer.allowed) throw forbidden(answer.refusal ?? MSG.messagingBlocked);
       const created = await deps.accounts.createdAt(sender.userId);
+      const mediaId = input.media_id === undefined ? null : await deps.vaultMedium(sender.userId, input.media_id);
       const row = await db.transaction(async (tx) => {
         // One sender's sends go one at a time, so the limits count every earlier one.
         await lockForTransaction(tx, `dm-send:${sender.userId}`);
@@ -127,18 +134,19 @@ export function createMessages(deps: {
         const conversation = await conversationFor(tx, sender.userId, recipient.user_id);
         const [message] = await tx.insert(directMessages).values({
           conversationId: conversation.id, senderId: sender.userId, recipientId: recipient.user_id, body: input.text, clientKey: input.client_key,
+          mediaId, price: mediaId === null ? 0 : input.price,
         }).returning();
         const at = message!.createdAt;
         await tx.update(conversationMembers).set({ wrote: true, readId: message!.id, lastMessageAt: at }).where(memberOf(sender.userId, recipient.user_id));
         await tx.update(conversationMembers).set({ unread: sql`${conversationMembers.unread} + 1`, lastMessageAt: at }).where(memberOf(recipient.user_id, sender.userId));
         return message!;
       });
-      const message = asMessage(row);
-      await announce(message);
-      return message;
+      await announce(row);
+      return shown(row);
     },
 
-    async thread(viewer: Principal, input: { user_id: number; before?: number | undefined; limit: number }) {
+    async thread(signedIn: SignedIn, input: { user_id: number; before?: number | undefined; limit: number }) {
+      const viewer = signedIn.principal;
       const [user] = (await deps.accounts.publicUsers([input.user_id])).entries();
       if (!user || input.user_id === viewer.userId) throw notFound(MSG.userNotFound);
       const shown: MessagePartner = { user_id: input.user_id, username: user[1].username, avatar: user[1].avatar };
@@ -157,7 +165,7 @@ export function createMessages(deps: {
         .where(and(eq(messageBlocks.blockerId, viewer.userId), eq(messageBlocks.blockedId, input.user_id)));
       return {
         partner: shown,
-        messages: rows.slice(0, input.limit).reverse().map(asMessage),
+        messages: await deps.media.present(rows.slice(0, input.limit).reverse(), signedIn),
         more,
         partner_read_id: theirs?.readId ?? 0,
         may_write: answer.allowed,
@@ -170,21 +178,29 @@ export function createMessages(deps: {
       const named = input.search_text ? sql`and lower(${people.username}) like ${`${escapeLike(input.search_text.toLowerCase())}%`}` : sql``;
       const mine = sql`m.user_id = ${viewerId} and m.last_message_at is not null ${named}`;
       const [{ rows }, counted] = await Promise.all([
-        db.execute<{ partner_id: string | number; username: string; avatar: string | null; unread: number; id: string | number; sender_id: string | number; recipient_id: string | number; body: string; created_at: string | Date }>(sql`
-          select m.partner_id, ${people.username} as username, ${people.avatar} as avatar, m.unread, last.id, last.sender_id, last.recipient_id, last.body, last.created_at
+        db.execute<{
+          partner_id: string | number; username: string; avatar: string | null; unread: number; id: string | number; sender_id: string | number; recipient_id: string | number;
+          body: string; created_at: string | Date; media_id: string | number | null; price: number;
+        }>(sql`
+          select m.partner_id, ${people.username} as username, ${people.avatar} as avatar, m.unread,
+            last.id, last.sender_id, last.recipient_id, last.body, last.created_at, last.media_id, last.price
           from ${conversationMembers} m join ${people} on ${people.id} = m.partner_id
-          join lateral (select d.id, d.sender_id, d.recipient_id, d.body, d.created_at from ${directMessages} d
+          join lateral (select d.id, d.sender_id, d.recipient_id, d.body, d.created_at, d.media_id, d.price from ${directMessages} d
             where d.conversation_id = m.conversation_id and d.deleted_at is null order by d.id desc limit 1) last on true
           where ${mine}
           order by m.last_message_at desc, m.partner_id offset ${input.offset} limit ${input.limit}`),
         db.execute<{ total: number }>(sql`select count(*)::int as total from ${conversationMembers} m join ${people} on ${people.id} = m.partner_id where ${mine}`),
       ]);
+      const last = await deps.media.present(rows.map((r) => ({
+        id: Number(r.id), senderId: Number(r.sender_id), recipientId: Number(r.recipient_id), body: r.body, createdAt: new Date(r.created_at),
+        mediaId: r.media_id === null ? null : Number(r.media_id), price: Number(r.price),
+      })), null);
       return {
         total: Number(counted.rows[0]?.total ?? 0),
-        conversations: rows.map((r) => ({
+        conversations: rows.map((r, i) => ({
           partner: { user_id: Number(r.partner_id), username: r.username, avatar: r.avatar },
           unread: Number(r.unread),
-          last_message: asMessage({ id: Number(r.id), senderId: Number(r.sender_id), recipientId: Number(r.recipient_id), body: r.body, createdAt: new Date(r.created_at) }),
+          last_message: last[i]!,
         })),
       };
     },

@@ -19,14 +19,18 @@ import { createPostListing, POST_LISTINGS_TAG } from './listing';
 import { createPostModeration, type PostModeration } from './moderation';
 import { createPostQuotas } from './quotas';
 import { createMediaAddresses } from '../streams';
-import { MEDIA_PREFIX, registerPostMediaRoute } from './media';
+import { MEDIA_PREFIX, registerPostMediaRoute, type LooseMediaRules } from './media';
 import { registerPostRoutes } from './routes';
 import { createPostsService, videoTooBigMessage, type PostsService } from './service';
 import { createTranscodes, type Transcodes } from './transcodes';
+import { createVault, type Vault } from './vault';
+import { registerVaultRoutes } from './vault-routes';
 
 export type { PostsService } from './service';
 export { commentReportsSql, postCountSql, postReportsSql, type PostModeration } from './moderation';
 export type { Transcodes } from './transcodes';
+export { describeMedium, mediumFacts, type MediumView, type Vault } from './vault';
+export type { LooseMediaRules } from './media';
 
 declare module '../../platform/module' {
   interface ModuleServices {
@@ -36,6 +40,12 @@ declare module '../../platform/module' {
     postModeration: PostModeration;
     /** Finished uploads at /uploads, for modules that publish files (ads' creatives). */
     uploads: ResumableUploads;
+    /** Creators' media kept for reuse in posts and messages (decision 0088). */
+    vault: Vault;
+  }
+  interface ModuleHooks {
+    /** Who sees a vault medium that is in no post: the messages module, later in MODULES, fills it. */
+    looseMediaRules: LooseMediaRules;
   }
 }
 
@@ -68,6 +78,7 @@ export async function createPostsModule(ctx: ModuleContext): Promise<AppModule> 
   const transcodes = createTranscodes({
     db, files, log: ctx.log, concurrency: config.role === 'all' || config.role === 'worker' ? config.transcodeConcurrency : 0, listingsChanged,
   });
+  const vault = createVault({ db, files, uploads, addresses, quotas, onVideoQueued: () => transcodes.kick() });
   const posts = createPostsService({
     db, files, uploads, ledger: ctx.service('ledger'), accounts, access, addresses,
     feePercent: config.platformFees.post_purchase ?? 0,
@@ -75,14 +86,16 @@ export async function createPostsModule(ctx: ModuleContext): Promise<AppModule> 
     listingsChanged,
     quotas,
     outbox: ctx.platform.outbox,
+    vault,
   });
+  const looseMediaRules = ctx.hook('looseMediaRules', 'messages');
   const comments = createComments({ db, accounts, posts, outbox: ctx.platform.outbox });
   ctx.events.onDurable('account.deleted', ({ userId }) => posts.forgetAccount(userId));
   const listing = createPostListing({ db, accounts, social, addresses, cache });
 
   return {
     name: 'posts',
-    services: { posts, transcodes, uploads, postModeration: createPostModeration({ db, posts }) },
+    services: { posts, transcodes, uploads, vault, postModeration: createPostModeration({ db, posts }) },
     routes(app) {
       mountResumableUploads(app, uploads, {
         path: UPLOADS_PATH,
@@ -96,7 +109,8 @@ export async function createPostsModule(ctx: ModuleContext): Promise<AppModule> 
           return principal.userId;
         },
       });
-      registerPostMediaRoute(app, { db, files, tokens, access });
+      registerPostMediaRoute(app, { db, files, tokens, access, looseMediaRules });
+      registerVaultRoutes(app, vault);
       registerPostRoutes(app, { posts, comments, listing, channels: ctx.service('channels') });
     },
     jobs: [{ name: 'expired-uploads', everyMs: 3600_000, roles: ['worker'], run: async () => void (await uploads.removeExpired()) }],

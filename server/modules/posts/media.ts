@@ -4,6 +4,7 @@
  * viewer and that they still may see the file now — the blurred tile of a post they may see, anything
  * else once the media is open to them — so a copied address dies with its token or in other hands. An
  * open medium's decision is kept 3 s (an audience change or a deletion stops the video within that).
+ * A vault medium in no post (decision 0088) is its owner's, and opens to those its messages went to.
  */
 import { text } from 'node:stream/consumers';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -15,7 +16,7 @@ import type { RouteDocs } from '../../platform/http/openapi';
 import type { PlaybackTokens } from '../../platform/media/playback-tokens';
 import type { FileStore } from '../../platform/storage/storage';
 import { mediaViewerKey, signedMediaViewer, type Viewer } from '../streams';
-import type { PostAccess, PostRow } from './access';
+import { moderatesPosts, type PostAccess, type PostRow } from './access';
 import { postMedia, posts } from './tables';
 
 export const MEDIA_PREFIX = '/media/posts';
@@ -24,6 +25,12 @@ export const MEDIA_FILES = { full: 'full.webp', tile: 'tile.webp', locked: 'lock
 const SERVED = /^(full\.webp|tile\.webp|locked\.webp|hls\/poster\.jpg|hls\/index\.m3u8|hls\/\d{1,2}\/index\.m3u8|hls\/\d{1,2}\/seg-\d{5}\.ts)$/;
 const CONTENT_TYPES: Record<string, string> = { webp: 'image/webp', jpg: 'image/jpeg', m3u8: 'application/vnd.apple.mpegurl', ts: 'video/mp2t' };
 const DECISION_TTL_MS = 3_000;
+
+/** Who sees a vault medium that is in no post besides its owner and moderators: those its messages went to. */
+export interface LooseMediaRules {
+  /** `visible`: the viewer may see its blurred tile; `open`: the medium itself. */
+  standing(mediaId: number, viewerId: number): Promise<{ visible: boolean; open: boolean }>;
+}
 const MAX_DECISIONS = 50_000;
 
 
@@ -39,7 +46,9 @@ const mediaDocs: RouteDocs = {
   description: 'Signed for one viewer and short-lived; each fetch checks the fetcher is that viewer and may still see the file.',
 };
 
-export function registerPostMediaRoute(app: FastifyInstance, deps: { db: Db; files: FileStore; tokens: PlaybackTokens; access: PostAccess; now?: () => number }) {
+export function registerPostMediaRoute(app: FastifyInstance, deps: {
+  db: Db; files: FileStore; tokens: PlaybackTokens; access: PostAccess; looseMediaRules: () => LooseMediaRules; now?: () => number;
+}) {
   const now = deps.now ?? Date.now;
   const decided = new Map<string, { at: number; open: boolean; visible: boolean; folder: string | null }>();
 
@@ -47,8 +56,10 @@ export function registerPostMediaRoute(app: FastifyInstance, deps: { db: Db; fil
     const key = `${mediaId} ${mediaViewerKey(viewer)}`;
     const known = decided.get(key);
     if (known && now() - known.at < DECISION_TTL_MS) return known;
-    const [row] = await deps.db.select({ post: posts, key: postMedia.key }).from(postMedia).innerJoin(posts, eq(posts.id, postMedia.postId)).where(eq(postMedia.id, mediaId));
-    const decision = { at: now(), ...(await standingOrNothing(row?.post, viewer)), folder: row?.key ?? null };
+    const [row] = await deps.db.select({ post: posts, key: postMedia.key, ownerId: postMedia.ownerId }).from(postMedia)
+      .leftJoin(posts, eq(posts.id, postMedia.postId)).where(eq(postMedia.id, mediaId));
+    const standing = row && !row.post ? await looseStanding(mediaId, row.ownerId, viewer) : await standingOrNothing(row?.post ?? undefined, viewer);
+    const decision = { at: now(), ...standing, folder: row?.key ?? null };
     // Only an open medium is remembered (players fetch a segment every few seconds): a refusal is decided
     // again at the next fetch, so a purchase opens the media at once.
     if (decision.open) {
@@ -63,6 +74,12 @@ export function registerPostMediaRoute(app: FastifyInstance, deps: { db: Db; fil
     // The teaser of a subscribers-only post shows its blurred tile, never more.
     const standing = await deps.access.standing(post, viewer, { teaser: true }).catch(() => null);
     return { open: standing?.mediaOpen ?? false, visible: standing !== null };
+  }
+
+  async function looseStanding(mediaId: number, ownerId: number, viewer: Viewer) {
+    if (viewer.principal?.userId === ownerId || moderatesPosts(viewer)) return { open: true, visible: true };
+    if (!viewer.principal) return { open: false, visible: false };
+    return deps.looseMediaRules().standing(mediaId, viewer.principal.userId);
   }
 
   async function serve(request: FastifyRequest, reply: FastifyReply, mediaIdParam: string, file: string) {

@@ -14,7 +14,7 @@ import type { PostQuotaChecks } from './quotas';
 import { SOURCE_FILE } from './transcodes';
 
 /** Videos the upload page offers; the bytes decide (ffprobe), the name only picks the container. */
-const VIDEO_EXTENSIONS = new Set(['.mov', '.mp4']);
+export const VIDEO_EXTENSIONS = new Set(['.mov', '.mp4']);
 
 export function createPostFiles(deps: { files: FileStore; quotas: Pick<PostQuotaChecks, 'pixelsAllowed' | 'pixelsPerPost'> }) {
   const { files } = deps;

@@ -1,6 +1,6 @@
 /**
  * Per-person limits on what they upload and publish (decision 0040): the bytes they keep in posts and
- * unfinished uploads together, the uploads they start and the posts they publish in 24 hours, and the
+ * unfinished uploads together (and in their vault, decision 0088), the uploads they start and the posts they publish in 24 hours, and the
  * pixels of one post's images together. Each is decided before anything is stored: an upload at its
  * creation (its declared size), a post before its images are decoded. One person's checks run one at a
  * time (a lock per person), so parallel requests cannot slip past a limit together.
@@ -12,7 +12,7 @@ import type { Db, Executor } from '../../platform/db/client';
 import { tooManyRequests } from '../../platform/http/errors';
 import type { UploadRefusal } from '../../platform/uploads/resumable';
 import { uploadLimitText } from './service';
-import { posts, uploadStarts } from './tables';
+import { postMedia, posts, uploadStarts } from './tables';
 
 export interface PostQuotas {
   storedBytes: number;
@@ -34,6 +34,7 @@ export function createPostQuotas(deps: { db: Db; quotas: PostQuotas; uploadExpir
   async function storedBytes(tx: Executor, userId: number): Promise<number> {
     const { rows } = await tx.execute<{ bytes: string | number }>(sql`select
         (select coalesce(sum(p.bytes), 0) from ${posts} p where p.user_id = ${userId} and p.deleted_at is null)
+      + (select coalesce(sum(m.bytes), 0) from ${postMedia} m where m.owner_id = ${userId} and m.post_id is null)
       + (select coalesce(sum(u.bytes), 0) from ${uploadStarts} u
          where u.user_id = ${userId} and u.settled_at is null and u.created_at > ${since(deps.uploadExpiryMs)}) as bytes`);
     return Number(rows[0]?.bytes ?? 0);

@@ -28,6 +28,7 @@ import type { MediaAddresses } from '../streams';
 import { MEDIA_FILES } from './media';
 import { createPostFiles } from './post-files';
 import type { PostQuotaChecks } from './quotas';
+import type { Vault } from './vault';
 import { postLikes, postMedia, postPurchases, postReports, posts, postSaves } from './tables';
 
 type CreateInput = z.output<typeof api.createPost.input>;
@@ -41,6 +42,9 @@ function assertSchedulable(input: Pick<CreateInput, 'publish_at' | 'expires'>, n
 }
 type EditInput = z.output<typeof api.editPost.input>;
 type MediaRow = typeof postMedia.$inferSelect;
+/** A medium a new post is made of: stored from an upload now, or reused from the vault (its transcode as it stands). */
+type StoredMedium = { key: string; width: number; height: number; duration: number | null; transcodeState: MediaRow['transcodeState'] };
+const needsTranscode = (s: StoredMedium) => s.transcodeState === 'queued' || s.transcodeState === 'running';
 
 /** The ledger key of a purchase: one per buyer and post, so a repeated purchase moves nothing again. */
 export const purchaseKey = (postId: number, buyerId: number) => `post:${postId}:buyer:${buyerId}`;
@@ -62,6 +66,8 @@ export function createPostsService(deps: {
   quotas: PostQuotaChecks;
   /** Events that follow a commit (a sale told to the seller). */
   outbox?: EventOutbox;
+  /** The creators' media kept for reuse (decision 0088). */
+  vault: Pick<Vault, 'forPost' | 'foldersInUse'>;
 }) {
   const { db, files, uploads, ledger, access } = deps;
   const { storeImages, storeVideo } = createPostFiles({ files, quotas: deps.quotas });
@@ -99,13 +105,13 @@ export function createPostsService(deps: {
   }
 
   /** The post and its media rows, in one transaction (`admit`: the person's quota, checked in it first). */
-  async function insertPost(userId: number, input: CreateInput, stored: Array<{ key: string; width: number; height: number; duration: number | null }>, bytes: number, admit?: (tx: Tx) => Promise<void>) {
+  async function insertPost(userId: number, input: CreateInput, stored: StoredMedium[], bytes: number, admit?: (tx: Tx) => Promise<void>) {
     const id = await db.transaction(async (tx) => {
       await admit?.(tx);
       const [row] = await tx.insert(posts).values({
         userId,
         kind: input.type,
-        state: input.type === 'image' ? 'ready' : 'processing',
+        state: stored.some(needsTranscode) ? 'processing' : 'ready',
         title: input.title,
         description: input.description ?? '',
         audience: input.audience,
@@ -127,7 +133,7 @@ export function createPostsService(deps: {
         width: s.width,
         height: s.height,
         durationSeconds: s.duration,
-        transcodeState: input.type === 'video' ? ('queued' as const) : null,
+        transcodeState: s.transcodeState,
       })));
       return row!.id;
     });
@@ -148,8 +154,9 @@ export function createPostsService(deps: {
     if (removed.length === 0) return;
     await deps.listingsChanged?.();
     const media = await db.select({ key: postMedia.key }).from(postMedia).where(inArray(postMedia.postId, removed.map((r) => r.id)));
-    // A transcode in flight finds its folder gone and fails the (deleted) post.
-    await Promise.all(media.map((m) => files.removeFolder(m.key)));
+    // A folder another post or the vault still shows stays. A transcode in flight finds its folder gone and fails the (deleted) post.
+    const kept = await deps.vault.foldersInUse(media.map((m) => m.key));
+    await Promise.all(media.filter((m) => !kept.has(m.key)).map((m) => files.removeFolder(m.key)));
   }
 
   /**
@@ -294,7 +301,9 @@ export function createPostsService(deps: {
       if (input.expires && new Date(input.expires) <= new Date()) throw badRequest(MSG.expiryInFuture, 'expires');
       assertSchedulable(input);
       if (input.audience === 'subscribers' && !(await offersPlan(db, userId))) throw badRequest(MSG.createPlanFirst, 'audience');
-      if (input.type === 'video' && input.upload_ids.length !== 1) throw badRequest(MSG.oneVideoPerPost, 'upload_ids');
+      if (input.type === 'video' && input.upload_ids.length + input.vault_ids.length !== 1) throw badRequest(MSG.oneVideoPerPost, 'upload_ids');
+      const reused = await deps.vault.forPost(userId, input.vault_ids);
+      if (reused.some((m) => m.kind !== input.type)) throw badRequest(input.type === 'video' ? MSG.notAVideo : MSG.notAnImage, 'vault_ids');
       const found: FinishedUpload[] = [];
       for (const id of new Set(input.upload_ids)) {
         const upload = await uploads.finished(id, userId);
@@ -304,20 +313,22 @@ export function createPostsService(deps: {
       // Refused before any file is read or stored; checked again, for good, in the post's transaction.
       const admit = (tx: Tx) => deps.quotas.admitPost(tx, userId);
       await db.transaction(admit);
-      let stored: Array<{ key: string; width: number; height: number; duration: number | null }>;
+      let stored: StoredMedium[] = [];
       try {
-        stored = input.type === 'image'
-          ? (await withLocalFiles(found, (paths) => storeImages(paths))).map((s) => ({ ...s, duration: null }))
-          : [await withLocalFiles(found.slice(0, 1), ([path]) => storeVideo(path!, found[0]!.metadata.filename))];
+        if (found.length > 0) {
+          stored = input.type === 'image'
+            ? (await withLocalFiles(found, (paths) => storeImages(paths))).map((s) => ({ ...s, duration: null, transcodeState: null }))
+            : [{ ...(await withLocalFiles(found.slice(0, 1), ([path]) => storeVideo(path!, found[0]!.metadata.filename))), transcodeState: 'queued' as const }];
+        }
       } catch (error) {
         // A refused file is not kept: the uploads go with the refusal.
         if (error instanceof AppError && error.status === 400) await Promise.all(found.map((u) => uploads.remove(u.id)));
         throw error;
       }
       try {
-        const postId = await insertPost(userId, input, stored, found.reduce((sum, u) => sum + u.size, 0), admit);
+        const postId = await insertPost(userId, input, [...stored, ...reused], found.reduce((sum, u) => sum + u.size, 0), admit);
         await Promise.all(found.map((u) => uploads.remove(u.id)));
-        if (input.type === 'video') deps.onVideoQueued();
+        if (stored.some(needsTranscode)) deps.onVideoQueued();
         return postId;
       } catch (error) {
         await Promise.all(stored.map((s) => files.removeFolder(s.key)));
@@ -326,9 +337,9 @@ export function createPostsService(deps: {
     },
 
     /** Publishes pictures the server holds (the demo's), as create does with uploads. */
-    async publishImages(userId: number, input: Omit<CreateInput, 'upload_ids' | 'type'>, pictures: Buffer[]): Promise<number> {
-      const stored = (await storeImages(pictures)).map((s) => ({ ...s, duration: null }));
-      return insertPost(userId, { ...input, type: 'image', upload_ids: [] }, stored, pictures.reduce((sum, p) => sum + p.length, 0));
+    async publishImages(userId: number, input: Omit<CreateInput, 'upload_ids' | 'vault_ids' | 'type'>, pictures: Buffer[]): Promise<number> {
+      const stored = (await storeImages(pictures)).map((s) => ({ ...s, duration: null, transcodeState: null }));
+      return insertPost(userId, { ...input, type: 'image', upload_ids: [], vault_ids: [] }, stored, pictures.reduce((sum, p) => sum + p.length, 0));
     },
 
     async like(postId: number, viewer: Viewer & { principal: NonNullable<Viewer['principal']> }, like: boolean) {

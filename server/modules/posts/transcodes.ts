@@ -29,7 +29,8 @@ export const SOURCE_FILE = 'source';
 
 interface Claimed {
   id: number;
-  postId: number;
+  /** None: a vault medium (decision 0088). */
+  postId: number | null;
   key: string;
   attempts: number;
 }
@@ -54,19 +55,19 @@ export function createTranscodes(deps: {
         where transcode_state in ('queued', 'running') and (transcode_state = 'queued' or lease_until < now())
         order by id limit 1 for update skip locked)
       returning id, post_id, key, transcode_attempts`);
-    const row = result.rows[0] as { id: string | number; post_id: string | number; key: string; transcode_attempts: number } | undefined;
-    return row ? { id: Number(row.id), postId: Number(row.post_id), key: row.key, attempts: Number(row.transcode_attempts) } : null;
+    const row = result.rows[0] as { id: string | number; post_id: string | number | null; key: string; transcode_attempts: number } | undefined;
+    return row ? { id: Number(row.id), postId: row.post_id === null ? null : Number(row.post_id), key: row.key, attempts: Number(row.transcode_attempts) } : null;
   }
 
   async function finish(job: Claimed, outcome: { failure: string } | { width: number; height: number; duration: number }) {
     await db.transaction(async (tx) => {
       if ('failure' in outcome) {
         await tx.update(postMedia).set({ transcodeState: 'failed', leaseUntil: null }).where(eq(postMedia.id, job.id));
-        await tx.update(posts).set({ state: 'failed', failure: outcome.failure }).where(eq(posts.id, job.postId));
+        await tx.update(posts).set({ state: 'failed', failure: outcome.failure }).where(eq(posts.id, job.postId ?? 0));
       } else {
         await tx.update(postMedia).set({ transcodeState: 'done', transcodeProgress: 100, leaseUntil: null, width: outcome.width, height: outcome.height, durationSeconds: outcome.duration })
           .where(eq(postMedia.id, job.id));
-        await tx.update(posts).set({ state: 'ready', failure: null }).where(and(eq(posts.id, job.postId), eq(posts.state, 'processing')));
+        await tx.update(posts).set({ state: 'ready', failure: null }).where(and(eq(posts.id, job.postId ?? 0), eq(posts.state, 'processing')));
       }
     });
     await deps.listingsChanged?.();
@@ -80,7 +81,7 @@ export function createTranscodes(deps: {
         leaseUntil: sql`now() + interval '${sql.raw(String(DISK_FULL_RETRY_SECONDS))} seconds'`,
         transcodeAttempts: sql`${postMedia.transcodeAttempts} - 1`,
       }).where(eq(postMedia.id, job.id));
-      await tx.update(posts).set({ failure: MSG.videoWaitsForRoom }).where(and(eq(posts.id, job.postId), eq(posts.state, 'processing')));
+      await tx.update(posts).set({ failure: MSG.videoWaitsForRoom }).where(and(eq(posts.id, job.postId ?? 0), eq(posts.state, 'processing')));
     });
   }
 

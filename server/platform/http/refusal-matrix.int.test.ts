@@ -482,6 +482,18 @@ const CASES: Record<string, Case> = {
     input: () => ({ message_id: 999_999_999, type: 'other' }),
     stopsShort: { status: 404, message: MSG.messageUnknown, why: 'the matrix names no message sent to the caller (messages.int.test.ts reports one)' },
   },
+  'GET /api/messages/message': {
+    input: () => ({ message_id: 999_999_999 }),
+    stopsShort: { status: 404, message: MSG.messageUnknown, why: 'the matrix names no message of the caller\'s (message-media.int.test.ts looks messages up)' },
+  },
+  'POST /api/messages/unlock': {
+    input: () => ({ message_id: 999_999_999 }),
+    stopsShort: { status: 404, message: MSG.messageUnknown, why: 'the matrix names no paid message sent to the caller (message-media.int.test.ts unlocks one)' },
+  },
+  'POST /api/vault/add': {
+    input: () => ({ upload_ids: ['seen-by-the-matrix'] }),
+    stopsShort: { status: 404, message: MSG.uploadUnknown, why: 'the matrix finishes no upload (message-media.int.test.ts fills a vault)' },
+  },
   'POST /api/streams/save-tip-menu': { input: () => ({ items: [{ label: 'Seen by the matrix', price: 10 }] }) },
   'GET /api/streams/menu-requests': { input: (c) => ({ id: c.owner.streamId }) },
   'POST /api/streams/mark-menu-request': {

@@ -15,6 +15,9 @@ const message = (id: number, from = PARTNER): DirectMessage => ({
   recipient_id: from === ME ? PARTNER : ME,
   text: `message ${id}`,
   time: new Date(Date.UTC(2026, 10, 30, 10, id)).toISOString(),
+  media: null,
+  price: 0,
+  unlocked: false,
 });
 const page = (ids: number[], more = false, partner_read_id = 0, from?: number): ThreadPage => ({ messages: ids.map((id) => message(id, from)), more, partner_read_id });
 const pages = (...list: ThreadPage[]): ThreadPages => ({ pages: list, pageParams: list.map((_, i) => (i === 0 ? undefined : i)) });
