@@ -157,5 +157,7 @@ export function useAppInBrowser(options: AppOptions & { chromiumArgs?: readonly 
       if (!url) throw new Error('start the app with { media: true }');
       return url;
     },
+    /** The server's services (it runs in this process): a journey runs a job at the moment it chooses. */
+    services: () => running().app.services,
   });
 }

@@ -94,6 +94,8 @@ export interface RunningServer {
   url: string;
   /** The RTMP ingest address (`rtmp://…/live`) when started with `media`. */
   rtmpUrl: string | null;
+  /** The app's services, for a journey that runs a job at a moment of its choosing (the renewals after a trial). */
+  services: FastifyInstance['services'];
   close(): Promise<void>;
 }
 
@@ -117,6 +119,7 @@ export async function startServer(options: { captcha?: boolean; env?: Record<str
   return {
     url: `http://127.0.0.1:${address.port}`,
     rtmpUrl: options.media ? `rtmp://127.0.0.1:${app.services.media.ingest.port}/live` : null,
+    services: app.services,
     async close() {
       await close();
       if (fresh) await fresh.dispose();

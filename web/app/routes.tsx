@@ -35,6 +35,7 @@ const DepositCoinsPage = lazyPage(() => import('../features/wallet/DepositCoinsP
 const WalletPage = lazyPage(() => import('../features/wallet/WalletPage'), 'WalletPage');
 const EarningsPage = lazyPage(() => import('../features/wallet/EarningsPage'), 'EarningsPage');
 const SubscriptionPage = lazyPage(() => import('../features/subscriptions/SubscriptionPage'), 'SubscriptionPage');
+const OfferLinkPage = lazyPage(() => import('../features/subscriptions/OfferLinkPage'), 'OfferLinkPage');
 const UploadPage = lazyPage(() => import('../features/posts/UploadPage'), 'UploadPage');
 const PostViewPage = lazyPage(() => import('../features/posts/PostViewPage'), 'PostViewPage');
 const CreateMeetingPage = lazyPage(() => import('../features/meetings/CreateMeetingPage'), 'CreateMeetingPage');
@@ -98,6 +99,8 @@ function skinRoutes(): RouteObject[] {
         { path: 'user/referral', element: signedIn(<ReferralPage />) },
         ...SIGNED_IN_PAGES.map((path) => ({ path, element: signedIn(notBuilt) })),
         { path: 'subscription', element: signedIn(<SubscriptionPage />) },
+        // An offer's link opens the creator's profile with the offer (decision 0089).
+        { path: 'offer/:code', element: <OfferLinkPage /> },
         { path: 'user/analytics', element: signedIn(<AnalyticsPage />) },
         { path: 'user/settings', element: signedIn(<SettingsPage />) },
         { path: 'user/tax-info', element: signedIn(<TaxInfoPage />) },

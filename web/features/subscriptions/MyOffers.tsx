@@ -1,4 +1,4 @@
-/** My Offers (the creator's view): subscriber figures, packages to add, own packages, and the subscribers. */
+/** My Offers (the creator's view): subscriber figures, packages to add, own packages, offers on them, and the subscribers. */
 import { useState } from 'react';
 import type { PlanTemplate } from '../../../common/api/subscriptions';
 import { fill, MSG } from '../../../common/messages';
@@ -17,6 +17,7 @@ import stat from '../../ui/StatCards.module.css';
 import { useToast } from '../../ui/Toast';
 import { useSession } from '../accounts';
 import { useAddPlan, useDeletePlan, useMargin, useMySubscribers, usePlans, usePlanTemplates, useSubscriberStats } from './api';
+import { PlanOffers } from './PlanOffers';
 import { PAGE, SubscriptionTable } from './SubscriptionTable';
 import styles from './subscriptions.module.css';
 
@@ -31,6 +32,9 @@ export function MyOffers() {
       </Section>
       <Section title="My packages" description="Withdrawing a package stops new subscriptions and renewals; subscribers keep it to the end of what they paid.">
         <MyPlans userId={user.user_id} />
+      </Section>
+      <Section title="Offers" description="A free trial, a discount on the first period or a bundle of months on one of your packages, for as many fans and as long as you choose. Share its link; after the offer, subscriptions renew at the package's full price.">
+        <PlanOffers userId={user.user_id} />
       </Section>
       <Section title="My Subscribers">
         <Subscribers userId={user.user_id} />

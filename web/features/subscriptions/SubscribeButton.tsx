@@ -1,5 +1,10 @@
-/** Subscribe on a profile or a stream (spec part 1 §2): a guest is asked to log in; a subscriber sees Subscribed. */
-import { useState } from 'react';
+/**
+ * Subscribe on a profile or a stream (spec part 1 §2): a guest is asked to log in; a subscriber sees
+ * Subscribed. A profile opened from an offer's link (?offer=<code>, decision 0089) opens the offer at once.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { OFFER_CODE_PATTERN } from '../../../common/rules/plan-offers';
 import type { ButtonSize } from '../../ui/Button';
 import { Button } from '../../ui/Button';
 import { CheckIcon, StarIcon } from '../../ui/icons';
@@ -16,14 +21,32 @@ interface SubscribeButtonProps {
 
 /** The plans and the payment load when the modal opens (decision 0032). */
 const SubscribeModal = lazyOnDemand(() => import('./SubscribeModal'), 'SubscribeModal');
+const OfferModal = lazyOnDemand(() => import('./OfferModal'), 'OfferModal');
+
+/** The offer code of the address (?offer=), when it is one. */
+function useOfferCode(): string | null {
+  const [query] = useSearchParams();
+  const code = query.get('offer')?.toLowerCase() ?? null;
+  return code !== null && OFFER_CODE_PATTERN.test(code) ? code : null;
+}
 
 export function SubscribeButton({ creatorId, creatorName, subscribed, size = 'md' }: SubscribeButtonProps) {
-  const { isLoggedIn } = useSession();
+  const { isLoggedIn, isPending } = useSession();
   const asMember = useMemberAction();
   const [open, setOpen] = useState(false);
   const [loginOpen, setLoginOpen] = useState(false);
+  const offerCode = useOfferCode();
+  const [offerOpen, setOfferOpen] = useState(false);
+  const offered = useRef(false);
+  // An offer's link opens its dialog once, as soon as the session is known (a guest is asked to log in first).
+  useEffect(() => {
+    if (!offerCode || offered.current || isPending) return;
+    offered.current = true;
+    asMember(() => setOfferOpen(true), () => setLoginOpen(true));
+  }, [offerCode, isPending, asMember]);
   // The modal stays while open: subscribing refreshes the page's data, which turns this into Subscribed.
   const modal = isLoggedIn && <SubscribeModal creatorId={creatorId} creatorName={creatorName} open={open} onOpenChange={setOpen} />;
+  const offerModal = isLoggedIn && offerCode && <OfferModal code={offerCode} creatorName={creatorName} open={offerOpen} onOpenChange={setOfferOpen} />;
   if (subscribed) {
     return (
       <>
@@ -31,6 +54,7 @@ export function SubscribeButton({ creatorId, creatorName, subscribed, size = 'md
           Subscribed
         </Button>
         {modal}
+        {offerModal}
       </>
     );
   }
@@ -40,6 +64,7 @@ export function SubscribeButton({ creatorId, creatorName, subscribed, size = 'md
         Subscribe
       </Button>
       {modal}
+      {offerModal}
       <LoginPrompt open={loginOpen} onOpenChange={setLoginOpen} />
     </>
   );

@@ -1,6 +1,6 @@
 /** Subscriptions server state: templates, plans, one's subscriptions and subscribers, figures, and the actions on them. */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { subscriptions as subs } from '../../../common/api/calls';
+import { planOffers as offers, subscriptions as subs } from '../../../common/api/calls';
 import type { CallInput, CallOutput } from '../../../common/api';
 import { IDEMPOTENCY_HEADER } from '../../../common/api/descriptor';
 import { PAGE_SIZE } from '../../../common/constants';
@@ -21,6 +21,8 @@ export const subscriptionKeys = {
   coins: (offset: number) => [...subscriptionKeys.all, 'coins', offset] as const,
   history: (id: number) => [...subscriptionKeys.all, 'history', id] as const,
   stats: (userId: number) => [...subscriptionKeys.all, 'stats', userId] as const,
+  offers: () => [...subscriptionKeys.all, 'offers'] as const,
+  offer: (code: string) => [...subscriptionKeys.all, 'offer', code] as const,
 };
 
 const PAGE = PAGE_SIZE.subscriptions;
@@ -124,5 +126,43 @@ export function usePlanCheckoutResult(paymentId: number, keepAsking: boolean) {
     refetchInterval: (query) => (keepAsking && query.state.data?.payment.status === 'pending' ? CHECKOUT_RESULT_POLL_MS : false),
     refetchOnWindowFocus: false,
     retry: false,
+  });
+}
+
+/** The creator's offers on their plans (decision 0089). */
+export const useMyPlanOffers = () => useQuery({ queryKey: subscriptionKeys.offers(), queryFn: async () => (await call(offers.offerList, {})).offers });
+
+/** One offer by its link's code, with whether the viewer may take it. */
+export const usePlanOffer = (code: string, enabled = true) =>
+  useQuery({ queryKey: subscriptionKeys.offer(code), queryFn: () => call(offers.offerLookup, { code }), enabled, retry: false });
+
+export function useAddPlanOffer() {
+  const queryClient = useQueryClient();
+  return useMutation<CallOutput<typeof offers.offerAdd>, ApiError, CallInput<typeof offers.offerAdd>>({
+    mutationFn: (input) => call(offers.offerAdd, input),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: subscriptionKeys.offers() }),
+  });
+}
+
+export function useWithdrawPlanOffer() {
+  const queryClient = useQueryClient();
+  return useMutation<CallOutput<typeof offers.offerWithdraw>, ApiError, number>({
+    mutationFn: (offerId) => call(offers.offerWithdraw, { offer_id: offerId }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: subscriptionKeys.offers() }),
+  });
+}
+
+/** One attempt at taking an offer: its key is made once per attempt and sent again with a retry. */
+export interface OfferAttempt {
+  code: string;
+  autoRenew: boolean;
+  key: string;
+}
+
+export function useClaimPlanOffer() {
+  const queryClient = useQueryClient();
+  return useMutation<CallOutput<typeof offers.offerClaim>, ApiError, OfferAttempt>({
+    mutationFn: ({ code, autoRenew, key }) => call(offers.offerClaim, { code, auto_renew: autoRenew }, { [IDEMPOTENCY_HEADER]: key }),
+    onSuccess: () => refreshAfterChange(queryClient),
   });
 }
