@@ -376,6 +376,7 @@ export const MSG = {
   messageNotUnlockedYet: 'Not unlocked yet',
   vaultEmpty: 'Your vault is empty. Photos and videos you upload for posts or messages appear here.',
   vaultAdded: 'Added to your vault',
+  vaultUploadFailed: 'The file could not be kept in your vault. Please try again.',
   noUnlocksYet: 'No one has unlocked a paid message yet.',
   // Private and group shows (our addition, decision 0085)
   mustBeShowId: 'Must be a show',

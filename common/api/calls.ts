@@ -31,6 +31,7 @@ import type * as $tips from './tips';
 import type * as $toys from './toys';
 import type * as $tracking from './tracking';
 import type * as $translation from './translate';
+import type * as $vault from './vault';
 import type * as $wallet from './wallet';
 
 export const accounts = {
@@ -138,12 +139,15 @@ export const messages = {
   broadcasts: { method: 'GET', path: '/api/messages/broadcasts' } as D<typeof $messages.broadcasts>,
   conversations: { method: 'GET', path: '/api/messages/conversations' } as D<typeof $messages.conversations>,
   getMessageSettings: { method: 'GET', path: '/api/messages/settings' } as D<typeof $messages.getMessageSettings>,
+  messageLookup: { method: 'GET', path: '/api/messages/message' } as D<typeof $messages.messageLookup>,
+  messageUnlocks: { method: 'GET', path: '/api/messages/unlocks' } as D<typeof $messages.messageUnlocks>,
   readMessages: { method: 'POST', path: '/api/messages/read' } as D<typeof $messages.readMessages>,
   reportMessage: { method: 'POST', path: '/api/messages/report' } as D<typeof $messages.reportMessage>,
   saveMessageSettings: { method: 'POST', path: '/api/messages/save-settings' } as D<typeof $messages.saveMessageSettings>,
   sendMessage: { method: 'POST', path: '/api/messages/send' } as D<typeof $messages.sendMessage>,
   sendToMany: { method: 'POST', path: '/api/messages/send-to-many' } as D<typeof $messages.sendToMany>,
   thread: { method: 'GET', path: '/api/messages/thread' } as D<typeof $messages.thread>,
+  unlockMessage: { method: 'POST', path: '/api/messages/unlock' } as D<typeof $messages.unlockMessage>,
   unreadMessages: { method: 'GET', path: '/api/messages/unread' } as D<typeof $messages.unreadMessages>,
 };
 
@@ -339,6 +343,11 @@ export const tracking = {
 
 export const translation = {
   translate: { method: 'POST', path: '/api/translate' } as D<typeof $translation.translate>,
+};
+
+export const vault = {
+  vaultAdd: { method: 'POST', path: '/api/vault/add' } as D<typeof $vault.vaultAdd>,
+  vaultList: { method: 'GET', path: '/api/vault' } as D<typeof $vault.vaultList>,
 };
 
 export const wallet = {

@@ -5,8 +5,7 @@
  */
 import { z } from 'zod';
 import { fill, MSG } from '../messages';
-import { BROADCAST_AUDIENCES, BROADCAST_STATES, CLIENT_KEY, DM, MESSAGE_AUDIENCES } from '../rules/messages';
-import { PRICE_STEP } from '../rules/pay-wall';
+import { BROADCAST_AUDIENCES, BROADCAST_STATES, CLIENT_KEY, DM, isMessagePrice, MESSAGE_AUDIENCES } from '../rules/messages';
 import { defineCall, success } from './define';
 import { atMost, flag, numeric, oneOf, userId, wholeNumber } from './fields';
 import { reportFields } from './posts';
@@ -18,9 +17,8 @@ export const messageId = numeric(z.number({ error: MSG.mustBeDirectMessageId }).
 const messageText = z.string({ error: MSG.mustBeText }).trim()
   .refine((text) => [...text].length <= DM.textMax, atMost(DM.textMax)).default('');
 
-/** A paid message's price (decision 0088): 0 is free; else steps of PRICE_STEP up to DM.priceMax. */
 const messagePrice = numeric(z.number({ error: MSG.mustBeWholeNumber }).int(MSG.mustBeWholeNumber)
-  .refine((coins) => coins === 0 || (coins >= PRICE_STEP && coins <= DM.priceMax && coins % PRICE_STEP === 0), fill(MSG.messagePriceRange, { max: DM.priceMax })))
+  .refine(isMessagePrice, fill(MSG.messagePriceRange, { max: DM.priceMax })))
   .default(0);
 
 /** What a message may carry beside its words: a vault medium, at a price. */

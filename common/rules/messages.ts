@@ -4,6 +4,7 @@
  * follow or subscribe to them; once both have written the conversation is open to both; a block, either
  * way, closes it.
  */
+import { PRICE_STEP } from './pay-wall';
 
 /** Who may start a conversation with a member. */
 export const MESSAGE_AUDIENCES = ['everyone', 'followers', 'subscribers'] as const;
@@ -37,3 +38,7 @@ export const BROADCASTS_PER_DAY = 5;
 
 /** The longest a client key (one send's idempotency key, made by the page) may be. */
 export const CLIENT_KEY = { min: 8, max: 64 } as const;
+
+/** A paid message's price (decision 0088): 0 is free; else a step of PRICE_STEP up to DM.priceMax. */
+export const isMessagePrice = (coins: number): boolean =>
+  coins === 0 || (Number.isInteger(coins) && coins >= PRICE_STEP && coins <= DM.priceMax && coins % PRICE_STEP === 0);

@@ -47,6 +47,7 @@ const TaxInfoPage = lazyPage(() => import('../features/statements/TaxInfoPage'),
 const StatementPage = lazyPage(() => import('../features/statements/StatementPage'), 'StatementPage');
 // The page shares its chunk with the top bar bell's panel (views.ts).
 const MessagesPage = lazyPage(() => import('../features/messages/MessagesPage'), 'MessagesPage');
+const VaultPage = lazyPage(() => import('../features/vault/VaultPage'), 'VaultPage');
 const NotificationsPage = lazyPage(async () => ({ NotificationsPage: (await import('../features/notifications/views')).NotificationsPage }), 'NotificationsPage');
 const ReferralPage = lazyPage(() => import('../features/referrals/ReferralPage'), 'ReferralPage');
 const ConsolePage = lazyPage(() => import('../features/console/ConsolePage'), 'ConsolePage');
@@ -107,6 +108,7 @@ function skinRoutes(): RouteObject[] {
         { path: 'user/statements', element: signedIn(<StatementPage />) },
         { path: 'user/notifications', element: signedIn(<NotificationsPage />) },
         { path: 'messages', element: signedIn(<MessagesPage />) },
+        { path: 'vault', element: signedIn(<VaultPage />, canUpload) },
         { path: 'user/account', element: signedIn(<WalletPage />) },
         { path: 'user/account/earnings', element: signedIn(<EarningsPage />) },
         { path: 'user/account/deposit-coins', element: signedIn(<DepositCoinsPage />) },

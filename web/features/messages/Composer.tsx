@@ -1,6 +1,8 @@
 import { useId, useState } from 'react';
 import type { FormEvent, KeyboardEvent } from 'react';
 import type { MessagePartner } from '../../../common/api/messages';
+import { Attached, AttachButton, priceProblem } from './Attachment';
+import type { AttachedMedium } from './Attachment';
 import { failureMessage } from '../../api/field-errors';
 import { Button } from '../../ui/Button';
 import { SendIcon } from '../../ui/icons';
@@ -8,9 +10,13 @@ import { useSendMessage, useTypingSignal } from './api';
 import { charactersLeft } from './thread-state';
 import styles from './messages.module.css';
 
-/** The composer: Enter sends, Shift+Enter starts a new line; a text that could not be sent stays, with the server's reason. */
-export function Composer({ me, partner }: { me: number; partner: MessagePartner }) {
+/**
+ * The composer: Enter sends, Shift+Enter starts a new line; a photo or video of the vault may go with the
+ * words (a creator sets its price). A draft that could not be sent stays, with the server's reason.
+ */
+export function Composer({ me, partner, creator }: { me: number; partner: MessagePartner; creator: boolean }) {
   const [text, setText] = useState('');
+  const [attached, setAttached] = useState<AttachedMedium | null>(null);
   const send = useSendMessage(me, partner.user_id);
   const typing = useTypingSignal(me, partner.user_id);
   const inputId = useId();
@@ -18,14 +24,18 @@ export function Composer({ me, partner }: { me: number; partner: MessagePartner 
   const errorId = useId();
   const { left, shown } = charactersLeft(text);
   const body = text.trim();
-  const sendable = body !== '' && left >= 0;
+  const sendable = (body !== '' || attached !== null) && left >= 0 && (!attached || priceProblem(attached.price) === null);
   const error = send.error ? failureMessage(send.error) : null;
 
   const submit = () => {
     if (!sendable || send.isPending) return;
-    send.mutate(body, {
+    const draft = { text: body, media_id: attached?.item.media_id ?? null, price: attached?.price ?? 0 };
+    send.mutate(draft, {
       // What was typed while it went stays.
-      onSuccess: () => setText((now) => (now.trim() === body ? '' : now)),
+      onSuccess: () => {
+        setText((now) => (now.trim() === body ? '' : now));
+        setAttached(null);
+      },
     });
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -50,7 +60,9 @@ export function Composer({ me, partner }: { me: number; partner: MessagePartner 
           {error}
         </p>
       )}
+      {attached && <Attached attached={attached} priced={creator} onChange={setAttached} />}
       <div className={styles.composerRow}>
+        {creator && <AttachButton onAttach={(item) => setAttached({ item, price: 0 })} />}
         <label htmlFor={inputId} className="visually-hidden">
           {`Message to ${partner.username}`}
         </label>

@@ -1,7 +1,8 @@
 /**
  * "Message your fans" (decision 0086; creators only, fetched when it opens): one message to all the
  * creator's followers or subscribers (or one plan's), each receiving it in their own conversation with
- * the creator; under it "Sent to many", each message with how far its delivery got and how many read it.
+ * the creator; under it "Sent to many", each message with how far its delivery got, how many read it and
+ * (a paid one) unlocked it, and who unlocked the creator's paid messages.
  */
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
@@ -20,7 +21,11 @@ import { Spinner } from '../../ui/Spinner';
 import { TextArea } from '../../ui/TextArea';
 import form from '../../ui/form.module.css';
 import { usePlans } from '../subscriptions';
+import { formatCoins } from '../../../common/rules/wallet-amounts';
+import { Attached, AttachButton, priceProblem } from './Attachment';
+import type { AttachedMedium } from './Attachment';
 import { BackToList } from './BackToList';
+import { UnlocksList } from './UnlocksList';
 import { audienceLabel, planTitle, planTitleOf, queuedText, stateText } from './broadcast-rules';
 import type { PlanChoice } from './broadcast-rules';
 import { useBroadcasts, useSendToMany } from './broadcasts-api';
@@ -53,6 +58,7 @@ export function MessageManyPanel({ me }: { me: number }) {
       <div className={styles.body}>
         <SendToManyForm plans={choices} plansLoading={plans.isPending} />
         <SentToMany plans={choices} />
+        <UnlocksList />
       </div>
     </section>
   );
@@ -64,20 +70,22 @@ function SendToManyForm({ plans, plansLoading }: { plans: readonly PlanChoice[];
   const [audience, setAudience] = useState<BroadcastAudience>('followers');
   const [planId, setPlanId] = useState<number | null>(null);
   const [text, setText] = useState('');
+  const [attached, setAttached] = useState<AttachedMedium | null>(null);
   const [queued, setQueued] = useState<string | null>(null);
   const { left, shown } = charactersLeft(text);
   const body = text.trim();
-  const sendable = body !== '' && left >= 0;
+  const sendable = (body !== '' || attached !== null) && left >= 0 && (!attached || priceProblem(attached.price) === null);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!sendable || send.isPending) return;
-    const draft = { audience, plan_id: audience === 'subscribers' ? planId : null, text: body };
+    const draft = { audience, plan_id: audience === 'subscribers' ? planId : null, text: body, media_id: attached?.item.media_id ?? null, price: attached?.price ?? 0 };
     setQueued(null);
     send.mutate(draft, {
       onSuccess: () => {
         // What was typed while it went stays.
         setText((now) => (now.trim() === body ? '' : now));
+        setAttached(null);
         setQueued(queuedText(draft.audience, draft.plan_id === null ? null : planTitleOf(draft.plan_id, plans)));
       },
     });
@@ -127,6 +135,13 @@ function SendToManyForm({ plans, plansLoading }: { plans: readonly PlanChoice[];
         error={left < 0 ? `${-left} characters too many` : undefined}
         hint={shown ? `${left} characters left` : undefined}
       />
+      {attached ? (
+        <Attached attached={attached} priced onChange={setAttached} />
+      ) : (
+        <div>
+          <AttachButton onAttach={(item) => setAttached({ item, price: 0 })} />
+        </div>
+      )}
       {send.error && <Alert>{failureMessage(send.error)}</Alert>}
       <div className={styles.footer}>
         {queued && (
@@ -168,11 +183,12 @@ function SentToMany({ plans }: { plans: readonly PlanChoice[] }) {
 }
 
 function BroadcastItem({ broadcast, plans }: { broadcast: MessageBroadcast; plans: readonly PlanChoice[] }) {
-  const { text, state, delivered, read, created_time: created } = broadcast;
+  const { text, state, delivered, read, created_time: created, media, price, unlocks, coins } = broadcast;
   return (
     <li className={styles.broadcast}>
       <p className={styles.broadcastText} title={text}>
-        {firstLine(text)}
+        {media && (media.type === 'video' ? '🎬 ' : '📷 ')}
+        {firstLine(text) || (media?.type === 'video' ? 'Video' : 'Photo')}
       </p>
       <p className={styles.meta}>
         <span>{audienceLabel(broadcast, plans)}</span>
@@ -188,6 +204,7 @@ function BroadcastItem({ broadcast, plans }: { broadcast: MessageBroadcast; plan
         </span>
         <span>{`${delivered.toLocaleString('en-US')} delivered`}</span>
         <span>{`${read.toLocaleString('en-US')} read`}</span>
+        {price > 0 && <span>{`${unlocks.toLocaleString('en-US')} unlocked · ${formatCoins(coins)}`}</span>}
       </p>
     </li>
   );

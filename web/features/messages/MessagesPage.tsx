@@ -41,7 +41,7 @@ function Messages({ me, creator, partnerId, many }: { me: number; creator: boole
       <ConversationList partnerId={partnerId} me={me} messageMany={creator ? { open: many } : null} />
       {partnerId ? (
         // A new conversation starts fresh: no draft, scroll or report left from the previous one.
-        <ThreadView key={partnerId} me={me} partnerId={partnerId} typingUntil={typing.get(partnerId) ?? 0} />
+        <ThreadView key={partnerId} me={me} creator={creator} partnerId={partnerId} typingUntil={typing.get(partnerId) ?? 0} />
       ) : many ? (
         <Suspense
           fallback={

@@ -1,7 +1,7 @@
 /**
  * One conversation: its messages oldest first ("Load earlier" reads the page before), the member's own on
  * the right, Seen under their last one once the partner read it, the partner typing, and the composer (or
- * why the member may not write). Opening it, and each message of the partner's while it is open, marks it
+ * why the member may not write); a photo or video shows in its message, locked until unlocked when paid. Opening it, and each message of the partner's while it is open, marks it
  * read. The header's menu blocks or unblocks the partner; each message received can be reported.
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
@@ -19,13 +19,14 @@ import { useReadThread, useStillTyping, useThread } from './api';
 import type { Thread } from './api';
 import { BackToList } from './BackToList';
 import { Composer } from './Composer';
+import { MessageMedia } from './MessageMedia';
 import { ReportMessageModal } from './ReportMessageModal';
 import { ThreadMenu } from './ThreadMenu';
 import { partnerReadId, seenMessageId, threadMessages } from './thread-state';
 import styles from './messages.module.css';
 
 /** `typingUntil`: until when the partner shows as typing (0: not typing). */
-export function ThreadView({ me, partnerId, typingUntil }: { me: number; partnerId: number; typingUntil: number }) {
+export function ThreadView({ me, creator, partnerId, typingUntil }: { me: number; creator: boolean; partnerId: number; typingUntil: number }) {
   const thread = useThread(partnerId);
   if (thread.isPending) {
     return (
@@ -51,6 +52,7 @@ export function ThreadView({ me, partnerId, typingUntil }: { me: number; partner
   return (
     <Conversation
       me={me}
+      creator={creator}
       typingUntil={typingUntil}
       newest={pages[0]!}
       messages={threadMessages(pages)}
@@ -77,6 +79,7 @@ function ThreadBar({ partner, children }: { partner?: MessagePartner; children?:
 
 interface ConversationProps {
   me: number;
+  creator: boolean;
   typingUntil: number;
   newest: Thread;
   messages: DirectMessage[];
@@ -84,7 +87,7 @@ interface ConversationProps {
   earlier: { hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage: () => void };
 }
 
-function Conversation({ me, typingUntil, newest, messages, readId, earlier }: ConversationProps) {
+function Conversation({ me, creator, typingUntil, newest, messages, readId, earlier }: ConversationProps) {
   const { partner } = newest;
   const typing = useStillTyping(typingUntil);
   const [reporting, setReporting] = useState<DirectMessage | null>(null);
@@ -113,6 +116,7 @@ function Conversation({ me, typingUntil, newest, messages, readId, earlier }: Co
             {messages.map((message) => (
               <MessageItem
                 key={message.id}
+                me={me}
                 message={message}
                 author={message.sender_id === me ? null : partner.username}
                 seen={message.id === seenId}
@@ -126,7 +130,7 @@ function Conversation({ me, typingUntil, newest, messages, readId, earlier }: Co
       <p className={styles.typing} role="status">
         {typing ? fill(MSG.memberTyping, { name: partner.username }) : ''}
       </p>
-      {newest.may_write ? <Composer me={me} partner={partner} /> : <p className={styles.refusal}>{newest.refusal ?? MSG.messagingBlocked}</p>}
+      {newest.may_write ? <Composer me={me} partner={partner} creator={creator} /> : <p className={styles.refusal}>{newest.refusal ?? MSG.messagingBlocked}</p>}
       <ReportMessageModal
         message={reporting}
         partner={partner}
@@ -147,6 +151,7 @@ function messageTime(iso: string): string {
 }
 
 interface MessageItemProps {
+  me: number;
   message: DirectMessage;
   /** The partner's name for a message received; null for the member's own. */
   author: string | null;
@@ -155,13 +160,14 @@ interface MessageItemProps {
   onReport: () => void;
 }
 
-function MessageItem({ message, author, seen, reported, onReport }: MessageItemProps) {
+function MessageItem({ me, message, author, seen, reported, onReport }: MessageItemProps) {
   const mine = author === null;
   return (
     <li className={`${styles.message} ${mine ? styles.mine : styles.theirs}`}>
       <div className={styles.bubble}>
         <span className="visually-hidden">{mine ? 'You: ' : `${author}: `}</span>
-        <p className={styles.text}>{message.text}</p>
+        <MessageMedia message={message} me={me} />
+        {message.text && <p className={styles.text}>{message.text}</p>}
         <time className={styles.time} dateTime={message.time} title={new Date(message.time).toLocaleString()}>
           {messageTime(message.time)}
         </time>

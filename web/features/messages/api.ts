@@ -18,8 +18,9 @@ import { newIdempotencyKey } from '../../api/idempotency';
 import { realtimeClient } from '../../api/realtime';
 import type { ComplaintType } from '../streams';
 import {
-  earlierCursor, nextOffset, partnerOf, typingDue, typingUntil, withConversationRead, withMessage, withPartnerRead,
+  earlierCursor, nextOffset, partnerOf, typingDue, typingUntil, withConversationRead, withMessage, withMessageUpdated, withPartnerRead,
 } from './thread-state';
+import { walletKeys } from '../wallet';
 import type { ConversationPage } from './thread-state';
 
 export const messageKeys = {
@@ -89,6 +90,23 @@ function applyMessage(queryClient: QueryClient, myId: number, message: DirectMes
   void queryClient.invalidateQueries({ queryKey: messageKeys.lists() });
 }
 
+/** A message as the server showed it to this member just now (signed addresses, unlocked): it replaces the one held. */
+function updateMessage(queryClient: QueryClient, myId: number, message: DirectMessage): void {
+  queryClient.setQueryData<ThreadData>(messageKeys.thread(partnerOf(message, myId)), (data) => data && withMessageUpdated(data, message));
+}
+
+/**
+ * A frame carries a message's medium without addresses (they are signed for each page): the message joins
+ * its thread at once, and is looked up for its addresses.
+ */
+function applyFramedMessage(queryClient: QueryClient, myId: number, message: DirectMessage): void {
+  applyMessage(queryClient, myId, message);
+  if (!message.media) return;
+  void call(messageCalls.messageLookup, { message_id: message.id })
+    .then(({ message: signed }) => updateMessage(queryClient, myId, signed))
+    .catch(() => undefined);
+}
+
 /**
  * The messages page's frames: a message joins its thread and moves its conversation up; the partner's
  * read moves Seen; the member's own read (here or on another page) clears the conversation's count.
@@ -109,7 +127,7 @@ export function useConversationFrames(userId: number): ReadonlyMap<number, numbe
   useOwnChannel(userId, (message) => {
     if (message.type === 'DM-TYPING') typingAs(message.data.user_id, typingUntil(Date.now()));
     if (message.type === 'DM') {
-      applyMessage(queryClient, userId, message.data.message);
+      applyFramedMessage(queryClient, userId, message.data.message);
       typingAs(message.data.message.sender_id, 0);
     }
     if (message.type !== 'DM-READ') return;
@@ -179,21 +197,32 @@ export function useThread(partnerId: number) {
   });
 }
 
+/** What the composer sends: its words, and a medium of the vault at a price (0: free). */
+export interface MessageDraft {
+  text: string;
+  media_id: number | null;
+  price: number;
+}
+
+const draftKey = (draft: MessageDraft) => JSON.stringify([draft.text, draft.media_id, draft.price]);
+
 /**
- * Sends the composer's text. A text keeps its client key until it is sent, so sending it again after a
- * lost answer is the same message; the next text gets a fresh one.
+ * Sends the composer's draft. A draft keeps its client key until it is sent, so sending it again after a
+ * lost answer is the same message; the next draft gets a fresh one.
  */
 export function useSendMessage(userId: number, partnerId: number) {
   const queryClient = useQueryClient();
-  const pending = useRef({ text: '', key: '' });
-  return useMutation<DirectMessage, ApiError, string>({
-    mutationFn: async (text) => {
-      if (pending.current.text !== text || !pending.current.key) pending.current = { text, key: newIdempotencyKey() };
-      return (await call(messageCalls.sendMessage, { user_id: partnerId, text, client_key: pending.current.key })).message;
+  const pending = useRef({ draft: '', key: '' });
+  return useMutation<DirectMessage, ApiError, MessageDraft>({
+    mutationFn: async (draft) => {
+      if (pending.current.draft !== draftKey(draft) || !pending.current.key) pending.current = { draft: draftKey(draft), key: newIdempotencyKey() };
+      const { text, media_id, price } = draft;
+      return (await call(messageCalls.sendMessage, { user_id: partnerId, text, ...(media_id === null ? {} : { media_id, price }), client_key: pending.current.key })).message;
     },
     onSuccess: (message) => {
-      pending.current = { text: '', key: '' };
-      applyMessage(queryClient, userId, message);
+      pending.current = { draft: '', key: '' };
+      updateMessage(queryClient, userId, message);
+      void queryClient.invalidateQueries({ queryKey: messageKeys.lists() });
     },
     // Refused: whether the member may write is read again (a block, a changed setting).
     onError: (error) => {
@@ -238,5 +267,30 @@ export function useSaveMessageSettings() {
   return useMutation<MessageSettings, ApiError, MessageSettings>({
     mutationFn: async ({ audience, bulk }) => (await call(messageCalls.saveMessageSettings, { audience, bulk })).settings,
     onSuccess: (settings) => queryClient.setQueryData(messageKeys.settings(), settings),
+  });
+}
+
+/** Pays a paid message's price: the message opens in its thread, the wallet shows the new balance. */
+export function useUnlockMessage(userId: number) {
+  const queryClient = useQueryClient();
+  return useMutation<CallOutput<typeof messageCalls.unlockMessage>, ApiError, number>({
+    mutationFn: (messageId) => call(messageCalls.unlockMessage, { message_id: messageId }),
+    onSuccess: ({ message, balance }) => {
+      updateMessage(queryClient, userId, message);
+      queryClient.setQueryData(walletKeys.balance(), (held: Record<string, number> | undefined) => held && { ...held, CON: balance });
+    },
+  });
+}
+
+/** Who unlocked the creator's paid messages, the latest first, page by page. */
+export function useMessageUnlocks() {
+  return useInfiniteQuery({
+    queryKey: [...messageKeys.all, 'unlocks'] as const,
+    initialPageParam: 0,
+    queryFn: ({ pageParam }) => call(messageCalls.messageUnlocks, { offset: pageParam, limit: 20 }),
+    getNextPageParam: (last, pages) => {
+      const seen = pages.reduce((sum, page) => sum + page.unlocks.length, 0);
+      return seen < last.total && last.unlocks.length > 0 ? seen : undefined;
+    },
   });
 }

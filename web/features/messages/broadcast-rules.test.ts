@@ -87,7 +87,7 @@ describe('the list of messages sent to many', () => {
 });
 
 describe('the key of a send', () => {
-  const draft: BroadcastDraft = { audience: 'followers', plan_id: null, text: 'Thank you all!' };
+  const draft: BroadcastDraft = { audience: 'followers', plan_id: null, text: 'Thank you all!', media_id: null, price: 0 };
   let made = 0;
   const fresh = () => `key-${(made += 1)}`;
 
@@ -97,6 +97,7 @@ describe('the key of a send', () => {
     expect(pendingFor(first, { ...draft }, fresh)).toBe(first);
     expect(pendingFor(first, { ...draft, text: 'Thank you all!!' }, fresh).key).toBe('key-2');
     expect(pendingFor(first, { ...draft, audience: 'subscribers' }, fresh).key).toBe('key-3');
+    expect(pendingFor(first, { ...draft, media_id: 9, price: 30 }, fresh).key).not.toBe(first.key);
     const subscribers = pendingFor(NOTHING_PENDING, { ...draft, audience: 'subscribers' }, fresh);
     expect(pendingFor(subscribers, { ...draft, audience: 'subscribers', plan_id: 11 }, fresh).key).not.toBe(subscribers.key);
     // Once sent the pending key is dropped: the same text sent again is a new message.

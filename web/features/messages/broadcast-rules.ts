@@ -62,6 +62,9 @@ export interface BroadcastDraft {
   audience: BroadcastAudience;
   plan_id: number | null;
   text: string;
+  /** A vault medium, and its price (0: free). */
+  media_id: number | null;
+  price: number;
 }
 
 /** A draft's key, kept until it is sent: the same draft sent again (a retry) is the same sending. */
@@ -70,7 +73,8 @@ export interface PendingSend {
   key: string;
 }
 
-const sameDraft = (a: BroadcastDraft | null, b: BroadcastDraft) => a !== null && a.audience === b.audience && a.plan_id === b.plan_id && a.text === b.text;
+const sameDraft = (a: BroadcastDraft | null, b: BroadcastDraft) =>
+  a !== null && a.audience === b.audience && a.plan_id === b.plan_id && a.text === b.text && a.media_id === b.media_id && a.price === b.price;
 
 /** The key to send `draft` with: the pending one for the same draft, a fresh one (`fresh()`) for any other. */
 export function pendingFor(pending: PendingSend, draft: BroadcastDraft, fresh: () => string): PendingSend {

@@ -50,8 +50,9 @@ export function useSendToMany() {
   return useMutation<MessageBroadcast, ApiError, BroadcastDraft>({
     mutationFn: async (draft) => {
       pending.current = pendingFor(pending.current, draft, newIdempotencyKey);
-      const { audience, plan_id, text } = draft;
-      return (await call(messageCalls.sendToMany, { audience, ...(plan_id === null ? {} : { plan_id }), text, client_key: pending.current.key })).broadcast;
+      const { audience, plan_id, text, media_id, price } = draft;
+      const medium = media_id === null ? {} : { media_id, price };
+      return (await call(messageCalls.sendToMany, { audience, ...(plan_id === null ? {} : { plan_id }), text, ...medium, client_key: pending.current.key })).broadcast;
     },
     onSuccess: () => {
       pending.current = NOTHING_PENDING;

@@ -3,7 +3,7 @@ import type { ConversationSummary, DirectMessage } from '../../../common/api/mes
 import { DM } from '../../../common/rules/messages';
 import {
   badgeText, charactersLeft, earlierCursor, envelopeLabel, firstLine, listedConversations, nextOffset, partnerOf, partnerReadId, seenMessageId,
-  threadMessages, typingDue, typingUntil, withConversationRead, withMessage, withPartnerRead,
+  threadMessages, typingDue, typingUntil, withConversationRead, withMessage, withMessageUpdated, withPartnerRead,
 } from './thread-state';
 import type { ConversationPage, ThreadPage, ThreadPages } from './thread-state';
 
@@ -24,6 +24,14 @@ const pages = (...list: ThreadPage[]): ThreadPages => ({ pages: list, pageParams
 const ids = (messages: DirectMessage[]) => messages.map((m) => m.id);
 
 describe('a thread read page by page', () => {
+  it('puts a message seen anew in the place of the one held, and adds one it did not hold', () => {
+    const unlocked = { ...message(8), price: 50, unlocked: true };
+    const updated = withMessageUpdated(pages(page([7, 8, 9]), page([4, 5])), unlocked);
+    expect(updated.pages[0]!.messages[1]).toBe(unlocked);
+    expect(ids(threadMessages(updated.pages))).toEqual([4, 5, 7, 8, 9]);
+    expect(ids(threadMessages(withMessageUpdated(pages(page([7, 8])), message(10)).pages))).toEqual([7, 8, 10]);
+  });
+
   it('asks for the page before the first message while the server has more', () => {
     expect(earlierCursor(page([7, 8, 9], true))).toBe(7);
     expect(earlierCursor(page([7, 8, 9], false))).toBeUndefined();

@@ -40,6 +40,12 @@ export function withMessage<P extends ThreadPage, Q>(data: ThreadPages<P, Q>, me
   return { ...data, pages: [{ ...newest, messages }, ...rest] };
 }
 
+/** A message seen anew (unlocked, or looked up with its addresses signed): it takes the place of the one held, if any. */
+export function withMessageUpdated<P extends ThreadPage, Q>(data: ThreadPages<P, Q>, message: DirectMessage): ThreadPages<P, Q> {
+  if (!data.pages.some((page) => page.messages.some((m) => m.id === message.id))) return withMessage(data, message);
+  return { ...data, pages: data.pages.map((page) => ({ ...page, messages: page.messages.map((m) => (m.id === message.id ? message : m)) })) };
+}
+
 /** The partner read up to `lastReadId` (a DM-READ frame): it never goes back. */
 export function withPartnerRead<P extends ThreadPage, Q>(data: ThreadPages<P, Q>, lastReadId: number): ThreadPages<P, Q> {
   if (partnerReadId(data.pages) >= lastReadId) return data;

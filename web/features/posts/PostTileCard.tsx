@@ -6,7 +6,8 @@ import { Avatar } from '../../ui/Avatar';
 import { HeartIcon, ImageIcon, LockIcon, PlayIcon } from '../../ui/icons';
 import { Tile, TileCard, TileChip } from '../../ui/Tile';
 import { formatCoins } from '../../../common/rules/wallet-amounts';
-import { formatDuration, postPath } from './post-rules';
+import { formatDuration } from '../../../common/rules/format';
+import { postPath } from './post-rules';
 import styles from './posts.module.css';
 
 const AUDIENCE_CHIP = { public: null, followers: 'Followers', subscribers: 'Subscribers', private: 'Private' } as const;

@@ -10,6 +10,8 @@ import { Navigate, useLocation, useNavigate } from 'react-router';
 import { subscriptions } from '../../../common/api/calls';
 import { POST_AUDIENCES, POST_DESCRIPTION_MAX, POST_TITLE } from '../../../common/api/posts';
 import type { PostAudience, PostKind } from '../../../common/api/posts';
+import type { VaultItem } from '../../../common/api/vault';
+import { POST_IMAGES_MAX } from '../../../common/api/posts';
 import type { RATINGS } from '../../../common/api/streams';
 import { TOAST_DELAY_MS } from '../../../common/constants';
 import { fill, MSG } from '../../../common/messages';
@@ -35,6 +37,7 @@ import { useSession } from '../accounts';
 import { RATING_LABEL } from '../streams';
 import { subscriptionKeys, usePlans } from '../subscriptions';
 import { useCreatePost } from './api';
+import { FromVault } from './FromVault';
 import { MediaPicker } from './MediaPicker';
 import { AUDIENCE_LABEL } from './PostAudience';
 import { expiryError, expiryIso, localDateTimeValue, postPath, postTip, priceRoundedNote, publishAtError, shownTip, uploadRatings } from './post-rules';
@@ -125,6 +128,9 @@ function PostForm({ kind, values, onValues: setValues, files, onFiles: setFiles,
   const [serverErrors, setServerErrors] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<{ title: string; detail: string | null } | null>(null);
   const [phase, setPhase] = useState<Phase>('editing');
+  const [vaultChoice, setFromVault] = useState<VaultItem[]>([]);
+  // A tab shows only the vault's media of its kind.
+  const fromVault = vaultChoice.filter((item) => item.type === kind);
   const [earliest] = useState(() => localDateTimeValue(new Date()));
   const queue = useUploadQueue(MSG.postCreateFailed);
   const create = useCreatePost();
@@ -155,11 +161,12 @@ function PostForm({ kind, values, onValues: setValues, files, onFiles: setFiles,
     comments_allowed: values.comments_allowed,
     // Stand-ins: the ids exist once the files are sent; the contract checks how many there are.
     upload_ids: files.map((_, i) => `file-${i}`),
+    vault_ids: fromVault.map((item) => item.media_id),
   };
   const noPlan = values.audience === 'subscribers' && plans.data?.plans.length === 0;
   // This page's checks (the contract's, then the form's own) stop a send; the server's answers are only shown.
   const checks: FieldErrors = schemaErrors(posts.createPost.input, input);
-  if (kind === 'video' && files.length === 0) checks.upload_ids = MSG.selectVideo;
+  if (kind === 'video' && files.length + fromVault.length === 0) checks.upload_ids = MSG.selectVideo;
   checks.expires ??= expiryError(values.expires);
   checks.publish_at ??= publishAtError(values.publish_at, values.expires);
   if (ratings.length === 0) checks.content_rating ??= MSG.uploadPermissionNeeded;
@@ -189,7 +196,7 @@ function PostForm({ kind, values, onValues: setValues, files, onFiles: setFiles,
     setPhase('uploading');
     let uploadIds: string[];
     try {
-      uploadIds = await queue.run(files);
+      uploadIds = files.length > 0 ? await queue.run(files) : [];
     } catch (error) {
       setPhase('editing');
       // The server's own words: 'This Video is too big. Maximum upload size is …' and the like.
@@ -199,7 +206,7 @@ function PostForm({ kind, values, onValues: setValues, files, onFiles: setFiles,
     setPhase('publishing');
     setValues((v) => ({ ...v, tip: shownTip(v.tip) }));
     create.mutate(
-      { ...input, audience: values.audience as PostAudience, content_rating: rating as Rating, tip: postTip(Number(values.tip)), upload_ids: uploadIds },
+      { ...input, audience: values.audience as PostAudience, content_rating: rating as Rating, tip: postTip(Number(values.tip)), upload_ids: uploadIds, vault_ids: input.vault_ids },
       {
         onSuccess: ({ post_id }) => {
           void forgetUploads(files);
@@ -239,6 +246,16 @@ function PostForm({ kind, values, onValues: setValues, files, onFiles: setFiles,
             setServerErrors((e) => ({ ...e, upload_ids: undefined }));
           }}
           error={shown('upload_ids')}
+          disabled={busy}
+        />
+        <FromVault
+          kind={kind}
+          chosen={fromVault}
+          onChange={(items) => {
+            setFromVault(items);
+            setServerErrors((e) => ({ ...e, upload_ids: undefined }));
+          }}
+          room={(kind === 'video' ? 1 : POST_IMAGES_MAX) - files.length - fromVault.length}
           disabled={busy}
         />
         {kind === 'video' && <p className={styles.hint}>A .mov or .mp4 file. It is converted for playback after the upload; the post shows its progress.</p>}

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { POST_SCHEDULE_MAX_DAYS } from '../../../common/rules/post-schedule';
 import { fill, MSG } from '../../../common/messages';
-import { canEditAudience, expiryError, expiryIso, formatDuration, localDateTimeValue, mediaCountLabel, needsPurchase, postTip, publishAtError, priceRoundedNote, shownTip, uploadRatings, wrapIndex } from './post-rules';
+import { formatDuration } from '../../../common/rules/format';
+import { canEditAudience, expiryError, expiryIso, localDateTimeValue, mediaCountLabel, needsPurchase, postTip, publishAtError, priceRoundedNote, shownTip, uploadRatings, wrapIndex } from './post-rules';
 
 describe('the paid post tip', () => {
   it('rounds up to a multiple of 10 and holds it between 10 and 1000; 0 stays free', () => {

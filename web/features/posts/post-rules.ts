@@ -104,12 +104,3 @@ export function mediaCountLabel(kind: PostKind, count: number): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
-/** A video's length: "0:42", "12:05", "1:02:03". */
-export function formatDuration(seconds: number): string {
-  const whole = Math.max(0, Math.round(seconds));
-  const h = Math.floor(whole / 3600);
-  const m = Math.floor((whole % 3600) / 60);
-  const s = whole % 60;
-  const ss = String(s).padStart(2, '0');
-  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
-}

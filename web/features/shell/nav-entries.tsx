@@ -13,7 +13,7 @@ import { mayUseConsole } from '../../../common/console';
 import { canGoLive, canUpload } from '../../../common/permissions';
 import type { Skin } from '../../../common/skins';
 import {
-  BookmarkIcon, BroadcastIcon, ChartIcon, CompassIcon, DashboardIcon, DownloadIcon, LinkIcon, LockIcon, LogInIcon, MailIcon, MegaphoneIcon, PlusSquareIcon, SettingsIcon, StarIcon,
+  BookmarkIcon, BroadcastIcon, ChartIcon, CompassIcon, DashboardIcon, DownloadIcon, ImageIcon, LinkIcon, LockIcon, LogInIcon, MailIcon, MegaphoneIcon, PlusSquareIcon, SettingsIcon, StarIcon,
   UsersIcon, VideoCallIcon, WalletIcon,
 } from '../../ui/icons';
 import { canManageOffers } from '../ads';
@@ -63,6 +63,7 @@ export const USER_MENU: NavEntry[] = [
   { label: 'Dashboard', path: () => '/dashboard', icon: <DashboardIcon size={18} />, shows: broadcaster },
   { label: 'Analytics', path: () => '/user/analytics', icon: <ChartIcon size={18} /> },
   { label: 'Referrals', path: () => '/user/referral', icon: <LinkIcon size={18} />, shows: ({ user }) => hasReferralAccess(user) },
+  { label: 'Vault', path: () => '/vault', icon: <ImageIcon size={18} />, shows: canPost },
   { label: 'Wallet', path: () => '/user/account', icon: <WalletIcon size={18} /> },
   { label: 'Subscriptions', path: () => '/subscription', icon: <StarIcon size={18} /> },
   { label: 'Settings', path: () => '/user/settings', icon: <SettingsIcon size={18} /> },
