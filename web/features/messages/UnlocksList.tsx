@@ -23,7 +23,7 @@ export function UnlocksList() {
       <h3 id={headingId} className={styles.sentTitle}>
         Unlocked by fans
       </h3>
-      {first && first.total > 0 && <p className={styles.quiet}>{`${first.total.toLocaleString('en-US')} unlocks · ${formatCoins(first.coins)}`}</p>}
+      {first && first.total > 0 && <p className={styles.quiet}>{`${first.total.toLocaleString('en-US')} ${first.total === 1 ? 'unlock' : 'unlocks'} · ${formatCoins(first.coins)}`}</p>}
       {list.isPending && <Spinner label="Loading unlocks" />}
       {list.isError && <Alert>{failureMessage(list.error)}</Alert>}
       {list.data && unlocks.length === 0 && <p className={styles.quiet}>{MSG.noUnlocksYet}</p>}
