@@ -10,3 +10,9 @@ export function pageWindow(page: number, pages: number, shown = PAGE_NUMBERS_SHO
 }
 
 export const pagesOf = (total: number, size: number) => Math.max(1, Math.ceil(total / size));
+
+/** The offset of the page after `pages` (read so far, the last being `last`), or undefined once all `total` are read. */
+export function nextPageOffset<P extends { total: number }>(last: P, pages: readonly P[], items: (page: P) => readonly unknown[]): number | undefined {
+  const seen = pages.reduce((sum, page) => sum + items(page).length, 0);
+  return seen < last.total && items(last).length > 0 ? seen : undefined;
+}

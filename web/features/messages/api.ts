@@ -16,6 +16,7 @@ import { call, isApiError } from '../../api/client';
 import type { ApiError } from '../../api/client';
 import { newIdempotencyKey } from '../../api/idempotency';
 import { realtimeClient } from '../../api/realtime';
+import { nextPageOffset } from '../../ui/paging';
 import type { ComplaintType } from '../streams';
 import {
   earlierCursor, nextOffset, partnerOf, typingDue, typingUntil, withConversationRead, withMessage, withMessageUpdated, withPartnerRead,
@@ -288,9 +289,6 @@ export function useMessageUnlocks() {
     queryKey: [...messageKeys.all, 'unlocks'] as const,
     initialPageParam: 0,
     queryFn: ({ pageParam }) => call(messageCalls.messageUnlocks, { offset: pageParam, limit: 20 }),
-    getNextPageParam: (last, pages) => {
-      const seen = pages.reduce((sum, page) => sum + page.unlocks.length, 0);
-      return seen < last.total && last.unlocks.length > 0 ? seen : undefined;
-    },
+    getNextPageParam: (last, pages) => nextPageOffset(last, pages, (page) => page.unlocks),
   });
 }

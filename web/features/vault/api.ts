@@ -7,6 +7,7 @@ import { vault as vaultCalls } from '../../../common/api/calls';
 import type { VaultItem } from '../../../common/api/vault';
 import { call } from '../../api/client';
 import type { ApiError } from '../../api/client';
+import { nextPageOffset } from '../../ui/paging';
 import { forgetUploads } from '../../uploads/resumable-upload';
 
 export const vaultKeys = { all: ['vault'] as const };
@@ -17,10 +18,6 @@ interface VaultPage {
   total: number;
 }
 
-const nextOffset = (last: VaultPage, pages: VaultPage[]) => {
-  const seen = pages.reduce((sum, page) => sum + page.items.length, 0);
-  return seen < last.total && last.items.length > 0 ? seen : undefined;
-};
 
 /** The vault, the newest first; read again every few seconds while a video in it is being processed. */
 export function useVault(enabled = true) {
@@ -29,7 +26,7 @@ export function useVault(enabled = true) {
     enabled,
     initialPageParam: 0,
     queryFn: ({ pageParam }): Promise<VaultPage> => call(vaultCalls.vaultList, { offset: pageParam, limit: PAGE_SIZE }),
-    getNextPageParam: nextOffset,
+    getNextPageParam: (last, pages) => nextPageOffset(last, pages, (page) => page.items),
     refetchInterval: (query) => (query.state.data?.pages.some((page) => page.items.some((item) => item.state === 'processing')) ? 3_000 : false),
   });
 }
