@@ -13,7 +13,7 @@ import { LoadMore } from '../../ui/LoadMore';
 import { Spinner } from '../../ui/Spinner';
 import { useConversations } from './api';
 import { conversationPath, MESSAGE_MANY_PATH } from './paths';
-import { badgeText, firstLine, listedConversations } from './thread-state';
+import { badgeText, listedConversations, previewOf } from './thread-state';
 import styles from './messages.module.css';
 
 /** A search is applied once typing pauses this long. */
@@ -97,7 +97,7 @@ function ConversationItem({ conversation, me, current }: { conversation: Convers
           <span className={styles.summaryBottom}>
             <span className={`${styles.preview} ${badge ? styles.previewUnread : ''}`}>
               {last.sender_id === me && 'You: '}
-              {firstLine(last.text)}
+              {previewOf(last)}
             </span>
             {badge && (
               <span className={styles.unread}>

@@ -3,7 +3,7 @@ import type { ConversationSummary, DirectMessage } from '../../../common/api/mes
 import { DM } from '../../../common/rules/messages';
 import {
   badgeText, charactersLeft, earlierCursor, envelopeLabel, firstLine, listedConversations, nextOffset, partnerOf, partnerReadId, seenMessageId,
-  threadMessages, typingDue, typingUntil, withConversationRead, withMessage, withMessageUpdated, withPartnerRead,
+  threadMessages, typingDue, typingUntil, withConversationRead, withMessage, withMessageUpdated, withPartnerRead, previewOf,
 } from './thread-state';
 import type { ConversationPage, ThreadPage, ThreadPages } from './thread-state';
 
@@ -22,6 +22,15 @@ const message = (id: number, from = PARTNER): DirectMessage => ({
 const page = (ids: number[], more = false, partner_read_id = 0, from?: number): ThreadPage => ({ messages: ids.map((id) => message(id, from)), more, partner_read_id });
 const pages = (...list: ThreadPage[]): ThreadPages => ({ pages: list, pageParams: list.map((_, i) => (i === 0 ? undefined : i)) });
 const ids = (messages: DirectMessage[]) => messages.map((m) => m.id);
+
+describe('a conversation’s preview', () => {
+  it('shows the first line, or what the message carries when it has no words', () => {
+    const video = { media_id: 3, type: 'video' as const, state: 'ready' as const, width: 640, height: 360, duration: 4, url: null, thumb_url: null };
+    expect(previewOf({ ...message(1), text: 'Hello\nthere' })).toBe('Hello');
+    expect(previewOf({ ...message(1), text: '', media: video, price: 50 })).toBe('Video · 50 coins');
+    expect(previewOf({ ...message(1), text: '', media: { ...video, type: 'image' }, price: 0 })).toBe('Photo');
+  });
+});
 
 describe('a thread read page by page', () => {
   it('puts a message seen anew in the place of the one held, and adds one it did not hold', () => {

@@ -100,6 +100,14 @@ export function firstLine(text: string): string {
   return text.trim().split(/\r?\n/, 1)[0]!.trim();
 }
 
+/** A message as the conversation list previews it: its first line, or what it carries when it has no words. */
+export function previewOf(message: Pick<DirectMessage, 'text' | 'media' | 'price'>): string {
+  const words = firstLine(message.text);
+  if (words || !message.media) return words;
+  const what = message.media.type === 'video' ? 'Video' : 'Photo';
+  return message.price > 0 ? `${what} · ${message.price} coins` : what;
+}
+
 /** The composer's count of characters left (as the server counts them: code points), and whether to show it. */
 export function charactersLeft(text: string): { left: number; shown: boolean } {
   const left = DM.textMax - [...text.trim()].length;
