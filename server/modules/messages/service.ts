@@ -250,7 +250,9 @@ export function createMessages(deps: {
       if (await permission.blocked(db, senderId, to)) throw forbidden(MSG.messagingBlocked);
       if (typingSent.size > 10_000) typingSent.clear();
       typingSent.set(key, now());
-      await deps.publish(userChannelOf(to), { type: 'DM-TYPING', data: { user_id: senderId } });
+      // A courtesy: with the bus away it is lost, not refused (the sender's page would show an error for nothing).
+      await deps.publish(userChannelOf(to), { type: 'DM-TYPING', data: { user_id: senderId } })
+        .catch((error: unknown) => deps.log.warn({ err: error }, 'a typing notice was not passed on'));
     },
 
     /** A deleted account's settings and blocks go; its messages stay in its partners' conversations. */
