@@ -3,9 +3,9 @@ import { loadConfig } from '../../config';
 import { platformFee } from '../ledger';
 
 describe('platform fees', () => {
-  it('defaults to 20 % on tips, subscriptions, device-access tips and show minutes and 0 % on video calls, and reads PLATFORM_FEES per kind', () => {
-    expect(loadConfig({}).platformFees).toEqual({ tip: 20, subscription: 20, post_purchase: 20, meeting_fee: 0, toy_tip: 20, show_minute: 20 });
-    expect(loadConfig({ PLATFORM_FEES: 'tip=15, subscription=30' }).platformFees).toEqual({ tip: 15, meeting_fee: 0, post_purchase: 20, subscription: 30, toy_tip: 20, show_minute: 20 });
+  it('defaults to 20 % on tips, subscriptions, device-access tips, show minutes and unlocked messages and 0 % on video calls, and reads PLATFORM_FEES per kind', () => {
+    expect(loadConfig({}).platformFees).toEqual({ tip: 20, subscription: 20, post_purchase: 20, meeting_fee: 0, toy_tip: 20, show_minute: 20, message_unlock: 20 });
+    expect(loadConfig({ PLATFORM_FEES: 'tip=15, subscription=30' }).platformFees).toEqual({ tip: 15, meeting_fee: 0, post_purchase: 20, subscription: 30, toy_tip: 20, show_minute: 20, message_unlock: 20 });
     expect(loadConfig({ PLATFORM_FEES: '' }).platformFees.tip).toBe(20);
   });
 

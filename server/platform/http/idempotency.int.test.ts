@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as contract from '../../../common/api';
 import type { CallDef } from '../../../common/api/define';
 import { MSG } from '../../../common/messages';
+import * as planOffersApi from '../../../common/api/plan-offers';
+import * as subscriptionsApi from '../../../common/api/subscriptions';
 import { DEFAULT_PERMISSIONS } from '../../../common/permissions';
 import { coinChanges, coinHoldings } from '../../testing/coin-holdings';
 import { expectLedgerInvariants } from '../../testing/ledger-invariants';
@@ -66,6 +68,16 @@ async function bannerOffer(owner: SignedInUser): Promise<number> {
   return (res.body.offer as { id: number }).id;
 }
 
+/** A creator's plan with two half-price offers on it: their codes and the price of the first period. */
+async function halfPriceOffers(creator: SignedInUser): Promise<{ codes: [string, string]; price: number }> {
+  const { templates } = await creator.client.call(subscriptionsApi.planTemplates, {});
+  const template = templates[0]!;
+  const { plan } = await creator.client.call(subscriptionsApi.planAdd, { template_id: template.template_id, price: template.prices[0]!.price, currency: 'CON' });
+  const offer = async () => (await creator.client.call(planOffersApi.offerAdd, { plan_id: plan.plan_id, kind: 'discount', percent: 50 })).offer;
+  const [one, two] = [await offer(), await offer()];
+  return { codes: [one.code, two.code], price: one.first_price };
+}
+
 /** Per call (`METHOD path`): what a payer sends. */
 const CASES: Record<string, () => Promise<KeyedCase>> = {
   async 'POST /api/streams/send-tip'() {
@@ -117,6 +129,12 @@ const CASES: Record<string, () => Promise<KeyedCase>> = {
       expect((await payer.client.post('/api/ads/offer-update', { id, paused: true })).status).toBe(200);
     }
     return { payer, first: { id: offers[0] }, other: { id: offers[1] }, price: -400 };
+  },
+  async 'POST /api/subscription/claim-offer'() {
+    const creator = await t.given.signedInUser();
+    const { codes, price } = await halfPriceOffers(creator);
+    const payer = await payerFollowing(creator.user);
+    return { payer, first: { code: codes[0], auto_renew: false }, other: { code: codes[1], auto_renew: false }, price };
   },
   async 'POST /api/payouts/request'() {
     // Coins leave the creator's wallet for the payouts account.

@@ -16,6 +16,7 @@ export function AddToVault({ onAdded, label = 'Add photos or videos' }: { onAdde
   const input = useRef<HTMLInputElement>(null);
   const queue = useUploadQueue(MSG.vaultUploadFailed);
   const [problem, setProblem] = useState<string | null>(null);
+  const [added, setAdded] = useState(false);
   const keep = useKeepInVault();
   const busy = queue.running || keep.isPending;
   const failure = problem ?? (keep.error ? failureMessage(keep.error) : null);
@@ -23,9 +24,11 @@ export function AddToVault({ onAdded, label = 'Add photos or videos' }: { onAdde
   const add = async (files: File[]) => {
     if (files.length === 0) return;
     setProblem(null);
+    setAdded(false);
     try {
       const uploadIds = await queue.run(files);
       const items = await keep.mutateAsync({ files, uploadIds });
+      setAdded(true);
       onAdded?.(items);
     } catch (error) {
       // The call's refusal shows from the mutation; an upload's from here.
@@ -52,6 +55,11 @@ export function AddToVault({ onAdded, label = 'Add photos or videos' }: { onAdde
         {label}
       </Button>
       {queue.running && <UploadProgress queue={queue} />}
+      {added && !busy && (
+        <p className={styles.added} role="status">
+          {MSG.vaultAdded}
+        </p>
+      )}
       {failure && (
         <p className={styles.error} role="alert">
           {failure}
