@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import type { RouteObject } from 'react-router';
 import { canGoLive, canUpload } from '../../common/permissions';
 import { SKIN_IDS, SKINS } from '../../common/skins';
-import { canManageOffers } from '../features/ads/ad-rules';
+import { canManageOffers } from '../features/ads/offer-managers';
 import { RequireAdmin, RequireLogin, RequirePermission, RequireUser } from '../features/accounts/gates';
 import { LogoutPage } from '../features/accounts/LogoutPage';
 import { HomePage } from '../features/shell/HomePage';

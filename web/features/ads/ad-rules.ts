@@ -4,7 +4,6 @@
  * countdown, the creative's size, the dashboard's offer selection and the offer form's fields.
  */
 import type { z } from 'zod';
-import type { SessionUser } from '../../../common/api/accounts';
 import type { AdsSettings, AdType, ManagedOffer, PresentedOffer, PublicOffer } from '../../../common/api/ads';
 import type { RATINGS, StreamInfo } from '../../../common/api/streams';
 import { AD } from '../../../common/constants';
@@ -13,11 +12,10 @@ import { SKIN_IDS, SKINS, type SkinId } from '../../../common/skins';
 import type { FieldErrors } from '../../api/field-errors';
 import { isImageFile, isVideoFile } from '../../uploads/files';
 
+export { canManageOffers } from './offer-managers';
+
 type Rating = (typeof RATINGS)[number];
 
-/** Administrators and holders of CREATE AD_OFFER manage offers (the offers page, its side-bar entry). */
-export const canManageOffers = (user: Pick<SessionUser, 'role' | 'perms'> | null): boolean =>
-  !!user && (user.role === 'admin' || user.perms.includes('CREATE AD_OFFER'));
 
 export const AD_TYPE_LABEL: Record<AdType, string> = { PREROLL: 'Pre-roll', BANNER: 'Banner', CHAT: 'Chat' };
 

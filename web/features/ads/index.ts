@@ -3,5 +3,5 @@ export { BannerAd } from './BannerAd';
 export { useChatAdLines } from './ChatAdLine';
 export { OfferSelection } from './OfferSelection';
 export { PrerollGate } from './PrerollAd';
-export { canManageOffers } from './ad-rules';
+export { canManageOffers } from './offer-managers';
 export { useBannerAd } from './use-banner-ad';

@@ -1,2 +1,2 @@
 /** The public face of referrals: Who may use the referral programme (for the side bar). Other features import referrals only from here. */
-export { hasReferralAccess } from './referral-rules';
+export { hasReferralAccess } from './referral-access';

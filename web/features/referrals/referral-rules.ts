@@ -2,21 +2,11 @@
  * The referral dashboard's rules (common/api/referrals.ts): who may see it, the filters every call
  * takes, and how links, rates, coins and days are written on it. Pure, so they are tested alone.
  */
-import type { SessionUser } from '../../../common/api/accounts';
 import type { CommissionType, ReferralLink, ReferralType } from '../../../common/api/referrals';
 import type { DayRange } from '../../ui/date-range';
 import { isDay } from '../../ui/date-range';
 
-/** The permission that opens the referral programme (spec part 1 §6). */
-export const REFERRAL_PERMISSION = 'ALLOW REFERRAL_ACCESS';
-
-/**
- * Whether the person holds the referral programme: the permission and a first link. Without either the
- * dashboard says they are not eligible and makes no referral call.
- */
-export function hasReferralAccess(user: Pick<SessionUser, 'perms' | 'referral_code_id'> | null | undefined): boolean {
-  return !!user && user.perms.includes(REFERRAL_PERMISSION) && user.referral_code_id !== null;
-}
+export { hasReferralAccess } from './referral-access';
 
 /** What every dashboard call but link-create takes: one link (all when left out) and the days. */
 export interface ReferralFilters {
