@@ -166,7 +166,8 @@ function PostForm({ kind, values, onValues: setValues, files, onFiles: setFiles,
   const noPlan = values.audience === 'subscribers' && plans.data?.plans.length === 0;
   // This page's checks (the contract's, then the form's own) stop a send; the server's answers are only shown.
   const checks: FieldErrors = schemaErrors(posts.createPost.input, input);
-  if (kind === 'video' && files.length + fromVault.length === 0) checks.upload_ids = MSG.selectVideo;
+  // The contract's "nothing chosen" is a check across fields, which it makes only once the others pass.
+  if (files.length + fromVault.length === 0) checks.upload_ids = kind === 'video' ? MSG.selectVideo : MSG.selectImages;
   checks.expires ??= expiryError(values.expires);
   checks.publish_at ??= publishAtError(values.publish_at, values.expires);
   if (ratings.length === 0) checks.content_rating ??= MSG.uploadPermissionNeeded;
