@@ -63,11 +63,11 @@ export function createTranscodes(deps: {
     await db.transaction(async (tx) => {
       if ('failure' in outcome) {
         await tx.update(postMedia).set({ transcodeState: 'failed', leaseUntil: null }).where(eq(postMedia.id, job.id));
-        await tx.update(posts).set({ state: 'failed', failure: outcome.failure }).where(eq(posts.id, job.postId ?? 0));
+        if (job.postId !== null) await tx.update(posts).set({ state: 'failed', failure: outcome.failure }).where(eq(posts.id, job.postId));
       } else {
         await tx.update(postMedia).set({ transcodeState: 'done', transcodeProgress: 100, leaseUntil: null, width: outcome.width, height: outcome.height, durationSeconds: outcome.duration })
           .where(eq(postMedia.id, job.id));
-        await tx.update(posts).set({ state: 'ready', failure: null }).where(and(eq(posts.id, job.postId ?? 0), eq(posts.state, 'processing')));
+        if (job.postId !== null) await tx.update(posts).set({ state: 'ready', failure: null }).where(and(eq(posts.id, job.postId), eq(posts.state, 'processing')));
       }
     });
     await deps.listingsChanged?.();
@@ -81,7 +81,7 @@ export function createTranscodes(deps: {
         leaseUntil: sql`now() + interval '${sql.raw(String(DISK_FULL_RETRY_SECONDS))} seconds'`,
         transcodeAttempts: sql`${postMedia.transcodeAttempts} - 1`,
       }).where(eq(postMedia.id, job.id));
-      await tx.update(posts).set({ failure: MSG.videoWaitsForRoom }).where(and(eq(posts.id, job.postId ?? 0), eq(posts.state, 'processing')));
+      if (job.postId !== null) await tx.update(posts).set({ failure: MSG.videoWaitsForRoom }).where(and(eq(posts.id, job.postId), eq(posts.state, 'processing')));
     });
   }
 
