@@ -80,6 +80,9 @@ const onBoth = (list: string[]) => list.filter((f) => !NOT_ABOUT_THE_DATABASE.in
 
 export default defineConfig({
   test: {
+    // Transformed modules kept on disk (keyed by content): each project, and each later run, loads the
+    // server's modules without transforming them again.
+    experimental: { fsModuleCache: true },
     projects: [
       {
         test: {

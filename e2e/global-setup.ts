@@ -4,7 +4,7 @@
  * the one E2E_DATABASE_TEMPLATE names (`npm test` makes one for all its journey runs, as JSON).
  */
 import type { TestProject } from 'vitest/node';
-import { createTemplate, dropTemplate, type DatabaseTemplate } from '../server/testing/databases';
+import type { DatabaseTemplate } from '../server/testing/databases';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -18,6 +18,8 @@ export default async function setup(project: TestProject) {
     project.provide('e2eDatabaseTemplate', JSON.parse(given) as DatabaseTemplate);
     return undefined;
   }
+  // Loaded only to make a template: it brings the whole server's modules (some 5 s), which a run given one does without.
+  const { createTemplate, dropTemplate } = await import('../server/testing/databases');
   const template = await createTemplate(process.env.E2E_DATABASE === 'postgres' ? 'postgres' : 'pglite', process.env.TEST_DATABASE_URL);
   project.provide('e2eDatabaseTemplate', template);
   return async () => dropTemplate(template);
