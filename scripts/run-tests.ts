@@ -1,11 +1,12 @@
 /**
- * `npm test`: the unit tests first, alone; then the integration tests (also on PostgreSQL when
+ * `npm test`: the unit tests first, alone; then the ordinary integration tests (also on PostgreSQL when
  * TEST_DATABASE_URL is set) beside the web build, with typecheck and lint at the lowest priority; then the
- * browser journeys in two lanes taking files from one queue: the first from the start, beside the crash
- * tests (scripts/crash-test.ts and scripts/notifications-crash-test.ts) and the fault suite's quick part
- * (scripts/faults.ts with FAULTS_QUICK=1), these three with PostgreSQL, and the page weight budget, run in
- * turn; the second once those are done. The journeys use the embedded database while those checks run and
- * PostgreSQL (when given) after.
+ * real-time integration suites, one file at a time, with the first lane of browser journeys beside them at
+ * a lower priority (decision 0090); then the crash tests (scripts/crash-test.ts and
+ * scripts/notifications-crash-test.ts), the fault suite's quick part (scripts/faults.ts with FAULTS_QUICK=1),
+ * these three with PostgreSQL, and the page weight budget, in turn beside the first lane; the second lane,
+ * taking journey files from the same queue, once those are done. The journeys use the embedded database
+ * until the checks are done and PostgreSQL (when given) after.
  * Ends with what did not run and why (a missing service, a suite that runs elsewhere), the run's time and
  * CPU, and one summary line "N passed, N failed, N skipped". With CI=true a missing service fails the run
  * (decision 0053).
@@ -118,20 +119,22 @@ function journeyQueue(): string[] {
   return files.sort((a, b) => statSync(b).size - statSync(a).size || a.localeCompare(b));
 }
 
-/** Journey files per vitest run: each run starts vitest and loads the server's modules again (some 5 s). */
+/** Journey files per vitest run: each run starts vitest and loads the server's modules (some 4 s). */
 const JOURNEYS_PER_RUN = 4;
+
+/** One vitest run of these journey files, in that environment, at the priority `priority` gives it. */
+function runJourneys(files: string[], runEnv: Record<string, string>, priority: (stage: Stage) => Stage = (stage) => stage): Promise<void> {
+  const names = files.map((file) => path.basename(file, '.e2e.ts')).join(', ');
+  const where = runEnv.E2E_DATABASE_TEMPLATE?.includes('"postgres"') ? ', PostgreSQL' : '';
+  return runTogether([priority({ ...vitestStage(`browser journeys (${names}${where})`, ['--config', 'e2e/vitest.config.ts', ...files]), env: runEnv })]);
+}
 
 /**
  * Takes the next few files from the shared queue and runs them, one vitest run after another, until none is
  * left; `env()` is asked before each run (the database the journeys use may change during the stage).
  */
 async function journeyLane(queue: string[], env: () => Record<string, string>): Promise<void> {
-  for (let files = queue.splice(0, JOURNEYS_PER_RUN); files.length > 0; files = queue.splice(0, JOURNEYS_PER_RUN)) {
-    const names = files.map((file) => path.basename(file, '.e2e.ts')).join(', ');
-    const runEnv = env();
-    const where = runEnv.E2E_DATABASE_TEMPLATE?.includes('"postgres"') ? ', PostgreSQL' : '';
-    await runTogether([{ ...vitestStage(`browser journeys (${names}${where})`, ['--config', 'e2e/vitest.config.ts', ...files]), env: runEnv }]);
-  }
+  for (let files = queue.splice(0, JOURNEYS_PER_RUN); files.length > 0; files = queue.splice(0, JOURNEYS_PER_RUN)) await runJourneys(files, env());
 }
 
 // The RTMP ingest tests push video with ffmpeg: Debian's when it can be had (the media code falls back to the npm-shipped one).
@@ -175,24 +178,35 @@ let webBuilt = false;
  * they take what the tests leave, chiefly the second core while the real-time suites run one file at a time,
  * and never the CPU those suites time themselves on.
  */
-const lowPriority = (stage: Stage): Stage => (process.platform === 'linux' ? { ...stage, command: 'nice', args: ['-n', '19', stage.command, ...stage.args] } : stage);
+const niced = (niceness: number, stage: Stage): Stage =>
+  process.platform === 'linux' ? { ...stage, command: 'nice', args: ['-n', String(niceness), stage.command, ...stage.args] } : stage;
+const lowPriority = (stage: Stage): Stage => niced(19, stage);
 const staticChecks: Stage[] = [
   { stage: 'typecheck', command: 'npx', args: ['tsc', '-p', 'tsconfig.json', '--noEmit'] },
   { stage: 'lint', command: 'npx', args: ['eslint', '.'] },
 ].map(lowPriority);
-// The real-time suites (`integration*-media`: ffmpeg at its own pace, instances killed, leases running out)
-// run last in this stage, one file at a time: beside the journeys they missed their moments (decision 0056).
-await Promise.all([
-  runTogether([
-    { ...vitestStage('integration', ['--project', 'integration*']), live: true, env: { TEST_PGLITE_TEMPLATE: embeddedTemplate.dir } },
-    { stage: 'web build', command: 'npx', args: ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], done: (ok) => (webBuilt = ok) },
-  ]),
-  runInTurn(staticChecks),
+const withPostgres = Boolean(process.env.TEST_DATABASE_URL);
+const projects = (...names: string[]) => names.flatMap((name) => ['--project', name]);
+const integrationEnv = { TEST_PGLITE_TEMPLATE: embeddedTemplate.dir };
+const staticChecksDone = runInTurn(staticChecks);
+await runTogether([
+  { ...vitestStage('integration', projects('integration', ...(withPostgres ? ['integration-postgres'] : []))), live: true, env: integrationEnv },
+  { stage: 'web build', command: 'npx', args: ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], done: (ok) => (webBuilt = ok) },
 ]);
+// The real-time suites (`integration*-media`: ffmpeg at its own pace, instances killed, leases running out)
+// run one file at a time, with nothing of equal priority beside them: beside journeys they missed their
+// moments (decision 0056). They leave most of the machine idle, so the first journey lane runs beside them
+// at a lower priority (decision 0090).
+let realTimeRunning = true;
+const realTime = runTogether([
+  { ...vitestStage('integration (real-time)', projects('integration-media', ...(withPostgres ? ['integration-postgres-media'] : []))), live: true, env: integrationEnv },
+]).then(() => {
+  realTimeRunning = false;
+});
 // The journeys spend much of their time waiting on a browser and a stream, so the crash tests and the page
 // budgets run beside them.
 const besideJourneys: Stage[] = [];
-if (process.env.TEST_DATABASE_URL) {
+if (withPostgres) {
   // Kill -9 under tip load, then the books; kill -9 while a go-live is fanned out and mailed, then every
   // follower told exactly once. On PostgreSQL only.
   besideJourneys.push(checkStage('crash test', 'scripts/crash-test.ts'), checkStage('notifications crash test', 'scripts/notifications-crash-test.ts'));
@@ -209,8 +223,8 @@ if (!webBuilt) {
   else failedStages.push('browser journeys (no Chromium)');
 }
 if (journeys) {
-  // Two lanes take journey files from one queue (decision 0060): the first from the start, beside the checks
-  // above; the second once those are done, so the second core is not left idle for the journeys' last half.
+  // Two lanes take journey files from one queue (decision 0060): the first from the real-time suites' start,
+  // the second once the checks are done, so the second core is not left idle for the journeys' last half.
   // On the embedded database while the checks run (the fault suite drives PostgreSQL to its limits, decision
   // 0071), on PostgreSQL once they are done: a journey's server then spends a third less CPU (decision 0072).
   const queue = journeyQueue();
@@ -224,12 +238,20 @@ if (journeys) {
     : Promise.resolve(null);
   let template: DatabaseTemplate = embeddedTemplate;
   const env = () => ({ E2E_DATABASE_TEMPLATE: JSON.stringify(template) });
-  const checks = runInTurn(besideJourneys).then(async () => {
+  // Beside the real-time suites, two files a run at a lower priority (nice 10: they yield the CPU the suites
+  // time themselves on and take what they leave idle), so that the last such run ends soon after them.
+  const besideRealTime = (async () => {
+    while (realTimeRunning && queue.length > 0) await runJourneys(queue.splice(0, 2), env(), (stage) => niced(10, stage));
+  })();
+  // The checks then run beside the first lane alone: they time themselves too, and each starts servers of its own.
+  const checks = Promise.all([realTime, staticChecksDone, besideRealTime]).then(() => runInTurn(besideJourneys));
+  const checked = checks.then(async () => {
     template = (await postgresTemplate) ?? embeddedTemplate;
   });
-  await Promise.all([journeyLane(queue, env), checks.then(() => journeyLane(queue, env))]);
+  await Promise.all([besideRealTime.then(() => journeyLane(queue, env)), checked.then(() => journeyLane(queue, env))]);
   if (template !== embeddedTemplate) await dropTemplate(template);
 } else {
+  await Promise.all([realTime, staticChecksDone]);
   await runInTurn(besideJourneys);
 }
 await dropTemplate(embeddedTemplate);
