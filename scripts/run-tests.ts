@@ -238,10 +238,10 @@ if (journeys) {
     : Promise.resolve(null);
   let template: DatabaseTemplate = embeddedTemplate;
   const env = () => ({ E2E_DATABASE_TEMPLATE: JSON.stringify(template) });
-  // Beside the real-time suites, two files a run at a lower priority (nice 10: they yield the CPU the suites
+  // Beside the real-time suites, one file a run at a lower priority (nice 10: they yield the CPU the suites
   // time themselves on and take what they leave idle), so that the last such run ends soon after them.
   const besideRealTime = (async () => {
-    while (realTimeRunning && queue.length > 0) await runJourneys(queue.splice(0, 2), env(), (stage) => niced(10, stage));
+    while (realTimeRunning && queue.length > 0) await runJourneys(queue.splice(0, 1), env(), (stage) => niced(10, stage));
   })();
   // The checks then run beside the first lane alone: they time themselves too, and each starts servers of its own.
   const checks = Promise.all([realTime, staticChecksDone, besideRealTime]).then(() => runInTurn(besideJourneys));

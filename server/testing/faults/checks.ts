@@ -109,6 +109,13 @@ async function checkDelivery(o: { load: Load; streamId: number; cursor: { commen
     await sleep(250);
     missed = missing();
   }
-  if (missed.length) problems.push(`${missed.length} acknowledged lines or tips never reached ${rememberers.length} watching viewers (${missed.slice(0, 4).join(', ')})`);
+  if (missed.length) {
+    // Who missed what, and how each of them stands: a viewer that missed everything since some moment is deaf, not late.
+    const missers = rememberers.flatMap((viewer, v) => {
+      const lost = lines.filter((text) => !viewer.seenLines.has(text)).length + tips.filter((tip) => !viewer.seenTips.has(String(tip.transferId))).length;
+      return lost > 0 ? [`viewer ${v} missed ${lost} of ${lines.length + tips.length}: ${viewer.describe()}`] : [];
+    });
+    problems.push(`${missed.length} acknowledged lines or tips never reached ${rememberers.length} watching viewers (${missed.slice(0, 4).join(', ')}); ${missers.join('; ')}`);
+  }
   return problems;
 }

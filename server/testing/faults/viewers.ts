@@ -52,6 +52,8 @@ export class Viewer {
   readonly seenTips = new Set<string>();
   /** Replays that said lines were skipped (more than the bound missed). */
   skippedReplays = 0;
+  /** The instance its current or last socket went to. */
+  connectedTo: string | null = null;
 
   constructor(private readonly o: ViewerOptions, index: number) {
     this.instance = index;
@@ -101,6 +103,7 @@ export class Viewer {
     // The first connection by its index (half on each instance), then wherever a balancer would send it.
     const base = targets[this.firstConnection ? this.instance % targets.length : Math.floor(Math.random() * targets.length)]!;
     this.firstConnection = false;
+    this.connectedTo = base;
     const socket = new WebSocket(`${base.replace(/^http/, 'ws')}/ws`, { headers: this.o.session ? { cookie: `ll_session=${this.o.session}` } : {} });
     this.socket = socket;
     socket.on('open', () => this.subscribe());
@@ -125,6 +128,15 @@ export class Viewer {
         this.retryLater(Math.random() * RESTART_JITTER_MS);
       } else this.retryLater(backoff(this.attempt++));
     });
+  }
+
+  /** Its state in a few words, for the report of a check it failed. */
+  describe(): string {
+    const ago = (at: number) => `${((Date.now() - at) / 1000).toFixed(1)} s ago`;
+    const socket = this.socket ? ['connecting', 'open', 'closing', 'closed'][this.socket.readyState] : 'no socket';
+    const subscription = this.subscribedAt === null ? 'not subscribed' : `subscribed ${ago(this.subscribedAt)}`;
+    const lastClose = this.closeLog.at(-1);
+    return `${socket} to ${this.connectedTo ?? 'nowhere'}, ${subscription}, ${lastClose ? `last closed ${ago(lastClose.at)} (${lastClose.code})` : 'never closed'}, ${this.closeLog.length} closes, ${this.seenLines.size} lines and ${this.seenTips.size} tips seen`;
   }
 
   private retryLater(ms: number) {
