@@ -163,9 +163,9 @@ async function seedVolume(databaseUrl: string) {
           select ${firstUser} + (g * 31 + ${i}) % ${USERS}, p.kind, p.state, p.title || ' ' || g, p.description, p.audience, p.rating, p.price,
                  p.comments_allowed, p.media_count, p.bytes, now() - make_interval(mins => g)
           from posts p, generate_series(1, ${each}) g where p.id = $1
-          returning id)
-        insert into post_media (post_id, position, kind, key, width, height, duration_seconds, transcode_state)
-        select made.id, m.position, m.kind, m.key, m.width, m.height, m.duration_seconds, m.transcode_state
+          returning id, user_id)
+        insert into post_media (post_id, owner_id, position, kind, key, width, height, duration_seconds, transcode_state)
+        select made.id, made.user_id, m.position, m.kind, m.key, m.width, m.height, m.duration_seconds, m.transcode_state
         from made cross join post_media m where m.post_id = $1`, [template.id]);
     }
     const { rows: [range] } = await db.query<{ first: string; count: string }>('select min(id) as first, count(*) as count from posts where id > $1', [demo!.last]);
