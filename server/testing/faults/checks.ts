@@ -99,10 +99,12 @@ async function checkDelivery(o: { load: Load; streamId: number; cursor: { commen
 
   // Viewers that keep what they see: each saw every line and tip of the phase, live or replayed.
   const rememberers = o.load.viewers.filter((viewer) => viewer.remembers);
-  const missing = () => rememberers.flatMap((viewer, v) => [
+  /** What one viewer has not seen of the phase, named. */
+  const missedBy = (viewer: (typeof rememberers)[number], v: number) => [
     ...lines.filter((text) => !viewer.seenLines.has(text)).map((text) => `viewer ${v} line "${text}"`),
     ...tips.filter((tip) => !viewer.seenTips.has(String(tip.transferId))).map((tip) => `viewer ${v} tip ${tip.transferId}`),
-  ]);
+  ];
+  const missing = () => rememberers.flatMap(missedBy);
   const deadline = Date.now() + 10_000;
   let missed = missing();
   while (missed.length > 0 && Date.now() < deadline) {
@@ -112,7 +114,7 @@ async function checkDelivery(o: { load: Load; streamId: number; cursor: { commen
   if (missed.length) {
     // Who missed what, and how each of them stands: a viewer that missed everything since some moment is deaf, not late.
     const missers = rememberers.flatMap((viewer, v) => {
-      const lost = lines.filter((text) => !viewer.seenLines.has(text)).length + tips.filter((tip) => !viewer.seenTips.has(String(tip.transferId))).length;
+      const lost = missedBy(viewer, v).length;
       return lost > 0 ? [`viewer ${v} missed ${lost} of ${lines.length + tips.length}: ${viewer.describe()}`] : [];
     });
     problems.push(`${missed.length} acknowledged lines or tips never reached ${rememberers.length} watching viewers (${missed.slice(0, 4).join(', ')}); ${missers.join('; ')}`);
