@@ -24,6 +24,8 @@
  * The client: `node bench/reads-autocannon.ts --client <json>` (autocannon's API, `setupRequest` for the
  * changing paths), a process of its own; what it measured is printed as JSON on its stdout.
  * `--seed <database URL>` adds the same volume to a database a server has made (to read query plans on).
+ * To look inside the server while it is measured: BENCH_NODE_ARGS gives it node flags (`--cpu-prof
+ * --cpu-prof-dir=/tmp/prof`, `--trace-gc`) and BENCH_LOG a file for what it prints.
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -243,7 +245,7 @@ async function main() {
   try {
     const server = await startServerProcess(
       { NODE_ENV: 'production', SEED_DEMO: 'on', DATABASE_URL: db.url, PAYMENTS: 'none', MAIL_OUTBOX: 'off', LOG_LEVEL: 'info' },
-      { compiled: entry, readyMs: 300_000 },
+      { compiled: entry, readyMs: 300_000, nodeArgs: process.env.BENCH_NODE_ARGS?.split(' '), logFile: process.env.BENCH_LOG },
     );
     try {
       console.log('seeding users, follows and posts…');

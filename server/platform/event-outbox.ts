@@ -15,6 +15,7 @@ import { eventOutbox } from './db/platform-tables';
 import type { DomainEventHub, DomainEventName, DomainEvents } from './events';
 import { createDrain } from './jobs/drain';
 import type { Job } from './jobs/scheduler';
+import { integerArray } from './db/arrays';
 
 const BATCH = 100;
 /** How long a claimed row is held before another claim may take it; doubled per attempt, up to a day. */
@@ -69,7 +70,7 @@ export function createEventOutbox(deps: { db: Db; events: DomainEventHub; log: {
       else deps.log.warn({ outboxId: row.id, event: row.event, attempts: row.attempts }, 'outbox event handlers failed; delivered again after its lease');
     }
     if (delivered.length > 0) {
-      await db.execute(sql`update ${eventOutbox} set delivered_at = now() where id = any(${`{${delivered.join(',')}}`}::bigint[])`);
+      await db.execute(sql`update ${eventOutbox} set delivered_at = now() where id = any(${integerArray(delivered)}::bigint[])`);
     }
     return rows.length === BATCH;
   }

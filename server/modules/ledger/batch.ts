@@ -10,6 +10,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { heldSql, spendersOf } from './holds';
 import { ledgerAccounts, ledgerTransfers } from './tables';
 import type { TransferRequest } from './service';
+import { integerArray } from '../../platform/db/arrays';
 
 /** One transfer of a batch: the request, its legs' account ids, and the values the caller's SQL reads as `p.<name>`. */
 export interface BatchRow {
@@ -145,7 +146,7 @@ export function transferBatchStatement(options: BatchOptions): {
           spender: spendersOf(r)[0] ?? null,
         }))),
         legs: JSON.stringify(rows.flatMap(({ legs }, i) => legs.filter((l) => l.amount !== 0).map((l) => ({ i, account_id: l.accountId, amount: l.amount })))),
-        accounts: `{${[...new Set(rows.flatMap(({ legs }) => legs.map((l) => l.accountId)))].join(',')}}`,
+        accounts: integerArray([...new Set(rows.flatMap(({ legs }) => legs.map((l) => l.accountId)))]),
       };
     },
     read(result) {

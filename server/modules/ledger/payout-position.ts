@@ -11,6 +11,7 @@ import type { Executor } from '../../platform/db/client';
 import { preparedStatement } from '../../platform/db/prepared';
 import { EARNING_KINDS } from '../../../common/rules/transfer-kinds';
 import { ledgerAccounts, ledgerEntries, ledgerTransfers } from './tables';
+import { integerArray } from '../../platform/db/arrays';
 
 export interface PayoutPosition {
   /** Earned and past the hold. */
@@ -88,7 +89,7 @@ export function walletVersion(exec: Executor): (userId: number) => Promise<strin
     'ledger_wallet_versions',
   );
   // Every signed-in page asks it: the versions of the pages asked together are read together (decision 0078).
-  const versions = createBatcher<number, string | null>({ ...COALESCED_READS, run: async (ids) => (await read({ ids })).map((row) => row.version) });
+  const versions = createBatcher<number, string | null>({ ...COALESCED_READS, run: async (ids) => (await read({ ids: integerArray(ids) })).map((row) => row.version) });
   return (userId) => versions.submit(userId);
 }
 

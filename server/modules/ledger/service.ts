@@ -13,6 +13,7 @@ import { transferBatchStatement, type BatchOptions, type BatchRow, type BatchRow
 import { AccountOnHold, heldSql, ledgerHoldsOf, spendersOf } from './holds';
 import { ledgerReads } from './reads';
 import { CURRENCIES, ledgerAccounts, ledgerTransfers, type Currency, type TransferKind } from './tables';
+import { integerArray } from '../../platform/db/arrays';
 
 const CHECK_VIOLATION = '23514';
 const DEADLOCK = '40P01';
@@ -223,13 +224,12 @@ export function createLedger(deps: {
     // The legs as two arrays: one statement text for any number of legs, so it can stay prepared. The
     // accounts are found by `id = any(ids)`: a cached generic plan knows nothing of the arrays' length
     // and would otherwise scan the whole accounts table.
-    const pgArray = (values: number[]) => `{${values.join(',')}}`;
-    const legIds = pgArray(ids);
-    const legAmounts = pgArray(legs.map((l) => l.amount));
+    const legIds = integerArray(ids);
+    const legAmounts = integerArray(legs.map((l) => l.amount));
     const guard = options.guard ?? sql`true`;
     // Spending from a held wallet (debt, an open dispute) moves nothing: decided here, for every kind of payment.
     const spenders = spendersOf(request);
-    const held = spenders.length > 0 ? sql`exists (select 1 from unnest(${pgArray(spenders)}::bigint[]) s(u) where ${heldSql(sql`s.u`)})` : sql`false`;
+    const held = spenders.length > 0 ? sql`exists (select 1 from unnest(${integerArray(spenders)}::bigint[]) s(u) where ${heldSql(sql`s.u`)})` : sql`false`;
     const extras = Object.entries(options.select ?? {});
     const extraColumns = extras.length ? sql`, ${sql.join(extras.map(([name, expr]) => sql`(${expr}) as ${sql.identifier(name)}`), sql`, `)}` : sql``;
     // The guard and the extra columns read the statement's snapshot (before this transfer). The select

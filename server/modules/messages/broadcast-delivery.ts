@@ -11,6 +11,7 @@ import { userChannelOf, type RealtimeMessage } from '../../../common/realtime';
 import type { Db, Executor } from '../../platform/db/client';
 import type { MessageMedia } from './media';
 import { conversationMembers, conversations, directMessages, messageBlocks, messageBroadcasts, messageSettings } from './tables';
+import { integerArray } from '../../platform/db/arrays';
 
 type BroadcastRow = typeof messageBroadcasts.$inferSelect;
 type Publish = (channel: string, message: RealtimeMessage) => Promise<void>;
@@ -21,7 +22,7 @@ export const CLAIM_MS = 30_000;
 /** A run delivers for at most this long, then leaves the rest to the next (the job runs every second). */
 const RUN_BUDGET_MS = 5_000;
 
-const bigintArray = (ids: readonly number[]) => sql`${`{${ids.join(',')}}`}::bigint[]`;
+const bigintArray = (ids: readonly number[]) => sql`${integerArray(ids)}::bigint[]`;
 
 export function createBroadcastDelivery(deps: {
   db: Db;

@@ -12,9 +12,9 @@ import type { Db } from '../../platform/db/client';
 import type { MailMessage, Mailer } from '../../platform/mail/mailer';
 import { notificationReachSql, type AccountsService } from '../accounts';
 import type { Push } from './push';
-import { idArray } from './store';
 import { notificationDeliveries, notifications, type NotificationData } from './tables';
 import { mailLink, mailSubject, mailText, notificationLink, notificationText, type NotificationFacts } from './texts';
+import { integerArray } from '../../platform/db/arrays';
 
 /** Deliveries taken per step. */
 const BATCH = 500;
@@ -82,7 +82,7 @@ export function createDelivery(deps: DeliveryDeps) {
     }>(sql`
       select n.id, n.user_id, n.kind, n.actor_id, n.subject_id, n.data, x.email, x.skin, x.via_email, x.via_push
       from ${notifications} n left join (${notificationReachSql}) x on x.user_id = n.user_id
-      where n.id = any(${idArray(notificationIds)}::bigint[])`);
+      where n.id = any(${integerArray(notificationIds)}::bigint[])`);
     const actors = await deps.publicUsers(result.rows.flatMap((row) => (row.actor_id === null ? [] : [Number(row.actor_id)])));
     return new Map(result.rows.map((row) => {
       const actorId = row.actor_id === null ? null : Number(row.actor_id);

@@ -10,6 +10,7 @@ import type { Executor } from '../../platform/db/client';
 import { notificationReachSql, type AccountsService } from '../accounts';
 import { notificationDeliveries, notifications, pushSubscriptions, type NotificationData } from './tables';
 import { notificationLink, notificationText, type NotificationFacts } from './texts';
+import { integerArray } from '../../platform/db/arrays';
 
 /** How each kind is told: the preference that must be on, the hourly cap per actor, and the ways besides the bell. */
 export const POLICY: Record<NotificationKind, { gate: 'stream_start' | 'new_follower' | null; hourlyCap: boolean; email: boolean; push: boolean }> = {
@@ -46,8 +47,6 @@ export interface Created {
   delivering: boolean;
 }
 
-/** A bigint[] parameter for `= any(...)`, written as PostgreSQL's array text (the same on pg and PGlite). */
-export const idArray = (ids: readonly number[]) => `{${ids.map((id) => Math.trunc(id)).join(',')}}`;
 
 /** One notification for one person: the source's facts with the person told. */
 export type Notice = Omit<NotificationSource, 'kind'> & { userId: number };
@@ -102,7 +101,7 @@ export function notifyPeople(exec: Executor, source: NotificationSource, userIds
 export async function unreadCounts(exec: Executor, userIds: readonly number[]): Promise<Map<number, number>> {
   const counts = new Map(userIds.map((id) => [id, 0]));
   if (userIds.length === 0) return counts;
-  const ids = `{${[...counts.keys()].join(',')}}`;
+  const ids = integerArray([...counts.keys()]);
   const result = await exec.execute<{ user_id: string | number; unread: number }>(sql`
     select u.id as user_id, (select count(*) from (
       select 1 from ${notifications} n where n.user_id = u.id and n.read_at is null limit ${UNREAD_COUNT_CAP}) c)::int as unread

@@ -30,6 +30,7 @@ import { createPostFiles } from './post-files';
 import type { PostQuotaChecks } from './quotas';
 import type { Vault } from './vault';
 import { postLikes, postMedia, postPurchases, postReports, posts, postSaves } from './tables';
+import { integerArray } from '../../platform/db/arrays';
 
 type CreateInput = z.output<typeof api.createPost.input>;
 
@@ -217,7 +218,7 @@ export function createPostsService(deps: {
   const postPages = createBatcher<{ id: number; viewer: number }, PostPageRow | undefined>({
     ...COALESCED_READS,
     run: async (asks) => {
-      const rows = await postPagesQuery({ ids: asks.map((ask) => ask.id), viewers: asks.map((ask) => ask.viewer) });
+      const rows = await postPagesQuery({ ids: integerArray(asks.map((ask) => ask.id)), viewers: integerArray(asks.map((ask) => ask.viewer)) });
       const found = new Map(rows.map((row) => [row.at, row]));
       return asks.map((_, at) => found.get(at));
     },

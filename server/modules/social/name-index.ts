@@ -38,6 +38,18 @@ function substringsOf(name: string): Set<string> {
   return found;
 }
 
+/** One of 32 bits for a run of three characters: a name's signature has the bits of all its runs and trigrams. */
+function bitOf(run: string): number {
+  const code = run.charCodeAt(0) * 961 + run.charCodeAt(1) * 31 + run.charCodeAt(2);
+  return 1 << (Math.imul(code, 0x9e3779b1) >>> 27);
+}
+
+function signatureOf(runs: Iterable<string>): number {
+  let signature = 0;
+  for (const run of runs) signature |= bitOf(run);
+  return signature;
+}
+
 interface Entry {
   id: number;
   name: string;
@@ -50,6 +62,8 @@ interface Entry {
    * two spaces or of three, which no trigram is.
    */
   padded: string;
+  /** The bits of its trigrams and runs (bitOf): a run whose bit is not set is not in the name. */
+  signature: number;
 }
 
 /** Slots by key, each list without repeats; a changed name leaves the lists of its old keys. */
@@ -108,9 +122,13 @@ export function createNameIndex(db: Executor, options: { totalCap: number; typoM
   const seenAt = new Map<number, number>();
   const substrings = new Postings();
   const trigrams = new Postings();
-  /** Trigrams per slot; shared trigrams per slot while a typo search counts them, and the slots it touched (reset after each). */
-  let gramsOf = new Uint8Array(1024);
-  let shared = new Uint16Array(1024);
+  /**
+   * Per slot, side by side so that a typo search reads no entry until a name is likely: its trigram count
+   * (high byte; a username has at most 32) and, while a search counts them, the trigrams it shares with the
+   * text (low byte, reset after each); its signature; and the slots a search touched.
+   */
+  let tally = new Uint16Array(1024);
+  let signatures = new Int32Array(1024);
   let touched = new Int32Array(1024);
   let caughtUpTo = 0;
 
@@ -146,12 +164,16 @@ export function createNameIndex(db: Executor, options: { totalCap: number; typoM
   function add(id: number, name: string, inOrder: boolean): Entry {
     const grams = trigramsOf(name);
     const slot = freeSlots.pop() ?? slots.length;
-    const entry = { id, name, grams: grams.size, slot, padded: paddedWordsOf(name).join('') };
+    const runs = substringsOf(name);
+    const entry = { id, name, grams: grams.size, slot, padded: paddedWordsOf(name).join(''), signature: signatureOf(grams) | signatureOf(runs) };
     entries.set(id, entry);
     slots[slot] = entry;
-    if (slot < gramsOf.length) gramsOf[slot] = grams.size;
+    if (slot < tally.length) {
+      tally[slot] = grams.size << 8;
+      signatures[slot] = entry.signature;
+    }
     if (inOrder) ordered.splice(positionOf(name), 0, entry);
-    substrings.add(substringsOf(name), slot);
+    substrings.add(runs, slot);
     trigrams.add(grams, slot);
     return entry;
   }
@@ -169,10 +191,10 @@ export function createNameIndex(db: Executor, options: { totalCap: number; typoM
       caughtUpTo = Math.max(caughtUpTo, row.changeNo);
     }
     if (atOnce && added.length > 0) ordered = [...ordered, ...added].sort(byName);
-    if (shared.length < slots.length) {
-      shared = new Uint16Array(slots.length * 2);
+    if (tally.length < slots.length) {
       touched = new Int32Array(slots.length * 2);
-      gramsOf = Uint8Array.from({ length: slots.length * 2 }, (_, slot) => slots[slot]?.grams ?? 0);
+      tally = Uint16Array.from({ length: slots.length * 2 }, (_, slot) => (slots[slot]?.grams ?? 0) << 8);
+      signatures = Int32Array.from({ length: slots.length * 2 }, (_, slot) => slots[slot]?.signature ?? 0);
     }
   }
 
@@ -191,11 +213,18 @@ export function createNameIndex(db: Executor, options: { totalCap: number; typoM
   /** Names that contain `term` but do not start with it, in name order. */
   function containingElsewhere(term: string): Entry[] {
     const keys = [...substringsOf(term)];
-    // The rarest run of three characters narrows the most; a text shorter than three is checked against every name.
-    const candidates = keys.length === 0
-      ? ordered
-      : keys.map((key) => substrings.of(key)).reduce((rarest, list) => (list.length < rarest.length ? list : rarest)).map((slot) => slots[slot]!);
-    return candidates.filter((entry) => entry.name.includes(term) && !entry.name.startsWith(term)).sort(byName);
+    // A text shorter than three is checked against every name.
+    if (keys.length === 0) return ordered.filter((entry) => entry.name.includes(term) && !entry.name.startsWith(term));
+    // The rarest run of three characters narrows the most; the signatures rule out most of the rest without reading a name.
+    const rarest = keys.map((key) => substrings.of(key)).reduce((fewest, list) => (list.length < fewest.length ? list : fewest));
+    const wanted = signatureOf(keys);
+    const found: Entry[] = [];
+    for (const slot of rarest) {
+      if ((signatures[slot]! & wanted) !== wanted) continue;
+      const entry = slots[slot]!;
+      if (entry.name.includes(term) && !entry.name.startsWith(term)) found.push(entry);
+    }
+    return found.sort(byName);
   }
 
   /**
@@ -204,39 +233,47 @@ export function createNameIndex(db: Executor, options: { totalCap: number; typoM
    * so a name that qualifies has at least one of the term's rarest `grams - needed + 1` trigrams: only
    * those lists are walked, and the commonest few are checked afterwards on the names still in reach.
    */
-  function similarTo(term: string, limit: number): Entry[] {
+  function similarTo(term: string, limit: number, containing: ReadonlySet<Entry>): Entry[] {
     const termGrams = [...trigramsOf(term)];
     const grams = termGrams.length;
     const needed = Math.max(1, Math.ceil((3 * grams) / 10));
     const lists = termGrams.map((gram) => ({ gram, slots: trigrams.of(gram) })).sort((a, b) => a.slots.length - b.slots.length);
     const walked = lists.slice(0, grams - needed + 1);
-    const checked = lists.slice(grams - needed + 1).map((list) => list.gram);
+    const checked = lists.slice(grams - needed + 1).map((list) => ({ gram: list.gram, bit: bitOf(list.gram) }));
     // Locals rather than the closure's (reassigned) arrays: the loops below are most of a typo search.
-    const counts = shared;
+    const counts = tally;
+    const signed = signatures;
     const seen = touched;
-    const lengths = gramsOf;
     let touchedCount = 0;
     for (const list of walked) {
       const listed = list.slots;
       for (let i = 0; i < listed.length; i += 1) {
         const slot = listed[i]!;
-        if (counts[slot] === 0) seen[touchedCount++] = slot;
-        counts[slot] = counts[slot]! + 1;
+        const was = counts[slot]!;
+        if ((was & 0xff) === 0) seen[touchedCount++] = slot;
+        counts[slot] = was + 1;
       }
     }
     const scored: Array<{ entry: Entry; similarity: number }> = [];
     for (let i = 0; i < touchedCount; i += 1) {
       const slot = seen[i]!;
-      let common = counts[slot]!;
-      counts[slot] = 0;
+      const was = counts[slot]!;
+      counts[slot] = was & 0xff00;
+      let common = was & 0xff;
+      const theirs = was >> 8;
       // In whole numbers: most names share too little even with every unwalked trigram.
-      if (13 * (common + checked.length) < 3 * (grams + lengths[slot]!)) continue;
+      if (13 * (common + checked.length) < 3 * (grams + theirs)) continue;
+      // The signature says which unwalked trigrams the name may have.
+      const signature = signed[slot]!;
+      let possible = 0;
+      for (const { bit } of checked) if ((signature & bit) !== 0) possible += 1;
+      if (13 * (common + possible) < 3 * (grams + theirs)) continue;
       const entry = slots[slot]!;
-      for (const gram of checked) if (entry.padded.includes(gram)) common += 1;
+      for (const { gram, bit } of checked) if ((signature & bit) !== 0 && entry.padded.includes(gram)) common += 1;
       if (13 * common < 3 * (grams + entry.grams)) continue;
       // pg_trgm computes the similarity as a float4.
       const similarity = Math.fround(common / (grams + entry.grams - common));
-      if (similarity >= SIMILARITY_THRESHOLD && !entry.name.includes(term)) scored.push({ entry, similarity });
+      if (similarity >= SIMILARITY_THRESHOLD && !containing.has(entry)) scored.push({ entry, similarity });
     }
     scored.sort((a, b) => b.similarity - a.similarity || a.entry.id - b.entry.id);
     return scored.slice(0, limit).map((s) => s.entry);
@@ -262,7 +299,8 @@ export function createNameIndex(db: Executor, options: { totalCap: number; typoM
     }
     let total = leading + rest;
     if (page.offset === 0 && found.length < page.limit && text.length >= options.typoMinChars) {
-      const similar = similarTo(term, page.limit - found.length);
+      // The page is not full, so it holds every name that contains the text: those the typo stage leaves out.
+      const similar = similarTo(term, page.limit - found.length, new Set(found));
       found.push(...similar);
       total += similar.length;
     }

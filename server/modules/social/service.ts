@@ -12,6 +12,7 @@ import { nameChangesSql, people } from '../accounts';
 import { createNameIndex, type NameChange } from './name-index';
 import { follows } from './tables';
 import { escapeLike } from '../../platform/db/like';
+import { integerArray } from '../../platform/db/arrays';
 
 export interface Page {
   offset: number;
@@ -162,7 +163,7 @@ export function createSocialService(deps: {
   const profiles = createBatcher<number, ProfileRow | undefined>({
     ...COALESCED_READS,
     run: async (ids) => {
-      const found = new Map((await profileRows({ ids })).map((row) => [row.id, row]));
+      const found = new Map((await profileRows({ ids: integerArray(ids) })).map((row) => [row.id, row]));
       return ids.map((id) => found.get(id));
     },
   });
@@ -202,7 +203,7 @@ export function createSocialService(deps: {
           ats.push(at);
         }
       });
-      const [row] = await pagesAndChanges({ ids, viewers, ats, after: Math.min(...asks.map((ask) => ask.after)) });
+      const [row] = await pagesAndChanges({ ids: integerArray(ids), viewers: integerArray(viewers), ats: integerArray(ats), after: Math.min(...asks.map((ask) => ask.after)) });
       const listed = asks.map((): SearchListed[] => []);
       for (const { at, ...person } of row?.listed ?? []) listed[at]!.push(person);
       const changes = row?.changes ?? [];

@@ -6,6 +6,7 @@
 import { and, eq, isNull, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../platform/db/client';
 import { subscriptionPlans, subscriptions, type Benefits } from './tables';
+import { integerArray } from '../../platform/db/arrays';
 
 /**
  * The benefits (jsonb, or null) of the viewer's subscription to the creator that is paid up now.
@@ -54,7 +55,7 @@ export async function subscribedTo(exec: Executor, viewerId: number | null, crea
   if (viewerId === null || creatorIds.length === 0) return new Set();
   const result = await exec.execute(sql`
     select distinct s.creator_id from ${subscriptions} s
-    where s.subscriber_id = ${viewerId} and s.creator_id = any(${`{${creatorIds.join(',')}}`}::bigint[]) and s.end_date > now()`);
+    where s.subscriber_id = ${viewerId} and s.creator_id = any(${integerArray(creatorIds)}::bigint[]) and s.end_date > now()`);
   return new Set((result.rows as Array<{ creator_id: string | number }>).map((r) => Number(r.creator_id)));
 }
 
