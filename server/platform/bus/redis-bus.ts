@@ -102,20 +102,33 @@ export async function createRedisBus(url: string, options: RedisBusOptions): Pro
     }, retryDelayMs(attempts));
   }
 
-  /** Once both connections are ready: listen again, publish the backlog in order, then say `up`. */
+  /**
+   * Once both connections are ready: listen again, publish the backlog in order, then say `up`. A channel
+   * first wanted meanwhile (its `subscribe` saw the bus down, so left it to this) is listened to before
+   * the bus says `up`: the last check and the announcement run without an await between them.
+   */
   async function recover() {
     if (closed || recovering || state === 'up') return;
     if (publisher.status !== 'ready' || subscriber.status !== 'ready') return; // their 'ready' calls again
     recovering = true;
     let redelivered = 0;
+    const listening = new Set<string>();
+    const unheard = () => [...handlers.keys()].filter((name) => !listening.has(name));
+    const listenToEveryChannel = async () => {
+      for (let missing = unheard(); missing.length > 0; missing = unheard()) {
+        await subscriber.subscribe(...missing);
+        for (const name of missing) listening.add(name);
+      }
+    };
     try {
-      if (handlers.size > 0) await subscriber.subscribe(...handlers.keys());
+      await listenToEveryChannel();
       if (backlog.size() > 0) await new Promise((resolve) => setTimeout(resolve, BACKLOG_GRACE_MS));
       for (let item = backlog.first(); item; item = backlog.first()) {
         await publisher.publish(item.channel, item.payload);
         backlog.done();
         redelivered += 1;
       }
+      do await listenToEveryChannel(); while (unheard().length > 0);
     } catch {
       recovering = false;
       retryLater();

@@ -4,6 +4,7 @@
  * TEST_DATABASE_URL is set (the scaled-out project).
  */
 import type { ChildProcess } from 'node:child_process';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { suiteNeeding } from '../../testing/suite-needing';
 import { startListeningSharedApps, type TestApp } from '../../testing/harness';
@@ -122,6 +123,33 @@ suiteNeeding('postgres', 'redis-server')('a Redis outage', () => {
       await bus.publish('late', { line: 6 });
       await expect.poll(() => late, { timeout: 5000 }).toEqual([{ line: 5 }, { line: 6 }]);
     } finally {
+      await bus.close();
+    }
+  });
+
+  it('listens to a channel first wanted while it recovers, before it says up', async () => {
+    const prefix = `recovering:${process.pid}:`;
+    const bus = await createRedisBus(`redis://127.0.0.1:${port}`, { prefix });
+    const watcher = new Redis(`redis://127.0.0.1:${port}`, { lazyConnect: true, maxRetriesPerRequest: 0 });
+    watcher.on('error', () => {});
+    try {
+      await bus.subscribe('early', () => {});
+      await killRedis(redis!);
+      await expect.poll(() => bus.state(), { timeout: 10_000 }).toBe('down');
+      // Something in the backlog: the bus, listening again, waits a second before it publishes it and says up.
+      await bus.publish('early', { line: 1 });
+      redis = await startRedis(port);
+      await watcher.connect();
+      const listeners = async () => Number((await watcher.pubsub('NUMSUB', `${prefix}early`))[1]);
+      await expect.poll(listeners, { timeout: 10_000, interval: 20 }).toBe(1);
+      expect(bus.state()).toBe('down');
+      const heard: unknown[] = [];
+      await bus.subscribe('during', (message) => heard.push(message));
+      await expect.poll(() => bus.state(), { timeout: 10_000 }).toBe('up');
+      await bus.publish('during', { line: 2 });
+      await expect.poll(() => heard, { timeout: 5000 }).toEqual([{ line: 2 }]);
+    } finally {
+      watcher.disconnect();
       await bus.close();
     }
   });
