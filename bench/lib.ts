@@ -3,7 +3,7 @@
  * with server/testing/server.ts (startServerProcess) and is called with server/testing/http-session.ts.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../server/testing/server';
@@ -87,6 +87,21 @@ export function writeResult(name: string, result: unknown): void {
 export function cpuSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** CPU seconds used so far by every PostgreSQL process on this machine (the server's backends among them). */
+export function databaseCpuSeconds(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.includes('(postgres)')) total += cpuSeconds(Number(entry));
+    } catch {
+      // The process ended while the list was read.
+    }
+  }
+  return total;
 }
 
 /** Waits until the process has been nearly idle for a second (the demo's history is written after it answers). */

@@ -6,7 +6,7 @@
  * a fresh PostgreSQL database with the demo data and, added straight into the database, 100,000 more
  * users, 300,000 follows between them and 20,000 posts copied from the demo's (the same media).
  * The compiled server (dist/server/main.js, `npm run build`) when it exists, else the sources through tsx;
- * BENCH_SERVER=tsx|compiled chooses.
+ * BENCH_SERVER=tsx|compiled|<another build's main.js> chooses.
  *
  * Calls, each `BENCH_SECONDS` (10) after 2 unmeasured seconds, each with the hello-world measured just
  * before it (same neighbours): the guest Popular listing; signed-in session-detail as a viewer and as a
@@ -36,7 +36,7 @@ import pg from 'pg';
 import { HttpSession } from '../server/testing/http-session';
 import { startServerProcess, type ServerProcess } from '../server/testing/server';
 import { emptyPostgresDatabase } from '../server/testing/tip-load';
-import { round, settled, startHelloWorld, writeResult, type HelloWorld } from './lib';
+import { cpuSeconds, databaseCpuSeconds, round, settled, startHelloWorld, writeResult, type HelloWorld } from './lib';
 
 const CONNECTIONS = 50;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -127,9 +127,16 @@ async function runClient(job: ClientJob): Promise<ClientResult> {
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as ClientResult;
 }
 
-async function measure(url: string, c: Omit<Case, 'label'>): Promise<ClientResult> {
+/**
+ * What the client measured, with the CPU that the server process (`pid`) and PostgreSQL spent per request
+ * meanwhile (µs): on a machine whose speed drifts between runs, the cost per request holds still.
+ */
+async function measure(url: string, pid: number, c: Omit<Case, 'label'>): Promise<ClientResult & { serverCpuUs: number; databaseCpuUs: number }> {
   await runClient({ url, seconds: WARM_SECONDS, path: c.path, cookie: c.cookie, ids: c.ids });
-  return runClient({ url, seconds: SECONDS, path: c.path, cookie: c.cookie, ids: c.ids });
+  const [server, database] = [cpuSeconds(pid), databaseCpuSeconds()];
+  const result = await runClient({ url, seconds: SECONDS, path: c.path, cookie: c.cookie, ids: c.ids });
+  const perRequest = (seconds: number) => round((seconds * 1e6) / Math.max(1, result.requests), 1);
+  return { ...result, serverCpuUs: perRequest(cpuSeconds(pid) - server), databaseCpuUs: perRequest(databaseCpuSeconds() - database) };
 }
 
 /** Users, follows and posts of a realistic size, straight into the database (sign-ups would cost an argon2id hash each). */
@@ -199,14 +206,20 @@ const GOALS = { guestPopularRatio: 0.3, signedInRatio: 0.15, longTailRatio: 0.08
 interface Measured extends ClientResult {
   ratio: number;
   helloWorldPerSecond: number;
+  /** CPU per request (µs) of the server, of PostgreSQL beside it, and of the hello-world. */
+  serverCpuUs: number;
+  databaseCpuUs: number;
+  helloWorldCpuUs: number;
   loadavg: number;
 }
 
+/** BENCH_SERVER: `compiled` (dist/, the default once built), `tsx`, or the path of another build's main.js (to compare two builds). */
 function serverEntry(): string | undefined {
   const wanted = process.env.BENCH_SERVER ?? (existsSync(COMPILED_ENTRY) ? 'compiled' : 'tsx');
   if (wanted === 'tsx') return undefined;
-  if (!existsSync(COMPILED_ENTRY)) throw new Error(`BENCH_SERVER=compiled: ${COMPILED_ENTRY} is missing (npm run build)`);
-  return COMPILED_ENTRY;
+  const entry = wanted === 'compiled' ? COMPILED_ENTRY : wanted;
+  if (!existsSync(entry)) throw new Error(`BENCH_SERVER=${wanted}: ${entry} is missing (npm run build)`);
+  return entry;
 }
 
 async function round_(hello: HelloWorld, server: ServerProcess, list: Case[]) {
@@ -214,10 +227,12 @@ async function round_(hello: HelloWorld, server: ServerProcess, list: Case[]) {
   for (const c of list) {
     console.log(`${c.label}…`);
     const loadavg = round(os.loadavg()[0]!, 2);
-    const reference = await measure(hello.url, { path: '/' });
-    const result = await measure(server.url, c);
-    results[c.label] = { ...result, ratio: round(result.perSecond / reference.perSecond, 3), helloWorldPerSecond: reference.perSecond, loadavg };
-    console.log(`  ${result.perSecond} req/s (${results[c.label]!.ratio} × hello-world ${reference.perSecond}), p99 ${result.p99Ms} ms${result.unexpected + result.errors ? `, ${result.unexpected} unexpected answers, ${result.errors} errors` : ''}`);
+    const reference = await measure(hello.url, hello.pid, { path: '/' });
+    const result = await measure(server.url, server.child.pid!, c);
+    results[c.label] = { ...result, ratio: round(result.perSecond / reference.perSecond, 3), helloWorldPerSecond: reference.perSecond, helloWorldCpuUs: reference.serverCpuUs, loadavg };
+    console.log(`  ${result.perSecond} req/s (${results[c.label]!.ratio} × hello-world ${reference.perSecond}), p99 ${result.p99Ms} ms;`
+      + ` CPU per request: server ${result.serverCpuUs} µs + PostgreSQL ${result.databaseCpuUs} µs (hello-world ${reference.serverCpuUs} µs)`
+      + `${result.unexpected + result.errors ? `, ${result.unexpected} unexpected answers, ${result.errors} errors` : ''}`);
   }
   return results;
 }

@@ -28,6 +28,9 @@ interface SearchListed {
   score: BroadcasterScore | null;
 }
 
+/** A person of a search page as the database lists them: scores null for one who never streamed. */
+type ListedRow = [user_id: number, avatar: string | null, username: string, likes: number | null, overall_rating: number | null];
+
 /** A search page's people asked of the database: their ids, for whom, and the last name change the index has seen. */
 interface PageAsk {
   ids: number[];
@@ -36,6 +39,7 @@ interface PageAsk {
 }
 
 interface PageRead {
+  /** The page's people in the order asked, those no longer active left out. */
   listed: SearchListed[];
   changes: NameChange[];
 }
@@ -45,8 +49,6 @@ const SEARCH_TOTAL_CAP = 1000;
 
 /** Below this length a "typo" match is noise (and costs a scan): three letters are matched as typed. */
 const TYPO_MIN_CHARS = 4;
-
-/** LIKE treats % and _ as wildcards: a search for "50%" means the text. */
 
 /** Username filter of follower lists: applies from 3 characters (spec part 2 §5). */
 const nameFilter = (searchText: string | undefined) =>
@@ -94,6 +96,8 @@ export const NO_SCORE: BroadcasterScore = { likes: 0, overall_rating: 0 };
 /** Saved scores as a column of another statement (null: never streamed), then completed with what is not saved yet. */
 export interface BroadcasterScoreReads {
   savedColumn: (userId: SQL) => SQL<BroadcasterScore | null>;
+  /** The saved scores of the users of an id array, a table `(user_id, likes, overall_rating)` without the users who never streamed. */
+  savedTable: (userIds: SQL) => SQL;
   complete: (saved: Map<number, BroadcasterScore>) => Promise<Map<number, BroadcasterScore>>;
 }
 
@@ -171,20 +175,21 @@ export function createSocialService(deps: {
   const names = createNameIndex(db, { totalCap: SEARCH_TOTAL_CAP, typoMinChars: TYPO_MIN_CHARS });
 
   /**
-   * Search pages' people, active ones only, with whether each page's viewer (0: a guest) follows each and
-   * their saved broadcaster scores, and the changes to names past the oldest number asked: one prepared
-   * statement (made on first use: the scores' column comes from the streams module) for the pages of the
-   * searches that arrive together (decision 0078). `at` is the page's place among them.
+   * The people of the search pages that arrive together, each once and active ones only, with their saved
+   * broadcaster scores; which of the (viewer, person) pairs of signed-in viewers' pages are follows; and the
+   * changes to names past the oldest number asked: one prepared statement (made on first use: the scores'
+   * table comes from the streams module) for the batch (decision 0078). People and follows are arrays, not
+   * objects with keys: on a batch of hundreds, keys cost the database and the parse twice as much.
    */
   const pagesAndChanges = preparedOnFirstUse(
     () =>
       db.select({
-        listed: sql<Array<SearchListed & { at: number }>>`coalesce((select json_agg(json_build_object('at', asked.at, 'user_id', people.id, 'avatar', people.avatar,
-          'username', people.username,
-          'am_following', asked.viewer <> 0 and exists (select 1 from ${follows} as mine where mine.follower_id = asked.viewer and mine.followee_id = people.id),
-          'score', ${deps.broadcasterScores().savedColumn(sql.raw('people.id'))}))
-          from unnest(${sql.placeholder('ids')}::bigint[], ${sql.placeholder('viewers')}::bigint[], ${sql.placeholder('ats')}::int[]) as asked(id, viewer, at)
-          join ${people} on people.id = asked.id and people.account_status = 'active'), '[]'::json)`,
+        listed: sql<ListedRow[]>`coalesce((select json_agg(json_build_array(people.id, people.avatar, people.username, scores.likes, scores.overall_rating))
+          from ${people} left join ${deps.broadcasterScores().savedTable(sql`${sql.placeholder('ids')}::bigint[]`)} as scores on scores.user_id = people.id
+          where people.id = any(${sql.placeholder('ids')}::bigint[]) and people.account_status = 'active'), '[]'::json)`,
+        followed: sql<Array<[viewer: number, user: number]>>`coalesce((select json_agg(json_build_array(mine.follower_id, mine.followee_id))
+          from unnest(${sql.placeholder('viewers')}::bigint[], ${sql.placeholder('followees')}::bigint[]) as asked(viewer, id)
+          join ${follows} as mine on mine.follower_id = asked.viewer and mine.followee_id = asked.id), '[]'::json)`,
         changes: sql<NameChange[]>`${nameChangesSql(sql`${sql.placeholder('after')}::bigint`)}`,
       }).from(sql`(select 1) as one`),
     'social_search_pages',
@@ -193,21 +198,34 @@ export function createSocialService(deps: {
   const searchPages = createBatcher<PageAsk, PageRead>({
     ...COALESCED_READS,
     run: async (asks) => {
-      const ids: number[] = [];
+      const ids = new Set<number>();
       const viewers: number[] = [];
-      const ats: number[] = [];
-      asks.forEach((ask, at) => {
+      const followees: number[] = [];
+      for (const ask of asks) {
         for (const id of ask.ids) {
-          ids.push(id);
-          viewers.push(ask.viewer);
-          ats.push(at);
+          ids.add(id);
+          if (ask.viewer !== 0) {
+            viewers.push(ask.viewer);
+            followees.push(id);
+          }
         }
+      }
+      const [row] = await pagesAndChanges({
+        ids: integerArray([...ids]), viewers: integerArray(viewers), followees: integerArray(followees), after: Math.min(...asks.map((ask) => ask.after)),
       });
-      const [row] = await pagesAndChanges({ ids: integerArray(ids), viewers: integerArray(viewers), ats: integerArray(ats), after: Math.min(...asks.map((ask) => ask.after)) });
-      const listed = asks.map((): SearchListed[] => []);
-      for (const { at, ...person } of row?.listed ?? []) listed[at]!.push(person);
+      const found = new Map((row?.listed ?? []).map((person) => [person[0], person]));
+      const followed = new Set((row?.followed ?? []).map(([viewer, user]) => `${viewer} ${user}`));
       const changes = row?.changes ?? [];
-      return asks.map((ask, at) => ({ listed: listed[at]!, changes: changes.filter((change) => change.changeNo > ask.after) }));
+      return asks.map((ask) => ({
+        listed: ask.ids.flatMap((id): SearchListed[] => {
+          const person = found.get(id);
+          if (!person) return [];
+          const [, avatar, username, likes, overall_rating] = person;
+          const am_following = ask.viewer !== 0 && followed.has(`${ask.viewer} ${id}`);
+          return [{ user_id: id, avatar, username, am_following, score: likes === null ? null : { likes, overall_rating: overall_rating ?? 0 } }];
+        }),
+        changes: changes.filter((change) => change.changeNo > ask.after),
+      }));
     },
   });
 
@@ -321,9 +339,7 @@ export function createSocialService(deps: {
      * that arrive together (decision 0078).
      */
     async searchUsers(text: string, viewerId: number | null, page: Page) {
-      const { ids, total, listed } = await names.search(text, page, (wanted, after) => searchPages.submit({ ids: wanted, after, viewer: viewerId ?? 0 }));
-      const byId = new Map(listed.map((row) => [row.user_id, row]));
-      const found = ids.flatMap((id) => byId.get(id) ?? []);
+      const { total, listed: found } = await names.search(text, page, (wanted, after) => searchPages.submit({ ids: wanted, after, viewer: viewerId ?? 0 }));
       const scores = await scoresOf(found.map((r) => ({ id: r.user_id, score: r.score })));
       // Built field by field: a page is fifty people, and spreading them was a twentieth of a search's time.
       const users = found.map((r) => {

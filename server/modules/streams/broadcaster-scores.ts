@@ -16,15 +16,26 @@ async function withRealtimeLikes(db: Executor, saved: Map<number, BroadcasterSco
   return new Map([...saved].map(([userId, score]) => [userId, { ...score, likes: score.likes + (realtime.get(userId) ?? 0) }]));
 }
 
+/** A broadcaster's saved likes and overall rating, as aggregates over their streams `s`, each joined to its ratings' sum and count `rated`. */
+const SAVED_LIKES = sql`coalesce(sum(s.likes) filter (where s.deleted_at is null), 0)::int`;
+const SAVED_RATING = sql`coalesce(round(sum(rated.total)::numeric / nullif(sum(rated.n), 0), 1), 0)`;
+const RATED_STREAMS = sql`${streams} s left join lateral (select sum(r.rating) as total, count(*) as n from ${streamRatings} r where r.stream_id = s.id) rated on true`;
+
 /**
  * A broadcaster's saved scores as a column of another statement, for the user `userId` names there:
  * `{ likes, overall_rating }` as JSON, or null for a user who never streamed.
  */
-export const savedScoreSql = (userId: SQL) => sql<BroadcasterScore | null>`(select json_build_object(
-    'likes', coalesce(sum(s.likes) filter (where s.deleted_at is null), 0)::int,
-    'overall_rating', coalesce(round(sum(rated.total)::numeric / nullif(sum(rated.n), 0), 1), 0))
-  from ${streams} s left join lateral (select sum(r.rating) as total, count(*) as n from ${streamRatings} r where r.stream_id = s.id) rated on true
+export const savedScoreSql = (userId: SQL) =>
+  sql<BroadcasterScore | null>`(select json_build_object('likes', ${SAVED_LIKES}, 'overall_rating', ${SAVED_RATING}) from ${RATED_STREAMS}
   where s.user_id = ${userId} having count(*) > 0)`;
+
+/**
+ * The saved scores of the users of an id array as a table to join, `(user_id, likes, overall_rating)`: a
+ * user who never streamed has no row. One grouped read for a page of people, where a column per person
+ * would aggregate once per row.
+ */
+export const savedScoresTableSql = (userIds: SQL) =>
+  sql`(select s.user_id, ${SAVED_LIKES} as likes, ${SAVED_RATING} as overall_rating from ${RATED_STREAMS} where s.user_id = any(${userIds}) group by s.user_id)`;
 
 /**
  * Each broadcaster's saved likes (of streams not deleted) and the average of every rating of their
@@ -45,5 +56,5 @@ export async function savedBroadcasterScores(db: Executor, userIds: number[]): P
  * read as a column of the caller's statement, then completed with the likes not saved yet.
  */
 export function broadcasterScoreReads(db: Executor, realtimeLikesOn?: RealtimeLikesOn): BroadcasterScoreReads {
-  return { savedColumn: savedScoreSql, complete: (saved) => withRealtimeLikes(db, saved, realtimeLikesOn) };
+  return { savedColumn: savedScoreSql, savedTable: savedScoresTableSql, complete: (saved) => withRealtimeLikes(db, saved, realtimeLikesOn) };
 }
