@@ -260,7 +260,7 @@ async function main() {
   try {
     const server = await startServerProcess(
       { NODE_ENV: 'production', SEED_DEMO: 'on', DATABASE_URL: db.url, PAYMENTS: 'none', MAIL_OUTBOX: 'off', LOG_LEVEL: 'info' },
-      { compiled: entry, readyMs: 300_000, nodeArgs: process.env.BENCH_NODE_ARGS?.split(' '), logFile: process.env.BENCH_LOG },
+      { compiled: entry, readyMs: 300_000, nodeArgs: process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean), logFile: process.env.BENCH_LOG },
     );
     try {
       console.log('seeding users, follows and posts…');
