@@ -18,8 +18,11 @@ import type { ListingViewer, Page, StreamListing, Tiles } from './listing';
 export const LISTINGS_TAG = 'stream-listings';
 
 export interface CountedViewer extends ListingViewer {
-  /** Who is looking, for counting showings: `user:<id>`, or a guest's `address:<ip>`. */
-  viewerKey: string;
+  /**
+   * Who is looking, for counting showings (viewer.ts's `viewerKey`): asked only when a promoted tile is
+   * shown, since a guest's is a hash of their address and most listings show none.
+   */
+  viewerKey(): string;
 }
 
 type TilesCall = typeof api.listChannelStreams | typeof api.listStreams | typeof api.searchStream | typeof api.userStreams;
@@ -47,7 +50,7 @@ export function createCachedListings(deps: {
       // Every listing call answers the same page of tiles (its output schema checks it).
       return { answer: serialiseAnswer(def, tiles as unknown as AnswerData<C>), promotedOwners };
     });
-    if (cached.promotedOwners.length > 0) deps.onPromotedShown(cached.promotedOwners, viewer.viewerKey);
+    if (cached.promotedOwners.length > 0) deps.onPromotedShown(cached.promotedOwners, viewer.viewerKey());
     return cached.answer;
   }
 

@@ -130,7 +130,7 @@ export function registerStreamRoutes(app: FastifyInstance, deps: StreamRoutesDep
   const listingViewer = (request: FastifyRequest, principal: Principal | null) => ({
     userId: principal?.userId ?? null,
     skin: request.skin,
-    viewerKey: viewerKey(viewerOf(request, principal)),
+    viewerKey: () => viewerKey(viewerOf(request, principal)),
   });
 
   addRoute(app, api.userStreams, { auth: 'anonymous', access: ACCESS.public, tags }, async ({ input, principal, request }) =>
