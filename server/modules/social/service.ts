@@ -216,16 +216,17 @@ export function createSocialService(deps: {
       const found = new Map((row?.listed ?? []).map((person) => [person[0], person]));
       const followed = new Set((row?.followed ?? []).map(([viewer, user]) => `${viewer} ${user}`));
       const changes = row?.changes ?? [];
-      return asks.map((ask) => ({
-        listed: ask.ids.flatMap((id): SearchListed[] => {
+      return asks.map((ask) => {
+        const listed: SearchListed[] = [];
+        for (const id of ask.ids) {
           const person = found.get(id);
-          if (!person) return [];
+          if (!person) continue;
           const [, avatar, username, likes, overall_rating] = person;
           const am_following = ask.viewer !== 0 && followed.has(`${ask.viewer} ${id}`);
-          return [{ user_id: id, avatar, username, am_following, score: likes === null ? null : { likes, overall_rating: overall_rating ?? 0 } }];
-        }),
-        changes: changes.filter((change) => change.changeNo > ask.after),
-      }));
+          listed.push({ user_id: id, avatar, username, am_following, score: likes === null ? null : { likes, overall_rating: overall_rating ?? 0 } });
+        }
+        return { listed, changes: changes.filter((change) => change.changeNo > ask.after) };
+      });
     },
   });
 

@@ -1,5 +1,6 @@
 /** What a broadcaster earned on their streams: likes, and the overall star rating viewers gave. */
 import { and, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { integerArray } from '../../platform/db/arrays';
 import type { Executor } from '../../platform/db/client';
 import type { BroadcasterScore, BroadcasterScoreReads } from '../social';
 import type { RealtimeLikesOn } from './analytics-reads';
@@ -45,10 +46,12 @@ export const savedScoresTableSql = (userIds: SQL) =>
  */
 export async function savedBroadcasterScores(db: Executor, userIds: number[]): Promise<Map<number, BroadcasterScore>> {
   if (userIds.length === 0) return new Map();
-  const ids = sql.join([...new Set(userIds)].map((id) => sql`${id}`), sql`, `);
-  const rows = await db.select({ userId: sql<number>`asked.id`.mapWith(Number), score: savedScoreSql(sql`asked.id`) })
-    .from(sql`unnest(array[${ids}]::bigint[]) as asked(id)`);
-  return new Map(rows.flatMap((r) => (r.score ? [[r.userId, r.score] as const] : [])));
+  const rows = await db.select({
+    userId: sql<number>`scores.user_id`.mapWith(Number),
+    likes: sql<number>`scores.likes`.mapWith(Number),
+    overall_rating: sql<number>`scores.overall_rating`.mapWith(Number),
+  }).from(sql`${savedScoresTableSql(sql`${integerArray(userIds)}::bigint[]`)} as scores`);
+  return new Map(rows.map(({ userId, ...score }) => [userId, score]));
 }
 
 /**
